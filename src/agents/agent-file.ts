@@ -1,0 +1,75 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { camelKeys, parseFrontmatter } from '../config/index.js';
+import { CohortError } from '../errors/index.js';
+import { defineAgent, type Agent } from './define-agent.js';
+
+/** Keys an agent file's frontmatter may have (snake_case or camelCase). */
+const KNOWN_KEYS = new Set([
+  'name',
+  'description',
+  'domain',
+  'keywords',
+  'tools',
+  'model',
+  'examples',
+  'intents',
+  'answerStyle',
+  'retrievalDomain',
+  'fallback',
+]);
+
+/**
+ * Parses an agent markdown file: YAML frontmatter (name, description, domain, keywords, tools,
+ * model, examples, intents, answer_style, retrieval_domain, fallback) and the body as system prompt.
+ * A wrong field is an `invalid_input` error naming the file and the field.
+ *
+ * @example
+ * const agent = parseAgentFile(readFileSync('agents/glossary.md', 'utf8'), 'agents/glossary.md');
+ */
+export function parseAgentFile(text: string, file: string): Agent {
+  const { data, body } = parseFrontmatter(text, file);
+  const fields = camelKeys(data);
+  for (const key of Object.keys(fields)) {
+    if (!KNOWN_KEYS.has(key)) {
+      throw new CohortError('invalid_input', `${file}: ${key}: unknown field in agent frontmatter`, {
+        file,
+        field: key,
+      });
+    }
+  }
+  if (typeof fields.tools === 'string') fields.tools = fields.tools.split(/[\s,]+/).filter(Boolean);
+  return defineAgent({ ...fields, systemPrompt: body.trim() } as Parameters<typeof defineAgent>[0], {
+    file,
+  });
+}
+
+/** Reads and parses one agent file. */
+export function loadAgentFile(path: string): Agent {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (cause) {
+    throw new CohortError('invalid_input', `Cannot read agent file ${path}: ${(cause as Error).message}`, {
+      file: path,
+      cause,
+    });
+  }
+  return parseAgentFile(text, path);
+}
+
+/** Loads every `*.md` agent file in `dir`, in name order. */
+export function loadAgentDir(dir: string): Agent[] {
+  const root = resolve(dir);
+  let names: string[];
+  try {
+    if (!statSync(root).isDirectory()) throw new Error('not a folder');
+    names = readdirSync(root).filter((name) => name.endsWith('.md') && name !== 'README.md');
+  } catch (cause) {
+    throw new CohortError('invalid_input', `Cannot read agent folder ${dir}: ${(cause as Error).message}`, {
+      file: dir,
+      cause,
+    });
+  }
+  return names.sort().map((name) => loadAgentFile(join(root, name)));
+}

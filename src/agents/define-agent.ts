@@ -1,0 +1,37 @@
+import { parseInput } from '../errors/index.js';
+import { AgentSpec, type AgentContext, type AgentResponse, type AgentSpecInput } from '../schema/index.js';
+import type { AgentDependencies } from './dependencies.js';
+
+/** A custom way for an agent to answer; most agents only declare and use the default runner. */
+export type AgentRunOverride = (
+  context: AgentContext,
+  dependencies: AgentDependencies,
+) => Promise<AgentResponse>;
+
+/** A validated agent: its spec, plus an optional run override. */
+export type Agent = AgentSpec & { readonly run?: AgentRunOverride; readonly file?: string };
+
+/**
+ * Validates an agent spec against the BaseAgent rules (name pattern, at least 3 keywords, a
+ * prompt that keeps to the book, description, domain) and returns the agent.
+ *
+ * @example
+ * const chef = defineAgent({
+ *   name: 'recipes',
+ *   domain: 'cooking',
+ *   description: 'Answers questions about the recipes in the book.',
+ *   keywords: ['recipe', 'bake', 'oven'],
+ *   systemPrompt: 'Answer only from the book passages you retrieve.',
+ * });
+ */
+export function defineAgent(
+  spec: AgentSpecInput & { run?: AgentRunOverride },
+  options: { file?: string } = {},
+): Agent {
+  const { run, ...declared } = spec;
+  const parsed: AgentSpec = parseInput(AgentSpec, declared, {
+    file: options.file,
+    prefix: options.file ? undefined : `Invalid agent "${String(declared.name ?? '?')}": `,
+  });
+  return { ...parsed, ...(run ? { run } : {}), ...(options.file ? { file: options.file } : {}) };
+}

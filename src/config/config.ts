@@ -1,0 +1,246 @@
+import { readFileSync, existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { CohortError, fromZodError } from '../errors/index.js';
+
+/** Default data folder of the embedded store. */
+export const DEFAULT_DATA_DIR = '.cohort';
+/** Default keyword-routing threshold (book-subagents-research.md R2). */
+export const DEFAULT_ROUTING_THRESHOLD = 0.7;
+/** Default chat model (rag-agent-research.md §5). */
+export const DEFAULT_MODEL = 'gpt-4o-mini';
+/** Default config file name, looked up in the working directory. */
+export const CONFIG_FILE = 'cohort.config.json';
+
+const seconds = (value: number) => z.number().positive().default(value);
+
+/** The whole configuration. Every default is named here once. */
+export const CohortConfig = z.object({
+  /** Embedded store folder (PGlite). Ignored when `databaseUrl` is set. */
+  dataDir: z.string().default(DEFAULT_DATA_DIR),
+  /** PostgreSQL connection string; when set, the PostgreSQL engine is used. */
+  databaseUrl: z.string().optional(),
+  /** Folders of agent markdown files; the built-in book agents are used when empty. */
+  agentDirs: z.array(z.string()).default([]),
+  /** The book ingested on first use when the store is empty. */
+  sampleBook: z.string().optional(),
+  logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('warn'),
+  routing: z
+    .object({
+      threshold: z.number().min(0).max(1).default(DEFAULT_ROUTING_THRESHOLD),
+      /** A secondary agent must reach this share of the primary's score to count. */
+      secondaryRatio: z.number().min(0).max(1).default(0.6),
+    })
+    .prefault({}),
+  retrieval: z
+    .object({
+      limit: z.number().int().min(1).max(50).default(5),
+      /** Below this normalised score a passage counts as not relevant. */
+      minScore: z.number().min(0).max(1).default(0.2),
+      timeoutSeconds: seconds(30),
+    })
+    .prefault({}),
+  model: z
+    .object({
+      apiKey: z.string().optional(),
+      baseUrl: z.string().optional(),
+      /** The `full` tier's model id unless `tiers.full` says otherwise. */
+      name: z.string().default(DEFAULT_MODEL),
+      tiers: z.object({ fast: z.string().optional(), full: z.string().optional() }).prefault({}),
+      embeddingModel: z.string().optional(),
+      timeoutSeconds: seconds(120),
+      maxRetries: z.number().int().min(0).max(10).default(2),
+      maxSteps: z.number().int().min(1).max(50).default(6),
+      temperature: z.number().min(0).max(2).optional(),
+    })
+    .prefault({}),
+  server: z
+    .object({
+      port: z.number().int().min(0).max(65535).default(8787),
+      host: z.string().default('127.0.0.1'),
+      apiKey: z.string().optional(),
+      corsOrigins: z.array(z.string()).default([]),
+      bodyLimitBytes: z
+        .number()
+        .int()
+        .positive()
+        .default(64 * 1024),
+      rateLimitPerMinute: z.number().int().min(0).default(0),
+    })
+    .prefault({}),
+  subagents: z
+    .object({
+      summaryMaxTokens: z.number().int().positive().default(2000),
+      maxDepth: z.number().int().min(0).default(1),
+      maxTurns: z.number().int().positive().default(12),
+      maxTokens: z.number().int().positive().default(200_000),
+      timeoutSeconds: seconds(300),
+    })
+    .prefault({}),
+  tools: z
+    .object({
+      tavilyApiKey: z.string().optional(),
+      tavilyBaseUrl: z.string().default('https://api.tavily.com'),
+      arxivBaseUrl: z.string().default('https://export.arxiv.org/api/query'),
+      semanticScholarApiKey: z.string().optional(),
+      semanticScholarBaseUrl: z.string().default('https://api.semanticscholar.org/graph/v1'),
+      allowPrivateNetwork: z.boolean().default(false),
+      bashTimeoutSeconds: seconds(60),
+      maxOutputChars: z.number().int().positive().default(30_000),
+    })
+    .prefault({}),
+  research: z
+    .object({
+      timeoutRetrieval: seconds(30),
+      timeoutWebSearch: seconds(60),
+      timeoutSubagent: seconds(300),
+      timeoutPythonRepl: seconds(30),
+      timeoutLlmCall: seconds(120),
+      maxRetries: z.number().int().min(0).default(2),
+      concurrency: z.number().int().min(1).default(4),
+      maxTasks: z.number().int().min(1).default(5),
+    })
+    .prefault({}),
+});
+export type CohortConfig = z.infer<typeof CohortConfig>;
+export type CohortConfigInput = z.input<typeof CohortConfig>;
+
+type Env = Record<string, string | undefined>;
+
+const number = (value: string | undefined, name: string): number | undefined => {
+  if (value === undefined || value === '') return undefined;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed)) {
+    throw new CohortError('invalid_input', `${name} must be a number, got "${value}"`, {
+      field: name,
+    });
+  }
+  return parsed;
+};
+
+const list = (value: string | undefined) =>
+  value === undefined || value === ''
+    ? undefined
+    : value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
+
+/** Drops undefined leaves so they do not override values from the file. */
+function prune(value: unknown): unknown {
+  if (Array.isArray(value) || value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    const pruned = prune(inner);
+    if (
+      pruned !== undefined &&
+      !(
+        typeof pruned === 'object' &&
+        pruned !== null &&
+        !Array.isArray(pruned) &&
+        Object.keys(pruned).length === 0
+      )
+    ) {
+      out[key] = pruned;
+    }
+  }
+  return out;
+}
+
+function merge(base: Record<string, unknown>, over: Record<string, unknown>) {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const current = out[key];
+    out[key] =
+      value &&
+      typeof value === 'object' &&
+      !Array.isArray(value) &&
+      current &&
+      typeof current === 'object' &&
+      !Array.isArray(current)
+        ? merge(current as Record<string, unknown>, value as Record<string, unknown>)
+        : value;
+  }
+  return out;
+}
+
+/** The settings the environment gives, in the config's shape. */
+export function configFromEnv(env: Env): Record<string, unknown> {
+  return prune({
+    dataDir: env.COHORT_DATA_DIR,
+    databaseUrl: env.DATABASE_URL,
+    agentDirs: list(env.COHORT_AGENT_DIRS),
+    sampleBook: env.COHORT_SAMPLE_BOOK,
+    logLevel: env.COHORT_LOG_LEVEL,
+    routing: { threshold: number(env.COHORT_ROUTING_THRESHOLD, 'COHORT_ROUTING_THRESHOLD') },
+    model: {
+      apiKey: env.OPENAI_API_KEY,
+      baseUrl: env.OPENAI_BASE_URL,
+      name: env.COHORT_MODEL,
+      tiers: { fast: env.COHORT_MODEL_FAST, full: env.COHORT_MODEL_FULL },
+      embeddingModel: env.COHORT_EMBEDDING_MODEL,
+      timeoutSeconds: number(env.COHORT_MODEL_TIMEOUT, 'COHORT_MODEL_TIMEOUT'),
+      maxSteps: number(env.COHORT_MAX_STEPS, 'COHORT_MAX_STEPS'),
+    },
+    server: {
+      port: number(env.PORT ?? env.COHORT_PORT, 'PORT'),
+      host: env.COHORT_HOST,
+      apiKey: env.COHORT_API_KEY,
+      corsOrigins: list(env.COHORT_CORS_ORIGINS),
+    },
+    tools: {
+      tavilyApiKey: env.TAVILY_API_KEY,
+      tavilyBaseUrl: env.TAVILY_BASE_URL,
+      arxivBaseUrl: env.ARXIV_BASE_URL,
+      semanticScholarApiKey: env.SEMANTIC_SCHOLAR_API_KEY,
+      semanticScholarBaseUrl: env.SEMANTIC_SCHOLAR_BASE_URL,
+    },
+    research: {
+      timeoutRetrieval: number(env.TIMEOUT_RETRIEVAL, 'TIMEOUT_RETRIEVAL'),
+      timeoutWebSearch: number(env.TIMEOUT_WEB_SEARCH, 'TIMEOUT_WEB_SEARCH'),
+      timeoutSubagent: number(env.TIMEOUT_SUBAGENT, 'TIMEOUT_SUBAGENT'),
+      timeoutPythonRepl: number(env.TIMEOUT_PYTHON_REPL, 'TIMEOUT_PYTHON_REPL'),
+      timeoutLlmCall: number(env.TIMEOUT_LLM_CALL, 'TIMEOUT_LLM_CALL'),
+    },
+  }) as Record<string, unknown>;
+}
+
+/**
+ * Loads the configuration: defaults, then `cohort.config.json` (or `COHORT_CONFIG`), then the
+ * environment, then `overrides`. Invalid values are an `invalid_input` error naming the field.
+ *
+ * @example
+ * const config = loadConfig({ env: process.env, overrides: { dataDir: '/tmp/cohort' } });
+ */
+export function loadConfig(
+  options: { env?: Env; cwd?: string; file?: string; overrides?: CohortConfigInput } = {},
+): CohortConfig {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const path = resolve(cwd, options.file ?? env.COHORT_CONFIG ?? CONFIG_FILE);
+  let fromFile: Record<string, unknown> = {};
+  if (existsSync(path)) {
+    try {
+      fromFile = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    } catch (cause) {
+      throw new CohortError('invalid_input', `${path}: not valid JSON (${String(cause)})`, {
+        file: path,
+        cause,
+      });
+    }
+  } else if (options.file ?? env.COHORT_CONFIG) {
+    throw new CohortError('invalid_input', `Config file not found: ${path}`, { file: path });
+  }
+  const merged = merge(
+    merge(fromFile, configFromEnv(env)),
+    (prune(options.overrides ?? {}) as Record<string, unknown>) ?? {},
+  );
+  const result = CohortConfig.safeParse(merged);
+  if (!result.success) throw fromZodError(result.error, { prefix: 'Invalid configuration: ' });
+  return result.data;
+}
+
+/** True when a chat model endpoint is configured (a key or a base URL); otherwise extractive mode. */
+export function hasModel(config: CohortConfig): boolean {
+  return Boolean(config.model.apiKey || config.model.baseUrl);
+}

@@ -1,0 +1,56 @@
+import { parse as parseYaml } from 'yaml';
+import { CohortError } from '../errors/index.js';
+
+/** A markdown file split into its YAML frontmatter and body. */
+export interface Frontmatter {
+  data: Record<string, unknown>;
+  body: string;
+}
+
+const FENCE = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+
+/**
+ * Splits `text` into YAML frontmatter (between `---` fences at the top) and body. A file with no
+ * frontmatter has empty `data`. Malformed YAML is an `invalid_input` error naming `file`.
+ *
+ * @example
+ * const { data, body } = parseFrontmatter('---\nname: glossary\n---\nYou define terms.');
+ */
+export function parseFrontmatter(text: string, file?: string): Frontmatter {
+  const source = text.replace(/^\uFEFF/, '');
+  const match = FENCE.exec(source);
+  if (!match) return { data: {}, body: source };
+  let data: unknown;
+  try {
+    data = parseYaml(match[1] ?? '') ?? {};
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message.split('\n')[0] : String(cause);
+    throw new CohortError(
+      'invalid_input',
+      `${file ?? 'frontmatter'}: invalid YAML frontmatter (${reason})`,
+      {
+        file,
+        cause,
+      },
+    );
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new CohortError(
+      'invalid_input',
+      `${file ?? 'frontmatter'}: frontmatter must be a YAML mapping`,
+      {
+        file,
+      },
+    );
+  }
+  return { data: data as Record<string, unknown>, body: source.slice(match[0].length) };
+}
+
+/** Converts `snake_case` and `kebab-case` keys to camelCase (frontmatter keys to spec fields). */
+export function camelKeys(data: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) {
+    out[key.replace(/[-_]([a-z0-9])/g, (_, c: string) => c.toUpperCase())] = value;
+  }
+  return out;
+}

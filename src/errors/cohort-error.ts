@@ -1,0 +1,79 @@
+import type { z } from 'zod';
+
+/** Every error cohort reports, by kind. The HTTP layer maps each to a status. */
+export type CohortErrorCode =
+  | 'invalid_input'
+  | 'not_found'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'unauthorized'
+  | 'rate_limited'
+  | 'retrieval_unavailable'
+  | 'model_unavailable'
+  | 'model_not_configured'
+  | 'timeout'
+  | 'aborted'
+  | 'budget_exceeded'
+  | 'forbidden'
+  | 'isolation_violation'
+  | 'internal';
+
+/** Options for a {@link CohortError}. */
+export interface CohortErrorOptions {
+  /** The input field that was wrong, as a dotted path. */
+  field?: string;
+  /** The file that was wrong. */
+  file?: string;
+  cause?: unknown;
+}
+
+/**
+ * An error with a code and a message a user can act on.
+ *
+ * @example
+ * throw new CohortError('not_found', 'No agent named "chef". Run `cohort agents` to list them.');
+ */
+export class CohortError extends Error {
+  readonly code: CohortErrorCode;
+  readonly field: string | undefined;
+  readonly file: string | undefined;
+
+  constructor(code: CohortErrorCode, message: string, options: CohortErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'CohortError';
+    this.code = code;
+    this.field = options.field;
+    this.file = options.file;
+  }
+}
+
+/** True when `error` is a {@link CohortError}, optionally of the given code. */
+export function isCohortError(error: unknown, code?: CohortErrorCode): error is CohortError {
+  return error instanceof CohortError && (code === undefined || error.code === code);
+}
+
+/** Turns a zod failure into an `invalid_input` error naming the first wrong field. */
+export function fromZodError(error: z.ZodError, options: { file?: string; prefix?: string } = {}) {
+  const issue = error.issues[0];
+  const field = issue && issue.path.length > 0 ? issue.path.join('.') : undefined;
+  const where = [options.file, field].filter(Boolean).join(': ');
+  const reason = issue?.message ?? 'invalid input';
+  const message = `${options.prefix ?? ''}${where ? `${where}: ` : ''}${reason}`;
+  return new CohortError('invalid_input', message, { field, file: options.file, cause: error });
+}
+
+/**
+ * Parses `input` with `schema`, throwing an `invalid_input` {@link CohortError} on failure.
+ *
+ * @example
+ * const context = parseInput(AgentContext, { query: 'What is a topic?' });
+ */
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  options: { file?: string; prefix?: string } = {},
+): z.infer<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw fromZodError(result.error, options);
+  return result.data;
+}

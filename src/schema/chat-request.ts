@@ -1,0 +1,12 @@
+import { z } from 'zod';
+import { Query, SessionId } from './context.js';
+
+/** Body of `POST /chat` and the options of `cohort ask`. */
+export const ChatRequest = z.object({
+  query: Query,
+  sessionId: SessionId.optional(),
+  selectedText: z.string().max(10_000).optional(),
+  /** Skip routing and use this agent. */
+  agent: z.string().optional(),
+});
+export type ChatRequest = z.infer<typeof ChatRequest>;

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+
+/** A numbered source reference: `[index]` in an answer points at this passage. */
+export const Citation = z.object({
+  index: z.number().int().min(1),
+  source: z.string().min(1),
+  title: z.string(),
+  section: z.string().optional(),
+  relevanceScore: z.number().min(0).max(1),
+  /** The cited passage itself, so a reader can open it. */
+  text: z.string().optional(),
+  chunkId: z.string().optional(),
+});
+export type Citation = z.infer<typeof Citation>;

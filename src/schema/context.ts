@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { Message } from './message.js';
+
+/** Maximum length of a query, in characters, after trimming (data-model spec). */
+export const MAX_QUERY_LENGTH = 2000;
+/** How many history messages an agent sees (data-model spec: last 10). */
+export const MAX_HISTORY_MESSAGES = 10;
+/** The message for an empty query, exactly as in rag-agent-research.md §4. */
+export const EMPTY_QUERY_MESSAGE = 'Please provide a question to ask about the book.';
+
+/** A query: trimmed, 1..2000 characters. */
+export const Query = z
+  .string({ error: EMPTY_QUERY_MESSAGE })
+  .trim()
+  .min(1, EMPTY_QUERY_MESSAGE)
+  .max(MAX_QUERY_LENGTH, `The question is too long: keep it to ${MAX_QUERY_LENGTH} characters.`);
+
+/** A session id: a UUID or the literal "anonymous". */
+export const SessionId = z.union([z.uuid(), z.literal('anonymous')], {
+  error: 'session_id must be a UUID or "anonymous"',
+});
+export type SessionId = z.infer<typeof SessionId>;
+
+/** What an agent is given to answer one query. History is cut to the last 10 messages. */
+export const AgentContext = z.object({
+  sessionId: SessionId.default('anonymous'),
+  query: Query,
+  chatHistory: z
+    .array(Message)
+    .default([])
+    .transform((history) => history.slice(-MAX_HISTORY_MESSAGES)),
+  selectedText: z.string().max(10_000).optional(),
+  domainFilter: z.string().optional(),
+  metadata: z.record(z.string(), z.unknown()).default({}),
+});
+export type AgentContext = z.infer<typeof AgentContext>;
+export type AgentContextInput = z.input<typeof AgentContext>;

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { Query } from './context.js';
+
+/** Which routing phase decided. */
+export const RoutingPhase = z.enum(['keyword', 'intent', 'fallback', 'explicit']);
+export type RoutingPhase = z.infer<typeof RoutingPhase>;
+
+/** A routing decision (data-model spec), with the reason a reader can check. */
+export const RouteResult = z.object({
+  primaryAgent: z.string().min(1),
+  secondaryAgents: z.array(z.string()).default([]),
+  confidence: z.number().min(0).max(1),
+  routingReason: z.string().trim().min(1, 'routing_reason must not be empty'),
+  isMultiDomain: z.boolean(),
+  phase: RoutingPhase,
+  /** Per-agent scores of the deciding phase, for inspection. */
+  scores: z.record(z.string(), z.number()).default({}),
+  /** The intent label when phase 2 ran. */
+  intent: z.string().optional(),
+});
+export type RouteResult = z.infer<typeof RouteResult>;
+
+/** Body of `POST /route`. */
+export const RouteRequest = z.object({ query: Query });
+export type RouteRequest = z.infer<typeof RouteRequest>;
+
+/** Response of `POST /route`. */
+export const RouteResponse = z.object({
+  primaryAgent: z.string(),
+  secondaryAgents: z.array(z.string()),
+  confidence: z.number().min(0).max(1),
+  reason: z.string(),
+  isMultiDomain: z.boolean(),
+  phase: RoutingPhase,
+});
+export type RouteResponse = z.infer<typeof RouteResponse>;

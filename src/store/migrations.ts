@@ -1,0 +1,83 @@
+import type { Db } from './db.js';
+
+/**
+ * Schema migrations, applied in order once each. Plain PostgreSQL 15 SQL so the same statements
+ * run on PGlite and on a PostgreSQL server.
+ */
+export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = [
+  {
+    id: 1,
+    name: 'documents, chunks, sessions, runs',
+    sql: `
+      CREATE TABLE IF NOT EXISTS documents (
+        source TEXT PRIMARY KEY,
+        title TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        domain TEXT NOT NULL,
+        ingested_at TIMESTAMPTZ NOT NULL DEFAULT now()
+      );
+      CREATE TABLE IF NOT EXISTS chunks (
+        id TEXT PRIMARY KEY,
+        source TEXT NOT NULL REFERENCES documents(source) ON DELETE CASCADE,
+        ord INTEGER NOT NULL,
+        title TEXT NOT NULL,
+        heading_path JSONB NOT NULL DEFAULT '[]',
+        domain TEXT NOT NULL,
+        text TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        metadata JSONB NOT NULL DEFAULT '{}'
+      );
+      CREATE INDEX IF NOT EXISTS chunks_source_idx ON chunks (source);
+      CREATE INDEX IF NOT EXISTS chunks_domain_idx ON chunks (domain);
+      CREATE TABLE IF NOT EXISTS messages (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        session_id TEXT NOT NULL,
+        role TEXT NOT NULL,
+        content TEXT NOT NULL,
+        agent_name TEXT,
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+      );
+      CREATE INDEX IF NOT EXISTS messages_session_idx ON messages (session_id, id);
+      CREATE TABLE IF NOT EXISTS runs (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        status TEXT NOT NULL,
+        input JSONB NOT NULL DEFAULT '{}',
+        output JSONB,
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
+      );
+      CREATE TABLE IF NOT EXISTS run_tasks (
+        run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        task_id TEXT NOT NULL,
+        status TEXT NOT NULL,
+        output JSONB,
+        updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        PRIMARY KEY (run_id, task_id)
+      );
+      CREATE TABLE IF NOT EXISTS meta (
+        key TEXT PRIMARY KEY,
+        value JSONB NOT NULL
+      );
+    `,
+  },
+];
+
+/** Applies the migrations not yet recorded in `schema_migrations`. */
+export async function migrate(db: Db): Promise<void> {
+  await db.exec(
+    `CREATE TABLE IF NOT EXISTS schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
+  );
+  const { rows } = await db.query<{ id: number }>('SELECT id FROM schema_migrations');
+  const applied = new Set(rows.map((row) => Number(row.id)));
+  for (const migration of MIGRATIONS) {
+    if (applied.has(migration.id)) continue;
+    await db.transaction(async (tx) => {
+      await tx.exec(migration.sql);
+      await tx.query('INSERT INTO schema_migrations (id, name) VALUES ($1, $2)', [
+        migration.id,
+        migration.name,
+      ]);
+    });
+  }
+}

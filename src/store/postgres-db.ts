@@ -1,0 +1,69 @@
+import pg from 'pg';
+import { CohortError } from '../errors/index.js';
+import type { Db } from './db.js';
+
+type Client = Pick<pg.PoolClient, 'query'>;
+
+function wrapClient(client: Client): Db {
+  return {
+    engine: 'postgres',
+    async query<Row>(sql: string, params: unknown[] = []) {
+      const result = await client.query(sql, params);
+      return { rows: result.rows as Row[] };
+    },
+    async exec(sql: string) {
+      await client.query(sql);
+    },
+    async transaction<T>(fn: (tx: Db) => Promise<T>) {
+      return fn(wrapClient(client));
+    },
+    async close() {},
+  };
+}
+
+/**
+ * Opens the PostgreSQL engine on `url` (a pool shared by stateless server processes).
+ *
+ * @example
+ * const db = await openPostgresDb(process.env.DATABASE_URL!);
+ */
+export async function openPostgresDb(url: string): Promise<Db> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  try {
+    await pool.query('SELECT 1');
+  } catch (cause) {
+    await pool.end().catch(() => undefined);
+    throw new CohortError(
+      'retrieval_unavailable',
+      `Cannot connect to PostgreSQL at DATABASE_URL: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
+  }
+  return {
+    engine: 'postgres',
+    async query<Row>(sql: string, params: unknown[] = []) {
+      const result = await pool.query(sql, params);
+      return { rows: result.rows as Row[] };
+    },
+    async exec(sql: string) {
+      await pool.query(sql);
+    },
+    async transaction<T>(fn: (tx: Db) => Promise<T>) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(wrapClient(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import type { CohortConfig } from '../config/index.js';
+import { ChunkRepo } from './chunk-repo.js';
+import type { Db } from './db.js';
+import { migrate } from './migrations.js';
+import { openPgliteDb } from './pglite-db.js';
+import { openPostgresDb } from './postgres-db.js';
+import { RunRepo } from './run-repo.js';
+import { SessionRepo } from './session-repo.js';
+
+/** Everything cohort keeps: chunks, sessions and runs, on one engine. */
+export interface Store {
+  readonly db: Db;
+  readonly chunks: ChunkRepo;
+  readonly sessions: SessionRepo;
+  readonly runs: RunRepo;
+  /** True when the engine answers a trivial query. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Wraps an open engine as a {@link Store}, applying migrations. */
+export async function createStore(db: Db): Promise<Store> {
+  await migrate(db);
+  return {
+    db,
+    chunks: new ChunkRepo(db),
+    sessions: new SessionRepo(db),
+    runs: new RunRepo(db),
+    async ping() {
+      try {
+        await db.query('SELECT 1');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => db.close(),
+  };
+}
+
+/**
+ * Opens the configured store: PostgreSQL when `databaseUrl` is set, else PGlite in `dataDir`
+ * (`memory://` keeps it in memory).
+ *
+ * @example
+ * const store = await openStore({ dataDir: '.cohort' });
+ */
+export async function openStore(
+  config: Pick<CohortConfig, 'dataDir' | 'databaseUrl'>,
+): Promise<Store> {
+  const db = config.databaseUrl
+    ? await openPostgresDb(config.databaseUrl)
+    : await openPgliteDb(config.dataDir);
+  return createStore(db);
+}

@@ -1,0 +1,46 @@
+/** Log levels, most verbose first. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+
+const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
+
+/** A structured logger: one JSON line per event on stderr, so stdout stays the answer. */
+export interface Logger {
+  debug(event: string, fields?: Record<string, unknown>): void;
+  info(event: string, fields?: Record<string, unknown>): void;
+  warn(event: string, fields?: Record<string, unknown>): void;
+  error(event: string, fields?: Record<string, unknown>): void;
+  child(fields: Record<string, unknown>): Logger;
+}
+
+/**
+ * Creates a logger writing JSON lines to `write` (stderr by default) at `level` and above.
+ *
+ * @example
+ * const log = createLogger({ level: 'info' });
+ * log.warn('embedding_failed', { cause: 'timeout' });
+ */
+export function createLogger(
+  options: {
+    level?: LogLevel;
+    write?: (line: string) => void;
+    fields?: Record<string, unknown>;
+  } = {},
+): Logger {
+  const level = options.level ?? 'warn';
+  const write = options.write ?? ((line: string) => process.stderr.write(line + '\n'));
+  const base = options.fields ?? {};
+  const emit = (at: LogLevel, event: string, fields?: Record<string, unknown>) => {
+    if (ORDER[at] < ORDER[level]) return;
+    write(JSON.stringify({ time: new Date().toISOString(), level: at, event, ...base, ...fields }));
+  };
+  return {
+    debug: (event, fields) => emit('debug', event, fields),
+    info: (event, fields) => emit('info', event, fields),
+    warn: (event, fields) => emit('warn', event, fields),
+    error: (event, fields) => emit('error', event, fields),
+    child: (fields) => createLogger({ level, write, fields: { ...base, ...fields } }),
+  };
+}
+
+/** A logger that drops everything (tests, library use without logging). */
+export const silentLogger: Logger = createLogger({ level: 'silent' });
