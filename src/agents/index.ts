@@ -2,3 +2,4 @@ export { defineAgent, type Agent, type AgentRunOverride } from './define-agent.j
 export { parseAgentFile, loadAgentFile, loadAgentDir } from './agent-file.js';
 export { AgentRegistry } from './registry.js';
 export type { AgentDependencies } from './dependencies.js';
+export { finalResponse, type AgentEvent, type AgentRunner } from './runner.js';
