@@ -16,9 +16,12 @@ export const Query = z
   .max(MAX_QUERY_LENGTH, `The question is too long: keep it to ${MAX_QUERY_LENGTH} characters.`);
 
 /** A session id: a UUID or the literal "anonymous". */
-export const SessionId = z.union([z.uuid(), z.literal('anonymous')], {
-  error: 'session_id must be a UUID or "anonymous"',
-});
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const SessionId = z
+  .string({ error: 'session_id must be a UUID or "anonymous"' })
+  .refine((value) => value === 'anonymous' || UUID.test(value), {
+    message: 'session_id must be a UUID or "anonymous"',
+  });
 export type SessionId = z.infer<typeof SessionId>;
 
 /** What an agent is given to answer one query. History is cut to the last 10 messages. */

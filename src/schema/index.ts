@@ -7,3 +7,4 @@ export * from './agent.js';
 export * from './route.js';
 export * from './response.js';
 export * from './chat-request.js';
+export * from './research.js';

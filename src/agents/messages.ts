@@ -1,0 +1,19 @@
+/**
+ * What the assistant says when it cannot answer, worded exactly as the specs give them
+ * (rag-agent-research.md §4 and §6; the issue's extractive wording for "nothing relevant").
+ */
+export const ANSWER_MESSAGES = {
+  /** Extractive mode and the grounding prompt: nothing relevant retrieved. */
+  nothingRelevant: "I couldn't find relevant information about that in the book.",
+  /** Spec §4: the search tool returned no results. */
+  noResults: "I couldn't find relevant information about that topic in the book.",
+  /** Spec §4: the retrieval store is unavailable. */
+  retrievalUnavailable:
+    "I'm unable to search the book right now. The retrieval service is unavailable.",
+  /** Spec §4: the model or embedding service failed. */
+  modelFailure: "I'm unable to process your question right now. Please try again.",
+} as const;
+
+/** Appended to every extractive answer so a reader knows no model wrote it. */
+export const EXTRACTIVE_NOTICE =
+  '_Extractive mode: no language model is configured, so this answer quotes the book directly. Set OPENAI_API_KEY or OPENAI_BASE_URL for generated answers._';

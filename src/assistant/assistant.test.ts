@@ -1,0 +1,221 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentRegistry, defineAgent, EXTRACTIVE_NOTICE, ANSWER_MESSAGES } from '../agents/index.js';
+import { ChatResponse, type RetrievedChunk, type RouteResult } from '../schema/index.js';
+import { createContextSkill, createRagSkill } from '../skills/index.js';
+import { createStore, openPgliteDb, type Store } from '../store/index.js';
+import { createCohortErrorMatcher } from './test-matchers.js';
+import { createAssistant, createExtractiveRunner, type Router } from './index.js';
+
+const agent = (name: string, extra: Record<string, unknown> = {}) =>
+  defineAgent({
+    name,
+    domain: name,
+    description: `${name} agent`,
+    keywords: [`${name}1`, `${name}2`, `${name}3`],
+    systemPrompt: 'Answer only from the book passages you retrieve.',
+    ...extra,
+  });
+
+const chunk = (id: string, text: string, score: number, domain = 'general'): RetrievedChunk => ({
+  id,
+  text,
+  source: `${id}.md`,
+  title: id,
+  section: `${id} section`,
+  score,
+  domain,
+  metadata: {},
+});
+
+const PASSAGES: Record<string, RetrievedChunk[]> = {
+  glossary: [
+    chunk(
+      'topics',
+      'Topics carry data between many nodes at once. A topic is a named channel over which nodes publish and subscribe to messages. Each topic has one message type.',
+      0.9,
+      'glossary',
+    ),
+  ],
+  hardware: [
+    chunk(
+      'workstation',
+      'A workstation runs the simulator.\n- GPU: NVIDIA RTX 4070 Ti with 12 GB VRAM\n- RAM: 64 GB',
+      0.8,
+      'hardware',
+    ),
+    chunk(
+      'shared',
+      'The capstone needs a Jetson Orin Nano with 8 GB of memory for the onboard computer.',
+      0.7,
+    ),
+  ],
+  capstone: [
+    chunk(
+      'shared',
+      'The capstone needs a Jetson Orin Nano with 8 GB of memory for the onboard computer.',
+      0.75,
+    ),
+    chunk(
+      'milestones',
+      'The capstone has four milestones: voice, planning, navigation and manipulation.',
+      0.7,
+      'capstone',
+    ),
+  ],
+};
+
+describe('assistant (extractive mode)', () => {
+  let store: Store;
+  const registry = new AgentRegistry([
+    agent('glossary', { answerStyle: 'definition', retrievalDomain: 'glossary' }),
+    agent('hardware', { answerStyle: 'specs', retrievalDomain: 'hardware' }),
+    agent('capstone', { retrievalDomain: 'capstone' }),
+    agent('book', { fallback: true }),
+  ]);
+  const routes: Record<string, RouteResult> = {};
+  const router: Router = {
+    route: (query, options) => {
+      const name = options?.agent ?? routes[query]?.primaryAgent ?? 'book';
+      registry.require(name);
+      return (
+        routes[query] ?? {
+          primaryAgent: name,
+          secondaryAgents: [],
+          confidence: 0.9,
+          routingReason: 'test route',
+          isMultiDomain: false,
+          phase: 'keyword',
+          scores: {},
+        }
+      );
+    },
+  };
+  const rag = createRagSkill({
+    retrieve: async (_query, options) =>
+      PASSAGES[options?.domain ?? ''] ?? [chunk('noise', 'Unrelated words here.', 0.05)],
+  });
+  let assistant: ReturnType<typeof createAssistant>;
+
+  beforeAll(async () => {
+    store = await createStore(await openPgliteDb('memory://'));
+    assistant = createAssistant({
+      registry,
+      router,
+      rag,
+      context: createContextSkill(store.sessions),
+      runner: createExtractiveRunner(),
+    });
+  });
+  afterAll(() => store.close());
+
+  it('quotes definitional sentences with [n] citations, a Sources footer and the extractive notice', async () => {
+    routes['What is a topic?'] = {
+      primaryAgent: 'glossary',
+      secondaryAgents: [],
+      confidence: 0.9,
+      routingReason: 'keyword "topic"',
+      isMultiDomain: false,
+      phase: 'keyword',
+      scores: {},
+    };
+    const reply = await assistant.ask({ query: '  What is a topic?  ' });
+    expect(() => ChatResponse.parse(reply)).not.toThrow();
+    expect(reply.mode).toBe('extractive');
+    expect(reply.agentUsed).toBe('glossary');
+    expect(reply.answer.indexOf('A topic is a named channel')).toBeLessThan(
+      reply.answer.indexOf('Topics carry data'),
+    );
+    expect(reply.answer).toContain('[1]');
+    expect(reply.answer).toContain('**Sources:**\n[1] topics.md § topics section (score: 0.90)');
+    expect(reply.answer).toContain(EXTRACTIVE_NOTICE);
+    expect(reply.citations).toHaveLength(1);
+    expect(reply.citations[0]?.text).toContain('named channel');
+  });
+
+  it('prefers specification lines for the hardware agent', async () => {
+    const reply = await assistant.ask({ query: 'gpu ram', agent: 'hardware' });
+    expect(reply.answer).toContain('GPU: NVIDIA RTX 4070 Ti with 12 GB VRAM');
+  });
+
+  it('says nothing relevant was found, with no invented citations', async () => {
+    const reply = await assistant.ask({ query: 'tell me a joke' });
+    expect(reply.answer.startsWith(ANSWER_MESSAGES.nothingRelevant)).toBe(true);
+    expect(reply.citations).toEqual([]);
+    expect(reply.answer).not.toMatch(/\[\d+\]/);
+  });
+
+  it('merges multi-domain answers with renumbered, de-duplicated citations', async () => {
+    routes['capstone hardware'] = {
+      primaryAgent: 'hardware',
+      secondaryAgents: ['capstone'],
+      confidence: 0.8,
+      routingReason: 'two domains',
+      isMultiDomain: true,
+      phase: 'keyword',
+      scores: {},
+    };
+    const reply = await assistant.ask({ query: 'capstone hardware' });
+    const sources = reply.citations.map((c) => c.source);
+    expect(new Set(sources).size).toBe(sources.length);
+    expect(reply.citations.map((c) => c.index)).toEqual(sources.map((_, i) => i + 1));
+    expect(sources).toContain('milestones.md');
+    expect(reply.answer).toContain('**hardware**');
+    expect(reply.answer).toContain('**capstone**');
+    for (const marker of reply.answer.matchAll(/\[(\d+)\]/g)) {
+      expect(Number(marker[1])).toBeLessThanOrEqual(reply.citations.length);
+    }
+    expect(reply.secondaryAgents).toEqual(['capstone']);
+  });
+
+  it('runs multi-domain agents in parallel when asked, with the same merged answer', async () => {
+    const parallel = createAssistant({
+      registry,
+      router,
+      rag,
+      context: createContextSkill(store.sessions),
+      runner: createExtractiveRunner(),
+      multiDomain: 'parallel',
+    });
+    const a = await parallel.ask({ query: 'capstone hardware' });
+    const b = await assistant.ask({ query: 'capstone hardware' });
+    expect(a.answer).toBe(b.answer);
+  });
+
+  it('keeps history per session with the answering agent', async () => {
+    const sessionId = randomUUID();
+    await assistant.ask({ query: 'What is a topic?', sessionId });
+    const history = await store.sessions.history(sessionId, 10);
+    expect(history.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(history[1]?.agentName).toBe('glossary');
+  });
+
+  it('streams route, deltas, citations and the final response', async () => {
+    const kinds: string[] = [];
+    for await (const event of assistant.askStream({ query: 'What is a topic?' }))
+      kinds.push(event.type);
+    expect(kinds[0]).toBe('route');
+    expect(kinds).toContain('delta');
+    expect(kinds.slice(-2)).toEqual(['citations', 'done']);
+  });
+
+  describe('bad input changes nothing', () => {
+    const isError = createCohortErrorMatcher();
+    it.each([
+      [{ query: '   ' }, 'invalid_input', 'Please provide a question to ask about the book.'],
+      [{ query: 'x'.repeat(2001) }, 'invalid_input', '2000 characters'],
+      [
+        { query: 'hi', sessionId: 'not-a-uuid' },
+        'invalid_input',
+        'session_id must be a UUID or "anonymous"',
+      ],
+      [{ query: 'hi', agent: 'chef' }, 'not_found', 'Unknown agent "chef"'],
+      [{}, 'invalid_input', 'query'],
+    ])('%j', async (input, code, message) => {
+      const before = await store.db.query<{ n: string }>('SELECT count(*) AS n FROM messages');
+      await expect(assistant.ask(input)).rejects.toSatisfy(isError(code, message));
+      const after = await store.db.query<{ n: string }>('SELECT count(*) AS n FROM messages');
+      expect(after.rows[0]?.n).toBe(before.rows[0]?.n);
+    });
+  });
+});

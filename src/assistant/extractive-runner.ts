@@ -1,0 +1,125 @@
+import type { Agent, AgentDependencies, AgentEvent, AgentRunner } from '../agents/index.js';
+import { ANSWER_MESSAGES, EXTRACTIVE_NOTICE } from '../agents/index.js';
+import { isCohortError } from '../errors/index.js';
+import type { AgentContext, RetrievedChunk } from '../schema/index.js';
+import { formatCitations, formatSourcesFooter } from '../skills/index.js';
+import { selectSentences } from './select-sentences.js';
+import { answerTerms } from './terms.js';
+
+/** Options of the extractive runner. */
+export interface ExtractiveRunnerOptions {
+  /** Most sentences quoted in one answer. */
+  maxSentences?: number;
+  terms?: (text: string) => string[];
+}
+
+/**
+ * The runner used when no model is configured: it retrieves the agent's domain passages, quotes
+ * the sentences that best answer the question (definitions for the glossary agent, specification
+ * lines for hardware), cites each `[n]`, appends the Sources footer and says it ran extractively.
+ *
+ * @example
+ * const runner = createExtractiveRunner();
+ * const response = await finalResponse(runner.run(agent, context, dependencies));
+ */
+export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): AgentRunner {
+  const terms = options.terms ?? answerTerms;
+  const maxSentences = options.maxSentences ?? 4;
+  return {
+    mode: 'extractive',
+    async *run(
+      agent: Agent,
+      context: AgentContext,
+      deps: AgentDependencies,
+    ): AsyncIterable<AgentEvent> {
+      const domain = context.domainFilter ?? agent.retrievalDomain;
+      const query = context.selectedText
+        ? `${context.query} ${context.selectedText}`
+        : context.query;
+      let chunks: RetrievedChunk[];
+      try {
+        chunks = await deps.rag.retrieve(query, { domain, limit: deps.limit, signal: deps.signal });
+      } catch (error) {
+        if (!isCohortError(error, 'retrieval_unavailable')) throw error;
+        deps.logger.error('retrieval_unavailable', { agent: agent.name, cause: error.message });
+        const response = ANSWER_MESSAGES.retrievalUnavailable;
+        yield { type: 'delta', text: response };
+        yield {
+          type: 'response',
+          response: {
+            response,
+            sources: [],
+            agentName: agent.name,
+            confidence: 0,
+            metadata: { mode: 'extractive', error: 'retrieval_unavailable' },
+          },
+        };
+        return;
+      }
+      yield { type: 'retrieval', query, chunks };
+      const relevant = chunks.filter((chunk) => chunk.score >= deps.minScore);
+      const picked = relevant.length
+        ? selectSentences(context.query, relevant, {
+            terms,
+            style: agent.answerStyle,
+            max: maxSentences,
+          })
+        : [];
+      if (picked.length === 0) {
+        const response = `${ANSWER_MESSAGES.nothingRelevant}\n\n${EXTRACTIVE_NOTICE}`;
+        yield { type: 'delta', text: response };
+        yield {
+          type: 'response',
+          response: {
+            response,
+            sources: [],
+            agentName: agent.name,
+            confidence: 0,
+            metadata: { mode: 'extractive', retrieved: chunks.length },
+          },
+        };
+        return;
+      }
+      // Cite only the chunks actually quoted, numbered in order of first use.
+      const used = [...new Set(picked.map((s) => s.chunk))];
+      const number = new Map(used.map((chunk, i) => [chunk, i + 1]));
+      const citations = formatCitations(used.map((i) => relevant[i] as RetrievedChunk));
+      const lines: string[] = [];
+      let paragraph: string[] = [];
+      let current = -1;
+      for (const sentence of picked) {
+        if (sentence.chunk !== current && paragraph.length) {
+          lines.push(paragraph.join(' '));
+          paragraph = [];
+        }
+        current = sentence.chunk;
+        const text = /[.!?:]$/.test(sentence.text) ? sentence.text : `${sentence.text}.`;
+        paragraph.push(`${text} [${number.get(sentence.chunk)}]`);
+      }
+      if (paragraph.length) lines.push(paragraph.join(' '));
+      const fellBack = relevant.some((chunk) => chunk.metadata.domainFallback === true);
+      const preface = fellBack
+        ? `Nothing in the ${domain} part of the book matched, so I searched the whole book.\n\n`
+        : '';
+      const body = `${preface}${lines.join('\n\n')}`;
+      const response = `${body}${formatSourcesFooter(citations)}\n\n${EXTRACTIVE_NOTICE}`;
+      yield { type: 'delta', text: response };
+      const top = relevant[0]?.score ?? 0;
+      yield {
+        type: 'response',
+        response: {
+          response,
+          sources: citations,
+          agentName: agent.name,
+          confidence: Math.round(top * 1000) / 1000,
+          metadata: {
+            mode: 'extractive',
+            body,
+            retrieved: chunks.length,
+            domainFallback: fellBack,
+          },
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,12 @@
+export {
+  createAssistant,
+  type Assistant,
+  type AssistantEvent,
+  type AssistantOptions,
+  type Router,
+  type Synthesiser,
+} from './assistant.js';
+export { createExtractiveRunner, type ExtractiveRunnerOptions } from './extractive-runner.js';
+export { mergeResponses, mergeCitations, renumberMarkers, answerBody } from './merge-responses.js';
+export { selectSentences } from './select-sentences.js';
+export { splitSentences } from './sentences.js';

@@ -1,0 +1,57 @@
+/** A sentence of a passage, with where it came from so a selection can be put back in order. */
+export interface Sentence {
+  text: string;
+  /** Position of the sentence within its passage. */
+  position: number;
+  /** True for a list item or table row rather than prose. */
+  listItem: boolean;
+}
+
+const FENCE = /^\s*(```|~~~)/;
+
+/** Markdown and reStructuredText markup that reads badly when quoted. */
+function clean(line: string): string {
+  return line
+    .replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '')
+    .replace(/\*\*([^*]+)\*\*/g, '$1')
+    .replace(/__([^_]+)__/g, '$1')
+    .replace(/`([^`]+)`/g, '$1')
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+    .replace(/:[a-z]+:`([^`<]+?)(?:\s*<[^>]*>)?`/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * Splits a passage into quotable sentences: prose split at sentence ends, list items and table
+ * rows kept whole, headings and code blocks dropped.
+ *
+ * @example
+ * splitSentences('A node is a process. It talks over topics.\n- **QoS**: delivery rules');
+ */
+export function splitSentences(text: string): Sentence[] {
+  const out: Sentence[] = [];
+  let inFence = false;
+  for (const raw of text.split('\n')) {
+    if (FENCE.test(raw)) {
+      inFence = !inFence;
+      continue;
+    }
+    if (inFence || /^\s*#{1,6}\s/.test(raw) || /^\s*[=\-~^"*+#]{3,}\s*$/.test(raw)) continue;
+    if (/^\s*\|?\s*:?-{3,}/.test(raw)) continue;
+    const listItem = /^\s*(?:[-*+]|\d+[.)])\s+/.test(raw) || /^\s*\|/.test(raw);
+    const line = clean(
+      raw
+        .replace(/^\s*\|/, '')
+        .replace(/\|\s*$/, '')
+        .replace(/\s*\|\s*/g, ' | '),
+    );
+    if (line.length < 3) continue;
+    const parts = listItem ? [line] : line.split(/(?<=[.!?])\s+(?=["'(A-Z0-9])/);
+    for (const part of parts) {
+      const sentence = part.trim();
+      if (sentence.length >= 3) out.push({ text: sentence, position: out.length, listItem });
+    }
+  }
+  return out;
+}
