@@ -1,0 +1,74 @@
+import type { CohortConfig } from '../config/index.js';
+import { createBashTool } from './bash-tool.js';
+import { createEditTool } from './edit-tool.js';
+import { createGlobTool } from './glob-tool.js';
+import { createGrepTool } from './grep-tool.js';
+import type { HostLookup } from './network-guard.js';
+import { createReadTool } from './read-tool.js';
+import type { CohortTool } from './tool.js';
+import { createWebFetchTool } from './web-fetch-tool.js';
+import { createWebSearchTool } from './web-search-tool.js';
+import type { Workspace } from './workspace.js';
+import { createWriteDocTool, createWriteTool } from './write-tool.js';
+
+/** Names of every tool the coding assistant has, in the order they are offered. */
+export const CODING_TOOL_NAMES = [
+  'glob',
+  'grep',
+  'read',
+  'write',
+  'edit',
+  'write_doc',
+  'bash',
+  'web_search',
+  'web_fetch',
+] as const;
+
+/**
+ * Every coding-assistant tool bound to one workspace and the `tools` config section: file tools
+ * confined to the workspace, `bash` with its timeout and scrubbed environment, web tools with the
+ * Tavily settings and the private-network guard. `fetch`, `lookup` and `parentEnv` are for tests.
+ *
+ * @example
+ * const tools = createCodingTools({ workspace: createWorkspace('.'), config: loadConfig() });
+ * await tools.read.execute({ path: 'package.json' }, {});
+ */
+export function createCodingTools(options: {
+  workspace: Workspace;
+  config: CohortConfig;
+  fetch?: typeof fetch;
+  lookup?: HostLookup;
+  parentEnv?: Record<string, string | undefined>;
+}): Record<(typeof CODING_TOOL_NAMES)[number], CohortTool> & Record<string, CohortTool> {
+  const { workspace, config } = options;
+  const maxOutputChars = config.tools.maxOutputChars;
+  const tools = [
+    createGlobTool(workspace),
+    createGrepTool(workspace),
+    createReadTool(workspace, { maxOutputChars }),
+    createWriteTool(workspace),
+    createEditTool(workspace),
+    createWriteDocTool(workspace),
+    createBashTool(workspace, {
+      timeoutSeconds: config.tools.bashTimeoutSeconds,
+      maxOutputChars,
+      ...(options.parentEnv ? { parentEnv: options.parentEnv } : {}),
+    }),
+    createWebSearchTool({
+      apiKey: config.tools.tavilyApiKey,
+      baseUrl: config.tools.tavilyBaseUrl,
+      timeoutMs: config.research.timeoutWebSearch * 1000,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    }),
+    createWebFetchTool({
+      allowPrivateNetwork: config.tools.allowPrivateNetwork,
+      timeoutMs: config.research.timeoutWebSearch * 1000,
+      maxOutputChars,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.lookup ? { lookup: options.lookup } : {}),
+    }),
+  ] as CohortTool[];
+  return Object.fromEntries(tools.map((tool) => [tool.name, tool])) as ReturnType<
+    typeof createCodingTools
+  >;
+}

@@ -1,0 +1,62 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { CohortError } from '../errors/index.js';
+import { toolFailure, type CohortTool, type ToolOutcome } from './tool.js';
+import type { Workspace } from './workspace.js';
+
+const EditInput = z.object({
+  path: z.string().min(1).describe('File to change, relative to the workspace.'),
+  oldText: z.string().min(1).describe('Exact text to replace; must occur once unless replaceAll.'),
+  newText: z.string().describe('Replacement text.'),
+  replaceAll: z.boolean().optional().describe('Replace every occurrence.'),
+});
+type EditInput = z.infer<typeof EditInput>;
+/** What `edit` returns. */
+export type EditResult = ToolOutcome<{ path: string; replacements: number }>;
+
+/**
+ * The `edit` tool: replaces an exact piece of text in a workspace file. An absent or ambiguous
+ * `oldText` is an error the model can fix (read the file again, give more context).
+ *
+ * @example
+ * const tool = createEditTool(createWorkspace('.'));
+ * await tool.execute({ path: 'src/a.ts', oldText: 'let x = 1', newText: 'const x = 1' }, {});
+ */
+export function createEditTool(workspace: Workspace): CohortTool<EditInput, EditResult> {
+  return {
+    name: 'edit',
+    description:
+      'Replace exact text in a workspace file. oldText must match exactly once (include surrounding lines) unless replaceAll is true.',
+    inputSchema: EditInput,
+    async execute({ path, oldText, newText, replaceAll }) {
+      try {
+        const real = workspace.resolve(path);
+        const content = await readFile(real, 'utf8');
+        const count = content.split(oldText).length - 1;
+        if (count === 0) {
+          throw new CohortError(
+            'not_found',
+            `oldText was not found in "${path}"; read the file and copy the text exactly.`,
+            {
+              field: 'oldText',
+            },
+          );
+        }
+        if (count > 1 && !replaceAll) {
+          throw new CohortError(
+            'conflict',
+            `oldText occurs ${count} times in "${path}"; add surrounding lines to make it unique or set replaceAll.`,
+            { field: 'oldText' },
+          );
+        }
+        const updated = replaceAll
+          ? content.split(oldText).join(newText)
+          : content.replace(oldText, () => newText);
+        await writeFile(real, updated, 'utf8');
+        return { ok: true, path: workspace.relative(real), replacements: replaceAll ? count : 1 };
+      } catch (error) {
+        return toolFailure(error);
+      }
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import { glob } from 'tinyglobby';
+import { z } from 'zod';
+import { CohortError } from '../errors/index.js';
+import { toolFailure, type CohortTool, type ToolOutcome } from './tool.js';
+import type { Workspace } from './workspace.js';
+
+/** Folders no file tool walks into: they are large and never the answer. */
+export const IGNORED_FOLDERS = ['**/node_modules/**', '**/.git/**'];
+/** Most paths one glob call returns. */
+export const GLOB_MAX_RESULTS = 500;
+
+const GlobInput = z.object({
+  pattern: z.string().min(1).describe('Glob pattern, e.g. "src/**/*.ts" or "**/README.md".'),
+  path: z
+    .string()
+    .optional()
+    .describe('Folder to search in, relative to the workspace (default: root).'),
+});
+type GlobInput = z.infer<typeof GlobInput>;
+/** What `glob` returns: matching file paths relative to the workspace, sorted. */
+export type GlobResult = ToolOutcome<{ files: string[]; truncated: boolean }>;
+
+/** Refuses patterns that would reach outside the search folder. */
+export function assertRelativePattern(pattern: string): void {
+  if (
+    pattern.startsWith('/') ||
+    /^[a-zA-Z]:[\\/]/.test(pattern) ||
+    pattern.split(/[\\/]+/).includes('..')
+  ) {
+    throw new CohortError(
+      'forbidden',
+      `Pattern "${pattern}" reaches outside the workspace; use a relative pattern without "..".`,
+      { field: 'pattern' },
+    );
+  }
+}
+
+/**
+ * The `glob` tool: lists files matching a pattern inside the workspace.
+ *
+ * @example
+ * const tool = createGlobTool(createWorkspace('.'));
+ * await tool.execute({ pattern: 'src/**\/*.ts' }, {});
+ */
+export function createGlobTool(workspace: Workspace): CohortTool<GlobInput, GlobResult> {
+  return {
+    name: 'glob',
+    description:
+      'Find files by glob pattern (e.g. "**/*.ts") inside the workspace. Returns paths relative to the workspace.',
+    inputSchema: GlobInput,
+    async execute({ pattern, path }) {
+      try {
+        assertRelativePattern(pattern);
+        const base = workspace.resolve(path ?? '.');
+        const found = await glob(pattern, {
+          cwd: base,
+          ignore: IGNORED_FOLDERS,
+          followSymbolicLinks: false,
+          onlyFiles: true,
+          absolute: true,
+        });
+        const files = found.map((file) => workspace.relative(file)).sort();
+        return {
+          ok: true,
+          files: files.slice(0, GLOB_MAX_RESULTS),
+          truncated: files.length > GLOB_MAX_RESULTS,
+        };
+      } catch (error) {
+        return toolFailure(error);
+      }
+    },
+  };
+}

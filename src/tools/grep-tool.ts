@@ -1,0 +1,120 @@
+import { readFile, stat } from 'node:fs/promises';
+import { glob } from 'tinyglobby';
+import { z } from 'zod';
+import { CohortError } from '../errors/index.js';
+import { assertRelativePattern, IGNORED_FOLDERS } from './glob-tool.js';
+import { toolFailure, type CohortTool, type ToolOutcome } from './tool.js';
+import type { Workspace } from './workspace.js';
+
+/** Files larger than this are skipped by grep (generated or data files). */
+export const GREP_MAX_FILE_BYTES = 1024 * 1024;
+/** Default and highest number of matching lines one grep call returns. */
+export const GREP_MAX_MATCHES = 200;
+const LINE_MAX_CHARS = 300;
+
+const GrepInput = z.object({
+  pattern: z.string().min(1).describe('JavaScript regular expression to search for.'),
+  path: z
+    .string()
+    .optional()
+    .describe('File or folder to search, relative to the workspace (default: root).'),
+  include: z.string().optional().describe('Only files matching this glob, e.g. "**/*.ts".'),
+  ignoreCase: z.boolean().optional(),
+  maxMatches: z.number().int().min(1).max(GREP_MAX_MATCHES).optional(),
+});
+type GrepInput = z.infer<typeof GrepInput>;
+/** One matching line. */
+export interface GrepMatch {
+  file: string;
+  line: number;
+  text: string;
+}
+/** What `grep` returns. */
+export type GrepResult = ToolOutcome<{
+  matches: GrepMatch[];
+  filesSearched: number;
+  truncated: boolean;
+}>;
+
+const compile = (pattern: string, ignoreCase: boolean) => {
+  try {
+    return new RegExp(pattern, ignoreCase ? 'i' : '');
+  } catch (cause) {
+    throw new CohortError(
+      'invalid_input',
+      `Invalid regular expression "${pattern}": ${(cause as Error).message}`,
+      {
+        field: 'pattern',
+        cause,
+      },
+    );
+  }
+};
+
+/**
+ * The `grep` tool: searches file contents by regular expression inside the workspace, skipping
+ * binary and very large files and anything a symlink would take outside the workspace.
+ *
+ * @example
+ * const tool = createGrepTool(createWorkspace('.'));
+ * await tool.execute({ pattern: 'export function', include: '**\/*.ts' }, {});
+ */
+export function createGrepTool(workspace: Workspace): CohortTool<GrepInput, GrepResult> {
+  return {
+    name: 'grep',
+    description:
+      'Search file contents with a regular expression inside the workspace. Returns file, line number and line text.',
+    inputSchema: GrepInput,
+    async execute(input, { signal }) {
+      try {
+        const regex = compile(input.pattern, input.ignoreCase ?? false);
+        const limit = input.maxMatches ?? GREP_MAX_MATCHES;
+        if (input.include) assertRelativePattern(input.include);
+        const target = workspace.resolve(input.path ?? '.');
+        const files = (await stat(target)).isFile()
+          ? [target]
+          : (
+              await glob(input.include ?? '**/*', {
+                cwd: target,
+                ignore: IGNORED_FOLDERS,
+                followSymbolicLinks: false,
+                onlyFiles: true,
+                absolute: true,
+              })
+            ).sort();
+        const matches: GrepMatch[] = [];
+        let searched = 0;
+        for (const file of files) {
+          if (signal?.aborted) throw new CohortError('aborted', 'grep was cancelled.');
+          let real: string;
+          try {
+            real = workspace.resolve(file);
+          } catch {
+            continue; // a symlink out of the workspace: not ours to read
+          }
+          const info = await stat(real);
+          if (!info.isFile() || info.size > GREP_MAX_FILE_BYTES) continue;
+          const buffer = await readFile(real);
+          if (buffer.subarray(0, 8000).includes(0)) continue; // binary
+          searched += 1;
+          const lines = buffer.toString('utf8').split(/\r?\n/);
+          for (let index = 0; index < lines.length; index += 1) {
+            const text = lines[index] ?? '';
+            if (!regex.test(text)) continue;
+            if (matches.length >= limit) {
+              return { ok: true, matches, filesSearched: searched, truncated: true };
+            }
+            matches.push({
+              file: workspace.relative(file),
+              line: index + 1,
+              text: text.slice(0, LINE_MAX_CHARS),
+            });
+          }
+        }
+        return { ok: true, matches, filesSearched: searched, truncated: false };
+      } catch (error) {
+        return toolFailure(error);
+      }
+    },
+  };
+}

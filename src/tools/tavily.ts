@@ -1,0 +1,172 @@
+import { z } from 'zod';
+import type { ToolFailure } from './tool.js';
+
+/** Tavily's public endpoint (config `tools.tavilyBaseUrl` overrides it). */
+export const DEFAULT_TAVILY_BASE_URL = 'https://api.tavily.com';
+/** Default limit on one search request. */
+export const DEFAULT_WEB_SEARCH_TIMEOUT_MS = 30_000;
+
+/** One web search hit. */
+export const WebSearchHit = z.object({
+  title: z.string().default(''),
+  url: z.string(),
+  content: z.string().default(''),
+  score: z.number().optional(),
+  rawContent: z.string().optional(),
+  publishedDate: z.string().optional(),
+});
+export type WebSearchHit = z.infer<typeof WebSearchHit>;
+
+/** A successful search: the hits, and Tavily's short answer when one was asked for. */
+export interface WebSearchSuccess {
+  ok: true;
+  query: string;
+  answer?: string;
+  results: WebSearchHit[];
+}
+/** What {@link tavilySearch} returns: hits, or a failure value with a reason (never a throw). */
+export type WebSearchOutcome = WebSearchSuccess | (ToolFailure & { status?: number });
+
+/** Options of one search. */
+export interface TavilySearchOptions {
+  apiKey: string | undefined;
+  baseUrl?: string;
+  maxResults?: number;
+  includeRawContent?: boolean;
+  includeAnswer?: boolean;
+  searchDepth?: 'basic' | 'advanced';
+  topic?: 'general' | 'news';
+  includeDomains?: string[];
+  excludeDomains?: string[];
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  fetch?: typeof fetch;
+}
+
+/** The wire format of a Tavily response (snake_case), validated leniently. */
+const TavilyResponse = z.object({
+  answer: z.string().nullish(),
+  results: z.array(
+    z.object({
+      title: z.string().nullish(),
+      url: z.string(),
+      content: z.string().nullish(),
+      score: z.number().nullish(),
+      raw_content: z.string().nullish(),
+      published_date: z.string().nullish(),
+    }),
+  ),
+});
+
+const failure = (code: ToolFailure['code'], error: string, status?: number) => ({
+  ok: false as const,
+  code,
+  error,
+  ...(status === undefined ? {} : { status }),
+});
+
+/**
+ * Searches the web through a Tavily-compatible API (`POST {baseUrl}/search`, bearer key). Every
+ * problem (no key, HTTP error, timeout, malformed body) comes back as a failure value.
+ *
+ * @example
+ * const found = await tavilySearch('pgvector HNSW index', { apiKey: process.env.TAVILY_API_KEY, maxResults: 5 });
+ * if (found.ok) for (const hit of found.results) console.log(hit.title, hit.url);
+ */
+export async function tavilySearch(
+  query: string,
+  options: TavilySearchOptions,
+): Promise<WebSearchOutcome> {
+  if (!options.apiKey) {
+    return failure(
+      'unauthorized',
+      'Web search is not configured: set TAVILY_API_KEY (or tools.tavilyApiKey).',
+    );
+  }
+  if (!query.trim()) return failure('invalid_input', 'The search query is empty.');
+  const doFetch = options.fetch ?? fetch;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_WEB_SEARCH_TIMEOUT_MS;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const url = `${(options.baseUrl ?? DEFAULT_TAVILY_BASE_URL).replace(/\/+$/, '')}/search`;
+  let response: Response;
+  try {
+    response = await doFetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${options.apiKey}` },
+      body: JSON.stringify({
+        query,
+        max_results: options.maxResults ?? 5,
+        include_raw_content: options.includeRawContent ?? false,
+        include_answer: options.includeAnswer ?? false,
+        search_depth: options.searchDepth ?? 'basic',
+        topic: options.topic ?? 'general',
+        ...(options.includeDomains ? { include_domains: options.includeDomains } : {}),
+        ...(options.excludeDomains ? { exclude_domains: options.excludeDomains } : {}),
+      }),
+      signal,
+    });
+  } catch (cause) {
+    if (options.signal?.aborted) return failure('aborted', 'The web search was cancelled.');
+    if (timeout.aborted)
+      return failure('timeout', `The web search took longer than ${timeoutMs / 1000}s.`);
+    return failure(
+      'retrieval_unavailable',
+      `The web search service could not be reached: ${(cause as Error).message}`,
+    );
+  }
+  if (!response.ok) {
+    const detail = (await response.text().catch(() => '')).slice(0, 200);
+    const code =
+      response.status === 401 || response.status === 403
+        ? 'unauthorized'
+        : response.status === 429
+          ? 'rate_limited'
+          : response.status >= 500
+            ? 'retrieval_unavailable'
+            : 'invalid_input';
+    const hint =
+      code === 'unauthorized'
+        ? ' Check TAVILY_API_KEY.'
+        : code === 'rate_limited'
+          ? ' Try again later.'
+          : '';
+    return failure(
+      code,
+      `The web search failed with HTTP ${response.status}${detail ? `: ${detail}` : ''}.${hint}`,
+      response.status,
+    );
+  }
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    return failure(
+      'retrieval_unavailable',
+      'The web search service answered with something that is not JSON.',
+    );
+  }
+  const parsed = TavilyResponse.safeParse(body);
+  if (!parsed.success) {
+    return failure(
+      'retrieval_unavailable',
+      'The web search service answered in an unexpected format (no results list).',
+    );
+  }
+  const results = parsed.data.results.map((hit) =>
+    WebSearchHit.parse({
+      title: hit.title ?? '',
+      url: hit.url,
+      content: hit.content ?? '',
+      ...(typeof hit.score === 'number' ? { score: hit.score } : {}),
+      ...(hit.raw_content ? { rawContent: hit.raw_content } : {}),
+      ...(hit.published_date ? { publishedDate: hit.published_date } : {}),
+    }),
+  );
+  return {
+    ok: true,
+    query,
+    ...(parsed.data.answer ? { answer: parsed.data.answer } : {}),
+    results,
+  };
+}

@@ -1,0 +1,100 @@
+import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { CohortError } from '../errors/index.js';
+
+/** A folder the file tools are confined to. */
+export interface Workspace {
+  /** The workspace folder, symlinks resolved. */
+  readonly root: string;
+  /**
+   * The real absolute path of `path` (relative to the root, or absolute inside it). Refuses `..`
+   * segments, paths outside the root and symlinks that lead out of it (`forbidden`); a missing
+   * path is `not_found` unless `mustExist` is false (for files about to be written).
+   */
+  resolve(path: string, options?: { mustExist?: boolean }): string;
+  /** `absolute` relative to the root, with `/` separators (what tools show the model). */
+  relative(absolute: string): string;
+}
+
+const inside = (root: string, path: string) => path === root || path.startsWith(root + sep);
+
+/** True when something (a dangling symlink included) sits at `path`. */
+const present = (path: string) => {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Opens `root` as a workspace. A missing root, or one that is not a folder, is `invalid_input`.
+ *
+ * @example
+ * const workspace = createWorkspace('/home/me/project');
+ * workspace.resolve('src/index.ts'); // '/home/me/project/src/index.ts'
+ * workspace.resolve('../etc/passwd'); // throws CohortError('forbidden')
+ */
+export function createWorkspace(root: string): Workspace {
+  const given = resolve(root);
+  if (!existsSync(given) || !statSync(given).isDirectory()) {
+    throw new CohortError(
+      'invalid_input',
+      `Workspace ${given} does not exist or is not a folder: pass an existing folder with --workspace.`,
+      { field: 'workspace' },
+    );
+  }
+  const real = realpathSync(given);
+
+  const refuse = (path: string, why: string) =>
+    new CohortError(
+      'forbidden',
+      `Path "${path}" ${why}; use a path inside the workspace ${real}.`,
+      {
+        field: 'path',
+      },
+    );
+
+  const resolvePath = (path: string, options: { mustExist?: boolean } = {}): string => {
+    const mustExist = options.mustExist ?? true;
+    if (path.includes('\0')) throw refuse(path.replace(/\0/g, '\\0'), 'contains a NUL byte');
+    // `..` is refused outright rather than normalised: a model that walks upwards is a mistake.
+    if (path.split(/[\\/]+/).includes('..')) throw refuse(path, 'uses ".."');
+    let absolute = isAbsolute(path) ? resolve(path) : resolve(real, path);
+    // The caller may name the workspace by its unresolved path (e.g. through a symlinked /tmp).
+    if (given !== real && inside(given, absolute)) absolute = join(real, relative(given, absolute));
+    if (!inside(real, absolute)) throw refuse(path, 'is outside the workspace');
+    let existing = absolute;
+    while (!present(existing)) {
+      const parent = resolve(existing, '..');
+      if (parent === existing) break;
+      existing = parent;
+    }
+    if (existing !== absolute && mustExist) {
+      throw new CohortError(
+        'not_found',
+        `No file or folder "${path}" in the workspace. Use glob to find the right path.`,
+        {
+          field: 'path',
+        },
+      );
+    }
+    let realExisting: string;
+    try {
+      realExisting = realpathSync(existing);
+    } catch {
+      // A dangling symlink: writing through it could create a file anywhere.
+      throw refuse(path, 'is a symlink to a missing target');
+    }
+    if (!inside(real, realExisting))
+      throw refuse(path, 'leads outside the workspace through a symlink');
+    return existing === absolute ? realExisting : join(realExisting, relative(existing, absolute));
+  };
+
+  return {
+    root: real,
+    resolve: resolvePath,
+    relative: (absolute) => relative(real, absolute).split(sep).join('/') || '.',
+  };
+}
