@@ -5,6 +5,7 @@ import { ChatResponse, type RetrievedChunk, type RouteResult } from '../schema/i
 import { createContextSkill, createRagSkill } from '../skills/index.js';
 import { createStore, openPgliteDb, type Store } from '../store/index.js';
 import { createCohortErrorMatcher } from './test-matchers.js';
+import type { CohortErrorCode } from '../errors/index.js';
 import { createAssistant, createExtractiveRunner, type Router } from './index.js';
 
 const agent = (name: string, extra: Record<string, unknown> = {}) =>
@@ -213,7 +214,7 @@ describe('assistant (extractive mode)', () => {
       [{}, 'invalid_input', 'query'],
     ])('%j', async (input, code, message) => {
       const before = await store.db.query<{ n: string }>('SELECT count(*) AS n FROM messages');
-      await expect(assistant.ask(input)).rejects.toSatisfy(isError(code, message));
+      await expect(assistant.ask(input)).rejects.toSatisfy(isError(code as CohortErrorCode, message));
       const after = await store.db.query<{ n: string }>('SELECT count(*) AS n FROM messages');
       expect(after.rows[0]?.n).toBe(before.rows[0]?.n);
     });

@@ -10,3 +10,4 @@ export { createExtractiveRunner, type ExtractiveRunnerOptions } from './extracti
 export { mergeResponses, mergeCitations, renumberMarkers, answerBody } from './merge-responses.js';
 export { selectSentences } from './select-sentences.js';
 export { splitSentences } from './sentences.js';
+export { openAssistant, SAMPLE_BOOK_DIR, type OpenedAssistant, type ModelParts } from './open-assistant.js';

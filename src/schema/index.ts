@@ -8,3 +8,4 @@ export * from './route.js';
 export * from './response.js';
 export * from './chat-request.js';
 export * from './research.js';
+export * from './wire.js';

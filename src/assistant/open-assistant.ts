@@ -1,0 +1,94 @@
+import { fileURLToPath } from 'node:url';
+import type { AgentRunner } from '../agents/index.js';
+import { hasModel, type CohortConfig } from '../config/index.js';
+import { createRetriever, ingest, type IngestProgress, type IngestSummary } from '../retrieval/index.js';
+import { createBookRegistry, createRouter } from '../routing/index.js';
+import { createContextSkill, createRagSkill } from '../skills/index.js';
+import { openStore, type Store } from '../store/index.js';
+import { createLogger, type Logger } from '../telemetry/index.js';
+import { createAssistant, type Assistant, type Synthesiser } from './assistant.js';
+import { createExtractiveRunner } from './extractive-runner.js';
+
+/** The sample textbook shipped with cohort, ingested on first use. */
+export const SAMPLE_BOOK_DIR = fileURLToPath(new URL('../../examples/physical-ai-book/', import.meta.url));
+
+/** An opened assistant with the parts a shell (CLI, server) needs. */
+export interface OpenedAssistant {
+  assistant: Assistant;
+  store: Store;
+  config: CohortConfig;
+  router: ReturnType<typeof createRouter>;
+  registry: ReturnType<typeof createBookRegistry>;
+  /** What the first-use ingestion did, when it ran. */
+  ingested?: IngestSummary;
+  /** A one-line description of the answering mode, for `cohort agents` and `/healthz`. */
+  modeDescription: string;
+  close(): Promise<void>;
+}
+
+/** How the model-backed parts are made; absent when no model is configured. */
+export interface ModelParts {
+  runner: AgentRunner;
+  synthesiser?: Synthesiser;
+  description: string;
+}
+
+/**
+ * Opens the configured store, ingests the sample book when the store is empty, loads the agents
+ * and builds the assistant: model-backed when a model is configured (`modelParts`), extractive
+ * otherwise.
+ *
+ * @example
+ * const { assistant, close } = await openAssistant({ config: loadConfig() });
+ * console.log((await assistant.ask({ query: 'What is a ROS 2 topic?' })).answer);
+ * await close();
+ */
+export async function openAssistant(options: {
+  config: CohortConfig;
+  logger?: Logger;
+  onIngestProgress?: (progress: IngestProgress) => void;
+  modelParts?: (config: CohortConfig, logger: Logger) => ModelParts | Promise<ModelParts>;
+  store?: Store;
+}): Promise<OpenedAssistant> {
+  const { config } = options;
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const registry = createBookRegistry(config.agentDirs);
+  const store = options.store ?? (await openStore(config));
+  try {
+    let ingested: IngestSummary | undefined;
+    if ((await store.chunks.count()) === 0) {
+      ingested = await ingest(config.sampleBook ?? SAMPLE_BOOK_DIR, {
+        store,
+        ...(options.onIngestProgress ? { onProgress: options.onIngestProgress } : {}),
+      });
+    }
+    const router = createRouter(registry, { threshold: config.routing.threshold });
+    const retriever = createRetriever(store);
+    const model = hasModel(config) && options.modelParts ? await options.modelParts(config, logger) : undefined;
+    const assistant = createAssistant({
+      registry,
+      router,
+      rag: createRagSkill(retriever),
+      context: createContextSkill(store.sessions),
+      runner: model?.runner ?? createExtractiveRunner(),
+      ...(model?.synthesiser ? { synthesiser: model.synthesiser } : {}),
+      logger,
+      retrieval: { limit: config.retrieval.limit, minScore: config.retrieval.minScore },
+    });
+    return {
+      assistant,
+      store,
+      config,
+      router,
+      registry,
+      ...(ingested ? { ingested } : {}),
+      modeDescription:
+        model?.description ??
+        'extractive (no model configured: answers quote the book; set OPENAI_API_KEY or OPENAI_BASE_URL for a model)',
+      close: () => (options.store ? Promise.resolve() : store.close()),
+    };
+  } catch (error) {
+    if (!options.store) await store.close();
+    throw error;
+  }
+}

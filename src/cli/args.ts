@@ -1,0 +1,40 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { CohortError } from '../errors/index.js';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** Parsed flags and positionals of one command. */
+export interface ParsedArgs {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
+/**
+ * Parses a command's arguments strictly: an unknown flag or a missing value is an
+ * `invalid_input` error that names it and shows the usage.
+ *
+ * @example
+ * const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } }, usage);
+ */
+export function parseCommandArgs(args: string[], options: Options, usage: string): ParsedArgs {
+  try {
+    const parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+    return { values: parsed.values as ParsedArgs['values'], positionals: parsed.positionals };
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new CohortError('invalid_input', `${reason}\nUsage: ${usage}`, { cause });
+  }
+}
+
+/** The one positional a command needs, or an `invalid_input` error naming it. */
+export function requirePositional(positionals: string[], name: string, usage: string): string {
+  const value = positionals.join(' ').trim();
+  if (!value) throw new CohortError('invalid_input', `Missing ${name}.\nUsage: ${usage}`, { field: name });
+  return value;
+}
+
+/** A string flag's value, if given. */
+export function stringFlag(values: ParsedArgs['values'], name: string): string | undefined {
+  const value = values[name];
+  return typeof value === 'string' ? value : undefined;
+}

@@ -1,0 +1,34 @@
+import { hasModel } from '../../config/index.js';
+import { createBookRegistry } from '../../routing/index.js';
+import { toWire } from '../../schema/index.js';
+import type { CliCommand } from '../command.js';
+import { parseCommandArgs } from '../args.js';
+import { configFor, STORE_FLAGS } from '../open.js';
+
+const usage = 'cohort agents [--json]';
+
+/** `cohort agents`: the registered agents and the answering mode. */
+export const agentsCommand: CliCommand = {
+  name: 'agents',
+  summary: 'List the agents, their domains and keywords, and the answering mode',
+  usage,
+  async run(args, io) {
+    const { values } = parseCommandArgs(args, { json: { type: 'boolean' }, ...STORE_FLAGS }, usage);
+    const config = configFor(io, values);
+    const registry = createBookRegistry(config.agentDirs);
+    const agents = registry.summaries();
+    const mode = hasModel(config)
+      ? `model (${config.model.baseUrl ?? 'OpenAI'}; full: ${config.model.tiers.full ?? config.model.name}, fast: ${config.model.tiers.fast ?? config.model.tiers.full ?? config.model.name})`
+      : 'extractive (no model configured: answers quote the book; set OPENAI_API_KEY or OPENAI_BASE_URL for a model)';
+    if (values.json) {
+      io.stdout(JSON.stringify(toWire({ agents, total: agents.length, mode: hasModel(config) ? 'model' : 'extractive', defaultAgent: registry.defaultAgent.name }), null, 2) + '\n');
+      return 0;
+    }
+    for (const agent of registry.all()) {
+      const marker = agent.name === registry.defaultAgent.name ? ' (fallback)' : '';
+      io.stdout(`${agent.name}${marker} — ${agent.domain} · model tier ${agent.model}\n  ${agent.description}\n  keywords: ${agent.keywords.join(', ')}\n`);
+    }
+    io.stdout(`\n${agents.length} agents · mode: ${mode}\n`);
+    return 0;
+  },
+};

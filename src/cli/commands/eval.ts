@@ -1,0 +1,76 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CohortError } from '../../errors/index.js';
+import { evaluateRetrievalOnCorpus } from '../../retrieval/index.js';
+import {
+  createBookRegistry,
+  createRouter,
+  evaluateRouting,
+  formatRoutingReport,
+  loadRoutingCases,
+} from '../../routing/index.js';
+import { toWire } from '../../schema/index.js';
+import type { CliCommand, CliIo } from '../command.js';
+import { parseCommandArgs, stringFlag } from '../args.js';
+import { configFor, STORE_FLAGS } from '../open.js';
+
+const usage =
+  'cohort eval routing [file.jsonl] [--json]\n       cohort eval retrieval [file.jsonl] [--corpus DIR] [--json]';
+
+/** Default labelled sets and corpus, beside the project as in CI. */
+export const EVAL_DEFAULTS = {
+  routing: '../shared/eval/routing-dev.jsonl',
+  retrieval: '../shared/eval/retrieval-dev.jsonl',
+  corpus: '../shared/corpus/physical-ai-book',
+} as const;
+
+function existing(io: CliIo, path: string, what: string): string {
+  const full = resolve(io.cwd, path);
+  if (!existsSync(full)) throw new CohortError('invalid_input', `${what} not found: ${full}`, { file: full });
+  return full;
+}
+
+/** `cohort eval`: accuracy of the router and recall of the retriever on labelled sets. */
+export const evalCommand: CliCommand = {
+  name: 'eval',
+  summary: 'Evaluate routing or retrieval on a labelled JSONL set',
+  usage,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(
+      args,
+      { json: { type: 'boolean' }, corpus: { type: 'string' }, ...STORE_FLAGS },
+      usage,
+    );
+    const [target, file] = positionals;
+    const config = configFor(io, values);
+    if (target === 'routing') {
+      const cases = loadRoutingCases(existing(io, file ?? EVAL_DEFAULTS.routing, 'Routing set'));
+      const router = createRouter(createBookRegistry(config.agentDirs), { threshold: config.routing.threshold });
+      const result = evaluateRouting(router, cases);
+      io.stdout(values.json ? JSON.stringify(toWire(result), null, 2) + '\n' : formatRoutingReport(result) + '\n');
+      return 0;
+    }
+    if (target === 'retrieval') {
+      const casesFile = existing(io, file ?? EVAL_DEFAULTS.retrieval, 'Retrieval set');
+      const corpusDir = existing(io, stringFlag(values, 'corpus') ?? EVAL_DEFAULTS.corpus, 'Corpus folder');
+      const result = await evaluateRetrievalOnCorpus({ corpusDir, casesFile, dataDir: 'memory://' });
+      if (values.json) {
+        io.stdout(JSON.stringify(toWire(result), null, 2) + '\n');
+        return 0;
+      }
+      io.stdout(
+        [
+          `cases:     ${result.perQuery.length}`,
+          `recall@1:  ${result.recallAt1.toFixed(3)}`,
+          `recall@5:  ${result.recallAt5.toFixed(3)}`,
+          `recall@10: ${result.recallAt10.toFixed(3)}`,
+          `MRR:       ${result.mrr.toFixed(3)}`,
+        ].join('\n') + '\n',
+      );
+      return 0;
+    }
+    throw new CohortError('invalid_input', `Unknown evaluation "${target ?? ''}": use routing or retrieval.\nUsage: ${usage}`, {
+      field: 'target',
+    });
+  },
+};

@@ -1,0 +1,40 @@
+import { resolve } from 'node:path';
+import { ingest, renderProgressBar } from '../../retrieval/index.js';
+import { openStore } from '../../store/index.js';
+import { toWire } from '../../schema/index.js';
+import type { CliCommand } from '../command.js';
+import { parseCommandArgs, requirePositional } from '../args.js';
+import { configFor, STORE_FLAGS } from '../open.js';
+
+const usage = 'cohort ingest <dir> [--prune] [--json] [--data-dir DIR]';
+
+/** `cohort ingest`: add a folder of Markdown/MDX/reStructuredText to the knowledge base. */
+export const ingestCommand: CliCommand = {
+  name: 'ingest',
+  summary: 'Ingest a folder of Markdown, MDX or reStructuredText into the knowledge base',
+  usage,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' }, prune: { type: 'boolean' }, ...STORE_FLAGS }, usage);
+    const dir = resolve(io.cwd, requirePositional(positionals, 'folder', usage));
+    const config = configFor(io, values);
+    const store = await openStore(config);
+    try {
+      const summary = await ingest(dir, {
+        store,
+        prune: Boolean(values.prune),
+        onProgress: ({ done, total, file }) => {
+          if (io.isTTY && !values.json) io.stderr(`\r${renderProgressBar(done, total, 24)} ${file.slice(-40).padEnd(40)}`);
+        },
+      });
+      if (io.isTTY && !values.json) io.stderr('\n');
+      if (values.json) io.stdout(JSON.stringify(toWire(summary), null, 2) + '\n');
+      else
+        io.stdout(
+          `${summary.files} files: ${summary.added} added, ${summary.replaced} replaced, ${summary.unchanged} unchanged · ${summary.chunks} chunks · ${summary.elapsedMs} ms\n`,
+        );
+      return 0;
+    } finally {
+      await store.close();
+    }
+  },
+};

@@ -1,0 +1,31 @@
+import { createBookRegistry, createRouter } from '../../routing/index.js';
+import { RouteRequest, toWire } from '../../schema/index.js';
+import { parseInput } from '../../errors/index.js';
+import type { CliCommand } from '../command.js';
+import { parseCommandArgs, requirePositional } from '../args.js';
+import { configFor, STORE_FLAGS } from '../open.js';
+
+const usage = 'cohort route "<question>" [--json]';
+
+/** `cohort route`: the routing decision alone, with its reason; no store, no model. */
+export const routeCommand: CliCommand = {
+  name: 'route',
+  summary: 'Show which agent would answer a question, and why',
+  usage,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' }, ...STORE_FLAGS }, usage);
+    const { query } = parseInput(RouteRequest, { query: requirePositional(positionals, 'question', usage) });
+    const config = configFor(io, values);
+    const router = createRouter(createBookRegistry(config.agentDirs), { threshold: config.routing.threshold });
+    const route = router.route(query);
+    if (values.json) {
+      io.stdout(JSON.stringify(toWire(route), null, 2) + '\n');
+      return 0;
+    }
+    const secondary = route.secondaryAgents.length ? `\nsecondary:  ${route.secondaryAgents.join(', ')}` : '';
+    io.stdout(
+      `agent:      ${route.primaryAgent}${secondary}\nconfidence: ${route.confidence.toFixed(2)}\nphase:      ${route.phase}\nreason:     ${route.routingReason}\n`,
+    );
+    return 0;
+  },
+};
