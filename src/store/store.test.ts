@@ -1,92 +1,103 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStore, openPgliteDb, type Store } from './index.js';
+import type { Store } from './index.js';
+import { testEngines } from './test-engines.js';
 
-describe('store on PGlite', () => {
-  let store: Store;
-  beforeAll(async () => {
-    store = await createStore(await openPgliteDb('memory://'));
-  });
-  afterAll(() => store.close());
-
-  const doc = { source: 'a.md', title: 'A', hash: 'h1', domain: 'general' };
-  const chunk = (id: string, text: string) => ({
-    id,
-    source: 'a.md',
-    ord: 0,
-    title: 'A',
-    headingPath: ['A', 'Intro'],
-    domain: 'general',
-    text,
-    hash: id,
-    metadata: { kind: 'section' },
-  });
-
-  it('adds, skips unchanged and replaces changed documents', async () => {
-    expect(await store.chunks.upsertDocument(doc, [chunk('c1', 'one')])).toBe('added');
-    expect(await store.chunks.upsertDocument(doc, [chunk('c1', 'one')])).toBe('unchanged');
-    expect(await store.chunks.count()).toBe(1);
-    expect(
-      await store.chunks.upsertDocument({ ...doc, hash: 'h2' }, [
-        chunk('c2', 'two'),
-        { ...chunk('c3', 'three'), ord: 1 },
-      ]),
-    ).toBe('replaced');
-    const all = await store.chunks.all();
-    expect(all.map((c) => c.text)).toEqual(['two', 'three']);
-    expect(all[0]?.headingPath).toEqual(['A', 'Intro']);
-    expect(all[0]?.metadata).toEqual({ kind: 'section' });
-  });
-
-  it('rolls back a failed upsert', async () => {
-    const before = await store.chunks.count();
-    await expect(
-      store.chunks.upsertDocument({ ...doc, hash: 'h3' }, [
-        chunk('d1', 'x'),
-        chunk('d1', 'dup id'),
-      ]),
-    ).rejects.toThrow();
-    expect(await store.chunks.count()).toBe(before);
-    expect((await store.chunks.documentHashes()).get('a.md')).toBe('h2');
-  });
-
-  it('keeps the last N messages of a session in order', async () => {
-    for (let i = 0; i < 12; i++) {
-      await store.sessions.save('s1', {
-        role: i % 2 ? 'assistant' : 'user',
-        content: `m${i}`,
-        agentName: i % 2 ? 'glossary' : undefined,
+for (const engine of testEngines()) {
+  describe.skipIf(engine.skip)(
+    `store on ${engine.name}${engine.skip ? ` (skipped: ${engine.skip})` : ''}`,
+    () => {
+      let store: Store;
+      beforeAll(async () => {
+        store = await engine.open();
       });
-    }
-    const history = await store.sessions.history('s1', 10);
-    expect(history.map((m) => m.content)).toEqual([
-      'm2',
-      'm3',
-      'm4',
-      'm5',
-      'm6',
-      'm7',
-      'm8',
-      'm9',
-      'm10',
-      'm11',
-    ]);
-    expect(history[1]?.agentName).toBe('glossary');
-    expect(await store.sessions.delete('s1')).toBe(12);
-    expect(await store.sessions.history('s1', 10)).toEqual([]);
-  });
+      afterAll(() => store.close());
 
-  it('saves runs and their tasks', async () => {
-    await store.runs.create({ id: 'r1', kind: 'research', status: 'running', input: { q: 1 } });
-    await store.runs.saveTask({ runId: 'r1', taskId: 't1', status: 'done', output: { ok: true } });
-    await store.runs.saveTask({ runId: 'r1', taskId: 't1', status: 'done', output: { ok: 2 } });
-    await store.runs.update('r1', { status: 'done', output: { report: 'x' } });
-    expect(await store.runs.get('r1')).toMatchObject({
-      status: 'done',
-      input: { q: 1 },
-      output: { report: 'x' },
-    });
-    expect(await store.runs.tasks('r1')).toEqual([
-      { runId: 'r1', taskId: 't1', status: 'done', output: { ok: 2 } },
-    ]);
-  });
-});
+      const doc = { source: 'a.md', title: 'A', hash: 'h1', domain: 'general' };
+      const chunk = (id: string, text: string) => ({
+        id,
+        source: 'a.md',
+        ord: 0,
+        title: 'A',
+        headingPath: ['A', 'Intro'],
+        domain: 'general',
+        text,
+        hash: id,
+        metadata: { kind: 'section' },
+      });
+
+      it('adds, skips unchanged and replaces changed documents', async () => {
+        expect(await store.chunks.upsertDocument(doc, [chunk('c1', 'one')])).toBe('added');
+        expect(await store.chunks.upsertDocument(doc, [chunk('c1', 'one')])).toBe('unchanged');
+        expect(await store.chunks.count()).toBe(1);
+        expect(
+          await store.chunks.upsertDocument({ ...doc, hash: 'h2' }, [
+            chunk('c2', 'two'),
+            { ...chunk('c3', 'three'), ord: 1 },
+          ]),
+        ).toBe('replaced');
+        const all = await store.chunks.all();
+        expect(all.map((c) => c.text)).toEqual(['two', 'three']);
+        expect(all[0]?.headingPath).toEqual(['A', 'Intro']);
+        expect(all[0]?.metadata).toEqual({ kind: 'section' });
+      });
+
+      it('rolls back a failed upsert', async () => {
+        const before = await store.chunks.count();
+        await expect(
+          store.chunks.upsertDocument({ ...doc, hash: 'h3' }, [
+            chunk('d1', 'x'),
+            chunk('d1', 'dup id'),
+          ]),
+        ).rejects.toThrow();
+        expect(await store.chunks.count()).toBe(before);
+        expect((await store.chunks.documentHashes()).get('a.md')).toBe('h2');
+      });
+
+      it('keeps the last N messages of a session in order', async () => {
+        for (let i = 0; i < 12; i++) {
+          await store.sessions.save('s1', {
+            role: i % 2 ? 'assistant' : 'user',
+            content: `m${i}`,
+            agentName: i % 2 ? 'glossary' : undefined,
+          });
+        }
+        const history = await store.sessions.history('s1', 10);
+        expect(history.map((m) => m.content)).toEqual([
+          'm2',
+          'm3',
+          'm4',
+          'm5',
+          'm6',
+          'm7',
+          'm8',
+          'm9',
+          'm10',
+          'm11',
+        ]);
+        expect(history[1]?.agentName).toBe('glossary');
+        expect(await store.sessions.delete('s1')).toBe(12);
+        expect(await store.sessions.history('s1', 10)).toEqual([]);
+      });
+
+      it('saves runs and their tasks', async () => {
+        await store.runs.create({ id: 'r1', kind: 'research', status: 'running', input: { q: 1 } });
+        await store.runs.saveTask({
+          runId: 'r1',
+          taskId: 't1',
+          status: 'done',
+          output: { ok: true },
+        });
+        await store.runs.saveTask({ runId: 'r1', taskId: 't1', status: 'done', output: { ok: 2 } });
+        await store.runs.update('r1', { status: 'done', output: { report: 'x' } });
+        expect(await store.runs.get('r1')).toMatchObject({
+          status: 'done',
+          input: { q: 1 },
+          output: { report: 'x' },
+        });
+        expect(await store.runs.tasks('r1')).toEqual([
+          { runId: 'r1', taskId: 't1', status: 'done', output: { ok: 2 } },
+        ]);
+      });
+    },
+  );
+}
