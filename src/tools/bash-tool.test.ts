@@ -1,0 +1,57 @@
+import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createBashTool } from './bash-tool.js';
+import { createWorkspace } from './workspace.js';
+
+const root = mkdtempSync(join(tmpdir(), 'cohort-bash-'));
+writeFileSync(join(root, 'hello.txt'), 'hi');
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+const workspace = createWorkspace(root);
+
+describe('bash', () => {
+  it('runs in the workspace with only PATH, HOME and LANG', async () => {
+    const bash = createBashTool(workspace, {
+      parentEnv: {
+        PATH: process.env.PATH,
+        OPENAI_API_KEY: 'sk-secret',
+        TAVILY_API_KEY: 'tvly-secret',
+      },
+    });
+    const result = await bash.execute({ command: 'cat hello.txt; echo; env | sort' }, {});
+    if (!result.ok) throw new Error(result.error);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('hi');
+    expect(result.stdout).toContain(`HOME=${workspace.root}`);
+    expect(result.stdout).not.toContain('secret');
+    expect(result.stdout).not.toContain('API_KEY');
+  });
+
+  it('reports the exit code and stderr of a failing command', async () => {
+    const result = await createBashTool(workspace).execute(
+      { command: 'echo oops >&2; exit 3' },
+      {},
+    );
+    expect(result).toMatchObject({ ok: true, exitCode: 3, stderr: 'oops\n', timedOut: false });
+  });
+
+  it('kills the whole process group on timeout', async () => {
+    const bash = createBashTool(workspace, { timeoutSeconds: 0.3 });
+    // The background child would create the marker after the timeout if it survived the kill.
+    const result = await bash.execute({ command: '(sleep 1; touch survived) & sleep 5' }, {});
+    expect(result).toMatchObject({ ok: true, timedOut: true, exitCode: null });
+    expect(result.ok && result.stderr).toContain('killed');
+    await new Promise((resolve) => setTimeout(resolve, 1300));
+    expect(existsSync(join(root, 'survived'))).toBe(false);
+  });
+
+  it('truncates long output', async () => {
+    const result = await createBashTool(workspace, { maxOutputChars: 100 }).execute(
+      { command: 'seq 1 10000' },
+      {},
+    );
+    expect(result.ok && result.stdout.length).toBeLessThan(200);
+    expect(result.ok && result.stdout).toContain('characters cut');
+  });
+});

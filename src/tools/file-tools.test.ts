@@ -1,0 +1,195 @@
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  existsSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEditTool } from './edit-tool.js';
+import { createGlobTool } from './glob-tool.js';
+import { createGrepTool } from './grep-tool.js';
+import { createReadTool } from './read-tool.js';
+import { createWorkspace } from './workspace.js';
+import { createWriteDocTool, createWriteTool } from './write-tool.js';
+
+const base = mkdtempSync(join(tmpdir(), 'cohort-tools-'));
+const root = join(base, 'project');
+mkdirSync(join(root, 'src', 'deep'), { recursive: true });
+mkdirSync(join(root, 'node_modules', 'x'), { recursive: true });
+mkdirSync(join(base, 'outside'));
+writeFileSync(join(root, 'src', 'a.ts'), 'export const alpha = 1;\nconst beta = 2;\n');
+writeFileSync(join(root, 'src', 'deep', 'b.ts'), 'export function alphaBeta() {}\n');
+writeFileSync(join(root, 'node_modules', 'x', 'index.ts'), 'export const alpha = 0;\n');
+writeFileSync(join(root, 'image.bin'), Buffer.from([0, 1, 2, 0, 3]));
+writeFileSync(join(base, 'outside', 'secret.ts'), 'export const alpha = "secret";\n');
+symlinkSync(join(base, 'outside', 'secret.ts'), join(root, 'src', 'escape.ts'));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+const workspace = createWorkspace(root);
+
+describe('glob', () => {
+  const glob = createGlobTool(workspace);
+  it('lists matching files relative to the workspace, skipping node_modules', async () => {
+    const result = await glob.execute({ pattern: '**/*.ts' }, {});
+    expect(result).toMatchObject({ ok: true });
+    if (!result.ok) return;
+    expect(result.files).toContain('src/a.ts');
+    expect(result.files).toContain('src/deep/b.ts');
+    expect(result.files.some((file) => file.startsWith('node_modules'))).toBe(false);
+  });
+  it('refuses patterns reaching outside', async () => {
+    expect(await glob.execute({ pattern: '../**/*.ts' }, {})).toMatchObject({
+      ok: false,
+      code: 'forbidden',
+    });
+    expect(await glob.execute({ pattern: '/etc/*' }, {})).toMatchObject({
+      ok: false,
+      code: 'forbidden',
+    });
+    expect(await glob.execute({ pattern: '*', path: '..' }, {})).toMatchObject({
+      ok: false,
+      code: 'forbidden',
+    });
+  });
+});
+
+describe('grep', () => {
+  const grep = createGrepTool(workspace);
+  it('finds lines by regex with file and line number, never through an escaping symlink', async () => {
+    const result = await grep.execute({ pattern: 'alpha' }, {});
+    if (!result.ok) throw new Error(result.error);
+    expect(result.matches).toEqual([
+      { file: 'src/a.ts', line: 1, text: 'export const alpha = 1;' },
+      { file: 'src/deep/b.ts', line: 1, text: 'export function alphaBeta() {}' },
+    ]);
+  });
+  it('narrows by path and include, and reports a bad regex as a value', async () => {
+    const narrowed = await grep.execute(
+      { pattern: 'beta', path: 'src', include: '*.ts', ignoreCase: true },
+      {},
+    );
+    expect(narrowed.ok && narrowed.matches.map((match) => match.file)).toEqual(['src/a.ts']);
+    expect(await grep.execute({ pattern: '(' }, {})).toMatchObject({
+      ok: false,
+      code: 'invalid_input',
+    });
+    expect(await grep.execute({ pattern: 'x', path: '../outside' }, {})).toMatchObject({
+      ok: false,
+      code: 'forbidden',
+    });
+  });
+});
+
+describe('read', () => {
+  const read = createReadTool(workspace, { maxOutputChars: 10_000 });
+  it('returns numbered lines and honours offset/limit', async () => {
+    const result = await read.execute({ path: 'src/a.ts', offset: 2, limit: 1 }, {});
+    expect(result).toMatchObject({ ok: true, path: 'src/a.ts', totalLines: 3, truncated: true });
+    expect(result.ok && result.content).toBe('     2\tconst beta = 2;');
+  });
+  it('refuses escapes, folders and binary files with a reason', async () => {
+    expect(await read.execute({ path: 'src/escape.ts' }, {})).toMatchObject({
+      ok: false,
+      code: 'forbidden',
+    });
+    expect(await read.execute({ path: '../outside/secret.ts' }, {})).toMatchObject({
+      ok: false,
+      code: 'forbidden',
+    });
+    expect(await read.execute({ path: join(base, 'outside', 'secret.ts') }, {})).toMatchObject({
+      ok: false,
+      code: 'forbidden',
+    });
+    expect(await read.execute({ path: 'src' }, {})).toMatchObject({
+      ok: false,
+      code: 'invalid_input',
+    });
+    expect(await read.execute({ path: 'image.bin' }, {})).toMatchObject({
+      ok: false,
+      code: 'invalid_input',
+    });
+    expect(await read.execute({ path: 'nope.ts' }, {})).toMatchObject({
+      ok: false,
+      code: 'not_found',
+    });
+  });
+});
+
+describe('write, edit and write_doc', () => {
+  it('writes inside the workspace, creating folders, and refuses outside', async () => {
+    const write = createWriteTool(workspace);
+    expect(await write.execute({ path: 'out/new.ts', content: 'x' }, {})).toMatchObject({
+      ok: true,
+      path: 'out/new.ts',
+      created: true,
+    });
+    expect(readFileSync(join(root, 'out', 'new.ts'), 'utf8')).toBe('x');
+    expect(await write.execute({ path: '../evil.ts', content: 'x' }, {})).toMatchObject({
+      ok: false,
+      code: 'forbidden',
+    });
+    expect(await write.execute({ path: 'src/escape.ts', content: 'x' }, {})).toMatchObject({
+      ok: false,
+      code: 'forbidden',
+    });
+    expect(readFileSync(join(base, 'outside', 'secret.ts'), 'utf8')).toContain('secret');
+  });
+
+  it('edits one exact occurrence, and explains ambiguity or absence', async () => {
+    const edit = createEditTool(workspace);
+    writeFileSync(join(root, 'src', 'edit.ts'), 'let a = 1;\nlet b = 1;\n');
+    expect(
+      await edit.execute({ path: 'src/edit.ts', oldText: 'let', newText: 'const' }, {}),
+    ).toMatchObject({
+      ok: false,
+      code: 'conflict',
+    });
+    expect(
+      await edit.execute({ path: 'src/edit.ts', oldText: 'var', newText: 'x' }, {}),
+    ).toMatchObject({
+      ok: false,
+      code: 'not_found',
+    });
+    expect(
+      await edit.execute({ path: 'src/edit.ts', oldText: 'let a', newText: 'const a' }, {}),
+    ).toMatchObject({
+      ok: true,
+      replacements: 1,
+    });
+    expect(
+      await edit.execute(
+        { path: 'src/edit.ts', oldText: '1', newText: '$&2', replaceAll: true },
+        {},
+      ),
+    ).toMatchObject({ ok: true, replacements: 2 });
+    expect(readFileSync(join(root, 'src', 'edit.ts'), 'utf8')).toBe(
+      'const a = $&2;\nlet b = $&2;\n',
+    );
+  });
+
+  it('write_doc only writes markdown under docs/', async () => {
+    const writeDoc = createWriteDocTool(workspace);
+    expect(await writeDoc.execute({ path: 'docs/design.md', content: '# D' }, {})).toMatchObject({
+      ok: true,
+    });
+    expect(await writeDoc.execute({ path: 'src/a.ts', content: 'x' }, {})).toMatchObject({
+      ok: false,
+      code: 'forbidden',
+    });
+    expect(await writeDoc.execute({ path: 'docs/run.sh', content: 'x' }, {})).toMatchObject({
+      ok: false,
+      code: 'forbidden',
+    });
+    expect(await writeDoc.execute({ path: 'README.md', content: 'x' }, {})).toMatchObject({
+      ok: false,
+      code: 'forbidden',
+    });
+    expect(existsSync(join(root, 'docs', 'run.sh'))).toBe(false);
+    expect(readFileSync(join(root, 'src', 'a.ts'), 'utf8')).toContain('alpha');
+  });
+});

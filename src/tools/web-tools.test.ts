@@ -1,0 +1,230 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { htmlToText } from './html-to-text.js';
+import { assertPublicUrl, isPrivateAddress } from './network-guard.js';
+import { tavilySearch } from './tavily.js';
+import { fetchReadable } from './web-fetch-tool.js';
+
+type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
+const routes = new Map<string, Handler>();
+const seen: Array<{ url: string; headers: IncomingMessage['headers']; body: string }> = [];
+const server = createServer((request, response) => {
+  let body = '';
+  request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+  request.on('end', () => {
+    seen.push({ url: request.url ?? '', headers: request.headers, body });
+    const handler = routes.get(request.url ?? '');
+    if (handler) handler(request, body, response);
+    else response.writeHead(404).end('missing');
+  });
+});
+let base = '';
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const json =
+  (status: number, value: unknown): Handler =>
+  (_request, _body, response) =>
+    response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+
+describe('tavilySearch', () => {
+  it('posts the query with the bearer key and returns typed hits', async () => {
+    routes.set(
+      '/ok/search',
+      json(200, {
+        query: 'pgvector',
+        answer: 'An extension.',
+        results: [
+          {
+            title: 'pgvector',
+            url: 'https://github.com/pgvector/pgvector',
+            content: 'Open-source vector search',
+            score: 0.9,
+            raw_content: 'RAW',
+          },
+          { title: null, url: 'https://example.com', content: 'x' },
+        ],
+      }),
+    );
+    const found = await tavilySearch('pgvector', {
+      apiKey: 'tvly-test',
+      baseUrl: `${base}/ok/`,
+      maxResults: 2,
+      includeRawContent: true,
+      includeAnswer: true,
+    });
+    expect(found).toEqual({
+      ok: true,
+      query: 'pgvector',
+      answer: 'An extension.',
+      results: [
+        {
+          title: 'pgvector',
+          url: 'https://github.com/pgvector/pgvector',
+          content: 'Open-source vector search',
+          score: 0.9,
+          rawContent: 'RAW',
+        },
+        { title: '', url: 'https://example.com', content: 'x' },
+      ],
+    });
+    const request = seen.find((entry) => entry.url === '/ok/search');
+    expect(request?.headers.authorization).toBe('Bearer tvly-test');
+    expect(JSON.parse(request?.body ?? '{}')).toMatchObject({
+      query: 'pgvector',
+      max_results: 2,
+      include_raw_content: true,
+    });
+  });
+
+  it('returns failures as values: no key, HTTP errors, malformed bodies, timeouts', async () => {
+    expect(await tavilySearch('q', { apiKey: undefined, baseUrl: base })).toMatchObject({
+      ok: false,
+      code: 'unauthorized',
+    });
+    routes.set('/401/search', json(401, { detail: 'bad key' }));
+    expect(await tavilySearch('q', { apiKey: 'k', baseUrl: `${base}/401` })).toMatchObject({
+      ok: false,
+      code: 'unauthorized',
+      status: 401,
+    });
+    routes.set('/500/search', json(500, {}));
+    expect(await tavilySearch('q', { apiKey: 'k', baseUrl: `${base}/500` })).toMatchObject({
+      ok: false,
+      code: 'retrieval_unavailable',
+    });
+    routes.set('/bad/search', json(200, { nothing: true }));
+    expect(await tavilySearch('q', { apiKey: 'k', baseUrl: `${base}/bad` })).toMatchObject({
+      ok: false,
+      code: 'retrieval_unavailable',
+    });
+    routes.set('/slow/search', () => undefined); // never answers
+    expect(
+      await tavilySearch('q', { apiKey: 'k', baseUrl: `${base}/slow`, timeoutMs: 100 }),
+    ).toMatchObject({ ok: false, code: 'timeout' });
+  });
+
+  it('uses the injected fetch', async () => {
+    const fake: typeof fetch = async () =>
+      new Response(
+        JSON.stringify({ results: [{ url: 'https://a.dev', title: 'A', content: 'c' }] }),
+      );
+    expect(await tavilySearch('q', { apiKey: 'k', fetch: fake })).toMatchObject({
+      ok: true,
+      results: [{ url: 'https://a.dev' }],
+    });
+  });
+});
+
+describe('network guard', () => {
+  it('classifies private, loopback and link-local addresses', () => {
+    for (const ip of [
+      '127.0.0.1',
+      '10.2.3.4',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.0.1',
+      '169.254.169.254',
+      '::1',
+      'fc00::1',
+      'fd00::2',
+      'fe80::1',
+      '::ffff:127.0.0.1',
+    ]) {
+      expect(isPrivateAddress(ip), ip).toBe(true);
+    }
+    for (const ip of [
+      '8.8.8.8',
+      '172.32.0.1',
+      '93.184.216.34',
+      '2606:4700::1111',
+      '::ffff:8.8.8.8',
+    ]) {
+      expect(isPrivateAddress(ip), ip).toBe(false);
+    }
+  });
+
+  it('checks every resolved address of a host name', async () => {
+    const lookup = async () => ['93.184.216.34', '10.0.0.5'];
+    await expect(
+      assertPublicUrl(new URL('http://mixed.example'), { allowPrivate: false, lookup }),
+    ).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(
+      assertPublicUrl(new URL('http://public.example'), {
+        allowPrivate: false,
+        lookup: async () => ['93.184.216.34'],
+      }),
+    ).resolves.toBeUndefined();
+    await expect(
+      assertPublicUrl(new URL('file:///etc/passwd'), { allowPrivate: true }),
+    ).rejects.toMatchObject({ code: 'forbidden' });
+  });
+});
+
+describe('fetchReadable', () => {
+  it('refuses loopback unless private networks are allowed', async () => {
+    routes.set('/page', (_request, _body, response) =>
+      response.writeHead(200, { 'content-type': 'text/html' }).end('<p>hi</p>'),
+    );
+    expect(await fetchReadable(`${base}/page`)).toMatchObject({ ok: false, code: 'forbidden' });
+    expect(await fetchReadable(`${base}/page`, { allowPrivateNetwork: true })).toMatchObject({
+      ok: true,
+      text: 'hi',
+    });
+  });
+
+  it('checks redirect targets too', async () => {
+    routes.set('/hop', (_request, _body, response) =>
+      response.writeHead(302, { location: 'http://10.0.0.1/admin' }).end(),
+    );
+    const lookup = async () => ['93.184.216.34'];
+    // The first hop goes to the local server through an injected fetch, as if it were public.
+    const viaLocal: typeof fetch = (input, init) =>
+      fetch(String(input).replace('http://public.example', base), init);
+    expect(
+      await fetchReadable('http://public.example/hop', { lookup, fetch: viaLocal }),
+    ).toMatchObject({ ok: false, code: 'forbidden' });
+  });
+
+  it('turns HTML into readable text without scripts, styles or navigation', async () => {
+    routes.set('/article', (_request, _body, response) =>
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
+        `<html><head><title>Guide</title><style>p{color:red}</style><script>var token = 1</script></head>
+         <body><nav><a href="/">Home</a><a href="/about">About</a></nav>
+         <h1>Install</h1><p>Run the <a href="https://example.com/cli">CLI</a> first.</p>
+         <ul><li>one</li><li>two</li></ul></body></html>`,
+      ),
+    );
+    const page = await fetchReadable(`${base}/article`, { allowPrivateNetwork: true });
+    expect(page).toMatchObject({ ok: true, title: 'Guide', status: 200 });
+    expect(page.ok && page.text).toBe(
+      '# Install\n\nRun the CLI (https://example.com/cli) first.\n\n- one\n- two',
+    );
+  });
+
+  it('reports HTTP errors and binary content as values', async () => {
+    expect(await fetchReadable(`${base}/nothing`, { allowPrivateNetwork: true })).toMatchObject({
+      ok: false,
+      code: 'not_found',
+    });
+    routes.set('/img', (_request, _body, response) =>
+      response.writeHead(200, { 'content-type': 'image/png' }).end('x'),
+    );
+    expect(await fetchReadable(`${base}/img`, { allowPrivateNetwork: true })).toMatchObject({
+      ok: false,
+      code: 'invalid_input',
+    });
+  });
+});
+
+describe('htmlToText', () => {
+  it('keeps nested lists and code blocks', () => {
+    expect(htmlToText('<ul><li>a<ul><li>b</li></ul></li></ul><pre>x\n  y</pre>').text).toBe(
+      '- a\n  - b\n\n```\nx\n  y\n```',
+    );
+  });
+});
