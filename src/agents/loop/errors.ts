@@ -1,0 +1,35 @@
+import type { z } from 'zod';
+
+/** Why the step cap ended a run, with the setting that raises it. */
+export function stepCapMessage(maxSteps: number): string {
+  return `Stopped after ${maxSteps} model steps without a final answer: the model kept calling tools. Raise model.maxSteps (COHORT_MAX_STEPS) or ask a narrower question.`;
+}
+
+/** Why a budget ended a run. */
+export function budgetMessage(kind: 'tokens' | 'turns', used: number, limit: number): string {
+  return kind === 'tokens'
+    ? `Stopped: the run used ${used} tokens, over its budget of ${limit}.`
+    : `Stopped: the run used ${used} turns, its budget is ${limit}.`;
+}
+
+/** The tool error the model sees when it calls a tool it may not use here. */
+export function refusedToolMessage(name: string): string {
+  return `tool ${name} is not allowed here`;
+}
+
+/** The tool error the model sees when it calls a tool that does not exist. */
+export function unknownToolMessage(name: string, known: readonly string[]): string {
+  return `tool ${name} does not exist; available tools: ${known.join(', ') || 'none'}`;
+}
+
+/** The tool error the model sees when its arguments are not valid JSON or fail the schema. */
+export function invalidInputMessage(name: string, problem: string): string {
+  return `invalid arguments for tool ${name}: ${problem}`;
+}
+
+/** The first issue of a zod error, as `path: message`. */
+export function describeZodError(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid input';
+  return issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
+}

@@ -1,0 +1,16 @@
+export { runLoop, runLoopStream } from './run-loop.js';
+export { defineTool } from './define-tool.js';
+export { emptyUsage, addUsage, toTokenUsage } from './usage.js';
+export { stepCapMessage, budgetMessage, refusedToolMessage } from './errors.js';
+export type {
+  LoopTool,
+  ToolContext,
+  LoopBudget,
+  LoopFinishReason,
+  LoopToolCall,
+  LoopCall,
+  LoopResult,
+  LoopEvent,
+  LoopState,
+  LoopOptions,
+} from './types.js';

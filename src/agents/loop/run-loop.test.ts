@@ -1,0 +1,247 @@
+import type { LanguageModelV3StreamPart, LanguageModelV3CallOptions } from '@ai-sdk/provider';
+import { APICallError } from '@ai-sdk/provider';
+import { MockLanguageModelV3 } from 'ai/test';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { isCohortError } from '../../errors/index.js';
+import { defineTool, runLoop, runLoopStream, type LoopEvent } from './index.js';
+
+const usage = (input: number, output: number) => ({
+  inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: output, text: output, reasoning: 0 },
+});
+
+function stream(parts: LanguageModelV3StreamPart[]) {
+  return {
+    stream: new ReadableStream<LanguageModelV3StreamPart>({
+      start(controller) {
+        for (const part of parts) controller.enqueue(part);
+        controller.close();
+      },
+    }),
+  };
+}
+
+const toolCallStep = (toolName: string, input: unknown, id = 'call_1') =>
+  stream([
+    { type: 'tool-call', toolCallId: id, toolName, input: JSON.stringify(input) },
+    { type: 'finish', usage: usage(20, 5), finishReason: { unified: 'tool-calls', raw: 'tool_calls' } },
+  ]);
+
+const textStep = (...chunks: string[]) =>
+  stream([
+    { type: 'text-start', id: 't' },
+    ...chunks.map((delta) => ({ type: 'text-delta' as const, id: 't', delta })),
+    { type: 'text-end', id: 't' },
+    { type: 'finish', usage: usage(30, 7), finishReason: { unified: 'stop', raw: 'stop' } },
+  ]);
+
+/** A model that answers call N with `steps[N]`. */
+function scripted(steps: Array<ReturnType<typeof stream> | Error>) {
+  let call = 0;
+  return new MockLanguageModelV3({
+    doStream: async () => {
+      const step = steps[call++];
+      if (!step) throw new Error(`no scripted step ${call}`);
+      if (step instanceof Error) throw step;
+      return step;
+    },
+  });
+}
+
+function addTool(executed: Array<{ a: number; b: number }>) {
+  return defineTool({
+    name: 'add',
+    description: 'Adds two numbers.',
+    inputSchema: z.object({ a: z.number(), b: z.number() }),
+    execute: (input) => {
+      executed.push(input);
+      return { sum: input.a + input.b };
+    },
+  });
+}
+
+const base = { system: 'You add numbers.', maxSteps: 6, timeoutMs: 5_000, retryDelayMs: 1 };
+const ask = [{ role: 'user' as const, content: 'What is 2 + 3?' }];
+
+describe('runLoop', () => {
+  it('calls a tool, feeds the result back and returns the final text with usage per call and per run', async () => {
+    const executed: Array<{ a: number; b: number }> = [];
+    const model = scripted([toolCallStep('add', { a: 2, b: 3 }), textStep('The sum ', 'is 5.')]);
+    const result = await runLoop({ ...base, model, messages: ask, tools: [addTool(executed)] });
+
+    expect(result.text).toBe('The sum is 5.');
+    expect(result.finishReason).toBe('stop');
+    expect(result.steps).toBe(2);
+    expect(executed).toEqual([{ a: 2, b: 3 }]);
+    expect(result.toolCalls).toMatchObject([{ toolName: 'add', output: { sum: 5 }, isError: false, step: 1 }]);
+    expect(result.calls.map((call) => call.usage.totalTokens)).toEqual([25, 37]);
+    expect(result.usage).toEqual({ promptTokens: 50, completionTokens: 12, totalTokens: 62 });
+    expect(result.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+
+    // The second call saw the system prompt, the tool call and its result.
+    const second = model.doStreamCalls[1] as LanguageModelV3CallOptions;
+    expect(second.prompt[0]).toEqual({ role: 'system', content: 'You add numbers.' });
+    expect(second.prompt.at(-1)).toMatchObject({
+      role: 'tool',
+      content: [{ type: 'tool-result', toolName: 'add', output: { type: 'json', value: { sum: 5 } } }],
+    });
+    expect(second.tools?.[0]).toMatchObject({ type: 'function', name: 'add' });
+  });
+
+  it('refuses a tool that is not allowed here without running it', async () => {
+    const executed: Array<{ a: number; b: number }> = [];
+    const model = scripted([toolCallStep('add', { a: 1, b: 1 }), textStep('I cannot add.')]);
+    const result = await runLoop({ ...base, model, messages: ask, tools: [addTool(executed)], allowedTools: [] });
+
+    expect(executed).toEqual([]);
+    expect(result.toolCalls[0]).toMatchObject({ isError: true, output: 'tool add is not allowed here' });
+    const second = model.doStreamCalls[1] as LanguageModelV3CallOptions;
+    expect(second.tools).toBeUndefined();
+    expect(second.prompt.at(-1)).toMatchObject({
+      content: [{ output: { type: 'error-text', value: 'tool add is not allowed here' } }],
+    });
+  });
+
+  it('turns bad arguments, unknown tools and throwing tools into tool errors the model reads', async () => {
+    const failing = defineTool({
+      name: 'fail',
+      description: 'Always fails.',
+      inputSchema: z.object({}),
+      execute: () => {
+        throw new Error('disk on fire');
+      },
+    });
+    const model = scripted([
+      stream([
+        { type: 'tool-call', toolCallId: 'a', toolName: 'add', input: '{"a": "two"}' },
+        { type: 'tool-call', toolCallId: 'b', toolName: 'nope', input: '{}' },
+        { type: 'tool-call', toolCallId: 'c', toolName: 'fail', input: '{}' },
+        { type: 'tool-call', toolCallId: 'd', toolName: 'add', input: '{"a": 1,' },
+        { type: 'finish', usage: usage(1, 1), finishReason: { unified: 'tool-calls', raw: 'tool_calls' } },
+      ]),
+      textStep('Done.'),
+    ]);
+    const result = await runLoop({ ...base, model, messages: ask, tools: [addTool([]), failing] });
+    expect(result.toolCalls.map((call) => [call.isError, call.output])).toEqual([
+      [true, expect.stringContaining('invalid arguments for tool add: a:')],
+      [true, 'tool nope does not exist; available tools: add, fail'],
+      [true, 'tool fail failed: disk on fire'],
+      [true, 'invalid arguments for tool add: arguments are not valid JSON'],
+    ]);
+    expect(result.text).toBe('Done.');
+  });
+
+  it('ends a runaway loop at the step cap with a clear message', async () => {
+    const model = new MockLanguageModelV3({ doStream: async () => toolCallStep('add', { a: 1, b: 1 }) });
+    const result = await runLoop({ ...base, maxSteps: 3, model, messages: ask, tools: [addTool([])] });
+    expect(result.finishReason).toBe('max_steps');
+    expect(result.steps).toBe(3);
+    expect(model.doStreamCalls).toHaveLength(3);
+    expect(result.stopMessage).toMatch(/Stopped after 3 model steps.*COHORT_MAX_STEPS/);
+  });
+
+  it('stops when the token or turn budget is used up', async () => {
+    const model = new MockLanguageModelV3({ doStream: async () => toolCallStep('add', { a: 1, b: 1 }) });
+    const tokens = await runLoop({ ...base, model, messages: ask, tools: [addTool([])], budget: { maxTokens: 40 } });
+    expect(tokens.finishReason).toBe('budget');
+    expect(tokens.steps).toBe(2);
+    expect(tokens.usage.totalTokens).toBe(50);
+
+    const turns = await runLoop({ ...base, model, messages: ask, tools: [addTool([])], budget: { maxTurns: 1 } });
+    expect(turns.finishReason).toBe('budget');
+    expect(turns.steps).toBe(1);
+  });
+
+  it('halts when stopWhen gives a reason', async () => {
+    const model = scripted([toolCallStep('add', { a: 1, b: 1 }), textStep('never')]);
+    const result = await runLoop({
+      ...base,
+      model,
+      messages: ask,
+      tools: [addTool([])],
+      stopWhen: ({ toolCalls }) => (toolCalls.length > 0 ? 'enough' : undefined),
+    });
+    expect(result.finishReason).toBe('halted');
+    expect(result.stopMessage).toBe('enough');
+    expect(model.doStreamCalls).toHaveLength(1);
+  });
+
+  it('retries a retryable failure and counts the attempts', async () => {
+    const overloaded = new APICallError({
+      message: 'overloaded',
+      url: 'http://x',
+      requestBodyValues: {},
+      statusCode: 503,
+      isRetryable: true,
+    });
+    const model = scripted([overloaded, textStep('ok')]);
+    const events: LoopEvent[] = [];
+    const result = await runLoop({ ...base, model, messages: ask, onEvent: (event) => events.push(event) });
+    expect(result.text).toBe('ok');
+    expect(result.calls[0]?.attempts).toBe(2);
+    expect(events.filter((event) => event.type === 'retry')).toHaveLength(1);
+  });
+
+  it('does not retry a client error and reports it as model_unavailable', async () => {
+    const denied = new APICallError({
+      message: 'bad key',
+      url: 'http://x',
+      requestBodyValues: {},
+      statusCode: 401,
+      isRetryable: false,
+    });
+    const model = scripted([denied, textStep('never')]);
+    const error = await runLoop({ ...base, model, messages: ask }).catch((e: unknown) => e);
+    expect(isCohortError(error, 'model_unavailable')).toBe(true);
+    expect((error as Error).message).toMatch(/HTTP 401.*OPENAI_API_KEY/);
+    expect(model.doStreamCalls).toHaveLength(1);
+  });
+
+  it('times out a call that never answers, retries, then fails with a timeout error', async () => {
+    let calls = 0;
+    const model = new MockLanguageModelV3({
+      doStream: ({ abortSignal }) => {
+        calls++;
+        return new Promise((_, reject) => abortSignal?.addEventListener('abort', () => reject(abortSignal.reason)));
+      },
+    });
+    const error = await runLoop({ ...base, timeoutMs: 20, maxRetries: 1, model, messages: ask }).catch((e: unknown) => e);
+    expect(isCohortError(error, 'timeout')).toBe(true);
+    expect(calls).toBe(2);
+  });
+
+  it('ends with finish reason aborted when the caller aborts', async () => {
+    const controller = new AbortController();
+    const model = new MockLanguageModelV3({
+      doStream: ({ abortSignal }) =>
+        new Promise((_, reject) => abortSignal?.addEventListener('abort', () => reject(abortSignal.reason))),
+    });
+    const running = runLoop({ ...base, model, messages: ask, signal: controller.signal });
+    controller.abort();
+    const result = await running;
+    expect(result.finishReason).toBe('aborted');
+  });
+
+  it('streams text deltas, tool events and a final finish event in order', async () => {
+    const model = scripted([toolCallStep('add', { a: 2, b: 2 }), textStep('Four', '.')]);
+    const types: string[] = [];
+    let finalText = '';
+    for await (const event of runLoopStream({ ...base, model, messages: ask, tools: [addTool([])] })) {
+      types.push(event.type);
+      if (event.type === 'text-delta') finalText += event.text;
+    }
+    expect(types).toEqual([
+      'step-start',
+      'step-finish',
+      'tool-call',
+      'tool-result',
+      'step-start',
+      'text-delta',
+      'text-delta',
+      'step-finish',
+      'finish',
+    ]);
+    expect(finalText).toBe('Four.');
+  });
+});

@@ -1,0 +1,90 @@
+import type { JSONValue } from '@ai-sdk/provider';
+import type { ToolResultPart } from 'ai';
+import type { LoopTool } from './types.js';
+import {
+  describeZodError,
+  invalidInputMessage,
+  refusedToolMessage,
+  unknownToolMessage,
+} from './errors.js';
+
+/** A tool call as the model sent it: the input is still the raw JSON text. */
+export interface PendingToolCall {
+  toolCallId: string;
+  toolName: string;
+  input: string;
+}
+
+/** The outcome of one tool call. */
+export interface ExecutedToolCall {
+  toolCallId: string;
+  toolName: string;
+  /** The parsed input (the raw text when it was not valid JSON). */
+  input: unknown;
+  output: unknown;
+  isError: boolean;
+}
+
+/** What tool execution needs from the run. */
+export interface ToolTable {
+  byName: ReadonlyMap<string, LoopTool>;
+  /** Undefined allows every tool. */
+  allowed: ReadonlySet<string> | undefined;
+}
+
+/**
+ * Runs one tool call. A tool not allowed here is refused without running; an unknown tool, bad
+ * JSON, input failing the schema or a tool that throws all become an error result the model reads,
+ * so one bad call never ends the run. Only cancellation propagates.
+ */
+export async function executeToolCall(
+  call: PendingToolCall,
+  table: ToolTable,
+  signal: AbortSignal,
+): Promise<ExecutedToolCall> {
+  const fail = (input: unknown, message: string): ExecutedToolCall => ({
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    input,
+    output: message,
+    isError: true,
+  });
+  if (table.allowed && !table.allowed.has(call.toolName)) return fail(parseJson(call.input), refusedToolMessage(call.toolName));
+  const tool = table.byName.get(call.toolName);
+  if (!tool) return fail(parseJson(call.input), unknownToolMessage(call.toolName, [...table.byName.keys()]));
+  let raw: unknown;
+  try {
+    raw = call.input.trim() === '' ? {} : JSON.parse(call.input);
+  } catch {
+    return fail(call.input, invalidInputMessage(call.toolName, 'arguments are not valid JSON'));
+  }
+  const parsed = tool.inputSchema.safeParse(raw);
+  if (!parsed.success) return fail(raw, invalidInputMessage(call.toolName, describeZodError(parsed.error)));
+  try {
+    const output = await tool.execute(parsed.data, { signal, toolCallId: call.toolCallId });
+    return { toolCallId: call.toolCallId, toolName: call.toolName, input: parsed.data, output, isError: false };
+  } catch (error) {
+    if (signal.aborted) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    return fail(parsed.data, `tool ${call.toolName} failed: ${message}`);
+  }
+}
+
+/** The tool-result message part the model reads for an executed call. */
+export function toolResultPart(call: ExecutedToolCall): ToolResultPart {
+  const output: ToolResultPart['output'] = call.isError
+    ? { type: 'error-text', value: String(call.output) }
+    : typeof call.output === 'string'
+      ? { type: 'text', value: call.output }
+      : // Tools return plain data; the provider serialises it as JSON.
+        { type: 'json', value: (call.output ?? null) as JSONValue };
+  return { type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,92 @@
+import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import { CohortError } from '../../errors/index.js';
+import { attemptSignal, isRetryable, retryDelay, sleep, toServiceError } from '../../models/index.js';
+import type { TokenUsage } from '../../schema/index.js';
+import type { PendingToolCall } from './tool-execution.js';
+import type { LoopEvent } from './types.js';
+import { toTokenUsage } from './usage.js';
+
+/** One model call of a run. */
+export interface TurnRequest {
+  model: LanguageModelV3;
+  /** Prompt, tools and settings; the abort signal is added per attempt. */
+  call: Omit<LanguageModelV3CallOptions, 'abortSignal'>;
+  step: number;
+  timeoutMs: number;
+  maxRetries: number;
+  retryDelayMs: number | undefined;
+  signal: AbortSignal | undefined;
+}
+
+/** What one model call produced. */
+export interface TurnOutcome {
+  text: string;
+  toolCalls: PendingToolCall[];
+  usage: TokenUsage;
+  finishReason: string;
+  attempts: number;
+}
+
+/**
+ * Makes one model call and streams its text. Each attempt has its own timeout; a retryable failure
+ * (429, 5xx, network, timeout) is retried with backoff, but only while no text has been streamed,
+ * so a reader never sees the same words twice. Failures end as a {@link CohortError}.
+ */
+export async function* runTurn(request: TurnRequest): AsyncGenerator<LoopEvent, TurnOutcome> {
+  for (let attempt = 0; ; attempt++) {
+    const bound = attemptSignal(request.signal, request.timeoutMs);
+    let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
+    let streamed = false;
+    let finished = false;
+    let error: CohortError;
+    try {
+      const result = await request.model.doStream({ ...request.call, abortSignal: bound.signal });
+      reader = result.stream.getReader();
+      let text = '';
+      const toolCalls: PendingToolCall[] = [];
+      let usage: TokenUsage | undefined;
+      let finishReason = 'unknown';
+      for (;;) {
+        const { done, value: part } = await reader.read();
+        if (done) break;
+        // A model that ignores the signal still stops here.
+        if (bound.signal.aborted) throw bound.signal.reason;
+        if (part.type === 'text-delta') {
+          if (!part.delta) continue;
+          text += part.delta;
+          streamed = true;
+          yield { type: 'text-delta', step: request.step, text: part.delta };
+        } else if (part.type === 'tool-call') {
+          if (!part.providerExecuted) {
+            toolCalls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
+          }
+        } else if (part.type === 'finish') {
+          usage = toTokenUsage(part.usage);
+          finishReason = part.finishReason.unified;
+        } else if (part.type === 'error') {
+          throw part.error;
+        }
+      }
+      if (finishReason === 'error' && !text && toolCalls.length === 0) {
+        throw new CohortError('model_unavailable', 'The model stopped with an error and no answer.');
+      }
+      finished = true;
+      return { text, toolCalls, usage: usage ?? toTokenUsage(undefined), finishReason, attempts: attempt + 1 };
+    } catch (thrown) {
+      error = toServiceError(thrown, {
+        what: 'model call',
+        timedOut: bound.timedOut(),
+        timeoutMs: request.timeoutMs,
+        cancelled: request.signal?.aborted === true,
+      });
+    } finally {
+      // Cancelling the body closes the HTTP connection when the reader stops early.
+      if (reader && !finished) reader.cancel().catch(() => undefined);
+      bound.dispose();
+    }
+    if (streamed || attempt >= request.maxRetries || !isRetryable(error)) throw error;
+    const delayMs = retryDelay(attempt + 1, error, request.retryDelayMs);
+    yield { type: 'retry', step: request.step, attempt: attempt + 1, delayMs, message: error.message };
+    await sleep(delayMs, request.signal);
+  }
+}

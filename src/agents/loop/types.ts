@@ -1,0 +1,127 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { ModelMessage } from 'ai';
+import type { z } from 'zod';
+import type { TokenUsage } from '../../schema/index.js';
+
+/** What a tool's `execute` is given besides its input. */
+export interface ToolContext {
+  /** Aborts when the run is cancelled; pass it on to any I/O. */
+  signal: AbortSignal;
+  toolCallId: string;
+}
+
+/** A tool the model may call: a name, a description, a zod input schema and an executor. */
+export interface LoopTool<Input = unknown, Output = unknown> {
+  name: string;
+  description: string;
+  inputSchema: z.ZodType<Input>;
+  /** Its return value is sent to the model as JSON (a string is sent as text). */
+  execute(input: Input, context: ToolContext): Promise<Output> | Output;
+}
+
+/** Limits a run may not exceed; reaching one ends the run with finish reason `budget`. */
+export interface LoopBudget {
+  /** Total tokens (prompt + completion) across all calls of the run. */
+  maxTokens?: number;
+  /** Model calls. */
+  maxTurns?: number;
+}
+
+/** Why a run ended. */
+export type LoopFinishReason =
+  /** The model answered without calling a tool. */
+  | 'stop'
+  /** The step cap ended a run that kept calling tools. */
+  | 'max_steps'
+  /** A token or turn budget was used up. */
+  | 'budget'
+  /** The caller's signal aborted the run. */
+  | 'aborted'
+  /** The caller's `stopWhen` ended the run after a turn. */
+  | 'halted';
+
+/** One tool call the model made and what came of it. */
+export interface LoopToolCall {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  output: unknown;
+  /** True when the tool failed, was refused, or its input was invalid. */
+  isError: boolean;
+  step: number;
+}
+
+/** One model call: its step, usage and how it finished. */
+export interface LoopCall {
+  step: number;
+  usage: TokenUsage;
+  /** The model's own finish reason (`stop`, `tool-calls`, `length`…). */
+  finishReason: string;
+  /** Attempts it took (1 unless retried). */
+  attempts: number;
+}
+
+/** What a finished run returns. */
+export interface LoopResult {
+  /** The text of the model's final turn. */
+  text: string;
+  /** The input messages followed by every assistant and tool message of the run. */
+  messages: ModelMessage[];
+  steps: number;
+  usage: TokenUsage;
+  calls: LoopCall[];
+  finishReason: LoopFinishReason;
+  toolCalls: LoopToolCall[];
+  /** Why the run stopped early, in words a user can act on (for `max_steps`, `budget`, `halted`). */
+  stopMessage?: string;
+}
+
+/** Events of a streamed run, in order; the last one is always `finish`. */
+export type LoopEvent =
+  | { type: 'step-start'; step: number }
+  | { type: 'text-delta'; step: number; text: string }
+  | { type: 'tool-call'; step: number; toolCallId: string; toolName: string; input: unknown }
+  | {
+      type: 'tool-result';
+      step: number;
+      toolCallId: string;
+      toolName: string;
+      output: unknown;
+      isError: boolean;
+    }
+  | { type: 'retry'; step: number; attempt: number; delayMs: number; message: string }
+  | { type: 'step-finish'; step: number; usage: TokenUsage; finishReason: string; toolCalls: number }
+  | { type: 'finish'; result: LoopResult };
+
+/** State `stopWhen` sees after each turn. */
+export interface LoopState {
+  step: number;
+  usage: TokenUsage;
+  toolCalls: readonly LoopToolCall[];
+}
+
+/** Options of `runLoop` / `runLoopStream`. */
+export interface LoopOptions {
+  model: LanguageModelV3;
+  system?: string;
+  messages: ModelMessage[];
+  tools?: readonly LoopTool[];
+  /** Model calls before the step cap ends the run (config `model.maxSteps`). */
+  maxSteps: number;
+  /** Time limit of each model call in milliseconds (config `model.timeoutSeconds`). */
+  timeoutMs: number;
+  /** Retries of a failed model call (config `model.maxRetries`, default 2). */
+  maxRetries?: number;
+  /** First backoff delay in milliseconds (default 1000). */
+  retryDelayMs?: number;
+  signal?: AbortSignal;
+  budget?: LoopBudget;
+  /** Tool names the model may call; others are refused without running. Default: every tool. */
+  allowedTools?: readonly string[];
+  temperature?: number;
+  maxOutputTokens?: number;
+  /** Ends the run after a turn when it returns a reason (finish reason `halted`). */
+  stopWhen?: (state: LoopState) => string | undefined;
+  /** Sees every event (for `runLoop`; the stream yields them instead). */
+  onEvent?: (event: LoopEvent) => void;
+}

@@ -1,0 +1,34 @@
+export {
+  createModelProvider,
+  resolveModelId,
+  type ModelProvider,
+  type ModelProviderOptions,
+  type ModelRef,
+  type FetchFunction,
+} from './model-provider.js';
+export {
+  callWithRetry,
+  attemptSignal,
+  toServiceError,
+  isRetryable,
+  retryDelay,
+  sleep,
+  DEFAULT_RETRY_DELAY_MS,
+  MAX_RETRY_DELAY_MS,
+  type RetryPolicy,
+  type AttemptSignal,
+} from './retry.js';
+export {
+  embedTexts,
+  EmbeddingError,
+  isEmbeddingError,
+  DEFAULT_EMBEDDING_BATCH_SIZE,
+  DEFAULT_EMBEDDING_TIMEOUT_MS,
+  type EmbedTextsOptions,
+} from './embed-texts.js';
+export { reciprocalRankFusion, defaultFusionKey, DEFAULT_RRF_K, type FusedItem } from './fusion.js';
+export { createScriptedModel, type ScriptedModel, type ScriptedStep } from './scripted-model.js';
+export type {
+  LanguageModelV3 as LanguageModel,
+  EmbeddingModelV3 as EmbeddingModel,
+} from '@ai-sdk/provider';

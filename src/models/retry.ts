@@ -1,0 +1,191 @@
+import { APICallError } from '@ai-sdk/provider';
+import { CohortError, isCohortError } from '../errors/index.js';
+
+/** Default first backoff delay; doubled on each retry. */
+export const DEFAULT_RETRY_DELAY_MS = 1000;
+/** Longest wait between two attempts, whatever a `retry-after` header asks for. */
+export const MAX_RETRY_DELAY_MS = 20_000;
+
+/** How one bounded, retried call behaves. */
+export interface RetryPolicy {
+  /** Retries after the first attempt (config `model.maxRetries`, default 2). */
+  maxRetries: number;
+  /** Time limit of each attempt, in milliseconds. */
+  timeoutMs: number;
+  /** First backoff delay in milliseconds, doubled each retry (default 1000). */
+  retryDelayMs?: number;
+  /** The caller's cancellation; reaches the HTTP request. */
+  signal?: AbortSignal;
+  /** Called before each retry, for logs. */
+  onRetry?: (info: { attempt: number; delayMs: number; error: CohortError }) => void;
+}
+
+/** One attempt's signal: aborts on the caller's signal or on the attempt timeout. */
+export interface AttemptSignal {
+  readonly signal: AbortSignal;
+  /** True when this attempt's own timeout fired (not the caller's cancellation). */
+  timedOut(): boolean;
+  /** Clears the timer; call when the attempt ends. */
+  dispose(): void;
+}
+
+/**
+ * Creates the signal of one attempt. The timer is cleared by `dispose`, so a finished call
+ * leaves nothing behind.
+ *
+ * @example
+ * const attempt = attemptSignal(signal, 30_000);
+ * try { await model.doStream({ prompt, abortSignal: attempt.signal }); } finally { attempt.dispose(); }
+ */
+export function attemptSignal(parent: AbortSignal | undefined, timeoutMs: number): AttemptSignal {
+  const controller = new AbortController();
+  let fired = false;
+  const timer = setTimeout(() => {
+    fired = true;
+    controller.abort(new CohortError('timeout', `No answer within ${formatSeconds(timeoutMs)}.`));
+  }, timeoutMs);
+  const onAbort = () => controller.abort(parent?.reason);
+  if (parent?.aborted) onAbort();
+  else parent?.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => fired,
+    dispose() {
+      clearTimeout(timer);
+      parent?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+/**
+ * Turns whatever a model or embedding call threw into a {@link CohortError}: `aborted` when the
+ * caller cancelled, `timeout` when the attempt timed out, else `model_unavailable` with the cause.
+ */
+export function toServiceError(
+  error: unknown,
+  context: { what: string; timedOut: boolean; timeoutMs: number; cancelled: boolean },
+): CohortError {
+  if (context.cancelled)
+    return new CohortError('aborted', `The ${context.what} was cancelled.`, { cause: error });
+  if (context.timedOut) {
+    return new CohortError(
+      'timeout',
+      `The ${context.what} did not answer within ${formatSeconds(context.timeoutMs)}; raise model.timeoutSeconds (COHORT_MODEL_TIMEOUT) or check the server.`,
+      { cause: error },
+    );
+  }
+  if (isCohortError(error)) return error;
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode ? `HTTP ${error.statusCode}` : 'no response';
+    const hint =
+      error.statusCode === 401 || error.statusCode === 403
+        ? ' Check OPENAI_API_KEY.'
+        : error.statusCode === 404
+          ? ' Check the model name and OPENAI_BASE_URL.'
+          : '';
+    return new CohortError(
+      'model_unavailable',
+      `The ${context.what} failed (${status}): ${error.message}.${hint}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new CohortError('model_unavailable', `The ${context.what} failed: ${message}`, {
+    cause: error,
+  });
+}
+
+/** True for errors worth another attempt: 408, 409, 429, 5xx, network failures and timeouts. */
+export function isRetryable(error: CohortError): boolean {
+  if (error.code === 'timeout') return true;
+  if (error.code !== 'model_unavailable') return false;
+  const cause = error.cause;
+  if (APICallError.isInstance(cause)) return cause.isRetryable;
+  // fetch rejects with a TypeError when the connection fails before any response.
+  return cause instanceof TypeError;
+}
+
+/** The wait before retry number `attempt` (1-based): the server's `retry-after` if sane, else backoff. */
+export function retryDelay(
+  attempt: number,
+  error: CohortError,
+  baseMs = DEFAULT_RETRY_DELAY_MS,
+): number {
+  const headers = APICallError.isInstance(error.cause) ? error.cause.responseHeaders : undefined;
+  const asked = headers ? retryAfterMs(headers) : undefined;
+  const backoff = baseMs * 2 ** (attempt - 1);
+  return Math.min(asked ?? backoff, MAX_RETRY_DELAY_MS);
+}
+
+/** Waits `ms`, ending early with an `aborted` error when `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (ms <= 0 && !signal?.aborted) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new CohortError('aborted', 'The request was cancelled.'));
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new CohortError('aborted', 'The request was cancelled.'));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Runs `call` with a timeout per attempt and up to `maxRetries` retries with exponential backoff
+ * on retryable errors. Every failure ends as a {@link CohortError}.
+ *
+ * @example
+ * const vectors = await callWithRetry('embedding call', (signal) => model.doEmbed({ values, abortSignal: signal }), {
+ *   maxRetries: 2, timeoutMs: 30_000, signal,
+ * });
+ */
+export async function callWithRetry<T>(
+  what: string,
+  call: (signal: AbortSignal, attempt: number) => Promise<T>,
+  policy: RetryPolicy,
+): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    const bound = attemptSignal(policy.signal, policy.timeoutMs);
+    let error: CohortError;
+    try {
+      return await call(bound.signal, attempt);
+    } catch (thrown) {
+      error = toServiceError(thrown, {
+        what,
+        timedOut: bound.timedOut(),
+        timeoutMs: policy.timeoutMs,
+        cancelled: policy.signal?.aborted === true,
+      });
+    } finally {
+      bound.dispose();
+    }
+    if (attempt >= policy.maxRetries || !isRetryable(error)) throw error;
+    const delayMs = retryDelay(attempt + 1, error, policy.retryDelayMs);
+    policy.onRetry?.({ attempt: attempt + 1, delayMs, error });
+    await sleep(delayMs, policy.signal);
+  }
+}
+
+function retryAfterMs(headers: Record<string, string>): number | undefined {
+  const ms = Number(headers['retry-after-ms']);
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const raw = headers['retry-after'];
+  if (raw === undefined) return undefined;
+  const seconds = Number(raw);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(raw);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function formatSeconds(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10}s` : `${ms}ms`;
+}
