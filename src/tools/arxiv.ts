@@ -1,7 +1,7 @@
 import { XMLParser } from 'fast-xml-parser';
-import type { CohortError } from '../errors/index.js';
 import type { SourceDocument } from '../schema/index.js';
 import { timedFetch, toCohortError, type FetchLike } from './timed-fetch.js';
+import { toolFailure, type ToolOutcome } from './tool.js';
 
 /** arXiv's public Atom query endpoint. */
 export const ARXIV_BASE_URL = 'https://export.arxiv.org/api/query';
@@ -11,8 +11,7 @@ export const DEFAULT_PAPER_RESULTS = 5;
 export const DEFAULT_PAPER_TIMEOUT_MS = 20_000;
 
 /** A paper search's answer: papers as sources, or the error as a value (never thrown). */
-export type PaperSearchOutcome =
-  { ok: true; papers: SourceDocument[] } | { ok: false; error: CohortError };
+export type PaperSearchOutcome = ToolOutcome<{ papers: SourceDocument[] }>;
 
 /** Options of a paper search (arXiv or Semantic Scholar). */
 export interface PaperSearchOptions {
@@ -110,6 +109,6 @@ export async function arxivSearch(
     );
     return { ok: true, papers: parseArxivFeed(await response.text()) };
   } catch (error) {
-    return { ok: false, error: toCohortError(error, 'arXiv') };
+    return toolFailure(toCohortError(error, 'arXiv'));
   }
 }

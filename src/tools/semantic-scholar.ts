@@ -7,6 +7,7 @@ import {
   type PaperSearchOutcome,
 } from './arxiv.js';
 import { timedFetch, toCohortError } from './timed-fetch.js';
+import { toolFailure } from './tool.js';
 
 /** Semantic Scholar's Graph API. */
 export const SEMANTIC_SCHOLAR_BASE_URL = 'https://api.semanticscholar.org/graph/v1';
@@ -60,13 +61,9 @@ export async function semanticScholarSearch(
   options: PaperSearchOptions & { apiKey: string },
 ): Promise<PaperSearchOutcome> {
   if (!options.apiKey) {
-    return {
-      ok: false,
-      error: new CohortError(
-        'unauthorized',
-        'Semantic Scholar needs an API key: set SEMANTIC_SCHOLAR_API_KEY.',
-      ),
-    };
+    return toolFailure(
+      new CohortError('unauthorized', 'Semantic Scholar needs an API key: set SEMANTIC_SCHOLAR_API_KEY.'),
+    );
   }
   const url = new URL(
     `${(options.baseUrl ?? SEMANTIC_SCHOLAR_BASE_URL).replace(/\/$/, '')}/paper/search`,
@@ -87,6 +84,6 @@ export async function semanticScholarSearch(
     );
     return { ok: true, papers: parseSemanticScholar(await response.json()) };
   } catch (error) {
-    return { ok: false, error: toCohortError(error, 'Semantic Scholar') };
+    return toolFailure(toCohortError(error, 'Semantic Scholar'));
   }
 }

@@ -1,0 +1,97 @@
+import { generateText, NoObjectGeneratedError, Output, type LanguageModel, type ModelMessage } from 'ai';
+import type { z } from 'zod';
+import { runWithTimeout } from './run-with-timeout.js';
+import type { TokenCount } from './research-events.js';
+
+/** Options of {@link invokeLlmWithRetry}. */
+export interface InvokeLlmOptions<T> {
+  model: LanguageModel;
+  system: string;
+  /** The conversation so far; retries append to a copy, never rewrite it (keeps the KV cache). */
+  messages: ModelMessage[];
+  schema: z.ZodType<T>;
+  /** Limit of one call (`research.timeoutLlmCall`). */
+  timeoutMs: number;
+  /** Further attempts after the first (spec: 2). */
+  maxRetries: number;
+  signal: AbortSignal;
+  /** Checks beyond the schema (citation numbers in range); returns the problem or undefined. */
+  check?: (value: T) => string | undefined;
+  /** Receives the token use of each call. */
+  onUsage?: (tokens: TokenCount) => void;
+}
+
+/** The outcome: the value and the conversation that produced it, or the last error. */
+export type InvokeLlmResult<T> =
+  | { ok: true; value: T; attempts: number; messages: ModelMessage[]; text: string }
+  | { ok: false; error: string; attempts: number };
+
+const tokensOf = (usage: { inputTokens?: number; outputTokens?: number; totalTokens?: number } | undefined) => {
+  const input = usage?.inputTokens ?? 0;
+  const output = usage?.outputTokens ?? 0;
+  return { input, output, total: usage?.totalTokens ?? input + output };
+};
+
+/**
+ * invoke_llm_with_retry (spec): asks `model` for a structured object, bounded by `timeoutMs` per
+ * call. On a timeout, a parse or validation failure or any other error it retries up to
+ * `maxRetries` times, appending the failed answer and the error to the conversation so the model
+ * can correct itself. Never throws; after the last attempt it returns the error.
+ *
+ * @example
+ * const result = await invokeLlmWithRetry({ model, system, messages, schema: AnalysisOutput, timeoutMs: 120_000, maxRetries: 2, signal });
+ */
+export async function invokeLlmWithRetry<T>(options: InvokeLlmOptions<T>): Promise<InvokeLlmResult<T>> {
+  const messages = [...options.messages];
+  let lastError = 'no attempt was made';
+  for (let attempt = 1; attempt <= options.maxRetries + 1; attempt++) {
+    if (options.signal.aborted) return { ok: false, error: 'cancelled', attempts: attempt - 1 };
+    const timed = await runWithTimeout(
+      (signal) =>
+        generateText({
+          model: options.model,
+          system: options.system,
+          messages,
+          output: Output.object({ schema: options.schema }),
+          abortSignal: signal,
+          maxRetries: 0,
+        }),
+      { ms: options.timeoutMs, signal: options.signal, what: 'the analysis model call' },
+    );
+    if (timed.ok) {
+      options.onUsage?.(tokensOf(timed.value.usage));
+      const value = timed.value.output as T;
+      const problem = options.check?.(value);
+      const text = timed.value.text;
+      if (!problem) {
+        return { ok: true, value, attempts: attempt, messages: [...messages, { role: 'assistant', content: text }], text };
+      }
+      lastError = problem;
+      messages.push(
+        { role: 'assistant', content: text },
+        { role: 'user', content: `That answer cannot be used: ${problem}. Reply again with one JSON object that fixes it.` },
+      );
+      continue;
+    }
+    if (timed.reason === 'aborted') return { ok: false, error: timed.message, attempts: attempt };
+    if (NoObjectGeneratedError.isInstance(timed.error)) {
+      options.onUsage?.(tokensOf(timed.error.usage));
+      const cause = timed.error.cause instanceof Error ? timed.error.cause.message : '';
+      lastError = `${timed.error.message}${cause ? ` ${cause.slice(0, 500)}` : ''}`;
+      messages.push(
+        { role: 'assistant', content: timed.error.text ?? '' },
+        {
+          role: 'user',
+          content: `That answer could not be used (${lastError}). Reply again with only one JSON object matching the schema.`,
+        },
+      );
+      continue;
+    }
+    lastError = timed.message;
+    messages.push({
+      role: 'user',
+      content: `The previous attempt failed (${timed.message}). Answer again, briefly, with one JSON object matching the schema.`,
+    });
+  }
+  return { ok: false, error: lastError, attempts: options.maxRetries + 1 };
+}

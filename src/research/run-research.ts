@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { CohortError, isCohortError, parseInput } from '../errors/index.js';
+import { Query, ResearchResult, ResearchTask, type Finding } from '../schema/index.js';
+import { isolateSubgraphState } from './isolation.js';
+import { mapWithConcurrency } from './map-with-concurrency.js';
+import { planTasks } from './plan-tasks.js';
+import { mergeCitations, mergeFindings, mergeVisitedSources } from './reducers.js';
+import type { ResearchDependencies } from './research-dependencies.js';
+import type { ResearchEvent, ResearchEventHandler } from './research-events.js';
+import { subagentNode, type SubagentRunner } from './subagent-node.js';
+import { SubagentOutput } from './subagent-state.js';
+import { createVisitedRegistry } from './visited-registry.js';
+import { writeReport } from './write-report.js';
+
+/** The `kind` of research runs in the store. */
+export const RESEARCH_RUN_KIND = 'research';
+
+/** What a research run stores as its input, so `--resume` can continue it. */
+const StoredRunInput = z.object({ question: z.string(), tasks: z.array(ResearchTask).min(1) });
+
+/** Options of {@link runResearch}: the dependencies plus what this run should do. */
+export interface ResearchOptions extends ResearchDependencies {
+  /** At most this many tasks (`--tasks N`); `research.maxTasks` by default. */
+  maxTasks?: number;
+  /** Continue this stored run: finished tasks are not run again. */
+  resume?: string;
+  signal?: AbortSignal;
+  onEvent?: ResearchEventHandler;
+  /** Replaces the subagent (tests, bench); the spec's graph by default. */
+  subagentRunner?: SubagentRunner;
+}
+
+function failedOutput(task: ResearchTask, error: unknown, mode: Finding['mode']): SubagentOutput {
+  const reason = error instanceof Error ? error.message : String(error);
+  return {
+    subagentFindings: [
+      { taskId: task.id, task: task.description, summary: 'No finding: the subagent failed.', reasoning: '', citations: [], mode, status: 'failed', reason },
+    ],
+    visitedSources: [],
+    allExtractedCitations: [],
+  };
+}
+
+async function loadRun(options: ResearchOptions, runId: string) {
+  const runs = options.runs;
+  if (!runs) throw new CohortError('invalid_input', 'Resuming a research run needs the store; none was given.');
+  const record = await runs.get(runId);
+  if (!record || record.kind !== RESEARCH_RUN_KIND) {
+    throw new CohortError('not_found', `No research run "${runId}". Check the id printed when the run started.`);
+  }
+  const input = parseInput(StoredRunInput, record.input, { prefix: `Stored run ${runId}: ` });
+  const finished = new Map<string, SubagentOutput>();
+  for (const saved of await runs.tasks(runId)) {
+    const output = SubagentOutput.safeParse(saved.output);
+    if (saved.status === 'done' && output.success) finished.set(saved.taskId, output.data);
+  }
+  const stored = record.status === 'done' ? ResearchResult.safeParse(record.output) : undefined;
+  return { ...input, finished, done: stored?.success ? stored.data : undefined };
+}
+
+/**
+ * Runs a research question end to end: the lead step plans tasks, one isolated subagent per task
+ * runs in parallel (at most `research.concurrency` at once), their outputs are merged with
+ * reducers under each task's namespace, and the report is written. Each finished task is saved
+ * in the store, so `resume: runId` continues an interrupted run without redoing finished tasks.
+ *
+ * @example
+ * const result = await runResearch('How do humanoid robots keep their balance?', {
+ *   settings: config.research, retriever, model, onEvent: (event) => console.log(event.type),
+ * });
+ * console.log(result.report);
+ */
+export async function runResearch(question: string, options: ResearchOptions): Promise<ResearchResult> {
+  const now = options.clock ?? (() => performance.now());
+  const signal = options.signal ?? new AbortController().signal;
+  const settings = options.settings;
+  const emit = (event: ResearchEvent) => {
+    try {
+      options.onEvent?.(event);
+    } catch (error) {
+      options.logger?.warn('research_event_handler_failed', { error: String(error) });
+    }
+  };
+  const mode: Finding['mode'] = options.model ? 'model' : 'extractive';
+  let runId: string;
+  let query: string;
+  let tasks: ResearchTask[];
+  let finished = new Map<string, SubagentOutput>();
+  if (options.resume) {
+    const run = await loadRun(options, options.resume);
+    if (run.done) {
+      emit({ type: 'report', runId: run.done.runId, result: run.done });
+      return run.done;
+    }
+    ({ question: query, tasks, finished } = run);
+    runId = options.resume;
+    await options.runs?.update(runId, { status: 'running' });
+  } else {
+    query = parseInput(Query, question, { prefix: 'Research question: ' });
+    const plan = await planTasks(query, {
+      ...(options.leadModel ?? options.model ? { model: options.leadModel ?? options.model } : {}),
+      maxTasks: options.maxTasks ?? settings.maxTasks,
+      timeoutMs: settings.timeoutLlmCall * 1000,
+      maxRetries: settings.maxRetries,
+      signal,
+    });
+    if (plan.reason) options.logger?.info('research_planned_by_clauses', { reason: plan.reason });
+    tasks = plan.tasks;
+    runId = options.newId?.() ?? randomUUID();
+    await options.runs?.create({ id: runId, kind: RESEARCH_RUN_KIND, status: 'running', input: { question: query, tasks } });
+  }
+  let findings: Finding[] = [];
+  let visitedSources = [...finished.values()].flatMap((output) => output.visitedSources);
+  let citations = [...finished.values()].flatMap((output) => output.allExtractedCitations);
+  const order = tasks.map((task) => task.id);
+  for (const output of finished.values()) findings = mergeFindings(findings, output.subagentFindings, order);
+  const registry = createVisitedRegistry(visitedSources);
+  emit({ type: 'run_started', runId, question: query, tasks, skippedTaskIds: [...finished.keys()] });
+
+  const pending = tasks.filter((task) => !finished.has(task.id));
+  await mapWithConcurrency(pending, settings.concurrency, async (task) => {
+    if (signal.aborted) return;
+    emit({ type: 'task_started', runId, taskId: task.id, task: task.description });
+    const started = now();
+    const tokens = { input: 0, output: 0, total: 0 };
+    const context = { ...options, runId, taskId: task.id, registry, signal, emit, tokens, now };
+    const input = isolateSubgraphState({ query, tasks, visitedSources: registry.list() }, task.id);
+    let output: SubagentOutput;
+    try {
+      output = await subagentNode(input, context, options.subagentRunner);
+    } catch (error) {
+      if (signal.aborted || isCohortError(error, 'aborted')) return;
+      options.logger?.error('research_subagent_failed', { runId, taskId: task.id, error: String(error) });
+      output = failedOutput(task, error, mode);
+    }
+    // Reducers: each subagent writes only under its own task id.
+    findings = mergeFindings(findings, output.subagentFindings, order);
+    visitedSources = mergeVisitedSources(visitedSources, output.visitedSources);
+    citations = mergeCitations(citations, output.allExtractedCitations);
+    const finding = output.subagentFindings[0] ?? failedOutput(task, 'no finding returned', mode).subagentFindings[0]!;
+    await options.runs?.saveTask({ runId, taskId: task.id, status: finding.status, output });
+    emit({
+      type: 'task_finished',
+      runId,
+      taskId: task.id,
+      status: finding.status,
+      sources: output.visitedSources.length - input.visitedSources.length,
+      durationMs: Math.round(now() - started),
+      tokens,
+      finding,
+    });
+  });
+
+  if (signal.aborted) {
+    await options.runs?.update(runId, { status: 'interrupted' }).catch(() => undefined);
+    throw new CohortError('aborted', `Research run ${runId} was interrupted; continue it with \`cohort research --resume ${runId}\`.`);
+  }
+  const written = writeReport(query, findings, mode);
+  const result: ResearchResult = {
+    runId,
+    question: query,
+    tasks,
+    findings: written.findings,
+    sources: written.sources,
+    report: written.report,
+    mode,
+  };
+  options.logger?.debug('research_citations', { runId, count: citations.length });
+  await options.runs?.update(runId, { status: 'done', output: result });
+  emit({ type: 'report', runId, result });
+  return result;
+}
+
+/**
+ * {@link runResearch} as a stream of events, ending with the `report` event; a failed run ends
+ * the stream with its error.
+ *
+ * @example
+ * for await (const event of streamResearch(question, dependencies)) console.log(event.type);
+ */
+export async function* streamResearch(question: string, options: ResearchOptions): AsyncGenerator<ResearchEvent> {
+  const queue: ResearchEvent[] = [];
+  let wake: (() => void) | undefined;
+  let finished = false;
+  let failure: unknown;
+  const run = runResearch(question, {
+    ...options,
+    onEvent: (event) => {
+      options.onEvent?.(event);
+      queue.push(event);
+      wake?.();
+    },
+  }).then(
+    () => undefined,
+    (error: unknown) => {
+      failure = error;
+    },
+  );
+  void run.finally(() => {
+    finished = true;
+    wake?.();
+  });
+  while (true) {
+    const event = queue.shift();
+    if (event) {
+      yield event;
+      continue;
+    }
+    if (finished) break;
+    await new Promise<void>((resolve) => (wake = resolve));
+    wake = undefined;
+  }
+  if (failure !== undefined) throw failure;
+}
