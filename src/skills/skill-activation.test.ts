@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { activateSkill, allowedToolsFor, availableSkillsBlock, scoreSkills, skillPrompt } from './skill-activation.js';
+import type { Skill } from './skill-file.js';
+
+const make = (name: string, description: string, allowedTools?: string[]): Skill => ({
+  name,
+  description,
+  metadata: {},
+  prompt: `You are the ${name}.`,
+  dir: `/skills/${name}`,
+  file: `/skills/${name}/SKILL.md`,
+  source: 'project',
+  ...(allowedTools ? { allowedTools } : {}),
+});
+const skills = [
+  make('developer', 'Implement features and fix bugs: write code, add tests and run the build.'),
+  make('designer', 'Plan architecture and design modules, interfaces and data flow; write design documents.', ['read', 'glob', 'grep', 'write_doc']),
+  make('refactor', 'Restructure existing code without changing behaviour: rename, extract, remove duplication.'),
+];
+
+describe('activateSkill', () => {
+  it('activates the skill whose description matches the request', () => {
+    expect(activateSkill('please remove the duplication and rename the helpers', skills)).toMatchObject({
+      how: 'auto',
+      skill: { name: 'refactor' },
+    });
+    expect(activateSkill('fix the crash and add tests for it', skills).skill?.name).toBe('developer');
+    expect(activateSkill('we need an architecture plan for the data flow', skills).skill?.name).toBe('designer');
+  });
+
+  it('stays inactive below the threshold or when two skills tie', () => {
+    expect(activateSkill('what is the weather like', skills).how).toBe('none');
+    expect(activateSkill('what is the weather like', skills).skill).toBeUndefined();
+    expect(activateSkill('fix the bugs', skills, { threshold: 0.99 }).how).toBe('none');
+    const twins = [make('alpha', 'Handle invoices and receipts.'), make('beta', 'Handle invoices and receipts.')];
+    expect(activateSkill('handle these invoices and receipts', twins).reason).toContain('ambiguous');
+  });
+
+  it('honours /skill-name at the start and strips it from the request', () => {
+    expect(activateSkill('/designer fix the login bug', skills)).toMatchObject({
+      how: 'explicit',
+      skill: { name: 'designer' },
+      request: 'fix the login bug',
+    });
+    // A slash word that names no skill is part of the request (e.g. a path).
+    const path = activateSkill('/etc/hosts is wrong', skills);
+    expect(path.request).toBe('/etc/hosts is wrong');
+    expect(path.how).not.toBe('explicit');
+  });
+
+  it('takes an API option first and refuses an unknown one', () => {
+    expect(activateSkill('anything', skills, { skill: 'refactor' })).toMatchObject({ how: 'option', skill: { name: 'refactor' } });
+    expect(() => activateSkill('anything', skills, { skill: 'chef' })).toThrow(/Unknown skill "chef".*developer/);
+  });
+
+  it('scores are explainable and sorted', () => {
+    const [best] = scoreSkills('rename and extract the parser', skills);
+    expect(best?.skill.name).toBe('refactor');
+    expect(best?.matched).toEqual(['renam', 'extract']);
+  });
+});
+
+describe('progressive disclosure and tool limits', () => {
+  it('the available block has names and descriptions but no bodies', () => {
+    const block = availableSkillsBlock(skills);
+    for (const skill of skills) {
+      expect(block).toContain(`- ${skill.name}: ${skill.description}`);
+      expect(block).not.toContain(skill.prompt);
+    }
+    expect(skillPrompt(skills[0]!, ['references/a.md'])).toContain('You are the developer.');
+  });
+
+  it('restricts tools to allowed-tools, or keeps all without the field', () => {
+    const all = ['glob', 'grep', 'read', 'write', 'edit', 'write_doc', 'bash'];
+    expect(allowedToolsFor(skills[1], all)).toEqual(['glob', 'grep', 'read', 'write_doc']);
+    expect(allowedToolsFor(skills[0], all)).toEqual(all);
+    expect(allowedToolsFor(undefined, all)).toEqual(all);
+  });
+});

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { parseFrontmatter } from '../config/index.js';
+import { CohortError, fromZodError } from '../errors/index.js';
+
+/** Skill names (Agent Skills format): lowercase letters and digits, single hyphens between. */
+export const SKILL_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** The file that makes a folder a skill. */
+export const SKILL_FILE = 'SKILL.md';
+
+const toolList = z
+  .union([z.string(), z.array(z.string().min(1))])
+  .transform((value) => (typeof value === 'string' ? value.split(/[\s,]+/).filter(Boolean) : value));
+
+/**
+ * A SKILL.md frontmatter (Agent Skills format, plus cohort's `model`). Keys outside the format,
+ * such as Claude Code's `argument-hint`, are ignored rather than refused.
+ */
+export const SkillFrontmatter = z.object({
+  name: z
+    .string({ error: 'name is required' })
+    .min(1, 'name must not be empty')
+    .max(64, 'name must be at most 64 characters')
+    .regex(
+      SKILL_NAME_PATTERN,
+      'name must be lowercase letters, digits and single hyphens, not starting or ending with a hyphen',
+    ),
+  description: z
+    .string({ error: 'description is required' })
+    .trim()
+    .min(1, 'description must not be empty')
+    .max(1024, 'description must be at most 1024 characters'),
+  license: z.string().optional(),
+  compatibility: z.string().max(500, 'compatibility must be at most 500 characters').optional(),
+  metadata: z.record(z.string(), z.string({ error: 'metadata values must be strings' })).optional(),
+  'allowed-tools': toolList.optional(),
+  /** cohort: `fast`, `full` or a model id used while the skill is active. */
+  model: z.string().min(1).optional(),
+});
+
+/** Where a skill was found, earliest search path first. */
+export const SkillSource = z.enum(['project', 'project-cohort', 'user']);
+export type SkillSource = z.infer<typeof SkillSource>;
+
+/** A loaded skill: its frontmatter fields, the body as prompt, and where it lives. */
+export const Skill = z.object({
+  name: z.string(),
+  description: z.string(),
+  license: z.string().optional(),
+  compatibility: z.string().optional(),
+  metadata: z.record(z.string(), z.string()),
+  /** Tools the skill may use; undefined means every tool. */
+  allowedTools: z.array(z.string()).optional(),
+  model: z.string().optional(),
+  /** The SKILL.md body, injected into the main agent's context when the skill is activated. */
+  prompt: z.string(),
+  /** The skill's folder (for `references/`, `scripts/`, `assets/`). */
+  dir: z.string(),
+  file: z.string(),
+  source: SkillSource,
+});
+export type Skill = z.infer<typeof Skill>;
+
+/**
+ * Parses a SKILL.md against the Agent Skills rules. `folderName` is the skill's folder, which the
+ * `name` must equal. A violation is an `invalid_input` error with `file` and `field` set.
+ *
+ * @example
+ * const skill = parseSkillFile(text, 'skills/refactor/SKILL.md', {
+ *   folderName: 'refactor',
+ *   dir: 'skills/refactor',
+ *   source: 'project',
+ * });
+ */
+export function parseSkillFile(
+  text: string,
+  file: string,
+  options: { folderName: string; dir: string; source: SkillSource },
+): Skill {
+  const { data, body } = parseFrontmatter(text, file);
+  if (Object.keys(data).length === 0) {
+    throw new CohortError('invalid_input', `${file}: missing YAML frontmatter with name and description`, {
+      file,
+      field: 'frontmatter',
+    });
+  }
+  const parsed = SkillFrontmatter.safeParse(data);
+  if (!parsed.success) throw fromZodError(parsed.error, { file });
+  const fields = parsed.data;
+  if (fields.name !== options.folderName) {
+    throw new CohortError(
+      'invalid_input',
+      `${file}: name: "${fields.name}" must equal its folder name "${options.folderName}"`,
+      { file, field: 'name' },
+    );
+  }
+  return {
+    name: fields.name,
+    description: fields.description,
+    ...(fields.license === undefined ? {} : { license: fields.license }),
+    ...(fields.compatibility === undefined ? {} : { compatibility: fields.compatibility }),
+    metadata: fields.metadata ?? {},
+    ...(fields['allowed-tools'] === undefined ? {} : { allowedTools: fields['allowed-tools'] }),
+    ...(fields.model === undefined ? {} : { model: fields.model }),
+    prompt: body.trim(),
+    dir: options.dir,
+    file,
+    source: options.source,
+  };
+}

@@ -1,0 +1,121 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseSkillFile } from './skill-file.js';
+import { loadSkills } from './skill-loader.js';
+import { listSkillResources, readSkillResource } from './skill-resources.js';
+
+const base = mkdtempSync(join(tmpdir(), 'cohort-skills-'));
+const workspace = join(base, 'ws');
+const home = join(base, 'home');
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+const skill = (dir: string, name: string, frontmatter: string, body = 'Do the thing well.') => {
+  mkdirSync(join(dir, name), { recursive: true });
+  writeFileSync(join(dir, name, 'SKILL.md'), `---\n${frontmatter}\n---\n${body}\n`);
+};
+const projectDir = join(workspace, 'skills');
+const cohortDir = join(workspace, '.cohort', 'skills');
+const userDir = join(home, '.config', 'cohort', 'skills');
+
+skill(projectDir, 'pdf-tools', 'name: pdf-tools\ndescription: Work with PDF files.\nallowed-tools: read glob\nmodel: fast\nmetadata:\n  author: me\nargument-hint: "[file]"');
+skill(cohortDir, 'pdf-tools', 'name: pdf-tools\ndescription: A shadowed copy.');
+skill(cohortDir, 'notes', 'name: notes\ndescription: Take notes.\nallowed-tools: [read, write_doc]');
+skill(userDir, 'Bad-Name', 'name: Bad-Name\ndescription: x');
+skill(userDir, 'mismatch', 'name: other\ndescription: x');
+skill(userDir, 'no-description', 'name: no-description');
+skill(userDir, 'broken-yaml', 'name: [unclosed\ndescription: x');
+skill(userDir, 'long-compat', `name: long-compat\ndescription: x\ncompatibility: ${'c'.repeat(501)}`);
+skill(userDir, 'meta-number', 'name: meta-number\ndescription: x\nmetadata:\n  version: 2');
+mkdirSync(join(userDir, 'empty-folder'));
+mkdirSync(join(projectDir, 'pdf-tools', 'references'));
+mkdirSync(join(projectDir, 'pdf-tools', 'scripts'));
+writeFileSync(join(projectDir, 'pdf-tools', 'references', 'guide.md'), '# Guide');
+writeFileSync(join(projectDir, 'pdf-tools', 'scripts', 'extract.sh'), 'echo hi');
+writeFileSync(join(projectDir, 'pdf-tools', 'notes.txt'), 'not a resource');
+writeFileSync(join(base, 'secret.txt'), 'secret');
+symlinkSync(join(base, 'secret.txt'), join(projectDir, 'pdf-tools', 'references', 'leak.md'));
+
+describe('loadSkills', () => {
+  const catalog = loadSkills({ workspace, home });
+
+  it('loads valid skills from every search path, earliest path winning', () => {
+    expect(catalog.skills.map((s) => [s.name, s.source])).toEqual([
+      ['pdf-tools', 'project'],
+      ['notes', 'project-cohort'],
+    ]);
+    expect(catalog.skills[0]).toMatchObject({
+      description: 'Work with PDF files.',
+      allowedTools: ['read', 'glob'],
+      model: 'fast',
+      metadata: { author: 'me' },
+      prompt: 'Do the thing well.',
+    });
+    expect(catalog.skills[1]?.allowedTools).toEqual(['read', 'write_doc']);
+    expect(catalog.shadowed).toEqual([
+      { name: 'pdf-tools', file: join(cohortDir, 'pdf-tools', 'SKILL.md'), shadowedBy: join(projectDir, 'pdf-tools', 'SKILL.md') },
+    ]);
+  });
+
+  it('reports each malformed skill with file, field and reason instead of failing', () => {
+    const byFolder = Object.fromEntries(
+      catalog.problems.map((p) => [p.file.split('/').slice(-2)[0] === 'skills' ? p.file.split('/').pop() : p.file.split('/').slice(-2)[0], p]),
+    );
+    expect(byFolder['Bad-Name']).toMatchObject({ field: 'name', reason: expect.stringContaining('lowercase') });
+    expect(byFolder['mismatch']).toMatchObject({ field: 'name', reason: expect.stringContaining('folder name') });
+    expect(byFolder['no-description']).toMatchObject({ field: 'description', reason: expect.stringContaining('required') });
+    expect(byFolder['broken-yaml']?.reason).toContain('YAML');
+    expect(byFolder['long-compat']).toMatchObject({ field: 'compatibility' });
+    expect(byFolder['meta-number']).toMatchObject({ field: 'metadata.version' });
+    expect(byFolder['empty-folder']?.reason).toContain('no SKILL.md');
+    expect(catalog.problems).toHaveLength(7);
+  });
+});
+
+describe('parseSkillFile', () => {
+  const parse = (frontmatter: string) => () =>
+    parseSkillFile(`---\n${frontmatter}\n---\nbody`, 'x/SKILL.md', { folderName: 'ok-name', dir: 'x', source: 'project' });
+  it('enforces the name rules', () => {
+    expect(parse('name: ok-name\ndescription: d')).not.toThrow();
+    for (const name of ['-ok', 'ok-', 'ok--name', 'OK', 'a'.repeat(65), '""']) {
+      expect(parse(`name: ${name}\ndescription: d`), name).toThrow(/name/);
+    }
+  });
+  it('enforces the description length', () => {
+    expect(parse(`name: ok-name\ndescription: ${'d'.repeat(1025)}`)).toThrow(/1024/);
+    expect(parse('name: ok-name\ndescription: "  "')).toThrow(/description/);
+  });
+  it('refuses a file without frontmatter', () => {
+    expect(() => parseSkillFile('just text', 'x/SKILL.md', { folderName: 'x', dir: 'x', source: 'user' })).toThrow(/frontmatter/);
+  });
+});
+
+describe('skill resources', () => {
+  const pdf = { name: 'pdf-tools', dir: join(projectDir, 'pdf-tools') };
+  it('lists references, scripts and assets without reading them', () => {
+    expect(listSkillResources(pdf)).toEqual(['references/guide.md', 'scripts/extract.sh']);
+  });
+  it('reads a resource, confined to the resource folders of the skill', () => {
+    expect(readSkillResource(pdf, 'references/guide.md')).toBe('# Guide');
+    expect(() => readSkillResource(pdf, 'notes.txt')).toThrow(/resources live under/);
+    expect(() => readSkillResource(pdf, 'SKILL.md')).toThrow(/resources live under/);
+    expect(() => readSkillResource(pdf, 'references/../../../secret.txt')).toThrow(/\.\./);
+    expect(() => readSkillResource(pdf, join(base, 'secret.txt'))).toThrow(/outside/);
+    expect(() => readSkillResource(pdf, 'references/leak.md')).toThrow(/symlink/);
+  });
+});
+
+describe('shipped skills', () => {
+  const repo = fileURLToPath(new URL('../../', import.meta.url));
+  it('parse cleanly, with the designer limited to read-only tools plus write_doc', () => {
+    const catalog = loadSkills({ workspace: repo, home: join(base, 'nobody'), paths: [{ dir: join(repo, 'skills'), source: 'project' }] });
+    expect(catalog.problems).toEqual([]);
+    expect(catalog.skills.map((s) => s.name)).toEqual(['designer', 'developer', 'refactor']);
+    const designer = catalog.skills.find((s) => s.name === 'designer');
+    expect(designer?.allowedTools).toEqual(['read', 'glob', 'grep', 'write_doc', 'task']);
+    expect(catalog.skills.find((s) => s.name === 'developer')?.allowedTools).toBeUndefined();
+    expect(catalog.skills.find((s) => s.name === 'refactor')?.allowedTools).toBeUndefined();
+  });
+});

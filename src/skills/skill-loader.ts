@@ -1,0 +1,96 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { isCohortError } from '../errors/index.js';
+import { parseSkillFile, SKILL_FILE, type Skill, type SkillSource } from './skill-file.js';
+
+/** One folder searched for skills. */
+export interface SkillSearchPath {
+  dir: string;
+  source: SkillSource;
+}
+
+/** A skill that could not be loaded: which file, which field, and why. */
+export interface SkillProblem {
+  file: string;
+  field?: string;
+  reason: string;
+}
+
+/** A skill hidden by another of the same name found in an earlier search path. */
+export interface ShadowedSkill {
+  name: string;
+  file: string;
+  shadowedBy: string;
+}
+
+/** Everything found on the search paths. */
+export interface SkillCatalog {
+  skills: Skill[];
+  problems: SkillProblem[];
+  shadowed: ShadowedSkill[];
+}
+
+/**
+ * The skill search paths, earliest wins: the workspace's `skills/`, its `.cohort/skills/`, then
+ * `~/.config/cohort/skills/`.
+ *
+ * @example
+ * skillSearchPaths({ workspace: '/repo' })[0]; // { dir: '/repo/skills', source: 'project' }
+ */
+export function skillSearchPaths(options: { workspace: string; home?: string }): SkillSearchPath[] {
+  const workspace = resolve(options.workspace);
+  return [
+    { dir: join(workspace, 'skills'), source: 'project' },
+    { dir: join(workspace, '.cohort', 'skills'), source: 'project-cohort' },
+    { dir: join(options.home ?? homedir(), '.config', 'cohort', 'skills'), source: 'user' },
+  ];
+}
+
+function loadOne(folder: string, name: string, source: SkillSource): Skill | SkillProblem {
+  const file = join(folder, SKILL_FILE);
+  if (!existsSync(file)) return { file: folder, reason: `folder has no ${SKILL_FILE}` };
+  try {
+    return parseSkillFile(readFileSync(file, 'utf8'), file, { folderName: name, dir: folder, source });
+  } catch (error) {
+    if (!isCohortError(error)) return { file, reason: (error as Error).message };
+    // The message starts with "file: field: "; the problem carries those separately.
+    const prefix = [error.file, error.field].filter(Boolean).join(': ');
+    const reason = prefix && error.message.startsWith(prefix) ? error.message.slice(prefix.length + 2) : error.message;
+    return { file, ...(error.field ? { field: error.field } : {}), reason };
+  }
+}
+
+/**
+ * Loads every skill (a folder with a SKILL.md) on the search paths. A malformed skill becomes a
+ * problem naming its file, field and reason and is skipped; a name found twice keeps the earliest
+ * and reports the other as shadowed. Missing search folders are simply empty.
+ *
+ * @example
+ * const { skills, problems, shadowed } = loadSkills({ workspace: process.cwd() });
+ */
+export function loadSkills(options: { workspace: string; home?: string; paths?: SkillSearchPath[] }): SkillCatalog {
+  const paths = options.paths ?? skillSearchPaths(options);
+  const byName = new Map<string, Skill>();
+  const problems: SkillProblem[] = [];
+  const shadowed: ShadowedSkill[] = [];
+  for (const { dir, source } of paths) {
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) continue;
+    const entries = readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => !entry.name.startsWith('.'))
+      .filter((entry) => entry.isDirectory() || (entry.isSymbolicLink() && statSync(join(dir, entry.name)).isDirectory()))
+      .map((entry) => entry.name)
+      .sort();
+    for (const name of entries) {
+      const loaded = loadOne(join(dir, name), name, source);
+      if (!('prompt' in loaded)) {
+        problems.push(loaded);
+        continue;
+      }
+      const earlier = byName.get(loaded.name);
+      if (earlier) shadowed.push({ name: loaded.name, file: loaded.file, shadowedBy: earlier.file });
+      else byName.set(loaded.name, loaded);
+    }
+  }
+  return { skills: [...byName.values()], problems, shadowed };
+}
