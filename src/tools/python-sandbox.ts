@@ -73,8 +73,12 @@ export function runPython(code: string, options: PythonRunOptions = {}): Promise
       settled = true;
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      void worker.terminate();
-      resolve({ ...result, durationMs: elapsed() });
+      // Resolve only once the thread is gone: a runaway loop must not outlive its limit.
+      const durationMs = elapsed();
+      void worker.terminate().then(
+        () => resolve({ ...result, durationMs }),
+        () => resolve({ ...result, durationMs }),
+      );
     };
     const onAbort = () => finish({ status: 'aborted', stdout: '', stderr: '', error: 'cancelled' });
     options.signal?.addEventListener('abort', onAbort, { once: true });
