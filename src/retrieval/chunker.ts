@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import type { ParsedDocument, Section } from './parsed-document.js';
+
+/** Longest chunk body, in characters, before a section is split on paragraph boundaries. */
+export const MAX_CHUNK_CHARS = 1200;
+/** A section body shorter than this is folded into a neighbour instead of standing alone. */
+export const MIN_SECTION_CHARS = 80;
+
+/** A chunk before domain tagging: everything a `ChunkRecord` holds except its domain. */
+export interface DraftChunk {
+  id: string;
+  source: string;
+  ord: number;
+  title: string;
+  headingPath: string[];
+  text: string;
+  hash: string;
+  metadata: Record<string, unknown>;
+}
+
+/** SHA-1 hex digest of `text`: document and chunk hashes. */
+export function sha1(text: string): string {
+  return createHash('sha1').update(text).digest('hex');
+}
+
+const isPrefix = (prefix: string[], path: string[]) =>
+  prefix.length < path.length && prefix.every((heading, i) => path[i] === heading);
+
+/** Splits a long body on paragraph boundaries (then lines, then hard cuts) into pieces ≤ `max`. */
+export function splitText(text: string, max = MAX_CHUNK_CHARS): string[] {
+  if (text.length <= max) return [text];
+  const pieces: string[] = [];
+  let buffer = '';
+  const push = (part: string, separator: string) => {
+    if (buffer && buffer.length + separator.length + part.length > max) {
+      pieces.push(buffer);
+      buffer = '';
+    }
+    buffer = buffer ? buffer + separator + part : part;
+  };
+  for (const paragraph of text.split(/\n\s*\n/)) {
+    if (paragraph.length <= max) {
+      push(paragraph, '\n\n');
+      continue;
+    }
+    for (const line of paragraph.split('\n')) {
+      if (line.length <= max) push(line, '\n');
+      else for (let i = 0; i < line.length; i += max) push(line.slice(i, i + max), '');
+    }
+  }
+  if (buffer) pieces.push(buffer);
+  return pieces.map((piece) => piece.trim()).filter(Boolean);
+}
+
+/** Folds tiny sections into a neighbour: forward into their first subsection, else back into their parent. */
+function foldTinySections(sections: Section[]): Section[] {
+  const out: Section[] = [];
+  let carry: { heading: string; text: string } | undefined;
+  sections.forEach((section, i) => {
+    let text = section.text;
+    if (carry) {
+      text = `${carry.heading}: ${carry.text}\n\n${text}`.trim();
+      carry = undefined;
+    }
+    if (text.length >= MIN_SECTION_CHARS) {
+      out.push({ ...section, text });
+      return;
+    }
+    const next = sections[i + 1];
+    if (text === '') return;
+    if (next && isPrefix(section.headingPath, next.headingPath)) {
+      carry = { heading: section.headingPath.at(-1) ?? '', text };
+      return;
+    }
+    const previous = out.at(-1);
+    if (previous && isPrefix(previous.headingPath, section.headingPath)) {
+      const heading = section.headingPath.at(-1) ?? '';
+      if (previous.text.length + text.length < MAX_CHUNK_CHARS) {
+        out[out.length - 1] = { ...previous, text: `${previous.text}\n\n${heading}: ${text}` };
+        return;
+      }
+    }
+    out.push({ ...section, text });
+  });
+  return out;
+}
+
+/**
+ * Cuts a parsed document into chunks: one per heading section, long sections split on paragraph
+ * boundaries with the heading path kept, tiny sections folded into a neighbour. Ids and hashes
+ * come from the content (sha1 of source, heading path and text), so re-ingesting is stable.
+ *
+ * @example
+ * const chunks = chunkDocument(parseMarkdown(text), 'chapter-02/index.md');
+ */
+export function chunkDocument(document: ParsedDocument, source: string): DraftChunk[] {
+  const chunks: DraftChunk[] = [];
+  const seen = new Set<string>();
+  for (const section of foldTinySections(document.sections)) {
+    const parts = splitText(section.text);
+    parts.forEach((text, part) => {
+      const hash = sha1(`${source}\u0000${section.headingPath.join('\u0001')}\u0000${text}`);
+      // Two identical sections in one file would collide on the primary key; the position breaks the tie.
+      const id = seen.has(hash) ? sha1(`${hash}:${chunks.length}`) : hash;
+      seen.add(id);
+      const metadata: Record<string, unknown> = { line: section.line };
+      if (parts.length > 1) Object.assign(metadata, { part: part + 1, parts: parts.length });
+      chunks.push({
+        id,
+        source,
+        ord: chunks.length,
+        title: document.title,
+        headingPath: section.headingPath,
+        text,
+        hash,
+        metadata,
+      });
+    });
+  }
+  return chunks;
+}

@@ -1,0 +1,163 @@
+import { CohortError } from '../errors/index.js';
+import type { ChunkRecord, RetrievedChunk } from '../schema/index.js';
+import type { Store } from '../store/index.js';
+import { createRanker, type RankedChunk, type Ranker, type RankerOptions } from './ranker.js';
+import type { RetrieveOptions, Retriever } from './retriever.js';
+
+/** Below this relevance a passage counts as not relevant; the same default as `retrieval.minScore`. */
+export const DEFAULT_MIN_SCORE = 0.2;
+/** Passages returned when the caller does not say. */
+export const DEFAULT_LIMIT = 5;
+
+/** Options of {@link createRetriever}. */
+export interface RetrieverOptions extends RankerOptions {
+  /** Domain results below this score fall back to the whole book (pass `config.retrieval.minScore`). */
+  minScore?: number;
+  /** Default number of passages (pass `config.retrieval.limit`). */
+  limit?: number;
+}
+
+/** A retriever that also says how it ranks and can be asked to rebuild its index. */
+export interface IndexedRetriever extends Retriever {
+  /** Builds the index now (otherwise it is built on first use); resolves to its chunk count. */
+  warm(): Promise<number>;
+}
+
+const SECTION_SEPARATOR = ' > ';
+
+function throwIfAborted(signal: AbortSignal | undefined) {
+  if (signal?.aborted) throw new CohortError('aborted', 'Retrieval was cancelled.');
+}
+
+function toRetrieved(hit: RankedChunk, fallback: boolean): RetrievedChunk {
+  const { chunk } = hit;
+  const metadata: Record<string, unknown> = { ...chunk.metadata, headingPath: chunk.headingPath };
+  if (fallback) metadata.domainFallback = true;
+  return {
+    id: chunk.id,
+    text: chunk.text,
+    source: chunk.source,
+    title: chunk.title,
+    section:
+      chunk.headingPath.slice(1).join(SECTION_SEPARATOR) || chunk.headingPath[0] || chunk.title,
+    score: hit.score,
+    domain: chunk.domain,
+    metadata,
+  };
+}
+
+/** Retrieval over a ranker, with the domain filter and its whole-book fallback (spec R8). */
+function retrieveWith(
+  ranker: Ranker,
+  query: string,
+  options: RetrieveOptions,
+  defaults: Required<Pick<RetrieverOptions, 'minScore' | 'limit'>>,
+) {
+  const limit = options.limit ?? defaults.limit;
+  if (!options.domain) return ranker.rank(query, { limit }).map((hit) => toRetrieved(hit, false));
+  const mask = Uint8Array.from(ranker.chunks, (chunk) => (chunk.domain === options.domain ? 1 : 0));
+  const inDomain = ranker.rank(query, { limit, mask });
+  if ((inDomain[0]?.score ?? 0) >= defaults.minScore)
+    return inDomain.map((hit) => toRetrieved(hit, false));
+  return ranker.rank(query, { limit }).map((hit) => toRetrieved(hit, true));
+}
+
+function validateQuery(query: string) {
+  if (typeof query !== 'string' || query.trim() === '') {
+    throw new CohortError(
+      'invalid_input',
+      'The search query is empty: ask a question with at least one word.',
+      { field: 'query' },
+    );
+  }
+}
+
+/**
+ * A retriever over a fixed list of chunks, with no store: for benchmarks, tests and evaluation.
+ *
+ * @example
+ * const retriever = createRetrieverFromChunks(chunks, { techniques: 'bm25' });
+ * const passages = await retriever.retrieve('What is a topic?');
+ */
+export function createRetrieverFromChunks(
+  chunks: readonly ChunkRecord[],
+  options: RetrieverOptions = {},
+): IndexedRetriever {
+  let ranker: Ranker | undefined;
+  const defaults = {
+    minScore: options.minScore ?? DEFAULT_MIN_SCORE,
+    limit: options.limit ?? DEFAULT_LIMIT,
+  };
+  const get = () => (ranker ??= createRanker(chunks, options));
+  return {
+    async retrieve(query, retrieveOptions = {}) {
+      throwIfAborted(retrieveOptions.signal);
+      validateQuery(query);
+      return retrieveWith(get(), query, retrieveOptions, defaults);
+    },
+    async warm() {
+      return get().chunks.length;
+    },
+  };
+}
+
+/**
+ * A retriever over the store's chunks. The index is built on first use and rebuilt when the
+ * store's chunks change (`store.chunks.version()`); scores are 0..1 and comparable across queries.
+ * With a `domain`, only that domain's chunks are searched unless none reaches `minScore`, in which
+ * case the whole book is searched and each passage carries `metadata.domainFallback = true`.
+ *
+ * @example
+ * const retriever = createRetriever(store, { minScore: config.retrieval.minScore });
+ * const passages = await retriever.retrieve('How much does a Jetson cost?', { domain: 'hardware' });
+ */
+export function createRetriever(
+  store: Pick<Store, 'chunks'>,
+  options: RetrieverOptions = {},
+): IndexedRetriever {
+  const defaults = {
+    minScore: options.minScore ?? DEFAULT_MIN_SCORE,
+    limit: options.limit ?? DEFAULT_LIMIT,
+  };
+  let built: { version: string; ranker: Ranker } | undefined;
+  let building: Promise<Ranker> | undefined;
+
+  const current = async (): Promise<Ranker> => {
+    let version: string;
+    try {
+      version = await store.chunks.version();
+    } catch (cause) {
+      throw new CohortError(
+        'retrieval_unavailable',
+        `The knowledge base cannot be read: ${String(cause)}`,
+        { cause },
+      );
+    }
+    if (built?.version === version) return built.ranker;
+    // Concurrent first queries share one build instead of each building the index.
+    building ??= (async () => {
+      try {
+        const chunks = await store.chunks.all();
+        const ranker = createRanker(chunks, options);
+        built = { version, ranker };
+        return ranker;
+      } finally {
+        building = undefined;
+      }
+    })();
+    return building;
+  };
+
+  return {
+    async retrieve(query, retrieveOptions = {}) {
+      throwIfAborted(retrieveOptions.signal);
+      validateQuery(query);
+      const ranker = await current();
+      throwIfAborted(retrieveOptions.signal);
+      return retrieveWith(ranker, query, retrieveOptions, defaults);
+    },
+    async warm() {
+      return (await current()).chunks.length;
+    },
+  };
+}

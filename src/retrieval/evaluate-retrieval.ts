@@ -1,0 +1,88 @@
+import type { RetrievedChunk } from '../schema/index.js';
+import type { RetrievalCase } from './retrieval-cases.js';
+import type { Retriever } from './retriever.js';
+
+/** One question's outcome: the 1-based rank of the first gold passage, if any was returned. */
+export interface QueryResult {
+  query: string;
+  gold: string[];
+  rank: number | undefined;
+  top: string[];
+}
+
+/** Retrieval quality over a set of cases. `recallAtK` is the share of questions with a gold passage in the top k. */
+export interface RetrievalReport {
+  cases: number;
+  recallAt1: number;
+  recallAt5: number;
+  recallAt10: number;
+  mrr: number;
+  perQuery: QueryResult[];
+}
+
+/** Heading path of a returned passage: from metadata when present, else from its section label. */
+function headingPathOf(chunk: RetrievedChunk): string[] {
+  const path = chunk.metadata.headingPath;
+  if (Array.isArray(path)) return path.map(String);
+  return [chunk.title, ...(chunk.section ?? '').split(' > ')];
+}
+
+/** True when `chunk` is the gold `path#Heading`: same file, and the heading is on its heading path. */
+export function isGoldHit(chunk: RetrievedChunk, gold: string): boolean {
+  const hash = gold.indexOf('#');
+  const source = gold.slice(0, hash);
+  const heading = gold
+    .slice(hash + 1)
+    .trim()
+    .toLowerCase();
+  return (
+    chunk.source === source && headingPathOf(chunk).some((h) => h.trim().toLowerCase() === heading)
+  );
+}
+
+const describe = (chunk: RetrievedChunk) => `${chunk.source}#${headingPathOf(chunk).at(-1) ?? ''}`;
+
+/**
+ * Runs every case through `retriever` and reports recall@1/5/10 and MRR (over the top 10).
+ *
+ * @example
+ * const report = await evaluateRetrieval({ cases, retriever });
+ * console.log(report.recallAt5);
+ */
+export async function evaluateRetrieval(input: {
+  cases: RetrievalCase[];
+  retriever: Retriever;
+  k?: number[];
+  signal?: AbortSignal;
+}): Promise<RetrievalReport> {
+  const depth = Math.max(10, ...(input.k ?? []));
+  const perQuery: QueryResult[] = [];
+  for (const item of input.cases) {
+    const chunks = await input.retriever.retrieve(item.query, {
+      limit: depth,
+      signal: input.signal,
+    });
+    const index = chunks.findIndex((chunk) => item.gold.some((gold) => isGoldHit(chunk, gold)));
+    perQuery.push({
+      query: item.query,
+      gold: item.gold,
+      rank: index >= 0 ? index + 1 : undefined,
+      top: chunks.slice(0, 5).map(describe),
+    });
+  }
+  const share = (k: number) =>
+    perQuery.filter((r) => r.rank !== undefined && r.rank <= k).length /
+    Math.max(1, perQuery.length);
+  const round = (value: number) => Math.round(value * 1000) / 1000;
+  return {
+    cases: perQuery.length,
+    recallAt1: round(share(1)),
+    recallAt5: round(share(5)),
+    recallAt10: round(share(10)),
+    mrr: round(
+      perQuery.reduce((sum, r) => sum + (r.rank && r.rank <= 10 ? 1 / r.rank : 0), 0) /
+        Math.max(1, perQuery.length),
+    ),
+    perQuery,
+  };
+}

@@ -1,0 +1,82 @@
+import type { AcronymMap } from './acronyms.js';
+import type { LexicalIndex } from './lexical-index.js';
+import { QUERY_STOPWORDS, STOPWORDS } from './stopwords.js';
+import { analyze, stem, tokenize } from './tokenizer.js';
+import type { WordNet } from './wordnet.js';
+
+/** Weight of each word of an acronym's long form when the query used the acronym. */
+export const ACRONYM_LONG_FORM_WEIGHT = 0.5;
+/** Weight of an acronym when the query spelled out its long form. */
+export const ACRONYM_WEIGHT = 0.8;
+/** Weight of a WordNet synonym, derivation or attribute: a hint, never a match by itself. */
+export const WORDNET_WEIGHT = 0.3;
+
+/** The analysed query: its own terms and the expansion terms, each with a weight. */
+export interface ExpandedQuery {
+  /** The query's own terms (weight 1), which set the best score a chunk could reach. */
+  terms: Map<string, number>;
+  /** Expansion terms, which can only add to a score. */
+  expansions: Map<string, number>;
+}
+
+const add = (map: Map<string, number>, term: string, weight: number) => {
+  map.set(term, Math.max(map.get(term) ?? 0, weight));
+};
+
+/** The query's terms: stopwords and asking-words dropped, stemmed; bigrams when the index has them. */
+export function queryTerms(query: string, index: LexicalIndex): Map<string, number> {
+  let tokens = analyze(query, QUERY_STOPWORDS);
+  if (tokens.length === 0) tokens = analyze(query);
+  const terms = new Map<string, number>();
+  for (const token of tokens) terms.set(token, 1);
+  if (index.bigrams) {
+    for (let i = 1; i < tokens.length; i++) add(terms, `${tokens[i - 1]} ${tokens[i]}`, 0.5);
+  }
+  return terms;
+}
+
+/** Adds long forms for acronyms in the query and acronyms for long forms spelled out in it. */
+export function expandAcronyms(
+  query: string,
+  acronyms: AcronymMap,
+  terms: Map<string, number>,
+  expansions: Map<string, number>,
+) {
+  const words = tokenize(query);
+  const joined = ` ${words.join(' ')} `;
+  for (const word of words) {
+    for (const longForm of acronyms.get(word) ?? []) {
+      for (const term of analyze(longForm))
+        if (!terms.has(term)) add(expansions, term, ACRONYM_LONG_FORM_WEIGHT);
+    }
+  }
+  for (const [acronym, longForms] of acronyms) {
+    for (const longForm of longForms) {
+      if (joined.includes(` ${longForm} `) && !terms.has(acronym))
+        add(expansions, stem(acronym), ACRONYM_WEIGHT);
+    }
+  }
+}
+
+/** Adds WordNet relatives of the query's words that occur in the corpus. */
+export function expandWithWordNet(
+  query: string,
+  wordnet: WordNet,
+  index: LexicalIndex,
+  terms: Map<string, number>,
+  expansions: Map<string, number>,
+) {
+  for (const word of new Set(tokenize(query))) {
+    if (STOPWORDS.has(word) || QUERY_STOPWORDS.has(word) || !/^[a-z]{3,}$/.test(word)) continue;
+    const found = new Set<string>();
+    for (const related of wordnet.related(word)) {
+      if (related.includes(' ')) continue;
+      const term = stem(related);
+      if (terms.has(term) || STOPWORDS.has(related) || index.df(term) === 0) continue;
+      found.add(term);
+    }
+    // A word with many relatives is ambiguous: its relatives share one word's worth of weight.
+    const weight = WORDNET_WEIGHT / Math.max(1, Math.sqrt(found.size / 2));
+    for (const term of found) add(expansions, term, weight);
+  }
+}

@@ -1,0 +1,61 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { CohortError, fromZodError } from '../errors/index.js';
+
+/** One evaluation question: gold passages are `relative/path.md#Heading`. */
+export const RetrievalCase = z.object({
+  query: z.string().trim().min(1, 'query must not be empty'),
+  gold: z
+    .array(z.string().regex(/^[^#]+#.+$/, 'gold entries look like "path/to/file.md#Heading"'))
+    .min(1, 'gold must list at least one "path#Heading"'),
+  answer_hint: z.string().optional(),
+});
+export type RetrievalCase = z.infer<typeof RetrievalCase>;
+
+/** Parses JSONL text into cases; a bad line is an `invalid_input` error naming the line and field. */
+export function parseRetrievalCases(text: string, file = 'cases'): RetrievalCase[] {
+  const cases: RetrievalCase[] = [];
+  text.split(/\r?\n/).forEach((line, index) => {
+    if (line.trim() === '') return;
+    const where = `${file}:${index + 1}`;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (cause) {
+      throw new CohortError('invalid_input', `${where}: not valid JSON (${String(cause)})`, {
+        file,
+        cause,
+      });
+    }
+    const result = RetrievalCase.safeParse(value);
+    if (!result.success) throw fromZodError(result.error, { file: where });
+    cases.push(result.data);
+  });
+  if (cases.length === 0)
+    throw new CohortError(
+      'invalid_input',
+      `${file}: no cases (expected one JSON object per line)`,
+      { file },
+    );
+  return cases;
+}
+
+/**
+ * Loads retrieval cases from a JSONL file (`{"query","gold":["path#Heading"],"answer_hint"}`).
+ *
+ * @example
+ * const cases = await loadRetrievalCases('../shared/eval/retrieval-dev.jsonl');
+ */
+export async function loadRetrievalCases(file: string): Promise<RetrievalCase[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (cause) {
+    throw new CohortError(
+      'invalid_input',
+      `Cannot read the cases file "${file}": ${String(cause)}`,
+      { file, cause },
+    );
+  }
+  return parseRetrievalCases(text, file);
+}

@@ -1,0 +1,171 @@
+import type { ParsedDocument, Section } from './parsed-document.js';
+
+/** A line made of one repeated punctuation character: a section adornment (or a transition). */
+const ADORNMENT = /^([!-/:-@[-`{-~])\1+[ \t]*$/;
+const DIRECTIVE = /^(\s*)\.\.\s+([\w:-]+)::(.*)$/;
+const EXPLICIT_MARKUP = /^(\s*)\.\.(\s|$)/;
+const OPTION_LINE = /^\s*:[\w -]+:(\s.*)?$/;
+
+/** Directives whose content is navigation or markup, not prose: dropped whole. */
+const DROPPED_DIRECTIVES = new Set([
+  'toctree',
+  'redirect-from',
+  'contents',
+  'image',
+  'figure',
+  'raw',
+  'include',
+  'literalinclude',
+  'meta',
+  'highlight',
+  'index',
+  'only',
+  'tabs',
+  'ifconfig',
+]);
+
+/** Directives whose argument is words worth keeping (an admonition's title), not a language or path. */
+const TITLED_DIRECTIVES = new Set([
+  'admonition',
+  'topic',
+  'rubric',
+  'seealso',
+  'glossary',
+  'tab',
+  'group-tab',
+]);
+
+const indentOf = (line: string) => /^\s*/.exec(line)?.[0].length ?? 0;
+
+/**
+ * Strips inline roles and markup to their text: :doc:`Nodes <../Nodes>` → Nodes, ``code`` → code,
+ * `link <https://x>`_ → link.
+ */
+export function rstInlineText(line: string): string {
+  return line
+    .replace(/:[\w:+.-]+:`([^`]*)`/g, (_, inner: string) => stripTarget(inner))
+    .replace(/``([^`]+)``/g, '$1')
+    .replace(/`([^`]+)`__?/g, (_, inner: string) => stripTarget(inner))
+    .replace(/`([^`]+)`/g, '$1')
+    .replace(/\|([\w -]+)\|/g, '$1');
+}
+
+function stripTarget(inner: string): string {
+  const labelled = /^(.*?)\s*<[^>]*>$/s.exec(inner);
+  const text = labelled?.[1]?.trim() ? labelled[1] : inner;
+  return text.replace(/^[~!]/, '');
+}
+
+/**
+ * Parses reStructuredText into heading sections. A title is a text line underlined (and optionally
+ * overlined) with a punctuation run at least as long as the text; the order in which adornment
+ * styles first appear sets the levels. Directive option lines (`:maxdepth:`) are dropped,
+ * directive content is kept, and roles are reduced to their text.
+ *
+ * @example
+ * const doc = parseRst('Topics\n======\n\nTopics carry messages.\n');
+ * // doc.title → 'Topics'; doc.sections[0].headingPath → ['Topics']
+ */
+export function parseRst(source: string, fallbackTitle = ''): ParsedDocument {
+  const lines = source.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const styles: string[] = [];
+  const stack: string[] = [];
+  const sections: Section[] = [];
+  let current: { path: string[]; lines: string[]; line: number } = { path: [], lines: [], line: 1 };
+  const flush = () => {
+    const text = current.lines
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim();
+    if (text !== '' || current.path.length > 0) {
+      sections.push({ headingPath: current.path, text, line: current.line });
+    }
+  };
+  /** Indentation of the directive or comment block being dropped, or of an options block. */
+  let skipIndent: number | undefined;
+  let optionIndent: number | undefined;
+
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    const next = lines[i + 1] ?? '';
+    const after = lines[i + 2] ?? '';
+
+    if (skipIndent !== undefined) {
+      if (line.trim() === '' || indentOf(line) > skipIndent) continue;
+      skipIndent = undefined;
+    }
+    if (optionIndent !== undefined) {
+      if (line.trim() !== '' && indentOf(line) > optionIndent && OPTION_LINE.test(line)) continue;
+      optionIndent = undefined;
+    }
+
+    const title = sectionTitle(line, next, after, lines[i - 1]);
+    if (title) {
+      let level = styles.indexOf(title.style);
+      if (level === -1) {
+        styles.push(title.style);
+        level = styles.length - 1;
+      }
+      flush();
+      stack.length = level;
+      stack[level] = title.text;
+      current = { path: stack.filter(Boolean), lines: [], line: i + 1 };
+      i += title.consumed - 1;
+      continue;
+    }
+    if (ADORNMENT.test(line)) continue;
+
+    const directive = DIRECTIVE.exec(line);
+    if (directive) {
+      const indent = directive[1]?.length ?? 0;
+      const name = (directive[2] ?? '').toLowerCase().replace(/^\w+:/, '');
+      if (DROPPED_DIRECTIVES.has(name)) {
+        skipIndent = indent;
+        continue;
+      }
+      optionIndent = indent;
+      const argument = (directive[3] ?? '').trim();
+      if (argument && (TITLED_DIRECTIVES.has(name) || !/^[\w.+-]+$/.test(argument))) {
+        current.lines.push(rstInlineText(argument));
+      }
+      continue;
+    }
+    const markup = EXPLICIT_MARKUP.exec(line);
+    if (markup) {
+      // A comment, a link target (`.. _label:`) or a substitution: none of it is prose.
+      skipIndent = markup[1]?.length ?? 0;
+      continue;
+    }
+    current.lines.push(rstInlineText(line.replace(/::\s*$/, ':')).replace(/[ \t]+$/, ''));
+  }
+  flush();
+
+  const title = sections.find((s) => s.headingPath.length > 0)?.headingPath[0] ?? fallbackTitle;
+  const withTitle = sections.map((s) =>
+    s.headingPath.length === 0 ? { ...s, headingPath: title ? [title] : [] } : s,
+  );
+  return { title, sections: withTitle };
+}
+
+/** Recognises a section title at `line` (underline, or overline + title + underline). */
+function sectionTitle(
+  line: string,
+  next: string,
+  after: string,
+  previous: string | undefined,
+): { text: string; style: string; consumed: number } | undefined {
+  const over = ADORNMENT.exec(line);
+  if (over && next.trim() !== '' && !ADORNMENT.test(next)) {
+    const under = ADORNMENT.exec(after);
+    const text = next.trim();
+    if (under && under[1] === over[1] && after.trim().length >= text.length) {
+      return { text: rstInlineText(text), style: `${over[1]}o`, consumed: 3 };
+    }
+  }
+  if (line.trim() === '' || /^\s/.test(line) || ADORNMENT.test(line)) return undefined;
+  if (previous !== undefined && previous.trim() !== '' && !ADORNMENT.test(previous))
+    return undefined;
+  const under = ADORNMENT.exec(next);
+  if (!under || next.trim().length < line.trim().length) return undefined;
+  return { text: rstInlineText(line.trim()), style: `${under[1]}u`, consumed: 2 };
+}

@@ -1,0 +1,26 @@
+/** English function words: they carry no topic, so they are neither indexed nor searched. */
+export const STOPWORDS: ReadonlySet<string> = new Set(
+  `a about above after again against all am an and any are aren't as at be because been before being
+  below between both but by can cannot could did do does doing don't down during each few for from
+  further had has have having he her here hers herself him himself his how i if in into is isn't it
+  it's its itself let's me more most my myself no nor not of off on once only or other ought our ours
+  ourselves out over own same she should so some such than that that's the their theirs them
+  themselves then there these they this those through to too under until up very was we were what
+  what's when where which while who whom why will with would you your yours yourself yourselves
+  also etc e.g i.e via per may might must shall within without whether upon among`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/**
+ * Words of how students ask rather than what they ask about ("can you explain what … means"):
+ * dropped from queries only, so documents that use them in earnest still match them.
+ */
+export const QUERY_STOPWORDS: ReadonlySet<string> = new Set(
+  `explain explained explaining tell describe describes mean means meaning know need want please
+  thing things something anything stuff kind kinds sort work works exactly basically actually really
+  like get gets give gives go goes say says said good way ways book chapter section talk talks
+  mention mentioned mentions covered cover covers course lot lots`
+    .split(/\s+/)
+    .filter(Boolean),
+);
