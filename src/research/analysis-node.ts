@@ -160,9 +160,10 @@ export const analysisNode: SubagentNode = async (state, context) => {
     };
     return { subagentFindings: [finding], extractedCitations: [] };
   }
-  const references = await enhanceContextWithReferences(sources, context);
   let result: Omit<Finding, 'taskId' | 'task' | 'status'>;
   if (context.model) {
+    // Reference lists help a model cite; quoting sentences has no use for them.
+    const references = await enhanceContextWithReferences(sources, context);
     result = await analyseWithModel(state, context, sources, references);
   } else {
     const extract = extractiveAnalysis(state.taskDescription, sources);
