@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { chunkDocument, MAX_CHUNK_CHARS, splitText } from './chunker.js';
+import { parseMarkdown } from './markdown-parser.js';
+
+const para = (n: number, word: string) => Array.from({ length: n }, () => word).join(' ');
+
+describe('chunkDocument', () => {
+  it('makes a chunk per section and folds tiny ones into a neighbour', () => {
+    const doc = parseMarkdown(
+      `# T\n\n## Parent\n\nShort lead.\n\n### Child\n\n${para(30, 'child')}\n\n#### Leaf\n\nTiny.\n\n## Empty\n\n## Other\n\n${para(30, 'other')}`,
+    );
+    const chunks = chunkDocument(doc, 'a.md');
+    expect(chunks.map((c) => c.headingPath.join('/'))).toEqual(['T/Parent/Child', 'T/Other']);
+    expect(chunks[0]?.text.startsWith('Parent: Short lead.')).toBe(true);
+    expect(chunks[0]?.text).toContain('Leaf: Tiny.');
+    expect(chunks.map((c) => c.ord)).toEqual([0, 1]);
+  });
+
+  it('splits long sections on paragraph boundaries, keeping the heading path', () => {
+    const body = Array.from({ length: 8 }, (_, i) => para(100, `p${i}`)).join('\n\n');
+    const chunks = chunkDocument(parseMarkdown(`# T\n\n## Long\n\n${body}`), 'a.md');
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const chunk of chunks) {
+      expect(chunk.text.length).toBeLessThanOrEqual(MAX_CHUNK_CHARS);
+      expect(chunk.headingPath).toEqual(['T', 'Long']);
+      expect(chunk.text.startsWith('p')).toBe(true);
+    }
+    expect(chunks[0]?.metadata).toMatchObject({ part: 1, parts: chunks.length });
+  });
+
+  it('derives ids from content, stable across runs and unique within a file', () => {
+    const text = `# T\n\n## A\n\n${para(30, 'same')}\n\n## A\n\n${para(30, 'same')}`;
+    const first = chunkDocument(parseMarkdown(text), 'a.md');
+    const again = chunkDocument(parseMarkdown(text), 'a.md');
+    expect(first.map((c) => c.id)).toEqual(again.map((c) => c.id));
+    expect(new Set(first.map((c) => c.id)).size).toBe(2);
+    expect(chunkDocument(parseMarkdown(text), 'b.md')[0]?.id).not.toBe(first[0]?.id);
+  });
+
+  it('cuts a single over-long line', () => {
+    expect(splitText('x'.repeat(3000), 1000)).toHaveLength(3);
+  });
+});

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isCohortError } from '../errors/index.js';
+import { ChunkRecord, RetrievedChunk } from '../schema/index.js';
+import { createStore, openPgliteDb, type Store } from '../store/index.js';
+import { createRetriever, createRetrieverFromChunks } from './create-retriever.js';
+import { prepareDocument } from './ingest.js';
+
+const book = `# Robot Course
+
+## Jetson Boards
+
+The Jetson Orin Nano is a small GPU computer mounted on the robot for running neural networks at the edge.
+
+## Capstone Demo
+
+The final capstone demo combines walking, grasping and a spoken command into one autonomous run.
+
+## Zero Moment Point
+
+The Zero Moment Point (ZMP) must stay inside the support polygon for the humanoid to walk without tipping.
+
+## Topics
+
+Topics carry messages from publishers to subscribers; a node may publish to many topics at once.
+`;
+
+const { document, chunks } = prepareDocument('course.md', book);
+const tagged: ChunkRecord[] = chunks.map((c) =>
+  c.headingPath.at(-1) === 'Jetson Boards'
+    ? { ...c, domain: 'hardware' }
+    : { ...c, domain: 'module_info' },
+);
+
+describe('createRetrieverFromChunks', () => {
+  const retriever = createRetrieverFromChunks(tagged);
+
+  it('returns valid RetrievedChunks with a readable section and 0..1 scores', async () => {
+    const results = await retriever.retrieve('how does a node publish messages on topics', {
+      limit: 3,
+    });
+    expect(results[0]?.section).toBe('Topics');
+    for (const result of results) {
+      expect(RetrievedChunk.parse(result)).toEqual(result);
+      expect(result.score).toBeGreaterThanOrEqual(0);
+      expect(result.score).toBeLessThanOrEqual(1);
+    }
+    expect(results[0]?.score).toBeGreaterThan(0.5);
+  });
+
+  it('scores an unrelated question low', async () => {
+    const results = await retriever.retrieve('tell me a joke about cooking pasta');
+    expect(results[0]?.score ?? 0).toBeLessThan(0.2);
+  });
+
+  it('expands acronyms both ways', async () => {
+    const results = await retriever.retrieve('what keeps the ZMP in place');
+    expect(results[0]?.section).toBe('Zero Moment Point');
+  });
+
+  it('filters by domain and falls back to the whole book with a flag', async () => {
+    const inDomain = await retriever.retrieve('small computer for neural networks', {
+      domain: 'hardware',
+    });
+    expect(inDomain.every((r) => r.domain === 'hardware')).toBe(true);
+    expect(inDomain[0]?.metadata.domainFallback).toBeUndefined();
+
+    const fallback = await retriever.retrieve('publishers and subscribers on topics', {
+      domain: 'hardware',
+    });
+    expect(fallback[0]?.section).toBe('Topics');
+    expect(fallback.every((r) => r.metadata.domainFallback === true)).toBe(true);
+
+    const empty = await retriever.retrieve('publishers and subscribers on topics', {
+      domain: 'glossary',
+    });
+    expect(empty[0]?.metadata.domainFallback).toBe(true);
+  });
+
+  it('rejects an aborted signal and an empty query', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const aborted = await retriever
+      .retrieve('topics', { signal: controller.signal })
+      .catch((e: unknown) => e);
+    expect(isCohortError(aborted, 'aborted')).toBe(true);
+    const empty = await retriever.retrieve('  ').catch((e: unknown) => e);
+    expect(isCohortError(empty, 'invalid_input')).toBe(true);
+  });
+
+  it('ranks with plain BM25 when asked', async () => {
+    const bm25 = createRetrieverFromChunks(tagged, { techniques: 'bm25' });
+    expect((await bm25.retrieve('zero moment point'))[0]?.section).toBe('Zero Moment Point');
+  });
+});
+
+describe('createRetriever over a store', () => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await createStore(await openPgliteDb('memory://'));
+  });
+  afterAll(() => store.close());
+
+  it('builds lazily and rebuilds when the store changes', async () => {
+    const retriever = createRetriever(store);
+    expect(await retriever.retrieve('topics')).toEqual([]);
+    await store.chunks.upsertDocument(document, tagged);
+    expect((await retriever.retrieve('publishers and subscribers'))[0]?.source).toBe('course.md');
+  });
+});

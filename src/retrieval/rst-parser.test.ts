@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseRst, rstInlineText } from './rst-parser.js';
+
+const topics = readFileSync(new URL('./fixtures/book/nested/topics.rst', import.meta.url), 'utf8');
+
+describe('parseRst', () => {
+  const doc = parseRst(topics);
+
+  it('sets levels by the order adornment styles first appear', () => {
+    expect(doc.title).toBe('Topic Basics');
+    expect(doc.sections.map((s) => s.headingPath.join(' > '))).toEqual([
+      'Topic Basics',
+      'Topic Basics > Publishers',
+      'Topic Basics > Publishers > Queue depth',
+      'Topic Basics > Subscribers',
+    ]);
+  });
+
+  it('drops directive options, toctrees, targets and redirects but keeps directive content', () => {
+    const all = doc.sections.map((s) => s.text).join('\n');
+    expect(all).not.toContain(':maxdepth:');
+    expect(all).not.toContain(':class:');
+    expect(all).not.toContain('Hidden-Page');
+    expect(all).not.toContain('Old/Topics');
+    expect(all).not.toContain('TopicsLabel');
+    expect(all).toContain('Keep message rates modest');
+  });
+
+  it('strips roles and literals to their text', () => {
+    expect(doc.sections[0]?.text).toContain('see the nodes page and ros2 topic list');
+    expect(rstInlineText(':ref:`Target-Only`')).toBe('Target-Only');
+    expect(rstInlineText('`Docs <https://x.org>`_')).toBe('Docs');
+  });
+
+  it('needs the underline to be at least as long as the title', () => {
+    const parsed = parseRst('Title\n=====\n\nLong title here\n---\n\nbody\n');
+    expect(parsed.sections.map((s) => s.headingPath)).toEqual([['Title']]);
+    expect(parsed.sections[0]?.text).toContain('Long title here');
+  });
+
+  it('treats a reused style as the same level', () => {
+    const parsed = parseRst('Top\n===\n\nBee\n---\n\nb\n\nSea\n~~~\n\nc\n\nDee\n---\n\nd\n');
+    expect(parsed.sections.map((s) => s.headingPath.join('/'))).toEqual([
+      'Top',
+      'Top/Bee',
+      'Top/Bee/Sea',
+      'Top/Dee',
+    ]);
+  });
+});
