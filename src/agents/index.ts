@@ -4,3 +4,14 @@ export { AgentRegistry } from './registry.js';
 export type { AgentDependencies } from './dependencies.js';
 export { finalResponse, type AgentEvent, type AgentRunner } from './runner.js';
 export { ANSWER_MESSAGES, EXTRACTIVE_NOTICE } from './messages.js';
+export {
+  createModelRunner,
+  GROUNDING_SYSTEM_PROMPT,
+  SEARCH_TOOL_NAME,
+  NO_RESULTS_MESSAGE,
+  RETRIEVAL_UNAVAILABLE_MESSAGE,
+  MODEL_FAILURE_MESSAGE,
+  type ModelRunnerOptions,
+  type SearchToolResult,
+} from './model-runner.js';
+export * from './loop/index.js';
