@@ -1,0 +1,147 @@
+import { readFileSync } from 'node:fs';
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import type { OpenedAssistant } from '../assistant/index.js';
+import { CohortConfig } from '../config/index.js';
+import { silentLogger, type Logger } from '../telemetry/index.js';
+import { apiError, errorBody } from './api-error.js';
+import { bearerAuth } from './bearer-auth.js';
+import { errorHandler } from './error-handler.js';
+import { rateLimit } from './rate-limit.js';
+import { REQUEST_ID_HEADER, requestContext } from './request-context.js';
+import { chatRoutes } from './routes/chat-routes.js';
+import { metaRoutes } from './routes/meta-routes.js';
+import { openAiRoutes } from './routes/openai-routes.js';
+import { sessionRoutes } from './routes/session-routes.js';
+import { webRoutes } from './routes/web-routes.js';
+import type { ServerEnv } from './server-env.js';
+import { loadWebAssets, type WebAssets } from './web-assets.js';
+
+/** The server settings (`server` section of the config). */
+export type ServerSettings = CohortConfig['server'];
+
+/** What the server serves: an opened assistant (`openAssistant`) or the same parts built by hand. */
+export type ServedAssistant = Pick<OpenedAssistant, 'assistant' | 'store' | 'modeDescription'> & {
+  config?: Pick<CohortConfig, 'server'>;
+};
+
+/** Options of {@link createServer}; everything has a default. */
+export interface ServerOptions {
+  /** Overrides of the config's `server` section (port and host are for {@link startServer}). */
+  server?: Partial<ServerSettings>;
+  logger?: Logger;
+  /** Clock for rate-limit windows and `created` timestamps. */
+  now?: () => number;
+  /** Who a request counts against for the rate limit (the remote address by default). */
+  clientKey?: (c: Context<ServerEnv>) => string;
+  /** Where the web page comes from (prebuilt `dist/web`, else bundled from source). */
+  webAssets?: () => Promise<WebAssets>;
+  version?: string;
+}
+
+/** Paths that stay open without an API key and are not rate limited: the page and the probe. */
+const PUBLIC_PATHS = new Set(['/', '/app.js', '/app.css', '/healthz']);
+
+function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(
+      readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+    ) as { version?: unknown };
+    return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/**
+ * Builds the HTTP API and web page as a Hono app, without listening: test it with
+ * `app.request(...)`, or serve it with {@link startServer}. Holds no state beyond the store (and
+ * per-process rate-limit counts), so several processes can share one database.
+ *
+ * @example
+ * const opened = await openAssistant({ config: loadConfig() });
+ * const app = createServer(opened, { server: { apiKey: 'secret' } });
+ * const res = await app.request('/agents', { headers: { authorization: 'Bearer secret' } });
+ */
+export function createServer(
+  served: ServedAssistant,
+  options: ServerOptions = {},
+): Hono<ServerEnv> {
+  const settings: ServerSettings = {
+    ...CohortConfig.parse({}).server,
+    ...served.config?.server,
+    ...options.server,
+  };
+  const logger = options.logger ?? silentLogger;
+  const { assistant, store } = served;
+  const app = new Hono<ServerEnv>();
+
+  app.use(requestContext(logger));
+  if (settings.corsOrigins.length > 0) {
+    app.use(
+      cors({
+        origin: settings.corsOrigins.includes('*') ? '*' : settings.corsOrigins,
+        allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+        allowHeaders: ['Content-Type', 'Authorization', REQUEST_ID_HEADER],
+        exposeHeaders: [REQUEST_ID_HEADER, 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining'],
+        maxAge: 600,
+      }),
+    );
+  }
+  const limit = rateLimit({
+    perMinute: settings.rateLimitPerMinute,
+    ...(options.clientKey ? { clientKey: options.clientKey } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  });
+  const auth = bearerAuth({ apiKey: settings.apiKey });
+  app.use(async (c, next) => {
+    if (PUBLIC_PATHS.has(c.req.path)) return next();
+    return limit(c, async () => {
+      await auth(c, next);
+    });
+  });
+  app.use(
+    bodyLimit({
+      maxSize: settings.bodyLimitBytes,
+      onError: (c) =>
+        c.json(
+          errorBody(
+            apiError(
+              'payload_too_large',
+              `The request body is larger than ${settings.bodyLimitBytes} bytes (server.bodyLimitBytes).`,
+            ),
+          ),
+          413,
+        ),
+    }),
+  );
+
+  app.route('/', webRoutes(options.webAssets ?? (() => loadWebAssets())));
+  app.route(
+    '/',
+    metaRoutes({
+      assistant,
+      store,
+      modeDescription: served.modeDescription,
+      version: options.version ?? packageVersion(),
+    }),
+  );
+  app.route('/', chatRoutes({ assistant, store }));
+  app.route('/', sessionRoutes({ store }));
+  app.route('/', openAiRoutes({ assistant, store, ...(options.now ? { now: options.now } : {}) }));
+
+  app.notFound((c) =>
+    c.json(
+      errorBody(
+        apiError(
+          'not_found',
+          `No route ${c.req.method} ${c.req.path}. See /openapi.json for the API.`,
+        ),
+      ),
+      404,
+    ),
+  );
+  app.onError(errorHandler(store));
+  return app;
+}

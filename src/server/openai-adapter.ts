@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import { CohortError } from '../errors/index.js';
+import {
+  MAX_HISTORY_MESSAGES,
+  TokenUsage,
+  type ChatResponse,
+  type Citation,
+  type Message,
+} from '../schema/index.js';
+import { formatSourcesFooter } from '../skills/index.js';
+import type { ChatCompletion, ChatCompletionRequest, OpenAiMessage } from './openai-schemas.js';
+
+/** The model name that lets the router choose the agent; any agent's name forces that agent. */
+export const ROUTED_MODEL = 'cohort';
+
+/** The text of an OpenAI message: its string content, or its text parts joined. */
+export function messageText(message: OpenAiMessage): string {
+  if (typeof message.content === 'string') return message.content;
+  if (!message.content) return '';
+  return message.content
+    .map((part) => (part.type === 'text' && part.text ? part.text : ''))
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** A stable UUID for a name, so the same user or conversation maps to the same session. */
+export function uuidFor(name: string): string {
+  const hex = createHash('sha256').update(name).digest('hex');
+  // Version 8 (custom) and the RFC variant bits, so it is a well-formed UUID.
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** What a completion request asks: the query, the session it belongs to and its prior turns. */
+export interface CompletionTurn {
+  query: string;
+  sessionId: string;
+  /** Earlier user/assistant turns of the request, to seed a session the store does not know yet. */
+  history: Message[];
+}
+
+/**
+ * Reads a completion request as one assistant turn. The last user message is the query; the
+ * user/assistant messages before it are the history. The session is derived from `user` when
+ * given, else from the history itself (so the same conversation maps to the same session), else
+ * anonymous (no history). System messages are ignored: each agent has its own prompt.
+ *
+ * @example
+ * completionTurn({ model: 'cohort', messages: [{ role: 'user', content: 'What is a topic?' }] });
+ */
+export function completionTurn(request: ChatCompletionRequest): CompletionTurn {
+  const lastUser = request.messages.findLastIndex((message) => message.role === 'user');
+  const last = lastUser >= 0 ? request.messages[lastUser] : undefined;
+  const query = last ? messageText(last).trim() : '';
+  if (!query) {
+    throw new CohortError(
+      'invalid_input',
+      'messages must end with a user message that has text content: it is the question.',
+      { field: 'messages' },
+    );
+  }
+  const history: Message[] = request.messages
+    .slice(0, lastUser)
+    .filter((message) => message.role === 'user' || message.role === 'assistant')
+    .map((message) => ({ role: message.role as Message['role'], content: messageText(message) }))
+    .filter((message) => message.content.trim() !== '')
+    .slice(-MAX_HISTORY_MESSAGES);
+  const sessionId = request.user
+    ? uuidFor(`user:${request.user}`)
+    : history.length > 0
+      ? uuidFor(`conversation:${JSON.stringify(history)}`)
+      : 'anonymous';
+  return { query, sessionId, history };
+}
+
+/** The answer with its Sources footer, adding the footer when the answer does not carry one. */
+export function answerWithSources(answer: string, citations: readonly Citation[]): string {
+  if (citations.length === 0 || /\*\*Sources:\*\*/.test(answer)) return answer;
+  return answer + formatSourcesFooter(citations);
+}
+
+/** The `cohort` extra field of a completion: which agent answered, and why. */
+export function cohortInfo(response: ChatResponse): ChatCompletion['cohort'] {
+  return {
+    ...(response.agentUsed ? { agent_used: response.agentUsed } : {}),
+    ...(response.routingConfidence !== undefined
+      ? { routing_confidence: response.routingConfidence }
+      : {}),
+    ...(response.routingReason ? { routing_reason: response.routingReason } : {}),
+    session_id: response.sessionId,
+    mode: response.mode,
+  };
+}
+
+/**
+ * An OpenAI `chat.completion` for an assistant answer: the text (with its Sources footer), the
+ * citations as an extra field, and token usage when a model reported it.
+ */
+export function toCompletion(
+  response: ChatResponse,
+  model: string,
+  created: number,
+): ChatCompletion {
+  const usage = TokenUsage.safeParse(response.metadata.usage);
+  return {
+    id: `chatcmpl-${response.queryId}`,
+    object: 'chat.completion',
+    created,
+    model,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: answerWithSources(response.answer, response.citations),
+        },
+        finish_reason: 'stop',
+      },
+    ],
+    usage: usage.success
+      ? {
+          prompt_tokens: usage.data.promptTokens,
+          completion_tokens: usage.data.completionTokens,
+          total_tokens: usage.data.totalTokens,
+        }
+      : { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    citations: response.citations,
+    cohort: cohortInfo(response),
+  };
+}

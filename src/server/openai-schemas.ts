@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { Citation } from '../schema/index.js';
+
+/** One part of an OpenAI message whose content is an array; only text parts carry a question. */
+const ContentPart = z.looseObject({ type: z.string(), text: z.string().optional() });
+
+/** An OpenAI chat message; roles cohort does not use (system, tool…) are accepted and ignored. */
+export const OpenAiMessage = z.looseObject({
+  role: z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'function']),
+  content: z.union([z.string(), z.array(ContentPart), z.null()]).optional(),
+});
+export type OpenAiMessage = z.infer<typeof OpenAiMessage>;
+
+/**
+ * Body of `POST /v1/chat/completions`. Sampling fields (temperature, max_tokens…) are accepted so
+ * any OpenAI client works, and ignored: the agents decide how they answer.
+ */
+export const ChatCompletionRequest = z.looseObject({
+  model: z.string({ error: 'model is required: use "cohort" or an agent name' }).min(1),
+  messages: z
+    .array(OpenAiMessage, { error: 'messages must be a list of chat messages' })
+    .min(1, 'messages must contain at least one user message'),
+  stream: z.boolean().optional(),
+  user: z.string().max(256).optional(),
+});
+export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequest>;
+
+/** Token counts in OpenAI's shape. */
+export const CompletionUsage = z.object({
+  prompt_tokens: z.number().int().min(0),
+  completion_tokens: z.number().int().min(0),
+  total_tokens: z.number().int().min(0),
+});
+
+/** Extra fields cohort adds to a completion: which agent answered and why. */
+export const CohortCompletionInfo = z.object({
+  agent_used: z.string().optional(),
+  routing_confidence: z.number().optional(),
+  routing_reason: z.string().optional(),
+  session_id: z.string(),
+  mode: z.string(),
+});
+
+/** Response of `POST /v1/chat/completions` (OpenAI `chat.completion`, plus `citations`). */
+export const ChatCompletion = z.object({
+  id: z.string(),
+  object: z.literal('chat.completion'),
+  created: z.number().int(),
+  model: z.string(),
+  choices: z.array(
+    z.object({
+      index: z.number().int(),
+      message: z.object({ role: z.literal('assistant'), content: z.string() }),
+      finish_reason: z.literal('stop'),
+    }),
+  ),
+  usage: CompletionUsage,
+  citations: z.array(Citation),
+  cohort: CohortCompletionInfo,
+});
+export type ChatCompletion = z.infer<typeof ChatCompletion>;
+
+/** One `data:` event of a streamed completion (OpenAI `chat.completion.chunk`). */
+export const ChatCompletionChunk = z.object({
+  id: z.string(),
+  object: z.literal('chat.completion.chunk'),
+  created: z.number().int(),
+  model: z.string(),
+  choices: z.array(
+    z.object({
+      index: z.number().int(),
+      delta: z.object({ role: z.literal('assistant').optional(), content: z.string().optional() }),
+      finish_reason: z.literal('stop').nullable(),
+    }),
+  ),
+  citations: z.array(Citation).optional(),
+  cohort: CohortCompletionInfo.optional(),
+});
+export type ChatCompletionChunk = z.infer<typeof ChatCompletionChunk>;
+
+/** Response of `GET /v1/models`: `cohort` (routed) and one model per agent (forced). */
+export const ModelList = z.object({
+  object: z.literal('list'),
+  data: z.array(
+    z.object({
+      id: z.string(),
+      object: z.literal('model'),
+      created: z.number().int(),
+      owned_by: z.string(),
+    }),
+  ),
+});
+export type ModelList = z.infer<typeof ModelList>;

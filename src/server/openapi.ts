@@ -1,0 +1,235 @@
+import { z } from 'zod';
+import {
+  AgentInfoResponse,
+  ChatRequest,
+  ChatResponse,
+  RouteRequest,
+  RouteResponse,
+} from '../schema/index.js';
+import {
+  ErrorResponse,
+  HealthResponse,
+  SessionDeletedResponse,
+  SessionMessagesResponse,
+} from './api-schemas.js';
+import {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionRequest,
+  ModelList,
+} from './openai-schemas.js';
+
+type Json = Record<string, unknown>;
+
+const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** Renames `properties` keys and `required` entries to snake_case, as the wire form does. */
+function toWireSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(toWireSchema);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'properties' && value && typeof value === 'object') {
+      out[key] = Object.fromEntries(
+        Object.entries(value).map(([name, inner]) => [snake(name), toWireSchema(inner)]),
+      );
+    } else if (key === 'required' && Array.isArray(value)) {
+      out[key] = value.map((name) => (typeof name === 'string' ? snake(name) : name));
+    } else {
+      out[key] = toWireSchema(value);
+    }
+  }
+  return out;
+}
+
+/** The JSON Schema of a zod schema in wire form; dates are ISO strings on the wire. */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): unknown {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    override: (ctx) => {
+      if (ctx.zodSchema._zod.def.type === 'date') {
+        ctx.jsonSchema.type = 'string';
+        ctx.jsonSchema.format = 'date-time';
+      }
+    },
+  });
+  return toWireSchema(rest);
+}
+
+const SCHEMAS: Record<string, [z.ZodType, 'input' | 'output']> = {
+  ChatRequest: [ChatRequest, 'input'],
+  ChatResponse: [ChatResponse, 'output'],
+  RouteRequest: [RouteRequest, 'input'],
+  RouteResponse: [RouteResponse, 'output'],
+  AgentInfoResponse: [AgentInfoResponse, 'output'],
+  HealthResponse: [HealthResponse, 'output'],
+  SessionMessagesResponse: [SessionMessagesResponse, 'output'],
+  SessionDeletedResponse: [SessionDeletedResponse, 'output'],
+  ErrorResponse: [ErrorResponse, 'output'],
+  ChatCompletionRequest: [ChatCompletionRequest, 'input'],
+  ChatCompletion: [ChatCompletion, 'output'],
+  ChatCompletionChunk: [ChatCompletionChunk, 'output'],
+  ModelList: [ModelList, 'output'],
+};
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Malformed request: the body is not JSON, or a path/query parameter is malformed',
+  401: 'Missing or wrong bearer token (only when the server has an API key)',
+  404: 'Unknown route, session or agent',
+  413: 'Body larger than server.bodyLimitBytes',
+  415: 'Body not sent as application/json',
+  422: 'Valid JSON whose fields are wrong; error.field names the field',
+  429: 'Rate limit exceeded; see Retry-After',
+  500: 'Unexpected server failure',
+  503: 'Store or retrieval unavailable',
+};
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (name: string) => ({ 'application/json': { schema: ref(name) } });
+
+function operation(
+  summary: string,
+  options: {
+    body?: string;
+    ok: string;
+    okType?: 'json' | 'sse' | 'html';
+    errors: number[];
+    open?: boolean;
+    parameters?: Json[];
+  },
+): Json {
+  const common = [401, 429, 500];
+  const errors = [...new Set([...options.errors, ...(options.open ? [500] : common)])].sort();
+  const okContent =
+    options.okType === 'sse'
+      ? { 'text/event-stream': { schema: { type: 'string' } } }
+      : options.okType === 'html'
+        ? { 'text/html': { schema: { type: 'string' } } }
+        : json(options.ok);
+  return {
+    summary,
+    ...(options.open ? { security: [] } : {}),
+    ...(options.parameters ? { parameters: options.parameters } : {}),
+    ...(options.body ? { requestBody: { required: true, content: json(options.body) } } : {}),
+    responses: {
+      200: {
+        description: options.okType === 'sse' ? options.ok : 'OK',
+        content: okContent,
+      },
+      ...Object.fromEntries(
+        errors.map((status) => [
+          status,
+          { description: ERROR_TEXT[status] ?? 'Error', content: json('ErrorResponse') },
+        ]),
+      ),
+    },
+  };
+}
+
+const sessionId = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', format: 'uuid' },
+};
+const BODY_ERRORS = [400, 413, 415, 422];
+
+/**
+ * The OpenAPI 3.1 document of the HTTP API, generated from the same zod schemas that validate it,
+ * in wire (snake_case) form.
+ *
+ * @example
+ * const doc = buildOpenApiDocument('0.1.0'); // serve at /openapi.json
+ */
+export function buildOpenApiDocument(version: string): Json {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'cohort HTTP API',
+      version,
+      description:
+        'The book assistant over HTTP: routed, cited answers (JSON or Server-Sent Events), agents, sessions, and an OpenAI-compatible endpoint. See docs/http-api.md.',
+    },
+    components: {
+      schemas: Object.fromEntries(
+        Object.entries(SCHEMAS).map(([name, [schema, io]]) => [name, jsonSchema(schema, io)]),
+      ),
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+    },
+    security: [{ bearer: [] }],
+    paths: {
+      '/chat': {
+        post: operation('Ask a question; get the routed, cited answer', {
+          body: 'ChatRequest',
+          ok: 'ChatResponse',
+          errors: [...BODY_ERRORS, 404, 503],
+        }),
+      },
+      '/chat/stream': {
+        post: operation('Ask a question; stream the answer as Server-Sent Events', {
+          body: 'ChatRequest',
+          ok: 'Events: `route` (RouteResponse), `delta` ({text}), `citations` ({citations}), `done` (ChatResponse), `error` (ErrorResponse)',
+          okType: 'sse',
+          errors: [...BODY_ERRORS, 404, 503],
+        }),
+      },
+      '/route': {
+        post: operation('The routing decision for a query, without running an agent', {
+          body: 'RouteRequest',
+          ok: 'RouteResponse',
+          errors: BODY_ERRORS,
+        }),
+      },
+      '/agents': {
+        get: operation('The registered agents', { ok: 'AgentInfoResponse', errors: [] }),
+      },
+      '/sessions/{id}/messages': {
+        get: operation("A session's latest messages, oldest first", {
+          ok: 'SessionMessagesResponse',
+          errors: [400, 404, 503],
+          parameters: [
+            sessionId,
+            { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
+          ],
+        }),
+      },
+      '/sessions/{id}': {
+        delete: operation("Delete a session's messages", {
+          ok: 'SessionDeletedResponse',
+          errors: [400, 404, 503],
+          parameters: [sessionId],
+        }),
+      },
+      '/v1/chat/completions': {
+        post: operation('OpenAI-compatible chat completion (`stream: true` for chunks)', {
+          body: 'ChatCompletionRequest',
+          ok: 'ChatCompletion',
+          errors: [...BODY_ERRORS, 404, 503],
+        }),
+      },
+      '/v1/models': {
+        get: operation('Models: `cohort` (routed) and one per agent', {
+          ok: 'ModelList',
+          errors: [],
+        }),
+      },
+      '/healthz': {
+        get: operation('Store reachable and answering mode', {
+          ok: 'HealthResponse',
+          errors: [503],
+          open: true,
+        }),
+      },
+      '/openapi.json': {
+        get: {
+          summary: 'This document',
+          responses: { 200: { description: 'OpenAPI 3.1 document' } },
+        },
+      },
+      '/': {
+        get: operation('The web chat page', { ok: 'page', okType: 'html', errors: [], open: true }),
+      },
+    },
+  };
+}

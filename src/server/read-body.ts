@@ -1,0 +1,53 @@
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import { fromWire } from '../schema/index.js';
+import { apiError, HttpError, wireField } from './api-error.js';
+
+/**
+ * Reads a JSON request body and validates it with `schema`. The split between statuses:
+ * not JSON (or not an object) is 400 `malformed_json`; a body that is not declared as JSON is 415;
+ * valid JSON whose fields are wrong is 422 `invalid_input` naming the field. Keys arrive in
+ * snake_case and are read into camelCase unless `wire` is false (the OpenAI endpoint).
+ *
+ * @example
+ * const request = await readBody(c, ChatRequest); // throws HttpError
+ */
+export async function readBody<S extends z.ZodType>(
+  c: Context,
+  schema: S,
+  options: { wire?: boolean } = {},
+): Promise<z.infer<S>> {
+  const type = c.req.header('content-type') ?? '';
+  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+    throw new HttpError(
+      apiError(
+        'unsupported_media_type',
+        'Send the body as JSON with the header "Content-Type: application/json".',
+      ),
+    );
+  }
+  const text = await c.req.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new HttpError(
+      apiError(
+        'malformed_json',
+        text.trim() === ''
+          ? 'The request body is empty: send a JSON object.'
+          : 'The request body is not valid JSON.',
+      ),
+    );
+  }
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) {
+    throw new HttpError(apiError('malformed_json', 'The request body must be a JSON object.'));
+  }
+  const result = schema.safeParse(options.wire === false ? json : fromWire(json));
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue && issue.path.length > 0 ? wireField(issue.path.join('.')) : undefined;
+  const reason = issue?.message ?? 'invalid input';
+  const message = field && !reason.includes(field) ? `${field}: ${reason}` : reason;
+  throw new HttpError(apiError('invalid_input', message, field));
+}

@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import type { Logger } from '../telemetry/index.js';
+import type { ServerEnv } from './server-env.js';
+
+/** The header a request id travels in, both ways. */
+export const REQUEST_ID_HEADER = 'x-request-id';
+/** An incoming id is kept only when it is this tame, so it cannot forge log lines. */
+const SAFE_ID = /^[\w.:-]{1,128}$/;
+
+/**
+ * Gives each request an id (the caller's `x-request-id` when safe, else a new UUID), returns it in
+ * the response header, and logs one `request` line with method, path, status and duration.
+ *
+ * @example
+ * app.use(requestContext(logger));
+ */
+export function requestContext(
+  logger: Logger,
+  now: () => number = performance.now.bind(performance),
+): MiddlewareHandler<ServerEnv> {
+  return async (c, next) => {
+    const incoming = c.req.header(REQUEST_ID_HEADER);
+    const requestId = incoming && SAFE_ID.test(incoming) ? incoming : randomUUID();
+    const log = logger.child({ request_id: requestId });
+    c.set('requestId', requestId);
+    c.set('logger', log);
+    const started = now();
+    await next();
+    c.header(REQUEST_ID_HEADER, requestId);
+    log.info('request', {
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round(now() - started),
+    });
+  };
+}

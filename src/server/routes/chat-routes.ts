@@ -1,0 +1,82 @@
+import { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { Assistant } from '../../assistant/index.js';
+import {
+  ChatRequest,
+  RouteRequest,
+  toWire,
+  type RouteResult,
+  type RouteResponse,
+} from '../../schema/index.js';
+import type { Store } from '../../store/index.js';
+import { errorBody, HttpError } from '../api-error.js';
+import { degradedFailure } from '../degraded-answer.js';
+import { describeFailure } from '../error-handler.js';
+import { readBody } from '../read-body.js';
+import type { ServerEnv } from '../server-env.js';
+import { resumeEvents, startEvents } from '../start-events.js';
+
+/** The `/route` answer (and the `route` SSE event) for a routing decision. */
+export function routeResponse(route: RouteResult): RouteResponse {
+  return {
+    primaryAgent: route.primaryAgent,
+    secondaryAgents: route.secondaryAgents,
+    confidence: route.confidence,
+    reason: route.routingReason,
+    isMultiDomain: route.isMultiDomain,
+    phase: route.phase,
+  };
+}
+
+/**
+ * `POST /chat` (one `ChatResponse`), `POST /chat/stream` (SSE: `route`, `delta`, `citations`,
+ * `done`, or `error`) and `POST /route` (the routing decision alone).
+ *
+ * @example
+ * app.route('/', chatRoutes({ assistant, store }));
+ */
+export function chatRoutes(parts: { assistant: Assistant; store: Pick<Store, 'ping'> }) {
+  const { assistant, store } = parts;
+  const app = new Hono<ServerEnv>();
+
+  app.post('/chat', async (c) => {
+    const request = await readBody(c, ChatRequest);
+    const response = await assistant.ask(request, { signal: c.req.raw.signal });
+    const failure = degradedFailure(response);
+    if (failure) throw new HttpError(failure);
+    return c.json(toWire(response));
+  });
+
+  app.post('/route', async (c) => {
+    const { query } = await readBody(c, RouteRequest);
+    return c.json(toWire(routeResponse(assistant.route(query))));
+  });
+
+  app.post('/chat/stream', async (c) => {
+    const request = await readBody(c, ChatRequest);
+    const abort = new AbortController();
+    const started = await startEvents(assistant.askStream(request, { signal: abort.signal }));
+    return streamSSE(c, async (stream) => {
+      stream.onAbort(() => abort.abort());
+      const send = (event: string, data: unknown) =>
+        stream.writeSSE({ event, data: JSON.stringify(toWire(data)) });
+      try {
+        for await (const event of resumeEvents(started)) {
+          if (stream.aborted) break;
+          if (event.type === 'route') await send('route', routeResponse(event.route));
+          if (event.type === 'delta') await send('delta', { text: event.text });
+          if (event.type === 'citations') await send('citations', { citations: event.citations });
+          if (event.type === 'done') {
+            const failure = degradedFailure(event.response);
+            if (failure) await send('error', errorBody(failure));
+            else await send('done', event.response);
+          }
+        }
+      } catch (error) {
+        if (!stream.aborted) await send('error', errorBody(await describeFailure(error, c, store)));
+      }
+    });
+  });
+
+  return app;
+}

@@ -1,0 +1,65 @@
+import { Hono, type Context } from 'hono';
+import { SessionId, toWire } from '../../schema/index.js';
+import type { Store } from '../../store/index.js';
+import { apiError, HttpError } from '../api-error.js';
+import {
+  SessionMessagesQuery,
+  type SessionDeletedResponse,
+  type SessionMessagesResponse,
+} from '../api-schemas.js';
+import type { ServerEnv } from '../server-env.js';
+
+/** The session id of the path, or a 400 naming it: a malformed URL, not a bad body. */
+function sessionIdOf(c: Context<ServerEnv>): string {
+  const id = c.req.param('id') ?? '';
+  const parsed = SessionId.safeParse(id);
+  if (!parsed.success) {
+    throw new HttpError(
+      apiError('bad_request', 'The session id in the path must be a UUID.', 'session_id'),
+    );
+  }
+  return parsed.data;
+}
+
+const noSession = (id: string) =>
+  new HttpError(
+    apiError(
+      'not_found',
+      `Session "${id}" has no messages: it never existed, was deleted, or is the anonymous session (which keeps no history).`,
+      'session_id',
+    ),
+  );
+
+/**
+ * `GET /sessions/:id/messages?limit=100` (the latest messages, oldest first) and
+ * `DELETE /sessions/:id`. A session that has no messages is 404.
+ *
+ * @example
+ * app.route('/', sessionRoutes({ store }));
+ */
+export function sessionRoutes(parts: { store: Pick<Store, 'sessions'> }) {
+  const app = new Hono<ServerEnv>();
+
+  app.get('/sessions/:id/messages', async (c) => {
+    const sessionId = sessionIdOf(c);
+    const query = SessionMessagesQuery.safeParse({ limit: c.req.query('limit') });
+    if (!query.success) {
+      const message = query.error.issues[0]?.message ?? 'limit is not valid';
+      throw new HttpError(apiError('bad_request', message, 'limit'));
+    }
+    const messages = await parts.store.sessions.history(sessionId, query.data.limit);
+    if (messages.length === 0) throw noSession(sessionId);
+    const body: SessionMessagesResponse = { sessionId, messages, total: messages.length };
+    return c.json(toWire(body));
+  });
+
+  app.delete('/sessions/:id', async (c) => {
+    const sessionId = sessionIdOf(c);
+    const deleted = await parts.store.sessions.delete(sessionId);
+    if (deleted === 0) throw noSession(sessionId);
+    const body: SessionDeletedResponse = { sessionId, deleted };
+    return c.json(toWire(body));
+  });
+
+  return app;
+}

@@ -1,0 +1,123 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { silentLogger } from '../telemetry/index.js';
+import { createServer, type ServedAssistant, type ServerOptions } from './create-server.js';
+
+/** How long shutdown waits for open requests before cutting them off. */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+
+/** Options of {@link startServer}. */
+export interface StartServerOptions extends ServerOptions {
+  /** Closed after the server stops (the store); `openAssistant`'s `close`. */
+  close?: () => Promise<void>;
+  /** Bound on waiting for open requests at shutdown. */
+  shutdownTimeoutMs?: number;
+  /** Stop gracefully on SIGINT/SIGTERM (default true). */
+  handleSignals?: boolean;
+}
+
+/** A listening server. */
+export interface RunningServer {
+  /** `http://host:port`, with the port actually bound (useful with port 0). */
+  readonly url: string;
+  readonly port: number;
+  readonly server: Server;
+  /** Requests being served right now. */
+  openRequests(): number;
+  /**
+   * Stops gracefully: no new connections, open requests finish (up to the bound), then the store
+   * closes. Calling it again returns the same promise.
+   */
+  close(): Promise<void>;
+  /** Resolves when the server has fully stopped (after `close` or a signal). */
+  readonly closed: Promise<void>;
+}
+
+/**
+ * Starts the HTTP server and resolves once it listens. On SIGINT/SIGTERM (or `close()`) it stops
+ * accepting connections, lets in-flight requests finish within `shutdownTimeoutMs`, then closes
+ * the store.
+ *
+ * @example
+ * const opened = await openAssistant({ config });
+ * const running = await startServer(opened, { server: config.server, close: opened.close });
+ * console.log(`Listening on ${running.url}`);
+ */
+export async function startServer(
+  served: ServedAssistant,
+  options: StartServerOptions = {},
+): Promise<RunningServer> {
+  const app = createServer(served, options);
+  const port = options.server?.port ?? served.config?.server.port ?? 8787;
+  const host = options.server?.host ?? served.config?.server.host ?? '127.0.0.1';
+  const logger = options.logger ?? silentLogger;
+  const bound = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+
+  let open = 0;
+  let drained: (() => void) | undefined;
+  const server = await new Promise<Server>((resolve, reject) => {
+    const created = serve({ fetch: app.fetch, port, hostname: host }, () =>
+      resolve(created as Server),
+    ) as Server;
+    created.once('error', reject);
+  });
+  // Counted per response, not per handler, so a streaming answer counts until its last byte.
+  server.on('request', (_request, response) => {
+    open += 1;
+    response.once('close', () => {
+      open -= 1;
+      if (open === 0) drained?.();
+    });
+  });
+
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | undefined;
+  let markClosed: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => (markClosed = resolve));
+
+  const onSignal = (signal: NodeJS.Signals) => {
+    logger.info('shutdown', { signal, open_requests: open });
+    void close();
+  };
+  if (options.handleSignals !== false) {
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  }
+
+  async function shutdown(): Promise<void> {
+    const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    if (open > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        new Promise<void>((resolve) => (drained = resolve)),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, bound))),
+      ]);
+      clearTimeout(timer);
+      if (open > 0) logger.warn('shutdown_cut_off', { open_requests: open, after_ms: bound });
+    }
+    server.closeAllConnections();
+    await stopped;
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    await options.close?.();
+    logger.info('stopped');
+    markClosed();
+  }
+
+  function close(): Promise<void> {
+    closing ??= shutdown();
+    return closing;
+  }
+
+  return {
+    url: `http://${urlHost}:${address.port}`,
+    port: address.port,
+    server,
+    openRequests: () => open,
+    close,
+    closed,
+  };
+}
