@@ -1,0 +1,383 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig, type CohortConfigInput } from '../config/index.js';
+import { runCodingAgent } from './coding-agent.js';
+import { fixtureModel, offeredTools, promptText } from './scripted-model.fixture.js';
+import { estimateTokens } from './subagent-report.js';
+
+const base = mkdtempSync(join(tmpdir(), 'cohort-coding-'));
+const workspace = join(base, 'ws');
+const home = join(base, 'home');
+mkdirSync(join(workspace, 'src'), { recursive: true });
+mkdirSync(home);
+const BIG_FILE = `export const marker = 'FILE-CONTENT-${'x'.repeat(4000)}';\n`;
+writeFileSync(join(workspace, 'src', 'retry.ts'), BIG_FILE);
+const skill = (name: string, frontmatter: string, body: string) => {
+  mkdirSync(join(workspace, 'skills', name), { recursive: true });
+  writeFileSync(
+    join(workspace, 'skills', name, 'SKILL.md'),
+    `---\nname: ${name}\n${frontmatter}\n---\n${body}\n`,
+  );
+};
+skill(
+  'designer',
+  'description: Plan architecture and design modules and interfaces; write design documents.\nallowed-tools: read glob grep write_doc',
+  'DESIGNER-BODY: design only.',
+);
+skill(
+  'refactor',
+  'description: Restructure existing code without changing behaviour - rename, extract, remove duplication.\nmodel: fast',
+  'REFACTOR-BODY: keep behaviour.',
+);
+mkdirSync(join(workspace, 'skills', 'refactor', 'references'));
+writeFileSync(join(workspace, 'skills', 'refactor', 'references', 'checklist.md'), 'CHECKLIST');
+mkdirSync(join(workspace, '.claude', 'agents'), { recursive: true });
+writeFileSync(
+  join(workspace, '.claude', 'agents', 'code-reviewer.md'),
+  `---
+name: code-reviewer
+description: Expert code review specialist. Use proactively after writing code.
+tools: Read, Grep, Glob
+model: haiku
+color: blue
+permissionMode: default
+---
+You are a senior code reviewer. Review the code for bugs.
+`,
+);
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+const config = (overrides: CohortConfigInput = {}) =>
+  loadConfig({ env: {}, cwd: base, overrides: { model: { maxSteps: 8 }, ...overrides } });
+const REPORT = JSON.stringify({
+  summary: 'retry policy is in src/retry.ts',
+  findings: ['src/retry.ts:1 exports marker'],
+  sources: [],
+  files: ['src/retry.ts'],
+});
+
+describe('runCodingAgent with subagents', () => {
+  it('spawns an explorer in an isolated context and adds only its capped report to the parent', async () => {
+    const main = fixtureModel((call) =>
+      call === 0
+        ? {
+            toolCalls: [
+              { toolName: 'task', input: { type: 'explorer', prompt: 'Find the retry policy.' } },
+            ],
+          }
+        : { text: 'It is in src/retry.ts.' },
+    );
+    const explorer = fixtureModel((call) =>
+      call === 0
+        ? { toolCalls: [{ toolName: 'read', input: { path: 'src/retry.ts' } }] }
+        : { text: REPORT },
+    );
+    const result = await runCodingAgent({
+      request: 'Where is the retry policy?',
+      history: [
+        { role: 'user', content: 'PARENT-HISTORY: we use tabs.' },
+        { role: 'assistant', content: 'Noted.' },
+      ],
+      workspace,
+      home,
+      config: config(),
+      model: (ref) => (ref === 'fast' ? explorer.model : main.model),
+    });
+    expect(result.text).toBe('It is in src/retry.ts.');
+
+    // The subagent saw its own system prompt and the task prompt, nothing of the parent.
+    const first = explorer.calls[0];
+    expect(first?.prompt.map((message) => message.role)).toEqual(['system', 'user']);
+    expect(promptText(first)).toContain('Find the retry policy.');
+    expect(promptText(first)).not.toContain('PARENT-HISTORY');
+    expect(promptText(first)).not.toContain('Where is the retry policy?');
+    expect(offeredTools(first)).toEqual(['glob', 'grep', 'read']); // depth 1: no task tool
+    expect(promptText(explorer.calls[1])).toContain('FILE-CONTENT-');
+
+    // The parent's next call grew by the tool call and the report only, never the file.
+    const before = main.calls[0]?.prompt ?? [];
+    const after = main.calls[1]?.prompt ?? [];
+    expect(after.slice(0, before.length)).toEqual(before);
+    const added = JSON.stringify(after.slice(before.length));
+    expect(added).toContain('retry policy is in src/retry.ts');
+    expect(added).not.toContain('FILE-CONTENT-');
+    expect(promptText(main.calls[0])).toContain('PARENT-HISTORY');
+
+    expect(result.subagents).toHaveLength(1);
+    expect(result.subagents[0]).toMatchObject({
+      type: 'explorer',
+      model: 'fast',
+      status: 'completed',
+      turns: 2,
+    });
+    expect(result.subagents[0]?.report.files).toEqual(['src/retry.ts']);
+    // Usage rolls up: the main agent's two calls plus the explorer's two.
+    expect(result.usage.totalTokens).toBe(240);
+    expect(result.totalUsage.totalTokens).toBe(480);
+  });
+
+  it('caps the summary that reaches the parent', async () => {
+    const main = fixtureModel((call) =>
+      call === 0
+        ? {
+            toolCalls: [
+              { toolName: 'task', input: { type: 'explorer', prompt: 'Summarise everything.' } },
+            ],
+          }
+        : { text: 'ok' },
+    );
+    const huge = JSON.stringify({
+      summary: 'S'.repeat(40_000),
+      findings: Array.from({ length: 200 }, (_, i) => `finding ${i} ${'f'.repeat(100)}`),
+      files: [],
+    });
+    const explorer = fixtureModel(() => ({ text: huge }));
+    const result = await runCodingAgent({
+      request: 'Summarise the repo',
+      workspace,
+      home,
+      config: config({ subagents: { summaryMaxTokens: 300 } }),
+      model: (ref) => (ref === 'fast' ? explorer.model : main.model),
+    });
+    expect(result.subagents[0]?.truncated).toBe(true);
+    const added = (main.calls[1]?.prompt ?? []).slice((main.calls[0]?.prompt ?? []).length);
+    const toolMessage = added.find((message) => message.role === 'tool');
+    const output = JSON.stringify(toolMessage?.content);
+    expect(estimateTokens(output)).toBeLessThan(300 + 60); // the cap plus the message envelope
+    expect(output).toContain('cut to fit');
+  });
+
+  it('ends a subagent that exhausts its turn budget and reports it', async () => {
+    const main = fixtureModel((call) =>
+      call === 0
+        ? {
+            toolCalls: [
+              { toolName: 'task', input: { type: 'explorer', prompt: 'Search forever.' } },
+            ],
+          }
+        : { text: 'gave up' },
+    );
+    const explorer = fixtureModel(() => ({
+      toolCalls: [{ toolName: 'glob', input: { pattern: '**/*.ts' } }],
+    }));
+    const result = await runCodingAgent({
+      request: 'Search',
+      workspace,
+      home,
+      config: config({ subagents: { maxTurns: 3 } }),
+      model: (ref) => (ref === 'fast' ? explorer.model : main.model),
+    });
+    expect(explorer.calls).toHaveLength(3);
+    expect(result.subagents[0]).toMatchObject({ status: 'budget_exceeded', turns: 3 });
+    expect(result.subagents[0]?.report.summary).toContain('turns');
+    expect(promptText(main.calls[1])).toContain('budget_exceeded');
+  });
+
+  it('ends a subagent that exceeds its token budget', async () => {
+    const main = fixtureModel((call) =>
+      call === 0
+        ? { toolCalls: [{ toolName: 'task', input: { type: 'explorer', prompt: 'Read a lot.' } }] }
+        : { text: 'done' },
+    );
+    const explorer = fixtureModel(() => ({
+      toolCalls: [{ toolName: 'read', input: { path: 'src/retry.ts' } }],
+      usage: { input: 900, output: 200 },
+    }));
+    const result = await runCodingAgent({
+      request: 'Read',
+      workspace,
+      home,
+      config: config({ subagents: { maxTokens: 2000 } }),
+      model: (ref) => (ref === 'fast' ? explorer.model : main.model),
+    });
+    expect(result.subagents[0]).toMatchObject({ status: 'budget_exceeded', turns: 2 });
+    expect(result.subagents[0]?.stopMessage).toContain('tokens');
+    expect(result.subagents[0]?.report.files).toEqual(['src/retry.ts']);
+  });
+
+  it('runs two spawns of one step in parallel', async () => {
+    const main = fixtureModel((call) =>
+      call === 0
+        ? {
+            toolCalls: [
+              { toolName: 'task', input: { type: 'explorer', prompt: 'Task A' } },
+              { toolName: 'task', input: { type: 'explorer', prompt: 'Task B' } },
+            ],
+          }
+        : { text: 'both done' },
+    );
+    // Each explorer waits until both have started: run one after the other, the first would wait
+    // alone until the fallback and the order of events would show no overlap.
+    let started = 0;
+    let release: () => void = () => undefined;
+    const bothStarted = new Promise<void>((resolve) => (release = resolve));
+    const explorer = fixtureModel(async () => {
+      started += 1;
+      if (started === 2) release();
+      await Promise.race([bothStarted, new Promise((resolve) => setTimeout(resolve, 2000))]);
+      return { text: JSON.stringify({ summary: 'ok' }) };
+    });
+    const events: string[] = [];
+    const result = await runCodingAgent({
+      request: 'Do A and B',
+      workspace,
+      home,
+      config: config(),
+      model: (ref) => (ref === 'fast' ? explorer.model : main.model),
+      onEvent: (event) => {
+        if (event.type === 'subagent-start') events.push('start');
+        if (event.type === 'subagent-end') events.push('end');
+      },
+    });
+    expect(events).toEqual(['start', 'start', 'end', 'end']);
+    expect(result.subagents.map((s) => s.status)).toEqual(['completed', 'completed']);
+  });
+
+  it('times a subagent out by wall time', async () => {
+    const main = fixtureModel((call) =>
+      call === 0
+        ? { toolCalls: [{ toolName: 'task', input: { type: 'explorer', prompt: 'Hang.' } }] }
+        : { text: 'moved on' },
+    );
+    const explorer = fixtureModel(
+      (_call, options) =>
+        new Promise((_resolve, reject) =>
+          options.abortSignal?.addEventListener('abort', () => reject(options.abortSignal?.reason)),
+        ),
+    );
+    const result = await runCodingAgent({
+      request: 'Hang',
+      workspace,
+      home,
+      config: config({ subagents: { timeoutSeconds: 0.2 } }),
+      model: (ref) => (ref === 'fast' ? explorer.model : main.model),
+    });
+    expect(result.subagents[0]?.status).toBe('timeout');
+    expect(result.text).toBe('moved on');
+  });
+
+  it('loads a Claude Code agent file unchanged and spawns it with its tools and model', async () => {
+    const main = fixtureModel((call) =>
+      call === 0
+        ? {
+            toolCalls: [
+              { toolName: 'task', input: { type: 'code-reviewer', prompt: 'Review src/retry.ts' } },
+            ],
+          }
+        : { text: 'reviewed' },
+    );
+    const reviewer = fixtureModel(() => ({ text: 'Looks fine, no bugs.' }));
+    const result = await runCodingAgent({
+      request: 'Review',
+      workspace,
+      home,
+      config: config(),
+      model: (ref) => (ref === 'fast' ? reviewer.model : main.model),
+    });
+    const type = result.subagentTypes.types.get('code-reviewer');
+    expect(type).toMatchObject({
+      tools: ['read', 'grep', 'glob'],
+      model: 'haiku',
+      extra: { color: 'blue', permissionMode: 'default' },
+    });
+    expect(result.subagentTypes.problems).toEqual([]);
+    expect(offeredTools(reviewer.calls[0])).toEqual(['glob', 'grep', 'read']);
+    expect(promptText(reviewer.calls[0])).toContain('You are a senior code reviewer.');
+    // Free text instead of JSON becomes the summary.
+    expect(result.subagents[0]).toMatchObject({
+      model: 'fast',
+      report: { summary: 'Looks fine, no bugs.' },
+    });
+  });
+});
+
+describe('runCodingAgent with skills', () => {
+  it('shows only names and descriptions until a skill is activated', async () => {
+    const main = fixtureModel(() => ({ text: 'hello' }));
+    const result = await runCodingAgent({
+      request: 'what time is it',
+      workspace,
+      home,
+      config: config(),
+      model: () => main.model,
+    });
+    const system = promptText(main.calls[0]);
+    expect(system).toContain('designer: Plan architecture');
+    expect(system).not.toContain('DESIGNER-BODY');
+    expect(system).not.toContain('REFACTOR-BODY');
+    expect(result.activation.how).toBe('none');
+  });
+
+  it('auto-activates a skill by description: body injected, model override applied', async () => {
+    const fast = fixtureModel(() => ({ text: 'refactored' }));
+    const full = fixtureModel(() => ({ text: 'wrong model' }));
+    const result = await runCodingAgent({
+      request: 'please rename and extract the helpers to remove duplication',
+      workspace,
+      home,
+      config: config(),
+      model: (ref) => (ref === 'fast' ? fast.model : full.model),
+    });
+    expect(result.activation).toMatchObject({ how: 'auto', skill: { name: 'refactor' } });
+    expect(result.model).toBe('fast');
+    expect(full.calls).toHaveLength(0);
+    expect(promptText(fast.calls[0])).toContain('REFACTOR-BODY');
+    expect(promptText(fast.calls[0])).toContain('references/checklist.md');
+    expect(offeredTools(fast.calls[0])).toContain('read_skill_resource');
+  });
+
+  it('enforces allowed-tools: a disallowed call is refused, not run', async () => {
+    const main = fixtureModel((call) =>
+      call === 0
+        ? {
+            toolCalls: [
+              { toolName: 'write', input: { path: 'src/new.ts', content: 'x' } },
+              { toolName: 'write_doc', input: { path: 'docs/plan.md', content: '# Plan' } },
+            ],
+          }
+        : { text: 'planned' },
+    );
+    const result = await runCodingAgent({
+      request: '/designer plan the module layout',
+      workspace,
+      home,
+      config: config(),
+      model: () => main.model,
+    });
+    expect(result.activation).toMatchObject({
+      how: 'explicit',
+      skill: { name: 'designer' },
+      request: 'plan the module layout',
+    });
+    expect(offeredTools(main.calls[0])).toEqual(['glob', 'grep', 'read', 'write_doc']);
+    expect(existsSync(join(workspace, 'src', 'new.ts'))).toBe(false);
+    expect(existsSync(join(workspace, 'docs', 'plan.md'))).toBe(true);
+    expect(promptText(main.calls[1])).toContain('tool write is not allowed here');
+    expect(promptText(main.calls[0])).toContain('DESIGNER-BODY');
+  });
+
+  it('takes the skill as an option and refuses an unknown one', async () => {
+    const main = fixtureModel(() => ({ text: 'ok' }));
+    const result = await runCodingAgent({
+      request: 'anything',
+      skill: 'designer',
+      workspace,
+      home,
+      config: config(),
+      model: () => main.model,
+    });
+    expect(result.activation.how).toBe('option');
+    await expect(
+      runCodingAgent({
+        request: 'x',
+        skill: 'chef',
+        workspace,
+        home,
+        config: config(),
+        model: () => main.model,
+      }),
+    ).rejects.toThrow(/Unknown skill/);
+  });
+});

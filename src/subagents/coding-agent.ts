@@ -1,0 +1,230 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { ModelMessage } from 'ai';
+import { z } from 'zod';
+import {
+  addUsage,
+  defineTool,
+  emptyUsage,
+  runLoop,
+  type LoopEvent,
+  type LoopFinishReason,
+  type LoopTool,
+} from '../agents/loop/index.js';
+import type { CohortConfig } from '../config/index.js';
+import type { TokenUsage } from '../schema/index.js';
+import {
+  activateSkill,
+  allowedToolsFor,
+  availableSkillsBlock,
+  listSkillResources,
+  loadSkills,
+  readSkillResource,
+  skillPrompt,
+  type Skill,
+  type SkillActivation,
+  type SkillCatalog,
+} from '../skills/index.js';
+import {
+  createCodingTools,
+  createWorkspace,
+  toolFailure,
+  type HostLookup,
+} from '../tools/index.js';
+import type { SubagentEnvironment } from './spawn-subagent.js';
+import type { SubagentEvent, SubagentResult } from './subagent-events.js';
+import { loadSubagentTypes, type SubagentCatalog } from './subagent-file.js';
+import { createSubagentTracker } from './subagent-tracker.js';
+import { createTaskTool } from './task-tool.js';
+
+/** The main coding agent's own instructions; skills and the skill list are appended. */
+export const CODING_AGENT_PROMPT = `You are cohort's coding assistant, working on the files of one workspace.
+
+Use the tools to look before you answer; never guess file contents. Keep your own context small:
+for work that means reading many files, searching the web or running builds and tests, spawn a
+subagent with the task tool (explorer: find files and patterns; researcher: web research;
+reviewer: build, test, review) and work from its short report. Give each subagent a complete,
+self-contained prompt: it does not see this conversation. Independent subagent tasks can be
+spawned together in one reply; they run in parallel.
+
+Decisions that shape the code (names, structure, style) stay with you, in this context, so the
+result is consistent. End with a concise answer: what you found or changed, and how you know.`;
+
+/** The tool that reads an active skill's references, scripts and assets on demand. */
+export const SKILL_RESOURCE_TOOL_NAME = 'read_skill_resource';
+
+/** What a coding-agent run reports as it goes. */
+export type CodingAgentEvent =
+  LoopEvent | SubagentEvent | { type: 'skill'; activation: SkillActivation };
+
+/** Options of {@link runCodingAgent}. */
+export interface CodingAgentOptions {
+  request: string;
+  /** The workspace folder the tools are confined to. */
+  workspace: string;
+  config: CohortConfig;
+  /** A model for a tier or id (usually `provider.languageModel`). */
+  model(ref: string): LanguageModelV3;
+  /** Activate this skill (the API option); otherwise `/name` or automatic matching. */
+  skill?: string;
+  /** Earlier turns of the conversation: skills work in the same context, so they see it. */
+  history?: ModelMessage[];
+  /** Home folder for `~/.config/cohort/skills` (tests). */
+  home?: string;
+  /** Replaces the built-in coding tools (tests). */
+  tools?: LoopTool[];
+  fetch?: typeof fetch;
+  lookup?: HostLookup;
+  parentEnv?: Record<string, string | undefined>;
+  signal?: AbortSignal;
+  onEvent?: (event: CodingAgentEvent) => void;
+  clock?: () => number;
+}
+
+/** What a coding-agent run returns. */
+export interface CodingAgentResult {
+  text: string;
+  activation: SkillActivation;
+  /** The tier or model id the main agent ran on (a skill's `model` overrides `full`). */
+  model: string;
+  /** Tools the main agent could use. */
+  tools: string[];
+  finishReason: LoopFinishReason;
+  stopMessage?: string;
+  /** The main agent's own usage. */
+  usage: TokenUsage;
+  /** Main agent plus every subagent (usage rolls up). */
+  totalUsage: TokenUsage;
+  /** One result per spawned subagent, nested ones included. */
+  subagents: SubagentResult[];
+  messages: ModelMessage[];
+  skills: SkillCatalog;
+  subagentTypes: SubagentCatalog;
+}
+
+function skillResourceTool(skill: Skill): LoopTool {
+  return defineTool({
+    name: SKILL_RESOURCE_TOOL_NAME,
+    description: `Read a file from the active skill "${skill.name}" (under references/, scripts/ or assets/).`,
+    inputSchema: z.object({
+      path: z.string().min(1).describe('Path inside the skill folder, e.g. references/guide.md.'),
+    }),
+    execute: async ({ path }) => {
+      try {
+        return { ok: true, path, content: readSkillResource(skill, path) };
+      } catch (error) {
+        return toolFailure(error);
+      }
+    },
+  });
+}
+
+/**
+ * Runs the main coding agent on a workspace: loads skills (names and descriptions go into the
+ * system prompt; an activated skill's body is injected and its `allowed-tools` and `model` apply
+ * for the rest of the task), offers the coding tools plus `task` for subagents, and runs the
+ * tool-calling loop. Subagent usage rolls up into `totalUsage`.
+ *
+ * @example
+ * const provider = createModelProvider(config);
+ * const result = await runCodingAgent({
+ *   request: '/refactor split src/big.ts into modules',
+ *   workspace: process.cwd(),
+ *   config,
+ *   model: (ref) => provider.languageModel(ref),
+ * });
+ * console.log(result.text);
+ */
+export async function runCodingAgent(options: CodingAgentOptions): Promise<CodingAgentResult> {
+  const { config } = options;
+  const workspace = createWorkspace(options.workspace);
+  const skills = loadSkills({
+    workspace: workspace.root,
+    ...(options.home ? { home: options.home } : {}),
+  });
+  const subagentTypes = loadSubagentTypes(workspace.root);
+  const activation = activateSkill(
+    options.request,
+    skills.skills,
+    options.skill ? { skill: options.skill } : {},
+  );
+  options.onEvent?.({ type: 'skill', activation });
+  const skill = activation.skill;
+  const model = skill?.model ?? 'full';
+
+  const baseTools =
+    options.tools ??
+    Object.values(
+      createCodingTools({
+        workspace,
+        config,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(options.lookup ? { lookup: options.lookup } : {}),
+        ...(options.parentEnv ? { parentEnv: options.parentEnv } : {}),
+      }),
+    ).map((tool) => defineTool(tool));
+  const tracker = createSubagentTracker();
+  const env: SubagentEnvironment = {
+    model: options.model,
+    parentModel: model,
+    config,
+    tools: baseTools,
+    types: subagentTypes.types,
+    skills: skills.skills,
+    depth: 0,
+    onEvent(event) {
+      tracker.handle(event);
+      options.onEvent?.(event);
+    },
+    ...(options.clock ? { clock: options.clock } : {}),
+  };
+  const tools: LoopTool[] = [...baseTools];
+  if (config.subagents.maxDepth > 0) tools.push(createTaskTool(env));
+  const resources = skill ? listSkillResources(skill) : [];
+  if (skill && resources.length > 0) tools.push(skillResourceTool(skill));
+  const allowed = allowedToolsFor(
+    skill,
+    tools.map((tool) => tool.name),
+  );
+  if (skill && resources.length > 0 && !allowed.includes(SKILL_RESOURCE_TOOL_NAME))
+    allowed.push(SKILL_RESOURCE_TOOL_NAME);
+
+  const system = [
+    CODING_AGENT_PROMPT,
+    `Workspace: ${workspace.root}`,
+    availableSkillsBlock(skills.skills, skill?.name),
+    skill ? skillPrompt(skill, resources) : '',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+
+  const result = await runLoop({
+    model: options.model(model),
+    system,
+    messages: [...(options.history ?? []), { role: 'user', content: activation.request }],
+    tools,
+    allowedTools: allowed,
+    maxSteps: config.model.maxSteps,
+    timeoutMs: config.model.timeoutSeconds * 1000,
+    maxRetries: config.model.maxRetries,
+    ...(config.model.temperature !== undefined ? { temperature: config.model.temperature } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    onEvent: (event) => options.onEvent?.(event),
+  });
+  const totalUsage = emptyUsage();
+  addUsage(totalUsage, result.usage);
+  addUsage(totalUsage, tracker.usage());
+  return {
+    text: result.text,
+    activation,
+    model,
+    tools: allowed,
+    finishReason: result.finishReason,
+    ...(result.stopMessage ? { stopMessage: result.stopMessage } : {}),
+    usage: result.usage,
+    totalUsage,
+    subagents: tracker.results(),
+    messages: result.messages,
+    skills,
+    subagentTypes,
+  };
+}

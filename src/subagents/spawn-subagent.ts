@@ -1,0 +1,241 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { CohortConfig } from '../config/index.js';
+import { isCohortError } from '../errors/index.js';
+import {
+  addUsage,
+  emptyUsage,
+  runLoop,
+  type LoopResult,
+  type LoopTool,
+} from '../agents/loop/index.js';
+import type { Skill } from '../skills/index.js';
+import type { TokenUsage } from '../schema/index.js';
+import type { SubagentEvent, SubagentResult } from './subagent-events.js';
+import {
+  capReport,
+  parseSubagentReport,
+  REPORT_INSTRUCTIONS,
+  type SubagentReport,
+} from './subagent-report.js';
+import { subagentModel, type SubagentType } from './subagent-type.js';
+import { createTaskTool } from './task-tool.js';
+
+/** Everything a spawn needs from its parent, passed in so tests give scripted models and fake tools. */
+export interface SubagentEnvironment {
+  /** A model for a tier (`fast`, `full`) or a model id. */
+  model(ref: string): LanguageModelV3;
+  /** The model the parent runs on, for `model: inherit`. */
+  parentModel: string;
+  config: CohortConfig;
+  /** The tools a subagent may be given (the parent's, without `task`). */
+  tools: readonly LoopTool[];
+  types: ReadonlyMap<string, SubagentType>;
+  /** Skills a type may preload with its `skills` field. */
+  skills?: readonly Skill[];
+  /** Depth of the spawner: the main agent is 0. */
+  depth: number;
+  parentId?: string;
+  onEvent?: (event: SubagentEvent) => void;
+  /** Milliseconds clock (default `Date.now`). */
+  clock?: () => number;
+  /** Id generator (default: type plus a counter). */
+  newId?: (type: string) => string;
+}
+
+let counter = 0;
+const defaultId = (type: string) => `${type}-${++counter}`;
+
+/** Paths the subagent touched, for a report that has none (budget or time ran out). */
+function touchedFiles(result: LoopResult | undefined): string[] {
+  const files = new Set<string>();
+  for (const call of result?.toolCalls ?? []) {
+    const input = call.input as { path?: unknown } | undefined;
+    if (!call.isError && typeof input?.path === 'string') files.add(input.path);
+  }
+  return [...files];
+}
+
+/** The tools a spawned subagent gets: its type's list (or all), minus disallowed, plus `task` if depth allows. */
+function subagentTools(
+  env: SubagentEnvironment,
+  type: SubagentType,
+  childEnv: SubagentEnvironment,
+): LoopTool[] {
+  const disallowed = new Set(type.disallowedTools);
+  const wanted = type.tools ? new Set(type.tools) : undefined;
+  const tools = env.tools.filter(
+    (tool) => (!wanted || wanted.has(tool.name)) && !disallowed.has(tool.name),
+  );
+  const mayNest = childEnv.depth < env.config.subagents.maxDepth;
+  if (mayNest && (!wanted || wanted.has('task')) && !disallowed.has('task'))
+    tools.push(createTaskTool(childEnv));
+  return tools;
+}
+
+/**
+ * Spawns one subagent in an isolated context: its own system prompt and the task prompt only (no
+ * parent history), its type's tools and model tier, and budgets of turns, tokens and wall time
+ * (config `subagents.*`, `maxTurns` per type). Never throws: every outcome is a
+ * {@link SubagentResult} whose report is capped to `subagents.summaryMaxTokens`.
+ *
+ * @example
+ * const result = await spawnSubagent(env, { type: 'explorer', prompt: 'Where is the retry policy defined?' });
+ * result.report.summary; // 'src/models/retry.ts defines ...'
+ */
+export async function spawnSubagent(
+  env: SubagentEnvironment,
+  request: { type: string; prompt: string },
+  signal?: AbortSignal,
+): Promise<SubagentResult> {
+  const clock = env.clock ?? Date.now;
+  const started = clock();
+  const id = (env.newId ?? defaultId)(request.type);
+  const { config } = env;
+  const type = env.types.get(request.type);
+  const model = type ? subagentModel(type.model, env.parentModel) : env.parentModel;
+  env.onEvent?.({
+    type: 'subagent-start',
+    id,
+    ...(env.parentId ? { parentId: env.parentId } : {}),
+    agentType: request.type,
+    prompt: request.prompt,
+    model,
+    depth: env.depth + 1,
+    at: started,
+  });
+  const usage: TokenUsage = emptyUsage();
+  let turns = 0;
+  const finish = (
+    status: SubagentResult['status'],
+    report: SubagentReport,
+    stopMessage?: string,
+  ): SubagentResult => {
+    const { value, truncated } = capReport(report, config.subagents.summaryMaxTokens);
+    const result: SubagentResult = {
+      id,
+      type: request.type,
+      model,
+      status,
+      report: value,
+      truncated,
+      usage,
+      turns,
+      durationMs: Math.max(0, clock() - started),
+      ...(stopMessage ? { stopMessage } : {}),
+    };
+    env.onEvent?.({ type: 'subagent-end', id, result, at: clock() });
+    return result;
+  };
+
+  if (!type) {
+    const known = [...env.types.keys()].join(', ');
+    return finish('failed', {
+      summary: `Unknown subagent type "${request.type}". Known types: ${known}.`,
+      findings: [],
+      sources: [],
+      files: [],
+    });
+  }
+
+  const childEnv: SubagentEnvironment = {
+    ...env,
+    depth: env.depth + 1,
+    parentId: id,
+    parentModel: model,
+  };
+  const tools = subagentTools(env, type, childEnv);
+  const preloaded = (env.skills ?? [])
+    .filter((skill) => type.skills.includes(skill.name))
+    .map((skill) => `<skill name="${skill.name}">\n${skill.prompt}\n</skill>`);
+  const system = [
+    type.systemPrompt,
+    ...preloaded,
+    `Tools you can use: ${tools.map((tool) => tool.name).join(', ') || 'none'}.`,
+    REPORT_INSTRUCTIONS,
+  ].join('\n\n');
+  const maxTurns = type.maxTurns ?? config.subagents.maxTurns;
+  const timeoutMs = config.subagents.timeoutSeconds * 1000;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const runSignal = signal ? AbortSignal.any([signal, deadline]) : deadline;
+
+  let result: LoopResult | undefined;
+  try {
+    result = await runLoop({
+      model: env.model(model),
+      system,
+      // Isolation: the task prompt is the whole conversation the subagent sees.
+      messages: [{ role: 'user', content: request.prompt }],
+      tools,
+      // One more step than the turn budget, so running out reads as `budget`, not a step cap.
+      maxSteps: maxTurns + 1,
+      budget: { maxTurns, maxTokens: config.subagents.maxTokens },
+      timeoutMs: config.model.timeoutSeconds * 1000,
+      maxRetries: config.model.maxRetries,
+      signal: runSignal,
+      onEvent(event) {
+        if (event.type === 'step-finish') {
+          turns = event.step;
+          addUsage(usage, event.usage);
+          env.onEvent?.({
+            type: 'subagent-progress',
+            id,
+            turns,
+            tokens: usage.totalTokens,
+            at: clock(),
+          });
+        } else if (event.type === 'tool-call') {
+          env.onEvent?.({
+            type: 'subagent-progress',
+            id,
+            turns,
+            tokens: usage.totalTokens,
+            tool: event.toolName,
+            at: clock(),
+          });
+        }
+      },
+    });
+  } catch (error) {
+    const message = isCohortError(error) || error instanceof Error ? error.message : String(error);
+    const status = deadline.aborted ? 'timeout' : signal?.aborted ? 'aborted' : 'failed';
+    return finish(
+      status,
+      {
+        summary: `The ${request.type} subagent failed: ${message}`,
+        findings: [],
+        sources: [],
+        files: [],
+      },
+      message,
+    );
+  }
+
+  const partial = (why: string): SubagentReport => {
+    const report = parseSubagentReport(result?.text ?? '');
+    return {
+      ...report,
+      summary: `${why}${report.summary ? ` Last output: ${report.summary}` : ''}`,
+      files: report.files.length > 0 ? report.files : touchedFiles(result),
+    };
+  };
+  switch (result.finishReason) {
+    case 'stop': {
+      const report = parseSubagentReport(result.text);
+      return finish('completed', {
+        ...report,
+        files: report.files.length > 0 ? report.files : touchedFiles(result),
+      });
+    }
+    case 'aborted': {
+      if (deadline.aborted) {
+        const why = `Stopped: the ${request.type} subagent ran longer than ${config.subagents.timeoutSeconds}s (subagents.timeoutSeconds).`;
+        return finish('timeout', partial(why), why);
+      }
+      return finish('aborted', partial('The subagent was cancelled.'), 'cancelled');
+    }
+    default: {
+      const why = `${result.stopMessage ?? 'Stopped early.'} (budget of the ${request.type} subagent)`;
+      return finish('budget_exceeded', partial(why), why);
+    }
+  }
+}

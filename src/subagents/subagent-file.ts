@@ -1,0 +1,151 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { camelKeys, parseFrontmatter } from '../config/index.js';
+import { CohortError, fromZodError, isCohortError } from '../errors/index.js';
+import { BUILTIN_SUBAGENT_TYPES } from './builtin-types.js';
+import { SubagentType } from './subagent-type.js';
+
+/** Claude Code's tool names and the cohort tools that do the same job. */
+export const CLAUDE_TOOL_NAMES: Readonly<Record<string, string>> = {
+  Read: 'read',
+  Glob: 'glob',
+  Grep: 'grep',
+  LS: 'glob',
+  Bash: 'bash',
+  Write: 'write',
+  Edit: 'edit',
+  MultiEdit: 'edit',
+  WebSearch: 'web_search',
+  WebFetch: 'web_fetch',
+  Task: 'task',
+  Agent: 'task',
+};
+
+/** Frontmatter keys cohort reads; every other key is kept in `extra`. */
+const USED_KEYS = new Set([
+  'name',
+  'description',
+  'tools',
+  'disallowedTools',
+  'model',
+  'maxTurns',
+  'skills',
+]);
+
+/** A `tools` value (comma/space-separated string or list) as cohort tool names, without duplicates. */
+function toolNames(value: unknown, field: string, file: string): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  const items =
+    typeof value === 'string' ? value.split(/[,\s]+/) : Array.isArray(value) ? value : undefined;
+  if (!items || items.some((item) => typeof item !== 'string')) {
+    throw new CohortError(
+      'invalid_input',
+      `${file}: ${field}: must be a comma-separated string or a list of tool names`,
+      {
+        file,
+        field,
+      },
+    );
+  }
+  const names = (items as string[])
+    .map((item) => item.trim().replace(/\(.*\)$/, '')) // "Bash(npm test:*)" names the Bash tool
+    .filter(Boolean)
+    .map((item) => CLAUDE_TOOL_NAMES[item] ?? item.toLowerCase());
+  return [...new Set(names)];
+}
+
+/**
+ * Parses a subagent file in Claude Code's format: frontmatter `name`, `description`, `tools`
+ * (absent = inherit all), `disallowedTools`, `model` (`fast`/`full`/`inherit`/`haiku`/`sonnet`/
+ * `opus`/a model id), `maxTurns`, `skills`; the body is the system prompt. Claude tool names
+ * (`Read`, `Grep`, `WebFetch`...) map to cohort's; other keys (`color`, `permissionMode`) are kept
+ * in `extra`, not refused.
+ *
+ * @example
+ * const type = parseSubagentFile(readFileSync('.claude/agents/code-reviewer.md', 'utf8'), '.claude/agents/code-reviewer.md');
+ */
+export function parseSubagentFile(text: string, file: string): SubagentType {
+  const { data, body } = parseFrontmatter(text, file);
+  const fields = camelKeys(data);
+  const extra = Object.fromEntries(Object.entries(fields).filter(([key]) => !USED_KEYS.has(key)));
+  const tools = toolNames(fields.tools, 'tools', file);
+  const disallowed = toolNames(fields.disallowedTools, 'disallowedTools', file);
+  const skills =
+    typeof fields.skills === 'string'
+      ? fields.skills.split(/[,\s]+/).filter(Boolean)
+      : fields.skills;
+  const parsed = SubagentType.safeParse({
+    name: fields.name,
+    description: fields.description,
+    ...(tools ? { tools } : {}),
+    ...(disallowed ? { disallowedTools: disallowed } : {}),
+    ...(fields.model === undefined ? {} : { model: String(fields.model) }),
+    ...(fields.maxTurns === undefined ? {} : { maxTurns: fields.maxTurns }),
+    ...(skills === undefined ? {} : { skills }),
+    systemPrompt: body,
+    source: file,
+    extra,
+  });
+  if (!parsed.success) throw fromZodError(parsed.error, { file });
+  return parsed.data;
+}
+
+/** A subagent file that could not be loaded. */
+export interface SubagentFileProblem {
+  file: string;
+  field?: string;
+  reason: string;
+}
+
+/** The subagent types available in a workspace. */
+export interface SubagentCatalog {
+  types: Map<string, SubagentType>;
+  problems: SubagentFileProblem[];
+  /** Types replaced by a later definition of the same name (built-in < .claude < .cohort). */
+  overridden: Array<{ name: string; source: string; by: string }>;
+}
+
+/** The folders searched for subagent files, lowest precedence first. */
+export function subagentDirs(workspace: string): string[] {
+  const root = resolve(workspace);
+  return [join(root, '.claude', 'agents'), join(root, '.cohort', 'agents')];
+}
+
+/**
+ * The built-in types plus every `*.md` in the workspace's `.claude/agents/` and `.cohort/agents/`.
+ * A later definition of a name replaces an earlier one (reported in `overridden`); a malformed
+ * file is reported in `problems` and skipped.
+ *
+ * @example
+ * const { types, problems } = loadSubagentTypes('/repo');
+ * types.get('explorer')?.tools; // ['glob', 'grep', 'read']
+ */
+export function loadSubagentTypes(workspace: string): SubagentCatalog {
+  const types = new Map(BUILTIN_SUBAGENT_TYPES.map((type) => [type.name, type]));
+  const problems: SubagentFileProblem[] = [];
+  const overridden: SubagentCatalog['overridden'] = [];
+  for (const dir of subagentDirs(workspace)) {
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) continue;
+    for (const name of readdirSync(dir)
+      .filter((entry) => entry.endsWith('.md'))
+      .sort()) {
+      const file = join(dir, name);
+      try {
+        const type = parseSubagentFile(readFileSync(file, 'utf8'), file);
+        const earlier = types.get(type.name);
+        if (earlier) overridden.push({ name: type.name, source: earlier.source, by: file });
+        types.set(type.name, type);
+      } catch (error) {
+        const field = isCohortError(error) ? error.field : undefined;
+        const message = error instanceof Error ? error.message : String(error);
+        const prefix = [file, field].filter(Boolean).join(': ');
+        problems.push({
+          file,
+          ...(field ? { field } : {}),
+          reason: message.startsWith(prefix) ? message.slice(prefix.length + 2) : message,
+        });
+      }
+    }
+  }
+  return { types, problems, overridden };
+}
