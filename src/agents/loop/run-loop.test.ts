@@ -183,6 +183,18 @@ describe('runLoop', () => {
     expect(events.filter((event) => event.type === 'retry')).toHaveLength(1);
   });
 
+  it('does not retry once text has been streamed, so no words are shown twice', async () => {
+    const broken = stream([
+      { type: 'text-start', id: 't' },
+      { type: 'text-delta', id: 't', delta: 'Half an ans' },
+      { type: 'error', error: new TypeError('fetch failed') },
+    ]);
+    const model = scripted([broken, textStep('never')]);
+    const error = await runLoop({ ...base, model, messages: ask }).catch((e: unknown) => e);
+    expect(isCohortError(error, 'model_unavailable')).toBe(true);
+    expect(model.doStreamCalls).toHaveLength(1);
+  });
+
   it('does not retry a client error and reports it as model_unavailable', async () => {
     const denied = new APICallError({
       message: 'bad key',
