@@ -1,0 +1,93 @@
+/** Words shorter than this are never corrected: short words collide too easily ("ram" / "rim"). */
+export const MIN_FUZZY_LENGTH = 5;
+
+/** A set of known words that can map a misspelt word to the known word it most likely means. */
+export interface FuzzyLexicon {
+  /** True when `word` is known exactly. */
+  has(word: string): boolean;
+  /**
+   * The known word within one edit (insertion, deletion, substitution or adjacent swap) of `word`,
+   * or undefined; a known word returns itself.
+   */
+  correct(word: string): string | undefined;
+  /** How many words are known. */
+  readonly size: number;
+}
+
+function deletions(word: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < word.length; i += 1) out.push(word.slice(0, i) + word.slice(i + 1));
+  return out;
+}
+
+/**
+ * Builds a lexicon with a symmetric-deletion index (SymSpell, distance 1): every known word of
+ * {@link MIN_FUZZY_LENGTH}+ letters is stored under each of its one-letter deletions, so a lookup
+ * costs a handful of map reads instead of an edit distance against every word.
+ *
+ * @example
+ * const lexicon = createFuzzyLexicon(['capstone', 'lifecycle']);
+ * lexicon.correct('capston'); // 'capstone'
+ */
+export function createFuzzyLexicon(words: Iterable<string>): FuzzyLexicon {
+  // Frequency breaks ties between candidates: the word seen more often is the likelier intent.
+  const frequency = new Map<string, number>();
+  for (const word of words) frequency.set(word, (frequency.get(word) ?? 0) + 1);
+  const byDeletion = new Map<string, string[]>();
+  for (const word of frequency.keys()) {
+    if (word.length < MIN_FUZZY_LENGTH || !/^[a-z]+$/.test(word)) continue;
+    for (const variant of new Set(deletions(word))) {
+      const list = byDeletion.get(variant);
+      if (list) list.push(word);
+      else byDeletion.set(variant, [word]);
+    }
+  }
+  const cache = new Map<string, string | null>();
+
+  const best = (candidates: Iterable<string>): string | undefined => {
+    let chosen: string | undefined;
+    let chosenCount = 0;
+    for (const candidate of candidates) {
+      const count = frequency.get(candidate) ?? 0;
+      if (
+        count > chosenCount ||
+        (count === chosenCount && chosen !== undefined && candidate < chosen)
+      ) {
+        chosen = candidate;
+        chosenCount = count;
+      }
+    }
+    return chosen;
+  };
+
+  const lookup = (word: string): string | undefined => {
+    if (frequency.has(word)) return word;
+    if (word.length < MIN_FUZZY_LENGTH - 1 || !/^[a-z]+$/.test(word)) return undefined;
+    const candidates = new Set<string>();
+    // The query lost a letter ("capston" → "capstone").
+    for (const known of byDeletion.get(word) ?? []) candidates.add(known);
+    for (const variant of deletions(word)) {
+      // The query gained a letter ("nodde" → "node" is too short; "gazeboo" → "gazebo").
+      if (variant.length >= MIN_FUZZY_LENGTH && frequency.has(variant)) candidates.add(variant);
+      // A letter was replaced or two were swapped: both sides share a deletion.
+      for (const known of byDeletion.get(variant) ?? []) {
+        if (known.length === word.length) candidates.add(known);
+      }
+    }
+    return best(candidates);
+  };
+
+  return {
+    has: (word) => frequency.has(word),
+    correct(word) {
+      const cached = cache.get(word);
+      if (cached !== undefined) return cached ?? undefined;
+      const found = lookup(word);
+      if (cache.size < 20_000) cache.set(word, found ?? null);
+      return found;
+    },
+    get size() {
+      return frequency.size;
+    },
+  };
+}

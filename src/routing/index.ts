@@ -1,0 +1,38 @@
+export {
+  createRouter,
+  DEFAULT_MIN_CONFIDENCE,
+  DEFAULT_SECONDARY_RATIO,
+  type Router,
+  type RouterOptions,
+  type RouteOptions,
+  type RouteExplanation,
+} from './router.js';
+export {
+  canHandle,
+  compileKeywords,
+  scoreKeywords,
+  type CompiledKeywords,
+  type KeywordMatch,
+} from './keyword-scorer.js';
+export {
+  trainIntentClassifier,
+  type IntentClassifier,
+  type Classification,
+  type ClassifierStats,
+  type TrainingSample,
+} from './intent-classifier.js';
+export { detectIntentCues, INTENT_CUES, type IntentCue, type IntentCues } from './intent-cues.js';
+export { buildRoutingModel, type RoutingModel, type AnalyzedQuery } from './routing-model.js';
+export { analyzeText, type QueryText } from './query-text.js';
+export { DEFAULT_FEATURE_WEIGHTS, type FeatureWeights } from './query-features.js';
+export { createBookRegistry, defaultAgentsDir } from './book-registry.js';
+export {
+  evaluateRouting,
+  loadRoutingCases,
+  parseRoutingCases,
+  RoutingCase,
+  type RoutingEvaluation,
+  type RoutingMiss,
+  type AgentRoutingScore,
+} from './evaluate-routing.js';
+export { formatRoutingReport } from './format-routing-report.js';

@@ -1,0 +1,218 @@
+import { CohortError } from '../errors/index.js';
+
+/** Additive (Laplace/Lidstone) smoothing of the classifier's feature counts. */
+export const DEFAULT_SMOOTHING = 0.1;
+
+/**
+ * Softmax temperature used when there are too few examples to fit one (fewer than
+ * {@link MIN_CALIBRATION_SAMPLES} per label): the value fitted on the book agents' examples.
+ */
+export const DEFAULT_TEMPERATURE = 0.25;
+/** Held-out examples per label needed before the temperature is fitted rather than defaulted. */
+export const MIN_CALIBRATION_SAMPLES = 5;
+
+/** One labelled training sample: sparse weighted features. */
+export interface TrainingSample {
+  label: string;
+  features: ReadonlyMap<string, number>;
+  /** True for samples that are real example questions: only these are held out to calibrate. */
+  heldOut?: boolean;
+}
+
+/** A calibrated prediction: a probability per label, best first. */
+export interface Classification {
+  probabilities: Record<string, number>;
+  ranked: Array<{ label: string; probability: number }>;
+  /** Share of the query's feature weight the classifier has seen in training (0 = all unknown). */
+  coverage: number;
+}
+
+/** What training measured, for reports. */
+export interface ClassifierStats {
+  labels: string[];
+  samples: number;
+  features: number;
+  /** Softmax temperature: fitted on leave-one-out predictions, or the default when `calibrated` is false. */
+  temperature: number;
+  /** False when there were too few examples to fit the temperature. */
+  calibrated: boolean;
+  /** Leave-one-out accuracy on the held-out samples: an estimate of accuracy on new questions. */
+  looAccuracy: number;
+  /** Mean leave-one-out log loss after calibration. */
+  looLogLoss: number;
+  /** How many samples were held out in turn. */
+  looSamples: number;
+}
+
+/** A trained classifier. */
+export interface IntentClassifier {
+  classify(features: ReadonlyMap<string, number>): Classification;
+  /** True when the feature occurred in training. */
+  knows(feature: string): boolean;
+  readonly stats: ClassifierStats;
+}
+
+function softmax(logits: number[], temperature: number): number[] {
+  const scaled = logits.map((value) => value / temperature);
+  const max = Math.max(...scaled);
+  const exps = scaled.map((value) => Math.exp(value - max));
+  const sum = exps.reduce((a, b) => a + b, 0);
+  return exps.map((value) => value / sum);
+}
+
+/**
+ * Trains a multinomial naive Bayes classifier over weighted sparse features, with uniform class
+ * priors (so an agent with more examples is not favoured) and per-query length normalisation (the
+ * mean log-likelihood per unit of feature weight, so long questions are not more confident for being
+ * long). The softmax temperature is fitted by exact leave-one-out on the `heldOut` samples — naive
+ * Bayes can subtract one sample's counts, so this costs one pass, not one training per sample — which
+ * makes the probabilities calibrated estimates rather than raw scores.
+ *
+ * @example
+ * const classifier = trainIntentClassifier([
+ *   { label: 'glossary', features: new Map([['w:defin', 1]]), heldOut: true },
+ *   { label: 'hardware', features: new Map([['w:gpu', 1]]), heldOut: true },
+ * ]);
+ * classifier.classify(new Map([['w:gpu', 1]])).ranked[0].label; // 'hardware'
+ */
+export function trainIntentClassifier(
+  samples: readonly TrainingSample[],
+  options: { smoothing?: number } = {},
+): IntentClassifier {
+  const alpha = options.smoothing ?? DEFAULT_SMOOTHING;
+  const labels = [...new Set(samples.map((sample) => sample.label))];
+  if (labels.length === 0) {
+    throw new CohortError(
+      'invalid_input',
+      'The intent classifier needs at least one training sample.',
+    );
+  }
+  const index = new Map(labels.map((label, i) => [label, i]));
+  const counts = new Map<string, Float64Array>();
+  const totals = new Float64Array(labels.length);
+  for (const sample of samples) {
+    const c = index.get(sample.label) ?? 0;
+    for (const [feature, value] of sample.features) {
+      let row = counts.get(feature);
+      if (!row) counts.set(feature, (row = new Float64Array(labels.length)));
+      row[c] = (row[c] ?? 0) + value;
+      totals[c] = (totals[c] ?? 0) + value;
+    }
+  }
+  const vocabulary = counts.size;
+
+  // log P(feature | label) for every seen feature: the whole model, precomputed.
+  const denominators = labels.map((_, c) => Math.log((totals[c] ?? 0) + alpha * vocabulary));
+  const logProbabilities = new Map<string, Float64Array>();
+  for (const [feature, row] of counts) {
+    logProbabilities.set(
+      feature,
+      Float64Array.from(row, (count, c) => Math.log(count + alpha) - (denominators[c] ?? 0)),
+    );
+  }
+
+  const meanLogLikelihood = (
+    features: ReadonlyMap<string, number>,
+    exclude?: { label: number; features: ReadonlyMap<string, number> },
+  ): { logits: number[]; coverage: number } => {
+    const logits = new Array<number>(labels.length).fill(0);
+    let seen = 0;
+    let total = 0;
+    const excludedTotal = exclude ? [...exclude.features.values()].reduce((a, b) => a + b, 0) : 0;
+    for (const [feature, value] of features) {
+      total += value;
+      const row = exclude ? counts.get(feature) : undefined;
+      const logs = logProbabilities.get(feature);
+      if (!logs) continue;
+      if (exclude && row) {
+        // Leave-one-out: this sample's own counts are taken out of its label.
+        const own = exclude.features.get(feature) ?? 0;
+        let anyLeft = false;
+        for (let c = 0; c < labels.length; c += 1) {
+          const count = (row[c] ?? 0) - (c === exclude.label ? own : 0);
+          if (count > 1e-9) anyLeft = true;
+        }
+        if (!anyLeft) continue;
+        seen += value;
+        for (let c = 0; c < labels.length; c += 1) {
+          const count = (row[c] ?? 0) - (c === exclude.label ? own : 0);
+          const denominator =
+            c === exclude.label
+              ? Math.log((totals[c] ?? 0) - excludedTotal + alpha * vocabulary)
+              : (denominators[c] ?? 0);
+          logits[c] = (logits[c] ?? 0) + value * (Math.log(count + alpha) - denominator);
+        }
+        continue;
+      }
+      seen += value;
+      for (let c = 0; c < labels.length; c += 1)
+        logits[c] = (logits[c] ?? 0) + value * (logs[c] ?? 0);
+    }
+    const norm = seen > 0 ? seen : 1;
+    return { logits: logits.map((value) => value / norm), coverage: total > 0 ? seen / total : 0 };
+  };
+
+  // Exact leave-one-out predictions of the held-out samples, then a 1-D search for the temperature.
+  const held = samples.filter((sample) => sample.heldOut);
+  const loo = held.map((sample) => {
+    const label = index.get(sample.label) ?? 0;
+    return {
+      label,
+      logits: meanLogLikelihood(sample.features, { label, features: sample.features }).logits,
+    };
+  });
+  const looAccuracy =
+    loo.length === 0
+      ? 0
+      : loo.filter(({ label, logits }) => logits.indexOf(Math.max(...logits)) === label).length /
+        loo.length;
+  const logLoss = (temperature: number) =>
+    loo.reduce(
+      (sum, { label, logits }) =>
+        sum - Math.log(Math.max(softmax(logits, temperature)[label] ?? 0, 1e-12)),
+      0,
+    ) / Math.max(loo.length, 1);
+  let temperature = DEFAULT_TEMPERATURE;
+  let best = Number.POSITIVE_INFINITY;
+  const calibrated = labels.length > 1 && loo.length >= MIN_CALIBRATION_SAMPLES * labels.length;
+  if (calibrated) {
+    for (let step = 0; step <= 240; step += 1) {
+      // Between 0.01 (very sharp) and 10 (nearly uniform), on a log scale.
+      const candidate = Math.exp(Math.log(1e-2) + (step / 240) * Math.log(1e3));
+      const loss = logLoss(candidate);
+      if (loss < best) {
+        best = loss;
+        temperature = candidate;
+      }
+    }
+  }
+
+  return {
+    classify(features) {
+      const { logits, coverage } = meanLogLikelihood(features);
+      const probabilities =
+        coverage > 0 ? softmax(logits, temperature) : labels.map(() => 1 / labels.length);
+      const ranked = labels
+        .map((label, c) => ({ label, probability: probabilities[c] ?? 0 }))
+        .sort((a, b) => b.probability - a.probability);
+      return {
+        probabilities: Object.fromEntries(
+          ranked.map(({ label, probability }) => [label, probability]),
+        ),
+        ranked,
+        coverage,
+      };
+    },
+    knows: (feature) => counts.has(feature),
+    stats: {
+      labels,
+      samples: samples.length,
+      features: vocabulary,
+      temperature,
+      looAccuracy,
+      calibrated,
+      looLogLoss: Number.isFinite(best) ? best : logLoss(temperature),
+      looSamples: loo.length,
+    },
+  };
+}

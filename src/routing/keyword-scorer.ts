@@ -1,0 +1,165 @@
+import type { Agent } from '../agents/index.js';
+import { createFuzzyLexicon, MIN_FUZZY_LENGTH, type FuzzyLexicon } from './fuzzy-lexicon.js';
+import { analyzeText, isContentWord, type QueryText } from './query-text.js';
+
+/** Evidence weight of a keyword naming one concept ("gpu"): suggestive, below the 0.7 threshold alone. */
+export const SINGLE_KEYWORD_WEIGHT = 0.6;
+/** Evidence weight of a keyword phrase of two or more content words ("isaac sim"): strong alone. */
+export const PHRASE_KEYWORD_WEIGHT = 0.8;
+/** A keyword matched through a typo ("capston") counts for this share of its weight. */
+export const FUZZY_MATCH_FACTOR = 0.9;
+
+interface CompiledKeyword {
+  agent: string;
+  keyword: string;
+  stems: string[];
+  weight: number;
+}
+
+/** Agents' keywords, compiled once: phrases indexed by their first stem, plus a typo lexicon. */
+export interface CompiledKeywords {
+  readonly agents: readonly string[];
+  readonly byFirstStem: ReadonlyMap<string, CompiledKeyword[]>;
+  readonly lexicon: FuzzyLexicon;
+  /** Stem of each lexicon word, so a corrected word maps straight onto keyword stems. */
+  readonly stemOf: ReadonlyMap<string, string>;
+}
+
+/** The keyword evidence for one agent. */
+export interface KeywordMatch {
+  /** 0..1: 1 − Π(1 − weight) over the distinct keywords found. */
+  score: number;
+  /** The keywords found, as written in the agent spec ("capstone (~capston)" for a typo match). */
+  matched: string[];
+}
+
+/**
+ * Compiles the keywords of one or more agents into one index, so a query is scanned once for all
+ * of them: each keyword becomes a sequence of stems, matched as a contiguous phrase.
+ *
+ * @example
+ * const compiled = compileKeywords(registry.all());
+ */
+export function compileKeywords(
+  agents: Pick<Agent, 'name' | 'keywords'> | ReadonlyArray<Pick<Agent, 'name' | 'keywords'>>,
+): CompiledKeywords {
+  const list: ReadonlyArray<Pick<Agent, 'name' | 'keywords'>> =
+    'keywords' in agents ? [agents] : agents;
+  const byFirstStem = new Map<string, CompiledKeyword[]>();
+  const words: string[] = [];
+  const stemOf = new Map<string, string>();
+  for (const agent of list) {
+    for (const keyword of new Set(agent.keywords.map((k) => k.trim()).filter(Boolean))) {
+      const text = analyzeText(keyword);
+      const first = text.stems[0];
+      if (first === undefined) continue;
+      const content = text.words.filter(isContentWord).length;
+      const weight = content >= 2 ? PHRASE_KEYWORD_WEIGHT : SINGLE_KEYWORD_WEIGHT;
+      const entries = byFirstStem.get(first) ?? [];
+      entries.push({ agent: agent.name, keyword, stems: text.stems, weight });
+      // Longest phrases first, so "isaac sim" wins over "isaac" at the same position.
+      entries.sort((a, b) => b.stems.length - a.stems.length);
+      byFirstStem.set(first, entries);
+      text.words.forEach((word, i) => {
+        words.push(word);
+        stemOf.set(word, text.stems[i] ?? word);
+      });
+    }
+  }
+  return {
+    agents: list.map((agent) => agent.name),
+    byFirstStem,
+    lexicon: createFuzzyLexicon(words),
+    stemOf,
+  };
+}
+
+/**
+ * Scores how strongly `query` matches each compiled agent's keywords: distinct keywords found as
+ * phrases (stemmed, so "topics" matches "topic"), each query word used once per agent, small typos
+ * tolerated. Every compiled agent gets an entry, 0 when nothing matched.
+ *
+ * @example
+ * scoreKeywords(compileKeywords(capstone), analyzeText('Capstone milestones')).capstone.score; // 0.84
+ */
+export function scoreKeywords(
+  compiled: CompiledKeywords,
+  query: QueryText,
+): Record<string, KeywordMatch> {
+  const { stems, words } = query;
+  // A word that starts no keyword may be a typo of a keyword word.
+  const fuzzy: Array<string | undefined> = words.map((word, i) => {
+    if (word.length < MIN_FUZZY_LENGTH - 1 || compiled.byFirstStem.has(stems[i] ?? ''))
+      return undefined;
+    if (compiled.lexicon.has(word)) return undefined;
+    const corrected = compiled.lexicon.correct(word);
+    return corrected === undefined ? undefined : compiled.stemOf.get(corrected);
+  });
+
+  const miss = new Map<string, number>();
+  const matched = new Map<string, string[]>();
+  const nextFree = new Map<string, number>();
+  for (let i = 0; i < stems.length; i += 1) {
+    const candidates = compiled.byFirstStem.get(fuzzy[i] ?? stems[i] ?? '');
+    if (!candidates) continue;
+    for (const keyword of candidates) {
+      if ((nextFree.get(keyword.agent) ?? 0) > i) continue;
+      let typo = false;
+      const fits = keyword.stems.every((stem, k) => {
+        if (stems[i + k] === stem) return true;
+        if (fuzzy[i + k] === stem) return (typo = true);
+        return false;
+      });
+      if (!fits) continue;
+      nextFree.set(keyword.agent, i + keyword.stems.length);
+      const found = matched.get(keyword.agent) ?? [];
+      const written = words.slice(i, i + keyword.stems.length).join(' ');
+      const label = typo ? `${keyword.keyword} (~${written})` : keyword.keyword;
+      if (
+        found.some(
+          (entry) => entry === keyword.keyword || entry.startsWith(`${keyword.keyword} (~`),
+        )
+      )
+        continue;
+      found.push(label);
+      matched.set(keyword.agent, found);
+      miss.set(
+        keyword.agent,
+        (miss.get(keyword.agent) ?? 1) * (1 - keyword.weight * (typo ? FUZZY_MATCH_FACTOR : 1)),
+      );
+    }
+  }
+  const result: Record<string, KeywordMatch> = {};
+  for (const agent of compiled.agents) {
+    result[agent] = {
+      score: Math.round((1 - (miss.get(agent) ?? 1)) * 1000) / 1000,
+      matched: matched.get(agent) ?? [],
+    };
+  }
+  return result;
+}
+
+const COMPILED = new WeakMap<object, CompiledKeywords>();
+
+/**
+ * The spec's `can_handle`: how strongly `query` matches `agent`'s keywords, 0..1. A single keyword
+ * stays below the default 0.7 threshold; a specific phrase or two keywords reach it.
+ *
+ * @example
+ * canHandle(capstoneAgent, 'Capstone milestones'); // 0.84
+ * canHandle(capstoneAgent, 'tell me a joke'); // 0
+ */
+export function canHandle(
+  agent: Pick<Agent, 'name' | 'keywords'>,
+  query: string | QueryText,
+): number {
+  let compiled = COMPILED.get(agent);
+  if (!compiled) {
+    compiled = compileKeywords(agent);
+    COMPILED.set(agent, compiled);
+  }
+  return (
+    scoreKeywords(compiled, typeof query === 'string' ? analyzeText(query) : query)[agent.name]
+      ?.score ?? 0
+  );
+}

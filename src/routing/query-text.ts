@@ -1,0 +1,75 @@
+import { stemmer } from 'stemmer';
+
+/** A query (or keyword, or training example) split into normalised words and their stems. */
+export interface QueryText {
+  /** The text as given. */
+  raw: string;
+  /** Lowercased, accent-free words; letters and digits are split ("ros2" → "ros", "2"). */
+  words: string[];
+  /** Porter stems of `words`, index for index. */
+  stems: string[];
+}
+
+/**
+ * Function words: they carry the question's form (kept as classifier features) but say nothing
+ * about its topic, so they never count as evidence that a query is on-topic.
+ */
+export const STOPWORDS: ReadonlySet<string> = new Set(
+  (
+    'a an the and or but if of to in on at by for with from into onto about as is are was were be been ' +
+    'being am do does did doing have has had i me my we our you your he she it its they them their this ' +
+    'that these those there here what whats which who whom whose when where why how can could should ' +
+    'would will shall may might must not no yes so than then too very just also any some all each every ' +
+    'more most much many other such only own same s t d ll m re ve please pls tell give get got need ' +
+    'want like know let make use one two up down out over under again further once'
+  ).split(' '),
+);
+
+const STEM_CACHE = new Map<string, string>();
+const STEM_CACHE_LIMIT = 50_000;
+
+/** The Porter stem of a lowercase word, cached because the same words recur on every query. */
+export function stemWord(word: string): string {
+  let stem = STEM_CACHE.get(word);
+  if (stem === undefined) {
+    stem = /^[a-z]{3,}$/.test(word) ? stemmer(word) : word;
+    if (STEM_CACHE.size < STEM_CACHE_LIMIT) STEM_CACHE.set(word, stem);
+  }
+  return stem;
+}
+
+/**
+ * Lowercases, strips accents and apostrophes ("what's" → "whats"), splits letters from digits and
+ * breaks on everything else.
+ */
+export function normalizeWords(text: string): string[] {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/['\u2019`]/g, '')
+    .replace(/([a-z])(?=\d)|(\d)(?=[a-z])/g, '$1$2 ')
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+/**
+ * Normalises and stems `text`.
+ *
+ * @example
+ * analyzeText("How do ROS2 topics work?").stems; // ['how', 'do', 'ros', '2', 'topic', 'work']
+ */
+export function analyzeText(text: string): QueryText {
+  const words = normalizeWords(text);
+  return { raw: text, words, stems: words.map(stemWord) };
+}
+
+/** The same text with some words replaced (typo corrections), re-stemmed. */
+export function withWords(text: QueryText, words: string[]): QueryText {
+  return { raw: text.raw, words, stems: words.map(stemWord) };
+}
+
+/** True when `word` can say something about a query's topic (not a function word, not a lone digit). */
+export function isContentWord(word: string): boolean {
+  return word.length > 1 && !STOPWORDS.has(word) && !/^\d+$/.test(word);
+}

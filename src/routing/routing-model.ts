@@ -1,0 +1,126 @@
+import type { Agent } from '../agents/index.js';
+import { createFuzzyLexicon, MIN_FUZZY_LENGTH, type FuzzyLexicon } from './fuzzy-lexicon.js';
+import {
+  trainIntentClassifier,
+  type IntentClassifier,
+  type TrainingSample,
+} from './intent-classifier.js';
+import { detectIntentCues, type IntentCues } from './intent-cues.js';
+import {
+  compileKeywords,
+  scoreKeywords,
+  type CompiledKeywords,
+  type KeywordMatch,
+} from './keyword-scorer.js';
+import { DEFAULT_FEATURE_WEIGHTS, extractFeatures, type FeatureWeights } from './query-features.js';
+import { analyzeText, isContentWord, withWords, type QueryText } from './query-text.js';
+
+/** A keyword written in an agent spec counts as this fraction of an example question in training. */
+export const KEYWORD_SAMPLE_WEIGHT = 0.5;
+
+/** Share of a query's content words that must be known from training for it to count as on topic. */
+export const MIN_KNOWN_SHARE = 0.5;
+
+/** Everything the router knows about one query. */
+export interface AnalyzedQuery {
+  /** The query with misspelt words replaced by the known words they most likely mean. */
+  text: QueryText;
+  /** `typo → correction` pairs that were applied. */
+  corrections: Array<[string, string]>;
+  cues: IntentCues;
+  /** Keyword evidence per agent (every agent, including the default). */
+  keywords: Record<string, KeywordMatch>;
+  /** The classifier's input. */
+  features: Map<string, number>;
+  /** False when nothing in the query ties it to any agent's vocabulary (see {@link MIN_KNOWN_SHARE}). */
+  onTopic: boolean;
+}
+
+/** The compiled routing state of one set of agents. */
+export interface RoutingModel {
+  readonly agents: readonly Agent[];
+  readonly defaultAgent: string;
+  readonly classifier: IntentClassifier;
+  analyze(query: string): AnalyzedQuery;
+}
+
+/**
+ * Compiles keywords and trains the intent classifier for `agents`: the training samples are every
+ * agent's example questions (held out in turn to calibrate) and its keywords (as short samples).
+ *
+ * @example
+ * const model = buildRoutingModel(registry.all(), registry.defaultAgent.name);
+ * model.analyze('What is a topic?').cues.intent; // 'definition'
+ */
+export function buildRoutingModel(
+  agents: readonly Agent[],
+  defaultAgent: string,
+  options: { featureWeights?: FeatureWeights; smoothing?: number } = {},
+): RoutingModel {
+  const weights = options.featureWeights ?? DEFAULT_FEATURE_WEIGHTS;
+  const compiled: CompiledKeywords = compileKeywords(agents);
+  const keywordScores = (text: QueryText): Record<string, KeywordMatch> =>
+    scoreKeywords(compiled, text);
+  const scoresOf = (matches: Record<string, KeywordMatch>) =>
+    Object.fromEntries(Object.entries(matches).map(([agent, match]) => [agent, match.score]));
+
+  const vocabulary: string[] = [];
+  const samples: TrainingSample[] = [];
+  for (const agent of agents) {
+    const texts = [
+      ...agent.examples.map((example) => ({ text: example, heldOut: true, scale: 1 })),
+      ...agent.keywords.map((keyword) => ({
+        text: keyword,
+        heldOut: false,
+        scale: KEYWORD_SAMPLE_WEIGHT,
+      })),
+    ];
+    for (const { text, heldOut, scale } of texts) {
+      const analyzed = analyzeText(text);
+      vocabulary.push(...analyzed.words);
+      const features = extractFeatures(
+        analyzed,
+        detectIntentCues(analyzed.words),
+        scoresOf(keywordScores(analyzed)),
+        weights,
+      );
+      if (scale !== 1) for (const [key, value] of features) features.set(key, value * scale);
+      samples.push({ label: agent.name, features, heldOut });
+    }
+  }
+  const lexicon: FuzzyLexicon = createFuzzyLexicon(vocabulary);
+  const classifier = trainIntentClassifier(samples, { smoothing: options.smoothing });
+
+  return {
+    agents,
+    defaultAgent,
+    classifier,
+    analyze(query) {
+      const raw = analyzeText(query);
+      const corrections: Array<[string, string]> = [];
+      const words = raw.words.map((word) => {
+        if (word.length < MIN_FUZZY_LENGTH - 1 || lexicon.has(word)) return word;
+        const corrected = lexicon.correct(word);
+        if (corrected === undefined || corrected === word) return word;
+        corrections.push([word, corrected]);
+        return corrected;
+      });
+      const text = corrections.length > 0 ? withWords(raw, words) : raw;
+      const cues = detectIntentCues(text.words);
+      // Keywords see the query as typed: the scorer reports its own typo matches ("~capston").
+      const keywords = keywordScores(raw);
+      const features = extractFeatures(text, cues, scoresOf(keywords), weights);
+      // On topic: a keyword matched, or at least half the content words were seen in training, or
+      // it asks to define a term (any term may be in the book, even one no example mentions).
+      const content = text.words.flatMap((word, i) =>
+        isContentWord(word) ? [text.stems[i] ?? word] : [],
+      );
+      const known = content.filter((stem) => classifier.knows(`w:${stem}`)).length;
+      const onTopic =
+        Object.values(keywords).some((match) => match.score > 0) ||
+        (content.length > 0 && known / content.length >= MIN_KNOWN_SHARE) ||
+        (cues.intent === 'definition' && content.length > 0);
+      return { text, corrections, cues, keywords, features, onTopic };
+    },
+  };
+}
