@@ -46,7 +46,10 @@ const slowSearch =
   };
 
 async function researchMs(tasks: number): Promise<number> {
-  const question = Array.from({ length: tasks }, (_, i) => `explain topic number ${i + 1} in depth`).join('; ');
+  const question = Array.from(
+    { length: tasks },
+    (_, i) => `explain topic number ${i + 1} in depth`,
+  ).join('; ');
   const times: number[] = [];
   for (let i = 0; i < REPEATS; i++) {
     times.push(
@@ -70,13 +73,25 @@ const instantNodes: SubagentNodes = {
   webSearchNode: async () => ({ webResult: { sources: [] }, paperResult: { sources: [] } }),
   analysisNode: async (state, context) => ({
     subagentFindings: [
-      { taskId: context.taskId, task: state.taskDescription, summary: 's', reasoning: '', citations: [], mode: 'extractive', status: 'done' },
+      {
+        taskId: context.taskId,
+        task: state.taskDescription,
+        summary: 's',
+        reasoning: '',
+        citations: [],
+        mode: 'extractive',
+        status: 'done',
+      },
     ],
   }),
 };
 
 async function overheadPerNodeMs(wrapped: boolean): Promise<number> {
-  const input: SubagentInput = { query: 'q', subagentTasks: [{ id: 'task-1', description: 'q' }], visitedSources: [] };
+  const input: SubagentInput = {
+    query: 'q',
+    subagentTasks: [{ id: 'task-1', description: 'q' }],
+    visitedSources: [],
+  };
   const context: SubagentContext = {
     settings,
     runId: 'bench',
@@ -91,7 +106,11 @@ async function overheadPerNodeMs(wrapped: boolean): Promise<number> {
     if (wrapped) {
       await subagentNode(input, context, async (isolated, inner) => {
         const state = await runSubagentGraph(isolated, inner, instantNodes);
-        return { subagentFindings: state.subagentFindings, visitedSources: state.visitedSources, allExtractedCitations: state.extractedCitations };
+        return {
+          subagentFindings: state.subagentFindings,
+          visitedSources: state.visitedSources,
+          allExtractedCitations: state.extractedCitations,
+        };
       });
     } else await runSubagentGraph(input, context, instantNodes);
   };

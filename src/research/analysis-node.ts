@@ -25,7 +25,9 @@ export function resolveCitations(
   output: Pick<AnalysisOutput, 'summary' | 'citations'>,
   sources: readonly NumberedSource[],
 ): ExtractedCitation[] {
-  const indices = [...new Set([...citationMarkers(output.summary), ...output.citations.map((c) => c.index)])];
+  const indices = [
+    ...new Set([...citationMarkers(output.summary), ...output.citations.map((c) => c.index)]),
+  ];
   return indices
     .map((index) => sources.find((source) => source.index === index))
     .filter((source): source is NumberedSource => source !== undefined)
@@ -44,10 +46,13 @@ export function resolveCitations(
 /** The problem with an output whose citations point at sources that do not exist. */
 function checkCitations(count: number) {
   return (output: AnalysisOutput) => {
-    const bad = [...citationMarkers(output.summary), ...output.citations.map((c) => c.index)].filter(
-      (index) => index < 1 || index > count,
-    );
-    return bad.length ? `it cites [${bad.join('], [')}] but the sources are numbered 1 to ${count}` : undefined;
+    const bad = [
+      ...citationMarkers(output.summary),
+      ...output.citations.map((c) => c.index),
+    ].filter((index) => index < 1 || index > count);
+    return bad.length
+      ? `it cites [${bad.join('], [')}] but the sources are numbered 1 to ${count}`
+      : undefined;
   };
 }
 
@@ -88,7 +93,10 @@ async function analyseWithModel(
       context.tokens.total += tokens.total;
     },
   };
-  const first = await invokeLlmWithRetry({ ...common, messages: [{ role: 'user', content: prompt }] });
+  const first = await invokeLlmWithRetry({
+    ...common,
+    messages: [{ role: 'user', content: prompt }],
+  });
   if (!first.ok) {
     // Minimal output (spec): the best sentences of the sources, saying the model failed.
     const fallback = extractiveAnalysis(state.taskDescription, sources);
@@ -169,7 +177,8 @@ export const analysisNode: SubagentNode = async (state, context) => {
     const extract = extractiveAnalysis(state.taskDescription, sources);
     result = {
       summary: extract.summary,
-      reasoning: 'No analysis model was used: these are the sentences of the sources that best match the task.',
+      reasoning:
+        'No analysis model was used: these are the sentences of the sources that best match the task.',
       citations: resolveCitations(extract, sources),
       mode: 'extractive',
     };

@@ -9,7 +9,12 @@ import { arxivSearch, type PaperSearchOutcome } from '../tools/arxiv.js';
 import { fetchReadable, tavilySearch } from '../tools/index.js';
 import { runPython } from '../tools/python-sandbox.js';
 import { semanticScholarSearch } from '../tools/semantic-scholar.js';
-import type { PaperSearch, ResearchDependencies, ScrapePage, SourceSearch } from './research-dependencies.js';
+import type {
+  PaperSearch,
+  ResearchDependencies,
+  ScrapePage,
+  SourceSearch,
+} from './research-dependencies.js';
 
 /** Options of {@link createResearchDependencies}. */
 export interface CreateResearchDependenciesOptions {
@@ -46,11 +51,19 @@ export function createResearchDependencies(
   const tools = config.tools;
   const timeoutMs = config.research.timeoutWebSearch * 1000;
   const fetchOption = options.fetch ? { fetch: options.fetch } : {};
-  const retriever = options.retriever ?? (options.store ? createRetriever(options.store) : undefined);
+  const retriever =
+    options.retriever ?? (options.store ? createRetriever(options.store) : undefined);
   const apiKey = tools.tavilyApiKey;
   const webSearch: SourceSearch | undefined = apiKey
     ? async (query, { signal, maxResults }) => {
-        const found = await tavilySearch(query, { apiKey, baseUrl: tools.tavilyBaseUrl, maxResults, signal, timeoutMs, ...fetchOption });
+        const found = await tavilySearch(query, {
+          apiKey,
+          baseUrl: tools.tavilyBaseUrl,
+          maxResults,
+          signal,
+          timeoutMs,
+          ...fetchOption,
+        });
         if (!found.ok) throw new CohortError(found.code, found.error);
         return found.results.map((hit) => ({
           identifier: hit.url,
@@ -64,7 +77,12 @@ export function createResearchDependencies(
       }
     : undefined;
   const scrapePage: ScrapePage = async (url, { signal }) => {
-    const page = await fetchReadable(url, { signal, timeoutMs, allowPrivateNetwork: tools.allowPrivateNetwork, ...fetchOption });
+    const page = await fetchReadable(url, {
+      signal,
+      timeoutMs,
+      allowPrivateNetwork: tools.allowPrivateNetwork,
+      ...fetchOption,
+    });
     if (!page.ok) throw new CohortError(page.code, page.error);
     return page.text;
   };
@@ -72,7 +90,15 @@ export function createResearchDependencies(
     {
       name: 'arxiv',
       search: async (query, { signal, maxResults }) =>
-        papersOrThrow(await arxivSearch(query, { baseUrl: tools.arxivBaseUrl, maxResults, signal, timeoutMs, ...fetchOption })),
+        papersOrThrow(
+          await arxivSearch(query, {
+            baseUrl: tools.arxivBaseUrl,
+            maxResults,
+            signal,
+            timeoutMs,
+            ...fetchOption,
+          }),
+        ),
     },
   ];
   const s2Key = tools.semanticScholarApiKey;
@@ -81,7 +107,14 @@ export function createResearchDependencies(
       name: 'semantic_scholar',
       search: async (query, { signal, maxResults }) =>
         papersOrThrow(
-          await semanticScholarSearch(query, { apiKey: s2Key, baseUrl: tools.semanticScholarBaseUrl, maxResults, signal, timeoutMs, ...fetchOption }),
+          await semanticScholarSearch(query, {
+            apiKey: s2Key,
+            baseUrl: tools.semanticScholarBaseUrl,
+            maxResults,
+            signal,
+            timeoutMs,
+            ...fetchOption,
+          }),
         ),
     });
   }
@@ -92,7 +125,9 @@ export function createResearchDependencies(
     ...(webSearch ? { webSearch } : {}),
     paperSearches,
     scrapePage,
-    ...(provider ? { model: provider.languageModel('fast'), leadModel: provider.languageModel('full') } : {}),
+    ...(provider
+      ? { model: provider.languageModel('fast'), leadModel: provider.languageModel('full') }
+      : {}),
     sandbox: runPython,
     ...(options.store ? { runs: options.store.runs } : {}),
     internalMinScore: config.retrieval.minScore,

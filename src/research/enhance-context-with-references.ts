@@ -39,14 +39,24 @@ export async function enhanceContextWithReferences(
     (signal) =>
       Promise.all(
         [...documents].map(async ([document, title]) => {
-          const chunks = await retriever.retrieve(`${title} references bibliography`, { limit: 8, signal });
+          const chunks = await retriever.retrieve(`${title} references bibliography`, {
+            limit: 8,
+            signal,
+          });
           const list = chunks.filter((chunk) => chunk.source === document && isReferences(chunk));
           if (list.length === 0) return '';
-          const text = list.map((chunk) => chunk.text).join('\n').slice(0, REFERENCES_CHARS);
+          const text = list
+            .map((chunk) => chunk.text)
+            .join('\n')
+            .slice(0, REFERENCES_CHARS);
           return `References of ${title || document} (${document}):\n${text}`;
         }),
       ),
-    { ms: context.settings.timeoutRetrieval * 1000, signal: context.signal, what: 'reference retrieval' },
+    {
+      ms: context.settings.timeoutRetrieval * 1000,
+      signal: context.signal,
+      what: 'reference retrieval',
+    },
   );
   return timed.ok ? timed.value.filter(Boolean).join('\n\n') : '';
 }

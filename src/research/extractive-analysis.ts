@@ -12,7 +12,9 @@ const STOPWORDS = new Set(
 
 /** The meaningful words of a text, lower-cased. */
 export function terms(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => word.length > 2 && !STOPWORDS.has(word));
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter(
+    (word) => word.length > 2 && !STOPWORDS.has(word),
+  );
 }
 
 /** Splits a passage into sentences, dropping headings, fences and fragments. */

@@ -23,8 +23,15 @@ export function numberSources(
 
 /** One line naming a source: kind, title, where it is, authors and date for papers. */
 export function describeSource(source: SourceDocument): string {
-  const where = source.sourceType === 'internal' ? (source.section ? `${source.url} § ${source.section}` : source.url) : source.url;
-  const authors = source.authors?.length ? ` — ${source.authors.slice(0, 3).join(', ')}${source.authors.length > 3 ? ' et al.' : ''}` : '';
+  const where =
+    source.sourceType === 'internal'
+      ? source.section
+        ? `${source.url} § ${source.section}`
+        : source.url
+      : source.url;
+  const authors = source.authors?.length
+    ? ` — ${source.authors.slice(0, 3).join(', ')}${source.authors.length > 3 ? ' et al.' : ''}`
+    : '';
   const date = source.published ? ` (${source.published})` : '';
   return `(${source.sourceType}) ${source.title || 'untitled'}${authors}${date}${where ? ` <${where}>` : ''}`;
 }
@@ -36,7 +43,10 @@ export function describeSource(source: SourceDocument): string {
 export function formatContext(sources: readonly NumberedSource[]): string {
   return sources
     .map((source) => {
-      const text = source.content.length > SOURCE_CONTEXT_CHARS ? `${source.content.slice(0, SOURCE_CONTEXT_CHARS)}…` : source.content;
+      const text =
+        source.content.length > SOURCE_CONTEXT_CHARS
+          ? `${source.content.slice(0, SOURCE_CONTEXT_CHARS)}…`
+          : source.content;
       return `[${source.index}] ${describeSource(source)}\n${text}`;
     })
     .join('\n\n');

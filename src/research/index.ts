@@ -1,5 +1,13 @@
-export { runResearch, streamResearch, RESEARCH_RUN_KIND, type ResearchOptions } from './run-research.js';
-export { createResearchDependencies, type CreateResearchDependenciesOptions } from './create-research-dependencies.js';
+export {
+  runResearch,
+  streamResearch,
+  RESEARCH_RUN_KIND,
+  type ResearchOptions,
+} from './run-research.js';
+export {
+  createResearchDependencies,
+  type CreateResearchDependenciesOptions,
+} from './create-research-dependencies.js';
 export type {
   ResearchDependencies,
   ResearchSettings,
@@ -9,7 +17,12 @@ export type {
   PaperSearch,
   ScrapePage,
 } from './research-dependencies.js';
-export type { ResearchEvent, ResearchEventHandler, SubagentNodeName, TokenCount } from './research-events.js';
+export type {
+  ResearchEvent,
+  ResearchEventHandler,
+  SubagentNodeName,
+  TokenCount,
+} from './research-events.js';
 export { runSubagentGraph, SUBAGENT_NODES } from './subagent-graph.js';
 export { subagentNode, defaultSubagentRunner, type SubagentRunner } from './subagent-node.js';
 export {

@@ -1,4 +1,10 @@
-import { generateText, NoObjectGeneratedError, Output, type LanguageModel, type ModelMessage } from 'ai';
+import {
+  generateText,
+  NoObjectGeneratedError,
+  Output,
+  type LanguageModel,
+  type ModelMessage,
+} from 'ai';
 import type { z } from 'zod';
 import { runWithTimeout } from './run-with-timeout.js';
 import type { TokenCount } from './research-events.js';
@@ -26,7 +32,9 @@ export type InvokeLlmResult<T> =
   | { ok: true; value: T; attempts: number; messages: ModelMessage[]; text: string }
   | { ok: false; error: string; attempts: number };
 
-const tokensOf = (usage: { inputTokens?: number; outputTokens?: number; totalTokens?: number } | undefined) => {
+const tokensOf = (
+  usage: { inputTokens?: number; outputTokens?: number; totalTokens?: number } | undefined,
+) => {
   const input = usage?.inputTokens ?? 0;
   const output = usage?.outputTokens ?? 0;
   return { input, output, total: usage?.totalTokens ?? input + output };
@@ -41,7 +49,9 @@ const tokensOf = (usage: { inputTokens?: number; outputTokens?: number; totalTok
  * @example
  * const result = await invokeLlmWithRetry({ model, system, messages, schema: AnalysisOutput, timeoutMs: 120_000, maxRetries: 2, signal });
  */
-export async function invokeLlmWithRetry<T>(options: InvokeLlmOptions<T>): Promise<InvokeLlmResult<T>> {
+export async function invokeLlmWithRetry<T>(
+  options: InvokeLlmOptions<T>,
+): Promise<InvokeLlmResult<T>> {
   const messages = [...options.messages];
   let lastError = 'no attempt was made';
   for (let attempt = 1; attempt <= options.maxRetries + 1; attempt++) {
@@ -64,12 +74,21 @@ export async function invokeLlmWithRetry<T>(options: InvokeLlmOptions<T>): Promi
       const problem = options.check?.(value);
       const text = timed.value.text;
       if (!problem) {
-        return { ok: true, value, attempts: attempt, messages: [...messages, { role: 'assistant', content: text }], text };
+        return {
+          ok: true,
+          value,
+          attempts: attempt,
+          messages: [...messages, { role: 'assistant', content: text }],
+          text,
+        };
       }
       lastError = problem;
       messages.push(
         { role: 'assistant', content: text },
-        { role: 'user', content: `That answer cannot be used: ${problem}. Reply again with one JSON object that fixes it.` },
+        {
+          role: 'user',
+          content: `That answer cannot be used: ${problem}. Reply again with one JSON object that fixes it.`,
+        },
       );
       continue;
     }

@@ -21,7 +21,12 @@ const finding = (taskId: string) => ({
 
 describe('isolateSubgraphState', () => {
   it('gives a subagent only the query, its own task and the visited sources, as a copy', () => {
-    const parent = { query: 'q', tasks, visitedSources: [{ identifier: 'a', sourceType: 'web' as const }], findings: ['secret'] };
+    const parent = {
+      query: 'q',
+      tasks,
+      visitedSources: [{ identifier: 'a', sourceType: 'web' as const }],
+      findings: ['secret'],
+    };
     const input = isolateSubgraphState(parent, 'task-2');
     expect(Object.keys(input).sort()).toEqual(['query', 'subagentTasks', 'visitedSources']);
     expect(input.subagentTasks).toEqual([tasks[1]]);
@@ -34,32 +39,56 @@ describe('validateOutputState and subagentNode', () => {
   const input: SubagentInput = { query: 'q', subagentTasks: [tasks[0]!], visitedSources: [] };
 
   it('accepts the three allowed fields', () => {
-    const output = { subagentFindings: [finding('task-1')], visitedSources: [], allExtractedCitations: [] };
+    const output = {
+      subagentFindings: [finding('task-1')],
+      visitedSources: [],
+      allExtractedCitations: [],
+    };
     expect(validateOutputState(output, 'task-1')).toEqual(output);
   });
 
   it('rejects a subagent returning a forbidden field with isolation_violation', async () => {
-    const runner = async () => ({ subagentFindings: [finding('task-1')], visitedSources: [], allExtractedCitations: [], query: 'rewritten' });
+    const runner = async () => ({
+      subagentFindings: [finding('task-1')],
+      visitedSources: [],
+      allExtractedCitations: [],
+      query: 'rewritten',
+    });
     const error = await subagentNode(input, testContext(), runner).catch((e: unknown) => e);
     expect(isCohortError(error, 'isolation_violation')).toBe(true);
     expect((error as Error).message).toContain('may not write: query');
   });
 
   it("rejects a finding written into another task's namespace", () => {
-    const output = { subagentFindings: [finding('task-2')], visitedSources: [], allExtractedCitations: [] };
+    const output = {
+      subagentFindings: [finding('task-2')],
+      visitedSources: [],
+      allExtractedCitations: [],
+    };
     expect(() => validateOutputState(output, 'task-1')).toThrow(/namespace of task-2/);
   });
 
   it('turns a subagent timeout into empty findings with the reason', async () => {
     const never = () => new Promise<never>(() => undefined);
-    const output = await subagentNode(input, testContext({ settings: testSettings({ timeoutSubagent: 0.05 }) }), never);
-    expect(output.subagentFindings[0]).toMatchObject({ taskId: 'task-1', status: 'timeout', reason: 'subagent task-1 timed out after 50 ms' });
+    const output = await subagentNode(
+      input,
+      testContext({ settings: testSettings({ timeoutSubagent: 0.05 }) }),
+      never,
+    );
+    expect(output.subagentFindings[0]).toMatchObject({
+      taskId: 'task-1',
+      status: 'timeout',
+      reason: 'subagent task-1 timed out after 50 ms',
+    });
   });
 
   it('turns a crash into a failed finding', async () => {
     const output = await subagentNode(input, testContext(), async () => {
       throw new Error('boom');
     });
-    expect(output.subagentFindings[0]).toMatchObject({ status: 'failed', reason: 'subagent task-1 failed: boom' });
+    expect(output.subagentFindings[0]).toMatchObject({
+      status: 'failed',
+      reason: 'subagent task-1 failed: boom',
+    });
   });
 });

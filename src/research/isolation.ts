@@ -5,7 +5,11 @@ import { SubagentOutput, type SubagentInput, type SubagentState } from './subage
 /** The fields a subagent may read (spec: isolate_subgraph_state). */
 export const SUBAGENT_INPUT_FIELDS = ['query', 'subagentTasks', 'visitedSources'] as const;
 /** The fields a subagent may write (spec: subagent_node output filter). */
-export const SUBAGENT_OUTPUT_FIELDS = ['subagentFindings', 'visitedSources', 'allExtractedCitations'] as const;
+export const SUBAGENT_OUTPUT_FIELDS = [
+  'subagentFindings',
+  'visitedSources',
+  'allExtractedCitations',
+] as const;
 
 /**
  * isolate_subgraph_state: a sanitised, deep-copied input holding only the query, this
@@ -16,7 +20,11 @@ export const SUBAGENT_OUTPUT_FIELDS = ['subagentFindings', 'visitedSources', 'al
  * const input = isolateSubgraphState({ query, tasks, visitedSources }, 'task-2');
  */
 export function isolateSubgraphState(
-  parent: { query: string; tasks: readonly ResearchTask[]; visitedSources: readonly VisitedSource[] },
+  parent: {
+    query: string;
+    tasks: readonly ResearchTask[];
+    visitedSources: readonly VisitedSource[];
+  },
   taskId: string,
 ): SubagentInput {
   const task = parent.tasks.find((candidate) => candidate.id === taskId);
@@ -47,7 +55,9 @@ export function extractSubagentOutput(state: SubagentState): SubagentOutput {
  */
 export function validateOutputState(output: unknown, taskId: string): SubagentOutput {
   if (output !== null && typeof output === 'object' && !Array.isArray(output)) {
-    const extra = Object.keys(output).filter((key) => !(SUBAGENT_OUTPUT_FIELDS as readonly string[]).includes(key));
+    const extra = Object.keys(output).filter(
+      (key) => !(SUBAGENT_OUTPUT_FIELDS as readonly string[]).includes(key),
+    );
     if (extra.length > 0) {
       throw new CohortError(
         'isolation_violation',

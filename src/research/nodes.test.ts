@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { CodeSandbox } from '../tools/python-sandbox.js';
 import { analysisNode } from './analysis-node.js';
 import { enhanceContextWithReferences } from './enhance-context-with-references.js';
-import { chunk, doc, fakeRetriever, mockModel, testContext, testSettings, testState } from './fixtures/research-fakes.js';
+import {
+  chunk,
+  doc,
+  fakeRetriever,
+  mockModel,
+  testContext,
+  testSettings,
+  testState,
+} from './fixtures/research-fakes.js';
 import { numberSources } from './format-context.js';
 import { retrieveNode } from './retrieve-node.js';
 import { routeSourceNecessity } from './route-source-necessity.js';
@@ -32,8 +40,14 @@ describe('retrieveNode', () => {
 
   it('degrades to an empty result with the reason on a timeout', async () => {
     const retriever = fakeRetriever(() => [chunk('balance-1', BALANCE)], 2000);
-    const update = await retrieveNode(testState(), testContext({ retriever, settings: testSettings({ timeoutRetrieval: 0.05 }) }));
-    expect(update.internalResult).toEqual({ sources: [], reason: 'retrieval timed out after 50 ms' });
+    const update = await retrieveNode(
+      testState(),
+      testContext({ retriever, settings: testSettings({ timeoutRetrieval: 0.05 }) }),
+    );
+    expect(update.internalResult).toEqual({
+      sources: [],
+      reason: 'retrieval timed out after 50 ms',
+    });
   });
 
   it('says so when there is no knowledge base', async () => {
@@ -44,43 +58,65 @@ describe('retrieveNode', () => {
 
 describe('routeSourceNecessity', () => {
   it('goes to analysis when internal content is there', () => {
-    const state = testState('q', { internalResult: { sources: [doc('balance-1', 'internal', BALANCE)] } });
+    const state = testState('q', {
+      internalResult: { sources: [doc('balance-1', 'internal', BALANCE)] },
+    });
     expect(routeSourceNecessity(state)).toBe('analysisNode');
   });
 
   it('goes to the web when internal content is missing or too thin', () => {
-    expect(routeSourceNecessity(testState('q', { internalResult: { sources: [], reason: 'timeout' } }))).toBe('webSearchNode');
+    expect(
+      routeSourceNecessity(testState('q', { internalResult: { sources: [], reason: 'timeout' } })),
+    ).toBe('webSearchNode');
     expect(routeSourceNecessity(testState('q'))).toBe('webSearchNode');
-    const thin = testState('q', { internalResult: { sources: [doc('x', 'internal', 'Too short.')] } });
+    const thin = testState('q', {
+      internalResult: { sources: [doc('x', 'internal', 'Too short.')] },
+    });
     expect(routeSourceNecessity(thin)).toBe('webSearchNode');
   });
 });
 
 describe('webSearchNode', () => {
   it('searches web and papers in parallel, reads the top page, and skips visited URLs', async () => {
-    const registry = createVisitedRegistry([{ identifier: 'https://seen.org/a', sourceType: 'web' }]);
+    const registry = createVisitedRegistry([
+      { identifier: 'https://seen.org/a', sourceType: 'web' },
+    ]);
     const scraped: string[] = [];
     const update = await webSearchNode(
       testState(),
       testContext({
         registry,
-        webSearch: async () => [doc('https://seen.org/a', 'web', 'old'), doc('https://new.org/b', 'web', 'snippet')],
+        webSearch: async () => [
+          doc('https://seen.org/a', 'web', 'old'),
+          doc('https://new.org/b', 'web', 'snippet'),
+        ],
         scrapePage: async (url) => {
           scraped.push(url);
           return `Full text of ${url}`;
         },
-        paperSearches: [{ name: 'arxiv', search: async () => [doc('http://arxiv.org/abs/1', 'paper', 'abstract')] }],
+        paperSearches: [
+          {
+            name: 'arxiv',
+            search: async () => [doc('http://arxiv.org/abs/1', 'paper', 'abstract')],
+          },
+        ],
       }),
     );
-    expect(update.webResult?.sources).toEqual([{ ...doc('https://new.org/b', 'web', 'Full text of https://new.org/b') }]);
+    expect(update.webResult?.sources).toEqual([
+      { ...doc('https://new.org/b', 'web', 'Full text of https://new.org/b') },
+    ]);
     expect(scraped).toEqual(['https://new.org/b']);
-    expect(update.paperResult?.sources.map((s) => s.identifier)).toEqual(['http://arxiv.org/abs/1']);
+    expect(update.paperResult?.sources.map((s) => s.identifier)).toEqual([
+      'http://arxiv.org/abs/1',
+    ]);
     expect(update.visitedSources?.map((s) => s.sourceType)).toEqual(['web', 'paper']);
   });
 
   it('keeps the other results when one source hits its timeout', async () => {
     const slow = (_q: string, { signal }: { signal: AbortSignal }) =>
-      new Promise<never>((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
+      new Promise<never>((_resolve, reject) =>
+        signal.addEventListener('abort', () => reject(new Error('aborted'))),
+      );
     const update = await webSearchNode(
       testState(),
       testContext({
@@ -88,7 +124,10 @@ describe('webSearchNode', () => {
         webSearch: async () => [doc('https://fast.org/1', 'web', 'fast answer')],
         paperSearches: [
           { name: 'arxiv', search: slow },
-          { name: 'semantic_scholar', search: async () => [doc('https://s2.org/p', 'paper', 'abstract')] },
+          {
+            name: 'semantic_scholar',
+            search: async () => [doc('https://s2.org/p', 'paper', 'abstract')],
+          },
         ],
       }),
     );
@@ -114,7 +153,15 @@ describe('webSearchNode', () => {
 describe('analysisNode', () => {
   const gathered = testState('How do humanoid robots keep their balance?', {
     internalResult: { sources: [doc('balance-1', 'internal', BALANCE)] },
-    paperResult: { sources: [doc('http://arxiv.org/abs/2401.01234', 'paper', 'Model predictive control keeps a humanoid balanced under pushes at 500 Hz.')] },
+    paperResult: {
+      sources: [
+        doc(
+          'http://arxiv.org/abs/2401.01234',
+          'paper',
+          'Model predictive control keeps a humanoid balanced under pushes at 500 Hz.',
+        ),
+      ],
+    },
   });
 
   it('quotes the best sentences with citations when no model is configured', async () => {
@@ -128,11 +175,19 @@ describe('analysisNode', () => {
 
   it('returns the validated AnalysisOutput as a finding', async () => {
     const model = mockModel(() =>
-      json({ summary: 'Balance comes from the ZMP [1] and MPC [2].', citations: [{ index: 1 }, { index: 2, claim: 'MPC' }], reasoning: 'Both agree.' }),
+      json({
+        summary: 'Balance comes from the ZMP [1] and MPC [2].',
+        citations: [{ index: 1 }, { index: 2, claim: 'MPC' }],
+        reasoning: 'Both agree.',
+      }),
     );
     const context = testContext({ model });
     const finding = (await analysisNode(gathered, context)).subagentFindings?.[0];
-    expect(finding).toMatchObject({ mode: 'model', summary: 'Balance comes from the ZMP [1] and MPC [2].', reasoning: 'Both agree.' });
+    expect(finding).toMatchObject({
+      mode: 'model',
+      summary: 'Balance comes from the ZMP [1] and MPC [2].',
+      reasoning: 'Both agree.',
+    });
     expect(finding?.citations.map((c) => [c.index, c.sourceType])).toEqual([
       [1, 'internal'],
       [2, 'paper'],
@@ -145,7 +200,12 @@ describe('analysisNode', () => {
     const model = mockModel((prompt, call) => {
       prompts.push(prompt);
       if (call === 0) return 'not json at all';
-      if (call === 1) return json({ summary: 'Cites a missing source [9].', citations: [{ index: 9 }], reasoning: 'r' });
+      if (call === 1)
+        return json({
+          summary: 'Cites a missing source [9].',
+          citations: [{ index: 9 }],
+          reasoning: 'r',
+        });
       return json({ summary: 'Fixed [1].', citations: [{ index: 1 }], reasoning: 'r' });
     });
     const finding = (await analysisNode(gathered, testContext({ model }))).subagentFindings?.[0];
@@ -158,14 +218,16 @@ describe('analysisNode', () => {
 
   it('falls back to a minimal output after the retries, and on timeouts', async () => {
     const broken = mockModel(() => '{"summary": ');
-    const finding = (await analysisNode(gathered, testContext({ model: broken }))).subagentFindings?.[0];
+    const finding = (await analysisNode(gathered, testContext({ model: broken })))
+      .subagentFindings?.[0];
     expect(finding).toMatchObject({ mode: 'extractive', status: 'done' });
     expect(finding?.reasoning).toContain('failed after 3 attempt(s)');
     expect(finding?.summary).toContain('[1]');
 
     const slow = mockModel(() => ({ text: '{}', delayMs: 1000 }));
     const settings = testSettings({ timeoutLlmCall: 0.05, maxRetries: 1 });
-    const timedOut = (await analysisNode(gathered, testContext({ model: slow, settings }))).subagentFindings?.[0];
+    const timedOut = (await analysisNode(gathered, testContext({ model: slow, settings })))
+      .subagentFindings?.[0];
     expect(timedOut?.reason).toContain('timed out after 50 ms');
   });
 
@@ -174,35 +236,66 @@ describe('analysisNode', () => {
     const model = mockModel((prompt, call) => {
       prompts.push(prompt);
       return call === 0
-        ? json({ summary: 'Control runs fast [2].', citations: [{ index: 2 }], reasoning: 'r', pythonCode: 'print(1000 / 500)' })
-        : json({ summary: 'A control step takes 2.0 ms at 500 Hz [2].', citations: [{ index: 2 }], reasoning: 'computed' });
+        ? json({
+            summary: 'Control runs fast [2].',
+            citations: [{ index: 2 }],
+            reasoning: 'r',
+            pythonCode: 'print(1000 / 500)',
+          })
+        : json({
+            summary: 'A control step takes 2.0 ms at 500 Hz [2].',
+            citations: [{ index: 2 }],
+            reasoning: 'computed',
+          });
     });
     const ran: string[] = [];
     const sandbox: CodeSandbox = async (code) => {
       ran.push(code);
       return { status: 'ok', stdout: '2.0', stderr: '', durationMs: 1 };
     };
-    const finding = (await analysisNode(gathered, testContext({ model, sandbox }))).subagentFindings?.[0];
+    const finding = (await analysisNode(gathered, testContext({ model, sandbox })))
+      .subagentFindings?.[0];
     expect(ran).toEqual(['print(1000 / 500)']);
     expect(prompts[1]).toContain('Output:\n2.0');
-    expect(finding).toMatchObject({ summary: 'A control step takes 2.0 ms at 500 Hz [2].', codeOutput: '2.0' });
+    expect(finding).toMatchObject({
+      summary: 'A control step takes 2.0 ms at 500 Hz [2].',
+      codeOutput: '2.0',
+    });
   });
 
   it('skips analysis when nothing was found, giving the reasons', async () => {
-    const empty = testState('q', { internalResult: { sources: [], reason: 'retrieval timed out after 30 s' }, webResult: { sources: [], reason: 'web search failed' } });
+    const empty = testState('q', {
+      internalResult: { sources: [], reason: 'retrieval timed out after 30 s' },
+      webResult: { sources: [], reason: 'web search failed' },
+    });
     const finding = (await analysisNode(empty, testContext())).subagentFindings?.[0];
-    expect(finding).toMatchObject({ summary: 'No sources were found for this task.', citations: [] });
+    expect(finding).toMatchObject({
+      summary: 'No sources were found for this task.',
+      citations: [],
+    });
     expect(finding?.reason).toBe('retrieval timed out after 30 s; web search failed');
   });
 });
 
 describe('enhanceContextWithReferences', () => {
-  it("adds the References section of each internal document used", async () => {
+  it('adds the References section of each internal document used', async () => {
     const retriever = fakeRetriever(() => [
-      chunk('balance-9', 'References\n[1] Vukobratović, M. Zero-moment point. 2004.', { source: 'book/balance.md', section: 'References' }),
-      chunk('other-1', 'References\n[1] Unrelated.', { source: 'book/other.md', section: 'References' }),
+      chunk('balance-9', 'References\n[1] Vukobratović, M. Zero-moment point. 2004.', {
+        source: 'book/balance.md',
+        section: 'References',
+      }),
+      chunk('other-1', 'References\n[1] Unrelated.', {
+        source: 'book/other.md',
+        section: 'References',
+      }),
     ]);
-    const sources = numberSources({ internalResult: { sources: [{ ...doc('balance-1', 'internal', BALANCE), url: 'book/balance.md', title: 'Balance' }] } });
+    const sources = numberSources({
+      internalResult: {
+        sources: [
+          { ...doc('balance-1', 'internal', BALANCE), url: 'book/balance.md', title: 'Balance' },
+        ],
+      },
+    });
     const text = await enhanceContextWithReferences(sources, testContext({ retriever }));
     expect(text).toContain('References of Balance (book/balance.md)');
     expect(text).toContain('Vukobratović');

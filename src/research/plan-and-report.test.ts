@@ -11,27 +11,41 @@ describe('splitQuestion', () => {
       'What is ROS 2',
       'how does Gazebo simulate sensors',
     ]);
-    expect(splitQuestion('Define the ZMP; list balance strategies? Compare MPC, RL and hybrid control', 5)).toEqual([
-      'Define the ZMP',
-      'list balance strategies',
-      'Compare MPC, RL and hybrid control',
-    ]);
-    expect(splitQuestion('How do legged robots walk, and why do they fall over so often', 5)).toEqual([
-      'How do legged robots walk',
-      'why do they fall over so often',
-    ]);
+    expect(
+      splitQuestion(
+        'Define the ZMP; list balance strategies? Compare MPC, RL and hybrid control',
+        5,
+      ),
+    ).toEqual(['Define the ZMP', 'list balance strategies', 'Compare MPC, RL and hybrid control']);
+    expect(
+      splitQuestion('How do legged robots walk, and why do they fall over so often', 5),
+    ).toEqual(['How do legged robots walk', 'why do they fall over so often']);
   });
 
   it('folds the tail into the last task beyond the limit', () => {
-    expect(splitQuestion('a b c; d e f; g h i; j k l', 2)).toEqual(['a b c', 'd e f; g h i; j k l']);
+    expect(splitQuestion('a b c; d e f; g h i; j k l', 2)).toEqual([
+      'a b c',
+      'd e f; g h i; j k l',
+    ]);
   });
 });
 
 describe('planTasks', () => {
-  const base = { maxTasks: 3, timeoutMs: 1000, maxRetries: 1, signal: new AbortController().signal };
+  const base = {
+    maxTasks: 3,
+    timeoutMs: 1000,
+    maxRetries: 1,
+    signal: new AbortController().signal,
+  };
 
   it('asks the lead model for tasks, deduplicated and capped', async () => {
-    const model = mockModel(() => JSON.stringify({ tasks: ['A task', 'A task', 'B task', 'C task', 'D task'].map((description) => ({ description })) }));
+    const model = mockModel(() =>
+      JSON.stringify({
+        tasks: ['A task', 'A task', 'B task', 'C task', 'D task'].map((description) => ({
+          description,
+        })),
+      }),
+    );
     const plan = await planTasks('q', { ...base, model });
     expect(plan.planner).toBe('model');
     expect(plan.tasks).toEqual([
@@ -42,14 +56,26 @@ describe('planTasks', () => {
   });
 
   it('falls back to clauses when the lead model fails', async () => {
-    const plan = await planTasks('What is a ZMP; why do robots fall', { ...base, model: mockModel(() => 'nope') });
-    expect(plan).toMatchObject({ planner: 'clauses', reason: expect.stringContaining('lead model failed') });
+    const plan = await planTasks('What is a ZMP; why do robots fall', {
+      ...base,
+      model: mockModel(() => 'nope'),
+    });
+    expect(plan).toMatchObject({
+      planner: 'clauses',
+      reason: expect.stringContaining('lead model failed'),
+    });
     expect(plan.tasks.map((t) => t.description)).toEqual(['What is a ZMP', 'why do robots fall']);
   });
 });
 
 describe('writeReport', () => {
-  const citation = (index: number, identifier: string) => ({ index, identifier, sourceType: 'web' as const, title: identifier.toUpperCase(), url: identifier });
+  const citation = (index: number, identifier: string) => ({
+    index,
+    identifier,
+    sourceType: 'web' as const,
+    title: identifier.toUpperCase(),
+    url: identifier,
+  });
   const finding = (taskId: string, summary: string, citations: ReturnType<typeof citation>[]) => ({
     taskId,
     task: `Task ${taskId}`,
@@ -64,12 +90,21 @@ describe('writeReport', () => {
     const { report, sources, findings } = writeReport(
       'Q?',
       [
-        finding('task-1', 'A [1] and B [2].', [citation(1, 'https://a.org'), citation(2, 'https://b.org')]),
-        finding('task-2', 'B again [1], C [2], ghost [7].', [citation(1, 'https://b.org/'), citation(2, 'https://c.org')]),
+        finding('task-1', 'A [1] and B [2].', [
+          citation(1, 'https://a.org'),
+          citation(2, 'https://b.org'),
+        ]),
+        finding('task-2', 'B again [1], C [2], ghost [7].', [
+          citation(1, 'https://b.org/'),
+          citation(2, 'https://c.org'),
+        ]),
       ],
       'model',
     );
-    expect(findings.map((f) => f.summary)).toEqual(['A [1] and B [2].', 'B again [2], C [3], ghost.']);
+    expect(findings.map((f) => f.summary)).toEqual([
+      'A [1] and B [2].',
+      'B again [2], C [3], ghost.',
+    ]);
     expect(sources.map((s) => [s.index, s.identifier])).toEqual([
       [1, 'https://a.org'],
       [2, 'https://b.org'],
@@ -83,15 +118,39 @@ describe('writeReport', () => {
 describe('reducers and the visited registry', () => {
   it('claims a source once, whatever its spelling', () => {
     const registry = createVisitedRegistry();
-    expect(registry.claim({ identifier: 'https://www.Example.org/a/', sourceType: 'web' })).toBe(true);
-    expect(registry.claim({ identifier: 'http://example.org/a#top', sourceType: 'paper' })).toBe(false);
+    expect(registry.claim({ identifier: 'https://www.Example.org/a/', sourceType: 'web' })).toBe(
+      true,
+    );
+    expect(registry.claim({ identifier: 'http://example.org/a#top', sourceType: 'paper' })).toBe(
+      false,
+    );
     expect(registry.list()).toHaveLength(1);
   });
 
   it('merges findings by task namespace in task order, and visited sources as a union', () => {
-    const f = (taskId: string, summary: string) => ({ taskId, task: '', summary, reasoning: '', citations: [], mode: 'extractive' as const, status: 'done' as const });
-    const merged = mergeFindings([f('task-2', 'old'), f('task-1', 'one')], [f('task-2', 'new')], ['task-1', 'task-2']);
+    const f = (taskId: string, summary: string) => ({
+      taskId,
+      task: '',
+      summary,
+      reasoning: '',
+      citations: [],
+      mode: 'extractive' as const,
+      status: 'done' as const,
+    });
+    const merged = mergeFindings(
+      [f('task-2', 'old'), f('task-1', 'one')],
+      [f('task-2', 'new')],
+      ['task-1', 'task-2'],
+    );
     expect(merged.map((x) => x.summary)).toEqual(['one', 'new']);
-    expect(mergeVisitedSources([{ identifier: 'a', sourceType: 'internal' }], [{ identifier: 'a', sourceType: 'internal' }, { identifier: 'b', sourceType: 'web' }])).toHaveLength(2);
+    expect(
+      mergeVisitedSources(
+        [{ identifier: 'a', sourceType: 'internal' }],
+        [
+          { identifier: 'a', sourceType: 'internal' },
+          { identifier: 'b', sourceType: 'web' },
+        ],
+      ),
+    ).toHaveLength(2);
   });
 });

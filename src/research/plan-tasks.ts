@@ -10,7 +10,9 @@ const MIN_CLAUSE_WORDS = 3;
 /** The lead model's structured output: the research tasks. */
 export const ResearchPlan = z.object({
   tasks: z
-    .array(z.object({ description: z.string().trim().min(1, 'a task description must not be empty') }))
+    .array(
+      z.object({ description: z.string().trim().min(1, 'a task description must not be empty') }),
+    )
     .min(1, 'give at least one task'),
 });
 export type ResearchPlan = z.infer<typeof ResearchPlan>;
@@ -29,7 +31,10 @@ function splitWhereClauses(parts: string[], separator: RegExp, joiner: string): 
     for (const piece of pieces) {
       const last = out[out.length - 1];
       // Join a short piece back: "ROS 2 and Gazebo" is one subject, not two clauses.
-      if (last !== undefined && (words(piece) < MIN_CLAUSE_WORDS || words(last) < MIN_CLAUSE_WORDS)) {
+      if (
+        last !== undefined &&
+        (words(piece) < MIN_CLAUSE_WORDS || words(last) < MIN_CLAUSE_WORDS)
+      ) {
         out[out.length - 1] = `${last}${joiner}${piece}`;
       } else out.push(piece);
     }
@@ -51,7 +56,11 @@ export function splitQuestion(question: string, maxTasks: number): string[] {
     .split(/[;?]+/)
     .map((part) => part.trim())
     .filter(Boolean);
-  const clauses = splitWhereClauses(splitWhereClauses(first, /\s+and\s+/i, ' and '), /\s*,\s*/, ', ')
+  const clauses = splitWhereClauses(
+    splitWhereClauses(first, /\s+and\s+/i, ' and '),
+    /\s*,\s*/,
+    ', ',
+  )
     .map((clause) => clause.replace(/^[\s,.:-]+|[\s,.:-]+$/g, '').trim())
     .filter((clause) => clause.length > 0);
   const unique = [...new Set(clauses)];
@@ -87,18 +96,28 @@ export async function planTasks(
   options: PlanTasksOptions,
 ): Promise<{ tasks: ResearchTask[]; planner: 'model' | 'clauses'; reason?: string }> {
   const clauses = () => toTasks(splitQuestion(question, options.maxTasks));
-  if (!options.model) return { tasks: clauses(), planner: 'clauses', reason: 'no model is configured' };
+  if (!options.model)
+    return { tasks: clauses(), planner: 'clauses', reason: 'no model is configured' };
   const planned = await invokeLlmWithRetry({
     model: options.model,
     system: LEAD_SYSTEM_PROMPT,
-    messages: [{ role: 'user', content: `Question: ${question}\nUse at most ${options.maxTasks} tasks.` }],
+    messages: [
+      { role: 'user', content: `Question: ${question}\nUse at most ${options.maxTasks} tasks.` },
+    ],
     schema: ResearchPlan,
     timeoutMs: options.timeoutMs,
     maxRetries: options.maxRetries,
     signal: options.signal,
     ...(options.onUsage ? { onUsage: options.onUsage } : {}),
   });
-  if (!planned.ok) return { tasks: clauses(), planner: 'clauses', reason: `the lead model failed: ${planned.error}` };
-  const descriptions = [...new Set(planned.value.tasks.map((task) => task.description.trim()))].slice(0, options.maxTasks);
+  if (!planned.ok)
+    return {
+      tasks: clauses(),
+      planner: 'clauses',
+      reason: `the lead model failed: ${planned.error}`,
+    };
+  const descriptions = [
+    ...new Set(planned.value.tasks.map((task) => task.description.trim())),
+  ].slice(0, options.maxTasks);
   return { tasks: toTasks(descriptions), planner: 'model' };
 }

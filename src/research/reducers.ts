@@ -5,7 +5,11 @@ import { sourceKey } from './visited-registry.js';
  * Reducer of findings by namespace: a task's findings replace that task's earlier ones (a
  * resumed task), other tasks' findings are kept; the result follows task order.
  */
-export function mergeFindings(current: readonly Finding[], incoming: readonly Finding[], order: readonly string[]): Finding[] {
+export function mergeFindings(
+  current: readonly Finding[],
+  incoming: readonly Finding[],
+  order: readonly string[],
+): Finding[] {
   const replaced = new Set(incoming.map((finding) => finding.taskId));
   const merged = [...current.filter((finding) => !replaced.has(finding.taskId)), ...incoming];
   const rank = (taskId: string) => {
@@ -16,7 +20,10 @@ export function mergeFindings(current: readonly Finding[], incoming: readonly Fi
 }
 
 /** Reducer of visited sources: union, first record of each source kept. */
-export function mergeVisitedSources(current: readonly VisitedSource[], incoming: readonly VisitedSource[]): VisitedSource[] {
+export function mergeVisitedSources(
+  current: readonly VisitedSource[],
+  incoming: readonly VisitedSource[],
+): VisitedSource[] {
   const seen = new Map<string, VisitedSource>();
   for (const source of [...current, ...incoming]) {
     const key = sourceKey(source.identifier);

@@ -1,7 +1,8 @@
 import type { Finding, ResearchResult, ResearchTask, TaskStatus } from '../schema/index.js';
 
 /** The nodes of a research subagent, with the spec's names. */
-export type SubagentNodeName = 'retrieveNode' | 'routeSourceNecessity' | 'webSearchNode' | 'analysisNode';
+export type SubagentNodeName =
+  'retrieveNode' | 'routeSourceNecessity' | 'webSearchNode' | 'analysisNode';
 
 /** Token use of a subagent so far. */
 export interface TokenCount {

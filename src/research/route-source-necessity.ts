@@ -13,5 +13,7 @@ export const MIN_INTERNAL_CONTENT_CHARS = 200;
 export const routeSourceNecessity: SubagentGate = (state) => {
   const sources = state.internalResult?.sources ?? [];
   const chars = sources.reduce((sum, source) => sum + source.content.trim().length, 0);
-  return sources.length > 0 && chars >= MIN_INTERNAL_CONTENT_CHARS ? 'analysisNode' : 'webSearchNode';
+  return sources.length > 0 && chars >= MIN_INTERNAL_CONTENT_CHARS
+    ? 'analysisNode'
+    : 'webSearchNode';
 };

@@ -9,7 +9,10 @@ import { chunk, fakeRetriever, mockModel, testSettings } from './fixtures/resear
 import type { ResearchEvent } from './research-events.js';
 import { runResearch, streamResearch } from './run-research.js';
 
-const atom = readFileSync(new URL('../tools/fixtures/arxiv-search.atom.xml', import.meta.url), 'utf8');
+const atom = readFileSync(
+  new URL('../tools/fixtures/arxiv-search.atom.xml', import.meta.url),
+  'utf8',
+);
 const PAGE = (name: string) =>
   `<html><head><title>${name}</title></head><body><main><h1>${name}</h1><p>Page ${name} explains that humanoid robots balance with ankle and hip strategies and careful foot placement.</p></main></body></html>`;
 const LONG =
@@ -24,7 +27,9 @@ describe('runResearch end to end', () => {
     store = await createStore(await openPgliteDb('memory://'));
     server = await startFixtureServer((request, url, body) => {
       if (url.pathname === '/search') {
-        const topic = (JSON.parse(body) as { query: string }).query.includes('walk') ? 'walking' : 'balance';
+        const topic = (JSON.parse(body) as { query: string }).query.includes('walk')
+          ? 'walking'
+          : 'balance';
         const results = ['shared', topic].map((name) => ({
           title: `Page ${name}`,
           url: `${server.url}/page/${name}`,
@@ -34,7 +39,8 @@ describe('runResearch end to end', () => {
         return { body: JSON.stringify({ query: 'q', results }) };
       }
       if (url.pathname === '/api/query') return { body: atom, type: 'application/atom+xml' };
-      if (url.pathname.startsWith('/page/')) return { body: PAGE(url.pathname.slice(6)), type: 'text/html' };
+      if (url.pathname.startsWith('/page/'))
+        return { body: PAGE(url.pathname.slice(6)), type: 'text/html' };
       return { status: 404, body: request.url ?? '' };
     });
   });
@@ -45,13 +51,23 @@ describe('runResearch end to end', () => {
 
   const config = () =>
     CohortConfig.parse({
-      tools: { tavilyApiKey: 'tv-key', tavilyBaseUrl: server.url, arxivBaseUrl: `${server.url}/api/query`, allowPrivateNetwork: true },
+      tools: {
+        tavilyApiKey: 'tv-key',
+        tavilyBaseUrl: server.url,
+        arxivBaseUrl: `${server.url}/api/query`,
+        allowPrivateNetwork: true,
+      },
       research: { concurrency: 4 },
     });
 
   it('plans with the lead model, fans out, never fetches a source twice, and writes a cited report', async () => {
     const lead = mockModel(() =>
-      JSON.stringify({ tasks: [{ description: 'How do humanoid robots keep balance?' }, { description: 'How do humanoid robots walk?' }] }),
+      JSON.stringify({
+        tasks: [
+          { description: 'How do humanoid robots keep balance?' },
+          { description: 'How do humanoid robots walk?' },
+        ],
+      }),
     );
     const analysis = mockModel((prompt) => {
       const numbers = [...prompt.matchAll(/^\[(\d+)\] /gm)].map((m) => Number(m[1]));
@@ -61,7 +77,10 @@ describe('runResearch end to end', () => {
         reasoning: 'Used what was given.',
       });
     });
-    const dependencies = createResearchDependencies(config(), { store, retriever: fakeRetriever(() => []) });
+    const dependencies = createResearchDependencies(config(), {
+      store,
+      retriever: fakeRetriever(() => []),
+    });
     const events: ResearchEvent[] = [];
     const result = await runResearch('How do humanoid robots balance and walk?', {
       ...dependencies,
@@ -87,7 +106,9 @@ describe('runResearch end to end', () => {
     expect(result.sources.map((s) => s.index)).toEqual([1, 2, 3, 4, 5]);
     expect(result.report).toMatch(/^# Research: How do humanoid robots balance and walk\?/);
     expect(result.report).toMatch(/## Sources\n\n\[1\] Page /);
-    expect(result.report).toContain('Whole-Body Balance Control for Humanoid Robots with Model Predictive Control — http://arxiv.org/abs/2401.01234v2 (paper)');
+    expect(result.report).toContain(
+      'Whole-Body Balance Control for Humanoid Robots with Model Predictive Control — http://arxiv.org/abs/2401.01234v2 (paper)',
+    );
     // Local [n] of the second finding are renumbered after the first finding's sources.
     expect(result.findings.map((f) => f.summary).join(' ')).toMatch(/\[5\]\.$/);
     // The top page of each subagent was read in full through web_fetch.
@@ -95,8 +116,15 @@ describe('runResearch end to end', () => {
 
     expect(events[0]?.type).toBe('run_started');
     expect(events.at(-1)?.type).toBe('report');
-    const nodes = events.filter((e) => e.type === 'node' && e.status === 'finished' && e.taskId === 'task-1').map((e) => (e.type === 'node' ? e.node : ''));
-    expect(nodes).toEqual(['retrieveNode', 'routeSourceNecessity', 'webSearchNode', 'analysisNode']);
+    const nodes = events
+      .filter((e) => e.type === 'node' && e.status === 'finished' && e.taskId === 'task-1')
+      .map((e) => (e.type === 'node' ? e.node : ''));
+    expect(nodes).toEqual([
+      'retrieveNode',
+      'routeSourceNecessity',
+      'webSearchNode',
+      'analysisNode',
+    ]);
     const finished = events.find((e) => e.type === 'task_finished');
     expect(finished?.type === 'task_finished' && finished.tokens.total).toBeGreaterThan(0);
 
@@ -105,13 +133,18 @@ describe('runResearch end to end', () => {
   });
 
   it('without a model, splits the question into clauses and reports extractive findings', async () => {
-    const retriever = fakeRetriever((query) => (query.includes('zero moment') ? [chunk('zmp-1', LONG)] : []));
+    const retriever = fakeRetriever((query) =>
+      query.includes('zero moment') ? [chunk('zmp-1', LONG)] : [],
+    );
     const result = await runResearch('What is the zero moment point; how do robots fall safely?', {
       settings: testSettings(),
       retriever,
       runs: store.runs,
     });
-    expect(result.tasks.map((t) => t.description)).toEqual(['What is the zero moment point', 'how do robots fall safely']);
+    expect(result.tasks.map((t) => t.description)).toEqual([
+      'What is the zero moment point',
+      'how do robots fall safely',
+    ]);
     expect(result.mode).toBe('extractive');
     expect(result.report).toContain('No analysis model was used');
     expect(result.findings[0]?.summary).toContain('[1]');
@@ -153,20 +186,28 @@ describe('runResearch end to end', () => {
   it('resumes an interrupted run without redoing finished tasks', async () => {
     const controller = new AbortController();
     const hang = (signal?: AbortSignal) =>
-      new Promise<never>((_resolve, reject) => signal?.addEventListener('abort', () => reject(new Error('aborted'))));
+      new Promise<never>((_resolve, reject) =>
+        signal?.addEventListener('abort', () => reject(new Error('aborted'))),
+      );
     const first = fakeRetriever(() => [chunk('zmp-1', LONG)]);
-    const crashed = await runResearch('Explain the zero moment point; explain the support polygon', {
-      settings: testSettings({ concurrency: 2 }),
-      runs: store.runs,
-      newId: () => 'run-crash',
-      signal: controller.signal,
-      retriever: {
-        retrieve: (query, options) => (query.includes('support polygon') ? hang(options?.signal) : first.retrieve(query, options)),
+    const crashed = await runResearch(
+      'Explain the zero moment point; explain the support polygon',
+      {
+        settings: testSettings({ concurrency: 2 }),
+        runs: store.runs,
+        newId: () => 'run-crash',
+        signal: controller.signal,
+        retriever: {
+          retrieve: (query, options) =>
+            query.includes('support polygon')
+              ? hang(options?.signal)
+              : first.retrieve(query, options),
+        },
+        onEvent: (event) => {
+          if (event.type === 'task_finished' && event.taskId === 'task-1') controller.abort();
+        },
       },
-      onEvent: (event) => {
-        if (event.type === 'task_finished' && event.taskId === 'task-1') controller.abort();
-      },
-    }).catch((error: unknown) => error);
+    ).catch((error: unknown) => error);
     expect(isCohortError(crashed, 'aborted')).toBe(true);
     expect((crashed as Error).message).toContain('--resume run-crash');
     expect((await store.runs.get('run-crash'))?.status).toBe('interrupted');
@@ -191,13 +232,22 @@ describe('runResearch end to end', () => {
     expect(result.findings[1]?.citations[0]?.identifier).toBe('polygon-1');
     expect((await store.runs.get('run-crash'))?.status).toBe('done');
 
-    const again = await runResearch('', { settings: testSettings(), runs: store.runs, resume: 'run-crash', retriever: second });
+    const again = await runResearch('', {
+      settings: testSettings(),
+      runs: store.runs,
+      resume: 'run-crash',
+      retriever: second,
+    });
     expect(again.report).toBe(result.report);
     expect(second.queries).toHaveLength(1);
   });
 
   it('says what is wrong with an unknown run id', async () => {
-    const error = await runResearch('', { settings: testSettings(), runs: store.runs, resume: 'nope' }).catch((e: unknown) => e);
+    const error = await runResearch('', {
+      settings: testSettings(),
+      runs: store.runs,
+      resume: 'nope',
+    }).catch((e: unknown) => e);
     expect(isCohortError(error, 'not_found')).toBe(true);
   });
 

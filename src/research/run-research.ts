@@ -35,7 +35,16 @@ function failedOutput(task: ResearchTask, error: unknown, mode: Finding['mode'])
   const reason = error instanceof Error ? error.message : String(error);
   return {
     subagentFindings: [
-      { taskId: task.id, task: task.description, summary: 'No finding: the subagent failed.', reasoning: '', citations: [], mode, status: 'failed', reason },
+      {
+        taskId: task.id,
+        task: task.description,
+        summary: 'No finding: the subagent failed.',
+        reasoning: '',
+        citations: [],
+        mode,
+        status: 'failed',
+        reason,
+      },
     ],
     visitedSources: [],
     allExtractedCitations: [],
@@ -44,10 +53,17 @@ function failedOutput(task: ResearchTask, error: unknown, mode: Finding['mode'])
 
 async function loadRun(options: ResearchOptions, runId: string) {
   const runs = options.runs;
-  if (!runs) throw new CohortError('invalid_input', 'Resuming a research run needs the store; none was given.');
+  if (!runs)
+    throw new CohortError(
+      'invalid_input',
+      'Resuming a research run needs the store; none was given.',
+    );
   const record = await runs.get(runId);
   if (!record || record.kind !== RESEARCH_RUN_KIND) {
-    throw new CohortError('not_found', `No research run "${runId}". Check the id printed when the run started.`);
+    throw new CohortError(
+      'not_found',
+      `No research run "${runId}". Check the id printed when the run started.`,
+    );
   }
   const input = parseInput(StoredRunInput, record.input, { prefix: `Stored run ${runId}: ` });
   const finished = new Map<string, SubagentOutput>();
@@ -71,7 +87,10 @@ async function loadRun(options: ResearchOptions, runId: string) {
  * });
  * console.log(result.report);
  */
-export async function runResearch(question: string, options: ResearchOptions): Promise<ResearchResult> {
+export async function runResearch(
+  question: string,
+  options: ResearchOptions,
+): Promise<ResearchResult> {
   const now = options.clock ?? (() => performance.now());
   const signal = options.signal ?? new AbortController().signal;
   const settings = options.settings;
@@ -99,7 +118,9 @@ export async function runResearch(question: string, options: ResearchOptions): P
   } else {
     query = parseInput(Query, question, { prefix: 'Research question: ' });
     const plan = await planTasks(query, {
-      ...(options.leadModel ?? options.model ? { model: options.leadModel ?? options.model } : {}),
+      ...((options.leadModel ?? options.model)
+        ? { model: options.leadModel ?? options.model }
+        : {}),
       maxTasks: options.maxTasks ?? settings.maxTasks,
       timeoutMs: settings.timeoutLlmCall * 1000,
       maxRetries: settings.maxRetries,
@@ -108,15 +129,27 @@ export async function runResearch(question: string, options: ResearchOptions): P
     if (plan.reason) options.logger?.info('research_planned_by_clauses', { reason: plan.reason });
     tasks = plan.tasks;
     runId = options.newId?.() ?? randomUUID();
-    await options.runs?.create({ id: runId, kind: RESEARCH_RUN_KIND, status: 'running', input: { question: query, tasks } });
+    await options.runs?.create({
+      id: runId,
+      kind: RESEARCH_RUN_KIND,
+      status: 'running',
+      input: { question: query, tasks },
+    });
   }
   let findings: Finding[] = [];
   let visitedSources = [...finished.values()].flatMap((output) => output.visitedSources);
   let citations = [...finished.values()].flatMap((output) => output.allExtractedCitations);
   const order = tasks.map((task) => task.id);
-  for (const output of finished.values()) findings = mergeFindings(findings, output.subagentFindings, order);
+  for (const output of finished.values())
+    findings = mergeFindings(findings, output.subagentFindings, order);
   const registry = createVisitedRegistry(visitedSources);
-  emit({ type: 'run_started', runId, question: query, tasks, skippedTaskIds: [...finished.keys()] });
+  emit({
+    type: 'run_started',
+    runId,
+    question: query,
+    tasks,
+    skippedTaskIds: [...finished.keys()],
+  });
 
   const pending = tasks.filter((task) => !finished.has(task.id));
   await mapWithConcurrency(pending, settings.concurrency, async (task) => {
@@ -131,14 +164,20 @@ export async function runResearch(question: string, options: ResearchOptions): P
       output = await subagentNode(input, context, options.subagentRunner);
     } catch (error) {
       if (signal.aborted || isCohortError(error, 'aborted')) return;
-      options.logger?.error('research_subagent_failed', { runId, taskId: task.id, error: String(error) });
+      options.logger?.error('research_subagent_failed', {
+        runId,
+        taskId: task.id,
+        error: String(error),
+      });
       output = failedOutput(task, error, mode);
     }
     // Reducers: each subagent writes only under its own task id.
     findings = mergeFindings(findings, output.subagentFindings, order);
     visitedSources = mergeVisitedSources(visitedSources, output.visitedSources);
     citations = mergeCitations(citations, output.allExtractedCitations);
-    const finding = output.subagentFindings[0] ?? failedOutput(task, 'no finding returned', mode).subagentFindings[0]!;
+    const finding =
+      output.subagentFindings[0] ??
+      failedOutput(task, 'no finding returned', mode).subagentFindings[0]!;
     await options.runs?.saveTask({ runId, taskId: task.id, status: finding.status, output });
     emit({
       type: 'task_finished',
@@ -154,7 +193,10 @@ export async function runResearch(question: string, options: ResearchOptions): P
 
   if (signal.aborted) {
     await options.runs?.update(runId, { status: 'interrupted' }).catch(() => undefined);
-    throw new CohortError('aborted', `Research run ${runId} was interrupted; continue it with \`cohort research --resume ${runId}\`.`);
+    throw new CohortError(
+      'aborted',
+      `Research run ${runId} was interrupted; continue it with \`cohort research --resume ${runId}\`.`,
+    );
   }
   const written = writeReport(query, findings, mode);
   const result: ResearchResult = {
@@ -179,7 +221,10 @@ export async function runResearch(question: string, options: ResearchOptions): P
  * @example
  * for await (const event of streamResearch(question, dependencies)) console.log(event.type);
  */
-export async function* streamResearch(question: string, options: ResearchOptions): AsyncGenerator<ResearchEvent> {
+export async function* streamResearch(
+  question: string,
+  options: ResearchOptions,
+): AsyncGenerator<ResearchEvent> {
   const queue: ResearchEvent[] = [];
   let wake: (() => void) | undefined;
   let finished = false;

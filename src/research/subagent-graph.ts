@@ -2,11 +2,22 @@ import { analysisNode } from './analysis-node.js';
 import type { SubagentNodeName } from './research-events.js';
 import { retrieveNode } from './retrieve-node.js';
 import { routeSourceNecessity } from './route-source-necessity.js';
-import type { SubagentContext, SubagentInput, SubagentNode, SubagentNodes, SubagentState } from './subagent-state.js';
+import type {
+  SubagentContext,
+  SubagentInput,
+  SubagentNode,
+  SubagentNodes,
+  SubagentState,
+} from './subagent-state.js';
 import { webSearchNode } from './web-search-node.js';
 
 /** The spec's nodes. */
-export const SUBAGENT_NODES: SubagentNodes = { retrieveNode, routeSourceNecessity, webSearchNode, analysisNode };
+export const SUBAGENT_NODES: SubagentNodes = {
+  retrieveNode,
+  routeSourceNecessity,
+  webSearchNode,
+  analysisNode,
+};
 
 async function step(
   name: SubagentNodeName,
@@ -20,13 +31,19 @@ async function step(
   const update = await node(state, context);
   const next = { ...state, ...update };
   const result =
-    name === 'retrieveNode' ? [next.internalResult] : name === 'webSearchNode' ? [next.webResult, next.paperResult] : [];
+    name === 'retrieveNode'
+      ? [next.internalResult]
+      : name === 'webSearchNode'
+        ? [next.webResult, next.paperResult]
+        : [];
   const reasons = result.map((r) => r?.reason).filter(Boolean);
   context.emit({
     ...base,
     status: 'finished',
     durationMs: Math.round(context.now() - started),
-    ...(result.length ? { sources: result.reduce((sum, r) => sum + (r?.sources.length ?? 0), 0) } : {}),
+    ...(result.length
+      ? { sources: result.reduce((sum, r) => sum + (r?.sources.length ?? 0), 0) }
+      : {}),
     ...(reasons.length ? { reason: reasons.join('; ') } : {}),
     ...(name === 'analysisNode' ? { tokens: { ...context.tokens } } : {}),
   });
@@ -62,6 +79,7 @@ export async function runSubagentGraph(
     status: 'finished',
     next,
   });
-  if (next === 'webSearchNode') state = await step('webSearchNode', nodes.webSearchNode, state, context);
+  if (next === 'webSearchNode')
+    state = await step('webSearchNode', nodes.webSearchNode, state, context);
   return step('analysisNode', nodes.analysisNode, state, context);
 }

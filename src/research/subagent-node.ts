@@ -12,9 +12,14 @@ export type SubagentRunner = (input: SubagentInput, context: SubagentContext) =>
 export const defaultSubagentRunner: SubagentRunner = async (input, context) =>
   extractSubagentOutput(await runSubagentGraph(input, context));
 
-function emptyOutput(input: SubagentInput, finding: Omit<Finding, 'task' | 'citations' | 'reasoning'>): SubagentOutput {
+function emptyOutput(
+  input: SubagentInput,
+  finding: Omit<Finding, 'task' | 'citations' | 'reasoning'>,
+): SubagentOutput {
   return {
-    subagentFindings: [{ ...finding, task: input.subagentTasks[0].description, citations: [], reasoning: '' }],
+    subagentFindings: [
+      { ...finding, task: input.subagentTasks[0].description, citations: [], reasoning: '' },
+    ],
     visitedSources: input.visitedSources,
     allExtractedCitations: [],
   };
@@ -54,8 +59,15 @@ export async function subagentNode(
         reason: timed.message,
       });
     }
-    if (timed.error instanceof CohortError && timed.error.code === 'isolation_violation') throw timed.error;
-    return emptyOutput(input, { taskId, summary: 'No finding: the subagent failed.', mode, status: 'failed', reason: timed.message });
+    if (timed.error instanceof CohortError && timed.error.code === 'isolation_violation')
+      throw timed.error;
+    return emptyOutput(input, {
+      taskId,
+      summary: 'No finding: the subagent failed.',
+      mode,
+      status: 'failed',
+      reason: timed.message,
+    });
   }
   return validateOutputState(timed.value, taskId);
 }

@@ -60,7 +60,9 @@ export type SubagentNode = (
 ) => Promise<Partial<SubagentState>>;
 
 /** The gate: which node runs after retrieval. */
-export type SubagentGate = (state: SubagentState) => Extract<SubagentNodeName, 'analysisNode' | 'webSearchNode'>;
+export type SubagentGate = (
+  state: SubagentState,
+) => Extract<SubagentNodeName, 'analysisNode' | 'webSearchNode'>;
 
 /** The nodes of the subagent graph, replaceable for tests and the bench. */
 export interface SubagentNodes {

@@ -17,7 +17,11 @@ interface Branch {
 }
 
 /** Claims each found source in the shared registry, keeping only the ones this subagent got first. */
-function claimNew(found: SourceDocument[], state: { visitedSources: VisitedSource[] }, context: SubagentContext) {
+function claimNew(
+  found: SourceDocument[],
+  state: { visitedSources: VisitedSource[] },
+  context: SubagentContext,
+) {
   const before = new Set(state.visitedSources.map((source) => source.identifier));
   return found.filter((source) => !before.has(source.identifier) && context.registry.claim(source));
 }
@@ -41,9 +45,19 @@ async function webBranch(
   state: Parameters<SubagentNode>[0],
   context: SubagentContext,
 ): Promise<Branch> {
-  if (!context.webSearch) return { sources: [], reasons: ['web search is not configured (set TAVILY_API_KEY)'] };
-  const { found, reason } = await search('web', context.webSearch, state.taskDescription, WEB_RESULT_LIMIT, context);
-  const sources = claimNew(found, state, context).map((source) => ({ ...source, sourceType: 'web' as const }));
+  if (!context.webSearch)
+    return { sources: [], reasons: ['web search is not configured (set TAVILY_API_KEY)'] };
+  const { found, reason } = await search(
+    'web',
+    context.webSearch,
+    state.taskDescription,
+    WEB_RESULT_LIMIT,
+    context,
+  );
+  const sources = claimNew(found, state, context).map((source) => ({
+    ...source,
+    sourceType: 'web' as const,
+  }));
   const reasons = reason ? [reason] : [];
   const top = sources[0];
   const scrape = context.scrapePage;
@@ -57,7 +71,8 @@ async function webBranch(
     if (page.ok && page.value.trim()) top.content = page.value.trim().slice(0, SCRAPED_PAGE_CHARS);
     else if (!page.ok) reasons.push(page.message);
   }
-  if (!reason && found.length > 0 && sources.length === 0) reasons.push('every web result was already visited');
+  if (!reason && found.length > 0 && sources.length === 0)
+    reasons.push('every web result was already visited');
   return { sources, reasons };
 }
 
@@ -68,10 +83,15 @@ async function paperBranch(
   const searches = context.paperSearches ?? [];
   if (searches.length === 0) return { sources: [], reasons: ['paper search is not configured'] };
   const results = await Promise.all(
-    searches.map((paper) => search(paper.name, paper.search, state.taskDescription, PAPER_RESULT_LIMIT, context)),
+    searches.map((paper) =>
+      search(paper.name, paper.search, state.taskDescription, PAPER_RESULT_LIMIT, context),
+    ),
   );
   const found = results.flatMap((result) => result.found);
-  const sources = claimNew(found, state, context).map((source) => ({ ...source, sourceType: 'paper' as const }));
+  const sources = claimNew(found, state, context).map((source) => ({
+    ...source,
+    sourceType: 'paper' as const,
+  }));
   return { sources, reasons: results.flatMap((result) => (result.reason ? [result.reason] : [])) };
 }
 
@@ -86,7 +106,8 @@ async function paperBranch(
  */
 export const webSearchNode: SubagentNode = async (state, context) => {
   const [web, papers] = await Promise.all([webBranch(state, context), paperBranch(state, context)]);
-  const reason = (branch: Branch) => (branch.reasons.length ? { reason: branch.reasons.join('; ') } : {});
+  const reason = (branch: Branch) =>
+    branch.reasons.length ? { reason: branch.reasons.join('; ') } : {};
   return {
     webResult: { sources: web.sources, ...reason(web) },
     paperResult: { sources: papers.sources, ...reason(papers) },

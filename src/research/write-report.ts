@@ -10,7 +10,10 @@ export interface WrittenReport {
 }
 
 function sourceLine(source: ReportSource): string {
-  const where = source.url && source.url !== source.title ? ` — ${source.url}${source.section ? ` § ${source.section}` : ''}` : '';
+  const where =
+    source.url && source.url !== source.title
+      ? ` — ${source.url}${source.section ? ` § ${source.section}` : ''}`
+      : '';
   return `[${source.index}] ${source.title || source.identifier}${where} (${source.sourceType})`;
 }
 
@@ -22,7 +25,11 @@ function sourceLine(source: ReportSource): string {
  * @example
  * const { report, sources } = writeReport(question, findings, 'extractive');
  */
-export function writeReport(question: string, findings: readonly Finding[], mode: 'model' | 'extractive'): WrittenReport {
+export function writeReport(
+  question: string,
+  findings: readonly Finding[],
+  mode: 'model' | 'extractive',
+): WrittenReport {
   const sources: ReportSource[] = [];
   const byKey = new Map<string, number>();
   const renumbered = findings.map((finding) => {
@@ -51,7 +58,10 @@ export function writeReport(question: string, findings: readonly Finding[], mode
     return {
       ...finding,
       summary: summary.replace(/ +([.,;])/g, '$1').trim(),
-      citations: finding.citations.map((citation) => ({ ...citation, index: local.get(citation.index) ?? citation.index })),
+      citations: finding.citations.map((citation) => ({
+        ...citation,
+        index: local.get(citation.index) ?? citation.index,
+      })),
     };
   });
   const lines = [`# Research: ${question}`, ''];
@@ -63,8 +73,13 @@ export function writeReport(question: string, findings: readonly Finding[], mode
   );
   renumbered.forEach((finding, i) => {
     lines.push(`## ${i + 1}. ${finding.task}`, '', finding.summary);
-    if (finding.status !== 'done') lines.push('', `_This task ended early (${finding.status}): ${finding.reason ?? 'no reason given'}._`);
-    else if (finding.citations.length === 0 && finding.reason) lines.push('', `_${finding.reason}._`);
+    if (finding.status !== 'done')
+      lines.push(
+        '',
+        `_This task ended early (${finding.status}): ${finding.reason ?? 'no reason given'}._`,
+      );
+    else if (finding.citations.length === 0 && finding.reason)
+      lines.push('', `_${finding.reason}._`);
     lines.push('');
   });
   lines.push('## Sources', '');

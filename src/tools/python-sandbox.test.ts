@@ -3,7 +3,9 @@ import { runPython } from './python-sandbox.js';
 
 describe('runPython (Pyodide in a worker thread)', () => {
   it('runs code and returns what it printed and its last value', async () => {
-    const run = await runPython('import statistics\nprint(statistics.mean([1, 2, 3, 4]))\n6 * 7', { timeoutMs: 10_000 });
+    const run = await runPython('import statistics\nprint(statistics.mean([1, 2, 3, 4]))\n6 * 7', {
+      timeoutMs: 10_000,
+    });
     expect(run).toMatchObject({ status: 'ok', stdout: '2.5', result: '42' });
   });
 
@@ -18,7 +20,10 @@ describe('runPython (Pyodide in a worker thread)', () => {
     expect(files.status).toBe('error');
     expect(files.error).toContain('FileNotFoundError');
     const js = await runPython('import js\njs.fetch', { timeoutMs: 10_000 });
-    expect(js).toMatchObject({ status: 'error', error: expect.stringContaining('import of js halted') });
+    expect(js).toMatchObject({
+      status: 'error',
+      error: expect.stringContaining('import of js halted'),
+    });
     const http = await runPython('from pyodide.http import pyfetch', { timeoutMs: 10_000 });
     expect(http.status).toBe('error');
   });

@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from './fixtures/fixture-server.js';
 import { semanticScholarSearch } from './semantic-scholar.js';
 
-const body = readFileSync(new URL('./fixtures/semantic-scholar-search.json', import.meta.url), 'utf8');
+const body = readFileSync(
+  new URL('./fixtures/semantic-scholar-search.json', import.meta.url),
+  'utf8',
+);
 
 describe('semanticScholarSearch against a replayed Graph API', () => {
   let server: FixtureServer;
@@ -20,7 +23,11 @@ describe('semanticScholarSearch against a replayed Graph API', () => {
   afterAll(() => server.close());
 
   it('sends the key and fields and parses the papers', async () => {
-    const outcome = await semanticScholarSearch('sim to real', { apiKey: 'k1', baseUrl: `${server.url}/graph/v1/`, maxResults: 2 });
+    const outcome = await semanticScholarSearch('sim to real', {
+      apiKey: 'k1',
+      baseUrl: `${server.url}/graph/v1/`,
+      maxResults: 2,
+    });
     expect(server.hits.at(-1)).toBe(
       'GET /graph/v1/paper/search?query=sim+to+real&fields=title%2Cauthors%2Cabstract%2Cyear%2Curl%2CexternalIds&limit=2',
     );
@@ -36,15 +43,24 @@ describe('semanticScholarSearch against a replayed Graph API', () => {
       published: '2023',
     });
     // No URL in the answer: the arXiv id gives one.
-    expect(outcome.papers[1]).toMatchObject({ url: 'https://arxiv.org/abs/2101.00002', content: '', authors: [] });
+    expect(outcome.papers[1]).toMatchObject({
+      url: 'https://arxiv.org/abs/2101.00002',
+      content: '',
+      authors: [],
+    });
   });
 
   it('reports a missing key, a refused key and rate limiting as values', async () => {
-    expect(await semanticScholarSearch('x', { apiKey: '', baseUrl: server.url })).toMatchObject({ ok: false, code: 'unauthorized' });
+    expect(await semanticScholarSearch('x', { apiKey: '', baseUrl: server.url })).toMatchObject({
+      ok: false,
+      code: 'unauthorized',
+    });
     expect(await semanticScholarSearch('x', { apiKey: 'bad', baseUrl: server.url })).toMatchObject({
       ok: false,
       error: expect.stringContaining('Check the API key'),
     });
-    expect(await semanticScholarSearch('x', { apiKey: 'spent', baseUrl: server.url })).toMatchObject({ ok: false, code: 'rate_limited' });
+    expect(
+      await semanticScholarSearch('x', { apiKey: 'spent', baseUrl: server.url }),
+    ).toMatchObject({ ok: false, code: 'rate_limited' });
   });
 });

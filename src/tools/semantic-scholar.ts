@@ -62,7 +62,10 @@ export async function semanticScholarSearch(
 ): Promise<PaperSearchOutcome> {
   if (!options.apiKey) {
     return toolFailure(
-      new CohortError('unauthorized', 'Semantic Scholar needs an API key: set SEMANTIC_SCHOLAR_API_KEY.'),
+      new CohortError(
+        'unauthorized',
+        'Semantic Scholar needs an API key: set SEMANTIC_SCHOLAR_API_KEY.',
+      ),
     );
   }
   const url = new URL(

@@ -29,7 +29,11 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
  * const view = createResearchView({ write: io.stderr, isTTY: io.isTTY, now: Date.now });
  * await runResearch(question, { ...dependencies, onEvent: view.onEvent });
  */
-export function createResearchView(options: { write: (text: string) => void; isTTY: boolean; now: () => number }) {
+export function createResearchView(options: {
+  write: (text: string) => void;
+  isTTY: boolean;
+  now: () => number;
+}) {
   const rows = new Map<string, Row>();
   let drawn = 0;
   const width = () => Math.max(...[...rows.values()].map((row) => row.taskId.length), 6);
@@ -47,12 +51,21 @@ export function createResearchView(options: { write: (text: string) => void; isT
   return {
     onEvent(event: ResearchEvent) {
       if (event.type === 'run_started') {
-        options.write(`Research run ${event.runId}: ${event.tasks.length} task(s)${event.skippedTaskIds.length ? `, ${event.skippedTaskIds.length} already done` : ''}. Interrupted? Continue with \`cohort research --resume ${event.runId}\`.\n`);
+        options.write(
+          `Research run ${event.runId}: ${event.tasks.length} task(s)${event.skippedTaskIds.length ? `, ${event.skippedTaskIds.length} already done` : ''}. Interrupted? Continue with \`cohort research --resume ${event.runId}\`.\n`,
+        );
         return;
       }
       if (event.type === 'report') return;
       if (event.type === 'task_started') {
-        rows.set(event.taskId, { taskId: event.taskId, task: event.task, status: 'started', sources: 0, started: options.now(), tokens: 0 });
+        rows.set(event.taskId, {
+          taskId: event.taskId,
+          task: event.task,
+          status: 'started',
+          sources: 0,
+          started: options.now(),
+          tokens: 0,
+        });
         if (!options.isTTY) options.write(`[${event.taskId}] started: ${event.task}\n`);
       }
       const row = rows.get(event.taskId);
@@ -66,7 +79,10 @@ export function createResearchView(options: { write: (text: string) => void; isT
         row.status = event.status;
         row.ended = options.now();
         row.tokens = event.tokens.total;
-        if (!options.isTTY) options.write(`${line(row)}${event.finding.reason ? `  (${event.finding.reason})` : ''}\n`);
+        if (!options.isTTY)
+          options.write(
+            `${line(row)}${event.finding.reason ? `  (${event.finding.reason})` : ''}\n`,
+          );
       }
       redraw();
     },

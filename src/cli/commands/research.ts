@@ -7,13 +7,18 @@ import { parseCommandArgs, stringFlag } from '../args.js';
 import { openForCli, STORE_FLAGS } from '../open.js';
 import { createResearchView } from './research-view.js';
 
-const usage = 'cohort research "<question>" [--tasks N] [--json] [--resume ID] [--data-dir DIR] [--config FILE]';
+const usage =
+  'cohort research "<question>" [--tasks N] [--json] [--resume ID] [--data-dir DIR] [--config FILE]';
 
 function taskCount(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const count = Number(value);
   if (!Number.isInteger(count) || count < 1 || count > 20) {
-    throw new CohortError('invalid_input', `--tasks must be a whole number from 1 to 20, got "${value}".\nUsage: ${usage}`, { field: 'tasks' });
+    throw new CohortError(
+      'invalid_input',
+      `--tasks must be a whole number from 1 to 20, got "${value}".\nUsage: ${usage}`,
+      { field: 'tasks' },
+    );
   }
   return count;
 }
@@ -30,22 +35,39 @@ export const researchCommand: CliCommand = {
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(
       args,
-      { tasks: { type: 'string' }, json: { type: 'boolean' }, resume: { type: 'string' }, ...STORE_FLAGS },
+      {
+        tasks: { type: 'string' },
+        json: { type: 'boolean' },
+        resume: { type: 'string' },
+        ...STORE_FLAGS,
+      },
       usage,
     );
     const question = positionals.join(' ').trim();
     const resume = stringFlag(values, 'resume');
-    if (!question && !resume) throw new CohortError('invalid_input', `Missing question.\nUsage: ${usage}`, { field: 'question' });
+    if (!question && !resume)
+      throw new CohortError('invalid_input', `Missing question.\nUsage: ${usage}`, {
+        field: 'question',
+      });
     const maxTasks = taskCount(stringFlag(values, 'tasks'));
     const opened = await openForCli(io, values);
     const controller = new AbortController();
     const stop = () => controller.abort();
     process.once('SIGINT', stop);
     try {
-      const logger = createLogger({ level: opened.config.logLevel, write: (line) => io.stderr(line + '\n') });
-      const dependencies = createResearchDependencies(opened.config, { store: opened.store, logger });
-      if (!dependencies.model) io.stderr('No model is configured: findings will be extractive quotes of the sources.\n');
-      const view = values.json ? undefined : createResearchView({ write: io.stderr, isTTY: io.isTTY, now: Date.now });
+      const logger = createLogger({
+        level: opened.config.logLevel,
+        write: (line) => io.stderr(line + '\n'),
+      });
+      const dependencies = createResearchDependencies(opened.config, {
+        store: opened.store,
+        logger,
+      });
+      if (!dependencies.model)
+        io.stderr('No model is configured: findings will be extractive quotes of the sources.\n');
+      const view = values.json
+        ? undefined
+        : createResearchView({ write: io.stderr, isTTY: io.isTTY, now: Date.now });
       const result = await runResearch(question, {
         ...dependencies,
         ...(maxTasks ? { maxTasks } : {}),
@@ -55,7 +77,13 @@ export const researchCommand: CliCommand = {
       });
       if (values.json) {
         const { runId, tasks, findings, sources, report } = result;
-        io.stdout(JSON.stringify(toWire({ runId, question: result.question, tasks, findings, sources, report }), null, 2) + '\n');
+        io.stdout(
+          JSON.stringify(
+            toWire({ runId, question: result.question, tasks, findings, sources, report }),
+            null,
+            2,
+          ) + '\n',
+        );
       } else {
         io.stdout(`\n${result.report}`);
       }
