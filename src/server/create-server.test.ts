@@ -1,82 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentRegistry, defineAgent } from '../agents/index.js';
-import { createAssistant, type Router } from '../assistant/assistant.js';
-import { createExtractiveRunner } from '../assistant/extractive-runner.js';
-import { CohortError } from '../errors/index.js';
-import type { RetrievedChunk, RouteResult } from '../schema/index.js';
-import { createContextSkill, createRagSkill } from '../skills/index.js';
 import { createStore, openPgliteDb, type Db, type Store } from '../store/index.js';
 import { createServer } from './create-server.js';
-import { createSseParser, type SseEvent } from './web/sse-parser.js';
-
-const agent = (name: string, extra: Record<string, unknown> = {}) =>
-  defineAgent({
-    name,
-    domain: name,
-    description: `${name} agent`,
-    keywords: [`${name}1`, `${name}2`, `${name}3`],
-    systemPrompt: 'Answer only from the book passages you retrieve.',
-    ...extra,
-  });
-
-const TOPIC: RetrievedChunk = {
-  id: 'topics-1',
-  text: 'A topic is a named channel over which nodes publish and subscribe to messages. Topics carry data between nodes.',
-  source: 'docs/ros2/topics.md',
-  title: 'Topics',
-  section: 'Communication',
-  score: 0.9,
-  domain: 'glossary',
-  metadata: {},
-};
+import { createTestAssistant, readSse, switchableDb, testWebAssets } from './test-assistant.js';
 
 const SESSION = '0b9e4c8a-7d1f-4a53-9a47-2f6c1d2e3f40';
 const OTHER_SESSION = '1c9e4c8a-7d1f-4a53-9a47-2f6c1d2e3f41';
-
-const registry = new AgentRegistry([
-  agent('glossary', { answerStyle: 'definition', retrievalDomain: 'glossary' }),
-  agent('hardware', { retrievalDomain: 'hardware' }),
-  agent('book', { fallback: true }),
-]);
-
-const router: Router = {
-  route: (query, options) => {
-    const name = options?.agent ?? (/topic/i.test(query) ? 'glossary' : 'book');
-    registry.require(name);
-    const route: RouteResult = {
-      primaryAgent: name,
-      secondaryAgents: [],
-      confidence: name === 'book' ? 0.3 : 0.9,
-      routingReason: name === 'book' ? 'no keyword matched' : 'keyword "topic"',
-      isMultiDomain: false,
-      phase: options?.agent ? 'explicit' : name === 'book' ? 'fallback' : 'keyword',
-      scores: {},
-    };
-    return route;
-  },
-};
-
-const rag = createRagSkill({
-  retrieve: async (query) => {
-    if (/outage/.test(query)) throw new CohortError('retrieval_unavailable', 'index down');
-    if (/explode/.test(query)) throw new Error('unexpected failure inside retrieval');
-    return /topic|hardware/i.test(query) ? [TOPIC] : [];
-  },
-});
-
-/** A Db that can be switched off, to see the API report an unreachable store. */
-function switchableDb(db: Db): Db & { down: boolean } {
-  const wrapped = {
-    down: false,
-    engine: db.engine,
-    query: <Row>(sql: string, params?: unknown[]) =>
-      wrapped.down ? Promise.reject(new Error('connect ECONNREFUSED')) : db.query<Row>(sql, params),
-    exec: (sql: string) => db.exec(sql),
-    transaction: <T>(fn: (tx: Db) => Promise<T>) => db.transaction(fn),
-    close: () => db.close(),
-  };
-  return wrapped;
-}
 
 let store: Store;
 let db: Db & { down: boolean };
@@ -85,27 +13,12 @@ let app: ReturnType<typeof createServer>;
 beforeAll(async () => {
   db = switchableDb(await openPgliteDb('memory://'));
   store = await createStore(db);
-  const assistant = createAssistant({
-    registry,
-    router,
-    rag,
-    context: createContextSkill(store.sessions),
-    runner: createExtractiveRunner(),
-  });
   app = createServer(
-    { assistant, store, modeDescription: 'extractive (test)' },
-    {
-      webAssets: async () => ({
-        '/': page('<html>chat</html>'),
-        '/app.js': page('js'),
-        '/app.css': page('css'),
-      }),
-    },
+    { assistant: createTestAssistant(store), store, modeDescription: 'extractive (test)' },
+    { webAssets: testWebAssets },
   );
 });
 afterAll(() => store.close());
-
-const page = (body: string) => ({ body, type: 'text/plain', etag: `"${body.length}"` });
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   app.request(path, {
@@ -119,16 +32,6 @@ async function errorOf(response: Response) {
     error: { code: string; message: string; field: string | null };
   };
   return { status: response.status, ...body.error };
-}
-
-async function sseEvents(response: Response): Promise<SseEvent[]> {
-  const parser = createSseParser();
-  const events: SseEvent[] = [];
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  for (let next = await reader.read(); !next.done; next = await reader.read()) {
-    events.push(...parser.push(next.value));
-  }
-  return events;
 }
 
 describe('POST /chat', () => {
@@ -242,7 +145,7 @@ describe('POST /chat/stream', () => {
     const response = await post('/chat/stream', { query: 'What is a topic?' });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/event-stream');
-    const events = await sseEvents(response);
+    const events = await readSse(response);
     expect(events.map((e) => e.event)).toEqual([
       'route',
       ...events.slice(1, -2).map(() => 'delta'),
@@ -274,12 +177,12 @@ describe('POST /chat/stream', () => {
   });
 
   it('ends with an error event when retrieval fails mid-stream', async () => {
-    const events = await sseEvents(await post('/chat/stream', { query: 'outage now' }));
+    const events = await readSse(await post('/chat/stream', { query: 'outage now' }));
     expect(events.at(-1)?.event).toBe('error');
     expect(JSON.parse(events.at(-1)!.data)).toMatchObject({
       error: { code: 'retrieval_unavailable' },
     });
-    const failed = await sseEvents(await post('/chat/stream', { query: 'explode' }));
+    const failed = await readSse(await post('/chat/stream', { query: 'explode' }));
     expect(JSON.parse(failed.at(-1)!.data)).toMatchObject({ error: { code: 'internal' } });
   });
 });
@@ -430,7 +333,7 @@ describe('the OpenAI-compatible endpoint', () => {
       stream: true,
       messages: [{ role: 'user', content: 'What is a topic?' }],
     });
-    const events = await sseEvents(response);
+    const events = await readSse(response);
     expect(events.at(-1)?.data).toBe('[DONE]');
     const chunks = events.slice(0, -1).map(
       (e) =>

@@ -1,0 +1,121 @@
+import { AgentRegistry, defineAgent } from '../agents/index.js';
+import { createAssistant, type Assistant, type Router } from '../assistant/assistant.js';
+import { createExtractiveRunner } from '../assistant/extractive-runner.js';
+import { CohortError } from '../errors/index.js';
+import type { RetrievedChunk, RouteResult } from '../schema/index.js';
+import { createContextSkill, createRagSkill } from '../skills/index.js';
+import type { Db, Store } from '../store/index.js';
+import type { WebAssets } from './web-assets.js';
+import { createSseParser, type SseEvent } from './web/sse-parser.js';
+
+// Test support for the server's tests: a small extractive assistant over fake routing and
+// retrieval, so the API is tested without the book, and helpers to read responses.
+
+const agent = (name: string, extra: Record<string, unknown> = {}) =>
+  defineAgent({
+    name,
+    domain: name,
+    description: `${name} agent`,
+    keywords: [`${name}1`, `${name}2`, `${name}3`],
+    systemPrompt: 'Answer only from the book passages you retrieve.',
+    ...extra,
+  });
+
+/** The one passage the fake retrieval knows. */
+export const TOPIC: RetrievedChunk = {
+  id: 'topics-1',
+  text: 'A topic is a named channel over which nodes publish and subscribe to messages. Topics carry data between nodes.',
+  source: 'docs/ros2/topics.md',
+  title: 'Topics',
+  section: 'Communication',
+  score: 0.9,
+  domain: 'glossary',
+  metadata: {},
+};
+
+/** glossary, hardware and the fallback book agent. */
+export const registry = new AgentRegistry([
+  agent('glossary', { answerStyle: 'definition', retrievalDomain: 'glossary' }),
+  agent('hardware', { retrievalDomain: 'hardware' }),
+  agent('book', { fallback: true }),
+]);
+
+/** Routes "topic" questions to glossary, the rest to book; `agent` forces a choice. */
+export const router: Router = {
+  route: (query, options) => {
+    const name = options?.agent ?? (/topic/i.test(query) ? 'glossary' : 'book');
+    registry.require(name);
+    const route: RouteResult = {
+      primaryAgent: name,
+      secondaryAgents: [],
+      confidence: name === 'book' ? 0.3 : 0.9,
+      routingReason: name === 'book' ? 'no keyword matched' : 'keyword "topic"',
+      isMultiDomain: false,
+      phase: options?.agent ? 'explicit' : name === 'book' ? 'fallback' : 'keyword',
+      scores: {},
+    };
+    return route;
+  },
+};
+
+const fakeRag = (beforeRetrieve?: () => Promise<void>) =>
+  createRagSkill({
+    retrieve: async (query) => {
+      await beforeRetrieve?.();
+      if (/outage/.test(query)) throw new CohortError('retrieval_unavailable', 'index down');
+      if (/explode/.test(query)) throw new Error('unexpected failure inside retrieval');
+      return /topic|hardware/i.test(query) ? [TOPIC] : [];
+    },
+  });
+
+/** A Db that can be switched off, to see the API report an unreachable store. */
+export function switchableDb(db: Db): Db & { down: boolean } {
+  const wrapped = {
+    down: false,
+    engine: db.engine,
+    query: <Row>(sql: string, params?: unknown[]) =>
+      wrapped.down ? Promise.reject(new Error('connect ECONNREFUSED')) : db.query<Row>(sql, params),
+    exec: (sql: string) => db.exec(sql),
+    transaction: <T>(fn: (tx: Db) => Promise<T>) => db.transaction(fn),
+    close: () => db.close(),
+  };
+  return wrapped;
+}
+
+/**
+ * An extractive assistant over the fake router and retrieval. Retrieval of "outage" is
+ * unavailable, of "explode" fails unexpectedly; `beforeRetrieve` can hold an answer back.
+ */
+export function createTestAssistant(
+  store: Pick<Store, 'sessions'>,
+  options: { beforeRetrieve?: () => Promise<void> } = {},
+): Assistant {
+  return createAssistant({
+    registry,
+    router,
+    rag: fakeRag(options.beforeRetrieve),
+    context: createContextSkill(store.sessions),
+    runner: createExtractiveRunner(),
+  });
+}
+
+const file = (body: string) => ({ body, type: 'text/plain', etag: `"${body.length}"` });
+
+/** A stand-in for the built web page. */
+export const testWebAssets = async (): Promise<WebAssets> => ({
+  '/': file('<html>chat</html>'),
+  '/app.js': file('js'),
+  '/app.css': file('css'),
+});
+
+/** Reads a Server-Sent Events response to its end. */
+export async function readSse(response: Response): Promise<SseEvent[]> {
+  const parser = createSseParser();
+  const events: SseEvent[] = [];
+  if (!response.body) return events;
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    events.push(...parser.push(next.value));
+  }
+  return events;
+}
