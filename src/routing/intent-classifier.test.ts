@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { isCohortError } from '../errors/index.js';
+import { trainIntentClassifier, type TrainingSample } from './intent-classifier.js';
+import { detectIntentCues } from './intent-cues.js';
+import { analyzeText } from './query-text.js';
+
+const sample = (label: string, ...features: string[]): TrainingSample => ({
+  label,
+  features: new Map(features.map((feature) => [feature, 1])),
+  heldOut: true,
+});
+
+describe('trainIntentClassifier', () => {
+  const samples = [
+    ...Array.from({ length: 6 }, (_, i) => sample('a', 'w:apple', `w:a${i}`, 'w:shared')),
+    ...Array.from({ length: 6 }, (_, i) => sample('b', 'w:banana', `w:b${i}`, 'w:shared')),
+  ];
+  const classifier = trainIntentClassifier(samples);
+
+  it('learns which features go with which label and returns probabilities that sum to 1', () => {
+    const result = classifier.classify(new Map([['w:banana', 1]]));
+    expect(result.ranked[0]?.label).toBe('b');
+    expect(result.ranked[0]?.probability).toBeGreaterThan(0.5);
+    expect(Object.values(result.probabilities).reduce((a, b) => a + b, 0)).toBeCloseTo(1);
+    expect(result.coverage).toBe(1);
+  });
+  it('is uniform on features it never saw', () => {
+    const result = classifier.classify(new Map([['w:zebra', 1]]));
+    expect(result.coverage).toBe(0);
+    expect(result.probabilities.a).toBeCloseTo(0.5);
+  });
+  it('fits the temperature by leave-one-out and reports it', () => {
+    expect(classifier.stats).toMatchObject({
+      labels: ['a', 'b'],
+      looSamples: 12,
+      calibrated: true,
+      looAccuracy: 1,
+    });
+    expect(classifier.stats.temperature).toBeGreaterThan(0);
+  });
+  it('keeps the default temperature when there are too few examples', () => {
+    const small = trainIntentClassifier([sample('a', 'w:x'), sample('b', 'w:y')]);
+    expect(small.stats.calibrated).toBe(false);
+    expect(small.classify(new Map([['w:x', 1]])).ranked[0]?.label).toBe('a');
+  });
+  it('refuses to train on nothing', () => {
+    expect(() => trainIntentClassifier([])).toThrow(
+      expect.objectContaining({ code: 'invalid_input' }),
+    );
+    try {
+      trainIntentClassifier([]);
+    } catch (error) {
+      expect(isCohortError(error, 'invalid_input')).toBe(true);
+    }
+  });
+});
+
+describe('detectIntentCues', () => {
+  const intent = (query: string) => detectIntentCues(analyzeText(query).words).intent;
+  it('recognises the question forms of the spec', () => {
+    expect(intent('What is a topic?')).toBe('definition');
+    expect(intent('Can you tell me what Xacro is?')).toBe('definition');
+    expect(intent('How do ROS 2 topics work?')).toBe('explanation');
+    expect(intent('How much RAM do I need for Isaac Sim?')).toBe('specs');
+    expect(intent('how should we sequence the milestones')).toBe('guidance');
+    expect(intent('my robot keeps crashing into walls')).toBe('troubleshooting');
+    expect(intent('hello')).toBe('general');
+  });
+  it('does not take "what is the best X for Y" as a definition', () => {
+    expect(intent('What is the best LIDAR for indoor mapping on a budget?')).toBe('specs');
+  });
+});

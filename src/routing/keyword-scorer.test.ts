@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { defineAgent } from '../agents/index.js';
+import { createFuzzyLexicon } from './fuzzy-lexicon.js';
+import { canHandle, compileKeywords, scoreKeywords } from './keyword-scorer.js';
+import { analyzeText } from './query-text.js';
+
+const agent = (name: string, keywords: string[]) =>
+  defineAgent({
+    name,
+    domain: name,
+    description: name,
+    keywords,
+    systemPrompt: 'Answer from the book.',
+  });
+const capstone = agent('capstone', ['capstone', 'milestone', 'final project']);
+const hardware = agent('hardware', ['gpu', 'jetson', 'isaac sim']);
+
+describe('canHandle', () => {
+  it('keeps one keyword below the 0.7 threshold and two above it', () => {
+    expect(canHandle(capstone, 'tell me about the capstone')).toBe(0.6);
+    expect(canHandle(capstone, 'Capstone milestones')).toBeGreaterThanOrEqual(0.7);
+  });
+  it('matches a multi-word keyword as a phrase, strong on its own', () => {
+    expect(canHandle(capstone, 'What is due for the FINAL PROJECT?')).toBe(0.8);
+    expect(canHandle(capstone, 'the project is final')).toBe(0);
+  });
+  it('matches stems and tolerates a small typo, with a lower weight', () => {
+    expect(canHandle(capstone, 'milestones')).toBe(0.6);
+    expect(canHandle(capstone, 'capstoen demo')).toBeCloseTo(0.54);
+    expect(canHandle(capstone, 'cap demo')).toBe(0);
+  });
+  it('is 0 for unrelated text', () => {
+    expect(canHandle(hardware, 'tell me a joke')).toBe(0);
+  });
+});
+
+describe('scoreKeywords', () => {
+  it('scores every compiled agent in one pass and names what matched', () => {
+    const scores = scoreKeywords(
+      compileKeywords([capstone, hardware]),
+      analyzeText('Which Jetson for the capstoen?'),
+    );
+    expect(scores.hardware).toEqual({ score: 0.6, matched: ['jetson'] });
+    expect(scores.capstone?.matched).toEqual(['capstone (~capstoen)']);
+  });
+  it('counts a repeated keyword once', () => {
+    const scores = scoreKeywords(compileKeywords(hardware), analyzeText('gpu gpu gpu'));
+    expect(scores.hardware?.score).toBe(0.6);
+  });
+});
+
+describe('createFuzzyLexicon', () => {
+  it('corrects one insertion, deletion, substitution or swap and leaves short words alone', () => {
+    const lexicon = createFuzzyLexicon(['capstone', 'lifecycle', 'gazebo', 'ram']);
+    expect(lexicon.correct('capston')).toBe('capstone');
+    expect(lexicon.correct('lifecyle')).toBe('lifecycle');
+    expect(lexicon.correct('gazebbo')).toBe('gazebo');
+    expect(lexicon.correct('capstnoe')).toBe('capstone');
+    expect(lexicon.correct('rim')).toBeUndefined();
+    expect(lexicon.correct('completely')).toBeUndefined();
+  });
+});
