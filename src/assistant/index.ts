@@ -10,4 +10,15 @@ export { createExtractiveRunner, type ExtractiveRunnerOptions } from './extracti
 export { mergeResponses, mergeCitations, renumberMarkers, answerBody } from './merge-responses.js';
 export { selectSentences } from './select-sentences.js';
 export { splitSentences } from './sentences.js';
-export { openAssistant, SAMPLE_BOOK_DIR, type OpenedAssistant, type ModelParts } from './open-assistant.js';
+export {
+  openAssistant,
+  SAMPLE_BOOK_DIR,
+  type OpenedAssistant,
+  type ModelParts,
+} from './open-assistant.js';
+export {
+  createModelSynthesiser,
+  modelPartsFor,
+  SYNTHESIS_SYSTEM_PROMPT,
+  type ModelSynthesiserOptions,
+} from './model-synthesis.js';

@@ -1,8 +1,7 @@
 import { loadConfig, type CohortConfig } from '../config/index.js';
-import { openAssistant, type OpenedAssistant } from '../assistant/index.js';
+import { modelPartsFor, openAssistant, type OpenedAssistant } from '../assistant/index.js';
 import { renderProgressBar } from '../retrieval/index.js';
 import { createLogger } from '../telemetry/index.js';
-import { modelPartsFor } from '../models/index.js';
 import type { CliIo } from './command.js';
 
 /** Flags every store-using command accepts. */
@@ -24,7 +23,10 @@ export function configFor(io: CliIo, values: Record<string, unknown>): CohortCon
 }
 
 /** Opens the assistant for a command, drawing the first-use ingestion progress on stderr. */
-export async function openForCli(io: CliIo, values: Record<string, unknown>): Promise<OpenedAssistant> {
+export async function openForCli(
+  io: CliIo,
+  values: Record<string, unknown>,
+): Promise<OpenedAssistant> {
   const config = configFor(io, values);
   let drawn = false;
   const opened = await openAssistant({

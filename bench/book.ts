@@ -1,0 +1,115 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createRetrieverFromChunks, ingest } from '../src/retrieval/index.js';
+import { createBookRegistry, createRouter } from '../src/routing/index.js';
+import { createStore, openPgliteDb } from '../src/store/index.js';
+import { percentile, round, timeMs } from './stats.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const SHARED = resolve(ROOT, '../shared');
+const BOOK = join(SHARED, 'corpus/physical-ai-book');
+const ROS = join(SHARED, 'corpus/ros2-docs');
+const ROUTING_SET = join(SHARED, 'eval/routing-dev.jsonl');
+
+/** Routing latency per query over the dev questions (or the sample questions without ../shared). */
+export async function benchRouting(): Promise<Record<string, number | string>> {
+  const queries = existsSync(ROUTING_SET)
+    ? readFileSync(ROUTING_SET, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => (JSON.parse(line) as { query: string }).query)
+    : [
+        'What is a topic?',
+        'How do ROS 2 topics work?',
+        'What hardware supports ROS 2?',
+        'Capstone milestones',
+      ];
+  const router = createRouter(createBookRegistry());
+  for (let i = 0; i < 2000; i++) router.route(queries[i % queries.length] as string);
+  const samples: number[] = [];
+  const rounds = 50;
+  const start = process.hrtime.bigint();
+  for (let r = 0; r < rounds; r++) {
+    for (const query of queries) {
+      const t = process.hrtime.bigint();
+      router.route(query);
+      samples.push(Number(process.hrtime.bigint() - t) / 1e6);
+    }
+  }
+  const totalMs = Number(process.hrtime.bigint() - start) / 1e6;
+  return {
+    queries: samples.length,
+    'p50 ms': round(percentile(samples, 50), 4),
+    'p99 ms': round(percentile(samples, 99), 4),
+    'queries/s': Math.round(samples.length / (totalMs / 1000)),
+    'target p99 < 0.1 ms': percentile(samples, 99) < 0.1 ? 'met' : 'missed',
+  };
+}
+
+async function corpusFigures(name: string, dir: string): Promise<Record<string, number | string>> {
+  if (!existsSync(dir)) return { [`${name}`]: `skipped: ${dir} not found` };
+  const store = await createStore(await openPgliteDb('memory://'));
+  try {
+    let summary: Awaited<ReturnType<typeof ingest>> | undefined;
+    const ingestMs = await timeMs(async () => {
+      summary = await ingest(dir, { store });
+    });
+    const chunks = await store.chunks.all();
+    const retriever = createRetrieverFromChunks(chunks);
+    const buildMs = await timeMs(() => retriever.retrieve('warm up the index'));
+    const queries = chunks
+      .filter((_, i) => i % Math.max(1, Math.floor(chunks.length / 200)) === 0)
+      .map((c) => c.headingPath.slice(-1)[0] ?? c.title)
+      .filter(Boolean);
+    const samples: number[] = [];
+    for (const query of queries)
+      samples.push(await timeMs(() => retriever.retrieve(query, { limit: 5 })));
+    return {
+      [`${name} files`]: summary?.files ?? 0,
+      [`${name} chunks`]: chunks.length,
+      [`${name} ingest ms (PGlite)`]: Math.round(ingestMs),
+      [`${name} index build ms`]: Math.round(buildMs),
+      [`${name} retrieval p50 ms`]: round(percentile(samples, 50)),
+      [`${name} retrieval p99 ms`]: round(percentile(samples, 99)),
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+/** Ingestion and retrieval latency on the two corpora. */
+export async function benchRetrieval(): Promise<Record<string, number | string>> {
+  const book = await corpusFigures('book', BOOK);
+  const ros = await corpusFigures('ros2', ROS);
+  const p50 = ros['ros2 retrieval p50 ms'];
+  return {
+    ...book,
+    ...ros,
+    'target ros2 p50 < 5 ms': typeof p50 === 'number' ? (p50 < 5 ? 'met' : 'missed') : 'n/a',
+  };
+}
+
+/** Cold `cohort ask`: a new process, store already ingested, one question. */
+export async function benchColdStart(): Promise<Record<string, number | string>> {
+  const bin = join(ROOT, 'bin/cohort.js');
+  if (!existsSync(join(ROOT, 'dist/cli/main.js'))) return { skipped: 'run `npm run build` first' };
+  const dataDir = mkdtempSync(join(tmpdir(), 'cohort-bench-'));
+  const env = { ...process.env, COHORT_DATA_DIR: dataDir, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
+  const run = () =>
+    execFileSync(process.execPath, [bin, 'ask', 'What is a ROS 2 topic?'], { env, stdio: 'pipe' });
+  try {
+    const firstMs = await timeMs(run);
+    const samples: number[] = [];
+    for (let i = 0; i < 5; i++) samples.push(await timeMs(run));
+    return {
+      'first ask incl. sample ingestion ms': Math.round(firstMs),
+      'cold ask p50 ms': Math.round(percentile(samples, 50)),
+      'cold ask max ms': Math.round(Math.max(...samples)),
+      'target < 1500 ms': percentile(samples, 50) < 1500 ? 'met' : 'missed',
+    };
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

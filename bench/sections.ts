@@ -1,0 +1,31 @@
+import { benchColdStart, benchRetrieval, benchRouting } from './book.js';
+import { benchLoop } from './loop-overhead.js';
+import { benchResearch } from './research.js';
+
+/** One benchmark section of `npm run bench`. */
+export interface BenchSection {
+  name: string;
+  title: string;
+  run(): Promise<Record<string, number | string>>;
+}
+
+/** Every section, in the order printed. `npm run bench -- routing loop` runs only those. */
+export const benchSections: BenchSection[] = [
+  { name: 'routing', title: 'routing latency per query (no model on the path)', run: benchRouting },
+  {
+    name: 'retrieval',
+    title: 'ingestion and retrieval on the Physical AI book and the ROS 2 docs',
+    run: benchRetrieval,
+  },
+  { name: 'cold-start', title: 'cold `cohort ask` in a new process', run: benchColdStart },
+  {
+    name: 'loop',
+    title: 'tool-calling loop overhead with a zero-latency scripted model',
+    run: benchLoop,
+  },
+  {
+    name: 'research',
+    title: 'research fan-out parallelism and per-node overhead',
+    run: benchResearch,
+  },
+];
