@@ -19,14 +19,19 @@ export function terms(text: string): string[] {
 
 /** Splits a passage into sentences, dropping headings, fences and fragments. */
 export function sentences(text: string): string[] {
-  return text
-    .replace(/```[\s\S]*?```/g, ' ')
-    .split(/\n+/)
-    .filter((line) => !/^\s*(#|\||-{3,})/.test(line))
-    .join(' ')
-    .split(/(?<=[.!?])\s+(?=[A-Z0-9"(])/)
-    .map((sentence) => sentence.replace(/\s+/g, ' ').trim())
-    .filter((sentence) => sentence.length >= 30 && sentence.length <= 600);
+  return (
+    text
+      .replace(/```[\s\S]*?```/g, ' ')
+      .split(/\n+/)
+      .filter((line) => !/^\s*(#|\||-{3,})/.test(line))
+      .join(' ')
+      .split(/(?<=[.!?])\s+(?=[A-Z0-9"(])/)
+      .map((sentence) => sentence.replace(/\s+/g, ' ').trim())
+      // A question is not a finding: example questions would otherwise match the task best.
+      .filter(
+        (sentence) => sentence.length >= 30 && sentence.length <= 600 && !sentence.includes('?'),
+      )
+  );
 }
 
 /**

@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isCohortError } from '../../errors/index.js';
+import { startFixtureServer, type FixtureServer } from '../../tools/fixtures/fixture-server.js';
+import type { CliIo } from '../command.js';
+import { researchCommand } from './research.js';
+
+const atom = readFileSync(
+  new URL('../../tools/fixtures/arxiv-search.atom.xml', import.meta.url),
+  'utf8',
+);
+
+describe('cohort research', () => {
+  let arxiv: FixtureServer;
+  beforeAll(async () => {
+    arxiv = await startFixtureServer(() => ({ body: atom, type: 'application/atom+xml' }));
+  });
+  afterAll(() => arxiv.close());
+
+  const io = (out: string[], err: string[]): CliIo => ({
+    stdout: (text) => out.push(text),
+    stderr: (text) => err.push(text),
+    env: { COHORT_DATA_DIR: 'memory://', ARXIV_BASE_URL: `${arxiv.url}/api/query` },
+    cwd: '/',
+    isTTY: false,
+  });
+
+  it('prints { run_id, question, tasks, findings, sources, report } with --json, without a model', async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await researchCommand.run(
+      ['What is a ROS 2 topic and how does Gazebo simulate sensors?', '--json'],
+      io(out, err),
+    );
+    expect(code).toBe(0);
+    const json = JSON.parse(out.join('')) as Record<string, unknown>;
+    expect(Object.keys(json)).toEqual([
+      'run_id',
+      'question',
+      'tasks',
+      'findings',
+      'sources',
+      'report',
+    ]);
+    expect(json.tasks).toHaveLength(2);
+    expect(json.report).toContain('No analysis model was used');
+    expect((json.findings as { mode: string }[]).every((f) => f.mode === 'extractive')).toBe(true);
+    expect(err.join('')).toContain('No model is configured');
+  });
+
+  it('shows a line per subagent and then the report', async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    await researchCommand.run(['What is the zero moment point?'], io(out, err));
+    expect(err.join('')).toMatch(/task-1 +done +\d+ src/);
+    expect(out.join('')).toContain('## Sources');
+  });
+
+  it('rejects a bad --tasks value and a missing question', async () => {
+    const bad = await researchCommand
+      .run(['q', '--tasks', 'zero'], io([], []))
+      .catch((e: unknown) => e);
+    expect(isCohortError(bad, 'invalid_input')).toBe(true);
+    const missing = await researchCommand.run([], io([], [])).catch((e: unknown) => e);
+    expect(isCohortError(missing, 'invalid_input')).toBe(true);
+  });
+});
