@@ -214,7 +214,9 @@ describe('assistant (extractive mode)', () => {
       [{}, 'invalid_input', 'query'],
     ])('%j', async (input, code, message) => {
       const before = await store.db.query<{ n: string }>('SELECT count(*) AS n FROM messages');
-      await expect(assistant.ask(input)).rejects.toSatisfy(isError(code as CohortErrorCode, message));
+      await expect(assistant.ask(input)).rejects.toSatisfy(
+        isError(code as CohortErrorCode, message),
+      );
       const after = await store.db.query<{ n: string }>('SELECT count(*) AS n FROM messages');
       expect(after.rows[0]?.n).toBe(before.rows[0]?.n);
     });

@@ -84,19 +84,22 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
       const used = [...new Set(picked.map((s) => s.chunk))];
       const number = new Map(used.map((chunk, i) => [chunk, i + 1]));
       const citations = formatCitations(used.map((i) => relevant[i] as RetrievedChunk));
-      const lines: string[] = [];
-      let paragraph: string[] = [];
-      let current = -1;
+      // Prose sentences of one chunk form a paragraph; list items stay list lines.
+      const blocks: string[] = [];
+      let previous: (typeof picked)[number] | undefined;
       for (const sentence of picked) {
-        if (sentence.chunk !== current && paragraph.length) {
-          lines.push(paragraph.join(' '));
-          paragraph = [];
-        }
-        current = sentence.chunk;
         const text = /[.!?:]$/.test(sentence.text) ? sentence.text : `${sentence.text}.`;
-        paragraph.push(`${text} [${number.get(sentence.chunk)}]`);
+        const cited = `${text} [${number.get(sentence.chunk)}]`;
+        const continues =
+          previous !== undefined &&
+          previous.chunk === sentence.chunk &&
+          previous.listItem === sentence.listItem;
+        if (sentence.listItem) blocks.push(`${continues ? '' : '\n'}- ${cited}`);
+        else if (continues) blocks[blocks.length - 1] += ` ${cited}`;
+        else blocks.push(`\n${cited}`);
+        previous = sentence;
       }
-      if (paragraph.length) lines.push(paragraph.join(' '));
+      const lines = [blocks.join('\n').trim()];
       const fellBack = relevant.some((chunk) => chunk.metadata.domainFallback === true);
       const preface = fellBack
         ? `Nothing in the ${domain} part of the book matched, so I searched the whole book.\n\n`

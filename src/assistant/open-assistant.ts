@@ -1,7 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import type { AgentRunner } from '../agents/index.js';
 import { hasModel, type CohortConfig } from '../config/index.js';
-import { createRetriever, ingest, type IngestProgress, type IngestSummary } from '../retrieval/index.js';
+import {
+  createRetriever,
+  ingest,
+  type IngestProgress,
+  type IngestSummary,
+} from '../retrieval/index.js';
 import { createBookRegistry, createRouter } from '../routing/index.js';
 import { createContextSkill, createRagSkill } from '../skills/index.js';
 import { openStore, type Store } from '../store/index.js';
@@ -10,7 +15,9 @@ import { createAssistant, type Assistant, type Synthesiser } from './assistant.j
 import { createExtractiveRunner } from './extractive-runner.js';
 
 /** The sample textbook shipped with cohort, ingested on first use. */
-export const SAMPLE_BOOK_DIR = fileURLToPath(new URL('../../examples/physical-ai-book/', import.meta.url));
+export const SAMPLE_BOOK_DIR = fileURLToPath(
+  new URL('../../examples/physical-ai-book/', import.meta.url),
+);
 
 /** An opened assistant with the parts a shell (CLI, server) needs. */
 export interface OpenedAssistant {
@@ -64,7 +71,8 @@ export async function openAssistant(options: {
     }
     const router = createRouter(registry, { threshold: config.routing.threshold });
     const retriever = createRetriever(store);
-    const model = hasModel(config) && options.modelParts ? await options.modelParts(config, logger) : undefined;
+    const model =
+      hasModel(config) && options.modelParts ? await options.modelParts(config, logger) : undefined;
     const assistant = createAssistant({
       registry,
       router,

@@ -8,6 +8,8 @@ export interface SelectedSentence {
   chunk: number;
   position: number;
   score: number;
+  /** A list item or table row, shown as a list line rather than prose. */
+  listItem: boolean;
 }
 
 /** Options of {@link selectSentences}. */
@@ -19,6 +21,11 @@ export interface SelectOptions {
   max?: number;
   /** Relevance vs novelty trade-off of maximal marginal relevance (1 = relevance only). */
   lambda?: number;
+  /**
+   * Sentences scoring under this share of the best sentence are left out, and so are chunks
+   * scoring under this share of the best chunk: the tail of a ranking rarely answers the question.
+   */
+  relativeCutoff?: number;
 }
 
 const DEFINITION = /\b(is|are|refers to|means|stands for|is defined as|describes?)\b/i;
@@ -65,9 +72,12 @@ export function selectSentences(
 ): SelectedSentence[] {
   const max = options.max ?? 4;
   const lambda = options.lambda ?? 0.7;
+  const cutoff = options.relativeCutoff ?? 0.6;
   const queryTerms = new Set(options.terms(query));
   const candidates: (SelectedSentence & { terms: Set<string> })[] = [];
+  const topChunk = Math.max(0, ...chunks.map((chunk) => chunk.score));
   chunks.forEach((chunk, chunkIndex) => {
+    if (chunk.score < cutoff * topChunk) return;
     const headingTerms = new Set(options.terms(chunk.section ?? ''));
     for (const sentence of splitSentences(chunk.text)) {
       const terms = new Set(options.terms(sentence.text));
@@ -88,10 +98,15 @@ export function selectSentences(
         chunk: chunkIndex,
         position: sentence.position,
         score,
+        listItem: sentence.listItem,
         terms,
       });
     }
   });
+  const topSentence = Math.max(0, ...candidates.map((c) => c.score));
+  for (let i = candidates.length - 1; i >= 0; i--) {
+    if ((candidates[i]?.score ?? 0) < cutoff * topSentence) candidates.splice(i, 1);
+  }
 
   const chosen: typeof candidates = [];
   while (chosen.length < max && candidates.length > 0) {
@@ -111,7 +126,13 @@ export function selectSentences(
   }
   const ordered = chosen
     .sort((a, b) => a.chunk - b.chunk || a.position - b.position)
-    .map(({ text, chunk, position, score }) => ({ text, chunk, position, score }));
+    .map(({ text, chunk, position, score, listItem }) => ({
+      text,
+      chunk,
+      position,
+      score,
+      listItem,
+    }));
   // A definition reads best when the defining sentence comes first, whatever its position.
   if (options.style === 'definition' && ordered.length > 1) {
     const lead = ordered.reduce((best, s) => (s.score > best.score ? s : best));

@@ -3,9 +3,12 @@ import type { CliCommand, CliIo } from './command.js';
 import { agentsCommand } from './commands/agents.js';
 import { askCommand } from './commands/ask.js';
 import { chatCommand } from './commands/chat.js';
+import { codeCommand } from './commands/code.js';
 import { evalCommand } from './commands/eval.js';
 import { ingestCommand } from './commands/ingest.js';
+import { researchCommand } from './commands/research.js';
 import { routeCommand } from './commands/route.js';
+import { skillsCommand } from './commands/skills.js';
 import { processIo } from './io.js';
 
 /** Every `cohort` subcommand, in help order. */
@@ -16,6 +19,9 @@ export const COMMANDS: readonly CliCommand[] = [
   agentsCommand,
   ingestCommand,
   evalCommand,
+  researchCommand,
+  skillsCommand,
+  codeCommand,
 ];
 
 function help(): string {
@@ -27,12 +33,13 @@ function help(): string {
     '',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    'Run `cohort <command> --help` for a command\'s options.',
+    "Run `cohort <command> --help` for a command's options.",
   ].join('\n');
 }
 
 /** Exit codes: 0 success, 1 failure while running, 2 bad input or usage. */
-const exitCodeFor = (error: unknown) => (isCohortError(error, 'invalid_input') || isCohortError(error, 'not_found') ? 2 : 1);
+const exitCodeFor = (error: unknown) =>
+  isCohortError(error, 'invalid_input') || isCohortError(error, 'not_found') ? 2 : 1;
 
 /**
  * Runs the `cohort` command line and returns the exit code. Errors are printed as one actionable
@@ -64,7 +71,9 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
       if (io.env.COHORT_DEBUG === '1' && error.stack) io.stderr(error.stack + '\n');
       return exitCodeFor(error);
     }
-    io.stderr(`cohort ${name}: unexpected error: ${error instanceof Error ? (io.env.COHORT_DEBUG === '1' ? error.stack : error.message) : String(error)}\n`);
+    io.stderr(
+      `cohort ${name}: unexpected error: ${error instanceof Error ? (io.env.COHORT_DEBUG === '1' ? error.stack : error.message) : String(error)}\n`,
+    );
     return 1;
   }
 }

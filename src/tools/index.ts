@@ -36,3 +36,6 @@ export {
   type WebFetchResult,
 } from './web-fetch-tool.js';
 export { createCodingTools, CODING_TOOL_NAMES } from './coding-tools.js';
+export { arxivSearch } from './arxiv.js';
+export { semanticScholarSearch } from './semantic-scholar.js';
+export { runPython } from './python-sandbox.js';
