@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { CohortError } from '../errors/index.js';
 import { silentLogger } from '../telemetry/index.js';
 import { createServer, type ServedAssistant, type ServerOptions } from './create-server.js';
 
@@ -60,7 +61,17 @@ export async function startServer(
     const created = serve({ fetch: app.fetch, port, hostname: host }, () =>
       resolve(created as Server),
     ) as Server;
-    created.once('error', reject);
+    created.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE' || error.code === 'EACCES'
+          ? new CohortError(
+              'conflict',
+              `Cannot listen on ${host}:${port} (${error.code === 'EADDRINUSE' ? 'already in use' : 'permission denied'}). Pass --port or set PORT to another port.`,
+              { field: 'port', cause: error },
+            )
+          : error,
+      ),
+    );
   });
   // Counted per response, not per handler, so a streaming answer counts until its last byte.
   server.on('request', (_request, response) => {

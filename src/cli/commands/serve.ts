@@ -1,0 +1,91 @@
+import { CohortError } from '../../errors/index.js';
+import { startServer } from '../../server/index.js';
+import { createLogger, type LogLevel } from '../../telemetry/index.js';
+import { parseCommandArgs, stringFlag } from '../args.js';
+import type { CliCommand } from '../command.js';
+import { openForCli, STORE_FLAGS } from '../open.js';
+
+const usage =
+  'cohort serve [--port 8787] [--host 127.0.0.1] [--log-level info] [--data-dir DIR] [--config FILE]';
+const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+function portOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new CohortError(
+      'invalid_input',
+      `--port must be a whole number from 0 to 65535, got "${value}".\nUsage: ${usage}`,
+      { field: 'port' },
+    );
+  }
+  return port;
+}
+
+function levelOf(value: string | undefined): LogLevel | undefined {
+  if (value === undefined) return undefined;
+  const level = LEVELS.find((candidate) => candidate === value);
+  if (!level) {
+    throw new CohortError(
+      'invalid_input',
+      `--log-level must be one of ${LEVELS.join(', ')}, got "${value}".`,
+      { field: 'log-level' },
+    );
+  }
+  return level;
+}
+
+/**
+ * `cohort serve`: the HTTP API and the web chat page. Ingests the sample book on first start when
+ * the store is empty, and stops gracefully on Ctrl-C / SIGTERM (open requests finish first).
+ */
+export const serveCommand: CliCommand = {
+  name: 'serve',
+  summary: 'Serve the HTTP API and the web chat page',
+  usage,
+  async run(args, io) {
+    const { values } = parseCommandArgs(
+      args,
+      {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'log-level': { type: 'string' },
+        ...STORE_FLAGS,
+      },
+      usage,
+    );
+    const port = portOf(stringFlag(values, 'port'));
+    const host = stringFlag(values, 'host');
+    const level = levelOf(stringFlag(values, 'log-level'));
+    const opened = await openForCli(io, values);
+    const settings = {
+      ...opened.config.server,
+      ...(port !== undefined ? { port } : {}),
+      ...(host ? { host } : {}),
+    };
+    const logger = createLogger({
+      level: level ?? opened.config.logLevel,
+      write: (line) => io.stderr(line + '\n'),
+    });
+    let running;
+    try {
+      running = await startServer(opened, { server: settings, logger, close: opened.close });
+    } catch (error) {
+      await opened.close();
+      throw error;
+    }
+    io.stdout(`cohort is serving the book assistant on ${running.url}\n`);
+    io.stdout(`  answering: ${opened.modeDescription}\n`);
+    io.stdout(`  API: ${running.url}/openapi.json · OpenAI-compatible: ${running.url}/v1\n`);
+    if (!LOOPBACK.has(settings.host) && !settings.apiKey) {
+      io.stderr(
+        `Warning: listening on ${settings.host} without an API key; set COHORT_API_KEY to require one.\n`,
+      );
+    }
+    io.stdout('Press Ctrl-C to stop.\n');
+    await running.closed;
+    io.stdout('Stopped.\n');
+    return 0;
+  },
+};

@@ -1,0 +1,170 @@
+import { createSseParser } from './sse-parser.js';
+
+/** A citation as the API sends it (snake_case). */
+export interface WireCitation {
+  index: number;
+  source: string;
+  title: string;
+  section?: string;
+  relevance_score: number;
+  text?: string;
+}
+
+/** The routing decision of the `route` event. */
+export interface WireRoute {
+  primary_agent: string;
+  secondary_agents: string[];
+  confidence: number;
+  reason: string;
+  is_multi_domain: boolean;
+  phase: string;
+}
+
+/** The final answer of the `done` event and of `POST /chat`. */
+export interface WireChatResponse {
+  answer: string;
+  citations: WireCitation[];
+  session_id: string;
+  agent_used?: string;
+  routing_confidence?: number;
+  routing_reason?: string;
+  mode: 'extractive' | 'model';
+}
+
+/** One message of a session's history. */
+export interface WireMessage {
+  role: 'user' | 'assistant';
+  content: string;
+  agent_name?: string;
+}
+
+/** An agent of `GET /agents`. */
+export interface WireAgent {
+  name: string;
+  domain: string;
+  description: string;
+  keywords: string[];
+}
+
+/** Server health (`GET /healthz`). */
+export interface WireHealth {
+  status: string;
+  mode: 'extractive' | 'model';
+  mode_description: string;
+}
+
+/** An error the API answered with, or a network failure (status 0). */
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiFailure';
+  }
+}
+
+/** What a streamed answer reports, in order. */
+export interface StreamHandlers {
+  route(route: WireRoute): void;
+  delta(text: string): void;
+  citations(citations: WireCitation[]): void;
+  done(response: WireChatResponse): void;
+}
+
+const KEY_STORAGE = 'cohort.apiKey';
+
+/** The API key the user entered (for servers started with COHORT_API_KEY). */
+export const apiKey = {
+  get: (): string => localStorage.getItem(KEY_STORAGE) ?? '',
+  set: (key: string) => localStorage.setItem(KEY_STORAGE, key),
+};
+
+function headers(json: boolean): HeadersInit {
+  const key = apiKey.get();
+  return {
+    ...(json ? { 'content-type': 'application/json' } : {}),
+    ...(key ? { authorization: `Bearer ${key}` } : {}),
+  };
+}
+
+async function failureOf(response: Response): Promise<ApiFailure> {
+  try {
+    const body = (await response.json()) as { error?: { code?: string; message?: string } };
+    return new ApiFailure(
+      response.status,
+      body.error?.code ?? 'error',
+      body.error?.message ?? `The server answered ${response.status}.`,
+    );
+  } catch {
+    return new ApiFailure(response.status, 'error', `The server answered ${response.status}.`);
+  }
+}
+
+async function request(path: string, init: RequestInit = {}): Promise<Response> {
+  let response: Response;
+  try {
+    response = await fetch(path, { ...init, headers: headers(init.body !== undefined) });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiFailure(0, 'network', 'Could not reach the server. Is `cohort serve` running?');
+  }
+  if (!response.ok) throw await failureOf(response);
+  return response;
+}
+
+/** `GET` a JSON resource. */
+export async function getJson<T>(path: string): Promise<T> {
+  return (await (await request(path)).json()) as T;
+}
+
+/** A session's history, or none when the server has never seen the session. */
+export async function loadHistory(sessionId: string): Promise<WireMessage[]> {
+  try {
+    return (await getJson<{ messages: WireMessage[] }>(`/sessions/${sessionId}/messages`)).messages;
+  } catch (error) {
+    if (error instanceof ApiFailure && error.status === 404) return [];
+    throw error;
+  }
+}
+
+/**
+ * Asks a question over `POST /chat/stream`, reading the Server-Sent Events with fetch and a
+ * ReadableStream and calling `on` for each. An `error` event, an error status or a stream that
+ * ends without `done` rejects with an {@link ApiFailure}.
+ */
+export async function streamChat(
+  body: { query: string; session_id: string },
+  on: StreamHandlers,
+  signal: AbortSignal,
+): Promise<void> {
+  const response = await request('/chat/stream', {
+    method: 'POST',
+    body: JSON.stringify(body),
+    signal,
+  });
+  if (!response.body) throw new ApiFailure(0, 'network', 'The server sent no answer stream.');
+  const parser = createSseParser();
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let finished = false;
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    for (const event of parser.push(next.value)) {
+      const data = JSON.parse(event.data) as Record<string, unknown>;
+      if (event.event === 'route') on.route(data as unknown as WireRoute);
+      if (event.event === 'delta') on.delta(String(data.text ?? ''));
+      if (event.event === 'citations') on.citations(data.citations as WireCitation[]);
+      if (event.event === 'done') {
+        finished = true;
+        on.done(data as unknown as WireChatResponse);
+      }
+      if (event.event === 'error') {
+        const error = data.error as { code: string; message: string };
+        throw new ApiFailure(200, error.code, error.message);
+      }
+    }
+  }
+  if (!finished) {
+    throw new ApiFailure(0, 'network', 'The answer stopped before it was complete. Try again.');
+  }
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { parseAnswer, parseInlines, splitSources } from './parse-answer.js';
+
+describe('parseAnswer', () => {
+  it('turns [n] markers into citations and keeps the text around them', () => {
+    expect(parseInlines('A topic is a channel [1], see [12].')).toEqual([
+      { kind: 'text', text: 'A topic is a channel ' },
+      { kind: 'cite', n: 1 },
+      { kind: 'text', text: ', see ' },
+      { kind: 'cite', n: 12 },
+      { kind: 'text', text: '.' },
+    ]);
+  });
+
+  it('reads bold, italics and code, but not underscores inside words', () => {
+    expect(parseInlines('**GPU:** RTX _fast_ `ros2 topic` snake_case_name')).toEqual([
+      { kind: 'strong', text: 'GPU:' },
+      { kind: 'text', text: ' RTX ' },
+      { kind: 'em', text: 'fast' },
+      { kind: 'text', text: ' ' },
+      { kind: 'code', text: 'ros2 topic' },
+      { kind: 'text', text: ' snake_case_name' },
+    ]);
+  });
+
+  it('groups list lines and separates paragraphs, headings and rules', () => {
+    const blocks = parseAnswer(
+      'Intro line\nsame paragraph\n\n- one [1]\n- two\n1. first\n## Title\n---\nEnd',
+    );
+    expect(blocks.map((b) => b.kind)).toEqual(['p', 'ul', 'ol', 'heading', 'rule', 'p']);
+    expect(blocks[0]).toEqual({
+      kind: 'p',
+      inlines: [{ kind: 'text', text: 'Intro line same paragraph' }],
+    });
+    expect(blocks[1]).toMatchObject({
+      kind: 'ul',
+      items: [[{ text: 'one ' }, { kind: 'cite', n: 1 }], [{ text: 'two' }]],
+    });
+  });
+
+  it('keeps markup as text: nothing becomes HTML', () => {
+    expect(parseAnswer('<img src=x onerror=alert(1)>')).toEqual([
+      { kind: 'p', inlines: [{ kind: 'text', text: '<img src=x onerror=alert(1)>' }] },
+    ]);
+  });
+});
+
+describe('splitSources', () => {
+  it('separates the Sources footer and keeps the notice after it in the body', () => {
+    const answer =
+      'A topic is a channel [1].\n\n---\n**Sources:**\n[1] topics.md § Topics (score: 0.90)\n[2] b.md\n\n_Extractive mode: no model._';
+    expect(splitSources(answer)).toEqual({
+      body: 'A topic is a channel [1].\n\n_Extractive mode: no model._',
+      sources: ['[1] topics.md § Topics (score: 0.90)', '[2] b.md'],
+    });
+  });
+
+  it('leaves an answer without a footer alone', () => {
+    expect(splitSources('No sources here.')).toEqual({ body: 'No sources here.', sources: [] });
+  });
+});
