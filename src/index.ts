@@ -1,0 +1,53 @@
+/**
+ * cohort's library surface. Everything else is internal; the CLI and the server are thin shells
+ * over these functions.
+ *
+ * @example
+ * import { loadConfig, openAssistant } from 'cohort';
+ * const { assistant, close } = await openAssistant({ config: loadConfig() });
+ * const reply = await assistant.ask({ query: 'What is a ROS 2 topic?' });
+ */
+export * from './schema/index.js';
+export { CohortError, isCohortError, parseInput, type CohortErrorCode } from './errors/index.js';
+export { loadConfig, hasModel, CohortConfig, type CohortConfigInput } from './config/index.js';
+export { createLogger, silentLogger, type Logger } from './telemetry/index.js';
+export { openStore, createStore, type Store } from './store/index.js';
+export {
+  defineAgent,
+  parseAgentFile,
+  loadAgentDir,
+  AgentRegistry,
+  createModelRunner,
+  type Agent,
+  type AgentRunner,
+  type AgentEvent,
+} from './agents/index.js';
+export { createRouter, createBookRegistry, evaluateRouting } from './routing/index.js';
+export {
+  ingest,
+  createRetriever,
+  createRetrieverFromChunks,
+  evaluateRetrieval,
+  type Retriever,
+} from './retrieval/index.js';
+export {
+  createRagSkill,
+  createContextSkill,
+  formatCitations,
+  extractSourceText,
+  formatSourcesFooter,
+  loadSkills,
+  activateSkill,
+} from './skills/index.js';
+export { createModelProvider, embedTexts, reciprocalRankFusion } from './models/index.js';
+export {
+  createAssistant,
+  createExtractiveRunner,
+  openAssistant,
+  modelPartsFor,
+  type Assistant,
+  type AssistantEvent,
+} from './assistant/index.js';
+export { spawnSubagent, createTaskTool, runCodingAgent } from './subagents/index.js';
+export { runResearch, streamResearch, createResearchDependencies } from './research/index.js';
+export { createServer, startServer } from './server/index.js';
