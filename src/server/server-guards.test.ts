@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore, openPgliteDb, type Store } from '../store/index.js';
+import { createLogger } from '../telemetry/index.js';
 import { createServer } from './create-server.js';
 import { createTestAssistant, testWebAssets } from './test-assistant.js';
 
@@ -102,5 +103,24 @@ describe('rate limit', () => {
   it('is off when the limit is 0', async () => {
     const app = serve({ server: { rateLimitPerMinute: 0 } });
     for (let i = 0; i < 5; i += 1) expect((await app.request('/agents')).status).toBe(200);
+  });
+});
+
+describe('request logs', () => {
+  it('logs one line per request with its id, status and path', async () => {
+    const lines: string[] = [];
+    const app = serve({
+      logger: createLogger({ level: 'info', write: (line) => lines.push(line) }),
+    });
+    await app.request('/nope', { headers: { 'x-request-id': 'trace-42' } });
+    const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged).toContainEqual(
+      expect.objectContaining({
+        event: 'request',
+        request_id: 'trace-42',
+        path: '/nope',
+        status: 404,
+      }),
+    );
   });
 });
