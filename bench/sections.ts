@@ -1,6 +1,7 @@
 import { benchColdStart, benchRetrieval, benchRouting } from './book.js';
 import { benchLoop } from './loop-overhead.js';
 import { benchResearch } from './research.js';
+import { benchServer } from './server.js';
 import { benchSubagentContext } from './subagent-context.js';
 
 /** One benchmark section of `npm run bench`. */

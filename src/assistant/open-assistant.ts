@@ -1,11 +1,16 @@
 import { fileURLToPath } from 'node:url';
 import type { AgentRunner } from '../agents/index.js';
 import { hasModel, type CohortConfig } from '../config/index.js';
+import { createModelProvider, embedTexts } from '../models/index.js';
 import {
+  createHybridRetriever,
   createRetriever,
+  embedChunks,
   ingest,
+  type EmbedFunction,
   type IngestProgress,
   type IngestSummary,
+  type Retriever,
 } from '../retrieval/index.js';
 import { createBookRegistry, createRouter } from '../routing/index.js';
 import { createContextSkill, createRagSkill } from '../skills/index.js';
@@ -31,6 +36,27 @@ export interface OpenedAssistant {
   /** A one-line description of the answering mode, for `cohort agents` and `/healthz`. */
   modeDescription: string;
   close(): Promise<void>;
+}
+
+/**
+ * The embedding model and function when `COHORT_EMBEDDING_MODEL` is set on a configured endpoint;
+ * retrieval is then hybrid (lexical + vector), otherwise lexical.
+ */
+export function embeddingFor(
+  config: CohortConfig,
+): { model: string; embed: EmbedFunction } | undefined {
+  const model = config.model.embeddingModel;
+  if (!model || !hasModel(config)) return undefined;
+  const provider = createModelProvider(config);
+  return {
+    model,
+    embed: (texts, options) =>
+      embedTexts(provider, texts, {
+        ...(options?.signal ? { signal: options.signal } : {}),
+        timeoutMs: config.model.timeoutSeconds * 1000,
+        maxRetries: config.model.maxRetries,
+      }),
+  };
 }
 
 /** How the model-backed parts are made; absent when no model is configured. */
@@ -60,7 +86,8 @@ export async function openAssistant(options: {
   const { config } = options;
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const registry = createBookRegistry(config.agentDirs);
-  const store = options.store ?? (await openStore(config));
+  const embedding = embeddingFor(config);
+  const store = options.store ?? (await openStore(config, { vector: Boolean(embedding) }));
   try {
     let ingested: IngestSummary | undefined;
     if ((await store.chunks.count()) === 0) {
@@ -70,7 +97,23 @@ export async function openAssistant(options: {
       });
     }
     const router = createRouter(registry, { threshold: config.routing.threshold });
-    const retriever = createRetriever(store);
+    const lexical = createRetriever(store, {
+      minScore: config.retrieval.minScore,
+      limit: config.retrieval.limit,
+    });
+    let retriever: Retriever = lexical;
+    if (embedding) {
+      const embedded = await embedChunks({ store, model: embedding.model, embed: embedding.embed });
+      if (embedded.error)
+        logger.warn('embedding_failed', { cause: embedded.error, phase: 'ingestion' });
+      retriever = createHybridRetriever({
+        lexical,
+        store,
+        model: embedding.model,
+        embed: embedding.embed,
+        logger,
+      });
+    }
     const model =
       hasModel(config) && options.modelParts ? await options.modelParts(config, logger) : undefined;
     const assistant = createAssistant({

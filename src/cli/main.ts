@@ -8,6 +8,7 @@ import { evalCommand } from './commands/eval.js';
 import { ingestCommand } from './commands/ingest.js';
 import { researchCommand } from './commands/research.js';
 import { routeCommand } from './commands/route.js';
+import { serveCommand } from './commands/serve.js';
 import { skillsCommand } from './commands/skills.js';
 import { processIo } from './io.js';
 
@@ -19,6 +20,7 @@ export const COMMANDS: readonly CliCommand[] = [
   agentsCommand,
   ingestCommand,
   evalCommand,
+  serveCommand,
   researchCommand,
   skillsCommand,
   codeCommand,

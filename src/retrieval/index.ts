@@ -24,6 +24,7 @@ export { tagDomain, documentDomain, DOMAIN_RULES } from './domain-tagger.js';
 export {
   createRanker,
   ALL_TECHNIQUES,
+  DEFAULT_TECHNIQUES,
   BM25_ONLY,
   type Techniques,
   type Ranker,
@@ -32,6 +33,11 @@ export {
 } from './ranker.js';
 export { openWordNet, type WordNet } from './wordnet.js';
 export {
+  buildLatentSemanticIndex,
+  type LatentSemanticIndex,
+  type DocumentTerms,
+} from './latent-semantic-index.js';
+export {
   evaluateRetrieval,
   isGoldHit,
   type RetrievalReport,
@@ -39,3 +45,5 @@ export {
 } from './evaluate-retrieval.js';
 export { evaluateRetrievalOnCorpus, type CorpusRetrievalReport } from './evaluate-on-corpus.js';
 export { loadRetrievalCases, parseRetrievalCases, RetrievalCase } from './retrieval-cases.js';
+export { embedChunks, type EmbedFunction, type EmbedSummary } from './embed-chunks.js';
+export { createHybridRetriever, EMBEDDING_FALLBACK_NOTICE } from './hybrid-retriever.js';

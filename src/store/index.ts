@@ -6,3 +6,4 @@ export { createStore, openStore, type Store } from './store.js';
 export { openPgliteDb } from './pglite-db.js';
 export { openPostgresDb } from './postgres-db.js';
 export { migrate, MIGRATIONS } from './migrations.js';
+export { EmbeddingRepo, type VectorHit } from './embedding-repo.js';

@@ -27,16 +27,26 @@ function wrap(target: Queryable, root: PGlite | undefined): Db {
 
 /**
  * Opens the embedded engine: PGlite in `dataDir` (created if missing), or in memory for
- * `memory://`. Only one process may hold a data folder at a time.
+ * `memory://`; `vector` loads pgvector for embeddings. Only one process may hold a data folder at a time.
  *
  * @example
  * const db = await openPgliteDb('.cohort');
  */
-export async function openPgliteDb(dataDir: string): Promise<Db> {
+export async function openPgliteDb(
+  dataDir: string,
+  options: { vector?: boolean } = {},
+): Promise<Db> {
   const inMemory = dataDir.startsWith('memory://');
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
   try {
-    const pg = await PGlite.create(inMemory ? undefined : dataDir);
+    // pgvector is loaded only when embeddings are configured: it adds start-up time.
+    const extensions = options.vector
+      ? { vector: (await import('@electric-sql/pglite-pgvector')).vector }
+      : undefined;
+    const pg = await PGlite.create(
+      inMemory ? undefined : dataDir,
+      extensions ? { extensions } : {},
+    );
     return wrap(pg, pg);
   } catch (cause) {
     throw new CohortError(

@@ -1,5 +1,6 @@
 import type { CohortConfig } from '../config/index.js';
 import { ChunkRepo } from './chunk-repo.js';
+import { EmbeddingRepo } from './embedding-repo.js';
 import type { Db } from './db.js';
 import { migrate } from './migrations.js';
 import { openPgliteDb } from './pglite-db.js';
@@ -13,6 +14,8 @@ export interface Store {
   readonly chunks: ChunkRepo;
   readonly sessions: SessionRepo;
   readonly runs: RunRepo;
+  /** Chunk vectors (pgvector); used only when an embedding model is configured. */
+  readonly embeddings: EmbeddingRepo;
   /** True when the engine answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -26,6 +29,7 @@ export async function createStore(db: Db): Promise<Store> {
     chunks: new ChunkRepo(db),
     sessions: new SessionRepo(db),
     runs: new RunRepo(db),
+    embeddings: new EmbeddingRepo(db),
     async ping() {
       try {
         await db.query('SELECT 1');
@@ -40,16 +44,17 @@ export async function createStore(db: Db): Promise<Store> {
 
 /**
  * Opens the configured store: PostgreSQL when `databaseUrl` is set, else PGlite in `dataDir`
- * (`memory://` keeps it in memory).
+ * (`memory://` keeps it in memory). `vector` loads pgvector into PGlite for embeddings.
  *
  * @example
  * const store = await openStore({ dataDir: '.cohort' });
  */
 export async function openStore(
   config: Pick<CohortConfig, 'dataDir' | 'databaseUrl'>,
+  options: { vector?: boolean } = {},
 ): Promise<Store> {
   const db = config.databaseUrl
     ? await openPostgresDb(config.databaseUrl)
-    : await openPgliteDb(config.dataDir);
+    : await openPgliteDb(config.dataDir, options);
   return createStore(db);
 }

@@ -1,0 +1,105 @@
+import { reciprocalRankFusion } from '../models/index.js';
+import type { RetrievedChunk } from '../schema/index.js';
+import type { Store } from '../store/index.js';
+import { silentLogger, type Logger } from '../telemetry/index.js';
+import type { EmbedFunction } from './embed-chunks.js';
+import type { RetrieveOptions, Retriever } from './retriever.js';
+
+/** Said in a passage's metadata when the embedding service failed and search stayed lexical. */
+export const EMBEDDING_FALLBACK_NOTICE =
+  'The embedding service is unavailable, so this search used keywords only.';
+
+const SECTION_SEPARATOR = ' > ';
+
+/**
+ * Lexical + vector retrieval fused by reciprocal rank fusion. The lexical retriever keeps the
+ * domain filter and its whole-book fallback; the vector search follows the same domain decision.
+ * When embedding the query fails, the lexical results are returned with `metadata.notice`.
+ *
+ * @example
+ * const retriever = createHybridRetriever({ lexical, store, model: 'nomic-embed-text', embed });
+ */
+export function createHybridRetriever(options: {
+  lexical: Retriever;
+  store: Pick<Store, 'embeddings'>;
+  model: string;
+  embed: EmbedFunction;
+  logger?: Logger;
+  /** Candidates taken from each list before fusion, as a multiple of the limit. */
+  depth?: number;
+}): Retriever {
+  const logger = options.logger ?? silentLogger;
+  const depth = options.depth ?? 2;
+  return {
+    async retrieve(
+      query: string,
+      retrieveOptions: RetrieveOptions = {},
+    ): Promise<RetrievedChunk[]> {
+      const limit = retrieveOptions.limit ?? 5;
+      // A zero-score keyword hit is no evidence; only real matches take part in the fusion.
+      const lexical = (
+        await options.lexical.retrieve(query, { ...retrieveOptions, limit: limit * depth })
+      ).filter((chunk) => chunk.score > 0);
+      let queryVector: number[] | undefined;
+      try {
+        [queryVector] = await options.embed(
+          [query],
+          retrieveOptions.signal ? { signal: retrieveOptions.signal } : {},
+        );
+      } catch (error) {
+        logger.warn('embedding_failed', {
+          cause: error instanceof Error ? error.message : String(error),
+        });
+        return lexical.slice(0, limit).map((chunk) => ({
+          ...chunk,
+          metadata: { ...chunk.metadata, notice: EMBEDDING_FALLBACK_NOTICE },
+        }));
+      }
+      if (!queryVector) return lexical.slice(0, limit);
+      const fellBack = lexical.some((chunk) => chunk.metadata.domainFallback === true);
+      const domain = fellBack ? undefined : retrieveOptions.domain;
+      const nearest = await options.store.embeddings.nearest(options.model, queryVector, {
+        limit: limit * depth,
+        ...(domain ? { domain } : {}),
+      });
+      const vector: RetrievedChunk[] = nearest.map(({ chunk, similarity }) => ({
+        id: chunk.id,
+        text: chunk.text,
+        source: chunk.source,
+        title: chunk.title,
+        section:
+          chunk.headingPath.slice(1).join(SECTION_SEPARATOR) || chunk.headingPath[0] || chunk.title,
+        score: Math.max(0, Math.min(1, similarity)),
+        domain: chunk.domain,
+        metadata: {
+          ...chunk.metadata,
+          headingPath: chunk.headingPath,
+          ...(fellBack ? { domainFallback: true } : {}),
+        },
+      }));
+      const byId = new Map<string, { lexical?: RetrievedChunk; vector?: RetrievedChunk }>();
+      for (const chunk of lexical) byId.set(chunk.id ?? '', { lexical: chunk });
+      for (const chunk of vector)
+        byId.set(chunk.id ?? '', { ...byId.get(chunk.id ?? ''), vector: chunk });
+      const fused = reciprocalRankFusion(
+        [lexical, vector],
+        undefined,
+        (chunk) => chunk.id ?? chunk.text,
+      );
+      return fused.slice(0, limit).map(({ item }) => {
+        const both = byId.get(item.id ?? '');
+        // The passage's score is its better evidence: a strong keyword match or a close vector.
+        const score = Math.max(both?.lexical?.score ?? 0, both?.vector?.score ?? 0);
+        return {
+          ...(both?.lexical ?? item),
+          score,
+          metadata: {
+            ...item.metadata,
+            retrieval:
+              both?.lexical && both.vector ? 'hybrid' : both?.vector ? 'vector' : 'lexical',
+          },
+        };
+      });
+    },
+  };
+}

@@ -1,0 +1,127 @@
+import type { ChunkRecord } from '../schema/index.js';
+import type { Db } from './db.js';
+
+/** A chunk found by vector similarity. */
+export interface VectorHit {
+  chunk: ChunkRecord;
+  /** Cosine similarity, -1..1. */
+  similarity: number;
+}
+
+const json = <T>(value: T | string): T =>
+  typeof value === 'string' ? (JSON.parse(value) as T) : value;
+
+/**
+ * Chunk embeddings in a pgvector column (PGlite with the pgvector extension, or PostgreSQL with
+ * pgvector installed). Created on first use, so stores without embeddings never need pgvector.
+ * One row per chunk and embedding model; a chunk replaced at re-ingestion loses its vector with it.
+ */
+export class EmbeddingRepo {
+  #ready: Promise<void> | undefined;
+
+  constructor(private readonly db: Db) {}
+
+  /** Creates the extension and table if missing. */
+  ensure(): Promise<void> {
+    this.#ready ??= this.db.exec(`
+      CREATE EXTENSION IF NOT EXISTS vector;
+      CREATE TABLE IF NOT EXISTS chunk_embeddings (
+        chunk_id TEXT NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+        model TEXT NOT NULL,
+        embedding vector NOT NULL,
+        PRIMARY KEY (chunk_id, model)
+      );
+    `);
+    return this.#ready;
+  }
+
+  /** Chunks that have no embedding for `model` yet. */
+  async missing(model: string): Promise<{ id: string; text: string; headingPath: string[] }[]> {
+    await this.ensure();
+    const { rows } = await this.db.query<{
+      id: string;
+      text: string;
+      heading_path: string[] | string;
+    }>(
+      `SELECT c.id, c.text, c.heading_path FROM chunks c
+       WHERE NOT EXISTS (SELECT 1 FROM chunk_embeddings e WHERE e.chunk_id = c.id AND e.model = $1)
+       ORDER BY c.source, c.ord`,
+      [model],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      text: row.text,
+      headingPath: json<string[]>(row.heading_path),
+    }));
+  }
+
+  /** Stores vectors for chunks. */
+  async save(
+    model: string,
+    rows: readonly { id: string; vector: readonly number[] }[],
+  ): Promise<void> {
+    await this.ensure();
+    await this.db.transaction(async (tx) => {
+      for (const row of rows) {
+        await tx.query(
+          `INSERT INTO chunk_embeddings (chunk_id, model, embedding) VALUES ($1, $2, $3::vector)
+           ON CONFLICT (chunk_id, model) DO UPDATE SET embedding = EXCLUDED.embedding`,
+          [row.id, model, JSON.stringify(row.vector)],
+        );
+      }
+    });
+  }
+
+  /** Number of chunks with a vector for `model`. */
+  async count(model: string): Promise<number> {
+    await this.ensure();
+    const { rows } = await this.db.query<{ n: number | string }>(
+      'SELECT count(*) AS n FROM chunk_embeddings WHERE model = $1',
+      [model],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /** The `limit` chunks nearest to `vector` by cosine distance, optionally in one domain. */
+  async nearest(
+    model: string,
+    vector: readonly number[],
+    options: { limit: number; domain?: string },
+  ): Promise<VectorHit[]> {
+    await this.ensure();
+    const { rows } = await this.db.query<{
+      id: string;
+      source: string;
+      ord: number;
+      title: string;
+      heading_path: string[] | string;
+      domain: string;
+      text: string;
+      hash: string;
+      metadata: Record<string, unknown> | string;
+      similarity: number | string;
+    }>(
+      `SELECT c.id, c.source, c.ord, c.title, c.heading_path, c.domain, c.text, c.hash, c.metadata,
+              1 - (e.embedding <=> $2::vector) AS similarity
+       FROM chunk_embeddings e JOIN chunks c ON c.id = e.chunk_id
+       WHERE e.model = $1 AND ($3::text IS NULL OR c.domain = $3)
+       ORDER BY e.embedding <=> $2::vector
+       LIMIT $4`,
+      [model, JSON.stringify(vector), options.domain ?? null, options.limit],
+    );
+    return rows.map((row) => ({
+      chunk: {
+        id: row.id,
+        source: row.source,
+        ord: Number(row.ord),
+        title: row.title,
+        headingPath: json<string[]>(row.heading_path),
+        domain: row.domain,
+        text: row.text,
+        hash: row.hash,
+        metadata: json<Record<string, unknown>>(row.metadata),
+      },
+      similarity: Number(row.similarity),
+    }));
+  }
+}
