@@ -29,7 +29,8 @@ export function parseCommandArgs(args: string[], options: Options, usage: string
 /** The one positional a command needs, or an `invalid_input` error naming it. */
 export function requirePositional(positionals: string[], name: string, usage: string): string {
   const value = positionals.join(' ').trim();
-  if (!value) throw new CohortError('invalid_input', `Missing ${name}.\nUsage: ${usage}`, { field: name });
+  if (!value)
+    throw new CohortError('invalid_input', `Missing ${name}.\nUsage: ${usage}`, { field: name });
   return value;
 }
 

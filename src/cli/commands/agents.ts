@@ -21,12 +21,25 @@ export const agentsCommand: CliCommand = {
       ? `model (${config.model.baseUrl ?? 'OpenAI'}; full: ${config.model.tiers.full ?? config.model.name}, fast: ${config.model.tiers.fast ?? config.model.tiers.full ?? config.model.name})`
       : 'extractive (no model configured: answers quote the book; set OPENAI_API_KEY or OPENAI_BASE_URL for a model)';
     if (values.json) {
-      io.stdout(JSON.stringify(toWire({ agents, total: agents.length, mode: hasModel(config) ? 'model' : 'extractive', defaultAgent: registry.defaultAgent.name }), null, 2) + '\n');
+      io.stdout(
+        JSON.stringify(
+          toWire({
+            agents,
+            total: agents.length,
+            mode: hasModel(config) ? 'model' : 'extractive',
+            defaultAgent: registry.defaultAgent.name,
+          }),
+          null,
+          2,
+        ) + '\n',
+      );
       return 0;
     }
     for (const agent of registry.all()) {
       const marker = agent.name === registry.defaultAgent.name ? ' (fallback)' : '';
-      io.stdout(`${agent.name}${marker} — ${agent.domain} · model tier ${agent.model}\n  ${agent.description}\n  keywords: ${agent.keywords.join(', ')}\n`);
+      io.stdout(
+        `${agent.name}${marker} — ${agent.domain} · model tier ${agent.model}\n  ${agent.description}\n  keywords: ${agent.keywords.join(', ')}\n`,
+      );
     }
     io.stdout(`\n${agents.length} agents · mode: ${mode}\n`);
     return 0;

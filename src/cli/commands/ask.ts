@@ -4,7 +4,8 @@ import { parseCommandArgs, requirePositional, stringFlag } from '../args.js';
 import { openForCli, STORE_FLAGS } from '../open.js';
 import { describeRoute } from './describe-route.js';
 
-const usage = 'cohort ask "<question>" [--session ID] [--agent NAME] [--stream] [--json] [--data-dir DIR]';
+const usage =
+  'cohort ask "<question>" [--session ID] [--agent NAME] [--stream] [--json] [--data-dir DIR]';
 
 /** `cohort ask`: one question, one answer with citations. */
 export const askCommand: CliCommand = {
@@ -14,13 +15,23 @@ export const askCommand: CliCommand = {
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(
       args,
-      { session: { type: 'string' }, agent: { type: 'string' }, stream: { type: 'boolean' }, json: { type: 'boolean' }, ...STORE_FLAGS },
+      {
+        session: { type: 'string' },
+        agent: { type: 'string' },
+        stream: { type: 'boolean' },
+        json: { type: 'boolean' },
+        ...STORE_FLAGS,
+      },
       usage,
     );
     const query = requirePositional(positionals, 'question', usage);
     const opened = await openForCli(io, values);
     try {
-      const input = { query, sessionId: stringFlag(values, 'session'), agent: stringFlag(values, 'agent') };
+      const input = {
+        query,
+        sessionId: stringFlag(values, 'session'),
+        agent: stringFlag(values, 'agent'),
+      };
       if (values.json) {
         io.stdout(JSON.stringify(toWire(await opened.assistant.ask(input)), null, 2) + '\n');
         return 0;

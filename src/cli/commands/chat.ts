@@ -13,7 +13,11 @@ export const chatCommand: CliCommand = {
   summary: 'Talk with the book assistant; history is kept in the session',
   usage,
   async run(args, io) {
-    const { values } = parseCommandArgs(args, { session: { type: 'string' }, ...STORE_FLAGS }, usage);
+    const { values } = parseCommandArgs(
+      args,
+      { session: { type: 'string' }, ...STORE_FLAGS },
+      usage,
+    );
     if (!io.stdin) {
       io.stderr('cohort chat needs an interactive input.\n');
       return 2;

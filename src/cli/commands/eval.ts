@@ -26,7 +26,8 @@ export const EVAL_DEFAULTS = {
 
 function existing(io: CliIo, path: string, what: string): string {
   const full = resolve(io.cwd, path);
-  if (!existsSync(full)) throw new CohortError('invalid_input', `${what} not found: ${full}`, { file: full });
+  if (!existsSync(full))
+    throw new CohortError('invalid_input', `${what} not found: ${full}`, { file: full });
   return full;
 }
 
@@ -45,15 +46,29 @@ export const evalCommand: CliCommand = {
     const config = configFor(io, values);
     if (target === 'routing') {
       const cases = loadRoutingCases(existing(io, file ?? EVAL_DEFAULTS.routing, 'Routing set'));
-      const router = createRouter(createBookRegistry(config.agentDirs), { threshold: config.routing.threshold });
+      const router = createRouter(createBookRegistry(config.agentDirs), {
+        threshold: config.routing.threshold,
+      });
       const result = evaluateRouting(router, cases);
-      io.stdout(values.json ? JSON.stringify(toWire(result), null, 2) + '\n' : formatRoutingReport(result) + '\n');
+      io.stdout(
+        values.json
+          ? JSON.stringify(toWire(result), null, 2) + '\n'
+          : formatRoutingReport(result) + '\n',
+      );
       return 0;
     }
     if (target === 'retrieval') {
       const casesFile = existing(io, file ?? EVAL_DEFAULTS.retrieval, 'Retrieval set');
-      const corpusDir = existing(io, stringFlag(values, 'corpus') ?? EVAL_DEFAULTS.corpus, 'Corpus folder');
-      const result = await evaluateRetrievalOnCorpus({ corpusDir, casesFile, dataDir: 'memory://' });
+      const corpusDir = existing(
+        io,
+        stringFlag(values, 'corpus') ?? EVAL_DEFAULTS.corpus,
+        'Corpus folder',
+      );
+      const result = await evaluateRetrievalOnCorpus({
+        corpusDir,
+        casesFile,
+        dataDir: 'memory://',
+      });
       if (values.json) {
         io.stdout(JSON.stringify(toWire(result), null, 2) + '\n');
         return 0;
@@ -69,8 +84,12 @@ export const evalCommand: CliCommand = {
       );
       return 0;
     }
-    throw new CohortError('invalid_input', `Unknown evaluation "${target ?? ''}": use routing or retrieval.\nUsage: ${usage}`, {
-      field: 'target',
-    });
+    throw new CohortError(
+      'invalid_input',
+      `Unknown evaluation "${target ?? ''}": use routing or retrieval.\nUsage: ${usage}`,
+      {
+        field: 'target',
+      },
+    );
   },
 };

@@ -14,7 +14,11 @@ export const ingestCommand: CliCommand = {
   summary: 'Ingest a folder of Markdown, MDX or reStructuredText into the knowledge base',
   usage,
   async run(args, io) {
-    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' }, prune: { type: 'boolean' }, ...STORE_FLAGS }, usage);
+    const { values, positionals } = parseCommandArgs(
+      args,
+      { json: { type: 'boolean' }, prune: { type: 'boolean' }, ...STORE_FLAGS },
+      usage,
+    );
     const dir = resolve(io.cwd, requirePositional(positionals, 'folder', usage));
     const config = configFor(io, values);
     const store = await openStore(config);
@@ -23,7 +27,8 @@ export const ingestCommand: CliCommand = {
         store,
         prune: Boolean(values.prune),
         onProgress: ({ done, total, file }) => {
-          if (io.isTTY && !values.json) io.stderr(`\r${renderProgressBar(done, total, 24)} ${file.slice(-40).padEnd(40)}`);
+          if (io.isTTY && !values.json)
+            io.stderr(`\r${renderProgressBar(done, total, 24)} ${file.slice(-40).padEnd(40)}`);
         },
       });
       if (io.isTTY && !values.json) io.stderr('\n');

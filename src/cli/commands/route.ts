@@ -13,16 +13,26 @@ export const routeCommand: CliCommand = {
   summary: 'Show which agent would answer a question, and why',
   usage,
   async run(args, io) {
-    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' }, ...STORE_FLAGS }, usage);
-    const { query } = parseInput(RouteRequest, { query: requirePositional(positionals, 'question', usage) });
+    const { values, positionals } = parseCommandArgs(
+      args,
+      { json: { type: 'boolean' }, ...STORE_FLAGS },
+      usage,
+    );
+    const { query } = parseInput(RouteRequest, {
+      query: requirePositional(positionals, 'question', usage),
+    });
     const config = configFor(io, values);
-    const router = createRouter(createBookRegistry(config.agentDirs), { threshold: config.routing.threshold });
+    const router = createRouter(createBookRegistry(config.agentDirs), {
+      threshold: config.routing.threshold,
+    });
     const route = router.route(query);
     if (values.json) {
       io.stdout(JSON.stringify(toWire(route), null, 2) + '\n');
       return 0;
     }
-    const secondary = route.secondaryAgents.length ? `\nsecondary:  ${route.secondaryAgents.join(', ')}` : '';
+    const secondary = route.secondaryAgents.length
+      ? `\nsecondary:  ${route.secondaryAgents.join(', ')}`
+      : '';
     io.stdout(
       `agent:      ${route.primaryAgent}${secondary}\nconfidence: ${route.confidence.toFixed(2)}\nphase:      ${route.phase}\nreason:     ${route.routingReason}\n`,
     );
