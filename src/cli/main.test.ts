@@ -1,0 +1,122 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CliIo } from './command.js';
+import { main } from './main.js';
+
+function run(argv: string[], env: Record<string, string> = {}, stdin?: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    env: { COHORT_DATA_DIR: 'memory://', ...env },
+    cwd: process.cwd(),
+    isTTY: false,
+    ...(stdin
+      ? {
+          stdin: (async function* () {
+            yield* stdin;
+          })(),
+        }
+      : {}),
+  };
+  return main(argv, io).then((code) => ({ code, stdout, stderr }));
+}
+
+describe('cohort CLI', () => {
+  it('answers a question from the sample book, ingesting it on first use', async () => {
+    const { code, stdout, stderr } = await run(['ask', 'What is a ROS 2 topic?', '--json']);
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/Ingested \d+ files/);
+    const reply = JSON.parse(stdout) as Record<string, unknown>;
+    expect(reply.agent_used).toBe('glossary');
+    expect(reply.mode).toBe('extractive');
+    expect(String(reply.answer)).toMatch(/topic/i);
+    expect(String(reply.answer)).toContain('**Sources:**');
+    expect((reply.citations as unknown[]).length).toBeGreaterThan(0);
+  });
+
+  it('routes without running an agent, with a reason', async () => {
+    const { code, stdout } = await run(['route', 'How do ROS 2 topics work?']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/agent:\s+module_info/);
+    expect(stdout).toMatch(/reason:\s+\S+/);
+  });
+
+  it('lists the agents and says the answering mode', async () => {
+    const { code, stdout } = await run(['agents']);
+    expect(code).toBe(0);
+    for (const name of ['glossary', 'hardware', 'module_info', 'capstone', 'book'])
+      expect(stdout).toContain(name);
+    expect(stdout).toMatch(/mode: extractive/);
+  });
+
+  it('keeps a chat session across questions', async () => {
+    const { code, stdout } = await run(['chat'], {}, [
+      'What is a topic?',
+      'Capstone milestones',
+      '/exit',
+    ]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/Session [0-9a-f-]{36}/);
+    expect(stdout).toMatch(/glossary agent/);
+    expect(stdout).toMatch(/capstone agent/);
+  });
+
+  describe('bad input: a clear message and a non-zero exit', () => {
+    it.each([
+      [['ask', '   '], 'Missing question'],
+      [['ask', 'long '.repeat(401)], '2000 characters'],
+      [['ask', 'hi', '--session', 'nope'], 'session_id must be a UUID or "anonymous"'],
+      [['ask', 'hi', '--agent', 'chef'], 'Unknown agent "chef"'],
+      [['ask', 'hi', '--frobnicate'], "Unknown option '--frobnicate'"],
+      [['route', ''], 'Missing question'],
+      [['eval', 'vibes'], 'Unknown evaluation "vibes"'],
+      [['eval', 'routing', 'no-such-file.jsonl'], 'Routing set not found'],
+      [['ingest', '/no/such/folder'], '/no/such/folder'],
+      [['nonsense'], 'Unknown command "nonsense"'],
+    ])('%j', async (argv, message) => {
+      const { code, stderr } = await run(argv);
+      expect(code).toBe(2);
+      expect(stderr).toContain(message);
+    });
+
+    it('names the file and the field of a malformed agent file', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'cohort-agents-'));
+      writeFileSync(
+        join(dir, 'chef.md'),
+        '---\nname: chef\ndescription: Cooks\ndomain: kitchen\nkeywords: [pan, oven]\n---\nAnswer only from the book.\n',
+      );
+      const { code, stderr } = await run(['agents'], { COHORT_AGENT_DIRS: dir });
+      expect(code).toBe(2);
+      expect(stderr).toContain(join(dir, 'chef.md'));
+      expect(stderr).toContain('keywords');
+      expect(stderr).toContain('at least 3');
+    });
+
+    it('leaves the store unchanged when an ingest folder is unreadable', async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'cohort-data-'));
+      const book = mkdtempSync(join(tmpdir(), 'cohort-book-'));
+      writeFileSync(
+        join(book, 'a.md'),
+        '# A\n\n## Intro\n\nSome text about robots and their sensors.\n',
+      );
+      const ok = await run(['ingest', book, '--json'], { COHORT_DATA_DIR: dataDir });
+      expect(ok.code).toBe(0);
+      const before = JSON.parse(ok.stdout) as { chunks: number };
+      const empty = join(book, 'empty');
+      mkdirSync(empty);
+      const bad = await run(['ingest', empty], { COHORT_DATA_DIR: dataDir });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain(empty);
+      const again = await run(['ingest', book, '--json'], { COHORT_DATA_DIR: dataDir });
+      expect(JSON.parse(again.stdout)).toMatchObject({
+        unchanged: 1,
+        added: 0,
+        chunks: before.chunks,
+      });
+    }, 60_000);
+  });
+});
