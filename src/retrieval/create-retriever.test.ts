@@ -101,9 +101,51 @@ describe('createRetriever over a store', () => {
   afterAll(() => store.close());
 
   it('builds lazily and rebuilds when the store changes', async () => {
-    const retriever = createRetriever(store);
+    const retriever = createRetriever(store, { versionCheckMs: 0 });
     expect(await retriever.retrieve('topics')).toEqual([]);
     await store.chunks.upsertDocument(document, tagged);
     expect((await retriever.retrieve('publishers and subscribers'))[0]?.source).toBe('course.md');
+  });
+
+  it('asks the store for its version at most once per interval, and again after invalidate', async () => {
+    let versionCalls = 0;
+    // The real repository, with its version() counted.
+    const chunks: Store['chunks'] = Object.create(store.chunks);
+    chunks.version = () => {
+      versionCalls += 1;
+      return store.chunks.version();
+    };
+    const counting = { chunks };
+    let clock = 0;
+    const retriever = createRetriever(counting, { versionCheckMs: 1000, now: () => clock });
+    await retriever.retrieve('topics');
+    await retriever.retrieve('topics');
+    expect(versionCalls).toBe(1);
+    clock = 999;
+    await retriever.retrieve('topics');
+    expect(versionCalls).toBe(1);
+    clock = 1000;
+    await retriever.retrieve('topics');
+    expect(versionCalls).toBe(2);
+    retriever.invalidate();
+    await retriever.retrieve('topics');
+    expect(versionCalls).toBe(3);
+  });
+
+  it('sees re-ingested chunks once the interval has passed', async () => {
+    let clock = 0;
+    const retriever = createRetriever(store, { versionCheckMs: 1000, now: () => clock });
+    const before = await retriever.retrieve('gait cycle stance swing');
+    expect(before.some((r) => r.source === 'walk.md')).toBe(false);
+    const walk = prepareDocument(
+      'walk.md',
+      '# Walking\n\n## Gait\n\nA gait cycle alternates stance and swing phases.\n',
+    );
+    await store.chunks.upsertDocument(walk.document, walk.chunks);
+    clock = 500;
+    const cached = await retriever.retrieve('gait cycle stance swing');
+    expect(cached.some((r) => r.source === 'walk.md')).toBe(false);
+    clock = 1500;
+    expect((await retriever.retrieve('gait cycle stance swing'))[0]?.source).toBe('walk.md');
   });
 });

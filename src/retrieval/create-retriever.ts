@@ -9,18 +9,32 @@ export const DEFAULT_MIN_SCORE = 0.2;
 /** Passages returned when the caller does not say. */
 export const DEFAULT_LIMIT = 5;
 
+/** How long a store version check is trusted before the store is asked again. */
+export const DEFAULT_VERSION_CHECK_MS = 1000;
+
 /** Options of {@link createRetriever}. */
 export interface RetrieverOptions extends RankerOptions {
   /** Domain results below this score fall back to the whole book (pass `config.retrieval.minScore`). */
   minScore?: number;
   /** Default number of passages (pass `config.retrieval.limit`). */
   limit?: number;
+  /**
+   * Milliseconds a `store.chunks.version()` answer is reused, so a burst of queries costs one
+   * database round trip (default {@link DEFAULT_VERSION_CHECK_MS}; 0 checks on every query).
+   * Chunks ingested by another process show up after at most this long; call `invalidate()` after
+   * an ingest in this process to see them at once.
+   */
+  versionCheckMs?: number;
+  /** Clock in milliseconds, for tests (default `Date.now`). */
+  now?: () => number;
 }
 
 /** A retriever that also says how it ranks and can be asked to rebuild its index. */
 export interface IndexedRetriever extends Retriever {
   /** Builds the index now (otherwise it is built on first use); resolves to its chunk count. */
   warm(): Promise<number>;
+  /** Forgets the cached store version, so the next query checks for new chunks. */
+  invalidate(): void;
 }
 
 const SECTION_SEPARATOR = ' > ';
@@ -98,12 +112,16 @@ export function createRetrieverFromChunks(
     async warm() {
       return get().chunks.length;
     },
+    invalidate() {
+      // A fixed chunk list never changes: nothing to forget.
+    },
   };
 }
 
 /**
  * A retriever over the store's chunks. The index is built on first use and rebuilt when the
- * store's chunks change (`store.chunks.version()`); scores are 0..1 and comparable across queries.
+ * store's chunks change (`store.chunks.version()`, asked at most once per `versionCheckMs`); scores
+ * are 0..1 and comparable across queries.
  * With a `domain`, only that domain's chunks are searched unless none reaches `minScore`, in which
  * case the whole book is searched and each passage carries `metadata.domainFallback = true`.
  *
@@ -119,13 +137,18 @@ export function createRetriever(
     minScore: options.minScore ?? DEFAULT_MIN_SCORE,
     limit: options.limit ?? DEFAULT_LIMIT,
   };
+  const versionCheckMs = options.versionCheckMs ?? DEFAULT_VERSION_CHECK_MS;
+  const now = options.now ?? Date.now;
   let built: { version: string; ranker: Ranker } | undefined;
   let building: Promise<Ranker> | undefined;
+  let checkedAt = Number.NEGATIVE_INFINITY;
 
   const current = async (): Promise<Ranker> => {
+    if (built && versionCheckMs > 0 && now() - checkedAt < versionCheckMs) return built.ranker;
     let version: string;
     try {
       version = await store.chunks.version();
+      checkedAt = now();
     } catch (cause) {
       throw new CohortError(
         'retrieval_unavailable',
@@ -158,6 +181,9 @@ export function createRetriever(
     },
     async warm() {
       return (await current()).chunks.length;
+    },
+    invalidate() {
+      checkedAt = Number.NEGATIVE_INFINITY;
     },
   };
 }

@@ -3,6 +3,7 @@ export {
   createRetriever,
   createRetrieverFromChunks,
   DEFAULT_MIN_SCORE,
+  DEFAULT_VERSION_CHECK_MS,
   type IndexedRetriever,
   type RetrieverOptions,
 } from './create-retriever.js';

@@ -16,7 +16,10 @@ const PART_OF_LETTER: Record<string, Part> = { n: 'noun', v: 'verb', a: 'adj', s
 const SENSES_PER_PART = 2;
 /** Pointers worth following: `+` derivation (communicate ↔ communication), `=` attribute (tall ↔ height). */
 const FOLLOWED_POINTERS = new Set(['+', '=']);
-const MAX_RELATED = 16;
+/** Relatives kept per word: synonyms and derivations come first, gloss words fill the rest. */
+const MAX_RELATED = 30;
+/** Gloss words shorter than this are mostly function words ("the", "of", "one"). */
+const MIN_GLOSS_WORD = 4;
 
 /** WordNet's detachment rules (morphy): inflected endings to try removing, per part of speech. */
 const DETACHMENTS: Record<Part, [string, string][]> = {
@@ -60,7 +63,7 @@ function baseForms(lemma: string, part: Part): string[] {
   return forms;
 }
 
-/** Looks up words related to a word in WordNet: synonyms, derivations and attributes. */
+/** Looks up words related to a word in WordNet: synonyms, derivations, attributes and the words of its definitions. */
 export interface WordNet {
   /** Lower-case single or multi-word lemmas related to `word` (never `word` itself). */
   related(word: string): string[];
@@ -133,6 +136,7 @@ function findIndexLine(file: OpenFile, lemma: string): string | undefined {
 }
 
 interface Synset {
+  gloss: string;
   words: string[];
   pointers: { symbol: string; offset: number; part: Part; source: number; target: number }[];
 }
@@ -165,7 +169,8 @@ function parseSynset(line: string): Synset {
       target: parseInt(sourceTarget.slice(2), 16),
     });
   }
-  return { words, pointers };
+  const bar = line.indexOf(' | ');
+  return { words, pointers, gloss: bar >= 0 ? line.slice(bar + 3) : '' };
 }
 
 /**
@@ -205,6 +210,7 @@ export function openWordNet(dir: string = defaultWordNetDir()): WordNet {
       const cached = cache.get(lemma);
       if (cached) return cached;
       const related = new Set<string>();
+      const glosses: string[] = [];
       const own = lemma.replace(/_/g, ' ');
       for (const { file: part } of PARTS) {
         let line: string | undefined;
@@ -224,6 +230,7 @@ export function openWordNet(dir: string = defaultWordNetDir()): WordNet {
           const set = synset(part, offset);
           const position = set.words.indexOf(base.replace(/_/g, ' ')) + 1;
           for (const w of set.words) related.add(w);
+          glosses.push(set.gloss.split(/;\s*"/)[0] ?? '');
           for (const pointer of set.pointers) {
             if (!FOLLOWED_POINTERS.has(pointer.symbol)) continue;
             if (pointer.source !== 0 && pointer.source !== position) continue;
@@ -236,6 +243,12 @@ export function openWordNet(dir: string = defaultWordNetDir()): WordNet {
             } else for (const w of target.words) related.add(w);
           }
         }
+      }
+      // A definition's words are how a dictionary paraphrases the word ("spin" → "revolve … axis"):
+      // the same bridge a student's wording needs. Only the definition, not its example sentences.
+      for (const gloss of glosses) {
+        for (const w of gloss.toLowerCase().match(/[a-z]+/g) ?? [])
+          if (w.length >= MIN_GLOSS_WORD) related.add(w);
       }
       related.delete(own);
       for (const form of PARTS.flatMap(({ file: part }) => baseForms(lemma, part)))

@@ -1,0 +1,82 @@
+/**
+ * Ablation of the model-free ranking techniques: R@1/R@5/R@10/MRR on the dev set, the old
+ * paraphrase set and the hard paraphrase set, one row per technique set, BM25 first.
+ *
+ * Usage: npx tsx scripts/retrieval-ablation.ts [--misses=<row name>]
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { globSync } from 'tinyglobby';
+import {
+  createRetrieverFromChunks,
+  evaluateRetrieval,
+  parseRetrievalCases,
+  prepareDocument,
+  type RankerOptions,
+} from '../src/retrieval/index.js';
+
+const corpusDir = '../shared/corpus/physical-ai-book';
+const sets = {
+  dev: '../shared/eval/retrieval-dev.jsonl',
+  paraphrase: 'eval/retrieval-paraphrase.jsonl',
+  hard: 'eval/retrieval-paraphrase-hard.jsonl',
+};
+if (!existsSync(corpusDir) || !existsSync(sets.dev)) {
+  console.error(`Need ${corpusDir} and ${sets.dev} (the shared folder sits beside the repo).`);
+  process.exit(1);
+}
+
+/** The rows: each switches one technique off the default, or on over BM25. */
+const rows: [string, RankerOptions['techniques']][] = [
+  ['bm25', 'bm25'],
+  ['default (fields, acronyms, wordnet+glosses, lsi)', undefined],
+  ['default - fields', { fields: false }],
+  ['default - acronyms', { acronyms: false }],
+  ['default - wordnet', { wordnet: false }],
+  ['default - lsi', { lsi: false }],
+  ['default + feedback', { feedback: true }],
+  ['default + bigrams', { bigrams: true }],
+  ['all', 'all'],
+  ['bm25 + lsi', { fields: false, acronyms: false, wordnet: false }],
+  ['bm25 + wordnet', { fields: false, acronyms: false, lsi: false }],
+];
+
+const chunks = globSync('**/*.{md,mdx}', { cwd: corpusDir })
+  .sort()
+  .flatMap((file) => prepareDocument(file, readFileSync(join(corpusDir, file), 'utf8')).chunks);
+const cases = Object.fromEntries(
+  Object.entries(sets)
+    .filter(([, file]) => existsSync(file))
+    .map(([name, file]) => [name, parseRetrievalCases(readFileSync(file, 'utf8'), file)]),
+);
+const missesOf = process.argv.find((a) => a.startsWith('--misses='))?.slice('--misses='.length);
+
+const fmt = (n: number) => n.toFixed(2);
+console.log(
+  `| techniques | ${Object.keys(cases)
+    .map((s) => `${s} R@1 / R@5 / R@10 / MRR`)
+    .join(' | ')} |`,
+);
+console.log(
+  `| --- | ${Object.keys(cases)
+    .map(() => '---')
+    .join(' | ')} |`,
+);
+for (const [name, techniques] of rows) {
+  const retriever = createRetrieverFromChunks(chunks, { techniques });
+  const cells: string[] = [];
+  for (const [setName, items] of Object.entries(cases)) {
+    const report = await evaluateRetrieval({ cases: items, retriever });
+    cells.push(
+      `${fmt(report.recallAt1)} / ${fmt(report.recallAt5)} / ${fmt(report.recallAt10)} / ${fmt(report.mrr)}`,
+    );
+    if (missesOf === name) {
+      for (const q of report.perQuery.filter((r) => !r.rank || r.rank > 5)) {
+        console.error(
+          `[${setName}] rank ${q.rank ?? '-'}: ${q.query}\n   gold ${q.gold[0]}\n   top ${q.top.slice(0, 3).join(' | ')}`,
+        );
+      }
+    }
+  }
+  console.log(`| ${name} | ${cells.join(' | ')} |`);
+}
