@@ -1,0 +1,100 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isCohortError } from '../errors/index.js';
+import { AgentRegistry, defineAgent, loadAgentDir, parseAgentFile } from './index.js';
+
+const spec = {
+  name: 'recipes',
+  domain: 'cooking',
+  description: 'Answers questions about the recipes in the book.',
+  keywords: ['recipe', 'bake', 'oven'],
+  systemPrompt: 'Answer only from the book passages you retrieve, and cite them.',
+};
+
+const errorOf = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (error) {
+    if (isCohortError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected an error');
+};
+
+describe('defineAgent enforces the BaseAgent rules', () => {
+  it('accepts a valid spec with defaults', () => {
+    const agent = defineAgent(spec);
+    expect(agent.tools).toEqual(['search_book_content']);
+    expect(agent.model).toBe('full');
+  });
+
+  it.each([
+    [{ name: 'Recipes' }, 'name', 'lowercase letters, digits and underscores'],
+    [{ name: 'my-agent' }, 'name', 'lowercase letters, digits and underscores'],
+    [{ keywords: ['a', 'b'] }, 'keywords', 'at least 3'],
+    [{ description: ' ' }, 'description', 'must not be empty'],
+    [{ domain: '' }, 'domain', 'must not be empty'],
+    [{ systemPrompt: 'You are a cheerful chef.' }, 'systemPrompt', 'keep to the book content'],
+  ])('%j is refused naming %s', (override, field, reason) => {
+    const error = errorOf(() => defineAgent({ ...spec, ...override }));
+    expect(error.code).toBe('invalid_input');
+    expect(error.field).toBe(field);
+    expect(error.message).toContain(reason);
+  });
+});
+
+describe('agent markdown files', () => {
+  it('reads frontmatter fields and the body as the system prompt', () => {
+    const agent = parseAgentFile(
+      '---\nname: recipes\ndescription: Recipes\ndomain: cooking\nkeywords: [recipe, bake, oven]\ntools: search_book_content\nmodel: fast\nanswer_style: definition\nexamples:\n  - how long do I bake bread\n---\nAnswer only from the book.\n',
+      'recipes.md',
+    );
+    expect(agent).toMatchObject({ name: 'recipes', model: 'fast', answerStyle: 'definition', tools: ['search_book_content'], file: 'recipes.md' });
+    expect(agent.systemPrompt).toBe('Answer only from the book.');
+    expect(agent.examples).toEqual(['how long do I bake bread']);
+  });
+
+  it.each([
+    ['---\nname: x\n  bad: [\n---\nbody', 'invalid YAML frontmatter'],
+    ['---\nname: recipes\ndescription: R\ndomain: c\nkeywords: [a, b, c]\ncolour: red\n---\nFrom the book.', 'colour: unknown field'],
+    ['---\nname: recipes\ndescription: R\ndomain: c\nkeywords: [a, b]\n---\nFrom the book.', 'keywords'],
+  ])('a malformed file names the file and the field (%#)', (text, reason) => {
+    const error = errorOf(() => parseAgentFile(text, 'agents/bad.md'));
+    expect(error.message).toContain('agents/bad.md');
+    expect(error.message).toContain(reason);
+  });
+
+  it('loads a folder of agent files, adding an agent by adding a file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-agent-dir-'));
+    writeFileSync(join(dir, 'recipes.md'), '---\nname: recipes\ndescription: R\ndomain: c\nkeywords: [a, b, c]\n---\nFrom the book.');
+    writeFileSync(join(dir, 'README.md'), 'not an agent');
+    expect(loadAgentDir(dir).map((a) => a.name)).toEqual(['recipes']);
+    expect(errorOf(() => loadAgentDir(join(dir, 'missing'))).message).toContain('Cannot read agent folder');
+  });
+});
+
+describe('AgentRegistry', () => {
+  const book = defineAgent({ ...spec, name: 'book', fallback: true });
+  const recipes = defineAgent(spec);
+
+  it('registers, gets, lists and unregisters agents', () => {
+    const registry = new AgentRegistry([book, recipes]);
+    expect(registry.get('recipes')).toBe(recipes);
+    expect(registry.get('nope')).toBeUndefined();
+    expect(registry.all().map((a) => a.name)).toEqual(['book', 'recipes']);
+    expect(registry.defaultAgent.name).toBe('book');
+    expect(registry.unregister('recipes')).toBe(true);
+    expect(registry.unregister('recipes')).toBe(false);
+    expect(registry.summaries()).toEqual([{ name: 'book', domain: 'cooking', description: spec.description, keywords: spec.keywords }]);
+  });
+
+  it('refuses duplicates, an unregistered default, an empty registry and removing the default', () => {
+    expect(errorOf(() => new AgentRegistry([book, book])).message).toContain('already registered');
+    expect(errorOf(() => new AgentRegistry([recipes], { defaultAgent: 'book' })).message).toContain('Unknown default agent "book"');
+    expect(errorOf(() => new AgentRegistry([])).message).toContain('at least one agent');
+    expect(errorOf(() => new AgentRegistry([book]).unregister('book')).code).toBe('conflict');
+    expect(errorOf(() => new AgentRegistry([book]).require('chef')).code).toBe('not_found');
+  });
+});

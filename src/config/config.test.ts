@@ -1,0 +1,49 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { hasModel, loadConfig } from './index.js';
+
+describe('loadConfig', () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'cohort-config-'));
+
+  it('has named defaults: extractive mode, 0.7 routing threshold, gpt-4o-mini', () => {
+    const config = loadConfig({ env: {}, cwd });
+    expect(config.dataDir).toBe('.cohort');
+    expect(config.routing.threshold).toBe(0.7);
+    expect(config.model.name).toBe('gpt-4o-mini');
+    expect(config.research.timeoutSubagent).toBe(300);
+    expect(hasModel(config)).toBe(false);
+  });
+
+  it('layers file, environment and overrides in that order', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-config-'));
+    writeFileSync(
+      join(dir, 'cohort.config.json'),
+      JSON.stringify({ dataDir: 'from-file', routing: { threshold: 0.5 } }),
+    );
+    const config = loadConfig({
+      env: { COHORT_DATA_DIR: 'from-env', OPENAI_BASE_URL: 'http://localhost:11434/v1' },
+      cwd: dir,
+      overrides: { dataDir: 'from-flag' },
+    });
+    expect(config.dataDir).toBe('from-flag');
+    expect(config.routing.threshold).toBe(0.5);
+    expect(hasModel(config)).toBe(true);
+  });
+
+  it('names the wrong setting', () => {
+    expect(() => loadConfig({ env: { COHORT_ROUTING_THRESHOLD: 'high' }, cwd })).toThrow(
+      'COHORT_ROUTING_THRESHOLD must be a number',
+    );
+    expect(() => loadConfig({ env: { COHORT_ROUTING_THRESHOLD: '3' }, cwd })).toThrow(
+      /routing\.threshold/,
+    );
+    expect(() => loadConfig({ env: { COHORT_CONFIG: 'missing.json' }, cwd })).toThrow(
+      'Config file not found',
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-config-'));
+    writeFileSync(join(dir, 'cohort.config.json'), '{ nope');
+    expect(() => loadConfig({ env: {}, cwd: dir })).toThrow('not valid JSON');
+  });
+});
