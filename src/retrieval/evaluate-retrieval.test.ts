@@ -87,6 +87,7 @@ describe('retrieval evaluation', () => {
 const corpus = new URL('../../../shared/corpus/physical-ai-book', import.meta.url).pathname;
 const devSet = new URL('../../../shared/eval/retrieval-dev.jsonl', import.meta.url).pathname;
 const paraphraseSet = new URL('../../eval/retrieval-paraphrase.jsonl', import.meta.url).pathname;
+const hardSet = new URL('../../eval/retrieval-paraphrase-hard.jsonl', import.meta.url).pathname;
 
 describe.skipIf(!existsSync(corpus) || !existsSync(devSet))(
   'retrieval quality on the shared book (needs ../shared)',
@@ -99,9 +100,9 @@ describe.skipIf(!existsSync(corpus) || !existsSync(devSet))(
     it('ingests into a separate store and beats the floors on the dev set', async () => {
       const report = await evaluateRetrievalOnCorpus({ corpusDir: corpus, casesFile: devSet });
       expect(report.ingest.files).toBe(24);
-      // Measured 0.93 recall@5 (BM25 baseline 0.93); floors sit a little below.
-      expect(report.recallAt5).toBeGreaterThanOrEqual(0.88);
-      expect(report.mrr).toBeGreaterThanOrEqual(0.75);
+      // Measured 0.95 recall@5 and 0.90 MRR (BM25 baseline 0.93 / 0.86); floors sit a little below.
+      expect(report.recallAt5).toBeGreaterThanOrEqual(0.9);
+      expect(report.mrr).toBeGreaterThanOrEqual(0.84);
     });
 
     it('beats plain BM25 on paraphrased questions', async () => {
@@ -112,9 +113,26 @@ describe.skipIf(!existsSync(corpus) || !existsSync(devSet))(
         cases,
         retriever: createRetrieverFromChunks(chunks, { techniques: 'bm25' }),
       });
-      // Measured 0.61 recall@5 with every technique, 0.54 with BM25 alone.
-      expect(all.recallAt5).toBeGreaterThanOrEqual(0.57);
+      // Measured 0.65 recall@5 with the default techniques, 0.54 with BM25 alone.
+      expect(all.recallAt5).toBeGreaterThanOrEqual(0.6);
       expect(all.recallAt5).toBeGreaterThan(bm25.recallAt5);
+    });
+
+    it('beats plain BM25 on the hard paraphrase set (about an eighth of words shared)', async () => {
+      const cases = read(hardSet);
+      expect(cases.length).toBeGreaterThanOrEqual(50);
+      const ranked = await evaluateRetrieval({
+        cases,
+        retriever: createRetrieverFromChunks(chunks),
+      });
+      const bm25 = await evaluateRetrieval({
+        cases,
+        retriever: createRetrieverFromChunks(chunks, { techniques: 'bm25' }),
+      });
+      // Measured 0.35 recall@5 and 0.24 MRR with the default techniques, 0.24 / 0.19 with BM25.
+      expect(ranked.recallAt5).toBeGreaterThanOrEqual(0.32);
+      expect(ranked.mrr).toBeGreaterThanOrEqual(0.21);
+      expect(ranked.recallAt5).toBeGreaterThan(bm25.recallAt5);
     });
   },
 );

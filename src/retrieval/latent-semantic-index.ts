@@ -29,7 +29,7 @@ export interface DocumentTerms {
 export interface LatentSemanticIndex {
   /** Number of latent dimensions actually kept. */
   readonly dimensions: number;
-  /** Whether `term` has a latent vector (it occurs in at least two chunks). */
+  /** Whether `term` has a latent vector (it occurs in the corpus). */
   has(term: string): boolean;
   /**
    * Cosine between the query (weighted terms, folded into the latent space) and every chunk, written
@@ -164,8 +164,8 @@ function symmetricEigen(
 
 /**
  * Builds the latent index from each chunk's analysed term counts (the lexical index's term vectors,
- * so text is tokenized once). Weighting is log tf × idf with unit-length chunk columns; terms in a single chunk
- * carry no co-occurrence and are left out. The SVD is randomized (range finder with power
+ * so text is tokenized once). Weighting is log tf × idf with unit-length chunk columns. A term of a
+ * single chunk is kept: it folds a query into that chunk's topic. The SVD is randomized (range finder with power
  * iterations, then an exact eigen-decomposition of the small projected matrix).
  *
  * @example
@@ -184,7 +184,6 @@ export function buildLatentSemanticIndex(
   const vocabulary = new Map<string, number>();
   const idf: number[] = [];
   for (const [term, count] of df) {
-    if (count < 2) continue;
     vocabulary.set(term, idf.length);
     idf.push(Math.log(docCount / count));
   }
