@@ -28,7 +28,8 @@ export const DEFAULT_FEATURE_WEIGHTS: FeatureWeights = {
 const GRAM_CACHE = new Map<string, string[]>();
 const GRAM_CACHE_LIMIT = 20_000;
 
-function charGrams(word: string): string[] {
+/** The character 3- to 5-grams of a word, as classifier feature keys (cached). */
+export function charGrams(word: string): string[] {
   let grams = GRAM_CACHE.get(word);
   if (!grams) {
     grams = [];
@@ -56,6 +57,7 @@ export function extractFeatures(
   cues: IntentCues,
   keywordScores: Readonly<Record<string, number>>,
   weights: FeatureWeights = DEFAULT_FEATURE_WEIGHTS,
+  options: { charGrams?: boolean } = {},
 ): Map<string, number> {
   const features = new Map<string, number>();
   const { stems, words } = text;
@@ -65,7 +67,7 @@ export function extractFeatures(
     add(features, `b:${previous} ${stem}`, weights.bigram);
     previous = stem;
   }
-  if (weights.char > 0) {
+  if (weights.char > 0 && options.charGrams !== false) {
     for (const word of words) for (const gram of charGrams(word)) add(features, gram, weights.char);
   }
   for (const cue of cues.cues) add(features, `q:${cue}`, weights.cue);
@@ -73,4 +75,19 @@ export function extractFeatures(
   for (const [agent, score] of Object.entries(keywordScores))
     add(features, `k:${agent}`, weights.keyword * score);
   return features;
+}
+
+/**
+ * A word's character n-grams as one cached classifier bundle: at query time they are summed once
+ * per word instead of once per query.
+ */
+export function charGramBundles(
+  words: readonly string[],
+  weights: FeatureWeights = DEFAULT_FEATURE_WEIGHTS,
+): Array<{ key: string; features(): Iterable<readonly [string, number]> }> {
+  if (weights.char <= 0) return [];
+  return words.map((word) => ({
+    key: word,
+    features: () => charGrams(word).map((gram) => [gram, weights.char] as const),
+  }));
 }

@@ -97,7 +97,7 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
     if (parts.length < 2) return [];
     return parts.map((part) => {
       const analyzed = m.analyze(part);
-      const top = m.classifier.classify(analyzed.features).ranked[0];
+      const top = m.classifier.classify(analyzed.features, analyzed.bundles).ranked[0];
       const agent = top?.label ?? m.defaultAgent;
       return {
         text: part.trim(),
@@ -111,7 +111,10 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
   const decide = (query: string) => {
     const m = current();
     const analyzed: AnalyzedQuery = m.analyze(query);
-    const classification: Classification = m.classifier.classify(analyzed.features);
+    const classification: Classification = m.classifier.classify(
+      analyzed.features,
+      analyzed.bundles,
+    );
     const probability = (agent: string) => classification.probabilities[agent] ?? 0;
     const specialists = m.agents.filter((agent) => agent.name !== m.defaultAgent);
     const clauses = classifyClauses(m, query);

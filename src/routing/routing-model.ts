@@ -2,6 +2,7 @@ import type { Agent } from '../agents/index.js';
 import { createFuzzyLexicon, MIN_FUZZY_LENGTH, type FuzzyLexicon } from './fuzzy-lexicon.js';
 import {
   trainIntentClassifier,
+  type FeatureBundle,
   type IntentClassifier,
   type TrainingSample,
 } from './intent-classifier.js';
@@ -12,7 +13,12 @@ import {
   type CompiledKeywords,
   type KeywordMatch,
 } from './keyword-scorer.js';
-import { DEFAULT_FEATURE_WEIGHTS, extractFeatures, type FeatureWeights } from './query-features.js';
+import {
+  charGramBundles,
+  DEFAULT_FEATURE_WEIGHTS,
+  extractFeatures,
+  type FeatureWeights,
+} from './query-features.js';
 import { analyzeText, isContentWord, withWords, type QueryText } from './query-text.js';
 
 /** A keyword written in an agent spec counts as this fraction of an example question in training. */
@@ -30,8 +36,9 @@ export interface AnalyzedQuery {
   cues: IntentCues;
   /** Keyword evidence per agent (every agent, including the default). */
   keywords: Record<string, KeywordMatch>;
-  /** The classifier's input. */
+  /** The classifier's input: sparse features, plus each word's character n-grams as a bundle. */
   features: Map<string, number>;
+  bundles: FeatureBundle[];
   /** False when nothing in the query ties it to any agent's vocabulary (see {@link MIN_KNOWN_SHARE}). */
   onTopic: boolean;
 }
@@ -109,7 +116,10 @@ export function buildRoutingModel(
       const cues = detectIntentCues(text.words);
       // Keywords see the query as typed: the scorer reports its own typo matches ("~capston").
       const keywords = keywordScores(raw);
-      const features = extractFeatures(text, cues, scoresOf(keywords), weights);
+      const features = extractFeatures(text, cues, scoresOf(keywords), weights, {
+        charGrams: false,
+      });
+      const bundles = charGramBundles(text.words, weights);
       // On topic: a keyword matched, or at least half the content words were seen in training, or
       // it asks to define a term (any term may be in the book, even one no example mentions).
       const content = text.words.flatMap((word, i) =>
@@ -120,7 +130,7 @@ export function buildRoutingModel(
         Object.values(keywords).some((match) => match.score > 0) ||
         (content.length > 0 && known / content.length >= MIN_KNOWN_SHARE) ||
         (cues.intent === 'definition' && content.length > 0);
-      return { text, corrections, cues, keywords, features, onTopic };
+      return { text, corrections, cues, keywords, features, bundles, onTopic };
     },
   };
 }
