@@ -13,6 +13,7 @@ import type { Agent } from './define-agent.js';
 export class AgentRegistry {
   readonly #agents = new Map<string, Agent>();
   #defaultAgent: string;
+  #version = 0;
 
   constructor(agents: Iterable<Agent>, options: { defaultAgent?: string } = {}) {
     for (const agent of agents) this.register(agent);
@@ -43,6 +44,7 @@ export class AgentRegistry {
       );
     }
     this.#agents.set(agent.name, agent);
+    this.#version += 1;
   }
 
   /** Removes an agent; the default agent and the last agent cannot be removed. */
@@ -51,7 +53,13 @@ export class AgentRegistry {
     if (name === this.#defaultAgent) {
       throw new CohortError('conflict', `"${name}" is the default agent and cannot be unregistered.`);
     }
+    this.#version += 1;
     return this.#agents.delete(name);
+  }
+
+  /** Changes whenever an agent is registered or removed, so derived state (a router) can rebuild. */
+  get version(): number {
+    return this.#version;
   }
 
   /** The agent named `name`, or undefined. */

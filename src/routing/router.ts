@@ -79,10 +79,14 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
   const secondaryRatio = options.secondaryRatio ?? DEFAULT_SECONDARY_RATIO;
   const minConfidence = options.minConfidence ?? DEFAULT_MIN_CONFIDENCE;
   let model: RoutingModel | undefined;
+  let builtAt = -1;
 
   const current = (): RoutingModel => {
+    // The registry's version changes on every register/unregister: no per-query scan of agents.
+    if (model && builtAt === registry.version) return model;
     const agents = registry.all();
     const fallback = registry.defaultAgent.name;
+    builtAt = registry.version;
     if (!model || model.defaultAgent !== fallback || !sameAgents(model.agents, agents)) {
       model = buildRoutingModel(agents, fallback, {
         featureWeights: options.featureWeights,
