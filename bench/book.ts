@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRetrieverFromChunks, ingest } from '../src/retrieval/index.js';
-import { createBookRegistry, createRouter } from '../src/routing/index.js';
+import * as routingSource from '../src/routing/index.js';
 import { createStore, openPgliteDb } from '../src/store/index.js';
 import { percentile, round, timeMs } from './stats.js';
 
@@ -26,7 +26,12 @@ export async function benchRouting(): Promise<Record<string, number | string>> {
         'What hardware supports ROS 2?',
         'Capstone milestones',
       ];
-  const router = createRouter(createBookRegistry());
+  // Measure the shipped (compiled) router when built: the dev transpiler adds wrappers to hot code.
+  const compiled = join(ROOT, 'dist/routing/index.js');
+  const routing = existsSync(compiled)
+    ? ((await import(compiled)) as typeof routingSource)
+    : routingSource;
+  const router = routing.createRouter(routing.createBookRegistry());
   for (let i = 0; i < 2000; i++) router.route(queries[i % queries.length] as string);
   const samples: number[] = [];
   const rounds = 50;
@@ -44,6 +49,9 @@ export async function benchRouting(): Promise<Record<string, number | string>> {
     'p50 ms': round(percentile(samples, 50), 4),
     'p99 ms': round(percentile(samples, 99), 4),
     'queries/s': Math.round(samples.length / (totalMs / 1000)),
+    code: existsSync(compiled)
+      ? 'dist (compiled)'
+      : 'src (run `npm run build` for the shipped code)',
     'target p99 < 0.1 ms': percentile(samples, 99) < 0.1 ? 'met' : 'missed',
   };
 }
