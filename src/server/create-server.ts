@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { OpenedAssistant } from '../assistant/index.js';
 import { CohortConfig } from '../config/index.js';
+import { createResearchDependencies, type ResearchDependencies } from '../research/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
 import { apiError, errorBody } from './api-error.js';
 import { bearerAuth } from './bearer-auth.js';
@@ -13,6 +14,7 @@ import { REQUEST_ID_HEADER, requestContext } from './request-context.js';
 import { chatRoutes } from './routes/chat-routes.js';
 import { metaRoutes } from './routes/meta-routes.js';
 import { openAiRoutes } from './routes/openai-routes.js';
+import { researchRoutes } from './routes/research-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { webRoutes } from './routes/web-routes.js';
 import type { ServerEnv } from './server-env.js';
@@ -21,9 +23,12 @@ import { loadWebAssets, type WebAssets } from './web-assets.js';
 /** The server settings (`server` section of the config). */
 export type ServerSettings = CohortConfig['server'];
 
-/** What the server serves: an opened assistant (`openAssistant`) or the same parts built by hand. */
+/**
+ * What the server serves: an opened assistant (`openAssistant`) or the same parts built by hand.
+ * The config's other sections (research, retrieval, tools, model) build the research runs.
+ */
 export type ServedAssistant = Pick<OpenedAssistant, 'assistant' | 'store' | 'modeDescription'> & {
-  config?: Pick<CohortConfig, 'server'>;
+  config?: Pick<CohortConfig, 'server'> & Partial<CohortConfig>;
 };
 
 /** Options of {@link createServer}; everything has a default. */
@@ -38,6 +43,11 @@ export interface ServerOptions {
   /** Where the web page comes from (prebuilt `dist/web`, else bundled from source). */
   webAssets?: () => Promise<WebAssets>;
   version?: string;
+  /**
+   * The parts of `/research` runs (retriever, searches, model, run store). By default they are
+   * built from the served config and store with `createResearchDependencies`, on first use.
+   */
+  research?: ResearchDependencies;
 }
 
 /** Paths that stay open without an API key and are not rate limited: the page and the probe. */
@@ -130,6 +140,18 @@ export function createServer(
   app.route('/', chatRoutes({ assistant, store }));
   app.route('/', sessionRoutes({ store }));
   app.route('/', openAiRoutes({ assistant, store, ...(options.now ? { now: options.now } : {}) }));
+  let research = options.research;
+  app.route(
+    '/',
+    researchRoutes({
+      research: () =>
+        (research ??= createResearchDependencies(
+          { ...CohortConfig.parse({}), ...served.config },
+          { store, logger },
+        )),
+      store,
+    }),
+  );
 
   app.notFound((c) =>
     c.json(

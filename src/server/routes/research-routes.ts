@@ -1,0 +1,91 @@
+import { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import {
+  runResearch,
+  streamResearch,
+  type ResearchDependencies,
+  type ResearchEvent,
+  type ResearchOptions,
+} from '../../research/index.js';
+import { toWire } from '../../schema/index.js';
+import type { Store } from '../../store/index.js';
+import { errorBody } from '../api-error.js';
+import { describeFailure } from '../error-handler.js';
+import { readBody } from '../read-body.js';
+import { ResearchBody, researchResponse } from '../research-schemas.js';
+import type { ServerEnv } from '../server-env.js';
+import { resumeEvents, startEvents } from '../start-events.js';
+
+/** What the research routes need: the run's parts (built once, on first use) and the store. */
+export interface ResearchRouteParts {
+  research: () => ResearchDependencies;
+  store: Pick<Store, 'ping'>;
+}
+
+/** The run options of one request: its dependencies, task limit, resumed run and abort signal. */
+function runOptions(
+  parts: ResearchRouteParts,
+  body: ResearchBody,
+  signal: AbortSignal,
+): ResearchOptions {
+  return {
+    ...parts.research(),
+    ...(body.tasks ? { maxTasks: body.tasks } : {}),
+    ...(body.resume ? { resume: body.resume } : {}),
+    signal,
+  };
+}
+
+/** An event's fields without its `type`, which is the SSE event name. */
+function eventData(event: ResearchEvent): Omit<ResearchEvent, 'type'> {
+  const { type: _type, ...data } = event;
+  return data;
+}
+
+/**
+ * `POST /research` (one research result) and `POST /research/stream` (SSE: `run_started`, then
+ * per subagent `task_started`, `node` and `task_finished`, then `report` and `done` with the
+ * result, or `error`). A body `{ question, tasks?, resume? }`; an unknown `resume` id is 404.
+ *
+ * @example
+ * app.route('/', researchRoutes({ research: () => createResearchDependencies(config, { store }), store }));
+ */
+export function researchRoutes(parts: ResearchRouteParts) {
+  const app = new Hono<ServerEnv>();
+
+  app.post('/research', async (c) => {
+    const body = await readBody(c, ResearchBody);
+    const result = await runResearch(
+      body.question ?? '',
+      runOptions(parts, body, c.req.raw.signal),
+    );
+    return c.json(toWire(researchResponse(result)));
+  });
+
+  app.post('/research/stream', async (c) => {
+    const body = await readBody(c, ResearchBody);
+    const abort = new AbortController();
+    // The first event (run_started, or report for a finished run) comes after planning and the
+    // resume lookup, so a bad question or an unknown run id is still a plain 4xx response.
+    const started = await startEvents(
+      streamResearch(body.question ?? '', runOptions(parts, body, abort.signal)),
+    );
+    return streamSSE(c, async (stream) => {
+      stream.onAbort(() => abort.abort());
+      const send = (event: string, data: unknown) =>
+        stream.writeSSE({ event, data: JSON.stringify(toWire(data)) });
+      try {
+        for await (const event of resumeEvents(started)) {
+          if (stream.aborted) break;
+          await send(event.type, eventData(event));
+          if (event.type === 'report') await send('done', researchResponse(event.result));
+        }
+      } catch (error) {
+        if (!stream.aborted)
+          await send('error', errorBody(await describeFailure(error, c, parts.store)));
+      }
+    });
+  });
+
+  return app;
+}
