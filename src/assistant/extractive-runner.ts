@@ -6,6 +6,25 @@ import { formatCitations, formatSourcesFooter } from '../skills/index.js';
 import { selectSentences } from './select-sentences.js';
 import { answerTerms } from './terms.js';
 
+/** An answer with no sources: the retrieval failed or found nothing relevant. */
+function* uncited(
+  agent: Agent,
+  response: string,
+  metadata: Record<string, unknown>,
+): Generator<AgentEvent> {
+  yield { type: 'delta', text: response };
+  yield {
+    type: 'response',
+    response: {
+      response,
+      sources: [],
+      agentName: agent.name,
+      confidence: 0,
+      metadata: { mode: 'extractive', ...metadata },
+    },
+  };
+}
+
 /** Options of the extractive runner. */
 export interface ExtractiveRunnerOptions {
   /** Most sentences quoted in one answer. */
@@ -42,18 +61,9 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
       } catch (error) {
         if (!isCohortError(error, 'retrieval_unavailable')) throw error;
         deps.logger.error('retrieval_unavailable', { agent: agent.name, cause: error.message });
-        const response = ANSWER_MESSAGES.retrievalUnavailable;
-        yield { type: 'delta', text: response };
-        yield {
-          type: 'response',
-          response: {
-            response,
-            sources: [],
-            agentName: agent.name,
-            confidence: 0,
-            metadata: { mode: 'extractive', error: 'retrieval_unavailable' },
-          },
-        };
+        yield* uncited(agent, ANSWER_MESSAGES.retrievalUnavailable, {
+          error: 'retrieval_unavailable',
+        });
         return;
       }
       yield { type: 'retrieval', query, chunks };
@@ -66,18 +76,9 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
           })
         : [];
       if (picked.length === 0) {
-        const response = `${ANSWER_MESSAGES.nothingRelevant}\n\n${EXTRACTIVE_NOTICE}`;
-        yield { type: 'delta', text: response };
-        yield {
-          type: 'response',
-          response: {
-            response,
-            sources: [],
-            agentName: agent.name,
-            confidence: 0,
-            metadata: { mode: 'extractive', retrieved: chunks.length },
-          },
-        };
+        yield* uncited(agent, `${ANSWER_MESSAGES.nothingRelevant}\n\n${EXTRACTIVE_NOTICE}`, {
+          retrieved: chunks.length,
+        });
         return;
       }
       // Cite only the chunks actually quoted, numbered in order of first use.

@@ -2,28 +2,9 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CliIo } from './command.js';
-import { main } from './main.js';
+import { runCli } from './test-harness.js';
 
-function run(argv: string[], env: Record<string, string> = {}, stdin?: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-    env: { COHORT_DATA_DIR: 'memory://', ...env },
-    cwd: process.cwd(),
-    isTTY: false,
-    ...(stdin
-      ? {
-          stdin: (async function* () {
-            yield* stdin;
-          })(),
-        }
-      : {}),
-  };
-  return main(argv, io).then((code) => ({ code, stdout, stderr }));
-}
+const run = runCli;
 
 describe('cohort CLI', () => {
   it('answers a question from the sample book, ingesting it on first use', async () => {

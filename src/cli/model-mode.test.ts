@@ -1,22 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../../test/fake-openai/server.js';
-import type { CliIo } from './command.js';
-import { main } from './main.js';
+import { runCli } from './test-harness.js';
 
 // The whole model path through the real wiring: config → openAssistant → model runner → the AI
 // SDK's HTTP client → a local OpenAI-compatible server, with the sample book in an in-memory store.
-function run(argv: string[], env: Record<string, string>) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-    env: { COHORT_DATA_DIR: 'memory://', ...env },
-    cwd: process.cwd(),
-    isTTY: false,
-  };
-  return main(argv, io).then((code) => ({ code, stdout, stderr }));
-}
+const run = runCli;
 
 describe('cohort ask with a model endpoint', () => {
   let server: FakeOpenAI | undefined;

@@ -4,7 +4,8 @@ import type { Db } from './db.js';
 /** What re-ingesting one document did. */
 export type UpsertOutcome = 'added' | 'replaced' | 'unchanged';
 
-interface ChunkRow {
+/** A `chunks` row as the engines return it (JSONB may come back as text). */
+export interface ChunkRow {
   id: string;
   source: string;
   ord: number;
@@ -18,6 +19,21 @@ interface ChunkRow {
 
 const json = <T>(value: T | string): T =>
   typeof value === 'string' ? (JSON.parse(value) as T) : value;
+
+/** Reads a `chunks` row into a {@link ChunkRecord}. */
+export function chunkFromRow(row: ChunkRow): ChunkRecord {
+  return {
+    id: row.id,
+    source: row.source,
+    ord: Number(row.ord),
+    title: row.title,
+    headingPath: json<string[]>(row.heading_path),
+    domain: row.domain,
+    text: row.text,
+    hash: row.hash,
+    metadata: json<Record<string, unknown>>(row.metadata),
+  };
+}
 
 /** Documents and their chunks. A document is replaced whole when its content hash changes. */
 export class ChunkRepo {
@@ -80,17 +96,7 @@ export class ChunkRepo {
     const { rows } = await this.db.query<ChunkRow>(
       'SELECT id, source, ord, title, heading_path, domain, text, hash, metadata FROM chunks ORDER BY source, ord',
     );
-    return rows.map((row) => ({
-      id: row.id,
-      source: row.source,
-      ord: Number(row.ord),
-      title: row.title,
-      headingPath: json<string[]>(row.heading_path),
-      domain: row.domain,
-      text: row.text,
-      hash: row.hash,
-      metadata: json<Record<string, unknown>>(row.metadata),
-    }));
+    return rows.map(chunkFromRow);
   }
 
   /** Number of stored chunks. */

@@ -1,4 +1,5 @@
 import type { ChunkRecord } from '../schema/index.js';
+import { chunkFromRow, type ChunkRow } from './chunk-repo.js';
 import type { Db } from './db.js';
 
 /** A chunk found by vector similarity. */
@@ -38,11 +39,7 @@ export class EmbeddingRepo {
   /** Chunks that have no embedding for `model` yet. */
   async missing(model: string): Promise<{ id: string; text: string; headingPath: string[] }[]> {
     await this.ensure();
-    const { rows } = await this.db.query<{
-      id: string;
-      text: string;
-      heading_path: string[] | string;
-    }>(
+    const { rows } = await this.db.query<ChunkRow & { similarity: number | string }>(
       `SELECT c.id, c.text, c.heading_path FROM chunks c
        WHERE NOT EXISTS (SELECT 1 FROM chunk_embeddings e WHERE e.chunk_id = c.id AND e.model = $1)
        ORDER BY c.source, c.ord`,
@@ -109,19 +106,6 @@ export class EmbeddingRepo {
        LIMIT $4`,
       [model, JSON.stringify(vector), options.domain ?? null, options.limit],
     );
-    return rows.map((row) => ({
-      chunk: {
-        id: row.id,
-        source: row.source,
-        ord: Number(row.ord),
-        title: row.title,
-        headingPath: json<string[]>(row.heading_path),
-        domain: row.domain,
-        text: row.text,
-        hash: row.hash,
-        metadata: json<Record<string, unknown>>(row.metadata),
-      },
-      similarity: Number(row.similarity),
-    }));
+    return rows.map((row) => ({ chunk: chunkFromRow(row), similarity: Number(row.similarity) }));
   }
 }
