@@ -1,6 +1,7 @@
 /**
  * Ablation of the model-free ranking techniques: R@1/R@5/R@10/MRR on the dev set, the old
- * paraphrase set and the hard paraphrase set, one row per technique set, BM25 first.
+ * paraphrase set, the hard paraphrase set and the held-out quarter-overlap set, one row per
+ * technique set, BM25 first.
  *
  * Usage: npx tsx scripts/retrieval-ablation.ts [--misses=<row name>]
  */
@@ -20,6 +21,7 @@ const sets = {
   dev: '../shared/eval/retrieval-dev.jsonl',
   paraphrase: 'eval/retrieval-paraphrase.jsonl',
   hard: 'eval/retrieval-paraphrase-hard.jsonl',
+  quarter: 'eval/retrieval-paraphrase-quarter.jsonl',
 };
 if (!existsSync(corpusDir) || !existsSync(sets.dev)) {
   console.error(`Need ${corpusDir} and ${sets.dev} (the shared folder sits beside the repo).`);
