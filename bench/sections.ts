@@ -26,6 +26,16 @@ export const benchSections: BenchSection[] = [
     run: benchLoop,
   },
   {
+    name: 'server',
+    title: 'HTTP throughput on loopback (autocannon, 50 connections) and memory',
+    run: benchServer,
+  },
+  {
+    name: 'subagents',
+    title: 'main-context growth from an explorer spawn reading 50 files',
+    run: benchSubagentContext,
+  },
+  {
     name: 'research',
     title: 'research fan-out parallelism and per-node overhead',
     run: benchResearch,
