@@ -14,6 +14,7 @@ import {
   parseRetrievalCases,
   prepareDocument,
   type RankerOptions,
+  BM25_ONLY,
 } from '../src/retrieval/index.js';
 
 const corpusDir = '../shared/corpus/physical-ai-book';
@@ -31,17 +32,26 @@ if (!existsSync(corpusDir) || !existsSync(sets.dev)) {
 /** The rows: each switches one technique off the default, or on over BM25. */
 const rows: [string, RankerOptions['techniques']][] = [
   ['bm25', 'bm25'],
-  ['default (fields, acronyms, wordnet+glosses)', undefined],
+  ['default (fields, acronyms, wordnet)', undefined],
+  ['default + document expansion', { documentExpansion: true }],
+  ['default + document expansion (body words, definitions)', { documentExpansion: true }],
+  ['default + subject', { subject: true }],
+  ['default + definitions by idf', { definitionsByIdf: true }],
+  ['default + concepts', { concepts: true }],
   ['default - fields', { fields: false }],
   ['default - acronyms', { acronyms: false }],
   ['default - wordnet', { wordnet: false }],
   ['default + lsi', { lsi: true }],
   ['default + feedback', { feedback: true }],
-  ['default + bigrams', { bigrams: true }],
   ['all', 'all'],
-  ['bm25 + lsi', { fields: false, acronyms: false, wordnet: false, lsi: true }],
-  ['bm25 + wordnet', { fields: false, acronyms: false }],
+  ['bm25 + document expansion', { ...BM25_ONLY, documentExpansion: true }],
 ];
+/** Extra ranker options of a row, beyond its techniques. */
+const rowOptions: Record<string, RankerOptions> = {
+  'default + document expansion (body words, definitions)': {
+    documentExpansion: { bodyWords: 4, definitionWeight: 0.5 },
+  },
+};
 
 const chunks = globSync('**/*.{md,mdx}', { cwd: corpusDir })
   .sort()
@@ -65,7 +75,7 @@ console.log(
     .join(' | ')} |`,
 );
 for (const [name, techniques] of rows) {
-  const retriever = createRetrieverFromChunks(chunks, { techniques });
+  const retriever = createRetrieverFromChunks(chunks, { techniques, ...rowOptions[name] });
   const cells: string[] = [];
   for (const [setName, items] of Object.entries(cases)) {
     const report = await evaluateRetrieval({ cases: items, retriever });

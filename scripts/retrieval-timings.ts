@@ -19,6 +19,7 @@ const questionFiles = [
   '../shared/eval/retrieval-dev.jsonl',
   'eval/retrieval-paraphrase.jsonl',
   'eval/retrieval-paraphrase-hard.jsonl',
+  'eval/retrieval-paraphrase-quarter.jsonl',
 ].filter((file) => existsSync(file));
 if (!corpora.every((dir) => existsSync(dir)) || questionFiles.length === 0) {
   console.error('Need ../shared/corpus/{physical-ai-book,ros2-docs} and the eval sets.');

@@ -32,7 +32,8 @@ export {
   type RankerOptions,
   type RankedChunk,
 } from './ranker.js';
-export { openWordNet, type WordNet } from './wordnet.js';
+export { openWordNet, type WordNet, type WordRelations } from './wordnet.js';
+export { type DocumentExpansionOptions } from './document-expansion.js';
 export {
   buildLatentSemanticIndex,
   type LatentSemanticIndex,

@@ -30,7 +30,15 @@ export interface LexicalIndexOptions {
   fields?: FieldWeights;
   /** Also index adjacent term pairs, so phrase matches ("zero moment") score above scattered words. */
   bigrams?: boolean;
+  /**
+   * Document-side expansion: per chunk, stemmed terms with weights (see `expandDocuments`), indexed
+   * as one more field of weight {@link EXPANSION_FIELD_WEIGHT}. Never read by `termVector`.
+   */
+  expansion?: readonly ReadonlyMap<string, number>[];
 }
+
+/** The expansion field: a dictionary's word for a topic is a hint, worth well under a body word. */
+export const EXPANSION_FIELD_WEIGHT: FieldWeight = { weight: 0.3, b: 0.5 };
 
 /** A term's postings: chunk numbers and the saturated BM25(F) term weight in each. */
 interface Postings {
@@ -78,6 +86,8 @@ export function buildLexicalIndex(
   const fieldWeights: FieldWeight[] = options.fields
     ? [options.fields.title, options.fields.headings, options.fields.body]
     : [{ weight: 1, b: 0.75 }];
+  const expansionField = options.expansion ? fieldWeights.length : -1;
+  if (options.expansion) fieldWeights.push(EXPANSION_FIELD_WEIGHT);
   const fieldCount = fieldWeights.length;
   const vocabulary = new Map<string, number>();
   const termNames: string[] = [];
@@ -116,6 +126,24 @@ export function buildLexicalIndex(
         }
       }
     });
+    const extra = options.expansion?.[doc];
+    if (extra) {
+      let length = 0;
+      for (const [term, weight] of extra) {
+        let id = vocabulary.get(term);
+        if (id === undefined) {
+          id = termNames.length;
+          vocabulary.set(term, id);
+          termNames.push(term);
+        }
+        let row = counts.get(id);
+        if (!row) counts.set(id, (row = new Float64Array(fieldCount)));
+        row[expansionField] = (row[expansionField] ?? 0) + weight;
+        length += weight;
+      }
+      (lengths[doc] as Float64Array)[expansionField] = length;
+      totals[expansionField] = (totals[expansionField] ?? 0) + length;
+    }
     perDocCounts.push(counts);
     const ids = Int32Array.from(unigram.keys());
     vectors.push({

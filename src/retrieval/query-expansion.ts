@@ -10,6 +10,22 @@ export const ACRONYM_LONG_FORM_WEIGHT = 0.5;
 export const ACRONYM_WEIGHT = 0.8;
 /** Weight of a WordNet synonym, derivation or attribute: a hint, never a match by itself. */
 export const WORDNET_WEIGHT = 0.3;
+/** Top weight of a WordNet definition word, reached by the corpus's rarest terms (see `definitionsByIdf`). */
+export const DEFINITION_WEIGHT = 0.3;
+
+/** Which query word (stemmed) each expansion term stands for: a "concept" of the query. */
+export type ConceptMap = Map<string, string>;
+
+/** Options of {@link expandWithWordNet}. */
+export interface WordNetExpansionOptions {
+  /**
+   * Weight definition words apart from synonyms, by corpus idf: a rare definition word ("axis")
+   * says more about the topic than a common one ("make"). Off, they share the synonyms' weight.
+   */
+  definitionsByIdf?: boolean;
+  /** Filled with the query concept of each expansion term. */
+  concepts?: ConceptMap;
+}
 
 /** The analysed query: its own terms and the expansion terms, each with a weight. */
 export interface ExpandedQuery {
@@ -41,19 +57,27 @@ export function expandAcronyms(
   acronyms: AcronymMap,
   terms: Map<string, number>,
   expansions: Map<string, number>,
+  concepts?: ConceptMap,
 ) {
   const words = tokenize(query);
   const joined = ` ${words.join(' ')} `;
   for (const word of words) {
     for (const longForm of acronyms.get(word) ?? []) {
       for (const term of analyze(longForm))
-        if (!terms.has(term)) add(expansions, term, ACRONYM_LONG_FORM_WEIGHT);
+        if (!terms.has(term)) {
+          add(expansions, term, ACRONYM_LONG_FORM_WEIGHT);
+          concepts?.set(term, stem(word));
+        }
     }
   }
   for (const [acronym, longForms] of acronyms) {
     for (const longForm of longForms) {
-      if (joined.includes(` ${longForm} `) && !terms.has(acronym))
+      if (joined.includes(` ${longForm} `) && !terms.has(acronym)) {
         add(expansions, stem(acronym), ACRONYM_WEIGHT);
+        // The acronym stands for the long form's last word's concept ("… operating system" → "system").
+        const last = analyze(longForm).at(-1);
+        if (last) concepts?.set(stem(acronym), last);
+      }
     }
   }
 }
@@ -65,18 +89,35 @@ export function expandWithWordNet(
   index: LexicalIndex,
   terms: Map<string, number>,
   expansions: Map<string, number>,
+  options: WordNetExpansionOptions = {},
 ) {
+  const usable = (related: string) => {
+    if (related.includes(' ') || STOPWORDS.has(related)) return undefined;
+    const term = stem(related);
+    return terms.has(term) || index.df(term) === 0 ? undefined : term;
+  };
+  const maxIdf = index.idf('');
   for (const word of new Set(tokenize(query))) {
     if (STOPWORDS.has(word) || QUERY_STOPWORDS.has(word) || !/^[a-z]{3,}$/.test(word)) continue;
-    const found = new Set<string>();
-    for (const related of wordnet.related(word)) {
-      if (related.includes(' ')) continue;
-      const term = stem(related);
-      if (terms.has(term) || STOPWORDS.has(related) || index.df(term) === 0) continue;
-      found.add(term);
+    const concept = stem(word);
+    const found = new Map<string, number>();
+    const { synonyms, definitions } = options.definitionsByIdf
+      ? wordnet.relations(word)
+      : { synonyms: wordnet.related(word), definitions: [] };
+    for (const related of synonyms) {
+      const term = usable(related);
+      if (term) found.set(term, 1);
+    }
+    for (const related of definitions) {
+      const term = usable(related);
+      if (term && !found.has(term))
+        found.set(term, (DEFINITION_WEIGHT / WORDNET_WEIGHT) * (index.idf(term) / maxIdf));
     }
     // A word with many relatives is ambiguous: its relatives share one word's worth of weight.
     const weight = WORDNET_WEIGHT / Math.max(1, Math.sqrt(found.size / 2));
-    for (const term of found) add(expansions, term, weight);
+    for (const [term, share] of found) {
+      add(expansions, term, weight * share);
+      if (!options.concepts?.has(term)) options.concepts?.set(term, concept);
+    }
   }
 }

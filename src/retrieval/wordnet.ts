@@ -63,10 +63,20 @@ function baseForms(lemma: string, part: Part): string[] {
   return forms;
 }
 
+/** A word's WordNet relatives, split by how close they are to its meaning. */
+export interface WordRelations {
+  /** Synonyms, derivations and attributes: lemmas that can stand in for the word. */
+  synonyms: string[];
+  /** Words of its definitions: how a dictionary paraphrases it, looser than a synonym. */
+  definitions: string[];
+}
+
 /** Looks up words related to a word in WordNet: synonyms, derivations, attributes and the words of its definitions. */
 export interface WordNet {
   /** Lower-case single or multi-word lemmas related to `word` (never `word` itself). */
   related(word: string): string[];
+  /** The same relatives as {@link WordNet.related}, synonyms apart from definition words. */
+  relations(word: string): WordRelations;
   close(): void;
 }
 
@@ -202,60 +212,70 @@ export function openWordNet(dir: string = defaultWordNetDir()): WordNet {
     }
     return found;
   };
-  const cache = new Map<string, string[]>();
+  const cache = new Map<string, WordRelations>();
+
+  const relations = (word: string): WordRelations => {
+    const lemma = word.trim().toLowerCase().replace(/\s+/g, '_');
+    const cached = cache.get(lemma);
+    if (cached) return cached;
+    const related = new Set<string>();
+    const glosses: string[] = [];
+    const own = lemma.replace(/_/g, ' ');
+    for (const { file: part } of PARTS) {
+      let line: string | undefined;
+      let base = lemma;
+      for (const form of baseForms(lemma, part)) {
+        line = findIndexLine(file(`index.${part}`), form);
+        if (line) {
+          base = form;
+          break;
+        }
+      }
+      if (!line) continue;
+      const fields = line.trim().split(' ');
+      const senseCount = Number(fields[2] ?? '0');
+      const offsets = fields.slice(fields.length - senseCount).map(Number);
+      for (const offset of offsets.slice(0, SENSES_PER_PART)) {
+        const set = synset(part, offset);
+        const position = set.words.indexOf(base.replace(/_/g, ' ')) + 1;
+        for (const w of set.words) related.add(w);
+        glosses.push(set.gloss.split(/;\s*"/)[0] ?? '');
+        for (const pointer of set.pointers) {
+          if (!FOLLOWED_POINTERS.has(pointer.symbol)) continue;
+          if (pointer.source !== 0 && pointer.source !== position) continue;
+          // Attributes only from a quality to what it measures (tall → height), not to every value.
+          if (pointer.symbol === '=' && part !== 'adj') continue;
+          const target = synset(pointer.part, pointer.offset);
+          if (pointer.target > 0) {
+            const w = target.words[pointer.target - 1];
+            if (w) related.add(w);
+          } else for (const w of target.words) related.add(w);
+        }
+      }
+    }
+    const ownForms = new Set([own, ...PARTS.flatMap(({ file: part }) => baseForms(lemma, part))]);
+    const synonyms = [...related].filter((w) => !ownForms.has(w));
+    // A definition's words are how a dictionary paraphrases the word ("spin" → "revolve … axis"):
+    // the same bridge a student's wording needs. Only the definition, not its example sentences.
+    const definitions = new Set<string>();
+    for (const gloss of glosses) {
+      for (const w of gloss.toLowerCase().match(/[a-z]+/g) ?? [])
+        if (w.length >= MIN_GLOSS_WORD && !related.has(w) && !ownForms.has(w)) definitions.add(w);
+    }
+    const kept = synonyms.slice(0, MAX_RELATED);
+    const result = {
+      synonyms: kept,
+      definitions: [...definitions].slice(0, MAX_RELATED - kept.length),
+    };
+    cache.set(lemma, result);
+    return result;
+  };
 
   return {
+    relations,
     related(word) {
-      const lemma = word.trim().toLowerCase().replace(/\s+/g, '_');
-      const cached = cache.get(lemma);
-      if (cached) return cached;
-      const related = new Set<string>();
-      const glosses: string[] = [];
-      const own = lemma.replace(/_/g, ' ');
-      for (const { file: part } of PARTS) {
-        let line: string | undefined;
-        let base = lemma;
-        for (const form of baseForms(lemma, part)) {
-          line = findIndexLine(file(`index.${part}`), form);
-          if (line) {
-            base = form;
-            break;
-          }
-        }
-        if (!line) continue;
-        const fields = line.trim().split(' ');
-        const senseCount = Number(fields[2] ?? '0');
-        const offsets = fields.slice(fields.length - senseCount).map(Number);
-        for (const offset of offsets.slice(0, SENSES_PER_PART)) {
-          const set = synset(part, offset);
-          const position = set.words.indexOf(base.replace(/_/g, ' ')) + 1;
-          for (const w of set.words) related.add(w);
-          glosses.push(set.gloss.split(/;\s*"/)[0] ?? '');
-          for (const pointer of set.pointers) {
-            if (!FOLLOWED_POINTERS.has(pointer.symbol)) continue;
-            if (pointer.source !== 0 && pointer.source !== position) continue;
-            // Attributes only from a quality to what it measures (tall → height), not to every value.
-            if (pointer.symbol === '=' && part !== 'adj') continue;
-            const target = synset(pointer.part, pointer.offset);
-            if (pointer.target > 0) {
-              const w = target.words[pointer.target - 1];
-              if (w) related.add(w);
-            } else for (const w of target.words) related.add(w);
-          }
-        }
-      }
-      // A definition's words are how a dictionary paraphrases the word ("spin" → "revolve … axis"):
-      // the same bridge a student's wording needs. Only the definition, not its example sentences.
-      for (const gloss of glosses) {
-        for (const w of gloss.toLowerCase().match(/[a-z]+/g) ?? [])
-          if (w.length >= MIN_GLOSS_WORD) related.add(w);
-      }
-      related.delete(own);
-      for (const form of PARTS.flatMap(({ file: part }) => baseForms(lemma, part)))
-        related.delete(form);
-      const result = [...related].slice(0, MAX_RELATED);
-      cache.set(lemma, result);
-      return result;
+      const { synonyms, definitions } = relations(word);
+      return [...synonyms, ...definitions];
     },
     close() {
       for (const { fd } of files.values()) closeSync(fd);
