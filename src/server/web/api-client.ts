@@ -102,7 +102,8 @@ async function failureOf(response: Response): Promise<ApiFailure> {
   }
 }
 
-async function request(path: string, init: RequestInit = {}): Promise<Response> {
+/** A request to the API with the saved key; an error status rejects with an {@link ApiFailure}. */
+export async function request(path: string, init: RequestInit = {}): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(path, { ...init, headers: headers(init.body !== undefined) });

@@ -12,6 +12,7 @@ import {
 import { byId, h } from './dom.js';
 import { splitSources } from './parse-answer.js';
 import { renderAnswer } from './render-answer.js';
+import { mountResearchView } from './research-view.js';
 
 // The chat page: streams answers from /chat/stream, shows which agent answered and why, and opens
 // cited passages. The session id lives in localStorage so a reload keeps the conversation.
@@ -32,6 +33,9 @@ const notice = byId<HTMLElement>('notice');
 const agentsPanel = byId<HTMLElement>('agents');
 const agentsToggle = byId<HTMLButtonElement>('agents-toggle');
 const passage = byId<HTMLDialogElement>('passage');
+const researchView = byId<HTMLElement>('research');
+const chatTab = byId<HTMLButtonElement>('tab-chat');
+const researchTab = byId<HTMLButtonElement>('tab-research');
 
 /** Citations of each answer on the page, so `[n]` opens the right passage. */
 const citationsOf = new WeakMap<HTMLElement, WireCitation[]>();
@@ -344,6 +348,7 @@ agentsToggle.addEventListener('click', () => {
 byId('agents-close').addEventListener('click', () => agentsToggle.click());
 byId('new-chat').addEventListener('click', () => {
   streaming?.abort();
+  showView('chat');
   localStorage.setItem(SESSION_STORAGE, newSessionId());
   showEmptyState();
   question.focus();
@@ -352,6 +357,22 @@ passage.addEventListener('click', (event) => {
   // A click on the backdrop (the dialog itself, outside its content) closes it.
   if (event.target === passage) passage.close();
 });
+
+/** Shows the chat or the research view; `#research` in the address keeps the choice on reload. */
+function showView(view: 'chat' | 'research') {
+  const research = view === 'research';
+  conversation.hidden = research;
+  composer.hidden = research;
+  researchView.hidden = !research;
+  chatTab.setAttribute('aria-selected', String(!research));
+  researchTab.setAttribute('aria-selected', String(research));
+  history.replaceState(null, '', research ? '#research' : location.pathname + location.search);
+  (research ? byId('research-question') : question).focus();
+}
+chatTab.addEventListener('click', () => showView('chat'));
+researchTab.addEventListener('click', () => showView('research'));
+mountResearchView();
+if (location.hash === '#research') showView('research');
 
 void loadHealth().catch(() => undefined);
 void loadAgents().catch(() => undefined);

@@ -1,0 +1,129 @@
+import { ApiFailure, request } from './api-client.js';
+import { createSseParser } from './sse-parser.js';
+
+/** The nodes of a research subagent, as the stream names them. */
+export type WireNodeName =
+  'retrieveNode' | 'routeSourceNecessity' | 'webSearchNode' | 'analysisNode';
+
+/** Token use of a subagent so far. */
+export interface WireTokens {
+  input: number;
+  output: number;
+  total: number;
+}
+
+/** A source a finding cites (its `index` is the report's `[n]` once the report is written). */
+export interface WireFindingCitation {
+  index: number;
+  identifier: string;
+  source_type: 'internal' | 'web' | 'paper';
+  title: string;
+  url?: string;
+  section?: string;
+  snippet?: string;
+}
+
+/** What one subagent found. */
+export interface WireFinding {
+  task_id: string;
+  task: string;
+  summary: string;
+  citations: WireFindingCitation[];
+  status: 'done' | 'timeout' | 'failed';
+  reason?: string;
+}
+
+/** A numbered entry of the report's Sources list. */
+export interface WireReportSource {
+  index: number;
+  identifier: string;
+  source_type: 'internal' | 'web' | 'paper';
+  title: string;
+  url?: string;
+  section?: string;
+}
+
+/** The result of a run (`POST /research`, the stream's `done` event). */
+export interface WireResearch {
+  run_id: string;
+  question: string;
+  tasks: { id: string; description: string }[];
+  findings: WireFinding[];
+  sources: WireReportSource[];
+  report: string;
+  mode: 'model' | 'extractive';
+}
+
+/** One event of `POST /research/stream`, tagged with its SSE event name. */
+export type WireResearchEvent =
+  | {
+      type: 'run_started';
+      run_id: string;
+      question: string;
+      tasks: { id: string; description: string }[];
+      skipped_task_ids: string[];
+    }
+  | { type: 'task_started'; task_id: string; task: string }
+  | {
+      type: 'node';
+      task_id: string;
+      node: WireNodeName;
+      status: 'started' | 'finished';
+      duration_ms?: number;
+      sources?: number;
+      next?: WireNodeName;
+      reason?: string;
+      tokens?: WireTokens;
+    }
+  | {
+      type: 'task_finished';
+      task_id: string;
+      status: 'done' | 'timeout' | 'failed';
+      sources: number;
+      duration_ms: number;
+      tokens: WireTokens;
+      finding: WireFinding;
+    }
+  | { type: 'done'; result: WireResearch };
+
+const EVENTS = new Set(['run_started', 'task_started', 'node', 'task_finished']);
+
+/**
+ * Runs a research question over `POST /research/stream`, calling `on` with each event as it
+ * arrives and resolving with the result of the `done` event. An `error` event, an error status
+ * or a stream that ends without `done` rejects with an {@link ApiFailure}.
+ *
+ * @example
+ * const result = await streamResearch({ question, tasks: 3 }, (event) => render(event), signal);
+ */
+export async function streamResearch(
+  body: { question: string; tasks?: number },
+  on: (event: WireResearchEvent) => void,
+  signal: AbortSignal,
+): Promise<WireResearch> {
+  const response = await request('/research/stream', {
+    method: 'POST',
+    body: JSON.stringify(body),
+    signal,
+  });
+  if (!response.body) throw new ApiFailure(0, 'network', 'The server sent no research stream.');
+  const parser = createSseParser();
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    for (const event of parser.push(next.value)) {
+      const data = JSON.parse(event.data) as Record<string, unknown>;
+      if (EVENTS.has(event.event)) on({ type: event.event, ...data } as WireResearchEvent);
+      if (event.event === 'done') {
+        const result = data as unknown as WireResearch;
+        on({ type: 'done', result });
+        void reader.cancel().catch(() => undefined);
+        return result;
+      }
+      if (event.event === 'error') {
+        const error = data.error as { code: string; message: string };
+        throw new ApiFailure(200, error.code, error.message);
+      }
+    }
+  }
+  throw new ApiFailure(0, 'network', 'The research stopped before it was complete. Try again.');
+}
