@@ -194,6 +194,18 @@ describe('POST /research', () => {
     ).toMatchObject({ status: 422, code: 'invalid_input' });
   });
 
+  it('builds its parts from the served store by default, so stored runs can be resumed', async () => {
+    const app = createServer(
+      { assistant: createTestAssistant(store), store, modeDescription: 'extractive (test)' },
+      { webAssets: testWebAssets },
+    );
+    // Not "needs the store" (422): the default parts read runs from the served store.
+    expect(await errorOf(await post(app, '/research', { resume: 'no-such-run' }))).toMatchObject({
+      status: 404,
+      code: 'not_found',
+    });
+  });
+
   it('resumes a saved run: finished tasks are kept, only the others run again', async () => {
     const runId = 'a1b2c3d4-0000-4000-8000-000000000001';
     const tasks = [
