@@ -432,7 +432,12 @@ describe('health, OpenAPI, the page and unknown routes', () => {
         '/v1/chat/completions',
         '/v1/models',
         '/healthz',
+        '/research',
+        '/research/stream',
       ]),
+    );
+    expect(Object.keys(doc.components.schemas.ResearchResponse!.properties)).toEqual(
+      expect.arrayContaining(['run_id', 'question', 'findings', 'report']),
     );
     expect(Object.keys(doc.components.schemas.ChatResponse!.properties)).toEqual(
       expect.arrayContaining(['agent_used', 'routing_confidence', 'session_id']),

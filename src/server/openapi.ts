@@ -18,6 +18,7 @@ import {
   ChatCompletionRequest,
   ModelList,
 } from './openai-schemas.js';
+import { ResearchBody, ResearchResponse } from './research-schemas.js';
 
 type Json = Record<string, unknown>;
 
@@ -71,6 +72,8 @@ const SCHEMAS: Record<string, [z.ZodType, 'input' | 'output']> = {
   ChatCompletion: [ChatCompletion, 'output'],
   ChatCompletionChunk: [ChatCompletionChunk, 'output'],
   ModelList: [ModelList, 'output'],
+  ResearchRequest: [ResearchBody, 'input'],
+  ResearchResponse: [ResearchResponse, 'output'],
 };
 
 const ERROR_TEXT: Record<number, string> = {
@@ -179,6 +182,21 @@ export function buildOpenApiDocument(version: string): Json {
           body: 'RouteRequest',
           ok: 'RouteResponse',
           errors: BODY_ERRORS,
+        }),
+      },
+      '/research': {
+        post: operation('Run a research question: parallel subagents, then a cited report', {
+          body: 'ResearchRequest',
+          ok: 'ResearchResponse',
+          errors: [...BODY_ERRORS, 404, 503],
+        }),
+      },
+      '/research/stream': {
+        post: operation('Run a research question; stream events per node and per subagent', {
+          body: 'ResearchRequest',
+          ok: 'Events: `run_started`, `task_started`, `node`, `task_finished`, `report`, then `done` (ResearchResponse) or `error` (ErrorResponse)',
+          okType: 'sse',
+          errors: [...BODY_ERRORS, 404, 503],
         }),
       },
       '/agents': {
