@@ -39,7 +39,7 @@ export class EmbeddingRepo {
   /** Chunks that have no embedding for `model` yet. */
   async missing(model: string): Promise<{ id: string; text: string; headingPath: string[] }[]> {
     await this.ensure();
-    const { rows } = await this.db.query<ChunkRow & { similarity: number | string }>(
+    const { rows } = await this.db.query<Pick<ChunkRow, 'id' | 'text' | 'heading_path'>>(
       `SELECT c.id, c.text, c.heading_path FROM chunks c
        WHERE NOT EXISTS (SELECT 1 FROM chunk_embeddings e WHERE e.chunk_id = c.id AND e.model = $1)
        ORDER BY c.source, c.ord`,
@@ -86,18 +86,7 @@ export class EmbeddingRepo {
     options: { limit: number; domain?: string },
   ): Promise<VectorHit[]> {
     await this.ensure();
-    const { rows } = await this.db.query<{
-      id: string;
-      source: string;
-      ord: number;
-      title: string;
-      heading_path: string[] | string;
-      domain: string;
-      text: string;
-      hash: string;
-      metadata: Record<string, unknown> | string;
-      similarity: number | string;
-    }>(
+    const { rows } = await this.db.query<ChunkRow & { similarity: number | string }>(
       `SELECT c.id, c.source, c.ord, c.title, c.heading_path, c.domain, c.text, c.hash, c.metadata,
               1 - (e.embedding <=> $2::vector) AS similarity
        FROM chunk_embeddings e JOIN chunks c ON c.id = e.chunk_id

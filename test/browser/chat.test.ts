@@ -1,127 +1,114 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserSuite, HAS_CHROMIUM, launchBrowser, RESULTS } from './browser.js';
 import { openAssistant, type OpenedAssistant } from '../../src/assistant/index.js';
 import { loadConfig } from '../../src/config/index.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 
 // The web chat page in a real browser, over the real assistant (extractive, sample book in memory).
-const CHROMIUM = '/usr/bin/chromium';
-const RESULTS = 'test-results';
 
-const HAS_CHROMIUM = existsSync(CHROMIUM);
+describe.skipIf(!HAS_CHROMIUM)(browserSuite('the web chat page'), () => {
+  let opened: OpenedAssistant;
+  let running: RunningServer;
+  let browser: Browser;
 
-describe.skipIf(!HAS_CHROMIUM)(
-  HAS_CHROMIUM
-    ? 'the web chat page'
-    : `the web chat page (skipped: no ${CHROMIUM}; run apt-get install -y chromium)`,
-  () => {
-    let opened: OpenedAssistant;
-    let running: RunningServer;
-    let browser: Browser;
-
-    beforeAll(async () => {
-      mkdirSync(RESULTS, { recursive: true });
-      opened = await openAssistant({
-        config: loadConfig({ env: { COHORT_DATA_DIR: 'memory://' }, cwd: process.cwd() }),
-      });
-      running = await startServer(opened, {
-        server: { port: 0, host: '127.0.0.1' },
-        handleSignals: false,
-        close: opened.close,
-      });
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-      });
-    }, 120_000);
-
-    afterAll(async () => {
-      await browser?.close();
-      await running?.close();
+  beforeAll(async () => {
+    opened = await openAssistant({
+      config: loadConfig({ env: { COHORT_DATA_DIR: 'memory://' }, cwd: process.cwd() }),
     });
+    running = await startServer(opened, {
+      server: { port: 0, host: '127.0.0.1' },
+      handleSignals: false,
+      close: opened.close,
+    });
+    browser = await launchBrowser();
+  }, 120_000);
 
-    async function ask(page: Page, question: string) {
-      await page.fill('#question', question);
-      await page.press('#question', 'Enter');
-      const answer = page.locator('.message.assistant').last();
-      await answer.locator('.sources').waitFor();
-      await page.waitForSelector('.message.assistant:last-child:not([aria-busy])');
-      return answer;
-    }
+  afterAll(async () => {
+    await browser?.close();
+    await running?.close();
+  });
 
-    it('streams an answer with the agent badge, the routing reason and citations that open their passage', async () => {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-      const external: string[] = [];
-      page.on('request', (request) => {
-        if (!request.url().startsWith(running.url) && !request.url().startsWith('data:')) {
-          external.push(request.url());
-        }
-      });
-      await page.goto(running.url);
-      await expect(page.locator('#notice').textContent()).resolves.toContain('Extractive mode');
+  async function ask(page: Page, question: string) {
+    await page.fill('#question', question);
+    await page.press('#question', 'Enter');
+    const answer = page.locator('.message.assistant').last();
+    await answer.locator('.sources').waitFor();
+    await page.waitForSelector('.message.assistant:last-child:not([aria-busy])');
+    return answer;
+  }
 
-      const answer = await ask(page, 'What is a ROS 2 topic?');
-      expect(await answer.locator('.agent-badge').textContent()).toBe('glossary');
-      expect(await answer.locator('.content p').first().textContent()).toMatch(/topic/i);
-      await answer.locator('.why summary').click();
-      expect(await answer.locator('.why').textContent()).toMatch(/% confident/);
+  it('streams an answer with the agent badge, the routing reason and citations that open their passage', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    const external: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().startsWith(running.url) && !request.url().startsWith('data:')) {
+        external.push(request.url());
+      }
+    });
+    await page.goto(running.url);
+    await expect(page.locator('#notice').textContent()).resolves.toContain('Extractive mode');
 
-      await answer.locator('.content button.cite').first().click();
-      const dialog = page.locator('#passage');
-      await dialog.waitFor({ state: 'visible' });
-      expect(await page.locator('#passage-title').textContent()).toMatch(/^\[1\]/);
-      expect(await page.locator('#passage-where').textContent()).toMatch(/relevance \d\.\d\d/);
-      expect((await page.locator('#passage-text').textContent())?.length).toBeGreaterThan(40);
-      await page.screenshot({ path: `${RESULTS}/chat.png` });
-      await dialog.locator('button').click();
+    const answer = await ask(page, 'What is a ROS 2 topic?');
+    expect(await answer.locator('.agent-badge').textContent()).toBe('glossary');
+    expect(await answer.locator('.content p').first().textContent()).toMatch(/topic/i);
+    await answer.locator('.why summary').click();
+    expect(await answer.locator('.why').textContent()).toMatch(/% confident/);
 
-      await page.click('#agents-toggle');
-      expect(await page.locator('#agent-list .agent').count()).toBeGreaterThanOrEqual(5);
-      expect(await page.locator('#agent-list').textContent()).toContain('hardware');
+    await answer.locator('.content button.cite').first().click();
+    const dialog = page.locator('#passage');
+    await dialog.waitFor({ state: 'visible' });
+    expect(await page.locator('#passage-title').textContent()).toMatch(/^\[1\]/);
+    expect(await page.locator('#passage-where').textContent()).toMatch(/relevance \d\.\d\d/);
+    expect((await page.locator('#passage-text').textContent())?.length).toBeGreaterThan(40);
+    await page.screenshot({ path: `${RESULTS}/chat.png` });
+    await dialog.locator('button').click();
 
-      await page.reload();
-      await page.locator('.message.user').first().waitFor();
-      expect(await page.locator('.message.user').first().textContent()).toBe(
-        'What is a ROS 2 topic?',
-      );
-      expect(await page.locator('.message.assistant .agent-badge').first().textContent()).toBe(
-        'glossary',
-      );
-      expect(external).toEqual([]);
-      await page.close();
-    }, 60_000);
+    await page.click('#agents-toggle');
+    expect(await page.locator('#agent-list .agent').count()).toBeGreaterThanOrEqual(5);
+    expect(await page.locator('#agent-list').textContent()).toContain('hardware');
 
-    it('works at phone width and says what went wrong when the server fails', async () => {
-      const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
-      await page.goto(running.url);
-      await page.click('#new-chat');
-      await ask(page, 'Which GPU does the workstation need?');
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-        390,
-      );
-      await page.screenshot({ path: `${RESULTS}/chat-phone.png` });
+    await page.reload();
+    await page.locator('.message.user').first().waitFor();
+    expect(await page.locator('.message.user').first().textContent()).toBe(
+      'What is a ROS 2 topic?',
+    );
+    expect(await page.locator('.message.assistant .agent-badge').first().textContent()).toBe(
+      'glossary',
+    );
+    expect(external).toEqual([]);
+    await page.close();
+  }, 60_000);
 
-      await page.route('**/chat/stream', (route) =>
-        route.fulfill({
-          status: 503,
-          contentType: 'application/json',
-          body: JSON.stringify({
-            error: {
-              code: 'retrieval_unavailable',
-              message:
-                "I'm unable to search the book right now. The retrieval service is unavailable.",
-              field: null,
-            },
-          }),
+  it('works at phone width and says what went wrong when the server fails', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
+    await page.goto(running.url);
+    await page.click('#new-chat');
+    await ask(page, 'Which GPU does the workstation need?');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
+    await page.screenshot({ path: `${RESULTS}/chat-phone.png` });
+
+    await page.route('**/chat/stream', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          error: {
+            code: 'retrieval_unavailable',
+            message:
+              "I'm unable to search the book right now. The retrieval service is unavailable.",
+            field: null,
+          },
         }),
-      );
-      await page.fill('#question', 'What is a node?');
-      await page.press('#question', 'Enter');
-      const failed = page.locator('.message.assistant.error');
-      await failed.waitFor();
-      expect(await failed.textContent()).toContain('unable to search the book right now');
-      await page.close();
-    }, 60_000);
-  },
-);
+      }),
+    );
+    await page.fill('#question', 'What is a node?');
+    await page.press('#question', 'Enter');
+    const failed = page.locator('.message.assistant.error');
+    await failed.waitFor();
+    expect(await failed.textContent()).toContain('unable to search the book right now');
+    await page.close();
+  }, 60_000);
+});
