@@ -1,10 +1,10 @@
 import type { Agent, AgentDependencies, AgentEvent, AgentRunner } from '../agents/index.js';
 import { ANSWER_MESSAGES, EXTRACTIVE_NOTICE } from '../agents/index.js';
 import { isCohortError } from '../errors/index.js';
+import { analyze } from '../retrieval/index.js';
 import type { AgentContext, RetrievedChunk } from '../schema/index.js';
 import { formatCitations, formatSourcesFooter } from '../skills/index.js';
 import { selectSentences } from './select-sentences.js';
-import { answerTerms } from './terms.js';
 
 /** An answer with no sources: the retrieval failed or found nothing relevant. */
 function* uncited(
@@ -42,7 +42,8 @@ export interface ExtractiveRunnerOptions {
  * const response = await finalResponse(runner.run(agent, context, dependencies));
  */
 export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): AgentRunner {
-  const terms = options.terms ?? answerTerms;
+  // The same analyzer as the index, so a sentence matches the question the way its chunk did.
+  const terms = options.terms ?? ((text: string) => analyze(text));
   const maxSentences = options.maxSentences ?? 4;
   return {
     mode: 'extractive',

@@ -49,3 +49,4 @@ export { evaluateRetrievalOnCorpus, type CorpusRetrievalReport } from './evaluat
 export { loadRetrievalCases, parseRetrievalCases, RetrievalCase } from './retrieval-cases.js';
 export { embedChunks, type EmbedFunction, type EmbedSummary } from './embed-chunks.js';
 export { createHybridRetriever, EMBEDDING_FALLBACK_NOTICE } from './hybrid-retriever.js';
+export { analyze, tokenize, stem } from './tokenizer.js';

@@ -1,4 +1,4 @@
-import { stemmer } from 'stemmer';
+import { stem } from '../retrieval/index.js';
 
 /** A query (or keyword, or training example) split into normalised words and their stems. */
 export interface QueryText {
@@ -25,17 +25,9 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
-const STEM_CACHE = new Map<string, string>();
-const STEM_CACHE_LIMIT = 50_000;
-
-/** The Porter stem of a lowercase word, cached because the same words recur on every query. */
+/** The Porter stem of a lowercase word: the retrieval index's cached stemmer, so both agree. */
 export function stemWord(word: string): string {
-  let stem = STEM_CACHE.get(word);
-  if (stem === undefined) {
-    stem = /^[a-z]{3,}$/.test(word) ? stemmer(word) : word;
-    if (STEM_CACHE.size < STEM_CACHE_LIMIT) STEM_CACHE.set(word, stem);
-  }
-  return stem;
+  return stem(word);
 }
 
 /**

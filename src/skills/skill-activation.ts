@@ -1,5 +1,5 @@
-import { stemmer } from 'stemmer';
 import { CohortError } from '../errors/index.js';
+import { analyze } from '../retrieval/index.js';
 import type { Skill } from './skill-file.js';
 
 /** Default confidence a description match needs to activate a skill on its own. */
@@ -11,25 +11,14 @@ export const DESCRIPTION_TERM_WEIGHT = 0.5;
 /** Evidence of the skill's own name in the request ("refactor this"). */
 export const NAME_TERM_WEIGHT = 0.6;
 
-/** Words that say nothing about which skill a request needs. */
-const STOPWORDS = new Set(
-  (
-    'a an the and or but if of to in on at by for with from into about as is are was were be been being ' +
-    'do does did have has had i me my we our you your it its they them their this that these those there ' +
-    'here what which who when where why how can could should would will may might must not no so than then ' +
-    'too very just also any some all each more most other such only same please use used using asked ask want ' +
-    'need make let get'
-  ).split(' '),
+/** Request words that say nothing about which skill is needed, beyond ordinary stop words. */
+const SKILL_STOPWORDS: ReadonlySet<string> = new Set(
+  'please use used using asked ask want need make let get'.split(' '),
 );
 
-/** Content-word stems of `text`: lowercased, stop words dropped, Porter-stemmed. */
+/** Content-word stems of `text`, analysed as the retrieval index does; lone numbers dropped. */
 function terms(text: string): Set<string> {
-  const out = new Set<string>();
-  for (const word of text.toLowerCase().split(/[^a-z0-9]+/)) {
-    if (word.length < 2 || STOPWORDS.has(word) || /^\d+$/.test(word)) continue;
-    out.add(/^[a-z]{3,}$/.test(word) ? stemmer(word) : word);
-  }
-  return out;
+  return new Set(analyze(text, SKILL_STOPWORDS).filter((term) => !/^\d+$/.test(term)));
 }
 
 /** How well a request matches one skill's description. */
