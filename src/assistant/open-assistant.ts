@@ -31,6 +31,8 @@ export interface OpenedAssistant {
   config: CohortConfig;
   router: ReturnType<typeof createRouter>;
   registry: ReturnType<typeof createBookRegistry>;
+  /** The assistant's retriever (hybrid when embeddings are configured), for other runs to share. */
+  retriever: Retriever;
   /** What the first-use ingestion did, when it ran. */
   ingested?: IngestSummary;
   /** A one-line description of the answering mode, for `cohort agents` and `/healthz`. */
@@ -132,6 +134,7 @@ export async function openAssistant(options: {
       config,
       router,
       registry,
+      retriever,
       ...(ingested ? { ingested } : {}),
       modeDescription:
         model?.description ??

@@ -29,6 +29,8 @@ export type ServerSettings = CohortConfig['server'];
  */
 export type ServedAssistant = Pick<OpenedAssistant, 'assistant' | 'store' | 'modeDescription'> & {
   config?: Pick<CohortConfig, 'server'> & Partial<CohortConfig>;
+  /** Shared with research runs, so they search the same index instead of building another. */
+  retriever?: OpenedAssistant['retriever'];
 };
 
 /** Options of {@link createServer}; everything has a default. */
@@ -147,7 +149,7 @@ export function createServer(
       research: () =>
         (research ??= createResearchDependencies(
           { ...CohortConfig.parse({}), ...served.config },
-          { store, logger },
+          { store, logger, ...(served.retriever ? { retriever: served.retriever } : {}) },
         )),
       store,
     }),

@@ -61,6 +61,7 @@ export const researchCommand: CliCommand = {
       });
       const dependencies = createResearchDependencies(opened.config, {
         store: opened.store,
+        retriever: opened.retriever,
         logger,
       });
       if (!dependencies.model)
