@@ -39,3 +39,29 @@ export function stringFlag(values: ParsedArgs['values'], name: string): string |
   const value = values[name];
   return typeof value === 'string' ? value : undefined;
 }
+
+/**
+ * An optional whole-number flag within `min..max`; anything else is an `invalid_input` error that
+ * names the flag, the range and the value given.
+ *
+ * @example
+ * const port = integerFlag(values, 'port', { min: 0, max: 65535 }, usage);
+ */
+export function integerFlag(
+  values: ParsedArgs['values'],
+  name: string,
+  range: { min: number; max: number },
+  usage: string,
+): number | undefined {
+  const value = stringFlag(values, name);
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < range.min || number > range.max) {
+    throw new CohortError(
+      'invalid_input',
+      `--${name} must be a whole number from ${range.min} to ${range.max}, got "${value}".\nUsage: ${usage}`,
+      { field: name },
+    );
+  }
+  return number;
+}

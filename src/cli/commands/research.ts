@@ -3,25 +3,12 @@ import { createResearchDependencies, runResearch } from '../../research/index.js
 import { toWire } from '../../schema/index.js';
 import { createLogger } from '../../telemetry/index.js';
 import type { CliCommand } from '../command.js';
-import { parseCommandArgs, stringFlag } from '../args.js';
+import { integerFlag, parseCommandArgs, stringFlag } from '../args.js';
 import { openForCli, STORE_FLAGS } from '../open.js';
 import { createResearchView } from './research-view.js';
 
 const usage =
   'cohort research "<question>" [--tasks N] [--json] [--resume ID] [--data-dir DIR] [--config FILE]';
-
-function taskCount(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const count = Number(value);
-  if (!Number.isInteger(count) || count < 1 || count > 20) {
-    throw new CohortError(
-      'invalid_input',
-      `--tasks must be a whole number from 1 to 20, got "${value}".\nUsage: ${usage}`,
-      { field: 'tasks' },
-    );
-  }
-  return count;
-}
 
 /**
  * `cohort research`: plans tasks, runs one research subagent per task in parallel (internal
@@ -49,7 +36,7 @@ export const researchCommand: CliCommand = {
       throw new CohortError('invalid_input', `Missing question.\nUsage: ${usage}`, {
         field: 'question',
       });
-    const maxTasks = taskCount(stringFlag(values, 'tasks'));
+    const maxTasks = integerFlag(values, 'tasks', { min: 1, max: 20 }, usage);
     const opened = await openForCli(io, values);
     const controller = new AbortController();
     const stop = () => controller.abort();

@@ -1,7 +1,7 @@
 import { CohortError } from '../../errors/index.js';
 import { startServer } from '../../server/index.js';
 import { createLogger, type LogLevel } from '../../telemetry/index.js';
-import { parseCommandArgs, stringFlag } from '../args.js';
+import { integerFlag, parseCommandArgs, stringFlag } from '../args.js';
 import type { CliCommand } from '../command.js';
 import { openForCli, STORE_FLAGS } from '../open.js';
 
@@ -9,19 +9,6 @@ const usage =
   'cohort serve [--port 8787] [--host 127.0.0.1] [--log-level info] [--data-dir DIR] [--config FILE]';
 const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
-
-function portOf(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new CohortError(
-      'invalid_input',
-      `--port must be a whole number from 0 to 65535, got "${value}".\nUsage: ${usage}`,
-      { field: 'port' },
-    );
-  }
-  return port;
-}
 
 function levelOf(value: string | undefined): LogLevel | undefined {
   if (value === undefined) return undefined;
@@ -55,7 +42,7 @@ export const serveCommand: CliCommand = {
       },
       usage,
     );
-    const port = portOf(stringFlag(values, 'port'));
+    const port = integerFlag(values, 'port', { min: 0, max: 65535 }, usage);
     const host = stringFlag(values, 'host');
     const level = levelOf(stringFlag(values, 'log-level'));
     const opened = await openForCli(io, values);
