@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's Chromium: `.ci/run` installs it; never `playwright install`. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -19,4 +19,24 @@ export function launchBrowser(): Promise<Browser> {
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
   });
+}
+
+/**
+ * Opens `url` in a new page that records every request to another host, so a test can assert
+ * the page fetches nothing beyond the server.
+ */
+export async function openRecordingPage(
+  browser: Browser,
+  url: string,
+  viewport: { width: number; height: number },
+): Promise<{ page: Page; external: string[] }> {
+  const page = await browser.newPage({ viewport });
+  const external: string[] = [];
+  page.on('request', (request) => {
+    if (!request.url().startsWith(url) && !request.url().startsWith('data:')) {
+      external.push(request.url());
+    }
+  });
+  await page.goto(url);
+  return { page, external };
 }

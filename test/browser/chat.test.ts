@@ -1,6 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserSuite, HAS_CHROMIUM, launchBrowser, RESULTS } from './browser.js';
+import {
+  browserSuite,
+  HAS_CHROMIUM,
+  launchBrowser,
+  openRecordingPage,
+  RESULTS,
+} from './browser.js';
 import { openAssistant, type OpenedAssistant } from '../../src/assistant/index.js';
 import { loadConfig } from '../../src/config/index.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
@@ -39,14 +45,10 @@ describe.skipIf(!HAS_CHROMIUM)(browserSuite('the web chat page'), () => {
   }
 
   it('streams an answer with the agent badge, the routing reason and citations that open their passage', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    const external: string[] = [];
-    page.on('request', (request) => {
-      if (!request.url().startsWith(running.url) && !request.url().startsWith('data:')) {
-        external.push(request.url());
-      }
+    const { page, external } = await openRecordingPage(browser, running.url, {
+      width: 1280,
+      height: 860,
     });
-    await page.goto(running.url);
     await expect(page.locator('#notice').textContent()).resolves.toContain('Extractive mode');
 
     const answer = await ask(page, 'What is a ROS 2 topic?');

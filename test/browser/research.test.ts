@@ -1,6 +1,12 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserSuite, HAS_CHROMIUM, launchBrowser, RESULTS } from './browser.js';
+import {
+  browserSuite,
+  HAS_CHROMIUM,
+  launchBrowser,
+  openRecordingPage,
+  RESULTS,
+} from './browser.js';
 import { openAssistant, type OpenedAssistant } from '../../src/assistant/index.js';
 import { loadConfig } from '../../src/config/index.js';
 import { createResearchDependencies, type ResearchDependencies } from '../../src/research/index.js';
@@ -60,14 +66,10 @@ describe.skipIf(!HAS_CHROMIUM)(browserSuite('the research view'), () => {
   });
 
   it('runs a question: one card per subagent, then the report whose citations open their source', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    const external: string[] = [];
-    page.on('request', (request) => {
-      if (!request.url().startsWith(running.url) && !request.url().startsWith('data:')) {
-        external.push(request.url());
-      }
+    const { page, external } = await openRecordingPage(browser, running.url, {
+      width: 1280,
+      height: 1000,
     });
-    await page.goto(running.url);
     await page.click('#tab-research');
     expect(await page.locator('#conversation').isHidden()).toBe(true);
     await page.fill('#research-question', QUESTION);
