@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentRegistry, defineAgent, EXTRACTIVE_NOTICE, ANSWER_MESSAGES } from '../agents/index.js';
+import { AgentRegistry, EXTRACTIVE_NOTICE, ANSWER_MESSAGES } from '../agents/index.js';
+import { testAgent } from '../agents/test-agent.js';
 import { ChatResponse, type RetrievedChunk, type RouteResult } from '../schema/index.js';
 import { createContextSkill, createRagSkill } from '../skills/index.js';
 import { createStore, openPgliteDb, type Store } from '../store/index.js';
@@ -8,15 +9,7 @@ import { createCohortErrorMatcher } from './test-matchers.js';
 import type { CohortErrorCode } from '../errors/index.js';
 import { createAssistant, createExtractiveRunner, type Router } from './index.js';
 
-const agent = (name: string, extra: Record<string, unknown> = {}) =>
-  defineAgent({
-    name,
-    domain: name,
-    description: `${name} agent`,
-    keywords: [`${name}1`, `${name}2`, `${name}3`],
-    systemPrompt: 'Answer only from the book passages you retrieve.',
-    ...extra,
-  });
+const agent = testAgent;
 
 const chunk = (id: string, text: string, score: number, domain = 'general'): RetrievedChunk => ({
   id,

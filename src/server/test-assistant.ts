@@ -1,4 +1,5 @@
-import { AgentRegistry, defineAgent } from '../agents/index.js';
+import { AgentRegistry } from '../agents/index.js';
+import { testAgent } from '../agents/test-agent.js';
 import { createAssistant, type Assistant, type Router } from '../assistant/assistant.js';
 import { createExtractiveRunner } from '../assistant/extractive-runner.js';
 import { CohortError } from '../errors/index.js';
@@ -11,15 +12,7 @@ import { createSseParser, type SseEvent } from './web/sse-parser.js';
 // Test support for the server's tests: a small extractive assistant over fake routing and
 // retrieval, so the API is tested without the book, and helpers to read responses.
 
-const agent = (name: string, extra: Record<string, unknown> = {}) =>
-  defineAgent({
-    name,
-    domain: name,
-    description: `${name} agent`,
-    keywords: [`${name}1`, `${name}2`, `${name}3`],
-    systemPrompt: 'Answer only from the book passages you retrieve.',
-    ...extra,
-  });
+const agent = testAgent;
 
 /** The one passage the fake retrieval knows. */
 export const TOPIC: RetrievedChunk = {
