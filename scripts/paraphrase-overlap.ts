@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { globSync } from 'tinyglobby';
 import { analyze } from '../src/retrieval/tokenizer.js';
 import { QUERY_STOPWORDS } from '../src/retrieval/stopwords.js';
-import { parseRetrievalCases, prepareDocument } from '../src/retrieval/index.js';
+import { parseGold, parseRetrievalCases, prepareDocument } from '../src/retrieval/index.js';
 import type { ChunkRecord } from '../src/schema/index.js';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -29,12 +29,7 @@ const chunks: ChunkRecord[] = globSync('**/*.{md,mdx,rst}', { cwd: corpusDir })
 
 /** Stemmed content terms of the gold section `path#Heading`: every chunk under that heading. */
 function sectionTerms(gold: string): Set<string> {
-  const hash = gold.indexOf('#');
-  const source = gold.slice(0, hash);
-  const heading = gold
-    .slice(hash + 1)
-    .trim()
-    .toLowerCase();
+  const { source, heading } = parseGold(gold);
   const terms = new Set<string>();
   for (const chunk of chunks) {
     if (chunk.source !== source) continue;

@@ -43,8 +43,15 @@ function throwIfAborted(signal: AbortSignal | undefined) {
   if (signal?.aborted) throw new CohortError('aborted', 'Retrieval was cancelled.');
 }
 
-function toRetrieved(hit: RankedChunk, fallback: boolean): RetrievedChunk {
-  const { chunk } = hit;
+/**
+ * A stored chunk as a retrieval result with a 0..1 `score`: `section` is its heading path below
+ * the title, and `metadata.domainFallback` marks a whole-book fallback.
+ */
+export function toRetrievedChunk(
+  chunk: ChunkRecord,
+  score: number,
+  fallback: boolean,
+): RetrievedChunk {
   const metadata: Record<string, unknown> = { ...chunk.metadata, headingPath: chunk.headingPath };
   if (fallback) metadata.domainFallback = true;
   return {
@@ -54,11 +61,14 @@ function toRetrieved(hit: RankedChunk, fallback: boolean): RetrievedChunk {
     title: chunk.title,
     section:
       chunk.headingPath.slice(1).join(SECTION_SEPARATOR) || chunk.headingPath[0] || chunk.title,
-    score: hit.score,
+    score,
     domain: chunk.domain,
     metadata,
   };
 }
+
+const toRetrieved = (hit: RankedChunk, fallback: boolean) =>
+  toRetrievedChunk(hit.chunk, hit.score, fallback);
 
 /** Retrieval over a ranker, with the domain filter and its whole-book fallback (spec R8). */
 function retrieveWith(

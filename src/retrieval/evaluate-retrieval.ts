@@ -27,14 +27,21 @@ function headingPathOf(chunk: RetrievedChunk): string[] {
   return [chunk.title, ...(chunk.section ?? '').split(' > ')];
 }
 
+/** A gold reference `path#Heading` as its source path and lower-cased heading. */
+export function parseGold(gold: string): { source: string; heading: string } {
+  const hash = gold.indexOf('#');
+  return {
+    source: gold.slice(0, hash),
+    heading: gold
+      .slice(hash + 1)
+      .trim()
+      .toLowerCase(),
+  };
+}
+
 /** True when `chunk` is the gold `path#Heading`: same file, and the heading is on its heading path. */
 export function isGoldHit(chunk: RetrievedChunk, gold: string): boolean {
-  const hash = gold.indexOf('#');
-  const source = gold.slice(0, hash);
-  const heading = gold
-    .slice(hash + 1)
-    .trim()
-    .toLowerCase();
+  const { source, heading } = parseGold(gold);
   return (
     chunk.source === source && headingPathOf(chunk).some((h) => h.trim().toLowerCase() === heading)
   );

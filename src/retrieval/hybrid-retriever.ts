@@ -2,14 +2,13 @@ import { reciprocalRankFusion } from '../models/index.js';
 import type { RetrievedChunk } from '../schema/index.js';
 import type { Store } from '../store/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
+import { toRetrievedChunk } from './create-retriever.js';
 import type { EmbedFunction } from './embed-chunks.js';
 import type { RetrieveOptions, Retriever } from './retriever.js';
 
 /** Said in a passage's metadata when the embedding service failed and search stayed lexical. */
 export const EMBEDDING_FALLBACK_NOTICE =
   'The embedding service is unavailable, so this search used keywords only.';
-
-const SECTION_SEPARATOR = ' > ';
 
 /**
  * Lexical + vector retrieval fused by reciprocal rank fusion. The lexical retriever keeps the
@@ -62,21 +61,9 @@ export function createHybridRetriever(options: {
         limit: limit * depth,
         ...(domain ? { domain } : {}),
       });
-      const vector: RetrievedChunk[] = nearest.map(({ chunk, similarity }) => ({
-        id: chunk.id,
-        text: chunk.text,
-        source: chunk.source,
-        title: chunk.title,
-        section:
-          chunk.headingPath.slice(1).join(SECTION_SEPARATOR) || chunk.headingPath[0] || chunk.title,
-        score: Math.max(0, Math.min(1, similarity)),
-        domain: chunk.domain,
-        metadata: {
-          ...chunk.metadata,
-          headingPath: chunk.headingPath,
-          ...(fellBack ? { domainFallback: true } : {}),
-        },
-      }));
+      const vector = nearest.map(({ chunk, similarity }) =>
+        toRetrievedChunk(chunk, Math.max(0, Math.min(1, similarity)), fellBack),
+      );
       const byId = new Map<string, { lexical?: RetrievedChunk; vector?: RetrievedChunk }>();
       for (const chunk of lexical) byId.set(chunk.id ?? '', { lexical: chunk });
       for (const chunk of vector)

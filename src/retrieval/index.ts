@@ -42,6 +42,7 @@ export {
 export {
   evaluateRetrieval,
   isGoldHit,
+  parseGold,
   type RetrievalReport,
   type QueryResult,
 } from './evaluate-retrieval.js';

@@ -95,6 +95,22 @@ export function buildLexicalIndex(
   const lengths = chunks.map(() => new Float64Array(fieldCount));
   const totals = new Float64Array(fieldCount);
   const vectors: { ids: Int32Array; counts: Float32Array; length: number }[] = [];
+  /** The term's id, adding it to the vocabulary on first sight. */
+  const termId = (term: string): number => {
+    let id = vocabulary.get(term);
+    if (id === undefined) {
+      id = termNames.length;
+      vocabulary.set(term, id);
+      termNames.push(term);
+    }
+    return id;
+  };
+  /** A document's per-field counts of one term. */
+  const countsRow = (counts: Map<number, Float64Array>, id: number): Float64Array => {
+    let row = counts.get(id);
+    if (!row) counts.set(id, (row = new Float64Array(fieldCount)));
+    return row;
+  };
 
   chunks.forEach((chunk, doc) => {
     const texts = [titleText(chunk), chunk.headingPath.slice(1).join('\n'), chunk.text];
@@ -108,14 +124,7 @@ export function buildLexicalIndex(
       (lengths[doc] as Float64Array)[field] = tokens.length;
       totals[field] = (totals[field] ?? 0) + tokens.length;
       for (const term of terms) {
-        let id = vocabulary.get(term);
-        if (id === undefined) {
-          id = termNames.length;
-          vocabulary.set(term, id);
-          termNames.push(term);
-        }
-        let row = counts.get(id);
-        if (!row) counts.set(id, (row = new Float64Array(fieldCount)));
+        const row = countsRow(counts, termId(term));
         row[field] = (row[field] ?? 0) + 1;
       }
       // The title is shared by every chunk of a file, so feedback reads headings and body only.
@@ -130,14 +139,7 @@ export function buildLexicalIndex(
     if (extra) {
       let length = 0;
       for (const [term, weight] of extra) {
-        let id = vocabulary.get(term);
-        if (id === undefined) {
-          id = termNames.length;
-          vocabulary.set(term, id);
-          termNames.push(term);
-        }
-        let row = counts.get(id);
-        if (!row) counts.set(id, (row = new Float64Array(fieldCount)));
+        const row = countsRow(counts, termId(term));
         row[expansionField] = (row[expansionField] ?? 0) + weight;
         length += weight;
       }
