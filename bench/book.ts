@@ -32,7 +32,7 @@ export async function benchRouting(): Promise<Record<string, number | string>> {
     ? ((await import(compiled)) as typeof routingSource)
     : routingSource;
   const router = routing.createRouter(routing.createBookRegistry());
-  for (let i = 0; i < 2000; i++) router.route(queries[i % queries.length] as string);
+  for (let i = 0; i < 10_000; i++) router.route(queries[i % queries.length] as string);
   const samples: number[] = [];
   const rounds = 50;
   const start = process.hrtime.bigint();

@@ -33,10 +33,9 @@ const stemCache = new Map<string, string>();
 
 /** Porter stem of a token; tokens with digits or joiners are identifiers and stay as they are. */
 export function stem(token: string): string {
-  if (!/^[a-z]+$/.test(token)) return token;
   let stemmed = stemCache.get(token);
   if (stemmed === undefined) {
-    stemmed = stemmer(token);
+    stemmed = /^[a-z]+$/.test(token) ? stemmer(token) : token;
     if (stemCache.size < 200_000) stemCache.set(token, stemmed);
   }
   return stemmed;

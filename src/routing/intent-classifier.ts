@@ -226,37 +226,36 @@ export function trainIntentClassifier(
 
   return {
     classify(features, bundles = []) {
-      const own = meanLogLikelihood(features);
-      let { coverage } = own;
-      let logits = own.logits;
-      if (bundles.length > 0) {
-        // Undo the normalisation, add the bundles' sums, and normalise again over all features.
-        let seen = own.seen;
-        let total = own.total;
-        const sums = logits.map((value) => value * (own.seen > 0 ? own.seen : 1));
-        for (const bundle of bundles) {
-          const part = bundleContribution(bundle);
-          seen += part.seen;
-          total += part.total;
-          for (let c = 0; c < labels.length; c += 1)
-            sums[c] = (sums[c] ?? 0) + (part.logits[c] ?? 0);
-        }
-        const norm = seen > 0 ? seen : 1;
-        logits = sums.map((value) => value / norm);
-        coverage = total > 0 ? seen / total : 0;
+      // Hot path of every route: sums in one typed array, no intermediate arrays per step.
+      const sums = new Float64Array(labels.length);
+      let seen = 0;
+      let total = 0;
+      // forEach, not for...of: no [key, value] pair is allocated per feature.
+      features.forEach((value, feature) => {
+        total += value;
+        const logs = logProbabilities.get(feature);
+        if (!logs) return;
+        seen += value;
+        for (let c = 0; c < labels.length; c += 1)
+          sums[c] = (sums[c] ?? 0) + value * (logs[c] ?? 0);
+      });
+      for (const bundle of bundles) {
+        const part = bundleContribution(bundle);
+        seen += part.seen;
+        total += part.total;
+        for (let c = 0; c < labels.length; c += 1) sums[c] = (sums[c] ?? 0) + (part.logits[c] ?? 0);
       }
+      const coverage = total > 0 ? seen / total : 0;
+      const norm = seen > 0 ? seen : 1;
+      const logits = Array.from(sums, (value) => value / norm);
       const probabilities =
         coverage > 0 ? softmax(logits, temperature) : labels.map(() => 1 / labels.length);
       const ranked = labels
         .map((label, c) => ({ label, probability: probabilities[c] ?? 0 }))
         .sort((a, b) => b.probability - a.probability);
-      return {
-        probabilities: Object.fromEntries(
-          ranked.map(({ label, probability }) => [label, probability]),
-        ),
-        ranked,
-        coverage,
-      };
+      const byLabel: Record<string, number> = {};
+      for (const { label, probability } of ranked) byLabel[label] = probability;
+      return { probabilities: byLabel, ranked, coverage };
     },
     knows: (feature) => counts.has(feature),
     stats: {

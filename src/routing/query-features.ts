@@ -1,3 +1,4 @@
+import type { FeatureBundle } from './intent-classifier.js';
 import type { IntentCues } from './intent-cues.js';
 import type { QueryText } from './query-text.js';
 
@@ -42,6 +43,46 @@ export function charGrams(word: string): string[] {
   return grams;
 }
 
+// Feature keys are interned: a fresh `w:${stem}` per query costs a concatenation and a re-hash on
+// every map lookup, which showed in routing's tail latency.
+const KEY_LIMIT = 20_000;
+const singleKeys = new Map<string, Map<string, string>>();
+const bigramKeys = new Map<string, Map<string, string>>();
+let keyCount = 0;
+
+// The key is built only on a miss, by a module-level function (no closure per call).
+function interned(
+  cache: Map<string, Map<string, string>>,
+  group: string,
+  name: string,
+  build: (group: string, name: string) => string,
+): string {
+  let byName = cache.get(group);
+  if (!byName) cache.set(group, (byName = new Map()));
+  let key = byName.get(name);
+  if (key === undefined) {
+    key = build(group, name);
+    if (keyCount < KEY_LIMIT) {
+      byName.set(name, key);
+      keyCount += 1;
+    }
+  }
+  return key;
+}
+
+const singleKey = (prefix: string, name: string) => `${prefix}:${name}`;
+const pairKey = (first: string, second: string) => `b:${first} ${second}`;
+
+/** The feature key `prefix:name` ("w:topic"), the same string each time (bounded cache). */
+export function featureKey(prefix: string, name: string): string {
+  return interned(singleKeys, prefix, name, singleKey);
+}
+
+/** The bigram feature key `b:first second`, interned without concatenating it first. */
+function bigramKey(first: string, second: string): string {
+  return interned(bigramKeys, first, second, pairKey);
+}
+
 const add = (features: Map<string, number>, key: string, value: number) => {
   if (value > 0) features.set(key, (features.get(key) ?? 0) + value);
 };
@@ -63,19 +104,22 @@ export function extractFeatures(
   const { stems, words } = text;
   let previous = '^';
   for (const stem of stems) {
-    add(features, `w:${stem}`, weights.word);
-    add(features, `b:${previous} ${stem}`, weights.bigram);
+    add(features, featureKey('w', stem), weights.word);
+    add(features, bigramKey(previous, stem), weights.bigram);
     previous = stem;
   }
   if (weights.char > 0 && options.charGrams !== false) {
     for (const word of words) for (const gram of charGrams(word)) add(features, gram, weights.char);
   }
-  for (const cue of cues.cues) add(features, `q:${cue}`, weights.cue);
-  add(features, `i:${cues.intent}`, weights.cue);
-  for (const [agent, score] of Object.entries(keywordScores))
-    add(features, `k:${agent}`, weights.keyword * score);
+  for (const cue of cues.cues) add(features, featureKey('q', cue), weights.cue);
+  add(features, featureKey('i', cues.intent), weights.cue);
+  for (const agent in keywordScores)
+    add(features, featureKey('k', agent), weights.keyword * (keywordScores[agent] ?? 0));
   return features;
 }
+
+// One bundle object per word and weight set: routing allocates nothing for words it has seen.
+const bundleCache = new WeakMap<FeatureWeights, Map<string, FeatureBundle>>();
 
 /**
  * A word's character n-grams as one cached classifier bundle: at query time they are summed once
@@ -84,10 +128,21 @@ export function extractFeatures(
 export function charGramBundles(
   words: readonly string[],
   weights: FeatureWeights = DEFAULT_FEATURE_WEIGHTS,
-): Array<{ key: string; features(): Iterable<readonly [string, number]> }> {
+): FeatureBundle[] {
   if (weights.char <= 0) return [];
-  return words.map((word) => ({
-    key: word,
-    features: () => charGrams(word).map((gram) => [gram, weights.char] as const),
-  }));
+  let byWord = bundleCache.get(weights);
+  if (!byWord) bundleCache.set(weights, (byWord = new Map()));
+  const bundles: FeatureBundle[] = [];
+  for (const word of words) {
+    let bundle = byWord.get(word);
+    if (!bundle) {
+      bundle = {
+        key: word,
+        features: () => charGrams(word).map((gram) => [gram, weights.char] as const),
+      };
+      if (byWord.size < KEY_LIMIT) byWord.set(word, bundle);
+    }
+    bundles.push(bundle);
+  }
+  return bundles;
 }

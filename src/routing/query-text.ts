@@ -35,9 +35,11 @@ export function stemWord(word: string): string {
  * breaks on everything else.
  */
 export function normalizeWords(text: string): string[] {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
+  // Most queries are ASCII: skip the Unicode decomposition for them.
+  const plain = !/[^\x20-\x7e]/.test(text)
+    ? text
+    : text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+  return plain
     .toLowerCase()
     .replace(/['\u2019`]/g, '')
     .replace(/([a-z])(?=\d)|(\d)(?=[a-z])/g, '$1$2 ')

@@ -3,6 +3,7 @@ import { DEFAULT_ROUTING_THRESHOLD } from '../config/index.js';
 import type { RouteResult } from '../schema/index.js';
 import type { Classification, ClassifierStats } from './intent-classifier.js';
 import type { FeatureWeights } from './query-features.js';
+import type { KeywordMatch } from './keyword-scorer.js';
 import { buildRoutingModel, type AnalyzedQuery, type RoutingModel } from './routing-model.js';
 
 /** Default share of the primary's probability a secondary agent must reach (config `routing.secondaryRatio`). */
@@ -96,24 +97,33 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
     return model;
   };
 
-  const classifyClauses = (m: RoutingModel, query: string) => {
+  // `worthClassifying` picks the clauses worth the classifier's time (all of them for explain).
+  const classifyClauses = (
+    m: RoutingModel,
+    query: string,
+    worthClassifying: (keywords: Record<string, KeywordMatch>) => boolean = () => true,
+  ) => {
     const parts = query.split(CLAUSE_BREAK).filter((part) => part.trim().split(/\s+/).length >= 3);
     if (parts.length < 2) return [];
-    return parts.map((part) => {
+    return parts.flatMap((part) => {
+      if (!worthClassifying(m.keywords(part))) return [];
       const analyzed = m.analyze(part);
       const top = m.classifier.classify(analyzed.features, analyzed.bundles).ranked[0];
       const agent = top?.label ?? m.defaultAgent;
-      return {
-        text: part.trim(),
-        agent,
-        probability: round(top?.probability ?? 0),
-        keywordScore: analyzed.keywords[agent]?.score ?? 0,
-      };
+      return [
+        {
+          text: part.trim(),
+          agent,
+          probability: round(top?.probability ?? 0),
+          keywordScore: analyzed.keywords[agent]?.score ?? 0,
+        },
+      ];
     });
   };
 
-  const decide = (query: string) => {
+  const decide = (query: string, alwaysClauses = false) => {
     const m = current();
+    let clauses: ReturnType<typeof classifyClauses> | undefined;
     const analyzed: AnalyzedQuery = m.analyze(query);
     const classification: Classification = m.classifier.classify(
       analyzed.features,
@@ -121,7 +131,6 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
     );
     const probability = (agent: string) => classification.probabilities[agent] ?? 0;
     const specialists = m.agents.filter((agent) => agent.name !== m.defaultAgent);
-    const clauses = classifyClauses(m, query);
 
     // Phase 1: a specialist's keywords are strong, no other specialist's keywords matched, and the
     // question's form is one the agent serves ("What is Isaac Sim?" is a definition, not hardware).
@@ -216,7 +225,21 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
           secondary.add(agent.name);
         }
       }
-      for (const clause of clauses) {
+      // A clause's keywords are a subset of the whole query's, so a clause can only add a
+      // specialist that has a keyword in it and is not yet secondary. Most queries and most
+      // clauses have none: only those are classified again (this pass dominated routing's tail).
+      const candidates = specialists.filter(
+        (agent) =>
+          agent.name !== primary &&
+          !secondary.has(agent.name) &&
+          (analyzed.keywords[agent.name]?.score ?? 0) > 0,
+      );
+      if (candidates.length > 0) {
+        clauses = classifyClauses(m, query, (keywords) =>
+          candidates.some((agent) => (keywords[agent.name]?.score ?? 0) > 0),
+        );
+      }
+      for (const clause of clauses ?? []) {
         // A short clause ("or should I go higher?") is noisy: its agent must also have a keyword in it.
         if (
           clause.agent !== primary &&
@@ -245,7 +268,12 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
       ),
       ...(phase === 'keyword' ? {} : { intent }),
     };
-    return { result, analyzed, classification, clauses };
+    return {
+      result,
+      analyzed,
+      classification,
+      clauses: alwaysClauses ? classifyClauses(m, query) : [],
+    };
   };
 
   return {
@@ -265,7 +293,7 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
       return decide(query).result;
     },
     explain(query) {
-      const { result, analyzed, classification, clauses } = decide(query);
+      const { result, analyzed, classification, clauses } = decide(query, true);
       return {
         result,
         keywords: analyzed.keywords,

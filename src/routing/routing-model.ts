@@ -17,6 +17,7 @@ import {
   charGramBundles,
   DEFAULT_FEATURE_WEIGHTS,
   extractFeatures,
+  featureKey,
   type FeatureWeights,
 } from './query-features.js';
 import { analyzeText, isContentWord, withWords, type QueryText } from './query-text.js';
@@ -49,6 +50,8 @@ export interface RoutingModel {
   readonly defaultAgent: string;
   readonly classifier: IntentClassifier;
   analyze(query: string): AnalyzedQuery;
+  /** Keyword evidence alone (as in {@link AnalyzedQuery.keywords}): cheaper than `analyze`. */
+  keywords(query: string): Record<string, KeywordMatch>;
 }
 
 /**
@@ -68,8 +71,11 @@ export function buildRoutingModel(
   const compiled: CompiledKeywords = compileKeywords(agents);
   const keywordScores = (text: QueryText): Record<string, KeywordMatch> =>
     scoreKeywords(compiled, text);
-  const scoresOf = (matches: Record<string, KeywordMatch>) =>
-    Object.fromEntries(Object.entries(matches).map(([agent, match]) => [agent, match.score]));
+  const scoresOf = (matches: Record<string, KeywordMatch>) => {
+    const scores: Record<string, number> = {};
+    for (const agent in matches) scores[agent] = matches[agent]?.score ?? 0;
+    return scores;
+  };
 
   const vocabulary: string[] = [];
   const samples: TrainingSample[] = [];
@@ -102,6 +108,7 @@ export function buildRoutingModel(
     agents,
     defaultAgent,
     classifier,
+    keywords: (query) => keywordScores(analyzeText(query)),
     analyze(query) {
       const raw = analyzeText(query);
       const corrections: Array<[string, string]> = [];
@@ -122,14 +129,17 @@ export function buildRoutingModel(
       const bundles = charGramBundles(text.words, weights);
       // On topic: a keyword matched, or at least half the content words were seen in training, or
       // it asks to define a term (any term may be in the book, even one no example mentions).
-      const content = text.words.flatMap((word, i) =>
-        isContentWord(word) ? [text.stems[i] ?? word] : [],
-      );
-      const known = content.filter((stem) => classifier.knows(`w:${stem}`)).length;
+      let content = 0;
+      let known = 0;
+      text.words.forEach((word, i) => {
+        if (!isContentWord(word)) return;
+        content += 1;
+        if (classifier.knows(featureKey('w', text.stems[i] ?? word))) known += 1;
+      });
       const onTopic =
         Object.values(keywords).some((match) => match.score > 0) ||
-        (content.length > 0 && known / content.length >= MIN_KNOWN_SHARE) ||
-        (cues.intent === 'definition' && content.length > 0);
+        (content > 0 && known / content >= MIN_KNOWN_SHARE) ||
+        (cues.intent === 'definition' && content > 0);
       return { text, corrections, cues, keywords, features, bundles, onTopic };
     },
   };
