@@ -1,5 +1,7 @@
+import { lookup as dnsLookupCallback, type LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import { Agent } from 'undici';
 import { CohortError } from '../errors/index.js';
 
 /** Resolves a host name to every address it has (injected so tests need no DNS). */
@@ -122,3 +124,44 @@ export async function assertPublicUrl(
     );
   }
 }
+
+/**
+ * The resolver the connection itself uses: it refuses private and loopback addresses at connect
+ * time. {@link assertPublicUrl} checks a name before the request, but a name can resolve again to
+ * another address when the socket opens (DNS rebinding); this check runs on that second answer.
+ */
+export const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookupCallback(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+    if (error) {
+      callback(error, '', 0);
+      return;
+    }
+    const blocked = addresses.filter((entry) => isPrivateAddress(entry.address));
+    const first = addresses[0];
+    if (!first || blocked.length > 0) {
+      const refusal = new CohortError(
+        'forbidden',
+        `Refusing to connect to ${hostname}: it resolves to a private or loopback address (${blocked.map((entry) => entry.address).join(', ') || 'none'}). Set tools.allowPrivateNetwork to allow it.`,
+        { field: 'url' },
+      );
+      callback(refusal, '', 0);
+      return;
+    }
+    // net.connect asks for every address when it races IPv4 and IPv6 (autoSelectFamily).
+    if (options.all) (callback as (e: null, all: LookupAddress[]) => void)(null, addresses);
+    else callback(null, first.address, first.family);
+  });
+};
+
+let guardedAgent: Agent | undefined;
+
+/**
+ * `fetch` whose connections go through {@link guardedLookup}: the default of every tool that
+ * reads the public web, so a page cannot redirect or rebind its way into the private network.
+ */
+export const guardedFetch: typeof fetch = (input, init) =>
+  fetch(input, {
+    ...init,
+    // Node's fetch takes an undici dispatcher; the DOM types do not know the option.
+    dispatcher: (guardedAgent ??= new Agent({ connect: { lookup: guardedLookup } })),
+  } as RequestInit);

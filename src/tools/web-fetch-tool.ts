@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CohortError } from '../errors/index.js';
 import { htmlToText } from './html-to-text.js';
-import { assertPublicUrl, type HostLookup } from './network-guard.js';
+import { assertPublicUrl, guardedFetch, type HostLookup } from './network-guard.js';
 import { toolFailure, type CohortTool, type ToolOutcome } from './tool.js';
 import { DEFAULT_MAX_OUTPUT_CHARS, truncateText } from './truncate-text.js';
 
@@ -67,7 +67,7 @@ export async function fetchReadable(
   const timeoutMs = options.timeoutMs ?? DEFAULT_WEB_FETCH_TIMEOUT_MS;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-  const doFetch = options.fetch ?? fetch;
+  const doFetch = options.fetch ?? (options.allowPrivateNetwork ? fetch : guardedFetch);
   try {
     let current = new URL(url);
     let response: Response | undefined;
@@ -139,6 +139,9 @@ export async function fetchReadable(
       return toolFailure(
         new CohortError('timeout', `Fetching ${url} took longer than ${timeoutMs / 1000}s.`),
       );
+    // The connect-time guard's refusal arrives wrapped in fetch's "fetch failed".
+    if (error instanceof TypeError && error.cause instanceof CohortError)
+      return toolFailure(error.cause);
     if (error instanceof TypeError && !(error instanceof CohortError)) {
       return toolFailure(
         new CohortError('retrieval_unavailable', `Could not fetch ${url}: ${error.message}`),

@@ -190,6 +190,21 @@ describe('fetchReadable', () => {
     ).toMatchObject({ ok: false, code: 'forbidden' });
   });
 
+  it('refuses a name that resolves to a private address when the connection opens (DNS rebinding)', async () => {
+    let reached = false;
+    routes.set('/rebind', (_request, _body, response) => {
+      reached = true;
+      response.writeHead(200, { 'content-type': 'text/plain' }).end('secret');
+    });
+    // The pre-flight check sees a public address; the socket then resolves "localhost" for real.
+    const lookup = async () => ['93.184.216.34'];
+    const url = `${base.replace('127.0.0.1', 'localhost')}/rebind`;
+    const page = await fetchReadable(url, { lookup });
+    expect(page).toMatchObject({ ok: false, code: 'forbidden' });
+    expect(page.ok ? '' : page.error).toMatch(/private or loopback/);
+    expect(reached).toBe(false);
+  });
+
   it('turns HTML into readable text without scripts, styles or navigation', async () => {
     routes.set('/article', (_request, _body, response) =>
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
