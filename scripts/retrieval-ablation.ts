@@ -1,6 +1,6 @@
 /**
  * Ablation of the model-free ranking techniques: R@1/R@5/R@10/MRR on the dev set, the old
- * paraphrase set, the hard paraphrase set and the held-out quarter-overlap set, one row per
+ * paraphrase set, the hard paraphrase set, the quarter-overlap set and the fresh held-out set, one row per
  * technique set, BM25 first.
  *
  * Usage: npx tsx scripts/retrieval-ablation.ts [--misses=<row name>]
@@ -23,6 +23,7 @@ const sets = {
   paraphrase: 'eval/retrieval-paraphrase.jsonl',
   hard: 'eval/retrieval-paraphrase-hard.jsonl',
   quarter: 'eval/retrieval-paraphrase-quarter.jsonl',
+  fresh: 'eval/retrieval-paraphrase-fresh.jsonl',
 };
 if (!existsSync(corpusDir) || !existsSync(sets.dev)) {
   console.error(`Need ${corpusDir} and ${sets.dev} (the shared folder sits beside the repo).`);
@@ -32,7 +33,8 @@ if (!existsSync(corpusDir) || !existsSync(sets.dev)) {
 /** The rows: each switches one technique off the default, or on over BM25. */
 const rows: [string, RankerOptions['techniques']][] = [
   ['bm25', 'bm25'],
-  ['default (fields, acronyms, wordnet)', undefined],
+  ['default (fields, acronyms, wordnet, question forms)', undefined],
+  ['default - question forms', { questionForms: false }],
   ['default + document expansion', { documentExpansion: true }],
   ['default + document expansion (body words, definitions)', { documentExpansion: true }],
   ['default + subject', { subject: true }],

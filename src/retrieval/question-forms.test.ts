@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { prepareDocument } from './ingest.js';
+import { buildLexicalIndex } from './lexical-index.js';
+import { expandQuestionForms, QUESTION_FORM_WEIGHT } from './question-forms.js';
+import { BM25_ONLY, createRanker } from './ranker.js';
+
+const chunks = prepareDocument(
+  'rover.md',
+  '# Rovers\n\n## Safety Metrics\n\nCollision rate and clearance of a rover per run.\n\n## Driving Rovers\n\nA rover drives on wheels; the rover turns on flat floors.\n',
+).chunks;
+
+describe('question forms', () => {
+  it('adds the section words a question form is answered under, when the corpus has them', () => {
+    const index = buildLexicalIndex(chunks);
+    const expansions = new Map<string, number>();
+    const forms = expandQuestionForms(
+      'How do I judge whether a rover drives safely?',
+      index,
+      new Map([['rover', 1]]),
+      expansions,
+    );
+    expect(forms).toEqual(['evaluation', 'safety']);
+    // "metric" and "safety" occur in the corpus; "evaluation" and "benchmark" do not.
+    expect([...expansions]).toEqual([
+      ['metric', QUESTION_FORM_WEIGHT],
+      ['safeti', QUESTION_FORM_WEIGHT],
+    ]);
+  });
+
+  it('adds nothing for a question with no recognised form or a word it already has', () => {
+    const index = buildLexicalIndex(chunks);
+    const expansions = new Map<string, number>();
+    expandQuestionForms('rover wheels', index, new Map(), expansions);
+    expect(expansions.size).toBe(0);
+    expandQuestionForms(
+      'safety metric for rovers, how to measure',
+      index,
+      new Map([
+        ['metric', 1],
+        ['safeti', 1],
+      ]),
+      expansions,
+    );
+    expect(expansions.size).toBe(0);
+  });
+
+  it('ranks the section named by the form above one that only repeats the topic words', () => {
+    const query = 'How do I judge a rover?';
+    const heading = (hits: { chunk: { headingPath: string[] } }[]) =>
+      hits[0]?.chunk.headingPath.at(-1);
+    expect(heading(createRanker(chunks, { techniques: BM25_ONLY }).rank(query))).toBe(
+      'Driving Rovers',
+    );
+    expect(
+      heading(
+        createRanker(chunks, { techniques: { ...BM25_ONLY, questionForms: true } }).rank(query),
+      ),
+    ).toBe('Safety Metrics');
+  });
+});
