@@ -117,42 +117,32 @@ describe.skipIf(!existsSync(corpus) || !existsSync(devSet))(
       }),
     });
 
-    it('beats plain BM25 on paraphrased questions', async () => {
-      const cases = read(paraphraseSet);
-      expect(cases.length).toBeGreaterThanOrEqual(40);
-      const { ranked: all, bm25 } = await againstBm25(cases);
-      // Measured 0.65 recall@5 with the default techniques, 0.54 with BM25 alone.
-      expect(all.recallAt5).toBeGreaterThanOrEqual(0.6);
-      expect(all.recallAt5).toBeGreaterThan(bm25.recallAt5);
-    });
-
-    it('beats plain BM25 on the hard paraphrase set (about an eighth of words shared)', async () => {
-      const cases = read(hardSet);
-      expect(cases.length).toBeGreaterThanOrEqual(50);
+    // Measured with the default techniques / plain BM25 (recall@5, MRR): paraphrase 0.65 / 0.44
+    // vs 0.54 / 0.38; hard 0.36 / 0.24 vs 0.24 / 0.19; quarter 0.55 / 0.30 vs 0.33 / 0.13; fresh
+    // 0.42 / 0.26 vs 0.35 / 0.22. Floors sit a little below.
+    it.each([
+      { set: 'paraphrased questions', file: paraphraseSet, cases: 40, recall5: 0.6, mrr: 0.4 },
+      {
+        set: 'the hard set (an eighth of words shared)',
+        file: hardSet,
+        cases: 50,
+        recall5: 0.32,
+        mrr: 0.21,
+      },
+      { set: 'the quarter-overlap set', file: quarterSet, cases: 50, recall5: 0.5, mrr: 0.26 },
+      {
+        set: 'the fresh held-out set (random sections, 22% of words shared)',
+        file: freshSet,
+        cases: 80,
+        recall5: 0.38,
+        mrr: 0.23,
+      },
+    ])('beats plain BM25 on $set', async ({ file, cases: size, recall5, mrr }) => {
+      const cases = read(file);
+      expect(cases.length).toBeGreaterThanOrEqual(size);
       const { ranked, bm25 } = await againstBm25(cases);
-      // Measured 0.35 recall@5 and 0.24 MRR with the default techniques, 0.24 / 0.19 with BM25.
-      expect(ranked.recallAt5).toBeGreaterThanOrEqual(0.32);
-      expect(ranked.mrr).toBeGreaterThanOrEqual(0.21);
-      expect(ranked.recallAt5).toBeGreaterThan(bm25.recallAt5);
-    });
-
-    it('beats plain BM25 on the quarter-overlap set (about a quarter of words shared)', async () => {
-      const cases = read(quarterSet);
-      expect(cases.length).toBeGreaterThanOrEqual(50);
-      const { ranked, bm25 } = await againstBm25(cases);
-      // Measured 0.55 recall@5 and 0.30 MRR with the default techniques, 0.33 / 0.13 with BM25.
-      expect(ranked.recallAt5).toBeGreaterThanOrEqual(0.5);
-      expect(ranked.mrr).toBeGreaterThanOrEqual(0.26);
-      expect(ranked.recallAt5).toBeGreaterThan(bm25.recallAt5);
-    });
-
-    it('beats plain BM25 on the fresh held-out set (sections drawn at random, 22% of words shared)', async () => {
-      const cases = read(freshSet);
-      expect(cases.length).toBeGreaterThanOrEqual(80);
-      const { ranked, bm25 } = await againstBm25(cases);
-      // Measured 0.42 recall@5 and 0.26 MRR with the default techniques, 0.35 / 0.22 with BM25.
-      expect(ranked.recallAt5).toBeGreaterThanOrEqual(0.38);
-      expect(ranked.mrr).toBeGreaterThanOrEqual(0.23);
+      expect(ranked.recallAt5).toBeGreaterThanOrEqual(recall5);
+      expect(ranked.mrr).toBeGreaterThanOrEqual(mrr);
       expect(ranked.recallAt5).toBeGreaterThan(bm25.recallAt5);
     });
   },
