@@ -22,7 +22,12 @@ export {
   type TrainingSample,
 } from './intent-classifier.js';
 export { detectIntentCues, INTENT_CUES, type IntentCue, type IntentCues } from './intent-cues.js';
-export { buildRoutingModel, type RoutingModel, type AnalyzedQuery } from './routing-model.js';
+export {
+  buildRoutingModel,
+  type RoutingModel,
+  type AnalyzedQuery,
+  type KeywordEvidence,
+} from './routing-model.js';
 export { analyzeText, type QueryText } from './query-text.js';
 export { DEFAULT_FEATURE_WEIGHTS, type FeatureWeights } from './query-features.js';
 export { createBookRegistry, defaultAgentsDir } from './book-registry.js';

@@ -106,8 +106,9 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
     const parts = query.split(CLAUSE_BREAK).filter((part) => part.trim().split(/\s+/).length >= 3);
     if (parts.length < 2) return [];
     return parts.flatMap((part) => {
-      if (!worthClassifying(m.keywords(part))) return [];
-      const analyzed = m.analyze(part);
+      const evidence = m.keywords(part);
+      if (!worthClassifying(evidence.keywords)) return [];
+      const analyzed = m.analyze(evidence);
       const top = m.classifier.classify(analyzed.features, analyzed.bundles).ranked[0];
       const agent = top?.label ?? m.defaultAgent;
       return [

@@ -49,9 +49,16 @@ export interface RoutingModel {
   readonly agents: readonly Agent[];
   readonly defaultAgent: string;
   readonly classifier: IntentClassifier;
-  analyze(query: string): AnalyzedQuery;
+  /** Analyses a query, or finishes analysing one whose keyword evidence is already known. */
+  analyze(query: string | KeywordEvidence): AnalyzedQuery;
   /** Keyword evidence alone (as in {@link AnalyzedQuery.keywords}): cheaper than `analyze`. */
-  keywords(query: string): Record<string, KeywordMatch>;
+  keywords(query: string): KeywordEvidence;
+}
+
+/** A query's words and its keyword matches per agent: the first step of `analyze`. */
+export interface KeywordEvidence {
+  text: QueryText;
+  keywords: Record<string, KeywordMatch>;
 }
 
 /**
@@ -75,6 +82,11 @@ export function buildRoutingModel(
     const scores: Record<string, number> = {};
     for (const agent in matches) scores[agent] = matches[agent]?.score ?? 0;
     return scores;
+  };
+
+  const keywordEvidence = (query: string): KeywordEvidence => {
+    const text = analyzeText(query);
+    return { text, keywords: keywordScores(text) };
   };
 
   const vocabulary: string[] = [];
@@ -108,9 +120,10 @@ export function buildRoutingModel(
     agents,
     defaultAgent,
     classifier,
-    keywords: (query) => keywordScores(analyzeText(query)),
+    keywords: keywordEvidence,
     analyze(query) {
-      const raw = analyzeText(query);
+      // Keywords see the query as typed: the scorer reports its own typo matches ("~capston").
+      const { text: raw, keywords } = typeof query === 'string' ? keywordEvidence(query) : query;
       const corrections: Array<[string, string]> = [];
       const words = raw.words.map((word) => {
         if (word.length < MIN_FUZZY_LENGTH - 1 || lexicon.has(word)) return word;
@@ -121,8 +134,6 @@ export function buildRoutingModel(
       });
       const text = corrections.length > 0 ? withWords(raw, words) : raw;
       const cues = detectIntentCues(text.words);
-      // Keywords see the query as typed: the scorer reports its own typo matches ("~capston").
-      const keywords = keywordScores(raw);
       const features = extractFeatures(text, cues, scoresOf(keywords), weights, {
         charGrams: false,
       });
