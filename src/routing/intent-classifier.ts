@@ -124,50 +124,29 @@ export function trainIntentClassifier(
     );
   }
 
-  const meanLogLikelihood = (
-    features: ReadonlyMap<string, number>,
-    exclude?: { label: number; features: ReadonlyMap<string, number> },
-  ): { logits: number[]; coverage: number; seen: number; total: number } => {
+  // A training sample's mean log-likelihood per label with its own counts taken out of its label
+  // (exact leave-one-out); features no other sample has are skipped, as unseen ones are at query time.
+  const leaveOneOutLogits = (features: ReadonlyMap<string, number>, label: number): number[] => {
     const logits = new Array<number>(labels.length).fill(0);
     let seen = 0;
-    let total = 0;
-    const excludedTotal = exclude ? [...exclude.features.values()].reduce((a, b) => a + b, 0) : 0;
+    let ownTotal = 0;
+    for (const value of features.values()) ownTotal += value;
     for (const [feature, value] of features) {
-      total += value;
-      const row = exclude ? counts.get(feature) : undefined;
-      const logs = logProbabilities.get(feature);
-      if (!logs) continue;
-      if (exclude && row) {
-        // Leave-one-out: this sample's own counts are taken out of its label.
-        const own = exclude.features.get(feature) ?? 0;
-        let anyLeft = false;
-        for (let c = 0; c < labels.length; c += 1) {
-          const count = (row[c] ?? 0) - (c === exclude.label ? own : 0);
-          if (count > 1e-9) anyLeft = true;
-        }
-        if (!anyLeft) continue;
-        seen += value;
-        for (let c = 0; c < labels.length; c += 1) {
-          const count = (row[c] ?? 0) - (c === exclude.label ? own : 0);
-          const denominator =
-            c === exclude.label
-              ? Math.log((totals[c] ?? 0) - excludedTotal + alpha * vocabulary)
-              : (denominators[c] ?? 0);
-          logits[c] = (logits[c] ?? 0) + value * (Math.log(count + alpha) - denominator);
-        }
-        continue;
-      }
+      const row = counts.get(feature);
+      if (!row) continue;
+      const left = (c: number) => (row[c] ?? 0) - (c === label ? value : 0);
+      if (!labels.some((_, c) => left(c) > 1e-9)) continue;
       seen += value;
-      for (let c = 0; c < labels.length; c += 1)
-        logits[c] = (logits[c] ?? 0) + value * (logs[c] ?? 0);
+      for (let c = 0; c < labels.length; c += 1) {
+        const denominator =
+          c === label
+            ? Math.log((totals[c] ?? 0) - ownTotal + alpha * vocabulary)
+            : (denominators[c] ?? 0);
+        logits[c] = (logits[c] ?? 0) + value * (Math.log(left(c) + alpha) - denominator);
+      }
     }
     const norm = seen > 0 ? seen : 1;
-    return {
-      logits: logits.map((value) => value / norm),
-      coverage: total > 0 ? seen / total : 0,
-      seen,
-      total,
-    };
+    return logits.map((value) => value / norm);
   };
 
   // Exact leave-one-out predictions of the held-out samples, then a 1-D search for the temperature.
@@ -176,7 +155,7 @@ export function trainIntentClassifier(
     const label = index.get(sample.label) ?? 0;
     return {
       label,
-      logits: meanLogLikelihood(sample.features, { label, features: sample.features }).logits,
+      logits: leaveOneOutLogits(sample.features, label),
     };
   });
   const looAccuracy =
