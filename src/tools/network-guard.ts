@@ -115,14 +115,19 @@ export async function assertPublicUrl(
       );
     }
   }
+  const refusal = privateAddressRefusal(`fetch ${url.origin}`, addresses);
+  if (refusal) throw refusal;
+}
+
+/** The refusal for a target that resolves to no address or to any private one; else undefined. */
+function privateAddressRefusal(action: string, addresses: string[]): CohortError | undefined {
   const blocked = addresses.filter(isPrivateAddress);
-  if (addresses.length === 0 || blocked.length > 0) {
-    throw new CohortError(
-      'forbidden',
-      `Refusing to fetch ${url.origin}: it resolves to a private or loopback address (${blocked.join(', ') || 'none'}). Set tools.allowPrivateNetwork to allow it.`,
-      { field: 'url' },
-    );
-  }
+  if (addresses.length > 0 && blocked.length === 0) return undefined;
+  return new CohortError(
+    'forbidden',
+    `Refusing to ${action}: it resolves to a private or loopback address (${blocked.join(', ') || 'none'}). Set tools.allowPrivateNetwork to allow it.`,
+    { field: 'url' },
+  );
 }
 
 /**
@@ -136,15 +141,13 @@ export const guardedLookup: LookupFunction = (hostname, options, callback) => {
       callback(error, '', 0);
       return;
     }
-    const blocked = addresses.filter((entry) => isPrivateAddress(entry.address));
+    const refusal = privateAddressRefusal(
+      `connect to ${hostname}`,
+      addresses.map((entry) => entry.address),
+    );
     const first = addresses[0];
-    if (!first || blocked.length > 0) {
-      const refusal = new CohortError(
-        'forbidden',
-        `Refusing to connect to ${hostname}: it resolves to a private or loopback address (${blocked.map((entry) => entry.address).join(', ') || 'none'}). Set tools.allowPrivateNetwork to allow it.`,
-        { field: 'url' },
-      );
-      callback(refusal, '', 0);
+    if (refusal || !first) {
+      callback(refusal ?? null, '', 0);
       return;
     }
     // net.connect asks for every address when it races IPv4 and IPv6 (autoSelectFamily).
