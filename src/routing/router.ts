@@ -124,7 +124,6 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
 
   const decide = (query: string, alwaysClauses = false) => {
     const m = current();
-    let clauses: ReturnType<typeof classifyClauses> | undefined;
     const analyzed: AnalyzedQuery = m.analyze(query);
     const classification: Classification = m.classifier.classify(
       analyzed.features,
@@ -235,12 +234,13 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
           !secondary.has(agent.name) &&
           (analyzed.keywords[agent.name]?.score ?? 0) > 0,
       );
-      if (candidates.length > 0) {
-        clauses = classifyClauses(m, query, (keywords) =>
-          candidates.some((agent) => (keywords[agent.name]?.score ?? 0) > 0),
-        );
-      }
-      for (const clause of clauses ?? []) {
+      const clauses =
+        candidates.length === 0
+          ? []
+          : classifyClauses(m, query, (keywords) =>
+              candidates.some((agent) => (keywords[agent.name]?.score ?? 0) > 0),
+            );
+      for (const clause of clauses) {
         // A short clause ("or should I go higher?") is noisy: its agent must also have a keyword in it.
         if (
           clause.agent !== primary &&
