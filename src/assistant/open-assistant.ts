@@ -98,7 +98,7 @@ export async function openAssistant(options: {
         ...(options.onIngestProgress ? { onProgress: options.onIngestProgress } : {}),
       });
     }
-    const router = createRouter(registry, { threshold: config.routing.threshold });
+    const router = createRouter(registry, config.routing);
     const lexical = createRetriever(store, {
       minScore: config.retrieval.minScore,
       limit: config.retrieval.limit,

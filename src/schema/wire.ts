@@ -1,4 +1,5 @@
-const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** A camelCase key (or dotted path) in wire form: `agentUsed` → `agent_used`. */
+export const wireKey = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const camel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 function mapKeys(value: unknown, rename: (key: string) => string): unknown {
@@ -18,7 +19,7 @@ function mapKeys(value: unknown, rename: (key: string) => string): unknown {
  * toWire({ agentUsed: 'glossary' }); // { agent_used: 'glossary' }
  */
 export function toWire(value: unknown): unknown {
-  return mapKeys(value, snake);
+  return mapKeys(value, wireKey);
 }
 
 /** Reads a wire (snake_case) value back into cohort's camelCase form. */

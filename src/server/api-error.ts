@@ -1,4 +1,5 @@
 import { isCohortError, type CohortErrorCode } from '../errors/index.js';
+import { wireKey } from '../schema/index.js';
 
 /** Error codes only the HTTP layer reports, on top of {@link CohortErrorCode}. */
 export type HttpOnlyCode =
@@ -40,9 +41,6 @@ const STATUS: Record<ApiError['code'], ApiError['status']> = {
   internal: 500,
 };
 
-/** A field path in wire form: `sessionId` → `session_id`. */
-export const wireField = (path: string) => path.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
 /**
  * Builds an {@link ApiError} for a code, with the status the code maps to.
  *
@@ -50,7 +48,7 @@ export const wireField = (path: string) => path.replace(/[A-Z]/g, (c) => `_${c.t
  * apiError('not_found', 'No session "…" has messages.'); // { status: 404, ... }
  */
 export function apiError(code: ApiError['code'], message: string, field?: string): ApiError {
-  return { status: STATUS[code], code, message, ...(field ? { field: wireField(field) } : {}) };
+  return { status: STATUS[code], code, message, ...(field ? { field: wireKey(field) } : {}) };
 }
 
 /** Thrown inside a handler to answer with a given {@link ApiError}. */

@@ -5,6 +5,7 @@ import {
   ChatResponse,
   RouteRequest,
   RouteResponse,
+  wireKey,
 } from '../schema/index.js';
 import {
   ErrorResponse,
@@ -22,8 +23,6 @@ import { ResearchBody, ResearchResponse } from './research-schemas.js';
 
 type Json = Record<string, unknown>;
 
-const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
 /** Renames `properties` keys and `required` entries to snake_case, as the wire form does. */
 function toWireSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(toWireSchema);
@@ -32,10 +31,10 @@ function toWireSchema(schema: unknown): unknown {
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'properties' && value && typeof value === 'object') {
       out[key] = Object.fromEntries(
-        Object.entries(value).map(([name, inner]) => [snake(name), toWireSchema(inner)]),
+        Object.entries(value).map(([name, inner]) => [wireKey(name), toWireSchema(inner)]),
       );
     } else if (key === 'required' && Array.isArray(value)) {
-      out[key] = value.map((name) => (typeof name === 'string' ? snake(name) : name));
+      out[key] = value.map((name) => (typeof name === 'string' ? wireKey(name) : name));
     } else {
       out[key] = toWireSchema(value);
     }

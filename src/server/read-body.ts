@@ -1,7 +1,8 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { fromWire } from '../schema/index.js';
-import { apiError, HttpError, wireField } from './api-error.js';
+import { wireKey } from '../schema/index.js';
+import { apiError, HttpError } from './api-error.js';
 
 /**
  * Reads a JSON request body and validates it with `schema`. The split between statuses:
@@ -46,7 +47,7 @@ export async function readBody<S extends z.ZodType>(
   const result = schema.safeParse(options.wire === false ? json : fromWire(json));
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const field = issue && issue.path.length > 0 ? wireField(issue.path.join('.')) : undefined;
+  const field = issue && issue.path.length > 0 ? wireKey(issue.path.join('.')) : undefined;
   const reason = issue?.message ?? 'invalid input';
   const message = field && !reason.includes(field) ? `${field}: ${reason}` : reason;
   throw new HttpError(apiError('invalid_input', message, field));

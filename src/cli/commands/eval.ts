@@ -46,9 +46,7 @@ export const evalCommand: CliCommand = {
     const config = configFor(io, values);
     if (target === 'routing') {
       const cases = loadRoutingCases(existing(io, file ?? EVAL_DEFAULTS.routing, 'Routing set'));
-      const router = createRouter(createBookRegistry(config.agentDirs), {
-        threshold: config.routing.threshold,
-      });
+      const router = createRouter(createBookRegistry(config.agentDirs), config.routing);
       const result = evaluateRouting(router, cases);
       io.stdout(
         values.json

@@ -22,9 +22,7 @@ export const routeCommand: CliCommand = {
       query: requirePositional(positionals, 'question', usage),
     });
     const config = configFor(io, values);
-    const router = createRouter(createBookRegistry(config.agentDirs), {
-      threshold: config.routing.threshold,
-    });
+    const router = createRouter(createBookRegistry(config.agentDirs), config.routing);
     const route = router.route(query);
     if (values.json) {
       io.stdout(JSON.stringify(toWire(route), null, 2) + '\n');
