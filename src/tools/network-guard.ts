@@ -1,7 +1,7 @@
 import { lookup as dnsLookupCallback, type LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
-import { Agent } from 'undici';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { CohortError } from '../errors/index.js';
 
 /** Resolves a host name to every address it has (injected so tests need no DNS). */
@@ -135,7 +135,7 @@ function privateAddressRefusal(action: string, addresses: string[]): CohortError
  * time. {@link assertPublicUrl} checks a name before the request, but a name can resolve again to
  * another address when the socket opens (DNS rebinding); this check runs on that second answer.
  */
-export const guardedLookup: LookupFunction = (hostname, options, callback) => {
+const guardedLookup: LookupFunction = (hostname, options, callback) => {
   dnsLookupCallback(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
     if (error) {
       callback(error, '', 0);
@@ -163,8 +163,9 @@ let guardedAgent: Agent | undefined;
  * reads the public web, so a page cannot redirect or rebind its way into the private network.
  */
 export const guardedFetch: typeof fetch = (input, init) =>
-  fetch(input, {
-    ...init,
-    // Node's fetch takes an undici dispatcher; the DOM types do not know the option.
+  // undici's own fetch with its own Agent: Node's built-in fetch may bundle another undici major,
+  // whose dispatcher interface differs. Its Request/Response are the WHATWG ones under other types.
+  undiciFetch(input as Parameters<typeof undiciFetch>[0], {
+    ...(init as Parameters<typeof undiciFetch>[1]),
     dispatcher: (guardedAgent ??= new Agent({ connect: { lookup: guardedLookup } })),
-  } as RequestInit);
+  }) as unknown as Promise<Response>;

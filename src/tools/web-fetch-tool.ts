@@ -142,7 +142,7 @@ export async function fetchReadable(
     // The connect-time guard's refusal arrives wrapped in fetch's "fetch failed".
     if (error instanceof TypeError && error.cause instanceof CohortError)
       return toolFailure(error.cause);
-    if (error instanceof TypeError && !(error instanceof CohortError)) {
+    if (error instanceof TypeError) {
       return toolFailure(
         new CohortError('retrieval_unavailable', `Could not fetch ${url}: ${error.message}`),
       );
