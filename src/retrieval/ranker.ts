@@ -320,12 +320,17 @@ export function createRanker(chunks: readonly ChunkRecord[], options: RankerOpti
       let maxAttainable = 0;
       for (const [term, weight] of terms) maxAttainable += weight * index.idf(term);
 
-      scores.fill(0);
       base.fill(0);
-      index.accumulate(terms, base, mask);
-      const touched = techniques.concepts
-        ? accumulateConcepts(terms, expansions, concepts, mask)
-        : [...index.accumulate(terms, scores, mask), ...index.accumulate(expansions, scores, mask)];
+      const own = index.accumulate(terms, base, mask);
+      let touched: number[];
+      if (techniques.concepts) {
+        scores.fill(0);
+        touched = accumulateConcepts(terms, expansions, concepts, mask);
+      } else {
+        // The query's own terms are scored once, into `base`, and carried over.
+        scores.set(base);
+        touched = [...own, ...index.accumulate(expansions, scores, mask)];
+      }
       if (subjects) {
         for (const doc of subjects.matches(terms, mask)) {
           if (scores[doc] === 0) touched.push(doc);
