@@ -8,7 +8,7 @@ import { formatCitations, formatSourcesFooter } from '../skills/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
 import type { Agent } from './define-agent.js';
 import type { AgentDependencies } from './dependencies.js';
-import { createCitationGuard, defineTool, runLoopStream, type LoopResult, type LoopTool } from './loop/index.js';
+import { createCitationGuard, defineTool, emptyUsage, runLoopStream, type LoopResult, type LoopTool } from './loop/index.js';
 import { ANSWER_MESSAGES } from './messages.js';
 import type { AgentEvent, AgentRunner } from './runner.js';
 
@@ -99,7 +99,7 @@ async function* runModelAgent(
     response: { response, sources, agentName: agent.name, metadata: { ...base, ...metadata } },
   });
   if (!context.query || context.query.trim() === '') {
-    yield respond(EMPTY_QUERY_MESSAGE, { error: 'empty_query', usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 }, calls: [] });
+    yield respond(EMPTY_QUERY_MESSAGE, { error: 'empty_query', usage: emptyUsage(), calls: [] });
     return;
   }
 

@@ -2,6 +2,7 @@ import type { ModelMessage } from 'ai';
 import {
   createCitationGuard,
   createModelRunner,
+  emptyUsage,
   runLoopStream,
   type AgentEvent,
   type LoopResult,
@@ -194,7 +195,7 @@ function synthesisMessages(
 }
 
 function totalUsage(usages: unknown[]): TokenUsage {
-  const total: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  const total: TokenUsage = emptyUsage();
   for (const usage of usages) {
     if (!usage || typeof usage !== 'object') continue;
     const u = usage as Partial<TokenUsage>;

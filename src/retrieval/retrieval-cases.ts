@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { CohortError, fromZodError } from '../errors/index.js';
+import { CohortError, parseInput } from '../errors/index.js';
 
 /** One evaluation question: gold passages are `relative/path.md#Heading`. */
 export const RetrievalCase = z.object({
@@ -27,9 +27,7 @@ export function parseRetrievalCases(text: string, file = 'cases'): RetrievalCase
         cause,
       });
     }
-    const result = RetrievalCase.safeParse(value);
-    if (!result.success) throw fromZodError(result.error, { file: where });
-    cases.push(result.data);
+    cases.push(parseInput(RetrievalCase, value, { file: where }));
   });
   if (cases.length === 0)
     throw new CohortError(

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { CohortError, fromZodError } from '../errors/index.js';
+import { CohortError, parseInput } from '../errors/index.js';
 import type { RouteResult } from '../schema/index.js';
 
 /** One line of a routing evaluation set (`{"query","agent","secondary"}` JSONL). */
@@ -94,9 +94,7 @@ export function parseRoutingCases(text: string, file = 'routing cases'): Routing
         },
       );
     }
-    const parsed = RoutingCase.safeParse(value);
-    if (!parsed.success) throw fromZodError(parsed.error, { file: where });
-    cases.push(parsed.data);
+    cases.push(parseInput(RoutingCase, value, { file: where }));
   });
   if (cases.length === 0) {
     throw new CohortError(
