@@ -124,6 +124,7 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
 
   const decide = (query: string, alwaysClauses = false) => {
     const m = current();
+    const allClauses = alwaysClauses ? classifyClauses(m, query) : undefined;
     const analyzed: AnalyzedQuery = m.analyze(query);
     const classification: Classification = m.classifier.classify(
       analyzed.features,
@@ -234,12 +235,14 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
           !secondary.has(agent.name) &&
           (analyzed.keywords[agent.name]?.score ?? 0) > 0,
       );
+      // explain() has already classified every clause; route() classifies only the useful ones.
       const clauses =
-        candidates.length === 0
+        allClauses ??
+        (candidates.length === 0
           ? []
           : classifyClauses(m, query, (keywords) =>
               candidates.some((agent) => (keywords[agent.name]?.score ?? 0) > 0),
-            );
+            ));
       for (const clause of clauses) {
         // A short clause ("or should I go higher?") is noisy: its agent must also have a keyword in it.
         if (
@@ -273,7 +276,7 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
       result,
       analyzed,
       classification,
-      clauses: alwaysClauses ? classifyClauses(m, query) : [],
+      clauses: allClauses ?? [],
     };
   };
 
