@@ -2,7 +2,7 @@ import { reciprocalRankFusion } from '../models/index.js';
 import type { RetrievedChunk } from '../schema/index.js';
 import type { Store } from '../store/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
-import { toRetrievedChunk } from './create-retriever.js';
+import { DEFAULT_LIMIT, toRetrievedChunk } from './create-retriever.js';
 import type { EmbedFunction } from './embed-chunks.js';
 import type { RetrieveOptions, Retriever } from './retriever.js';
 
@@ -34,7 +34,7 @@ export function createHybridRetriever(options: {
       query: string,
       retrieveOptions: RetrieveOptions = {},
     ): Promise<RetrievedChunk[]> {
-      const limit = retrieveOptions.limit ?? 5;
+      const limit = retrieveOptions.limit ?? DEFAULT_LIMIT;
       // A zero-score keyword hit is no evidence; only real matches take part in the fusion.
       const lexical = (
         await options.lexical.retrieve(query, { ...retrieveOptions, limit: limit * depth })

@@ -27,14 +27,6 @@ export interface WordNetExpansionOptions {
   concepts?: ConceptMap;
 }
 
-/** The analysed query: its own terms and the expansion terms, each with a weight. */
-export interface ExpandedQuery {
-  /** The query's own terms (weight 1), which set the best score a chunk could reach. */
-  terms: Map<string, number>;
-  /** Expansion terms, which can only add to a score. */
-  expansions: Map<string, number>;
-}
-
 const add = (map: Map<string, number>, term: string, weight: number) => {
   map.set(term, Math.max(map.get(term) ?? 0, weight));
 };

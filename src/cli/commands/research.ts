@@ -1,9 +1,8 @@
-import { CohortError } from '../../errors/index.js';
 import { createResearchDependencies, runResearch } from '../../research/index.js';
 import { toWire } from '../../schema/index.js';
 import { createLogger } from '../../telemetry/index.js';
 import type { CliCommand } from '../command.js';
-import { integerFlag, parseCommandArgs, stringFlag } from '../args.js';
+import { integerFlag, parseCommandArgs, requirePositional, stringFlag } from '../args.js';
 import { openForCli, STORE_FLAGS } from '../open.js';
 import { createResearchView } from './research-view.js';
 
@@ -30,12 +29,11 @@ export const researchCommand: CliCommand = {
       },
       usage,
     );
-    const question = positionals.join(' ').trim();
     const resume = stringFlag(values, 'resume');
-    if (!question && !resume)
-      throw new CohortError('invalid_input', `Missing question.\nUsage: ${usage}`, {
-        field: 'question',
-      });
+    // Resuming needs no question; a new run does.
+    const question = resume
+      ? positionals.join(' ').trim()
+      : requirePositional(positionals, 'question', usage);
     const maxTasks = integerFlag(values, 'tasks', { min: 1, max: 20 }, usage);
     const opened = await openForCli(io, values);
     const controller = new AbortController();
