@@ -2,6 +2,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { CohortError, fromZodError } from '../errors/index.js';
+import { LogLevel } from '../telemetry/index.js';
 
 /** Default data folder of the embedded store. */
 export const DEFAULT_DATA_DIR = '.cohort';
@@ -24,7 +25,7 @@ export const CohortConfig = z.object({
   agentDirs: z.array(z.string()).default([]),
   /** The book ingested on first use when the store is empty. */
   sampleBook: z.string().optional(),
-  logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('warn'),
+  logLevel: LogLevel.default('warn'),
   routing: z
     .object({
       threshold: z.number().min(0).max(1).default(DEFAULT_ROUTING_THRESHOLD),

@@ -16,7 +16,11 @@ import {
 import { expandQuestionForms } from './question-forms.js';
 import { analyze } from './tokenizer.js';
 import { openWordNet, type WordNet } from './wordnet.js';
-import { buildLatentSemanticIndex, type LatentSemanticIndex } from './latent-semantic-index.js';
+import {
+  buildLatentSemanticIndex,
+  DEFAULT_LSI_DIMENSIONS,
+  type LatentSemanticIndex,
+} from './latent-semantic-index.js';
 
 /** The ranking techniques layered over plain BM25; each can be switched off to measure it. */
 export interface Techniques {
@@ -118,8 +122,7 @@ const EXPANSION_EVIDENCE = 0.5;
 
 /** Weight of the latent (LSI) cosine against the lexical score scaled to the query's best chunk. */
 export const LSI_WEIGHT = 0.25;
-/** Latent dimensions: at most this many, and one per this many chunks (a small book gets fewer). */
-const LSI_MAX_DIMENSIONS = 128;
+/** Latent dimensions: at most the LSI default, and one per this many chunks (a small book gets fewer). */
 const LSI_CHUNKS_PER_DIMENSION = 8;
 /** Chunks taken from the latent ranking alone, beyond those a query word matched. */
 const LSI_CANDIDATES = 50;
@@ -238,7 +241,7 @@ export function createRanker(chunks: readonly ChunkRecord[], options: RankerOpti
         chunks.map((_, doc) => index.termVector(doc)),
         {
           dimensions: Math.min(
-            LSI_MAX_DIMENSIONS,
+            DEFAULT_LSI_DIMENSIONS,
             Math.floor(chunks.length / LSI_CHUNKS_PER_DIMENSION),
           ),
         },

@@ -10,6 +10,7 @@ import {
 import {
   ErrorResponse,
   HealthResponse,
+  MAX_SESSION_MESSAGES,
   SessionDeletedResponse,
   SessionMessagesResponse,
 } from './api-schemas.js';
@@ -207,7 +208,11 @@ export function buildOpenApiDocument(version: string): Json {
           errors: [400, 404, 503],
           parameters: [
             sessionId,
-            { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
+            {
+              name: 'limit',
+              in: 'query',
+              schema: { type: 'integer', minimum: 1, maximum: MAX_SESSION_MESSAGES },
+            },
           ],
         }),
       },

@@ -1,5 +1,8 @@
+import { z } from 'zod';
+
 /** Log levels, most verbose first. */
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+export const LogLevel = z.enum(['debug', 'info', 'warn', 'error', 'silent']);
+export type LogLevel = z.infer<typeof LogLevel>;
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
 

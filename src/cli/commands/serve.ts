@@ -1,26 +1,25 @@
 import { CohortError } from '../../errors/index.js';
 import { startServer } from '../../server/index.js';
-import { createLogger, type LogLevel } from '../../telemetry/index.js';
+import { createLogger, LogLevel } from '../../telemetry/index.js';
 import { integerFlag, parseCommandArgs, stringFlag } from '../args.js';
 import type { CliCommand } from '../command.js';
 import { openForCli, STORE_FLAGS } from '../open.js';
 
 const usage =
   'cohort serve [--port 8787] [--host 127.0.0.1] [--log-level info] [--data-dir DIR] [--config FILE]';
-const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 function levelOf(value: string | undefined): LogLevel | undefined {
   if (value === undefined) return undefined;
-  const level = LEVELS.find((candidate) => candidate === value);
-  if (!level) {
+  const level = LogLevel.safeParse(value);
+  if (!level.success) {
     throw new CohortError(
       'invalid_input',
-      `--log-level must be one of ${LEVELS.join(', ')}, got "${value}".`,
+      `--log-level must be one of ${LogLevel.options.join(', ')}, got "${value}".`,
       { field: 'log-level' },
     );
   }
-  return level;
+  return level.data;
 }
 
 /**
