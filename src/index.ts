@@ -50,4 +50,10 @@ export {
 } from './assistant/index.js';
 export { spawnSubagent, createTaskTool, runCodingAgent } from './subagents/index.js';
 export { runResearch, streamResearch, createResearchDependencies } from './research/index.js';
-export { createServer, startServer } from './server/index.js';
+export {
+  createServer,
+  startServer,
+  type ServerOptions,
+  type RunningServer,
+  type StartServerOptions,
+} from './server/index.js';

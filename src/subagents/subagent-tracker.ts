@@ -29,8 +29,6 @@ export interface SubagentTracker {
   results(): SubagentResult[];
   /** Token usage of every finished subagent, nested ones included. */
   usage(): TokenUsage;
-  /** The order events arrived in, as `start:<id>` / `end:<id>` (tests assert overlap with it). */
-  timeline(): string[];
 }
 
 /**
@@ -44,11 +42,9 @@ export interface SubagentTracker {
 export function createSubagentTracker(): SubagentTracker {
   const records = new Map<string, SubagentRecord>();
   const results: SubagentResult[] = [];
-  const timeline: string[] = [];
   return {
     handle(event) {
       if (event.type === 'subagent-start') {
-        timeline.push(`start:${event.id}`);
         records.set(event.id, {
           id: event.id,
           ...(event.parentId ? { parentId: event.parentId } : {}),
@@ -71,7 +67,6 @@ export function createSubagentTracker(): SubagentTracker {
         if (event.tool) record.lastTool = event.tool;
         return;
       }
-      timeline.push(`end:${event.id}`);
       record.status = event.result.status;
       record.endedAt = event.at;
       record.turns = event.result.turns;
@@ -86,7 +81,6 @@ export function createSubagentTracker(): SubagentTracker {
       for (const result of results) addUsage(total, result.usage);
       return total;
     },
-    timeline: () => [...timeline],
   };
 }
 
