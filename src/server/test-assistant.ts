@@ -7,7 +7,7 @@ import type { RetrievedChunk, RouteResult } from '../schema/index.js';
 import { createContextSkill, createRagSkill } from '../skills/index.js';
 import type { Db, Store } from '../store/index.js';
 import type { WebAssets } from './web-assets.js';
-import { createSseParser, type SseEvent } from './web/sse-parser.js';
+import { readSseEvents, type SseEvent } from './web/sse-parser.js';
 
 // Test support for the server's tests: a small extractive assistant over fake routing and
 // retrieval, so the API is tested without the book, and helpers to read responses.
@@ -103,12 +103,8 @@ export const testWebAssets = async (): Promise<WebAssets> => ({
 
 /** Reads a Server-Sent Events response to its end. */
 export async function readSse(response: Response): Promise<SseEvent[]> {
-  const parser = createSseParser();
   const events: SseEvent[] = [];
   if (!response.body) return events;
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  for (let next = await reader.read(); !next.done; next = await reader.read()) {
-    events.push(...parser.push(next.value));
-  }
+  for await (const event of readSseEvents(response.body)) events.push(event);
   return events;
 }

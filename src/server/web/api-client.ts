@@ -1,4 +1,4 @@
-import { createSseParser } from './sse-parser.js';
+import { readSseEvents } from './sse-parser.js';
 
 /** A citation as the API sends it (snake_case). */
 export interface WireCitation {
@@ -130,6 +130,35 @@ export async function loadHistory(sessionId: string): Promise<WireMessage[]> {
   }
 }
 
+/** One event of a cohort stream, its JSON data parsed. */
+export interface StreamEvent {
+  event: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * POSTs `body` to a streaming endpoint and yields its events, their data parsed. An error status
+ * or an `error` event rejects with an {@link ApiFailure}; `what` names the stream in the message
+ * when the server sends none.
+ */
+export async function* postEventStream(
+  path: string,
+  body: unknown,
+  signal: AbortSignal,
+  what: string,
+): AsyncGenerator<StreamEvent> {
+  const response = await request(path, { method: 'POST', body: JSON.stringify(body), signal });
+  if (!response.body) throw new ApiFailure(0, 'network', `The server sent no ${what} stream.`);
+  for await (const event of readSseEvents(response.body)) {
+    const data = JSON.parse(event.data) as Record<string, unknown>;
+    if (event.event === 'error') {
+      const error = data.error as { code: string; message: string };
+      throw new ApiFailure(200, error.code, error.message);
+    }
+    yield { event: event.event, data };
+  }
+}
+
 /**
  * Asks a question over `POST /chat/stream`, reading the Server-Sent Events with fetch and a
  * ReadableStream and calling `on` for each. An `error` event, an error status or a stream that
@@ -140,32 +169,14 @@ export async function streamChat(
   on: StreamHandlers,
   signal: AbortSignal,
 ): Promise<void> {
-  const response = await request('/chat/stream', {
-    method: 'POST',
-    body: JSON.stringify(body),
-    signal,
-  });
-  if (!response.body) throw new ApiFailure(0, 'network', 'The server sent no answer stream.');
-  const parser = createSseParser();
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let finished = false;
-  for (let next = await reader.read(); !next.done; next = await reader.read()) {
-    for (const event of parser.push(next.value)) {
-      const data = JSON.parse(event.data) as Record<string, unknown>;
-      if (event.event === 'route') on.route(data as unknown as WireRoute);
-      if (event.event === 'delta') on.delta(String(data.text ?? ''));
-      if (event.event === 'citations') on.citations(data.citations as WireCitation[]);
-      if (event.event === 'done') {
-        finished = true;
-        on.done(data as unknown as WireChatResponse);
-      }
-      if (event.event === 'error') {
-        const error = data.error as { code: string; message: string };
-        throw new ApiFailure(200, error.code, error.message);
-      }
+  for await (const { event, data } of postEventStream('/chat/stream', body, signal, 'answer')) {
+    if (event === 'route') on.route(data as unknown as WireRoute);
+    if (event === 'delta') on.delta(String(data.text ?? ''));
+    if (event === 'citations') on.citations(data.citations as WireCitation[]);
+    if (event === 'done') {
+      on.done(data as unknown as WireChatResponse);
+      return;
     }
   }
-  if (!finished) {
-    throw new ApiFailure(0, 'network', 'The answer stopped before it was complete. Try again.');
-  }
+  throw new ApiFailure(0, 'network', 'The answer stopped before it was complete. Try again.');
 }

@@ -1,5 +1,4 @@
-import { ApiFailure, request } from './api-client.js';
-import { createSseParser } from './sse-parser.js';
+import { ApiFailure, postEventStream } from './api-client.js';
 
 /** The nodes of a research subagent, as the stream names them. */
 export type WireNodeName =
@@ -101,28 +100,17 @@ export async function streamResearch(
   on: (event: WireResearchEvent) => void,
   signal: AbortSignal,
 ): Promise<WireResearch> {
-  const response = await request('/research/stream', {
-    method: 'POST',
-    body: JSON.stringify(body),
+  for await (const { event, data } of postEventStream(
+    '/research/stream',
+    body,
     signal,
-  });
-  if (!response.body) throw new ApiFailure(0, 'network', 'The server sent no research stream.');
-  const parser = createSseParser();
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  for (let next = await reader.read(); !next.done; next = await reader.read()) {
-    for (const event of parser.push(next.value)) {
-      const data = JSON.parse(event.data) as Record<string, unknown>;
-      if (EVENTS.has(event.event)) on({ type: event.event, ...data } as WireResearchEvent);
-      if (event.event === 'done') {
-        const result = data as unknown as WireResearch;
-        on({ type: 'done', result });
-        void reader.cancel().catch(() => undefined);
-        return result;
-      }
-      if (event.event === 'error') {
-        const error = data.error as { code: string; message: string };
-        throw new ApiFailure(200, error.code, error.message);
-      }
+    'research',
+  )) {
+    if (EVENTS.has(event)) on({ type: event, ...data } as WireResearchEvent);
+    if (event === 'done') {
+      const result = data as unknown as WireResearch;
+      on({ type: 'done', result });
+      return result;
     }
   }
   throw new ApiFailure(0, 'network', 'The research stopped before it was complete. Try again.');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSseParser } from './sse-parser.js';
+import { createSseParser, readSseEvents } from './sse-parser.js';
 
 describe('createSseParser', () => {
   it('parses events split across chunks at any point', () => {
@@ -22,5 +22,29 @@ describe('createSseParser', () => {
     const parser = createSseParser();
     expect(parser.push('event: delta\ndata: {"text":"Hi"}\n')).toEqual([]);
     expect(parser.push('\n')).toEqual([{ event: 'delta', data: '{"text":"Hi"}' }]);
+  });
+});
+
+describe('readSseEvents', () => {
+  const body = (parts: string[], onCancel: () => void) =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const part of parts) controller.enqueue(new TextEncoder().encode(part));
+      },
+      cancel: onCancel,
+    });
+
+  it('yields the events of a body read in pieces, then cancels it when the loop is left early', async () => {
+    let cancelled = false;
+    const seen: string[] = [];
+    const stream = body(['event: a\ndata: 1\n', '\nevent: b\nda', 'ta: 2\n\n'], () => {
+      cancelled = true;
+    });
+    for await (const event of readSseEvents(stream)) {
+      seen.push(`${event.event}=${event.data}`);
+      if (event.event === 'b') break;
+    }
+    expect(seen).toEqual(['a=1', 'b=2']);
+    expect(cancelled).toBe(true);
   });
 });

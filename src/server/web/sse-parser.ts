@@ -44,3 +44,22 @@ export function createSseParser(): { push(text: string): SseEvent[] } {
     },
   };
 }
+
+/**
+ * Reads a Server-Sent Events body to its end, yielding each event as it completes. Leaving the
+ * loop early (a `return` or a throw inside `for await`) cancels the body, so the request ends.
+ *
+ * @example
+ * for await (const event of readSseEvents(response.body)) console.log(event.event, event.data);
+ */
+export async function* readSseEvents(body: ReadableStream<BufferSource>): AsyncGenerator<SseEvent> {
+  const parser = createSseParser();
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  try {
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      yield* parser.push(next.value);
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
