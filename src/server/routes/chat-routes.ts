@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import type { Assistant } from '../../assistant/index.js';
 import {
   ChatRequest,
@@ -11,10 +10,9 @@ import {
 import type { Store } from '../../store/index.js';
 import { errorBody, HttpError } from '../api-error.js';
 import { degradedFailure } from '../degraded-answer.js';
-import { describeFailure } from '../error-handler.js';
+import { eventStreamResponse } from '../event-stream.js';
 import { readBody } from '../read-body.js';
 import type { ServerEnv } from '../server-env.js';
-import { resumeEvents, startEvents } from '../start-events.js';
 
 /** The `/route` answer (and the `route` SSE event) for a routing decision. */
 export function routeResponse(route: RouteResult): RouteResponse {
@@ -54,27 +52,19 @@ export function chatRoutes(parts: { assistant: Assistant; store: Pick<Store, 'pi
 
   app.post('/chat/stream', async (c) => {
     const request = await readBody(c, ChatRequest);
-    const abort = new AbortController();
-    const started = await startEvents(assistant.askStream(request, { signal: abort.signal }));
-    return streamSSE(c, async (stream) => {
-      stream.onAbort(() => abort.abort());
-      const send = (event: string, data: unknown) =>
-        stream.writeSSE({ event, data: JSON.stringify(toWire(data)) });
-      try {
-        for await (const event of resumeEvents(started)) {
-          if (stream.aborted) break;
-          if (event.type === 'route') await send('route', routeResponse(event.route));
-          if (event.type === 'delta') await send('delta', { text: event.text });
-          if (event.type === 'citations') await send('citations', { citations: event.citations });
-          if (event.type === 'done') {
-            const failure = degradedFailure(event.response);
-            if (failure) await send('error', errorBody(failure));
-            else await send('done', event.response);
-          }
+    return eventStreamResponse(c, {
+      start: (signal) => assistant.askStream(request, { signal }),
+      store,
+      write: async (event, send) => {
+        if (event.type === 'route') await send('route', routeResponse(event.route));
+        if (event.type === 'delta') await send('delta', { text: event.text });
+        if (event.type === 'citations') await send('citations', { citations: event.citations });
+        if (event.type === 'done') {
+          const failure = degradedFailure(event.response);
+          if (failure) await send('error', errorBody(failure));
+          else await send('done', event.response);
         }
-      } catch (error) {
-        if (!stream.aborted) await send('error', errorBody(await describeFailure(error, c, store)));
-      }
+      },
     });
   });
 

@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import {
   runResearch,
   streamResearch,
@@ -9,12 +8,10 @@ import {
 } from '../../research/index.js';
 import { toWire } from '../../schema/index.js';
 import type { Store } from '../../store/index.js';
-import { errorBody } from '../api-error.js';
-import { describeFailure } from '../error-handler.js';
+import { eventStreamResponse } from '../event-stream.js';
 import { readBody } from '../read-body.js';
 import { ResearchBody, researchResponse } from '../research-schemas.js';
 import type { ServerEnv } from '../server-env.js';
-import { resumeEvents, startEvents } from '../start-events.js';
 
 /** What the research routes need: the run's parts (built once, on first use) and the store. */
 export interface ResearchRouteParts {
@@ -64,26 +61,15 @@ export function researchRoutes(parts: ResearchRouteParts) {
 
   app.post('/research/stream', async (c) => {
     const body = await readBody(c, ResearchBody);
-    const abort = new AbortController();
     // The first event (run_started, or report for a finished run) comes after planning and the
     // resume lookup, so a bad question or an unknown run id is still a plain 4xx response.
-    const started = await startEvents(
-      streamResearch(body.question ?? '', runOptions(parts, body, abort.signal)),
-    );
-    return streamSSE(c, async (stream) => {
-      stream.onAbort(() => abort.abort());
-      const send = (event: string, data: unknown) =>
-        stream.writeSSE({ event, data: JSON.stringify(toWire(data)) });
-      try {
-        for await (const event of resumeEvents(started)) {
-          if (stream.aborted) break;
-          await send(event.type, eventData(event));
-          if (event.type === 'report') await send('done', researchResponse(event.result));
-        }
-      } catch (error) {
-        if (!stream.aborted)
-          await send('error', errorBody(await describeFailure(error, c, parts.store)));
-      }
+    return eventStreamResponse(c, {
+      start: (signal) => streamResearch(body.question ?? '', runOptions(parts, body, signal)),
+      store: parts.store,
+      write: async (event, send) => {
+        await send(event.type, eventData(event));
+        if (event.type === 'report') await send('done', researchResponse(event.result));
+      },
     });
   });
 

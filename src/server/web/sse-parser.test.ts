@@ -27,7 +27,7 @@ describe('createSseParser', () => {
 
 describe('readSseEvents', () => {
   const body = (parts: string[], onCancel: () => void) =>
-    new ReadableStream<Uint8Array>({
+    new ReadableStream<Uint8Array<ArrayBuffer>>({
       start(controller) {
         for (const part of parts) controller.enqueue(new TextEncoder().encode(part));
       },
