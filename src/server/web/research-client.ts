@@ -11,14 +11,21 @@ export interface WireTokens {
   total: number;
 }
 
-/** A source a finding cites (its `index` is the report's `[n]` once the report is written). */
-export interface WireFindingCitation {
+/** A numbered entry of the report's Sources list. */
+export interface WireReportSource {
   index: number;
   identifier: string;
   source_type: 'internal' | 'web' | 'paper';
   title: string;
   url?: string;
   section?: string;
+}
+
+/**
+ * A source a finding cites, with the text it quoted (its `index` is the report's `[n]` once the
+ * report is written).
+ */
+export interface WireFindingCitation extends WireReportSource {
   snippet?: string;
 }
 
@@ -30,16 +37,6 @@ export interface WireFinding {
   citations: WireFindingCitation[];
   status: 'done' | 'timeout' | 'failed';
   reason?: string;
-}
-
-/** A numbered entry of the report's Sources list. */
-export interface WireReportSource {
-  index: number;
-  identifier: string;
-  source_type: 'internal' | 'web' | 'paper';
-  title: string;
-  url?: string;
-  section?: string;
 }
 
 /** The result of a run (`POST /research`, the stream's `done` event). */

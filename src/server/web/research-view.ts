@@ -3,6 +3,7 @@ import { byId, h } from './dom.js';
 import { applyResearchEvent, STEPS, type ResearchCard } from './research-cards.js';
 import {
   streamResearch,
+  type WireFindingCitation,
   type WireReportSource,
   type WireResearch,
   type WireResearchEvent,
@@ -11,11 +12,6 @@ import { renderAnswer } from './render-answer.js';
 
 // The research view: runs a question over /research/stream, shows one live card per subagent
 // (they run in parallel), then the report with `[n]` citations that open their source.
-
-/** A report source with the text a finding quoted from it, when one did. */
-interface CitedSource extends WireReportSource {
-  snippet?: string;
-}
 
 const STATUS_LABEL: Record<ResearchCard['status'], string> = {
   queued: 'queued',
@@ -33,8 +29,10 @@ const KIND_LABEL: Record<WireReportSource['source_type'], string> = {
 };
 
 /** The report's Sources list, each with a quoted snippet from the findings that cite it. */
-function citedSources(result: WireResearch): Map<number, CitedSource> {
-  const sources = new Map<number, CitedSource>(result.sources.map((s) => [s.index, { ...s }]));
+function citedSources(result: WireResearch): Map<number, WireFindingCitation> {
+  const sources = new Map<number, WireFindingCitation>(
+    result.sources.map((s) => [s.index, { ...s }]),
+  );
   for (const finding of result.findings) {
     for (const citation of finding.citations) {
       const source = sources.get(citation.index);
@@ -91,7 +89,10 @@ function cardElement(card: ResearchCard, now: number): HTMLElement {
   );
 }
 
-function reportElement(result: WireResearch, sources: Map<number, CitedSource>): DocumentFragment {
+function reportElement(
+  result: WireResearch,
+  sources: Map<number, WireFindingCitation>,
+): DocumentFragment {
   // The Sources list is drawn as buttons from the result, not from the report's markdown lines.
   const body = result.report.split(/\n## Sources\n/)[0] ?? result.report;
   const fragment = document.createDocumentFragment();
@@ -152,7 +153,7 @@ export function mountResearchView(): void {
   const dialog = byId<HTMLDialogElement>('source-dialog');
 
   let cards: ResearchCard[] = [];
-  let sources = new Map<number, CitedSource>();
+  let sources = new Map<number, WireFindingCitation>();
   let running: AbortController | undefined;
 
   const drawCards = () =>
