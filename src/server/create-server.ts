@@ -66,6 +66,11 @@ function packageVersion(): string {
   }
 }
 
+/** The server settings in force: the defaults, then the served config, then the options. */
+export function serverSettings(served: ServedAssistant, options: ServerOptions): ServerSettings {
+  return { ...CohortConfig.parse({}).server, ...served.config?.server, ...options.server };
+}
+
 /**
  * Builds the HTTP API and web page as a Hono app, without listening: test it with
  * `app.request(...)`, or serve it with {@link startServer}. Holds no state beyond the store (and
@@ -80,11 +85,7 @@ export function createServer(
   served: ServedAssistant,
   options: ServerOptions = {},
 ): Hono<ServerEnv> {
-  const settings: ServerSettings = {
-    ...CohortConfig.parse({}).server,
-    ...served.config?.server,
-    ...options.server,
-  };
+  const settings = serverSettings(served, options);
   const logger = options.logger ?? silentLogger;
   const { assistant, store } = served;
   const app = new Hono<ServerEnv>();
@@ -136,7 +137,7 @@ export function createServer(
       assistant,
       store,
       modeDescription: served.modeDescription,
-      version: options.version ?? packageVersion(),
+      version: () => options.version ?? packageVersion(),
     }),
   );
   app.route('/', chatRoutes({ assistant, store }));

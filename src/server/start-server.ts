@@ -3,7 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { CohortError } from '../errors/index.js';
 import { silentLogger } from '../telemetry/index.js';
-import { createServer, type ServedAssistant, type ServerOptions } from './create-server.js';
+import {
+  createServer,
+  serverSettings,
+  type ServedAssistant,
+  type ServerOptions,
+} from './create-server.js';
 
 /** How long shutdown waits for open requests before cutting them off. */
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -50,8 +55,7 @@ export async function startServer(
   options: StartServerOptions = {},
 ): Promise<RunningServer> {
   const app = createServer(served, options);
-  const port = options.server?.port ?? served.config?.server.port ?? 8787;
-  const host = options.server?.host ?? served.config?.server.host ?? '127.0.0.1';
+  const { port, host } = serverSettings(served, options);
   const logger = options.logger ?? silentLogger;
   const bound = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
 

@@ -11,13 +11,14 @@ import type { ServerEnv } from '../server-env.js';
  * the assistant runs extractively), `GET /openapi.json` and `GET /agents`.
  *
  * @example
- * app.route('/', metaRoutes({ assistant, store, modeDescription, version: '0.1.0' }));
+ * app.route('/', metaRoutes({ assistant, store, modeDescription, version: () => '0.1.0' }));
  */
 export function metaRoutes(parts: {
   assistant: Assistant;
   store: Pick<Store, 'ping' | 'db'>;
   modeDescription: string;
-  version: string;
+  /** The package version for `/openapi.json`, asked for on its first request. */
+  version: () => string;
 }) {
   const app = new Hono<ServerEnv>();
   let openApi: Record<string, unknown> | undefined;
@@ -35,7 +36,7 @@ export function metaRoutes(parts: {
   });
 
   app.get('/openapi.json', (c) => {
-    openApi ??= buildOpenApiDocument(parts.version);
+    openApi ??= buildOpenApiDocument(parts.version());
     return c.json(openApi);
   });
 
