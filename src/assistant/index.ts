@@ -12,6 +12,8 @@ export { selectSentences } from './select-sentences.js';
 export { splitSentences } from './sentences.js';
 export {
   openAssistant,
+  describeMode,
+  EXTRACTIVE_MODE_DESCRIPTION,
   SAMPLE_BOOK_DIR,
   type OpenedAssistant,
   type ModelParts,

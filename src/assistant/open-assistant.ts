@@ -61,6 +61,20 @@ export function embeddingFor(
   };
 }
 
+/** The answering mode when no model is configured, and how to configure one. */
+export const EXTRACTIVE_MODE_DESCRIPTION =
+  'extractive (no model configured: answers quote the book; set OPENAI_API_KEY or OPENAI_BASE_URL for a model)';
+
+/**
+ * The answering mode in one line, as `cohort agents`, `cohort serve` and `/healthz` show it: the
+ * model server and the models of both tiers, or extractive mode.
+ */
+export function describeMode(config: CohortConfig): string {
+  return hasModel(config)
+    ? `model: ${createModelProvider(config).describe()}`
+    : EXTRACTIVE_MODE_DESCRIPTION;
+}
+
 /** How the model-backed parts are made; absent when no model is configured. */
 export interface ModelParts {
   runner: AgentRunner;
@@ -136,9 +150,7 @@ export async function openAssistant(options: {
       registry,
       retriever,
       ...(ingested ? { ingested } : {}),
-      modeDescription:
-        model?.description ??
-        'extractive (no model configured: answers quote the book; set OPENAI_API_KEY or OPENAI_BASE_URL for a model)',
+      modeDescription: model?.description ?? EXTRACTIVE_MODE_DESCRIPTION,
       close: () => (options.store ? Promise.resolve() : store.close()),
     };
   } catch (error) {

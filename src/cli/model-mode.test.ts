@@ -83,6 +83,8 @@ describe('cohort ask with a model endpoint', () => {
       OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
       COHORT_MODEL: 'llama3.1',
     });
-    expect(stdout).toMatch(/mode: model \(http:\/\/127\.0\.0\.1:9\/v1; full: llama3\.1/);
+    expect(stdout).toMatch(
+      /mode: model: OpenAI-compatible server at http:\/\/127\.0\.0\.1:9\/v1 \(full: llama3\.1, fast: llama3\.1\)/,
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { describeMode } from '../../assistant/index.js';
 import { hasModel } from '../../config/index.js';
 import { createBookRegistry } from '../../routing/index.js';
 import { toWire } from '../../schema/index.js';
@@ -17,9 +18,7 @@ export const agentsCommand: CliCommand = {
     const config = configFor(io, values);
     const registry = createBookRegistry(config.agentDirs);
     const agents = registry.summaries();
-    const mode = hasModel(config)
-      ? `model (${config.model.baseUrl ?? 'OpenAI'}; full: ${config.model.tiers.full ?? config.model.name}, fast: ${config.model.tiers.fast ?? config.model.tiers.full ?? config.model.name})`
-      : 'extractive (no model configured: answers quote the book; set OPENAI_API_KEY or OPENAI_BASE_URL for a model)';
+    const mode = describeMode(config);
     if (values.json) {
       io.stdout(
         JSON.stringify(
