@@ -1,12 +1,10 @@
 import { hasModel, type CohortConfig } from '../config/index.js';
-import { CohortError } from '../errors/index.js';
 import { createModelProvider } from '../models/index.js';
 import { createRetriever, type Retriever } from '../retrieval/index.js';
-import type { SourceDocument } from '../schema/index.js';
 import type { Store } from '../store/index.js';
 import type { Logger } from '../telemetry/index.js';
-import { arxivSearch, type PaperSearchOutcome } from '../tools/arxiv.js';
-import { fetchReadable, tavilySearch } from '../tools/index.js';
+import { arxivSearch } from '../tools/arxiv.js';
+import { fetchReadable, tavilySearch, unwrapOutcome } from '../tools/index.js';
 import { runPython } from '../tools/python-sandbox.js';
 import { semanticScholarSearch } from '../tools/semantic-scholar.js';
 import type {
@@ -28,11 +26,6 @@ export interface CreateResearchDependenciesOptions {
 
 const clamp = (score: number | undefined) =>
   score === undefined || !Number.isFinite(score) ? undefined : Math.min(1, Math.max(0, score));
-
-function papersOrThrow(outcome: PaperSearchOutcome): SourceDocument[] {
-  if (outcome.ok) return outcome.papers;
-  throw new CohortError(outcome.code, outcome.error);
-}
 
 /**
  * Wires the real parts of a research run from the config: the store's retriever and run log, the
@@ -56,15 +49,16 @@ export function createResearchDependencies(
   const apiKey = tools.tavilyApiKey;
   const webSearch: SourceSearch | undefined = apiKey
     ? async (query, { signal, maxResults }) => {
-        const found = await tavilySearch(query, {
-          apiKey,
-          baseUrl: tools.tavilyBaseUrl,
-          maxResults,
-          signal,
-          timeoutMs,
-          ...fetchOption,
-        });
-        if (!found.ok) throw new CohortError(found.code, found.error);
+        const found = unwrapOutcome(
+          await tavilySearch(query, {
+            apiKey,
+            baseUrl: tools.tavilyBaseUrl,
+            maxResults,
+            signal,
+            timeoutMs,
+            ...fetchOption,
+          }),
+        );
         return found.results.map((hit) => ({
           identifier: hit.url,
           sourceType: 'web' as const,
@@ -77,20 +71,21 @@ export function createResearchDependencies(
       }
     : undefined;
   const scrapePage: ScrapePage = async (url, { signal }) => {
-    const page = await fetchReadable(url, {
-      signal,
-      timeoutMs,
-      allowPrivateNetwork: tools.allowPrivateNetwork,
-      ...fetchOption,
-    });
-    if (!page.ok) throw new CohortError(page.code, page.error);
+    const page = unwrapOutcome(
+      await fetchReadable(url, {
+        signal,
+        timeoutMs,
+        allowPrivateNetwork: tools.allowPrivateNetwork,
+        ...fetchOption,
+      }),
+    );
     return page.text;
   };
   const paperSearches: PaperSearch[] = [
     {
       name: 'arxiv',
       search: async (query, { signal, maxResults }) =>
-        papersOrThrow(
+        unwrapOutcome(
           await arxivSearch(query, {
             baseUrl: tools.arxivBaseUrl,
             maxResults,
@@ -98,7 +93,7 @@ export function createResearchDependencies(
             timeoutMs,
             ...fetchOption,
           }),
-        ),
+        ).papers,
     },
   ];
   const s2Key = tools.semanticScholarApiKey;
@@ -106,7 +101,7 @@ export function createResearchDependencies(
     paperSearches.push({
       name: 'semantic_scholar',
       search: async (query, { signal, maxResults }) =>
-        papersOrThrow(
+        unwrapOutcome(
           await semanticScholarSearch(query, {
             apiKey: s2Key,
             baseUrl: tools.semanticScholarBaseUrl,
@@ -115,7 +110,7 @@ export function createResearchDependencies(
             timeoutMs,
             ...fetchOption,
           }),
-        ),
+        ).papers,
     });
   }
   const provider = hasModel(config) ? createModelProvider(config, fetchOption) : undefined;

@@ -46,14 +46,13 @@ export const retrieveNode: SubagentNode = async (state, context) => {
   );
   if (!timed.ok) return { internalResult: { sources: [], reason: timed.message } };
   const minScore = context.internalMinScore ?? DEFAULT_INTERNAL_MIN_SCORE;
-  const alreadyVisited = new Set(state.visitedSources.map((source) => source.identifier));
   const sources: SourceDocument[] = [];
   let skipped = 0;
   for (const chunk of timed.value) {
     if (sources.length >= INTERNAL_SOURCE_LIMIT) break;
     if (chunk.score < minScore) continue;
     const source = chunkToSource(chunk);
-    if (alreadyVisited.has(source.identifier) || !context.registry.claim(source)) {
+    if (!context.registry.claim(source)) {
       skipped++;
       continue;
     }

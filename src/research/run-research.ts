@@ -5,7 +5,7 @@ import { Query, ResearchResult, ResearchTask, type Finding } from '../schema/ind
 import { isolateSubgraphState } from './isolation.js';
 import { mapWithConcurrency } from './map-with-concurrency.js';
 import { planTasks } from './plan-tasks.js';
-import { mergeCitations, mergeFindings, mergeVisitedSources } from './reducers.js';
+import { mergeCitations, mergeFindings } from './reducers.js';
 import type { ResearchDependencies } from './research-dependencies.js';
 import type { ResearchEvent, ResearchEventHandler } from './research-events.js';
 import { subagentNode, type SubagentRunner } from './subagent-node.js';
@@ -137,12 +137,14 @@ export async function runResearch(
     });
   }
   let findings: Finding[] = [];
-  let visitedSources = [...finished.values()].flatMap((output) => output.visitedSources);
   let citations = [...finished.values()].flatMap((output) => output.allExtractedCitations);
   const order = tasks.map((task) => task.id);
   for (const output of finished.values())
     findings = mergeFindings(findings, output.subagentFindings, order);
-  const registry = createVisitedRegistry(visitedSources);
+  // The one record of visited sources: seeded from resumed tasks, claimed into by every subagent.
+  const registry = createVisitedRegistry(
+    [...finished.values()].flatMap((output) => output.visitedSources),
+  );
   emit({
     type: 'run_started',
     runId,
@@ -173,7 +175,6 @@ export async function runResearch(
     }
     // Reducers: each subagent writes only under its own task id.
     findings = mergeFindings(findings, output.subagentFindings, order);
-    visitedSources = mergeVisitedSources(visitedSources, output.visitedSources);
     citations = mergeCitations(citations, output.allExtractedCitations);
     const finding =
       output.subagentFindings[0] ??

@@ -1,4 +1,4 @@
-import type { SourceDocument, VisitedSource } from '../schema/index.js';
+import type { SourceDocument } from '../schema/index.js';
 import type { SourceSearch } from './research-dependencies.js';
 import { runWithTimeout } from './run-with-timeout.js';
 import type { SubagentContext, SubagentNode } from './subagent-state.js';
@@ -16,14 +16,12 @@ interface Branch {
   reasons: string[];
 }
 
-/** Claims each found source in the shared registry, keeping only the ones this subagent got first. */
-function claimNew(
-  found: SourceDocument[],
-  state: { visitedSources: VisitedSource[] },
-  context: SubagentContext,
-) {
-  const before = new Set(state.visitedSources.map((source) => source.identifier));
-  return found.filter((source) => !before.has(source.identifier) && context.registry.claim(source));
+/**
+ * Claims each found source in the shared registry (which holds every source of the run, this
+ * subagent's earlier ones included), keeping only the ones this subagent got first.
+ */
+function claimNew(found: SourceDocument[], context: SubagentContext) {
+  return found.filter((source) => context.registry.claim(source));
 }
 
 async function search(
@@ -54,7 +52,7 @@ async function webBranch(
     WEB_RESULT_LIMIT,
     context,
   );
-  const sources = claimNew(found, state, context).map((source) => ({
+  const sources = claimNew(found, context).map((source) => ({
     ...source,
     sourceType: 'web' as const,
   }));
@@ -88,7 +86,7 @@ async function paperBranch(
     ),
   );
   const found = results.flatMap((result) => result.found);
-  const sources = claimNew(found, state, context).map((source) => ({
+  const sources = claimNew(found, context).map((source) => ({
     ...source,
     sourceType: 'paper' as const,
   }));

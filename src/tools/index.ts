@@ -1,5 +1,6 @@
 export {
   toolFailure,
+  unwrapOutcome,
   type CohortTool,
   type ToolCallOptions,
   type ToolFailure,

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { isCohortError, type CohortErrorCode } from '../errors/index.js';
+import { CohortError, isCohortError, type CohortErrorCode } from '../errors/index.js';
 
 /** What a tool's `execute` is given besides its input. */
 export interface ToolCallOptions {
@@ -46,4 +46,22 @@ export function toolFailure(error: unknown): ToolFailure {
   if (isCohortError(error)) return { ok: false, code: error.code, error: error.message };
   const message = error instanceof Error ? error.message : String(error);
   return { ok: false, code: 'internal', error: message };
+}
+
+/**
+ * A tool outcome's success, or its failure thrown as the CohortError it describes: the inverse of
+ * {@link toolFailure}, for callers that are code rather than a model.
+ *
+ * @example
+ * const { papers } = unwrapOutcome(await arxivSearch(query));
+ */
+export function unwrapOutcome<T extends { ok: true } | ToolFailure>(
+  outcome: T,
+): Exclude<T, ToolFailure> {
+  if (isToolFailure(outcome)) throw new CohortError(outcome.code, outcome.error);
+  return outcome as Exclude<T, ToolFailure>;
+}
+
+function isToolFailure(outcome: { ok: boolean }): outcome is ToolFailure {
+  return !outcome.ok;
 }
