@@ -7,7 +7,7 @@ import { asSchema, type AssistantContent, type ModelMessage } from 'ai';
 import { convertToLanguageModelPrompt, standardizePrompt } from 'ai/internal';
 import { CohortError, isCohortError } from '../../errors/index.js';
 import { budgetMessage, stepCapMessage } from './errors.js';
-import { executeToolCall, toolResultPart, type ToolTable } from './tool-execution.js';
+import { executeToolCall, parseToolInput, toolResultPart, type ToolTable } from './tool-execution.js';
 import { runTurn } from './turn.js';
 import type { LoopCall, LoopEvent, LoopFinishReason, LoopOptions, LoopResult, LoopTool, LoopToolCall } from './types.js';
 import { addUsage, emptyUsage } from './usage.js';
@@ -119,17 +119,18 @@ export async function* runLoopStream(options: LoopOptions): AsyncGenerator<LoopE
 
     const content: Exclude<AssistantContent, string> = [];
     if (outcome.text) content.push({ type: 'text', text: outcome.text });
-    for (const call of outcome.toolCalls) {
-      content.push({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName, input: parseInput(call.input) });
-    }
+    const inputs = outcome.toolCalls.map((call) => parseToolInput(call.input));
+    outcome.toolCalls.forEach((call, index) => {
+      content.push({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName, input: inputs[index] });
+    });
     if (content.length > 0) {
       messages.push({ role: 'assistant', content });
       prompt.push({ role: 'assistant', content } as LanguageModelV3Message);
     }
     if (outcome.toolCalls.length === 0) return yield* end(finish('stop'));
 
-    for (const call of outcome.toolCalls) {
-      yield { type: 'tool-call', step, toolCallId: call.toolCallId, toolName: call.toolName, input: parseInput(call.input) };
+    for (const [index, call] of outcome.toolCalls.entries()) {
+      yield { type: 'tool-call', step, toolCallId: call.toolCallId, toolName: call.toolName, input: inputs[index] };
     }
     let executed;
     try {
@@ -189,13 +190,4 @@ async function toFunctionTool(tool: LoopTool): Promise<LanguageModelV3FunctionTo
     description: tool.description,
     inputSchema: inputSchema as LanguageModelV3FunctionTool['inputSchema'],
   };
-}
-
-function parseInput(input: string): unknown {
-  if (input.trim() === '') return {};
-  try {
-    return JSON.parse(input);
-  } catch {
-    return input;
-  }
 }

@@ -49,9 +49,9 @@ export async function executeToolCall(
     output: message,
     isError: true,
   });
-  if (table.allowed && !table.allowed.has(call.toolName)) return fail(parseJson(call.input), refusedToolMessage(call.toolName));
+  if (table.allowed && !table.allowed.has(call.toolName)) return fail(parseToolInput(call.input), refusedToolMessage(call.toolName));
   const tool = table.byName.get(call.toolName);
-  if (!tool) return fail(parseJson(call.input), unknownToolMessage(call.toolName, [...table.byName.keys()]));
+  if (!tool) return fail(parseToolInput(call.input), unknownToolMessage(call.toolName, [...table.byName.keys()]));
   let raw: unknown;
   try {
     raw = call.input.trim() === '' ? {} : JSON.parse(call.input);
@@ -81,7 +81,12 @@ export function toolResultPart(call: ExecutedToolCall): ToolResultPart {
   return { type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output };
 }
 
-function parseJson(text: string): unknown {
+/**
+ * A tool call's input as data, for records and events: empty input is `{}` (a call with no
+ * arguments); text that is not JSON stays the text the model wrote.
+ */
+export function parseToolInput(text: string): unknown {
+  if (text.trim() === '') return {};
   try {
     return JSON.parse(text);
   } catch {
