@@ -70,6 +70,23 @@ export function toRetrievedChunk(
 const toRetrieved = (hit: RankedChunk, fallback: boolean) =>
   toRetrievedChunk(hit.chunk, hit.score, fallback);
 
+// Per ranker, so a rebuilt index (new chunks) gets new masks and the old ones are collected with it.
+const domainMasks = new WeakMap<Ranker, Map<string, Uint8Array>>();
+const MAX_CACHED_DOMAINS = 32;
+
+/** Which of the ranker's chunks are in `domain` (1) or not (0), built once per ranker and domain. */
+function domainMask(ranker: Ranker, domain: string): Uint8Array {
+  let masks = domainMasks.get(ranker);
+  if (!masks) domainMasks.set(ranker, (masks = new Map()));
+  let mask = masks.get(domain);
+  if (!mask) {
+    mask = Uint8Array.from(ranker.chunks, (chunk) => (chunk.domain === domain ? 1 : 0));
+    // Domains are a short enumeration; the bound keeps an unexpected caller from growing the cache.
+    if (masks.size < MAX_CACHED_DOMAINS) masks.set(domain, mask);
+  }
+  return mask;
+}
+
 /** Retrieval over a ranker, with the domain filter and its whole-book fallback (spec R8). */
 function retrieveWith(
   ranker: Ranker,
@@ -79,8 +96,7 @@ function retrieveWith(
 ) {
   const limit = options.limit ?? defaults.limit;
   if (!options.domain) return ranker.rank(query, { limit }).map((hit) => toRetrieved(hit, false));
-  const mask = Uint8Array.from(ranker.chunks, (chunk) => (chunk.domain === options.domain ? 1 : 0));
-  const inDomain = ranker.rank(query, { limit, mask });
+  const inDomain = ranker.rank(query, { limit, mask: domainMask(ranker, options.domain) });
   if ((inDomain[0]?.score ?? 0) >= defaults.minScore)
     return inDomain.map((hit) => toRetrieved(hit, false));
   return ranker.rank(query, { limit }).map((hit) => toRetrieved(hit, true));
