@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseFrontmatter } from '../config/index.js';
-import { CohortError, fromZodError } from '../errors/index.js';
+import { CohortError, parseInput } from '../errors/index.js';
 
 /** Skill names (Agent Skills format): lowercase letters and digits, single hyphens between. */
 export const SKILL_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -83,9 +83,7 @@ export function parseSkillFile(
       field: 'frontmatter',
     });
   }
-  const parsed = SkillFrontmatter.safeParse(data);
-  if (!parsed.success) throw fromZodError(parsed.error, { file });
-  const fields = parsed.data;
+  const fields = parseInput(SkillFrontmatter, data, { file });
   if (fields.name !== options.folderName) {
     throw new CohortError(
       'invalid_input',

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { camelKeys, parseFrontmatter } from '../config/index.js';
-import { CohortError, fromZodError, isCohortError } from '../errors/index.js';
+import { CohortError, isCohortError, parseInput } from '../errors/index.js';
 import { BUILTIN_SUBAGENT_TYPES } from './builtin-types.js';
 import { SubagentType } from './subagent-type.js';
 
@@ -74,20 +74,22 @@ export function parseSubagentFile(text: string, file: string): SubagentType {
     typeof fields.skills === 'string'
       ? fields.skills.split(/[,\s]+/).filter(Boolean)
       : fields.skills;
-  const parsed = SubagentType.safeParse({
-    name: fields.name,
-    description: fields.description,
-    ...(tools ? { tools } : {}),
-    ...(disallowed ? { disallowedTools: disallowed } : {}),
-    ...(fields.model === undefined ? {} : { model: String(fields.model) }),
-    ...(fields.maxTurns === undefined ? {} : { maxTurns: fields.maxTurns }),
-    ...(skills === undefined ? {} : { skills }),
-    systemPrompt: body,
-    source: file,
-    extra,
-  });
-  if (!parsed.success) throw fromZodError(parsed.error, { file });
-  return parsed.data;
+  return parseInput(
+    SubagentType,
+    {
+      name: fields.name,
+      description: fields.description,
+      ...(tools ? { tools } : {}),
+      ...(disallowed ? { disallowedTools: disallowed } : {}),
+      ...(fields.model === undefined ? {} : { model: String(fields.model) }),
+      ...(fields.maxTurns === undefined ? {} : { maxTurns: fields.maxTurns }),
+      ...(skills === undefined ? {} : { skills }),
+      systemPrompt: body,
+      source: file,
+      extra,
+    },
+    { file },
+  );
 }
 
 /** A subagent file that could not be loaded. */
