@@ -31,7 +31,7 @@ describe('cohort CLI', () => {
     expect(code).toBe(0);
     for (const name of ['glossary', 'hardware', 'module_info', 'capstone', 'book'])
       expect(stdout).toContain(name);
-    expect(stdout).toMatch(/mode: extractive/);
+    expect(stdout).toMatch(/answering: extractive/);
   });
 
   it('keeps a chat session across questions', async () => {

@@ -84,7 +84,7 @@ describe('cohort ask with a model endpoint', () => {
       COHORT_MODEL: 'llama3.1',
     });
     expect(stdout).toMatch(
-      /mode: model: OpenAI-compatible server at http:\/\/127\.0\.0\.1:9\/v1 \(full: llama3\.1, fast: llama3\.1\)/,
+      /answering: model: OpenAI-compatible server at http:\/\/127\.0\.0\.1:9\/v1 \(full: llama3\.1, fast: llama3\.1\)/,
     );
   });
 });

@@ -40,7 +40,7 @@ export const agentsCommand: CliCommand = {
         `${agent.name}${marker} — ${agent.domain} · model tier ${agent.model}\n  ${agent.description}\n  keywords: ${agent.keywords.join(', ')}\n`,
       );
     }
-    io.stdout(`\n${agents.length} agents · mode: ${mode}\n`);
+    io.stdout(`\n${agents.length} agents · answering: ${mode}\n`);
     return 0;
   },
 };
