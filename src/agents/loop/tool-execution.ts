@@ -52,14 +52,10 @@ export async function executeToolCall(
   if (table.allowed && !table.allowed.has(call.toolName)) return fail(parseToolInput(call.input), refusedToolMessage(call.toolName));
   const tool = table.byName.get(call.toolName);
   if (!tool) return fail(parseToolInput(call.input), unknownToolMessage(call.toolName, [...table.byName.keys()]));
-  let raw: unknown;
-  try {
-    raw = call.input.trim() === '' ? {} : JSON.parse(call.input);
-  } catch {
-    return fail(call.input, invalidInputMessage(call.toolName, 'arguments are not valid JSON'));
-  }
-  const parsed = tool.inputSchema.safeParse(raw);
-  if (!parsed.success) return fail(raw, invalidInputMessage(call.toolName, describeZodError(parsed.error)));
+  const read = readJsonInput(call.input);
+  if (!read.ok) return fail(call.input, invalidInputMessage(call.toolName, 'arguments are not valid JSON'));
+  const parsed = tool.inputSchema.safeParse(read.value);
+  if (!parsed.success) return fail(read.value, invalidInputMessage(call.toolName, describeZodError(parsed.error)));
   try {
     const output = await tool.execute(parsed.data, { signal, toolCallId: call.toolCallId });
     return { toolCallId: call.toolCallId, toolName: call.toolName, input: parsed.data, output, isError: false };
@@ -81,15 +77,18 @@ export function toolResultPart(call: ExecutedToolCall): ToolResultPart {
   return { type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output };
 }
 
-/**
- * A tool call's input as data, for records and events: empty input is `{}` (a call with no
- * arguments); text that is not JSON stays the text the model wrote.
- */
-export function parseToolInput(text: string): unknown {
-  if (text.trim() === '') return {};
+/** A tool call's arguments read as JSON; empty text is `{}`, a call with no arguments. */
+function readJsonInput(text: string): { ok: true; value: unknown } | { ok: false } {
+  if (text.trim() === '') return { ok: true, value: {} };
   try {
-    return JSON.parse(text);
+    return { ok: true, value: JSON.parse(text) };
   } catch {
-    return text;
+    return { ok: false };
   }
+}
+
+/** A tool call's input as data, for records and events: text that is not JSON stays the text the model wrote. */
+export function parseToolInput(text: string): unknown {
+  const read = readJsonInput(text);
+  return read.ok ? read.value : text;
 }
