@@ -15,7 +15,7 @@ import { citationLocation, formatSourcesFooter } from '../skills/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
 import type { Synthesiser } from './assistant.js';
 import { answerBody, mergeCitations, mergeResponses, renumberMarkers } from './merge-responses.js';
-import type { ModelParts } from './open-assistant.js';
+import { describeMode, type ModelParts } from './open-assistant.js';
 
 /** How much of each cited passage the synthesis call sees, in characters. */
 const PASSAGE_PREVIEW_CHARS = 400;
@@ -167,7 +167,7 @@ export function modelPartsFor(config: CohortConfig, logger: Logger): ModelParts 
   return {
     runner: createModelRunner({ provider, config, logger }),
     synthesiser: createModelSynthesiser({ provider, config, logger }),
-    description: `model: ${provider.describe()}`,
+    description: describeMode(config, () => provider),
   };
 }
 

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { AgentRunner } from '../agents/index.js';
 import { hasModel, type CohortConfig } from '../config/index.js';
-import { createModelProvider, embedTexts } from '../models/index.js';
+import { createModelProvider, embedTexts, type ModelProvider } from '../models/index.js';
 import {
   createHybridRetriever,
   createRetriever,
@@ -67,12 +67,14 @@ export const EXTRACTIVE_MODE_DESCRIPTION =
 
 /**
  * The answering mode in one line, as `cohort agents`, `cohort serve` and `/healthz` show it: the
- * model server and the models of both tiers, or extractive mode.
+ * model server and the models of both tiers, or extractive mode. Pass `provider` when one is
+ * already made.
  */
-export function describeMode(config: CohortConfig): string {
-  return hasModel(config)
-    ? `model: ${createModelProvider(config).describe()}`
-    : EXTRACTIVE_MODE_DESCRIPTION;
+export function describeMode(
+  config: CohortConfig,
+  provider: () => ModelProvider = () => createModelProvider(config),
+): string {
+  return hasModel(config) ? `model: ${provider().describe()}` : EXTRACTIVE_MODE_DESCRIPTION;
 }
 
 /** How the model-backed parts are made; absent when no model is configured. */
