@@ -1,5 +1,12 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { openAssistant, type OpenedAssistant } from '../../src/assistant/index.js';
+import { loadConfig } from '../../src/config/index.js';
+import {
+  startServer,
+  type RunningServer,
+  type StartServerOptions,
+} from '../../src/server/index.js';
 
 /** Debian's Chromium: `.ci/run` installs it; never `playwright install`. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -39,4 +46,24 @@ export async function openRecordingPage(
   });
   await page.goto(url);
   return { page, external };
+}
+
+/** The real assistant, extractive, over the sample book in an in-memory store. */
+export function openSampleAssistant(): Promise<OpenedAssistant> {
+  return openAssistant({
+    config: loadConfig({ env: { COHORT_DATA_DIR: 'memory://' }, cwd: process.cwd() }),
+  });
+}
+
+/** Serves `opened` on a free loopback port; stopping the server closes its store. */
+export function servePage(
+  opened: OpenedAssistant,
+  options: Pick<StartServerOptions, 'research'> = {},
+): Promise<RunningServer> {
+  return startServer(opened, {
+    server: { port: 0, host: '127.0.0.1' },
+    handleSignals: false,
+    close: opened.close,
+    ...options,
+  });
 }

@@ -5,11 +5,12 @@ import {
   HAS_CHROMIUM,
   launchBrowser,
   openRecordingPage,
+  openSampleAssistant,
   RESULTS,
+  servePage,
 } from './browser.js';
-import { openAssistant, type OpenedAssistant } from '../../src/assistant/index.js';
-import { loadConfig } from '../../src/config/index.js';
-import { startServer, type RunningServer } from '../../src/server/index.js';
+import type { OpenedAssistant } from '../../src/assistant/index.js';
+import type { RunningServer } from '../../src/server/index.js';
 
 // The web chat page in a real browser, over the real assistant (extractive, sample book in memory).
 
@@ -19,14 +20,8 @@ describe.skipIf(!HAS_CHROMIUM)(browserSuite('the web chat page'), () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    opened = await openAssistant({
-      config: loadConfig({ env: { COHORT_DATA_DIR: 'memory://' }, cwd: process.cwd() }),
-    });
-    running = await startServer(opened, {
-      server: { port: 0, host: '127.0.0.1' },
-      handleSignals: false,
-      close: opened.close,
-    });
+    opened = await openSampleAssistant();
+    running = await servePage(opened);
     browser = await launchBrowser();
   }, 120_000);
 

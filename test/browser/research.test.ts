@@ -5,12 +5,13 @@ import {
   HAS_CHROMIUM,
   launchBrowser,
   openRecordingPage,
+  openSampleAssistant,
   RESULTS,
+  servePage,
 } from './browser.js';
-import { openAssistant, type OpenedAssistant } from '../../src/assistant/index.js';
-import { loadConfig } from '../../src/config/index.js';
+import type { OpenedAssistant } from '../../src/assistant/index.js';
 import { createResearchDependencies, type ResearchDependencies } from '../../src/research/index.js';
-import { startServer, type RunningServer } from '../../src/server/index.js';
+import type { RunningServer } from '../../src/server/index.js';
 
 // The research view in a real browser: extractive research over the real sample book (in
 // memory). The web search is a local stand-in, so nothing leaves the machine: one clause the
@@ -26,9 +27,7 @@ describe.skipIf(!HAS_CHROMIUM)(browserSuite('the research view'), () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    opened = await openAssistant({
-      config: loadConfig({ env: { COHORT_DATA_DIR: 'memory://' }, cwd: process.cwd() }),
-    });
+    opened = await openSampleAssistant();
     const real = createResearchDependencies(opened.config, { store: opened.store });
     const book = real.retriever!;
     const research: ResearchDependencies = {
@@ -51,12 +50,7 @@ describe.skipIf(!HAS_CHROMIUM)(browserSuite('the research view'), () => {
       ],
       paperSearches: [],
     };
-    running = await startServer(opened, {
-      server: { port: 0, host: '127.0.0.1' },
-      handleSignals: false,
-      close: opened.close,
-      research,
-    });
+    running = await servePage(opened, { research });
     browser = await launchBrowser();
   }, 120_000);
 
