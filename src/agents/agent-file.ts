@@ -32,16 +32,23 @@ export function parseAgentFile(text: string, file: string): Agent {
   const fields = camelKeys(data);
   for (const key of Object.keys(fields)) {
     if (!KNOWN_KEYS.has(key)) {
-      throw new CohortError('invalid_input', `${file}: ${key}: unknown field in agent frontmatter`, {
-        file,
-        field: key,
-      });
+      throw new CohortError(
+        'invalid_input',
+        `${file}: ${key}: unknown field in agent frontmatter`,
+        {
+          file,
+          field: key,
+        },
+      );
     }
   }
   if (typeof fields.tools === 'string') fields.tools = fields.tools.split(/[\s,]+/).filter(Boolean);
-  return defineAgent({ ...fields, systemPrompt: body.trim() } as Parameters<typeof defineAgent>[0], {
-    file,
-  });
+  return defineAgent(
+    { ...fields, systemPrompt: body.trim() } as Parameters<typeof defineAgent>[0],
+    {
+      file,
+    },
+  );
 }
 
 /** Reads and parses one agent file. */
@@ -50,10 +57,14 @@ export function loadAgentFile(path: string): Agent {
   try {
     text = readFileSync(path, 'utf8');
   } catch (cause) {
-    throw new CohortError('invalid_input', `Cannot read agent file ${path}: ${(cause as Error).message}`, {
-      file: path,
-      cause,
-    });
+    throw new CohortError(
+      'invalid_input',
+      `Cannot read agent file ${path}: ${(cause as Error).message}`,
+      {
+        file: path,
+        cause,
+      },
+    );
   }
   return parseAgentFile(text, path);
 }
@@ -66,10 +77,14 @@ export function loadAgentDir(dir: string): Agent[] {
     if (!statSync(root).isDirectory()) throw new Error('not a folder');
     names = readdirSync(root).filter((name) => name.endsWith('.md') && name !== 'README.md');
   } catch (cause) {
-    throw new CohortError('invalid_input', `Cannot read agent folder ${dir}: ${(cause as Error).message}`, {
-      file: dir,
-      cause,
-    });
+    throw new CohortError(
+      'invalid_input',
+      `Cannot read agent folder ${dir}: ${(cause as Error).message}`,
+      {
+        file: dir,
+        cause,
+      },
+    );
   }
   return names.sort().map((name) => loadAgentFile(join(root, name)));
 }

@@ -51,15 +51,27 @@ describe('agent markdown files', () => {
       '---\nname: recipes\ndescription: Recipes\ndomain: cooking\nkeywords: [recipe, bake, oven]\ntools: search_book_content\nmodel: fast\nanswer_style: definition\nexamples:\n  - how long do I bake bread\n---\nAnswer only from the book.\n',
       'recipes.md',
     );
-    expect(agent).toMatchObject({ name: 'recipes', model: 'fast', answerStyle: 'definition', tools: ['search_book_content'], file: 'recipes.md' });
+    expect(agent).toMatchObject({
+      name: 'recipes',
+      model: 'fast',
+      answerStyle: 'definition',
+      tools: ['search_book_content'],
+      file: 'recipes.md',
+    });
     expect(agent.systemPrompt).toBe('Answer only from the book.');
     expect(agent.examples).toEqual(['how long do I bake bread']);
   });
 
   it.each([
     ['---\nname: x\n  bad: [\n---\nbody', 'invalid YAML frontmatter'],
-    ['---\nname: recipes\ndescription: R\ndomain: c\nkeywords: [a, b, c]\ncolour: red\n---\nFrom the book.', 'colour: unknown field'],
-    ['---\nname: recipes\ndescription: R\ndomain: c\nkeywords: [a, b]\n---\nFrom the book.', 'keywords'],
+    [
+      '---\nname: recipes\ndescription: R\ndomain: c\nkeywords: [a, b, c]\ncolour: red\n---\nFrom the book.',
+      'colour: unknown field',
+    ],
+    [
+      '---\nname: recipes\ndescription: R\ndomain: c\nkeywords: [a, b]\n---\nFrom the book.',
+      'keywords',
+    ],
   ])('a malformed file names the file and the field (%#)', (text, reason) => {
     const error = errorOf(() => parseAgentFile(text, 'agents/bad.md'));
     expect(error.message).toContain('agents/bad.md');
@@ -68,10 +80,15 @@ describe('agent markdown files', () => {
 
   it('loads a folder of agent files, adding an agent by adding a file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cohort-agent-dir-'));
-    writeFileSync(join(dir, 'recipes.md'), '---\nname: recipes\ndescription: R\ndomain: c\nkeywords: [a, b, c]\n---\nFrom the book.');
+    writeFileSync(
+      join(dir, 'recipes.md'),
+      '---\nname: recipes\ndescription: R\ndomain: c\nkeywords: [a, b, c]\n---\nFrom the book.',
+    );
     writeFileSync(join(dir, 'README.md'), 'not an agent');
     expect(loadAgentDir(dir).map((a) => a.name)).toEqual(['recipes']);
-    expect(errorOf(() => loadAgentDir(join(dir, 'missing'))).message).toContain('Cannot read agent folder');
+    expect(errorOf(() => loadAgentDir(join(dir, 'missing'))).message).toContain(
+      'Cannot read agent folder',
+    );
   });
 });
 
@@ -87,12 +104,16 @@ describe('AgentRegistry', () => {
     expect(registry.defaultAgent.name).toBe('book');
     expect(registry.unregister('recipes')).toBe(true);
     expect(registry.unregister('recipes')).toBe(false);
-    expect(registry.summaries()).toEqual([{ name: 'book', domain: 'cooking', description: spec.description, keywords: spec.keywords }]);
+    expect(registry.summaries()).toEqual([
+      { name: 'book', domain: 'cooking', description: spec.description, keywords: spec.keywords },
+    ]);
   });
 
   it('refuses duplicates, an unregistered default, an empty registry and removing the default', () => {
     expect(errorOf(() => new AgentRegistry([book, book])).message).toContain('already registered');
-    expect(errorOf(() => new AgentRegistry([recipes], { defaultAgent: 'book' })).message).toContain('Unknown default agent "book"');
+    expect(errorOf(() => new AgentRegistry([recipes], { defaultAgent: 'book' })).message).toContain(
+      'Unknown default agent "book"',
+    );
     expect(errorOf(() => new AgentRegistry([])).message).toContain('at least one agent');
     expect(errorOf(() => new AgentRegistry([book]).unregister('book')).code).toBe('conflict');
     expect(errorOf(() => new AgentRegistry([book]).require('chef')).code).toBe('not_found');

@@ -1,5 +1,10 @@
 import { parseInput } from '../errors/index.js';
-import { AgentSpec, type AgentContext, type AgentResponse, type AgentSpecInput } from '../schema/index.js';
+import {
+  AgentSpec,
+  type AgentContext,
+  type AgentResponse,
+  type AgentSpecInput,
+} from '../schema/index.js';
 import type { AgentDependencies } from './dependencies.js';
 
 /** A custom way for an agent to answer; most agents only declare and use the default runner. */

@@ -1,4 +1,8 @@
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3StreamPart,
+} from '@ai-sdk/provider';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../../test/fake-openai/server.js';
@@ -59,7 +63,10 @@ function fakeRag(answers: Array<RetrievedChunk[] | Error>) {
 
 function logs() {
   const lines: Array<Record<string, unknown>> = [];
-  return { lines, logger: createLogger({ level: 'debug', write: (line) => lines.push(JSON.parse(line)) }) };
+  return {
+    lines,
+    logger: createLogger({ level: 'debug', write: (line) => lines.push(JSON.parse(line)) }),
+  };
 }
 
 const deps = (rag: RagSkill, extra: Partial<AgentDependencies> = {}): AgentDependencies => ({
@@ -71,7 +78,14 @@ const deps = (rag: RagSkill, extra: Partial<AgentDependencies> = {}): AgentDepen
 });
 
 const config = (model: Record<string, unknown> = {}) =>
-  CohortConfig.parse({ model: { baseUrl: 'http://127.0.0.1:9/v1', name: 'full-model', tiers: { fast: 'fast-model' }, ...model } });
+  CohortConfig.parse({
+    model: {
+      baseUrl: 'http://127.0.0.1:9/v1',
+      name: 'full-model',
+      tiers: { fast: 'fast-model' },
+      ...model,
+    },
+  });
 
 const providerOf = (model: LanguageModelV3): ModelProvider => ({
   languageModel: () => model,
@@ -79,7 +93,10 @@ const providerOf = (model: LanguageModelV3): ModelProvider => ({
   describe: () => 'mock',
 });
 
-const usage = { inputTokens: { total: 40, noCache: 40, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 10, text: 10, reasoning: 0 } };
+const usage = {
+  inputTokens: { total: 40, noCache: 40, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 10, text: 10, reasoning: 0 },
+};
 const parts = (list: LanguageModelV3StreamPart[]) => ({
   stream: new ReadableStream<LanguageModelV3StreamPart>({
     start(controller) {
@@ -90,7 +107,12 @@ const parts = (list: LanguageModelV3StreamPart[]) => ({
 });
 const search = (query: string, id = 'call_1') =>
   parts([
-    { type: 'tool-call', toolCallId: id, toolName: 'search_book_content', input: JSON.stringify({ query }) },
+    {
+      type: 'tool-call',
+      toolCallId: id,
+      toolName: 'search_book_content',
+      input: JSON.stringify({ query }),
+    },
     { type: 'finish', usage, finishReason: { unified: 'tool-calls', raw: 'tool_calls' } },
   ]);
 const say = (text: string) =>
@@ -114,10 +136,19 @@ function mockModel(steps: Array<ReturnType<typeof parts> | Error>) {
   });
 }
 
-async function run(provider: ModelProvider, cfg: CohortConfig, context: Partial<AgentContext>, dependencies: AgentDependencies) {
+async function run(
+  provider: ModelProvider,
+  cfg: CohortConfig,
+  context: Partial<AgentContext>,
+  dependencies: AgentDependencies,
+) {
   const events: AgentEvent[] = [];
   const runner = createModelRunner({ provider, config: cfg, retryDelayMs: 1 });
-  for await (const event of runner.run(agent, AgentContext.parse({ query: 'How much power does the Jetson draw?', ...context }), dependencies)) {
+  for await (const event of runner.run(
+    agent,
+    AgentContext.parse({ query: 'How much power does the Jetson draw?', ...context }),
+    dependencies,
+  )) {
     events.push(event);
   }
   const last = events.at(-1);
@@ -131,7 +162,8 @@ function lastToolResult(model: MockLanguageModelV3): SearchToolResult {
   const message = call.prompt.at(-1);
   if (message?.role !== 'tool') throw new Error('last message is not a tool result');
   const part = message.content[0];
-  if (part?.type !== 'tool-result' || part.output.type !== 'json') throw new Error('not a json tool result');
+  if (part?.type !== 'tool-result' || part.output.type !== 'json')
+    throw new Error('not a json tool result');
   return part.output.value as unknown as SearchToolResult;
 }
 
@@ -151,11 +183,17 @@ describe('createModelRunner (mock model)', () => {
       mode: 'model',
       model: 'mock-model',
       usage: { promptTokens: 80, completionTokens: 20, totalTokens: 100 },
-      calls: [{ step: 1, usage: { totalTokens: 50 } }, { step: 2, usage: { totalTokens: 50 } }],
+      calls: [
+        { step: 1, usage: { totalTokens: 50 } },
+        { step: 2, usage: { totalTokens: 50 } },
+      ],
       ungrounded_citations: [],
     });
     const first = model.doStreamCalls[0] as LanguageModelV3CallOptions;
-    expect(first.prompt[0]).toEqual({ role: 'system', content: `${GROUNDING_SYSTEM_PROMPT}\n\n${agent.systemPrompt}` });
+    expect(first.prompt[0]).toEqual({
+      role: 'system',
+      content: `${GROUNDING_SYSTEM_PROMPT}\n\n${agent.systemPrompt}`,
+    });
     expect(first.tools?.map((tool) => tool.name)).toEqual(['search_book_content']);
   });
 
@@ -174,7 +212,10 @@ describe('createModelRunner (mock model)', () => {
 
   it('numbers chunks across searches in order received, reusing the number of a repeated chunk', async () => {
     const model = mockModel([search('a'), search('b', 'call_2'), say('See [3] and [1].')]);
-    const { rag } = fakeRag([[chunk(1), chunk(2)], [chunk(2), chunk(3)]]);
+    const { rag } = fakeRag([
+      [chunk(1), chunk(2)],
+      [chunk(2), chunk(3)],
+    ]);
     await run(providerOf(model), config(), {}, deps(rag));
     expect(lastToolResult(model).content.map((c) => c.index)).toEqual([2, 3]);
   });
@@ -189,7 +230,10 @@ describe('createModelRunner (mock model)', () => {
   });
 
   it('gives the no-results status to the model and enforces the no-results answer', async () => {
-    const model = mockModel([search('quantum teleportation'), say('Quantum teleportation moves qubits.')]);
+    const model = mockModel([
+      search('quantum teleportation'),
+      say('Quantum teleportation moves qubits.'),
+    ]);
     const { rag } = fakeRag([[]]);
     const { response } = await run(providerOf(model), config(), {}, deps(rag));
     expect(lastToolResult(model)).toMatchObject({ status: 'no_results', content: [] });
@@ -201,10 +245,17 @@ describe('createModelRunner (mock model)', () => {
     const model = mockModel([]);
     const { rag, calls } = fakeRag([]);
     const runner = createModelRunner({ provider: providerOf(model), config: config() });
-    const context = { sessionId: 'anonymous', query: '   ', chatHistory: [], metadata: {} } as AgentContext;
+    const context = {
+      sessionId: 'anonymous',
+      query: '   ',
+      chatHistory: [],
+      metadata: {},
+    } as AgentContext;
     const events: AgentEvent[] = [];
     for await (const event of runner.run(agent, context, deps(rag))) events.push(event);
-    expect(events).toMatchObject([{ type: 'response', response: { response: EMPTY_QUERY_MESSAGE } }]);
+    expect(events).toMatchObject([
+      { type: 'response', response: { response: EMPTY_QUERY_MESSAGE } },
+    ]);
     expect(model.doStreamCalls).toHaveLength(0);
     expect(calls).toHaveLength(0);
   });
@@ -213,9 +264,19 @@ describe('createModelRunner (mock model)', () => {
     const model = mockModel([new Error('socket hang up')]);
     const { rag } = fakeRag([]);
     const { lines, logger } = logs();
-    const { response } = await run(providerOf(model), config({ maxRetries: 0 }), {}, deps(rag, { logger }));
+    const { response } = await run(
+      providerOf(model),
+      config({ maxRetries: 0 }),
+      {},
+      deps(rag, { logger }),
+    );
     expect(response.response).toBe(MODEL_FAILURE_MESSAGE);
-    expect(lines).toContainEqual(expect.objectContaining({ event: 'model_call_failed', message: expect.stringContaining('socket hang up') }));
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        event: 'model_call_failed',
+        message: expect.stringContaining('socket hang up'),
+      }),
+    );
   });
 
   it('passes low similarity scores to the model with a warning and lets it decide', async () => {
@@ -232,12 +293,17 @@ describe('createModelRunner (mock model)', () => {
   it('sends the chat history before the question', async () => {
     const model = mockModel([say('Yes, as said [1].')]);
     const { rag } = fakeRag([]);
-    await run(providerOf(model), config(), {
-      chatHistory: [
-        { role: 'user', content: 'What is a Jetson?' },
-        { role: 'assistant', content: 'An embedded GPU board.' },
-      ],
-    }, deps(rag));
+    await run(
+      providerOf(model),
+      config(),
+      {
+        chatHistory: [
+          { role: 'user', content: 'What is a Jetson?' },
+          { role: 'assistant', content: 'An embedded GPU board.' },
+        ],
+      },
+      deps(rag),
+    );
     const prompt = (model.doStreamCalls[0] as LanguageModelV3CallOptions).prompt;
     expect(prompt.slice(1).map((m) => [m.role, (m.content[0] as { text: string }).text])).toEqual([
       ['user', 'What is a Jetson?'],
@@ -259,8 +325,18 @@ describe('createModelRunner (fake OpenAI-compatible server)', () => {
   it('runs a streamed tool call whose JSON arguments arrive split across SSE chunks', async () => {
     server = await startFakeOpenAI({
       chat: [
-        { kind: 'tool_call', name: 'search_book_content', arguments: '{"query": "Jetson power budget", "top_k": 3}', pieces: 6 },
-        { kind: 'text', text: 'The Orin needs up to 60 W [1].', pieces: 4, usage: { prompt: 100, completion: 20 } },
+        {
+          kind: 'tool_call',
+          name: 'search_book_content',
+          arguments: '{"query": "Jetson power budget", "top_k": 3}',
+          pieces: 6,
+        },
+        {
+          kind: 'text',
+          text: 'The Orin needs up to 60 W [1].',
+          pieces: 4,
+          usage: { prompt: 100, completion: 20 },
+        },
       ],
     });
     const cfg = serverConfig(server.baseUrl);
@@ -268,24 +344,44 @@ describe('createModelRunner (fake OpenAI-compatible server)', () => {
     const { events, response } = await run(createModelProvider(cfg), cfg, {}, deps(rag));
 
     expect(calls).toEqual([{ query: 'Jetson power budget', domain: 'hardware', limit: 3 }]);
-    expect(response.response).toMatch(/^The Orin needs up to 60 W \[1\]\.\n\n---\n\*\*Sources:\*\*\n\[1\] docs\/hardware\/page-1.md/);
+    expect(response.response).toMatch(
+      /^The Orin needs up to 60 W \[1\]\.\n\n---\n\*\*Sources:\*\*\n\[1\] docs\/hardware\/page-1.md/,
+    );
     expect(events.filter((e) => e.type === 'delta').length).toBeGreaterThan(2);
-    expect(response.metadata).toMatchObject({ model: 'book-model', usage: { promptTokens: 112, completionTokens: 28, totalTokens: 140 } });
-    expect(server.requests[0]?.body).toMatchObject({ model: 'book-model', stream: true, tools: [{ type: 'function', function: { name: 'search_book_content' } }] });
+    expect(response.metadata).toMatchObject({
+      model: 'book-model',
+      usage: { promptTokens: 112, completionTokens: 28, totalTokens: 140 },
+    });
+    expect(server.requests[0]?.body).toMatchObject({
+      model: 'book-model',
+      stream: true,
+      tools: [{ type: 'function', function: { name: 'search_book_content' } }],
+    });
     // The second request carries the tool call and its numbered result.
     const messages = server.requests[1]?.body.messages as Array<{ role: string; content: string }>;
     expect(messages.at(-1)?.role).toBe('tool');
-    expect(JSON.parse(messages.at(-1)?.content ?? '{}')).toMatchObject({ status: 'success', content: [{ index: 1 }] });
+    expect(JSON.parse(messages.at(-1)?.content ?? '{}')).toMatchObject({
+      status: 'success',
+      content: [{ index: 1 }],
+    });
   });
 
   it('retries a 500 and then succeeds', async () => {
-    server = await startFakeOpenAI({ chat: [{ kind: 'status', status: 500 }, { kind: 'text', text: 'Hello from the book [1].' }] });
+    server = await startFakeOpenAI({
+      chat: [
+        { kind: 'status', status: 500 },
+        { kind: 'text', text: 'Hello from the book [1].' },
+      ],
+    });
     const cfg = serverConfig(server.baseUrl);
     const { rag } = fakeRag([]);
     const { response } = await run(createModelProvider(cfg), cfg, {}, deps(rag));
     expect(server.requests).toHaveLength(2);
     expect(response.response).toBe('Hello from the book.');
-    expect(response.metadata).toMatchObject({ calls: [{ attempts: 2 }], ungrounded_citations: [1] });
+    expect(response.metadata).toMatchObject({
+      calls: [{ attempts: 2 }],
+      ungrounded_citations: [1],
+    });
   });
 
   it('times out a server that never answers and answers with the model-failure message', async () => {
@@ -297,7 +393,9 @@ describe('createModelRunner (fake OpenAI-compatible server)', () => {
     expect(response.response).toBe(MODEL_FAILURE_MESSAGE);
     expect(response.metadata.error).toBe('timeout');
     expect(server.requests).toHaveLength(2);
-    expect(lines).toContainEqual(expect.objectContaining({ event: 'model_call_failed', code: 'timeout' }));
+    expect(lines).toContainEqual(
+      expect.objectContaining({ event: 'model_call_failed', code: 'timeout' }),
+    );
   });
 
   it('answers with the model-failure message when the body is malformed', async () => {
@@ -315,7 +413,12 @@ describe('createModelRunner (fake OpenAI-compatible server)', () => {
     const { rag } = fakeRag([]);
     const controller = new AbortController();
     const closed = server.nextClientAbort();
-    const running = run(createModelProvider(cfg), cfg, {}, deps(rag, { signal: controller.signal })).catch((e: unknown) => e);
+    const running = run(
+      createModelProvider(cfg),
+      cfg,
+      {},
+      deps(rag, { signal: controller.signal }),
+    ).catch((e: unknown) => e);
     while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     controller.abort();
     await closed;

@@ -3,12 +3,25 @@ import { z } from 'zod';
 import type { CohortConfig } from '../config/index.js';
 import { CohortError, isCohortError } from '../errors/index.js';
 import type { ModelProvider } from '../models/index.js';
-import { EMPTY_QUERY_MESSAGE, type AgentContext, type AgentResponse, type Citation, type RetrievedChunk } from '../schema/index.js';
+import {
+  EMPTY_QUERY_MESSAGE,
+  type AgentContext,
+  type AgentResponse,
+  type Citation,
+  type RetrievedChunk,
+} from '../schema/index.js';
 import { formatCitations, formatSourcesFooter } from '../skills/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
 import type { Agent } from './define-agent.js';
 import type { AgentDependencies } from './dependencies.js';
-import { createCitationGuard, defineTool, emptyUsage, runLoopStream, type LoopResult, type LoopTool } from './loop/index.js';
+import {
+  createCitationGuard,
+  defineTool,
+  emptyUsage,
+  runLoopStream,
+  type LoopResult,
+  type LoopTool,
+} from './loop/index.js';
 import { ANSWER_MESSAGES } from './messages.js';
 import type { AgentEvent, AgentRunner } from './runner.js';
 
@@ -45,7 +58,14 @@ When the user asks a question:
 /** What the search tool tells the model (spec §4). */
 export interface SearchToolResult {
   status: 'success' | 'no_results' | 'error';
-  content: Array<{ index: number; source: string; title: string; section?: string; score: number; text: string }>;
+  content: Array<{
+    index: number;
+    source: string;
+    title: string;
+    section?: string;
+    score: number;
+    text: string;
+  }>;
   message?: string;
 }
 
@@ -79,7 +99,15 @@ export function createModelRunner(options: ModelRunnerOptions): AgentRunner {
   return {
     mode: 'model',
     run: (agent, context, deps) =>
-      runModelAgent(agent, context, deps, deps.logger ?? options.logger ?? silentLogger, provider, config, options.retryDelayMs),
+      runModelAgent(
+        agent,
+        context,
+        deps,
+        deps.logger ?? options.logger ?? silentLogger,
+        provider,
+        config,
+        options.retryDelayMs,
+      ),
   };
 }
 
@@ -94,7 +122,11 @@ async function* runModelAgent(
 ): AsyncGenerator<AgentEvent> {
   const modelId = provider.resolveModelId(agent.model);
   const base = { mode: 'model', model: modelId };
-  const respond = (response: string, metadata: Record<string, unknown>, sources: Citation[] = []): AgentEvent => ({
+  const respond = (
+    response: string,
+    metadata: Record<string, unknown>,
+    sources: Citation[] = [],
+  ): AgentEvent => ({
     type: 'response',
     response: { response, sources, agentName: agent.name, metadata: { ...base, ...metadata } },
   });
@@ -137,7 +169,12 @@ async function* runModelAgent(
       } else if (event.type === 'tool-result') {
         yield* search.drain();
       } else if (event.type === 'retry') {
-        logger.warn('model_call_retry', { agent: agent.name, model: modelId, attempt: event.attempt, reason: event.message });
+        logger.warn('model_call_retry', {
+          agent: agent.name,
+          model: modelId,
+          attempt: event.attempt,
+          reason: event.message,
+        });
       } else if (event.type === 'finish') {
         result = event.result;
       }
@@ -156,7 +193,8 @@ async function* runModelAgent(
     return;
   }
   if (!result) throw new CohortError('internal', 'The model run ended without a result.');
-  if (result.finishReason === 'aborted') throw new CohortError('aborted', 'The question was cancelled.');
+  if (result.finishReason === 'aborted')
+    throw new CohortError('aborted', 'The question was cancelled.');
 
   const tail = guard.flush();
   if (tail) {
@@ -173,7 +211,11 @@ async function* runModelAgent(
     ...searchMetadata(search),
   };
   if (search.failure) {
-    logger.error('retrieval_failed', { agent: agent.name, message: search.failure.message, cause: describeCause(search.failure) });
+    logger.error('retrieval_failed', {
+      agent: agent.name,
+      message: search.failure.message,
+      cause: describeCause(search.failure),
+    });
     yield respond(RETRIEVAL_UNAVAILABLE_MESSAGE, { ...metadata, error: 'retrieval_unavailable' });
     return;
   }
@@ -237,11 +279,14 @@ function createSearchTool(agent: Agent, deps: AgentDependencies): SearchTool {
           if (signal.aborted) throw error;
           state.failure = isCohortError(error)
             ? error
-            : new CohortError('retrieval_unavailable', 'The retrieval service failed.', { cause: error });
+            : new CohortError('retrieval_unavailable', 'The retrieval service failed.', {
+                cause: error,
+              });
           return { status: 'error', content: [], message: RETRIEVAL_UNAVAILABLE_MESSAGE };
         }
         pending.push({ type: 'retrieval', query, chunks: found });
-        if (found.length === 0) return { status: 'no_results', content: [], message: 'No relevant content found' };
+        if (found.length === 0)
+          return { status: 'no_results', content: [], message: 'No relevant content found' };
         const content = found.map((chunk) => {
           const key = chunk.id ?? `${chunk.source}#${chunk.section ?? ''}#${chunk.text}`;
           let index = numbers.get(key);
@@ -275,7 +320,9 @@ function createSearchTool(agent: Agent, deps: AgentDependencies): SearchTool {
 
 function toMessages(context: AgentContext): ModelMessage[] {
   const history: ModelMessage[] = context.chatHistory.map((message) =>
-    message.role === 'user' ? { role: 'user', content: message.content } : { role: 'assistant', content: message.content },
+    message.role === 'user'
+      ? { role: 'user', content: message.content }
+      : { role: 'assistant', content: message.content },
   );
   const question = context.selectedText
     ? `${context.query}\n\nThe reader selected this text in the book:\n"""\n${context.selectedText}\n"""`

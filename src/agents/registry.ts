@@ -21,7 +21,8 @@ export class AgentRegistry {
       throw new CohortError('invalid_input', 'An agent registry needs at least one agent.');
     }
     const fallback = [...this.#agents.values()].filter((agent) => agent.fallback);
-    const name = options.defaultAgent ?? fallback[0]?.name ?? (this.#agents.has('book') ? 'book' : undefined);
+    const name =
+      options.defaultAgent ?? fallback[0]?.name ?? (this.#agents.has('book') ? 'book' : undefined);
     if (!name) {
       throw new CohortError(
         'invalid_input',
@@ -51,7 +52,10 @@ export class AgentRegistry {
   unregister(name: string): boolean {
     if (!this.#agents.has(name)) return false;
     if (name === this.#defaultAgent) {
-      throw new CohortError('conflict', `"${name}" is the default agent and cannot be unregistered.`);
+      throw new CohortError(
+        'conflict',
+        `"${name}" is the default agent and cannot be unregistered.`,
+      );
     }
     this.#version += 1;
     return this.#agents.delete(name);

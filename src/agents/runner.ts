@@ -15,7 +15,11 @@ export type AgentEvent =
  */
 export interface AgentRunner {
   readonly mode: AnswerMode;
-  run(agent: Agent, context: AgentContext, dependencies: AgentDependencies): AsyncIterable<AgentEvent>;
+  run(
+    agent: Agent,
+    context: AgentContext,
+    dependencies: AgentDependencies,
+  ): AsyncIterable<AgentEvent>;
 }
 
 /** Drains a run to its final response. */

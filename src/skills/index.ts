@@ -23,7 +23,11 @@ export {
   type ShadowedSkill,
   type SkillSearchPath,
 } from './skill-loader.js';
-export { listSkillResources, readSkillResource, SKILL_RESOURCE_FOLDERS } from './skill-resources.js';
+export {
+  listSkillResources,
+  readSkillResource,
+  SKILL_RESOURCE_FOLDERS,
+} from './skill-resources.js';
 export {
   activateSkill,
   scoreSkills,

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { activateSkill, allowedToolsFor, availableSkillsBlock, scoreSkills, skillPrompt } from './skill-activation.js';
+import {
+  activateSkill,
+  allowedToolsFor,
+  availableSkillsBlock,
+  scoreSkills,
+  skillPrompt,
+} from './skill-activation.js';
 import type { Skill } from './skill-file.js';
 
 const make = (name: string, description: string, allowedTools?: string[]): Skill => ({
@@ -14,26 +20,44 @@ const make = (name: string, description: string, allowedTools?: string[]): Skill
 });
 const skills = [
   make('developer', 'Implement features and fix bugs: write code, add tests and run the build.'),
-  make('designer', 'Plan architecture and design modules, interfaces and data flow; write design documents.', ['read', 'glob', 'grep', 'write_doc']),
-  make('refactor', 'Restructure existing code without changing behaviour: rename, extract, remove duplication.'),
+  make(
+    'designer',
+    'Plan architecture and design modules, interfaces and data flow; write design documents.',
+    ['read', 'glob', 'grep', 'write_doc'],
+  ),
+  make(
+    'refactor',
+    'Restructure existing code without changing behaviour: rename, extract, remove duplication.',
+  ),
 ];
 
 describe('activateSkill', () => {
   it('activates the skill whose description matches the request', () => {
-    expect(activateSkill('please remove the duplication and rename the helpers', skills)).toMatchObject({
+    expect(
+      activateSkill('please remove the duplication and rename the helpers', skills),
+    ).toMatchObject({
       how: 'auto',
       skill: { name: 'refactor' },
     });
-    expect(activateSkill('fix the crash and add tests for it', skills).skill?.name).toBe('developer');
-    expect(activateSkill('we need an architecture plan for the data flow', skills).skill?.name).toBe('designer');
+    expect(activateSkill('fix the crash and add tests for it', skills).skill?.name).toBe(
+      'developer',
+    );
+    expect(
+      activateSkill('we need an architecture plan for the data flow', skills).skill?.name,
+    ).toBe('designer');
   });
 
   it('stays inactive below the threshold or when two skills tie', () => {
     expect(activateSkill('what is the weather like', skills).how).toBe('none');
     expect(activateSkill('what is the weather like', skills).skill).toBeUndefined();
     expect(activateSkill('fix the bugs', skills, { threshold: 0.99 }).how).toBe('none');
-    const twins = [make('alpha', 'Handle invoices and receipts.'), make('beta', 'Handle invoices and receipts.')];
-    expect(activateSkill('handle these invoices and receipts', twins, { threshold: 0.1 }).reason).toContain('ambiguous');
+    const twins = [
+      make('alpha', 'Handle invoices and receipts.'),
+      make('beta', 'Handle invoices and receipts.'),
+    ];
+    expect(
+      activateSkill('handle these invoices and receipts', twins, { threshold: 0.1 }).reason,
+    ).toContain('ambiguous');
   });
 
   it('honours /skill-name at the start and strips it from the request', () => {
@@ -49,8 +73,13 @@ describe('activateSkill', () => {
   });
 
   it('takes an API option first and refuses an unknown one', () => {
-    expect(activateSkill('anything', skills, { skill: 'refactor' })).toMatchObject({ how: 'option', skill: { name: 'refactor' } });
-    expect(() => activateSkill('anything', skills, { skill: 'chef' })).toThrow(/Unknown skill "chef".*developer/);
+    expect(activateSkill('anything', skills, { skill: 'refactor' })).toMatchObject({
+      how: 'option',
+      skill: { name: 'refactor' },
+    });
+    expect(() => activateSkill('anything', skills, { skill: 'chef' })).toThrow(
+      /Unknown skill "chef".*developer/,
+    );
   });
 
   it('scores are explainable and sorted', () => {

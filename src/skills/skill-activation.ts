@@ -40,18 +40,29 @@ export interface SkillScore {
  */
 export function scoreSkills(request: string, skills: readonly Skill[]): SkillScore[] {
   const wanted = terms(request);
-  const described = skills.map((skill) => ({ skill, words: terms(skill.description), name: terms(skill.name.replace(/-/g, ' ')) }));
+  const described = skills.map((skill) => ({
+    skill,
+    words: terms(skill.description),
+    name: terms(skill.name.replace(/-/g, ' ')),
+  }));
   const frequency = new Map<string, number>();
-  for (const { words, name } of described) for (const term of new Set([...words, ...name])) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+  for (const { words, name } of described)
+    for (const term of new Set([...words, ...name]))
+      frequency.set(term, (frequency.get(term) ?? 0) + 1);
   const count = Math.max(1, skills.length);
   const maxIdf = Math.log((count + 1) / 1.5);
-  const specificity = (term: string) => (maxIdf > 0 ? Math.log((count + 1) / ((frequency.get(term) ?? 1) + 0.5)) / maxIdf : 1);
+  const specificity = (term: string) =>
+    maxIdf > 0 ? Math.log((count + 1) / ((frequency.get(term) ?? 1) + 0.5)) / maxIdf : 1;
   return described
     .map(({ skill, words, name }) => {
       let miss = 1;
       const matched: string[] = [];
       for (const term of wanted) {
-        const weight = name.has(term) ? NAME_TERM_WEIGHT : words.has(term) ? DESCRIPTION_TERM_WEIGHT * specificity(term) : 0;
+        const weight = name.has(term)
+          ? NAME_TERM_WEIGHT
+          : words.has(term)
+            ? DESCRIPTION_TERM_WEIGHT * specificity(term)
+            : 0;
         if (weight <= 0) continue;
         miss *= 1 - weight;
         matched.push(term);
@@ -98,8 +109,16 @@ export function activateSkill(
         { field: 'skill' },
       );
     }
-    const stripped = request.replace(EXPLICIT, (prefix, name: string) => (name === skill.name ? '' : prefix));
-    return { skill, request: stripped, how: 'option', confidence: 1, reason: `skill "${skill.name}" requested by option` };
+    const stripped = request.replace(EXPLICIT, (prefix, name: string) =>
+      name === skill.name ? '' : prefix,
+    );
+    return {
+      skill,
+      request: stripped,
+      how: 'option',
+      confidence: 1,
+      reason: `skill "${skill.name}" requested by option`,
+    };
   }
   const explicit = EXPLICIT.exec(request);
   const named = explicit ? skills.find((candidate) => candidate.name === explicit[1]) : undefined;
@@ -119,7 +138,10 @@ export function activateSkill(
       request,
       how: 'none',
       confidence: best?.score ?? 0,
-      reason: best && best.score > 0 ? `closest skill "${best.skill.name}" scored ${best.score}, below ${threshold}` : 'no skill matches the request',
+      reason:
+        best && best.score > 0
+          ? `closest skill "${best.skill.name}" scored ${best.score}, below ${threshold}`
+          : 'no skill matches the request',
     };
   }
   if (second && best.score - second.score < SKILL_ACTIVATION_MARGIN) {
@@ -148,7 +170,9 @@ export function activateSkill(
  */
 export function availableSkillsBlock(skills: readonly Skill[], active?: string): string {
   if (skills.length === 0) return '';
-  const lines = skills.map((skill) => `- ${skill.name}${skill.name === active ? ' (active)' : ''}: ${skill.description}`);
+  const lines = skills.map(
+    (skill) => `- ${skill.name}${skill.name === active ? ' (active)' : ''}: ${skill.description}`,
+  );
   return [
     '<available_skills>',
     ...lines,

@@ -9,7 +9,9 @@ export const SKILL_FILE = 'SKILL.md';
 
 const toolList = z
   .union([z.string(), z.array(z.string().min(1))])
-  .transform((value) => (typeof value === 'string' ? value.split(/[\s,]+/).filter(Boolean) : value));
+  .transform((value) =>
+    typeof value === 'string' ? value.split(/[\s,]+/).filter(Boolean) : value,
+  );
 
 /**
  * A SKILL.md frontmatter (Agent Skills format, plus cohort's `model`). Keys outside the format,
@@ -78,10 +80,14 @@ export function parseSkillFile(
 ): Skill {
   const { data, body } = parseFrontmatter(text, file);
   if (Object.keys(data).length === 0) {
-    throw new CohortError('invalid_input', `${file}: missing YAML frontmatter with name and description`, {
-      file,
-      field: 'frontmatter',
-    });
+    throw new CohortError(
+      'invalid_input',
+      `${file}: missing YAML frontmatter with name and description`,
+      {
+        file,
+        field: 'frontmatter',
+      },
+    );
   }
   const fields = parseInput(SkillFrontmatter, data, { file });
   if (fields.name !== options.folderName) {

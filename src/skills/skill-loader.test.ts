@@ -20,14 +20,26 @@ const projectDir = join(workspace, 'skills');
 const cohortDir = join(workspace, '.cohort', 'skills');
 const userDir = join(home, '.config', 'cohort', 'skills');
 
-skill(projectDir, 'pdf-tools', 'name: pdf-tools\ndescription: Work with PDF files.\nallowed-tools: read glob\nmodel: fast\nmetadata:\n  author: me\nargument-hint: "[file]"');
+skill(
+  projectDir,
+  'pdf-tools',
+  'name: pdf-tools\ndescription: Work with PDF files.\nallowed-tools: read glob\nmodel: fast\nmetadata:\n  author: me\nargument-hint: "[file]"',
+);
 skill(cohortDir, 'pdf-tools', 'name: pdf-tools\ndescription: A shadowed copy.');
-skill(cohortDir, 'notes', 'name: notes\ndescription: Take notes.\nallowed-tools: [read, write_doc]');
+skill(
+  cohortDir,
+  'notes',
+  'name: notes\ndescription: Take notes.\nallowed-tools: [read, write_doc]',
+);
 skill(userDir, 'Bad-Name', 'name: Bad-Name\ndescription: x');
 skill(userDir, 'mismatch', 'name: other\ndescription: x');
 skill(userDir, 'no-description', 'name: no-description');
 skill(userDir, 'broken-yaml', 'name: [unclosed\ndescription: x');
-skill(userDir, 'long-compat', `name: long-compat\ndescription: x\ncompatibility: ${'c'.repeat(501)}`);
+skill(
+  userDir,
+  'long-compat',
+  `name: long-compat\ndescription: x\ncompatibility: ${'c'.repeat(501)}`,
+);
 skill(userDir, 'meta-number', 'name: meta-number\ndescription: x\nmetadata:\n  version: 2');
 mkdirSync(join(userDir, 'empty-folder'));
 mkdirSync(join(projectDir, 'pdf-tools', 'references'));
@@ -55,17 +67,35 @@ describe('loadSkills', () => {
     });
     expect(catalog.skills[1]?.allowedTools).toEqual(['read', 'write_doc']);
     expect(catalog.shadowed).toEqual([
-      { name: 'pdf-tools', file: join(cohortDir, 'pdf-tools', 'SKILL.md'), shadowedBy: join(projectDir, 'pdf-tools', 'SKILL.md') },
+      {
+        name: 'pdf-tools',
+        file: join(cohortDir, 'pdf-tools', 'SKILL.md'),
+        shadowedBy: join(projectDir, 'pdf-tools', 'SKILL.md'),
+      },
     ]);
   });
 
   it('reports each malformed skill with file, field and reason instead of failing', () => {
     const byFolder = Object.fromEntries(
-      catalog.problems.map((p) => [p.file.split('/').slice(-2)[0] === 'skills' ? p.file.split('/').pop() : p.file.split('/').slice(-2)[0], p]),
+      catalog.problems.map((p) => [
+        p.file.split('/').slice(-2)[0] === 'skills'
+          ? p.file.split('/').pop()
+          : p.file.split('/').slice(-2)[0],
+        p,
+      ]),
     );
-    expect(byFolder['Bad-Name']).toMatchObject({ field: 'name', reason: expect.stringContaining('lowercase') });
-    expect(byFolder['mismatch']).toMatchObject({ field: 'name', reason: expect.stringContaining('folder name') });
-    expect(byFolder['no-description']).toMatchObject({ field: 'description', reason: expect.stringContaining('required') });
+    expect(byFolder['Bad-Name']).toMatchObject({
+      field: 'name',
+      reason: expect.stringContaining('lowercase'),
+    });
+    expect(byFolder['mismatch']).toMatchObject({
+      field: 'name',
+      reason: expect.stringContaining('folder name'),
+    });
+    expect(byFolder['no-description']).toMatchObject({
+      field: 'description',
+      reason: expect.stringContaining('required'),
+    });
     expect(byFolder['broken-yaml']?.reason).toContain('YAML');
     expect(byFolder['long-compat']).toMatchObject({ field: 'compatibility' });
     expect(byFolder['meta-number']).toMatchObject({ field: 'metadata.version' });
@@ -76,7 +106,11 @@ describe('loadSkills', () => {
 
 describe('parseSkillFile', () => {
   const parse = (frontmatter: string) => () =>
-    parseSkillFile(`---\n${frontmatter}\n---\nbody`, 'x/SKILL.md', { folderName: 'ok-name', dir: 'x', source: 'project' });
+    parseSkillFile(`---\n${frontmatter}\n---\nbody`, 'x/SKILL.md', {
+      folderName: 'ok-name',
+      dir: 'x',
+      source: 'project',
+    });
   it('enforces the name rules', () => {
     expect(parse('name: ok-name\ndescription: d')).not.toThrow();
     for (const name of ['-ok', 'ok-', 'ok--name', 'OK', 'a'.repeat(65), '""']) {
@@ -88,7 +122,9 @@ describe('parseSkillFile', () => {
     expect(parse('name: ok-name\ndescription: "  "')).toThrow(/description/);
   });
   it('refuses a file without frontmatter', () => {
-    expect(() => parseSkillFile('just text', 'x/SKILL.md', { folderName: 'x', dir: 'x', source: 'user' })).toThrow(/frontmatter/);
+    expect(() =>
+      parseSkillFile('just text', 'x/SKILL.md', { folderName: 'x', dir: 'x', source: 'user' }),
+    ).toThrow(/frontmatter/);
   });
 });
 
@@ -110,7 +146,11 @@ describe('skill resources', () => {
 describe('shipped skills', () => {
   const repo = fileURLToPath(new URL('../../', import.meta.url));
   it('parse cleanly, with the designer limited to read-only tools plus write_doc', () => {
-    const catalog = loadSkills({ workspace: repo, home: join(base, 'nobody'), paths: [{ dir: join(repo, 'skills'), source: 'project' }] });
+    const catalog = loadSkills({
+      workspace: repo,
+      home: join(base, 'nobody'),
+      paths: [{ dir: join(repo, 'skills'), source: 'project' }],
+    });
     expect(catalog.problems).toEqual([]);
     expect(catalog.skills.map((s) => s.name)).toEqual(['designer', 'developer', 'refactor']);
     const designer = catalog.skills.find((s) => s.name === 'designer');

@@ -51,12 +51,19 @@ function loadOne(folder: string, name: string, source: SkillSource): Skill | Ski
   const file = join(folder, SKILL_FILE);
   if (!existsSync(file)) return { file: folder, reason: `folder has no ${SKILL_FILE}` };
   try {
-    return parseSkillFile(readFileSync(file, 'utf8'), file, { folderName: name, dir: folder, source });
+    return parseSkillFile(readFileSync(file, 'utf8'), file, {
+      folderName: name,
+      dir: folder,
+      source,
+    });
   } catch (error) {
     if (!isCohortError(error)) return { file, reason: (error as Error).message };
     // The message starts with "file: field: "; the problem carries those separately.
     const prefix = [error.file, error.field].filter(Boolean).join(': ');
-    const reason = prefix && error.message.startsWith(prefix) ? error.message.slice(prefix.length + 2) : error.message;
+    const reason =
+      prefix && error.message.startsWith(prefix)
+        ? error.message.slice(prefix.length + 2)
+        : error.message;
     return { file, ...(error.field ? { field: error.field } : {}), reason };
   }
 }
@@ -69,7 +76,11 @@ function loadOne(folder: string, name: string, source: SkillSource): Skill | Ski
  * @example
  * const { skills, problems, shadowed } = loadSkills({ workspace: process.cwd() });
  */
-export function loadSkills(options: { workspace: string; home?: string; paths?: SkillSearchPath[] }): SkillCatalog {
+export function loadSkills(options: {
+  workspace: string;
+  home?: string;
+  paths?: SkillSearchPath[];
+}): SkillCatalog {
   const paths = options.paths ?? skillSearchPaths(options);
   const byName = new Map<string, Skill>();
   const problems: SkillProblem[] = [];
@@ -78,7 +89,11 @@ export function loadSkills(options: { workspace: string; home?: string; paths?: 
     if (!existsSync(dir) || !statSync(dir).isDirectory()) continue;
     const entries = readdirSync(dir, { withFileTypes: true })
       .filter((entry) => !entry.name.startsWith('.'))
-      .filter((entry) => entry.isDirectory() || (entry.isSymbolicLink() && statSync(join(dir, entry.name)).isDirectory()))
+      .filter(
+        (entry) =>
+          entry.isDirectory() ||
+          (entry.isSymbolicLink() && statSync(join(dir, entry.name)).isDirectory()),
+      )
       .map((entry) => entry.name)
       .sort();
     for (const name of entries) {
@@ -88,7 +103,8 @@ export function loadSkills(options: { workspace: string; home?: string; paths?: 
         continue;
       }
       const earlier = byName.get(loaded.name);
-      if (earlier) shadowed.push({ name: loaded.name, file: loaded.file, shadowedBy: earlier.file });
+      if (earlier)
+        shadowed.push({ name: loaded.name, file: loaded.file, shadowedBy: earlier.file });
       else byName.set(loaded.name, loaded);
     }
   }

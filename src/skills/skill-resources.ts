@@ -50,9 +50,13 @@ export function readSkillResource(skill: Pick<Skill, 'dir' | 'name'>, path: stri
     );
   }
   if (!statSync(real).isFile()) {
-    throw new CohortError('invalid_input', `"${path}" is a folder; list the skill's resources to pick a file.`, {
-      field: 'path',
-    });
+    throw new CohortError(
+      'invalid_input',
+      `"${path}" is a folder; list the skill's resources to pick a file.`,
+      {
+        field: 'path',
+      },
+    );
   }
   return readFileSync(real, 'utf8');
 }

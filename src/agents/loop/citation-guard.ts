@@ -38,25 +38,28 @@ export function createCitationGuard(isKnown: (n: number) => boolean): CitationGu
 
   const rewrite = (text: string): string => {
     if (!text) return text;
-    const out = text.replace(MARKER, (marker: string, space: string, list: string, offset: number) => {
-      const before = offset > 0 ? text[offset - 1] : previous;
-      if (!space && before && WORD_CHAR.test(before)) return marker;
-      const kept: number[] = [];
-      for (const item of list.split(',')) {
-        const n = Number(item.trim());
-        if (!isKnown(n)) {
-          ungrounded.add(n);
-          continue;
+    const out = text.replace(
+      MARKER,
+      (marker: string, space: string, list: string, offset: number) => {
+        const before = offset > 0 ? text[offset - 1] : previous;
+        if (!space && before && WORD_CHAR.test(before)) return marker;
+        const kept: number[] = [];
+        for (const item of list.split(',')) {
+          const n = Number(item.trim());
+          if (!isKnown(n)) {
+            ungrounded.add(n);
+            continue;
+          }
+          let shown = renumbered.get(n);
+          if (shown === undefined) {
+            shown = renumbered.size + 1;
+            renumbered.set(n, shown);
+          }
+          kept.push(shown);
         }
-        let shown = renumbered.get(n);
-        if (shown === undefined) {
-          shown = renumbered.size + 1;
-          renumbered.set(n, shown);
-        }
-        kept.push(shown);
-      }
-      return kept.length === 0 ? '' : space + kept.map((n) => `[${n}]`).join('');
-    });
+        return kept.length === 0 ? '' : space + kept.map((n) => `[${n}]`).join('');
+      },
+    );
     previous = text.at(-1) ?? previous;
     return out;
   };

@@ -25,7 +25,11 @@ function stream(parts: LanguageModelV3StreamPart[]) {
 const toolCallStep = (toolName: string, input: unknown, id = 'call_1') =>
   stream([
     { type: 'tool-call', toolCallId: id, toolName, input: JSON.stringify(input) },
-    { type: 'finish', usage: usage(20, 5), finishReason: { unified: 'tool-calls', raw: 'tool_calls' } },
+    {
+      type: 'finish',
+      usage: usage(20, 5),
+      finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+    },
   ]);
 
 const textStep = (...chunks: string[]) =>
@@ -74,7 +78,9 @@ describe('runLoop', () => {
     expect(result.finishReason).toBe('stop');
     expect(result.steps).toBe(2);
     expect(executed).toEqual([{ a: 2, b: 3 }]);
-    expect(result.toolCalls).toMatchObject([{ toolName: 'add', output: { sum: 5 }, isError: false, step: 1 }]);
+    expect(result.toolCalls).toMatchObject([
+      { toolName: 'add', output: { sum: 5 }, isError: false, step: 1 },
+    ]);
     expect(result.calls.map((call) => call.usage.totalTokens)).toEqual([25, 37]);
     expect(result.usage).toEqual({ promptTokens: 50, completionTokens: 12, totalTokens: 62 });
     expect(result.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
@@ -84,7 +90,9 @@ describe('runLoop', () => {
     expect(second.prompt[0]).toEqual({ role: 'system', content: 'You add numbers.' });
     expect(second.prompt.at(-1)).toMatchObject({
       role: 'tool',
-      content: [{ type: 'tool-result', toolName: 'add', output: { type: 'json', value: { sum: 5 } } }],
+      content: [
+        { type: 'tool-result', toolName: 'add', output: { type: 'json', value: { sum: 5 } } },
+      ],
     });
     expect(second.tools?.[0]).toMatchObject({ type: 'function', name: 'add' });
   });
@@ -92,10 +100,19 @@ describe('runLoop', () => {
   it('refuses a tool that is not allowed here without running it', async () => {
     const executed: Array<{ a: number; b: number }> = [];
     const model = scripted([toolCallStep('add', { a: 1, b: 1 }), textStep('I cannot add.')]);
-    const result = await runLoop({ ...base, model, messages: ask, tools: [addTool(executed)], allowedTools: [] });
+    const result = await runLoop({
+      ...base,
+      model,
+      messages: ask,
+      tools: [addTool(executed)],
+      allowedTools: [],
+    });
 
     expect(executed).toEqual([]);
-    expect(result.toolCalls[0]).toMatchObject({ isError: true, output: 'tool add is not allowed here' });
+    expect(result.toolCalls[0]).toMatchObject({
+      isError: true,
+      output: 'tool add is not allowed here',
+    });
     const second = model.doStreamCalls[1] as LanguageModelV3CallOptions;
     expect(second.tools).toBeUndefined();
     expect(second.prompt.at(-1)).toMatchObject({
@@ -118,7 +135,11 @@ describe('runLoop', () => {
         { type: 'tool-call', toolCallId: 'b', toolName: 'nope', input: '{}' },
         { type: 'tool-call', toolCallId: 'c', toolName: 'fail', input: '{}' },
         { type: 'tool-call', toolCallId: 'd', toolName: 'add', input: '{"a": 1,' },
-        { type: 'finish', usage: usage(1, 1), finishReason: { unified: 'tool-calls', raw: 'tool_calls' } },
+        {
+          type: 'finish',
+          usage: usage(1, 1),
+          finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+        },
       ]),
       textStep('Done.'),
     ]);
@@ -133,8 +154,16 @@ describe('runLoop', () => {
   });
 
   it('ends a runaway loop at the step cap with a clear message', async () => {
-    const model = new MockLanguageModelV3({ doStream: async () => toolCallStep('add', { a: 1, b: 1 }) });
-    const result = await runLoop({ ...base, maxSteps: 3, model, messages: ask, tools: [addTool([])] });
+    const model = new MockLanguageModelV3({
+      doStream: async () => toolCallStep('add', { a: 1, b: 1 }),
+    });
+    const result = await runLoop({
+      ...base,
+      maxSteps: 3,
+      model,
+      messages: ask,
+      tools: [addTool([])],
+    });
     expect(result.finishReason).toBe('max_steps');
     expect(result.steps).toBe(3);
     expect(model.doStreamCalls).toHaveLength(3);
@@ -142,13 +171,27 @@ describe('runLoop', () => {
   });
 
   it('stops when the token or turn budget is used up', async () => {
-    const model = new MockLanguageModelV3({ doStream: async () => toolCallStep('add', { a: 1, b: 1 }) });
-    const tokens = await runLoop({ ...base, model, messages: ask, tools: [addTool([])], budget: { maxTokens: 40 } });
+    const model = new MockLanguageModelV3({
+      doStream: async () => toolCallStep('add', { a: 1, b: 1 }),
+    });
+    const tokens = await runLoop({
+      ...base,
+      model,
+      messages: ask,
+      tools: [addTool([])],
+      budget: { maxTokens: 40 },
+    });
     expect(tokens.finishReason).toBe('budget');
     expect(tokens.steps).toBe(2);
     expect(tokens.usage.totalTokens).toBe(50);
 
-    const turns = await runLoop({ ...base, model, messages: ask, tools: [addTool([])], budget: { maxTurns: 1 } });
+    const turns = await runLoop({
+      ...base,
+      model,
+      messages: ask,
+      tools: [addTool([])],
+      budget: { maxTurns: 1 },
+    });
     expect(turns.finishReason).toBe('budget');
     expect(turns.steps).toBe(1);
   });
@@ -177,7 +220,12 @@ describe('runLoop', () => {
     });
     const model = scripted([overloaded, textStep('ok')]);
     const events: LoopEvent[] = [];
-    const result = await runLoop({ ...base, model, messages: ask, onEvent: (event) => events.push(event) });
+    const result = await runLoop({
+      ...base,
+      model,
+      messages: ask,
+      onEvent: (event) => events.push(event),
+    });
     expect(result.text).toBe('ok');
     expect(result.calls[0]?.attempts).toBe(2);
     expect(events.filter((event) => event.type === 'retry')).toHaveLength(1);
@@ -215,10 +263,18 @@ describe('runLoop', () => {
     const model = new MockLanguageModelV3({
       doStream: ({ abortSignal }) => {
         calls++;
-        return new Promise((_, reject) => abortSignal?.addEventListener('abort', () => reject(abortSignal.reason)));
+        return new Promise((_, reject) =>
+          abortSignal?.addEventListener('abort', () => reject(abortSignal.reason)),
+        );
       },
     });
-    const error = await runLoop({ ...base, timeoutMs: 20, maxRetries: 1, model, messages: ask }).catch((e: unknown) => e);
+    const error = await runLoop({
+      ...base,
+      timeoutMs: 20,
+      maxRetries: 1,
+      model,
+      messages: ask,
+    }).catch((e: unknown) => e);
     expect(isCohortError(error, 'timeout')).toBe(true);
     expect(calls).toBe(2);
   });
@@ -227,7 +283,9 @@ describe('runLoop', () => {
     const controller = new AbortController();
     const model = new MockLanguageModelV3({
       doStream: ({ abortSignal }) =>
-        new Promise((_, reject) => abortSignal?.addEventListener('abort', () => reject(abortSignal.reason))),
+        new Promise((_, reject) =>
+          abortSignal?.addEventListener('abort', () => reject(abortSignal.reason)),
+        ),
     });
     const running = runLoop({ ...base, model, messages: ask, signal: controller.signal });
     controller.abort();
@@ -239,7 +297,12 @@ describe('runLoop', () => {
     const model = scripted([toolCallStep('add', { a: 2, b: 2 }), textStep('Four', '.')]);
     const types: string[] = [];
     let finalText = '';
-    for await (const event of runLoopStream({ ...base, model, messages: ask, tools: [addTool([])] })) {
+    for await (const event of runLoopStream({
+      ...base,
+      model,
+      messages: ask,
+      tools: [addTool([])],
+    })) {
       types.push(event.type);
       if (event.type === 'text-delta') finalText += event.text;
     }

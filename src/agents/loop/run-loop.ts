@@ -7,9 +7,22 @@ import { asSchema, type AssistantContent, type ModelMessage } from 'ai';
 import { convertToLanguageModelPrompt, standardizePrompt } from 'ai/internal';
 import { CohortError, isCohortError } from '../../errors/index.js';
 import { budgetMessage, stepCapMessage } from './errors.js';
-import { executeToolCall, parseToolInput, toolResultPart, type ToolTable } from './tool-execution.js';
+import {
+  executeToolCall,
+  parseToolInput,
+  toolResultPart,
+  type ToolTable,
+} from './tool-execution.js';
 import { runTurn } from './turn.js';
-import type { LoopCall, LoopEvent, LoopFinishReason, LoopOptions, LoopResult, LoopTool, LoopToolCall } from './types.js';
+import type {
+  LoopCall,
+  LoopEvent,
+  LoopFinishReason,
+  LoopOptions,
+  LoopResult,
+  LoopTool,
+  LoopToolCall,
+} from './types.js';
 import { addUsage, emptyUsage } from './usage.js';
 
 /** A signal that never aborts, for runs without one. */
@@ -32,9 +45,13 @@ const schemaCache = new WeakMap<object, unknown>();
 export async function* runLoopStream(options: LoopOptions): AsyncGenerator<LoopEvent, LoopResult> {
   const { maxSteps, budget } = options;
   if (!Number.isInteger(maxSteps) || maxSteps < 1) {
-    throw new CohortError('invalid_input', `maxSteps must be a whole number of at least 1, got ${maxSteps}.`, {
-      field: 'maxSteps',
-    });
+    throw new CohortError(
+      'invalid_input',
+      `maxSteps must be a whole number of at least 1, got ${maxSteps}.`,
+      {
+        field: 'maxSteps',
+      },
+    );
   }
   const tools = options.tools ?? [];
   const table: ToolTable = {
@@ -59,7 +76,10 @@ export async function* runLoopStream(options: LoopOptions): AsyncGenerator<LoopE
   let text = '';
   let step = 0;
 
-  const finish = (finishReason: LoopFinishReason, stopMessage?: string): LoopEvent & { type: 'finish' } => ({
+  const finish = (
+    finishReason: LoopFinishReason,
+    stopMessage?: string,
+  ): LoopEvent & { type: 'finish' } => ({
     type: 'finish',
     result: {
       text,
@@ -92,9 +112,13 @@ export async function* runLoopStream(options: LoopOptions): AsyncGenerator<LoopE
         call: {
           // A copy: the prompt grows after this call and a model may keep what it was given.
           prompt: prompt.slice(),
-          ...(functionTools.length > 0 ? { tools: functionTools, toolChoice: { type: 'auto' } } : {}),
+          ...(functionTools.length > 0
+            ? { tools: functionTools, toolChoice: { type: 'auto' } }
+            : {}),
           ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
-          ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
+          ...(options.maxOutputTokens !== undefined
+            ? { maxOutputTokens: options.maxOutputTokens }
+            : {}),
         },
         step,
         timeoutMs: options.timeoutMs,
@@ -103,12 +127,18 @@ export async function* runLoopStream(options: LoopOptions): AsyncGenerator<LoopE
         signal: options.signal,
       });
     } catch (error) {
-      if (isCohortError(error, 'aborted')) return yield* end(finish('aborted', 'The run was cancelled.'));
+      if (isCohortError(error, 'aborted'))
+        return yield* end(finish('aborted', 'The run was cancelled.'));
       throw error;
     }
     text = outcome.text;
     addUsage(usage, outcome.usage);
-    calls.push({ step, usage: outcome.usage, finishReason: outcome.finishReason, attempts: outcome.attempts });
+    calls.push({
+      step,
+      usage: outcome.usage,
+      finishReason: outcome.finishReason,
+      attempts: outcome.attempts,
+    });
     yield {
       type: 'step-finish',
       step,
@@ -121,7 +151,12 @@ export async function* runLoopStream(options: LoopOptions): AsyncGenerator<LoopE
     if (outcome.text) content.push({ type: 'text', text: outcome.text });
     const inputs = outcome.toolCalls.map((call) => parseToolInput(call.input));
     outcome.toolCalls.forEach((call, index) => {
-      content.push({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName, input: inputs[index] });
+      content.push({
+        type: 'tool-call',
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        input: inputs[index],
+      });
     });
     if (content.length > 0) {
       messages.push({ role: 'assistant', content });
@@ -130,11 +165,19 @@ export async function* runLoopStream(options: LoopOptions): AsyncGenerator<LoopE
     if (outcome.toolCalls.length === 0) return yield* end(finish('stop'));
 
     for (const [index, call] of outcome.toolCalls.entries()) {
-      yield { type: 'tool-call', step, toolCallId: call.toolCallId, toolName: call.toolName, input: inputs[index] };
+      yield {
+        type: 'tool-call',
+        step,
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        input: inputs[index],
+      };
     }
     let executed;
     try {
-      executed = await Promise.all(outcome.toolCalls.map((call) => executeToolCall(call, table, signal)));
+      executed = await Promise.all(
+        outcome.toolCalls.map((call) => executeToolCall(call, table, signal)),
+      );
     } catch (error) {
       if (signal.aborted) return yield* end(finish('aborted', 'The run was cancelled.'));
       throw error;
@@ -148,7 +191,9 @@ export async function* runLoopStream(options: LoopOptions): AsyncGenerator<LoopE
     }
 
     if (budget?.maxTokens !== undefined && usage.totalTokens >= budget.maxTokens) {
-      return yield* end(finish('budget', budgetMessage('tokens', usage.totalTokens, budget.maxTokens)));
+      return yield* end(
+        finish('budget', budgetMessage('tokens', usage.totalTokens, budget.maxTokens)),
+      );
     }
     const halt = options.stopWhen?.({ step, usage, toolCalls });
     if (halt) return yield* end(finish('halted', halt));

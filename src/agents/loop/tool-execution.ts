@@ -49,16 +49,29 @@ export async function executeToolCall(
     output: message,
     isError: true,
   });
-  if (table.allowed && !table.allowed.has(call.toolName)) return fail(parseToolInput(call.input), refusedToolMessage(call.toolName));
+  if (table.allowed && !table.allowed.has(call.toolName))
+    return fail(parseToolInput(call.input), refusedToolMessage(call.toolName));
   const tool = table.byName.get(call.toolName);
-  if (!tool) return fail(parseToolInput(call.input), unknownToolMessage(call.toolName, [...table.byName.keys()]));
+  if (!tool)
+    return fail(
+      parseToolInput(call.input),
+      unknownToolMessage(call.toolName, [...table.byName.keys()]),
+    );
   const read = readJsonInput(call.input);
-  if (!read.ok) return fail(call.input, invalidInputMessage(call.toolName, 'arguments are not valid JSON'));
+  if (!read.ok)
+    return fail(call.input, invalidInputMessage(call.toolName, 'arguments are not valid JSON'));
   const parsed = tool.inputSchema.safeParse(read.value);
-  if (!parsed.success) return fail(read.value, invalidInputMessage(call.toolName, describeZodError(parsed.error)));
+  if (!parsed.success)
+    return fail(read.value, invalidInputMessage(call.toolName, describeZodError(parsed.error)));
   try {
     const output = await tool.execute(parsed.data, { signal, toolCallId: call.toolCallId });
-    return { toolCallId: call.toolCallId, toolName: call.toolName, input: parsed.data, output, isError: false };
+    return {
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      input: parsed.data,
+      output,
+      isError: false,
+    };
   } catch (error) {
     if (signal.aborted) throw error;
     const message = error instanceof Error ? error.message : String(error);

@@ -1,6 +1,16 @@
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3StreamPart,
+} from '@ai-sdk/provider';
 import { CohortError } from '../../errors/index.js';
-import { attemptSignal, isRetryable, retryDelay, sleep, toServiceError } from '../../models/index.js';
+import {
+  attemptSignal,
+  isRetryable,
+  retryDelay,
+  sleep,
+  toServiceError,
+} from '../../models/index.js';
 import type { TokenUsage } from '../../schema/index.js';
 import type { PendingToolCall } from './tool-execution.js';
 import type { LoopEvent } from './types.js';
@@ -58,7 +68,11 @@ export async function* runTurn(request: TurnRequest): AsyncGenerator<LoopEvent, 
           yield { type: 'text-delta', step: request.step, text: part.delta };
         } else if (part.type === 'tool-call') {
           if (!part.providerExecuted) {
-            toolCalls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
+            toolCalls.push({
+              toolCallId: part.toolCallId,
+              toolName: part.toolName,
+              input: part.input,
+            });
           }
         } else if (part.type === 'finish') {
           usage = toTokenUsage(part.usage);
@@ -68,10 +82,19 @@ export async function* runTurn(request: TurnRequest): AsyncGenerator<LoopEvent, 
         }
       }
       if (finishReason === 'error' && !text && toolCalls.length === 0) {
-        throw new CohortError('model_unavailable', 'The model stopped with an error and no answer.');
+        throw new CohortError(
+          'model_unavailable',
+          'The model stopped with an error and no answer.',
+        );
       }
       finished = true;
-      return { text, toolCalls, usage: usage ?? toTokenUsage(undefined), finishReason, attempts: attempt + 1 };
+      return {
+        text,
+        toolCalls,
+        usage: usage ?? toTokenUsage(undefined),
+        finishReason,
+        attempts: attempt + 1,
+      };
     } catch (thrown) {
       error = toServiceError(thrown, {
         what: 'model call',
@@ -86,7 +109,13 @@ export async function* runTurn(request: TurnRequest): AsyncGenerator<LoopEvent, 
     }
     if (streamed || attempt >= request.maxRetries || !isRetryable(error)) throw error;
     const delayMs = retryDelay(attempt + 1, error, request.retryDelayMs);
-    yield { type: 'retry', step: request.step, attempt: attempt + 1, delayMs, message: error.message };
+    yield {
+      type: 'retry',
+      step: request.step,
+      attempt: attempt + 1,
+      delayMs,
+      message: error.message,
+    };
     await sleep(delayMs, request.signal);
   }
 }

@@ -90,7 +90,13 @@ export type LoopEvent =
       isError: boolean;
     }
   | { type: 'retry'; step: number; attempt: number; delayMs: number; message: string }
-  | { type: 'step-finish'; step: number; usage: TokenUsage; finishReason: string; toolCalls: number }
+  | {
+      type: 'step-finish';
+      step: number;
+      usage: TokenUsage;
+      finishReason: string;
+      toolCalls: number;
+    }
   | { type: 'finish'; result: LoopResult };
 
 /** State `stopWhen` sees after each turn. */
