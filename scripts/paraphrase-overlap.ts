@@ -9,8 +9,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { globSync } from 'tinyglobby';
-import { analyze } from '../src/retrieval/tokenizer.js';
-import { QUERY_STOPWORDS } from '../src/retrieval/stopwords.js';
+import { analyze } from '../src/retrieval/rank/tokenizer.js';
+import { QUERY_STOPWORDS } from '../src/retrieval/rank/stopwords.js';
 import { parseGold, parseRetrievalCases, prepareDocument } from '../src/retrieval/index.js';
 import type { ChunkRecord } from '../src/schema/index.js';
 

@@ -1,6 +1,6 @@
 import type { LanguageModel } from 'ai';
 import type { CohortConfig } from '../config/index.js';
-import type { Retriever } from '../retrieval/retriever.js';
+import type { Retriever } from '../retrieval/retrievers/retriever.js';
 import type { SourceDocument } from '../schema/index.js';
 import type { RunRepo } from '../store/index.js';
 import type { Logger } from '../telemetry/index.js';

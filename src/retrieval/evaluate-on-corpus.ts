@@ -4,10 +4,10 @@ import { basename, join, resolve } from 'node:path';
 import { DEFAULT_DATA_DIR } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 import { createStore, openPgliteDb } from '../store/index.js';
-import { createRetriever } from './create-retriever.js';
+import { createRetriever } from './retrievers/create-retriever.js';
 import { evaluateRetrieval, type RetrievalReport } from './evaluate-retrieval.js';
-import { ingest, type IngestSummary } from './ingest.js';
-import type { RankerOptions } from './ranker.js';
+import { ingest, type IngestSummary } from './ingest/ingest.js';
+import type { RankerOptions } from './rank/ranker.js';
 import { loadRetrievalCases } from './retrieval-cases.js';
 
 /** A retrieval report with the ingestion it ran on. */

@@ -1,4 +1,4 @@
-export type { Retriever, RetrieveOptions } from './retriever.js';
+export type { Retriever, RetrieveOptions } from './retrievers/retriever.js';
 export {
   createRetriever,
   createRetrieverFromChunks,
@@ -6,7 +6,7 @@ export {
   DEFAULT_VERSION_CHECK_MS,
   type IndexedRetriever,
   type RetrieverOptions,
-} from './create-retriever.js';
+} from './retrievers/create-retriever.js';
 export {
   ingest,
   prepareDocument,
@@ -15,13 +15,13 @@ export {
   type IngestOptions,
   type IngestProgress,
   type IngestSummary,
-} from './ingest.js';
-export { renderProgressBar } from './progress-bar.js';
-export { parseMarkdown } from './markdown-parser.js';
-export { parseRst } from './rst-parser.js';
-export type { ParsedDocument, Section } from './parsed-document.js';
-export { chunkDocument, MAX_CHUNK_CHARS, type DraftChunk } from './chunker.js';
-export { tagDomain, documentDomain, DOMAIN_RULES } from './domain-tagger.js';
+} from './ingest/ingest.js';
+export { renderProgressBar } from './ingest/progress-bar.js';
+export { parseMarkdown } from './ingest/markdown-parser.js';
+export { parseRst } from './ingest/rst-parser.js';
+export type { ParsedDocument, Section } from './ingest/parsed-document.js';
+export { chunkDocument, MAX_CHUNK_CHARS, type DraftChunk } from './ingest/chunker.js';
+export { tagDomain, documentDomain, DOMAIN_RULES } from './ingest/domain-tagger.js';
 export {
   createRanker,
   ALL_TECHNIQUES,
@@ -31,14 +31,14 @@ export {
   type Ranker,
   type RankerOptions,
   type RankedChunk,
-} from './ranker.js';
-export { openWordNet, type WordNet, type WordRelations } from './wordnet.js';
-export { type DocumentExpansionOptions } from './document-expansion.js';
+} from './rank/ranker.js';
+export { openWordNet, type WordNet, type WordRelations } from './rank/wordnet.js';
+export { type DocumentExpansionOptions } from './rank/document-expansion.js';
 export {
   buildLatentSemanticIndex,
   type LatentSemanticIndex,
   type DocumentTerms,
-} from './latent-semantic-index.js';
+} from './rank/latent-semantic-index.js';
 export {
   evaluateRetrieval,
   isGoldHit,
@@ -48,6 +48,6 @@ export {
 } from './evaluate-retrieval.js';
 export { evaluateRetrievalOnCorpus, type CorpusRetrievalReport } from './evaluate-on-corpus.js';
 export { loadRetrievalCases, parseRetrievalCases, RetrievalCase } from './retrieval-cases.js';
-export { embedChunks, type EmbedFunction, type EmbedSummary } from './embed-chunks.js';
-export { createHybridRetriever, EMBEDDING_FALLBACK_NOTICE } from './hybrid-retriever.js';
-export { analyze, tokenize, stem } from './tokenizer.js';
+export { embedChunks, type EmbedFunction, type EmbedSummary } from './ingest/embed-chunks.js';
+export { createHybridRetriever, EMBEDDING_FALLBACK_NOTICE } from './retrievers/hybrid-retriever.js';
+export { analyze, tokenize, stem } from './rank/tokenizer.js';

@@ -1,4 +1,4 @@
-import type { Retriever, RetrieveOptions } from '../retrieval/retriever.js';
+import type { Retriever, RetrieveOptions } from '../retrieval/retrievers/retriever.js';
 import type { RetrievedChunk } from '../schema/index.js';
 
 /** The RAG skill (spec R4): domain-filtered retrieval with an injected retriever. */

@@ -1,9 +1,9 @@
-import { reciprocalRankFusion } from '../models/index.js';
-import type { RetrievedChunk } from '../schema/index.js';
-import type { Store } from '../store/index.js';
-import { silentLogger, type Logger } from '../telemetry/index.js';
+import { reciprocalRankFusion } from '../../models/index.js';
+import type { RetrievedChunk } from '../../schema/index.js';
+import type { Store } from '../../store/index.js';
+import { silentLogger, type Logger } from '../../telemetry/index.js';
 import { DEFAULT_LIMIT, toRetrievedChunk } from './create-retriever.js';
-import type { EmbedFunction } from './embed-chunks.js';
+import type { EmbedFunction } from '../ingest/embed-chunks.js';
 import type { RetrieveOptions, Retriever } from './retriever.js';
 
 /** Said in a passage's metadata when the embedding service failed and search stayed lexical. */

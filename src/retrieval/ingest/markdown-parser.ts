@@ -1,4 +1,4 @@
-import { parseFrontmatter } from '../config/index.js';
+import { parseFrontmatter } from '../../config/index.js';
 import type { ParsedDocument, Section } from './parsed-document.js';
 
 /** Deepest heading level that starts a section; `#####` and below stay body text. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isCohortError } from '../errors/index.js';
+import { isCohortError } from '../../errors/index.js';
 import { parseMarkdown } from './markdown-parser.js';
 
 const guide = readFileSync(new URL('./fixtures/book/guide.mdx', import.meta.url), 'utf8');

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isCohortError } from '../errors/index.js';
-import { createStore, openPgliteDb, type Store } from '../store/index.js';
+import { isCohortError } from '../../errors/index.js';
+import { createStore, openPgliteDb, type Store } from '../../store/index.js';
 import { ingest, type IngestProgress } from './ingest.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures/book', import.meta.url));

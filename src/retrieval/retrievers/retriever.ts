@@ -1,4 +1,4 @@
-import type { RetrievedChunk } from '../schema/index.js';
+import type { RetrievedChunk } from '../../schema/index.js';
 
 /** Options of one retrieval. */
 export interface RetrieveOptions {

@@ -1,4 +1,4 @@
-import type { ContentDomain } from '../schema/index.js';
+import type { ContentDomain } from '../../schema/index.js';
 
 /** What a rule looks at: the file path and title, the section's headings, or its body text. */
 type Scope = 'document' | 'heading' | 'content';

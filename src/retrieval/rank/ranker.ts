@@ -1,4 +1,4 @@
-import type { ChunkRecord } from '../schema/index.js';
+import type { ChunkRecord } from '../../schema/index.js';
 import { mineAcronyms, type AcronymMap } from './acronyms.js';
 import {
   buildLexicalIndex,

@@ -2,10 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { embeddingFor } from '../assistant/open-assistant.js';
-import { loadConfig } from '../config/index.js';
-import { createStore, openPgliteDb, type Store } from '../store/index.js';
-import { startFakeOpenAI } from '../../test/fake-openai/server.js';
+import { embeddingFor } from '../../assistant/open-assistant.js';
+import { loadConfig } from '../../config/index.js';
+import { createStore, openPgliteDb, type Store } from '../../store/index.js';
+import { startFakeOpenAI } from '../../../test/fake-openai/server.js';
 import {
   createHybridRetriever,
   createRetriever,
@@ -13,7 +13,7 @@ import {
   EMBEDDING_FALLBACK_NOTICE,
   ingest,
   type EmbedFunction,
-} from './index.js';
+} from '../index.js';
 
 // A toy embedding: one dimension per concept, so paraphrases with no shared word still meet.
 const CONCEPTS = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fakeWordNet } from './fixtures/fake-wordnet.js';
-import { prepareDocument } from './ingest.js';
+import { fakeWordNet } from '../fixtures/fake-wordnet.js';
+import { prepareDocument } from '../ingest/ingest.js';
 import { buildLexicalIndex } from './lexical-index.js';
 import { expandWithWordNet } from './query-expansion.js';
 import { BM25_ONLY, createRanker, type Techniques } from './ranker.js';

@@ -1,7 +1,7 @@
-import { CohortError } from '../errors/index.js';
-import type { ChunkRecord, RetrievedChunk } from '../schema/index.js';
-import type { Store } from '../store/index.js';
-import { createRanker, type RankedChunk, type Ranker, type RankerOptions } from './ranker.js';
+import { CohortError } from '../../errors/index.js';
+import type { ChunkRecord, RetrievedChunk } from '../../schema/index.js';
+import type { Store } from '../../store/index.js';
+import { createRanker, type RankedChunk, type Ranker, type RankerOptions } from '../rank/ranker.js';
 import type { RetrieveOptions, Retriever } from './retriever.js';
 
 /** Below this relevance a passage counts as not relevant; the same default as `retrieval.minScore`. */

@@ -1,4 +1,4 @@
-import type { ChunkRecord } from '../schema/index.js';
+import type { ChunkRecord } from '../../schema/index.js';
 import { analyze } from './tokenizer.js';
 
 /** BM25 saturation: how fast repeated occurrences stop adding to a term's weight. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mineAcronyms } from './acronyms.js';
-import { renderProgressBar } from './progress-bar.js';
+import { renderProgressBar } from '../ingest/progress-bar.js';
 import { analyze, tokenize } from './tokenizer.js';
 import { openWordNet } from './wordnet.js';
 

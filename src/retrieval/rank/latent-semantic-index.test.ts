@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChunkRecord } from '../schema/index.js';
+import type { ChunkRecord } from '../../schema/index.js';
 import { createRanker } from './ranker.js';
 import { buildLatentSemanticIndex, type DocumentTerms } from './latent-semantic-index.js';
 

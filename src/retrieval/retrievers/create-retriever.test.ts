@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isCohortError } from '../errors/index.js';
-import { ChunkRecord, RetrievedChunk } from '../schema/index.js';
-import { createStore, openPgliteDb, type Store } from '../store/index.js';
+import { isCohortError } from '../../errors/index.js';
+import { ChunkRecord, RetrievedChunk } from '../../schema/index.js';
+import { createStore, openPgliteDb, type Store } from '../../store/index.js';
 import { createRetriever, createRetrieverFromChunks } from './create-retriever.js';
-import { prepareDocument } from './ingest.js';
+import { prepareDocument } from '../ingest/ingest.js';
 
 const book = `# Robot Course
 

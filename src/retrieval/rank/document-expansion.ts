@@ -1,4 +1,4 @@
-import type { ChunkRecord } from '../schema/index.js';
+import type { ChunkRecord } from '../../schema/index.js';
 import { STOPWORDS } from './stopwords.js';
 import { stem, tokenize } from './tokenizer.js';
 import type { WordNet } from './wordnet.js';

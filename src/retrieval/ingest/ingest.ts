@@ -1,8 +1,8 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, extname, join, relative, sep } from 'node:path';
-import { CohortError } from '../errors/index.js';
-import type { ChunkRecord, DocumentRecord } from '../schema/index.js';
-import type { Store } from '../store/index.js';
+import { CohortError } from '../../errors/index.js';
+import type { ChunkRecord, DocumentRecord } from '../../schema/index.js';
+import type { Store } from '../../store/index.js';
 import { chunkDocument, sha1 } from './chunker.js';
 import { documentDomain, tagDomain } from './domain-tagger.js';
 import { parseMarkdown } from './markdown-parser.js';

@@ -1,4 +1,4 @@
-import type { Store } from '../store/index.js';
+import type { Store } from '../../store/index.js';
 
 /** Turns texts into vectors (bound to a configured embedding model). */
 export type EmbedFunction = (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prepareDocument } from './ingest.js';
+import { prepareDocument } from '../ingest/ingest.js';
 import { buildLexicalIndex } from './lexical-index.js';
 import { expandQuestionForms, QUESTION_FORM_WEIGHT } from './question-forms.js';
 import { BM25_ONLY, createRanker } from './ranker.js';
