@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { globSync } from 'tinyglobby';
 import { analyze } from '../src/retrieval/rank/tokenizer.js';
 import { QUERY_STOPWORDS } from '../src/retrieval/rank/stopwords.js';
-import { parseGold, parseRetrievalCases, prepareDocument } from '../src/retrieval/index.js';
+import { parseGold, parseRetrievalCases } from '../src/eval/index.js';
+import { prepareDocument } from '../src/retrieval/index.js';
 import type { ChunkRecord } from '../src/schema/index.js';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));

@@ -10,12 +10,11 @@ import { join } from 'node:path';
 import { globSync } from 'tinyglobby';
 import {
   createRetrieverFromChunks,
-  evaluateRetrieval,
-  parseRetrievalCases,
   prepareDocument,
   type RankerOptions,
   BM25_ONLY,
 } from '../src/retrieval/index.js';
+import { evaluateRetrieval, parseRetrievalCases } from '../src/eval/index.js';
 
 const corpusDir = '../shared/corpus/physical-ai-book';
 const sets = {

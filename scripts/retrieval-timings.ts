@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { globSync } from 'tinyglobby';
 import {
   createRetrieverFromChunks,
-  parseRetrievalCases,
   prepareDocument,
   type RankerOptions,
 } from '../src/retrieval/index.js';
+import { parseRetrievalCases } from '../src/eval/index.js';
 
 const corpora = ['../shared/corpus/physical-ai-book', '../shared/corpus/ros2-docs'];
 const questionFiles = [

@@ -27,9 +27,9 @@ export {
   ingest,
   createRetriever,
   createRetrieverFromChunks,
-  evaluateRetrieval,
   type Retriever,
 } from './retrieval/index.js';
+export { evaluateRetrieval } from './eval/index.js';
 export {
   createRagSkill,
   createContextSkill,

@@ -39,15 +39,6 @@ export {
   type LatentSemanticIndex,
   type DocumentTerms,
 } from './rank/latent-semantic-index.js';
-export {
-  evaluateRetrieval,
-  isGoldHit,
-  parseGold,
-  type RetrievalReport,
-  type QueryResult,
-} from './evaluate-retrieval.js';
-export { evaluateRetrievalOnCorpus, type CorpusRetrievalReport } from './evaluate-on-corpus.js';
-export { loadRetrievalCases, parseRetrievalCases, RetrievalCase } from './retrieval-cases.js';
 export { embedChunks, type EmbedFunction, type EmbedSummary } from './ingest/embed-chunks.js';
 export { createHybridRetriever, EMBEDDING_FALLBACK_NOTICE } from './retrievers/hybrid-retriever.js';
 export { analyze, tokenize, stem } from './rank/tokenizer.js';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CohortError } from '../../errors/index.js';
-import { evaluateRetrievalOnCorpus } from '../../retrieval/index.js';
+import { evaluateRetrievalOnCorpus } from '../../eval/index.js';
 import {
   createBookRegistry,
   createRouter,

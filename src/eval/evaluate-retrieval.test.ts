@@ -4,10 +4,9 @@ import { globSync } from 'tinyglobby';
 import { describe, expect, it } from 'vitest';
 import { isCohortError } from '../errors/index.js';
 import type { RetrievedChunk } from '../schema/index.js';
-import { createRetrieverFromChunks } from './retrievers/create-retriever.js';
+import { createRetrieverFromChunks, prepareDocument } from '../retrieval/index.js';
 import { evaluateRetrievalOnCorpus } from './evaluate-on-corpus.js';
 import { evaluateRetrieval, isGoldHit } from './evaluate-retrieval.js';
-import { prepareDocument } from './ingest/ingest.js';
 import { loadRetrievalCases, parseRetrievalCases } from './retrieval-cases.js';
 
 const passage = (source: string, headingPath: string[]): RetrievedChunk => ({

@@ -4,10 +4,13 @@ import { basename, join, resolve } from 'node:path';
 import { DEFAULT_DATA_DIR } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 import { createStore, openPgliteDb } from '../store/index.js';
-import { createRetriever } from './retrievers/create-retriever.js';
+import {
+  createRetriever,
+  ingest,
+  type IngestSummary,
+  type RankerOptions,
+} from '../retrieval/index.js';
 import { evaluateRetrieval, type RetrievalReport } from './evaluate-retrieval.js';
-import { ingest, type IngestSummary } from './ingest/ingest.js';
-import type { RankerOptions } from './rank/ranker.js';
 import { loadRetrievalCases } from './retrieval-cases.js';
 
 /** A retrieval report with the ingestion it ran on. */

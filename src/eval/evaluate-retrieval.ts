@@ -1,6 +1,6 @@
 import type { RetrievedChunk } from '../schema/index.js';
 import type { RetrievalCase } from './retrieval-cases.js';
-import type { Retriever } from './retrievers/retriever.js';
+import type { Retriever } from '../retrieval/index.js';
 
 /** One question's outcome: the 1-based rank of the first gold passage, if any was returned. */
 export interface QueryResult {
