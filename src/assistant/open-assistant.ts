@@ -18,6 +18,7 @@ import { openStore, type Store } from '../store/index.js';
 import { createLogger, type Logger } from '../telemetry/index.js';
 import { createAssistant, type Assistant, type Synthesiser } from './assistant.js';
 import { createExtractiveRunner } from './extractive-runner.js';
+import { routeEverythingToDefault } from './routing-switch.js';
 
 /** The sample textbook shipped with cohort, ingested on first use. */
 export const SAMPLE_BOOK_DIR = fileURLToPath(
@@ -136,7 +137,7 @@ export async function openAssistant(options: {
       hasModel(config) && options.modelParts ? await options.modelParts(config, logger) : undefined;
     const assistant = createAssistant({
       registry,
-      router,
+      router: config.routing.enabled ? router : routeEverythingToDefault(registry, router),
       rag: createRagSkill(retriever),
       context: createContextSkill(store.sessions),
       runner: model?.runner ?? createExtractiveRunner(),

@@ -11,6 +11,7 @@ export async function runCli(
   argv: string[],
   env: Record<string, string> = {},
   stdin?: string[],
+  options: { cwd?: string } = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
@@ -18,7 +19,7 @@ export async function runCli(
     stdout: (text) => void (stdout += text),
     stderr: (text) => void (stderr += text),
     env: { COHORT_DATA_DIR: 'memory://', ...env },
-    cwd: process.cwd(),
+    cwd: options.cwd ?? process.cwd(),
     isTTY: false,
     ...(stdin
       ? {

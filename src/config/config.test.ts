@@ -14,6 +14,17 @@ describe('loadConfig', () => {
     expect(config.model.name).toBe('gpt-4o-mini');
     expect(config.research.timeoutSubagent).toBe(300);
     expect(hasModel(config)).toBe(false);
+    expect(config.routing.enabled).toBe(true);
+  });
+
+  it('reads the routing rollout switch from the file and the environment', () => {
+    expect(loadConfig({ env: { COHORT_ROUTING: 'off' }, cwd }).routing.enabled).toBe(false);
+    expect(loadConfig({ env: { COHORT_ROUTING: 'ON' }, cwd }).routing.enabled).toBe(true);
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-config-'));
+    writeFileSync(join(dir, 'cohort.config.json'), JSON.stringify({ routing: { enabled: false } }));
+    expect(loadConfig({ env: {}, cwd: dir }).routing.enabled).toBe(false);
+    writeFileSync(join(dir, 'cohort.config.json'), JSON.stringify({ routing: { enabled: 'no' } }));
+    expect(() => loadConfig({ env: {}, cwd: dir })).toThrow(/routing\.enabled/);
   });
 
   it('layers file, environment and overrides in that order', () => {
@@ -38,6 +49,9 @@ describe('loadConfig', () => {
     );
     expect(() => loadConfig({ env: { COHORT_ROUTING_THRESHOLD: '3' }, cwd })).toThrow(
       /routing\.threshold/,
+    );
+    expect(() => loadConfig({ env: { COHORT_ROUTING: 'sometimes' }, cwd })).toThrow(
+      'COHORT_ROUTING must be on or off, got "sometimes"',
     );
     expect(() => loadConfig({ env: { COHORT_CONFIG: 'missing.json' }, cwd })).toThrow(
       'Config file not found',

@@ -28,6 +28,12 @@ export const CohortConfig = z.object({
   logLevel: LogLevel.default('warn'),
   routing: z
     .object({
+      /**
+       * The rollout switch of book-subagents-research.md R7: when false the router is bypassed and
+       * every question goes to the default (fallback) agent, for gradual roll-out and for comparing
+       * answers with and without routing.
+       */
+      enabled: z.boolean().default(true),
       threshold: z.number().min(0).max(1).default(DEFAULT_ROUTING_THRESHOLD),
       /** A secondary agent must reach this share of the primary's score to count. */
       secondaryRatio: z.number().min(0).max(1).default(0.6),
@@ -119,6 +125,26 @@ const number = (value: string | undefined, name: string): number | undefined => 
   return parsed;
 };
 
+const FLAG_VALUES: Record<string, boolean> = {
+  on: true,
+  true: true,
+  '1': true,
+  off: false,
+  false: false,
+  '0': false,
+};
+
+const flag = (value: string | undefined, name: string): boolean | undefined => {
+  if (value === undefined || value === '') return undefined;
+  const parsed = FLAG_VALUES[value.trim().toLowerCase()];
+  if (parsed === undefined) {
+    throw new CohortError('invalid_input', `${name} must be on or off, got "${value}"`, {
+      field: name,
+    });
+  }
+  return parsed;
+};
+
 const list = (value: string | undefined) =>
   value === undefined || value === ''
     ? undefined
@@ -173,7 +199,10 @@ export function configFromEnv(env: Env): Record<string, unknown> {
     agentDirs: list(env.COHORT_AGENT_DIRS),
     sampleBook: env.COHORT_SAMPLE_BOOK,
     logLevel: env.COHORT_LOG_LEVEL,
-    routing: { threshold: number(env.COHORT_ROUTING_THRESHOLD, 'COHORT_ROUTING_THRESHOLD') },
+    routing: {
+      enabled: flag(env.COHORT_ROUTING, 'COHORT_ROUTING'),
+      threshold: number(env.COHORT_ROUTING_THRESHOLD, 'COHORT_ROUTING_THRESHOLD'),
+    },
     model: {
       apiKey: env.OPENAI_API_KEY,
       baseUrl: env.OPENAI_BASE_URL,

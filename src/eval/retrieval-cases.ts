@@ -9,6 +9,8 @@ export const RetrievalCase = z.object({
     .array(z.string().regex(/^[^#]+#.+$/, 'gold entries look like "path/to/file.md#Heading"'))
     .min(1, 'gold must list at least one "path#Heading"'),
   answer_hint: z.string().optional(),
+  /** Which half of a blind set the case belongs to (`tune` or `heldout`), reported apart. */
+  split: z.string().trim().min(1).optional(),
 });
 export type RetrievalCase = z.infer<typeof RetrievalCase>;
 

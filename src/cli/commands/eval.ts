@@ -1,5 +1,10 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import {
+  evaluateAnswersOnCorpus,
+  formatAnswerReport,
+  modelPartsFor,
+} from '../../assistant/index.js';
 import { CohortError } from '../../errors/index.js';
 import { evaluateRetrievalOnCorpus } from '../../eval/index.js';
 import {
@@ -10,17 +15,22 @@ import {
   loadRoutingCases,
 } from '../../routing/index.js';
 import { toWire } from '../../schema/index.js';
+import { createLogger } from '../../telemetry/index.js';
 import type { CliCommand, CliIo } from '../command.js';
 import { parseCommandArgs, stringFlag } from '../args.js';
 import { configFor, STORE_FLAGS } from '../open.js';
 
-const usage =
-  'cohort eval routing [file.jsonl] [--json]\n       cohort eval retrieval [file.jsonl] [--corpus DIR] [--json]';
+const usage = [
+  'cohort eval routing [file.jsonl] [--json]',
+  '       cohort eval retrieval [file.jsonl] [--corpus DIR] [--json]',
+  '       cohort eval answers [file.jsonl] [--corpus DIR] [--json]',
+].join('\n');
 
 /** Default labelled sets and corpus, beside the project as in CI. */
 export const EVAL_DEFAULTS = {
   routing: '../shared/eval/routing-dev.jsonl',
   retrieval: '../shared/eval/retrieval-dev.jsonl',
+  answers: '../shared/eval/retrieval-dev.jsonl',
   corpus: '../shared/corpus/physical-ai-book',
 } as const;
 
@@ -34,7 +44,7 @@ function existing(io: CliIo, path: string, what: string): string {
 /** `cohort eval`: accuracy of the router and recall of the retriever on labelled sets. */
 export const evalCommand: CliCommand = {
   name: 'eval',
-  summary: 'Evaluate routing or retrieval on a labelled JSONL set',
+  summary: 'Evaluate routing, retrieval or whole answers on a labelled JSONL set',
   usage,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(
@@ -82,9 +92,39 @@ export const evalCommand: CliCommand = {
       );
       return 0;
     }
+    if (target === 'answers') {
+      // The defaults live beside the project; a clone without them skips instead of failing.
+      const missing = [
+        ...(file ? [] : [EVAL_DEFAULTS.answers]),
+        ...(stringFlag(values, 'corpus') ? [] : [EVAL_DEFAULTS.corpus]),
+      ].filter((path) => !existsSync(resolve(io.cwd, path)));
+      if (missing.length > 0) {
+        io.stderr(
+          `Skipped: ${missing.map((path) => resolve(io.cwd, path)).join(' and ')} not found. Give a set and --corpus DIR.\n`,
+        );
+        return 0;
+      }
+      const casesFile = existing(io, file ?? EVAL_DEFAULTS.answers, 'Answer set');
+      const corpusDir = existing(
+        io,
+        stringFlag(values, 'corpus') ?? EVAL_DEFAULTS.corpus,
+        'Corpus folder',
+      );
+      const report = await evaluateAnswersOnCorpus({
+        corpusDir,
+        casesFile,
+        config,
+        modelParts: modelPartsFor,
+        logger: createLogger({ level: config.logLevel, write: (line) => io.stderr(line + '\n') }),
+      });
+      io.stdout(
+        (values.json ? JSON.stringify(toWire(report), null, 2) : formatAnswerReport(report)) + '\n',
+      );
+      return 0;
+    }
     throw new CohortError(
       'invalid_input',
-      `Unknown evaluation "${target ?? ''}": use routing or retrieval.\nUsage: ${usage}`,
+      `Unknown evaluation "${target ?? ''}": use routing, retrieval or answers.\nUsage: ${usage}`,
       {
         field: 'target',
       },
