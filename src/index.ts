@@ -29,7 +29,7 @@ export {
   createRetrieverFromChunks,
   type Retriever,
 } from './retrieval/index.js';
-export { evaluateRetrieval } from './eval/index.js';
+export { evaluateRetrieval, evaluateAnswers, evaluateAnswersOnCorpus } from './eval/index.js';
 export {
   createRagSkill,
   createContextSkill,

@@ -24,14 +24,4 @@ export {
   SYNTHESIS_SYSTEM_PROMPT,
   type ModelSynthesiserOptions,
 } from './model-synthesis.js';
-export {
-  evaluateAnswers,
-  citationIsGold,
-  scoreAnswer,
-  type AnswerReport,
-  type AnswerFigures,
-  type AnswerCaseResult,
-} from './evaluate-answers.js';
-export { evaluateAnswersOnCorpus, type CorpusAnswerReport } from './evaluate-answers-on-corpus.js';
-export { formatAnswerReport } from './format-answer-report.js';
 export { routeEverythingToDefault, ROUTING_OFF_REASON } from './routing-switch.js';

@@ -7,3 +7,13 @@ export {
 } from './evaluate-retrieval.js';
 export { evaluateRetrievalOnCorpus, type CorpusRetrievalReport } from './evaluate-on-corpus.js';
 export { loadRetrievalCases, parseRetrievalCases, RetrievalCase } from './retrieval-cases.js';
+export {
+  evaluateAnswers,
+  citationIsGold,
+  scoreAnswer,
+  type AnswerReport,
+  type AnswerFigures,
+  type AnswerCaseResult,
+} from './evaluate-answers.js';
+export { evaluateAnswersOnCorpus, type CorpusAnswerReport } from './evaluate-answers-on-corpus.js';
+export { formatAnswerReport } from './format-answer-report.js';

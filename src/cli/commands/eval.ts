@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { modelPartsFor } from '../../assistant/index.js';
+import { CohortError } from '../../errors/index.js';
 import {
   evaluateAnswersOnCorpus,
+  evaluateRetrievalOnCorpus,
   formatAnswerReport,
-  modelPartsFor,
-} from '../../assistant/index.js';
-import { CohortError } from '../../errors/index.js';
-import { evaluateRetrievalOnCorpus } from '../../eval/index.js';
+} from '../../eval/index.js';
 import {
   createBookRegistry,
   createRouter,

@@ -1,9 +1,10 @@
 import type { CohortConfig } from '../config/index.js';
-import { ingest, loadRetrievalCases, type IngestSummary } from '../retrieval/index.js';
+import { openAssistant, type ModelParts } from '../assistant/index.js';
+import { ingest, type IngestSummary } from '../retrieval/index.js';
 import { createStore, openPgliteDb } from '../store/index.js';
 import type { Logger } from '../telemetry/index.js';
 import { evaluateAnswers, type AnswerReport } from './evaluate-answers.js';
-import { openAssistant, type ModelParts } from './open-assistant.js';
+import { loadRetrievalCases } from './retrieval-cases.js';
 
 /** Answer reports with the router on and off (the R7 rollout switch), over one ingestion. */
 export interface CorpusAnswerReport {

@@ -6,11 +6,11 @@ import { startFakeOpenAI, type FakeOpenAI } from '../../test/fake-openai/server.
 import { runCli } from '../cli/test-harness.js';
 import { loadConfig } from '../config/index.js';
 import type { ChatResponse, Citation } from '../schema/index.js';
+import { SAMPLE_BOOK_DIR } from '../assistant/index.js';
 import {
   citationIsGold,
   evaluateAnswersOnCorpus,
   scoreAnswer,
-  SAMPLE_BOOK_DIR,
   type CorpusAnswerReport,
 } from './index.js';
 

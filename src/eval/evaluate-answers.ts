@@ -1,6 +1,7 @@
-import { parseGold, type RetrievalCase } from '../retrieval/index.js';
 import type { AnswerMode, ChatResponse, Citation } from '../schema/index.js';
-import type { Assistant } from './assistant.js';
+import type { Assistant } from '../assistant/index.js';
+import { parseGold } from './evaluate-retrieval.js';
+import type { RetrievalCase } from './retrieval-cases.js';
 
 /** One question's outcome, end to end. */
 export interface AnswerCaseResult {
