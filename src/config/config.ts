@@ -3,6 +3,8 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { CohortError, fromZodError } from '../errors/index.js';
 import { LogLevel } from '../telemetry/index.js';
+import { PermissionSettings } from './permission-settings.js';
+import { SandboxSettings } from './sandbox-settings.js';
 
 /** Default data folder of the embedded store. */
 export const DEFAULT_DATA_DIR = '.cohort';
@@ -108,6 +110,10 @@ export const CohortConfig = z.object({
       maxTasks: z.number().int().min(1).default(5),
     })
     .prefault({}),
+  /** How bash and code runs are confined (bubblewrap). */
+  sandbox: SandboxSettings,
+  /** Which tool calls run, ask first or are refused (Claude Code's rule shape). */
+  permissions: PermissionSettings,
 });
 export type CohortConfig = z.infer<typeof CohortConfig>;
 export type CohortConfigInput = z.input<typeof CohortConfig>;
@@ -191,6 +197,16 @@ function merge(base: Record<string, unknown>, over: Record<string, unknown>) {
   return out;
 }
 
+/** `COHORT_SANDBOX=off` (or `0`, `false`) is the explicit opt-out of the bash sandbox. */
+const sandboxSwitch = (value: string | undefined): boolean | undefined => {
+  if (value === undefined || value === '') return undefined;
+  if (/^(off|0|false|no)$/i.test(value)) return false;
+  if (/^(on|1|true|yes)$/i.test(value)) return true;
+  throw new CohortError('invalid_input', `COHORT_SANDBOX must be on or off, got "${value}"`, {
+    field: 'COHORT_SANDBOX',
+  });
+};
+
 /** The settings the environment gives, in the config's shape. */
 export function configFromEnv(env: Env): Record<string, unknown> {
   return prune({
@@ -232,6 +248,7 @@ export function configFromEnv(env: Env): Record<string, unknown> {
       timeoutPythonRepl: number(env.TIMEOUT_PYTHON_REPL, 'TIMEOUT_PYTHON_REPL'),
       timeoutLlmCall: number(env.TIMEOUT_LLM_CALL, 'TIMEOUT_LLM_CALL'),
     },
+    sandbox: { enabled: sandboxSwitch(env.COHORT_SANDBOX) },
   }) as Record<string, unknown>;
 }
 

@@ -1,2 +1,4 @@
 export * from './config.js';
 export * from './frontmatter.js';
+export * from './permission-settings.js';
+export * from './sandbox-settings.js';

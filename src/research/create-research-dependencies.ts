@@ -5,7 +5,7 @@ import type { Store } from '../store/index.js';
 import type { Logger } from '../telemetry/index.js';
 import { arxivSearch } from '../tools/arxiv.js';
 import { fetchReadable, tavilySearch, unwrapOutcome } from '../tools/index.js';
-import { runPython } from '../tools/python-sandbox.js';
+import { runCode } from '../sandbox/index.js';
 import { semanticScholarSearch } from '../tools/semantic-scholar.js';
 import type {
   PaperSearch,
@@ -31,7 +31,7 @@ const clamp = (score: number | undefined) =>
  * Wires the real parts of a research run from the config: the store's retriever and run log, the
  * model provider's fast tier for analysis and full tier for the lead, Tavily (when
  * `TAVILY_API_KEY` is set) with the top page read through `web_fetch`, arXiv, Semantic Scholar
- * (when `SEMANTIC_SCHOLAR_API_KEY` is set) and the Pyodide sandbox.
+ * (when `SEMANTIC_SCHOLAR_API_KEY` is set) and Python in the bubblewrap sandbox.
  *
  * @example
  * const store = await openStore(config);
@@ -123,7 +123,7 @@ export function createResearchDependencies(
     ...(provider
       ? { model: provider.languageModel('fast'), leadModel: provider.languageModel('full') }
       : {}),
-    sandbox: runPython,
+    sandbox: (code, run) => runCode(code, { ...run, settings: config.sandbox }),
     ...(options.store ? { runs: options.store.runs } : {}),
     internalMinScore: config.retrieval.minScore,
     ...(options.logger ? { logger: options.logger } : {}),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CodeSandbox } from '../tools/python-sandbox.js';
+import type { CodeSandbox } from '../sandbox/index.js';
 import { analysisNode } from './analysis-node.js';
 import { enhanceContextWithReferences } from './enhance-context-with-references.js';
 import {

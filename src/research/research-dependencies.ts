@@ -4,7 +4,7 @@ import type { Retriever } from '../retrieval/retrievers/retriever.js';
 import type { SourceDocument } from '../schema/index.js';
 import type { RunRepo } from '../store/index.js';
 import type { Logger } from '../telemetry/index.js';
-import type { CodeSandbox } from '../tools/python-sandbox.js';
+import type { CodeSandbox } from '../sandbox/index.js';
 
 /** Options every source search takes. */
 export interface SourceSearchOptions {

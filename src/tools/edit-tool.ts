@@ -1,6 +1,6 @@
-import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { CohortError } from '../errors/index.js';
+import { readInside, writeInside } from './open-inside.js';
 import { toolFailure, type CohortTool, type ToolOutcome } from './tool.js';
 import type { Workspace } from './workspace.js';
 
@@ -30,8 +30,12 @@ export function createEditTool(workspace: Workspace): CohortTool<EditInput, Edit
     inputSchema: EditInput,
     async execute({ path, oldText, newText, replaceAll }) {
       try {
-        const real = workspace.resolve(path);
-        const content = await readFile(real, 'utf8');
+        const { real, buffer, isDirectory } = await readInside(workspace, path);
+        if (isDirectory)
+          throw new CohortError('invalid_input', `"${path}" is a folder, not a file.`, {
+            field: 'path',
+          });
+        const content = buffer.toString('utf8');
         const count = content.split(oldText).length - 1;
         if (count === 0) {
           throw new CohortError(
@@ -52,7 +56,7 @@ export function createEditTool(workspace: Workspace): CohortTool<EditInput, Edit
         const updated = replaceAll
           ? content.split(oldText).join(newText)
           : content.replace(oldText, () => newText);
-        await writeFile(real, updated, 'utf8');
+        await writeInside(workspace, path, updated);
         return { ok: true, path: workspace.relative(real), replacements: replaceAll ? count : 1 };
       } catch (error) {
         return toolFailure(error);

@@ -6,6 +6,8 @@ import {
   symlinkSync,
   writeFileSync,
   existsSync,
+  linkSync,
+  renameSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +16,7 @@ import { createEditTool } from './edit-tool.js';
 import { createGlobTool } from './glob-tool.js';
 import { createGrepTool } from './grep-tool.js';
 import { createReadTool } from './read-tool.js';
-import { createWorkspace } from './workspace.js';
+import { createWorkspace, type Workspace } from './workspace.js';
 import { createWriteDocTool, createWriteTool } from './write-tool.js';
 
 const base = mkdtempSync(join(tmpdir(), 'cohort-tools-'));
@@ -191,5 +193,74 @@ describe('write, edit and write_doc', () => {
     });
     expect(existsSync(join(root, 'docs', 'run.sh'))).toBe(false);
     expect(readFileSync(join(root, 'src', 'a.ts'), 'utf8')).toContain('alpha');
+  });
+});
+
+describe('escapes through the file tools (each closed)', () => {
+  it('glob returns nothing outside the workspace for brace spellings of ".."', async () => {
+    const glob = createGlobTool(createWorkspace(join(root, 'src')));
+    for (const pattern of [
+      '..{,}/outside/*',
+      '../../outside/*',
+      '.{.,}/.{.,}/outside/*',
+      '{..,x}/../outside/*',
+    ]) {
+      const result = await glob.execute({ pattern }, {});
+      expect(JSON.stringify(result), pattern).not.toContain('secret');
+    }
+  });
+
+  it('read, edit and write refuse a hard link (its other name may be outside)', async () => {
+    const target = join(base, 'outside', 'linked.txt');
+    writeFileSync(target, 'outside content');
+    linkSync(target, join(root, 'hard.txt'));
+    const read = await createReadTool(workspace).execute({ path: 'hard.txt' }, {});
+    expect(read).toMatchObject({ ok: false, code: 'forbidden' });
+    expect(JSON.stringify(read)).not.toContain('outside content');
+    const write = await createWriteTool(workspace).execute({ path: 'hard.txt', content: 'x' }, {});
+    expect(write).toMatchObject({ ok: false, code: 'forbidden' });
+    const edit = await createEditTool(workspace).execute(
+      { path: 'hard.txt', oldText: 'outside', newText: 'inside' },
+      {},
+    );
+    expect(edit).toMatchObject({ ok: false, code: 'forbidden' });
+    expect(readFileSync(target, 'utf8')).toBe('outside content');
+    const grep = await createGrepTool(workspace).execute({ pattern: 'outside content' }, {});
+    expect(grep).toMatchObject({ ok: true, matches: [] });
+  });
+
+  it('a folder swapped for a symlink between the check and the open never leaks', async () => {
+    const folder = join(root, 'swap');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'file.txt'), 'inside');
+    writeFileSync(join(base, 'outside', 'file.txt'), 'LEAKED');
+    // The swap lands exactly in the window a racing process would aim for: after the path was
+    // checked, before it is opened.
+    let armed = true;
+    const racing: Workspace = {
+      root: workspace.root,
+      relative: (absolute) => workspace.relative(absolute),
+      resolve(path, options) {
+        const checked = workspace.resolve(path, options);
+        if (armed) {
+          armed = false;
+          renameSync(folder, `${folder}-moved`);
+          symlinkSync(join(base, 'outside'), folder);
+        }
+        return checked;
+      },
+    };
+    const result = await createReadTool(racing).execute({ path: 'swap/file.txt' }, {});
+    expect(JSON.stringify(result)).not.toContain('LEAKED');
+    expect(result).toMatchObject({ ok: false, code: 'forbidden' });
+    armed = true;
+    rmSync(folder);
+    renameSync(`${folder}-moved`, folder);
+    const write = await createWriteTool(racing).execute(
+      { path: 'swap/file.txt', content: 'x' },
+      {},
+    );
+    expect(write).toMatchObject({ ok: false, code: 'forbidden' });
+    expect(readFileSync(join(base, 'outside', 'file.txt'), 'utf8')).toBe('LEAKED');
   });
 });

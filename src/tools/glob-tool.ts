@@ -25,13 +25,26 @@ export function assertRelativePattern(pattern: string): void {
   if (
     pattern.startsWith('/') ||
     /^[a-zA-Z]:[\\/]/.test(pattern) ||
-    pattern.split(/[\\/]+/).includes('..')
+    pattern.split(/[\\/]+/).includes('..') ||
+    // `..{,}/x` spells a `..` segment through a brace; other spellings (`.{.,}/x`) are caught by
+    // the check of every result.
+    pattern.includes('..')
   ) {
     throw new CohortError(
       'forbidden',
       `Pattern "${pattern}" reaches outside the workspace; use a relative pattern without "..".`,
       { field: 'pattern' },
     );
+  }
+}
+
+/** True when `file` (absolute) is inside the workspace, symlinks resolved. */
+export function insideWorkspace(workspace: Workspace, file: string): boolean {
+  try {
+    workspace.resolve(file);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -59,7 +72,11 @@ export function createGlobTool(workspace: Workspace): CohortTool<GlobInput, Glob
           onlyFiles: true,
           absolute: true,
         });
-        const files = found.map((file) => workspace.relative(file)).sort();
+        // Brace and extglob forms (`..{,}/x`) can still climb out: keep only what resolves inside.
+        const files = found
+          .filter((file) => insideWorkspace(workspace, file))
+          .map((file) => workspace.relative(file))
+          .sort();
         return {
           ok: true,
           files: files.slice(0, GLOB_MAX_RESULTS),

@@ -1,8 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { glob } from 'tinyglobby';
 import { z } from 'zod';
 import { CohortError } from '../errors/index.js';
 import { assertRelativePattern, IGNORED_FOLDERS } from './glob-tool.js';
+import { readInside } from './open-inside.js';
 import { toolFailure, type CohortTool, type ToolOutcome } from './tool.js';
 import type { Workspace } from './workspace.js';
 
@@ -86,15 +87,15 @@ export function createGrepTool(workspace: Workspace): CohortTool<GrepInput, Grep
         let searched = 0;
         for (const file of files) {
           if (signal?.aborted) throw new CohortError('aborted', 'grep was cancelled.');
-          let real: string;
+          let buffer: Buffer;
           try {
-            real = workspace.resolve(file);
+            const real = workspace.resolve(file);
+            const info = await stat(real);
+            if (!info.isFile() || info.size > GREP_MAX_FILE_BYTES) continue;
+            buffer = (await readInside(workspace, file)).buffer;
           } catch {
-            continue; // a symlink out of the workspace: not ours to read
+            continue; // a symlink or hard link out of the workspace: not ours to read
           }
-          const info = await stat(real);
-          if (!info.isFile() || info.size > GREP_MAX_FILE_BYTES) continue;
-          const buffer = await readFile(real);
           if (buffer.subarray(0, 8000).includes(0)) continue; // binary
           searched += 1;
           const lines = buffer.toString('utf8').split(/\r?\n/);

@@ -13,7 +13,7 @@ export { createGrepTool, type GrepMatch, type GrepResult } from './grep-tool.js'
 export { createReadTool, type ReadResult } from './read-tool.js';
 export { createWriteTool, createWriteDocTool, type WriteResult } from './write-tool.js';
 export { createEditTool, type EditResult } from './edit-tool.js';
-export { createBashTool, scrubbedEnv, type BashResult } from './bash-tool.js';
+export { createBashTool, type BashResult } from './bash-tool.js';
 export {
   tavilySearch,
   WebSearchHit,
@@ -39,4 +39,3 @@ export {
 export { createCodingTools, CODING_TOOL_NAMES } from './coding-tools.js';
 export { arxivSearch } from './arxiv.js';
 export { semanticScholarSearch } from './semantic-scholar.js';
-export { runPython } from './python-sandbox.js';

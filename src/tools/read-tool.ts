@@ -1,6 +1,6 @@
-import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { CohortError } from '../errors/index.js';
+import { readInside } from './open-inside.js';
 import { toolFailure, type CohortTool, type ToolOutcome } from './tool.js';
 import { DEFAULT_MAX_OUTPUT_CHARS, truncateText } from './truncate-text.js';
 import type { Workspace } from './workspace.js';
@@ -46,8 +46,8 @@ export function createReadTool(
     inputSchema: ReadInput,
     async execute({ path, offset, limit }) {
       try {
-        const real = workspace.resolve(path);
-        if ((await stat(real)).isDirectory()) {
+        const { real, buffer, isDirectory } = await readInside(workspace, path);
+        if (isDirectory) {
           throw new CohortError(
             'invalid_input',
             `"${path}" is a folder; use glob to list its files.`,
@@ -56,7 +56,6 @@ export function createReadTool(
             },
           );
         }
-        const buffer = await readFile(real);
         if (buffer.subarray(0, 8000).includes(0)) {
           throw new CohortError(
             'invalid_input',

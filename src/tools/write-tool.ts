@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { z } from 'zod';
 import { CohortError } from '../errors/index.js';
+import { writeInside } from './open-inside.js';
 import { toolFailure, type CohortTool, type ToolOutcome } from './tool.js';
 import type { Workspace } from './workspace.js';
 
@@ -45,9 +43,7 @@ export function createWriteTool(
         const relativePath = workspace.relative(real);
         const refusal = options.accept?.(relativePath);
         if (refusal) throw new CohortError('forbidden', refusal, { field: 'path' });
-        const created = !existsSync(real);
-        await mkdir(dirname(real), { recursive: true });
-        await writeFile(real, content, 'utf8');
+        const { created } = await writeInside(workspace, path, content);
         return { ok: true, path: relativePath, bytes: Buffer.byteLength(content), created };
       } catch (error) {
         return toolFailure(error);

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/** Paths no sandboxed command may read unless the configuration says otherwise (`~` is the home). */
+export const DEFAULT_DENY_READ = [
+  '~/.ssh',
+  '~/.aws',
+  '~/.gnupg',
+  '~/.azure',
+  '~/.kube',
+  '~/.docker',
+  '~/.config/gcloud',
+  '~/.netrc',
+  '~/.npmrc',
+  '~/.pgpass',
+  '.env',
+];
+/** Most processes (threads included) one sandboxed call may have at once: a fork bomb stops here. */
+export const DEFAULT_MAX_PROCESSES = 256;
+/** Address-space limit of code runs (research analysis code), in MB. */
+export const DEFAULT_CODE_MEMORY_MB = 1024;
+
+/**
+ * The `sandbox` section of the configuration: how bash and code runs are confined.
+ * `enabled: false` is the explicit opt-out (bash then runs unconfined, as before the sandbox).
+ */
+export const SandboxSettings = z
+  .object({
+    /** Confine bash and code runs with bubblewrap. false runs them unconfined (not recommended). */
+    enabled: z.boolean().default(true),
+    /** bubblewrap's path; found on PATH (and /usr/bin/bwrap) when unset. */
+    bwrapPath: z.string().min(1).optional(),
+    /** Files and folders never readable inside the sandbox: absolute, `~/…` or workspace-relative. */
+    denyRead: z.array(z.string().min(1)).default(DEFAULT_DENY_READ),
+    /** Host names a sandboxed command may reach through the filtering proxy (`*.example.org` for subdomains). Empty: no network. */
+    allowedHosts: z.array(z.string().min(1)).default([]),
+    /** Most processes one call may run at once. */
+    maxProcesses: z.number().int().min(8).max(65536).default(DEFAULT_MAX_PROCESSES),
+    /** Address-space limit of a code run, in MB. */
+    codeMemoryMb: z.number().int().min(64).default(DEFAULT_CODE_MEMORY_MB),
+    /** Python interpreter for code runs; `python3` on PATH when unset. */
+    python: z.string().min(1).optional(),
+  })
+  .prefault({});
+export type SandboxSettings = z.infer<typeof SandboxSettings>;

@@ -1,0 +1,91 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SandboxSettings } from '../config/index.js';
+import { findPython, runCode } from './code-runner.js';
+import { findBwrap } from './find-bwrap.js';
+
+const settings = SandboxSettings.parse({ codeMemoryMb: 256 });
+const parentEnv = { PATH: process.env.PATH, OPENAI_API_KEY: 'sk-parent-secret' };
+const run = (code: string, timeoutMs = 5000) => runCode(code, { settings, timeoutMs, parentEnv });
+const outside = mkdtempSync(join(tmpdir(), 'cohort-code-outside-'));
+let server: Server;
+let port = 0;
+beforeAll(async () => {
+  server = createServer((_req, res) => res.end('loopback answer'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => {
+  server.close();
+  rmSync(outside, { recursive: true, force: true });
+});
+
+describe.skipIf(!findBwrap(undefined) || !findPython(undefined))(
+  'runCode (python3 in the sandbox)',
+  () => {
+    it('returns what the code printed and its last value', async () => {
+      const result = await run('import statistics\nprint(statistics.mean([1, 2, 3, 4]))\n6 * 7');
+      expect(result).toMatchObject({ status: 'ok', stdout: '2.5\n', result: '42' });
+    });
+
+    it('os.system runs inside the sandbox: no host write, no secret, no host processes', async () => {
+      const result = await run(
+        [
+          'import os',
+          `print(os.system('id > ${outside}/proof 2>/dev/null'))`,
+          "print(os.environ.get('OPENAI_API_KEY'))",
+          "print(open('/proc/1/environ').read().count('sk-parent'))",
+          "print(len([p for p in os.listdir('/proc') if p.isdigit()]) < 10)",
+        ].join('\n'),
+      );
+      expect(result.status).toBe('ok');
+      expect(result.stdout.split('\n').slice(1)).toEqual(['None', '0', 'True', '']);
+      expect(readdirSync(outside)).toEqual([]);
+    });
+
+    it('has a scratch folder as its only writable place, and no network', async () => {
+      const result = await run(
+        [
+          "open('notes.txt', 'w').write('ok')",
+          'import urllib.request',
+          'try:',
+          `    urllib.request.urlopen('http://127.0.0.1:${port}/', timeout=2).read()`,
+          "    print('reached')",
+          'except Exception as error:',
+          "    print('no network')",
+          `open('${outside}/x', 'w')`,
+        ].join('\n'),
+      );
+      expect(result.stdout).toBe('no network\n');
+      expect(result.status).toBe('error');
+      expect(result.error).toMatch(/Read-only file system|Permission denied|No such file/);
+      expect(readdirSync(outside)).toEqual([]);
+    });
+
+    it('stops a memory bomb at the memory limit (MemoryError, not host RSS)', async () => {
+      const result = await run('x = []\nwhile True:\n    x.append(bytearray(10**7))');
+      expect(result.status).toBe('error');
+      expect(result.error).toMatch(/MemoryError|killed/);
+    });
+
+    it('returns a blocking call at its 3 s limit, killing the process', async () => {
+      const started = Date.now();
+      const result = await run('import time\ntime.sleep(60)', 3000);
+      const took = Date.now() - started;
+      expect(result.status).toBe('timeout');
+      expect(took).toBeGreaterThanOrEqual(2900);
+      expect(took).toBeLessThan(4500);
+    });
+
+    it('returns a Python error as a value, with only the code frames', async () => {
+      const result = await run('1 / 0');
+      expect(result.status).toBe('error');
+      expect(result.error).toMatch(/^Traceback[\s\S]*<exec>[\s\S]*ZeroDivisionError/);
+      expect(result.error).not.toContain('ast.py');
+    });
+  },
+);

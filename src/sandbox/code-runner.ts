@@ -1,0 +1,178 @@
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import type { SandboxSettings } from '../config/index.js';
+import { isCohortError } from '../errors/index.js';
+import { createSandbox } from './sandbox.js';
+
+/** Default time limit of one code run (research spec, TIMEOUT_PYTHON_REPL). */
+export const DEFAULT_PYTHON_TIMEOUT_MS = 30_000;
+/** Characters of stdout and of stderr a code run keeps. */
+const CODE_OUTPUT_KEEP = 64_000;
+/** Largest file code may write in its scratch folder, in MB. */
+const CODE_FILE_MB = 64;
+
+/** What a code run produced; `status` says whether it finished, failed, hit the limit or was cancelled. */
+export interface CodeRunResult {
+  status: 'ok' | 'error' | 'timeout' | 'aborted';
+  stdout: string;
+  stderr: string;
+  /** `str()` of the last expression, when there is one. */
+  result?: string;
+  /** The Python error or the reason the run stopped. */
+  error?: string;
+  durationMs: number;
+}
+
+/** Options of one code run. */
+export interface CodeRunOptions {
+  /** Wall-time limit (TIMEOUT_PYTHON_REPL); the process is killed when it passes. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** A code runner with the {@link runCode} shape, so research runs and tests can pass fakes. */
+export type CodeSandbox = (code: string, options?: CodeRunOptions) => Promise<CodeRunResult>;
+
+/**
+ * Runs the code read from stdin as a script; the value of a final expression goes to fd 3, and a
+ * traceback keeps only the frames of the code (`<exec>`).
+ */
+const PYTHON_DRIVER = String.raw`
+import ast, os, sys, traceback
+source = sys.stdin.read()
+result = os.fdopen(3, 'w')
+try:
+    tree = ast.parse(source, '<exec>')
+    last = None
+    if tree.body and isinstance(tree.body[-1], ast.Expr):
+        last = ast.Expression(tree.body.pop().value)
+    scope = {'__name__': '__main__'}
+    exec(compile(tree, '<exec>', 'exec'), scope)
+    if last is not None:
+        value = eval(compile(last, '<exec>', 'eval'), scope)
+        if value is not None:
+            result.write(str(value))
+except SystemExit:
+    raise
+except BaseException:
+    kind, error, tb = sys.exc_info()
+    while tb is not None and tb.tb_frame.f_code.co_filename != '<exec>':
+        tb = tb.tb_next
+    sys.stderr.write('Traceback (most recent call last):\n' if tb else '')
+    sys.stderr.write(''.join(traceback.format_exception(kind, error, tb)[1 if tb else 0:]))
+    sys.exit(1)
+`;
+
+const executable = (path: string) => {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The Python interpreter for code runs: `configured`, else the system's `/usr/bin/python3`, else
+ * the first `python3` on PATH; undefined when there is none.
+ *
+ * @example
+ * findPython(undefined); // '/usr/bin/python3'
+ */
+export function findPython(
+  configured: string | undefined,
+  env: Record<string, string | undefined> = process.env,
+): string | undefined {
+  if (configured) return executable(configured) ? configured : undefined;
+  const dirs = (env.PATH ?? '').split(delimiter).filter(Boolean);
+  return ['/usr/bin/python3', ...dirs.map((dir) => join(dir, 'python3'))].find(executable);
+}
+
+/**
+ * Runs Python code (the research analysis code) in its own process inside the bubblewrap sandbox:
+ * a fresh scratch folder is the only writable place and is deleted afterwards, there is no
+ * network and no secret in the environment, and the process has hard limits on address space
+ * (`settings.codeMemoryMb`), CPU time, file size and process count. The wall-time limit is
+ * enforced by killing the sandbox. Never throws; every outcome is a {@link CodeRunResult}.
+ *
+ * @example
+ * const run = await runCode('print(sum(range(10)))', { settings: config.sandbox, timeoutMs: 5_000 });
+ * run.stdout; // "45\n"
+ */
+export async function runCode(
+  code: string,
+  options: CodeRunOptions & {
+    settings: SandboxSettings;
+    parentEnv?: Record<string, string | undefined>;
+  },
+): Promise<CodeRunResult> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_PYTHON_TIMEOUT_MS;
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const failed = (error: string): CodeRunResult => ({
+    status: 'error',
+    stdout: '',
+    stderr: '',
+    error,
+    durationMs: elapsed(),
+  });
+  const python = findPython(options.settings.python, options.parentEnv);
+  if (!python) {
+    return failed(
+      'Code execution needs python3: install it (Debian/Ubuntu: sudo apt-get install python3) or set sandbox.python.',
+    );
+  }
+  const scratch = mkdtempSync(join(tmpdir(), 'cohort-code-'));
+  try {
+    const sandbox = createSandbox({
+      root: scratch,
+      // Code never gets the network, whatever bash is allowed.
+      settings: { ...options.settings, allowedHosts: [] },
+      noNetwork: true,
+      ...(options.parentEnv ? { parentEnv: options.parentEnv } : {}),
+    });
+    const run = await sandbox.run({
+      argv: [python, '-I', '-c', PYTHON_DRIVER],
+      input: code,
+      timeoutMs,
+      keepChars: CODE_OUTPUT_KEEP,
+      limits: {
+        memoryMb: options.settings.codeMemoryMb,
+        cpuSeconds: Math.ceil(timeoutMs / 1000) + 1,
+        fileMb: CODE_FILE_MB,
+      },
+      env: { PYTHONDONTWRITEBYTECODE: '1', PYTHONUNBUFFERED: '1', MPLBACKEND: 'Agg' },
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const base = { stdout: run.stdout, stderr: run.stderr, durationMs: elapsed() };
+    if (run.spawnError) return failed(`The sandbox could not start: ${run.spawnError}`);
+    if (run.aborted) return { ...base, status: 'aborted', error: 'cancelled' };
+    if (run.timedOut) {
+      return {
+        ...base,
+        status: 'timeout',
+        error: `The code did not finish within ${timeoutMs} ms and was stopped.`,
+      };
+    }
+    if (run.exitCode === 0) {
+      return { ...base, status: 'ok', ...(run.extra ? { result: run.extra } : {}) };
+    }
+    const traceback = run.stderr.includes('Traceback')
+      ? run.stderr.slice(run.stderr.indexOf('Traceback'))
+      : '';
+    return {
+      ...base,
+      status: 'error',
+      error:
+        traceback.trim() ||
+        (run.exitCode === null
+          ? 'The code was killed (a CPU, memory or process limit).'
+          : `The code exited with status ${run.exitCode}.${run.stderr ? ` ${run.stderr.trim().slice(-500)}` : ''}`),
+    };
+  } catch (error) {
+    return failed(isCohortError(error) ? error.message : String(error));
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}

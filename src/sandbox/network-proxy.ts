@@ -1,0 +1,134 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** The port the in-sandbox bridge listens on (inside the sandbox's own network namespace). */
+export const SANDBOX_PROXY_PORT = 3128;
+
+/**
+ * True when `host` is allowed by `patterns`: an exact name, or `*.example.org` for its
+ * subdomains (not the apex, as in Claude Code). Case-insensitive; a trailing dot is ignored.
+ *
+ * @example
+ * hostAllowed('api.github.com', ['*.github.com']); // true
+ * hostAllowed('evil.com', ['github.com']); // false
+ */
+export function hostAllowed(host: string, patterns: readonly string[]): boolean {
+  const name = host
+    .toLowerCase()
+    .replace(/\.$/, '')
+    .replace(/^\[|\]$/g, '');
+  return patterns.some((pattern) => {
+    const wanted = pattern.toLowerCase().replace(/\.$/, '');
+    if (wanted.startsWith('*.'))
+      return name.endsWith(wanted.slice(1)) && name.length > wanted.length - 1;
+    return name === wanted;
+  });
+}
+
+/** A running allow-list proxy, reachable through a Unix socket. */
+export interface AllowListProxy {
+  socketDir: string;
+  socketPath: string;
+  close(): Promise<void>;
+}
+
+const refuse = (socket: Socket, host: string) => {
+  socket.end(
+    `HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n` +
+      `cohort sandbox: ${host} is not in sandbox.allowedHosts\n`,
+  );
+};
+
+/**
+ * Starts an HTTP proxy on a Unix socket that lets through only hosts in `allowedHosts`: `CONNECT`
+ * (HTTPS) and plain requests with an absolute URL. The sandbox has no network of its own; a bridge
+ * inside it ({@link PROXY_BRIDGE_SOURCE}) forwards 127.0.0.1:{@link SANDBOX_PROXY_PORT} to this socket.
+ *
+ * @example
+ * const proxy = await startAllowListProxy(['registry.npmjs.org']);
+ * await proxy.close();
+ */
+export async function startAllowListProxy(
+  allowedHosts: readonly string[],
+): Promise<AllowListProxy> {
+  const socketDir = mkdtempSync(join(tmpdir(), 'cohort-proxy-'));
+  const socketPath = join(socketDir, 'proxy.sock');
+  const server = createServer((req: IncomingMessage, res) => {
+    let target: URL;
+    try {
+      target = new URL(req.url ?? '');
+    } catch {
+      res.writeHead(400).end('cohort sandbox: proxy requests need an absolute URL\n');
+      return;
+    }
+    if (target.protocol !== 'http:' || !hostAllowed(target.hostname, allowedHosts)) {
+      res.writeHead(403).end(`cohort sandbox: ${target.hostname} is not in sandbox.allowedHosts\n`);
+      return;
+    }
+    const upstream = httpRequest(
+      target,
+      { method: req.method, headers: { ...req.headers, host: target.host } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', (error) => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end(`cohort sandbox: ${error.message}\n`);
+    });
+    req.pipe(upstream);
+  });
+  server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
+    const [host = '', portText = '443'] = (req.url ?? '').split(/:(?=\d+$)/);
+    client.on('error', () => undefined);
+    if (!hostAllowed(host, allowedHosts)) {
+      refuse(client, host);
+      return;
+    }
+    const upstream = connect(Number(portText), host.replace(/^\[|\]$/g, ''), () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    upstream.on('error', () => client.destroy());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, resolve);
+  });
+  return {
+    socketDir,
+    socketPath,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          rmSync(socketDir, { recursive: true, force: true });
+          resolve();
+        });
+      }),
+  };
+}
+
+/**
+ * Node source run inside the sandbox (`node -e SOURCE socketPath port`): listens on
+ * 127.0.0.1:port in the sandbox's own network namespace and pipes each connection to the proxy's
+ * Unix socket, then marks itself ready in /tmp.
+ */
+export const PROXY_BRIDGE_SOURCE = String.raw`
+const net = require('node:net');
+const fs = require('node:fs');
+const [socketPath, port] = process.argv.slice(1);
+net.createServer((client) => {
+  const upstream = net.connect(socketPath);
+  client.pipe(upstream);
+  upstream.pipe(client);
+  client.on('error', () => upstream.destroy());
+  upstream.on('error', () => client.destroy());
+}).listen(Number(port), '127.0.0.1', () => fs.writeFileSync('/tmp/.cohort-proxy-ready', ''));
+`;

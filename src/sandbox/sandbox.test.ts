@@ -1,0 +1,173 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SandboxSettings } from '../config/index.js';
+import { isCohortError } from '../errors/index.js';
+import { findBwrap } from './find-bwrap.js';
+import { hostAllowed } from './network-proxy.js';
+import { createSandbox } from './sandbox.js';
+
+const bwrap = findBwrap(undefined);
+const base = mkdtempSync(join(tmpdir(), 'cohort-sandbox-'));
+const root = join(base, 'workspace');
+const home = join(base, 'home');
+const outside = join(base, 'outside');
+for (const dir of [root, home, join(home, '.ssh'), outside]) mkdirSync(dir, { recursive: true });
+writeFileSync(join(home, '.ssh', 'id_ed25519'), 'PRIVATE KEY');
+writeFileSync(join(root, '.env'), 'OPENAI_API_KEY=sk-from-dotenv');
+writeFileSync(join(outside, 'secret.txt'), 'outside secret');
+const parentEnv = {
+  PATH: process.env.PATH,
+  OPENAI_API_KEY: 'sk-parent-secret',
+  DATABASE_URL: 'postgres://secret',
+};
+const settings = (over: Partial<SandboxSettings> = {}) =>
+  SandboxSettings.parse({ denyRead: ['~/.ssh', '.env'], ...over });
+const sandbox = (over: Partial<SandboxSettings> = {}) =>
+  createSandbox({ root, settings: settings(over), home, parentEnv });
+const bash = (command: string, timeoutMs = 5000, over: Partial<SandboxSettings> = {}) =>
+  sandbox(over).run({ argv: ['/bin/bash', '-c', command], timeoutMs, keepChars: 20_000 });
+
+let server: Server;
+let port = 0;
+beforeAll(async () => {
+  server = createServer((_req, res) => res.end('loopback answer'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => {
+  server.close();
+  rmSync(base, { recursive: true, force: true });
+});
+
+describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', () => {
+  it('writes only inside the workspace; the system is read-only and /tmp is private', async () => {
+    const run = await bash(
+      `echo ok > inside.txt; echo x > ${outside}/new.txt; echo x > /etc/cohort-probe; echo t > /tmp/private; cat inside.txt`,
+    );
+    expect(run.stdout).toBe('ok\n');
+    expect(run.stderr).toMatch(/Read-only file system/);
+    expect(existsSync(join(outside, 'new.txt'))).toBe(false);
+    expect(existsSync('/tmp/private')).toBe(false);
+  });
+
+  it('shows no secret: not in its environment, not in its parent process (/proc/$PPID/environ)', async () => {
+    const run = await bash(
+      'env; tr "\\0" "\\n" < /proc/$PPID/environ; tr "\\0" "\\n" < /proc/1/environ',
+    );
+    expect(run.stdout).toContain(`HOME=${root}`);
+    expect(run.stdout).not.toMatch(/sk-parent-secret|OPENAI_API_KEY|DATABASE_URL/);
+  });
+
+  it('sees only its own processes (own PID namespace)', async () => {
+    const run = await bash('ls /proc | grep -E "^[0-9]+$" | wc -l');
+    expect(Number(run.stdout.trim())).toBeLessThan(10);
+  });
+
+  it('hides denied paths: ~/.ssh and the project .env', async () => {
+    const run = await bash(`ls -A ${home}/.ssh; cat .env; echo end`);
+    expect(run.stdout).toBe('end\n');
+    expect(run.stdout + run.stderr).not.toMatch(/PRIVATE KEY|sk-from-dotenv/);
+  });
+
+  it('cannot reach a server on 127.0.0.1 of the host', async () => {
+    const run = await bash(
+      `exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3`,
+    );
+    expect(run.stdout).not.toContain('loopback answer');
+    expect(run.exitCode).not.toBe(0);
+  });
+
+  it('ends setsid and background jobs with the command, without waiting for them', async () => {
+    const marker = join(root, 'survived');
+    const started = Date.now();
+    const run = await bash(
+      `setsid sh -c 'sleep 1; touch ${marker}' & (sleep 1; touch ${marker}) & sleep 30 & echo started`,
+      20_000,
+    );
+    expect(run.stdout).toBe('started\n');
+    expect(Date.now() - started).toBeLessThan(3000);
+    await new Promise((resolve) => setTimeout(resolve, 1400));
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('kills the whole sandbox on timeout, setsid jobs included', async () => {
+    const marker = join(root, 'late');
+    const run = await bash(`setsid sh -c 'sleep 1; touch ${marker}' & sleep 10`, 400);
+    expect(run.timedOut).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 1300));
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('stops a fork bomb at the process limit', async () => {
+    const probe = sandbox({ maxProcesses: 32 });
+    if (probe.processLimit === 'none') return; // root without a writable cgroup: reported, not enforced
+    const started = Date.now();
+    const run = await probe.run({
+      argv: [
+        '/bin/sh',
+        '-c',
+        'i=0; while [ $i -lt 200 ]; do sleep 5 & i=$((i+1)); done; echo all started',
+      ],
+      timeoutMs: 8000,
+      keepChars: 10_000,
+    });
+    expect(run.stdout).not.toContain('all started');
+    expect(run.stderr).toMatch(/fork|Resource temporarily unavailable/i);
+    expect(Date.now() - started).toBeLessThan(6000);
+  });
+
+  it('reaches allowed hosts only, and only through the proxy', async () => {
+    const run = await bash(
+      [
+        `curl -s -m 3 http://localhost:${port}/`,
+        'echo',
+        `curl -s -m 3 http://127.0.0.1:${port}/`,
+        'echo',
+        `curl -s -m 3 --noproxy '*' http://localhost:${port}/ || echo direct-refused`,
+      ].join('; '),
+      10_000,
+      { allowedHosts: ['localhost'] },
+    );
+    const lines = run.stdout.split('\n').filter(Boolean);
+    expect(lines).toEqual([
+      'loopback answer',
+      'cohort sandbox: 127.0.0.1 is not in sandbox.allowedHosts',
+      'direct-refused',
+    ]);
+  });
+
+  it('is refused with an install hint when bubblewrap is missing, unless opted out', async () => {
+    let caught: unknown;
+    try {
+      createSandbox({ root, settings: settings({ bwrapPath: join(base, 'no-bwrap') }), parentEnv });
+    } catch (error) {
+      caught = error;
+    }
+    expect(isCohortError(caught, 'forbidden')).toBe(true);
+    expect((caught as Error).message).toMatch(
+      /apt-get install bubblewrap[\s\S]*COHORT_SANDBOX=off/,
+    );
+    const optedOut = createSandbox({ root, settings: settings({ enabled: false }), parentEnv });
+    const run = await optedOut.run({
+      argv: ['/bin/sh', '-c', 'echo unconfined'],
+      timeoutMs: 2000,
+      keepChars: 100,
+    });
+    expect(optedOut.kind).toBe('none');
+    expect(run.stdout).toBe('unconfined\n');
+  });
+});
+
+describe('hostAllowed', () => {
+  it('matches exact names and *. subdomains, nothing else', () => {
+    expect(hostAllowed('registry.npmjs.org', ['registry.npmjs.org'])).toBe(true);
+    expect(hostAllowed('API.github.com', ['*.github.com'])).toBe(true);
+    expect(hostAllowed('github.com', ['*.github.com'])).toBe(false);
+    expect(hostAllowed('evilgithub.com', ['*.github.com'])).toBe(false);
+    expect(hostAllowed('registry.npmjs.org.evil.com', ['registry.npmjs.org'])).toBe(false);
+  });
+});

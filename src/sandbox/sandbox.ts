@@ -1,0 +1,202 @@
+import { homedir } from 'node:os';
+import type { SandboxSettings } from '../config/index.js';
+import { CohortError } from '../errors/index.js';
+import { bwrapArgs, type SandboxPlan } from './bwrap-args.js';
+import { resolveDenyPaths } from './deny-paths.js';
+import { BWRAP_INSTALL_HINT, findBwrap } from './find-bwrap.js';
+import { startAllowListProxy, PROXY_BRIDGE_SOURCE, SANDBOX_PROXY_PORT } from './network-proxy.js';
+import { createProcessLimit } from './process-limit.js';
+import { runBounded, type BoundedRun } from './run-bounded.js';
+
+/** PATH used when the parent process has none. */
+const FALLBACK_PATH = '/usr/local/bin:/usr/bin:/bin';
+
+/** Hard limits of one sandboxed run beyond its wall time. */
+export interface SandboxLimits {
+  /** Address space per process, in MB (RLIMIT_AS). */
+  memoryMb?: number;
+  /** CPU seconds per process (RLIMIT_CPU). */
+  cpuSeconds?: number;
+  /** Largest file a process may write, in MB (RLIMIT_FSIZE). */
+  fileMb?: number;
+}
+
+/** One command to run in a {@link Sandbox}. */
+export interface SandboxCommand {
+  /** argv: `['/bin/bash', '-c', 'npm test']`. */
+  argv: string[];
+  timeoutMs: number;
+  keepChars: number;
+  /** Text for the process's stdin. */
+  input?: string;
+  limits?: SandboxLimits;
+  /** Extra variables (on top of the scrubbed environment). */
+  env?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/** A confined place to run commands: one workspace, its deny list and its network rule. */
+export interface Sandbox {
+  /** `bwrap` when confined; `none` when the user opted out. */
+  readonly kind: 'bwrap' | 'none';
+  /** How the process count is bounded (`cgroup`, `rlimit`, or `none`). */
+  readonly processLimit: string;
+  run(command: SandboxCommand): Promise<BoundedRun>;
+}
+
+/**
+ * The environment a sandboxed command sees: PATH, HOME (the workspace), LANG and TERM only, so API
+ * keys, tokens and database URLs of the parent process never reach commands a model writes.
+ *
+ * @example
+ * scrubbedEnv('/repo'); // { PATH: '/usr/bin:/bin', HOME: '/repo', LANG: 'C.UTF-8', TERM: 'dumb' }
+ */
+export function scrubbedEnv(
+  home: string,
+  parent: Record<string, string | undefined> = process.env,
+): Record<string, string> {
+  return {
+    PATH: parent.PATH ?? FALLBACK_PATH,
+    HOME: home,
+    LANG: parent.LANG ?? 'C.UTF-8',
+    TERM: 'dumb',
+  };
+}
+
+/** Options of {@link createSandbox}. */
+export interface CreateSandboxOptions {
+  /** The workspace (or scratch) folder: the only writable place, and the working folder. */
+  root: string;
+  settings: SandboxSettings;
+  /** Home folder for `~/…` deny entries (tests). */
+  home?: string;
+  /** The parent environment PATH and LANG come from (tests). */
+  parentEnv?: Record<string, string | undefined>;
+  /** Ignore `settings.allowedHosts`: no network at all (code runs). */
+  noNetwork?: boolean;
+}
+
+/**
+ * A sandbox for `root`. With `settings.enabled` (the default) commands run under bubblewrap (see
+ * {@link bwrapArgs}) with a process limit, a scrubbed environment and, when `allowedHosts` is set,
+ * network only through a proxy that enforces the allow-list. Without bubblewrap that is an error
+ * saying how to install it; `enabled: false` is the explicit opt-out (unconfined, as a plain shell).
+ *
+ * @example
+ * const sandbox = createSandbox({ root: '/repo', settings: config.sandbox });
+ * const run = await sandbox.run({ argv: ['/bin/bash', '-c', 'ls'], timeoutMs: 10_000, keepChars: 30_000 });
+ */
+export function createSandbox(options: CreateSandboxOptions): Sandbox {
+  const { root, settings } = options;
+  const parentEnv = options.parentEnv ?? process.env;
+  const env = scrubbedEnv(root, parentEnv);
+  if (!settings.enabled) {
+    return {
+      kind: 'none',
+      processLimit: 'none',
+      run: (command) =>
+        runBounded(command.argv[0] ?? '/bin/sh', command.argv.slice(1), {
+          env: { ...env, ...command.env },
+          cwd: root,
+          timeoutMs: command.timeoutMs,
+          keepChars: command.keepChars,
+          ...(command.input === undefined ? {} : { input: command.input }),
+          ...(command.signal ? { signal: command.signal } : {}),
+        }),
+    };
+  }
+  const bwrap = findBwrap(settings.bwrapPath, parentEnv);
+  if (!bwrap) throw new CohortError('forbidden', BWRAP_INSTALL_HINT);
+  const home = options.home ?? homedir();
+  const allowedHosts = options.noNetwork ? [] : settings.allowedHosts;
+  return {
+    kind: 'bwrap',
+    processLimit: describeLimitKind(),
+    async run(command) {
+      const denyRead = resolveDenyPaths(settings.denyRead, { workspace: root, home });
+      const limit = createProcessLimit(settings.maxProcesses);
+      const proxy = allowedHosts.length > 0 ? await startAllowListProxy(allowedHosts) : undefined;
+      try {
+        const proxyUrl = `http://127.0.0.1:${SANDBOX_PROXY_PORT}`;
+        const plan: SandboxPlan = {
+          cwd: root,
+          writable: [root],
+          denyRead,
+          env: {
+            ...env,
+            ...command.env,
+            ...(proxy
+              ? {
+                  HTTP_PROXY: proxyUrl,
+                  HTTPS_PROXY: proxyUrl,
+                  http_proxy: proxyUrl,
+                  https_proxy: proxyUrl,
+                  NO_PROXY: '',
+                }
+              : {}),
+          },
+          ...(proxy ? { readOnly: [proxy.socketDir] } : {}),
+        };
+        const inner = limitsPrelude(command.limits, limit.nproc, proxy?.socketPath);
+        const args = bwrapArgs(plan, ['/bin/sh', '-c', inner, 'sandbox', ...command.argv]);
+        // The launcher joins the pids cgroup first, so every process bwrap starts is counted.
+        const [file, launcherArgs] = limit.procsFile
+          ? [
+              '/bin/sh',
+              ['-c', 'echo $$ > "$0" || exit 125; exec "$@"', limit.procsFile, bwrap, ...args],
+            ]
+          : [bwrap, args];
+        return await runBounded(file, launcherArgs, {
+          // bwrap's own environment shows as /proc/1/environ inside: it gets the scrubbed one.
+          env,
+          cwd: root,
+          timeoutMs: command.timeoutMs,
+          keepChars: command.keepChars,
+          ...(command.input === undefined ? {} : { input: command.input }),
+          ...(command.signal ? { signal: command.signal } : {}),
+        });
+      } finally {
+        limit.release();
+        await proxy?.close();
+      }
+    },
+  };
+}
+
+let limitKind: string | undefined;
+/** Which process limit this machine gives (probed once). */
+function describeLimitKind(): string {
+  if (limitKind === undefined) {
+    const probe = createProcessLimit(16);
+    limitKind = probe.kind;
+    probe.release();
+  }
+  return limitKind;
+}
+
+/**
+ * The shell text run first inside the sandbox: resource limits (inherited by everything the
+ * command starts), the network bridge when a proxy is in use, then `exec` of the command.
+ */
+function limitsPrelude(
+  limits: SandboxLimits | undefined,
+  nproc: number | undefined,
+  proxySocket: string | undefined,
+): string {
+  const lines: string[] = [];
+  if (nproc !== undefined) lines.push(`ulimit -u ${nproc} || exit 125`);
+  if (limits?.memoryMb) lines.push(`ulimit -v ${limits.memoryMb * 1024} || exit 125`);
+  if (limits?.cpuSeconds) lines.push(`ulimit -t ${Math.ceil(limits.cpuSeconds)} || exit 125`);
+  if (limits?.fileMb) lines.push(`ulimit -f ${limits.fileMb * 1024} || exit 125`);
+  if (proxySocket) {
+    const node = JSON.stringify(process.execPath);
+    lines.push(
+      `${node} -e ${shellQuote(PROXY_BRIDGE_SOURCE)} ${shellQuote(proxySocket)} ${SANDBOX_PROXY_PORT} &`,
+      `i=0; while [ ! -e /tmp/.cohort-proxy-ready ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i+1)); done`,
+    );
+  }
+  lines.push('exec "$@"');
+  return lines.join('\n');
+}
+
+const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;

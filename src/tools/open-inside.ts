@@ -1,0 +1,146 @@
+import { constants } from 'node:fs';
+import { mkdir, open, readlink, stat, type FileHandle } from 'node:fs/promises';
+import { dirname, sep } from 'node:path';
+import { CohortError } from '../errors/index.js';
+import type { Workspace } from './workspace.js';
+
+const inside = (root: string, path: string) => path === root || path.startsWith(root + sep);
+
+/**
+ * Checks an open file: the path the kernel has for the descriptor must be inside the workspace
+ * (a folder swapped for a symlink between the check and the open is caught here, after the open,
+ * where it can no longer change), and a regular file must have exactly one link (a hard link made
+ * to a file outside the workspace has an inside path, but its other name is outside).
+ */
+async function verifyOpen(handle: FileHandle, workspace: Workspace, path: string): Promise<void> {
+  const info = await handle.stat();
+  let real: string | undefined;
+  try {
+    real = await readlink(`/proc/self/fd/${handle.fd}`);
+  } catch {
+    real = undefined; // no /proc (macOS): fall back to comparing the file's identity below
+  }
+  if (real !== undefined && !inside(workspace.root, real)) {
+    throw new CohortError(
+      'forbidden',
+      `Path "${path}" leads outside the workspace ${workspace.root}.`,
+      {
+        field: 'path',
+      },
+    );
+  }
+  if (real === undefined) {
+    const named = await stat(workspace.resolve(path));
+    if (named.dev !== info.dev || named.ino !== info.ino) {
+      throw new CohortError('forbidden', `Path "${path}" changed while it was opened; try again.`, {
+        field: 'path',
+      });
+    }
+  }
+  if (info.isFile() && info.nlink > 1) {
+    throw new CohortError(
+      'forbidden',
+      `"${path}" has ${info.nlink} hard links; the file tools only open files with one link, since another name of the same file may be outside the workspace.`,
+      { field: 'path' },
+    );
+  }
+}
+
+/**
+ * Reads a workspace file safely: resolves it, opens it without following a final symlink, then
+ * verifies the open descriptor (see {@link verifyOpen}) before reading a byte.
+ *
+ * @example
+ * const { real, buffer } = await readInside(workspace, 'src/index.ts');
+ */
+export async function readInside(
+  workspace: Workspace,
+  path: string,
+): Promise<{ real: string; buffer: Buffer; isDirectory: boolean }> {
+  const real = workspace.resolve(path);
+  const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW).catch(
+    (error: NodeJS.ErrnoException) => {
+      throw openError(error, path);
+    },
+  );
+  try {
+    await verifyOpen(handle, workspace, path);
+    if ((await handle.stat()).isDirectory())
+      return { real, buffer: Buffer.alloc(0), isDirectory: true };
+    return { real, buffer: await handle.readFile(), isDirectory: false };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Writes a workspace file safely: creates missing folders, opens (or creates) the file without
+ * following a final symlink and without truncating, verifies the descriptor, and only then
+ * replaces the content. Returns whether the file was created.
+ *
+ * @example
+ * await writeInside(workspace, 'notes/todo.md', '# Todo\n');
+ */
+export async function writeInside(
+  workspace: Workspace,
+  path: string,
+  content: string,
+): Promise<{ real: string; created: boolean }> {
+  const real = workspace.resolve(path, { mustExist: false });
+  await mkdir(dirname(real), { recursive: true });
+  // Resolved again: the folders now exist, and one of them may have been swapped meanwhile.
+  const again = workspace.resolve(path, { mustExist: false });
+  let created = false;
+  let handle: FileHandle;
+  try {
+    handle = await open(again, constants.O_WRONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw openError(error as NodeJS.ErrnoException, path);
+    handle = await open(
+      again,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    ).catch((cause: NodeJS.ErrnoException) => {
+      throw openError(cause, path);
+    });
+    created = true;
+  }
+  try {
+    await verifyOpen(handle, workspace, path);
+    await handle.truncate(0);
+    await handle.write(content, 0, 'utf8');
+  } finally {
+    await handle.close();
+  }
+  return { real: again, created };
+}
+
+function openError(error: NodeJS.ErrnoException, path: string): CohortError {
+  if (error.code === 'ELOOP')
+    return new CohortError(
+      'forbidden',
+      `Path "${path}" is a symlink; the file tools do not follow it.`,
+      {
+        field: 'path',
+        cause: error,
+      },
+    );
+  if (error.code === 'ENOENT')
+    return new CohortError(
+      'not_found',
+      `No file "${path}" in the workspace. Use glob to find the right path.`,
+      {
+        field: 'path',
+        cause: error,
+      },
+    );
+  if (error.code === 'EISDIR')
+    return new CohortError('invalid_input', `"${path}" is a folder, not a file.`, {
+      field: 'path',
+      cause: error,
+    });
+  return new CohortError('internal', `Could not open "${path}": ${error.message}`, {
+    field: 'path',
+    cause: error,
+  });
+}
