@@ -40,10 +40,26 @@ export interface LexicalIndexOptions {
 /** The expansion field: a dictionary's word for a topic is a hint, worth well under a body word. */
 export const EXPANSION_FIELD_WEIGHT: FieldWeight = { weight: 0.3, b: 0.5 };
 
-/** A term's postings: chunk numbers and the saturated BM25(F) term weight in each. */
-interface Postings {
-  docs: Int32Array;
-  weights: Float32Array;
+/**
+ * The built index as flat typed arrays (compressed sparse rows): term `t`'s postings are
+ * `postingDocs`/`postingWeights` from `postingStarts[t]` to `postingStarts[t + 1]`, in chunk order;
+ * chunk `d`'s unigram vector is `vectorTerms`/`vectorCounts` from `vectorStarts[d]`. A few arrays
+ * instead of an object per term keep the heap small at scale, and the whole value can be saved and
+ * loaded as bytes.
+ */
+export interface LexicalIndexData {
+  /** Term of each id, in order of first sight. */
+  terms: string[];
+  postingStarts: Int32Array;
+  postingDocs: Int32Array;
+  /** The saturated BM25(F) term weight in each posting. */
+  postingWeights: Float32Array;
+  vectorStarts: Int32Array;
+  vectorTerms: Int32Array;
+  vectorCounts: Float32Array;
+  /** Each chunk's unigram count (headings and body). */
+  vectorLengths: Float64Array;
+  bigrams: boolean;
 }
 
 /** An inverted index over chunks with precomputed BM25(F) weights, and per-chunk term vectors. */
@@ -83,33 +99,64 @@ export function buildLexicalIndex(
   chunks: readonly ChunkRecord[],
   options: LexicalIndexOptions = {},
 ): LexicalIndex {
+  return lexicalIndexFromData(chunks, buildLexicalIndexData(chunks, options));
+}
+
+/** A typed array that grows by doubling, for build-time lists of unknown length. */
+class GrowingArray<T extends Int32Array | Float64Array> {
+  length = 0;
+  constructor(
+    public items: T,
+    private readonly make: (size: number) => T,
+  ) {}
+  push(value: number): void {
+    if (this.length === this.items.length) {
+      const grown = this.make(Math.max(16, this.items.length * 2));
+      grown.set(this.items);
+      this.items = grown;
+    }
+    this.items[this.length++] = value;
+  }
+}
+const growingInts = () => new GrowingArray(new Int32Array(1024), (n) => new Int32Array(n));
+const growingFloats = () => new GrowingArray(new Float64Array(1024), (n) => new Float64Array(n));
+
+/**
+ * Computes the index's arrays. Every build-time list lives in this function's scope only, so none
+ * of it stays reachable from the index's methods once the postings are built.
+ */
+export function buildLexicalIndexData(
+  chunks: readonly ChunkRecord[],
+  options: LexicalIndexOptions = {},
+): LexicalIndexData {
   const fieldWeights: FieldWeight[] = options.fields
     ? [options.fields.title, options.fields.headings, options.fields.body]
     : [{ weight: 1, b: 0.75 }];
   const expansionField = options.expansion ? fieldWeights.length : -1;
   if (options.expansion) fieldWeights.push(EXPANSION_FIELD_WEIGHT);
   const fieldCount = fieldWeights.length;
+  const size = chunks.length;
   const vocabulary = new Map<string, number>();
-  const termNames: string[] = [];
-  const perDocCounts: Map<number, Float64Array>[] = [];
-  const lengths = chunks.map(() => new Float64Array(fieldCount));
+  const terms: string[] = [];
+  const lengths = new Float64Array(size * fieldCount);
   const totals = new Float64Array(fieldCount);
-  const vectors: { ids: Int32Array; counts: Float32Array; length: number }[] = [];
+  // One entry per (chunk, term): the term, and its count in each field.
+  const entryTerms = growingInts();
+  const entryCounts = growingFloats();
+  const entryStarts = new Int32Array(size + 1);
+  const vectorTerms = growingInts();
+  const vectorCounts = growingFloats();
+  const vectorStarts = new Int32Array(size + 1);
+  const vectorLengths = new Float64Array(size);
   /** The term's id, adding it to the vocabulary on first sight. */
   const termId = (term: string): number => {
     let id = vocabulary.get(term);
     if (id === undefined) {
-      id = termNames.length;
+      id = terms.length;
       vocabulary.set(term, id);
-      termNames.push(term);
+      terms.push(term);
     }
     return id;
-  };
-  /** A document's per-field counts of one term. */
-  const countsRow = (counts: Map<number, Float64Array>, id: number): Float64Array => {
-    let row = counts.get(id);
-    if (!row) counts.set(id, (row = new Float64Array(fieldCount)));
-    return row;
   };
 
   chunks.forEach((chunk, doc) => {
@@ -118,14 +165,20 @@ export function buildLexicalIndex(
       ? texts.map((text) => analyze(text))
       : [analyze(texts.join('\n'))];
     const counts = new Map<number, Float64Array>();
+    /** This chunk's per-field counts of one term. */
+    const countsRow = (id: number): Float64Array => {
+      let row = counts.get(id);
+      if (!row) counts.set(id, (row = new Float64Array(fieldCount)));
+      return row;
+    };
     const unigram = new Map<number, number>();
     fieldTokens.forEach((tokens, field) => {
-      const terms = options.bigrams ? [...tokens, ...pairs(tokens)] : tokens;
-      (lengths[doc] as Float64Array)[field] = tokens.length;
-      totals[field] = (totals[field] ?? 0) + tokens.length;
-      for (const term of terms) {
-        const row = countsRow(counts, termId(term));
-        row[field] = (row[field] ?? 0) + 1;
+      const fieldTerms = options.bigrams ? [...tokens, ...pairs(tokens)] : tokens;
+      lengths[doc * fieldCount + field] = tokens.length;
+      totals[field] = (totals[field] as number) + tokens.length;
+      for (const term of fieldTerms) {
+        const row = countsRow(termId(term));
+        row[field] = (row[field] as number) + 1;
       }
       // The title is shared by every chunk of a file, so feedback reads headings and body only.
       if (field > 0 || !options.fields) {
@@ -139,81 +192,124 @@ export function buildLexicalIndex(
     if (extra) {
       let length = 0;
       for (const [term, weight] of extra) {
-        const row = countsRow(counts, termId(term));
-        row[expansionField] = (row[expansionField] ?? 0) + weight;
+        const row = countsRow(termId(term));
+        row[expansionField] = (row[expansionField] as number) + weight;
         length += weight;
       }
-      (lengths[doc] as Float64Array)[expansionField] = length;
-      totals[expansionField] = (totals[expansionField] ?? 0) + length;
+      lengths[doc * fieldCount + expansionField] = length;
+      totals[expansionField] = (totals[expansionField] as number) + length;
     }
-    perDocCounts.push(counts);
-    const ids = Int32Array.from(unigram.keys());
-    vectors.push({
-      ids,
-      counts: Float32Array.from(unigram.values()),
-      length: [...unigram.values()].reduce((a, b) => a + b, 0),
-    });
+    for (const [id, row] of counts) {
+      entryTerms.push(id);
+      for (let field = 0; field < fieldCount; field++) entryCounts.push(row[field] as number);
+    }
+    entryStarts[doc + 1] = entryTerms.length;
+    let length = 0;
+    for (const [id, count] of unigram) {
+      vectorTerms.push(id);
+      vectorCounts.push(count);
+      length += count;
+    }
+    vectorStarts[doc + 1] = vectorTerms.length;
+    vectorLengths[doc] = length;
   });
 
-  const averages = Array.from(totals, (total) => Math.max(1, total / Math.max(1, chunks.length)));
-  const docLists: number[][] = termNames.map(() => []);
-  const weightLists: number[][] = termNames.map(() => []);
-  perDocCounts.forEach((counts, doc) => {
-    const docLengths = lengths[doc] as Float64Array;
-    for (const [id, row] of counts) {
+  const averages = Array.from(totals, (total) => Math.max(1, total / Math.max(1, size)));
+  const postingStarts = new Int32Array(terms.length + 1);
+  for (let entry = 0; entry < entryTerms.length; entry++) {
+    const next = (entryTerms.items[entry] as number) + 1;
+    postingStarts[next] = (postingStarts[next] as number) + 1;
+  }
+  for (let id = 0; id < terms.length; id++) {
+    postingStarts[id + 1] = (postingStarts[id + 1] as number) + (postingStarts[id] as number);
+  }
+  const postingDocs = new Int32Array(entryTerms.length);
+  const postingWeights = new Float32Array(entryTerms.length);
+  const cursor = postingStarts.slice(0, terms.length);
+  for (let doc = 0; doc < size; doc++) {
+    for (
+      let entry = entryStarts[doc] as number;
+      entry < (entryStarts[doc + 1] as number);
+      entry++
+    ) {
       let tilde = 0;
       for (let field = 0; field < fieldCount; field++) {
-        const tf = row[field] ?? 0;
+        const tf = entryCounts.items[entry * fieldCount + field] as number;
         if (tf === 0) continue;
         const { weight, b } = fieldWeights[field] as FieldWeight;
-        const norm = 1 - b + (b * (docLengths[field] ?? 0)) / (averages[field] ?? 1);
+        const norm =
+          1 - b + (b * (lengths[doc * fieldCount + field] as number)) / (averages[field] as number);
         tilde += (weight * tf) / norm;
       }
-      (docLists[id] as number[]).push(doc);
-      (weightLists[id] as number[]).push(tilde / (BM25_K1 + tilde));
+      const id = entryTerms.items[entry] as number;
+      const at = (cursor[id] as number)++;
+      postingDocs[at] = doc;
+      postingWeights[at] = tilde / (BM25_K1 + tilde);
     }
-  });
-  const postings: Postings[] = docLists.map((docs, id) => ({
-    docs: Int32Array.from(docs),
-    weights: Float32Array.from(weightLists[id] as number[]),
-  }));
+  }
+  return {
+    terms,
+    postingStarts,
+    postingDocs,
+    postingWeights,
+    vectorStarts,
+    vectorTerms: vectorTerms.items.slice(0, vectorTerms.length),
+    vectorCounts: Float32Array.from(vectorCounts.items.subarray(0, vectorCounts.length)),
+    vectorLengths,
+    bigrams: Boolean(options.bigrams),
+  };
+}
 
+/**
+ * The index over `chunks` from its built (or saved) arrays. Holds only the arrays and a term → id
+ * map, rebuilt from `data.terms`.
+ */
+export function lexicalIndexFromData(
+  chunks: readonly ChunkRecord[],
+  data: LexicalIndexData,
+): LexicalIndex {
+  const { terms, postingStarts, postingDocs, postingWeights } = data;
+  const { vectorStarts, vectorTerms, vectorCounts, vectorLengths } = data;
+  const vocabulary = new Map<string, number>();
+  terms.forEach((term, id) => vocabulary.set(term, id));
   const size = chunks.length;
   const idfOf = (df: number) => Math.log(1 + (size - df + 0.5) / (df + 0.5));
+  const dfOf = (id: number) => (postingStarts[id + 1] as number) - (postingStarts[id] as number);
   const df = (term: string) => {
     const id = vocabulary.get(term);
-    return id === undefined ? 0 : (postings[id] as Postings).docs.length;
+    return id === undefined ? 0 : dfOf(id);
   };
 
   return {
     chunks,
     size,
-    bigrams: Boolean(options.bigrams),
+    bigrams: data.bigrams,
     df,
     idf: (term) => idfOf(df(term)),
-    accumulate(terms, scores, mask) {
+    accumulate(queryTerms, scores, mask) {
       const touched: number[] = [];
-      for (const [term, weight] of terms) {
+      for (const [term, weight] of queryTerms) {
         const id = vocabulary.get(term);
         if (id === undefined || weight === 0) continue;
-        const list = postings[id] as Postings;
-        const factor = weight * idfOf(list.docs.length);
-        for (let i = 0; i < list.docs.length; i++) {
-          const doc = list.docs[i] as number;
+        const factor = weight * idfOf(dfOf(id));
+        const end = postingStarts[id + 1] as number;
+        for (let i = postingStarts[id] as number; i < end; i++) {
+          const doc = postingDocs[i] as number;
           if (mask && mask[doc] === 0) continue;
           if (scores[doc] === 0) touched.push(doc);
-          scores[doc] = (scores[doc] as number) + factor * (list.weights[i] as number);
+          scores[doc] = (scores[doc] as number) + factor * (postingWeights[i] as number);
         }
       }
       return touched;
     },
     termVector(doc) {
-      const vector = vectors[doc];
-      if (!vector) return { terms: [], counts: new Float32Array(0), length: 0 };
+      if (doc < 0 || doc >= size) return { terms: [], counts: new Float32Array(0), length: 0 };
+      const start = vectorStarts[doc] as number;
+      const end = vectorStarts[doc + 1] as number;
       return {
-        terms: Array.from(vector.ids, (id) => termNames[id] as string),
-        counts: vector.counts,
-        length: vector.length,
+        terms: Array.from(vectorTerms.subarray(start, end), (id) => terms[id] as string),
+        counts: vectorCounts.subarray(start, end),
+        length: vectorLengths[doc] as number,
       };
     },
   };

@@ -15,6 +15,7 @@ import {
 } from './query-expansion.js';
 import { expandQuestionForms } from './question-forms.js';
 import { analyze } from './tokenizer.js';
+import { topK } from './top-k.js';
 import { openWordNet, type WordNet } from './wordnet.js';
 import {
   buildLatentSemanticIndex,
@@ -169,21 +170,14 @@ export function normaliseScore(raw: number, maxAttainable: number): number {
   return Math.round((Math.min(1, 1 - Math.exp(-2.2 * share)) / (1 - Math.exp(-2.2))) * 1e4) / 1e4;
 }
 
-function topK(scores: Float64Array, candidates: number[], k: number): number[] {
-  return candidates
-    .filter((doc) => (scores[doc] as number) > 0)
-    .sort((a, b) => (scores[b] as number) - (scores[a] as number) || a - b)
-    .slice(0, k);
-}
-
 /** The `count` chunks most similar in the latent space, among those `mask` allows. */
 function topLatent(latent: Float32Array, mask: Uint8Array | undefined, count: number): number[] {
   const docs: number[] = [];
   for (let doc = 0; doc < latent.length; doc++) {
-    if ((mask && mask[doc] === 0) || (latent[doc] as number) <= 0) continue;
+    if (mask && mask[doc] === 0) continue;
     docs.push(doc);
   }
-  return docs.sort((a, b) => (latent[b] as number) - (latent[a] as number)).slice(0, count);
+  return topK(latent, docs, count);
 }
 
 /** RM3-like feedback terms from the top chunks, weighted by their share of those chunks' text. */
