@@ -6,6 +6,7 @@ import { chatCommand } from './commands/chat.js';
 import { codeCommand } from './commands/code.js';
 import { evalCommand } from './commands/eval.js';
 import { ingestCommand } from './commands/ingest.js';
+import { mcpCommand } from './commands/mcp.js';
 import { researchCommand } from './commands/research.js';
 import { routeCommand } from './commands/route.js';
 import { serveCommand } from './commands/serve.js';
@@ -24,6 +25,7 @@ export const COMMANDS: readonly CliCommand[] = [
   researchCommand,
   skillsCommand,
   codeCommand,
+  mcpCommand,
 ];
 
 function help(): string {

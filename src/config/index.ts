@@ -2,3 +2,4 @@ export * from './config.js';
 export * from './frontmatter.js';
 export * from './permission-settings.js';
 export * from './sandbox-settings.js';
+export { packageVersion } from './package-version.js';

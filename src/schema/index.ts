@@ -9,3 +9,6 @@ export * from './response.js';
 export * from './chat-request.js';
 export * from './research.js';
 export * from './wire.js';
+export * from './search-request.js';
+export * from './research-request.js';
+export * from './parse-wire.js';

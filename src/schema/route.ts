@@ -34,3 +34,20 @@ export const RouteResponse = z.object({
   phase: RoutingPhase,
 });
 export type RouteResponse = z.infer<typeof RouteResponse>;
+
+/**
+ * The `/route` answer (and the `route` SSE event, the MCP `route` tool) for a routing decision.
+ *
+ * @example
+ * toWire(routeResponse(router.route('What is a topic?')));
+ */
+export function routeResponse(route: RouteResult): RouteResponse {
+  return {
+    primaryAgent: route.primaryAgent,
+    secondaryAgents: route.secondaryAgents,
+    confidence: route.confidence,
+    reason: route.routingReason,
+    isMultiDomain: route.isMultiDomain,
+    phase: route.phase,
+  };
+}

@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { OpenedAssistant } from '../assistant/index.js';
-import { CohortConfig } from '../config/index.js';
+import { CohortConfig, packageVersion } from '../config/index.js';
+import { mcpRoutes } from '../mcp/index.js';
 import { createResearchDependencies, type ResearchDependencies } from '../research/index.js';
+import { createRetriever } from '../retrieval/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
 import { apiError, errorBody } from './api-error.js';
 import { bearerAuth } from './bearer-auth.js';
@@ -54,17 +55,6 @@ export interface ServerOptions {
 
 /** Paths that stay open without an API key and are not rate limited: the page and the probe. */
 const PUBLIC_PATHS = new Set(['/', '/app.js', '/app.css', '/healthz']);
-
-function packageVersion(): string {
-  try {
-    const pkg = JSON.parse(
-      readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
-    ) as { version?: unknown };
-    return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
 
 /** The server settings in force: the defaults, then the served config, then the options. */
 export function serverSettings(served: ServedAssistant, options: ServerOptions): ServerSettings {
@@ -144,16 +134,23 @@ export function createServer(
   app.route('/', sessionRoutes({ store }));
   app.route('/', openAiRoutes({ assistant, store, ...(options.now ? { now: options.now } : {}) }));
   let research = options.research;
+  const researchParts = () =>
+    (research ??= createResearchDependencies(
+      { ...CohortConfig.parse({}), ...served.config },
+      { store, logger, ...(served.retriever ? { retriever: served.retriever } : {}) },
+    ));
+  app.route('/', researchRoutes({ research: researchParts, store }));
+  let retriever = served.retriever;
+  let version = options.version;
   app.route(
     '/',
-    researchRoutes({
-      research: () =>
-        (research ??= createResearchDependencies(
-          { ...CohortConfig.parse({}), ...served.config },
-          { store, logger, ...(served.retriever ? { retriever: served.retriever } : {}) },
-        )),
+    mcpRoutes<ServerEnv>(() => ({
+      assistant,
       store,
-    }),
+      retriever: (retriever ??= createRetriever(store)),
+      research: researchParts,
+      version: (version ??= packageVersion()),
+    })),
   );
 
   app.notFound((c) =>

@@ -1,7 +1,6 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { fromWire } from '../schema/index.js';
-import { wireKey } from '../schema/index.js';
+import { parseWireInput } from '../schema/index.js';
 import { apiError, HttpError } from './api-error.js';
 
 /**
@@ -44,11 +43,6 @@ export async function readBody<S extends z.ZodType>(
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
     throw new HttpError(apiError('malformed_json', 'The request body must be a JSON object.'));
   }
-  const result = schema.safeParse(options.wire === false ? json : fromWire(json));
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const field = issue && issue.path.length > 0 ? wireKey(issue.path.join('.')) : undefined;
-  const reason = issue?.message ?? 'invalid input';
-  const message = field && !reason.includes(field) ? `${field}: ${reason}` : reason;
-  throw new HttpError(apiError('invalid_input', message, field));
+  // A CohortError from here is mapped to 422 by the error handler, with its message and field.
+  return parseWireInput(schema, json, { keys: options.wire === false ? 'as-is' : 'wire' });
 }

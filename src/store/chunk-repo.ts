@@ -99,6 +99,23 @@ export class ChunkRepo {
     return rows.map(chunkFromRow);
   }
 
+  /** Every stored document (source, title, domain, hash), by source path. */
+  async documents(): Promise<DocumentRecord[]> {
+    const { rows } = await this.db.query<DocumentRecord>(
+      'SELECT source, title, hash, domain FROM documents ORDER BY source',
+    );
+    return rows;
+  }
+
+  /** The chunks of one document, in order; empty when no such document is stored. */
+  async ofDocument(source: string): Promise<ChunkRecord[]> {
+    const { rows } = await this.db.query<ChunkRow>(
+      'SELECT id, source, ord, title, heading_path, domain, text, hash, metadata FROM chunks WHERE source = $1 ORDER BY ord',
+      [source],
+    );
+    return rows.map(chunkFromRow);
+  }
+
   /** Number of stored chunks. */
   async count(): Promise<number> {
     const { rows } = await this.db.query<{ n: number | string }>(

@@ -1,30 +1,12 @@
 import { Hono } from 'hono';
 import type { Assistant } from '../../assistant/index.js';
-import {
-  ChatRequest,
-  RouteRequest,
-  toWire,
-  type RouteResult,
-  type RouteResponse,
-} from '../../schema/index.js';
+import { ChatRequest, RouteRequest, routeResponse, toWire } from '../../schema/index.js';
 import type { Store } from '../../store/index.js';
 import { errorBody, HttpError } from '../api-error.js';
 import { degradedFailure } from '../degraded-answer.js';
 import { eventStreamResponse } from '../event-stream.js';
 import { readBody } from '../read-body.js';
 import type { ServerEnv } from '../server-env.js';
-
-/** The `/route` answer (and the `route` SSE event) for a routing decision. */
-export function routeResponse(route: RouteResult): RouteResponse {
-  return {
-    primaryAgent: route.primaryAgent,
-    secondaryAgents: route.secondaryAgents,
-    confidence: route.confidence,
-    reason: route.routingReason,
-    isMultiDomain: route.isMultiDomain,
-    phase: route.phase,
-  };
-}
 
 /**
  * `POST /chat` (one `ChatResponse`), `POST /chat/stream` (SSE: `route`, `delta`, `citations`,

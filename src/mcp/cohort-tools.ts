@@ -1,0 +1,242 @@
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { Assistant } from '../assistant/index.js';
+import { CohortError, isCohortError } from '../errors/index.js';
+import { runResearch, type ResearchDependencies } from '../research/index.js';
+import type { Retriever } from '../retrieval/index.js';
+import {
+  ChatRequest,
+  ChatResponse,
+  parseWireInput,
+  ResearchBody,
+  researchResponse,
+  RouteRequest,
+  routeResponse,
+  SearchBookRequest,
+  SessionId,
+  Query,
+  toWire,
+  type RetrievedChunk,
+} from '../schema/index.js';
+import { wireJsonSchema, type ToolJsonSchema } from './tool-json-schema.js';
+
+/** What a tool call may use besides its arguments: the request's signal and a progress reporter. */
+export interface ToolCallContext {
+  signal: AbortSignal;
+  /** Reports progress to the client when it asked for it (a progress token); a no-op otherwise. */
+  progress(progress: number, total: number | undefined, message: string): Promise<void>;
+}
+
+/** One MCP tool of cohort: a name, a description, the zod schema its arguments are read with. */
+export interface CohortTool {
+  name: string;
+  title: string;
+  description: string;
+  input: z.ZodType;
+  inputSchema: ToolJsonSchema;
+  outputSchema?: ToolJsonSchema;
+  annotations?: ToolAnnotations;
+  run(args: unknown, context: ToolCallContext): Promise<CallToolResult>;
+}
+
+/** What cohort's MCP tools are served from. */
+export interface McpServedParts {
+  assistant: Assistant;
+  /** Retrieval for `search_book` (the assistant's own retriever). */
+  retriever: Retriever;
+  /** The parts of `research` runs, built on first use; without them there is no `research` tool. */
+  research?: () => ResearchDependencies;
+}
+
+/** The message of a failure that is not a CohortError: the same words the HTTP API uses. */
+export const INTERNAL_TOOL_ERROR =
+  'The server failed to answer this request. Try again; if it keeps failing, report the request id.';
+
+/** A tool error result: `isError` with the message a user can act on. */
+export function toolError(error: unknown): CallToolResult {
+  const message = isCohortError(error) ? error.message : INTERNAL_TOOL_ERROR;
+  return { isError: true, content: [{ type: 'text', text: message }] };
+}
+
+const structured = (value: unknown) => toWire(value) as Record<string, unknown>;
+
+/** Reads a tool's arguments as the HTTP API reads a body: snake_case keys, same messages. */
+function define<S extends z.ZodType>(tool: {
+  name: string;
+  title: string;
+  description: string;
+  input: S;
+  output?: z.ZodType;
+  annotations?: ToolAnnotations;
+  call(args: z.infer<S>, context: ToolCallContext): Promise<CallToolResult>;
+}): CohortTool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    input: tool.input,
+    inputSchema: wireJsonSchema(tool.input),
+    ...(tool.output ? { outputSchema: wireJsonSchema(tool.output, 'output') } : {}),
+    ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    async run(args, context) {
+      try {
+        return await tool.call(parseWireInput(tool.input, args ?? {}), context);
+      } catch (error) {
+        return toolError(error);
+      }
+    },
+  };
+}
+
+/** An answer as a tool result: the text (with its Sources footer) and the whole response. */
+async function answer(
+  assistant: Assistant,
+  request: ChatRequest,
+  signal: AbortSignal,
+): Promise<CallToolResult> {
+  const response = await assistant.ask(request, { signal });
+  // The same rule as the HTTP API: an answer that could not search at all is an error to retry.
+  if (response.metadata.error === 'retrieval_unavailable')
+    throw new CohortError('retrieval_unavailable', response.answer);
+  return {
+    content: [{ type: 'text', text: response.answer }],
+    structuredContent: structured(response),
+  };
+}
+
+const READ_ONLY: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
+
+function passageText(chunks: RetrievedChunk[]): string {
+  if (chunks.length === 0) return 'No passage of the book matches this query.';
+  return chunks
+    .map(
+      (chunk, i) =>
+        `[${i + 1}] ${chunk.title}${chunk.section ? ` › ${chunk.section}` : ''} (${chunk.source}, score ${chunk.score.toFixed(2)})\n${chunk.text}`,
+    )
+    .join('\n\n');
+}
+
+/** Arguments of a per-agent tool: the question and an optional session. */
+const AgentAskRequest = z.object({ query: Query, sessionId: SessionId.optional() });
+
+/**
+ * cohort's MCP tools: `ask`, `route`, `search_book`, `research` (when research parts are given)
+ * and `ask_<agent>` for every registered agent.
+ *
+ * @example
+ * const tools = cohortTools({ assistant, retriever });
+ */
+export function cohortTools(parts: McpServedParts): CohortTool[] {
+  const { assistant, retriever } = parts;
+  const tools: CohortTool[] = [
+    define({
+      name: 'ask',
+      title: 'Ask the book assistant',
+      description:
+        'Answers a question about the book with numbered [n] citations. The router picks the specialist agent unless `agent` names one; `session_id` (a UUID) keeps a conversation.',
+      input: ChatRequest,
+      output: ChatResponse,
+      call: (request, { signal }) => answer(assistant, request, signal),
+    }),
+    define({
+      name: 'route',
+      title: 'Route a question',
+      description:
+        'Shows which agent would answer a question and why (keyword, intent or fallback phase, confidence), without answering it.',
+      input: RouteRequest,
+      annotations: READ_ONLY,
+      call: async ({ query }) => {
+        const route = routeResponse(assistant.route(query));
+        return {
+          content: [
+            {
+              type: 'text',
+              text: `${route.primaryAgent} (${route.phase}, confidence ${route.confidence.toFixed(2)}): ${route.reason}`,
+            },
+          ],
+          structuredContent: structured(route),
+        };
+      },
+    }),
+    define({
+      name: 'search_book',
+      title: 'Search the book',
+      description:
+        'Retrieves the passages of the book that best match a query, optionally searching one content domain first (glossary, hardware, module_info, capstone, general), with their sources and scores.',
+      input: SearchBookRequest,
+      annotations: READ_ONLY,
+      call: async ({ query, domain, limit }, { signal }) => {
+        const chunks = await retriever.retrieve(query, {
+          ...(domain ? { domain } : {}),
+          ...(limit ? { limit } : {}),
+          signal,
+        });
+        return {
+          content: [{ type: 'text', text: passageText(chunks) }],
+          structuredContent: structured({ query, passages: chunks }),
+        };
+      },
+    }),
+  ];
+  const research = parts.research;
+  if (research) {
+    tools.push(
+      define({
+        name: 'research',
+        title: 'Research a question',
+        description:
+          'Splits a question into tasks, researches each in parallel (the book, then the web and papers when needed) and writes a cited report. Reports progress per task; `resume` continues a stored run.',
+        input: ResearchBody,
+        call: async (body, { signal, progress }) => {
+          let total: number | undefined;
+          let done = 0;
+          const pending: Promise<void>[] = [];
+          const result = await runResearch(body.question ?? '', {
+            ...research(),
+            ...(body.tasks ? { maxTasks: body.tasks } : {}),
+            ...(body.resume ? { resume: body.resume } : {}),
+            signal,
+            onEvent: (event) => {
+              if (event.type === 'run_started') {
+                total = event.tasks.length * 2;
+                done = event.skippedTaskIds.length * 2;
+                pending.push(progress(done, total, `planned ${event.tasks.length} tasks`));
+              }
+              if (event.type === 'task_started')
+                pending.push(
+                  progress(++done, total, `task ${event.taskId} started: ${event.task}`),
+                );
+              if (event.type === 'task_finished')
+                pending.push(
+                  progress(
+                    ++done,
+                    total,
+                    `task ${event.taskId} ${event.status} (${event.sources} sources)`,
+                  ),
+                );
+            },
+          });
+          await Promise.all(pending);
+          const response = researchResponse(result);
+          return {
+            content: [{ type: 'text', text: response.report }],
+            structuredContent: structured(response),
+          };
+        },
+      }),
+    );
+  }
+  for (const agent of assistant.agents().agents) {
+    tools.push(
+      define({
+        name: `ask_${agent.name}`,
+        title: `Ask the ${agent.name} agent`,
+        description: `${agent.description} Skips routing: the ${agent.name} agent answers, with [n] citations.`,
+        input: AgentAskRequest,
+        output: ChatResponse,
+        call: (request, { signal }) => answer(assistant, { ...request, agent: agent.name }, signal),
+      }),
+    );
+  }
+  return tools;
+}

@@ -1,0 +1,86 @@
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Store } from '../store/index.js';
+import { cohortTools, type McpServedParts } from './cohort-tools.js';
+import { DOCS_URI_TEMPLATE, listDocResources, readDocResource } from './doc-resources.js';
+
+/** Everything cohort's MCP server serves: the tools' parts and the store's documents. */
+export interface McpServerParts extends McpServedParts {
+  store: Pick<Store, 'chunks'>;
+  version?: string;
+}
+
+/**
+ * Builds cohort's MCP server (not yet connected): the tools of {@link cohortTools} and the
+ * ingested documents as `cohort://docs/<path>` resources. Tool arguments are read with the same
+ * zod schemas and messages as the HTTP API; a failure is a tool error (`isError`), not a protocol
+ * error, so the calling model sees it.
+ *
+ * @example
+ * const server = createMcpServer({ assistant, retriever, store });
+ * await server.connect(new StdioServerTransport());
+ */
+export function createMcpServer(parts: McpServerParts): McpServer {
+  const server = new McpServer(
+    { name: 'cohort', title: 'cohort book assistant', version: parts.version ?? '0.0.0' },
+    {
+      instructions:
+        'cohort answers questions about its ingested book with numbered citations (`ask`, or `ask_<agent>` to pick the specialist), shows routing decisions (`route`), searches passages (`search_book`) and runs parallel research (`research`). The documents are resources at cohort://docs/<path>.',
+    },
+  );
+  const tools = cohortTools(parts);
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+
+  // Tools are served through the low-level handlers so the arguments are validated by cohort's
+  // own schemas (McpServer.registerTool would validate first, with its own messages).
+  server.server.registerCapabilities({ tools: { listChanged: false } });
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: tools.map((tool) => ({
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+      ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    })),
+  }));
+  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const tool = byName.get(request.params.name);
+    if (!tool)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `No tool "${request.params.name}". List the tools to see cohort's.`,
+      );
+    const token = request.params._meta?.progressToken;
+    return tool.run(request.params.arguments, {
+      signal: extra.signal,
+      progress: async (progress, total, message) => {
+        if (token === undefined) return;
+        await extra.sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken: token, progress, ...(total ? { total } : {}), message },
+        });
+      },
+    });
+  });
+
+  server.registerResource(
+    'document',
+    new ResourceTemplate(DOCS_URI_TEMPLATE, {
+      list: async () => ({ resources: await listDocResources(parts.store) }),
+    }),
+    {
+      title: 'Ingested document',
+      description:
+        'A document of the knowledge base, one content item per section; add ?section=<heading path> for one section.',
+      mimeType: 'text/markdown',
+    },
+    (uri) => readDocResource(parts.store, uri.toString()),
+  );
+  return server;
+}

@@ -1,0 +1,204 @@
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openAssistant, type OpenedAssistant } from '../assistant/index.js';
+import { loadConfig } from '../config/index.js';
+import { createResearchDependencies } from '../research/index.js';
+import { EMPTY_QUERY_MESSAGE } from '../schema/index.js';
+import { startServer, type RunningServer } from '../server/index.js';
+
+// cohort's MCP server driven by the official SDK's own client: over streamable HTTP (the real
+// server, behind its API key) and over stdio (`cohort mcp` as a child process), on the real
+// sample book in an in-memory store.
+
+const API_KEY = 'mcp-test-key';
+const text = (result: CallToolResult) =>
+  result.content.map((item) => (item.type === 'text' ? item.text : '')).join('');
+
+describe('cohort MCP server over streamable HTTP', () => {
+  let opened: OpenedAssistant;
+  let running: RunningServer;
+  let client: Client;
+
+  beforeAll(async () => {
+    opened = await openAssistant({
+      config: loadConfig({ env: { COHORT_DATA_DIR: 'memory://' }, cwd: process.cwd() }),
+    });
+    const real = createResearchDependencies(opened.config, { store: opened.store });
+    running = await startServer(opened, {
+      server: { port: 0, host: '127.0.0.1', apiKey: API_KEY },
+      handleSignals: false,
+      close: opened.close,
+      // Extractive research on the book alone: no web, no papers, nothing leaves the machine.
+      research: { ...real, webSearch: undefined, paperSearches: [] },
+    });
+    client = new Client({ name: 'cohort-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${running.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${API_KEY}` } },
+      }),
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    await client?.close();
+    await running?.close();
+  });
+
+  it('lists ask, route, search_book, research and one tool per agent', async () => {
+    const { tools } = await client.listTools();
+    const names = tools.map((tool) => tool.name);
+    expect(names).toEqual(
+      expect.arrayContaining(['ask', 'route', 'search_book', 'research', 'ask_glossary']),
+    );
+    for (const agent of opened.assistant.agents().agents)
+      expect(names).toContain(`ask_${agent.name}`);
+    const ask = tools.find((tool) => tool.name === 'ask');
+    expect(ask?.inputSchema.properties).toHaveProperty('session_id');
+    expect(ask?.inputSchema.required).toEqual(['query']);
+  });
+
+  it('answers `ask` with citations as structured content', async () => {
+    const result = (await client.callTool({
+      name: 'ask',
+      arguments: { query: 'What is a ROS 2 topic?' },
+    })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    const answer = result.structuredContent as {
+      answer: string;
+      citations: { index: number; source: string }[];
+      agent_used: string;
+    };
+    expect(answer.citations.length).toBeGreaterThan(0);
+    expect(answer.answer).toContain('[1]');
+    expect(text(result)).toBe(answer.answer);
+  });
+
+  it('reports bad arguments as tool errors with the HTTP API messages', async () => {
+    const cases = [{ query: '' }, { query: 'What is a topic?', session_id: 'not-a-uuid' }];
+    for (const body of cases) {
+      const http = await fetch(`${running.url}/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${API_KEY}` },
+        body: JSON.stringify(body),
+      });
+      const { error } = (await http.json()) as { error: { message: string } };
+      const result = (await client.callTool({ name: 'ask', arguments: body })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      expect(text(result)).toBe(error.message);
+    }
+    const empty = (await client.callTool({
+      name: 'ask',
+      arguments: { query: ' ' },
+    })) as CallToolResult;
+    expect(text(empty)).toBe(`query: ${EMPTY_QUERY_MESSAGE}`);
+    const unknown = (await client.callTool({
+      name: 'search_book',
+      arguments: { query: 'topic', limit: 500 },
+    })) as CallToolResult;
+    expect(text(unknown)).toBe('limit must be a whole number from 1 to 50');
+  });
+
+  it('routes, searches one domain and answers through an agent tool', async () => {
+    const route = (await client.callTool({
+      name: 'route',
+      arguments: { query: 'What GPU does the workstation need?' },
+    })) as CallToolResult;
+    expect(route.structuredContent).toMatchObject({ primary_agent: 'hardware' });
+    const search = (await client.callTool({
+      name: 'search_book',
+      arguments: { query: 'GPU workstation', domain: 'hardware', limit: 2 },
+    })) as CallToolResult;
+    const passages = (search.structuredContent as { passages: { source: string }[] }).passages;
+    expect(passages.length).toBeGreaterThan(0);
+    expect(passages.length).toBeLessThanOrEqual(2);
+    const glossary = (await client.callTool({
+      name: 'ask_glossary',
+      arguments: { query: 'What is a ROS 2 node?' },
+    })) as CallToolResult;
+    expect(glossary.structuredContent).toMatchObject({ agent_used: 'glossary' });
+  });
+
+  it('serves the ingested documents as resources, readable by section', async () => {
+    const { resources } = await client.listResources();
+    expect(resources.length).toBeGreaterThan(3);
+    const first = resources[0]!;
+    expect(first.uri).toMatch(/^cohort:\/\/docs\//);
+    const whole = await client.readResource({ uri: first.uri });
+    expect(whole.contents.length).toBeGreaterThan(0);
+    const section = whole.contents[whole.contents.length - 1]!;
+    expect(section.uri).toContain('?section=');
+    const one = await client.readResource({ uri: section.uri });
+    expect(one.contents).toHaveLength(1);
+    expect(one.contents[0]).toMatchObject({
+      uri: section.uri,
+      text: (section as { text: string }).text,
+    });
+    await expect(client.readResource({ uri: 'cohort://docs/no/such/file.md' })).rejects.toThrow(
+      /No ingested document "no\/such\/file.md"/,
+    );
+  });
+
+  it('reports research progress per task and returns the report', async () => {
+    const progress: { progress: number; total?: number; message?: string }[] = [];
+    const result = (await client.callTool(
+      {
+        name: 'research',
+        arguments: {
+          question: 'What is a ROS 2 topic and which GPU does the workstation need?',
+          tasks: 2,
+        },
+      },
+      undefined,
+      { onprogress: (update) => progress.push(update) },
+    )) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    const response = result.structuredContent as { tasks: unknown[]; report: string };
+    expect(response.tasks.length).toBe(2);
+    expect(text(result)).toBe(response.report);
+    const started = progress.filter((update) => /started/.test(update.message ?? ''));
+    const finished = progress.filter((update) =>
+      /task \S+ (done|failed|partial)/.test(update.message ?? ''),
+    );
+    expect(started).toHaveLength(2);
+    expect(finished).toHaveLength(2);
+    expect(progress.at(-1)).toMatchObject({ progress: 4, total: 4 });
+  }, 60_000);
+
+  it('needs the API key like the rest of the API', async () => {
+    const anonymous = new Client({ name: 'no-key', version: '1.0.0' });
+    await expect(
+      anonymous.connect(new StreamableHTTPClientTransport(new URL(`${running.url}/mcp`))),
+    ).rejects.toThrow(/401|API key/);
+  });
+});
+
+describe('cohort mcp over stdio', () => {
+  it('lists the tools and answers `ask` with citations', async () => {
+    const fixture = fileURLToPath(new URL('./fixtures/stdio-server.ts', import.meta.url));
+    const client = new Client({ name: 'cohort-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['--import', 'tsx', fixture],
+        env: { ...(process.env as Record<string, string>), COHORT_DATA_DIR: 'memory://' },
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toEqual(expect.arrayContaining(['ask', 'route', 'search_book', 'research']));
+      const result = (await client.callTool({
+        name: 'ask',
+        arguments: { query: 'What is a ROS 2 topic?' },
+      })) as CallToolResult;
+      const answer = result.structuredContent as { citations: unknown[] };
+      expect(answer.citations.length).toBeGreaterThan(0);
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+});
