@@ -32,7 +32,12 @@ export {
   type RankerOptions,
   type RankedChunk,
 } from './rank/ranker.js';
-export { openWordNet, type WordNet, type WordRelations } from './rank/wordnet.js';
+export {
+  openWordNet,
+  defaultWordNetDir,
+  type WordNet,
+  type WordRelations,
+} from './rank/wordnet.js';
 export { type DocumentExpansionOptions } from './rank/document-expansion.js';
 export {
   buildLatentSemanticIndex,

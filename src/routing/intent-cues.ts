@@ -61,3 +61,38 @@ export function detectIntentCues(words: readonly string[]): IntentCues {
     cues.includes('definition') && found[0]?.at === 0 ? 'definition' : (cues[0] ?? 'general');
   return { cues, intent };
 }
+
+/**
+ * Words that carry a question's form (what kind of answer it wants) or its tone, not its subject:
+ * "price" in "What's the price of gold?" asks for a figure, but the subject is gold. The router
+ * judges whether the book covers a question by the other words.
+ */
+export const FORM_WORDS: ReadonlySet<string> = new Set(
+  // definition
+  (
+    'define defined defining definition definitions meaning meanings mean means meant stand stands ' +
+    'acronym abbreviation terminology term terms word words exactly precisely actually really ' +
+    'basically simply called refer refers ' +
+    // explanation
+    'explain explained explaining explanation explanations describe described description how why ' +
+    'walk walkthrough break understand understanding intuition difference differences differ differs ' +
+    'work works working worked happen happens happening role purpose simple plain detail details ' +
+    'overview example examples ' +
+    // specs
+    'spec specs specification specifications requirement requirements required require requires ' +
+    'minimum maximum recommended cost costs price prices pricing budget cheap cheaper cheapest ' +
+    'expensive buy buying bought purchase afford need needed needs enough compare comparison versus vs ' +
+    'better best good great ' +
+    // guidance
+    'should recommend recommendation plan planning sequence step steps tips tip advice suggest ' +
+    'suggestion way ways start begin approach help ' +
+    // troubleshooting
+    'debug debugging troubleshoot fix fixing fixed error errors fail fails failing failed problem ' +
+    'problems issue issues wrong broken ' +
+    // tone and filler
+    'thing things stuff question questions kind sort lot bit quick quickly short brief briefly ' +
+    'sentence line hey hi hello thanks thank okay ok sure maybe please'
+  )
+    .split(/\s+/)
+    .filter(Boolean),
+);

@@ -5,6 +5,7 @@ export * from './citation.js';
 export * from './context.js';
 export * from './agent.js';
 export * from './route.js';
+export * from './book-knowledge.js';
 export * from './response.js';
 export * from './chat-request.js';
 export * from './research.js';

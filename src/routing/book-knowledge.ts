@@ -1,0 +1,72 @@
+import type { BookKnowledge, ChunkRecord } from '../schema/index.js';
+import type { Store } from '../store/index.js';
+import { normalizeWords, stemWord } from './query-text.js';
+
+/** The parts of a chunk the router learns from. */
+export type KnowledgeChunk = Pick<ChunkRecord, 'text' | 'title' | 'headingPath' | 'domain'>;
+
+/** Words longer than this are not words (hashes, URLs run together) and are not learnt. */
+const MAX_WORD_LENGTH = 30;
+
+/**
+ * Learns from chunks which terms the book covers and in which domain's chunks each one lives:
+ * every stem of a chunk's text, title and headings counts once per chunk, by the chunk's domain.
+ *
+ * @example
+ * const knowledge = learnBookKnowledge(await store.chunks.all());
+ * knowledge.terms['topic']; // chunks per domain, in knowledge.domains order
+ */
+export function learnBookKnowledge(
+  chunks: Iterable<KnowledgeChunk>,
+  version?: string,
+): BookKnowledge {
+  const domains: string[] = [];
+  const position = new Map<string, number>();
+  const counts: number[] = [];
+  const terms = new Map<string, number[]>();
+  const words = new Map<string, number>();
+  const stems = new Map<string, string>();
+  for (const chunk of chunks) {
+    let d = position.get(chunk.domain);
+    if (d === undefined) {
+      d = domains.length;
+      position.set(chunk.domain, d);
+      domains.push(chunk.domain);
+      counts.push(0);
+      for (const row of terms.values()) row.push(0);
+    }
+    counts[d] = (counts[d] ?? 0) + 1;
+    const seen = new Set<string>();
+    const text = [chunk.title, ...chunk.headingPath, chunk.text].join('\n');
+    for (const word of normalizeWords(text)) {
+      if (word.length > MAX_WORD_LENGTH) continue;
+      words.set(word, (words.get(word) ?? 0) + 1);
+      let stem = stems.get(word);
+      if (stem === undefined) stems.set(word, (stem = stemWord(word)));
+      if (seen.has(stem)) continue;
+      seen.add(stem);
+      let row = terms.get(stem);
+      if (!row) terms.set(stem, (row = domains.map(() => 0)));
+      row[d] = (row[d] ?? 0) + 1;
+    }
+  }
+  return {
+    domains,
+    chunks: counts,
+    terms: Object.fromEntries(terms),
+    words: Object.fromEntries(words),
+    ...(version !== undefined ? { version } : {}),
+  };
+}
+
+/**
+ * Reads the store's chunks and learns from them (see {@link learnBookKnowledge}); the result
+ * carries the store's chunk version so a caller can tell when to learn again.
+ *
+ * @example
+ * router.learn(await loadBookKnowledge(store));
+ */
+export async function loadBookKnowledge(store: Pick<Store, 'chunks'>): Promise<BookKnowledge> {
+  const version = await store.chunks.version();
+  return learnBookKnowledge(await store.chunks.all(), version);
+}

@@ -1,0 +1,155 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { defaultWordNetDir } from '../retrieval/index.js';
+
+/** What the dictionary knows of one word. */
+export interface EnglishWord {
+  /** The WordNet lemma the word was found under ("words" → "word"), or undefined when unknown. */
+  lemma: string | undefined;
+  /**
+   * How often the lemma's senses were tagged in WordNet's sense-tagged corpus (SemCor): a rough
+   * frequency of the word in everyday English, 0 for rare or technical words ("derailleur", "robot").
+   */
+  frequency: number;
+  /**
+   * 0..1: how much of the word's use is as a noun (adjectives count half), by tagged senses: nouns
+   * name a question's subject ("hallway"), verbs and adverbs mostly do not ("seeing", "never").
+   */
+  nounShare: number;
+}
+
+/** English lemmas (WordNet) with a rough everyday frequency each. */
+export interface EnglishDictionary {
+  lookup(word: string): EnglishWord;
+  /** True when `word` or one of its base forms is an English lemma. */
+  has(word: string): boolean;
+}
+
+// Inflected endings to try removing (WordNet's morphy rules, all parts of speech together).
+const DETACHMENTS: ReadonlyArray<readonly [string, string]> = [
+  ['ies', 'y'],
+  ['ses', 's'],
+  ['xes', 'x'],
+  ['zes', 'z'],
+  ['ches', 'ch'],
+  ['shes', 'sh'],
+  ['men', 'man'],
+  ['es', 'e'],
+  ['es', ''],
+  ['ed', 'e'],
+  ['ed', ''],
+  ['ing', 'e'],
+  ['ing', ''],
+  ['er', ''],
+  ['est', ''],
+  ['s', ''],
+];
+
+/** The word, then its base forms by the detachment rules (robots → robot, halted → halt). */
+function baseForms(word: string): string[] {
+  const forms = [word];
+  for (const [suffix, replacement] of DETACHMENTS) {
+    if (word.length > suffix.length + 2 && word.endsWith(suffix)) {
+      forms.push(word.slice(0, word.length - suffix.length) + replacement);
+    }
+  }
+  return forms;
+}
+
+const NEWLINE = 0x0a;
+const CACHE_LIMIT = 50_000;
+
+/**
+ * Opens WordNet's sense index (`index.sense`, sorted by sense key `lemma%…`) as a dictionary: one
+ * read of the file on first use, then a binary search per new word (cached). Every lemma of every
+ * part of speech has a line there, with the number of times the sense was tagged in SemCor.
+ *
+ * @example
+ * const english = openEnglishDictionary();
+ * english.has('hallway'); // true
+ * english.lookup('words'); // { lemma: 'word', frequency: … }
+ */
+export function openEnglishDictionary(dir: string = defaultWordNetDir()): EnglishDictionary {
+  let index: Buffer | undefined;
+  const file = () => (index ??= readFileSync(join(dir, 'index.sense')));
+  const cache = new Map<string, EnglishWord>();
+
+  // Start of the first line whose key is ≥ `key`: a binary search over byte positions, each read
+  // as the line that starts at or after it (a monotone predicate, so the search is exact).
+  const lowerBound = (buffer: Buffer, key: Buffer): number => {
+    const lineAt = (position: number): number => {
+      if (position === 0) return 0;
+      const newline = buffer.indexOf(NEWLINE, position - 1);
+      return newline < 0 ? buffer.length : newline + 1;
+    };
+    const atOrAfter = (position: number): boolean => {
+      const start = lineAt(position);
+      if (start >= buffer.length) return true;
+      return Buffer.compare(buffer.subarray(start, start + key.length), key) >= 0;
+    };
+    let lo = 0;
+    let hi = buffer.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (atOrAfter(mid)) hi = mid;
+      else lo = mid + 1;
+    }
+    return lineAt(lo);
+  };
+
+  // A sense with no tagged use still counts a little, so untagged parts of speech are not ignored.
+  const UNTAGGED_SENSE = 0.2;
+
+  // Summed tag counts of `lemma`'s senses and its noun share, or undefined when it has no line.
+  const senseCounts = (lemma: string): Omit<EnglishWord, 'lemma'> | undefined => {
+    const buffer = file();
+    const key = Buffer.from(`${lemma}%`, 'latin1');
+    let position = lowerBound(buffer, key);
+    let frequency = 0;
+    let nounish = 0;
+    let weight = 0;
+    let found = false;
+    while (position < buffer.length) {
+      const end = buffer.indexOf(NEWLINE, position);
+      const stop = end < 0 ? buffer.length : end;
+      if (Buffer.compare(buffer.subarray(position, position + key.length), key) !== 0) break;
+      found = true;
+      const lastSpace = buffer.lastIndexOf(0x20, stop);
+      const count = Number(buffer.toString('latin1', lastSpace + 1, stop));
+      // The sense key's synset type follows the '%': 1 noun, 2 verb, 3 adjective, 4 adverb, 5 satellite.
+      const type = buffer[position + key.length];
+      const share = type === 0x31 ? 1 : type === 0x33 || type === 0x35 ? 0.5 : 0;
+      frequency += count;
+      weight += count + UNTAGGED_SENSE;
+      nounish += share * (count + UNTAGGED_SENSE);
+      position = stop + 1;
+    }
+    return found ? { frequency, nounShare: weight > 0 ? nounish / weight : 0 } : undefined;
+  };
+
+  const lookup = (word: string): EnglishWord => {
+    const cached = cache.get(word);
+    if (cached) return cached;
+    let result: EnglishWord = { lemma: undefined, frequency: 0, nounShare: 0 };
+    if (/^[a-z]+$/.test(word)) {
+      for (const form of baseForms(word)) {
+        const counts = senseCounts(form);
+        if (counts) {
+          result = { lemma: form, ...counts };
+          break;
+        }
+      }
+    }
+    if (cache.size < CACHE_LIMIT) cache.set(word, result);
+    return result;
+  };
+
+  return { lookup, has: (word) => lookup(word).lemma !== undefined };
+}
+
+let shared: EnglishDictionary | undefined;
+
+/** One dictionary per process: the sense index is read once and its lookups are shared. */
+export function englishDictionary(): EnglishDictionary {
+  return (shared ??= openEnglishDictionary());
+}

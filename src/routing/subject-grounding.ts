@@ -1,0 +1,175 @@
+import type { Agent } from '../agents/index.js';
+import type { BookKnowledge } from '../schema/index.js';
+import type { EnglishDictionary } from './english-dictionary.js';
+import { FORM_WORDS } from './intent-cues.js';
+import { analyzeText, isContentWord, type QueryText } from './query-text.js';
+
+/**
+ * Tagged senses in WordNet's sense index (the sum of its SemCor counts): the size of the everyday
+ * English sample a word's {@link EnglishDictionary} frequency was counted in.
+ */
+export const ENGLISH_SAMPLE_SIZE = 248_795;
+
+/**
+ * How much more often than in everyday English a word must occur in the book to be a book term:
+ * "system" (in 30 % of the textbook's chunks) is; "life" (twice in the book, common in English) is not.
+ */
+export const KEYNESS_FACTOR = 10;
+
+/** Below this share of its subject's weight found in the book, a question is about something else. */
+export const DEFAULT_MIN_GROUNDING = 0.3;
+
+/** Weight of a word used only as a verb or adverb, against 1 for a noun. */
+export const VERB_WEIGHT = 0.25;
+
+/** A keyword word of a specialist counts as a book term; a word of its examples, this much. */
+export const EXAMPLE_WORD_COVERAGE = 0.5;
+
+/** What the book (and the specialists' own vocabulary) says about one query's subject. */
+export interface Grounding {
+  /** The subject words judged (content words that are not the question's form), as written. */
+  subject: string[];
+  /** Subject words the book covers, strongest first. */
+  covered: string[];
+  /** English words of the subject the book never uses, most specific first. */
+  uncovered: string[];
+  /**
+   * 0..1: the specificity-weighted share of the subject the book covers; 1 when there is no
+   * subject to judge (only the question's form, or words neither the book nor English knows).
+   */
+  score: number;
+  /** False when the subject has no word the book or English knows: nothing to judge by. */
+  judged: boolean;
+  /** Share of the subject's book occurrences per chunk domain (sums to 1, or empty). */
+  domainShares: Record<string, number>;
+}
+
+/** Book knowledge compiled for lookups, plus the specialists' vocabulary. */
+export interface CompiledKnowledge {
+  readonly knowledge: BookKnowledge;
+  /** Total chunks. */
+  readonly size: number;
+  /** How strongly a stem is a term of the book (0..1), from its keyness against English. */
+  termStrength(stem: string, word: string): number;
+  /** Judges a query's subject. */
+  ground(text: QueryText): Grounding;
+}
+
+const ln1p = Math.log1p;
+
+/**
+ * Compiles book knowledge for routing: a subject word's weight is its specificity in English (rare
+ * words say more about what a question is about: "derailleur" more than "today"), and it counts as
+ * covered by the share of its keyness in the book (book rate against English rate), or as a
+ * specialist's own word.
+ *
+ * @example
+ * const compiled = compileKnowledge(knowledge, registry.all(), englishDictionary(), 'book');
+ * compiled.ground(analyzeText("What does 'serendipity' mean?")).score; // 0
+ */
+export function compileKnowledge(
+  knowledge: BookKnowledge,
+  agents: readonly Pick<Agent, 'name' | 'keywords' | 'examples'>[],
+  english: EnglishDictionary,
+  defaultAgent: string,
+): CompiledKnowledge {
+  const size = Math.max(
+    1,
+    knowledge.chunks.reduce((a, b) => a + b, 0),
+  );
+  // Specialists' own words: what they declare they are for counts as on topic even if the book
+  // spells it differently.
+  const agentCoverage = new Map<string, number>();
+  const note = (stem: string, value: number) => {
+    agentCoverage.set(stem, Math.max(agentCoverage.get(stem) ?? 0, value));
+  };
+  for (const agent of agents) {
+    if (agent.name === defaultAgent) continue;
+    for (const keyword of agent.keywords) {
+      const text = analyzeText(keyword);
+      text.words.forEach((word, i) => {
+        if (isContentWord(word) && !FORM_WORDS.has(word)) note(text.stems[i] ?? word, 1);
+      });
+    }
+    for (const example of agent.examples) {
+      const text = analyzeText(example);
+      text.words.forEach((word, i) => {
+        if (isContentWord(word) && !FORM_WORDS.has(word))
+          note(text.stems[i] ?? word, EXAMPLE_WORD_COVERAGE);
+      });
+    }
+  }
+
+  const bookFrequency = (stem: string): number => {
+    const row = knowledge.terms[stem];
+    if (!row) return 0;
+    let total = 0;
+    for (const count of row) total += count;
+    return total;
+  };
+
+  const termStrength = (stem: string, word: string): number => {
+    const inBook = bookFrequency(stem);
+    const own = agentCoverage.get(stem) ?? 0;
+    if (inBook === 0) return own;
+    const bookRate = inBook / size;
+    const englishRate = (english.lookup(word).frequency + 1) / ENGLISH_SAMPLE_SIZE;
+    return Math.max(own, bookRate / (bookRate + KEYNESS_FACTOR * englishRate));
+  };
+
+  const ground = (text: QueryText): Grounding => {
+    const judged: Array<{ word: string; weight: number; strength: number }> = [];
+    const mass = new Array<number>(knowledge.domains.length).fill(0);
+    const seen = new Set<string>();
+    text.words.forEach((word, i) => {
+      const stem = text.stems[i] ?? word;
+      if (!isContentWord(word) || FORM_WORDS.has(word)) return;
+      if (/\d/.test(word) || seen.has(stem)) return;
+      seen.add(stem);
+      const entry = english.lookup(word);
+      const strength = termStrength(stem, word);
+      // A word neither English nor the book knows (a name, a typo left uncorrected) says nothing.
+      if (entry.lemma === undefined && strength === 0) return;
+      // Rare words say more about the subject than everyday ones, and nouns more than verbs.
+      const partWeight =
+        entry.lemma === undefined ? 1 : VERB_WEIGHT + (1 - VERB_WEIGHT) * entry.nounShare;
+      judged.push({ word, weight: partWeight / (1 + ln1p(entry.frequency)), strength });
+      const row = knowledge.terms[stem];
+      if (row) {
+        // Rare terms say more about where the subject lives than ubiquitous ones ("robot").
+        const total = row.reduce((a, b) => a + b, 0);
+        const idf = Math.log(1 + size / Math.max(total, 1));
+        row.forEach((count, d) => {
+          mass[d] = (mass[d] ?? 0) + (idf * count) / Math.max(knowledge.chunks[d] ?? 1, 1);
+        });
+      }
+    });
+    const weight = judged.reduce((sum, entry) => sum + entry.weight, 0);
+    const score =
+      weight > 0
+        ? judged.reduce((sum, entry) => sum + entry.weight * entry.strength, 0) / weight
+        : 1;
+    const totalMass = mass.reduce((a, b) => a + b, 0);
+    const domainShares: Record<string, number> = {};
+    if (totalMass > 0)
+      knowledge.domains.forEach((domain, d) => {
+        domainShares[domain] = (mass[d] ?? 0) / totalMass;
+      });
+    return {
+      subject: judged.map((entry) => entry.word),
+      covered: judged
+        .filter((entry) => entry.strength >= 0.5)
+        .sort((a, b) => b.strength - a.strength)
+        .map((entry) => entry.word),
+      uncovered: judged
+        .filter((entry) => entry.strength < 0.5)
+        .sort((a, b) => b.weight - a.weight)
+        .map((entry) => entry.word),
+      score,
+      judged: weight > 0,
+      domainShares,
+    };
+  };
+
+  return { knowledge, size, termStrength, ground };
+}

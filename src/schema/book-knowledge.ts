@@ -1,0 +1,19 @@
+import { z } from 'zod';
+
+/**
+ * What the router learns from the knowledge base (plain data, so it can be cached or sent): which
+ * terms the book uses at all, in how many chunks of each domain, and the words it is written in.
+ */
+export const BookKnowledge = z.object({
+  /** The chunk domains seen, in the order of every per-domain count below. */
+  domains: z.array(z.string().min(1)),
+  /** Number of chunks per domain. */
+  chunks: z.array(z.number().int().min(0)),
+  /** Stem → number of chunks per domain whose text, title or headings contain it. */
+  terms: z.record(z.string(), z.array(z.number().int().min(0))),
+  /** Word as written (lowercase) → occurrences in the book: the spelling corrector's lexicon. */
+  words: z.record(z.string(), z.number().int().min(0)),
+  /** The store's chunk version the knowledge was learnt from, when known. */
+  version: z.string().optional(),
+});
+export type BookKnowledge = z.infer<typeof BookKnowledge>;
