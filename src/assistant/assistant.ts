@@ -40,6 +40,8 @@ export type AssistantEvent =
 export interface AssistantOptions {
   registry: AgentRegistry;
   router: Router;
+  /** Awaited before each routing decision (keeps the router's book knowledge current). */
+  beforeRoute?: () => Promise<void>;
   rag: RagSkill;
   context: ContextSkill;
   runner: AgentRunner;
@@ -91,6 +93,7 @@ export function createAssistant(options: AssistantOptions): Assistant {
     const started = now();
     const request = parseInput(ChatRequest, input);
     const sessionId = request.sessionId ?? 'anonymous';
+    await options.beforeRoute?.();
     const route = options.router.route(
       request.query,
       request.agent ? { agent: request.agent } : undefined,

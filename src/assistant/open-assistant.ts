@@ -12,7 +12,7 @@ import {
   type IngestSummary,
   type Retriever,
 } from '../retrieval/index.js';
-import { createBookRegistry, createRouter } from '../routing/index.js';
+import { createBookRegistry, createKnowledgeRefresh, createRouter } from '../routing/index.js';
 import { createContextSkill, createRagSkill } from '../skills/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { createLogger, type Logger } from '../telemetry/index.js';
@@ -115,7 +115,10 @@ export async function openAssistant(options: {
         ...(options.onIngestProgress ? { onProgress: options.onIngestProgress } : {}),
       });
     }
+    // The router learns what the book covers now, and again whenever the store's chunks change.
     const router = createRouter(registry, config.routing);
+    const refreshRouter = createKnowledgeRefresh(router, store);
+    await refreshRouter();
     const lexical = createRetriever(store, {
       minScore: config.retrieval.minScore,
       limit: config.retrieval.limit,
@@ -138,6 +141,7 @@ export async function openAssistant(options: {
     const assistant = createAssistant({
       registry,
       router: config.routing.enabled ? router : routeEverythingToDefault(registry, router),
+      beforeRoute: refreshRouter,
       rag: createRagSkill(retriever),
       context: createContextSkill(store.sessions),
       runner: model?.runner ?? createExtractiveRunner(),

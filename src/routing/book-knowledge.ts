@@ -70,3 +70,41 @@ export async function loadBookKnowledge(store: Pick<Store, 'chunks'>): Promise<B
   const version = await store.chunks.version();
   return learnBookKnowledge(await store.chunks.all(), version);
 }
+
+/** How long a store version check is trusted before the store is asked again. */
+export const KNOWLEDGE_CHECK_MS = 1000;
+
+/**
+ * Keeps a router's book knowledge in step with the store: each call checks the store's chunk
+ * version (at most once per `checkMs`) and, when chunks were added, replaced or removed since the
+ * router last learnt (by this process or another), learns again. Call it at start-up and before
+ * routing; concurrent calls share one load.
+ *
+ * @example
+ * const refresh = createKnowledgeRefresh(router, store);
+ * await refresh(); // the router now knows what the book covers
+ */
+export function createKnowledgeRefresh(
+  router: { learn(knowledge: BookKnowledge): void; readonly knowledge: BookKnowledge | undefined },
+  store: Pick<Store, 'chunks'>,
+  options: { checkMs?: number; now?: () => number } = {},
+): () => Promise<void> {
+  const checkMs = options.checkMs ?? KNOWLEDGE_CHECK_MS;
+  const now = options.now ?? Date.now;
+  let checkedAt = Number.NEGATIVE_INFINITY;
+  let pending: Promise<void> | undefined;
+  const refresh = async () => {
+    const version = await store.chunks.version();
+    checkedAt = now();
+    if (router.knowledge?.version === version) return;
+    router.learn(learnBookKnowledge(await store.chunks.all(), version));
+  };
+  return () => {
+    if (pending) return pending;
+    if (router.knowledge && now() - checkedAt < checkMs) return Promise.resolve();
+    pending = refresh().finally(() => {
+      pending = undefined;
+    });
+    return pending;
+  };
+}

@@ -8,6 +8,10 @@ export const RoutingCase = z.object({
   query: z.string().trim().min(1, 'query must not be empty'),
   agent: z.string().trim().min(1, 'agent must not be empty'),
   secondary: z.array(z.string().trim().min(1)).default([]),
+  /** Which half of a blind set the case belongs to: tune on `tune`, only report `heldout`. */
+  split: z.string().trim().min(1).optional(),
+  /** The case's main difficulty (offtopic, typo, multipart...), for per-kind figures. */
+  kind: z.string().trim().min(1).optional(),
 });
 export type RoutingCase = z.infer<typeof RoutingCase>;
 
@@ -18,6 +22,38 @@ export const CALIBRATION_BUCKETS: ReadonlyArray<readonly [number, number]> = [
   [0.7, 0.9],
   [0.9, 1.0001],
 ];
+
+/** Equal-width confidence bins of the expected calibration error. */
+export const ECE_BINS = 10;
+
+/**
+ * Expected calibration error of (confidence, right) pairs over {@link ECE_BINS} equal-width bins.
+ *
+ * @example
+ * expectedCalibrationError([{ confidence: 0.9, correct: true }, { confidence: 0.9, correct: false }]); // 0.4
+ */
+export function expectedCalibrationError(
+  predictions: ReadonlyArray<{ confidence: number; correct: boolean }>,
+): number {
+  if (predictions.length === 0) return 0;
+  const bins = Array.from({ length: ECE_BINS }, () => ({ count: 0, confidence: 0, right: 0 }));
+  for (const { confidence, correct } of predictions) {
+    const bin = bins[Math.min(ECE_BINS - 1, Math.floor(confidence * ECE_BINS))];
+    if (!bin) continue;
+    bin.count += 1;
+    bin.confidence += confidence;
+    if (correct) bin.right += 1;
+  }
+  return bins.reduce(
+    (sum, bin) =>
+      bin.count === 0
+        ? sum
+        : sum +
+          (bin.count / predictions.length) *
+            Math.abs(bin.right / bin.count - bin.confidence / bin.count),
+    0,
+  );
+}
 
 /** Precision, recall and F1 of one agent as the primary route. */
 export interface AgentRoutingScore {
@@ -65,6 +101,13 @@ export interface RoutingEvaluation {
     meanConfidence: number;
     accuracy: number;
   }>;
+  /**
+   * Expected calibration error: the case-weighted mean gap between confidence and accuracy over
+   * {@link ECE_BINS} equal-width confidence bins (0 is perfectly calibrated).
+   */
+  ece: number;
+  /** Accuracy per case kind, when the cases name one. */
+  kinds: Record<string, { count: number; accuracy: number }>;
   /** How many cases each phase decided and how many of those it got right. */
   phases: Record<string, { count: number; accuracy: number }>;
   misses: RoutingMiss[];
@@ -225,6 +268,14 @@ export function evaluateRouting(
     };
   });
 
+  const kinds: Record<string, { count: number; right: number }> = {};
+  for (const { entry, result } of results) {
+    if (!entry.kind) continue;
+    const kind = (kinds[entry.kind] ??= { count: 0, right: 0 });
+    kind.count += 1;
+    if (result.primaryAgent === entry.agent) kind.right += 1;
+  }
+
   return {
     total: cases.length,
     correct,
@@ -237,6 +288,18 @@ export function evaluateRouting(
     perAgent,
     confusion: { labels, matrix },
     calibration,
+    ece: expectedCalibrationError(
+      results.map(({ entry, result }) => ({
+        confidence: result.confidence,
+        correct: result.primaryAgent === entry.agent,
+      })),
+    ),
+    kinds: Object.fromEntries(
+      Object.entries(kinds).map(([name, { count, right }]) => [
+        name,
+        { count, accuracy: ratio(right, count) },
+      ]),
+    ),
     phases: Object.fromEntries(
       Object.entries(phases).map(([name, { count, right }]) => [
         name,

@@ -1,4 +1,4 @@
-import type { RoutingEvaluation } from './evaluate-routing.js';
+import { ECE_BINS, type RoutingEvaluation } from './evaluate-routing.js';
 
 const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
 
@@ -59,7 +59,16 @@ export function formatRoutingReport(result: RoutingEvaluation): string {
         bucket.count ? pct(bucket.accuracy) : '-',
       ]),
     ]).map((line) => `  ${line}`),
+    `  expected calibration error (${ECE_BINS} bins): ${result.ece.toFixed(3)}`,
     '',
+    ...(Object.keys(result.kinds).length > 0
+      ? [
+          `Kinds: ${Object.entries(result.kinds)
+            .sort(([a], [b]) => a.localeCompare(b))
+            .map(([kind, { count, accuracy }]) => `${kind} ${pct(accuracy)} (${count})`)
+            .join(', ')}`,
+        ]
+      : []),
     `Phases: ${Object.entries(result.phases)
       .map(([phase, { count, accuracy }]) => `${phase} ${count} (${pct(accuracy)} right)`)
       .join(', ')}`,

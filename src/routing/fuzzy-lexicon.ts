@@ -21,7 +21,8 @@ function deletions(word: string): string[] {
 }
 
 /**
- * Builds a lexicon with a symmetric-deletion index (SymSpell, distance 1): every known word of
+ * Builds a lexicon from `words` (each occurrence counts once) and `counted` (word, occurrences) pairs,
+ * with a symmetric-deletion index (SymSpell, distance 1): every known word of
  * {@link MIN_FUZZY_LENGTH}+ letters is stored under each of its one-letter deletions, so a lookup
  * costs a handful of map reads instead of an edit distance against every word.
  *
@@ -29,10 +30,14 @@ function deletions(word: string): string[] {
  * const lexicon = createFuzzyLexicon(['capstone', 'lifecycle']);
  * lexicon.correct('capston'); // 'capstone'
  */
-export function createFuzzyLexicon(words: Iterable<string>): FuzzyLexicon {
+export function createFuzzyLexicon(
+  words: Iterable<string>,
+  counted: Iterable<readonly [string, number]> = [],
+): FuzzyLexicon {
   // Frequency breaks ties between candidates: the word seen more often is the likelier intent.
   const frequency = new Map<string, number>();
   for (const word of words) frequency.set(word, (frequency.get(word) ?? 0) + 1);
+  for (const [word, count] of counted) frequency.set(word, (frequency.get(word) ?? 0) + count);
   const byDeletion = new Map<string, string[]>();
   for (const word of frequency.keys()) {
     if (word.length < MIN_FUZZY_LENGTH || !/^[a-z]+$/.test(word)) continue;

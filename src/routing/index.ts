@@ -41,3 +41,21 @@ export {
   type AgentRoutingScore,
 } from './evaluate-routing.js';
 export { formatRoutingReport } from './format-routing-report.js';
+export {
+  createKnowledgeRefresh,
+  learnBookKnowledge,
+  loadBookKnowledge,
+  KNOWLEDGE_CHECK_MS,
+  type KnowledgeChunk,
+} from './book-knowledge.js';
+export {
+  englishDictionary,
+  openEnglishDictionary,
+  type EnglishDictionary,
+} from './english-dictionary.js';
+export {
+  compileKnowledge,
+  isArithmetic,
+  DEFAULT_MIN_GROUNDING,
+  type Grounding,
+} from './subject-grounding.js';

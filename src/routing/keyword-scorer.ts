@@ -1,5 +1,6 @@
 import type { Agent } from '../agents/index.js';
 import { createFuzzyLexicon, MIN_FUZZY_LENGTH, type FuzzyLexicon } from './fuzzy-lexicon.js';
+import { englishDictionary } from './english-dictionary.js';
 import { analyzeText, isContentWord, type QueryText } from './query-text.js';
 
 /** Evidence weight of a keyword naming one concept ("gpu"): suggestive, below the 0.7 threshold alone. */
@@ -77,7 +78,7 @@ export function compileKeywords(
 /**
  * Scores how strongly `query` matches each compiled agent's keywords: distinct keywords found as
  * phrases (stemmed, so "topics" matches "topic"), each query word used once per agent, small typos
- * tolerated. Every compiled agent gets an entry, 0 when nothing matched.
+ * of words that are not English (`isWord`, WordNet by default) tolerated. Every compiled agent gets an entry, 0 when nothing matched.
  *
  * @example
  * scoreKeywords(compileKeywords(capstone), analyzeText('Capstone milestones')).capstone.score; // 0.84
@@ -85,13 +86,16 @@ export function compileKeywords(
 export function scoreKeywords(
   compiled: CompiledKeywords,
   query: QueryText,
+  options: { isWord?: (word: string) => boolean } = {},
 ): Record<string, KeywordMatch> {
   const { stems, words } = query;
-  // A word that starts no keyword may be a typo of a keyword word.
+  const isWord = options.isWord ?? ((word: string) => englishDictionary().has(word));
+  // A word that starts no keyword may be a typo of a keyword word, unless it is a word of its own
+  // ("reset" is not a typo of "reuse").
   const fuzzy: Array<string | undefined> = words.map((word, i) => {
     if (word.length < MIN_FUZZY_LENGTH - 1 || compiled.byFirstStem.has(stems[i] ?? ''))
       return undefined;
-    if (compiled.lexicon.has(word)) return undefined;
+    if (compiled.lexicon.has(word) || isWord(word)) return undefined;
     const corrected = compiled.lexicon.correct(word);
     return corrected === undefined ? undefined : compiled.stemOf.get(corrected);
   });

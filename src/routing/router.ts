@@ -1,10 +1,11 @@
 import type { Agent, AgentRegistry } from '../agents/index.js';
 import { DEFAULT_ROUTING_THRESHOLD } from '../config/index.js';
-import type { RouteResult } from '../schema/index.js';
+import type { BookKnowledge, RouteResult } from '../schema/index.js';
 import type { Classification, ClassifierStats } from './intent-classifier.js';
 import type { FeatureWeights } from './query-features.js';
 import type { KeywordMatch } from './keyword-scorer.js';
 import { buildRoutingModel, type AnalyzedQuery, type RoutingModel } from './routing-model.js';
+import { DEFAULT_MIN_GROUNDING, isArithmetic } from './subject-grounding.js';
 
 /** Default share of the primary's probability a secondary agent must reach (config `routing.secondaryRatio`). */
 export const DEFAULT_SECONDARY_RATIO = 0.6;
@@ -25,6 +26,10 @@ export interface RouterOptions {
   minConfidence?: number;
   featureWeights?: FeatureWeights;
   smoothing?: number;
+  /** What the book covers (see {@link Router.learn}); without it no question is judged off-topic by subject. */
+  knowledge?: BookKnowledge;
+  /** See {@link DEFAULT_MIN_GROUNDING} (config `routing.minGrounding`). */
+  minGrounding?: number;
 }
 
 /** Options of one `route` call. */
@@ -50,6 +55,13 @@ export interface Router {
   explain(query: string): RouteExplanation;
   /** Training figures of the current model (leave-one-out accuracy, temperature...). */
   readonly stats: ClassifierStats;
+  /**
+   * Learns what the book covers (call at start-up and after each ingestion): questions whose
+   * subject the book does not use go to the fallback agent, and a subject's domains weigh in.
+   */
+  learn(knowledge: BookKnowledge): void;
+  /** The book knowledge in use, if any. */
+  readonly knowledge: BookKnowledge | undefined;
 }
 
 // Split a compound question where a new ask starts: "..., and why ...", "... or upgrade the Jetson?"
@@ -79,20 +91,30 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
   const threshold = options.threshold ?? DEFAULT_ROUTING_THRESHOLD;
   const secondaryRatio = options.secondaryRatio ?? DEFAULT_SECONDARY_RATIO;
   const minConfidence = options.minConfidence ?? DEFAULT_MIN_CONFIDENCE;
+  const minGrounding = options.minGrounding ?? DEFAULT_MIN_GROUNDING;
+  let knowledge = options.knowledge;
   let model: RoutingModel | undefined;
   let builtAt = -1;
+  let builtWith: BookKnowledge | undefined;
 
   const current = (): RoutingModel => {
     // The registry's version changes on every register/unregister: no per-query scan of agents.
-    if (model && builtAt === registry.version) return model;
+    if (model && builtAt === registry.version && builtWith === knowledge) return model;
     const agents = registry.all();
     const fallback = registry.defaultAgent.name;
     builtAt = registry.version;
-    if (!model || model.defaultAgent !== fallback || !sameAgents(model.agents, agents)) {
+    if (
+      !model ||
+      builtWith !== knowledge ||
+      model.defaultAgent !== fallback ||
+      !sameAgents(model.agents, agents)
+    ) {
       model = buildRoutingModel(agents, fallback, {
         featureWeights: options.featureWeights,
         smoothing: options.smoothing,
+        ...(knowledge ? { knowledge } : {}),
       });
+      builtWith = knowledge;
     }
     return model;
   };
@@ -160,7 +182,24 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
         ? ` (read ${analyzed.corrections.map(([typo, word]) => `"${typo}" as "${word}"`).join(', ')})`
         : '';
 
-    if (keywordWins && first) {
+    const grounding = analyzed.grounding;
+    const arithmetic = isArithmetic(analyzed.text);
+    const uncovered = grounding !== undefined && grounding.judged && grounding.score < minGrounding;
+
+    if (arithmetic || uncovered) {
+      primary = m.defaultAgent;
+      phase = 'fallback';
+      confidence = Math.max(probability(primary), 1 - (grounding?.score ?? 0));
+      scores = classification.probabilities;
+      reason = arithmetic
+        ? `Fallback to ${primary}: arithmetic is not something the book covers.`
+        : `Fallback to ${primary}: the book does not cover ${(grounding?.uncovered ?? [])
+            .slice(0, 3)
+            .map((word) => `"${word}"`)
+            .join(
+              ', ',
+            )} (the book's share of the question's subject is ${round(grounding?.score ?? 0)} < ${minGrounding}).`;
+    } else if (keywordWins && first) {
       primary = first.agent.name;
       phase = 'keyword';
       // The keyword score alone overstates certainty on short queries; the classifier agreeing
@@ -310,6 +349,12 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
     },
     get stats() {
       return current().classifier.stats;
+    },
+    learn(next) {
+      knowledge = next;
+    },
+    get knowledge() {
+      return knowledge;
     },
   };
 }

@@ -1,4 +1,6 @@
 import type { Agent } from '../agents/index.js';
+import type { BookKnowledge } from '../schema/index.js';
+import { englishDictionary, type EnglishDictionary } from './english-dictionary.js';
 import { createFuzzyLexicon, MIN_FUZZY_LENGTH, type FuzzyLexicon } from './fuzzy-lexicon.js';
 import {
   trainIntentClassifier,
@@ -21,6 +23,7 @@ import {
   type FeatureWeights,
 } from './query-features.js';
 import { analyzeText, isContentWord, withWords, type QueryText } from './query-text.js';
+import { compileKnowledge, type CompiledKnowledge, type Grounding } from './subject-grounding.js';
 
 /** A keyword written in an agent spec counts as this fraction of an example question in training. */
 export const KEYWORD_SAMPLE_WEIGHT = 0.5;
@@ -42,6 +45,8 @@ export interface AnalyzedQuery {
   bundles: FeatureBundle[];
   /** False when nothing in the query ties it to any agent's vocabulary (see {@link MIN_KNOWN_SHARE}). */
   onTopic: boolean;
+  /** What the book says about the query's subject; absent when the router has no book knowledge. */
+  grounding?: Grounding;
 }
 
 /** The compiled routing state of one set of agents. */
@@ -49,6 +54,8 @@ export interface RoutingModel {
   readonly agents: readonly Agent[];
   readonly defaultAgent: string;
   readonly classifier: IntentClassifier;
+  /** The book knowledge the model was built with, compiled; absent before any is learnt. */
+  readonly knowledge?: CompiledKnowledge;
   /** Analyses a query, or finishes analysing one whose keyword evidence is already known. */
   analyze(query: string | KeywordEvidence): AnalyzedQuery;
   /** Keyword evidence alone (as in {@link AnalyzedQuery.keywords}): cheaper than `analyze`. */
@@ -72,12 +79,22 @@ export interface KeywordEvidence {
 export function buildRoutingModel(
   agents: readonly Agent[],
   defaultAgent: string,
-  options: { featureWeights?: FeatureWeights; smoothing?: number } = {},
+  options: {
+    featureWeights?: FeatureWeights;
+    smoothing?: number;
+    knowledge?: BookKnowledge;
+    english?: EnglishDictionary;
+  } = {},
 ): RoutingModel {
   const weights = options.featureWeights ?? DEFAULT_FEATURE_WEIGHTS;
+  const english = options.english ?? englishDictionary();
+  const isWord = (word: string) => english.has(word);
   const compiled: CompiledKeywords = compileKeywords(agents);
   const keywordScores = (text: QueryText): Record<string, KeywordMatch> =>
-    scoreKeywords(compiled, text);
+    scoreKeywords(compiled, text, { isWord });
+  const knowledge = options.knowledge
+    ? compileKnowledge(options.knowledge, agents, english, defaultAgent)
+    : undefined;
   const scoresOf = (matches: Record<string, KeywordMatch>) => {
     const scores: Record<string, number> = {};
     for (const agent in matches) scores[agent] = matches[agent]?.score ?? 0;
@@ -113,20 +130,25 @@ export function buildRoutingModel(
       samples.push({ label: agent.name, features, heldOut });
     }
   }
-  const lexicon: FuzzyLexicon = createFuzzyLexicon(vocabulary);
+  // The speller knows the agents' words and the book's; it never touches an English word.
+  const lexicon: FuzzyLexicon = createFuzzyLexicon(
+    vocabulary,
+    knowledge ? Object.entries(knowledge.knowledge.words) : [],
+  );
   const classifier = trainIntentClassifier(samples, { smoothing: options.smoothing });
 
   return {
     agents,
     defaultAgent,
     classifier,
+    ...(knowledge ? { knowledge } : {}),
     keywords: keywordEvidence,
     analyze(query) {
       // Keywords see the query as typed: the scorer reports its own typo matches ("~capston").
       const { text: raw, keywords } = typeof query === 'string' ? keywordEvidence(query) : query;
       const corrections: Array<[string, string]> = [];
       const words = raw.words.map((word) => {
-        if (word.length < MIN_FUZZY_LENGTH - 1 || lexicon.has(word)) return word;
+        if (word.length < MIN_FUZZY_LENGTH - 1 || lexicon.has(word) || isWord(word)) return word;
         const corrected = lexicon.correct(word);
         if (corrected === undefined || corrected === word) return word;
         corrections.push([word, corrected]);
@@ -151,7 +173,17 @@ export function buildRoutingModel(
         Object.values(keywords).some((match) => match.score > 0) ||
         (content > 0 && known / content >= MIN_KNOWN_SHARE) ||
         (cues.intent === 'definition' && content > 0);
-      return { text, corrections, cues, keywords, features, bundles, onTopic };
+      const grounding = knowledge?.ground(text);
+      return {
+        text,
+        corrections,
+        cues,
+        keywords,
+        features,
+        bundles,
+        onTopic,
+        ...(grounding ? { grounding } : {}),
+      };
     },
   };
 }

@@ -173,3 +173,19 @@ export function compileKnowledge(
 
   return { knowledge, size, termStrength, ground };
 }
+
+// Two numbers joined by an operator: "17 times 23", "45 + 12", "what is 3 squared" (not "-" or
+// "/", which join ranges and versions: "weeks 1-3").
+const ARITHMETIC =
+  /\b\d+(?:\.\d+)?(?:\s*[+*\u00d7\u00f7^=]\s*| x | (?:plus|minus|times|multiplied by|divided by) )\d|\b\d+(?:\.\d+)? (?:squared|cubed)\b|\b(?:square root|sqrt) of \d/;
+
+/**
+ * True when the query is arithmetic ("What is 17 times 23?"): its subject is numbers, which no
+ * book section answers.
+ *
+ * @example
+ * isArithmetic(analyzeText('how much is 45 plus 12')); // true
+ */
+export function isArithmetic(text: QueryText): boolean {
+  return ARITHMETIC.test(text.raw.toLowerCase());
+}

@@ -8,23 +8,23 @@ import {
   formatAnswerReport,
 } from '../../eval/index.js';
 import {
-  createBookRegistry,
-  createRouter,
   evaluateRouting,
   formatRoutingReport,
   loadRoutingCases,
+  type RoutingCase,
 } from '../../routing/index.js';
 import { toWire } from '../../schema/index.js';
 import { createLogger } from '../../telemetry/index.js';
 import type { CliCommand, CliIo } from '../command.js';
 import { parseCommandArgs, stringFlag } from '../args.js';
-import { configFor, STORE_FLAGS } from '../open.js';
+import { openForCli, STORE_FLAGS } from '../open.js';
 
 const usage = [
-  'cohort eval routing [file.jsonl] [--json]',
+  'cohort eval routing [file.jsonl] [--split tune|heldout] [--json] [--data-dir DIR]',
   '       cohort eval retrieval [file.jsonl] [--corpus DIR] [--json]',
   '       cohort eval answers [file.jsonl] [--corpus DIR] [--json]',
-].join('\n');
+].join('
+');
 
 /** Default labelled sets and corpus, beside the project as in CI. */
 export const EVAL_DEFAULTS = {
@@ -41,6 +41,21 @@ function existing(io: CliIo, path: string, what: string): string {
   return full;
 }
 
+/** The cases of one split (`tune` or `heldout`), or all of them when no split is asked for. */
+function filterSplit(cases: RoutingCase[], split: string | undefined): RoutingCase[] {
+  if (split === undefined) return cases;
+  const kept = cases.filter((entry) => entry.split === split);
+  if (kept.length === 0) {
+    const splits = [...new Set(cases.map((entry) => entry.split).filter(Boolean))];
+    throw new CohortError(
+      'invalid_input',
+      `No routing case has split "${split}"${splits.length ? ` (the file has: ${splits.join(', ')})` : ' (the file has no split field)'}.`,
+      { field: 'split' },
+    );
+  }
+  return kept;
+}
+
 /** `cohort eval`: accuracy of the router and recall of the retriever on labelled sets. */
 export const evalCommand: CliCommand = {
   name: 'eval',
@@ -49,15 +64,29 @@ export const evalCommand: CliCommand = {
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(
       args,
-      { json: { type: 'boolean' }, corpus: { type: 'string' }, ...STORE_FLAGS },
+      {
+        json: { type: 'boolean' },
+        corpus: { type: 'string' },
+        split: { type: 'string' },
+        ...STORE_FLAGS,
+      },
       usage,
     );
     const [target, file] = positionals;
-    const config = configFor(io, values);
     if (target === 'routing') {
-      const cases = loadRoutingCases(existing(io, file ?? EVAL_DEFAULTS.routing, 'Routing set'));
-      const router = createRouter(createBookRegistry(config.agentDirs), config.routing);
-      const result = evaluateRouting(router, cases);
+      const split = stringFlag(values, 'split');
+      const cases = filterSplit(
+        loadRoutingCases(existing(io, file ?? EVAL_DEFAULTS.routing, 'Routing set')),
+        split,
+      );
+      // The assistant's own router: built from the agents and from what the store's book covers.
+      const opened = await openForCli(io, values);
+      let result;
+      try {
+        result = evaluateRouting(opened.router, cases);
+      } finally {
+        await opened.close();
+      }
       io.stdout(
         values.json
           ? JSON.stringify(toWire(result), null, 2) + '\n'

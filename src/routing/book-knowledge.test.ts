@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import type { BookKnowledge } from '../schema/index.js';
+import { BookKnowledge as BookKnowledgeSchema } from '../schema/index.js';
+import { createKnowledgeRefresh, learnBookKnowledge } from './book-knowledge.js';
+
+const chunk = (domain: string, text: string, title = 'Chapter') => ({
+  domain,
+  text,
+  title,
+  headingPath: [title],
+});
+
+describe('learnBookKnowledge', () => {
+  it('counts each term once per chunk, by the chunk domain, in plain data', () => {
+    const knowledge = learnBookKnowledge([
+      chunk('hardware', 'The Jetson Orin runs the Jetson stack.'),
+      chunk('module_info', 'A topic carries messages between nodes.'),
+      chunk('module_info', 'Topics and services both carry messages.'),
+    ]);
+    const at = (domain: string) => knowledge.domains.indexOf(domain);
+    expect(knowledge.chunks[at('module_info')]).toBe(2);
+    expect(knowledge.terms.jetson?.[at('hardware')]).toBe(1);
+    expect(knowledge.terms.topic?.[at('module_info')]).toBe(2);
+    expect(knowledge.terms.messag?.[at('hardware')]).toBe(0);
+    expect(knowledge.words.jetson).toBe(2);
+    // Plain data: it survives JSON and validates against its schema.
+    expect(BookKnowledgeSchema.parse(JSON.parse(JSON.stringify(knowledge)))).toEqual(knowledge);
+  });
+});
+
+describe('createKnowledgeRefresh', () => {
+  it('learns at once, then again only when the store version changes, at most once per check period', async () => {
+    let version = 'first';
+    let reads = 0;
+    let clock = 0;
+    const store = {
+      chunks: {
+        version: async () => version,
+        all: async () => {
+          reads += 1;
+          return [
+            {
+              ...chunk('capstone', `capstone text ${version}`),
+              id: 'x',
+              source: 'a.md',
+              ord: 0,
+              hash: 'h',
+              metadata: {},
+            },
+          ];
+        },
+      },
+    };
+    let learnt: BookKnowledge | undefined;
+    const router = {
+      learn: (next: BookKnowledge) => {
+        learnt = next;
+      },
+      get knowledge() {
+        return learnt;
+      },
+    };
+    const refresh = createKnowledgeRefresh(router, store as never, {
+      checkMs: 1000,
+      now: () => clock,
+    });
+    await refresh();
+    expect(reads).toBe(1);
+    expect(learnt?.version).toBe('first');
+    version = 'second';
+    await refresh(); // within the check period: not asked again
+    expect(reads).toBe(1);
+    clock = 2000;
+    await refresh();
+    expect(reads).toBe(2);
+    expect(learnt?.terms.second).toBeDefined();
+    clock = 4000;
+    await refresh(); // same version: nothing re-read
+    expect(reads).toBe(2);
+  });
+});

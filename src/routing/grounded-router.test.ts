@@ -1,0 +1,72 @@
+import { resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ingest } from '../retrieval/index.js';
+import { createStore, openPgliteDb } from '../store/index.js';
+import { loadBookKnowledge } from './book-knowledge.js';
+import { createBookRegistry } from './book-registry.js';
+import { createRouter, type Router } from './router.js';
+
+// The sample book shipped with cohort: the router learns from it what the book covers.
+const SAMPLE_BOOK = resolve(import.meta.dirname, '../../examples/physical-ai-book');
+
+let router: Router;
+beforeAll(async () => {
+  const store = await createStore(await openPgliteDb('memory://'));
+  await ingest(SAMPLE_BOOK, { store });
+  router = createRouter(createBookRegistry());
+  router.learn(await loadBookKnowledge(store));
+  await store.close();
+}, 60_000);
+
+describe('questions the book does not cover go to the fallback, saying so', () => {
+  it.each([
+    ["What does 'wanderlust' mean?", 'wanderlust'],
+    ['Explain how a carburetor mixes fuel and air', 'carburetor'],
+    ["What's the exchange rate of the euro this week?", 'euro'],
+    ['Define osmosis', 'osmosis'],
+  ])('%j', (query, word) => {
+    const result = router.route(query);
+    expect(result.primaryAgent).toBe('book');
+    expect(result.phase).toBe('fallback');
+    expect(result.routingReason).toContain(`does not cover`);
+    expect(result.routingReason).toContain(`"${word}"`);
+  });
+  it.each(['What is 12 times 9?', 'how much is 7 plus 8', 'what is 3.5 * 4'])(
+    'arithmetic: %j',
+    (query) => {
+      const result = router.route(query);
+      expect(result.primaryAgent).toBe('book');
+      expect(result.routingReason).toMatch(/arithmetic/);
+    },
+  );
+  it('keeps questions about what the book covers with their specialist', () => {
+    expect(router.route('Define odometry for me').primaryAgent).toBe('glossary');
+    expect(router.route('How much VRAM does the workstation need?').primaryAgent).toBe('hardware');
+    expect(router.route('how does visual odometry estimate motion').primaryAgent).toBe(
+      'module_info',
+    );
+  });
+  it('does not judge a question by words it cannot read (no book: no subject check)', () => {
+    const bare = createRouter(createBookRegistry());
+    expect(bare.knowledge).toBeUndefined();
+    expect(bare.route('Explain how a carburetor mixes fuel and air').routingReason).not.toContain(
+      'does not cover',
+    );
+  });
+});
+
+describe('the spelling corrector leaves English words alone', () => {
+  it('corrects no dictionary word, even one close to a book word', () => {
+    const { corrections } = router.explain(
+      'Should the robot turn right or go around the hallway after a reset? In other words, which way?',
+    );
+    expect(corrections).toEqual([]);
+  });
+  it('still corrects words that neither the book nor English knows', () => {
+    const { corrections, result } = router.explain('capstoen deliverables checklist');
+    expect(result.primaryAgent).toBe('capstone');
+    expect(result.routingReason).toContain('capstoen');
+    const { corrections: more } = router.explain('how does odometery drift over time');
+    expect([...corrections, ...more].map(([typo]) => typo)).toContain('odometery');
+  });
+});
