@@ -23,8 +23,7 @@ const usage = [
   'cohort eval routing [file.jsonl] [--split tune|heldout] [--json] [--data-dir DIR]',
   '       cohort eval retrieval [file.jsonl] [--corpus DIR] [--json]',
   '       cohort eval answers [file.jsonl] [--corpus DIR] [--json]',
-].join('
-');
+].join('\n');
 
 /** Default labelled sets and corpus, beside the project as in CI. */
 export const EVAL_DEFAULTS = {
