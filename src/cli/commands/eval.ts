@@ -17,7 +17,7 @@ import { toWire } from '../../schema/index.js';
 import { createLogger } from '../../telemetry/index.js';
 import type { CliCommand, CliIo } from '../command.js';
 import { parseCommandArgs, stringFlag } from '../args.js';
-import { openForCli, STORE_FLAGS } from '../open.js';
+import { configFor, openForCli, STORE_FLAGS } from '../open.js';
 
 const usage = [
   'cohort eval routing [file.jsonl] [--split tune|heldout] [--json] [--data-dir DIR]',
@@ -121,6 +121,7 @@ export const evalCommand: CliCommand = {
       return 0;
     }
     if (target === 'answers') {
+      const config = configFor(io, values);
       // The defaults live beside the project; a clone without them skips instead of failing.
       const missing = [
         ...(file ? [] : [EVAL_DEFAULTS.answers]),
