@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { z } from 'zod';
 import { defineTool, runLoop } from '../src/agents/loop/index.js';
-import { createScriptedModel, type ScriptedStep } from '../src/models/index.js';
+import { createScriptedModel, type ScriptedStep } from '../src/test/scripted-model.js';
 
 /** Runs of the 3-step loop timed for the per-step figure. */
 const RUNS = 1000;

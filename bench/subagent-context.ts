@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { loadConfig } from '../src/config/index.js';
 import { estimateTokens, runCodingAgent } from '../src/subagents/index.js';
-import { fixtureModel } from '../src/subagents/scripted-model.fixture.js';
+import { fixtureModel } from '../src/test/fixture-model.js';
 
 const FILES = 50;
 const READS_PER_TURN = 10;

@@ -5,7 +5,7 @@ import type {
 } from '@ai-sdk/provider';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeOpenAI, type FakeOpenAI } from '../../test/fake-openai/server.js';
+import { startFakeOpenAI, type FakeOpenAI } from '../test/fake-openai-server.js';
 import { CohortConfig } from '../config/index.js';
 import { CohortError, isCohortError } from '../errors/index.js';
 import { createModelProvider, type ModelProvider } from '../models/index.js';

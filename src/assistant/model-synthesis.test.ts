@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentDependencies, AgentEvent } from '../agents/index.js';
 import { CohortConfig } from '../config/index.js';
-import { createScriptedModel, type ModelProvider, type ScriptedModel } from '../models/index.js';
+import type { ModelProvider } from '../models/index.js';
+import { createScriptedModel, type ScriptedModel } from '../test/scripted-model.js';
 import type { AgentResponse, Citation } from '../schema/index.js';
 import { createLogger } from '../telemetry/index.js';
 import { createModelSynthesiser } from './model-synthesis.js';

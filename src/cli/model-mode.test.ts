@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeOpenAI, type FakeOpenAI } from '../../test/fake-openai/server.js';
-import { runCli } from './test-harness.js';
+import { startFakeOpenAI, type FakeOpenAI } from '../test/fake-openai-server.js';
+import { runCli } from '../test/run-cli.js';
 
 // The whole model path through the real wiring: config → openAssistant → model runner → the AI
 // SDK's HTTP client → a local OpenAI-compatible server, with the sample book in an in-memory store.

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeOpenAI, vectorOf, type FakeOpenAI } from '../../test/fake-openai/server.js';
+import { startFakeOpenAI, vectorOf, type FakeOpenAI } from '../test/fake-openai-server.js';
 import { CohortConfig } from '../config/index.js';
 import { embedTexts, isEmbeddingError } from './embed-texts.js';
 import { createModelProvider } from './model-provider.js';

@@ -27,7 +27,6 @@ export {
   type EmbedTextsOptions,
 } from './embed-texts.js';
 export { reciprocalRankFusion, defaultFusionKey, DEFAULT_RRF_K, type FusedItem } from './fusion.js';
-export { createScriptedModel, type ScriptedModel, type ScriptedStep } from './scripted-model.js';
 export type {
   LanguageModelV3 as LanguageModel,
   EmbeddingModelV3 as EmbeddingModel,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeOpenAI, type FakeOpenAI } from '../../test/fake-openai/server.js';
+import { startFakeOpenAI, type FakeOpenAI } from '../test/fake-openai-server.js';
 import { CohortConfig, hasModel } from '../config/index.js';
 import { isCohortError } from '../errors/index.js';
 import { createModelProvider, resolveModelId } from './model-provider.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isCohortError } from '../errors/index.js';
-import { testContext, testSettings } from './fixtures/research-fakes.js';
+import { testContext, testSettings } from '../test/research-fakes.js';
 import { isolateSubgraphState, validateOutputState } from './isolation.js';
 import { subagentNode } from './subagent-node.js';
 import type { SubagentInput } from './subagent-state.js';

@@ -10,7 +10,7 @@ import {
   testContext,
   testSettings,
   testState,
-} from './fixtures/research-fakes.js';
+} from '../test/research-fakes.js';
 import { numberSources } from './format-context.js';
 import { retrieveNode } from './retrieve-node.js';
 import { routeSourceNecessity } from './route-source-necessity.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mockModel } from './fixtures/research-fakes.js';
+import { mockModel } from '../test/research-fakes.js';
 import { planTasks, splitQuestion } from './plan-tasks.js';
 import { mergeFindings, mergeVisitedSources } from './reducers.js';
 import { createVisitedRegistry } from './visited-registry.js';

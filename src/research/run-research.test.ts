@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { CohortConfig } from '../config/index.js';
 import { isCohortError } from '../errors/index.js';
 import { createStore, openPgliteDb, type Store } from '../store/index.js';
-import { startFixtureServer, type FixtureServer } from '../tools/fixtures/fixture-server.js';
+import { startFixtureServer, type FixtureServer } from '../test/fixture-server.js';
 import { createResearchDependencies } from './create-research-dependencies.js';
-import { chunk, fakeRetriever, mockModel, testSettings } from './fixtures/research-fakes.js';
+import { chunk, fakeRetriever, mockModel, testSettings } from '../test/research-fakes.js';
 import type { ResearchEvent } from './research-events.js';
 import { runResearch, streamResearch } from './run-research.js';
 

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore, openPgliteDb, type Db, type Store } from '../store/index.js';
 import { createServer } from './create-server.js';
-import { createTestAssistant, readSse, switchableDb, testWebAssets } from './test-assistant.js';
+import {
+  createTestAssistant,
+  readSse,
+  switchableDb,
+  testWebAssets,
+} from '../test/test-assistant.js';
 
 const SESSION = '0b9e4c8a-7d1f-4a53-9a47-2f6c1d2e3f40';
 const OTHER_SESSION = '1c9e4c8a-7d1f-4a53-9a47-2f6c1d2e3f41';

@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore, openPgliteDb, type Store } from '../store/index.js';
 import { startServer, type RunningServer } from './start-server.js';
-import { createTestAssistant, testWebAssets } from './test-assistant.js';
+import { createTestAssistant, testWebAssets } from '../test/test-assistant.js';
 
 let store: Store;
 let running: RunningServer;

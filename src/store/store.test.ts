@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from './index.js';
-import { testEngines } from './test-engines.js';
+import { testEngines } from '../test/test-engines.js';
 
 for (const engine of testEngines()) {
   describe.skipIf(engine.skip)(

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig, type CohortConfigInput } from '../config/index.js';
 import { runCodingAgent } from './coding-agent.js';
-import { fixtureModel, offeredTools, promptText } from './scripted-model.fixture.js';
+import { fixtureModel, offeredTools, promptText } from '../test/fixture-model.js';
 import { estimateTokens } from './subagent-report.js';
 
 const base = mkdtempSync(join(tmpdir(), 'cohort-coding-'));

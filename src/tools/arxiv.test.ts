@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arxivQuery, arxivSearch } from './arxiv.js';
-import { startFixtureServer, type FixtureServer } from './fixtures/fixture-server.js';
+import { startFixtureServer, type FixtureServer } from '../test/fixture-server.js';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from './fixtures/fixture-server.js';
+import { startFixtureServer, type FixtureServer } from '../test/fixture-server.js';
 import { semanticScholarSearch } from './semantic-scholar.js';
 
 const body = readFileSync(

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isCohortError } from '../../errors/index.js';
-import { fixtureModel } from '../../subagents/scripted-model.fixture.js';
+import { fixtureModel } from '../../test/fixture-model.js';
 import type { CliIo } from '../command.js';
 import { CODE_NEEDS_MODEL, codeCommand, createCodeCommand } from './code.js';
 import { skillsCommand } from './skills.js';

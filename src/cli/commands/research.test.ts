@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isCohortError } from '../../errors/index.js';
-import { startFixtureServer, type FixtureServer } from '../../tools/fixtures/fixture-server.js';
+import { startFixtureServer, type FixtureServer } from '../../test/fixture-server.js';
 import type { CliIo } from '../command.js';
 import { researchCommand } from './research.js';
 

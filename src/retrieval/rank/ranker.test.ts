@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fakeWordNet } from '../fixtures/fake-wordnet.js';
+import { fakeWordNet } from '../../test/fake-wordnet.js';
 import { prepareDocument } from '../ingest/ingest.js';
 import { buildLexicalIndex } from './lexical-index.js';
 import { expandWithWordNet } from './query-expansion.js';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddingFor } from '../../assistant/open-assistant.js';
 import { loadConfig } from '../../config/index.js';
 import { createStore, openPgliteDb, type Store } from '../../store/index.js';
-import { startFakeOpenAI } from '../../../test/fake-openai/server.js';
+import { startFakeOpenAI } from '../../test/fake-openai-server.js';
 import {
   createHybridRetriever,
   createRetriever,

@@ -4,7 +4,7 @@ import type { ResearchDependencies } from '../../research/index.js';
 import type { RetrievedChunk, SourceDocument } from '../../schema/index.js';
 import { createStore, openPgliteDb, type Store } from '../../store/index.js';
 import { createServer } from '../create-server.js';
-import { createTestAssistant, readSse, testWebAssets } from '../test-assistant.js';
+import { createTestAssistant, readSse, testWebAssets } from '../../test/test-assistant.js';
 
 // The research endpoints over scripted parts: a fake knowledge base that knows about topics, fake
 // web and paper searches, no model (extractive findings) and the real run store for resume.

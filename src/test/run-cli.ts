@@ -1,5 +1,5 @@
-import type { CliIo } from './command.js';
-import { main } from './main.js';
+import type { CliIo } from '../cli/command.js';
+import { main } from '../cli/main.js';
 
 /**
  * Runs `cohort <argv>` in-process with captured output and an in-memory store, for CLI tests.

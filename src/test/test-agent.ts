@@ -1,4 +1,4 @@
-import { defineAgent, type Agent } from './define-agent.js';
+import { defineAgent, type Agent } from '../agents/define-agent.js';
 
 /**
  * A valid agent for tests: name and domain `name`, three made-up keywords, a grounded prompt.

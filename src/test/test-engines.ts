@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { createStore, type Store } from './store.js';
-import { openPgliteDb } from './pglite-db.js';
-import { openPostgresDb } from './postgres-db.js';
+import { createStore, type Store } from '../store/store.js';
+import { openPgliteDb } from '../store/pglite-db.js';
+import { openPostgresDb } from '../store/postgres-db.js';
 
 /** A store engine a test suite can run against. */
 export interface TestEngine {

@@ -1,13 +1,13 @@
 import { AgentRegistry } from '../agents/index.js';
-import { testAgent } from '../agents/test-agent.js';
+import { testAgent } from './test-agent.js';
 import { createAssistant, type Assistant, type Router } from '../assistant/assistant.js';
 import { createExtractiveRunner } from '../assistant/extractive-runner.js';
 import { CohortError } from '../errors/index.js';
 import type { RetrievedChunk, RouteResult } from '../schema/index.js';
 import { createContextSkill, createRagSkill } from '../skills/index.js';
 import type { Db, Store } from '../store/index.js';
-import type { WebAssets } from './web-assets.js';
-import { readSseEvents, type SseEvent } from './web/sse-parser.js';
+import type { WebAssets } from '../server/web-assets.js';
+import { readSseEvents, type SseEvent } from '../server/web/sse-parser.js';
 
 // Test support for the server's tests: a small extractive assistant over fake routing and
 // retrieval, so the API is tested without the book, and helpers to read responses.
