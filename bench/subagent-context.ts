@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { loadConfig } from '../src/config/index.js';
-import { estimateTokens, runCodingAgent } from '../src/subagents/index.js';
+import { runCodingAgent } from '../src/coding/index.js';
+import { estimateTokens } from '../src/subagents/index.js';
 import { fixtureModel } from '../src/test/fixture-model.js';
 
 const FILES = 50;

@@ -48,7 +48,8 @@ export {
   type Assistant,
   type AssistantEvent,
 } from './assistant/index.js';
-export { spawnSubagent, createTaskTool, runCodingAgent } from './subagents/index.js';
+export { spawnSubagent, createTaskTool } from './subagents/index.js';
+export { runCodingAgent } from './coding/index.js';
 export { runResearch, streamResearch, createResearchDependencies } from './research/index.js';
 export {
   createServer,

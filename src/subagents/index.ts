@@ -31,11 +31,3 @@ export {
   type SubagentTracker,
 } from './subagent-tracker.js';
 export { renderSubagentTree, describeSubagent } from './subagent-tree.js';
-export {
-  runCodingAgent,
-  CODING_AGENT_PROMPT,
-  SKILL_RESOURCE_TOOL_NAME,
-  type CodingAgentEvent,
-  type CodingAgentOptions,
-  type CodingAgentResult,
-} from './coding-agent.js';

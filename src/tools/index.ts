@@ -36,6 +36,5 @@ export {
   type WebFetchOptions,
   type WebFetchResult,
 } from './web-fetch-tool.js';
-export { createCodingTools, CODING_TOOL_NAMES } from './coding-tools.js';
 export { arxivSearch } from './arxiv.js';
 export { semanticScholarSearch } from './semantic-scholar.js';

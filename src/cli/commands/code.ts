@@ -8,8 +8,8 @@ import {
   describeSubagent,
   isSubagentEvent,
   renderSubagentTree,
-  runCodingAgent,
 } from '../../subagents/index.js';
+import { runCodingAgent } from '../../coding/index.js';
 import { createWorkspace } from '../../tools/index.js';
 import type { CliCommand, CliIo } from '../command.js';
 import { parseCommandArgs, requirePositional, stringFlag } from '../args.js';

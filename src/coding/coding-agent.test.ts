@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig, type CohortConfigInput } from '../config/index.js';
 import { runCodingAgent } from './coding-agent.js';
 import { fixtureModel, offeredTools, promptText } from '../test/fixture-model.js';
-import { estimateTokens } from './subagent-report.js';
+import { estimateTokens } from '../subagents/index.js';
 
 const base = mkdtempSync(join(tmpdir(), 'cohort-coding-'));
 const workspace = join(base, 'ws');

@@ -24,17 +24,17 @@ import {
   type SkillActivation,
   type SkillCatalog,
 } from '../skills/index.js';
+import { createWorkspace, toolFailure, type HostLookup } from '../tools/index.js';
 import {
-  createCodingTools,
-  createWorkspace,
-  toolFailure,
-  type HostLookup,
-} from '../tools/index.js';
-import type { SubagentEnvironment } from './spawn-subagent.js';
-import type { SubagentEvent, SubagentResult } from './subagent-events.js';
-import { loadSubagentTypes, type SubagentCatalog } from './subagent-file.js';
-import { createSubagentTracker } from './subagent-tracker.js';
-import { createTaskTool } from './task-tool.js';
+  createSubagentTracker,
+  createTaskTool,
+  loadSubagentTypes,
+  type SubagentCatalog,
+  type SubagentEnvironment,
+  type SubagentEvent,
+  type SubagentResult,
+} from '../subagents/index.js';
+import { createCodingTools } from './coding-tools.js';
 
 /** The main coding agent's own instructions; skills and the skill list are appended. */
 export const CODING_AGENT_PROMPT = `You are cohort's coding assistant, working on the files of one workspace.

@@ -1,15 +1,18 @@
 import type { CohortConfig } from '../config/index.js';
-import { createBashTool } from './bash-tool.js';
-import { createEditTool } from './edit-tool.js';
-import { createGlobTool } from './glob-tool.js';
-import { createGrepTool } from './grep-tool.js';
-import type { HostLookup } from './network-guard.js';
-import { createReadTool } from './read-tool.js';
-import type { CohortTool } from './tool.js';
-import { createWebFetchTool } from './web-fetch-tool.js';
-import { createWebSearchTool } from './web-search-tool.js';
-import type { Workspace } from './workspace.js';
-import { createWriteDocTool, createWriteTool } from './write-tool.js';
+import {
+  createBashTool,
+  createEditTool,
+  createGlobTool,
+  createGrepTool,
+  createReadTool,
+  createWebFetchTool,
+  createWebSearchTool,
+  createWriteDocTool,
+  createWriteTool,
+  type CohortTool,
+  type HostLookup,
+  type Workspace,
+} from '../tools/index.js';
 
 /** Names of every tool the coding assistant has, in the order they are offered. */
 export const CODING_TOOL_NAMES = [
