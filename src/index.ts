@@ -18,6 +18,8 @@ export {
   loadAgentDir,
   AgentRegistry,
   createModelRunner,
+  createExtractiveRunner,
+  createRagSkill,
   type Agent,
   type AgentRunner,
   type AgentEvent,
@@ -30,19 +32,12 @@ export {
   type Retriever,
 } from './retrieval/index.js';
 export { evaluateRetrieval, evaluateAnswers, evaluateAnswersOnCorpus } from './eval/index.js';
-export {
-  createRagSkill,
-  createContextSkill,
-  formatCitations,
-  extractSourceText,
-  formatSourcesFooter,
-  loadSkills,
-  activateSkill,
-} from './skills/index.js';
+export { formatCitations, extractSourceText, formatSourcesFooter } from './citations/index.js';
+export { loadSkills, activateSkill } from './skills/index.js';
 export { createModelProvider, embedTexts, reciprocalRankFusion } from './models/index.js';
 export {
   createAssistant,
-  createExtractiveRunner,
+  createContextSkill,
   openAssistant,
   modelPartsFor,
   type Assistant,

@@ -1,5 +1,5 @@
 import type { Logger } from '../telemetry/index.js';
-import type { RagSkill } from '../skills/rag-skill.js';
+import type { RagSkill } from './rag-skill.js';
 
 /** What an agent run is given: its skills and, when configured, a model. Passed in, never global. */
 export interface AgentDependencies {

@@ -2,7 +2,8 @@ export { defineAgent, type Agent, type AgentRunOverride } from './define-agent.j
 export { parseAgentFile, loadAgentFile, loadAgentDir } from './agent-file.js';
 export { AgentRegistry } from './registry.js';
 export type { AgentDependencies } from './dependencies.js';
-export { finalResponse, type AgentEvent, type AgentRunner } from './runner.js';
+export { createRagSkill, type RagSkill } from './rag-skill.js';
+export { finalResponse, type AgentEvent, type AgentRunner } from './runners/runner.js';
 export { ANSWER_MESSAGES, EXTRACTIVE_NOTICE } from './messages.js';
 export {
   createModelRunner,
@@ -13,5 +14,11 @@ export {
   MODEL_FAILURE_MESSAGE,
   type ModelRunnerOptions,
   type SearchToolResult,
-} from './model-runner.js';
+} from './runners/model-runner.js';
+export {
+  createExtractiveRunner,
+  type ExtractiveRunnerOptions,
+} from './runners/extractive-runner.js';
+export { selectSentences } from './runners/select-sentences.js';
+export { splitSentences } from './runners/sentences.js';
 export * from './loop/index.js';

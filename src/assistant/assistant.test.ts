@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentRegistry, EXTRACTIVE_NOTICE, ANSWER_MESSAGES } from '../agents/index.js';
 import { testAgent } from '../test/test-agent.js';
 import { ChatResponse, type RetrievedChunk, type RouteResult } from '../schema/index.js';
-import { createContextSkill, createRagSkill } from '../skills/index.js';
+import { createExtractiveRunner, createRagSkill } from '../agents/index.js';
 import { createStore, openPgliteDb, type Store } from '../store/index.js';
 import { createCohortErrorMatcher } from '../test/cohort-error-matcher.js';
 import type { CohortErrorCode } from '../errors/index.js';
-import { createAssistant, createExtractiveRunner, type Router } from './index.js';
+import { createAssistant, createContextSkill, type Router } from './index.js';
 
 const agent = testAgent;
 

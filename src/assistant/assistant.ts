@@ -11,7 +11,8 @@ import {
   type Citation,
   type RouteResult,
 } from '../schema/index.js';
-import type { ContextSkill, RagSkill } from '../skills/index.js';
+import type { RagSkill } from '../agents/index.js';
+import type { ContextSkill } from './context-skill.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
 import { mergeResponses } from './merge-responses.js';
 

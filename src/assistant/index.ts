@@ -6,10 +6,8 @@ export {
   type Router,
   type Synthesiser,
 } from './assistant.js';
-export { createExtractiveRunner, type ExtractiveRunnerOptions } from './extractive-runner.js';
 export { mergeResponses, mergeCitations, renumberMarkers, answerBody } from './merge-responses.js';
-export { selectSentences } from './select-sentences.js';
-export { splitSentences } from './sentences.js';
+export { createContextSkill, type ContextSkill } from './context-skill.js';
 export {
   openAssistant,
   describeMode,

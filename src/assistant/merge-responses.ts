@@ -1,6 +1,6 @@
 import { EXTRACTIVE_NOTICE } from '../agents/index.js';
 import type { AgentResponse, Citation } from '../schema/index.js';
-import { formatSourcesFooter } from '../skills/index.js';
+import { formatSourcesFooter } from '../citations/index.js';
 
 const FOOTER = /\n*---\n\*\*Sources:\*\*[\s\S]*$/;
 

@@ -1,6 +1,5 @@
 import type { ModelMessage } from 'ai';
 import {
-  createCitationGuard,
   createModelRunner,
   emptyUsage,
   runLoopStream,
@@ -11,7 +10,7 @@ import type { CohortConfig } from '../config/index.js';
 import { CohortError, isCohortError } from '../errors/index.js';
 import { createModelProvider, type ModelProvider } from '../models/index.js';
 import type { AgentResponse, Citation, TokenUsage } from '../schema/index.js';
-import { citationLocation, formatSourcesFooter } from '../skills/index.js';
+import { citationLocation, createCitationGuard, formatSourcesFooter } from '../citations/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
 import type { Synthesiser } from './assistant.js';
 import { answerBody, mergeCitations, mergeResponses, renumberMarkers } from './merge-responses.js';

@@ -13,11 +13,12 @@ import {
   type Retriever,
 } from '../retrieval/index.js';
 import { createBookRegistry, createKnowledgeRefresh, createRouter } from '../routing/index.js';
-import { createContextSkill, createRagSkill } from '../skills/index.js';
+import { createRagSkill } from '../agents/index.js';
+import { createContextSkill } from './context-skill.js';
 import { openStore, type Store } from '../store/index.js';
 import { createLogger, type Logger } from '../telemetry/index.js';
 import { createAssistant, type Assistant, type Synthesiser } from './assistant.js';
-import { createExtractiveRunner } from './extractive-runner.js';
+import { createExtractiveRunner } from '../agents/runners/extractive-runner.js';
 import { routeEverythingToDefault } from './routing-switch.js';
 
 /** The sample textbook shipped with cohort, ingested on first use. */

@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import { citationMarkers } from '../skills/index.js';
+import { citationMarkers } from '../citations/index.js';
 import { AnalysisOutput, type ExtractedCitation, type Finding } from '../schema/index.js';
 import { enhanceContextWithReferences } from './enhance-context-with-references.js';
 import { extractiveAnalysis } from './extractive-analysis.js';

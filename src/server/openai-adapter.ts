@@ -7,7 +7,7 @@ import {
   type Citation,
   type Message,
 } from '../schema/index.js';
-import { formatSourcesFooter } from '../skills/index.js';
+import { formatSourcesFooter } from '../citations/index.js';
 import type { ChatCompletion, ChatCompletionRequest, OpenAiMessage } from './openai-schemas.js';
 
 /** The model name that lets the router choose the agent; any agent's name forces that agent. */

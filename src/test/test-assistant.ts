@@ -1,10 +1,9 @@
-import { AgentRegistry } from '../agents/index.js';
+import { AgentRegistry, createExtractiveRunner, createRagSkill } from '../agents/index.js';
 import { testAgent } from './test-agent.js';
 import { createAssistant, type Assistant, type Router } from '../assistant/assistant.js';
-import { createExtractiveRunner } from '../assistant/extractive-runner.js';
 import { CohortError } from '../errors/index.js';
 import type { RetrievedChunk, RouteResult } from '../schema/index.js';
-import { createContextSkill, createRagSkill } from '../skills/index.js';
+import { createContextSkill } from '../assistant/index.js';
 import type { Db, Store } from '../store/index.js';
 import type { WebAssets } from '../server/web-assets.js';
 import { readSseEvents, type SseEvent } from '../server/web/sse-parser.js';

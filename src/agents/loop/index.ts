@@ -1,6 +1,5 @@
 export { runLoop, runLoopStream } from './run-loop.js';
 export { defineTool } from './define-tool.js';
-export { createCitationGuard, type CitationGuard } from './citation-guard.js';
 export { emptyUsage, addUsage, toTokenUsage } from './usage.js';
 export { stepCapMessage, budgetMessage, refusedToolMessage } from './errors.js';
 export type {

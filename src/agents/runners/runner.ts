@@ -1,7 +1,12 @@
-import type { AgentContext, AgentResponse, AnswerMode, RetrievedChunk } from '../schema/index.js';
-import { CohortError } from '../errors/index.js';
-import type { Agent } from './define-agent.js';
-import type { AgentDependencies } from './dependencies.js';
+import type {
+  AgentContext,
+  AgentResponse,
+  AnswerMode,
+  RetrievedChunk,
+} from '../../schema/index.js';
+import { CohortError } from '../../errors/index.js';
+import type { Agent } from '../define-agent.js';
+import type { AgentDependencies } from '../dependencies.js';
 
 /** What an agent run reports as it goes; the last event is always `response`. */
 export type AgentEvent =

@@ -1,9 +1,11 @@
-import type { Agent, AgentDependencies, AgentEvent, AgentRunner } from '../agents/index.js';
-import { ANSWER_MESSAGES, EXTRACTIVE_NOTICE } from '../agents/index.js';
-import { isCohortError } from '../errors/index.js';
-import { analyze } from '../retrieval/index.js';
-import type { AgentContext, RetrievedChunk } from '../schema/index.js';
-import { formatCitations, formatSourcesFooter } from '../skills/index.js';
+import type { Agent } from '../define-agent.js';
+import type { AgentDependencies } from '../dependencies.js';
+import { ANSWER_MESSAGES, EXTRACTIVE_NOTICE } from '../messages.js';
+import type { AgentEvent, AgentRunner } from './runner.js';
+import { isCohortError } from '../../errors/index.js';
+import { analyze } from '../../retrieval/index.js';
+import type { AgentContext, RetrievedChunk } from '../../schema/index.js';
+import { formatCitations, formatSourcesFooter } from '../../citations/index.js';
 import { selectSentences } from './select-sentences.js';
 
 /** An answer with no sources: the retrieval failed or found nothing relevant. */

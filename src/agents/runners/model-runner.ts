@@ -1,28 +1,31 @@
 import type { ModelMessage } from 'ai';
 import { z } from 'zod';
-import type { CohortConfig } from '../config/index.js';
-import { CohortError, isCohortError } from '../errors/index.js';
-import type { ModelProvider } from '../models/index.js';
+import type { CohortConfig } from '../../config/index.js';
+import { CohortError, isCohortError } from '../../errors/index.js';
+import type { ModelProvider } from '../../models/index.js';
 import {
   EMPTY_QUERY_MESSAGE,
   type AgentContext,
   type AgentResponse,
   type Citation,
   type RetrievedChunk,
-} from '../schema/index.js';
-import { formatCitations, formatSourcesFooter } from '../skills/index.js';
-import { silentLogger, type Logger } from '../telemetry/index.js';
-import type { Agent } from './define-agent.js';
-import type { AgentDependencies } from './dependencies.js';
+} from '../../schema/index.js';
 import {
   createCitationGuard,
+  formatCitations,
+  formatSourcesFooter,
+} from '../../citations/index.js';
+import { silentLogger, type Logger } from '../../telemetry/index.js';
+import type { Agent } from '../define-agent.js';
+import type { AgentDependencies } from '../dependencies.js';
+import {
   defineTool,
   emptyUsage,
   runLoopStream,
   type LoopResult,
   type LoopTool,
-} from './loop/index.js';
-import { ANSWER_MESSAGES } from './messages.js';
+} from '../loop/index.js';
+import { ANSWER_MESSAGES } from '../messages.js';
 import type { AgentEvent, AgentRunner } from './runner.js';
 
 /** The book search tool's name (rag-agent-research.md §1). */

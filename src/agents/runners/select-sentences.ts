@@ -1,4 +1,4 @@
-import type { AnswerStyle, RetrievedChunk } from '../schema/index.js';
+import type { AnswerStyle, RetrievedChunk } from '../../schema/index.js';
 import { splitSentences } from './sentences.js';
 
 /** A sentence chosen for an extractive answer. */

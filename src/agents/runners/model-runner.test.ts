@@ -5,15 +5,15 @@ import type {
 } from '@ai-sdk/provider';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeOpenAI, type FakeOpenAI } from '../test/fake-openai-server.js';
-import { CohortConfig } from '../config/index.js';
-import { CohortError, isCohortError } from '../errors/index.js';
-import { createModelProvider, type ModelProvider } from '../models/index.js';
-import { AgentContext, type AgentResponse, type RetrievedChunk } from '../schema/index.js';
-import type { RagSkill } from '../skills/index.js';
-import { createLogger } from '../telemetry/index.js';
-import { defineAgent } from './define-agent.js';
-import type { AgentDependencies } from './dependencies.js';
+import { startFakeOpenAI, type FakeOpenAI } from '../../test/fake-openai-server.js';
+import { CohortConfig } from '../../config/index.js';
+import { CohortError, isCohortError } from '../../errors/index.js';
+import { createModelProvider, type ModelProvider } from '../../models/index.js';
+import { AgentContext, type AgentResponse, type RetrievedChunk } from '../../schema/index.js';
+import type { RagSkill } from '../rag-skill.js';
+import { createLogger } from '../../telemetry/index.js';
+import { defineAgent } from '../define-agent.js';
+import type { AgentDependencies } from '../dependencies.js';
 import {
   createModelRunner,
   EMPTY_QUERY_MESSAGE,
