@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../cli/test-harness.js';
+import { runCli } from '../test/run-cli.js';
 import { createBookRegistry, createRouter } from '../routing/index.js';
 import { ROUTING_OFF_REASON, routeEverythingToDefault } from './routing-switch.js';
 
