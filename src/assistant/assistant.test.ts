@@ -7,7 +7,8 @@ import { createExtractiveRunner, createRagSkill } from '../agents/index.js';
 import { createStore, openPgliteDb, type Store } from '../store/index.js';
 import { createCohortErrorMatcher } from '../test/cohort-error-matcher.js';
 import type { CohortErrorCode } from '../errors/index.js';
-import { createAssistant, createContextSkill, type Router } from './index.js';
+import type { Router } from '../routing/index.js';
+import { createAssistant, createContextSkill } from './index.js';
 
 const agent = testAgent;
 
@@ -68,7 +69,7 @@ describe('assistant (extractive mode)', () => {
     agent('book', { fallback: true }),
   ]);
   const routes: Record<string, RouteResult> = {};
-  const router: Router = {
+  const router: Pick<Router, 'route'> = {
     route: (query, options) => {
       const name = options?.agent ?? routes[query]?.primaryAgent ?? 'book';
       registry.require(name);

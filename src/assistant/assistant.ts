@@ -12,14 +12,10 @@ import {
   type RouteResult,
 } from '../schema/index.js';
 import type { RagSkill } from '../agents/index.js';
+import type { Router } from '../routing/index.js';
 import type { ContextSkill } from './context-skill.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
 import { mergeResponses } from './merge-responses.js';
-
-/** Routes a query to agents; `agent` forces a choice. */
-export interface Router {
-  route(query: string, options?: { agent?: string }): RouteResult;
-}
 
 /** Merges several agents' answers into one (spec R5). */
 export interface Synthesiser {
@@ -40,7 +36,8 @@ export type AssistantEvent =
 /** Everything an assistant is made of; all passed in. */
 export interface AssistantOptions {
   registry: AgentRegistry;
-  router: Router;
+  /** Only `route` is used: a test may pass a fake that decides without the book router. */
+  router: Pick<Router, 'route'>;
   /** Awaited before each routing decision (keeps the router's book knowledge current). */
   beforeRoute?: () => Promise<void>;
   rag: RagSkill;

@@ -3,7 +3,6 @@ export {
   type Assistant,
   type AssistantEvent,
   type AssistantOptions,
-  type Router,
   type Synthesiser,
 } from './assistant.js';
 export { mergeResponses, mergeCitations, renumberMarkers, answerBody } from './merge-responses.js';

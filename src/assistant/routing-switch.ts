@@ -1,6 +1,6 @@
 import type { AgentRegistry } from '../agents/index.js';
 import type { RouteResult } from '../schema/index.js';
-import type { Router } from './assistant.js';
+import type { Router } from '../routing/index.js';
 
 /** The reason every question carries while the router is switched off. */
 export const ROUTING_OFF_REASON =
@@ -15,7 +15,10 @@ export const ROUTING_OFF_REASON =
  * @example
  * const router = config.routing.enabled ? realRouter : routeEverythingToDefault(registry, realRouter);
  */
-export function routeEverythingToDefault(registry: AgentRegistry, router: Router): Router {
+export function routeEverythingToDefault(
+  registry: AgentRegistry,
+  router: Pick<Router, 'route'>,
+): Pick<Router, 'route'> {
   return {
     route(query, options): RouteResult {
       if (options?.agent) return router.route(query, options);

@@ -1,6 +1,7 @@
 import { AgentRegistry, createExtractiveRunner, createRagSkill } from '../agents/index.js';
 import { testAgent } from './test-agent.js';
-import { createAssistant, type Assistant, type Router } from '../assistant/assistant.js';
+import { createAssistant, type Assistant } from '../assistant/index.js';
+import type { Router } from '../routing/index.js';
 import { CohortError } from '../errors/index.js';
 import type { RetrievedChunk, RouteResult } from '../schema/index.js';
 import { createContextSkill } from '../assistant/index.js';
@@ -33,7 +34,7 @@ export const registry = new AgentRegistry([
 ]);
 
 /** Routes "topic" questions to glossary, the rest to book; `agent` forces a choice. */
-export const router: Router = {
+export const router: Pick<Router, 'route'> = {
   route: (query, options) => {
     const name = options?.agent ?? (/topic/i.test(query) ? 'glossary' : 'book');
     registry.require(name);
