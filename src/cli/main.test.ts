@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +17,35 @@ describe('cohort CLI', () => {
     expect(String(reply.answer)).toMatch(/topic/i);
     expect(String(reply.answer)).toContain('**Sources:**');
     expect((reply.citations as unknown[]).length).toBeGreaterThan(0);
+  });
+
+  it('prints its version for --version, like package.json says', async () => {
+    const { version } = JSON.parse(
+      readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+    ) as { version: string };
+    for (const flag of ['--version', '-v']) {
+      const { code, stdout } = await run([flag]);
+      expect(code).toBe(0);
+      expect(stdout).toBe(`cohort ${version}\n`);
+    }
+  });
+
+  it('lists every command in its help', async () => {
+    const { code, stdout } = await run(['--help']);
+    expect(code).toBe(0);
+    for (const name of [
+      'ask',
+      'chat',
+      'route',
+      'agents',
+      'ingest',
+      'eval',
+      'serve',
+      'research',
+      'skills',
+      'code',
+    ])
+      expect(stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
   });
 
   it('routes without running an agent, with a reason', async () => {

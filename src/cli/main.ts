@@ -1,43 +1,38 @@
+import { packageVersion } from '../config/index.js';
 import { isCohortError } from '../errors/index.js';
 import type { CliCommand, CliIo } from './command.js';
-import { agentsCommand } from './commands/agents.js';
-import { askCommand } from './commands/ask.js';
-import { chatCommand } from './commands/chat.js';
-import { codeCommand } from './commands/code.js';
-import { evalCommand } from './commands/eval.js';
-import { ingestCommand } from './commands/ingest.js';
-import { mcpCommand } from './commands/mcp.js';
-import { researchCommand } from './commands/research.js';
-import { routeCommand } from './commands/route.js';
-import { serveCommand } from './commands/serve.js';
-import { skillsCommand } from './commands/skills.js';
 import { processIo } from './io.js';
 
-/** Every `cohort` subcommand, in help order. */
-export const COMMANDS: readonly CliCommand[] = [
-  askCommand,
-  chatCommand,
-  routeCommand,
-  agentsCommand,
-  ingestCommand,
-  evalCommand,
-  serveCommand,
-  researchCommand,
-  skillsCommand,
-  codeCommand,
-  mcpCommand,
-];
+/**
+ * Every `cohort` subcommand, in help order, each loaded only when it runs: `cohort ask` must not
+ * pay for the server, the research graph or the coding assistant (see lazy-commands.test.ts).
+ */
+export const COMMANDS: Readonly<Record<string, () => Promise<CliCommand>>> = {
+  ask: async () => (await import('./commands/ask.js')).askCommand,
+  chat: async () => (await import('./commands/chat.js')).chatCommand,
+  route: async () => (await import('./commands/route.js')).routeCommand,
+  agents: async () => (await import('./commands/agents.js')).agentsCommand,
+  ingest: async () => (await import('./commands/ingest.js')).ingestCommand,
+  eval: async () => (await import('./commands/eval.js')).evalCommand,
+  serve: async () => (await import('./commands/serve.js')).serveCommand,
+  research: async () => (await import('./commands/research.js')).researchCommand,
+  skills: async () => (await import('./commands/skills.js')).skillsCommand,
+  code: async () => (await import('./commands/code.js')).codeCommand,
+  mcp: async () => (await import('./commands/mcp.js')).mcpCommand,
+};
 
-function help(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+/** The full help: loads every command for its summary (help is rare; a command run loads one). */
+async function help(): Promise<string> {
+  const commands = await Promise.all(Object.values(COMMANDS).map((load) => load()));
+  const width = Math.max(...commands.map((c) => c.name.length));
   return [
     'cohort — assistants built from specialised subagents',
     '',
     'Usage: cohort <command> [options]',
     '',
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    "Run `cohort <command> --help` for a command's options.",
+    "Run `cohort <command> --help` for a command's options; `cohort --version` for the version.",
   ].join('\n');
 }
 
@@ -55,14 +50,19 @@ const exitCodeFor = (error: unknown) =>
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [name, ...args] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    io.stdout(help() + '\n');
+    io.stdout((await help()) + '\n');
     return name ? 0 : 2;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
-    io.stderr(`Unknown command "${name}".\n\n${help()}\n`);
+  if (name === '--version' || name === '-v' || name === 'version') {
+    io.stdout(`cohort ${packageVersion()}\n`);
+    return 0;
+  }
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!load) {
+    io.stderr(`Unknown command "${name}".\n\n${await help()}\n`);
     return 2;
   }
+  const command = await load();
   if (args.includes('--help') || args.includes('-h')) {
     io.stdout(`${command.summary}\n\nUsage: ${command.usage}\n`);
     return 0;
