@@ -3,7 +3,7 @@ import type { AgentDependencies } from '../dependencies.js';
 import { ANSWER_MESSAGES, EXTRACTIVE_NOTICE } from '../messages.js';
 import type { AgentEvent, AgentRunner } from './runner.js';
 import { isCohortError } from '../../errors/index.js';
-import { analyze } from '../../retrieval/index.js';
+import { analyze, QUERY_STOPWORDS } from '../../retrieval/index.js';
 import type { AgentContext, RetrievedChunk } from '../../schema/index.js';
 import { formatCitations, formatSourcesFooter } from '../../citations/index.js';
 import { selectSentences } from './select-sentences.js';
@@ -74,6 +74,7 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
       const picked = relevant.length
         ? selectSentences(context.query, relevant, {
             terms,
+            queryTerms: (text) => analyze(text, QUERY_STOPWORDS),
             style: agent.answerStyle,
             max: maxSentences,
           })

@@ -1,4 +1,5 @@
 import type { AnswerStyle, RetrievedChunk } from '../../schema/index.js';
+import { questionSubject, type QuestionSubject } from './question-subject.js';
 import { splitSentences } from './sentences.js';
 
 /** A sentence chosen for an extractive answer. */
@@ -16,35 +17,74 @@ export interface SelectedSentence {
 export interface SelectOptions {
   /** Turns text into comparable terms (stemmed, stopwords removed). */
   terms: (text: string) => string[];
+  /**
+   * Turns the question into its topic terms, without the words of asking ("explain", "work");
+   * `terms` when not given.
+   */
+  queryTerms?: (text: string) => string[];
+  /** The agent's answer style; a question's own form (definition, explanation) takes precedence. */
   style: AnswerStyle;
   /** How many sentences at most. */
   max?: number;
   /** Relevance vs novelty trade-off of maximal marginal relevance (1 = relevance only). */
   lambda?: number;
   /**
-   * Sentences scoring under this share of the best sentence are left out, and so are chunks
-   * scoring under this share of the best chunk: the tail of a ranking rarely answers the question.
+   * Chunks scoring under this share of the best chunk are left out (default 0.6): the tail of a
+   * ranking rarely answers the question.
    */
   relativeCutoff?: number;
+  /** Sentences scoring under this share of the best sentence are left out (default 0.4). */
+  sentenceCutoff?: number;
+  /**
+   * Most sentences quoted from one passage (default 2), so the answer draws on the next passages
+   * too: the best-ranked passage is right about three times in five, one of the top three nine
+   * times in ten.
+   */
+  maxPerChunk?: number;
+  /** What the question asks about; read from `query` when not given. */
+  subject?: QuestionSubject;
 }
+
+/** Weights of a sentence's score; named so each one's job is readable. */
+const WEIGHTS = {
+  /** Share of the question's terms the sentence (or its section heading) contains. */
+  coverage: 0.45,
+  /** The chunk's score relative to the best chunk: the ranking's judgement of the passage. */
+  rank: 0.35,
+  /** The sentence defines the asked-about subject ("Topics: named buses …", "A topic is …"). */
+  definesSubject: 0.45,
+  /** An explanation starts well from what the subject is, and goes on with its steps. */
+  explainsSubject: 0.25,
+  step: 0.15,
+  /** The sentence names the subject at all. */
+  namesSubject: 0.1,
+  /** Headings count for less than the sentence's own words. */
+  heading: 0.5,
+} as const;
 
 const DEFINITION = /\b(is|are|refers to|means|stands for|is defined as|describes?)\b/i;
 const SPEC_UNIT =
   /\b\d+(?:\.\d+)?\s*(?:gb|tb|mb|w|watts?|tops|tflops|hz|ghz|mhz|fps|kg|m|cm|mm|v|mah|hours?|h|cores?|%)\b|\$\s?\d|\b(?:rtx|gtx|jetson|orin|ram|vram|cpu|gpu|ubuntu)\b/i;
 const GUIDANCE =
   /\b(first|then|next|finally|step|should|must|check|make sure|milestone|phase|week)\b/i;
-const EXPLANATION = /\b(because|so that|which|allows?|enables?|works? by|in order to|when)\b/i;
+const EXPLANATION =
+  /\b(because|so that|which|allows?|enables?|works? by|in order to|when|by|through|uses?|sends?|receives?|publish\w*|subscrib\w*)\b/i;
+/** "Term: what it is" — how textbooks write a definition as a list item or a bold lead-in. */
+const LABELLED = /^([^:]{1,60}):\s+\S/;
+/** "Term is / are / refers to …": the defined words come before the verb, early in the sentence. */
+const COPULA =
+  /^(.{1,80}?)\s+(?:is|are|refers to|means|stands for|is defined as|is called|are called)\b/i;
 
 function styleBonus(style: AnswerStyle, text: string, listItem: boolean, position: number): number {
   switch (style) {
     case 'definition':
-      return (DEFINITION.test(text.slice(0, 80)) ? 0.35 : 0) + (position === 0 ? 0.1 : 0);
+      return (DEFINITION.test(text.slice(0, 80)) ? 0.2 : 0) + (position === 0 ? 0.05 : 0);
     case 'specs':
       return (SPEC_UNIT.test(text) ? 0.35 : 0) + (listItem ? 0.1 : 0);
     case 'guidance':
       return GUIDANCE.test(text) ? 0.25 : 0;
     case 'explanation':
-      return EXPLANATION.test(text) ? 0.2 : 0;
+      return EXPLANATION.test(text) ? 0.15 : 0;
     default:
       return 0;
   }
@@ -57,10 +97,66 @@ function jaccard(a: Set<string>, b: Set<string>): number {
   return shared / (a.size + b.size - shared);
 }
 
+const compact = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '');
+
+/** How a sentence is tested for naming and defining the question's subject. */
+interface SubjectTest {
+  names(text: string, terms: Set<string>): boolean;
+  defines(text: string): boolean;
+}
+
+/**
+ * The subject test of a question: a sentence names the subject when it has every term of the head
+ * word ("topic"), or the head or phrase written together ("costmap" for "cost map"); it defines it when the
+ * head is in its label ("Topics: …") or before its verb ("A ROS 2 topic is …").
+ */
+function subjectTest(
+  subject: QuestionSubject,
+  terms: (text: string) => string[],
+  queryTerms: ReadonlySet<string>,
+): SubjectTest | undefined {
+  if (!subject.head) return undefined;
+  const head = terms(subject.head);
+  // Written together or apart: "cost map" is named by "costmap", "Nav 2" by "Nav2".
+  const joined = [subject.head, subject.phrase ?? '']
+    .map(compact)
+    .filter((form) => form.length >= 4);
+  if (head.length === 0 && joined.length === 0) return undefined;
+  const names = (text: string, own: Set<string>) =>
+    (head.length > 0 && head.every((term) => own.has(term))) ||
+    joined.some((form) => compact(text).includes(form));
+  return {
+    names,
+    // The defined words are the subject and the question's own words, nothing else: "A node is"
+    // and "ROS 2 nodes:" define a node; "A lifecycle node is" and "ros2 node list prints" do not.
+    defines: (text) => {
+      const label = LABELLED.exec(text)?.[1] ?? COPULA.exec(text)?.[1];
+      if (label === undefined) return false;
+      const own = terms(label);
+      return (
+        names(label, new Set(own)) &&
+        own.every((term) => queryTerms.has(term) || head.includes(term))
+      );
+    },
+  };
+}
+
+/** The answer style a question asks for: its own form first, then the agent's style. */
+function effectiveStyle(subject: QuestionSubject, style: AnswerStyle): AnswerStyle {
+  if (subject.form === 'definition') return 'definition';
+  if (subject.form === 'explanation' && style !== 'specs') return 'explanation';
+  return style;
+}
+
 /**
  * Picks the sentences of the retrieved chunks that best answer `query`, with maximal marginal
  * relevance so near-duplicates are not quoted twice, and returns them in reading order (by chunk
  * rank, then position in the chunk).
+ *
+ * When the question names a subject ("What is a ROS 2 topic?", "How do topics work?"), only
+ * sentences that name it are quoted, and for a definition the sentences that define it ("Topics:
+ * named buses over which nodes exchange messages", "A topic is …") come first. If no retrieved
+ * sentence names the subject, nothing is picked: the book does not answer this question.
  *
  * @example
  * const picked = selectSentences('What is a topic?', chunks, { terms, style: 'definition' });
@@ -73,46 +169,72 @@ export function selectSentences(
   const max = options.max ?? 4;
   const lambda = options.lambda ?? 0.7;
   const cutoff = options.relativeCutoff ?? 0.6;
-  const queryTerms = new Set(options.terms(query));
-  const candidates: (SelectedSentence & { terms: Set<string> })[] = [];
+  const sentenceCutoff = options.sentenceCutoff ?? 0.4;
+  const subject = options.subject ?? questionSubject(query);
+  const style = effectiveStyle(subject, options.style);
+  const queryTerms = new Set((options.queryTerms ?? options.terms)(query));
+  const test = subjectTest(subject, options.terms, queryTerms);
+  const candidates: (SelectedSentence & { terms: Set<string>; step: boolean })[] = [];
   const topChunk = Math.max(0, ...chunks.map((chunk) => chunk.score));
   chunks.forEach((chunk, chunkIndex) => {
     if (chunk.score < cutoff * topChunk) return;
     const headingTerms = new Set(options.terms(chunk.section ?? ''));
+    // A list under a heading that names the subject is about the subject, item by item; prose
+    // sentences name their own subject.
+    const deepest = (chunk.section ?? '').split(' > ').at(-1) ?? '';
+    const headingNames = test !== undefined && test.names(deepest, new Set(options.terms(deepest)));
     for (const sentence of splitSentences(chunk.text)) {
       const terms = new Set(options.terms(sentence.text));
       if (terms.size === 0) continue;
-      let overlap = 0;
-      for (const term of queryTerms) if (terms.has(term) || headingTerms.has(term)) overlap++;
-      const coverage = queryTerms.size ? overlap / queryTerms.size : 0;
+      const names = test
+        ? (sentence.listItem && headingNames) || test.names(sentence.text, terms)
+        : true;
+      if (!names) continue;
+      let covered = 0;
+      for (const term of queryTerms) {
+        if (terms.has(term)) covered += 1;
+        else if (headingTerms.has(term)) covered += WEIGHTS.heading;
+      }
+      const coverage = queryTerms.size ? covered / queryTerms.size : 0;
       const length = sentence.text.length;
       const lengthPenalty = length < 25 ? 0.25 : length > 400 ? 0.15 : 0;
+      const defines = test !== undefined && test.defines(sentence.text);
+      const explains = style === 'explanation';
       const score =
-        0.45 * coverage +
-        0.35 * chunk.score +
-        styleBonus(options.style, sentence.text, sentence.listItem, sentence.position) -
+        WEIGHTS.coverage * coverage +
+        WEIGHTS.rank * (topChunk > 0 ? chunk.score / topChunk : 0) +
+        (test?.names(sentence.text, terms) ? WEIGHTS.namesSubject : 0) +
+        (defines ? (explains ? WEIGHTS.explainsSubject : WEIGHTS.definesSubject) : 0) +
+        (explains && sentence.step ? WEIGHTS.step : 0) +
+        styleBonus(style, sentence.text, sentence.listItem, sentence.position) -
         lengthPenalty -
-        0.02 * sentence.position;
+        0.01 * sentence.position;
       candidates.push({
         text: sentence.text,
         chunk: chunkIndex,
         position: sentence.position,
         score,
         listItem: sentence.listItem,
+        step: sentence.step,
         terms,
       });
     }
   });
   const topSentence = Math.max(0, ...candidates.map((c) => c.score));
   for (let i = candidates.length - 1; i >= 0; i--) {
-    if ((candidates[i]?.score ?? 0) < cutoff * topSentence) candidates.splice(i, 1);
+    if ((candidates[i]?.score ?? 0) < sentenceCutoff * topSentence) candidates.splice(i, 1);
   }
 
   const chosen: typeof candidates = [];
+  const perChunk = options.maxPerChunk ?? 2;
+  const fromChunk = (chunk: number) => chosen.filter((c) => c.chunk === chunk).length;
   while (chosen.length < max && candidates.length > 0) {
     let best = -1;
     let bestValue = -Infinity;
     candidates.forEach((candidate, i) => {
+      // The steps of a procedure are one answer: they are not held to the per-passage limit.
+      if (!(style === 'explanation' && candidate.step) && fromChunk(candidate.chunk) >= perChunk)
+        return;
       const redundancy = Math.max(0, ...chosen.map((c) => jaccard(c.terms, candidate.terms)));
       const value = lambda * candidate.score - (1 - lambda) * redundancy;
       if (redundancy < 0.8 && value > bestValue) {
@@ -134,7 +256,7 @@ export function selectSentences(
       listItem,
     }));
   // A definition reads best when the defining sentence comes first, whatever its position.
-  if (options.style === 'definition' && ordered.length > 1) {
+  if (style === 'definition' && ordered.length > 1) {
     const lead = ordered.reduce((best, s) => (s.score > best.score ? s : best));
     const rest = ordered.filter((s) => s !== lead);
     return [lead, ...rest];

@@ -5,6 +5,8 @@ export interface Sentence {
   position: number;
   /** True for a list item or table row rather than prose. */
   listItem: boolean;
+  /** True for a numbered list item: a step of a procedure. */
+  step: boolean;
 }
 
 const FENCE = /^\s*(```|~~~)/;
@@ -40,6 +42,7 @@ export function splitSentences(text: string): Sentence[] {
     if (inFence || /^\s*#{1,6}\s/.test(raw) || /^\s*[=\-~^"*+#]{3,}\s*$/.test(raw)) continue;
     if (/^\s*\|?\s*:?-{3,}/.test(raw)) continue;
     const listItem = /^\s*(?:[-*+]|\d+[.)])\s+/.test(raw) || /^\s*\|/.test(raw);
+    const step = /^\s*\d+[.)]\s+/.test(raw);
     const line = clean(
       raw
         .replace(/^\s*\|/, '')
@@ -50,7 +53,7 @@ export function splitSentences(text: string): Sentence[] {
     const parts = listItem ? [line] : line.split(/(?<=[.!?])\s+(?=["'(A-Z0-9])/);
     for (const part of parts) {
       const sentence = part.trim();
-      if (sentence.length >= 3) out.push({ text: sentence, position: out.length, listItem });
+      if (sentence.length >= 3) out.push({ text: sentence, position: out.length, listItem, step });
     }
   }
   return out;

@@ -29,6 +29,22 @@ describe('tagDomain', () => {
     expect(documentDomain('Glossary.rst', 'Glossary')).toBe('glossary');
   });
 
+  it('tags chapters of numbered course modules as module_info, whatever their topic words', () => {
+    expect(documentDomain('module-1-ros2/ros2-communication.md', 'ROS 2 Communication')).toBe(
+      'module_info',
+    );
+    expect(documentDomain('course/unit_3/grasp-planning.md', 'Grasp Planning')).toBe('module_info');
+    expect(documentDomain('docs/lesson-7/wrap.mdx', 'Wrapping up')).toBe('module_info');
+    expect(documentDomain('book/week-notes.md', 'Module 4: Manipulation')).toBe('module_info');
+    expect(documentDomain('modules/overview.md', 'Overview')).toBe('module_info');
+    // A stronger domain of the file still wins: module folders hold hardware and capstone pages too.
+    expect(documentDomain('module-5-kit/hardware-list.md', 'Kit')).toBe('hardware');
+    expect(documentDomain('module-6/capstone-brief.md', 'Brief')).toBe('capstone');
+    expect(documentDomain('notes/modular-design.md', 'Modular design')).toBe('general');
+    const chapter = chunk('module-2-sensing/cameras.md', 'Cameras', ['Rolling shutter']);
+    expect(tagDomain(chapter)).toBe('module_info');
+  });
+
   it('lets strong heading cues override the file domain per chunk', () => {
     const ros = 'chapter-02-ros2-fundamentals/index.md';
     expect(tagDomain(chunk(ros, 'ROS 2 Fundamentals', ['What is ROS 2?']))).toBe('glossary');

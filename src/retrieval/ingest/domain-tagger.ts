@@ -40,6 +40,13 @@ export const DOMAIN_RULES: readonly DomainRule[] = [
       /\b(hardware|lab[ -]options|robot[ -]lab|cloud[ -]compute|compute[ -]options|workstation)\b/i,
   },
   {
+    // Course structure: a file under a numbered module folder ("module-1-ros2/", "modules/unit_3/")
+    // or titled "Module 2: …" is a chapter of a course module, whatever its topic words.
+    domain: 'module_info',
+    scope: 'document',
+    pattern: /\b(?:modules?|units?|lessons?)[ -]?\d+\b|^modules\b/i,
+  },
+  {
     domain: 'module_info',
     scope: 'document',
     pattern:

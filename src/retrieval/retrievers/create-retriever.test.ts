@@ -76,6 +76,37 @@ describe('createRetrieverFromChunks', () => {
     expect(empty[0]?.metadata.domainFallback).toBe(true);
   });
 
+  it('prefers the domain, but not over a clearly better passage elsewhere', async () => {
+    const prose = `# Lab Notes
+
+## Battery Packs
+
+The robot battery pack stores energy for two hours of walking on one charge.
+
+## Charging Dock
+
+The charging dock refills the battery pack while the robot rests.
+
+## Gait Energy
+
+Walking costs energy: each step of the gait spends battery charge on the knee motors.
+`;
+    const lab = prepareDocument('lab.md', prose).chunks.map((c) => ({
+      ...c,
+      domain: c.headingPath.at(-1) === 'Gait Energy' ? 'module_info' : 'hardware',
+    }));
+    const labRetriever = createRetrieverFromChunks(lab);
+    // Both domains answer about the battery pack; the hardware passages stay first.
+    const close = await labRetriever.retrieve('battery pack charge', { domain: 'hardware' });
+    expect(close.every((r) => r.domain === 'hardware')).toBe(true);
+    // A gait question asked of the hardware agent: the module chapter is clearly better.
+    const better = await labRetriever.retrieve('walking energy per gait step', {
+      domain: 'hardware',
+    });
+    expect(better[0]?.section).toBe('Gait Energy');
+    expect(better[0]?.metadata.domainFallback).toBeUndefined();
+  });
+
   it('rejects an aborted signal and an empty query', async () => {
     const controller = new AbortController();
     controller.abort();

@@ -56,7 +56,10 @@ export function createHybridRetriever(options: {
       }
       if (!queryVector) return lexical.slice(0, limit);
       const fellBack = lexical.some((chunk) => chunk.metadata.domainFallback === true);
-      const domain = fellBack ? undefined : retrieveOptions.domain;
+      // The lexical side left the domain (fallback, or a clearly better passage elsewhere): so does this.
+      const leftDomain =
+        fellBack || lexical.some((chunk) => chunk.domain !== retrieveOptions.domain);
+      const domain = leftDomain ? undefined : retrieveOptions.domain;
       const nearest = await options.store.embeddings.nearest(options.model, queryVector, {
         limit: limit * depth,
         ...(domain ? { domain } : {}),

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { questionSubject } from './question-subject.js';
+
+describe('questionSubject', () => {
+  it.each([
+    ['What is an IMU?', 'definition', 'IMU', 'IMU'],
+    ['whats a behaviour tree', 'definition', 'behaviour tree', 'tree'],
+    ['What exactly is a joint limit in URDF?', 'definition', 'joint limit', 'limit'],
+    ['Define sensor fusion for me', 'definition', 'sensor fusion', 'fusion'],
+    ['What does LiDAR stand for?', 'definition', 'LiDAR', 'LiDAR'],
+    ['What is the purpose of a launch file?', 'explanation', 'launch file', 'file'],
+    ['What is the range of the depth camera?', 'definition', 'range of the depth camera', 'range'],
+    ['How does Nav 2 plan a path? I mean how does it work', 'other', undefined, undefined],
+    ['How do action servers work?', 'explanation', 'action servers', 'servers'],
+    ['Can you explain how a PID controller works?', 'explanation', 'PID controller', 'controller'],
+    ['I read chapter 3. What is a tf tree?', 'definition', 'tf tree', 'tree'],
+  ])('%s', (query, form, phrase, head) => {
+    const subject = questionSubject(query);
+    expect(subject.form).toBe(form);
+    expect(subject.phrase).toBe(phrase);
+    expect(subject.head).toBe(head);
+  });
+
+  it('keeps a versioned name whole as the head', () => {
+    expect(questionSubject('How does ROS 2 work?').head).toBe('ROS 2');
+  });
+
+  it('marks a follow-up that names no subject', () => {
+    for (const query of ['What does that stand for?', 'and how does it work?', 'So what is it?'])
+      expect(questionSubject(query).pronoun).toBe(true);
+    expect(questionSubject('What is it like to study robotics?').pronoun).toBeUndefined();
+  });
+
+  it('does not read passive or list questions as definitions of a term', () => {
+    expect(questionSubject("What's needed for week 4?").form).toBe('other');
+    expect(questionSubject('What is the difference between a service and an action?').form).toBe(
+      'other',
+    );
+    expect(questionSubject('Which GPU should I buy?').form).toBe('other');
+  });
+});

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { analyze, QUERY_STOPWORDS } from '../../retrieval/index.js';
+import type { RetrievedChunk } from '../../schema/index.js';
+import { selectSentences } from './select-sentences.js';
+
+const chunk = (section: string, text: string, score: number): RetrievedChunk => ({
+  id: section,
+  text,
+  source: 'perception.md',
+  title: 'Perception',
+  section,
+  score,
+  domain: 'module_info',
+  metadata: {},
+});
+
+const options = {
+  terms: (text: string) => analyze(text),
+  queryTerms: (text: string) => analyze(text, QUERY_STOPWORDS),
+  style: 'general' as const,
+};
+
+const SENSORS = chunk(
+  'Sensors',
+  [
+    'A mobile robot perceives its surroundings through several sensors working together.',
+    '',
+    '- **Lidar**: A sensor that measures distance with laser pulses',
+    '- **Odometry**: Estimating how far the robot moved from its wheel encoders',
+    '- **IMU**: Measures acceleration and angular velocity',
+  ].join('\n'),
+  0.8,
+);
+const DRIFT = chunk(
+  'Drift',
+  'Wheel slip makes odometry drift over time, so it is fused with the IMU. Robots also carry bump sensors.',
+  0.6,
+);
+
+describe('selectSentences: the answer is about the subject asked', () => {
+  it('quotes a bold list item that defines the term, first', () => {
+    const picked = selectSentences('What is odometry?', [SENSORS, DRIFT], options);
+    expect(picked[0]?.text).toBe(
+      'Odometry: Estimating how far the robot moved from its wheel encoders',
+    );
+    for (const sentence of picked) expect(sentence.text.toLowerCase()).toContain('odometry');
+  });
+
+  it('picks nothing when no retrieved sentence names the subject (the book does not say)', () => {
+    expect(selectSentences('What is a gyrocompass?', [SENSORS, DRIFT], options)).toEqual([]);
+  });
+
+  it('matches a subject written as one word or two', () => {
+    const grid = chunk('Planning', 'A costmap is a grid of traversal costs around the robot.', 0.7);
+    expect(selectSentences('What is a cost map?', [grid], options)[0]?.text).toContain('costmap');
+  });
+
+  it('prefers "X is …" over a sentence that only mentions X', () => {
+    const nodes = chunk(
+      'Nodes',
+      [
+        'Run `ros2 node info /camera` and every node prints its topics.',
+        'A node is one process with a single job, such as reading a camera.',
+      ].join('\n'),
+      0.9,
+    );
+    const picked = selectSentences('What exactly is a node in ROS 2?', [nodes], options);
+    expect(picked[0]?.text).toBe(
+      'A node is one process with a single job, such as reading a camera.',
+    );
+  });
+
+  it('answers "how does X work" with what X is and its steps, not sentences about other things', () => {
+    const loop = chunk(
+      'Loop closure',
+      [
+        'Loop closure is how SLAM notices it has returned to a place it mapped before.',
+        '1. The robot compares the current camera frame with stored keyframes.',
+        '2. A match adds a constraint between the two poses.',
+        '3. The pose graph is optimised, which removes the drift.',
+        'Good lighting helps every camera.',
+      ].join('\n'),
+      0.9,
+    );
+    const gazebo = chunk('Gazebo', 'Gazebo renders camera images for simulated robots.', 0.85);
+    const picked = selectSentences('How does loop closure work?', [loop, gazebo], options);
+    expect(picked[0]?.text).toMatch(/^Loop closure is/);
+    expect(
+      picked.filter((s) => /^\d|The robot compares|A match adds|The pose graph/.test(s.text)),
+    ).toHaveLength(3);
+    expect(picked.map((s) => s.text).join(' ')).not.toMatch(/Gazebo|lighting/);
+  });
+
+  it('draws on the next passages too, at most two sentences from one', () => {
+    const picked = selectSentences(
+      'Which sensors does a mobile robot carry?',
+      [SENSORS, DRIFT],
+      options,
+    );
+    expect(new Set(picked.map((s) => s.chunk))).toEqual(new Set([0, 1]));
+    expect(picked.filter((s) => s.chunk === 0).length).toBeLessThanOrEqual(2);
+  });
+});
