@@ -10,6 +10,8 @@ import { SandboxSettings } from './sandbox-settings.js';
 export const DEFAULT_DATA_DIR = '.cohort';
 /** Default keyword-routing threshold (book-subagents-research.md R2). */
 export const DEFAULT_ROUTING_THRESHOLD = 0.7;
+/** Default share of a question's subject the book must cover for a specialist to take it. */
+export const DEFAULT_MIN_GROUNDING = 0.3;
 /** Default chat model (rag-agent-research.md §5). */
 export const DEFAULT_MODEL = 'gpt-4o-mini';
 /** Default config file name, looked up in the working directory. */
@@ -37,8 +39,11 @@ export const CohortConfig = z.object({
        */
       enabled: z.boolean().default(true),
       threshold: z.number().min(0).max(1).default(DEFAULT_ROUTING_THRESHOLD),
-      /** A secondary agent must reach this share of the primary's score to count. */
-      secondaryRatio: z.number().min(0).max(1).default(0.6),
+      /**
+       * Below this share of a question's subject found in the book, the question is about
+       * something the book does not cover and goes to the fallback agent.
+       */
+      minGrounding: z.number().min(0).max(1).default(DEFAULT_MIN_GROUNDING),
     })
     .prefault({}),
   retrieval: z

@@ -70,3 +70,53 @@ describe('the spelling corrector leaves English words alone', () => {
     expect([...corrections, ...more].map(([typo]) => typo)).toContain('odometery');
   });
 });
+
+describe("a question's form weighs against its subject's keywords (R3)", () => {
+  it.each([
+    'What precisely is a QoS profile in ROS 2?',
+    "What's Gazebo, the simulator the course uses?",
+    'Sorry, newbie here. What is a costmap?',
+    'What is the Jetson Orin Nano?',
+  ])('a definition goes to glossary whatever its domain: %j', (query) => {
+    const result = router.route(query);
+    expect(result.primaryAgent).toBe('glossary');
+    expect(result.secondaryAgents).toEqual([]);
+    expect(result.routingReason).toMatch(/definition question/);
+  });
+  it('keeps explanations and book questions with their own agents', () => {
+    expect(router.route('How do costmaps get inflated around obstacles?').primaryAgent).toBe(
+      'module_info',
+    );
+    expect(router.route('What is the license of the book?').primaryAgent).toBe('book');
+  });
+});
+
+describe('multi-part questions: the first ask is primary, each later ask adds its agent', () => {
+  it.each([
+    ["How does Nav2 pick a path, and what does 'costmap' mean?", 'module_info', ['glossary']],
+    [
+      'What does IMU stand for, and which one should I buy for a walking robot?',
+      'glossary',
+      ['hardware'],
+    ],
+    ['Who is the author of this book, and what does SLAM stand for?', 'book', ['glossary']],
+    [
+      'Explain how domain randomization works and how our capstone team should use it.',
+      'module_info',
+      ['capstone'],
+    ],
+  ])('%j', (query, primary, secondary) => {
+    const result = router.route(query);
+    expect(result.primaryAgent).toBe(primary);
+    expect(result.secondaryAgents).toEqual(secondary);
+    expect(result.isMultiDomain).toBe(true);
+    expect(result.routingReason).toMatch(/Multi-part question/);
+  });
+  it('adds no secondary agent for a later ask with no subject of its own', () => {
+    const result = router.route(
+      'Is an RTX 4070 enough for the simulation workstation, or should I go higher?',
+    );
+    expect(result.primaryAgent).toBe('hardware');
+    expect(result.secondaryAgents).toEqual([]);
+  });
+});

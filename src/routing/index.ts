@@ -1,7 +1,6 @@
 export {
   createRouter,
   DEFAULT_MIN_CONFIDENCE,
-  DEFAULT_SECONDARY_RATIO,
   type Router,
   type RouterOptions,
   type RouteOptions,

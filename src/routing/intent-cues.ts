@@ -17,7 +17,18 @@ export interface IntentCues {
   intent: IntentCue;
 }
 
-const TERM = String.raw`(?:a |an |the )?[\w.+/-]+(?: [\w.+/-]+){0,3}`;
+const WORD = String.raw`[\w.+/-]+`;
+// A term of up to four words, not one that asks for a figure or a judgement ("nvidia share price").
+const TERM = String.raw`(?!(?:\S+ ){0,3}(?:price|prices|cost|costs|worth|budget)\b)${WORD}(?: ${WORD}){0,3}`;
+// Words that turn "what is a …" into a request for a recommendation, not a definition.
+const NOT_A_DEFINITION = String.raw`(?:good|best|cheap|cheapest|decent|recommended|suitable|minimum|typical|reasonable|better|common|due|needed|required|involved|included|expected|happening|next|left|missing|wrong|new|changed|different)`;
+const WHAT_IS = String.raw`(?:what is|whats|what s|wat is|what (?:exactly|precisely|actually|really) is|what is (?:exactly|precisely|actually|really))`;
+const WHAT_ARE = String.raw`(?:what are|what r|what re|what (?:exactly|precisely|actually|really) are)`;
+const OPENING = String.raw`^(?:so |and |ok |hey |um |sorry |quick question |also )?`;
+// "anyway", "again": the tail of a definition asked in passing ("…and what's a digital twin anyway?").
+const CLOSING = String.raw`(?: anyway| again| exactly| then| here)?$`;
+// A qualifier that places the term ("a node in ROS 2", "a policy when people talk about robot learning").
+const CONTEXT = String.raw`(?: (?:in|within|when|as used in|used in|for) ${WORD}(?: ${WORD}){0,5})?`;
 
 // Each pattern runs on the normalised text (lowercase, no apostrophes, single spaces) so that the
 // forms match whatever the punctuation and casing of the query.
@@ -25,7 +36,12 @@ const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
   definition: new RegExp(
     String.raw`\b(?:define|definition|defined|meaning|means|mean|stand for|stands for|acronym|abbreviation|terminology|the term|what is meant by)\b|` +
       String.raw`\b(?:tell me|know|explain|wondering|idea) what (?:a |an |the )?[\w.+/-]+(?: [\w.+/-]+){0,2} (?:is|are)$|` +
-      String.raw`^(?:so |and |ok |hey |um )?(?:what is|whats|what are|what r|what re|wat is|what s)\s+(?!the (?:best|cheapest|difference|role|purpose|scope|point|cost|price)\b)${TERM}$`,
+      // "What is (a) X (in Y)?": not "what is in X", "what is it", "what is X about/like".
+      String.raw`${OPENING}${WHAT_IS} (?!(?:in|on|for|about|inside|covered|included|there|it|this|that|the)\b)(?!(?:(?:a|an) )?${NOT_A_DEFINITION}\b)(?:(?:a|an) )?${TERM}${CONTEXT}(?<! about| like)${CLOSING}|` +
+      // "What is the X?" names one thing ("the Unitree Go2"); "the role of …" or "the X for Y" does not.
+      String.raw`${OPENING}${WHAT_IS} the (?!(?:best|cheapest|difference|role|purpose|scope|point|cost|price|plan|goal|aim|deadline|timeline|status)\b)${TERM}(?<! about| like| for| of)${CLOSING}|` +
+      // "What are X?" defines a plural term; "what are the X" asks for a list (phases, deliverables).
+      String.raw`${OPENING}${WHAT_ARE} (?!(?:the|there|some|my|our|your|in|on)\b)(?!${NOT_A_DEFINITION}\b)${TERM}${CLOSING}`,
   ),
   explanation: new RegExp(
     String.raw`\b(?:how (?:does|do|did|is|are|can|could|would)|explain|explanation|why|walk me through|walkthrough|break down|intuition|describe|difference between|differ|in simple terms|understand|works?)\b`,

@@ -1,14 +1,18 @@
 import type { Agent, AgentRegistry } from '../agents/index.js';
 import { DEFAULT_ROUTING_THRESHOLD } from '../config/index.js';
 import type { BookKnowledge, RouteResult } from '../schema/index.js';
+import { splitClauses } from './clauses.js';
 import type { Classification, ClassifierStats } from './intent-classifier.js';
+import { detectIntentCues, FORM_WORDS, type IntentCue } from './intent-cues.js';
+import { analyzeText, isContentWord } from './query-text.js';
 import type { FeatureWeights } from './query-features.js';
-import type { KeywordMatch } from './keyword-scorer.js';
 import { buildRoutingModel, type AnalyzedQuery, type RoutingModel } from './routing-model.js';
-import { DEFAULT_MIN_GROUNDING, isArithmetic } from './subject-grounding.js';
+import {
+  DEFAULT_MIN_GROUNDING,
+  isArithmetic,
+  MIN_KEYWORD_DOMAIN_SHARE,
+} from './subject-grounding.js';
 
-/** Default share of the primary's probability a secondary agent must reach (config `routing.secondaryRatio`). */
-export const DEFAULT_SECONDARY_RATIO = 0.6;
 /** Below this calibrated probability the best specialist is not trusted and the query falls back. */
 export const DEFAULT_MIN_CONFIDENCE = 0.4;
 /** A clause of a compound question names a secondary agent at this probability or more. */
@@ -16,12 +20,25 @@ export const CLAUSE_MIN_PROBABILITY = 0.5;
 /** A specialist named by its own keywords is a secondary agent from this probability on. */
 export const SECONDARY_MIN_PROBABILITY = 0.05;
 
+/** One ask of a multi-part question and the agent it needs. */
+interface ClauseRoute {
+  text: string;
+  agent: string;
+  probability: number;
+  keywordScore: number;
+}
+
+/** One routing decision with what it was made from. */
+interface Decision {
+  result: RouteResult;
+  analyzed: AnalyzedQuery;
+  classification: Classification;
+}
+
 /** Options of {@link createRouter}; pass `config.routing` straight in. */
 export interface RouterOptions {
   /** Keyword score at which phase 1 decides (config `routing.threshold`, default 0.7). */
   threshold?: number;
-  /** See {@link DEFAULT_SECONDARY_RATIO}. */
-  secondaryRatio?: number;
   /** See {@link DEFAULT_MIN_CONFIDENCE}. */
   minConfidence?: number;
   featureWeights?: FeatureWeights;
@@ -46,7 +63,7 @@ export interface RouteExplanation {
   probabilities: Record<string, number>;
   corrections: Array<[string, string]>;
   onTopic: boolean;
-  clauses: Array<{ text: string; agent: string; probability: number; keywordScore: number }>;
+  clauses: ClauseRoute[];
 }
 
 /** The router: keywords, then the intent classifier, then the default agent. */
@@ -64,12 +81,13 @@ export interface Router {
   readonly knowledge: BookKnowledge | undefined;
 }
 
-// Split a compound question where a new ask starts: "..., and why ...", "... or upgrade the Jetson?"
-const CLAUSE_BREAK =
-  /\s*(?:[;?!]+|\.\s+|,\s*(?:and|but|or|then)\s+|,\s+(?=(?:why|how|what|which|where|should|could|can|does|do|is|are)\b)|\s+(?:and|but|or)\s+(?=(?:why|how|what|which|where|when|should|could|can|does|do|is|are|explain|define|upgrade|buy|get|whats)\b))\s*/i;
+// A matched keyword names a subject unless all its words name the question's form ("how do").
+const namesSubject = (matched: string) =>
+  analyzeText(matched.replace(/ \(~.*\)$/, '')).words.some(
+    (word) => isContentWord(word) && !FORM_WORDS.has(word),
+  );
 
 const round = (value: number) => Math.round(value * 1000) / 1000;
-const percent = (value: number) => `${Math.round(value * 100)}%`;
 
 function sameAgents(a: readonly Agent[], b: readonly Agent[]): boolean {
   return a.length === b.length && a.every((agent, i) => agent === b[i]);
@@ -89,7 +107,7 @@ function sameAgents(a: readonly Agent[], b: readonly Agent[]): boolean {
  */
 export function createRouter(registry: AgentRegistry, options: RouterOptions = {}): Router {
   const threshold = options.threshold ?? DEFAULT_ROUTING_THRESHOLD;
-  const secondaryRatio = options.secondaryRatio ?? DEFAULT_SECONDARY_RATIO;
+  const secondaryMin = SECONDARY_MIN_PROBABILITY;
   const minConfidence = options.minConfidence ?? DEFAULT_MIN_CONFIDENCE;
   const minGrounding = options.minGrounding ?? DEFAULT_MIN_GROUNDING;
   let knowledge = options.knowledge;
@@ -119,34 +137,10 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
     return model;
   };
 
-  // `worthClassifying` picks the clauses worth the classifier's time (all of them for explain).
-  const classifyClauses = (
-    m: RoutingModel,
-    query: string,
-    worthClassifying: (keywords: Record<string, KeywordMatch>) => boolean = () => true,
-  ) => {
-    const parts = query.split(CLAUSE_BREAK).filter((part) => part.trim().split(/\s+/).length >= 3);
-    if (parts.length < 2) return [];
-    return parts.flatMap((part) => {
-      const evidence = m.keywords(part);
-      if (!worthClassifying(evidence.keywords)) return [];
-      const analyzed = m.analyze(evidence);
-      const top = m.classifier.classify(analyzed.features, analyzed.bundles).ranked[0];
-      const agent = top?.label ?? m.defaultAgent;
-      return [
-        {
-          text: part.trim(),
-          agent,
-          probability: round(top?.probability ?? 0),
-          keywordScore: analyzed.keywords[agent]?.score ?? 0,
-        },
-      ];
-    });
-  };
-
-  const decide = (query: string, alwaysClauses = false) => {
-    const m = current();
-    const allClauses = alwaysClauses ? classifyClauses(m, query) : undefined;
+  // One clause (or the whole query) decided on its own: the subject check, the definition form
+  // (R3), the keyword phase, then the intent classifier. `form` overrides the detected question
+  // form when the ask is one clause of a longer text ("Sorry if this is basic. What is X?").
+  const decideText = (m: RoutingModel, query: string, form?: IntentCue): Decision => {
     const analyzed: AnalyzedQuery = m.analyze(query);
     const classification: Classification = m.classifier.classify(
       analyzed.features,
@@ -161,7 +155,7 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
       .map((agent) => ({ agent, ...analyzed.keywords[agent.name]! }))
       .sort((a, b) => b.score - a.score);
     const [first, second] = byKeyword;
-    const intent = analyzed.cues.intent;
+    const intent: IntentCue = form ?? analyzed.cues.intent;
     const servesIntent = (agent: Agent) =>
       intent === 'general' || agent.intents.length === 0 || agent.intents.includes(intent);
     const keywordWins =
@@ -181,10 +175,21 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
       analyzed.corrections.length > 0
         ? ` (read ${analyzed.corrections.map(([typo, word]) => `"${typo}" as "${word}"`).join(', ')})`
         : '';
-
     const grounding = analyzed.grounding;
     const arithmetic = isArithmetic(analyzed.text);
     const uncovered = grounding !== undefined && grounding.judged && grounding.score < minGrounding;
+    // R3: "What is X?" goes to the agent that defines terms, for a term of any domain, unless
+    // it asks about the book itself ("What is the book's license?").
+    const definer =
+      intent === 'definition'
+        ? specialists.find((agent) => agent.intents.includes('definition'))
+        : undefined;
+    // Judged on the ask itself: "What's Gazebo, the simulator the course uses?" defines Gazebo.
+    const askHead = query.split(',')[0] ?? query;
+    const aboutTheBook =
+      definer !== undefined &&
+      ((askHead === query ? analyzed.keywords : m.keywords(askHead).keywords)[m.defaultAgent]
+        ?.score ?? 0) > 0;
 
     if (arithmetic || uncovered) {
       primary = m.defaultAgent;
@@ -199,6 +204,18 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
             .join(
               ', ',
             )} (the book's share of the question's subject is ${round(grounding?.score ?? 0)} < ${minGrounding}).`;
+    } else if (definer && !aboutTheBook && (analyzed.onTopic || grounding?.judged)) {
+      primary = definer.name;
+      phase = 'intent';
+      confidence = Math.max(probability(primary), 0.5);
+      scores = classification.probabilities;
+      const matched = specialists
+        .filter((agent) => agent !== definer && (analyzed.keywords[agent.name]?.score ?? 0) > 0)
+        .map((agent) => agent.name);
+      reason =
+        `Intent phase: a definition question ("What is X?", "define X"), which ${primary} answers for a term of any domain (R3)` +
+        (matched.length > 0 ? `; the term is also ${matched.join(' and ')} vocabulary` : '') +
+        '.';
     } else if (keywordWins && first) {
       primary = first.agent.name;
       phase = 'keyword';
@@ -247,75 +264,113 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
     }
     reason += corrected;
 
-    // Secondary agents: another specialist the classifier rates close to the primary, or the
-    // specialist a separate clause of a compound question is about.
-    const secondary = new Set<string>();
-    if (primary !== m.defaultAgent) {
-      const top = Math.max(probability(primary), 1e-9);
+    // Secondary agents of a one-clause question: another specialist the query names with its own
+    // keywords that the classifier also finds plausible ("What hardware do I need for the capstone?").
+    // A definition is one ask, whatever domain its term is from; a keyword that only names the
+    // question's form ("how do", "explain") names no subject.
+    const secondary: string[] = [];
+    if (primary !== m.defaultAgent && primary !== definer?.name) {
+      // With book knowledge, the keyword's term must also live mostly in that agent's chapters.
+      const livesWith = (agent: Agent, keyword: string) => {
+        if (!m.knowledge) return true;
+        const domain = agent.retrievalDomain ?? agent.domain;
+        const text = analyzeText(keyword.replace(/ \(~.*\)$/, ''));
+        const shares = text.stems
+          .filter((_, i) => isContentWord(text.words[i] ?? ''))
+          .map((stem) => m.knowledge?.domainShare(stem, domain))
+          .filter((share): share is number => share !== undefined);
+        return shares.length === 0 || Math.max(...shares) >= MIN_KEYWORD_DOMAIN_SHARE;
+      };
       for (const agent of specialists) {
-        const p = probability(agent.name);
-        // A plausible runner-up counts when the query names it with its own keyword; without one,
-        // the classifier's runner-up is usually just the nearest neighbour of a single-domain
-        // question, so it must come close to the primary (secondaryRatio) to count.
-        const ownKeyword = (analyzed.keywords[agent.name]?.score ?? 0) > 0;
-        if (
-          agent.name !== primary &&
-          ((ownKeyword && p >= SECONDARY_MIN_PROBABILITY) || p >= secondaryRatio * top)
-        ) {
-          secondary.add(agent.name);
-        }
+        const subjectKeyword = (analyzed.keywords[agent.name]?.matched ?? []).some(
+          (keyword) => namesSubject(keyword) && livesWith(agent, keyword),
+        );
+        if (agent.name !== primary && subjectKeyword && probability(agent.name) >= secondaryMin)
+          secondary.push(agent.name);
       }
-      // A clause's keywords are a subset of the whole query's, so a clause can only add a
-      // specialist that has a keyword in it and is not yet secondary. Most queries and most
-      // clauses have none: only those are classified again (this pass dominated routing's tail).
-      const candidates = specialists.filter(
-        (agent) =>
-          agent.name !== primary &&
-          !secondary.has(agent.name) &&
-          (analyzed.keywords[agent.name]?.score ?? 0) > 0,
-      );
-      // explain() has already classified every clause; route() classifies only the useful ones.
-      const clauses =
-        allClauses ??
-        (candidates.length === 0
-          ? []
-          : classifyClauses(m, query, (keywords) =>
-              candidates.some((agent) => (keywords[agent.name]?.score ?? 0) > 0),
-            ));
-      for (const clause of clauses) {
-        // A short clause ("or should I go higher?") is noisy: its agent must also have a keyword in it.
-        if (
-          clause.agent !== primary &&
-          clause.agent !== m.defaultAgent &&
-          clause.probability >= CLAUSE_MIN_PROBABILITY &&
-          clause.keywordScore > 0
-        ) {
-          secondary.add(clause.agent);
-        }
-      }
+      secondary.sort((a, b) => probability(b) - probability(a));
     }
-    const secondaryAgents = [...secondary].sort((a, b) => probability(b) - probability(a));
-    if (secondaryAgents.length > 0) {
-      reason += ` Also relevant: ${secondaryAgents.map((name) => `${name} (${percent(probability(name))})`).join(', ')}.`;
-    }
-
     const result: RouteResult = {
       primaryAgent: primary,
-      secondaryAgents,
+      secondaryAgents: secondary,
       confidence: round(Math.min(1, Math.max(0, confidence))),
       routingReason: reason,
-      isMultiDomain: secondaryAgents.length > 0,
+      isMultiDomain: secondary.length > 0,
       phase,
       scores: Object.fromEntries(
         Object.entries(scores).map(([name, value]) => [name, round(value)]),
       ),
       ...(phase === 'keyword' ? {} : { intent }),
     };
+    return { result, analyzed, classification };
+  };
+
+  const definerOf = (m: RoutingModel) =>
+    m.agents.find((agent) => agent.name !== m.defaultAgent && agent.intents.includes('definition'));
+
+  // True when a clause says what it is about (a keyword, or a word the book covers): "and how do
+  // we deploy it?" does not, so the whole question decides for it.
+  const hasSubject = ({ analyzed }: Decision) =>
+    Object.values(analyzed.keywords).some((match) => match.score > 0) ||
+    (analyzed.grounding?.covered.length ?? 0) > 0;
+
+  const decide = (query: string) => {
+    const m = current();
+    const clauses = splitClauses(query);
+    const asks = clauses.filter((clause) => clause.ask);
+    // "What's USD, the scene format Isaac Sim uses?": the words before the comma are the ask.
+    const formOf = (text: string): IntentCue => {
+      const intent = detectIntentCues(analyzeText(text).words).intent;
+      const head = text.split(',')[0] ?? text;
+      if (intent === 'definition' || head === text) return intent;
+      return detectIntentCues(analyzeText(head).words).intent === 'definition'
+        ? 'definition'
+        : intent;
+    };
+    // One ask after some context: the ask gives the form, the whole text the subject.
+    const single = asks.length === 1 ? asks[0] : asks.length === 0 ? clauses[0] : undefined;
+    const whole = decideText(m, query, single ? formOf(single.text) : undefined);
+    if (asks.length < 2) return { ...whole, clauses: [] as ClauseRoute[] };
+
+    // A multi-part question: its first ask names the primary agent, each later ask that names a
+    // different specialist adds it as a secondary agent.
+    const parts = asks.map((ask) => ({ ask, decision: decideText(m, ask.text) }));
+    const head = parts[0] && hasSubject(parts[0].decision) ? parts[0].decision : whole;
+    const primary = head.result.primaryAgent;
+    const secondary: string[] = [];
+    for (const { decision } of parts.slice(1)) {
+      const agent = decision.result.primaryAgent;
+      if (
+        agent !== primary &&
+        agent !== m.defaultAgent &&
+        decision.result.phase !== 'fallback' &&
+        decision.result.confidence >= CLAUSE_MIN_PROBABILITY &&
+        hasSubject(decision) &&
+        (agent === definerOf(m)?.name || (decision.analyzed.keywords[agent]?.score ?? 0) > 0) &&
+        !secondary.includes(agent)
+      )
+        secondary.push(agent);
+    }
+    const clauseRoutes: ClauseRoute[] = parts.map(({ ask, decision }) => ({
+      text: ask.text,
+      agent: decision.result.primaryAgent,
+      probability: decision.result.confidence,
+      keywordScore: decision.analyzed.keywords[decision.result.primaryAgent]?.score ?? 0,
+    }));
+    const reason =
+      `Multi-part question (${asks.length} asks); first ask "${parts[0]?.ask.text ?? ''}": ${head.result.routingReason}` +
+      (secondary.length > 0
+        ? ` Later asks need: ${secondary.map((agent) => `${agent} ("${clauseRoutes.find((c) => c.agent === agent)?.text ?? ''}")`).join(', ')}.`
+        : '');
     return {
-      result,
-      analyzed,
-      classification,
-      clauses: allClauses ?? [],
+      ...head,
+      result: {
+        ...head.result,
+        secondaryAgents: secondary,
+        isMultiDomain: secondary.length > 0,
+        routingReason: reason,
+      },
+      clauses: clauseRoutes,
     };
   };
 
@@ -336,7 +391,7 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
       return decide(query).result;
     },
     explain(query) {
-      const { result, analyzed, classification, clauses } = decide(query, true);
+      const { result, analyzed, classification, clauses } = decide(query);
       return {
         result,
         keywords: analyzed.keywords,

@@ -1,4 +1,5 @@
 import type { Agent } from '../agents/index.js';
+import { DEFAULT_MIN_GROUNDING } from '../config/index.js';
 import type { BookKnowledge } from '../schema/index.js';
 import type { EnglishDictionary } from './english-dictionary.js';
 import { FORM_WORDS } from './intent-cues.js';
@@ -16,11 +17,14 @@ export const ENGLISH_SAMPLE_SIZE = 248_795;
  */
 export const KEYNESS_FACTOR = 10;
 
-/** Below this share of its subject's weight found in the book, a question is about something else. */
-export const DEFAULT_MIN_GROUNDING = 0.3;
-
 /** Weight of a word used only as a verb or adverb, against 1 for a noun. */
 export const VERB_WEIGHT = 0.25;
+
+/**
+ * A specialist named only by a keyword is a secondary agent when the keyword's term lives mostly
+ * in that specialist's part of the book ("capstone") rather than everywhere ("ROS 2").
+ */
+export const MIN_KEYWORD_DOMAIN_SHARE = 0.5;
 
 /** A keyword word of a specialist counts as a book term; a word of its examples, this much. */
 export const EXAMPLE_WORD_COVERAGE = 0.5;
@@ -53,6 +57,8 @@ export interface CompiledKnowledge {
   termStrength(stem: string, word: string): number;
   /** Judges a query's subject. */
   ground(text: QueryText): Grounding;
+  /** Share of the chunks using `stem` that are in `domain`; undefined when the book never uses it. */
+  domainShare(stem: string, domain: string): number | undefined;
 }
 
 const ln1p = Math.log1p;
@@ -171,7 +177,14 @@ export function compileKnowledge(
     };
   };
 
-  return { knowledge, size, termStrength, ground };
+  const domainShare = (stem: string, domain: string): number | undefined => {
+    const total = bookFrequency(stem);
+    if (total === 0) return undefined;
+    const d = knowledge.domains.indexOf(domain);
+    return d < 0 ? 0 : (knowledge.terms[stem]?.[d] ?? 0) / total;
+  };
+
+  return { knowledge, size, termStrength, ground, domainShare };
 }
 
 // Two numbers joined by an operator: "17 times 23", "45 + 12", "what is 3 squared" (not "-" or
@@ -189,3 +202,5 @@ const ARITHMETIC =
 export function isArithmetic(text: QueryText): boolean {
   return ARITHMETIC.test(text.raw.toLowerCase());
 }
+
+export { DEFAULT_MIN_GROUNDING };

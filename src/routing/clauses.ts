@@ -1,0 +1,51 @@
+import { normalizeWords } from './query-text.js';
+
+/** One clause of a question: its text, and whether it asks something (or only gives context). */
+export interface Clause {
+  text: string;
+  /** True for a question or a request ("…, and what does X mean?"); false for context ("I never took a controls class."). */
+  ask: boolean;
+}
+
+/** A clause needs this many words to stand as a question of its own ("or why?" does not). */
+export const MIN_CLAUSE_WORDS = 3;
+
+// Where a new clause starts: end of a sentence, ";", or "…, and what…" / "… or should…".
+const CLAUSE_BREAK =
+  /\s*(?:[;?!]+|\.\s+|,\s*(?:and|but|or|then)\s+|,\s+(?=(?:why|how|what|which|where|should|could|can|does|do|is|are)\b)|\s+(?:and|but|or)\s+(?=(?:why|how|what|which|where|when|should|could|can|does|do|is|are|explain|define|upgrade|buy|get|whats)\b))\s*/gi;
+
+// A clause that opens like a question or a request asks something, whatever its punctuation.
+const ASKING =
+  /^(?:so |and |but |or |then |also |ok |hey |sorry )?(?:what|whats|how|why|which|where|when|who|whom|whose|is|are|am|was|were|can|could|should|would|will|do|does|did|have|has|explain|define|describe|list|compare|tell|give|show|walk|recommend|suggest|help)\b/;
+
+/**
+ * Splits a question into clauses where a new ask starts and marks which clauses ask something: a
+ * clause ending in "?" or opening like a question or a request ("explain…", "compare…"). Clauses of fewer than {@link MIN_CLAUSE_WORDS} words join the clause before them.
+ *
+ * @example
+ * splitClauses('How do URDF joints work, and what does revolute mean?');
+ * // [{ text: 'How do URDF joints work', ask: true }, { text: 'what does revolute mean', ask: true }]
+ */
+export function splitClauses(query: string): Clause[] {
+  const clauses: Clause[] = [];
+  let start = 0;
+  const push = (end: number, separator: string) => {
+    const text = query.slice(start, end).trim();
+    if (text === '') return;
+    const words = normalizeWords(text);
+    const asks = separator.includes('?') || ASKING.test(words.join(' '));
+    const previous = clauses[clauses.length - 1];
+    if (words.length < MIN_CLAUSE_WORDS && previous) {
+      previous.text = `${previous.text} ${text}`;
+      previous.ask ||= asks;
+      return;
+    }
+    clauses.push({ text, ask: asks });
+  };
+  for (const match of query.matchAll(CLAUSE_BREAK)) {
+    push(match.index, match[0]);
+    start = match.index + match[0].length;
+  }
+  push(query.length, '');
+  return clauses;
+}
