@@ -29,6 +29,8 @@ export {
   ingest,
   createRetriever,
   createRetrieverFromChunks,
+  openKnowledgeBase,
+  type KnowledgeBase,
   type Retriever,
 } from './retrieval/index.js';
 export { evaluateRetrieval, evaluateAnswers, evaluateAnswersOnCorpus } from './eval/index.js';
@@ -44,8 +46,13 @@ export {
   type AssistantEvent,
 } from './assistant/index.js';
 export { spawnSubagent, createTaskTool } from './subagents/index.js';
-export { runCodingAgent } from './coding/index.js';
-export { runResearch, streamResearch, createResearchDependencies } from './research/index.js';
+export { runCodingAgent, openCoding } from './coding/index.js';
+export {
+  openResearch,
+  runResearch,
+  streamResearch,
+  createResearchDependencies,
+} from './research/index.js';
 export {
   createServer,
   startServer,

@@ -9,15 +9,17 @@ export { mergeResponses, mergeCitations, renumberMarkers, answerBody } from './m
 export { createContextSkill, type ContextSkill } from './context-skill.js';
 export {
   openAssistant,
-  describeMode,
-  EXTRACTIVE_MODE_DESCRIPTION,
-  SAMPLE_BOOK_DIR,
   type OpenedAssistant,
-  type ModelParts,
+  type OpenAssistantOptions,
 } from './open-assistant.js';
 export {
-  createModelSynthesiser,
+  describeMode,
   modelPartsFor,
+  EXTRACTIVE_MODE_DESCRIPTION,
+  type ModelParts,
+} from './model-parts.js';
+export {
+  createModelSynthesiser,
   SYNTHESIS_SYSTEM_PROMPT,
   type ModelSynthesiserOptions,
 } from './model-synthesis.js';

@@ -1,6 +1,5 @@
 import type { ModelMessage } from 'ai';
 import {
-  createModelRunner,
   emptyUsage,
   runLoopStream,
   type AgentEvent,
@@ -8,13 +7,12 @@ import {
 } from '../agents/index.js';
 import type { CohortConfig } from '../config/index.js';
 import { CohortError, isCohortError } from '../errors/index.js';
-import { createModelProvider, type ModelProvider } from '../models/index.js';
+import type { ModelProvider } from '../models/index.js';
 import type { AgentResponse, Citation, TokenUsage } from '../schema/index.js';
 import { citationLocation, createCitationGuard, formatSourcesFooter } from '../citations/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
 import type { Synthesiser } from './assistant.js';
 import { answerBody, mergeCitations, mergeResponses, renumberMarkers } from './merge-responses.js';
-import { describeMode, type ModelParts } from './open-assistant.js';
 
 /** How much of each cited passage the synthesis call sees, in characters. */
 const PASSAGE_PREVIEW_CHARS = 400;
@@ -153,21 +151,6 @@ function* fallback(parts: readonly AgentResponse[]): Generator<AgentEvent> {
   // Text streamed before a failure is superseded by this complete answer.
   yield { type: 'delta', text: response.response };
   yield { type: 'response', response };
-}
-
-/**
- * The model-backed parts of an assistant (runner, synthesiser, description) for `openAssistant`.
- *
- * @example
- * const opened = await openAssistant({ config, modelParts: modelPartsFor });
- */
-export function modelPartsFor(config: CohortConfig, logger: Logger): ModelParts {
-  const provider = createModelProvider(config);
-  return {
-    runner: createModelRunner({ provider, config, logger }),
-    synthesiser: createModelSynthesiser({ provider, config, logger }),
-    description: describeMode(config, () => provider),
-  };
 }
 
 function synthesisMessages(

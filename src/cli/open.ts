@@ -1,7 +1,7 @@
 import { loadConfig, type CohortConfig } from '../config/index.js';
-import { modelPartsFor, openAssistant, type OpenedAssistant } from '../assistant/index.js';
-import { renderProgressBar } from '../retrieval/index.js';
-import { createLogger } from '../telemetry/index.js';
+import { openAssistant, type OpenedAssistant } from '../assistant/index.js';
+import { renderProgressBar, type IngestProgress, type IngestSummary } from '../retrieval/index.js';
+import { createLogger, type Logger } from '../telemetry/index.js';
 import type { CliIo } from './command.js';
 
 /** Flags every store-using command accepts. */
@@ -22,17 +22,27 @@ export function configFor(io: CliIo, values: Record<string, unknown>): CohortCon
   });
 }
 
-/** Opens the assistant for a command, drawing the first-use ingestion progress on stderr. */
-export async function openForCli(
+/**
+ * How a command opens what it needs, with the first-use ingestion drawn on stderr: the progress
+ * bar on a terminal, then one line saying what was ingested. `open` receives the config, logger
+ * and progress callback and returns anything with an `ingested` summary (an assistant, a
+ * knowledge base, a research agent's knowledge base).
+ */
+export async function openWithProgress<T>(
   io: CliIo,
   values: Record<string, unknown>,
-): Promise<OpenedAssistant> {
+  open: (options: {
+    config: CohortConfig;
+    logger: Logger;
+    onIngestProgress: (progress: IngestProgress) => void;
+  }) => Promise<T>,
+  ingestedOf: (opened: T) => IngestSummary | undefined,
+): Promise<T> {
   const config = configFor(io, values);
   let drawn = false;
-  const opened = await openAssistant({
+  const opened = await open({
     config,
     logger: createLogger({ level: config.logLevel, write: (line) => io.stderr(line + '\n') }),
-    modelParts: modelPartsFor,
     onIngestProgress: ({ done, total }) => {
       if (!io.isTTY) return;
       drawn = true;
@@ -40,10 +50,16 @@ export async function openForCli(
     },
   });
   if (drawn) io.stderr('\n');
-  if (opened.ingested) {
+  const ingested = ingestedOf(opened);
+  if (ingested) {
     io.stderr(
-      `Ingested ${opened.ingested.files} files (${opened.ingested.chunks} chunks) into ${config.databaseUrl ? 'PostgreSQL' : config.dataDir} on first use.\n`,
+      `Ingested ${ingested.files} files (${ingested.chunks} chunks) into ${config.databaseUrl ? 'PostgreSQL' : config.dataDir} on first use.\n`,
     );
   }
   return opened;
+}
+
+/** Opens the book assistant for a command (`openAssistant`, with the ingestion drawn). */
+export function openForCli(io: CliIo, values: Record<string, unknown>): Promise<OpenedAssistant> {
+  return openWithProgress(io, values, openAssistant, (opened) => opened.ingested);
 }

@@ -18,8 +18,8 @@ export interface CorpusAnswerReport {
 /**
  * Ingests `corpusDir` into a throw-away in-memory store and runs every case of `casesFile` through
  * the whole assistant twice: routed as configured, and with the router switched off. The answering
- * mode follows `config`: extractive with no model, the model runner when `modelParts` is given and
- * a model is configured. The user's own store is never touched.
+ * mode follows `config`: extractive with no model, the model runner when a model is configured
+ * (`modelParts` replaces how its parts are made). The user's own store is never touched.
  *
  * @example
  * const report = await evaluateAnswersOnCorpus({

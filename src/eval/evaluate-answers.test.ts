@@ -6,7 +6,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '../test/fake-openai-server.js'
 import { runCli } from '../test/run-cli.js';
 import { loadConfig } from '../config/index.js';
 import type { ChatResponse, Citation } from '../schema/index.js';
-import { SAMPLE_BOOK_DIR } from '../assistant/index.js';
+import { SAMPLE_BOOK_DIR } from '../retrieval/index.js';
 import {
   citationIsGold,
   evaluateAnswersOnCorpus,

@@ -5,6 +5,12 @@ export {
   type ResearchOptions,
 } from './run-research.js';
 export {
+  openResearch,
+  type OpenedResearch,
+  type OpenResearchOptions,
+  type ResearchRunOptions,
+} from './open-research.js';
+export {
   createResearchDependencies,
   type CreateResearchDependenciesOptions,
 } from './create-research-dependencies.js';

@@ -48,3 +48,10 @@ export { embedChunks, type EmbedFunction, type EmbedSummary } from './ingest/emb
 export { createHybridRetriever, EMBEDDING_FALLBACK_NOTICE } from './retrievers/hybrid-retriever.js';
 export { analyze, tokenize, stem } from './rank/tokenizer.js';
 export { QUERY_STOPWORDS } from './rank/stopwords.js';
+export {
+  openKnowledgeBase,
+  embeddingFor,
+  SAMPLE_BOOK_DIR,
+  type KnowledgeBase,
+  type OpenKnowledgeBaseOptions,
+} from './open-knowledge-base.js';

@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { isCohortError } from '../../errors/index.js';
 import { fixtureModel } from '../../test/fixture-model.js';
 import type { CliIo } from '../command.js';
-import { CODE_NEEDS_MODEL, codeCommand, createCodeCommand } from './code.js';
+import { CODING_NEEDS_MODEL } from '../../coding/index.js';
+import { codeCommand, createCodeCommand } from './code.js';
 import { skillsCommand } from './skills.js';
 
 const base = mkdtempSync(join(tmpdir(), 'cohort-cli-code-'));
@@ -73,7 +74,7 @@ describe('cohort code', () => {
   it('says it needs a model and exits non-zero without one', async () => {
     const t = io();
     expect(await codeCommand.run(['fix it', '--workspace', workspace], t.io)).toBe(1);
-    expect(t.err()).toContain(CODE_NEEDS_MODEL);
+    expect(t.err()).toContain(CODING_NEEDS_MODEL);
     expect(t.err()).toContain('cohort code needs a model: set OPENAI_API_KEY or OPENAI_BASE_URL');
   });
   it('refuses bad flags, a missing task and a missing workspace', async () => {

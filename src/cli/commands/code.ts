@@ -1,23 +1,19 @@
 import { resolve } from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { hasModel, loadConfig } from '../../config/index.js';
-import { CohortError } from '../../errors/index.js';
-import { createModelProvider } from '../../models/index.js';
+import { loadConfig } from '../../config/index.js';
+import { CohortError, isCohortError } from '../../errors/index.js';
 import {
   createSubagentTracker,
   describeSubagent,
   isSubagentEvent,
   renderSubagentTree,
 } from '../../subagents/index.js';
-import { runCodingAgent } from '../../coding/index.js';
+import { openCoding } from '../../coding/index.js';
 import { createWorkspace } from '../../tools/index.js';
 import type { CliCommand, CliIo } from '../command.js';
 import { parseCommandArgs, requirePositional, stringFlag } from '../args.js';
 
 const usage = 'cohort code "<task>" [--workspace DIR] [--skill NAME] [--json]';
-/** What `cohort code` says, and exits non-zero with, when no model is configured. */
-export const CODE_NEEDS_MODEL =
-  'cohort code needs a model: set OPENAI_API_KEY or OPENAI_BASE_URL (an OpenAI-compatible server such as Ollama, vLLM or LM Studio), optionally COHORT_MODEL / COHORT_MODEL_FAST.';
 /** Fewest milliseconds between two redraws of the live tree. */
 const REDRAW_MS = 100;
 
@@ -84,23 +80,21 @@ export function createCodeCommand(
         resolve(io.cwd, stringFlag(values, 'workspace') ?? '.'),
       ).root;
       const config = loadConfig({ env: io.env, cwd: io.cwd });
-      let model = options.model;
-      if (!model) {
-        if (!hasModel(config)) {
-          io.stderr(`${CODE_NEEDS_MODEL}\n`);
-          return 1;
-        }
-        const provider = createModelProvider(config);
-        model = (ref) => provider.languageModel(ref);
+      let coding;
+      try {
+        coding = openCoding({ config, ...(options.model ? { model: options.model } : {}) });
+      } catch (error) {
+        // No model: say how to configure one, without the usual `cohort code:` error prefix.
+        if (!isCohortError(error, 'model_unavailable')) throw error;
+        io.stderr(`${error.message}\n`);
+        return 1;
       }
       const clock = options.clock ?? Date.now;
       const view = createTreeView(io, clock);
       const skill = stringFlag(values, 'skill');
-      const result = await runCodingAgent({
+      const result = await coding.run({
         request,
         workspace,
-        config,
-        model,
         ...(skill ? { skill } : {}),
         ...(io.env.HOME ? { home: io.env.HOME } : {}),
         clock,

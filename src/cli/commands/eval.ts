@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { modelPartsFor } from '../../assistant/index.js';
 import { CohortError } from '../../errors/index.js';
 import {
   evaluateAnswersOnCorpus,
@@ -143,7 +142,6 @@ export const evalCommand: CliCommand = {
         corpusDir,
         casesFile,
         config,
-        modelParts: modelPartsFor,
         logger: createLogger({ level: config.logLevel, write: (line) => io.stderr(line + '\n') }),
       });
       io.stdout(

@@ -1,9 +1,8 @@
-import { createResearchDependencies, runResearch } from '../../research/index.js';
+import { openResearch } from '../../research/index.js';
 import { toWire } from '../../schema/index.js';
-import { createLogger } from '../../telemetry/index.js';
 import type { CliCommand } from '../command.js';
 import { integerFlag, parseCommandArgs, requirePositional, stringFlag } from '../args.js';
-import { openForCli, STORE_FLAGS } from '../open.js';
+import { openWithProgress, STORE_FLAGS } from '../open.js';
 import { createResearchView } from './research-view.js';
 
 const usage =
@@ -35,27 +34,23 @@ export const researchCommand: CliCommand = {
       ? positionals.join(' ').trim()
       : requirePositional(positionals, 'question', usage);
     const maxTasks = integerFlag(values, 'tasks', { min: 1, max: 20 }, usage);
-    const opened = await openForCli(io, values);
+    // The knowledge base alone: research needs no router, agents or assistant.
+    const research = await openWithProgress(
+      io,
+      values,
+      openResearch,
+      (opened) => opened.knowledgeBase.ingested,
+    );
     const controller = new AbortController();
     const stop = () => controller.abort();
     process.once('SIGINT', stop);
     try {
-      const logger = createLogger({
-        level: opened.config.logLevel,
-        write: (line) => io.stderr(line + '\n'),
-      });
-      const dependencies = createResearchDependencies(opened.config, {
-        store: opened.store,
-        retriever: opened.retriever,
-        logger,
-      });
-      if (!dependencies.model)
+      if (!research.dependencies.model)
         io.stderr('No model is configured: findings will be extractive quotes of the sources.\n');
       const view = values.json
         ? undefined
         : createResearchView({ write: io.stderr, isTTY: io.isTTY, now: Date.now });
-      const result = await runResearch(question, {
-        ...dependencies,
+      const result = await research.run(question, {
         ...(maxTasks ? { maxTasks } : {}),
         ...(resume ? { resume } : {}),
         signal: controller.signal,
@@ -76,7 +71,7 @@ export const researchCommand: CliCommand = {
       return 0;
     } finally {
       process.removeListener('SIGINT', stop);
-      await opened.close();
+      await research.close();
     }
   },
 };

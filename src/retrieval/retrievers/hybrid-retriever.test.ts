@@ -2,7 +2,6 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { embeddingFor } from '../../assistant/open-assistant.js';
 import { loadConfig } from '../../config/index.js';
 import { createStore, openPgliteDb, type Store } from '../../store/index.js';
 import { startFakeOpenAI } from '../../test/fake-openai-server.js';
@@ -11,6 +10,7 @@ import {
   createRetriever,
   embedChunks,
   EMBEDDING_FALLBACK_NOTICE,
+  embeddingFor,
   ingest,
   type EmbedFunction,
 } from '../index.js';
