@@ -1,10 +1,5 @@
 import type { ModelMessage } from 'ai';
-import {
-  emptyUsage,
-  runLoopStream,
-  type AgentEvent,
-  type LoopResult,
-} from '../agents/index.js';
+import { emptyUsage, runLoopStream, type AgentEvent, type LoopResult } from '../agents/index.js';
 import type { CohortConfig } from '../config/index.js';
 import { CohortError, isCohortError } from '../errors/index.js';
 import type { ModelProvider } from '../models/index.js';
