@@ -1,16 +1,21 @@
 /**
- * `npm run bench`: runs every benchmark section and prints its figures. Sections whose input is
- * missing (the ../shared corpus) say so and are skipped. Timings are noisy on a shared machine:
- * compare ratios measured in one run.
+ * `npm run bench`: runs every benchmark section and prints its figures: cohort's beside its
+ * peer's, measured in the same run, with the ratio. Sections whose input is missing (the ../shared
+ * corpus) say so and are skipped. Timings are noisy on a shared machine: compare ratios.
+ *
+ * Usage: npm run bench [-- --quick] [-- section…]
  */
 import { benchSections } from './sections.js';
 
-const only = process.argv.slice(2);
+const args = process.argv.slice(2);
+const options = { quick: args.includes('--quick') };
+const only = args.filter((arg) => !arg.startsWith('--'));
+const started = performance.now();
 for (const section of benchSections) {
   if (only.length && !only.includes(section.name)) continue;
   process.stdout.write(`\n## ${section.name}: ${section.title}\n`);
   try {
-    const figures = await section.run();
+    const figures = await section.run(options);
     const width = Math.max(...Object.keys(figures).map((k) => k.length));
     for (const [key, value] of Object.entries(figures)) {
       process.stdout.write(`  ${key.padEnd(width)}  ${value}\n`);
@@ -20,3 +25,6 @@ for (const section of benchSections) {
     process.exitCode = 1;
   }
 }
+process.stdout.write(
+  `\n${options.quick ? 'quick run' : 'full run'} in ${Math.round((performance.now() - started) / 1000)} s\n`,
+);

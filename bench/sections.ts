@@ -3,12 +3,13 @@ import { benchLoop } from './loop-overhead.js';
 import { benchResearch } from './research.js';
 import { benchServer } from './server.js';
 import { benchSubagentContext } from './subagent-context.js';
+import type { BenchOptions } from './options.js';
 
 /** One benchmark section of `npm run bench`. */
 export interface BenchSection {
   name: string;
   title: string;
-  run(): Promise<Record<string, number | string>>;
+  run(options: BenchOptions): Promise<Record<string, number | string>>;
 }
 
 /** Every section, in the order printed. `npm run bench -- routing loop` runs only those. */

@@ -1,5 +1,4 @@
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { OpenedAssistant } from '../assistant/index.js';
 import { CohortConfig, packageVersion } from '../config/index.js';
@@ -9,6 +8,7 @@ import { createRetriever } from '../retrieval/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
 import { apiError, errorBody } from './api-error.js';
 import { bearerAuth } from './bearer-auth.js';
+import { bodySizeLimit } from './body-size-limit.js';
 import { errorHandler } from './error-handler.js';
 import { rateLimit } from './rate-limit.js';
 import { REQUEST_ID_HEADER, requestContext } from './request-context.js';
@@ -105,7 +105,7 @@ export function createServer(
     });
   });
   app.use(
-    bodyLimit({
+    bodySizeLimit({
       maxSize: settings.bodyLimitBytes,
       onError: (c) =>
         c.json(

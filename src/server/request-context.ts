@@ -26,8 +26,12 @@ export function requestContext(
     c.set('requestId', requestId);
     c.set('logger', log);
     const started = now();
-    await next();
+    // Set before the handler runs, so `c.json()` and friends build the response with it; setting
+    // it afterwards would rewrite a finished response (and, on @hono/node-server, leave the fast
+    // path). A handler that returns its own Response (a stream) still gets it afterwards.
     c.header(REQUEST_ID_HEADER, requestId);
+    await next();
+    if (c.res.headers.get(REQUEST_ID_HEADER) !== requestId) c.header(REQUEST_ID_HEADER, requestId);
     log.info('request', {
       method: c.req.method,
       path: c.req.path,

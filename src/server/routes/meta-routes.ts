@@ -5,6 +5,7 @@ import type { Store } from '../../store/index.js';
 import type { HealthResponse } from '../api-schemas.js';
 import { buildOpenApiDocument } from '../openapi.js';
 import type { ServerEnv } from '../server-env.js';
+import { singleFlight } from '../single-flight.js';
 
 /**
  * `GET /healthz` (200 when the store answers, 503 when not; says whether a model is configured or
@@ -22,9 +23,11 @@ export function metaRoutes(parts: {
 }) {
   const app = new Hono<ServerEnv>();
   let openApi: Record<string, unknown> | undefined;
+  // Probes that arrive while a ping runs share it (see singleFlight): nothing is cached after.
+  const ping = singleFlight(() => parts.store.ping().catch(() => false));
 
   app.get('/healthz', async (c) => {
-    const reachable = await parts.store.ping().catch(() => false);
+    const reachable = await ping();
     const body: HealthResponse = {
       status: reachable ? 'ok' : 'unavailable',
       store: { engine: parts.store.db.engine, reachable },
