@@ -38,3 +38,4 @@ export {
 } from './web-fetch-tool.js';
 export { arxivSearch } from './arxiv.js';
 export { semanticScholarSearch } from './semantic-scholar.js';
+export * from './permissions/index.js';

@@ -1,4 +1,5 @@
 export { runLoop, runLoopStream } from './run-loop.js';
+export { toolResultPart } from './tool-execution.js';
 export { defineTool } from './define-tool.js';
 export { emptyUsage, addUsage, toTokenUsage } from './usage.js';
 export { stepCapMessage, budgetMessage, refusedToolMessage } from './errors.js';
@@ -13,4 +14,6 @@ export type {
   LoopEvent,
   LoopState,
   LoopOptions,
+  ToolAuthorization,
+  PendingToolCall,
 } from './types.js';

@@ -320,3 +320,51 @@ describe('runLoop', () => {
     expect(finalText).toBe('Four.');
   });
 });
+
+describe('authorize (permission rules and approval)', () => {
+  it('refuses a denied call with a message the model reads, and the tool never runs', async () => {
+    const executed: Array<{ a: number; b: number }> = [];
+    const model = scripted([toolCallStep('add', { a: 1, b: 2 }), textStep('ok')]);
+    const result = await runLoop({
+      model,
+      messages: [{ role: 'user', content: 'add' }],
+      tools: [addTool(executed)],
+      maxSteps: 3,
+      timeoutMs: 5000,
+      authorize: () => ({ behavior: 'deny', message: 'add is denied by the rule Add' }),
+    });
+    expect(executed).toEqual([]);
+    expect(result.toolCalls[0]).toMatchObject({
+      isError: true,
+      output: 'add is denied by the rule Add',
+    });
+    expect(result.text).toBe('ok');
+  });
+
+  it('pauses: the run ends interrupted with the pending call, which has not run', async () => {
+    const executed: Array<{ a: number; b: number }> = [];
+    const model = scripted([toolCallStep('add', { a: 1, b: 2 })]);
+    const events: LoopEvent[] = [];
+    const result = await runLoop({
+      model,
+      messages: [{ role: 'user', content: 'add' }],
+      tools: [addTool(executed)],
+      maxSteps: 3,
+      timeoutMs: 5000,
+      authorize: () => ({ behavior: 'pause', reason: 'no rule allows this add call' }),
+      onEvent: (event) => events.push(event),
+    });
+    expect(executed).toEqual([]);
+    expect(result.finishReason).toBe('interrupted');
+    expect(result.pending).toEqual([
+      {
+        toolCallId: 'call_1',
+        toolName: 'add',
+        input: { a: 1, b: 2 },
+        reason: 'no rule allows this add call',
+      },
+    ]);
+    expect(events.some((event) => event.type === 'tool-paused')).toBe(true);
+    expect(result.messages.at(-1)).toMatchObject({ role: 'assistant' });
+  });
+});

@@ -22,6 +22,7 @@ import type {
   LoopResult,
   LoopTool,
   LoopToolCall,
+  PendingToolCall,
 } from './types.js';
 import { addUsage, emptyUsage } from './usage.js';
 
@@ -57,6 +58,7 @@ export async function* runLoopStream(options: LoopOptions): AsyncGenerator<LoopE
   const table: ToolTable = {
     byName: new Map(tools.map((tool) => [tool.name, tool])),
     allowed: options.allowedTools ? new Set(options.allowedTools) : undefined,
+    ...(options.authorize ? { authorize: options.authorize } : {}),
   };
   const offered = tools.filter((tool) => !table.allowed || table.allowed.has(tool.name));
   const functionTools = await Promise.all(offered.map(toFunctionTool));
@@ -79,6 +81,7 @@ export async function* runLoopStream(options: LoopOptions): AsyncGenerator<LoopE
   const finish = (
     finishReason: LoopFinishReason,
     stopMessage?: string,
+    pending?: PendingToolCall[],
   ): LoopEvent & { type: 'finish' } => ({
     type: 'finish',
     result: {
@@ -90,6 +93,7 @@ export async function* runLoopStream(options: LoopOptions): AsyncGenerator<LoopE
       finishReason,
       toolCalls,
       ...(stopMessage ? { stopMessage } : {}),
+      ...(pending ? { pending } : {}),
     },
   });
   const end = function* (event: LoopEvent & { type: 'finish' }): Generator<LoopEvent, LoopResult> {
@@ -182,12 +186,37 @@ export async function* runLoopStream(options: LoopOptions): AsyncGenerator<LoopE
       if (signal.aborted) return yield* end(finish('aborted', 'The run was cancelled.'));
       throw error;
     }
-    const results = executed.map(toolResultPart);
-    messages.push({ role: 'tool', content: results });
-    prompt.push({ role: 'tool', content: results as LanguageModelV3ToolResultPart[] });
-    for (const call of executed) {
+    const done = executed.filter((call) => call.paused === undefined);
+    const results = done.map(toolResultPart);
+    if (results.length > 0) {
+      messages.push({ role: 'tool', content: results });
+      prompt.push({ role: 'tool', content: results as LanguageModelV3ToolResultPart[] });
+    }
+    for (const call of done) {
       toolCalls.push({ ...call, step });
       yield { type: 'tool-result', step, ...call };
+    }
+    const pending: PendingToolCall[] = executed.flatMap((call) =>
+      call.paused === undefined
+        ? []
+        : [
+            {
+              toolCallId: call.toolCallId,
+              toolName: call.toolName,
+              input: call.input,
+              reason: call.paused,
+            },
+          ],
+    );
+    if (pending.length > 0) {
+      for (const call of pending) yield { type: 'tool-paused', step, ...call };
+      return yield* end(
+        finish(
+          'interrupted',
+          `Waiting for approval of ${pending.map((call) => call.toolName).join(', ')}.`,
+          pending,
+        ),
+      );
     }
 
     if (budget?.maxTokens !== undefined && usage.totalTokens >= budget.maxTokens) {

@@ -1,6 +1,6 @@
 import type { JSONValue } from '@ai-sdk/provider';
 import type { ToolResultPart } from 'ai';
-import type { LoopTool } from './types.js';
+import type { LoopOptions, LoopTool } from './types.js';
 import {
   describeZodError,
   invalidInputMessage,
@@ -23,6 +23,8 @@ export interface ExecutedToolCall {
   input: unknown;
   output: unknown;
   isError: boolean;
+  /** Set when `authorize` paused the call: it did not run, and the reason is why. */
+  paused?: string;
 }
 
 /** What tool execution needs from the run. */
@@ -30,6 +32,7 @@ export interface ToolTable {
   byName: ReadonlyMap<string, LoopTool>;
   /** Undefined allows every tool. */
   allowed: ReadonlySet<string> | undefined;
+  authorize?: LoopOptions['authorize'];
 }
 
 /**
@@ -63,6 +66,16 @@ export async function executeToolCall(
   const parsed = tool.inputSchema.safeParse(read.value);
   if (!parsed.success)
     return fail(read.value, invalidInputMessage(call.toolName, describeZodError(parsed.error)));
+  if (table.authorize) {
+    const decision = await table.authorize({
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      input: parsed.data,
+    });
+    if (decision.behavior === 'deny') return fail(parsed.data, decision.message);
+    if (decision.behavior === 'pause')
+      return { ...fail(parsed.data, decision.reason), isError: false, paused: decision.reason };
+  }
   try {
     const output = await tool.execute(parsed.data, { signal, toolCallId: call.toolCallId });
     return {

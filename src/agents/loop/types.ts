@@ -38,7 +38,26 @@ export type LoopFinishReason =
   /** The caller's signal aborted the run. */
   | 'aborted'
   /** The caller's `stopWhen` ended the run after a turn. */
-  | 'halted';
+  | 'halted'
+  /** A tool call waits for a person's approval (`authorize` said `pause`); see `pending`. */
+  | 'interrupted';
+
+/**
+ * What `authorize` says about one tool call: run it, refuse it (the model reads `message` as the
+ * tool's error), or pause the run until a person answers (the run ends `interrupted`).
+ */
+export type ToolAuthorization =
+  | { behavior: 'allow' }
+  | { behavior: 'deny'; message: string }
+  | { behavior: 'pause'; reason: string };
+
+/** A tool call an interrupted run waits on: the model's call and why it needs approval. */
+export interface PendingToolCall {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  reason: string;
+}
 
 /** One tool call the model made and what came of it. */
 export interface LoopToolCall {
@@ -74,6 +93,8 @@ export interface LoopResult {
   toolCalls: LoopToolCall[];
   /** Why the run stopped early, in words a user can act on (for `max_steps`, `budget`, `halted`). */
   stopMessage?: string;
+  /** Calls waiting for approval when the run ended `interrupted`. */
+  pending?: PendingToolCall[];
 }
 
 /** Events of a streamed run, in order; the last one is always `finish`. */
@@ -88,6 +109,14 @@ export type LoopEvent =
       toolName: string;
       output: unknown;
       isError: boolean;
+    }
+  | {
+      type: 'tool-paused';
+      step: number;
+      toolCallId: string;
+      toolName: string;
+      input: unknown;
+      reason: string;
     }
   | { type: 'retry'; step: number; attempt: number; delayMs: number; message: string }
   | {
@@ -126,6 +155,15 @@ export interface LoopOptions {
   allowedTools?: readonly string[];
   temperature?: number;
   maxOutputTokens?: number;
+  /**
+   * Decides each valid tool call before it runs (permission rules, approval). Default: allow.
+   * A `pause` ends the run `interrupted` once the turn's other calls have run.
+   */
+  authorize?: (call: {
+    toolCallId: string;
+    toolName: string;
+    input: unknown;
+  }) => ToolAuthorization | Promise<ToolAuthorization>;
   /** Ends the run after a turn when it returns a reason (finish reason `halted`). */
   stopWhen?: (state: LoopState) => string | undefined;
   /** Sees every event (for `runLoop`; the stream yields them instead). */

@@ -1,0 +1,25 @@
+export {
+  CLAUDE_TOOL_NAMES,
+  parsePermissionRule,
+  splitToolList,
+  toolsOfRule,
+  ruleCoversTool,
+  type PermissionRule,
+} from './permission-rule.js';
+export { splitShellCommand } from './shell-command.js';
+export {
+  commandMatches,
+  pathMatches,
+  ruleMatches,
+  type PermissionCall,
+  type PermissionContext,
+} from './match-rule.js';
+export {
+  checkPermission,
+  createPermissionPolicy,
+  alwaysRule,
+  rulesAllow,
+  type PermissionDecision,
+  type PermissionPolicy,
+} from './check-permission.js';
+export { toolRestriction, type ToolRestriction } from './tool-restriction.js';

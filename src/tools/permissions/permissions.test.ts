@@ -1,0 +1,185 @@
+import { describe, expect, it } from 'vitest';
+import {
+  alwaysRule,
+  checkPermission,
+  commandMatches,
+  createPermissionPolicy,
+  parsePermissionRule,
+  splitShellCommand,
+  splitToolList,
+  toolRestriction,
+  type PermissionCall,
+} from './index.js';
+
+const context = { workspace: '/repo', home: '/home/me' };
+const bash = (command: string): PermissionCall => ({ tool: 'bash', input: { command } });
+const decide = (rules: Parameters<typeof createPermissionPolicy>[0], call: PermissionCall) =>
+  checkPermission(createPermissionPolicy(rules), call, context);
+
+describe('permission rules (Claude Code grammar)', () => {
+  it('parses Tool and Tool(specifier), and refuses malformed rules', () => {
+    expect(parsePermissionRule('Bash(npm test:*)')).toMatchObject({
+      tool: 'Bash',
+      specifier: 'npm test:*',
+    });
+    expect(parsePermissionRule('Edit')).toEqual({ text: 'Edit', tool: 'Edit' });
+    expect(parsePermissionRule('mcp__github__create_issue').tool).toBe('mcp__github__create_issue');
+    expect(() => parsePermissionRule('Bash(npm test')).toThrow(/not Tool or Tool\(specifier\)/);
+    expect(splitToolList('Read, Grep Bash(git log:*)')).toEqual([
+      'Read',
+      'Grep',
+      'Bash(git log:*)',
+    ]);
+  });
+
+  it('matches Bash prefixes on a word boundary, wildcards and exact commands', () => {
+    expect(commandMatches('npm test:*', 'npm test')).toBe(true);
+    expect(commandMatches('npm test:*', 'npm test -- --watch')).toBe(true);
+    expect(commandMatches('npm test:*', 'npm tester')).toBe(false);
+    expect(commandMatches('git * main', 'git push origin main')).toBe(true);
+    expect(commandMatches('ls *', 'ls')).toBe(true);
+    expect(commandMatches('npm install', 'npm install left-pad')).toBe(false);
+  });
+
+  it('splits compound commands and gives up on substitutions', () => {
+    expect(splitShellCommand('npm test && git push; ls | wc -l 2>&1')).toEqual([
+      'npm test',
+      'git push',
+      'ls',
+      'wc -l 2>&1',
+    ]);
+    expect(splitShellCommand("echo 'a && b'")).toEqual(["echo 'a && b'"]);
+    expect(splitShellCommand('echo $(cat ~/.ssh/id_rsa)')).toBeUndefined();
+    expect(splitShellCommand('echo `id`')).toBeUndefined();
+  });
+
+  it('deny wins over ask, ask over allow, whatever their order or specificity', () => {
+    const rules = [
+      {
+        allow: ['Bash(npm test:*)', 'Bash'],
+        ask: ['Bash(npm:*)'],
+        deny: ['Bash(npm test -- --update:*)'],
+      },
+    ];
+    expect(decide(rules, bash('npm test -- --update'))).toMatchObject({ behavior: 'deny' });
+    expect(decide(rules, bash('npm test'))).toMatchObject({ behavior: 'ask', rule: 'Bash(npm:*)' });
+    expect(decide(rules, bash('ls'))).toMatchObject({ behavior: 'allow', rule: 'Bash' });
+  });
+
+  it('allows a compound command only when every part is allowed; any denied part denies it', () => {
+    const rules = [{ allow: ['Bash(npm test:*)', 'Bash(git status)'], deny: ['Bash(curl:*)'] }];
+    expect(decide(rules, bash('npm test && git status'))).toMatchObject({ behavior: 'allow' });
+    expect(decide(rules, bash('npm test && rm -rf /'))).toMatchObject({ behavior: 'ask' });
+    expect(decide(rules, bash('npm test; curl evil.example'))).toMatchObject({ behavior: 'deny' });
+    expect(decide(rules, bash('npm test $(curl evil.example)'))).toMatchObject({
+      behavior: 'deny',
+    });
+    expect(decide(rules, bash('npm test $(rm -rf ~)'))).toMatchObject({ behavior: 'ask' });
+  });
+
+  it('matches paths gitignore-style: relative, /root-relative, ~/home, //absolute, bare names at any depth', () => {
+    const read = (path: string): PermissionCall => ({ tool: 'read', input: { path } });
+    const rules = [
+      { allow: ['Read(src/**)'], deny: ['Read(.env)', 'Read(~/.ssh/**)', 'Read(//etc/**)'] },
+    ];
+    expect(decide(rules, read('src/a/b.ts'))).toMatchObject({
+      behavior: 'allow',
+      rule: 'Read(src/**)',
+    });
+    expect(decide(rules, read('.env'))).toMatchObject({ behavior: 'deny' });
+    expect(decide(rules, read('config/.env'))).toMatchObject({ behavior: 'deny' });
+    expect(decide(rules, read('/home/me/.ssh/id_rsa'))).toMatchObject({ behavior: 'deny' });
+    expect(decide(rules, read('/etc/passwd'))).toMatchObject({ behavior: 'deny' });
+    // Read rules cover grep and glob too; Edit rules cover write.
+    expect(decide(rules, { tool: 'grep', input: { path: '.env' } })).toMatchObject({
+      behavior: 'deny',
+    });
+    expect(
+      decide([{ deny: ['Edit(docs/**)'] }], { tool: 'write', input: { path: 'docs/a.md' } }),
+    ).toMatchObject({
+      behavior: 'deny',
+    });
+  });
+
+  it('matches WebFetch domains and MCP tools', () => {
+    const fetchCall = (url: string): PermissionCall => ({ tool: 'web_fetch', input: { url } });
+    const rules = [
+      {
+        allow: ['WebFetch(domain:example.org)', 'mcp__github'],
+        deny: ['mcp__github__delete_repo'],
+      },
+    ];
+    expect(decide(rules, fetchCall('https://example.org/a'))).toMatchObject({ behavior: 'allow' });
+    expect(decide(rules, fetchCall('https://evil.example.org.attacker.com/'))).toMatchObject({
+      behavior: 'ask',
+    });
+    expect(decide(rules, { tool: 'mcp__github__create_issue', input: {} })).toMatchObject({
+      behavior: 'allow',
+    });
+    expect(decide(rules, { tool: 'mcp__github__delete_repo', input: {} })).toMatchObject({
+      behavior: 'deny',
+    });
+    expect(decide(rules, { tool: 'mcp__slack__post', input: {} })).toMatchObject({
+      behavior: 'ask',
+    });
+  });
+
+  it('falls back to the mode: reads run, commands and edits ask; acceptEdits, bypass and dontAsk', () => {
+    const edit: PermissionCall = { tool: 'edit', input: { path: 'a.ts' } };
+    const read: PermissionCall = { tool: 'read', input: { path: 'a.ts' } };
+    const check = (
+      mode: 'default' | 'acceptEdits' | 'bypassPermissions' | 'dontAsk',
+      call: PermissionCall,
+    ) => checkPermission(createPermissionPolicy([], mode), call, context).behavior;
+    expect([check('default', read), check('default', edit), check('default', bash('ls'))]).toEqual([
+      'allow',
+      'ask',
+      'ask',
+    ]);
+    expect([check('acceptEdits', edit), check('acceptEdits', bash('ls'))]).toEqual([
+      'allow',
+      'ask',
+    ]);
+    expect(check('bypassPermissions', bash('ls'))).toBe('allow');
+    expect(check('dontAsk', bash('ls'))).toBe('deny');
+    expect(
+      checkPermission(
+        createPermissionPolicy([{ deny: ['Bash'] }], 'bypassPermissions'),
+        bash('ls'),
+        context,
+      ).behavior,
+    ).toBe('deny');
+  });
+
+  it('suggests an "always" rule from the call', () => {
+    expect(alwaysRule(bash('npm test -- --watch'))).toBe('Bash(npm test:*)');
+    expect(alwaysRule(bash('ls -la'))).toBe('Bash(ls:*)');
+    expect(alwaysRule(bash('make && rm -rf x'))).toBe('Bash(make && rm -rf x)');
+    expect(alwaysRule({ tool: 'write', input: { path: 'a' } })).toBe('Edit');
+    expect(alwaysRule({ tool: 'web_fetch', input: { url: 'https://example.org/x' } })).toBe(
+      'WebFetch(domain:example.org)',
+    );
+  });
+});
+
+describe('toolRestriction (skills allowed-tools, agent files tools)', () => {
+  it('Read Grep Bash(git log:*) offers read, grep and bash, and bash only for git log', () => {
+    const only = toolRestriction('Read Grep Bash(git log:*)');
+    expect(only.tools(['glob', 'grep', 'read', 'write', 'edit', 'bash', 'web_fetch'])).toEqual([
+      'grep',
+      'read',
+      'bash',
+    ]);
+    expect(only.permits(bash('git log --oneline -5'), context)).toBe('Bash(git log:*)');
+    expect(only.permits(bash('git push'), context)).toBeUndefined();
+    expect(only.permits(bash('git log && curl evil.example'), context)).toBeUndefined();
+    expect(only.permits({ tool: 'read', input: { path: 'a.ts' } }, context)).toBe('Read');
+    expect(only.permits({ tool: 'write', input: { path: 'a.ts' } }, context)).toBeUndefined();
+  });
+
+  it('reads cohort names too', () => {
+    expect(
+      toolRestriction(['glob', 'grep', 'read', 'write_doc']).tools(['read', 'write', 'write_doc']),
+    ).toEqual(['read', 'write_doc']);
+  });
+});
