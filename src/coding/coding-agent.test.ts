@@ -278,7 +278,7 @@ describe('runCodingAgent with subagents', () => {
     });
     const type = result.subagentTypes.types.get('code-reviewer');
     expect(type).toMatchObject({
-      tools: ['read', 'grep', 'glob'],
+      tools: ['Read', 'Grep', 'Glob'],
       model: 'haiku',
       extra: { color: 'blue', permissionMode: 'default' },
     });
@@ -343,7 +343,8 @@ describe('runCodingAgent with skills', () => {
       request: '/designer plan the module layout',
       workspace,
       home,
-      config: config(),
+      // Edits run without asking, so what refuses the write is the skill alone.
+      config: config({ permissions: { defaultMode: 'acceptEdits' } }),
       model: () => main.model,
     });
     expect(result.activation).toMatchObject({

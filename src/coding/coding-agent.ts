@@ -6,11 +6,14 @@ import {
   defineTool,
   emptyUsage,
   runLoop,
+  toolResultPart,
   type LoopEvent,
   type LoopFinishReason,
   type LoopTool,
+  type PendingToolCall,
 } from '../agents/loop/index.js';
-import type { CohortConfig } from '../config/index.js';
+import type { CohortConfig, PermissionSettings } from '../config/index.js';
+import { CohortError } from '../errors/index.js';
 import type { TokenUsage } from '../schema/index.js';
 import {
   activateSkill,
@@ -24,7 +27,12 @@ import {
   type SkillActivation,
   type SkillCatalog,
 } from '../skills/index.js';
-import { createWorkspace, toolFailure, type HostLookup } from '../tools/index.js';
+import {
+  alwaysRule,
+  createWorkspace,
+  toolFailure,
+  type HostLookup,
+} from '../tools/index.js';
 import {
   createSubagentTracker,
   createTaskTool,
@@ -35,6 +43,12 @@ import {
   type SubagentResult,
 } from '../subagents/index.js';
 import { createCodingTools } from './coding-tools.js';
+import {
+  codingPermissionPolicy,
+  createCodingAuthorizer,
+  type ApprovalAnswer,
+  type ApprovalRequest,
+} from './coding-permissions.js';
 
 /** The main coding agent's own instructions; skills and the skill list are appended. */
 export const CODING_AGENT_PROMPT = `You are cohort's coding assistant, working on the files of one workspace.
@@ -56,6 +70,21 @@ export const SKILL_RESOURCE_TOOL_NAME = 'read_skill_resource';
 export type CodingAgentEvent =
   LoopEvent | SubagentEvent | { type: 'skill'; activation: SkillActivation };
 
+/**
+ * Where an interrupted coding run stands: everything needed to resume it, in this process or
+ * another (it is plain JSON, kept in the store's `runs` table by the server).
+ */
+export interface CodingRunState {
+  /** The skill active when it paused (re-activated on resume). */
+  skill?: string;
+  /** The conversation so far, up to the assistant's tool calls and the results of those that ran. */
+  messages: ModelMessage[];
+  /** The calls waiting for an answer. */
+  pending: PendingToolCall[];
+  /** Allow rules added by "always" answers in this session. */
+  sessionAllow: string[];
+}
+
 /** Options of {@link runCodingAgent}. */
 export interface CodingAgentOptions {
   request: string;
@@ -66,6 +95,8 @@ export interface CodingAgentOptions {
   model(ref: string): LanguageModelV3;
   /** Activate this skill (the API option); otherwise `/name` or automatic matching. */
   skill?: string;
+  /** The skill active earlier in this conversation: it stays active when this request activates none. */
+  activeSkill?: string;
   /** Earlier turns of the conversation: skills work in the same context, so they see it. */
   history?: ModelMessage[];
   /** Home folder for `~/.config/cohort/skills` (tests). */
@@ -78,6 +109,14 @@ export interface CodingAgentOptions {
   signal?: AbortSignal;
   onEvent?: (event: CodingAgentEvent) => void;
   clock?: () => number;
+  /** Rules and mode from the command line (over cohort.config.json and .claude/settings.json). */
+  permissions?: Partial<PermissionSettings>;
+  /** Asks a person about a call the rules say to ask about; without it the run pauses instead. */
+  approve?: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
+  /** Allow rules earlier "always" answers added in this session. */
+  sessionAllow?: string[];
+  /** Continues an interrupted run: its state and an answer per pending call id (`*` for all). */
+  resume?: { state: CodingRunState; answers: Record<string, ApprovalAnswer> };
 }
 
 /** What a coding-agent run returns. */
@@ -99,6 +138,12 @@ export interface CodingAgentResult {
   messages: ModelMessage[];
   skills: SkillCatalog;
   subagentTypes: SubagentCatalog;
+  /** Calls waiting for approval (finish reason `interrupted`). */
+  pending?: ApprovalRequest[];
+  /** What {@link runCodingAgent}'s `resume` needs, when the run is interrupted. */
+  state?: CodingRunState;
+  /** Allow rules added by "always" answers (the session keeps them). */
+  sessionAllow: string[];
 }
 
 function skillResourceTool(skill: Skill): LoopTool {
@@ -141,12 +186,40 @@ export async function runCodingAgent(options: CodingAgentOptions): Promise<Codin
     workspace: workspace.root,
     ...(options.home ? { home: options.home } : {}),
   });
-  const subagentTypes = loadSubagentTypes(workspace.root);
-  const activation = activateSkill(
-    options.request,
-    skills.skills,
-    options.skill ? { skill: options.skill } : {},
+  const subagentTypes = loadSubagentTypes(
+    workspace.root,
+    options.home ? { home: options.home } : {},
   );
+  const resume = options.resume;
+  const skillName = resume ? resume.state.skill : options.skill;
+  let activation = activateSkill(
+    resume ? '' : options.request,
+    skills.skills,
+    skillName ? { skill: skillName } : {},
+  );
+  const earlier = skills.skills.find((skill) => skill.name === options.activeSkill);
+  if (activation.how === 'none' && earlier) {
+    activation = {
+      ...activation,
+      skill: earlier,
+      how: 'option',
+      confidence: 1,
+      reason: `skill "${earlier.name}" stays active from earlier in the conversation`,
+    };
+  }
+  const sessionAllow = [...(resume?.state.sessionAllow ?? options.sessionAllow ?? [])];
+  const authorize = createCodingAuthorizer({
+    policy: codingPermissionPolicy({
+      workspace: workspace.root,
+      config,
+      ...(options.permissions ? { extra: options.permissions } : {}),
+    }),
+    ...(activation.skill ? { skill: activation.skill } : {}),
+    workspace: workspace.root,
+    ...(options.home ? { home: options.home } : {}),
+    sessionAllow,
+    ...(options.approve ? { approve: options.approve } : {}),
+  });
   options.onEvent?.({ type: 'skill', activation });
   const skill = activation.skill;
   const model = skill?.model ?? 'full';
@@ -160,6 +233,7 @@ export async function runCodingAgent(options: CodingAgentOptions): Promise<Codin
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.lookup ? { lookup: options.lookup } : {}),
         ...(options.parentEnv ? { parentEnv: options.parentEnv } : {}),
+        ...(options.home ? { home: options.home } : {}),
       }),
     ).map((tool) => defineTool(tool));
   const tracker = createSubagentTracker();
@@ -171,6 +245,8 @@ export async function runCodingAgent(options: CodingAgentOptions): Promise<Codin
     types: subagentTypes.types,
     skills: skills.skills,
     depth: 0,
+    authorize,
+    workspace: workspace.root,
     onEvent(event) {
       tracker.handle(event);
       options.onEvent?.(event);
@@ -197,12 +273,16 @@ export async function runCodingAgent(options: CodingAgentOptions): Promise<Codin
     .filter(Boolean)
     .join('\n\n');
 
+  const messages: ModelMessage[] = resume
+    ? [...resume.state.messages, await answerPending(resume, tools, sessionAllow, options.signal)]
+    : [...(options.history ?? []), { role: 'user', content: activation.request }];
   const result = await runLoop({
     model: options.model(model),
     system,
-    messages: [...(options.history ?? []), { role: 'user', content: activation.request }],
+    messages,
     tools,
     allowedTools: allowed,
+    authorize,
     maxSteps: config.model.maxSteps,
     timeoutMs: config.model.timeoutSeconds * 1000,
     maxRetries: config.model.maxRetries,
@@ -213,11 +293,30 @@ export async function runCodingAgent(options: CodingAgentOptions): Promise<Codin
   const totalUsage = emptyUsage();
   addUsage(totalUsage, result.usage);
   addUsage(totalUsage, tracker.usage());
+  const pending = result.pending?.map((call) => ({
+    toolCallId: call.toolCallId,
+    tool: call.toolName,
+    input: call.input,
+    reason: call.reason,
+    always: alwaysRule({ tool: call.toolName, input: call.input }),
+  }));
   return {
     text: result.text,
     activation,
     model,
     tools: allowed,
+    sessionAllow,
+    ...(pending && result.pending
+      ? {
+          pending,
+          state: {
+            ...(activation.skill ? { skill: activation.skill.name } : {}),
+            messages: result.messages,
+            pending: result.pending,
+            sessionAllow,
+          },
+        }
+      : {}),
     finishReason: result.finishReason,
     ...(result.stopMessage ? { stopMessage: result.stopMessage } : {}),
     usage: result.usage,
@@ -227,4 +326,73 @@ export async function runCodingAgent(options: CodingAgentOptions): Promise<Codin
     skills,
     subagentTypes,
   };
+}
+
+/**
+ * Runs or declines the calls an interrupted run waits on, per the answers, and returns the tool
+ * message with their results. "always" also adds its rule to the session. An answer missing for a
+ * pending call is `invalid_input`: nothing runs.
+ */
+async function answerPending(
+  resume: NonNullable<CodingAgentOptions['resume']>,
+  tools: readonly LoopTool[],
+  sessionAllow: string[],
+  signal: AbortSignal | undefined,
+): Promise<ModelMessage> {
+  const answers = resume.state.pending.map((call) => {
+    const answer = resume.answers[call.toolCallId] ?? resume.answers['*'];
+    if (!answer) {
+      throw new CohortError(
+        'invalid_input',
+        `No answer for the pending ${call.toolName} call ${call.toolCallId}: answer yes, no or always.`,
+        { field: 'decision' },
+      );
+    }
+    return answer;
+  });
+  const results = [];
+  for (const [index, call] of resume.state.pending.entries()) {
+    const answer = answers[index];
+    const base = { toolCallId: call.toolCallId, toolName: call.toolName, input: call.input };
+    if (answer === 'always')
+      sessionAllow.push(alwaysRule({ tool: call.toolName, input: call.input }));
+    if (answer === 'no') {
+      results.push(
+        toolResultPart({
+          ...base,
+          output: `The user declined this ${call.toolName} call. Do not retry it; ask what to do instead.`,
+          isError: true,
+        }),
+      );
+      continue;
+    }
+    const tool = tools.find((candidate) => candidate.name === call.toolName);
+    const parsed = tool?.inputSchema.safeParse(call.input);
+    if (!tool || !parsed?.success) {
+      results.push(
+        toolResultPart({
+          ...base,
+          output: `tool ${call.toolName} is not available`,
+          isError: true,
+        }),
+      );
+      continue;
+    }
+    try {
+      const output = await tool.execute(parsed.data, {
+        signal: signal ?? new AbortController().signal,
+        toolCallId: call.toolCallId,
+      });
+      results.push(toolResultPart({ ...base, output, isError: false }));
+    } catch (error) {
+      results.push(
+        toolResultPart({
+          ...base,
+          output: `tool ${call.toolName} failed: ${error instanceof Error ? error.message : String(error)}`,
+          isError: true,
+        }),
+      );
+    }
+  }
+  return { role: 'tool', content: results };
 }

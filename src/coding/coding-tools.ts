@@ -29,7 +29,7 @@ export const CODING_TOOL_NAMES = [
 
 /**
  * Every coding-assistant tool bound to one workspace and the `tools` config section: file tools
- * confined to the workspace, `bash` with its timeout and scrubbed environment, web tools with the
+ * confined to the workspace, `bash` in the bubblewrap sandbox (`sandbox` section) with its timeout, web tools with the
  * Tavily settings and the private-network guard. `fetch`, `lookup` and `parentEnv` are for tests.
  *
  * @example
@@ -42,6 +42,8 @@ export function createCodingTools(options: {
   fetch?: typeof fetch;
   lookup?: HostLookup;
   parentEnv?: Record<string, string | undefined>;
+  /** Home folder for the sandbox's `~/…` deny entries (tests). */
+  home?: string;
 }): Record<(typeof CODING_TOOL_NAMES)[number], CohortTool> & Record<string, CohortTool> {
   const { workspace, config } = options;
   const maxOutputChars = config.tools.maxOutputChars;
@@ -55,7 +57,9 @@ export function createCodingTools(options: {
     createBashTool(workspace, {
       timeoutSeconds: config.tools.bashTimeoutSeconds,
       maxOutputChars,
+      sandbox: config.sandbox,
       ...(options.parentEnv ? { parentEnv: options.parentEnv } : {}),
+      ...(options.home ? { home: options.home } : {}),
     }),
     createWebSearchTool({
       apiKey: config.tools.tavilyApiKey,

@@ -13,3 +13,24 @@ export {
   type OpenedCoding,
   type CodingRunOptions,
 } from './open-coding.js';
+export { type CodingRunState } from './coding-agent.js';
+export {
+  ApprovalAnswer,
+  codingPermissionPolicy,
+  createCodingAuthorizer,
+  readClaudePermissions,
+  denyReadRules,
+  CLAUDE_SETTINGS_FILES,
+  type ApprovalRequest,
+  type CodingAuthorizerOptions,
+} from './coding-permissions.js';
+export {
+  startCodeRun,
+  answerCodeRun,
+  loadCodeSession,
+  saveCodeSession,
+  CODE_RUN_KIND,
+  CODE_SESSION_KIND,
+  AWAITING_APPROVAL,
+  type RecordedCodeRun,
+} from './coding-runs.js';

@@ -25,6 +25,7 @@ export {
   availableSkillsBlock,
   skillPrompt,
   allowedToolsFor,
+  skillPermits,
   SKILL_ACTIVATION_THRESHOLD,
   type SkillActivation,
   type SkillScore,

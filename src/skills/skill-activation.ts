@@ -1,4 +1,5 @@
 import { CohortError } from '../errors/index.js';
+import { toolRestriction, type PermissionCall, type PermissionContext } from '../tools/index.js';
 import { analyze } from '../retrieval/index.js';
 import type { Skill } from './skill-file.js';
 
@@ -196,15 +197,32 @@ export function skillPrompt(skill: Skill, resources: readonly string[] = []): st
 }
 
 /**
- * The tools a task may use once `skill` is active: its `allowed-tools` among `available`, or all
- * of `available` when the skill does not restrict them. Tool names the task does not have are
- * ignored (a skill written for another host may name tools cohort lacks).
+ * The tools a task may use once `skill` is active: those its `allowed-tools` rules name among
+ * `available` (Claude names map to cohort's: `Read` is read, `Bash(git log:*)` is bash, limited to
+ * `git log` by {@link skillPermits}), or all of `available` when the skill does not restrict them.
+ * Names the task does not have are ignored (a skill written for another host may name tools
+ * cohort lacks).
  *
  * @example
  * allowedToolsFor(designer, ['read', 'write', 'bash']); // ['read']
  */
 export function allowedToolsFor(skill: Skill | undefined, available: readonly string[]): string[] {
   if (!skill?.allowedTools) return [...available];
-  const allowed = new Set(skill.allowedTools);
-  return available.filter((name) => allowed.has(name));
+  return toolRestriction(skill.allowedTools).tools(available);
+}
+
+/**
+ * Whether the active skill's `allowed-tools` let `call` run: the rule that does, or undefined.
+ * No skill, or a skill without `allowed-tools`, permits everything.
+ *
+ * @example
+ * skillPermits(gitSkill, { tool: 'bash', input: { command: 'git push' } }, { workspace: '/repo' }); // undefined
+ */
+export function skillPermits(
+  skill: Skill | undefined,
+  call: PermissionCall,
+  context: PermissionContext,
+): string | undefined {
+  if (!skill?.allowedTools) return 'no allowed-tools';
+  return toolRestriction(skill.allowedTools).permits(call, context);
 }

@@ -1,17 +1,28 @@
 import { z } from 'zod';
 import { parseFrontmatter } from '../config/index.js';
 import { CohortError, parseInput } from '../errors/index.js';
+import { parsePermissionRule, splitToolList } from '../tools/index.js';
 
 /** Skill names (Agent Skills format): lowercase letters and digits, single hyphens between. */
 export const SKILL_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /** The file that makes a folder a skill. */
 export const SKILL_FILE = 'SKILL.md';
 
-const toolList = z
-  .union([z.string(), z.array(z.string().min(1))])
-  .transform((value) =>
-    typeof value === 'string' ? value.split(/[\s,]+/).filter(Boolean) : value,
-  );
+/**
+ * `allowed-tools` in the permission-rule grammar (Claude's `Read Grep Bash(git log:*)` or cohort's
+ * names), split on spaces and commas outside parentheses; a malformed rule is refused.
+ */
+const toolList = z.union([z.string(), z.array(z.string().min(1))]).transform((value, context) => {
+  const items = splitToolList(value);
+  for (const item of items) {
+    try {
+      parsePermissionRule(item);
+    } catch (error) {
+      context.addIssue({ code: 'custom', message: (error as Error).message });
+    }
+  }
+  return items;
+});
 
 /**
  * A SKILL.md frontmatter (Agent Skills format, plus cohort's `model`). Keys outside the format,
@@ -40,7 +51,13 @@ export const SkillFrontmatter = z.object({
 });
 
 /** Where a skill was found, earliest search path first. */
-export const SkillSource = z.enum(['project', 'project-cohort', 'user']);
+export const SkillSource = z.enum([
+  'project',
+  'project-cohort',
+  'project-claude',
+  'user',
+  'user-claude',
+]);
 export type SkillSource = z.infer<typeof SkillSource>;
 
 /** A loaded skill: its frontmatter fields, the body as prompt, and where it lives. */
@@ -50,7 +67,7 @@ export const Skill = z.object({
   license: z.string().optional(),
   compatibility: z.string().optional(),
   metadata: z.record(z.string(), z.string()),
-  /** Tools the skill may use; undefined means every tool. */
+  /** Tools the skill may use, as permission rules (`Read`, `Bash(git log:*)`); undefined means every tool. */
   allowedTools: z.array(z.string()).optional(),
   model: z.string().optional(),
   /** The SKILL.md body, injected into the main agent's context when the skill is activated. */

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isCohortError } from '../errors/index.js';
@@ -32,8 +32,9 @@ export interface SkillCatalog {
 }
 
 /**
- * The skill search paths, earliest wins: the workspace's `skills/`, its `.cohort/skills/`, then
- * `~/.config/cohort/skills/`.
+ * The skill search paths, earliest wins: the workspace's `skills/`, its `.cohort/skills/`, its
+ * `.claude/skills/` (Claude Code's project skills, read unchanged), then `~/.config/cohort/skills/`
+ * and `~/.claude/skills/` (project over user, as Claude Code orders them).
  *
  * @example
  * skillSearchPaths({ workspace: '/repo' })[0]; // { dir: '/repo/skills', source: 'project' }
@@ -43,7 +44,9 @@ export function skillSearchPaths(options: { workspace: string; home?: string }):
   return [
     { dir: join(workspace, 'skills'), source: 'project' },
     { dir: join(workspace, '.cohort', 'skills'), source: 'project-cohort' },
+    { dir: join(workspace, '.claude', 'skills'), source: 'project-claude' },
     { dir: join(options.home ?? homedir(), '.config', 'cohort', 'skills'), source: 'user' },
+    { dir: join(options.home ?? homedir(), '.claude', 'skills'), source: 'user-claude' },
   ];
 }
 
@@ -85,8 +88,13 @@ export function loadSkills(options: {
   const byName = new Map<string, Skill>();
   const problems: SkillProblem[] = [];
   const shadowed: ShadowedSkill[] = [];
+  const seen = new Set<string>();
   for (const { dir, source } of paths) {
     if (!existsSync(dir) || !statSync(dir).isDirectory()) continue;
+    // The workspace may be the home folder: one folder is searched once.
+    const real = realpathSync(dir);
+    if (seen.has(real)) continue;
+    seen.add(real);
     const entries = readdirSync(dir, { withFileTypes: true })
       .filter((entry) => !entry.name.startsWith('.'))
       .filter(

@@ -40,6 +40,39 @@ export class RunRepo {
     );
   }
 
+  /**
+   * Moves a run from status `from` to `to` only if it is still in `from`: true for the one caller
+   * that wins (so two server processes never resume the same paused run twice).
+   */
+  async claim(id: string, from: string, to: string): Promise<boolean> {
+    const { rows } = await this.db.query<{ id: string }>(
+      'UPDATE runs SET status = $3, updated_at = now() WHERE id = $1 AND status = $2 RETURNING id',
+      [id, from, to],
+    );
+    return rows.length === 1;
+  }
+
+  /** Creates the run, or replaces its status and output (a conversation saved after each turn). */
+  async put(run: {
+    id: string;
+    kind: string;
+    status: string;
+    input: unknown;
+    output: unknown;
+  }): Promise<void> {
+    await this.db.query(
+      `INSERT INTO runs (id, kind, status, input, output) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, output = EXCLUDED.output, updated_at = now()`,
+      [
+        run.id,
+        run.kind,
+        run.status,
+        JSON.stringify(run.input ?? {}),
+        JSON.stringify(run.output ?? null),
+      ],
+    );
+  }
+
   async get(id: string): Promise<RunRecord | undefined> {
     const { rows } = await this.db.query<{
       id: string;

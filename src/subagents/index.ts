@@ -10,7 +10,6 @@ export {
   parseSubagentFile,
   loadSubagentTypes,
   subagentDirs,
-  CLAUDE_TOOL_NAMES,
   type SubagentCatalog,
   type SubagentFileProblem,
 } from './subagent-file.js';

@@ -5,9 +5,11 @@ import {
   addUsage,
   emptyUsage,
   runLoop,
+  type LoopOptions,
   type LoopResult,
   type LoopTool,
 } from '../agents/loop/index.js';
+import { toolRestriction } from '../tools/index.js';
 import type { Skill } from '../skills/index.js';
 import type { TokenUsage } from '../schema/index.js';
 import type { SubagentEvent, SubagentResult } from './subagent-events.js';
@@ -40,6 +42,10 @@ export interface SubagentEnvironment {
   clock?: () => number;
   /** Id generator (default: type plus a counter). */
   newId?: (type: string) => string;
+  /** The parent's permission check, applied to every call a subagent makes (a pause is a refusal). */
+  authorize?: LoopOptions['authorize'];
+  /** The workspace the type's path rules (`Read(src/**)`) are relative to (default: cwd). */
+  workspace?: string;
 }
 
 let counter = 0;
@@ -55,21 +61,56 @@ function touchedFiles(result: LoopResult | undefined): string[] {
   return [...files];
 }
 
-/** The tools a spawned subagent gets: its type's list (or all), minus disallowed, plus `task` if depth allows. */
+/**
+ * The tools a spawned subagent gets: those its type's `tools` rules name (or all), minus tools its
+ * `disallowedTools` name without a specifier, plus `task` if depth allows.
+ */
 function subagentTools(
   env: SubagentEnvironment,
   type: SubagentType,
   childEnv: SubagentEnvironment,
 ): LoopTool[] {
-  const disallowed = new Set(type.disallowedTools);
-  const wanted = type.tools ? new Set(type.tools) : undefined;
-  const tools = env.tools.filter(
-    (tool) => (!wanted || wanted.has(tool.name)) && !disallowed.has(tool.name),
+  const names = [...env.tools.map((tool) => tool.name), 'task'];
+  const wanted = new Set(type.tools ? toolRestriction(type.tools).tools(names) : names);
+  const removed = new Set(
+    toolRestriction(type.disallowedTools.filter((rule) => !rule.includes('('))).tools(names),
   );
+  const tools = env.tools.filter((tool) => wanted.has(tool.name) && !removed.has(tool.name));
   const mayNest = childEnv.depth < env.config.subagents.maxDepth;
-  if (mayNest && (!wanted || wanted.has('task')) && !disallowed.has('task'))
-    tools.push(createTaskTool(childEnv));
+  if (mayNest && wanted.has('task') && !removed.has('task')) tools.push(createTaskTool(childEnv));
   return tools;
+}
+
+/**
+ * The check every call of a subagent goes through: its type's `tools` rules (`Bash(npm test:*)`
+ * runs `npm test` only), its `disallowedTools` rules, then the parent's permission check. A call
+ * that would need a person's approval is refused: a subagent cannot pause its parent's run.
+ */
+function subagentAuthorize(env: SubagentEnvironment, type: SubagentType): LoopOptions['authorize'] {
+  const allowed = type.tools ? toolRestriction(type.tools) : undefined;
+  const disallowed = toolRestriction(type.disallowedTools);
+  const context = { workspace: env.workspace ?? process.cwd() };
+  return async (call) => {
+    const permissionCall = { tool: call.toolName, input: call.input };
+    if (allowed && !allowed.permits(permissionCall, context))
+      return {
+        behavior: 'deny',
+        message: `Permission denied: the ${type.name} subagent's tools (${type.tools?.join(', ')}) do not allow this ${call.toolName} call.`,
+      };
+    const refusedBy = disallowed.permits(permissionCall, context);
+    if (refusedBy)
+      return {
+        behavior: 'deny',
+        message: `Permission denied: ${refusedBy} is in the ${type.name} subagent's disallowedTools.`,
+      };
+    const parent = (await env.authorize?.(call)) ?? { behavior: 'allow' };
+    if (parent.behavior === 'pause')
+      return {
+        behavior: 'deny',
+        message: `Permission needed: ${parent.reason}; a subagent cannot ask the user. Report that this step needs the main agent.`,
+      };
+    return parent;
+  };
 }
 
 /**
@@ -166,6 +207,7 @@ export async function spawnSubagent(
       // Isolation: the task prompt is the whole conversation the subagent sees.
       messages: [{ role: 'user', content: request.prompt }],
       tools,
+      authorize: subagentAuthorize(env, type),
       // One more step than the turn budget, so running out reads as `budget`, not a step cap.
       maxSteps: maxTurns + 1,
       budget: { maxTurns, maxTokens: config.subagents.maxTokens },

@@ -1,25 +1,11 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { camelKeys, parseFrontmatter } from '../config/index.js';
 import { CohortError, isCohortError, parseInput } from '../errors/index.js';
+import { parsePermissionRule, splitToolList } from '../tools/index.js';
 import { BUILTIN_SUBAGENT_TYPES } from './builtin-types.js';
 import { SubagentType } from './subagent-type.js';
-
-/** Claude Code's tool names and the cohort tools that do the same job. */
-export const CLAUDE_TOOL_NAMES: Readonly<Record<string, string>> = {
-  Read: 'read',
-  Glob: 'glob',
-  Grep: 'grep',
-  LS: 'glob',
-  Bash: 'bash',
-  Write: 'write',
-  Edit: 'edit',
-  MultiEdit: 'edit',
-  WebSearch: 'web_search',
-  WebFetch: 'web_fetch',
-  Task: 'task',
-  Agent: 'task',
-};
 
 /** Frontmatter keys cohort reads; every other key is kept in `extra`. */
 const USED_KEYS = new Set([
@@ -32,34 +18,40 @@ const USED_KEYS = new Set([
   'skills',
 ]);
 
-/** A `tools` value (comma/space-separated string or list) as cohort tool names, without duplicates. */
-function toolNames(value: unknown, field: string, file: string): string[] | undefined {
+/**
+ * A `tools` value (comma/space-separated string or list) as permission rules, kept as written:
+ * `Read, Grep, Bash(npm test:*)` gives read and grep, and bash for `npm test` only.
+ */
+function toolRules(value: unknown, field: string, file: string): string[] | undefined {
   if (value === undefined || value === null) return undefined;
-  const items =
-    typeof value === 'string' ? value.split(/[,\s]+/) : Array.isArray(value) ? value : undefined;
-  if (!items || items.some((item) => typeof item !== 'string')) {
+  const items = typeof value === 'string' ? value : Array.isArray(value) ? value : undefined;
+  if (!items || (Array.isArray(items) && items.some((item) => typeof item !== 'string'))) {
     throw new CohortError(
       'invalid_input',
       `${file}: ${field}: must be a comma-separated string or a list of tool names`,
-      {
-        file,
-        field,
-      },
+      { file, field },
     );
   }
-  const names = (items as string[])
-    .map((item) => item.trim().replace(/\(.*\)$/, '')) // "Bash(npm test:*)" names the Bash tool
-    .filter(Boolean)
-    .map((item) => CLAUDE_TOOL_NAMES[item] ?? item.toLowerCase());
-  return [...new Set(names)];
+  const rules = splitToolList(items as string | string[]);
+  for (const rule of rules) {
+    try {
+      parsePermissionRule(rule);
+    } catch (error) {
+      throw new CohortError('invalid_input', `${file}: ${field}: ${(error as Error).message}`, {
+        file,
+        field,
+      });
+    }
+  }
+  return [...new Set(rules)];
 }
 
 /**
  * Parses a subagent file in Claude Code's format: frontmatter `name`, `description`, `tools`
  * (absent = inherit all), `disallowedTools`, `model` (`fast`/`full`/`inherit`/`haiku`/`sonnet`/
- * `opus`/a model id), `maxTurns`, `skills`; the body is the system prompt. Claude tool names
- * (`Read`, `Grep`, `WebFetch`...) map to cohort's; other keys (`color`, `permissionMode`) are kept
- * in `extra`, not refused.
+ * `opus`/a model id), `maxTurns`, `skills`; the body is the system prompt. `tools` is read in
+ * the permission-rule grammar (Claude's `Read`, `Bash(npm test:*)` or cohort's names) and enforced
+ * call by call; other keys (`color`, `permissionMode`) are kept in `extra`, not refused.
  *
  * @example
  * const type = parseSubagentFile(readFileSync('.claude/agents/code-reviewer.md', 'utf8'), '.claude/agents/code-reviewer.md');
@@ -68,8 +60,8 @@ export function parseSubagentFile(text: string, file: string): SubagentType {
   const { data, body } = parseFrontmatter(text, file);
   const fields = camelKeys(data);
   const extra = Object.fromEntries(Object.entries(fields).filter(([key]) => !USED_KEYS.has(key)));
-  const tools = toolNames(fields.tools, 'tools', file);
-  const disallowed = toolNames(fields.disallowedTools, 'disallowedTools', file);
+  const tools = toolRules(fields.tools, 'tools', file);
+  const disallowed = toolRules(fields.disallowedTools, 'disallowedTools', file);
   const skills =
     typeof fields.skills === 'string'
       ? fields.skills.split(/[,\s]+/).filter(Boolean)
@@ -107,14 +99,23 @@ export interface SubagentCatalog {
   overridden: Array<{ name: string; source: string; by: string }>;
 }
 
-/** The folders searched for subagent files, lowest precedence first. */
-export function subagentDirs(workspace: string): string[] {
+/**
+ * The folders searched for subagent files, lowest precedence first: the user's
+ * `~/.claude/agents/`, then the project's `.claude/agents/` and `.cohort/agents/` (project over
+ * user, as Claude Code orders them).
+ */
+export function subagentDirs(workspace: string, home: string = homedir()): string[] {
   const root = resolve(workspace);
-  return [join(root, '.claude', 'agents'), join(root, '.cohort', 'agents')];
+  return [
+    join(home, '.claude', 'agents'),
+    join(root, '.claude', 'agents'),
+    join(root, '.cohort', 'agents'),
+  ];
 }
 
 /**
- * The built-in types plus every `*.md` in the workspace's `.claude/agents/` and `.cohort/agents/`.
+ * The built-in types plus every `*.md` in `~/.claude/agents/` and the workspace's `.claude/agents/`
+ * and `.cohort/agents/`.
  * A later definition of a name replaces an earlier one (reported in `overridden`); a malformed
  * file is reported in `problems` and skipped.
  *
@@ -122,11 +123,14 @@ export function subagentDirs(workspace: string): string[] {
  * const { types, problems } = loadSubagentTypes('/repo');
  * types.get('explorer')?.tools; // ['glob', 'grep', 'read']
  */
-export function loadSubagentTypes(workspace: string): SubagentCatalog {
+export function loadSubagentTypes(
+  workspace: string,
+  options: { home?: string } = {},
+): SubagentCatalog {
   const types = new Map(BUILTIN_SUBAGENT_TYPES.map((type) => [type.name, type]));
   const problems: SubagentFileProblem[] = [];
   const overridden: SubagentCatalog['overridden'] = [];
-  for (const dir of subagentDirs(workspace)) {
+  for (const dir of subagentDirs(workspace, options.home)) {
     if (!existsSync(dir) || !statSync(dir).isDirectory()) continue;
     for (const name of readdirSync(dir)
       .filter((entry) => entry.endsWith('.md'))

@@ -62,14 +62,14 @@ describe('capReport', () => {
 });
 
 describe('subagent files', () => {
-  it('maps Claude tool names and model aliases, keeps unknown keys', () => {
+  it('keeps Claude tool rules as written (enforced as rules), maps model aliases, keeps unknown keys', () => {
     const type = parseSubagentFile(
       '---\nname: tester\ndescription: Runs tests.\ntools: [Bash, "Read", WebFetch]\ndisallowedTools: Write, Edit\nmodel: sonnet\nmaxTurns: 4\nskills: refactor\nhooks: {}\n---\nRun the tests.\n',
       'tester.md',
     );
     expect(type).toMatchObject({
-      tools: ['bash', 'read', 'web_fetch'],
-      disallowedTools: ['write', 'edit'],
+      tools: ['Bash', 'Read', 'WebFetch'],
+      disallowedTools: ['Write', 'Edit'],
       model: 'sonnet',
       maxTurns: 4,
       skills: ['refactor'],

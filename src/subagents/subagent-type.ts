@@ -16,7 +16,7 @@ export const SubagentType = z.object({
     .string()
     .regex(SUBAGENT_NAME_PATTERN, 'name must be lowercase letters, digits and hyphens'),
   description: z.string().trim().min(1, 'description must not be empty'),
-  /** cohort tool names; undefined inherits every tool of the parent (except `task`). */
+  /** Permission rules (`read`, `Read`, `Bash(npm test:*)`); undefined inherits every tool of the parent. */
   tools: z.array(z.string()).optional(),
   disallowedTools: z.array(z.string()).default([]),
   /** `fast`, `full`, `inherit` or a model id. */

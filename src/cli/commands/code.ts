@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { loadConfig } from '../../config/index.js';
+import type { ModelMessage } from 'ai';
+import { PermissionMode, type PermissionSettings } from '../../config/index.js';
 import { CohortError, isCohortError } from '../../errors/index.js';
 import {
   createSubagentTracker,
@@ -8,12 +9,22 @@ import {
   isSubagentEvent,
   renderSubagentTree,
 } from '../../subagents/index.js';
-import { openCoding } from '../../coding/index.js';
-import { createWorkspace } from '../../tools/index.js';
+import {
+  loadCodeSession,
+  openCoding,
+  saveCodeSession,
+  type ApprovalAnswer,
+  type ApprovalRequest,
+  type CodingAgentResult,
+} from '../../coding/index.js';
+import { openStore } from '../../store/index.js';
+import { createWorkspace, parsePermissionRule } from '../../tools/index.js';
 import type { CliCommand, CliIo } from '../command.js';
 import { parseCommandArgs, requirePositional, stringFlag } from '../args.js';
+import { configFor, STORE_FLAGS } from '../open.js';
 
-const usage = 'cohort code "<task>" [--workspace DIR] [--skill NAME] [--json]';
+const usage =
+  'cohort code ["<task>"] [--workspace DIR] [--skill NAME] [--session ID] [--allow RULE]... [--ask RULE]... [--deny RULE]... [--permission-mode default|acceptEdits|bypassPermissions|dontAsk] [--json]';
 /** Fewest milliseconds between two redraws of the live tree. */
 const REDRAW_MS = 100;
 
@@ -54,8 +65,85 @@ function createTreeView(io: CliIo, clock: () => number) {
   };
 }
 
+/** One line of a tool call, as the approval prompt shows it. */
+function describeCall(request: ApprovalRequest): string {
+  const input = (request.input ?? {}) as Record<string, unknown>;
+  if (request.tool === 'bash') return `bash wants to run: ${String(input.command)}`;
+  if (typeof input.path === 'string') return `${request.tool} wants to change ${input.path}`;
+  if (typeof input.url === 'string') return `${request.tool} wants to fetch ${input.url}`;
+  return `${request.tool} wants to run with ${JSON.stringify(input).slice(0, 200)}`;
+}
+
+const ANSWERS: Record<string, ApprovalAnswer> = {
+  y: 'yes',
+  yes: 'yes',
+  n: 'no',
+  no: 'no',
+  a: 'always',
+  always: 'always',
+};
+
+/** Lines typed by the user, shared by the conversation and the approval prompts. */
+function lineReader(io: CliIo) {
+  const lines = io.stdin?.[Symbol.asyncIterator]();
+  return {
+    available: lines !== undefined,
+    async next(): Promise<string | undefined> {
+      if (!lines) return undefined;
+      const next = await lines.next();
+      return next.done ? undefined : String(next.value);
+    },
+  };
+}
+
+/**
+ * The terminal's approver: shows the call and why the rules ask, and waits for yes / no / always.
+ * An unreadable answer is asked again; the end of input is "no".
+ */
+function terminalApprover(io: CliIo, lines: ReturnType<typeof lineReader>) {
+  return async (request: ApprovalRequest): Promise<ApprovalAnswer> => {
+    io.stdout(`\n? ${describeCall(request)}\n  (${request.reason})\n`);
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      io.stdout(`  Allow? [y]es / [n]o / [a]lways (adds ${request.always} for this session): `);
+      const line = await lines.next();
+      if (line === undefined) break;
+      const answer = ANSWERS[line.trim().toLowerCase()];
+      if (answer) return answer;
+    }
+    io.stdout('  no\n');
+    return 'no';
+  };
+}
+
+/** Rule lists given on the command line (`--allow` may repeat). */
+function ruleFlags(values: Record<string, unknown>): Partial<PermissionSettings> {
+  const list = (name: string) => {
+    const value = values[name];
+    return Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : [];
+  };
+  const mode = values['permission-mode'];
+  let defaultMode: PermissionMode | undefined;
+  if (typeof mode === 'string') {
+    const parsed = PermissionMode.safeParse(mode);
+    if (!parsed.success)
+      throw new CohortError(
+        'invalid_input',
+        `--permission-mode must be one of ${PermissionMode.options.join(', ')}, got "${mode}".\nUsage: ${usage}`,
+        { field: 'permission-mode' },
+      );
+    defaultMode = parsed.data;
+  }
+  const rules = { allow: list('allow'), ask: list('ask'), deny: list('deny') };
+  for (const rule of [...rules.allow, ...rules.ask, ...rules.deny]) parsePermissionRule(rule);
+  return { ...rules, ...(defaultMode ? { defaultMode } : {}) };
+}
+
 /**
  * Builds `cohort code`; `model` replaces the configured provider (tests pass scripted models).
+ * With a task it runs one turn; without one it is an interactive session (one turn per line,
+ * every turn seeing the whole conversation; `/exit` or the end of input ends it). `--session ID`
+ * keeps the conversation in the store and continues it next time. A call the permission rules
+ * say to ask about is shown and waits for yes / no / always.
  *
  * @example
  * const command = createCodeCommand();
@@ -71,15 +159,28 @@ export function createCodeCommand(
     async run(args, io) {
       const { values, positionals } = parseCommandArgs(
         args,
-        { workspace: { type: 'string' }, skill: { type: 'string' }, json: { type: 'boolean' } },
+        {
+          workspace: { type: 'string' },
+          skill: { type: 'string' },
+          json: { type: 'boolean' },
+          session: { type: 'string' },
+          allow: { type: 'string', multiple: true },
+          ask: { type: 'string', multiple: true },
+          deny: { type: 'string', multiple: true },
+          'permission-mode': { type: 'string' },
+          ...STORE_FLAGS,
+        },
         usage,
       );
-      const request = requirePositional(positionals, 'task', usage);
+      const task = positionals.join(' ').trim();
+      const lines = lineReader(io);
+      if (!task && (!lines.available || values.json)) requirePositional(positionals, 'task', usage);
+      const permissions = ruleFlags(values);
       // Checked before the model so a wrong --workspace is reported as such.
       const workspace = createWorkspace(
         resolve(io.cwd, stringFlag(values, 'workspace') ?? '.'),
       ).root;
-      const config = loadConfig({ env: io.env, cwd: io.cwd });
+      const config = configFor(io, values);
       let coding;
       try {
         coding = openCoding({ config, ...(options.model ? { model: options.model } : {}) });
@@ -90,55 +191,100 @@ export function createCodeCommand(
         return 1;
       }
       const clock = options.clock ?? Date.now;
-      const view = createTreeView(io, clock);
-      const skill = stringFlag(values, 'skill');
-      const result = await coding.run({
-        request,
-        workspace,
-        ...(skill ? { skill } : {}),
-        ...(io.env.HOME ? { home: io.env.HOME } : {}),
-        clock,
-        onEvent(event) {
-          if (values.json) return;
-          if (event.type === 'skill' && event.activation.skill)
-            io.stdout(`skill: ${event.activation.skill.name} (${event.activation.reason})\n`);
-          if (isSubagentEvent(event)) view.handle(event);
-        },
-      });
-      if (values.json) {
-        io.stdout(
-          JSON.stringify(
-            {
-              answer: result.text,
-              skill: result.activation.skill?.name ?? null,
-              model: result.model,
-              finishReason: result.finishReason,
-              usage: result.usage,
-              totalUsage: result.totalUsage,
-              subagents: result.subagents,
+      const session = stringFlag(values, 'session');
+      const store = session ? await openStore(config) : undefined;
+      try {
+        let history: ModelMessage[] =
+          store && session ? await loadCodeSession(store.runs, session) : [];
+        let sessionAllow: string[] = [];
+        let activeSkill = stringFlag(values, 'skill');
+        const approve = lines.available && !values.json ? terminalApprover(io, lines) : undefined;
+        const turn = async (request: string): Promise<number> => {
+          const view = createTreeView(io, clock);
+          const result = await coding.run({
+            request,
+            workspace,
+            history,
+            sessionAllow,
+            permissions,
+            ...(approve ? { approve } : {}),
+            ...(activeSkill ? { activeSkill } : {}),
+            ...(io.env.HOME ? { home: io.env.HOME } : {}),
+            clock,
+            onEvent(event) {
+              if (values.json) return;
+              if (event.type === 'skill' && event.activation.skill)
+                io.stdout(`skill: ${event.activation.skill.name} (${event.activation.reason})\n`);
+              if (isSubagentEvent(event)) view.handle(event);
             },
-            null,
-            2,
-          ) + '\n',
-        );
-        return result.finishReason === 'stop' ? 0 : 1;
+          });
+          history = result.messages;
+          sessionAllow = result.sessionAllow;
+          activeSkill = result.activation.skill?.name ?? activeSkill;
+          if (store && session && !result.pending)
+            await saveCodeSession(store.runs, session, history);
+          return printResult(io, result, Boolean(values.json));
+        };
+        if (task) return await turn(task);
+        let status = 0;
+        for (;;) {
+          io.stdout('> ');
+          const line = await lines.next();
+          if (line === undefined || line.trim() === '/exit') break;
+          if (!line.trim()) continue;
+          status = await turn(line.trim());
+        }
+        io.stdout('\n');
+        return status;
+      } finally {
+        await store?.close();
       }
-      if (result.subagents.length > 0) io.stdout('\n');
-      io.stdout(`${result.text.trim() || '(no answer)'}\n`);
-      if (result.stopMessage) io.stderr(`${result.stopMessage}\n`);
-      const sub = result.totalUsage.totalTokens - result.usage.totalTokens;
-      io.stdout(
-        `\n[${result.model} · ${result.usage.totalTokens.toLocaleString('en-US')} tokens main + ${sub.toLocaleString('en-US')} in ${result.subagents.length} subagent(s)]\n`,
-      );
-      if (result.finishReason !== 'stop' && !result.text.trim()) {
-        throw new CohortError(
-          'budget_exceeded',
-          result.stopMessage ?? 'The coding agent stopped without an answer.',
-        );
-      }
-      return 0;
     },
   };
+}
+
+/** Prints one turn's result (JSON or text) and returns the exit code. */
+function printResult(io: CliIo, result: CodingAgentResult, json: boolean): number {
+  if (json) {
+    io.stdout(
+      JSON.stringify(
+        {
+          answer: result.text,
+          skill: result.activation.skill?.name ?? null,
+          model: result.model,
+          finishReason: result.finishReason,
+          usage: result.usage,
+          totalUsage: result.totalUsage,
+          subagents: result.subagents,
+          ...(result.pending ? { pending: result.pending } : {}),
+        },
+        null,
+        2,
+      ) + '\n',
+    );
+    return result.finishReason === 'stop' ? 0 : 1;
+  }
+  if (result.pending) {
+    io.stderr(
+      `The run waits for approval of: ${result.pending.map((call) => describeCall(call)).join('; ')}.\n` +
+        `Run cohort code interactively to answer, or allow it with --allow '${result.pending[0]?.always}' (or a rule in .claude/settings.json).\n`,
+    );
+    return 1;
+  }
+  if (result.subagents.length > 0) io.stdout('\n');
+  io.stdout(`${result.text.trim() || '(no answer)'}\n`);
+  if (result.stopMessage) io.stderr(`${result.stopMessage}\n`);
+  const sub = result.totalUsage.totalTokens - result.usage.totalTokens;
+  io.stdout(
+    `\n[${result.model} · ${result.usage.totalTokens.toLocaleString('en-US')} tokens main + ${sub.toLocaleString('en-US')} in ${result.subagents.length} subagent(s)]\n`,
+  );
+  if (result.finishReason !== 'stop' && !result.text.trim()) {
+    throw new CohortError(
+      'budget_exceeded',
+      result.stopMessage ?? 'The coding agent stopped without an answer.',
+    );
+  }
+  return 0;
 }
 
 /** `cohort code`: the coding assistant on the configured model. */

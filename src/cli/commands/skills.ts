@@ -28,7 +28,7 @@ export const skillsCommand: CliCommand = {
     const workspace = createWorkspace(resolve(io.cwd, stringFlag(values, 'workspace') ?? '.'));
     const home = io.env.HOME;
     const catalog = loadSkills({ workspace: workspace.root, ...(home ? { home } : {}) });
-    const agents = loadSubagentTypes(workspace.root);
+    const agents = loadSubagentTypes(workspace.root, home ? { home } : {});
     if (values.json) {
       io.stdout(
         JSON.stringify(

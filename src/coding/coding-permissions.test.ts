@@ -1,0 +1,242 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig, type CohortConfigInput } from '../config/index.js';
+import { findBwrap } from '../sandbox/index.js';
+import { runCodingAgent } from './coding-agent.js';
+import { loadSubagentTypes } from '../subagents/index.js';
+import { fixtureModel, offeredTools, promptText } from '../test/fixture-model.js';
+
+const base = mkdtempSync(join(tmpdir(), 'cohort-permissions-'));
+const workspace = join(base, 'ws');
+const home = join(base, 'home');
+mkdirSync(join(workspace, '.claude', 'skills', 'git-history'), { recursive: true });
+mkdirSync(join(workspace, '.claude', 'agents'), { recursive: true });
+mkdirSync(join(home, '.claude', 'agents'), { recursive: true });
+writeFileSync(join(workspace, 'notes.txt'), 'release notes: parser fixed\n');
+// A Claude Code skill, unchanged: Claude's tool names and a Bash rule in allowed-tools.
+writeFileSync(
+  join(workspace, '.claude', 'skills', 'git-history', 'SKILL.md'),
+  '---\nname: git-history\ndescription: Explain the git history of the project.\nallowed-tools: Read Grep Bash(git log:*)\n---\nRead the log.\n',
+);
+writeFileSync(
+  join(home, '.claude', 'agents', 'helper.md'),
+  '---\nname: helper\ndescription: User-level helper.\ntools: Read\n---\nUser helper.\n',
+);
+writeFileSync(
+  join(home, '.claude', 'agents', 'user-only.md'),
+  '---\nname: user-only\ndescription: Only in the home folder.\n---\nUser only.\n',
+);
+writeFileSync(
+  join(workspace, '.claude', 'agents', 'helper.md'),
+  '---\nname: helper\ndescription: Project helper.\ntools: Read, Bash(npm test:*)\n---\nProject helper.\n',
+);
+const git = (...args: string[]) => execFileSync('git', args, { cwd: workspace, stdio: 'pipe' });
+git('init', '-q');
+git(
+  '-c',
+  'user.email=t@example.org',
+  '-c',
+  'user.name=t',
+  'commit',
+  '-q',
+  '--allow-empty',
+  '-m',
+  'first commit',
+);
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+const config = (overrides: CohortConfigInput = {}) =>
+  loadConfig({ env: {}, cwd: base, overrides: { model: { maxSteps: 8 }, ...overrides } });
+type Call = { toolName: string; input: unknown };
+/** A model that makes `calls` one per turn, then answers "done". */
+const oneByOne = (calls: Call[]) =>
+  fixtureModel((index) => (calls[index] ? { toolCalls: [calls[index]] } : { text: 'done' }));
+const toolResults = (prompt: string) => prompt;
+
+describe.skipIf(!findBwrap(undefined))(
+  'a Claude Code SKILL.md with allowed-tools: Read Grep Bash(git log:*)',
+  () => {
+    it('can read, grep and run git log, and nothing else', async () => {
+      const main = oneByOne([
+        { toolName: 'read', input: { path: 'notes.txt' } },
+        { toolName: 'grep', input: { pattern: 'parser' } },
+        { toolName: 'bash', input: { command: 'git log --oneline' } },
+        { toolName: 'bash', input: { command: 'git push origin main' } },
+        { toolName: 'bash', input: { command: 'git log; touch pwned' } },
+        { toolName: 'write', input: { path: 'x.txt', content: 'x' } },
+      ]);
+      const result = await runCodingAgent({
+        request: '/git-history what changed recently?',
+        workspace,
+        home,
+        config: config(),
+        model: () => main.model,
+      });
+      expect(result.activation.skill?.source).toBe('project-claude');
+      expect(offeredTools(main.calls[0])).toEqual(['bash', 'grep', 'read']);
+      const outputs = result.messages
+        .filter((message) => message.role === 'tool')
+        .map((message) => JSON.stringify(message.content));
+      expect(outputs[0]).toContain('release notes');
+      expect(outputs[1]).toContain('parser fixed');
+      expect(outputs[2]).toContain('first commit');
+      expect(outputs[3]).toContain(
+        'Permission denied: the active skill \\"git-history\\" allows only',
+      );
+      expect(outputs[4]).toContain('Permission denied');
+      expect(outputs[5]).toContain('tool write is not allowed here');
+      expect(existsSync(join(workspace, 'pwned'))).toBe(false);
+      expect(existsSync(join(workspace, 'x.txt'))).toBe(false);
+      expect(result.finishReason).toBe('stop');
+    });
+  },
+);
+
+describe('Claude Code agent files', () => {
+  it('reads ~/.claude/agents and lets the project file of the same name win', () => {
+    const { types, overridden } = loadSubagentTypes(workspace, { home });
+    expect(types.get('helper')).toMatchObject({
+      description: 'Project helper.',
+      tools: ['Read', 'Bash(npm test:*)'],
+    });
+    expect(types.get('user-only')?.description).toBe('Only in the home folder.');
+    expect(overridden).toContainEqual(expect.objectContaining({ name: 'helper' }));
+  });
+
+  it('enforces Bash(npm test:*) in an agent file: other commands are refused', async () => {
+    const main = oneByOne([{ toolName: 'task', input: { type: 'helper', prompt: 'run things' } }]);
+    const helper = oneByOne([
+      { toolName: 'bash', input: { command: 'curl http://example.org' } },
+      { toolName: 'write', input: { path: 'y.txt', content: 'y' } },
+    ]);
+    const result = await runCodingAgent({
+      request: 'use the helper',
+      workspace,
+      home,
+      config: config({ permissions: { defaultMode: 'bypassPermissions' } }),
+      model: (ref) => (ref === 'full' && main.calls.length === 0 ? main.model : helper.model),
+    });
+    expect(offeredTools(helper.calls[0])).toEqual(['bash', 'read']);
+    expect(promptText(helper.calls[1])).toContain(
+      "helper subagent's tools (Read, Bash(npm test:*)) do not allow",
+    );
+    expect(result.finishReason).toBe('stop');
+  });
+});
+
+describe('approval: an ask pauses the run, an answer resumes it', () => {
+  const writeCall = { toolName: 'write', input: { path: 'approved.txt', content: 'ok' } };
+  const start = async () => {
+    const main = oneByOne([writeCall]);
+    const first = await runCodingAgent({
+      request: 'write a file',
+      workspace,
+      home,
+      config: config(),
+      model: () => main.model,
+    });
+    return { main, first };
+  };
+
+  it('pauses on a write no rule allows: nothing is written, the call and its reason are returned', async () => {
+    const { first } = await start();
+    expect(first.finishReason).toBe('interrupted');
+    expect(first.pending).toEqual([
+      expect.objectContaining({
+        tool: 'write',
+        reason: 'no rule allows this write call',
+        always: 'Edit',
+      }),
+    ]);
+    expect(existsSync(join(workspace, 'approved.txt'))).toBe(false);
+    expect(JSON.parse(JSON.stringify(first.state))).toEqual(first.state);
+  });
+
+  it('yes runs the call and the run goes on', async () => {
+    const { main, first } = await start();
+    const id = first.pending?.[0]?.toolCallId ?? '';
+    const resumed = await runCodingAgent({
+      request: '',
+      workspace,
+      home,
+      config: config(),
+      model: () => main.model,
+      resume: { state: JSON.parse(JSON.stringify(first.state)), answers: { [id]: 'yes' } },
+    });
+    expect(readFileSync(join(workspace, 'approved.txt'), 'utf8')).toBe('ok');
+    expect(resumed).toMatchObject({ finishReason: 'stop', text: 'done', sessionAllow: [] });
+    rmSync(join(workspace, 'approved.txt'));
+  });
+
+  it('no returns a tool error the model reads, and nothing runs', async () => {
+    const { main, first } = await start();
+    const resumed = await runCodingAgent({
+      request: '',
+      workspace,
+      home,
+      config: config(),
+      model: () => main.model,
+      resume: { state: first.state!, answers: { '*': 'no' } },
+    });
+    expect(existsSync(join(workspace, 'approved.txt'))).toBe(false);
+    expect(toolResults(promptText(main.calls.at(-1)))).toContain(
+      'The user declined this write call',
+    );
+    expect(resumed.finishReason).toBe('stop');
+  });
+
+  it('always runs it and adds a rule, so the next edit in the session does not ask', async () => {
+    const { main, first } = await start();
+    const resumed = await runCodingAgent({
+      request: '',
+      workspace,
+      home,
+      config: config(),
+      model: () => main.model,
+      resume: { state: first.state!, answers: { '*': 'always' } },
+    });
+    expect(resumed.sessionAllow).toEqual(['Edit']);
+    const next = oneByOne([
+      { toolName: 'edit', input: { path: 'approved.txt', oldText: 'ok', newText: 'fine' } },
+    ]);
+    const later = await runCodingAgent({
+      request: 'change it',
+      workspace,
+      home,
+      config: config(),
+      model: () => next.model,
+      sessionAllow: resumed.sessionAllow,
+    });
+    expect(later.finishReason).toBe('stop');
+    expect(readFileSync(join(workspace, 'approved.txt'), 'utf8')).toBe('fine');
+    rmSync(join(workspace, 'approved.txt'));
+  });
+
+  it('deny rules from .claude/settings.json refuse the call with a readable error', async () => {
+    writeFileSync(
+      join(workspace, '.claude', 'settings.json'),
+      JSON.stringify({ permissions: { deny: ['Write(secret/**)'], allow: ['Edit'] } }),
+    );
+    const main = oneByOne([
+      { toolName: 'write', input: { path: 'secret/a.txt', content: 'x' } },
+      { toolName: 'write', input: { path: 'open/a.txt', content: 'x' } },
+    ]);
+    const result = await runCodingAgent({
+      request: 'write',
+      workspace,
+      home,
+      config: config(),
+      model: () => main.model,
+    });
+    rmSync(join(workspace, '.claude', 'settings.json'));
+    expect(promptText(main.calls[1])).toContain(
+      'Permission denied: denied by the rule Write(secret/**)',
+    );
+    expect(existsSync(join(workspace, 'secret'))).toBe(false);
+    expect(existsSync(join(workspace, 'open', 'a.txt'))).toBe(true);
+    expect(result.finishReason).toBe('stop');
+  });
+});

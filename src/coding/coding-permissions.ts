@@ -1,0 +1,194 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { z } from 'zod';
+import type { LoopOptions, ToolAuthorization } from '../agents/loop/index.js';
+import { PermissionMode, type CohortConfig, type PermissionSettings } from '../config/index.js';
+import { CohortError } from '../errors/index.js';
+import { skillPermits, type Skill } from '../skills/index.js';
+import {
+  alwaysRule,
+  checkPermission,
+  createPermissionPolicy,
+  parsePermissionRule,
+  type PermissionPolicy,
+} from '../tools/index.js';
+
+/** A tool call waiting for a person: what it is, why it asks, and the rule "always" would add. */
+export interface ApprovalRequest {
+  toolCallId: string;
+  tool: string;
+  input: unknown;
+  reason: string;
+  /** The allow rule an "always" answer adds for the rest of the session. */
+  always: string;
+}
+
+/** A person's answer to an {@link ApprovalRequest}. */
+export const ApprovalAnswer = z.enum(['yes', 'no', 'always']);
+export type ApprovalAnswer = z.infer<typeof ApprovalAnswer>;
+
+/** Claude Code's settings files of a project, read for their `permissions` key only. */
+export const CLAUDE_SETTINGS_FILES = ['.claude/settings.json', '.claude/settings.local.json'];
+
+const ClaudePermissions = z.object({
+  allow: z.array(z.string()).optional(),
+  ask: z.array(z.string()).optional(),
+  deny: z.array(z.string()).optional(),
+  defaultMode: z.string().optional(),
+});
+
+/**
+ * The `permissions` of the project's `.claude/settings.json` and `.claude/settings.local.json`,
+ * unchanged (other keys of those files are Claude Code's own and ignored). A file that is not
+ * valid JSON, or a malformed rule, is `invalid_input` naming the file. Claude's `plan` mode has
+ * no cohort equivalent and reads as `default`.
+ *
+ * @example
+ * readClaudePermissions('/repo'); // [{ allow: ['Bash(npm test:*)'], deny: ['Read(.env)'] }]
+ */
+export function readClaudePermissions(workspace: string): Array<Partial<PermissionSettings>> {
+  const sources: Array<Partial<PermissionSettings>> = [];
+  for (const name of CLAUDE_SETTINGS_FILES) {
+    const file = join(workspace, name);
+    if (!existsSync(file)) continue;
+    let data: unknown;
+    try {
+      data = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (cause) {
+      throw new CohortError('invalid_input', `${file}: not valid JSON (${String(cause)})`, {
+        file,
+        cause,
+      });
+    }
+    const parsed = ClaudePermissions.safeParse(
+      (data as { permissions?: unknown } | null)?.permissions ?? {},
+    );
+    if (!parsed.success) {
+      throw new CohortError(
+        'invalid_input',
+        `${file}: permissions: allow, ask and deny must be lists of rules`,
+        {
+          file,
+          field: 'permissions',
+        },
+      );
+    }
+    const { allow, ask, deny, defaultMode } = parsed.data;
+    for (const rule of [...(allow ?? []), ...(ask ?? []), ...(deny ?? [])]) {
+      try {
+        parsePermissionRule(rule);
+      } catch (error) {
+        throw new CohortError('invalid_input', `${file}: ${(error as Error).message}`, {
+          file,
+          field: 'permissions',
+        });
+      }
+    }
+    const mode = PermissionMode.safeParse(defaultMode);
+    sources.push({
+      ...(allow ? { allow } : {}),
+      ...(ask ? { ask } : {}),
+      ...(deny ? { deny } : {}),
+      ...(mode.success ? { defaultMode: mode.data } : {}),
+    });
+  }
+  return sources;
+}
+
+/** `sandbox.denyRead` entries as Read deny rules, so the file tools hide what bash cannot see. */
+export function denyReadRules(entries: readonly string[]): string[] {
+  return entries.map((entry) => {
+    if (entry.startsWith('~/')) return `Read(${entry})`;
+    if (isAbsolute(entry)) return `Read(/${entry})`;
+    return `Read(${entry})`;
+  });
+}
+
+/**
+ * The coding assistant's policy: `cohort.config.json` (`permissions`), the project's Claude Code
+ * settings, `sandbox.denyRead` as Read deny rules, and the command line's rules and mode (which
+ * wins over the files' modes).
+ *
+ * @example
+ * const policy = codingPermissionPolicy({ workspace: '/repo', config, extra: { allow: ['Bash(npm test:*)'] } });
+ */
+export function codingPermissionPolicy(options: {
+  workspace: string;
+  config: CohortConfig;
+  extra?: Partial<PermissionSettings>;
+}): PermissionPolicy {
+  return createPermissionPolicy([
+    options.config.permissions,
+    ...readClaudePermissions(options.workspace),
+    { deny: denyReadRules(options.config.sandbox.denyRead) },
+    ...(options.extra ? [options.extra] : []),
+  ]);
+}
+
+/** Options of {@link createCodingAuthorizer}. */
+export interface CodingAuthorizerOptions {
+  policy: PermissionPolicy;
+  /** The active skill: its `allowed-tools` limit every call first. */
+  skill?: Skill;
+  workspace: string;
+  home?: string;
+  /** Allow rules added by "always" answers; grows during the session. */
+  sessionAllow: string[];
+  /** Asks a person (the terminal); without it an `ask` pauses the run. */
+  approve?: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
+}
+
+/**
+ * The authorize hook of the main coding agent: the active skill's `allowed-tools`, then the rules
+ * (deny > ask > allow, "always" answers included), then the person: asked at once when `approve`
+ * is given, otherwise the run pauses. Every refusal is a tool error the model can read.
+ *
+ * @example
+ * runLoop({ ..., authorize: createCodingAuthorizer({ policy, workspace, sessionAllow: [] }) });
+ */
+export function createCodingAuthorizer(
+  options: CodingAuthorizerOptions,
+): NonNullable<LoopOptions['authorize']> {
+  const context = { workspace: options.workspace, ...(options.home ? { home: options.home } : {}) };
+  return async (call): Promise<ToolAuthorization> => {
+    const permissionCall = { tool: call.toolName, input: call.input };
+    if (!skillPermits(options.skill, permissionCall, context)) {
+      return {
+        behavior: 'deny',
+        message: `Permission denied: the active skill "${options.skill?.name}" allows only ${options.skill?.allowedTools?.join(', ')}; this ${call.toolName} call is not one of them.`,
+      };
+    }
+    // A skill's allowed-tools also run without asking (Claude Code's meaning); deny still wins.
+    const policy = {
+      ...options.policy,
+      allow: [
+        ...options.policy.allow,
+        ...options.sessionAllow.map(parsePermissionRule),
+        ...(options.skill?.allowedTools ?? []).map(parsePermissionRule),
+      ],
+    };
+    const decision = checkPermission(policy, permissionCall, context);
+    if (decision.behavior === 'allow') return { behavior: 'allow' };
+    if (decision.behavior === 'deny')
+      return {
+        behavior: 'deny',
+        message: `Permission denied: ${decision.reason}. Do not retry it; find another way or ask the user.`,
+      };
+    if (!options.approve) return { behavior: 'pause', reason: decision.reason };
+    const request: ApprovalRequest = {
+      toolCallId: call.toolCallId,
+      tool: call.toolName,
+      input: call.input,
+      reason: decision.reason,
+      always: alwaysRule(permissionCall),
+    };
+    const answer = await options.approve(request);
+    if (answer === 'always') options.sessionAllow.push(request.always);
+    if (answer === 'no')
+      return {
+        behavior: 'deny',
+        message: `The user declined this ${call.toolName} call. Do not retry it; ask what to do instead.`,
+      };
+    return { behavior: 'allow' };
+  };
+}

@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import type { ModelMessage } from 'ai';
+import { z } from 'zod';
+import { CohortError } from '../errors/index.js';
+import type { RunRepo } from '../store/index.js';
+import type { ApprovalAnswer } from './coding-permissions.js';
+import {
+  runCodingAgent,
+  type CodingAgentOptions,
+  type CodingAgentResult,
+  type CodingRunState,
+} from './coding-agent.js';
+
+/** `runs.kind` of a coding run (one request; paused runs wait here for an answer). */
+export const CODE_RUN_KIND = 'code';
+/** `runs.kind` of a coding conversation (`--session`, the API's `session_id`). */
+export const CODE_SESSION_KIND = 'code-session';
+/** `runs.status` of a run that waits for a person. */
+export const AWAITING_APPROVAL = 'awaiting_approval';
+
+const SessionOutput = z.object({ messages: z.array(z.unknown()) });
+const RunInput = z.object({
+  request: z.string(),
+  skill: z.string().optional(),
+  session: z.string().optional(),
+});
+const RunOutput = z.object({ state: z.unknown() });
+
+const sessionRunId = (session: string) => `${CODE_SESSION_KIND}:${session}`;
+
+/**
+ * The conversation of a coding session so far (empty for a new one): every message, tool calls
+ * included, so an active skill sees the whole conversation.
+ *
+ * @example
+ * const history = await loadCodeSession(store.runs, 'refactor-1');
+ */
+export async function loadCodeSession(runs: RunRepo, session: string): Promise<ModelMessage[]> {
+  const record = await runs.get(sessionRunId(session));
+  if (!record) return [];
+  const parsed = SessionOutput.safeParse(record.output);
+  return parsed.success ? (parsed.data.messages as ModelMessage[]) : [];
+}
+
+/** Saves a coding session's conversation after a turn. */
+export async function saveCodeSession(
+  runs: RunRepo,
+  session: string,
+  messages: ModelMessage[],
+): Promise<void> {
+  await runs.put({
+    id: sessionRunId(session),
+    kind: CODE_SESSION_KIND,
+    status: 'open',
+    input: { session },
+    output: { messages },
+  });
+}
+
+/** What a recorded coding run returns: its id and the agent's result. */
+export interface RecordedCodeRun {
+  runId: string;
+  result: CodingAgentResult;
+}
+
+type RunOptions = Omit<CodingAgentOptions, 'history' | 'resume' | 'approve'>;
+
+async function record(
+  runs: RunRepo,
+  runId: string,
+  input: z.infer<typeof RunInput>,
+  result: CodingAgentResult,
+): Promise<RecordedCodeRun> {
+  if (result.state) {
+    await runs.update(runId, { status: AWAITING_APPROVAL, output: { state: result.state } });
+  } else {
+    if (input.session) await saveCodeSession(runs, input.session, result.messages);
+    await runs.update(runId, {
+      status: result.finishReason === 'stop' ? 'completed' : result.finishReason,
+      output: { answer: result.text, skill: result.activation.skill?.name ?? null },
+    });
+  }
+  return { runId, result };
+}
+
+/**
+ * Runs one coding request recorded in the store: the session's conversation is its history, a
+ * call the rules say to ask about pauses the run (status `awaiting_approval`, its state saved),
+ * and a finished run extends the session. Any server process sharing the store can answer it
+ * with {@link answerCodeRun}.
+ *
+ * @example
+ * const { runId, result } = await startCodeRun(store.runs, { request, workspace, config, model, session: 's1' });
+ * if (result.pending) console.log('waiting for', result.pending);
+ */
+export async function startCodeRun(
+  runs: RunRepo,
+  options: RunOptions & { session?: string },
+): Promise<RecordedCodeRun> {
+  const runId = randomUUID();
+  const input = {
+    request: options.request,
+    ...(options.skill ? { skill: options.skill } : {}),
+    ...(options.session ? { session: options.session } : {}),
+  };
+  const history = options.session ? await loadCodeSession(runs, options.session) : [];
+  await runs.create({ id: runId, kind: CODE_RUN_KIND, status: 'running', input });
+  try {
+    const result = await runCodingAgent({ ...options, history });
+    return await record(runs, runId, input, result);
+  } catch (error) {
+    await runs.update(runId, { status: 'failed', output: { error: (error as Error).message } });
+    throw error;
+  }
+}
+
+/**
+ * Answers a paused coding run and resumes it from the store: `answers` maps each pending call id
+ * (or `*` for all) to yes, no or always. Only one caller can resume a run (the status moves from
+ * `awaiting_approval` to `running` atomically); a run that is not waiting is `conflict`, an
+ * unknown one `not_found`.
+ *
+ * @example
+ * const { result } = await answerCodeRun(store.runs, runId, { '*': 'yes' }, { workspace, config, model });
+ */
+export async function answerCodeRun(
+  runs: RunRepo,
+  runId: string,
+  answers: Record<string, ApprovalAnswer>,
+  options: Omit<RunOptions, 'request' | 'skill'>,
+): Promise<RecordedCodeRun> {
+  const run = await runs.get(runId);
+  if (!run || run.kind !== CODE_RUN_KIND)
+    throw new CohortError('not_found', `No coding run "${runId}".`, { field: 'run_id' });
+  if (run.status !== AWAITING_APPROVAL)
+    throw new CohortError(
+      'conflict',
+      `Run "${runId}" is not waiting for approval (it is ${run.status}).`,
+      {
+        field: 'run_id',
+      },
+    );
+  const input = RunInput.parse(run.input);
+  const state = RunOutput.parse(run.output).state as CodingRunState;
+  const missing = state.pending.filter((call) => !answers[call.toolCallId] && !answers['*']);
+  if (missing.length > 0) {
+    throw new CohortError(
+      'invalid_input',
+      `Answer every pending call: ${missing.map((call) => `${call.toolCallId} (${call.toolName})`).join(', ')}.`,
+      { field: 'decision' },
+    );
+  }
+  if (!(await runs.claim(runId, AWAITING_APPROVAL, 'running')))
+    throw new CohortError('conflict', `Run "${runId}" was answered already.`, { field: 'run_id' });
+  try {
+    const result = await runCodingAgent({
+      ...options,
+      request: input.request,
+      resume: { state, answers },
+    });
+    return await record(runs, runId, input, result);
+  } catch (error) {
+    await runs.update(runId, { status: 'failed', output: { error: (error as Error).message } });
+    throw error;
+  }
+}
