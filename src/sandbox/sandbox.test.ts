@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxSettings } from '../config/index.js';
@@ -11,7 +10,10 @@ import { hostAllowed } from './network-proxy.js';
 import { createSandbox } from './sandbox.js';
 
 const bwrap = findBwrap(undefined);
-const base = mkdtempSync(join(tmpdir(), 'cohort-sandbox-'));
+// Outside /tmp: the sandbox's /tmp is private, which would hide these paths whatever the rules.
+const cache = join(process.cwd(), 'node_modules', '.cache');
+mkdirSync(cache, { recursive: true });
+const base = mkdtempSync(join(cache, 'cohort-sandbox-'));
 const root = join(base, 'workspace');
 const home = join(base, 'home');
 const outside = join(base, 'outside');
@@ -68,8 +70,8 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
   });
 
   it('hides denied paths: ~/.ssh and the project .env', async () => {
-    const run = await bash(`ls -A ${home}/.ssh; cat .env; echo end`);
-    expect(run.stdout).toBe('end\n');
+    const run = await bash(`ls -A ${home}/.ssh; cat .env; ls -A ${home}; echo end`);
+    expect(run.stdout).toBe('.ssh\nend\n');
     expect(run.stdout + run.stderr).not.toMatch(/PRIVATE KEY|sk-from-dotenv/);
   });
 
