@@ -27,12 +27,7 @@ import {
   type SkillActivation,
   type SkillCatalog,
 } from '../skills/index.js';
-import {
-  alwaysRule,
-  createWorkspace,
-  toolFailure,
-  type HostLookup,
-} from '../tools/index.js';
+import { alwaysRule, createWorkspace, toolFailure, type HostLookup } from '../tools/index.js';
 import {
   createSubagentTracker,
   createTaskTool,

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findBwrap } from '../../sandbox/index.js';
-import { fixtureModel, promptText } from '../../subagents/scripted-model.fixture.js';
+import { fixtureModel, promptText } from '../../test/fixture-model.js';
 import type { CliIo } from '../command.js';
 import { createCodeCommand } from './code.js';
 
