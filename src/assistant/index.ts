@@ -5,7 +5,7 @@ export {
   type AssistantOptions,
   type Synthesiser,
 } from './assistant.js';
-export { mergeResponses, mergeCitations, renumberMarkers, answerBody } from './merge-responses.js';
+export { mergeResponses, answerBody } from './merge-responses.js';
 export { createContextSkill, type ContextSkill } from './context-skill.js';
 export {
   openAssistant,

@@ -4,10 +4,16 @@ import type { CohortConfig } from '../config/index.js';
 import { CohortError, isCohortError } from '../errors/index.js';
 import type { ModelProvider } from '../models/index.js';
 import type { AgentResponse, Citation, TokenUsage } from '../schema/index.js';
-import { citationLocation, createCitationGuard, formatSourcesFooter } from '../citations/index.js';
+import {
+  citationLocation,
+  createCitationGuard,
+  formatSourcesFooter,
+  mergeCitations,
+  renumberMarkers,
+} from '../citations/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
 import type { Synthesiser } from './assistant.js';
-import { answerBody, mergeCitations, mergeResponses, renumberMarkers } from './merge-responses.js';
+import { answerBody, mergeResponses } from './merge-responses.js';
 
 /** How much of each cited passage the synthesis call sees, in characters. */
 const PASSAGE_PREVIEW_CHARS = 400;
@@ -52,7 +58,7 @@ export function createModelSynthesiser(options: ModelSynthesiserOptions): Synthe
         yield { type: 'response', response: only };
         return;
       }
-      const { citations, renumber } = mergeCitations(answered);
+      const { citations, renumber } = mergeCitations(answered.map((part) => part.sources));
       const bodies = answered.map((part, i) =>
         renumberMarkers(answerBody(part), renumber[i] ?? new Map()),
       );

@@ -28,28 +28,6 @@ export function citationLocation(citation: Pick<Citation, 'source' | 'section'>)
   return citation.section ? `${citation.source} § ${citation.section}` : citation.source;
 }
 
-/**
- * The Sources footer of rag spec §3: a rule, a bold heading, one line per citation with source
- * path, section and score.
- *
- * @example
- * answer + formatSourcesFooter(citations)
- */
-export function formatSourcesFooter(citations: readonly Citation[]): string {
-  if (citations.length === 0) return '';
-  const lines = citations.map(
-    (c) => `[${c.index}] ${citationLocation(c)} (score: ${c.relevanceScore.toFixed(2)})`,
-  );
-  return `\n\n---\n**Sources:**\n${lines.join('\n')}`;
-}
-
-/** The `[n]` markers used in a text, in order of first use. */
-export function citationMarkers(text: string): number[] {
-  const seen = new Set<number>();
-  for (const match of text.matchAll(/\[(\d{1,3})\]/g)) seen.add(Number(match[1]));
-  return [...seen];
-}
-
 function round(score: number): number {
   return Math.round(Math.min(1, Math.max(0, score)) * 1000) / 1000;
 }

@@ -1,8 +1,6 @@
-export {
-  formatCitations,
-  extractSourceText,
-  formatSourcesFooter,
-  citationLocation,
-  citationMarkers,
-} from './format-citations.js';
+export { formatCitations, extractSourceText, citationLocation } from './format-citations.js';
+export { CITATION_MARKER, citationMarkers, renumberMarkers } from './markers.js';
+export { formatSourcesFooter, hasSourcesFooter, splitSourcesFooter } from './sources-footer.js';
+export { numberSources } from './number-sources.js';
+export { mergeCitations } from './merge-citations.js';
 export { createCitationGuard, type CitationGuard } from './citation-guard.js';

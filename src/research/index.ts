@@ -53,7 +53,7 @@ export { webSearchNode } from './web-search-node.js';
 export { analysisNode, ANALYSIS_SYSTEM_PROMPT } from './analysis-node.js';
 export { planTasks, splitQuestion, toTasks, ResearchPlan } from './plan-tasks.js';
 export { writeReport, type WrittenReport } from './write-report.js';
-export { mergeFindings, mergeVisitedSources, mergeCitations } from './reducers.js';
+export { mergeFindings, mergeVisitedSources, mergeExtractedCitations } from './reducers.js';
 export { createVisitedRegistry, type VisitedRegistry } from './visited-registry.js';
 export { runWithTimeout, type Timed } from './run-with-timeout.js';
 export { mapWithConcurrency } from './map-with-concurrency.js';

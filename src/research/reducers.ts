@@ -33,7 +33,7 @@ export function mergeVisitedSources(
 }
 
 /** Reducer of extracted citations: union by source. */
-export function mergeCitations(
+export function mergeExtractedCitations(
   current: readonly ExtractedCitation[],
   incoming: readonly ExtractedCitation[],
 ): ExtractedCitation[] {

@@ -5,7 +5,7 @@ import { Query, ResearchResult, ResearchTask, type Finding } from '../schema/ind
 import { isolateSubgraphState } from './isolation.js';
 import { mapWithConcurrency } from './map-with-concurrency.js';
 import { planTasks } from './plan-tasks.js';
-import { mergeCitations, mergeFindings } from './reducers.js';
+import { mergeExtractedCitations, mergeFindings } from './reducers.js';
 import type { ResearchDependencies } from './research-dependencies.js';
 import type { ResearchEvent, ResearchEventHandler } from './research-events.js';
 import { subagentNode, type SubagentRunner } from './subagent-node.js';
@@ -175,7 +175,7 @@ export async function runResearch(
     }
     // Reducers: each subagent writes only under its own task id.
     findings = mergeFindings(findings, output.subagentFindings, order);
-    citations = mergeCitations(citations, output.allExtractedCitations);
+    citations = mergeExtractedCitations(citations, output.allExtractedCitations);
     const finding =
       output.subagentFindings[0] ??
       failedOutput(task, 'no finding returned', mode).subagentFindings[0]!;

@@ -1,4 +1,5 @@
 import type { Finding, ReportSource } from '../schema/index.js';
+import { numberSources, renumberMarkers } from '../citations/index.js';
 import { sourceKey } from './visited-registry.js';
 
 /** A written report: markdown and the numbered sources it cites. */
@@ -30,34 +31,26 @@ export function writeReport(
   findings: readonly Finding[],
   mode: 'model' | 'extractive',
 ): WrittenReport {
-  const sources: ReportSource[] = [];
-  const byKey = new Map<string, number>();
-  const renumbered = findings.map((finding) => {
-    const local = new Map<number, number>();
-    for (const citation of finding.citations) {
-      const key = sourceKey(citation.identifier);
-      let global = byKey.get(key);
-      if (global === undefined) {
-        global = sources.length + 1;
-        byKey.set(key, global);
-        sources.push({
-          index: global,
-          identifier: citation.identifier,
-          sourceType: citation.sourceType,
-          title: citation.title,
-          ...(citation.url ? { url: citation.url } : {}),
-          ...(citation.section ? { section: citation.section } : {}),
-        });
-      }
-      local.set(citation.index, global);
-    }
-    const summary = finding.summary.replace(/\[(\d{1,3})\]/g, (marker, n: string) => {
-      const global = local.get(Number(n));
-      return global === undefined ? '' : `[${global}]`;
-    });
+  // One run-wide Sources list, numbered by first citation; each finding's markers follow it.
+  const { sources: cited, renumber } = numberSources(
+    findings.map((finding) => finding.citations),
+    (citation) => sourceKey(citation.identifier),
+  );
+  const sources: ReportSource[] = cited.map((citation) => ({
+    index: citation.index,
+    identifier: citation.identifier,
+    sourceType: citation.sourceType,
+    title: citation.title,
+    ...(citation.url ? { url: citation.url } : {}),
+    ...(citation.section ? { section: citation.section } : {}),
+  }));
+  const renumbered = findings.map((finding, i) => {
+    const local = renumber[i] ?? new Map<number, number>();
     return {
       ...finding,
-      summary: summary.replace(/ +([.,;])/g, '$1').trim(),
+      summary: renumberMarkers(finding.summary, local)
+        .replace(/ +([.,;])/g, '$1')
+        .trim(),
       citations: finding.citations.map((citation) => ({
         ...citation,
         index: local.get(citation.index) ?? citation.index,

@@ -7,7 +7,7 @@ import {
   type Citation,
   type Message,
 } from '../schema/index.js';
-import { formatSourcesFooter } from '../citations/index.js';
+import { formatSourcesFooter, hasSourcesFooter } from '../citations/index.js';
 import type { ChatCompletion, ChatCompletionRequest, OpenAiMessage } from './openai-schemas.js';
 
 /** The model name that lets the router choose the agent; any agent's name forces that agent. */
@@ -74,7 +74,7 @@ export function completionTurn(request: ChatCompletionRequest): CompletionTurn {
 
 /** The answer with its Sources footer, adding the footer when the answer does not carry one. */
 export function answerWithSources(answer: string, citations: readonly Citation[]): string {
-  if (citations.length === 0 || /\*\*Sources:\*\*/.test(answer)) return answer;
+  if (citations.length === 0 || hasSourcesFooter(answer)) return answer;
   return answer + formatSourcesFooter(citations);
 }
 

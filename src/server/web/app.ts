@@ -10,7 +10,7 @@ import {
   type WireRoute,
 } from './api-client.js';
 import { byId, h } from './dom.js';
-import { splitSources } from './parse-answer.js';
+import { splitSourcesFooter } from '../../citations/sources-footer.js';
 import { renderAnswer } from './render-answer.js';
 import { mountResearchView } from './research-view.js';
 
@@ -149,7 +149,7 @@ function sourcesList(citations: WireCitation[], lines: string[]): HTMLElement | 
 /** Renders an answer's text and sources into its bubble. */
 function fillAnswer(bubble: HTMLElement, text: string, citations: WireCitation[]) {
   citationsOf.set(bubble, citations);
-  const { body, sources } = splitSources(text);
+  const { body, sources } = splitSourcesFooter(text);
   const content = bubble.querySelector<HTMLElement>('.content');
   content?.replaceChildren(
     renderAnswer(body, (n) => citations.some((c) => c.index === n)),

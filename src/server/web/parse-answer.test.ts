@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAnswer, parseInlines, splitSources } from './parse-answer.js';
+import { parseAnswer, parseInlines } from './parse-answer.js';
 
 describe('parseAnswer', () => {
   it('turns [n] markers into citations and keeps the text around them', () => {
@@ -42,20 +42,5 @@ describe('parseAnswer', () => {
     expect(parseAnswer('<img src=x onerror=alert(1)>')).toEqual([
       { kind: 'p', inlines: [{ kind: 'text', text: '<img src=x onerror=alert(1)>' }] },
     ]);
-  });
-});
-
-describe('splitSources', () => {
-  it('separates the Sources footer and keeps the notice after it in the body', () => {
-    const answer =
-      'A topic is a channel [1].\n\n---\n**Sources:**\n[1] topics.md § Topics (score: 0.90)\n[2] b.md\n\n_Extractive mode: no model._';
-    expect(splitSources(answer)).toEqual({
-      body: 'A topic is a channel [1].\n\n_Extractive mode: no model._',
-      sources: ['[1] topics.md § Topics (score: 0.90)', '[2] b.md'],
-    });
-  });
-
-  it('leaves an answer without a footer alone', () => {
-    expect(splitSources('No sources here.')).toEqual({ body: 'No sources here.', sources: [] });
   });
 });

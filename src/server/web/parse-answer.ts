@@ -1,3 +1,5 @@
+import { CITATION_MARKER } from '../../citations/markers.js';
+
 /** A run of text inside a block; `cite` is a `[n]` marker that opens passage n. */
 export type Inline =
   { kind: 'text' | 'strong' | 'em' | 'code'; text: string } | { kind: 'cite'; n: number };
@@ -10,33 +12,13 @@ export type Block =
   | { kind: 'ol'; items: Inline[][] }
   | { kind: 'rule' };
 
-/** Where the Sources footer begins (`---` then `**Sources:**`), as the assistant writes it. */
-const SOURCES = /\n*(?:-{3,}\s*\n)?\*\*Sources:\*\*\s*\n?/;
-
-/**
- * Splits an answer into its body and its Sources footer lines; the page shows the footer as a
- * clickable list when it has the citations, and as plain lines otherwise (reloaded history).
- *
- * @example
- * splitSources('A topic [1].\n\n---\n**Sources:**\n[1] a.md'); // { body: 'A topic [1].', sources: ['[1] a.md'] }
- */
-export function splitSources(answer: string): { body: string; sources: string[] } {
-  const match = SOURCES.exec(answer);
-  if (!match) return { body: answer, sources: [] };
-  const tail = answer.slice(match.index + match[0].length);
-  // The footer ends at the first blank line: anything after it (the extractive notice) is body.
-  const [footer = '', ...after] = tail.split(/\n\s*\n/);
-  const body = [answer.slice(0, match.index), ...after].join('\n\n').trim();
-  return {
-    body,
-    sources: footer
-      .split('\n')
-      .map((line) => line.trim())
-      .filter(Boolean),
-  };
-}
-
-const TOKEN = /\*\*(.+?)\*\*|(?<![\w*])_(?!\s)(.+?)(?<!\s)_(?!\w)|`([^`]+)`|\[(\d{1,3})\]/g;
+// Bold, italics, code, then the citation marker exactly as the citations module writes it.
+const TOKEN = new RegExp(
+  String.raw`\*\*(.+?)\*\*|(?<![\w*])_(?!\s)(.+?)(?<!\s)_(?!\w)|` +
+    '`([^`]+)`|' +
+    CITATION_MARKER.source,
+  'g',
+);
 
 /** The inline runs of one line of text: bold, italics, code and `[n]` citation markers. */
 export function parseInlines(text: string): Inline[] {

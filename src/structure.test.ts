@@ -1,0 +1,48 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// Rules of the layout (docs/architecture.md) that a reader relies on, checked on the source.
+const SRC = fileURLToPath(new URL('./', import.meta.url));
+
+function sources(dir = SRC): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'test' && dir === SRC ? [] : sources(path);
+    return /\.ts$/.test(entry.name) && !/\.test\.ts$/.test(entry.name) ? [path] : [];
+  });
+}
+
+const runtime = sources().map((path) => ({
+  file: relative(SRC, path),
+  text: readFileSync(path, 'utf8'),
+}));
+
+describe('source layout', () => {
+  it('ships no test double: no runtime module imports src/test/', () => {
+    const offenders = runtime.filter(({ text }) => /from '(?:\.\.\/)+test\//.test(text));
+    expect(offenders.map(({ file }) => file)).toEqual([]);
+  });
+
+  it('writes the [n] marker and Sources footer patterns only in src/citations/', () => {
+    const patterns = [/\\\[\(\\d/, /\\\[\\d/, /\\\*\\\*Sources/];
+    const offenders = runtime.filter(
+      ({ file, text }) =>
+        !file.startsWith('citations/') && patterns.some((pattern) => pattern.test(text)),
+    );
+    expect(offenders.map(({ file }) => file)).toEqual([]);
+  });
+
+  it('keeps assistant/, research/ and subagents/ independent of each other', () => {
+    const siblings = ['assistant', 'research', 'subagents'];
+    const offenders = runtime.filter(({ file, text }) => {
+      const own = file.split('/')[0] ?? '';
+      if (!siblings.includes(own)) return false;
+      return siblings.some(
+        (other) => other !== own && new RegExp(`from '(?:\\.\\./)+${other}/`).test(text),
+      );
+    });
+    expect(offenders.map(({ file }) => file)).toEqual([]);
+  });
+});
