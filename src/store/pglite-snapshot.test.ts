@@ -1,0 +1,47 @@
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openPgliteDb } from './pglite-db.js';
+import { defaultSnapshotDir, snapshotPath } from './pglite-snapshot.js';
+
+const root = mkdtempSync(join(tmpdir(), 'cohort-snapshot-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('PGlite fresh-folder snapshot', () => {
+  it('is saved by the first new store and started from by the next, in a folder that keeps its data', async () => {
+    const cache = join(root, 'cache');
+    const first = await openPgliteDb('memory://', { snapshotDir: cache });
+    await first.close();
+    const saved = snapshotPath(cache);
+    expect(statSync(saved).size).toBeGreaterThan(1_000_000);
+    const savedAt = statSync(saved).mtimeMs;
+
+    const folder = join(root, 'store');
+    const fromSnapshot = await openPgliteDb(folder, { snapshotDir: cache });
+    await fromSnapshot.exec('CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ($$kept$$)');
+    await fromSnapshot.close();
+    expect(statSync(saved).mtimeMs).toBe(savedAt);
+
+    const reopened = await openPgliteDb(folder, { snapshotDir: cache });
+    expect((await reopened.query<{ body: string }>('SELECT body FROM notes')).rows).toEqual([
+      { body: 'kept' },
+    ]);
+    await reopened.close();
+  }, 120_000);
+
+  it('a damaged snapshot is discarded and the store still opens', async () => {
+    const cache = join(root, 'damaged');
+    mkdirSync(cache, { recursive: true });
+    writeFileSync(snapshotPath(cache), 'not a tarball');
+    const db = await openPgliteDb(join(root, 'after-damage'), { snapshotDir: cache });
+    expect((await db.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    await db.close();
+    expect(statSync(snapshotPath(cache)).size).toBeGreaterThan(1_000_000);
+  }, 120_000);
+
+  it('lives in the XDG cache by default', () => {
+    expect(defaultSnapshotDir({ XDG_CACHE_HOME: '/var/cache' })).toBe('/var/cache/cohort');
+    expect(defaultSnapshotDir({})).toMatch(/\.cache\/cohort$/);
+  });
+});

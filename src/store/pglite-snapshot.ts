@@ -1,0 +1,81 @@
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
+
+/**
+ * A new PGlite data folder is made by running `initdb` in WebAssembly: seconds of work and a few
+ * hundred MB of memory that stay with the process, the same every time. So the first fresh folder
+ * is saved as a tarball in the user's cache, and later new stores (folders and `memory://`) start
+ * from it with PGlite's `loadDataDir` instead. The tarball is made on this machine by the
+ * installed PGlite, never shipped, and named after PGlite's version, so an upgrade makes a new one.
+ */
+
+/**
+ * The folder snapshots are kept in: `$XDG_CACHE_HOME/cohort`, else `~/.cache/cohort`.
+ *
+ * @example
+ * defaultSnapshotDir({ XDG_CACHE_HOME: '/var/cache' }); // '/var/cache/cohort'
+ */
+export function defaultSnapshotDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'cohort');
+}
+
+let pgliteVersion: string | undefined;
+
+/** The installed PGlite's version, read from its package.json beside its entry point. */
+function installedPgliteVersion(): string {
+  if (pgliteVersion) return pgliteVersion;
+  const require = createRequire(import.meta.url);
+  let dir = dirname(require.resolve('@electric-sql/pglite'));
+  for (let depth = 0; depth < 4; depth++, dir = dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
+      if (pkg.name === '@electric-sql/pglite' && pkg.version) return (pgliteVersion = pkg.version);
+    } catch {
+      // Not this folder: go up.
+    }
+  }
+  return (pgliteVersion = 'unknown');
+}
+
+/** The snapshot file for the installed PGlite. */
+export function snapshotPath(cacheDir: string): string {
+  return join(cacheDir, `pglite-${installedPgliteVersion()}-fresh.tar`);
+}
+
+/** The saved fresh data folder, or undefined when there is none yet (or it cannot be read). */
+export function readSnapshot(cacheDir: string): Blob | undefined {
+  try {
+    return new Blob([readFileSync(snapshotPath(cacheDir))]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Saves `pg`'s data folder as the snapshot; call it on a fresh instance, before any migration.
+ * Written to a temporary name and renamed, so a concurrent reader sees the whole file or none.
+ * A cache that cannot be written only costs the next store its speed-up, so errors are ignored.
+ */
+export async function saveSnapshot(pg: PGlite, cacheDir: string): Promise<void> {
+  const target = snapshotPath(cacheDir);
+  const partial = `${target}.${process.pid}.partial`;
+  try {
+    const dump = await pg.dumpDataDir('none');
+    mkdirSync(cacheDir, { recursive: true });
+    writeFileSync(partial, new Uint8Array(await dump.arrayBuffer()));
+    renameSync(partial, target);
+  } catch {
+    rmSync(partial, { force: true });
+  }
+}
+
+/** Forgets a snapshot that PGlite could not start from, so the next store makes a good one. */
+export function discardSnapshot(cacheDir: string): void {
+  rmSync(snapshotPath(cacheDir), { force: true });
+}
