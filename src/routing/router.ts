@@ -2,6 +2,13 @@ import type { Agent, AgentRegistry } from '../agents/index.js';
 import { DEFAULT_ROUTING_THRESHOLD } from '../config/index.js';
 import type { BookKnowledge, RouteResult } from '../schema/index.js';
 import { splitClauses } from './clauses.js';
+import {
+  calibrateConfidence,
+  crossValidationFolds,
+  fitConfidenceCalibration,
+  type CalibrationPoint,
+  type ConfidenceCalibration,
+} from './confidence-calibration.js';
 import type { Classification, ClassifierStats } from './intent-classifier.js';
 import { detectIntentCues, FORM_WORDS, type IntentCue } from './intent-cues.js';
 import { analyzeText, isContentWord } from './query-text.js';
@@ -47,6 +54,8 @@ export interface RouterOptions {
   knowledge?: BookKnowledge;
   /** See {@link DEFAULT_MIN_GROUNDING} (config `routing.minGrounding`). */
   minGrounding?: number;
+  /** False leaves confidences raw (no cross-validated calibration at build time). */
+  calibrate?: boolean;
 }
 
 /** Options of one `route` call. */
@@ -79,6 +88,8 @@ export interface Router {
   learn(knowledge: BookKnowledge): void;
   /** The book knowledge in use, if any. */
   readonly knowledge: BookKnowledge | undefined;
+  /** How raw confidences are mapped to calibrated ones (fitted by cross-validation), if fitted. */
+  readonly calibration: ConfidenceCalibration | undefined;
 }
 
 // A matched keyword names a subject unless all its words name the question's form ("how do").
@@ -114,6 +125,12 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
   let model: RoutingModel | undefined;
   let builtAt = -1;
   let builtWith: BookKnowledge | undefined;
+  let calibration: ConfidenceCalibration | undefined;
+  const modelOptions = () => ({
+    featureWeights: options.featureWeights,
+    smoothing: options.smoothing,
+    ...(knowledge ? { knowledge } : {}),
+  });
 
   const current = (): RoutingModel => {
     // The registry's version changes on every register/unregister: no per-query scan of agents.
@@ -127,12 +144,9 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
       model.defaultAgent !== fallback ||
       !sameAgents(model.agents, agents)
     ) {
-      model = buildRoutingModel(agents, fallback, {
-        featureWeights: options.featureWeights,
-        smoothing: options.smoothing,
-        ...(knowledge ? { knowledge } : {}),
-      });
+      model = buildRoutingModel(agents, fallback, modelOptions());
       builtWith = knowledge;
+      calibration = options.calibrate === false ? undefined : fitCalibration(model);
     }
     return model;
   };
@@ -314,8 +328,44 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
     Object.values(analyzed.keywords).some((match) => match.score > 0) ||
     (analyzed.grounding?.covered.length ?? 0) > 0;
 
-  const decide = (query: string) => {
-    const m = current();
+  // Confidence is calibrated on decisions about examples the router did not train on: each fold
+  // of the agents' examples is routed by a model trained on the other folds.
+  const fitCalibration = (full: RoutingModel) => {
+    const points: CalibrationPoint[] = [];
+    const byAgent = new Map(
+      full.agents.map((agent) => [
+        agent.name,
+        agent.examples.map((text, index) => ({ text, index })),
+      ]),
+    );
+    const temperature = full.classifier.stats.temperature;
+    for (const { test } of crossValidationFolds(byAgent)) {
+      const held = new Set(test.map(({ label, item }) => `${label}#${item.index}`));
+      // The folds reuse the full model's features and temperature; only the classifier retrains.
+      const foldModel = full.fold((agent, index) => held.has(`${agent}#${index}`), temperature);
+      for (const { label, item } of test) {
+        const { result } = decide(item.text, foldModel);
+        points.push({
+          confidence: result.confidence,
+          phase: result.phase,
+          correct: result.primaryAgent === label,
+        });
+      }
+    }
+    return fitConfidenceCalibration(points);
+  };
+
+  const calibrated = <T extends { result: RouteResult }>(decision: T): T => ({
+    ...decision,
+    result: {
+      ...decision.result,
+      confidence: round(
+        calibrateConfidence(calibration, decision.result.confidence, decision.result.phase),
+      ),
+    },
+  });
+
+  const decide = (query: string, m: RoutingModel) => {
     const clauses = splitClauses(query);
     const asks = clauses.filter((clause) => clause.ask);
     // "What's USD, the scene format Isaac Sim uses?": the words before the comma are the ask.
@@ -388,10 +438,10 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
           scores: {},
         };
       }
-      return decide(query).result;
+      return calibrated(decide(query, current())).result;
     },
     explain(query) {
-      const { result, analyzed, classification, clauses } = decide(query);
+      const { result, analyzed, classification, clauses } = calibrated(decide(query, current()));
       return {
         result,
         keywords: analyzed.keywords,
@@ -404,6 +454,10 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
     },
     get stats() {
       return current().classifier.stats;
+    },
+    get calibration() {
+      current();
+      return calibration;
     },
     learn(next) {
       knowledge = next;

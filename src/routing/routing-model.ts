@@ -60,6 +60,11 @@ export interface RoutingModel {
   analyze(query: string | KeywordEvidence): AnalyzedQuery;
   /** Keyword evidence alone (as in {@link AnalyzedQuery.keywords}): cheaper than `analyze`. */
   keywords(query: string): KeywordEvidence;
+  /**
+   * The same model with its classifier trained without the examples `excluded` picks (by agent
+   * and example index) at a fixed temperature: one fold of a cross-validation.
+   */
+  fold(excluded: (agent: string, example: number) => boolean, temperature: number): RoutingModel;
 }
 
 /** A query's words and its keyword matches per agent: the first step of `analyze`. */
@@ -84,6 +89,8 @@ export function buildRoutingModel(
     smoothing?: number;
     knowledge?: BookKnowledge;
     english?: EnglishDictionary;
+    /** A softmax temperature to use instead of fitting one (the folds of a cross-validation). */
+    temperature?: number;
   } = {},
 ): RoutingModel {
   const weights = options.featureWeights ?? DEFAULT_FEATURE_WEIGHTS;
@@ -107,17 +114,20 @@ export function buildRoutingModel(
   };
 
   const vocabulary: string[] = [];
-  const samples: TrainingSample[] = [];
+  // Each sample remembers which example it came from (-1 for a keyword), so the folds of a
+  // cross-validation can train without some examples and reuse every feature already extracted.
+  const samples: Array<TrainingSample & { example: number }> = [];
   for (const agent of agents) {
     const texts = [
-      ...agent.examples.map((example) => ({ text: example, heldOut: true, scale: 1 })),
+      ...agent.examples.map((example, i) => ({ text: example, heldOut: true, scale: 1, i })),
       ...agent.keywords.map((keyword) => ({
         text: keyword,
         heldOut: false,
         scale: KEYWORD_SAMPLE_WEIGHT,
+        i: -1,
       })),
     ];
-    for (const { text, heldOut, scale } of texts) {
+    for (const { text, heldOut, scale, i } of texts) {
       const analyzed = analyzeText(text);
       vocabulary.push(...analyzed.words);
       const features = extractFeatures(
@@ -127,7 +137,7 @@ export function buildRoutingModel(
         weights,
       );
       if (scale !== 1) for (const [key, value] of features) features.set(key, value * scale);
-      samples.push({ label: agent.name, features, heldOut });
+      samples.push({ label: agent.name, features, heldOut, example: i });
     }
   }
   // The speller knows the agents' words and the book's; it never touches an English word.
@@ -135,14 +145,23 @@ export function buildRoutingModel(
     vocabulary,
     knowledge ? Object.entries(knowledge.knowledge.words) : [],
   );
-  const classifier = trainIntentClassifier(samples, { smoothing: options.smoothing });
+  const classifier = trainIntentClassifier(samples, {
+    smoothing: options.smoothing,
+    ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+  });
 
-  return {
+  const assemble = (classifier: IntentClassifier): RoutingModel => ({
     agents,
     defaultAgent,
     classifier,
     ...(knowledge ? { knowledge } : {}),
     keywords: keywordEvidence,
+    fold(excluded, temperature) {
+      const kept = samples.filter(
+        (sample) => sample.example < 0 || !excluded(sample.label, sample.example),
+      );
+      return assemble(trainIntentClassifier(kept, { smoothing: options.smoothing, temperature }));
+    },
     analyze(query) {
       // Keywords see the query as typed: the scorer reports its own typo matches ("~capston").
       const { text: raw, keywords } = typeof query === 'string' ? keywordEvidence(query) : query;
@@ -185,5 +204,6 @@ export function buildRoutingModel(
         ...(grounding ? { grounding } : {}),
       };
     },
-  };
+  });
+  return assemble(classifier);
 }
