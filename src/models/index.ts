@@ -8,15 +8,11 @@ export {
 } from './model-provider.js';
 export {
   callWithRetry,
-  attemptSignal,
   toServiceError,
   isRetryable,
   retryDelay,
-  sleep,
-  DEFAULT_RETRY_DELAY_MS,
   MAX_RETRY_DELAY_MS,
   type RetryPolicy,
-  type AttemptSignal,
 } from './retry.js';
 export {
   embedTexts,

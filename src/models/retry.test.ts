@@ -44,7 +44,7 @@ describe('retry policy', () => {
       callWithRetry('test call', never, { maxRetries: 2, timeoutMs: 10, retryDelayMs: 1 }),
     ).rejects.toMatchObject({
       code: 'timeout',
-      message: expect.stringContaining('test call did not answer within 10ms'),
+      message: expect.stringContaining('test call did not answer within 10 ms'),
     });
     expect(attempts).toBe(3);
 

@@ -1,8 +1,7 @@
 import { APICallError } from '@ai-sdk/provider';
+import { boundedCall, DEFAULT_RETRY_DELAY_MS, formatDuration } from '../bounded-call/index.js';
 import { CohortError, isCohortError } from '../errors/index.js';
 
-/** Default first backoff delay; doubled on each retry. */
-export const DEFAULT_RETRY_DELAY_MS = 1000;
 /** Longest wait between two attempts, whatever a `retry-after` header asks for. */
 export const MAX_RETRY_DELAY_MS = 20_000;
 
@@ -20,43 +19,6 @@ export interface RetryPolicy {
   onRetry?: (info: { attempt: number; delayMs: number; error: CohortError }) => void;
 }
 
-/** One attempt's signal: aborts on the caller's signal or on the attempt timeout. */
-export interface AttemptSignal {
-  readonly signal: AbortSignal;
-  /** True when this attempt's own timeout fired (not the caller's cancellation). */
-  timedOut(): boolean;
-  /** Clears the timer; call when the attempt ends. */
-  dispose(): void;
-}
-
-/**
- * Creates the signal of one attempt. The timer is cleared by `dispose`, so a finished call
- * leaves nothing behind.
- *
- * @example
- * const attempt = attemptSignal(signal, 30_000);
- * try { await model.doStream({ prompt, abortSignal: attempt.signal }); } finally { attempt.dispose(); }
- */
-export function attemptSignal(parent: AbortSignal | undefined, timeoutMs: number): AttemptSignal {
-  const controller = new AbortController();
-  let fired = false;
-  const timer = setTimeout(() => {
-    fired = true;
-    controller.abort(new CohortError('timeout', `No answer within ${formatSeconds(timeoutMs)}.`));
-  }, timeoutMs);
-  const onAbort = () => controller.abort(parent?.reason);
-  if (parent?.aborted) onAbort();
-  else parent?.addEventListener('abort', onAbort, { once: true });
-  return {
-    signal: controller.signal,
-    timedOut: () => fired,
-    dispose() {
-      clearTimeout(timer);
-      parent?.removeEventListener('abort', onAbort);
-    },
-  };
-}
-
 /**
  * Turns whatever a model or embedding call threw into a {@link CohortError}: `aborted` when the
  * caller cancelled, `timeout` when the attempt timed out, else `model_unavailable` with the cause.
@@ -70,7 +32,7 @@ export function toServiceError(
   if (context.timedOut) {
     return new CohortError(
       'timeout',
-      `The ${context.what} did not answer within ${formatSeconds(context.timeoutMs)}; raise model.timeoutSeconds (COHORT_MODEL_TIMEOUT) or check the server.`,
+      `The ${context.what} did not answer within ${formatDuration(context.timeoutMs)}; raise model.timeoutSeconds (COHORT_MODEL_TIMEOUT) or check the server.`,
       { cause: error },
     );
   }
@@ -119,29 +81,10 @@ export function retryDelay(
   return Math.min(asked ?? backoff, MAX_RETRY_DELAY_MS);
 }
 
-/** Waits `ms`, ending early with an `aborted` error when `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (ms <= 0 && !signal?.aborted) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(new CohortError('aborted', 'The request was cancelled.'));
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new CohortError('aborted', 'The request was cancelled.'));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /**
- * Runs `call` with a timeout per attempt and up to `maxRetries` retries with exponential backoff
- * on retryable errors. Every failure ends as a {@link CohortError}.
+ * A model or embedding call through the bounded-call helper: a timeout per attempt and up to
+ * `maxRetries` retries with backoff (or the server's `retry-after`) on retryable errors; every
+ * failure ends as a {@link CohortError} that names the model setting to check.
  *
  * @example
  * const vectors = await callWithRetry('embedding call', (signal) => model.doEmbed({ values, abortSignal: signal }), {
@@ -153,26 +96,14 @@ export async function callWithRetry<T>(
   call: (signal: AbortSignal, attempt: number) => Promise<T>,
   policy: RetryPolicy,
 ): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    const bound = attemptSignal(policy.signal, policy.timeoutMs);
-    let error: CohortError;
-    try {
-      return await call(bound.signal, attempt);
-    } catch (thrown) {
-      error = toServiceError(thrown, {
-        what,
-        timedOut: bound.timedOut(),
-        timeoutMs: policy.timeoutMs,
-        cancelled: policy.signal?.aborted === true,
-      });
-    } finally {
-      bound.dispose();
-    }
-    if (attempt >= policy.maxRetries || !isRetryable(error)) throw error;
-    const delayMs = retryDelay(attempt + 1, error, policy.retryDelayMs);
-    policy.onRetry?.({ attempt: attempt + 1, delayMs, error });
-    await sleep(delayMs, policy.signal);
-  }
+  return boundedCall(call, {
+    ...policy,
+    what,
+    toError: (thrown, context) =>
+      toServiceError(thrown, { what, timeoutMs: policy.timeoutMs, ...context }),
+    isRetryable,
+    retryDelay,
+  });
 }
 
 function retryAfterMs(headers: Record<string, string>): number | undefined {
@@ -184,8 +115,4 @@ function retryAfterMs(headers: Record<string, string>): number | undefined {
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
   const date = Date.parse(raw);
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
-function formatSeconds(ms: number): string {
-  return ms >= 1000 ? `${Math.round(ms / 100) / 10}s` : `${ms}ms`;
 }

@@ -1,5 +1,5 @@
 import type { RetrievedChunk } from '../schema/index.js';
-import { runWithTimeout } from './run-with-timeout.js';
+import { settleBounded } from '../bounded-call/index.js';
 import type { NumberedSource } from './format-context.js';
 import type { SubagentContext } from './subagent-state.js';
 
@@ -35,7 +35,7 @@ export async function enhanceContextWithReferences(
     }
   }
   if (documents.size === 0) return '';
-  const timed = await runWithTimeout(
+  const timed = await settleBounded(
     (signal) =>
       Promise.all(
         [...documents].map(async ([document, title]) => {
@@ -53,7 +53,7 @@ export async function enhanceContextWithReferences(
         }),
       ),
     {
-      ms: context.settings.timeoutRetrieval * 1000,
+      timeoutMs: context.settings.timeoutRetrieval * 1000,
       signal: context.signal,
       what: 'reference retrieval',
     },

@@ -55,5 +55,4 @@ export { planTasks, splitQuestion, toTasks, ResearchPlan } from './plan-tasks.js
 export { writeReport, type WrittenReport } from './write-report.js';
 export { mergeFindings, mergeVisitedSources, mergeExtractedCitations } from './reducers.js';
 export { createVisitedRegistry, type VisitedRegistry } from './visited-registry.js';
-export { runWithTimeout, type Timed } from './run-with-timeout.js';
 export { mapWithConcurrency } from './map-with-concurrency.js';

@@ -6,7 +6,7 @@ import {
   type ModelMessage,
 } from 'ai';
 import type { z } from 'zod';
-import { runWithTimeout } from './run-with-timeout.js';
+import { settleBounded } from '../bounded-call/index.js';
 import type { TokenCount } from './research-events.js';
 
 /** Options of {@link invokeLlmWithRetry}. */
@@ -56,7 +56,7 @@ export async function invokeLlmWithRetry<T>(
   let lastError = 'no attempt was made';
   for (let attempt = 1; attempt <= options.maxRetries + 1; attempt++) {
     if (options.signal.aborted) return { ok: false, error: 'cancelled', attempts: attempt - 1 };
-    const timed = await runWithTimeout(
+    const timed = await settleBounded(
       (signal) =>
         generateText({
           model: options.model,
@@ -66,7 +66,7 @@ export async function invokeLlmWithRetry<T>(
           abortSignal: signal,
           maxRetries: 0,
         }),
-      { ms: options.timeoutMs, signal: options.signal, what: 'the analysis model call' },
+      { timeoutMs: options.timeoutMs, signal: options.signal, what: 'the analysis model call' },
     );
     if (timed.ok) {
       options.onUsage?.(tokensOf(timed.value.usage));

@@ -1,5 +1,5 @@
 import type { RetrievedChunk, SourceDocument } from '../schema/index.js';
-import { runWithTimeout } from './run-with-timeout.js';
+import { settleBounded } from '../bounded-call/index.js';
 import type { SubagentNode } from './subagent-state.js';
 import { visited } from './visited-registry.js';
 
@@ -39,10 +39,14 @@ export const retrieveNode: SubagentNode = async (state, context) => {
   if (!retriever) {
     return { internalResult: { sources: [], reason: 'no internal knowledge base is configured' } };
   }
-  const timed = await runWithTimeout(
+  const timed = await settleBounded(
     (signal) =>
       retriever.retrieve(state.taskDescription, { limit: INTERNAL_SOURCE_LIMIT * 2, signal }),
-    { ms: context.settings.timeoutRetrieval * 1000, signal: context.signal, what: 'retrieval' },
+    {
+      timeoutMs: context.settings.timeoutRetrieval * 1000,
+      signal: context.signal,
+      what: 'retrieval',
+    },
   );
   if (!timed.ok) return { internalResult: { sources: [], reason: timed.message } };
   const minScore = context.internalMinScore ?? DEFAULT_INTERNAL_MIN_SCORE;

@@ -2,7 +2,7 @@ import { CohortError } from '../errors/index.js';
 import type { Finding } from '../schema/index.js';
 import { extractSubagentOutput, validateOutputState } from './isolation.js';
 import { runSubagentGraph } from './subagent-graph.js';
-import { runWithTimeout } from './run-with-timeout.js';
+import { settleBounded } from '../bounded-call/index.js';
 import type { SubagentContext, SubagentInput, SubagentOutput } from './subagent-state.js';
 
 /** Runs one subagent on its isolated input; returns what it claims to write (checked after). */
@@ -40,8 +40,8 @@ export async function subagentNode(
   runner: SubagentRunner = defaultSubagentRunner,
 ): Promise<SubagentOutput> {
   const taskId = context.taskId;
-  const timed = await runWithTimeout((signal) => runner(input, { ...context, signal }), {
-    ms: context.settings.timeoutSubagent * 1000,
+  const timed = await settleBounded((signal) => runner(input, { ...context, signal }), {
+    timeoutMs: context.settings.timeoutSubagent * 1000,
     signal: context.signal,
     what: `subagent ${taskId}`,
   });

@@ -1,6 +1,6 @@
 import type { SourceDocument } from '../schema/index.js';
 import type { SourceSearch } from './research-dependencies.js';
-import { runWithTimeout } from './run-with-timeout.js';
+import { settleBounded } from '../bounded-call/index.js';
 import type { SubagentContext, SubagentNode } from './subagent-state.js';
 import { visited } from './visited-registry.js';
 
@@ -31,8 +31,8 @@ async function search(
   limit: number,
   context: SubagentContext,
 ): Promise<{ found: SourceDocument[]; reason?: string }> {
-  const timed = await runWithTimeout((signal) => run(query, { signal, maxResults: limit }), {
-    ms: context.settings.timeoutWebSearch * 1000,
+  const timed = await settleBounded((signal) => run(query, { signal, maxResults: limit }), {
+    timeoutMs: context.settings.timeoutWebSearch * 1000,
     signal: context.signal,
     what: `${name} search`,
   });
@@ -61,8 +61,8 @@ async function webBranch(
   const scrape = context.scrapePage;
   if (top?.url && scrape) {
     // The top result was claimed above, so no other subagent fetches this page.
-    const page = await runWithTimeout((signal) => scrape(top.url as string, { signal }), {
-      ms: context.settings.timeoutWebSearch * 1000,
+    const page = await settleBounded((signal) => scrape(top.url as string, { signal }), {
+      timeoutMs: context.settings.timeoutWebSearch * 1000,
       signal: context.signal,
       what: `reading ${top.url}`,
     });

@@ -1,3 +1,4 @@
+import { boundedCall } from '../bounded-call/index.js';
 import { CohortError } from '../errors/index.js';
 
 /** The `fetch` signature adapters take, so tests can pass a fake or a local server. */
@@ -15,7 +16,8 @@ export interface TimedFetchOptions {
 }
 
 /**
- * Fetches `url` with a time limit, turning every failure into a CohortError with a reason:
+ * Fetches `url` through the bounded-call helper (one attempt), turning every failure into a
+ * CohortError with a reason:
  * `timeout`, `aborted`, or `retrieval_unavailable` (network error or a non-2xx status).
  *
  * @example
@@ -26,29 +28,27 @@ export async function timedFetch(
   init: RequestInit,
   options: TimedFetchOptions,
 ): Promise<Response> {
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   const doFetch = options.fetch ?? fetch;
-  let response: Response;
-  try {
-    response = await doFetch(url, { ...init, signal });
-  } catch (cause) {
-    if (options.signal?.aborted) {
-      throw new CohortError('aborted', `${options.service} request was cancelled.`, { cause });
-    }
-    if (timeout.aborted) {
-      throw new CohortError(
-        'timeout',
-        `${options.service} did not answer within ${options.timeoutMs} ms; try again or raise the timeout.`,
+  const response = await boundedCall((signal) => doFetch(url, { ...init, signal }), {
+    what: options.service,
+    timeoutMs: options.timeoutMs,
+    ...(options.signal ? { signal: options.signal } : {}),
+    toError(cause, { cancelled, timedOut }) {
+      if (cancelled)
+        return new CohortError('aborted', `${options.service} request was cancelled.`, { cause });
+      if (timedOut)
+        return new CohortError(
+          'timeout',
+          `${options.service} did not answer within ${options.timeoutMs} ms; try again or raise the timeout.`,
+          { cause },
+        );
+      return new CohortError(
+        'retrieval_unavailable',
+        `${options.service} is unreachable: ${cause instanceof Error ? cause.message : String(cause)}. Check the network and the base URL.`,
         { cause },
       );
-    }
-    throw new CohortError(
-      'retrieval_unavailable',
-      `${options.service} is unreachable: ${cause instanceof Error ? cause.message : String(cause)}. Check the network and the base URL.`,
-      { cause },
-    );
-  }
+    },
+  });
   if (!response.ok) {
     const body = await response.text().catch(() => '');
     const code = response.status === 429 ? 'rate_limited' : 'retrieval_unavailable';

@@ -4,13 +4,8 @@ import type {
   LanguageModelV3StreamPart,
 } from '@ai-sdk/provider';
 import { CohortError } from '../../errors/index.js';
-import {
-  attemptSignal,
-  isRetryable,
-  retryDelay,
-  sleep,
-  toServiceError,
-} from '../../models/index.js';
+import { attemptSignal, sleep } from '../../bounded-call/index.js';
+import { isRetryable, retryDelay, toServiceError } from '../../models/index.js';
 import type { TokenUsage } from '../../schema/index.js';
 import type { PendingToolCall } from './tool-execution.js';
 import type { LoopEvent } from './types.js';
