@@ -269,7 +269,10 @@ export async function runCodingAgent(options: CodingAgentOptions): Promise<Codin
     .join('\n\n');
 
   const messages: ModelMessage[] = resume
-    ? [...resume.state.messages, await answerPending(resume, tools, sessionAllow, options.signal)]
+    ? [
+        ...resume.state.messages,
+        await answerPending(resume, tools, sessionAllow, options.signal, options.onEvent),
+      ]
     : [...(options.history ?? []), { role: 'user', content: activation.request }];
   const result = await runLoop({
     model: options.model(model),
@@ -333,6 +336,7 @@ async function answerPending(
   tools: readonly LoopTool[],
   sessionAllow: string[],
   signal: AbortSignal | undefined,
+  onEvent: ((event: CodingAgentEvent) => void) | undefined,
 ): Promise<ModelMessage> {
   const answers = resume.state.pending.map((call) => {
     const answer = resume.answers[call.toolCallId] ?? resume.answers['*'];
@@ -388,6 +392,16 @@ async function answerPending(
         }),
       );
     }
+  }
+  for (const part of results) {
+    onEvent?.({
+      type: 'tool-result',
+      step: 0,
+      toolCallId: part.toolCallId,
+      toolName: part.toolName,
+      output: part.output,
+      isError: part.output.type === 'error-text',
+    });
   }
   return { role: 'tool', content: results };
 }

@@ -95,9 +95,9 @@ async function record(
  */
 export async function startCodeRun(
   runs: RunRepo,
-  options: RunOptions & { session?: string },
+  options: RunOptions & { session?: string; runId?: string },
 ): Promise<RecordedCodeRun> {
-  const runId = randomUUID();
+  const runId = options.runId ?? randomUUID();
   const input = {
     request: options.request,
     ...(options.skill ? { skill: options.skill } : {}),
@@ -106,7 +106,8 @@ export async function startCodeRun(
   const history = options.session ? await loadCodeSession(runs, options.session) : [];
   await runs.create({ id: runId, kind: CODE_RUN_KIND, status: 'running', input });
   try {
-    const result = await runCodingAgent({ ...options, history });
+    const { session: _session, runId: _runId, ...agent } = options;
+    const result = await runCodingAgent({ ...agent, history });
     return await record(runs, runId, input, result);
   } catch (error) {
     await runs.update(runId, { status: 'failed', output: { error: (error as Error).message } });

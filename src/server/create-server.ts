@@ -1,8 +1,10 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import type { OpenedAssistant } from '../assistant/index.js';
 import { CohortConfig, packageVersion } from '../config/index.js';
 import { mcpRoutes } from '../mcp/index.js';
+import { openCoding, type OpenedCoding } from '../coding/index.js';
 import { createResearchDependencies, type ResearchDependencies } from '../research/index.js';
 import { createRetriever } from '../retrieval/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
@@ -16,6 +18,7 @@ import { chatRoutes } from './routes/chat-routes.js';
 import { metaRoutes } from './routes/meta-routes.js';
 import { openAiRoutes } from './routes/openai-routes.js';
 import { researchRoutes } from './routes/research-routes.js';
+import { codeRoutes } from './routes/code-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { webRoutes } from './routes/web-routes.js';
 import type { ServerEnv } from './server-env.js';
@@ -51,6 +54,11 @@ export interface ServerOptions {
    * built from the served config and store with `createResearchDependencies`, on first use.
    */
   research?: ResearchDependencies;
+  /**
+   * The coding assistant of `/code`: the workspace it works on (default: the server's working
+   * folder) and, for tests, a model in place of the configured provider.
+   */
+  coding?: { workspace?: string; model?: (ref: string) => LanguageModelV3 };
 }
 
 /** Paths that stay open without an API key and are not rate limited: the page and the probe. */
@@ -140,6 +148,19 @@ export function createServer(
       { store, logger, ...(served.retriever ? { retriever: served.retriever } : {}) },
     ));
   app.route('/', researchRoutes({ research: researchParts, store }));
+  let coding: OpenedCoding | undefined;
+  app.route(
+    '/',
+    codeRoutes({
+      coding: () =>
+        (coding ??= openCoding({
+          config: { ...CohortConfig.parse({}), ...served.config },
+          ...(options.coding?.model ? { model: options.coding.model } : {}),
+        })),
+      workspace: options.coding?.workspace ?? process.cwd(),
+      store,
+    }),
+  );
   let retriever = served.retriever;
   let version = options.version;
   app.route(

@@ -21,6 +21,7 @@ import {
   ModelList,
 } from './openai-schemas.js';
 import { ResearchBody, ResearchResponse } from './research-schemas.js';
+import { ApprovalBody, CodeBody, CodeRunResponse } from './routes/code-routes.js';
 
 type Json = Record<string, unknown>;
 
@@ -74,6 +75,9 @@ const SCHEMAS: Record<string, [z.ZodType, 'input' | 'output']> = {
   ModelList: [ModelList, 'output'],
   ResearchRequest: [ResearchBody, 'input'],
   ResearchResponse: [ResearchResponse, 'output'],
+  CodeRequest: [CodeBody, 'input'],
+  CodeApproval: [ApprovalBody, 'input'],
+  CodeRunResponse: [CodeRunResponse, 'output'],
 };
 
 const ERROR_TEXT: Record<number, string> = {
@@ -81,6 +85,7 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'Missing or wrong bearer token (only when the server has an API key)',
   404: 'Unknown route, session or agent',
   413: 'Body larger than server.bodyLimitBytes',
+  409: 'The run is not in a state to be answered (answered already, or not paused)',
   415: 'Body not sent as application/json',
   422: 'Valid JSON whose fields are wrong; error.field names the field',
   429: 'Rate limit exceeded; see Retry-After',
@@ -197,6 +202,34 @@ export function buildOpenApiDocument(version: string): Json {
           ok: 'Events: `run_started`, `task_started`, `node`, `task_finished`, `report`, then `done` (ResearchResponse) or `error` (ErrorResponse)',
           okType: 'sse',
           errors: [...BODY_ERRORS, 404, 503],
+        }),
+      },
+      '/code': {
+        post: operation(
+          'Run the coding assistant on the server workspace; a call the permission rules ask about pauses the run (status awaiting_approval)',
+          { body: 'CodeRequest', ok: 'CodeRunResponse', errors: [...BODY_ERRORS, 503] },
+        ),
+      },
+      '/code/stream': {
+        post: operation('Run the coding assistant; stream its events', {
+          body: 'CodeRequest',
+          ok: 'Events: `run_started`, `skill`, `text`, `tool_call`, `tool_result`, `approval_required` (one per pending call), then `done` (CodeRunResponse) or `error` (ErrorResponse)',
+          okType: 'sse',
+          errors: [...BODY_ERRORS, 503],
+        }),
+      },
+      '/code/runs/{id}/approval': {
+        post: operation(
+          'Answer a paused coding run (yes, no or always) and resume it from the store; 409 when it is not waiting',
+          { body: 'CodeApproval', ok: 'CodeRunResponse', errors: [...BODY_ERRORS, 404, 409, 503] },
+        ),
+      },
+      '/code/runs/{id}/approval/stream': {
+        post: operation('Answer a paused coding run and stream the rest of it', {
+          body: 'CodeApproval',
+          ok: 'The events of /code/stream, from the answered calls on',
+          okType: 'sse',
+          errors: [...BODY_ERRORS, 404, 409, 503],
         }),
       },
       '/agents': {

@@ -1,0 +1,252 @@
+import { randomUUID } from 'node:crypto';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import {
+  answerCodeRun,
+  ApprovalAnswer,
+  startCodeRun,
+  type CodingAgentEvent,
+  type OpenedCoding,
+  type RecordedCodeRun,
+} from '../../coding/index.js';
+import { toWire } from '../../schema/index.js';
+import type { Store } from '../../store/index.js';
+import { eventStreamResponse, type SendEvent } from '../event-stream.js';
+import { readBody } from '../read-body.js';
+import type { ServerEnv } from '../server-env.js';
+
+/** `POST /code`: one coding request on the server's workspace. */
+export const CodeBody = z.object({
+  request: z.string().trim().min(1, 'request must not be empty').max(20_000),
+  skill: z.string().min(1).max(64).optional(),
+  /** Continues a coding conversation kept in the store. */
+  sessionId: z
+    .string()
+    .regex(
+      /^[\w.-]{1,100}$/,
+      'session_id must be 1-100 letters, digits, dots, dashes or underscores',
+    )
+    .optional(),
+});
+export type CodeBody = z.infer<typeof CodeBody>;
+
+/** `POST /code/runs/:id/approval`: yes / no / always, for one pending call or (no id) all of them. */
+export const ApprovalBody = z.object({
+  decision: ApprovalAnswer,
+  toolCallId: z.string().min(1).optional(),
+});
+
+/** The answer of `/code` and of an approval: the run, its status and the calls waiting on a person. */
+export const CodeRunResponse = z.object({
+  runId: z.string(),
+  status: z.string().describe('completed, awaiting_approval, max_steps, budget…'),
+  answer: z.string(),
+  skill: z.string().nullable(),
+  finishReason: z.string(),
+  pending: z.array(
+    z.object({
+      toolCallId: z.string(),
+      tool: z.string(),
+      input: z.unknown(),
+      reason: z.string(),
+      always: z.string().describe('The allow rule an "always" answer adds for the session.'),
+    }),
+  ),
+  usage: z.object({
+    promptTokens: z.number(),
+    completionTokens: z.number(),
+    totalTokens: z.number(),
+  }),
+});
+
+/** What the code routes need: the coding assistant, its workspace and the run store. */
+export interface CodeRouteParts {
+  coding: () => OpenedCoding;
+  workspace: string;
+  store: Pick<Store, 'runs' | 'ping'>;
+}
+
+/** The JSON of a recorded run: its id, status, answer and the calls waiting for approval. */
+function codeResponse({ runId, result }: RecordedCodeRun): z.infer<typeof CodeRunResponse> {
+  return {
+    runId,
+    status: result.pending
+      ? 'awaiting_approval'
+      : result.finishReason === 'stop'
+        ? 'completed'
+        : result.finishReason,
+    answer: result.text,
+    skill: result.activation.skill?.name ?? null,
+    finishReason: result.finishReason,
+    pending: (result.pending ?? []).map((call) => ({
+      toolCallId: call.toolCallId,
+      tool: call.tool,
+      input: call.input,
+      reason: call.reason,
+      always: call.always,
+    })),
+    usage: result.totalUsage,
+  };
+}
+
+/**
+ * Runs `run` and yields its agent events as they come, then the recorded run; the events of a
+ * run that fails end with the error thrown to the stream.
+ */
+async function* withEvents(
+  run: (onEvent: (event: CodingAgentEvent) => void) => Promise<RecordedCodeRun>,
+): AsyncGenerator<CodingAgentEvent | { type: 'recorded'; run: RecordedCodeRun }> {
+  const queue: Array<CodingAgentEvent> = [];
+  let wake: (() => void) | undefined;
+  let done: RecordedCodeRun | undefined;
+  let failure: unknown;
+  let finished = false;
+  void run((event) => {
+    queue.push(event);
+    wake?.();
+  }).then(
+    (recorded) => {
+      done = recorded;
+      finished = true;
+      wake?.();
+    },
+    (error: unknown) => {
+      failure = error;
+      finished = true;
+      wake?.();
+    },
+  );
+  for (;;) {
+    const next = queue.shift();
+    if (next) {
+      yield next;
+      continue;
+    }
+    if (finished) break;
+    await new Promise<void>((resolve) => (wake = resolve));
+    wake = undefined;
+  }
+  if (failure !== undefined) throw failure;
+  if (done) yield { type: 'recorded', run: done };
+}
+
+/** The SSE events of a coding run: skill, tool calls and results, approval_required, done. */
+async function writeCodeEvent(
+  event: CodingAgentEvent | { type: 'recorded'; run: RecordedCodeRun },
+  send: SendEvent,
+  runId: string,
+): Promise<void> {
+  if (event.type === 'recorded') {
+    const response = codeResponse(event.run);
+    for (const call of response.pending) await send('approval_required', { runId, ...call });
+    await send('done', response);
+    return;
+  }
+  if (event.type === 'skill' && event.activation.skill)
+    await send('skill', { name: event.activation.skill.name, reason: event.activation.reason });
+  if (event.type === 'text-delta') await send('text', { text: event.text });
+  if (event.type === 'tool-call')
+    await send('tool_call', {
+      toolCallId: event.toolCallId,
+      tool: event.toolName,
+      input: event.input,
+    });
+  if (event.type === 'tool-result')
+    await send('tool_result', {
+      toolCallId: event.toolCallId,
+      tool: event.toolName,
+      isError: event.isError,
+    });
+}
+
+/**
+ * The coding assistant over HTTP. `POST /code` runs a request and answers with the run: its
+ * `run_id`, `status` (`completed`, or `awaiting_approval` with the `pending` calls the permission
+ * rules ask about) and `answer`. `POST /code/stream` sends the same as Server-Sent Events
+ * (`run_started`, `skill`, `text`, `tool_call`, `tool_result`, `approval_required`, `done`).
+ * `POST /code/runs/:id/approval` (and `/approval/stream`) answers a paused run with
+ * `{ decision: yes|no|always, tool_call_id? }` and resumes it from the store: any server process
+ * sharing the store can answer it, and only one can.
+ *
+ * @example
+ * app.route('/', codeRoutes({ coding: () => openCoding({ config }), workspace: process.cwd(), store }));
+ */
+export function codeRoutes(parts: CodeRouteParts) {
+  const app = new Hono<ServerEnv>();
+  const start =
+    (body: CodeBody, runId: string, signal: AbortSignal) =>
+    (onEvent?: (event: CodingAgentEvent) => void) =>
+      startCodeRun(parts.store.runs, {
+        ...codingOptions(parts, signal, onEvent),
+        request: body.request,
+        runId,
+        ...(body.skill ? { skill: body.skill } : {}),
+        ...(body.sessionId ? { session: body.sessionId } : {}),
+      });
+  const answer =
+    (runId: string, body: z.infer<typeof ApprovalBody>, signal: AbortSignal) =>
+    (onEvent?: (event: CodingAgentEvent) => void) =>
+      answerCodeRun(
+        parts.store.runs,
+        runId,
+        { [body.toolCallId ?? '*']: body.decision },
+        codingOptions(parts, signal, onEvent),
+      );
+
+  app.post('/code', async (c) => {
+    const body = await readBody(c, CodeBody);
+    return c.json(toWire(codeResponse(await start(body, randomUUID(), c.req.raw.signal)())));
+  });
+
+  app.post('/code/stream', async (c) => {
+    const body = await readBody(c, CodeBody);
+    const runId = randomUUID();
+    parts.coding(); // a missing model is a plain error status, before the stream starts
+    return eventStreamResponse(c, {
+      start: (signal) =>
+        prefixed({ type: 'run_started' as const, runId }, withEvents(start(body, runId, signal))),
+      store: parts.store,
+      write: (event, send) =>
+        event.type === 'run_started'
+          ? send('run_started', { runId })
+          : writeCodeEvent(event, send, runId),
+    });
+  });
+
+  app.post('/code/runs/:id/approval', async (c) => {
+    const body = await readBody(c, ApprovalBody);
+    return c.json(toWire(codeResponse(await answer(c.req.param('id'), body, c.req.raw.signal)())));
+  });
+
+  app.post('/code/runs/:id/approval/stream', async (c) => {
+    const body = await readBody(c, ApprovalBody);
+    const runId = c.req.param('id');
+    return eventStreamResponse(c, {
+      start: (signal) => withEvents(answer(runId, body, signal)),
+      store: parts.store,
+      write: (event, send) => writeCodeEvent(event, send, runId),
+    });
+  });
+
+  return app;
+}
+
+function codingOptions(
+  parts: CodeRouteParts,
+  signal: AbortSignal,
+  onEvent: ((event: CodingAgentEvent) => void) | undefined,
+) {
+  const coding = parts.coding();
+  return {
+    workspace: parts.workspace,
+    config: coding.config,
+    model: coding.model,
+    signal,
+    ...(onEvent ? { onEvent } : {}),
+  };
+}
+
+async function* prefixed<A, B>(first: A, rest: AsyncIterable<B>): AsyncGenerator<A | B> {
+  yield first;
+  yield* rest;
+}
