@@ -9,13 +9,18 @@ export {
 } from './retrievers/create-retriever.js';
 export {
   ingest,
+  findIngestFiles,
   prepareDocument,
   parseFile,
   SUPPORTED_EXTENSIONS,
+  DEFAULT_MAX_FILE_BYTES,
+  MAX_SECTION_CHARS,
   type IngestOptions,
+  type SkippedFile,
   type IngestProgress,
   type IngestSummary,
 } from './ingest/ingest.js';
+export { decodeText, type DecodedText } from './ingest/decode-text.js';
 export { renderProgressBar } from './ingest/progress-bar.js';
 export { parseMarkdown } from './ingest/markdown-parser.js';
 export { parseRst } from './ingest/rst-parser.js';

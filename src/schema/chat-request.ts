@@ -1,11 +1,16 @@
 import { z } from 'zod';
 import { Query, SessionId } from './context.js';
+import { isSafeText, UNSAFE_TEXT_MESSAGE } from './safe-text.js';
 
 /** Body of `POST /chat` and the options of `cohort ask`. */
 export const ChatRequest = z.object({
   query: Query,
   sessionId: SessionId.optional(),
-  selectedText: z.string().max(10_000).optional(),
+  selectedText: z
+    .string()
+    .max(10_000)
+    .refine(isSafeText, `selected_text ${UNSAFE_TEXT_MESSAGE}`)
+    .optional(),
   /** Skip routing and use this agent. */
   agent: z.string().optional(),
 });

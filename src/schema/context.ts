@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Message } from './message.js';
+import { isSafeText, UNSAFE_TEXT_MESSAGE } from './safe-text.js';
 
 /** Maximum length of a query, in characters, after trimming (data-model spec). */
 export const MAX_QUERY_LENGTH = 2000;
@@ -13,7 +14,8 @@ export const Query = z
   .string({ error: EMPTY_QUERY_MESSAGE })
   .trim()
   .min(1, EMPTY_QUERY_MESSAGE)
-  .max(MAX_QUERY_LENGTH, `The question is too long: keep it to ${MAX_QUERY_LENGTH} characters.`);
+  .max(MAX_QUERY_LENGTH, `The question is too long: keep it to ${MAX_QUERY_LENGTH} characters.`)
+  .refine(isSafeText, `The question ${UNSAFE_TEXT_MESSAGE}.`);
 
 /** A session id: a UUID or the literal "anonymous". */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -32,7 +34,11 @@ export const AgentContext = z.object({
     .array(Message)
     .default([])
     .transform((history) => history.slice(-MAX_HISTORY_MESSAGES)),
-  selectedText: z.string().max(10_000).optional(),
+  selectedText: z
+    .string()
+    .max(10_000)
+    .refine(isSafeText, `selected_text ${UNSAFE_TEXT_MESSAGE}`)
+    .optional(),
   domainFilter: z.string().optional(),
   metadata: z.record(z.string(), z.unknown()).default({}),
 });

@@ -13,3 +13,4 @@ export * from './wire.js';
 export * from './search-request.js';
 export * from './research-request.js';
 export * from './parse-wire.js';
+export * from './safe-text.js';

@@ -2,12 +2,23 @@
 export const wireKey = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const camel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
-function mapKeys(value: unknown, rename: (key: string) => string): unknown {
-  if (Array.isArray(value)) return value.map((item) => mapKeys(item, rename));
-  if (value instanceof Date) return value.toISOString();
+/**
+ * Deepest nesting {@link toWire} and {@link fromWire} walk. Far beyond any value cohort makes; a
+ * deeper one (hostile input that slipped past a boundary check) is refused instead of overflowing
+ * the stack.
+ */
+export const MAX_WIRE_DEPTH = 256;
+
+function mapKeys(value: unknown, rename: (key: string) => string, depth = 0): unknown {
   if (value === null || typeof value !== 'object') return value;
+  if (value instanceof Date) return value.toISOString();
+  if (depth >= MAX_WIRE_DEPTH) {
+    throw new RangeError(`The value is nested more than ${MAX_WIRE_DEPTH} levels deep.`);
+  }
+  if (Array.isArray(value)) return value.map((item) => mapKeys(item, rename, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) out[rename(key)] = mapKeys(inner, rename);
+  for (const [key, inner] of Object.entries(value))
+    out[rename(key)] = mapKeys(inner, rename, depth + 1);
   return out;
 }
 

@@ -1,5 +1,36 @@
 import type { ChunkRecord, DocumentRecord } from '../schema/index.js';
 import type { Db } from './db.js';
+import { INSERT_BATCH_ROWS, insertRows } from './insert-rows.js';
+
+/** One document and its chunks, as an ingestion writes them. */
+export interface DocumentWrite {
+  document: DocumentRecord;
+  chunks: readonly ChunkRecord[];
+}
+
+const CHUNK_COLUMNS = [
+  'id',
+  'source',
+  'ord',
+  'title',
+  'heading_path',
+  'domain',
+  'text',
+  'hash',
+  'metadata',
+];
+
+const chunkRow = (chunk: ChunkRecord): unknown[] => [
+  chunk.id,
+  chunk.source,
+  chunk.ord,
+  chunk.title,
+  JSON.stringify(chunk.headingPath),
+  chunk.domain,
+  chunk.text,
+  chunk.hash,
+  JSON.stringify(chunk.metadata),
+];
 
 /** What re-ingesting one document did. */
 export type UpsertOutcome = 'added' | 'replaced' | 'unchanged';
@@ -49,36 +80,89 @@ export class ChunkRepo {
 
   /** Stores `document` with `chunks`, replacing an older version; a same-hash document is left alone. */
   async upsertDocument(document: DocumentRecord, chunks: ChunkRecord[]): Promise<UpsertOutcome> {
+    const { outcomes } = await this.applyIngestion({ write: [{ document, chunks }] });
+    return outcomes.get(document.source) ?? 'unchanged';
+  }
+
+  /**
+   * Applies one ingestion whole, in one transaction: each document of `write` is added, replaced
+   * (its old chunks go with it) or left alone when its hash is unchanged, and each source of
+   * `remove` is deleted. A crash or an error part-way leaves the store as it was. Rows go in with
+   * multi-row INSERTs ({@link insertRows}); `onWritten` hears each batch of documents written.
+   *
+   * @example
+   * const { outcomes } = await store.chunks.applyIngestion({ write: [{ document, chunks }] });
+   */
+  async applyIngestion(change: {
+    write: readonly DocumentWrite[];
+    remove?: readonly string[];
+    onWritten?: (sources: string[]) => void;
+  }): Promise<{ outcomes: Map<string, UpsertOutcome>; removed: string[] }> {
     return this.db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ hash: string }>(
-        'SELECT hash FROM documents WHERE source = $1',
-        [document.source],
+      const sources = change.write.map((item) => item.document.source);
+      const { rows } = await tx.query<{ source: string; hash: string }>(
+        'SELECT source, hash FROM documents WHERE source = ANY($1::text[])',
+        [sources],
       );
-      const existing = rows[0];
-      if (existing?.hash === document.hash) return 'unchanged';
-      if (existing) await tx.query('DELETE FROM documents WHERE source = $1', [document.source]);
-      await tx.query(
-        'INSERT INTO documents (source, title, hash, domain) VALUES ($1, $2, $3, $4)',
-        [document.source, document.title, document.hash, document.domain],
-      );
-      for (const chunk of chunks) {
-        await tx.query(
-          `INSERT INTO chunks (id, source, ord, title, heading_path, domain, text, hash, metadata)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-          [
-            chunk.id,
-            chunk.source,
-            chunk.ord,
-            chunk.title,
-            JSON.stringify(chunk.headingPath),
-            chunk.domain,
-            chunk.text,
-            chunk.hash,
-            JSON.stringify(chunk.metadata),
-          ],
-        );
+      const stored = new Map(rows.map((row) => [row.source, row.hash]));
+      const outcomes = new Map<string, UpsertOutcome>();
+      const changed: DocumentWrite[] = [];
+      for (const item of change.write) {
+        const hash = stored.get(item.document.source);
+        if (hash === item.document.hash) {
+          outcomes.set(item.document.source, 'unchanged');
+          continue;
+        }
+        outcomes.set(item.document.source, hash === undefined ? 'added' : 'replaced');
+        changed.push(item);
       }
-      return existing ? 'replaced' : 'added';
+      const replaced = changed
+        .map((item) => item.document.source)
+        .filter((source) => stored.has(source));
+      if (replaced.length > 0) {
+        await tx.query('DELETE FROM documents WHERE source = ANY($1::text[])', [replaced]);
+      }
+      let removed: string[] = [];
+      if (change.remove && change.remove.length > 0) {
+        const deleted = await tx.query<{ source: string }>(
+          'DELETE FROM documents WHERE source = ANY($1::text[]) RETURNING source',
+          [change.remove],
+        );
+        removed = deleted.rows.map((row) => row.source).sort();
+      }
+      // Documents go in groups whose chunks fill about one INSERT batch, so progress moves steadily.
+      let group: DocumentWrite[] = [];
+      let groupChunks = 0;
+      const flush = async () => {
+        if (group.length === 0) return;
+        await insertRows(
+          tx,
+          'documents',
+          ['source', 'title', 'hash', 'domain'],
+          group.map(({ document }) => [
+            document.source,
+            document.title,
+            document.hash,
+            document.domain,
+          ]),
+        );
+        await insertRows(
+          tx,
+          'chunks',
+          CHUNK_COLUMNS,
+          group.flatMap((item) => item.chunks.map(chunkRow)),
+        );
+        change.onWritten?.(group.map((item) => item.document.source));
+        group = [];
+        groupChunks = 0;
+      };
+      for (const item of changed) {
+        group.push(item);
+        groupChunks += item.chunks.length;
+        if (groupChunks >= INSERT_BATCH_ROWS) await flush();
+      }
+      await flush();
+      return { outcomes, removed };
     });
   }
 

@@ -1,6 +1,7 @@
 import type { ChunkRecord } from '../schema/index.js';
 import { chunkFromRow, type ChunkRow } from './chunk-repo.js';
 import type { Db } from './db.js';
+import { insertRows } from './insert-rows.js';
 
 /** A chunk found by vector similarity. */
 export interface VectorHit {
@@ -58,15 +59,18 @@ export class EmbeddingRepo {
     rows: readonly { id: string; vector: readonly number[] }[],
   ): Promise<void> {
     await this.ensure();
-    await this.db.transaction(async (tx) => {
-      for (const row of rows) {
-        await tx.query(
-          `INSERT INTO chunk_embeddings (chunk_id, model, embedding) VALUES ($1, $2, $3::vector)
-           ON CONFLICT (chunk_id, model) DO UPDATE SET embedding = EXCLUDED.embedding`,
-          [row.id, model, JSON.stringify(row.vector)],
-        );
-      }
-    });
+    await this.db.transaction((tx) =>
+      insertRows(
+        tx,
+        'chunk_embeddings',
+        ['chunk_id', 'model', 'embedding'],
+        rows.map((row) => [row.id, model, JSON.stringify(row.vector)]),
+        {
+          casts: { embedding: 'vector' },
+          suffix: 'ON CONFLICT (chunk_id, model) DO UPDATE SET embedding = EXCLUDED.embedding',
+        },
+      ),
+    );
   }
 
   /** Number of chunks with a vector for `model`. */

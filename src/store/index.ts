@@ -1,5 +1,7 @@
 export type { Db } from './db.js';
-export { ChunkRepo, type UpsertOutcome } from './chunk-repo.js';
+export { ChunkRepo, type DocumentWrite, type UpsertOutcome } from './chunk-repo.js';
+export { insertRows, INSERT_BATCH_ROWS } from './insert-rows.js';
+export { acquireFolderLock, LOCK_FILE_NAME, type FolderLock } from './folder-lock.js';
 export { SessionRepo } from './session-repo.js';
 export { RunRepo, type RunRecord, type RunTaskRecord } from './run-repo.js';
 export { createStore, openStore, type Store } from './store.js';

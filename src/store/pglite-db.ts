@@ -1,7 +1,9 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { CohortError } from '../errors/index.js';
 import type { Db } from './db.js';
+import { acquireFolderLock, LOCK_FILE_NAME, type FolderLock } from './folder-lock.js';
 import {
   defaultSnapshotDir,
   discardSnapshot,
@@ -31,6 +33,14 @@ function wrap(target: Queryable, root: PGlite | undefined): Db {
   };
 }
 
+/**
+ * PGlite's start parameters with `fsync` on: its defaults pass `-F` (no fsync), which can lose an
+ * acknowledged write on power loss.
+ */
+export const DURABLE_START_PARAMS: readonly string[] = PGlite.defaultStartParams.filter(
+  (param) => param !== '-F',
+);
+
 /** Options of {@link openPgliteDb}. */
 export interface PgliteOptions {
   /** Load pgvector, for embeddings. */
@@ -44,9 +54,11 @@ export interface PgliteOptions {
 
 /**
  * Opens the embedded engine: PGlite in `dataDir` (created if missing), or in memory for
- * `memory://`; `vector` loads pgvector for embeddings. Only one process may hold a data folder at a
- * time. A new store starts from the saved fresh-folder snapshot when there is one, and saves one
- * when there is not.
+ * `memory://`; `vector` loads pgvector for embeddings. A data folder is locked before anything is
+ * opened, so only one process holds it at a time: a second one gets a `conflict` error naming the
+ * holder (share a store between processes with PostgreSQL instead). Commits are flushed to disk
+ * (`fsync` on) before they are acknowledged. A new store starts from the saved fresh-folder
+ * snapshot when there is one, and saves one when there is not.
  *
  * @example
  * const db = await openPgliteDb('.cohort');
@@ -55,7 +67,21 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
   const inMemory = dataDir.startsWith('memory://');
   // Only a missing or empty folder is new: anything else is the user's and is never replaced.
   const fresh = inMemory || !existsSync(dataDir) || readdirSync(dataDir).length === 0;
-  if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  let lock: FolderLock | undefined;
+  if (!inMemory) {
+    mkdirSync(dataDir, { recursive: true });
+    lock = acquireFolderLock(dataDir);
+  }
+  const release = (db: Db): Db => ({
+    ...db,
+    async close() {
+      try {
+        await db.close();
+      } finally {
+        lock?.release();
+      }
+    },
+  });
   const cacheDir =
     options.snapshotDir === false ? undefined : (options.snapshotDir ?? defaultSnapshotDir());
   const snapshot = fresh && cacheDir ? readSnapshot(cacheDir) : undefined;
@@ -68,27 +94,31 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
       PGlite.create(inMemory ? undefined : dataDir, {
         ...(extensions ? { extensions } : {}),
         ...(loadDataDir ? { loadDataDir } : {}),
+        ...(inMemory ? {} : { startParams: [...DURABLE_START_PARAMS] }),
       });
     if (snapshot && cacheDir) {
       try {
         const pg = await create(snapshot);
-        return wrap(pg, pg);
+        return release(wrap(pg, pg));
       } catch {
         // A damaged snapshot: forget it, empty the folder it was unpacked into, start as new.
         discardSnapshot(cacheDir);
         if (!inMemory) {
-          rmSync(dataDir, { recursive: true, force: true });
-          mkdirSync(dataDir, { recursive: true });
+          for (const entry of readdirSync(dataDir)) {
+            if (entry !== LOCK_FILE_NAME)
+              rmSync(join(dataDir, entry), { recursive: true, force: true });
+          }
         }
       }
     }
     const pg = await create();
     if (fresh && cacheDir) await saveSnapshot(pg, cacheDir);
-    return wrap(pg, pg);
+    return release(wrap(pg, pg));
   } catch (cause) {
+    lock?.release();
     throw new CohortError(
       'retrieval_unavailable',
-      `Cannot open the store in ${dataDir}: ${cause instanceof Error ? cause.message : String(cause)}. Is another cohort process using it?`,
+      `Cannot open the store in ${dataDir}: ${cause instanceof Error ? cause.message : String(cause)}.`,
       { cause },
     );
   }

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { ingest, renderProgressBar } from '../../retrieval/index.js';
+import { findIngestFiles, ingest, renderProgressBar } from '../../retrieval/index.js';
 import { openStore } from '../../store/index.js';
 import { toWire } from '../../schema/index.js';
 import type { CliCommand } from '../command.js';
@@ -21,6 +21,8 @@ export const ingestCommand: CliCommand = {
     );
     const dir = resolve(io.cwd, requirePositional(positionals, 'folder', usage));
     const config = configFor(io, values);
+    // A wrong folder is refused before the store is opened, so it creates nothing.
+    await findIngestFiles(dir);
     const store = await openStore(config);
     try {
       const summary = await ingest(dir, {
@@ -32,10 +34,13 @@ export const ingestCommand: CliCommand = {
         },
       });
       if (io.isTTY && !values.json) io.stderr('\n');
+      for (const { source, reason } of summary.skipped)
+        io.stderr(`Skipped ${source}: ${reason}.\n`);
+      for (const { source, reason } of summary.truncated) io.stderr(`Cut ${source}: ${reason}.\n`);
       if (values.json) io.stdout(JSON.stringify(toWire(summary), null, 2) + '\n');
       else
         io.stdout(
-          `${summary.files} files: ${summary.added} added, ${summary.replaced} replaced, ${summary.unchanged} unchanged · ${summary.chunks} chunks · ${summary.elapsedMs} ms\n`,
+          `${summary.files} files: ${summary.added} added, ${summary.replaced} replaced, ${summary.unchanged} unchanged${summary.skipped.length ? `, ${summary.skipped.length} skipped` : ''} · ${summary.chunks} chunks · ${summary.elapsedMs} ms\n`,
         );
       return 0;
     } finally {

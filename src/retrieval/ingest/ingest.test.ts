@@ -111,4 +111,79 @@ describe('ingest', () => {
     const error = await ingest(dir, { store, signal: controller.signal }).catch((e: unknown) => e);
     expect(isCohortError(error, 'aborted')).toBe(true);
   });
+
+  it('skips files that are not text, naming each, and ingests the rest', async () => {
+    const mixed = await mkdtemp(join(tmpdir(), 'cohort-mixed-'));
+    const body = (title: string) =>
+      `# ${title}\n\nA section about ${title} with enough words to keep.\n`;
+    await writeFile(join(mixed, 'a.md'), body('Alpha'));
+    await writeFile(join(mixed, 'b.md'), `# Beta\n\nNUL here \u0000 in the text.\n`);
+    await writeFile(join(mixed, 'c.md'), body('Gamma'));
+    await writeFile(join(mixed, 'd.md'), Buffer.from([0x23, 0x20, 0xc3, 0x28, 0x0a]));
+    const utf16 = (text: string, bom: boolean) =>
+      Buffer.concat([Buffer.from(bom ? [0xff, 0xfe] : []), Buffer.from(text, 'utf16le')]);
+    await writeFile(join(mixed, 'e.md'), utf16(body('Epsilon'), true));
+    await writeFile(join(mixed, 'f.md'), utf16(body('Phi'), false));
+    await writeFile(
+      join(mixed, 'g.md'),
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(body('Eta'))]),
+    );
+    await writeFile(join(mixed, 'h.md'), 'x'.repeat(2048));
+    const fresh = await createStore(await openPgliteDb('memory://'));
+    try {
+      const summary = await ingest(mixed, { store: fresh, maxFileBytes: 1024 });
+      expect(summary.skipped.map((s) => s.source)).toEqual(['b.md', 'd.md', 'h.md']);
+      expect(summary.skipped[0]?.reason).toMatch(/NUL/);
+      expect(summary.skipped[1]?.reason).toMatch(/UTF-8/);
+      expect(summary.skipped[2]?.reason).toMatch(/1024-byte limit/);
+      expect(summary.added).toBe(5);
+      const titles = new Set((await fresh.chunks.all()).map((c) => c.title));
+      expect(titles).toEqual(new Set(['Alpha', 'Gamma', 'Epsilon', 'Phi', 'Eta']));
+    } finally {
+      await fresh.close();
+      await rm(mixed, { recursive: true, force: true });
+    }
+  });
+
+  it('stores an ingestion whole: a failure while writing leaves the store as it was', async () => {
+    const many = await mkdtemp(join(tmpdir(), 'cohort-many-'));
+    for (let i = 0; i < 40; i++) {
+      const sections = Array.from(
+        { length: 20 },
+        (_, j) => `## Part ${j}\n\n${'Words about part ' + j + ' of file ' + i + '. '.repeat(8)}`,
+      );
+      await writeFile(
+        join(many, `f${String(i).padStart(2, '0')}.md`),
+        `# File ${i}\n\n${sections.join('\n\n')}`,
+      );
+    }
+    const db = await openPgliteDb('memory://');
+    const fresh = await createStore(db);
+    // The engine fails when the chunks of f30.md are written, as a crash or a full disk would.
+    const failing = {
+      ...db,
+      transaction: <T>(fn: (tx: typeof db) => Promise<T>) =>
+        db.transaction((tx) =>
+          fn({
+            ...tx,
+            query: async (sql: string, params?: unknown[]) => {
+              if (sql.startsWith('INSERT INTO chunks') && params?.includes('f30.md'))
+                throw new Error('disk full');
+              return tx.query(sql, params);
+            },
+          } as typeof db),
+        ),
+    };
+    try {
+      const broken = await createStore(failing as typeof db);
+      await expect(ingest(many, { store: broken })).rejects.toThrow('disk full');
+      expect(await fresh.chunks.count()).toBe(0);
+      expect((await fresh.chunks.documentHashes()).size).toBe(0);
+      const summary = await ingest(many, { store: fresh });
+      expect(summary.added).toBe(40);
+    } finally {
+      await fresh.close();
+      await rm(many, { recursive: true, force: true });
+    }
+  });
 });

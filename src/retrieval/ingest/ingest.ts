@@ -1,9 +1,10 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { basename, extname, join, relative, sep } from 'node:path';
 import { CohortError } from '../../errors/index.js';
 import type { ChunkRecord, DocumentRecord } from '../../schema/index.js';
 import type { Store } from '../../store/index.js';
 import { chunkDocument, sha1 } from './chunker.js';
+import { decodeText } from './decode-text.js';
 import { documentDomain, tagDomain } from './domain-tagger.js';
 import { parseMarkdown } from './markdown-parser.js';
 import type { ParsedDocument } from './parsed-document.js';
@@ -11,6 +12,9 @@ import { parseRst } from './rst-parser.js';
 
 /** File extensions the knowledge base reads. */
 export const SUPPORTED_EXTENSIONS: readonly string[] = ['.md', '.mdx', '.rst'];
+
+/** Largest file ingested, in bytes; a bigger file is skipped and reported (default 8 MB). */
+export const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
 
 /** Progress of one ingestion, reported after each file is stored. */
 export interface IngestProgress {
@@ -26,6 +30,14 @@ export interface IngestOptions {
   signal?: AbortSignal;
   /** Remove stored documents whose file is no longer in the folder (default false: only report them). */
   prune?: boolean;
+  /** Files larger than this many bytes are skipped and reported ({@link DEFAULT_MAX_FILE_BYTES}). */
+  maxFileBytes?: number;
+}
+
+/** A file an ingestion left out, and why (not text, too large): the rest are ingested. */
+export interface SkippedFile {
+  source: string;
+  reason: string;
 }
 
 /** What one ingestion did. */
@@ -41,6 +53,10 @@ export interface IngestSummary {
   missing: string[];
   /** Of `missing`, the ones removed because `prune` was set. */
   removed: string[];
+  /** Files that were not ingested (binary, not UTF-8/UTF-16 text, too large), by name. */
+  skipped: SkippedFile[];
+  /** Files ingested in part: a section over {@link MAX_SECTION_CHARS} was cut (`reason` says which). */
+  truncated: SkippedFile[];
   elapsedMs: number;
 }
 
@@ -77,12 +93,26 @@ export function parseFile(source: string, text: string): ParsedDocument {
     : parseMarkdown(text, source, fallback);
 }
 
-/** Parses, chunks and tags one file into the records the store keeps. */
+/** Longest section body kept, in characters; the rest of a longer section is cut and reported. */
+export const MAX_SECTION_CHARS = 500_000;
+
+/**
+ * Parses, chunks and tags one file into the records the store keeps. A section longer than
+ * {@link MAX_SECTION_CHARS} is cut to that length and named in `truncated`.
+ */
 export function prepareDocument(
   source: string,
   text: string,
-): { document: DocumentRecord; chunks: ChunkRecord[] } {
+): { document: DocumentRecord; chunks: ChunkRecord[]; truncated: string[] } {
   const parsed = parseFile(source, text);
+  const truncated: string[] = [];
+  parsed.sections = parsed.sections.map((section) => {
+    if (section.text.length <= MAX_SECTION_CHARS) return section;
+    truncated.push(
+      `section "${section.headingPath.join(' > ') || parsed.title}" (line ${section.line}) has ${section.text.length} characters; the first ${MAX_SECTION_CHARS} were kept`,
+    );
+    return { ...section, text: section.text.slice(0, MAX_SECTION_CHARS) };
+  });
   const document = {
     source,
     title: parsed.title,
@@ -93,7 +123,7 @@ export function prepareDocument(
     ...chunk,
     domain: tagDomain(chunk),
   }));
-  return { document, chunks };
+  return { document, chunks, truncated };
 }
 
 function throwIfAborted(signal: AbortSignal | undefined) {
@@ -101,18 +131,14 @@ function throwIfAborted(signal: AbortSignal | undefined) {
 }
 
 /**
- * Ingests every .md/.mdx/.rst file under `dir` into the store. Unchanged files (same content hash)
- * are skipped, changed files replace their chunks. All files are read and parsed before anything
- * is written, so a missing folder, a folder with nothing to ingest or a file that does not parse
- * is an `invalid_input` error and leaves the store unchanged.
+ * The supported files under `dir`, sorted; a missing folder, a file given as the folder, an
+ * unreadable folder or one with nothing to ingest is an `invalid_input` error. Shells call it
+ * before opening a store, so a wrong path creates nothing.
  *
  * @example
- * const summary = await ingest('docs', { store, onProgress: (p) => bar(p.done, p.total) });
+ * const files = await findIngestFiles('docs'); // throws CohortError('invalid_input') when empty
  */
-export async function ingest(dir: string, options: IngestOptions): Promise<IngestSummary> {
-  const started = performance.now();
-  const { store, signal } = options;
-  throwIfAborted(signal);
+export async function findIngestFiles(dir: string): Promise<string[]> {
   try {
     if (!(await stat(dir)).isDirectory()) throw new Error('not a folder');
   } catch (cause) {
@@ -138,22 +164,51 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
     );
   }
 
+  return files;
+}
+
+/**
+ * Ingests every .md/.mdx/.rst file under `dir` into the store. Unchanged files (same content hash)
+ * are skipped, changed files replace their chunks. All files are read and parsed before anything
+ * is written, and everything is then written in one transaction, so an ingestion is stored whole
+ * or not at all (a kill part-way leaves the store as it was). A missing folder or a folder with
+ * nothing to ingest is an `invalid_input` error that changes nothing; a file that is not text
+ * (binary, NUL bytes, invalid UTF-8/UTF-16) or is too large is skipped and named in `skipped`.
+ *
+ * @example
+ * const summary = await ingest('docs', { store, onProgress: (p) => bar(p.done, p.total) });
+ */
+export async function ingest(dir: string, options: IngestOptions): Promise<IngestSummary> {
+  const started = performance.now();
+  const { store, signal } = options;
+  throwIfAborted(signal);
+  const files = await findIngestFiles(dir);
+  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const stored = await store.chunks.documentHashes();
   const prepared: { source: string; document?: DocumentRecord; chunks?: ChunkRecord[] }[] = [];
+  const skipped: SkippedFile[] = [];
+  const truncated: SkippedFile[] = [];
   for (const file of files) {
     throwIfAborted(signal);
     const source = relative(dir, file).split(sep).join('/');
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (cause) {
-      throw new CohortError('invalid_input', `Cannot read "${file}": ${String(cause)}`, {
-        file,
-        cause,
-      });
+    const read = await readCapped(file, maxBytes);
+    if (!read.ok) {
+      skipped.push({ source, reason: read.reason });
+      continue;
     }
-    if (stored.get(source) === sha1(text)) prepared.push({ source });
-    else prepared.push({ source, ...prepareDocument(source, text) });
+    const decoded = decodeText(read.bytes);
+    if (!decoded.ok) {
+      skipped.push({ source, reason: decoded.reason });
+      continue;
+    }
+    const text = decoded.text;
+    if (stored.get(source) === sha1(text)) {
+      prepared.push({ source });
+      continue;
+    }
+    const { document, chunks, truncated: cut } = prepareDocument(source, text);
+    prepared.push({ source, document, chunks });
+    for (const reason of cut) truncated.push({ source, reason });
   }
 
   const summary: IngestSummary = {
@@ -164,27 +219,66 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
     chunks: 0,
     missing: [],
     removed: [],
+    skipped,
+    truncated,
     elapsedMs: 0,
   };
-  for (const [index, item] of prepared.entries()) {
-    throwIfAborted(signal);
-    if (item.document && item.chunks) {
-      const outcome = await store.chunks.upsertDocument(item.document, item.chunks);
-      summary[outcome] += 1;
-      if (outcome !== 'unchanged') summary.chunks += item.chunks.length;
-    } else {
-      summary.unchanged += 1;
-    }
-    options.onProgress?.({ done: index + 1, total: prepared.length, file: item.source });
-  }
-
-  const present = new Set(prepared.map((item) => item.source));
+  // A skipped file keeps what an earlier ingestion stored for it: it is neither missing nor pruned.
+  const present = new Set([
+    ...prepared.map((item) => item.source),
+    ...skipped.map((s) => s.source),
+  ]);
   summary.missing = [...stored.keys()].filter((source) => !present.has(source)).sort();
-  if (options.prune) {
-    for (const source of summary.missing) {
-      if (await store.chunks.removeDocument(source)) summary.removed.push(source);
-    }
+
+  const write = prepared.flatMap((item) =>
+    item.document && item.chunks ? [{ document: item.document, chunks: item.chunks }] : [],
+  );
+  const chunkCounts = new Map(write.map((item) => [item.document.source, item.chunks.length]));
+  let done = prepared.length - write.length;
+  summary.unchanged = done;
+  throwIfAborted(signal);
+  // One transaction: a crash or a kill part-way leaves the store as it was before this ingestion.
+  const { outcomes, removed } = await store.chunks.applyIngestion({
+    write,
+    remove: options.prune ? summary.missing : [],
+    onWritten: (sources) => {
+      for (const source of sources) {
+        done += 1;
+        options.onProgress?.({ done, total: prepared.length, file: source });
+      }
+    },
+  });
+  for (const [source, outcome] of outcomes) {
+    summary[outcome] += 1;
+    if (outcome !== 'unchanged') summary.chunks += chunkCounts.get(source) ?? 0;
   }
+  summary.removed = removed;
   summary.elapsedMs = Math.round(performance.now() - started);
   return summary;
+}
+
+/** Reads a file up to `maxBytes`; a larger or unreadable file is reported, not thrown. */
+async function readCapped(
+  file: string,
+  maxBytes: number,
+): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; reason: string }> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+    const { size } = await handle.stat();
+    if (size > maxBytes) {
+      return {
+        ok: false,
+        reason: `${size} bytes is over the ${maxBytes}-byte limit per file; split it into smaller files`,
+      };
+    }
+    return { ok: true, bytes: await handle.readFile() };
+  } catch (cause) {
+    return {
+      ok: false,
+      reason: `cannot be read (${(cause as NodeJS.ErrnoException).code ?? String(cause)})`,
+    };
+  } finally {
+    await handle?.close();
+  }
 }

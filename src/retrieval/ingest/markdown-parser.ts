@@ -4,26 +4,47 @@ import type { ParsedDocument, Section } from './parsed-document.js';
 /** Deepest heading level that starts a section; `#####` and below stay body text. */
 const MAX_SECTION_LEVEL = 4;
 
-const HEADING = /^(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$/;
+/** An ATX heading's marker and the rest of the line; the closing `#`s are cut by {@link headingBody}. */
+const HEADING = /^(#{1,6})[ \t]+(.*)$/;
 const FENCE = /^[ \t]*(`{3,}|~{3,})/;
 const MDX_IMPORT_EXPORT = /^(import|export)\s/;
 /** A line made only of tags (`<Tabs>`, `</TabItem>`, `<Image src="x" />`) or an MDX comment. */
-const JSX_ONLY = /^\s*(?:(?:<\/?[A-Za-z][^<>]*>|\{\/\*.*\*\/\})\s*)+$/;
+const JSX_ONLY = /^\s*(?:(?:<\/?[A-Za-z][^<>]*>|\{\/\*(?:[^*]|\*(?!\/\}))*\*\/\})\s*)+$/;
 const ADMONITION = /^\s*:::\s*\w*/;
+
+/** `line` without trailing spaces and tabs, in one pass (a `/[ \t]+$/` regex is quadratic on long blank runs). */
+function trimTrailingBlanks(line: string): string {
+  let end = line.length;
+  while (end > 0 && (line[end - 1] === ' ' || line[end - 1] === '\t')) end--;
+  return line.slice(0, end);
+}
+
+/** An ATX heading's text without its optional closing `#` sequence (CommonMark). */
+function headingBody(rest: string): string {
+  const text = trimTrailingBlanks(rest);
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '#') end--;
+  if (end === 0) return '';
+  return end < text.length && (text[end - 1] === ' ' || text[end - 1] === '\t')
+    ? trimTrailingBlanks(text.slice(0, end))
+    : text;
+}
+
+// Link text and URLs stop at the next bracket or parenthesis, so no two attempts scan the same
+// characters: the rules stay linear however many `[` or `](` a line holds.
+const IMAGE = /!\[([^[\]]*)\]\([^()]*\)/g;
+const LINK = /\[([^[\]]+)\]\([^()]*\)/g;
+const TAG = /<\/?[A-Za-z][^<>]*>/g;
 
 /** Turns inline markdown into readable text: links and images keep their words, not their URLs. */
 function inlineText(line: string): string {
-  return line
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
-    .replace(/<\/?[A-Za-z][^<>]*>/g, ' ')
-    .replace(/[ \t]+$/, '');
+  return trimTrailingBlanks(line.replace(IMAGE, '$1').replace(LINK, '$1').replace(TAG, ' '));
 }
 
 /** Heading text without markdown emphasis, anchors (`{#id}`) or trailing colons. */
 function headingText(raw: string): string {
   return inlineText(raw)
-    .replace(/\{#[^}]*\}\s*$/, '')
+    .replace(/\{#[^{}]*\}\s*$/, '')
     .replace(/[*_`]/g, '')
     .trim();
 }
@@ -72,7 +93,7 @@ export function parseMarkdown(source: string, file?: string, fallbackTitle = '')
     const heading = HEADING.exec(line);
     if (heading && (heading[1]?.length ?? 7) <= MAX_SECTION_LEVEL) {
       const level = heading[1]?.length ?? 1;
-      const text = headingText(heading[2] ?? '');
+      const text = headingText(headingBody(heading[2] ?? ''));
       if (level === 1 && firstH1 === undefined) firstH1 = text;
       stack.length = level;
       stack[level - 1] = text;

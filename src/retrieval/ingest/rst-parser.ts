@@ -43,16 +43,24 @@ const indentOf = (line: string) => /^\s*/.exec(line)?.[0].length ?? 0;
  */
 export function rstInlineText(line: string): string {
   return line
-    .replace(/:[\w:+.-]+:`([^`]*)`/g, (_, inner: string) => stripTarget(inner))
+    .replace(/:[\w:+.-]{1,64}:`([^`]*)`/g, (_, inner: string) => stripTarget(inner))
     .replace(/``([^`]+)``/g, '$1')
     .replace(/`([^`]+)`__?/g, (_, inner: string) => stripTarget(inner))
     .replace(/`([^`]+)`/g, '$1')
-    .replace(/\|([\w -]+)\|/g, '$1');
+    .replace(/\|(\w[\w -]{0,63})\|/g, '$1');
 }
 
+/**
+ * `Label <target>` → `Label`. Found by index, as the regex it replaces is quadratic on many `<`:
+ * the target is the first `<` after the last `>` but one, running to the final `>`.
+ */
 function stripTarget(inner: string): string {
-  const labelled = /^(.*?)\s*<[^>]*>$/s.exec(inner);
-  const text = labelled?.[1]?.trim() ? labelled[1] : inner;
+  let text = inner;
+  if (inner.endsWith('>')) {
+    const open = inner.indexOf('<', inner.lastIndexOf('>', inner.length - 2) + 1);
+    const label = open >= 0 && open < inner.length - 1 ? inner.slice(0, open).trimEnd() : '';
+    if (label.trim()) text = label;
+  }
   return text.replace(/^[~!]/, '');
 }
 
@@ -136,7 +144,7 @@ export function parseRst(source: string, fallbackTitle = ''): ParsedDocument {
       skipIndent = markup[1]?.length ?? 0;
       continue;
     }
-    current.lines.push(rstInlineText(line.replace(/::\s*$/, ':')).replace(/[ \t]+$/, ''));
+    current.lines.push(rstInlineText(line.replace(/::\s*$/, ':')).trimEnd());
   }
   flush();
 

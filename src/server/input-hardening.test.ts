@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStore, openPgliteDb, type Store } from '../store/index.js';
+import { createServer } from './create-server.js';
+import { createTestAssistant, testWebAssets } from './test-assistant.js';
+
+let store: Store;
+beforeAll(async () => {
+  store = await createStore(await openPgliteDb('memory://'));
+});
+afterAll(() => store.close());
+
+const app = () =>
+  createServer(
+    { assistant: createTestAssistant(store), store, modeDescription: 'extractive (test)' },
+    { webAssets: testWebAssets },
+  );
+
+const postRaw = (path: string, body: string) =>
+  app().request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+
+const JSON_ENDPOINTS = [
+  '/chat',
+  '/chat/stream',
+  '/route',
+  '/research',
+  '/research/stream',
+  '/v1/chat/completions',
+];
+
+describe('hostile request bodies', () => {
+  it('answers JSON nested thousands of levels deep with a 400 that says so, on every endpoint', async () => {
+    const deep = `{"query": ${'['.repeat(5000)}1${']'.repeat(5000)}}`;
+    for (const path of JSON_ENDPOINTS) {
+      const res = await postRaw(path, deep);
+      expect(res.status, path).toBe(400);
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('malformed_json');
+      expect(body.error.message).toMatch(/nested more than 64 levels/);
+    }
+  });
+
+  it('refuses a NUL character or a lone surrogate in any string with a 400 naming the field', async () => {
+    const cases: [string, string, string][] = [
+      ['/chat', '{"query": "What is a topic?\\u0000"}', 'query'],
+      ['/chat', '{"query": "What is a topic? \\ud800"}', 'query'],
+      ['/chat', '{"query": "topic", "selected_text": "\\udc00 alone"}', 'selected_text'],
+      ['/research', '{"question": "\\u0000"}', 'question'],
+      [
+        '/v1/chat/completions',
+        '{"model": "cohort", "messages": [{"role": "user", "content": "topic \\u0000"}]}',
+        'messages.0.content',
+      ],
+      ['/route', '{"query\\u0000": "topic"}', 'query\u0000'],
+    ];
+    for (const [path, body, field] of cases) {
+      const res = await postRaw(path, body);
+      expect(res.status, `${path} ${body}`).toBe(400);
+      const error = (
+        (await res.json()) as { error: { code: string; message: string; field: string } }
+      ).error;
+      expect(error.code).toBe('malformed_json');
+      expect(error.message).toMatch(/NUL characters or unpaired UTF-16 surrogates/);
+      if (!field.includes('\u0000')) expect(error.field).toBe(field);
+    }
+    // A well-formed surrogate pair (an emoji) is fine.
+    expect((await postRaw('/chat', '{"query": "What is a topic? \\ud83e\\udd16"}')).status).toBe(
+      200,
+    );
+  });
+});

@@ -1,0 +1,107 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isCohortError } from '../errors/index.js';
+import { acquireFolderLock, LOCK_FILE_NAME } from './folder-lock.js';
+import { openPgliteDb } from './pglite-db.js';
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+});
+
+const folder = () => mkdtempSync(join(tmpdir(), 'cohort-lock-'));
+
+/** A live process that is not this one, recorded in a lock file as the holder of `dir`. */
+async function lockedByAnotherProcess(dir: string): Promise<number> {
+  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+  children.push(child);
+  await new Promise((resolve) => child.once('spawn', resolve));
+  const pid = child.pid as number;
+  writeFileSync(
+    join(dir, LOCK_FILE_NAME),
+    JSON.stringify({ pid, host: hostname(), startedAt: Date.now(), command: 'cohort serve' }),
+  );
+  return pid;
+}
+
+describe('data-folder lock', () => {
+  it('refuses a folder held by a live process, naming it and PostgreSQL, at once', async () => {
+    const dir = folder();
+    const pid = await lockedByAnotherProcess(dir);
+    const started = performance.now();
+    let error: unknown;
+    try {
+      acquireFolderLock(dir);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(isCohortError(error, 'conflict')).toBe(true);
+    const message = (error as Error).message;
+    expect(message).toContain(`process ${pid}`);
+    expect(message).toContain('cohort serve');
+    expect(message).toContain('DATABASE_URL');
+  });
+
+  it('opens nothing in a held folder: no database files are written', async () => {
+    const dir = folder();
+    await lockedByAnotherProcess(dir);
+    await expect(openPgliteDb(dir)).rejects.toThrow(/in use by process/);
+    expect(readdirSync(dir)).toEqual([LOCK_FILE_NAME]);
+  });
+
+  it('takes over the lock of a process that is gone', () => {
+    const dir = folder();
+    writeFileSync(
+      join(dir, LOCK_FILE_NAME),
+      JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), startedAt: 0, command: 'x' }),
+    );
+    const lock = acquireFolderLock(dir);
+    const holder = JSON.parse(readFileSync(lock.path, 'utf8')) as { pid: number };
+    expect(holder.pid).toBe(process.pid);
+    lock.release();
+    expect(existsSync(lock.path)).toBe(false);
+  });
+
+  it('takes over a lock whose pid was reused by a process started at another time', async () => {
+    const dir = folder();
+    const pid = await lockedByAnotherProcess(dir);
+    writeFileSync(
+      join(dir, LOCK_FILE_NAME),
+      JSON.stringify({ pid, host: hostname(), startedAt: Date.now() - 3_600_000, command: 'x' }),
+    );
+    // Only Linux reports start times; elsewhere a live pid always counts as the holder.
+    if (!existsSync(`/proc/${pid}/stat`)) return;
+    acquireFolderLock(dir).release();
+  });
+
+  it('refuses a second open in the same process and allows it after release', () => {
+    const dir = folder();
+    const lock = acquireFolderLock(dir);
+    expect(() => acquireFolderLock(dir)).toThrow(/this process has it open already/);
+    lock.release();
+    acquireFolderLock(dir).release();
+  });
+
+  it('keeps a lock held by another host: its pid cannot be checked from here', () => {
+    const dir = folder();
+    writeFileSync(
+      join(dir, LOCK_FILE_NAME),
+      JSON.stringify({ pid: 1, host: `${hostname()}-elsewhere`, startedAt: 0, command: 'x' }),
+    );
+    expect(() => acquireFolderLock(dir)).toThrow(/elsewhere/);
+  });
+
+  it('releases the lock when the store closes', async () => {
+    const dir = folder();
+    const db = await openPgliteDb(dir);
+    expect(existsSync(join(dir, LOCK_FILE_NAME))).toBe(true);
+    await db.close();
+    expect(existsSync(join(dir, LOCK_FILE_NAME))).toBe(false);
+    const again = await openPgliteDb(dir);
+    await again.close();
+  }, 60_000);
+});

@@ -1,0 +1,196 @@
+import {
+  closeSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { CohortError } from '../errors/index.js';
+
+/** The lock file kept in an embedded data folder while a process has it open. */
+export const LOCK_FILE_NAME = 'cohort.lock';
+
+/** Who holds a data folder: written into the lock file as JSON. */
+export interface LockHolder {
+  pid: number;
+  host: string;
+  /** When the holding process started (ms since the epoch), to tell a reused pid from the holder. */
+  startedAt: number;
+  /** The command line of the holder, for the message a second process reads. */
+  command: string;
+}
+
+/** A held data-folder lock. */
+export interface FolderLock {
+  readonly path: string;
+  /** Removes the lock file; calling it again does nothing. */
+  release(): void;
+}
+
+/** Folders locked by this process (real paths): a second open in the same process is refused too. */
+const heldHere = new Map<string, string>();
+
+/** How far a recorded start time may drift from the one the OS reports and still be the same process. */
+const START_TIME_TOLERANCE_MS = 5_000;
+
+function processStartedAt(): number {
+  return Date.now() - Math.round(process.uptime() * 1000);
+}
+
+/** A process's start time from /proc (Linux), or undefined where that cannot be read. */
+function osStartTime(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start at ')'; starttime is field 22.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[19]);
+    const boot = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1];
+    if (!Number.isFinite(ticks) || !boot) return undefined;
+    // USER_HZ is 100 on every mainstream Linux build.
+    return Number(boot) * 1000 + ticks * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * True when the holder certainly no longer runs: same host, and its pid is gone, is this very
+ * process (a pid reused after a restart, e.g. pid 1 in a container), or belongs to a process that
+ * started at another time. A holder on another host is never taken as stale.
+ */
+function isStale(holder: LockHolder): boolean {
+  if (holder.host !== hostname()) return false;
+  if (holder.pid === process.pid) return true;
+  if (!isAlive(holder.pid)) return true;
+  const started = osStartTime(holder.pid);
+  return started !== undefined && Math.abs(started - holder.startedAt) > START_TIME_TOLERANCE_MS;
+}
+
+/** After this long, an unreadable lock file is taken for the leftover of a crashed process. */
+const UNREADABLE_LOCK_MAX_AGE_MS = 10_000;
+
+function ageOf(path: string): number {
+  try {
+    return Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return Infinity;
+  }
+}
+
+function readHolder(path: string): LockHolder | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockHolder>;
+    if (typeof parsed.pid !== 'number' || typeof parsed.host !== 'string') return undefined;
+    return {
+      pid: parsed.pid,
+      host: parsed.host,
+      startedAt: Number(parsed.startedAt ?? 0),
+      command: String(parsed.command ?? ''),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+function heldError(dataDir: string, holder: LockHolder | undefined): CohortError {
+  const who = holder
+    ? `process ${holder.pid} on ${holder.host}${holder.command ? ` (${holder.command})` : ''}, started ${new Date(holder.startedAt).toISOString()}`
+    : 'another process';
+  return new CohortError(
+    'conflict',
+    `The data folder "${dataDir}" is in use by ${who}. An embedded store is opened by one process at a time: stop that process, use another --data-dir, or share one store between processes with PostgreSQL (set DATABASE_URL).`,
+    { file: dataDir },
+  );
+}
+
+/**
+ * Takes the one-writer lock of an embedded data folder (which must exist): creates
+ * `cohort.lock` holding this process's pid, host, start time and command. A lock left by a process
+ * that is gone is taken over; one held by a live process (or by this process already) is a
+ * `conflict` error naming the holder and pointing at PostgreSQL for sharing. The lock is removed by
+ * `release()` and, failing that, when the process exits.
+ *
+ * @example
+ * const lock = acquireFolderLock('.cohort');
+ * try { ... } finally { lock.release(); }
+ */
+export function acquireFolderLock(dataDir: string): FolderLock {
+  const key = realpathSync(dataDir);
+  if (heldHere.has(key)) {
+    throw heldError(dataDir, {
+      pid: process.pid,
+      host: hostname(),
+      startedAt: processStartedAt(),
+      command: 'this process has it open already',
+    });
+  }
+  const path = join(dataDir, LOCK_FILE_NAME);
+  const me: LockHolder = {
+    pid: process.pid,
+    host: hostname(),
+    startedAt: processStartedAt(),
+    command: process.argv
+      .slice(1)
+      .map((arg) => arg.replace(/^.*[\\/](cohort(\.js)?)$/, '$1'))
+      .join(' ')
+      .slice(0, 200),
+  };
+  for (let attempt = 0; ; attempt++) {
+    let fd: number;
+    try {
+      fd = openSync(path, 'wx');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = readHolder(path);
+      // A lock file that cannot be read is being written right now, unless it is old: a process
+      // that died between creating and writing it.
+      const stale = holder ? isStale(holder) : ageOf(path) > UNREADABLE_LOCK_MAX_AGE_MS;
+      if (attempt > 2 || !stale) throw heldError(dataDir, holder);
+      try {
+        unlinkSync(path);
+      } catch (unlinkError) {
+        if ((unlinkError as NodeJS.ErrnoException).code !== 'ENOENT') throw unlinkError;
+      }
+      continue;
+    }
+    try {
+      writeSync(fd, JSON.stringify(me));
+    } finally {
+      closeSync(fd);
+    }
+    break;
+  }
+  heldHere.set(key, path);
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    heldHere.delete(key);
+    process.removeListener('exit', release);
+    // Only remove the file if it is still ours (it may have been taken over as stale meanwhile).
+    const holder = readHolder(path);
+    if (holder?.pid === me.pid && holder.startedAt === me.startedAt && holder.host === me.host) {
+      try {
+        unlinkSync(path);
+      } catch {
+        // Already gone: nothing to release.
+      }
+    }
+  };
+  process.once('exit', release);
+  return { path, release };
+}
