@@ -15,6 +15,7 @@ import type { RagSkill } from '../agents/index.js';
 import type { Router } from '../routing/index.js';
 import type { ContextSkill } from './context-skill.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
+import { answerFailure } from './answer-failure.js';
 import { mergeResponses } from './merge-responses.js';
 
 /** Merges several agents' answers into one (spec R5). */
@@ -140,17 +141,19 @@ export function createAssistant(options: AssistantOptions): Assistant {
       throw new CohortError('internal', `Agent "${route.primaryAgent}" gave no response.`);
     yield { type: 'citations', citations: response.sources };
 
-    await options.context.saveMessage(sessionId, {
-      role: 'user',
-      content: request.query,
-      timestamp: new Date(started),
-    });
-    await options.context.saveMessage(sessionId, {
-      role: 'assistant',
-      content: response.response,
-      agentName: response.agentName,
-      timestamp: new Date(),
-    });
+    // A failed answer (model or search down) is reported as a failure and not kept: the session's
+    // history holds only real turns, each question and its answer saved together.
+    if (!answerFailure({ answer: response.response, metadata: response.metadata })) {
+      await options.context.saveTurn(sessionId, [
+        { role: 'user', content: request.query, timestamp: new Date(started) },
+        {
+          role: 'assistant',
+          content: response.response,
+          agentName: response.agentName,
+          timestamp: new Date(),
+        },
+      ]);
+    }
     const chat: ChatResponse = {
       answer: response.response,
       citations: response.sources,

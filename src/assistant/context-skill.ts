@@ -7,6 +7,8 @@ export interface ContextSkill {
   readonly description: string;
   getHistory(sessionId: string, limit?: number): Promise<Message[]>;
   saveMessage(sessionId: string, message: Message): Promise<void>;
+  /** Saves a whole turn (the question and its answer) together, in order, or nothing. */
+  saveTurn(sessionId: string, messages: readonly Message[]): Promise<void>;
 }
 
 /**
@@ -24,5 +26,7 @@ export function createContextSkill(sessions: SessionRepo): ContextSkill {
       sessionId === 'anonymous' ? Promise.resolve([]) : sessions.history(sessionId, limit),
     saveMessage: (sessionId, message) =>
       sessionId === 'anonymous' ? Promise.resolve() : sessions.save(sessionId, message),
+    saveTurn: (sessionId, messages) =>
+      sessionId === 'anonymous' ? Promise.resolve() : sessions.saveTurn(sessionId, messages),
   };
 }

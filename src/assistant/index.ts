@@ -5,6 +5,7 @@ export {
   type AssistantOptions,
   type Synthesiser,
 } from './assistant.js';
+export { answerFailure } from './answer-failure.js';
 export { mergeResponses, answerBody } from './merge-responses.js';
 export { createContextSkill, type ContextSkill } from './context-skill.js';
 export {

@@ -36,6 +36,18 @@ async function help(): Promise<string> {
   ].join('\n');
 }
 
+/**
+ * Sends the AI SDK's warnings to stderr: by default it prints them with `console.info`/`warn`,
+ * and a line on stdout breaks the output of `--json` commands.
+ */
+function modelWarningsToStderr(io: CliIo): void {
+  globalThis.AI_SDK_LOG_WARNINGS = ({ warnings, provider, model }) => {
+    for (const warning of warnings) {
+      io.stderr(`Model warning (${provider} ${model}): ${JSON.stringify(warning)}\n`);
+    }
+  };
+}
+
 /** Exit codes: 0 success, 1 failure while running, 2 bad input or usage. */
 const exitCodeFor = (error: unknown) =>
   isCohortError(error, 'invalid_input') || isCohortError(error, 'not_found') ? 2 : 1;
@@ -53,6 +65,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     io.stdout((await help()) + '\n');
     return name ? 0 : 2;
   }
+  modelWarningsToStderr(io);
   if (name === '--version' || name === '-v' || name === 'version') {
     io.stdout(`cohort ${packageVersion()}\n`);
     return 0;

@@ -62,7 +62,7 @@ describe('cohort ask with a model endpoint', () => {
     );
   });
 
-  it('says the spec message when the model service fails', async () => {
+  it('says the spec message on stderr and exits 1 when the model service fails', async () => {
     server = await startFakeOpenAI({
       chat: [
         { kind: 'status', status: 500 },
@@ -70,11 +70,12 @@ describe('cohort ask with a model endpoint', () => {
         { kind: 'status', status: 500 },
       ],
     });
-    const { code, stdout } = await run(['ask', 'What is a ROS 2 topic?'], {
+    const { code, stdout, stderr } = await run(['ask', 'What is a ROS 2 topic?'], {
       OPENAI_BASE_URL: server.baseUrl,
     });
-    expect(code).toBe(0);
-    expect(stdout).toContain("I'm unable to process your question right now. Please try again.");
+    expect(code).toBe(1);
+    expect(stderr).toContain("I'm unable to process your question right now. Please try again.");
+    expect(stdout).toBe('');
     expect(server.requests.length).toBe(3);
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore, openPgliteDb, type Store } from '../store/index.js';
 import { createServer } from './create-server.js';
-import { createTestAssistant, testWebAssets } from './test-assistant.js';
+import { createTestAssistant, testWebAssets } from '../test/test-assistant.js';
 
 let store: Store;
 beforeAll(async () => {

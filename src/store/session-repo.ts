@@ -1,5 +1,6 @@
 import type { Message } from '../schema/index.js';
 import type { Db } from './db.js';
+import { insertRows } from './insert-rows.js';
 
 /** Conversation history per session. */
 export class SessionRepo {
@@ -7,16 +8,38 @@ export class SessionRepo {
 
   /** Appends a message to a session. */
   async save(sessionId: string, message: Message): Promise<void> {
-    await this.db.query(
-      'INSERT INTO messages (session_id, role, content, agent_name, created_at) VALUES ($1, $2, $3, $4, $5)',
-      [
-        sessionId,
-        message.role,
-        message.content,
-        message.agentName ?? null,
-        (message.timestamp ?? new Date()).toISOString(),
-      ],
-    );
+    await this.saveTurn(sessionId, [message]);
+  }
+
+  /**
+   * Appends messages to a session together and in order: one transaction (all or none), holding
+   * the session's lock, so a question and its answer are stored side by side even when other turns
+   * of the same session commit at the same moment, from this process or another one.
+   *
+   * @example
+   * await sessions.saveTurn(id, [{ role: 'user', content: q }, { role: 'assistant', content: a }]);
+   */
+  async saveTurn(sessionId: string, messages: readonly Message[]): Promise<void> {
+    if (messages.length === 0) return;
+    await this.db.transaction(async (tx) => {
+      // PGlite has one connection, so its transactions already run one at a time; PostgreSQL
+      // needs the lock, held until commit, to keep concurrent turns of one session apart.
+      if (tx.engine === 'postgres') {
+        await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`session:${sessionId}`]);
+      }
+      await insertRows(
+        tx,
+        'messages',
+        ['session_id', 'role', 'content', 'agent_name', 'created_at'],
+        messages.map((message) => [
+          sessionId,
+          message.role,
+          message.content,
+          message.agentName ?? null,
+          (message.timestamp ?? new Date()).toISOString(),
+        ]),
+      );
+    });
   }
 
   /** The last `limit` messages of a session, oldest first. */

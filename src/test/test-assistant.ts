@@ -1,4 +1,9 @@
-import { AgentRegistry, createExtractiveRunner, createRagSkill } from '../agents/index.js';
+import {
+  AgentRegistry,
+  createExtractiveRunner,
+  createRagSkill,
+  type AgentRunner,
+} from '../agents/index.js';
 import { testAgent } from './test-agent.js';
 import { createAssistant, type Assistant } from '../assistant/index.js';
 import type { Router } from '../routing/index.js';
@@ -77,18 +82,19 @@ export function switchableDb(db: Db): Db & { down: boolean } {
 
 /**
  * An extractive assistant over the fake router and retrieval. Retrieval of "outage" is
- * unavailable, of "explode" fails unexpectedly; `beforeRetrieve` can hold an answer back.
+ * unavailable, of "explode" fails unexpectedly; `beforeRetrieve` can hold an answer back;
+ * `runner` replaces the extractive runner (a model runner over a failing model, say).
  */
 export function createTestAssistant(
   store: Pick<Store, 'sessions'>,
-  options: { beforeRetrieve?: () => Promise<void> } = {},
+  options: { beforeRetrieve?: () => Promise<void>; runner?: AgentRunner } = {},
 ): Assistant {
   return createAssistant({
     registry,
     router,
     rag: fakeRag(options.beforeRetrieve),
     context: createContextSkill(store.sessions),
-    runner: createExtractiveRunner(),
+    runner: options.runner ?? createExtractiveRunner(),
   });
 }
 

@@ -2,7 +2,7 @@ import type { ModelMessage } from 'ai';
 import { z } from 'zod';
 import type { CohortConfig } from '../../config/index.js';
 import { CohortError, isCohortError } from '../../errors/index.js';
-import type { ModelProvider } from '../../models/index.js';
+import { isEmbeddingError, type ModelProvider } from '../../models/index.js';
 import {
   EMPTY_QUERY_MESSAGE,
   type AgentContext,
@@ -156,7 +156,7 @@ async function* runModelAgent(
       ...(retryDelayMs !== undefined ? { retryDelayMs } : {}),
       ...(config.model.temperature !== undefined ? { temperature: config.model.temperature } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
-      // Spec §4: an unavailable store aborts the search; asking the model again would not help.
+      // Spec §4: an unavailable store (or embedding service) aborts the search; asking the model again would not help.
       stopWhen: () => (search.failure ? 'retrieval unavailable' : undefined),
     });
     for await (const event of events) {
@@ -213,6 +213,16 @@ async function* runModelAgent(
     ungrounded_citations: guard.ungrounded(),
     ...searchMetadata(search),
   };
+  if (search.failure && isEmbeddingError(search.failure)) {
+    // Spec §4: an embedding failure is "I'm unable to process your question right now".
+    logger.error('embedding_failed', {
+      agent: agent.name,
+      message: search.failure.message,
+      cause: describeCause(search.failure),
+    });
+    yield respond(MODEL_FAILURE_MESSAGE, { ...metadata, error: 'model_unavailable' });
+    return;
+  }
   if (search.failure) {
     logger.error('retrieval_failed', {
       agent: agent.name,
@@ -285,7 +295,13 @@ function createSearchTool(agent: Agent, deps: AgentDependencies): SearchTool {
             : new CohortError('retrieval_unavailable', 'The retrieval service failed.', {
                 cause: error,
               });
-          return { status: 'error', content: [], message: RETRIEVAL_UNAVAILABLE_MESSAGE };
+          return {
+            status: 'error',
+            content: [],
+            message: isEmbeddingError(error)
+              ? MODEL_FAILURE_MESSAGE
+              : RETRIEVAL_UNAVAILABLE_MESSAGE,
+          };
         }
         pending.push({ type: 'retrieval', query, chunks: found });
         if (found.length === 0)

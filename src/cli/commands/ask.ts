@@ -1,13 +1,20 @@
-import { toWire } from '../../schema/index.js';
+import { answerFailure } from '../../assistant/index.js';
+import { parseInput } from '../../errors/index.js';
+import { createBookRegistry } from '../../routing/index.js';
+import { ChatRequest, toWire } from '../../schema/index.js';
 import type { CliCommand } from '../command.js';
 import { parseCommandArgs, requirePositional, stringFlag } from '../args.js';
-import { openForCli, STORE_FLAGS } from '../open.js';
+import { configFor, openForCli, STORE_FLAGS } from '../open.js';
 import { describeRoute } from './describe-route.js';
 
 const usage =
   'cohort ask "<question>" [--session ID] [--agent NAME] [--stream] [--json] [--data-dir DIR]';
 
-/** `cohort ask`: one question, one answer with citations. */
+/**
+ * `cohort ask`: one question, one answer with citations. The question, session and agent are
+ * checked before the store is opened (a typo ingests nothing); a failed answer (model or search
+ * down) goes to stderr with exit code 1 and is not saved.
+ */
 export const askCommand: CliCommand = {
   name: 'ask',
   summary: 'Ask the book assistant one question',
@@ -24,16 +31,19 @@ export const askCommand: CliCommand = {
       },
       usage,
     );
-    const query = requirePositional(positionals, 'question', usage);
+    const input = parseInput(ChatRequest, {
+      query: requirePositional(positionals, 'question', usage),
+      sessionId: stringFlag(values, 'session'),
+      agent: stringFlag(values, 'agent'),
+    });
+    if (input.agent) createBookRegistry(configFor(io, values).agentDirs).require(input.agent);
     const opened = await openForCli(io, values);
     try {
-      const input = {
-        query,
-        sessionId: stringFlag(values, 'session'),
-        agent: stringFlag(values, 'agent'),
-      };
       if (values.json) {
-        io.stdout(JSON.stringify(toWire(await opened.assistant.ask(input)), null, 2) + '\n');
+        const reply = await opened.assistant.ask(input);
+        const failure = answerFailure(reply);
+        if (failure) throw failure;
+        io.stdout(JSON.stringify(toWire(reply), null, 2) + '\n');
         return 0;
       }
       let streamed = false;
@@ -43,6 +53,8 @@ export const askCommand: CliCommand = {
           streamed = true;
         }
         if (event.type === 'done') {
+          const failure = answerFailure(event.response);
+          if (failure) throw failure;
           if (!streamed) io.stdout(event.response.answer);
           io.stdout(`\n\n${describeRoute(event.response)}\n`);
         }

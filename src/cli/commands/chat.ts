@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { isCohortError } from '../../errors/index.js';
+import { answerFailure } from '../../assistant/index.js';
+import { isCohortError, parseInput } from '../../errors/index.js';
+import { SessionId } from '../../schema/index.js';
 import type { CliCommand } from '../command.js';
 import { parseCommandArgs, stringFlag } from '../args.js';
 import { openForCli, STORE_FLAGS } from '../open.js';
@@ -7,7 +9,11 @@ import { describeRoute } from './describe-route.js';
 
 const usage = 'cohort chat [--session ID] [--data-dir DIR]   (type /exit to leave)';
 
-/** `cohort chat`: an interactive conversation kept in one session. */
+/**
+ * `cohort chat`: a conversation kept in one session, typed or piped. Every input line is read,
+ * including lines that arrive while the store opens; the chat ends at `/exit` (or `/quit`) or at
+ * the end of input. A failed answer (model or search down) is shown on stderr and not kept.
+ */
 export const chatCommand: CliCommand = {
   name: 'chat',
   summary: 'Talk with the book assistant; history is kept in the session',
@@ -18,32 +24,45 @@ export const chatCommand: CliCommand = {
       { session: { type: 'string' }, ...STORE_FLAGS },
       usage,
     );
-    if (!io.stdin) {
+    const requested = stringFlag(values, 'session');
+    const sessionId = requested ? parseInput(SessionId, requested) : randomUUID();
+    // Taken before the store opens, so piped lines are buffered, not lost.
+    const input = io.stdin;
+    if (!input) {
       io.stderr('cohort chat needs an interactive input.\n');
       return 2;
     }
     const opened = await openForCli(io, values);
-    const sessionId = stringFlag(values, 'session') ?? randomUUID();
     io.stdout(`Session ${sessionId} · ${opened.assistant.mode} mode · /exit to leave\n> `);
+    let failed = false;
     try {
-      for await (const line of io.stdin) {
+      for await (const line of input) {
         const query = line.trim();
         if (query === '/exit' || query === '/quit') break;
         if (query) {
           try {
             for await (const event of opened.assistant.askStream({ query, sessionId })) {
-              if (event.type === 'delta') io.stdout(event.text);
-              if (event.type === 'done') io.stdout(`\n\n${describeRoute(event.response)}\n`);
+              if (event.type !== 'done') {
+                if (event.type === 'delta') io.stdout(event.text);
+                continue;
+              }
+              const failure = answerFailure(event.response);
+              if (failure) {
+                failed = true;
+                io.stderr(`${failure.message}\n`);
+              } else io.stdout(`\n\n${describeRoute(event.response)}\n`);
             }
           } catch (error) {
             if (!isCohortError(error)) throw error;
+            failed = true;
             io.stderr(`${error.message}\n`);
           }
         }
         io.stdout('> ');
       }
       io.stdout('\n');
-      return 0;
+      // Piped input is a script: a turn that failed makes the whole run fail.
+      return failed && !io.isTTY ? 1 : 0;
     } finally {
       await opened.close();
     }

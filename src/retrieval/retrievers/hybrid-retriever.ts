@@ -1,4 +1,4 @@
-import { reciprocalRankFusion } from '../../models/index.js';
+import { EmbeddingError, isEmbeddingError, reciprocalRankFusion } from '../../models/index.js';
 import type { RetrievedChunk } from '../../schema/index.js';
 import type { Store } from '../../store/index.js';
 import { silentLogger, type Logger } from '../../telemetry/index.js';
@@ -13,7 +13,9 @@ export const EMBEDDING_FALLBACK_NOTICE =
 /**
  * Lexical + vector retrieval fused by reciprocal rank fusion. The lexical retriever keeps the
  * domain filter and its whole-book fallback; the vector search follows the same domain decision.
- * When embedding the query fails, the lexical results are returned with `metadata.notice`.
+ * When embedding the query fails, the lexical results are returned with `metadata.notice`; when
+ * there are none, the {@link EmbeddingError} is thrown (spec §4: the agent answers "I'm unable to
+ * process your question right now").
  *
  * @example
  * const retriever = createHybridRetriever({ lexical, store, model: 'nomic-embed-text', embed });
@@ -49,6 +51,19 @@ export function createHybridRetriever(options: {
         logger.warn('embedding_failed', {
           cause: error instanceof Error ? error.message : String(error),
         });
+        // Spec §4 ("embedding API failure"): with no keyword match to fall back on, the question
+        // cannot be answered, and the agent says so with the spec's message.
+        if (lexical.length === 0 || retrieveOptions.signal?.aborted) {
+          throw isEmbeddingError(error)
+            ? error
+            : new EmbeddingError(
+                'model_unavailable',
+                `The embedding call failed: ${String(error)}`,
+                {
+                  cause: error,
+                },
+              );
+        }
         return lexical.slice(0, limit).map((chunk) => ({
           ...chunk,
           metadata: { ...chunk.metadata, notice: EMBEDDING_FALLBACK_NOTICE },
