@@ -127,7 +127,7 @@ export function createAssistant(options: AssistantOptions): Assistant {
       const run = (agent: (typeof agents)[number]) =>
         finalResponse(options.runner.run(agent, context, deps));
       const parts: AgentResponse[] = [];
-      if (options.multiDomain === 'parallel') {
+      if ((request.multiDomain ?? options.multiDomain) === 'parallel') {
         parts.push(...(await Promise.all(agents.map(run))));
       } else {
         for (const agent of agents) parts.push(await run(agent));

@@ -79,6 +79,7 @@ export async function openAssistant(options: OpenAssistantOptions): Promise<Open
       ...(model?.synthesiser ? { synthesiser: model.synthesiser } : {}),
       logger,
       retrieval: { limit: config.retrieval.limit, minScore: config.retrieval.minScore },
+      multiDomain: config.routing.multiDomain,
     });
     return {
       assistant,

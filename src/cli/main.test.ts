@@ -55,6 +55,30 @@ describe('cohort CLI', () => {
     expect(stdout).toMatch(/reason:\s+\S+/);
   });
 
+  it('prints the routing decision as JSON in the shape of POST /route', async () => {
+    const { code, stdout } = await run(['route', 'How do ROS 2 topics work?', '--json']);
+    expect(code).toBe(0);
+    const route = JSON.parse(stdout) as Record<string, unknown>;
+    expect(Object.keys(route).sort()).toEqual(
+      [
+        'confidence',
+        'is_multi_domain',
+        'phase',
+        'primary_agent',
+        'reason',
+        'secondary_agents',
+      ].sort(),
+    );
+  });
+
+  it('prints the skills as snake_case JSON like every other --json output', async () => {
+    const { code, stdout } = await run(['skills', '--json']);
+    expect(code).toBe(0);
+    const listed = JSON.parse(stdout) as Record<string, unknown>;
+    expect(Object.keys(listed)).toContain('subagent_problems');
+    expect(JSON.stringify(listed)).not.toMatch(/"[a-z]+[A-Z][A-Za-z]*":/);
+  });
+
   it('lists the agents and says the answering mode', async () => {
     const { code, stdout } = await run(['agents']);
     expect(code).toBe(0);
@@ -87,6 +111,8 @@ describe('cohort CLI', () => {
       [['eval', 'routing', 'no-such-file.jsonl'], 'Routing set not found'],
       [['ingest', '/no/such/folder'], '/no/such/folder'],
       [['nonsense'], 'Unknown command "nonsense"'],
+      [['research', 'q', '--tasks', '9'], '--tasks must be'],
+      [['ask', 'hi', '--multi-domain', 'both'], 'expected one of "sequential"|"parallel"'],
     ])('%j', async (argv, message) => {
       const { code, stderr } = await run(argv);
       expect(code).toBe(2);

@@ -2,6 +2,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { CohortError, fromZodError } from '../errors/index.js';
+import { MAX_RESEARCH_TASKS } from '../schema/index.js';
 import { LogLevel } from '../telemetry/index.js';
 import { PermissionSettings } from './permission-settings.js';
 import { SandboxSettings } from './sandbox-settings.js';
@@ -44,6 +45,11 @@ export const CohortConfig = z.object({
        * something the book does not cover and goes to the fallback agent.
        */
       minGrounding: z.number().min(0).max(1).default(DEFAULT_MIN_GROUNDING),
+      /**
+       * How a multi-domain question's agents run (book-subagents-research.md R5): one after another,
+       * or all at once (the spec's "parallel multi-domain" enhancement: faster, more load at once).
+       */
+      multiDomain: z.enum(['sequential', 'parallel']).default('sequential'),
     })
     .prefault({}),
   retrieval: z
@@ -96,6 +102,8 @@ export const CohortConfig = z.object({
       tavilyApiKey: z.string().optional(),
       tavilyBaseUrl: z.string().default('https://api.tavily.com'),
       arxivBaseUrl: z.string().default('https://export.arxiv.org/api/query'),
+      /** research-subagent.md §5: Semantic Scholar runs only when switched on and given a key. */
+      useSemanticScholar: z.boolean().default(false),
       semanticScholarApiKey: z.string().optional(),
       semanticScholarBaseUrl: z.string().default('https://api.semanticscholar.org/graph/v1'),
       allowPrivateNetwork: z.boolean().default(false),
@@ -112,7 +120,7 @@ export const CohortConfig = z.object({
       timeoutLlmCall: seconds(120),
       maxRetries: z.number().int().min(0).default(2),
       concurrency: z.number().int().min(1).default(4),
-      maxTasks: z.number().int().min(1).default(5),
+      maxTasks: z.number().int().min(1).max(MAX_RESEARCH_TASKS).default(5),
     })
     .prefault({}),
   /** How bash and code runs are confined (bubblewrap). */
@@ -223,11 +231,13 @@ export function configFromEnv(env: Env): Record<string, unknown> {
     routing: {
       enabled: flag(env.COHORT_ROUTING, 'COHORT_ROUTING'),
       threshold: number(env.COHORT_ROUTING_THRESHOLD, 'COHORT_ROUTING_THRESHOLD'),
+      multiDomain: env.COHORT_MULTI_DOMAIN,
     },
     model: {
       apiKey: env.OPENAI_API_KEY,
       baseUrl: env.OPENAI_BASE_URL,
-      name: env.COHORT_MODEL,
+      // OPENAI_MODEL is the variable of rag-agent-research.md §5; COHORT_MODEL wins when both are set.
+      name: env.COHORT_MODEL ?? env.OPENAI_MODEL,
       tiers: { fast: env.COHORT_MODEL_FAST, full: env.COHORT_MODEL_FULL },
       embeddingModel: env.COHORT_EMBEDDING_MODEL,
       timeoutSeconds: number(env.COHORT_MODEL_TIMEOUT, 'COHORT_MODEL_TIMEOUT'),
@@ -243,6 +253,7 @@ export function configFromEnv(env: Env): Record<string, unknown> {
       tavilyApiKey: env.TAVILY_API_KEY,
       tavilyBaseUrl: env.TAVILY_BASE_URL,
       arxivBaseUrl: env.ARXIV_BASE_URL,
+      useSemanticScholar: flag(env.USE_SEMANTIC_SCHOLAR, 'USE_SEMANTIC_SCHOLAR'),
       semanticScholarApiKey: env.SEMANTIC_SCHOLAR_API_KEY,
       semanticScholarBaseUrl: env.SEMANTIC_SCHOLAR_BASE_URL,
     },

@@ -31,7 +31,7 @@ const clamp = (score: number | undefined) =>
  * Wires the real parts of a research run from the config: the store's retriever and run log, the
  * model provider's fast tier for analysis and full tier for the lead, Tavily (when
  * `TAVILY_API_KEY` is set) with the top page read through `web_fetch`, arXiv, Semantic Scholar
- * (when `SEMANTIC_SCHOLAR_API_KEY` is set) and Python in the bubblewrap sandbox.
+ * (when `USE_SEMANTIC_SCHOLAR=true` and `SEMANTIC_SCHOLAR_API_KEY` are set) and Python in the bubblewrap sandbox.
  *
  * @example
  * const store = await openStore(config);
@@ -97,7 +97,7 @@ export function createResearchDependencies(
     },
   ];
   const s2Key = tools.semanticScholarApiKey;
-  if (s2Key) {
+  if (tools.useSemanticScholar && s2Key) {
     paperSearches.push({
       name: 'semantic_scholar',
       search: async (query, { signal, maxResults }) =>

@@ -13,5 +13,7 @@ export const ChatRequest = z.object({
     .optional(),
   /** Skip routing and use this agent. */
   agent: z.string().optional(),
+  /** How a multi-domain question's agents run, for this question (`routing.multiDomain` by default). */
+  multiDomain: z.enum(['sequential', 'parallel']).optional(),
 });
 export type ChatRequest = z.infer<typeof ChatRequest>;

@@ -2,10 +2,13 @@ import { z } from 'zod';
 import { Query } from './context.js';
 import { ResearchResult } from './research.js';
 
-/** Most tasks one research request may ask for: the page's cards stay readable, the run bounded. */
-export const MAX_HTTP_RESEARCH_TASKS = 8;
+/**
+ * Most tasks one research run may plan, on every surface (`cohort research --tasks`, `POST /research`,
+ * the MCP tool, `research.maxTasks`): the page's cards stay readable, the run bounded.
+ */
+export const MAX_RESEARCH_TASKS = 8;
 
-const tasksMessage = `tasks must be a whole number from 1 to ${MAX_HTTP_RESEARCH_TASKS}`;
+const tasksMessage = `tasks must be a whole number from 1 to ${MAX_RESEARCH_TASKS}`;
 
 /**
  * A research request (`POST /research`, the MCP `research` tool): a question, or the id of a
@@ -18,7 +21,7 @@ export const ResearchBody = z
       .number({ error: tasksMessage })
       .int(tasksMessage)
       .min(1, tasksMessage)
-      .max(MAX_HTTP_RESEARCH_TASKS, tasksMessage)
+      .max(MAX_RESEARCH_TASKS, tasksMessage)
       .optional(),
     resume: z
       .string({ error: 'resume must be the run id printed when the run started' })

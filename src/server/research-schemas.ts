@@ -1,7 +1,7 @@
 // The research request and answer live in schema/ (the MCP tool shares them); the server's
 // modules keep importing them from here.
 export {
-  MAX_HTTP_RESEARCH_TASKS,
+  MAX_RESEARCH_TASKS,
   ResearchBody,
   ResearchResponse,
   researchResponse,

@@ -8,7 +8,7 @@ import { configFor, openForCli, STORE_FLAGS } from '../open.js';
 import { describeRoute } from './describe-route.js';
 
 const usage =
-  'cohort ask "<question>" [--session ID] [--agent NAME] [--stream] [--json] [--data-dir DIR]';
+  'cohort ask "<question>" [--session ID] [--agent NAME] [--multi-domain sequential|parallel] [--stream] [--json] [--data-dir DIR]';
 
 /**
  * `cohort ask`: one question, one answer with citations. The question, session and agent are
@@ -25,6 +25,7 @@ export const askCommand: CliCommand = {
       {
         session: { type: 'string' },
         agent: { type: 'string' },
+        'multi-domain': { type: 'string' },
         stream: { type: 'boolean' },
         json: { type: 'boolean' },
         ...STORE_FLAGS,
@@ -35,6 +36,7 @@ export const askCommand: CliCommand = {
       query: requirePositional(positionals, 'question', usage),
       sessionId: stringFlag(values, 'session'),
       agent: stringFlag(values, 'agent'),
+      multiDomain: stringFlag(values, 'multi-domain'),
     });
     if (input.agent) createBookRegistry(configFor(io, values).agentDirs).require(input.agent);
     const opened = await openForCli(io, values);

@@ -17,6 +17,7 @@ import {
   type ApprovalRequest,
   type CodingAgentResult,
 } from '../../coding/index.js';
+import { toWire } from '../../schema/index.js';
 import { openStore } from '../../store/index.js';
 import { createWorkspace, parsePermissionRule } from '../../tools/index.js';
 import type { CliCommand, CliIo } from '../command.js';
@@ -248,7 +249,7 @@ function printResult(io: CliIo, result: CodingAgentResult, json: boolean): numbe
   if (json) {
     io.stdout(
       JSON.stringify(
-        {
+        toWire({
           answer: result.text,
           skill: result.activation.skill?.name ?? null,
           model: result.model,
@@ -257,7 +258,7 @@ function printResult(io: CliIo, result: CodingAgentResult, json: boolean): numbe
           totalUsage: result.totalUsage,
           subagents: result.subagents,
           ...(result.pending ? { pending: result.pending } : {}),
-        },
+        }),
         null,
         2,
       ) + '\n',

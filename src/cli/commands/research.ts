@@ -1,5 +1,5 @@
 import { openResearch } from '../../research/index.js';
-import { toWire } from '../../schema/index.js';
+import { MAX_RESEARCH_TASKS, toWire } from '../../schema/index.js';
 import type { CliCommand } from '../command.js';
 import { integerFlag, parseCommandArgs, requirePositional, stringFlag } from '../args.js';
 import { openWithProgress, STORE_FLAGS } from '../open.js';
@@ -33,7 +33,7 @@ export const researchCommand: CliCommand = {
     const question = resume
       ? positionals.join(' ').trim()
       : requirePositional(positionals, 'question', usage);
-    const maxTasks = integerFlag(values, 'tasks', { min: 1, max: 20 }, usage);
+    const maxTasks = integerFlag(values, 'tasks', { min: 1, max: MAX_RESEARCH_TASKS }, usage);
     // The knowledge base alone: research needs no router, agents or assistant.
     const research = await openWithProgress(
       io,

@@ -1,5 +1,5 @@
 import { createBookRegistry, createRouter } from '../../routing/index.js';
-import { RouteRequest, toWire } from '../../schema/index.js';
+import { RouteRequest, routeResponse, toWire } from '../../schema/index.js';
 import { parseInput } from '../../errors/index.js';
 import type { CliCommand } from '../command.js';
 import { parseCommandArgs, requirePositional } from '../args.js';
@@ -25,7 +25,8 @@ export const routeCommand: CliCommand = {
     const router = createRouter(createBookRegistry(config.agentDirs), config.routing);
     const route = router.route(query);
     if (values.json) {
-      io.stdout(JSON.stringify(toWire(route), null, 2) + '\n');
+      // The same shape as `POST /route` (`reason`, not `routing_reason`).
+      io.stdout(JSON.stringify(toWire(routeResponse(route)), null, 2) + '\n');
       return 0;
     }
     const secondary = route.secondaryAgents.length

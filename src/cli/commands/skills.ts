@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { CohortError } from '../../errors/index.js';
+import { toWire } from '../../schema/index.js';
 import { loadSkills } from '../../skills/index.js';
 import { loadSubagentTypes } from '../../subagents/index.js';
 import { createWorkspace } from '../../tools/index.js';
@@ -32,7 +33,7 @@ export const skillsCommand: CliCommand = {
     if (values.json) {
       io.stdout(
         JSON.stringify(
-          {
+          toWire({
             skills: catalog.skills.map(
               ({ name, description, source, file, allowedTools, model }) => ({
                 name,
@@ -55,7 +56,7 @@ export const skillsCommand: CliCommand = {
               }),
             ),
             subagentProblems: agents.problems,
-          },
+          }),
           null,
           2,
         ) + '\n',
