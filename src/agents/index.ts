@@ -20,5 +20,10 @@ export {
   type ExtractiveRunnerOptions,
 } from './runners/extractive-runner.js';
 export { selectSentences } from './runners/select-sentences.js';
+export {
+  questionSubject,
+  type QuestionSubject,
+  type QuestionForm,
+} from './runners/question-subject.js';
 export { splitSentences } from './runners/sentences.js';
 export * from './loop/index.js';

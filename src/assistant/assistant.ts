@@ -16,6 +16,7 @@ import type { Router } from '../routing/index.js';
 import type { ContextSkill } from './context-skill.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
 import { answerFailure } from './answer-failure.js';
+import { resolveFollowUp } from './follow-up.js';
 import { mergeResponses } from './merge-responses.js';
 
 /** Merges several agents' answers into one (spec R5). */
@@ -92,17 +93,20 @@ export function createAssistant(options: AssistantOptions): Assistant {
     const started = now();
     const request = parseInput(ChatRequest, input);
     const sessionId = request.sessionId ?? 'anonymous';
+    const history = await options.context.getHistory(sessionId);
+    // A follow-up with no subject of its own is routed and retrieved with the earlier subject.
+    const followUp = resolveFollowUp(request.query, history);
     await options.beforeRoute?.();
     const route = options.router.route(
-      request.query,
+      followUp.query,
       request.agent ? { agent: request.agent } : undefined,
     );
     yield { type: 'route', route };
 
-    const history = await options.context.getHistory(sessionId);
     const context = parseInput(AgentContext, {
       sessionId,
       query: request.query,
+      ...(followUp.subject ? { standaloneQuery: followUp.query } : {}),
       chatHistory: history,
       ...(request.selectedText ? { selectedText: request.selectedText } : {}),
     });
@@ -165,7 +169,14 @@ export function createAssistant(options: AssistantOptions): Assistant {
       routingReason: route.routingReason,
       secondaryAgents: route.isMultiDomain ? route.secondaryAgents : [],
       mode: options.runner.mode,
-      metadata: { ...response.metadata, agentsRun: agentNames, routingPhase: route.phase },
+      metadata: {
+        ...response.metadata,
+        agentsRun: agentNames,
+        routingPhase: route.phase,
+        ...(followUp.subject
+          ? { followUp: { subject: followUp.subject, resolvedQuery: followUp.query } }
+          : {}),
+      },
     };
     yield { type: 'done', response: chat };
   }

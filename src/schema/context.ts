@@ -39,6 +39,11 @@ export const AgentContext = z.object({
     .max(10_000)
     .refine(isSafeText, `selected_text ${UNSAFE_TEXT_MESSAGE}`)
     .optional(),
+  /**
+   * The question with its subject filled in from earlier turns, when it is a follow-up ("What does
+   * it stand for?" after "What is VSLAM?"): retrieval without a model uses it; `query` stays as asked.
+   */
+  standaloneQuery: z.string().optional(),
   domainFilter: z.string().optional(),
   metadata: z.record(z.string(), z.unknown()).default({}),
 });

@@ -55,9 +55,9 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
       deps: AgentDependencies,
     ): AsyncIterable<AgentEvent> {
       const domain = context.domainFilter ?? agent.retrievalDomain;
-      const query = context.selectedText
-        ? `${context.query} ${context.selectedText}`
-        : context.query;
+      // A follow-up is answered about the subject it takes from the earlier turns.
+      const asked = context.standaloneQuery ?? context.query;
+      const query = context.selectedText ? `${asked} ${context.selectedText}` : asked;
       let chunks: RetrievedChunk[];
       try {
         chunks = await deps.rag.retrieve(query, { domain, limit: deps.limit, signal: deps.signal });
@@ -72,7 +72,7 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
       yield { type: 'retrieval', query, chunks };
       const relevant = chunks.filter((chunk) => chunk.score >= deps.minScore);
       const picked = relevant.length
-        ? selectSentences(context.query, relevant, {
+        ? selectSentences(asked, relevant, {
             terms,
             queryTerms: (text) => analyze(text, QUERY_STOPWORDS),
             style: agent.answerStyle,

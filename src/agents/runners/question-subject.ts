@@ -31,6 +31,8 @@ const DEFINITION_FORMS: readonly RegExp[] = [
 const EXPLANATION_FORMS: readonly RegExp[] = [
   /^how\s+(?:do|does|did|is|are|can|could|should|would)\s+(.+?)\s+(?:work|function|operate|behave|happen|communicate|interact|fit|run)\b/i,
   /^(?:explain|describe)\s+(?:how\s+|what\s+|why\s+)?(.+)/i,
+  // "How is a costmap updated?", "How are launch files written?": the subject precedes the participle.
+  /^how\s+(?:is|are|was|were)\s+(.+?)\s+[a-z]+(?:ed|en|wn|lt|ne)\b/i,
   /^why\s+(?:do|does|is|are|would|should)\s+(.+?)\s+(?:need|use|matter|have)\b/i,
   /^(?:what\s+is|what's)\s+the\s+(?:role|purpose|point|job)\s+of\s+(.+)/i,
 ];

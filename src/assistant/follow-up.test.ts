@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config/index.js';
+import type { Message } from '../schema/index.js';
+import { startFakeOpenAI, type FakeOpenAI } from '../test/fake-openai-server.js';
+import { resolveFollowUp } from './follow-up.js';
+import { modelPartsFor, openAssistant } from './index.js';
+
+const user = (content: string): Message => ({ role: 'user', content });
+const assistant = (content: string): Message => ({ role: 'assistant', content });
+
+describe('resolveFollowUp', () => {
+  const history = [user('What is an IMU?'), assistant('An IMU measures acceleration [1].')];
+
+  it('fills a pronoun with the earlier subject', () => {
+    expect(resolveFollowUp('What does it stand for?', history)).toEqual({
+      query: 'What does IMU stand for?',
+      subject: 'IMU',
+    });
+    expect(resolveFollowUp('Where is it mounted on the robot?', history).query).toBe(
+      'Where is IMU mounted on the robot?',
+    );
+  });
+
+  it('gives a bare follow-up the earlier subject', () => {
+    expect(resolveFollowUp('Why?', history).query).toBe('Why? (about IMU)');
+    expect(resolveFollowUp('tell me more', history).subject).toBe('IMU');
+  });
+
+  it('looks past earlier follow-ups to the question that named the subject', () => {
+    const longer = [...history, user('What does it stand for?'), assistant('Inertial …')];
+    expect(resolveFollowUp('How accurate is it?', longer).query).toBe('How accurate is IMU?');
+  });
+
+  it('leaves a question with its own subject, or with no history, as asked', () => {
+    expect(resolveFollowUp('What is a gripper?', history)).toEqual({ query: 'What is a gripper?' });
+    expect(resolveFollowUp('What does it stand for?', [])).toEqual({
+      query: 'What does it stand for?',
+    });
+    expect(
+      resolveFollowUp('Which depth camera does the kit use?', history).subject,
+    ).toBeUndefined();
+  });
+});
+
+describe('follow-ups in a session, end to end on the sample book', () => {
+  let server: FakeOpenAI | undefined;
+  afterEach(() => server?.close());
+
+  it('answers offline about the earlier subject, and routes the resolved question', async () => {
+    const opened = await openAssistant({
+      config: loadConfig({ env: { COHORT_DATA_DIR: 'memory://' } }),
+    });
+    try {
+      const sessionId = randomUUID();
+      await opened.assistant.ask({ query: 'What is a costmap?', sessionId });
+      const reply = await opened.assistant.ask({ query: 'What does it combine?', sessionId });
+      expect(reply.metadata.followUp).toEqual({
+        subject: 'costmap',
+        resolvedQuery: 'What does costmap combine?',
+      });
+      expect(reply.answer.split('\n---')[0]).toMatch(/costmap/i);
+      expect(reply.citations.some((c) => /costmap/i.test(c.text ?? ''))).toBe(true);
+      // The router saw the resolved question: alone, "What does it combine?" goes to the fallback.
+      expect(opened.assistant.route('What does it combine?').primaryAgent).toBe('book');
+      expect(reply.agentUsed).not.toBe('book');
+    } finally {
+      await opened.close();
+    }
+  }, 60_000);
+
+  it('with a model, routes the resolved question and sends the history to the model', async () => {
+    server = await startFakeOpenAI({
+      chat: [
+        { kind: 'tool_call', name: 'search_book_content', arguments: '{"query":"VSLAM"}' },
+        { kind: 'text', text: 'VSLAM is visual SLAM [1].' },
+        { kind: 'tool_call', name: 'search_book_content', arguments: '{"query":"VSLAM acronym"}' },
+        { kind: 'text', text: 'It stands for Visual SLAM [1].' },
+      ],
+    });
+    const config = loadConfig({
+      env: { COHORT_DATA_DIR: 'memory://', OPENAI_BASE_URL: server.baseUrl, COHORT_MODEL: 'm' },
+    });
+    const opened = await openAssistant({ config, modelParts: modelPartsFor });
+    try {
+      const sessionId = randomUUID();
+      await opened.assistant.ask({ query: 'What is VSLAM?', sessionId });
+      const reply = await opened.assistant.ask({ query: 'What does it stand for?', sessionId });
+      expect(reply.mode).toBe('model');
+      expect(reply.agentUsed).toBe('glossary');
+      expect(reply.metadata.followUp).toMatchObject({
+        resolvedQuery: 'What does VSLAM stand for?',
+      });
+      const third = server.requests[2]?.body as { messages: { role: string; content: string }[] };
+      const contents = third.messages.map((m) => `${m.role}: ${m.content}`);
+      expect(contents).toContain('user: What is VSLAM?');
+      expect(contents.some((c) => c.startsWith('assistant: VSLAM is visual SLAM [1].'))).toBe(true);
+      expect(contents.at(-1)).toBe('user: What does it stand for?');
+    } finally {
+      await opened.close();
+    }
+  }, 60_000);
+});
