@@ -1,4 +1,5 @@
 import type { Retriever, RetrieveOptions } from '../retrieval/retrievers/retriever.js';
+import { sourceUrl, type SourceLink } from '../citations/index.js';
 import type { RetrievedChunk } from '../schema/index.js';
 
 /** The RAG skill (spec R4): domain-filtered retrieval with an injected retriever. */
@@ -8,17 +9,48 @@ export interface RagSkill {
   retrieve(query: string, options?: RetrieveOptions): Promise<RetrievedChunk[]>;
 }
 
+/** Options of {@link createRagSkill}. */
+export interface RagSkillOptions {
+  /**
+   * The `sourceUrl` template (`https://book.example.org/{path}`): each passage gets
+   * `metadata.url`, its page and section anchor, which citations and the Sources footer show.
+   */
+  sourceUrl?: string;
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
+/** A passage with its published URL, from the template and the document's frontmatter link. */
+function withUrl(chunk: RetrievedChunk, template: string): RetrievedChunk {
+  const link: SourceLink = {};
+  const slug = text(chunk.metadata.slug);
+  const url = text(chunk.metadata.url);
+  if (slug) link.slug = slug;
+  if (url) link.url = url;
+  const headings = chunk.metadata.headingPath;
+  const heading =
+    Array.isArray(headings) && headings.length > 1 ? text(headings.at(-1)) : undefined;
+  return {
+    ...chunk,
+    metadata: { ...chunk.metadata, url: sourceUrl(template, chunk.source, link, heading) },
+  };
+}
+
 /**
  * Creates the RAG skill over a retriever.
  *
  * @example
- * const rag = createRagSkill(retriever);
+ * const rag = createRagSkill(retriever, { sourceUrl: 'https://book.example.org/{path}' });
  * const chunks = await rag.retrieve('Jetson power draw', { domain: 'hardware', limit: 5 });
  */
-export function createRagSkill(retriever: Retriever): RagSkill {
+export function createRagSkill(retriever: Retriever, options: RagSkillOptions = {}): RagSkill {
+  const template = options.sourceUrl;
   return {
     name: 'rag',
     description: 'Retrieves passages from the book, filtered to a domain when asked.',
-    retrieve: (query, options) => retriever.retrieve(query, options),
+    retrieve: async (query, retrieveOptions) => {
+      const chunks = await retriever.retrieve(query, retrieveOptions);
+      return template ? chunks.map((chunk) => withUrl(chunk, template)) : chunks;
+    },
   };
 }

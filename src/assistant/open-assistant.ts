@@ -73,7 +73,7 @@ export async function openAssistant(options: OpenAssistantOptions): Promise<Open
       registry,
       router: config.routing.enabled ? router : routeEverythingToDefault(registry, router),
       beforeRoute: refreshRouter,
-      rag: createRagSkill(retriever),
+      rag: createRagSkill(retriever, config.sourceUrl ? { sourceUrl: config.sourceUrl } : {}),
       context: createContextSkill(store.sessions),
       runner: model?.runner ?? createExtractiveRunner(),
       ...(model?.synthesiser ? { synthesiser: model.synthesiser } : {}),

@@ -13,6 +13,7 @@ export function formatCitations(chunks: readonly RetrievedChunk[]): Citation[] {
     title: chunk.title,
     ...(chunk.section ? { section: chunk.section } : {}),
     relevanceScore: round(chunk.score),
+    ...(typeof chunk.metadata.url === 'string' ? { url: chunk.metadata.url } : {}),
     text: chunk.text,
     ...(chunk.id ? { chunkId: chunk.id } : {}),
   }));
@@ -23,8 +24,9 @@ export function extractSourceText(citation: Citation): string {
   return citation.text ?? '';
 }
 
-/** Where a citation points: source path and section. */
-export function citationLocation(citation: Pick<Citation, 'source' | 'section'>): string {
+/** Where a citation points: its published URL when there is one, else source path and section. */
+export function citationLocation(citation: Pick<Citation, 'source' | 'section' | 'url'>): string {
+  if (citation.url) return citation.url;
   return citation.section ? `${citation.source} § ${citation.section}` : citation.source;
 }
 

@@ -4,3 +4,4 @@ export { formatSourcesFooter, hasSourcesFooter, splitSourcesFooter } from './sou
 export { numberSources } from './number-sources.js';
 export { mergeCitations } from './merge-citations.js';
 export { createCitationGuard, type CitationGuard } from './citation-guard.js';
+export { sourceUrl, headingAnchor, type SourceLink } from './source-url.js';

@@ -5,8 +5,8 @@ import { citationLocation } from './format-citations.js';
 const FOOTER_START = /\n*(?:-{3,}\s*\n)?\*\*Sources:\*\*\s*\n?/;
 
 /**
- * The Sources footer of rag spec §3: a rule, a bold heading, one line per citation with source
- * path, section and score.
+ * The Sources footer of rag spec §3: a rule, a bold heading, one line per citation with its URL
+ * (when `sourceUrl` is configured) or its source path and section, and its score.
  *
  * @example
  * answer + formatSourcesFooter(citations)

@@ -17,6 +17,15 @@ describe('loadConfig', () => {
     expect(config.routing.enabled).toBe(true);
   });
 
+  it('reads and checks the sourceUrl template', () => {
+    const env = { COHORT_SOURCE_URL: 'https://robots.example.edu/{path}' };
+    expect(loadConfig({ env, cwd }).sourceUrl).toBe('https://robots.example.edu/{path}');
+    expect(loadConfig({ env: {}, cwd }).sourceUrl).toBeUndefined();
+    expect(() =>
+      loadConfig({ env: { COHORT_SOURCE_URL: 'https://robots.example.edu/' }, cwd }),
+    ).toThrow(/sourceUrl must contain \{path\}/);
+  });
+
   it('reads the routing rollout switch from the file and the environment', () => {
     expect(loadConfig({ env: { COHORT_ROUTING: 'off' }, cwd }).routing.enabled).toBe(false);
     expect(loadConfig({ env: { COHORT_ROUTING: 'ON' }, cwd }).routing.enabled).toBe(true);

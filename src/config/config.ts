@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { CohortError, fromZodError } from '../errors/index.js';
 import { MAX_RESEARCH_TASKS } from '../schema/index.js';
 import { LogLevel } from '../telemetry/index.js';
+import { sourceUrlProblem } from './source-url-template.js';
 import { PermissionSettings } from './permission-settings.js';
 import { SandboxSettings } from './sandbox-settings.js';
 
@@ -30,6 +31,19 @@ export const CohortConfig = z.object({
   agentDirs: z.array(z.string()).default([]),
   /** The book ingested on first use when the store is empty. */
   sampleBook: z.string().optional(),
+  /**
+   * Where the book is published, as a template: `https://book.example.org/{path}`. Citations, the
+   * Sources footer and the web page then link each passage's page (path without `.md`, `index`
+   * dropped; a document's frontmatter `slug` or `url` overrides); without it they show paths.
+   */
+  sourceUrl: z
+    .string()
+    .trim()
+    .superRefine((value, context) => {
+      const problem = sourceUrlProblem(value);
+      if (problem) context.addIssue({ code: 'custom', message: `sourceUrl ${problem}` });
+    })
+    .optional(),
   logLevel: LogLevel.default('warn'),
   routing: z
     .object({
@@ -227,6 +241,7 @@ export function configFromEnv(env: Env): Record<string, unknown> {
     databaseUrl: env.DATABASE_URL,
     agentDirs: list(env.COHORT_AGENT_DIRS),
     sampleBook: env.COHORT_SAMPLE_BOOK,
+    sourceUrl: env.COHORT_SOURCE_URL,
     logLevel: env.COHORT_LOG_LEVEL,
     routing: {
       enabled: flag(env.COHORT_ROUTING, 'COHORT_ROUTING'),

@@ -7,6 +7,8 @@ export const Citation = z.object({
   title: z.string(),
   section: z.string().optional(),
   relevanceScore: z.number().min(0).max(1),
+  /** The published page of the passage, when a `sourceUrl` template is configured. */
+  url: z.string().optional(),
   /** The cited passage itself, so a reader can open it. */
   text: z.string().optional(),
   chunkId: z.string().optional(),

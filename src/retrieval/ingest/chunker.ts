@@ -103,7 +103,7 @@ export function chunkDocument(document: ParsedDocument, source: string): DraftCh
       // Two identical sections in one file would collide on the primary key; the position breaks the tie.
       const id = seen.has(hash) ? sha1(`${hash}:${chunks.length}`) : hash;
       seen.add(id);
-      const metadata: Record<string, unknown> = { line: section.line };
+      const metadata: Record<string, unknown> = { line: section.line, ...document.link };
       if (parts.length > 1) Object.assign(metadata, { part: part + 1, parts: parts.length });
       chunks.push({
         id,

@@ -54,7 +54,8 @@ const stringField = (value: unknown) =>
 
 /**
  * Parses Markdown or MDX into heading sections. The title comes from frontmatter `title`, then
- * `sidebar_label`, then the first `#` heading, then `fallbackTitle`. Headings `#`..`####` build the
+ * `sidebar_label`, then the first `#` heading, then `fallbackTitle`; frontmatter `slug` and `url`
+ * (where the page is published) are kept as `link`. Headings `#`..`####` build the
  * heading path; MDX import/export and tag-only lines are dropped; code blocks and tables stay as text.
  *
  * @example
@@ -119,5 +120,8 @@ export function parseMarkdown(source: string, file?: string, fallbackTitle = '')
     if (text === '' && part.headings.length === 0) continue;
     sections.push({ headingPath, text, line: part.line });
   }
-  return { title, sections };
+  const slug = stringField(data.slug);
+  const url = stringField(data.url);
+  const link = { ...(slug ? { slug } : {}), ...(url ? { url } : {}) };
+  return { title, sections, ...(slug || url ? { link } : {}) };
 }

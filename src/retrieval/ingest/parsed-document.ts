@@ -12,4 +12,6 @@ export interface Section {
 export interface ParsedDocument {
   title: string;
   sections: Section[];
+  /** The frontmatter's `slug` and `url`: where the document is published (see `sourceUrl`). */
+  link?: { slug?: string; url?: string };
 }

@@ -7,6 +7,8 @@ export interface WireCitation {
   title: string;
   section?: string;
   relevance_score: number;
+  /** The passage's published page, when the server has a `sourceUrl` template. */
+  url?: string;
   text?: string;
 }
 

@@ -112,6 +112,17 @@ function routeInfo(route: WireRoute): HTMLElement {
   );
 }
 
+/** An http(s) address to link, or undefined: anything else a server sends is not followed. */
+function safeUrl(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function sourcesList(citations: WireCitation[], lines: string[]): HTMLElement | null {
   if (citations.length > 0) {
     return h(
@@ -132,6 +143,18 @@ function sourcesList(citations: WireCitation[], lines: string[]): HTMLElement | 
               ` ${c.title || c.source}`,
               c.section ? h('span', { class: 'muted' }, ` § ${c.section}`) : null,
             ),
+            safeUrl(c.url)
+              ? h(
+                  'a',
+                  {
+                    href: safeUrl(c.url),
+                    target: '_blank',
+                    rel: 'noopener noreferrer',
+                    class: 'open',
+                  },
+                  ' open page ↗',
+                )
+              : null,
           ),
         ),
       ),
@@ -248,13 +271,19 @@ function openPassage(bubble: HTMLElement, n: number) {
   const citation = citationsOf.get(bubble)?.find((c) => c.index === n);
   if (!citation) return;
   byId('passage-title').textContent = `[${citation.index}] ${citation.title || citation.source}`;
-  byId('passage-where').textContent = [
+  const where = [
     citation.source,
     citation.section ? `§ ${citation.section}` : '',
     `relevance ${citation.relevance_score.toFixed(2)}`,
   ]
     .filter(Boolean)
     .join(' · ');
+  const url = safeUrl(citation.url);
+  byId('passage-where').replaceChildren(
+    where,
+    url ? ' · ' : '',
+    url ? h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, 'open page ↗') : '',
+  );
   byId('passage-text').textContent = citation.text ?? 'The passage text was not sent.';
   passage.showModal();
 }
