@@ -15,8 +15,21 @@ interface DomainRule {
 }
 
 /**
- * The rule table, strongest cues first. Heading rules tag single sections (a "What is X?" section
- * inside a ROS 2 chapter is glossary material); document rules tag the rest of the file.
+ * The rule table, strongest cues first (documented for users in docs/book-assistant.md):
+ *
+ * 1. Heading rules tag single sections, from the section's own headings (not the title): a
+ *    "What is X?", "Glossary" or "Key terms" section is `glossary`, a "Capstone …" section
+ *    `capstone`, a "Jetson", "GPU", "Workstation" or "Cloud compute" section `hardware`.
+ * 2. Document rules tag the rest of the file from its path and title: glossary or terminology
+ *    files; capstone files; hardware, lab-options, robot-lab, cloud/compute-options and
+ *    workstation files; then chapters of numbered course modules (`module-1-ros2/…`,
+ *    `unit_3/…`, `lesson-2/…`, a `modules/` folder, a title "Module 4: …") and files named after
+ *    the course's module topics (ROS 2 fundamentals, simulation, digital twin, Isaac, SLAM, Nav2,
+ *    kinematics, locomotion, manipulation, VLA, control, perception, URDF, reinforcement learning)
+ *    are `module_info`.
+ * 3. Content rules refine files still `general`: three distinct hardware words (GPU, VRAM, RAM,
+ *    Jetson, watts, pricing…) in one chunk make it `hardware`.
+ * 4. Anything else is `general` (introductions, weekly plans, licences, references).
  */
 export const DOMAIN_RULES: readonly DomainRule[] = [
   {
