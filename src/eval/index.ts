@@ -17,3 +17,12 @@ export {
 } from './evaluate-answers.js';
 export { evaluateAnswersOnCorpus, type CorpusAnswerReport } from './evaluate-answers-on-corpus.js';
 export { formatAnswerReport } from './format-answer-report.js';
+export {
+  evaluateSkills,
+  formatSkillReport,
+  loadSkillCases,
+  SkillCase,
+  NO_SKILL,
+  type SkillReport,
+  type SkillAccuracy,
+} from './evaluate-skills.js';

@@ -1,10 +1,11 @@
 import { CohortError } from '../errors/index.js';
 import { toolRestriction, type PermissionCall, type PermissionContext } from '../tools/index.js';
 import { analyze } from '../retrieval/index.js';
+import { INTENT_LEXICON, INTENT_PHRASES, QUESTION_OPENING } from './intent-lexicon.js';
 import type { Skill } from './skill-file.js';
 
 /** Default confidence a description match needs to activate a skill on its own. */
-export const SKILL_ACTIVATION_THRESHOLD = 0.6;
+export const SKILL_ACTIVATION_THRESHOLD = 0.45;
 /** The best skill must lead the runner-up by this much, or the match is ambiguous. */
 export const SKILL_ACTIVATION_MARGIN = 0.1;
 /** Evidence of a description word no other skill uses; shared words count for less. */
@@ -20,6 +21,73 @@ const SKILL_STOPWORDS: ReadonlySet<string> = new Set(
 /** Content-word stems of `text`, analysed as the retrieval index does; lone numbers dropped. */
 function terms(text: string): Set<string> {
   return new Set(analyze(text, SKILL_STOPWORDS).filter((term) => !/^\d+$/.test(term)));
+}
+
+/** Edit distance with transpositions (Damerau), stopping early past `limit`. */
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => [
+    i,
+    ...Array<number>(b.length).fill(0),
+  ]);
+  for (let j = 1; j <= b.length; j += 1) (rows[0] as number[])[j] = j;
+  for (let i = 1; i <= a.length; i += 1) {
+    const row = rows[i] as number[];
+    const up = rows[i - 1] as number[];
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min((up[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (up[j - 1] ?? 0) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        row[j] = Math.min(row[j] ?? 0, ((rows[i - 2] as number[])[j - 2] ?? 0) + 1);
+    }
+  }
+  return (rows[a.length] as number[])[b.length] ?? limit + 1;
+}
+
+/** Words of `text`, lowercased, for spelling checks. */
+const words = (text: string) => text.toLowerCase().match(/[a-z][a-z-]*/g) ?? [];
+
+/** The lexicon with its words and meanings analysed once. */
+const LEXICON = INTENT_LEXICON.map((entry) => ({
+  words: new Set(words(entry.words)),
+  stems: terms(entry.words),
+  means: [...terms(entry.means)],
+  strength: entry.strength,
+}));
+
+/**
+ * The evidence a request gives, as stem → how much it counts (1 for a word of the request):
+ * its own words, words the {@link INTENT_LEXICON} and {@link INTENT_PHRASES} map them to, and
+ * the intended word for a misspelt one ("refactr" → refactor) among `vocabulary`.
+ */
+function requestEvidence(request: string, vocabulary: ReadonlySet<string>): Map<string, number> {
+  const evidence = new Map<string, number>();
+  const add = (term: string, weight: number) =>
+    evidence.set(term, Math.max(evidence.get(term) ?? 0, weight));
+  const own = terms(request);
+  for (const term of own) add(term, 1);
+  const raw = new Set(words(request));
+  const damp = QUESTION_OPENING.test(request) ? 0.5 : 1;
+  for (const entry of LEXICON) {
+    const hit =
+      [...raw].some((word) => entry.words.has(word)) ||
+      [...own].some((term) => entry.stems.has(term));
+    if (hit) for (const term of entry.means) add(term, entry.strength * damp);
+  }
+  for (const phrase of INTENT_PHRASES)
+    if (phrase.pattern.test(request))
+      for (const term of terms(phrase.means)) add(term, phrase.strength * damp);
+  // A misspelt action word: one edit away from a word of some skill's description (five letters or more).
+  for (const word of raw) {
+    if (word.length < 5 || vocabulary.has(word)) continue;
+    for (const known of vocabulary) {
+      if (known.length >= 5 && editDistance(word, known, 1) <= 1) {
+        for (const term of terms(known)) add(term, 0.9);
+        break;
+      }
+    }
+  }
+  return evidence;
 }
 
 /** How well a request matches one skill's description. */
@@ -40,32 +108,42 @@ export interface SkillScore {
  * scoreSkills('refactor the parser to remove duplication', skills)[0]; // { skill: refactor, score: 0.9, ... }
  */
 export function scoreSkills(request: string, skills: readonly Skill[]): SkillScore[] {
-  const wanted = terms(request);
   const described = skills.map((skill) => ({
     skill,
     words: terms(skill.description),
     name: terms(skill.name.replace(/-/g, ' ')),
+    // Agent Skills descriptions end with "Use when the request asks to …": the actions listed
+    // there are what the skill is for, and count like its name.
+    triggers: terms(/\buse (it )?when\b(.*)$/is.exec(skill.description)?.[2] ?? ''),
   }));
+  const first = terms(request.split(/\s+/).slice(0, 1).join(' '));
+  const vocabulary = new Set(
+    skills.flatMap((skill) => words(`${skill.description} ${skill.name.replace(/-/g, ' ')}`)),
+  );
+  const wanted = requestEvidence(request, vocabulary);
   const frequency = new Map<string, number>();
-  for (const { words, name } of described)
-    for (const term of new Set([...words, ...name]))
+  for (const { words: described_, name } of described)
+    for (const term of new Set([...described_, ...name]))
       frequency.set(term, (frequency.get(term) ?? 0) + 1);
   const count = Math.max(1, skills.length);
   const maxIdf = Math.log((count + 1) / 1.5);
   const specificity = (term: string) =>
     maxIdf > 0 ? Math.log((count + 1) / ((frequency.get(term) ?? 1) + 0.5)) / maxIdf : 1;
   return described
-    .map(({ skill, words, name }) => {
+    .map(({ skill, words: described_, name, triggers }) => {
       let miss = 1;
       const matched: string[] = [];
-      for (const term of wanted) {
-        const weight = name.has(term)
-          ? NAME_TERM_WEIGHT
-          : words.has(term)
-            ? DESCRIPTION_TERM_WEIGHT * specificity(term)
-            : 0;
+      for (const [term, strength] of wanted) {
+        // The request's opening verb says what it asks for ("Split the server…").
+        const leading = first.has(term) && described_.has(term);
+        const weight =
+          name.has(term) || triggers.has(term) || leading
+            ? NAME_TERM_WEIGHT * (triggers.has(term) || leading ? specificity(term) ** 0.5 : 1)
+            : described_.has(term)
+              ? DESCRIPTION_TERM_WEIGHT * specificity(term)
+              : 0;
         if (weight <= 0) continue;
-        miss *= 1 - weight;
+        miss *= 1 - weight * strength;
         matched.push(term);
       }
       return { skill, score: Math.round((1 - miss) * 1000) / 1000, matched };

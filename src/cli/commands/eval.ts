@@ -4,8 +4,12 @@ import { CohortError } from '../../errors/index.js';
 import {
   evaluateAnswersOnCorpus,
   evaluateRetrievalOnCorpus,
+  evaluateSkills,
   formatAnswerReport,
+  formatSkillReport,
+  loadSkillCases,
 } from '../../eval/index.js';
+import { loadSkills } from '../../skills/index.js';
 import {
   evaluateRouting,
   formatRoutingReport,
@@ -22,6 +26,7 @@ const usage = [
   'cohort eval routing [file.jsonl] [--split tune|heldout] [--json] [--data-dir DIR]',
   '       cohort eval retrieval [file.jsonl] [--corpus DIR] [--json]',
   '       cohort eval answers [file.jsonl] [--corpus DIR] [--json]',
+  '       cohort eval skills [file.jsonl] [--split tune|heldout] [--workspace DIR] [--json]',
 ].join('\n');
 
 /** Default labelled sets and corpus, beside the project as in CI. */
@@ -30,6 +35,7 @@ export const EVAL_DEFAULTS = {
   retrieval: '../shared/eval/retrieval-dev.jsonl',
   answers: '../shared/eval/retrieval-dev.jsonl',
   corpus: '../shared/corpus/physical-ai-book',
+  skills: 'eval/skills-blind.jsonl',
 } as const;
 
 function existing(io: CliIo, path: string, what: string): string {
@@ -66,6 +72,7 @@ export const evalCommand: CliCommand = {
         json: { type: 'boolean' },
         corpus: { type: 'string' },
         split: { type: 'string' },
+        workspace: { type: 'string' },
         ...STORE_FLAGS,
       },
       usage,
@@ -149,9 +156,34 @@ export const evalCommand: CliCommand = {
       );
       return 0;
     }
+    if (target === 'skills') {
+      const split = stringFlag(values, 'split');
+      if (split !== undefined && split !== 'tune' && split !== 'heldout')
+        throw new CohortError('invalid_input', `--split must be tune or heldout, got "${split}".`, {
+          field: 'split',
+        });
+      const all = loadSkillCases(existing(io, file ?? EVAL_DEFAULTS.skills, 'Skill set'));
+      const cases = split ? all.filter((entry) => entry.split === split) : all;
+      // The skills of the workspace (default: here), as cohort code would load them.
+      const workspace = resolve(io.cwd, stringFlag(values, 'workspace') ?? '.');
+      const { skills } = loadSkills({ workspace, ...(io.env.HOME ? { home: io.env.HOME } : {}) });
+      if (skills.length === 0)
+        throw new CohortError(
+          'invalid_input',
+          `No skills found in ${workspace}: pass --workspace DIR.`,
+          {
+            field: 'workspace',
+          },
+        );
+      const report = evaluateSkills(skills, cases);
+      io.stdout(
+        (values.json ? JSON.stringify(toWire(report), null, 2) : formatSkillReport(report)) + '\n',
+      );
+      return 0;
+    }
     throw new CohortError(
       'invalid_input',
-      `Unknown evaluation "${target ?? ''}": use routing, retrieval or answers.\nUsage: ${usage}`,
+      `Unknown evaluation "${target ?? ''}": use routing, retrieval, answers or skills.\nUsage: ${usage}`,
       {
         field: 'target',
       },

@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadSkills } from '../skills/index.js';
+import { evaluateSkills, formatSkillReport, loadSkillCases } from './evaluate-skills.js';
+
+const base = mkdtempSync(join(tmpdir(), 'cohort-eval-skills-'));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+// The project's own skills (skills/ at the repository root).
+const skills = loadSkills({ workspace: process.cwd(), home: base }).skills;
+
+describe('cohort eval skills', () => {
+  it('"implement a function that parses dates" activates developer', () => {
+    const report = evaluateSkills(skills, [
+      { task: 'implement a function that parses dates', skill: 'developer' },
+    ]);
+    expect(report.accuracy).toBe(1);
+  });
+
+  it('measures accuracy per split and prints a confusion table', () => {
+    const file = join(base, 'set.jsonl');
+    writeFileSync(
+      file,
+      [
+        { task: 'Refactor the parser to remove duplication', skill: 'refactor', split: 'tune' },
+        { task: 'hi there', skill: null, split: 'heldout' },
+        { task: 'Fix the crash in the login form', skill: 'refactor', split: 'heldout' },
+      ]
+        .map((line) => JSON.stringify(line))
+        .join('\n'),
+    );
+    const report = evaluateSkills(skills, loadSkillCases(file));
+    expect(report).toMatchObject({ cases: 3, correct: 2 });
+    expect(report.splits).toEqual({
+      tune: { cases: 1, correct: 1, accuracy: 1 },
+      heldout: { cases: 2, correct: 1, accuracy: 0.5 },
+    });
+    expect(report.confusion).toEqual({
+      refactor: { refactor: 1, developer: 1 },
+      '(none)': { '(none)': 1 },
+    });
+    const text = formatSkillReport(report);
+    expect(text).toContain('accuracy: 0.667 (2/3)');
+    expect(text).toMatch(/\nrefactor\s+1\s+1\s+0\n/);
+    expect(text).toContain('[heldout] refactor → developer: Fix the crash in the login form');
+  });
+
+  it('names the line of a bad case', () => {
+    const file = join(base, 'bad.jsonl');
+    writeFileSync(file, '{"task": "ok", "skill": null}\n{"task": "", "skill": "x"}\n');
+    expect(() => loadSkillCases(file)).toThrow(/bad.jsonl:2: task: task must not be empty/);
+  });
+});
