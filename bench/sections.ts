@@ -1,6 +1,7 @@
 import { benchColdStart, benchRetrieval, benchRouting } from './book.js';
 import { benchLoop } from './loop-overhead.js';
 import { benchResearch } from './research.js';
+import { benchSearchPeers } from './search-peers.js';
 import { benchServer } from './server.js';
 import { benchSubagentContext } from './subagent-context.js';
 import type { BenchOptions } from './options.js';
@@ -19,6 +20,11 @@ export const benchSections: BenchSection[] = [
     name: 'retrieval',
     title: 'ingestion and retrieval on the Physical AI book and the ROS 2 docs',
     run: benchRetrieval,
+  },
+  {
+    name: 'search',
+    title: 'cohort vs MiniSearch and Orama on the ROS 2 sections at 1×, 4× and 16×',
+    run: benchSearchPeers,
   },
   { name: 'cold-start', title: 'cold `cohort ask` in a new process', run: benchColdStart },
   {
