@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { CohortError } from '../errors/index.js';
 import type { Db } from './db.js';
 import { acquireFolderLock, LOCK_FILE_NAME, type FolderLock } from './folder-lock.js';
@@ -37,9 +37,9 @@ function wrap(target: Queryable, root: PGlite | undefined): Db {
  * PGlite's start parameters with `fsync` on: its defaults pass `-F` (no fsync), which can lose an
  * acknowledged write on power loss.
  */
-export const DURABLE_START_PARAMS: readonly string[] = PGlite.defaultStartParams.filter(
-  (param) => param !== '-F',
-);
+function durableStartParams(engine: typeof PGlite): string[] {
+  return engine.defaultStartParams.filter((param) => param !== '-F');
+}
 
 /** Options of {@link openPgliteDb}. */
 export interface PgliteOptions {
@@ -90,11 +90,13 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
     const extensions = options.vector
       ? { vector: (await import('@electric-sql/pglite-pgvector')).vector }
       : undefined;
+    // Loaded here, not at the top: importing cohort (or using PostgreSQL) does not pay for it.
+    const { PGlite: Engine } = await import('@electric-sql/pglite');
     const create = (loadDataDir?: Blob) =>
-      PGlite.create(inMemory ? undefined : dataDir, {
+      Engine.create(inMemory ? undefined : dataDir, {
         ...(extensions ? { extensions } : {}),
         ...(loadDataDir ? { loadDataDir } : {}),
-        ...(inMemory ? {} : { startParams: [...DURABLE_START_PARAMS] }),
+        ...(inMemory ? {} : { startParams: durableStartParams(Engine) }),
       });
     if (snapshot && cacheDir) {
       try {

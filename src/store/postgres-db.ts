@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { CohortError } from '../errors/index.js';
 import type { Db } from './db.js';
 
@@ -28,7 +28,9 @@ function wrapClient(client: Client): Db {
  * const db = await openPostgresDb(process.env.DATABASE_URL!);
  */
 export async function openPostgresDb(url: string): Promise<Db> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // Loaded here, not at the top: most runs use PGlite and never need the driver.
+  const { default: driver } = await import('pg');
+  const pool = new driver.Pool({ connectionString: url, max: 10 });
   try {
     await pool.query('SELECT 1');
   } catch (cause) {

@@ -1,7 +1,7 @@
 import { lookup as dnsLookupCallback, type LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
-import { Agent, fetch as undiciFetch } from 'undici';
+import type { Agent, fetch as UndiciFetch } from 'undici';
 import { CohortError } from '../errors/index.js';
 
 /** Resolves a host name to every address it has (injected so tests need no DNS). */
@@ -229,10 +229,13 @@ let guardedAgent: Agent | undefined;
  * `fetch` whose connections go through {@link guardedLookup}: the default of every tool that
  * reads the public web, so a page cannot redirect or rebind its way into the private network.
  */
-export const guardedFetch: typeof fetch = (input, init) =>
+export const guardedFetch: typeof fetch = async (input, init) => {
   // undici's own fetch with its own Agent: Node's built-in fetch may bundle another undici major,
   // whose dispatcher interface differs. Its Request/Response are the WHATWG ones under other types.
-  undiciFetch(input as Parameters<typeof undiciFetch>[0], {
-    ...(init as Parameters<typeof undiciFetch>[1]),
-    dispatcher: (guardedAgent ??= new Agent({ connect: { lookup: guardedLookup } })),
-  }) as unknown as Promise<Response>;
+  // Loaded on the first request, so importing cohort does not pay for it.
+  const undici = await import('undici');
+  return (await undici.fetch(input as Parameters<typeof UndiciFetch>[0], {
+    ...(init as Parameters<typeof UndiciFetch>[1]),
+    dispatcher: (guardedAgent ??= new undici.Agent({ connect: { lookup: guardedLookup } })),
+  })) as unknown as Response;
+};
