@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { Query } from './context.js';
 
 /** Where a research source came from (research spec, VisitedSource.source_type). */
 export const SourceType = z.enum(['internal', 'web', 'paper']);
@@ -112,11 +111,3 @@ export const ResearchResult = z.object({
   mode: z.enum(['model', 'extractive']),
 });
 export type ResearchResult = z.infer<typeof ResearchResult>;
-
-/** Body of `POST /research` and the arguments of `cohort research`. */
-export const ResearchRequest = z.object({
-  question: Query,
-  tasks: z.number().int().min(1).max(20).optional(),
-  resume: z.string().optional(),
-});
-export type ResearchRequest = z.infer<typeof ResearchRequest>;

@@ -1,5 +1,25 @@
 /** A camelCase key (or dotted path) in wire form: `agentUsed` → `agent_used`. */
 export const wireKey = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** A camelCase key in wire form, at the type level: `agentUsed` → `agent_used`. */
+export type WireKey<K extends string> = K extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${WireKey<Tail>}`
+  : K;
+
+/**
+ * The type of `toWire(value)` for a value of type `T`: snake_case keys all the way down, dates as
+ * ISO strings. Clients (the web page) derive their wire types from the zod schemas with it.
+ *
+ * @example
+ * type WireCitation = Wire<Citation>; // { index: number; relevance_score: number; ... }
+ */
+export type Wire<T> = T extends Date
+  ? string
+  : T extends readonly (infer Item)[]
+    ? Wire<Item>[]
+    : T extends object
+      ? { [K in keyof T as K extends string ? WireKey<K> : K]: Wire<T[K]> }
+      : T;
+
 const camel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 /**
@@ -29,8 +49,8 @@ function mapKeys(value: unknown, rename: (key: string) => string, depth = 0): un
  * @example
  * toWire({ agentUsed: 'glossary' }); // { agent_used: 'glossary' }
  */
-export function toWire(value: unknown): unknown {
-  return mapKeys(value, wireKey);
+export function toWire<T>(value: T): Wire<T> {
+  return mapKeys(value, wireKey) as Wire<T>;
 }
 
 /** Reads a wire (snake_case) value back into cohort's camelCase form. */

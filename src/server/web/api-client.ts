@@ -1,59 +1,34 @@
+import type {
+  AgentSummary,
+  ChatResponse,
+  Citation,
+  Message,
+  RouteResponse,
+  Wire,
+} from '../../schema/index.js';
+import type { HealthResponse } from '../api-schemas.js';
 import { readSseEvents } from './sse-parser.js';
 
-/** A citation as the API sends it (snake_case). */
-export interface WireCitation {
-  index: number;
-  source: string;
-  title: string;
-  section?: string;
-  relevance_score: number;
-  /** The passage's published page, when the server has a `sourceUrl` template. */
-  url?: string;
-  text?: string;
-}
+// The wire types are derived from the zod schemas the server validates and answers with, so the
+// page cannot drift from the API (type-only imports: nothing of them is bundled).
 
-/** The routing decision of the `route` event. */
-export interface WireRoute {
-  primary_agent: string;
-  secondary_agents: string[];
-  confidence: number;
-  reason: string;
-  is_multi_domain: boolean;
-  phase: string;
-}
+/** A citation as the API sends it (snake_case). */
+export type WireCitation = Wire<Citation>;
+
+/** The routing decision of the `route` event and of `POST /route`. */
+export type WireRoute = Wire<RouteResponse>;
 
 /** The final answer of the `done` event and of `POST /chat`. */
-export interface WireChatResponse {
-  answer: string;
-  citations: WireCitation[];
-  session_id: string;
-  agent_used?: string;
-  routing_confidence?: number;
-  routing_reason?: string;
-  mode: 'extractive' | 'model';
-}
+export type WireChatResponse = Wire<ChatResponse>;
 
 /** One message of a session's history. */
-export interface WireMessage {
-  role: 'user' | 'assistant';
-  content: string;
-  agent_name?: string;
-}
+export type WireMessage = Wire<Message>;
 
 /** An agent of `GET /agents`. */
-export interface WireAgent {
-  name: string;
-  domain: string;
-  description: string;
-  keywords: string[];
-}
+export type WireAgent = Wire<AgentSummary>;
 
 /** Server health (`GET /healthz`). */
-export interface WireHealth {
-  status: string;
-  mode: 'extractive' | 'model';
-  mode_description: string;
-}
+export type WireHealth = Wire<HealthResponse>;
 
 /** An error the API answered with, or a network failure (status 0). */
 export class ApiFailure extends Error {

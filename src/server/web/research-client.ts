@@ -1,3 +1,10 @@
+import type {
+  ExtractedCitation,
+  Finding,
+  ReportSource,
+  ResearchResult,
+  Wire,
+} from '../../schema/index.js';
 import { ApiFailure, postEventStream } from './api-client.js';
 
 /** The nodes of a research subagent, as the stream names them. */
@@ -12,43 +19,19 @@ export interface WireTokens {
 }
 
 /** A numbered entry of the report's Sources list. */
-export interface WireReportSource {
-  index: number;
-  identifier: string;
-  source_type: 'internal' | 'web' | 'paper';
-  title: string;
-  url?: string;
-  section?: string;
-}
+export type WireReportSource = Wire<ReportSource>;
 
 /**
  * A source a finding cites, with the text it quoted (its `index` is the report's `[n]` once the
  * report is written).
  */
-export interface WireFindingCitation extends WireReportSource {
-  snippet?: string;
-}
+export type WireFindingCitation = Wire<ExtractedCitation>;
 
 /** What one subagent found. */
-export interface WireFinding {
-  task_id: string;
-  task: string;
-  summary: string;
-  citations: WireFindingCitation[];
-  status: 'done' | 'timeout' | 'failed';
-  reason?: string;
-}
+export type WireFinding = Wire<Finding>;
 
 /** The result of a run (`POST /research`, the stream's `done` event). */
-export interface WireResearch {
-  run_id: string;
-  question: string;
-  tasks: { id: string; description: string }[];
-  findings: WireFinding[];
-  sources: WireReportSource[];
-  report: string;
-  mode: 'model' | 'extractive';
-}
+export type WireResearch = Wire<ResearchResult>;
 
 /** One event of `POST /research/stream`, tagged with its SSE event name. */
 export type WireResearchEvent =
