@@ -3,6 +3,8 @@ import { runInNewContext } from 'node:vm';
 import { z } from 'zod';
 import { defineTool, runLoop } from '../src/agents/loop/index.js';
 import { createScriptedModel, type ScriptedStep } from '../src/test/scripted-model.js';
+import type { BenchOptions } from './options.js';
+import { aiSdkPerStepMs } from './orchestration-peers.js';
 
 /** Runs of the 3-step loop timed for the per-step figure. */
 const RUNS = 1000;
@@ -51,7 +53,7 @@ function collectGarbage(): (() => void) | undefined {
  * @example
  * console.table(await benchLoop());
  */
-export async function benchLoop(): Promise<Record<string, number | string>> {
+export async function benchLoop(bench: BenchOptions): Promise<Record<string, number | string>> {
   const model = createScriptedModel((call) => SCRIPT[call % SCRIPT.length] as ScriptedStep);
   for (let i = 0; i < 200; i++) await runLoop(options(model));
 
@@ -60,6 +62,7 @@ export async function benchLoop(): Promise<Record<string, number | string>> {
   for (let i = 0; i < RUNS; i++) steps += (await runLoop(options(model))).steps;
   const elapsed = performance.now() - started;
 
+  const aiSdk = await aiSdkPerStepMs(bench);
   const gc = collectGarbage();
   gc?.();
   const before = process.memoryUsage().heapUsed;
@@ -92,6 +95,8 @@ export async function benchLoop(): Promise<Record<string, number | string>> {
     runs: RUNS,
     stepsPerRun: steps / RUNS,
     msPerStep: round(elapsed / steps, 4),
+    aiSdkGenerateTextMsPerStep: round(aiSdk, 4),
+    'cohort ÷ AI SDK per step': round(elapsed / steps / aiSdk, 2),
     msPerRun: round(elapsed / RUNS, 4),
     targetMsPerStep: 0.5,
     concurrentRuns: CONCURRENT,

@@ -16,5 +16,5 @@ export async function timeMs(fn: () => unknown): Promise<number> {
 /** Rounds for printing. */
 export const round = (value: number, digits = 3) => Number(value.toFixed(digits));
 
-/** cohort's figure over the peer's, to two decimals (for times, < 1 means cohort is faster). */
-export const ratio = (ours: number, peer: number) => round(ours / peer, 2);
+/** cohort's figure over the peer's, to two significant digits (for times, < 1 means cohort is faster). */
+export const ratio = (ours: number, peer: number) => Number((ours / peer).toPrecision(2));
