@@ -6,19 +6,30 @@ import type { ServerEnv } from './server-env.js';
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /**
- * Requires `Authorization: Bearer <apiKey>` when `apiKey` is set; without a key every request
- * passes. The comparison takes the same time whatever the token, so it leaks nothing.
+ * Requires `Authorization: Bearer <key>` when `apiKey` is set (several keys may be given,
+ * separated by commas: one per client); without a key every request passes. The comparison takes
+ * the same time whatever the token, so it leaks nothing. The caller's principal (a digest of its
+ * key) is set for the routes, which keep each key's sessions to itself.
  *
  * @example
  * app.use('/chat/*', bearerAuth({ apiKey: config.server.apiKey }));
  */
 export function bearerAuth(options: { apiKey: string | undefined }): MiddlewareHandler<ServerEnv> {
-  const expected = options.apiKey ? digest(options.apiKey) : undefined;
+  const keys = (options.apiKey ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter(Boolean)
+    .map(digest);
   return async (c, next) => {
-    if (!expected) return next();
+    if (keys.length === 0) return next();
     const header = c.req.header('authorization') ?? '';
     const match = /^Bearer\s+(.+)$/i.exec(header.trim());
-    if (!match?.[1] || !timingSafeEqual(digest(match[1]), expected)) {
+    const given = match?.[1] ? digest(match[1].trim()) : undefined;
+    // Every key is compared, so the time taken does not say which one matched.
+    let matched: Buffer | undefined;
+    for (const key of keys) if (given && timingSafeEqual(given, key)) matched = key;
+    if (matched) c.set('principal', matched.toString('hex').slice(0, 32));
+    if (!matched) {
       c.header('WWW-Authenticate', 'Bearer realm="cohort"');
       throw new HttpError(
         apiError(

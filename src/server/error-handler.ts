@@ -1,18 +1,31 @@
 import type { Context } from 'hono';
+import { isCohortError } from '../errors/index.js';
 import type { Store } from '../store/index.js';
 import { apiError, errorBody, toApiError, type ApiError } from './api-error.js';
 import type { ServerEnv } from './server-env.js';
 
+/** True for the errors an aborted signal raises (`AbortError`, cohort's `aborted`). */
+function isAbort(error: unknown): boolean {
+  return isCohortError(error, 'aborted') || (error instanceof Error && error.name === 'AbortError');
+}
+
 /**
  * Turns anything a route throws into an {@link ApiError}, checking the store when the cause is
  * unknown: an unreachable store is 503 `store_unavailable`, not a bare 500. 5xx errors are logged
- * with their cause; the client only sees a message it can act on and the request id.
+ * with their cause; the client only sees a message it can act on and the request id. A client
+ * that went away is logged at info level as `client_disconnected`.
  */
 export async function describeFailure(
   error: unknown,
   c: Context<ServerEnv>,
   store: Pick<Store, 'ping'>,
 ): Promise<ApiError> {
+  const log = c.get('logger');
+  // A client that closed the connection is not a server failure: nobody reads the answer.
+  if (c.req.raw.signal?.aborted || isAbort(error)) {
+    log.info('client_disconnected', { method: c.req.method, path: c.req.path });
+    return apiError('aborted', 'The request was cancelled: the client closed the connection.');
+  }
   let failure = toApiError(error);
   if (failure.code === 'internal' && !(await store.ping().catch(() => false))) {
     failure = apiError(
@@ -20,7 +33,6 @@ export async function describeFailure(
       'The database is unreachable right now. Try again shortly; an operator should check DATABASE_URL or the data folder.',
     );
   }
-  const log = c.get('logger');
   const cause = error instanceof Error ? { cause: error.message, stack: error.stack } : {};
   if (failure.status >= 500) log.error('request_failed', { code: failure.code, ...cause });
   else log.debug('request_rejected', { code: failure.code, message: failure.message });

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { CohortError } from '../errors/index.js';
 import {
   MAX_HISTORY_MESSAGES,
@@ -23,16 +22,16 @@ export function messageText(message: OpenAiMessage): string {
     .join('\n');
 }
 
-/** A stable UUID for a name, so the same user or conversation maps to the same session. */
-export function uuidFor(name: string): string {
-  const hex = createHash('sha256').update(name).digest('hex');
-  // Version 8 (custom) and the RFC variant bits, so it is a well-formed UUID.
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
-
 /** What a completion request asks: the query, the session it belongs to and its prior turns. */
 export interface CompletionTurn {
   query: string;
+  /**
+   * What names the session (`user:<user>` or `conversation:<first turns>`); the route turns it
+   * into a session id with a keyed hash, so nobody can compute another user's id. Absent for the
+   * anonymous session.
+   */
+  sessionName?: string;
+  /** `anonymous` until the route derives the id from {@link CompletionTurn.sessionName}. */
   sessionId: string;
   /** Earlier user/assistant turns of the request, to seed a session the store does not know yet. */
   history: Message[];
@@ -40,9 +39,9 @@ export interface CompletionTurn {
 
 /**
  * Reads a completion request as one assistant turn. The last user message is the query; the
- * user/assistant messages before it are the history. The session is derived from `user` when
- * given, else from the history itself (so the same conversation maps to the same session), else
- * anonymous (no history). System messages are ignored: each agent has its own prompt.
+ * user/assistant messages before it are the history. The session is named by `user` when given,
+ * else by the history itself (so the same conversation maps to the same session), else anonymous
+ * (no history). System messages are ignored: each agent has its own prompt.
  *
  * @example
  * completionTurn({ model: 'cohort', messages: [{ role: 'user', content: 'What is a topic?' }] });
@@ -64,12 +63,12 @@ export function completionTurn(request: ChatCompletionRequest): CompletionTurn {
     .map((message) => ({ role: message.role as Message['role'], content: messageText(message) }))
     .filter((message) => message.content.trim() !== '')
     .slice(-MAX_HISTORY_MESSAGES);
-  const sessionId = request.user
-    ? uuidFor(`user:${request.user}`)
+  const sessionName = request.user
+    ? `user:${request.user}`
     : history.length > 0
-      ? uuidFor(`conversation:${JSON.stringify(history)}`)
-      : 'anonymous';
-  return { query, sessionId, history };
+      ? `conversation:${JSON.stringify(history)}`
+      : undefined;
+  return { query, sessionId: 'anonymous', history, ...(sessionName ? { sessionName } : {}) };
 }
 
 /** The answer with its Sources footer, adding the footer when the answer does not carry one. */

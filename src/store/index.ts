@@ -3,6 +3,7 @@ export { ChunkRepo, type DocumentWrite, type UpsertOutcome } from './chunk-repo.
 export { insertRows, INSERT_BATCH_ROWS } from './insert-rows.js';
 export { acquireFolderLock, LOCK_FILE_NAME, type FolderLock } from './folder-lock.js';
 export { SessionRepo } from './session-repo.js';
+export { MetaRepo } from './meta-repo.js';
 export { RunRepo, type RunRecord, type RunTaskRecord } from './run-repo.js';
 export { createStore, openStore, type Store } from './store.js';
 export { openPgliteDb } from './pglite-db.js';

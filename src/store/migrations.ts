@@ -61,6 +61,17 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
       );
     `,
   },
+  {
+    id: 2,
+    name: 'session owners',
+    sql: `
+      CREATE TABLE IF NOT EXISTS session_owners (
+        session_id TEXT PRIMARY KEY,
+        owner TEXT NOT NULL,
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+      );
+    `,
+  },
 ];
 
 /** Applies the migrations not yet recorded in `schema_migrations`. */

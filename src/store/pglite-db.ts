@@ -4,6 +4,7 @@ import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { CohortError } from '../errors/index.js';
 import type { Db } from './db.js';
 import { acquireFolderLock, LOCK_FILE_NAME, type FolderLock } from './folder-lock.js';
+import { openPgliteWorkerDb, type Dumpable } from './pglite-worker-db.js';
 import {
   defaultSnapshotDir,
   discardSnapshot,
@@ -33,14 +34,6 @@ function wrap(target: Queryable, root: PGlite | undefined): Db {
   };
 }
 
-/**
- * PGlite's start parameters with `fsync` on: its defaults pass `-F` (no fsync), which can lose an
- * acknowledged write on power loss.
- */
-function durableStartParams(engine: typeof PGlite): string[] {
-  return engine.defaultStartParams.filter((param) => param !== '-F');
-}
-
 /** Options of {@link openPgliteDb}. */
 export interface PgliteOptions {
   /** Load pgvector, for embeddings. */
@@ -56,8 +49,9 @@ export interface PgliteOptions {
  * Opens the embedded engine: PGlite in `dataDir` (created if missing), or in memory for
  * `memory://`; `vector` loads pgvector for embeddings. A data folder is locked before anything is
  * opened, so only one process holds it at a time: a second one gets a `conflict` error naming the
- * holder (share a store between processes with PostgreSQL instead). Commits are flushed to disk
- * (`fsync` on) before they are acknowledged. A new store starts from the saved fresh-folder
+ * holder (share a store between processes with PostgreSQL instead). A folder's engine runs on a
+ * worker thread, so its work does not block the event loop, and flushes commits to disk (`fsync`
+ * on) before they are acknowledged. A new store starts from the saved fresh-folder
  * snapshot when there is one, and saves one when there is not.
  *
  * @example
@@ -73,7 +67,10 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
     lock = acquireFolderLock(dataDir);
   }
   const release = (db: Db): Db => ({
-    ...db,
+    engine: db.engine,
+    query: db.query,
+    exec: db.exec,
+    transaction: db.transaction,
     async close() {
       try {
         await db.close();
@@ -86,22 +83,30 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
     options.snapshotDir === false ? undefined : (options.snapshotDir ?? defaultSnapshotDir());
   const snapshot = fresh && cacheDir ? readSnapshot(cacheDir) : undefined;
   try {
-    // pgvector is loaded only when embeddings are configured: it adds start-up time.
-    const extensions = options.vector
-      ? { vector: (await import('@electric-sql/pglite-pgvector')).vector }
-      : undefined;
-    // Loaded here, not at the top: importing cohort (or using PostgreSQL) does not pay for it.
-    const { PGlite: Engine } = await import('@electric-sql/pglite');
-    const create = (loadDataDir?: Blob) =>
-      Engine.create(inMemory ? undefined : dataDir, {
+    const create = async (loadDataDir?: Blob): Promise<Db & Dumpable> => {
+      if (!inMemory) {
+        // A folder's engine runs on its own thread, so its work never blocks the event loop.
+        // The thread starts PGlite with fsync on: PGlite's defaults turn it off.
+        return openPgliteWorkerDb(dataDir, {
+          ...(options.vector ? { vector: true } : {}),
+          ...(loadDataDir ? { loadDataDir: new Uint8Array(await loadDataDir.arrayBuffer()) } : {}),
+        });
+      }
+      // pgvector is loaded only when embeddings are configured: it adds start-up time.
+      const extensions = options.vector
+        ? { vector: (await import('@electric-sql/pglite-pgvector')).vector }
+        : undefined;
+      // Loaded here, not at the top: importing cohort (or using PostgreSQL) does not pay for it.
+      const { PGlite: Engine } = await import('@electric-sql/pglite');
+      const pg = await Engine.create({
         ...(extensions ? { extensions } : {}),
         ...(loadDataDir ? { loadDataDir } : {}),
-        ...(inMemory ? {} : { startParams: durableStartParams(Engine) }),
       });
+      return { ...wrap(pg, pg), dumpDataDir: (compression) => pg.dumpDataDir(compression) };
+    };
     if (snapshot && cacheDir) {
       try {
-        const pg = await create(snapshot);
-        return release(wrap(pg, pg));
+        return release(await create(snapshot));
       } catch {
         // A damaged snapshot: forget it, empty the folder it was unpacked into, start as new.
         discardSnapshot(cacheDir);
@@ -113,9 +118,9 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
         }
       }
     }
-    const pg = await create();
-    if (fresh && cacheDir) await saveSnapshot(pg, cacheDir);
-    return release(wrap(pg, pg));
+    const db = await create();
+    if (fresh && cacheDir) await saveSnapshot(db, cacheDir);
+    return release(db);
   } catch (cause) {
     lock?.release();
     throw new CohortError(

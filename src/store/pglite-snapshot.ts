@@ -62,7 +62,10 @@ export function readSnapshot(cacheDir: string): Blob | undefined {
  * Written to a temporary name and renamed, so a concurrent reader sees the whole file or none.
  * A cache that cannot be written only costs the next store its speed-up, so errors are ignored.
  */
-export async function saveSnapshot(pg: PGlite, cacheDir: string): Promise<void> {
+export async function saveSnapshot(
+  pg: Pick<PGlite, 'dumpDataDir'>,
+  cacheDir: string,
+): Promise<void> {
   const target = snapshotPath(cacheDir);
   const partial = `${target}.${process.pid}.partial`;
   try {

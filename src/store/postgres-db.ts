@@ -22,15 +22,24 @@ function wrapClient(client: Client): Db {
 }
 
 /**
- * Opens the PostgreSQL engine on `url` (a pool shared by stateless server processes).
+ * Opens the PostgreSQL engine on `url` (a pool shared by stateless server processes). The pool
+ * survives the database restarting: dropped connections are replaced on the next query
+ * (`onIdleError` hears about the ones dropped while idle).
  *
  * @example
  * const db = await openPostgresDb(process.env.DATABASE_URL!);
  */
-export async function openPostgresDb(url: string): Promise<Db> {
+export async function openPostgresDb(
+  url: string,
+  options: { onIdleError?: (error: Error) => void } = {},
+): Promise<Db> {
   // Loaded here, not at the top: most runs use PGlite and never need the driver.
   const { default: driver } = await import('pg');
   const pool = new driver.Pool({ connectionString: url, max: 10 });
+  // An idle pooled connection that the server drops (a restart, a failover) is reported here.
+  // Without a listener Node would crash the process; the pool discards that connection and the
+  // next query opens a fresh one, so the server keeps running and reconnects by itself.
+  pool.on('error', (error) => options.onIdleError?.(error));
   try {
     await pool.query('SELECT 1');
   } catch (cause) {

@@ -64,12 +64,38 @@ export class SessionRepo {
     }));
   }
 
-  /** Deletes a session's messages; returns how many were removed. */
+  /** Deletes a session's messages (and who owned it); returns how many messages were removed. */
   async delete(sessionId: string): Promise<number> {
-    const { rows } = await this.db.query<{ id: number }>(
-      'DELETE FROM messages WHERE session_id = $1 RETURNING id',
+    return this.db.transaction(async (tx) => {
+      const { rows } = await tx.query<{ id: number }>(
+        'DELETE FROM messages WHERE session_id = $1 RETURNING id',
+        [sessionId],
+      );
+      await tx.query('DELETE FROM session_owners WHERE session_id = $1', [sessionId]);
+      return rows.length;
+    });
+  }
+
+  /**
+   * Records `owner` as the owner of `sessionId` unless it has one, and returns the owner it has
+   * now: `owner` when the claim succeeded or was made before, someone else's otherwise.
+   */
+  async claim(sessionId: string, owner: string): Promise<string> {
+    const { rows } = await this.db.query<{ owner: string }>(
+      `INSERT INTO session_owners (session_id, owner) VALUES ($1, $2)
+       ON CONFLICT (session_id) DO UPDATE SET session_id = EXCLUDED.session_id
+       RETURNING owner`,
+      [sessionId, owner],
+    );
+    return rows[0]?.owner ?? owner;
+  }
+
+  /** The owner of a session, if one was recorded. */
+  async ownerOf(sessionId: string): Promise<string | undefined> {
+    const { rows } = await this.db.query<{ owner: string }>(
+      'SELECT owner FROM session_owners WHERE session_id = $1',
       [sessionId],
     );
-    return rows.length;
+    return rows[0]?.owner;
   }
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from './index.js';
 import { testEngines } from '../test/test-engines.js';
@@ -77,6 +78,24 @@ for (const engine of testEngines()) {
         expect(history[1]?.agentName).toBe('glossary');
         expect(await store.sessions.delete('s1')).toBe(12);
         expect(await store.sessions.history('s1', 10)).toEqual([]);
+      });
+
+      it('keeps each turn whole and adjacent when turns of one session commit at once', async () => {
+        const id = randomUUID();
+        await Promise.all(
+          Array.from({ length: 40 }, (_, i) =>
+            store.sessions.saveTurn(id, [
+              { role: 'user', content: `q${i}` },
+              { role: 'assistant', content: `a${i}`, agentName: 'book' },
+            ]),
+          ),
+        );
+        const history = await store.sessions.history(id, 100);
+        expect(history).toHaveLength(80);
+        for (let i = 0; i < history.length; i += 2) {
+          expect(history[i]?.role).toBe('user');
+          expect(history[i + 1]?.content).toBe(history[i]?.content.replace('q', 'a'));
+        }
       });
 
       it('saves runs and their tasks', async () => {

@@ -2,6 +2,7 @@ import type { CohortConfig } from '../config/index.js';
 import { ChunkRepo } from './chunk-repo.js';
 import { EmbeddingRepo } from './embedding-repo.js';
 import type { Db } from './db.js';
+import { MetaRepo } from './meta-repo.js';
 import { migrate } from './migrations.js';
 import { openPgliteDb } from './pglite-db.js';
 import { openPostgresDb } from './postgres-db.js';
@@ -14,6 +15,8 @@ export interface Store {
   readonly chunks: ChunkRepo;
   readonly sessions: SessionRepo;
   readonly runs: RunRepo;
+  /** Named values such as the secret that keys derived session ids. */
+  readonly meta: MetaRepo;
   /** Chunk vectors (pgvector); used only when an embedding model is configured. */
   readonly embeddings: EmbeddingRepo;
   /** True when the engine answers a trivial query. */
@@ -29,6 +32,7 @@ export async function createStore(db: Db): Promise<Store> {
     chunks: new ChunkRepo(db),
     sessions: new SessionRepo(db),
     runs: new RunRepo(db),
+    meta: new MetaRepo(db),
     embeddings: new EmbeddingRepo(db),
     async ping() {
       try {

@@ -184,6 +184,10 @@ async function* runModelAgent(
     }
   } catch (error) {
     if (isCohortError(error, 'aborted')) throw error;
+    // The caller went away (a client disconnect): that is a cancellation, not a model failure.
+    if (deps.signal?.aborted) {
+      throw new CohortError('aborted', 'The question was cancelled.', { cause: error });
+    }
     const code = isCohortError(error) ? error.code : 'model_unavailable';
     logger.error('model_call_failed', {
       agent: agent.name,

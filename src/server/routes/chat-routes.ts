@@ -7,6 +7,7 @@ import { degradedFailure } from '../degraded-answer.js';
 import { eventStreamResponse } from '../event-stream.js';
 import { readBody } from '../read-body.js';
 import type { ServerEnv } from '../server-env.js';
+import { requireSessionAccess } from '../session-access.js';
 
 /**
  * `POST /chat` (one `ChatResponse`), `POST /chat/stream` (SSE: `route`, `delta`, `citations`,
@@ -15,12 +16,16 @@ import type { ServerEnv } from '../server-env.js';
  * @example
  * app.route('/', chatRoutes({ assistant, store }));
  */
-export function chatRoutes(parts: { assistant: Assistant; store: Pick<Store, 'ping'> }) {
+export function chatRoutes(parts: {
+  assistant: Assistant;
+  store: Pick<Store, 'ping' | 'sessions'>;
+}) {
   const { assistant, store } = parts;
   const app = new Hono<ServerEnv>();
 
   app.post('/chat', async (c) => {
     const request = await readBody(c, ChatRequest);
+    await requireSessionAccess(c, store, request.sessionId, { claim: true });
     const response = await assistant.ask(request, { signal: c.req.raw.signal });
     const failure = degradedFailure(response);
     if (failure) throw new HttpError(failure);
@@ -34,6 +39,7 @@ export function chatRoutes(parts: { assistant: Assistant; store: Pick<Store, 'pi
 
   app.post('/chat/stream', async (c) => {
     const request = await readBody(c, ChatRequest);
+    await requireSessionAccess(c, store, request.sessionId, { claim: true });
     return eventStreamResponse(c, {
       start: (signal) => assistant.askStream(request, { signal }),
       store,

@@ -22,6 +22,7 @@ import {
 } from '../openai-schemas.js';
 import { readBody } from '../read-body.js';
 import type { ServerEnv } from '../server-env.js';
+import { derivedSessionId, requireSessionAccess } from '../session-access.js';
 import { resumeEvents, startEvents } from '../start-events.js';
 
 /**
@@ -34,7 +35,7 @@ import { resumeEvents, startEvents } from '../start-events.js';
  */
 export function openAiRoutes(parts: {
   assistant: Assistant;
-  store: Pick<Store, 'ping' | 'sessions'>;
+  store: Pick<Store, 'ping' | 'sessions' | 'meta'>;
   now?: () => number;
 }) {
   const { assistant, store } = parts;
@@ -62,10 +63,14 @@ export function openAiRoutes(parts: {
       );
     }
     const turn = completionTurn(request);
+    if (turn.sessionName) {
+      turn.sessionId = await derivedSessionId(c, store, turn.sessionName);
+      await requireSessionAccess(c, store, turn.sessionId, { claim: true });
+    }
     if (turn.sessionId !== 'anonymous' && turn.history.length > 0) {
       const known = await store.sessions.history(turn.sessionId, 1);
       if (known.length === 0) {
-        for (const message of turn.history) await store.sessions.save(turn.sessionId, message);
+        await store.sessions.saveTurn(turn.sessionId, turn.history);
       }
     }
     const input: ChatRequest = {

@@ -8,6 +8,7 @@ import {
   type SessionMessagesResponse,
 } from '../api-schemas.js';
 import type { ServerEnv } from '../server-env.js';
+import { noSession, requireSessionAccess } from '../session-access.js';
 
 /** The session id of the path, or a 400 naming it: a malformed URL, not a bad body. */
 function sessionIdOf(c: Context<ServerEnv>): string {
@@ -21,23 +22,15 @@ function sessionIdOf(c: Context<ServerEnv>): string {
   return parsed.data;
 }
 
-const noSession = (id: string) =>
-  new HttpError(
-    apiError(
-      'not_found',
-      `Session "${id}" has no messages: it never existed, was deleted, or is the anonymous session (which keeps no history).`,
-      'session_id',
-    ),
-  );
-
 /**
  * `GET /sessions/:id/messages?limit=100` (the latest messages, oldest first) and
- * `DELETE /sessions/:id`. A session that has no messages is 404.
+ * `DELETE /sessions/:id`. A session that has no messages, or that another API key owns, is 404.
  *
  * @example
  * app.route('/', sessionRoutes({ store }));
  */
 export function sessionRoutes(parts: { store: Pick<Store, 'sessions'> }) {
+  const { store } = parts;
   const app = new Hono<ServerEnv>();
 
   app.get('/sessions/:id/messages', async (c) => {
@@ -47,7 +40,8 @@ export function sessionRoutes(parts: { store: Pick<Store, 'sessions'> }) {
       const message = query.error.issues[0]?.message ?? 'limit is not valid';
       throw new HttpError(apiError('bad_request', message, 'limit'));
     }
-    const messages = await parts.store.sessions.history(sessionId, query.data.limit);
+    await requireSessionAccess(c, store, sessionId, { claim: false });
+    const messages = await store.sessions.history(sessionId, query.data.limit);
     if (messages.length === 0) throw noSession(sessionId);
     const body: SessionMessagesResponse = { sessionId, messages, total: messages.length };
     return c.json(toWire(body));
@@ -55,7 +49,8 @@ export function sessionRoutes(parts: { store: Pick<Store, 'sessions'> }) {
 
   app.delete('/sessions/:id', async (c) => {
     const sessionId = sessionIdOf(c);
-    const deleted = await parts.store.sessions.delete(sessionId);
+    await requireSessionAccess(c, store, sessionId, { claim: false });
+    const deleted = await store.sessions.delete(sessionId);
     if (deleted === 0) throw noSession(sessionId);
     const body: SessionDeletedResponse = { sessionId, deleted };
     return c.json(toWire(body));

@@ -1,0 +1,63 @@
+import { createHmac } from 'node:crypto';
+import type { Context } from 'hono';
+import type { Store } from '../store/index.js';
+import { apiError, HttpError } from './api-error.js';
+import type { ServerEnv } from './server-env.js';
+
+/** The store secret that keys session ids derived from a name (`/v1` `user`, a conversation). */
+const SESSION_ID_SECRET = 'session_ids';
+
+/** The 404 for a session the caller cannot see: unknown, deleted, or another key's. */
+export function noSession(id: string): HttpError {
+  return new HttpError(
+    apiError(
+      'not_found',
+      `Session "${id}" has no messages: it never existed, was deleted, or is the anonymous session (which keeps no history).`,
+      'session_id',
+    ),
+  );
+}
+
+/**
+ * Makes sure the caller may use `sessionId`. When API keys are in use, the first key to use a
+ * session owns it, and any other key is answered as if the session did not exist (404): a session
+ * id is not a password. Without keys every caller is the same and nothing is checked.
+ *
+ * @example
+ * await requireSessionAccess(c, store, request.sessionId, { claim: true });
+ */
+export async function requireSessionAccess(
+  c: Context<ServerEnv>,
+  store: Pick<Store, 'sessions'>,
+  sessionId: string | undefined,
+  options: { claim: boolean },
+): Promise<void> {
+  const principal = c.get('principal');
+  if (!principal || !sessionId || sessionId === 'anonymous') return;
+  const owner = options.claim
+    ? await store.sessions.claim(sessionId, principal)
+    : await store.sessions.ownerOf(sessionId);
+  if (owner !== undefined && owner !== principal) throw noSession(sessionId);
+}
+
+/**
+ * A session id derived from a name (the `/v1` `user` field, or a conversation's first messages):
+ * the same name maps to the same session, but only through an HMAC keyed with the store's secret
+ * and scoped to the caller's API key, so knowing a user's e-mail address does not give anyone
+ * their session id.
+ *
+ * @example
+ * const id = await derivedSessionId(c, store, 'user:alice@example.com');
+ */
+export async function derivedSessionId(
+  c: Context<ServerEnv>,
+  store: Pick<Store, 'meta'>,
+  name: string,
+): Promise<string> {
+  const secret = await store.meta.secret(SESSION_ID_SECRET);
+  const hex = createHmac('sha256', secret)
+    .update(`${c.get('principal') ?? ''}\u0000${name}`)
+    .digest('hex');
+  // Version 8 (custom) and the RFC variant bits, so it is a well-formed UUID.
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}

@@ -1,0 +1,146 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { CohortError } from '../errors/index.js';
+import type { Db } from './db.js';
+import { PGLITE_WORKER_SOURCE } from './pglite-worker-source.js';
+
+/** A failure reported by the worker thread, rebuilt on this side with PostgreSQL's fields. */
+interface WorkerFailure {
+  message: string;
+  code?: string;
+  detail?: string;
+  name?: string;
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+const require = createRequire(import.meta.url);
+
+/** An engine that can write its data folder out as a tarball (for the fresh-folder snapshot). */
+export interface Dumpable {
+  dumpDataDir(compression?: 'none' | 'gzip' | 'auto'): Promise<Blob>;
+}
+
+/**
+ * Opens PGlite in `dataDir` on a worker thread of its own, so its work (parsing, planning, writing
+ * and flushing pages) never blocks the event loop that serves requests: a burst of writes delays
+ * other writes, not every request. The {@link Db} it returns behaves like the in-thread one,
+ * including interactive transactions. PGlite runs with `fsync` on (its default `-F` is dropped).
+ * The folder must already be locked by the caller.
+ *
+ * @example
+ * const db = await openPgliteWorkerDb('.cohort', { vector: false });
+ */
+export async function openPgliteWorkerDb(
+  dataDir: string,
+  options: { vector?: boolean; loadDataDir?: Uint8Array } = {},
+): Promise<Db & Dumpable> {
+  const worker = new Worker(PGLITE_WORKER_SOURCE, {
+    eval: true,
+    workerData: {
+      dataDir,
+      pglitePath: require.resolve('@electric-sql/pglite'),
+      ...(options.vector ? { vectorPath: require.resolve('@electric-sql/pglite-pgvector') } : {}),
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    },
+  });
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+  let stopped: Error | undefined;
+
+  const fail = (error: Error) => {
+    stopped ??= error;
+    for (const { reject } of pending.values()) reject(stopped);
+    pending.clear();
+  };
+  const ready = new Promise<void>((resolve, reject) => {
+    pending.set(0, { resolve: () => resolve(), reject });
+  });
+  worker.on('message', (message: { id: number; result?: unknown; error?: WorkerFailure }) => {
+    const waiting = pending.get(message.id);
+    if (!waiting) return;
+    pending.delete(message.id);
+    // The thread keeps the process alive only while something waits on it.
+    if (pending.size === 0) worker.unref();
+    if (message.error)
+      waiting.reject(Object.assign(new Error(message.error.message), message.error));
+    else waiting.resolve(message.result);
+  });
+  worker.on('error', (error) => fail(error));
+  worker.on('exit', (code) =>
+    fail(
+      new CohortError(
+        'retrieval_unavailable',
+        `The embedded store in ${dataDir} stopped (its thread exited with code ${code}).`,
+      ),
+    ),
+  );
+
+  const call = (op: string, fields: Record<string, unknown> = {}): Promise<unknown> => {
+    if (stopped) return Promise.reject(stopped);
+    const id = nextId++;
+    if (pending.size === 0) worker.ref();
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ id, op, ...fields });
+    });
+  };
+
+  try {
+    await ready;
+  } catch (error) {
+    await worker.terminate();
+    throw error;
+  }
+  worker.unref();
+
+  let transactions = 0;
+  const queryOn = (tx: number | undefined): Db['query'] =>
+    (async (sql: string, params: unknown[] = []) =>
+      (await call('query', { sql, params, ...(tx ? { tx } : {}) })) as {
+        rows: never[];
+      }) as Db['query'];
+  const execOn = (tx: number | undefined) => async (sql: string) => {
+    await call('exec', { sql, ...(tx ? { tx } : {}) });
+  };
+
+  const db: Db & Dumpable = {
+    engine: 'pglite',
+    query: queryOn(undefined),
+    exec: execOn(undefined),
+    async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+      const tx = ++transactions;
+      await call('begin', { tx });
+      const inner: Db = {
+        engine: 'pglite',
+        query: queryOn(tx),
+        exec: execOn(tx),
+        // Nested transactions run inside the outer one, as they do in the in-thread engine.
+        transaction: (nested) => nested(inner),
+        close: async () => undefined,
+      };
+      let result: T;
+      try {
+        result = await fn(inner);
+      } catch (error) {
+        await call('rollback', { tx }).catch(() => undefined);
+        throw error;
+      }
+      await call('commit', { tx });
+      return result;
+    },
+    async dumpDataDir(compression = 'none') {
+      const bytes = (await call('dump', { compression })) as Uint8Array;
+      return new Blob([new Uint8Array(bytes)]);
+    },
+    async close() {
+      if (!stopped) await call('close').catch(() => undefined);
+      stopped ??= new CohortError('retrieval_unavailable', `The store in ${dataDir} is closed.`);
+      await worker.terminate();
+    },
+  };
+  return db;
+}

@@ -1,0 +1,113 @@
+/**
+ * The code of the thread that owns an embedded PGlite store (see `openPgliteWorkerDb`). Kept as
+ * plain JavaScript run with `eval`, so the same code runs from the TypeScript sources (tests) and
+ * from `dist` without a loader. It answers `{ id, op, sql, params, tx }` messages with
+ * `{ id, result }` or `{ id, error }`; `begin` opens an interactive transaction whose queries carry
+ * its `tx` number, ended by `commit` or `rollback`.
+ */
+export const PGLITE_WORKER_SOURCE = String.raw`
+const { parentPort, workerData } = require('node:worker_threads');
+
+const describe = (error) => ({
+  message: String((error && error.message) || error),
+  code: error && error.code,
+  detail: error && error.detail,
+  name: error && error.name,
+});
+const reply = (id, result, error) => parentPort.postMessage({ id, result, error });
+const rowsOf = (result) => ({ rows: result.rows });
+
+async function main() {
+  let pg;
+  try {
+    const { PGlite } = require(workerData.pglitePath);
+    // PGlite's defaults pass -F (no fsync): without it, a commit is on disk when it is acknowledged.
+    const options = { startParams: PGlite.defaultStartParams.filter((param) => param !== '-F') };
+    if (workerData.vectorPath) options.extensions = { vector: require(workerData.vectorPath).vector };
+    if (workerData.loadDataDir) options.loadDataDir = new Blob([workerData.loadDataDir]);
+    pg = await PGlite.create(workerData.dataDir, options);
+  } catch (error) {
+    reply(0, undefined, describe(error));
+    return;
+  }
+  reply(0, 'ready');
+
+  const transactions = new Map();
+  const runTransaction = (begin) => {
+    const inbox = { queue: [], wake: undefined, end: undefined };
+    transactions.set(begin.tx, inbox);
+    const next = async () => {
+      while (inbox.queue.length === 0) await new Promise((resolve) => (inbox.wake = resolve));
+      return inbox.queue.shift();
+    };
+    pg.transaction(async (tx) => {
+      reply(begin.id, null);
+      for (;;) {
+        const message = await next();
+        if (message.op === 'commit' || message.op === 'rollback') {
+          inbox.end = message;
+          // Throwing makes PGlite roll back; returning commits.
+          if (message.op === 'rollback') throw Object.assign(new Error('rolled back'), { rolledBack: true });
+          return;
+        }
+        try {
+          if (message.op === 'exec') {
+            await tx.exec(message.sql);
+            reply(message.id, null);
+          } else {
+            reply(message.id, rowsOf(await tx.query(message.sql, message.params)));
+          }
+        } catch (error) {
+          reply(message.id, undefined, describe(error));
+        }
+      }
+    }).then(
+      () => {
+        transactions.delete(begin.tx);
+        reply(inbox.end.id, null);
+      },
+      (error) => {
+        transactions.delete(begin.tx);
+        if (!inbox.end) reply(begin.id, undefined, describe(error));
+        else if (error && error.rolledBack) reply(inbox.end.id, null);
+        else reply(inbox.end.id, undefined, describe(error));
+      },
+    );
+  };
+
+  parentPort.on('message', async (message) => {
+    if (message.tx !== undefined && message.op !== 'begin') {
+      const inbox = transactions.get(message.tx);
+      if (!inbox) return reply(message.id, undefined, { message: 'The transaction has ended.' });
+      inbox.queue.push(message);
+      if (inbox.wake) {
+        const wake = inbox.wake;
+        inbox.wake = undefined;
+        wake();
+      }
+      return;
+    }
+    try {
+      if (message.op === 'begin') return runTransaction(message);
+      if (message.op === 'query') return reply(message.id, rowsOf(await pg.query(message.sql, message.params)));
+      if (message.op === 'exec') {
+        await pg.exec(message.sql);
+        return reply(message.id, null);
+      }
+      if (message.op === 'dump') {
+        const dump = await pg.dumpDataDir(message.compression);
+        return reply(message.id, new Uint8Array(await dump.arrayBuffer()));
+      }
+      if (message.op === 'close') {
+        await pg.close();
+        return reply(message.id, null);
+      }
+      reply(message.id, undefined, { message: 'Unknown operation ' + message.op });
+    } catch (error) {
+      reply(message.id, undefined, describe(error));
+    }
+  });
+}
+
+main();
+`;
