@@ -1,0 +1,370 @@
+// Fault drills against real cohort processes (npm run soak; not part of npm test). Prints each
+// figure: fuzzed requests over every endpoint (5xx count), kill -9 during writes (acknowledged
+// turns lost) on PGlite and on PostgreSQL, kill -9 during ingestion, a second process on a locked
+// folder, 200 concurrent clients, and concurrent turns of one session on PostgreSQL.
+// PostgreSQL drills run when COHORT_SOAK_DATABASE_URL (or COHORT_TEST_DATABASE_URL) is set.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { openStore } from '../src/store/index.js';
+
+const BIN = new URL('../bin/cohort.js', import.meta.url).pathname;
+const PG_URL = process.env.COHORT_SOAK_DATABASE_URL ?? process.env.COHORT_TEST_DATABASE_URL;
+const env = (extra: Record<string, string>) => {
+  const base: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !/^(OPENAI_|DATABASE_URL|COHORT_)/.test(key)) base[key] = value;
+  }
+  return { ...base, COHORT_LOG_LEVEL: 'warn', ...extra };
+};
+const folder = () => mkdtempSync(join(tmpdir(), 'cohort-soak-'));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function serve(extra: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
+    env: env(extra),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /serving the book assistant on (http:\/\/\S+)/.exec(out);
+      if (match?.[1]) resolve({ url: match[1], child });
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${err.slice(-400)}`)));
+  });
+}
+
+const killed = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+const stopped = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+
+async function post(url: string, path: string, body: unknown, raw?: string) {
+  const res = await fetch(url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: raw ?? JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, text };
+}
+
+/** A fresh PostgreSQL schema of its own, as a DATABASE_URL. */
+async function pgSchemaUrl(): Promise<string> {
+  const schema = `soak_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  return `${PG_URL}${PG_URL?.includes('?') ? '&' : '?'}options=-csearch_path%3D${schema}`;
+}
+
+// ---- 1. fuzzing -------------------------------------------------------------------------------
+const QUESTIONS = [
+  'What is a ROS 2 topic?',
+  'Which GPU does the Jetson use?',
+  'capstone milestones',
+];
+function fuzzBody(i: number): { path: string; raw: string; method: string } {
+  const pick = <T>(list: readonly T[]) => list[i % list.length] as T;
+  const depth = 50 + (i % 5000);
+  const hostile = [
+    () => `{"query": ${'['.repeat(depth)}1${']'.repeat(depth)}}`,
+    () => JSON.stringify({ query: `${pick(QUESTIONS)}\u0000` }),
+    () => `{"query": "topic \\ud800 alone"}`,
+    () => JSON.stringify({ query: 'x'.repeat(3000) }),
+    () => JSON.stringify({ query: 42, session_id: 'nope' }),
+    () => '{"query": "unterminated',
+    () => JSON.stringify({ query: pick(QUESTIONS), session_id: randomUUID() }),
+    () => JSON.stringify({ query: pick(QUESTIONS), agent: 'no-such-agent' }),
+    () => JSON.stringify({ question: pick(QUESTIONS), tasks: -1 }),
+    () =>
+      JSON.stringify({
+        model: 'cohort',
+        user: `u${i}`,
+        messages: [{ role: 'user', content: pick(QUESTIONS) }],
+      }),
+    () => JSON.stringify({ model: 'cohort', messages: [{ role: 'user', content: `\u0000` }] }),
+    () => JSON.stringify({ model: 'cohort', messages: 'not a list' }),
+    () => String.fromCharCode(...Array.from({ length: 64 }, (_, k) => (i * 31 + k * 7) % 256)),
+    () => JSON.stringify({ ['k'.repeat(i % 200)]: { a: [null, true, 1e308, -0] } }),
+  ];
+  const paths = [
+    '/chat',
+    '/chat/stream',
+    '/route',
+    '/v1/chat/completions',
+    '/research',
+    '/code',
+    '/mcp',
+  ];
+  return {
+    path: pick(paths),
+    raw: (hostile[(i * 7) % hostile.length] as () => string)(),
+    method: 'POST',
+  };
+}
+
+async function fuzz(
+  url: string,
+  total: number,
+): Promise<{ sent: number; fiveXX: number; statuses: Record<number, number> }> {
+  const statuses: Record<number, number> = {};
+  let fiveXX = 0;
+  let next = 0;
+  const gets = [
+    '/',
+    '/healthz',
+    '/agents',
+    '/openapi.json',
+    '/v1/models',
+    `/sessions/${randomUUID()}/messages`,
+    '/sessions/not-a-uuid/messages',
+    '/nope',
+    '/sessions/%00/messages',
+  ];
+  const worker = async () => {
+    while (next < total) {
+      const i = next++;
+      let status: number;
+      try {
+        if (i % 5 === 0) {
+          const path = gets[i % gets.length] as string;
+          const res = await fetch(url + path, {
+            method: i % 10 === 0 && path.startsWith('/sessions') ? 'DELETE' : 'GET',
+          });
+          await res.arrayBuffer();
+          status = res.status;
+        } else {
+          const body = fuzzBody(i);
+          const res = await fetch(url + body.path, {
+            method: 'POST',
+            headers: { 'content-type': i % 13 === 0 ? 'text/plain' : 'application/json' },
+            body: body.raw,
+          });
+          await res.arrayBuffer();
+          status = res.status;
+        }
+      } catch {
+        status = 599;
+      }
+      statuses[status] = (statuses[status] ?? 0) + 1;
+      if (status >= 500) fiveXX++;
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+  return { sent: total, fiveXX, statuses };
+}
+
+// ---- 2. kill -9 during writes -----------------------------------------------------------------
+async function killDuringWrites(
+  extra: Record<string, string>,
+  reopen: () => Promise<Awaited<ReturnType<typeof openStore>>>,
+) {
+  const { url, child } = await serve(extra);
+  const acknowledged: { session: string; query: string }[] = [];
+  let stop = false;
+  const writer = async (n: number) => {
+    for (let k = 0; !stop; k++) {
+      const session = randomUUID();
+      const query = `${QUESTIONS[(n + k) % QUESTIONS.length]} (${n}.${k})`;
+      try {
+        const res = await post(url, '/chat', { query, session_id: session });
+        if (res.status === 200) acknowledged.push({ session, query });
+      } catch {
+        return;
+      }
+    }
+  };
+  const writers = Array.from({ length: 8 }, (_, n) => writer(n));
+  await sleep(1500 + Math.random() * 1500);
+  await killed(child);
+  stop = true;
+  await Promise.allSettled(writers);
+  const store = await reopen();
+  let lost = 0;
+  try {
+    for (const turn of acknowledged) {
+      const history = await store.sessions.history(turn.session, 10);
+      if (history.length !== 2 || history[0]?.content !== turn.query) lost++;
+    }
+  } finally {
+    await store.close();
+  }
+  return { acknowledged: acknowledged.length, lost };
+}
+
+// ---- main ------------------------------------------------------------------------------------
+const results: string[] = [];
+const line = (text: string) => {
+  results.push(text);
+  console.log(text);
+};
+
+// Lock: a second process on a held folder is refused at once.
+{
+  const dir = folder();
+  const { url, child } = await serve({ COHORT_DATA_DIR: dir });
+  void url;
+  const started = performance.now();
+  const second = spawn(process.execPath, [BIN, 'ask', 'What is a topic?', '--data-dir', dir], {
+    env: env({}),
+  });
+  let err = '';
+  second.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const code = await new Promise<number>((resolve) => second.once('exit', (c) => resolve(c ?? -1)));
+  const ms = Math.round(performance.now() - started);
+  line(
+    `lock: second process on a locked folder exited ${code} after ${ms} ms (incl. node start-up); names DATABASE_URL: ${err.includes('DATABASE_URL')}`,
+  );
+  // Fuzzing on the same server.
+  const fuzzed = await fuzz(url, 10_000);
+  line(
+    `fuzz: ${fuzzed.sent} requests over every endpoint, ${fuzzed.fiveXX} 5xx; statuses ${JSON.stringify(fuzzed.statuses)}`,
+  );
+  await stopped(child);
+}
+
+// 200 concurrent clients on PGlite: one session, writes.
+{
+  const dir = folder();
+  const { url, child } = await serve({ COHORT_DATA_DIR: dir });
+  const session = randomUUID();
+  const latencies: number[] = [];
+  let errors = 0;
+  const until = performance.now() + 10_000;
+  await Promise.all(
+    Array.from({ length: 200 }, async (_, n) => {
+      while (performance.now() < until) {
+        const t = performance.now();
+        try {
+          const res = await post(url, '/chat', { query: QUESTIONS[n % 3], session_id: session });
+          if (res.status !== 200) errors++;
+        } catch {
+          errors++;
+        }
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  const p = (q: number) => Math.round(latencies[Math.floor(latencies.length * q)] ?? 0);
+  line(
+    `load: 200 concurrent clients on PGlite (one session), ${latencies.length} requests, ${errors} errors, p50 ${p(0.5)} ms, p99 ${p(0.99)} ms`,
+  );
+  await stopped(child);
+}
+
+// kill -9 during writes on PGlite.
+{
+  let acknowledged = 0;
+  let lost = 0;
+  for (let run = 0; run < 5; run++) {
+    const dir = folder();
+    const result = await killDuringWrites({ COHORT_DATA_DIR: dir }, () =>
+      openStore({ dataDir: dir }),
+    );
+    acknowledged += result.acknowledged;
+    lost += result.lost;
+  }
+  line(`kill -9 (PGlite): 5 runs, ${acknowledged} acknowledged turns, ${lost} lost`);
+}
+
+// Interrupted ingestion: kill -9 during first-use ingestion, then restart.
+{
+  const states: string[] = [];
+  let completed = 0;
+  for (let run = 0; run < 3; run++) {
+    const dir = folder();
+    const first = spawn(process.execPath, [BIN, 'ask', 'What is a topic?', '--data-dir', dir], {
+      env: env({}),
+      stdio: 'ignore',
+    });
+    await sleep(800 + run * 700);
+    await killed(first);
+    const peek = await openStore({ dataDir: dir });
+    const during = (await peek.chunks.documentHashes()).size;
+    await peek.close();
+    const again = spawn(process.execPath, [BIN, 'ask', 'What is a topic?', '--data-dir', dir], {
+      env: env({}),
+      stdio: 'ignore',
+    });
+    await new Promise((resolve) => again.once('exit', resolve));
+    const after = await openStore({ dataDir: dir });
+    const documents = (await after.chunks.documentHashes()).size;
+    await after.close();
+    states.push(`${during}→${documents}`);
+    if (documents === 15) completed++;
+  }
+  line(
+    `ingestion: kill -9 during first-use ingestion, documents after the kill → after restart: ${states.join(', ')} (15 expected: ${completed}/3 complete)`,
+  );
+}
+
+if (PG_URL) {
+  let acknowledged = 0;
+  let lost = 0;
+  for (let run = 0; run < 5; run++) {
+    const url = await pgSchemaUrl();
+    const result = await killDuringWrites({ DATABASE_URL: url }, () =>
+      openStore({ dataDir: '', databaseUrl: url }),
+    );
+    acknowledged += result.acknowledged;
+    lost += result.lost;
+  }
+  line(`kill -9 (PostgreSQL): 5 runs, ${acknowledged} acknowledged turns, ${lost} lost`);
+
+  const dbUrl = await pgSchemaUrl();
+  const { url, child } = await serve({ DATABASE_URL: dbUrl });
+  const session = randomUUID();
+  const replies = await Promise.all(
+    Array.from({ length: 100 }, (_, n) =>
+      post(url, '/chat', { query: `${QUESTIONS[n % 3]} #${n}`, session_id: session }),
+    ),
+  );
+  const store = await openStore({ dataDir: '', databaseUrl: dbUrl });
+  const history = await store.sessions.history(session, 1000);
+  let adjacent = 0;
+  for (let i = 0; i + 1 < history.length; i += 2) {
+    if (history[i]?.role === 'user' && history[i + 1]?.role === 'assistant') adjacent++;
+  }
+  // A database restart under load: every connection of the server is dropped mid-traffic.
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  const load = Array.from({ length: 20 }, (_, n) =>
+    post(url, '/chat', { query: QUESTIONS[n % 3] }).then(
+      (r) => r.status,
+      () => 0,
+    ),
+  );
+  await admin.query(
+    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND datname = current_database() AND application_name = ''",
+  );
+  await admin.end();
+  const during = await Promise.all(load);
+  const afterRestart = await post(url, '/chat', { query: QUESTIONS[0] });
+  await store.close();
+  await stopped(child);
+  line(
+    `PostgreSQL: 100 concurrent turns on one session: ${replies.filter((r) => r.status === 200).length} answered, ${adjacent}/${history.length / 2} turns adjacent; connections dropped under load: statuses ${JSON.stringify(during.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {}))}, next request ${afterRestart.status}`,
+  );
+} else {
+  line('PostgreSQL drills skipped: set COHORT_SOAK_DATABASE_URL');
+}
+
+console.log('\nsoak summary\n' + results.map((r) => `  ${r}`).join('\n'));
+process.exit(0);
