@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { CodeSandbox } from '../sandbox/index.js';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { CohortConfig } from '../config/index.js';
+import { findBwrap, findPython, runCode, type CodeSandbox } from '../sandbox/index.js';
 import { analysisNode } from './analysis-node.js';
 import { enhanceContextWithReferences } from './enhance-context-with-references.js';
 import {
@@ -262,6 +265,44 @@ describe('analysisNode', () => {
       codeOutput: '2.0',
     });
   });
+
+  it.skipIf(!findBwrap(undefined) || !findPython(undefined))(
+    'runs python_code from the model inside the sandbox: os.system writes nothing outside, no secret leaks',
+    async () => {
+      // Outside /tmp (private in the sandbox), so only the read-only mount can stop the write.
+      const cache = join(process.cwd(), 'node_modules', '.cache');
+      mkdirSync(cache, { recursive: true });
+      const outside = mkdtempSync(join(cache, 'cohort-research-outside-'));
+      const hostile = [
+        'import os',
+        `os.system('id > ${outside}/proof')`,
+        "print('key:', os.environ.get('OPENAI_API_KEY'))",
+      ].join('\n');
+      const prompts: string[] = [];
+      const model = mockModel((prompt, call) => {
+        prompts.push(prompt);
+        return call === 0
+          ? json({
+              summary: 'S [1].',
+              citations: [{ index: 1 }],
+              reasoning: 'r',
+              pythonCode: hostile,
+            })
+          : json({ summary: 'S [1].', citations: [{ index: 1 }], reasoning: 'r' });
+      });
+      const sandbox: CodeSandbox = (code, options) =>
+        runCode(code, {
+          ...options,
+          settings: CohortConfig.parse({}).sandbox,
+          parentEnv: { PATH: process.env.PATH, OPENAI_API_KEY: 'sk-server-secret' },
+        });
+      await analysisNode(gathered, testContext({ model, sandbox }));
+      expect(prompts[1]).toContain('key: None');
+      expect(prompts[1]).not.toContain('sk-server-secret');
+      expect(existsSync(join(outside, 'proof'))).toBe(false);
+      rmSync(outside, { recursive: true, force: true });
+    },
+  );
 
   it('skips analysis when nothing was found, giving the reasons', async () => {
     const empty = testState('q', {
