@@ -1,13 +1,15 @@
-import { createBookRegistry, createRouter } from '../../routing/index.js';
 import { RouteRequest, routeResponse, toWire } from '../../schema/index.js';
 import { parseInput } from '../../errors/index.js';
 import type { CliCommand } from '../command.js';
 import { parseCommandArgs, requirePositional } from '../args.js';
-import { configFor, STORE_FLAGS } from '../open.js';
+import { openForCli, STORE_FLAGS } from '../open.js';
 
 const usage = 'cohort route "<question>" [--json]';
 
-/** `cohort route`: the routing decision alone, with its reason; no store, no model. */
+/**
+ * `cohort route`: the routing decision alone, with its reason; no model. The router is the
+ * assistant's own, grounded in what the store's book covers (the sample book on first use).
+ */
 export const routeCommand: CliCommand = {
   name: 'route',
   summary: 'Show which agent would answer a question, and why',
@@ -21,9 +23,13 @@ export const routeCommand: CliCommand = {
     const { query } = parseInput(RouteRequest, {
       query: requirePositional(positionals, 'question', usage),
     });
-    const config = configFor(io, values);
-    const router = createRouter(createBookRegistry(config.agentDirs), config.routing);
-    const route = router.route(query);
+    const opened = await openForCli(io, values);
+    let route;
+    try {
+      route = opened.router.route(query);
+    } finally {
+      await opened.close();
+    }
     if (values.json) {
       // The same shape as `POST /route` (`reason`, not `routing_reason`).
       io.stdout(JSON.stringify(toWire(routeResponse(route)), null, 2) + '\n');
