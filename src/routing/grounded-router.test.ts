@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ingest } from '../retrieval/index.js';
 import { createStore, openPgliteDb } from '../store/index.js';
-import { loadBookKnowledge } from './book-knowledge.js';
+import { learnBookKnowledge, loadBookKnowledge } from './book-knowledge.js';
 import { createBookRegistry } from './book-registry.js';
 import { createRouter, type Router } from './router.js';
 
@@ -118,5 +118,38 @@ describe('multi-part questions: the first ask is primary, each later ask adds it
     );
     expect(result.primaryAgent).toBe('hardware');
     expect(result.secondaryAgents).toEqual([]);
+  });
+});
+
+describe('a question with no specialist keyword goes where the book keeps its subject', () => {
+  it("routes by the chapters that use the question's words", () => {
+    const knowledge = learnBookKnowledge([
+      ...['A desktop tower needs a strong processor.', 'Tower cases cool a desktop processor.'].map(
+        (text) => ({
+          domain: 'hardware',
+          text,
+          title: 'Workstations',
+          headingPath: ['Workstations'],
+        }),
+      ),
+      ...['Nodes exchange messages over topics.', 'A launch file starts nodes.'].map((text) => ({
+        domain: 'module_info',
+        text,
+        title: 'ROS 2',
+        headingPath: ['ROS 2'],
+      })),
+    ]);
+    const grounded = createRouter(createBookRegistry(), { knowledge });
+    const result = grounded.route('Is my old desktop tower going to cope?');
+    expect(result.primaryAgent).toBe('hardware');
+    expect(result.routingReason).toMatch(/mostly in hardware's chapters/);
+    // Without the book, nothing ties those words to a specialist.
+    expect(
+      createRouter(createBookRegistry()).route('Is my old desktop tower going to cope?')
+        .primaryAgent,
+    ).toBe('book');
+  });
+  it('keeps the spec R10 fallback with book knowledge', () => {
+    expect(router.route('Unknown random query').primaryAgent).toBe('book');
   });
 });

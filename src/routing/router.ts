@@ -27,6 +27,9 @@ export const CLAUSE_MIN_PROBABILITY = 0.5;
 /** A specialist named by its own keywords is a secondary agent from this probability on. */
 export const SECONDARY_MIN_PROBABILITY = 0.05;
 
+/** Share of a subject's book occurrences one agent's chapters must hold to take a keyword-less question. */
+export const MIN_HOME_SHARE = 0.75;
+
 /** One ask of a multi-part question and the agent it needs. */
 interface ClauseRoute {
   text: string;
@@ -205,6 +208,19 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
       ((askHead === query ? analyzed.keywords : m.keywords(askHead).keywords)[m.defaultAgent]
         ?.score ?? 0) > 0;
 
+    // The specialist whose part of the book holds most of the subject, if one clearly does.
+    const home = (() => {
+      if (!grounding?.judged || grounding.covered.length === 0) return undefined;
+      let found: { agent: Agent; share: number } | undefined;
+      // Not the definer: its chapters hold the book's definitions, whatever a question asks.
+      for (const agent of specialists) {
+        if (agent.intents.includes('definition')) continue;
+        const share = grounding.domainShares[agent.retrievalDomain ?? agent.domain] ?? 0;
+        if (share >= MIN_HOME_SHARE && (!found || share > found.share)) found = { agent, share };
+      }
+      return found;
+    })();
+
     if (arithmetic || uncovered) {
       primary = m.defaultAgent;
       phase = 'fallback';
@@ -240,6 +256,17 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
       reason =
         `Keyword phase: ${primary} keywords matched (${first.matched.join(', ')}), score ${first.score} ≥ threshold ${threshold}, ` +
         'and no other specialist has a keyword in the query.';
+    } else if (!analyzed.onTopic && home) {
+      // No specialist knows the words, but the book does, and they live in one agent's chapters
+      // ("Can my gaming PC from 2019 cope?" → hardware).
+      primary = home.agent.name;
+      phase = 'intent';
+      confidence = home.share;
+      scores = classification.probabilities;
+      reason = `Intent phase: no specialist keyword, but the book uses ${(grounding?.covered ?? [])
+        .slice(0, 3)
+        .map((word) => `"${word}"`)
+        .join(', ')} mostly in ${primary}'s chapters (${Math.round(home.share * 100)}%).`;
     } else if (!analyzed.onTopic) {
       primary = m.defaultAgent;
       phase = 'fallback';
