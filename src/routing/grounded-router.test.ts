@@ -31,6 +31,16 @@ describe('questions the book does not cover go to the fallback, saying so', () =
     expect(result.routingReason).toContain(`does not cover`);
     expect(result.routingReason).toContain(`"${word}"`);
   });
+  it('sends near-misses that share a book word to the fallback, but keeps robot questions with odd nouns', () => {
+    const nearMiss = router.route(
+      'How should I calibrate the thermostat sensor in my kitchen oven?',
+    );
+    expect(nearMiss.primaryAgent).toBe('book');
+    expect(nearMiss.routingReason).toMatch(/does not cover .*"(oven|kitchen|thermostat)"/);
+    expect(
+      router.route('my nav2 robot keeps bumping into the hallway wall, why?').primaryAgent,
+    ).toBe('module_info');
+  });
   it.each(['What is 12 times 9?', 'how much is 7 plus 8', 'what is 3.5 * 4'])(
     'arithmetic: %j',
     (query) => {

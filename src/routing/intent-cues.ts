@@ -107,7 +107,7 @@ export const FORM_WORDS: ReadonlySet<string> = new Set(
     'problems issue issues wrong broken ' +
     // tone and filler
     'thing things stuff question questions kind sort lot bit quick quickly short brief briefly ' +
-    'sentence line hey hi hello thanks thank okay ok sure maybe please'
+    'sentence line hey hi hello thanks thank okay ok sure maybe please sorry'
   )
     .split(/\s+/)
     .filter(Boolean),

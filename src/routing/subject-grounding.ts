@@ -17,6 +17,9 @@ export const ENGLISH_SAMPLE_SIZE = 248_795;
  */
 export const KEYNESS_FACTOR = 10;
 
+/** How much more a noun the book never uses weighs than one it does: it names another subject. */
+export const UNCOVERED_NOUN_WEIGHT = 2;
+
 /** Weight of a word used only as a verb or adverb, against 1 for a noun. */
 export const VERB_WEIGHT = 0.25;
 
@@ -139,7 +142,13 @@ export function compileKnowledge(
       // Rare words say more about the subject than everyday ones, and nouns more than verbs.
       const partWeight =
         entry.lemma === undefined ? 1 : VERB_WEIGHT + (1 - VERB_WEIGHT) * entry.nounShare;
-      judged.push({ word, weight: partWeight / (1 + ln1p(entry.frequency)), strength });
+      // A plain noun the book never uses ("rocket", "bathroom") names a subject elsewhere.
+      const absentNoun = strength < 0.5 && entry.nounShare >= 0.9 ? UNCOVERED_NOUN_WEIGHT : 1;
+      judged.push({
+        word,
+        weight: (absentNoun * partWeight) / (1 + ln1p(entry.frequency)),
+        strength,
+      });
       const row = knowledge.terms[stem];
       if (row) {
         // Rare terms say more about where the subject lives than ubiquitous ones ("robot").
