@@ -191,7 +191,10 @@ async function killDuringWrites(
     }
   };
   const writers = Array.from({ length: 8 }, (_, n) => writer(n));
-  await sleep(1500 + Math.random() * 1500);
+  // Killed mid-traffic: once turns are being acknowledged, at a random moment after that.
+  const deadline = performance.now() + 60_000;
+  while (acknowledged.length < 10 && performance.now() < deadline) await sleep(50);
+  await sleep(Math.random() * 1000);
   await killed(child);
   stop = true;
   await Promise.allSettled(writers);
@@ -220,16 +223,21 @@ const line = (text: string) => {
   const dir = folder();
   const { url, child } = await serve({ COHORT_DATA_DIR: dir });
   void url;
-  const started = performance.now();
-  const second = spawn(process.execPath, [BIN, 'ask', 'What is a topic?', '--data-dir', dir], {
-    env: env({}),
-  });
-  let err = '';
-  second.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const code = await new Promise<number>((resolve) => second.once('exit', (c) => resolve(c ?? -1)));
-  const ms = Math.round(performance.now() - started);
+  const timed = async (args: string[]) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [BIN, ...args], { env: env({}) });
+    let err = '';
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    const code = await new Promise<number>((resolve) =>
+      child.once('exit', (c) => resolve(c ?? -1)),
+    );
+    return { code, err, ms: Math.round(performance.now() - started) };
+  };
+  // Node's own start-up, measured in the same run, so the refusal itself can be told apart.
+  const baseline = await timed(['--version']);
+  const refused = await timed(['ask', 'What is a topic?', '--data-dir', dir]);
   line(
-    `lock: second process on a locked folder exited ${code} after ${ms} ms (incl. node start-up); names DATABASE_URL: ${err.includes('DATABASE_URL')}`,
+    `lock: second process on a locked folder exited ${refused.code} after ${refused.ms} ms (\`cohort --version\` alone: ${baseline.ms} ms, so ${refused.ms - baseline.ms} ms beyond start-up); names the holder and DATABASE_URL: ${refused.err.includes('in use by process') && refused.err.includes('DATABASE_URL')}`,
   );
   // Fuzzing on the same server.
   const fuzzed = await fuzz(url, 10_000);
