@@ -1,4 +1,4 @@
-import type { Logger } from '../telemetry/index.js';
+import type { Logger, TraceSpan } from '../telemetry/index.js';
 import type { RagSkill } from './rag-skill.js';
 
 /** What an agent run is given: its skills and, when configured, a model. Passed in, never global. */
@@ -10,4 +10,6 @@ export interface AgentDependencies {
   /** How many passages to retrieve. */
   limit: number;
   signal?: AbortSignal;
+  /** The agent run's span: retrieval, model and tool spans nest under it. */
+  span?: TraceSpan;
 }

@@ -1,12 +1,18 @@
 import type { Retriever, RetrieveOptions } from '../retrieval/retrievers/retriever.js';
 import { sourceUrl, type SourceLink } from '../citations/index.js';
 import type { RetrievedChunk } from '../schema/index.js';
+import { inSpan, type TraceSpan } from '../telemetry/index.js';
+
+/** Options of one RAG retrieval: the retriever's, plus the span the retrieval nests under. */
+export interface RagRetrieveOptions extends RetrieveOptions {
+  span?: TraceSpan | undefined;
+}
 
 /** The RAG skill (spec R4): domain-filtered retrieval with an injected retriever. */
 export interface RagSkill {
   readonly name: 'rag';
   readonly description: string;
-  retrieve(query: string, options?: RetrieveOptions): Promise<RetrievedChunk[]>;
+  retrieve(query: string, options?: RagRetrieveOptions): Promise<RetrievedChunk[]>;
 }
 
 /** Options of {@link createRagSkill}. */
@@ -37,7 +43,8 @@ function withUrl(chunk: RetrievedChunk, template: string): RetrievedChunk {
 }
 
 /**
- * Creates the RAG skill over a retriever.
+ * Creates the RAG skill over a retriever. Each retrieval is a `cohort.retrieval` span (domain,
+ * limit, hits, whether the domain fell back to the whole book).
  *
  * @example
  * const rag = createRagSkill(retriever, { sourceUrl: 'https://book.example.org/{path}' });
@@ -48,9 +55,28 @@ export function createRagSkill(retriever: Retriever, options: RagSkillOptions = 
   return {
     name: 'rag',
     description: 'Retrieves passages from the book, filtered to a domain when asked.',
-    retrieve: async (query, retrieveOptions) => {
-      const chunks = await retriever.retrieve(query, retrieveOptions);
-      return template ? chunks.map((chunk) => withUrl(chunk, template)) : chunks;
+    retrieve: (query, retrieveOptions = {}) => {
+      const { span, ...retrieve } = retrieveOptions;
+      return inSpan(
+        span,
+        'cohort.retrieval',
+        {
+          'cohort.retrieval.domain': retrieve.domain ?? 'all',
+          ...(retrieve.limit !== undefined ? { 'cohort.retrieval.limit': retrieve.limit } : {}),
+        },
+        async (child) => {
+          const found = await retriever.retrieve(query, retrieve);
+          const chunks = template ? found.map((chunk) => withUrl(chunk, template)) : found;
+          child.set({
+            'cohort.retrieval.hits': chunks.length,
+            'cohort.retrieval.top_score': chunks[0]?.score ?? 0,
+            'cohort.retrieval.domain_fallback': chunks.some(
+              (chunk) => chunk.metadata.domainFallback === true,
+            ),
+          });
+          return chunks;
+        },
+      );
     },
   };
 }

@@ -14,7 +14,15 @@ import {
 import type { RagSkill } from '../agents/index.js';
 import type { Router } from '../routing/index.js';
 import type { ContextSkill } from './context-skill.js';
-import { silentLogger, type Logger } from '../telemetry/index.js';
+import {
+  GEN_AI,
+  silentLogger,
+  startTrace,
+  type Logger,
+  type SpanCollector,
+  type SpanRecord,
+  type TraceSpan,
+} from '../telemetry/index.js';
 import { answerFailure } from './answer-failure.js';
 import { resolveFollowUp } from './follow-up.js';
 import { mergeResponses } from './merge-responses.js';
@@ -48,10 +56,27 @@ export interface AssistantOptions {
   synthesiser?: Synthesiser;
   logger?: Logger;
   retrieval?: { limit?: number; minScore?: number };
+  /**
+   * Where each answer's trace is recorded (the store's runs), as a `kind: 'answer'` run whose id
+   * is the answer's `queryId`; the trace view reads it back. Without it spans only go to
+   * OpenTelemetry (when an exporter is enabled).
+   */
+  traces?: TraceSink;
   /** Multi-domain agents run one after another (spec R5) or all at once. */
   multiDomain?: 'sequential' | 'parallel';
   now?: () => number;
 }
+
+/** Records a finished run's spans (the store's `runs.saveTrace`). */
+export interface TraceSink {
+  saveTrace(
+    run: { id: string; kind: string; status: string; input: unknown },
+    spans: readonly SpanRecord[],
+  ): Promise<void>;
+}
+
+/** The `kind` of an answer's run in the store. */
+export const ANSWER_RUN_KIND = 'answer';
 
 /** An assistant: route → agent(s) → (synthesis) → ChatResponse. */
 export interface Assistant {
@@ -60,6 +85,20 @@ export interface Assistant {
   askStream(input: unknown, options?: { signal?: AbortSignal }): AsyncIterable<AssistantEvent>;
   route(query: string): RouteResult;
   agents(): AgentInfoResponse;
+}
+
+/** What a span says about an agent's response: citations and, for a model, token use. */
+function responseAttributes(response: AgentResponse | undefined) {
+  if (!response) return {};
+  const usage = response.metadata.usage as
+    { promptTokens?: number; completionTokens?: number } | undefined;
+  return {
+    'cohort.citations': response.sources.length,
+    ...(typeof usage?.promptTokens === 'number' ? { [GEN_AI.usageInput]: usage.promptTokens } : {}),
+    ...(typeof usage?.completionTokens === 'number'
+      ? { [GEN_AI.usageOutput]: usage.completionTokens }
+      : {}),
+  };
 }
 
 const extractiveSynthesiser: Synthesiser = {
@@ -90,17 +129,88 @@ export function createAssistant(options: AssistantOptions): Assistant {
     input: unknown,
     streamOptions: { signal?: AbortSignal } = {},
   ): AsyncIterable<AssistantEvent> {
-    const started = now();
     const request = parseInput(ChatRequest, input);
     const sessionId = request.sessionId ?? 'anonymous';
+    const queryId = randomUUID();
+    const collector: SpanCollector | undefined = options.traces ? { spans: [] } : undefined;
+    const root = startTrace(
+      'cohort.ask',
+      {
+        'cohort.query_id': queryId,
+        'cohort.session_id': sessionId,
+        'cohort.query.length': request.query.length,
+        'cohort.mode': options.runner.mode,
+      },
+      collector,
+    );
+    let status = 'failed';
+    try {
+      for await (const event of answer(request, sessionId, queryId, root, streamOptions)) {
+        if (event.type === 'done') {
+          status = 'done';
+          root.end({ 'cohort.agent': event.response.agentUsed ?? '' });
+          if (collector) await saveTrace(request.query, sessionId, queryId, status, collector);
+        }
+        yield event;
+      }
+    } catch (error) {
+      root.fail(error);
+      root.end();
+      if (collector)
+        await saveTrace(request.query, sessionId, queryId, status, collector).catch(
+          (cause: unknown) => logger.warn('trace_not_saved', { queryId, cause: String(cause) }),
+        );
+      throw error;
+    }
+  }
+
+  async function saveTrace(
+    query: string,
+    sessionId: string,
+    queryId: string,
+    status: string,
+    collector: SpanCollector,
+  ): Promise<void> {
+    await options.traces?.saveTrace(
+      { id: queryId, kind: ANSWER_RUN_KIND, status, input: { query, sessionId } },
+      collector.spans,
+    );
+  }
+
+  /** One agent's run as an `invoke_agent` span (GenAI conventions) under the request. */
+  function agentDeps(deps: AgentDependencies, parent: TraceSpan, name: string) {
+    const span = parent.child(`invoke_agent ${name}`, {
+      [GEN_AI.operationName]: 'invoke_agent',
+      [GEN_AI.agentName]: name,
+    });
+    return { deps: { ...deps, span }, span };
+  }
+
+  async function* answer(
+    request: ChatRequest,
+    sessionId: string,
+    queryId: string,
+    root: TraceSpan,
+    streamOptions: { signal?: AbortSignal },
+  ): AsyncGenerator<AssistantEvent> {
+    const started = now();
     const history = await options.context.getHistory(sessionId);
     // A follow-up with no subject of its own is routed and retrieved with the earlier subject.
     const followUp = resolveFollowUp(request.query, history);
     await options.beforeRoute?.();
+    const routing = root.child('cohort.routing');
     const route = options.router.route(
       followUp.query,
       request.agent ? { agent: request.agent } : undefined,
     );
+    routing.end({
+      'cohort.routing.phase': route.phase,
+      'cohort.routing.agent': route.primaryAgent,
+      'cohort.routing.confidence': route.confidence,
+      'cohort.routing.reason': route.routingReason,
+      'cohort.routing.secondary_agents': route.isMultiDomain ? route.secondaryAgents : [],
+      ...(route.intent ? { 'cohort.routing.intent': route.intent } : {}),
+    });
     yield { type: 'route', route };
 
     const context = parseInput(AgentContext, {
@@ -122,23 +232,50 @@ export function createAssistant(options: AssistantOptions): Assistant {
     let response: AgentResponse | undefined;
     if (agentNames.length === 1 || !synthesiser) {
       const agent = options.registry.require(route.primaryAgent);
-      for await (const event of options.runner.run(agent, context, deps)) {
-        if (event.type === 'delta') yield { type: 'delta', text: event.text };
-        if (event.type === 'response') response = event.response;
+      const run = agentDeps(deps, root, agent.name);
+      try {
+        for await (const event of options.runner.run(agent, context, run.deps)) {
+          if (event.type === 'delta') yield { type: 'delta', text: event.text };
+          if (event.type === 'response') response = event.response;
+        }
+      } catch (error) {
+        run.span.fail(error);
+        throw error;
+      } finally {
+        run.span.end(responseAttributes(response));
       }
     } else {
       const agents = agentNames.map((name) => options.registry.require(name));
-      const run = (agent: (typeof agents)[number]) =>
-        finalResponse(options.runner.run(agent, context, deps));
+      const run = async (agent: (typeof agents)[number]) => {
+        const traced = agentDeps(deps, root, agent.name);
+        let part: AgentResponse | undefined;
+        try {
+          part = await finalResponse(options.runner.run(agent, context, traced.deps));
+          return part;
+        } catch (error) {
+          traced.span.fail(error);
+          throw error;
+        } finally {
+          traced.span.end(responseAttributes(part));
+        }
+      };
       const parts: AgentResponse[] = [];
       if ((request.multiDomain ?? options.multiDomain) === 'parallel') {
         parts.push(...(await Promise.all(agents.map(run))));
       } else {
         for (const agent of agents) parts.push(await run(agent));
       }
-      for await (const event of synthesiser.synthesise(request.query, parts, deps)) {
-        if (event.type === 'delta') yield { type: 'delta', text: event.text };
-        if (event.type === 'response') response = event.response;
+      const synthesis = root.child('cohort.synthesis', { 'cohort.synthesis.parts': parts.length });
+      try {
+        for await (const event of synthesiser.synthesise(request.query, parts, {
+          ...deps,
+          span: synthesis,
+        })) {
+          if (event.type === 'delta') yield { type: 'delta', text: event.text };
+          if (event.type === 'response') response = event.response;
+        }
+      } finally {
+        synthesis.end(responseAttributes(response));
       }
     }
     if (!response)
@@ -161,7 +298,7 @@ export function createAssistant(options: AssistantOptions): Assistant {
     const chat: ChatResponse = {
       answer: response.response,
       citations: response.sources,
-      queryId: randomUUID(),
+      queryId,
       sessionId,
       latencyMs: Math.max(0, Math.round(now() - started)),
       agentUsed: route.primaryAgent,

@@ -79,6 +79,7 @@ export function createModelSynthesiser(options: ModelSynthesiserOptions): Synthe
             ? { temperature: options.config.model.temperature }
             : {}),
           ...(dependencies.signal ? { signal: dependencies.signal } : {}),
+          ...(dependencies.span ? { span: dependencies.span } : {}),
         });
         for await (const event of events) {
           if (event.type === 'text-delta') {

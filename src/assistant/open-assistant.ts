@@ -9,7 +9,7 @@ import {
 } from '../retrieval/index.js';
 import { createBookRegistry, createKnowledgeRefresh, createRouter } from '../routing/index.js';
 import type { Store } from '../store/index.js';
-import { createLogger, type Logger } from '../telemetry/index.js';
+import { createLogger, enableTracing, type Logger } from '../telemetry/index.js';
 import { createAssistant, type Assistant } from './assistant.js';
 import { createContextSkill } from './context-skill.js';
 import { EXTRACTIVE_MODE_DESCRIPTION, modelPartsFor, type ModelParts } from './model-parts.js';
@@ -58,6 +58,8 @@ export interface OpenAssistantOptions extends OpenKnowledgeBaseOptions {
 export async function openAssistant(options: OpenAssistantOptions): Promise<OpenedAssistant> {
   const { config } = options;
   const logger = options.logger ?? createLogger({ level: config.logLevel });
+  // OpenTelemetry export starts here when an OTLP endpoint is configured (nothing loads otherwise).
+  const tracing = await enableTracing(config.telemetry);
   const registry = createBookRegistry(config.agentDirs);
   const knowledgeBase = options.knowledgeBase ?? (await openKnowledgeBase({ ...options, logger }));
   const { store, retriever } = knowledgeBase;
@@ -80,6 +82,7 @@ export async function openAssistant(options: OpenAssistantOptions): Promise<Open
       logger,
       retrieval: { limit: config.retrieval.limit, minScore: config.retrieval.minScore },
       multiDomain: config.routing.multiDomain,
+      traces: store.runs,
     });
     return {
       assistant,
@@ -91,7 +94,10 @@ export async function openAssistant(options: OpenAssistantOptions): Promise<Open
       retriever,
       ...(knowledgeBase.ingested ? { ingested: knowledgeBase.ingested } : {}),
       modeDescription: model?.description ?? EXTRACTIVE_MODE_DESCRIPTION,
-      close: () => (options.knowledgeBase ? Promise.resolve() : knowledgeBase.close()),
+      close: async () => {
+        await tracing?.flush();
+        if (!options.knowledgeBase) await knowledgeBase.close();
+      },
     };
   } catch (error) {
     if (!options.knowledgeBase) await knowledgeBase.close();

@@ -1,5 +1,6 @@
 import { packageVersion } from '../config/index.js';
 import { isCohortError } from '../errors/index.js';
+import { shutdownTracing } from '../telemetry/index.js';
 import type { CliCommand, CliIo } from './command.js';
 import { processIo } from './io.js';
 
@@ -83,14 +84,22 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   try {
     return await command.run(args, io);
   } catch (error) {
-    if (isCohortError(error)) {
-      io.stderr(`cohort ${name}: ${error.message}\n`);
-      if (io.env.COHORT_DEBUG === '1' && error.stack) io.stderr(error.stack + '\n');
-      return exitCodeFor(error);
-    }
-    io.stderr(
-      `cohort ${name}: unexpected error: ${error instanceof Error ? (io.env.COHORT_DEBUG === '1' ? error.stack : error.message) : String(error)}\n`,
-    );
-    return 1;
+    return report(error, name, io);
+  } finally {
+    // Exports the spans still buffered before a short command exits.
+    await shutdownTracing();
   }
+}
+
+/** Prints a command's failure as one actionable line and returns its exit code. */
+function report(error: unknown, name: string, io: CliIo): number {
+  if (isCohortError(error)) {
+    io.stderr(`cohort ${name}: ${error.message}\n`);
+    if (io.env.COHORT_DEBUG === '1' && error.stack) io.stderr(error.stack + '\n');
+    return exitCodeFor(error);
+  }
+  io.stderr(
+    `cohort ${name}: unexpected error: ${error instanceof Error ? (io.env.COHORT_DEBUG === '1' ? error.stack : error.message) : String(error)}\n`,
+  );
+  return 1;
 }

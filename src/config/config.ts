@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { CohortError, fromZodError } from '../errors/index.js';
 import { MAX_RESEARCH_TASKS } from '../schema/index.js';
-import { LogLevel } from '../telemetry/index.js';
+import { LogLevel, parseOtlpHeaders, TracingSettings } from '../telemetry/index.js';
 import { sourceUrlProblem } from './source-url-template.js';
 import { PermissionSettings } from './permission-settings.js';
 import { SandboxSettings } from './sandbox-settings.js';
@@ -141,6 +141,8 @@ export const CohortConfig = z.object({
   sandbox: SandboxSettings,
   /** Which tool calls run, ask first or are refused (Claude Code's rule shape). */
   permissions: PermissionSettings,
+  /** OpenTelemetry export (OTLP/HTTP); off unless an endpoint is set. */
+  telemetry: TracingSettings.prefault({}),
 });
 export type CohortConfig = z.infer<typeof CohortConfig>;
 export type CohortConfigInput = z.input<typeof CohortConfig>;
@@ -271,6 +273,15 @@ export function configFromEnv(env: Env): Record<string, unknown> {
       useSemanticScholar: flag(env.USE_SEMANTIC_SCHOLAR, 'USE_SEMANTIC_SCHOLAR'),
       semanticScholarApiKey: env.SEMANTIC_SCHOLAR_API_KEY,
       semanticScholarBaseUrl: env.SEMANTIC_SCHOLAR_BASE_URL,
+    },
+    telemetry: {
+      otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
+      otlpTracesEndpoint: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
+      otlpProtocol: env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL,
+      otlpHeaders: parseOtlpHeaders(
+        env.OTEL_EXPORTER_OTLP_TRACES_HEADERS ?? env.OTEL_EXPORTER_OTLP_HEADERS,
+      ),
+      serviceName: env.OTEL_SERVICE_NAME,
     },
     research: {
       timeoutRetrieval: number(env.TIMEOUT_RETRIEVAL, 'TIMEOUT_RETRIEVAL'),

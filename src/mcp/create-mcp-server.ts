@@ -4,9 +4,12 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
+  type CallToolResult,
+  type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
+import { GEN_AI, inSpan } from '../telemetry/index.js';
 import type { Store } from '../store/index.js';
-import { cohortTools, type McpServedParts } from './cohort-tools.js';
+import { cohortTools, type CohortTool, type McpServedParts } from './cohort-tools.js';
 import { DOCS_URI_TEMPLATE, listDocResources, readDocResource } from './doc-resources.js';
 
 /** Everything cohort's MCP server serves: the tools' parts and the store's documents. */
@@ -57,16 +60,17 @@ export function createMcpServer(parts: McpServerParts): McpServer {
         `No tool "${request.params.name}". List the tools to see cohort's.`,
       );
     const token = request.params._meta?.progressToken;
-    return tool.run(request.params.arguments, {
-      signal: extra.signal,
-      progress: async (progress, total, message) => {
-        if (token === undefined) return;
-        await extra.sendNotification({
-          method: 'notifications/progress',
-          params: { progressToken: token, progress, ...(total ? { total } : {}), message },
-        });
+    return inSpan(
+      undefined,
+      `mcp tools/call ${tool.name}`,
+      { 'mcp.method.name': 'tools/call', [GEN_AI.toolName]: tool.name },
+      async (span) => {
+        const result = await runTool(tool, request.params.arguments, token, extra);
+        if (result.isError)
+          span.fail(result.content.map((item) => (item.type === 'text' ? item.text : '')).join(''));
+        return result;
       },
-    });
+    );
   });
 
   server.registerResource(
@@ -83,4 +87,26 @@ export function createMcpServer(parts: McpServerParts): McpServer {
     (uri) => readDocResource(parts.store, uri.toString()),
   );
   return server;
+}
+
+/** Runs a tool with the request's signal and a progress reporter bound to its progress token. */
+function runTool(
+  tool: CohortTool,
+  args: unknown,
+  token: string | number | undefined,
+  extra: {
+    signal: AbortSignal;
+    sendNotification: (notification: ServerNotification) => Promise<void>;
+  },
+): Promise<CallToolResult> {
+  return tool.run(args, {
+    signal: extra.signal,
+    progress: async (progress, total, message) => {
+      if (token === undefined) return;
+      await extra.sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken: token, progress, ...(total ? { total } : {}), message },
+      });
+    },
+  });
 }

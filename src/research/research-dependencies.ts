@@ -31,7 +31,8 @@ export type ScrapePage = (url: string, options: { signal: AbortSignal }) => Prom
 export type ResearchSettings = CohortConfig['research'];
 
 /** The stored-run surface a research run needs (the store's RunRepo). */
-export type ResearchRuns = Pick<RunRepo, 'create' | 'update' | 'get' | 'saveTask' | 'tasks'>;
+export type ResearchRuns = Pick<RunRepo, 'create' | 'update' | 'get' | 'saveTask' | 'tasks'> &
+  Partial<Pick<RunRepo, 'saveTrace'>>;
 
 /**
  * What a research run is given. Everything is passed in so tests use fakes; a missing part

@@ -11,6 +11,8 @@ import type { ResearchEvent, ResearchEventHandler } from './research-events.js';
 import { subagentNode, type SubagentRunner } from './subagent-node.js';
 import { SubagentOutput } from './subagent-state.js';
 import { createVisitedRegistry } from './visited-registry.js';
+import { researchSpans } from './research-spans.js';
+import { startTrace, type SpanCollector, type TraceSpan } from '../telemetry/index.js';
 import { writeReport } from './write-report.js';
 
 /** The `kind` of research runs in the store. */
@@ -91,10 +93,45 @@ export async function runResearch(
   question: string,
   options: ResearchOptions,
 ): Promise<ResearchResult> {
+  const collector: SpanCollector | undefined = options.runs?.saveTrace ? { spans: [] } : undefined;
+  const root = startTrace(
+    'cohort.research',
+    { 'cohort.research.resume': Boolean(options.resume) },
+    collector,
+  );
+  let runId: string | undefined;
+  let status = 'failed';
+  try {
+    const result = await research(question, options, root, (id) => (runId = id));
+    status = 'done';
+    return result;
+  } catch (error) {
+    status = isCohortError(error, 'aborted') ? 'interrupted' : 'failed';
+    root.fail(error);
+    throw error;
+  } finally {
+    root.end({ 'cohort.research.status': status });
+    if (collector && runId)
+      await options.runs
+        ?.saveTrace?.({ id: runId, kind: RESEARCH_RUN_KIND, status, input: {} }, collector.spans)
+        .catch((cause: unknown) =>
+          options.logger?.warn('trace_not_saved', { runId, cause: String(cause) }),
+        );
+  }
+}
+
+async function research(
+  question: string,
+  options: ResearchOptions,
+  root: TraceSpan,
+  identify: (runId: string) => void,
+): Promise<ResearchResult> {
   const now = options.clock ?? (() => performance.now());
   const signal = options.signal ?? new AbortController().signal;
   const settings = options.settings;
+  const spans = researchSpans(root);
   const emit = (event: ResearchEvent) => {
+    spans.observe(event);
     try {
       options.onEvent?.(event);
     } catch (error) {
@@ -109,6 +146,7 @@ export async function runResearch(
   if (options.resume) {
     const run = await loadRun(options, options.resume);
     if (run.done) {
+      identify(run.done.runId);
       emit({ type: 'report', runId: run.done.runId, result: run.done });
       return run.done;
     }
@@ -117,6 +155,7 @@ export async function runResearch(
     await options.runs?.update(runId, { status: 'running' });
   } else {
     query = parseInput(Query, question, { prefix: 'Research question: ' });
+    const planning = root.child('research.plan');
     const plan = await planTasks(query, {
       ...((options.leadModel ?? options.model)
         ? { model: options.leadModel ?? options.model }
@@ -128,6 +167,10 @@ export async function runResearch(
     });
     if (plan.reason) options.logger?.info('research_planned_by_clauses', { reason: plan.reason });
     tasks = plan.tasks;
+    planning.end({
+      'cohort.research.tasks': tasks.length,
+      ...(plan.reason ? { 'cohort.research.plan_reason': plan.reason } : {}),
+    });
     runId = options.newId?.() ?? randomUUID();
     await options.runs?.create({
       id: runId,
@@ -136,6 +179,8 @@ export async function runResearch(
       input: { question: query, tasks },
     });
   }
+  identify(runId);
+  root.set({ 'cohort.run_id': runId, 'cohort.research.tasks': tasks.length });
   let findings: Finding[] = [];
   let citations = [...finished.values()].flatMap((output) => output.allExtractedCitations);
   const order = tasks.map((task) => task.id);

@@ -20,6 +20,7 @@ import { openAiRoutes } from './routes/openai-routes.js';
 import { researchRoutes } from './routes/research-routes.js';
 import { codeRoutes } from './routes/code-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
+import { traceRoutes } from './routes/trace-routes.js';
 import { webRoutes } from './routes/web-routes.js';
 import type { ServerEnv } from './server-env.js';
 import { loadWebAssets, type WebAssets } from './web-assets.js';
@@ -140,6 +141,7 @@ export function createServer(
   );
   app.route('/', chatRoutes({ assistant, store }));
   app.route('/', sessionRoutes({ store }));
+  app.route('/', traceRoutes({ store }));
   app.route('/', openAiRoutes({ assistant, store, ...(options.now ? { now: options.now } : {}) }));
   let research = options.research;
   const researchParts = () =>

@@ -72,6 +72,24 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
       );
     `,
   },
+  {
+    id: 3,
+    name: 'run spans (trace view)',
+    sql: `
+      CREATE TABLE IF NOT EXISTS run_spans (
+        run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        span_id TEXT NOT NULL,
+        parent_id TEXT,
+        name TEXT NOT NULL,
+        start_ms DOUBLE PRECISION NOT NULL,
+        duration_ms DOUBLE PRECISION NOT NULL,
+        status TEXT NOT NULL,
+        error TEXT,
+        attributes JSONB NOT NULL DEFAULT '{}',
+        PRIMARY KEY (run_id, span_id)
+      );
+    `,
+  },
 ];
 
 /** Applies the migrations not yet recorded in `schema_migrations`. */

@@ -1,3 +1,4 @@
+import type { SpanRecord } from '../telemetry/index.js';
 import type { Db } from './db.js';
 
 /** A stored run (a research run, a traced agent run). */
@@ -107,6 +108,72 @@ export class RunRepo {
       taskId: row.task_id,
       status: row.status,
       output: json(row.output),
+    }));
+  }
+
+  /**
+   * Records the spans of a run in one statement, creating the run when it is not stored yet (an
+   * answer is recorded as a `kind: 'answer'` run whose id is its query id). Spans already stored
+   * for the run are kept; a span id seen again is ignored.
+   */
+  async saveTrace(
+    run: { id: string; kind: string; status: string; input: unknown },
+    spans: readonly SpanRecord[],
+  ): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.query(
+        'INSERT INTO runs (id, kind, status, input) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING',
+        [run.id, run.kind, run.status, JSON.stringify(run.input ?? {})],
+      );
+      if (spans.length === 0) return;
+      await tx.query(
+        `INSERT INTO run_spans (run_id, span_id, parent_id, name, start_ms, duration_ms, status, error, attributes)
+         SELECT $1, s.span_id, s.parent_id, s.name, s.start_ms, s.duration_ms, s.status, s.error, s.attributes
+         FROM jsonb_to_recordset($2::jsonb) AS s(span_id TEXT, parent_id TEXT, name TEXT, start_ms DOUBLE PRECISION, duration_ms DOUBLE PRECISION, status TEXT, error TEXT, attributes JSONB)
+         ON CONFLICT (run_id, span_id) DO NOTHING`,
+        [
+          run.id,
+          JSON.stringify(
+            spans.map((span) => ({
+              span_id: span.spanId,
+              parent_id: span.parentId,
+              name: span.name,
+              start_ms: span.startMs,
+              duration_ms: span.durationMs,
+              status: span.status,
+              error: span.error ?? null,
+              attributes: span.attributes,
+            })),
+          ),
+        ],
+      );
+    });
+  }
+
+  /** The recorded spans of a run, in start order. */
+  async spans(runId: string): Promise<SpanRecord[]> {
+    const { rows } = await this.db.query<{
+      span_id: string;
+      parent_id: string | null;
+      name: string;
+      start_ms: number | string;
+      duration_ms: number | string;
+      status: string;
+      error: string | null;
+      attributes: unknown;
+    }>(
+      'SELECT span_id, parent_id, name, start_ms, duration_ms, status, error, attributes FROM run_spans WHERE run_id = $1 ORDER BY start_ms, span_id',
+      [runId],
+    );
+    return rows.map((row) => ({
+      spanId: row.span_id,
+      parentId: row.parent_id,
+      name: row.name,
+      startMs: Number(row.start_ms),
+      durationMs: Number(row.duration_ms),
+      status: row.status === 'error' ? 'error' : 'ok',
+      ...(row.error ? { error: row.error } : {}),
+      attributes: json(row.attributes) as SpanRecord['attributes'],
     }));
   }
 }

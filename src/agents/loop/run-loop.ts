@@ -1,3 +1,4 @@
+import { GEN_AI } from '../../telemetry/index.js';
 import type {
   LanguageModelV3FunctionTool,
   LanguageModelV3Message,
@@ -110,6 +111,13 @@ export async function* runLoopStream(options: LoopOptions): AsyncGenerator<LoopE
     step++;
     yield { type: 'step-start', step };
     let outcome;
+    // One span per model call, with the GenAI semantic conventions' names.
+    const chat = options.span?.child(`chat ${options.model.modelId}`, {
+      [GEN_AI.operationName]: 'chat',
+      [GEN_AI.provider]: options.model.provider,
+      [GEN_AI.requestModel]: options.model.modelId,
+      'cohort.loop.step': step,
+    });
     try {
       outcome = yield* runTurn({
         model: options.model,
@@ -131,10 +139,19 @@ export async function* runLoopStream(options: LoopOptions): AsyncGenerator<LoopE
         signal: options.signal,
       });
     } catch (error) {
+      chat?.fail(error);
+      chat?.end();
       if (isCohortError(error, 'aborted'))
         return yield* end(finish('aborted', 'The run was cancelled.'));
       throw error;
     }
+    chat?.end({
+      [GEN_AI.usageInput]: outcome.usage.promptTokens,
+      [GEN_AI.usageOutput]: outcome.usage.completionTokens,
+      [GEN_AI.finishReasons]: [outcome.finishReason],
+      'cohort.model.attempts': outcome.attempts,
+      'cohort.model.tool_calls': outcome.toolCalls.length,
+    });
     text = outcome.text;
     addUsage(usage, outcome.usage);
     calls.push({
@@ -180,7 +197,7 @@ export async function* runLoopStream(options: LoopOptions): AsyncGenerator<LoopE
     let executed;
     try {
       executed = await Promise.all(
-        outcome.toolCalls.map((call) => executeToolCall(call, table, signal)),
+        outcome.toolCalls.map((call) => executeToolCall(call, table, signal, options.span)),
       );
     } catch (error) {
       if (signal.aborted) return yield* end(finish('aborted', 'The run was cancelled.'));

@@ -1,3 +1,4 @@
+import { GEN_AI, type TraceSpan } from '../../telemetry/index.js';
 import type { JSONValue } from '@ai-sdk/provider';
 import type { ToolResultPart } from 'ai';
 import type { LoopOptions, LoopTool } from './types.js';
@@ -44,6 +45,32 @@ export async function executeToolCall(
   call: PendingToolCall,
   table: ToolTable,
   signal: AbortSignal,
+  parent?: TraceSpan,
+): Promise<ExecutedToolCall> {
+  if (!parent) return executeInSpan(call, table, signal, undefined);
+  // One span per tool call (GenAI `execute_tool`), failed when the call is an error result.
+  const span = parent.child(`execute_tool ${call.toolName}`, {
+    [GEN_AI.operationName]: 'execute_tool',
+    [GEN_AI.toolName]: call.toolName,
+    [GEN_AI.toolCallId]: call.toolCallId,
+  });
+  try {
+    const executed = await executeInSpan(call, table, signal, span);
+    if (executed.isError) span.fail(String(executed.output));
+    return executed;
+  } catch (error) {
+    span.fail(error);
+    throw error;
+  } finally {
+    span.end();
+  }
+}
+
+async function executeInSpan(
+  call: PendingToolCall,
+  table: ToolTable,
+  signal: AbortSignal,
+  span: TraceSpan | undefined,
 ): Promise<ExecutedToolCall> {
   const fail = (input: unknown, message: string): ExecutedToolCall => ({
     toolCallId: call.toolCallId,
@@ -77,7 +104,11 @@ export async function executeToolCall(
       return { ...fail(parsed.data, decision.reason), isError: false, paused: decision.reason };
   }
   try {
-    const output = await tool.execute(parsed.data, { signal, toolCallId: call.toolCallId });
+    const output = await tool.execute(parsed.data, {
+      signal,
+      toolCallId: call.toolCallId,
+      ...(span ? { span } : {}),
+    });
     return {
       toolCallId: call.toolCallId,
       toolName: call.toolName,

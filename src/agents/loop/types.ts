@@ -2,12 +2,15 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelMessage } from 'ai';
 import type { z } from 'zod';
 import type { TokenUsage } from '../../schema/index.js';
+import type { TraceSpan } from '../../telemetry/index.js';
 
 /** What a tool's `execute` is given besides its input. */
 export interface ToolContext {
   /** Aborts when the run is cancelled; pass it on to any I/O. */
   signal: AbortSignal;
   toolCallId: string;
+  /** The tool call's span: work the tool does (a retrieval, a subagent) nests under it. */
+  span?: TraceSpan;
 }
 
 /** A tool the model may call: a name, a description, a zod input schema and an executor. */
@@ -168,4 +171,6 @@ export interface LoopOptions {
   stopWhen?: (state: LoopState) => string | undefined;
   /** Sees every event (for `runLoop`; the stream yields them instead). */
   onEvent?: (event: LoopEvent) => void;
+  /** The span model calls (GenAI `chat`) and tool calls (`execute_tool`) nest under. */
+  span?: TraceSpan;
 }

@@ -60,7 +60,12 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
       const query = context.selectedText ? `${asked} ${context.selectedText}` : asked;
       let chunks: RetrievedChunk[];
       try {
-        chunks = await deps.rag.retrieve(query, { domain, limit: deps.limit, signal: deps.signal });
+        chunks = await deps.rag.retrieve(query, {
+          domain,
+          limit: deps.limit,
+          signal: deps.signal,
+          span: deps.span,
+        });
       } catch (error) {
         if (!isCohortError(error, 'retrieval_unavailable')) throw error;
         deps.logger.error('retrieval_unavailable', { agent: agent.name, cause: error.message });

@@ -156,6 +156,7 @@ async function* runModelAgent(
       ...(retryDelayMs !== undefined ? { retryDelayMs } : {}),
       ...(config.model.temperature !== undefined ? { temperature: config.model.temperature } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
+      ...(deps.span ? { span: deps.span } : {}),
       // Spec §4: an unavailable store (or embedding service) aborts the search; asking the model again would not help.
       stopWhen: () => (search.failure ? 'retrieval unavailable' : undefined),
     });
@@ -283,13 +284,14 @@ function createSearchTool(agent: Agent, deps: AgentDependencies): SearchTool {
       name: SEARCH_TOOL_NAME,
       description: `Search the book for passages relevant to a query${agent.retrievalDomain ? ` (searches the ${agent.retrievalDomain} part of the book first)` : ''}. Returns numbered passages with similarity scores from 0 to 1; cite a passage as [index].`,
       inputSchema: SearchInput,
-      execute: async ({ query, top_k }, { signal }): Promise<SearchToolResult> => {
+      execute: async ({ query, top_k }, { signal, span }): Promise<SearchToolResult> => {
         state.searches++;
         let found: RetrievedChunk[];
         try {
           found = await deps.rag.retrieve(query, {
             limit: top_k,
             signal,
+            span,
             ...(agent.retrievalDomain ? { domain: agent.retrievalDomain } : {}),
           });
         } catch (error) {

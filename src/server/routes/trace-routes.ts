@@ -1,0 +1,63 @@
+import { Hono } from 'hono';
+import type { Store } from '../../store/index.js';
+import { traceView } from '../../telemetry/index.js';
+import { apiError, HttpError } from '../api-error.js';
+import type { ServerEnv } from '../server-env.js';
+
+/** Longest run id the path may carry (UUIDs, and ids a caller chose for a research run). */
+const MAX_RUN_ID_LENGTH = 200;
+
+/**
+ * `GET /runs/:id/trace`: the recorded spans of an answer (its `query_id`) or a research run (its
+ * `run_id`), with the total duration, tokens and routing decision. Attribute names keep their
+ * OpenTelemetry spelling (`gen_ai.usage.input_tokens`), so the keys of `attributes` are as
+ * exported; the other fields are snake_case like the rest of the API.
+ *
+ * @example
+ * app.route('/', traceRoutes({ store }));
+ */
+export function traceRoutes(parts: { store: Pick<Store, 'runs'> }) {
+  const app = new Hono<ServerEnv>();
+  app.get('/runs/:id/trace', async (c) => {
+    const id = c.req.param('id');
+    if (!id || id.length > MAX_RUN_ID_LENGTH)
+      throw new HttpError(
+        apiError(
+          'bad_request',
+          `The run id in the path must be 1 to ${MAX_RUN_ID_LENGTH} characters.`,
+          'id',
+        ),
+      );
+    const run = await parts.store.runs.get(id);
+    const spans = run ? await parts.store.runs.spans(id) : [];
+    if (!run || spans.length === 0)
+      throw new HttpError(
+        apiError(
+          'not_found',
+          `No trace for run "${id}": use the query_id of an answer or the run_id of a research run recorded by this server.`,
+          'id',
+        ),
+      );
+    const view = traceView(run, spans);
+    return c.json({
+      run_id: view.runId,
+      kind: view.kind,
+      status: view.status,
+      duration_ms: view.durationMs,
+      input_tokens: view.inputTokens,
+      output_tokens: view.outputTokens,
+      routing: view.routing ?? null,
+      spans: view.spans.map((span) => ({
+        span_id: span.spanId,
+        parent_id: span.parentId,
+        name: span.name,
+        start_ms: span.startMs,
+        duration_ms: span.durationMs,
+        status: span.status,
+        error: span.error ?? null,
+        attributes: span.attributes,
+      })),
+    });
+  });
+  return app;
+}
