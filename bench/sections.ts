@@ -4,6 +4,7 @@ import { benchResearch } from './research.js';
 import { benchSearchPeers } from './search-peers.js';
 import { benchServer } from './server.js';
 import { benchSubagentContext } from './subagent-context.js';
+import { benchTracing } from './tracing.js';
 import type { BenchOptions } from './options.js';
 
 /** One benchmark section of `npm run bench`. */
@@ -46,5 +47,10 @@ export const benchSections: BenchSection[] = [
     name: 'research',
     title: 'research fan-out parallelism and per-node overhead',
     run: benchResearch,
+  },
+  {
+    name: 'tracing',
+    title: 'tracing overhead on the answer path: spans off, recorded in the store, exported',
+    run: benchTracing,
   },
 ];

@@ -1,4 +1,4 @@
-import { createModelRunner, type AgentRunner } from '../agents/index.js';
+import { createModelRunner, type AgentRunner, type LoopTool } from '../agents/index.js';
 import { hasModel, type CohortConfig } from '../config/index.js';
 import { createModelProvider, type ModelProvider } from '../models/index.js';
 import type { Logger } from '../telemetry/index.js';
@@ -31,15 +31,24 @@ export interface ModelParts {
 /**
  * The model-backed parts of the book assistant (the tool-calling runner, the multi-domain
  * synthesiser and the mode line) on the configured provider. `openAssistant` calls it whenever
- * `hasModel(config)`.
+ * `hasModel(config)`, with the configured MCP servers' tools in `extras.tools`.
  *
  * @example
  * const parts = modelPartsFor(loadConfig({ env: { OPENAI_BASE_URL: 'http://localhost:11434/v1' } }), logger);
  */
-export function modelPartsFor(config: CohortConfig, logger: Logger): ModelParts {
+export function modelPartsFor(
+  config: CohortConfig,
+  logger: Logger,
+  extras: { tools?: LoopTool[] } = {},
+): ModelParts {
   const provider = createModelProvider(config);
   return {
-    runner: createModelRunner({ provider, config, logger }),
+    runner: createModelRunner({
+      provider,
+      config,
+      logger,
+      ...(extras.tools ? { tools: extras.tools } : {}),
+    }),
     synthesiser: createModelSynthesiser({ provider, config, logger }),
     description: describeMode(config, () => provider),
   };

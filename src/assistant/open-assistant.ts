@@ -1,4 +1,9 @@
-import { createExtractiveRunner, createRagSkill } from '../agents/index.js';
+import {
+  createExtractiveRunner,
+  createRagSkill,
+  defineTool,
+  type LoopTool,
+} from '../agents/index.js';
 import { hasModel, type CohortConfig } from '../config/index.js';
 import {
   openKnowledgeBase,
@@ -9,6 +14,7 @@ import {
 } from '../retrieval/index.js';
 import { createBookRegistry, createKnowledgeRefresh, createRouter } from '../routing/index.js';
 import type { Store } from '../store/index.js';
+import type { McpClientPool } from '../tools/mcp/index.js';
 import { createLogger, enableTracing, type Logger } from '../telemetry/index.js';
 import { createAssistant, type Assistant } from './assistant.js';
 import { createContextSkill } from './context-skill.js';
@@ -28,6 +34,8 @@ export interface OpenedAssistant {
   retriever: Retriever;
   /** What the first-use ingestion did, when it ran. */
   ingested?: IngestSummary;
+  /** The connections to the configured MCP servers (model mode with `mcpServers` only). */
+  mcp?: McpClientPool;
   /** A one-line description of the answering mode, for `cohort agents` and `/healthz`. */
   modeDescription: string;
   close(): Promise<void>;
@@ -41,7 +49,11 @@ export interface OpenAssistantOptions extends OpenKnowledgeBaseOptions {
    * Replaces how the model-backed parts are made when a model is configured (tests, experiments).
    * By default they are {@link modelPartsFor}: the configured provider's runner and synthesiser.
    */
-  modelParts?: (config: CohortConfig, logger: Logger) => ModelParts | Promise<ModelParts>;
+  modelParts?: (
+    config: CohortConfig,
+    logger: Logger,
+    extras?: { tools: LoopTool[] },
+  ) => ModelParts | Promise<ModelParts>;
 }
 
 /**
@@ -63,13 +75,21 @@ export async function openAssistant(options: OpenAssistantOptions): Promise<Open
   const registry = createBookRegistry(config.agentDirs);
   const knowledgeBase = options.knowledgeBase ?? (await openKnowledgeBase({ ...options, logger }));
   const { store, retriever } = knowledgeBase;
+  let mcpPool: McpClientPool | undefined;
   try {
     // The router learns what the book covers now, and again whenever the store's chunks change.
     const router = createRouter(registry, config.routing);
     const refreshRouter = createKnowledgeRefresh(router, store);
     await refreshRouter();
+    // MCP servers' tools go to the model-backed agents; the client loads only when some are set.
+    let tools: LoopTool[] = [];
+    if (hasModel(config) && Object.keys(config.mcpServers).length > 0) {
+      const mcp = await import('../tools/mcp/index.js');
+      mcpPool = await mcp.connectMcpServers(config.mcpServers, { logger });
+      tools = mcp.mcpTools(mcpPool).map((tool) => defineTool(tool));
+    }
     const model = hasModel(config)
-      ? await (options.modelParts ?? modelPartsFor)(config, logger)
+      ? await (options.modelParts ?? modelPartsFor)(config, logger, { tools })
       : undefined;
     const assistant = createAssistant({
       registry,
@@ -94,12 +114,15 @@ export async function openAssistant(options: OpenAssistantOptions): Promise<Open
       retriever,
       ...(knowledgeBase.ingested ? { ingested: knowledgeBase.ingested } : {}),
       modeDescription: model?.description ?? EXTRACTIVE_MODE_DESCRIPTION,
+      ...(mcpPool ? { mcp: mcpPool } : {}),
       close: async () => {
+        await mcpPool?.close();
         await tracing?.flush();
         if (!options.knowledgeBase) await knowledgeBase.close();
       },
     };
   } catch (error) {
+    await mcpPool?.close();
     if (!options.knowledgeBase) await knowledgeBase.close();
     throw error;
   }

@@ -1,6 +1,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { McpServers } from '../schema/index.js';
 import { CohortError, fromZodError } from '../errors/index.js';
 import { MAX_RESEARCH_TASKS } from '../schema/index.js';
 import { LogLevel, parseOtlpHeaders, TracingSettings } from '../telemetry/index.js';
@@ -141,6 +142,11 @@ export const CohortConfig = z.object({
   sandbox: SandboxSettings,
   /** Which tool calls run, ask first or are refused (Claude Code's rule shape). */
   permissions: PermissionSettings,
+  /**
+   * MCP servers whose tools cohort's model-backed agents may use (`command`/`args`/`env` or
+   * `url`/`headers`, as in Claude Code's `.mcp.json`, which is read too).
+   */
+  mcpServers: McpServers.default({}),
   /** OpenTelemetry export (OTLP/HTTP); off unless an endpoint is set. */
   telemetry: TracingSettings.prefault({}),
 });
@@ -320,13 +326,57 @@ export function loadConfig(
   } else if (options.file ?? env.COHORT_CONFIG) {
     throw new CohortError('invalid_input', `Config file not found: ${path}`, { file: path });
   }
+  const withMcp = { ...fromFile, mcpServers: projectMcpServers(cwd, fromFile.mcpServers, env) };
   const merged = merge(
-    merge(fromFile, configFromEnv(env)),
+    merge(withMcp, configFromEnv(env)),
     (prune(options.overrides ?? {}) as Record<string, unknown>) ?? {},
   );
   const result = CohortConfig.safeParse(merged);
   if (!result.success) throw fromZodError(result.error, { prefix: 'Invalid configuration: ' });
   return result.data;
+}
+
+/** The project file Claude Code reads MCP servers from; cohort reads it too. */
+export const MCP_JSON_FILE = '.mcp.json';
+
+/**
+ * The MCP servers of a project: the `mcpServers` of its `.mcp.json` (Claude Code's file), then
+ * those of `cohort.config.json`, which win for a name in both. `${VAR}` and `${VAR:-default}`
+ * are read from the environment, as Claude Code does.
+ */
+function projectMcpServers(cwd: string, configured: unknown, env: Env): unknown {
+  const path = resolve(cwd, MCP_JSON_FILE);
+  let fromProject: unknown = {};
+  if (existsSync(path)) {
+    try {
+      fromProject =
+        (JSON.parse(readFileSync(path, 'utf8')) as { mcpServers?: unknown } | null)?.mcpServers ??
+        {};
+    } catch (cause) {
+      throw new CohortError('invalid_input', `${path}: not valid JSON (${String(cause)})`, {
+        file: path,
+        cause,
+      });
+    }
+  }
+  const objectOr = (value: unknown) =>
+    value && typeof value === 'object' && !Array.isArray(value) ? value : {};
+  return expandEnv({ ...objectOr(fromProject), ...objectOr(configured) }, env);
+}
+
+/** Replaces `${VAR}` and `${VAR:-default}` in every string with the environment's value. */
+function expandEnv(value: unknown, env: Env): unknown {
+  if (typeof value === 'string')
+    return value.replace(
+      /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
+      (_, name: string, fallback?: string) => env[name] ?? fallback ?? '',
+    );
+  if (Array.isArray(value)) return value.map((item) => expandEnv(item, env));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [key, expandEnv(inner, env)]),
+    );
+  return value;
 }
 
 /** True when a chat model endpoint is configured (a key or a base URL); otherwise extractive mode. */

@@ -14,3 +14,4 @@ export * from './search-request.js';
 export * from './research-request.js';
 export * from './parse-wire.js';
 export * from './safe-text.js';
+export * from './mcp-server.js';

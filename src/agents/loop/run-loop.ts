@@ -270,7 +270,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
 }
 
 async function toFunctionTool(tool: LoopTool): Promise<LanguageModelV3FunctionTool> {
-  let inputSchema = schemaCache.get(tool.inputSchema);
+  let inputSchema: unknown = tool.inputJsonSchema ?? schemaCache.get(tool.inputSchema);
   if (!inputSchema) {
     inputSchema = await asSchema(tool.inputSchema).jsonSchema;
     schemaCache.set(tool.inputSchema, inputSchema);

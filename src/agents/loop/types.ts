@@ -18,6 +18,11 @@ export interface LoopTool<Input = unknown, Output = unknown> {
   name: string;
   description: string;
   inputSchema: z.ZodType<Input>;
+  /**
+   * The JSON Schema the model is shown, when the tool comes with its own (an MCP server's);
+   * otherwise it is made from `inputSchema`, which validates the input either way.
+   */
+  inputJsonSchema?: Record<string, unknown>;
   /** Its return value is sent to the model as JSON (a string is sent as text). */
   execute(input: Input, context: ToolContext): Promise<Output> | Output;
 }

@@ -79,6 +79,26 @@ export interface ModelRunnerOptions {
   logger?: Logger;
   /** First retry backoff in milliseconds (tests shorten it). */
   retryDelayMs?: number;
+  /**
+   * Tools besides the book search (an MCP server's, `mcp__<server>__<tool>`). Every agent may
+   * use them unless its `tools` list names some `mcp__…` entries: then only those (an entry
+   * `mcp__<server>` allows all of that server's tools).
+   */
+  tools?: readonly LoopTool[];
+}
+
+/** The extra tools an agent may call, by its `tools` list (see {@link ModelRunnerOptions.tools}). */
+function allowedExtraTools(agent: Agent, tools: readonly LoopTool[]): string[] {
+  const named = agent.tools.filter((name) => name.startsWith('mcp__'));
+  return tools
+    .map((tool) => tool.name)
+    .filter(
+      (name) =>
+        named.length === 0 ||
+        named.some(
+          (entry) => name === entry || name.startsWith(`${entry}__`) || entry === 'mcp__*',
+        ),
+    );
 }
 
 const SearchInput = z.object({
@@ -110,6 +130,7 @@ export function createModelRunner(options: ModelRunnerOptions): AgentRunner {
         provider,
         config,
         options.retryDelayMs,
+        options.tools ?? [],
       ),
   };
 }
@@ -122,6 +143,7 @@ async function* runModelAgent(
   provider: ModelProvider,
   config: CohortConfig,
   retryDelayMs: number | undefined,
+  extraTools: readonly LoopTool[],
 ): AsyncGenerator<AgentEvent> {
   const modelId = provider.resolveModelId(agent.model);
   const base = { mode: 'model', model: modelId };
@@ -148,8 +170,8 @@ async function* runModelAgent(
       model: provider.languageModel(agent.model),
       system: `${GROUNDING_SYSTEM_PROMPT}\n\n${agent.systemPrompt}`,
       messages: toMessages(context),
-      tools: [search.tool],
-      allowedTools: agent.tools,
+      tools: [search.tool, ...extraTools],
+      allowedTools: [...agent.tools, ...allowedExtraTools(agent, extraTools)],
       maxSteps: config.model.maxSteps,
       timeoutMs: config.model.timeoutSeconds * 1000,
       maxRetries: config.model.maxRetries,

@@ -1,0 +1,9 @@
+export {
+  connectMcpServers,
+  DEFAULT_MCP_CONNECT_TIMEOUT_MS,
+  DEFAULT_MCP_CALL_TIMEOUT_MS,
+  type McpClientPool,
+  type McpRemoteTool,
+  type McpServerStatus,
+} from './mcp-client-pool.js';
+export { mcpTools, mcpToolName, type McpTool, type McpToolPermission } from './mcp-tools.js';

@@ -1,0 +1,186 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  getDefaultEnvironment,
+  StdioClientTransport,
+} from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CohortError } from '../../errors/index.js';
+import type { McpServerConfig, McpServers } from '../../schema/index.js';
+import { silentLogger, type Logger } from '../../telemetry/index.js';
+
+/** How long a server may take to start and list its tools before it is reported as failed. */
+export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 15_000;
+/** How long one tool call may take. */
+export const DEFAULT_MCP_CALL_TIMEOUT_MS = 120_000;
+
+/** A configured server as `cohort mcp list` shows it. */
+export interface McpServerStatus {
+  name: string;
+  transport: 'stdio' | 'http';
+  /** `connected`; `failed` when it did not start; `closed` when it died or was closed. */
+  status: 'connected' | 'failed' | 'closed';
+  /** Why it failed or closed. */
+  error?: string;
+  tools: { name: string; description: string }[];
+}
+
+/** A connected server's tool, ready to call. */
+export interface McpRemoteTool {
+  server: string;
+  tool: Tool;
+  call(args: unknown, options: { signal?: AbortSignal }): Promise<CallToolResult>;
+}
+
+/** The connections to every configured MCP server. */
+export interface McpClientPool {
+  statuses(): McpServerStatus[];
+  /** The tools of the servers that are connected right now. */
+  tools(): McpRemoteTool[];
+  close(): Promise<void>;
+}
+
+interface Connection {
+  status: McpServerStatus;
+  client?: Client;
+  tools: Tool[];
+}
+
+const transportOf = (config: McpServerConfig) => ('url' in config ? 'http' : 'stdio');
+
+function createTransport(config: McpServerConfig, cwd: string) {
+  if ('url' in config) {
+    let url: URL;
+    try {
+      url = new URL(config.url);
+    } catch {
+      throw new CohortError('invalid_input', `"${config.url}" is not a URL.`);
+    }
+    return new StreamableHTTPClientTransport(url, { requestInit: { headers: config.headers } });
+  }
+  return new StdioClientTransport({
+    command: config.command,
+    args: config.args,
+    // The SDK's safe default environment (PATH, HOME…) plus the server's own; not all of ours.
+    env: { ...getDefaultEnvironment(), ...config.env },
+    cwd: config.cwd ?? cwd,
+    stderr: 'pipe',
+  });
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Connects to every configured MCP server in parallel and lists its tools. A server that does not
+ * start (or does not answer within `timeoutMs`) is reported `failed` with the reason, logged, and
+ * left out; one that dies later is marked `closed` and its tools disappear from `tools()`. The
+ * run goes on either way.
+ *
+ * @example
+ * const pool = await connectMcpServers(loadMcpServers({ cwd, configured: config.mcpServers }));
+ * console.table(pool.statuses());
+ * await pool.close();
+ */
+export async function connectMcpServers(
+  servers: McpServers,
+  options: { cwd?: string; logger?: Logger; timeoutMs?: number; callTimeoutMs?: number } = {},
+): Promise<McpClientPool> {
+  const logger = options.logger ?? silentLogger;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS;
+  const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS;
+  const cwd = options.cwd ?? process.cwd();
+  const connections = new Map<string, Connection>();
+
+  await Promise.all(
+    Object.entries(servers).map(async ([name, config]) => {
+      const connection: Connection = {
+        status: { name, transport: transportOf(config), status: 'failed', tools: [] },
+        tools: [],
+      };
+      connections.set(name, connection);
+      const client = new Client({ name: 'cohort', version: '1' });
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const transport = createTransport(config, cwd);
+        const ready = (async () => {
+          await client.connect(transport, { timeout: timeoutMs });
+          return (await client.listTools(undefined, { timeout: timeoutMs })).tools;
+        })();
+        const tools = await Promise.race([
+          ready,
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(
+              () => reject(new Error(`no answer within ${timeoutMs} ms`)),
+              timeoutMs,
+            );
+          }),
+        ]);
+        connection.client = client;
+        connection.tools = tools;
+        connection.status = {
+          ...connection.status,
+          status: 'connected',
+          tools: tools.map((tool) => ({ name: tool.name, description: tool.description ?? '' })),
+        };
+        client.onclose = () => {
+          if (connection.status.status !== 'connected') return;
+          connection.status = {
+            ...connection.status,
+            status: 'closed',
+            error: 'the server closed the connection',
+          };
+          logger.warn('mcp_server_closed', { server: name });
+        };
+      } catch (error) {
+        connection.status = {
+          ...connection.status,
+          status: 'failed',
+          error: `did not start: ${messageOf(error)}`,
+        };
+        logger.warn('mcp_server_failed', { server: name, cause: messageOf(error) });
+        await client.close().catch(() => undefined);
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
+
+  return {
+    statuses: () => [...connections.values()].map((connection) => connection.status),
+    tools: () =>
+      [...connections.entries()].flatMap(([server, connection]) =>
+        connection.status.status === 'connected' && connection.client
+          ? connection.tools.map((tool) => ({
+              server,
+              tool,
+              call: async (args: unknown, callOptions: { signal?: AbortSignal }) => {
+                if (connection.status.status !== 'connected' || !connection.client)
+                  throw new CohortError(
+                    'model_unavailable',
+                    `MCP server "${server}" is no longer running (${connection.status.error ?? 'closed'}); its tools were dropped.`,
+                  );
+                return (await connection.client.callTool(
+                  { name: tool.name, arguments: (args ?? {}) as Record<string, unknown> },
+                  undefined,
+                  {
+                    timeout: callTimeoutMs,
+                    ...(callOptions.signal ? { signal: callOptions.signal } : {}),
+                  },
+                )) as CallToolResult;
+              },
+            }))
+          : [],
+      ),
+    async close() {
+      for (const connection of connections.values()) {
+        if (connection.status.status === 'connected')
+          connection.status = { ...connection.status, status: 'closed', error: 'closed by cohort' };
+      }
+      await Promise.all(
+        [...connections.values()].map((connection) =>
+          connection.client?.close().catch(() => undefined),
+        ),
+      );
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { CohortError } from '../../errors/index.js';
+import { GEN_AI, type TraceSpan } from '../../telemetry/index.js';
+import type { McpClientPool, McpRemoteTool } from './mcp-client-pool.js';
+
+/** The name a model sees for an MCP tool, as in Claude Code: `mcp__<server>__<tool>`. */
+export const mcpToolName = (server: string, tool: string) => `mcp__${server}__${tool}`;
+
+/**
+ * Decides whether an MCP tool call may run: `undefined` lets it run, a string refuses it with
+ * that reason (the model reads it). The coding assistant passes its permission rules here.
+ */
+export type McpToolPermission = (toolName: string, input: unknown) => string | undefined;
+
+/** Anything an MCP server sends is accepted as an object; the server validates its own input. */
+const AnyInput = z.record(z.string(), z.unknown());
+
+function inputSchemaOf(remote: McpRemoteTool): z.ZodType {
+  try {
+    return z.fromJSONSchema(remote.tool.inputSchema as Parameters<typeof z.fromJSONSchema>[0]);
+  } catch {
+    return AnyInput;
+  }
+}
+
+/** What the model reads back: the text parts, or the structured content when there is no text. */
+function outputOf(result: CallToolResult): string {
+  const text = result.content
+    .map((item) => (item.type === 'text' ? item.text : `[${item.type}]`))
+    .join('\n');
+  if (text.trim()) return text;
+  return result.structuredContent ? JSON.stringify(result.structuredContent) : '';
+}
+
+/** An MCP server's tool as the tool loop takes it (wrap it with `defineTool`). */
+export interface McpTool {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: z.ZodType;
+  readonly inputJsonSchema: Record<string, unknown>;
+  execute(input: unknown, context: { signal: AbortSignal; span?: TraceSpan }): Promise<string>;
+}
+
+/**
+ * The connected servers' tools as loop tools named `mcp__<server>__<tool>`, each call an `mcp
+ * tools/call` span under the tool call's span. A tool error result, a refusal by `permit`, or a
+ * server that died since is an error the model reads; the run goes on.
+ *
+ * @example
+ * const tools = mcpTools(pool).map((tool) => defineTool(tool));
+ * await runLoop({ model, messages, tools: [...tools, search], maxSteps: 6, timeoutMs: 60_000 });
+ */
+export function mcpTools(
+  pool: Pick<McpClientPool, 'tools'>,
+  options: { permit?: McpToolPermission } = {},
+): McpTool[] {
+  return pool.tools().map((remote) => {
+    const name = mcpToolName(remote.server, remote.tool.name);
+    return {
+      name,
+      description: `${remote.tool.description ?? remote.tool.name} (MCP server "${remote.server}")`,
+      inputSchema: inputSchemaOf(remote),
+      inputJsonSchema: remote.tool.inputSchema as Record<string, unknown>,
+      execute: async (input, context) => {
+        const refusal = options.permit?.(name, input);
+        if (refusal) throw new CohortError('forbidden', refusal);
+        const span = context.span?.child(`mcp tools/call ${remote.tool.name}`, {
+          'mcp.method.name': 'tools/call',
+          'mcp.server': remote.server,
+          [GEN_AI.toolName]: remote.tool.name,
+        });
+        try {
+          const result = await remote.call(input, { signal: context.signal });
+          const output = outputOf(result);
+          if (result.isError) throw new CohortError('internal', output || 'the MCP tool failed');
+          return output;
+        } catch (error) {
+          span?.fail(error);
+          throw error;
+        } finally {
+          span?.end();
+        }
+      },
+    };
+  });
+}
