@@ -1,3 +1,4 @@
+import { connectMcpServers, mcpTools, type McpClientPool } from '../tools/mcp/index.js';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelMessage } from 'ai';
 import { z } from 'zod';
@@ -96,6 +97,8 @@ export interface CodingAgentOptions {
   history?: ModelMessage[];
   /** Home folder for `~/.config/cohort/skills` (tests). */
   home?: string;
+  /** MCP servers already connected; by default the configured `mcpServers` are, for the run. */
+  mcp?: Pick<McpClientPool, 'tools'>;
   /** Replaces the built-in coding tools (tests). */
   tools?: LoopTool[];
   fetch?: typeof fetch;
@@ -175,6 +178,22 @@ function skillResourceTool(skill: Skill): LoopTool {
  * console.log(result.text);
  */
 export async function runCodingAgent(options: CodingAgentOptions): Promise<CodingAgentResult> {
+  // The configured MCP servers' tools join the coding tools for this run, under the same
+  // permission rules (`mcp__<server>__<tool>`); a server that fails to start is left out.
+  const servers = options.config.mcpServers;
+  if (options.mcp || Object.keys(servers).length === 0) return runWithTools(options, options.mcp);
+  const pool = await connectMcpServers(servers, { cwd: options.workspace });
+  try {
+    return await runWithTools(options, pool);
+  } finally {
+    await pool.close();
+  }
+}
+
+async function runWithTools(
+  options: CodingAgentOptions,
+  mcp: Pick<McpClientPool, 'tools'> | undefined,
+): Promise<CodingAgentResult> {
   const { config } = options;
   const workspace = createWorkspace(options.workspace);
   const skills = loadSkills({
@@ -219,7 +238,7 @@ export async function runCodingAgent(options: CodingAgentOptions): Promise<Codin
   const skill = activation.skill;
   const model = skill?.model ?? 'full';
 
-  const baseTools =
+  let baseTools =
     options.tools ??
     Object.values(
       createCodingTools({
@@ -231,6 +250,7 @@ export async function runCodingAgent(options: CodingAgentOptions): Promise<Codin
         ...(options.home ? { home: options.home } : {}),
       }),
     ).map((tool) => defineTool(tool));
+  if (mcp) baseTools = [...baseTools, ...mcpTools(mcp).map((tool) => defineTool(tool))];
   const tracker = createSubagentTracker();
   const env: SubagentEnvironment = {
     model: options.model,

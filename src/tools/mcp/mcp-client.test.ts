@@ -1,0 +1,116 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { defineTool, runLoop } from '../../agents/index.js';
+import { startFakeOpenAI, type FakeOpenAI } from '../../test/fake-openai-server.js';
+import { runCli } from '../../test/run-cli.js';
+import { createScriptedModel } from '../../test/scripted-model.js';
+import { connectMcpServers, mcpTools, type McpClientPool } from './index.js';
+
+// cohort as an MCP client, against a small MCP server written for the tests (stdio, started by
+// the SDK's own client transport) and one that cannot start.
+
+const FIXTURE = fileURLToPath(new URL('../../test/fixture-mcp-server.ts', import.meta.url));
+const calc = {
+  command: process.execPath,
+  args: ['--import', 'tsx', FIXTURE],
+  env: { FIXTURE_NAME: 'calc-fixture' },
+  // tsx resolves from the repository, whatever folder the test runs cohort in.
+  cwd: process.cwd(),
+};
+const broken = { command: join(tmpdir(), 'no-such-mcp-server'), args: [], env: {} };
+
+describe('MCP client', () => {
+  let pool: McpClientPool | undefined;
+  let model: FakeOpenAI | undefined;
+  afterEach(async () => {
+    await pool?.close();
+    await model?.close();
+  });
+
+  it('connects, lists tools as mcp__<server>__<tool>, and reports a server that fails to start', async () => {
+    pool = await connectMcpServers({ calc, broken }, { timeoutMs: 30_000 });
+    const [ok, failed] = pool.statuses();
+    expect(ok).toMatchObject({ name: 'calc', transport: 'stdio', status: 'connected' });
+    expect(ok?.tools.map((tool) => tool.name).sort()).toEqual(['add', 'crash', 'whoami']);
+    expect(failed).toMatchObject({ name: 'broken', status: 'failed' });
+    expect(failed?.error).toMatch(/did not start/);
+    const tools = mcpTools(pool);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'mcp__calc__add',
+      'mcp__calc__crash',
+      'mcp__calc__whoami',
+    ]);
+    const whoami = tools.find((tool) => tool.name === 'mcp__calc__whoami')!;
+    // The server got its own env entry, not the whole environment of cohort.
+    expect(await whoami.execute({}, { signal: new AbortController().signal })).toBe('calc-fixture');
+  }, 60_000);
+
+  it('drops the tools of a server that dies mid-run; the run goes on', async () => {
+    pool = await connectMcpServers({ calc }, { timeoutMs: 30_000 });
+    const tools = mcpTools(pool).map((tool) => defineTool(tool));
+    const scripted = createScriptedModel((call) =>
+      call === 0
+        ? { toolCalls: [{ toolName: 'mcp__calc__crash', input: {} }] }
+        : call === 1
+          ? { toolCalls: [{ toolName: 'mcp__calc__add', input: { a: 2, b: 3 } }] }
+          : { text: ['The server is gone.'] },
+    );
+    const result = await runLoop({
+      model: scripted,
+      messages: [{ role: 'user', content: 'crash it' }],
+      tools,
+      maxSteps: 4,
+      timeoutMs: 30_000,
+    });
+    expect(result.finishReason).toBe('stop');
+    expect(result.toolCalls.map((call) => call.isError)).toEqual([true, true]);
+    expect(String(result.toolCalls[1]?.output)).toMatch(/no longer running/);
+    expect(pool.statuses()[0]).toMatchObject({ status: 'closed' });
+    expect(pool.tools()).toHaveLength(0);
+  }, 60_000);
+
+  it("gives a model-backed agent the servers of the project's .mcp.json", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'cohort-mcp-'));
+    writeFileSync(join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { calc } }));
+    model = await startFakeOpenAI({
+      chat: [
+        { kind: 'tool_call', name: 'mcp__calc__add', arguments: '{"a":2,"b":40}' },
+        { kind: 'text', text: 'The sum is 42.' },
+      ],
+    });
+    const { code, stdout } = await runCli(
+      ['ask', 'What is 2 plus 40 in the book?', '--json'],
+      { OPENAI_BASE_URL: model.baseUrl, COHORT_MODEL: 'scripted' },
+      undefined,
+      { cwd },
+    );
+    expect(code).toBe(0);
+    expect((JSON.parse(stdout) as { answer: string }).answer).toContain('The sum is 42.');
+    const first = model.requests[0]?.body as { tools: { function: { name: string } }[] };
+    expect(first.tools.map((tool) => tool.function.name)).toContain('mcp__calc__add');
+    const second = model.requests[1]?.body as { messages: { role: string; content: unknown }[] };
+    const toolMessage = second.messages.find((message) => message.role === 'tool');
+    expect(JSON.stringify(toolMessage?.content)).toContain('42');
+  }, 90_000);
+
+  it('`cohort mcp list` shows each server, its status and tools', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'cohort-mcp-'));
+    writeFileSync(join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { calc, broken } }));
+    const { code, stdout } = await runCli(['mcp', 'list'], {}, undefined, { cwd });
+    expect(code).toBe(1);
+    expect(stdout).toContain('calc (stdio): connected');
+    expect(stdout).toContain('  mcp__calc__add  Adds two numbers.');
+    expect(stdout).toMatch(/broken \(stdio\): failed — did not start/);
+  }, 60_000);
+
+  it('rejects a malformed server entry, naming it', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'cohort-mcp-'));
+    writeFileSync(join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { 'bad name': calc } }));
+    const { code, stderr } = await runCli(['mcp', 'list'], {}, undefined, { cwd });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/mcpServers/);
+  });
+});
