@@ -5,7 +5,7 @@ import {
   type OpenKnowledgeBaseOptions,
 } from '../retrieval/index.js';
 import type { ResearchResult } from '../schema/index.js';
-import { createLogger } from '../telemetry/index.js';
+import { createLogger, enableTracing } from '../telemetry/index.js';
 import { createResearchDependencies } from './create-research-dependencies.js';
 import type { ResearchDependencies } from './research-dependencies.js';
 import type { ResearchEvent } from './research-events.js';
@@ -50,6 +50,8 @@ export interface OpenResearchOptions extends OpenKnowledgeBaseOptions {
 export async function openResearch(options: OpenResearchOptions): Promise<OpenedResearch> {
   const { config } = options;
   const logger = options.logger ?? createLogger({ level: config.logLevel });
+  // OpenTelemetry export starts here when an OTLP endpoint is configured (nothing loads otherwise).
+  const tracing = await enableTracing(config.telemetry);
   const knowledgeBase = options.knowledgeBase ?? (await openKnowledgeBase({ ...options, logger }));
   const dependencies = createResearchDependencies(config, {
     store: knowledgeBase.store,
@@ -64,6 +66,9 @@ export async function openResearch(options: OpenResearchOptions): Promise<Opened
     run: (question, runOptions = {}) => runResearch(question, { ...dependencies, ...runOptions }),
     stream: (question, runOptions = {}) =>
       streamResearch(question, { ...dependencies, ...runOptions }),
-    close: () => (options.knowledgeBase ? Promise.resolve() : knowledgeBase.close()),
+    close: async () => {
+      await tracing?.flush();
+      if (!options.knowledgeBase) await knowledgeBase.close();
+    },
   };
 }
