@@ -1,11 +1,46 @@
 import { EXTRACTIVE_NOTICE } from '../agents/index.js';
 import type { AgentResponse } from '../schema/index.js';
 import {
+  citationMarkers,
   formatSourcesFooter,
   mergeCitations,
   renumberMarkers,
   splitSourcesFooter,
 } from '../citations/index.js';
+
+/** A quoted sentence as compared across answers: no markers, no list dash, no case. */
+const sentenceKey = (text: string) =>
+  text
+    .replace(/\[\d{1,3}\]/g, '')
+    .replace(/^\s*-\s+/, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
+
+/**
+ * Drops from `body` every cited sentence already said (`seen`), so two agents quoting the same
+ * passage do not repeat it; a line left empty goes too.
+ */
+function withoutRepeats(body: string, seen: Set<string>): string {
+  const lines: string[] = [];
+  for (const line of body.split('\n')) {
+    const list = /^\s*-\s+/.test(line);
+    // A prose line holds several cited sentences ("… [1] … [2]"); a list line is one item.
+    const pieces = list ? [line] : line.split(/(?<=\]) +/);
+    const kept = pieces.filter((piece) => {
+      const key = sentenceKey(piece);
+      if (!/\[\d{1,3}\]/.test(piece) || key === '') return true;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    if (kept.length > 0 || line.trim() === '') lines.push(kept.join(' '));
+  }
+  return lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
 
 /** An answer's text without its Sources footer and mode notice. */
 export function answerBody(response: AgentResponse): string {
@@ -16,7 +51,8 @@ export function answerBody(response: AgentResponse): string {
 
 /**
  * The extractive multi-domain synthesis (spec R5): each agent's answer under its name, with the
- * citations merged, renumbered and de-duplicated, and one Sources footer.
+ * citations merged, renumbered and de-duplicated, and one Sources footer. A sentence an earlier
+ * agent already quoted is not repeated; an agent left with nothing new is not shown.
  *
  * @example
  * const merged = mergeResponses([hardwareAnswer, capstoneAnswer], { notice: EXTRACTIVE_NOTICE });
@@ -27,12 +63,28 @@ export function mergeResponses(
 ): AgentResponse {
   const answered = parts.filter((part) => part.sources.length > 0);
   const kept = answered.length > 0 ? answered : parts.slice(0, 1);
-  const { citations, renumber } = mergeCitations(kept.map((part) => part.sources));
-  const sections = kept.map((part, i) => {
-    const body = renumberMarkers(answerBody(part), renumber[i] ?? new Map());
-    return kept.length > 1 ? `**${part.agentName}**\n\n${body}` : body;
+  const merged = mergeCitations(kept.map((part) => part.sources));
+  const seen = new Set<string>();
+  const bodies = kept
+    .map((part, i) => ({
+      part,
+      body: withoutRepeats(
+        renumberMarkers(answerBody(part), merged.renumber[i] ?? new Map()),
+        seen,
+      ),
+    }))
+    .filter(({ body }) => /\[\d{1,3}\]/.test(body) || kept.length === 1);
+  const sections = bodies.map(({ part, body }) =>
+    bodies.length > 1 ? `**${part.agentName}**\n\n${body}` : body,
+  );
+  // Only passages still quoted are cited, numbered again in order of first use.
+  const used = citationMarkers(sections.join('\n\n'));
+  const order = new Map(used.map((n, i) => [n, i + 1]));
+  const body = renumberMarkers(sections.join('\n\n'), order);
+  const citations = used.flatMap((n, i) => {
+    const citation = merged.citations.find((c) => c.index === n);
+    return citation ? [{ ...citation, index: i + 1 }] : [];
   });
-  const body = sections.join('\n\n');
   const notice = options.notice ? `\n\n${options.notice}` : '';
   const confidences = kept.map((part) => part.confidence ?? 0);
   return {

@@ -100,4 +100,29 @@ describe('selectSentences: the answer is about the subject asked', () => {
     expect(new Set(picked.map((s) => s.chunk))).toEqual(new Set([0, 1]));
     expect(picked.filter((s) => s.chunk === 0).length).toBeLessThanOrEqual(2);
   });
+
+  it('accepts an acronym written out, and a list introduced by a sentence naming the subject', () => {
+    const actuators = chunk(
+      'Actuators',
+      'Series Elastic Actuators put a spring between motor and joint to absorb impacts.',
+      0.7,
+    );
+    expect(selectSentences('What is an SEA?', [actuators], options)[0]?.text).toMatch(
+      /^Series Elastic/,
+    );
+    const kit = chunk(
+      'Overview',
+      [
+        'The lab kit is packed as follows:',
+        '- Box A: cameras, IMUs and their cables',
+        '- Box B: motors, drivers and batteries',
+      ].join('\n'),
+      0.7,
+    );
+    const picked = selectSentences('How is the lab kit organized?', [kit], options).map(
+      (s) => s.text,
+    );
+    expect(picked).toContain('Box A: cameras, IMUs and their cables');
+    expect(picked).toContain('Box B: motors, drivers and batteries');
+  });
 });

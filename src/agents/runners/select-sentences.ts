@@ -97,6 +97,23 @@ function jaccard(a: Set<string>, b: Set<string>): number {
   return shared / (a.size + b.size - shared);
 }
 
+/**
+ * True when `text` writes `acronym` out: consecutive capitalised words whose initials spell it
+ * ("Generative Adversarial Imitation Learning" for GAIL), small joining words allowed between.
+ */
+function spellsOut(text: string, acronym: string): boolean {
+  const words = text.split(/[\s/-]+/).filter((word) => !/^(?:of|and|for|the|to|in|a)$/i.test(word));
+  for (let start = 0; start + acronym.length <= words.length; start++) {
+    let matched = true;
+    for (let i = 0; i < acronym.length && matched; i++) {
+      const word = words[start + i] ?? '';
+      matched = /^[A-Z]/.test(word) && word[0] === acronym[i];
+    }
+    if (matched) return true;
+  }
+  return false;
+}
+
 const compact = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '');
 
 /** How a sentence is tested for naming and defining the question's subject. */
@@ -122,9 +139,13 @@ function subjectTest(
     .map(compact)
     .filter((form) => form.length >= 4);
   if (head.length === 0 && joined.length === 0) return undefined;
+  const acronym = /^[A-Z][A-Za-z]?[A-Z]{1,5}s?$/.test(subject.head)
+    ? subject.head.replace(/s$/, '').toUpperCase()
+    : undefined;
   const names = (text: string, own: Set<string>) =>
     (head.length > 0 && head.every((term) => own.has(term))) ||
-    joined.some((form) => compact(text).includes(form));
+    joined.some((form) => compact(text).includes(form)) ||
+    (acronym !== undefined && spellsOut(text, acronym));
   return {
     names,
     // The defined words are the subject and the question's own words, nothing else: "A node is"
@@ -174,7 +195,10 @@ export function selectSentences(
   const style = effectiveStyle(subject, options.style);
   const queryTerms = new Set((options.queryTerms ?? options.terms)(query));
   const test = subjectTest(subject, options.terms, queryTerms);
-  const candidates: (SelectedSentence & { terms: Set<string>; step: boolean })[] = [];
+  // `whole`: a step of a procedure or an item of a list its passage introduces ("… as follows:"):
+  // such items answer together, so the per-passage limit does not cut them.
+  const candidates: (SelectedSentence & { terms: Set<string>; step: boolean; whole: boolean })[] =
+    [];
   const topChunk = Math.max(0, ...chunks.map((chunk) => chunk.score));
   chunks.forEach((chunk, chunkIndex) => {
     if (chunk.score < cutoff * topChunk) return;
@@ -183,17 +207,20 @@ export function selectSentences(
     // sentences name their own subject.
     const deepest = (chunk.section ?? '').split(' > ').at(-1) ?? '';
     const headingNames = test !== undefined && test.names(deepest, new Set(options.terms(deepest)));
+    // So is a list introduced by a sentence that names it ("This book is structured as follows:").
+    let intro: Set<string> | undefined;
     for (const sentence of splitSentences(chunk.text)) {
       const terms = new Set(options.terms(sentence.text));
       if (terms.size === 0) continue;
-      const names = test
-        ? (sentence.listItem && headingNames) || test.names(sentence.text, terms)
-        : true;
+      const ownNames = test ? test.names(sentence.text, terms) : true;
+      const names = ownNames || (sentence.listItem && (headingNames || intro !== undefined));
+      const introTerms = sentence.listItem ? intro : undefined;
+      if (!sentence.listItem) intro = ownNames && sentence.text.endsWith(':') ? terms : undefined;
       if (!names) continue;
       let covered = 0;
       for (const term of queryTerms) {
         if (terms.has(term)) covered += 1;
-        else if (headingTerms.has(term)) covered += WEIGHTS.heading;
+        else if (headingTerms.has(term) || introTerms?.has(term)) covered += WEIGHTS.heading;
       }
       const coverage = queryTerms.size ? covered / queryTerms.size : 0;
       const length = sentence.text.length;
@@ -203,7 +230,7 @@ export function selectSentences(
       const score =
         WEIGHTS.coverage * coverage +
         WEIGHTS.rank * (topChunk > 0 ? chunk.score / topChunk : 0) +
-        (test?.names(sentence.text, terms) ? WEIGHTS.namesSubject : 0) +
+        (test && names ? WEIGHTS.namesSubject : 0) +
         (defines ? (explains ? WEIGHTS.explainsSubject : WEIGHTS.definesSubject) : 0) +
         (explains && sentence.step ? WEIGHTS.step : 0) +
         styleBonus(style, sentence.text, sentence.listItem, sentence.position) -
@@ -216,6 +243,7 @@ export function selectSentences(
         score,
         listItem: sentence.listItem,
         step: sentence.step,
+        whole: introTerms !== undefined || (style === 'explanation' && sentence.step),
         terms,
       });
     }
@@ -233,8 +261,7 @@ export function selectSentences(
     let bestValue = -Infinity;
     candidates.forEach((candidate, i) => {
       // The steps of a procedure are one answer: they are not held to the per-passage limit.
-      if (!(style === 'explanation' && candidate.step) && fromChunk(candidate.chunk) >= perChunk)
-        return;
+      if (!candidate.whole && fromChunk(candidate.chunk) >= perChunk) return;
       const redundancy = Math.max(0, ...chosen.map((c) => jaccard(c.terms, candidate.terms)));
       const value = lambda * candidate.score - (1 - lambda) * redundancy;
       if (redundancy < 0.8 && value > bestValue) {

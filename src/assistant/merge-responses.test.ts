@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import type { AgentResponse, Citation } from '../schema/index.js';
+import { mergeResponses } from './merge-responses.js';
+
+const cite = (index: number, source: string, section: string): Citation => ({
+  index,
+  source,
+  title: source,
+  section,
+  relevanceScore: 0.7,
+  chunkId: `${source}#${section}`,
+});
+
+const part = (agentName: string, body: string, sources: Citation[]): AgentResponse => ({
+  response: body,
+  sources,
+  agentName,
+  metadata: { body, mode: 'extractive' },
+});
+
+describe('mergeResponses (extractive multi-domain answers)', () => {
+  it('does not repeat a sentence two agents quoted, and cites only what is still quoted', () => {
+    const grippers = cite(1, 'grippers.md', 'Suction');
+    const payload = cite(2, 'arms.md', 'Payload');
+    const merged = mergeResponses([
+      part('hardware', '- Suction cups hold flat parts. [1]\n- The arm lifts 3 kg. [2]', [
+        grippers,
+        payload,
+      ]),
+      part('module_info', '- Suction cups hold flat parts. [1]', [
+        cite(1, 'grippers.md', 'Suction'),
+      ]),
+      part('capstone', 'Suction cups hold flat parts. [2] The demo picks a box. [1]', [
+        cite(1, 'demo.md', 'Pick'),
+        cite(2, 'grippers.md', 'Suction'),
+      ]),
+    ]);
+    const body = String(merged.metadata.body);
+    expect(body.match(/Suction cups hold flat parts/g)).toHaveLength(1);
+    expect(body).not.toContain('**module_info**');
+    expect(body).toContain('**capstone**\n\nThe demo picks a box. [3]');
+    expect(merged.sources.map((c) => `${c.index} ${c.source}`)).toEqual([
+      '1 grippers.md',
+      '2 arms.md',
+      '3 demo.md',
+    ]);
+  });
+
+  it('keeps a single answer as it is', () => {
+    const merged = mergeResponses([
+      part('glossary', 'A gripper grasps. [1]', [cite(1, 'g.md', 'G')]),
+    ]);
+    expect(merged.metadata.body).toBe('A gripper grasps. [1]');
+    expect(merged.sources).toHaveLength(1);
+  });
+});
