@@ -15,7 +15,8 @@ export const DEFAULT_LIMIT = 5;
  * question alone; when the book's best answer lives in another domain's chapter (a glossary
  * question answered in a module chapter), that chapter must still be found. Measured with
  * `cohort eval answers` over the textbook: a hard filter cited a gold section for 0.61 of the
- * tuning questions, no filter 0.68, this preference 0.68 with fewer off-domain quotes.
+ * tuning questions, no filter 0.69, this preference 0.69 with citation [1] right more often (0.58
+ * against 0.56).
  */
 export const DOMAIN_PREFERENCE = 1.1;
 
