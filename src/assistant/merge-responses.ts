@@ -10,8 +10,7 @@ import {
 
 /** A quoted sentence as compared across answers: no markers, no list dash, no case. */
 const sentenceKey = (text: string) =>
-  text
-    .replace(/\[\d{1,3}\]/g, '')
+  renumberMarkers(text, new Map())
     .replace(/^\s*-\s+/, '')
     .replace(/\s+/g, ' ')
     .trim()
@@ -29,7 +28,7 @@ function withoutRepeats(body: string, seen: Set<string>): string {
     const pieces = list ? [line] : line.split(/(?<=\]) +/);
     const kept = pieces.filter((piece) => {
       const key = sentenceKey(piece);
-      if (!/\[\d{1,3}\]/.test(piece) || key === '') return true;
+      if (citationMarkers(piece).length === 0 || key === '') return true;
       if (seen.has(key)) return false;
       seen.add(key);
       return true;
@@ -73,7 +72,7 @@ export function mergeResponses(
         seen,
       ),
     }))
-    .filter(({ body }) => /\[\d{1,3}\]/.test(body) || kept.length === 1);
+    .filter(({ body }) => citationMarkers(body).length > 0 || kept.length === 1);
   const sections = bodies.map(({ part, body }) =>
     bodies.length > 1 ? `**${part.agentName}**\n\n${body}` : body,
   );
