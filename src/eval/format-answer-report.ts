@@ -1,28 +1,14 @@
 import type { CorpusAnswerReport } from './evaluate-answers-on-corpus.js';
 import type { AnswerFigures } from './evaluate-answers.js';
-
-const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
-
-function table(rows: string[][]): string[] {
-  const widths =
-    rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
-  return rows.map((row) =>
-    row
-      .map((cell, column) =>
-        column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0),
-      )
-      .join('  ')
-      .trimEnd(),
-  );
-}
+import { alignTable, percent } from './text-table.js';
 
 const HEADER = ['', 'cases', 'cites gold', 'first gold', 'not in book'];
 const row = (name: string, f: AnswerFigures) => [
   name,
   String(f.cases),
-  pct(f.citesGold),
-  pct(f.firstCitationGold),
-  pct(f.notInBook),
+  percent(f.citesGold),
+  percent(f.firstCitationGold),
+  percent(f.notInBook),
 ];
 const indent = (lines: string[]) => lines.map((line) => `  ${line}`);
 
@@ -39,7 +25,7 @@ export function formatAnswerReport(report: CorpusAnswerReport): string {
   const lines = [
     `Answers, end to end (${routed.mode} mode), ${routed.cases} questions over ${report.ingest.chunks} chunks:`,
     ...indent(
-      table([
+      alignTable([
         HEADER,
         row('router on', routed),
         row('router off', unrouted),
@@ -52,7 +38,7 @@ export function formatAnswerReport(report: CorpusAnswerReport): string {
     '',
     'Per answering agent, router on:',
     ...indent(
-      table([
+      alignTable([
         HEADER,
         ...Object.entries(routed.perAgent).map(([agent, figures]) => row(agent, figures)),
       ]),

@@ -17,6 +17,7 @@ export {
 } from './evaluate-answers.js';
 export { evaluateAnswersOnCorpus, type CorpusAnswerReport } from './evaluate-answers-on-corpus.js';
 export { formatAnswerReport } from './format-answer-report.js';
+export { formatRoutingReport } from './format-routing-report.js';
 export {
   evaluateSkills,
   formatSkillReport,

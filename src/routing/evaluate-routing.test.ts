@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RouteResult } from '../schema/index.js';
 import { evaluateRouting, parseRoutingCases } from './evaluate-routing.js';
-import { formatRoutingReport } from './format-routing-report.js';
+import { formatRoutingReport } from '../eval/format-routing-report.js';
 
 const fakeRouter = (answers: Record<string, [string, string[], number]>) => ({
   route(query: string): RouteResult {

@@ -31,6 +31,7 @@ export { analyzeText, type QueryText } from './query-text.js';
 export { DEFAULT_FEATURE_WEIGHTS, type FeatureWeights } from './query-features.js';
 export { createBookRegistry, defaultAgentsDir } from './book-registry.js';
 export {
+  ECE_BINS,
   evaluateRouting,
   loadRoutingCases,
   parseRoutingCases,
@@ -39,7 +40,6 @@ export {
   type RoutingMiss,
   type AgentRoutingScore,
 } from './evaluate-routing.js';
-export { formatRoutingReport } from './format-routing-report.js';
 export {
   createKnowledgeRefresh,
   learnBookKnowledge,

@@ -1,8 +1,9 @@
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import type { SandboxSettings } from '../config/index.js';
 import { isCohortError } from '../errors/index.js';
+import { findExecutable } from './find-executable.js';
 import { createSandbox } from './sandbox.js';
 
 /** Default time limit of one code run (research spec, TIMEOUT_PYTHON_REPL). */
@@ -64,15 +65,6 @@ except BaseException:
     sys.exit(1)
 `;
 
-const executable = (path: string) => {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /**
  * The Python interpreter for code runs: `configured`, else the system's `/usr/bin/python3`, else
  * the first `python3` on PATH; undefined when there is none.
@@ -84,9 +76,7 @@ export function findPython(
   configured: string | undefined,
   env: Record<string, string | undefined> = process.env,
 ): string | undefined {
-  if (configured) return executable(configured) ? configured : undefined;
-  const dirs = (env.PATH ?? '').split(delimiter).filter(Boolean);
-  return ['/usr/bin/python3', ...dirs.map((dir) => join(dir, 'python3'))].find(executable);
+  return findExecutable('python3', { configured, env, first: ['/usr/bin'] });
 }
 
 /**

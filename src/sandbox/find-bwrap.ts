@@ -1,5 +1,4 @@
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { findExecutable } from './find-executable.js';
 
 /** What a refused bash call says when bubblewrap is missing: how to install it, or opt out. */
 export const BWRAP_INSTALL_HINT =
@@ -8,15 +7,6 @@ export const BWRAP_INSTALL_HINT =
   'Arch: sudo pacman -S bubblewrap) or point sandbox.bwrapPath at it. To run commands without ' +
   'a sandbox anyway, opt out explicitly: COHORT_SANDBOX=off or "sandbox": { "enabled": false } ' +
   'in cohort.config.json.';
-
-const executable = (path: string) => {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /**
  * The path of bubblewrap: `configured` when given (and executable), else the first `bwrap` on
@@ -30,11 +20,5 @@ export function findBwrap(
   env: Record<string, string | undefined> = process.env,
 ): string | undefined {
   if (process.platform !== 'linux') return undefined;
-  if (configured) return executable(configured) ? configured : undefined;
-  const dirs = (env.PATH ?? '').split(delimiter).filter(Boolean);
-  for (const dir of [...dirs, '/usr/bin', '/usr/local/bin']) {
-    const candidate = join(dir, 'bwrap');
-    if (executable(candidate)) return candidate;
-  }
-  return undefined;
+  return findExecutable('bwrap', { configured, env, last: ['/usr/bin', '/usr/local/bin'] });
 }

@@ -6,16 +6,12 @@ import {
   evaluateRetrievalOnCorpus,
   evaluateSkills,
   formatAnswerReport,
+  formatRoutingReport,
   formatSkillReport,
   loadSkillCases,
 } from '../../eval/index.js';
 import { loadSkills } from '../../skills/index.js';
-import {
-  evaluateRouting,
-  formatRoutingReport,
-  loadRoutingCases,
-  type RoutingCase,
-} from '../../routing/index.js';
+import { evaluateRouting, loadRoutingCases, type RoutingCase } from '../../routing/index.js';
 import { toWire } from '../../schema/index.js';
 import { createLogger } from '../../telemetry/index.js';
 import type { CliCommand, CliIo } from '../command.js';

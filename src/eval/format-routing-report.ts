@@ -1,19 +1,5 @@
-import { ECE_BINS, type RoutingEvaluation } from './evaluate-routing.js';
-
-const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
-
-function table(rows: string[][]): string[] {
-  const widths =
-    rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
-  return rows.map((row) =>
-    row
-      .map((cell, column) =>
-        column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0),
-      )
-      .join('  ')
-      .trimEnd(),
-  );
-}
+import { ECE_BINS, type RoutingEvaluation } from '../routing/index.js';
+import { alignTable, percent } from './text-table.js';
 
 /**
  * Renders a routing evaluation as aligned text: accuracy, per-agent table, confusion matrix,
@@ -25,38 +11,38 @@ function table(rows: string[][]): string[] {
 export function formatRoutingReport(result: RoutingEvaluation): string {
   const { labels, matrix } = result.confusion;
   const lines = [
-    `Routing accuracy: ${pct(result.accuracy)} (${result.correct}/${result.total})`,
-    `Secondary agents: exact ${pct(result.secondary.exact)}, precision ${pct(result.secondary.precision)}, recall ${pct(result.secondary.recall)}`,
+    `Routing accuracy: ${percent(result.accuracy)} (${result.correct}/${result.total})`,
+    `Secondary agents: exact ${percent(result.secondary.exact)}, precision ${percent(result.secondary.precision)}, recall ${percent(result.secondary.recall)}`,
     '',
     'Per agent:',
-    ...table([
+    ...alignTable([
       ['agent', 'precision', 'recall', 'f1', 'support'],
       ...labels.map((label) => {
         const score = result.perAgent[label];
         return [
           label,
-          pct(score?.precision ?? 0),
-          pct(score?.recall ?? 0),
-          pct(score?.f1 ?? 0),
+          percent(score?.precision ?? 0),
+          percent(score?.recall ?? 0),
+          percent(score?.f1 ?? 0),
           String(score?.support ?? 0),
         ];
       }),
     ]).map((line) => `  ${line}`),
     '',
     'Confusion matrix (rows: expected, columns: routed):',
-    ...table([
+    ...alignTable([
       ['', ...labels],
       ...labels.map((label, i) => [label, ...(matrix[i] ?? []).map(String)]),
     ]).map((line) => `  ${line}`),
     '',
     'Calibration (confidence bucket: cases, mean confidence, accuracy):',
-    ...table([
+    ...alignTable([
       ['bucket', 'cases', 'confidence', 'accuracy'],
       ...result.calibration.map((bucket) => [
         `${bucket.lower.toFixed(1)}-${bucket.upper.toFixed(1)}`,
         String(bucket.count),
-        bucket.count ? pct(bucket.meanConfidence) : '-',
-        bucket.count ? pct(bucket.accuracy) : '-',
+        bucket.count ? percent(bucket.meanConfidence) : '-',
+        bucket.count ? percent(bucket.accuracy) : '-',
       ]),
     ]).map((line) => `  ${line}`),
     `  expected calibration error (${ECE_BINS} bins): ${result.ece.toFixed(3)}`,
@@ -65,12 +51,12 @@ export function formatRoutingReport(result: RoutingEvaluation): string {
       ? [
           `Kinds: ${Object.entries(result.kinds)
             .sort(([a], [b]) => a.localeCompare(b))
-            .map(([kind, { count, accuracy }]) => `${kind} ${pct(accuracy)} (${count})`)
+            .map(([kind, { count, accuracy }]) => `${kind} ${percent(accuracy)} (${count})`)
             .join(', ')}`,
         ]
       : []),
     `Phases: ${Object.entries(result.phases)
-      .map(([phase, { count, accuracy }]) => `${phase} ${count} (${pct(accuracy)} right)`)
+      .map(([phase, { count, accuracy }]) => `${phase} ${count} (${percent(accuracy)} right)`)
       .join(', ')}`,
   ];
   if (result.misses.length > 0) {
