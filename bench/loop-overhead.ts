@@ -1,8 +1,7 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { z } from 'zod';
 import { defineTool, runLoop } from '../src/agents/loop/index.js';
 import { createScriptedModel, type ScriptedStep } from '../src/test/scripted-model.js';
+import { collectGarbage } from './gc.js';
 import type { BenchOptions } from './options.js';
 import { aiSdkPerStepMs } from './orchestration-peers.js';
 
@@ -33,17 +32,6 @@ const options = (model: ReturnType<typeof createScriptedModel>) => ({
   maxSteps: 6,
   timeoutMs: 60_000,
 });
-
-function collectGarbage(): (() => void) | undefined {
-  const global = globalThis as { gc?: () => void };
-  if (global.gc) return global.gc;
-  try {
-    setFlagsFromString('--expose-gc');
-    return runInNewContext('gc') as () => void;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Measures the tool-calling loop's own overhead with a zero-latency scripted model: milliseconds
