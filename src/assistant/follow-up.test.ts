@@ -27,6 +27,15 @@ describe('resolveFollowUp', () => {
     expect(resolveFollowUp('tell me more', history).subject).toBe('IMU');
   });
 
+  it('does not give a one-character or wordless message the earlier subject', () => {
+    // "x" used to read as "x (about IMU)" and was answered about IMU without saying so.
+    for (const query of ['x', 'x?', '?', '..', '7', 'é'])
+      expect(resolveFollowUp(query, history)).toEqual({ query });
+    // A question of function words only is still a follow-up.
+    expect(resolveFollowUp('and then?', history).subject).toBe('IMU');
+    expect(resolveFollowUp('So?', history).subject).toBe('IMU');
+  });
+
   it('looks past earlier follow-ups to the question that named the subject', () => {
     const longer = [...history, user('What does it stand for?'), assistant('Inertial …')];
     expect(resolveFollowUp('How accurate is it?', longer).query).toBe('How accurate is IMU?');
@@ -64,6 +73,21 @@ describe('follow-ups in a session, end to end on the sample book', () => {
       // The router saw the resolved question: alone, "What does it combine?" goes to the fallback.
       expect(opened.assistant.route('What does it combine?').primaryAgent).toBe('book');
       expect(reply.agentUsed).not.toBe('book');
+    } finally {
+      await opened.close();
+    }
+  }, 60_000);
+
+  it('answers "x" after a question as "x", not as a question about the earlier subject', async () => {
+    const opened = await openAssistant({
+      config: loadConfig({ env: { COHORT_DATA_DIR: 'memory://' } }),
+    });
+    try {
+      const sessionId = randomUUID();
+      await opened.assistant.ask({ query: 'What is a costmap?', sessionId });
+      const reply = await opened.assistant.ask({ query: 'x', sessionId });
+      expect(reply.metadata.followUp).toBeUndefined();
+      expect(reply.answer.split('\n---')[0]).not.toMatch(/costmap/i);
     } finally {
       await opened.close();
     }

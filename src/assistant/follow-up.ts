@@ -1,5 +1,5 @@
 import { questionSubject } from '../agents/index.js';
-import { analyze, QUERY_STOPWORDS } from '../retrieval/index.js';
+import { analyze, QUERY_STOPWORDS, STOPWORDS } from '../retrieval/index.js';
 import type { Message } from '../schema/index.js';
 
 /** A pronoun standing for the previous turns' subject. */
@@ -7,6 +7,16 @@ const PRONOUN = /\b(it|its|that|this|they|them|those|these)\b/i;
 /** Questions that only ask for more of the same ("why?", "tell me more", "an example?"). */
 const BARE =
   /^(?:and\s+|so\s+|ok(?:ay)?,?\s+|but\s+)*(?:why|how|more|go on|tell me more|continue|details|an? example|examples|really)\b/i;
+
+/**
+ * True when a question with no topic word is still made of words ("and then?", "so what?"): only
+ * such a question can lean on the earlier subject. "x", "?" or ".." is no question at all, and
+ * answering it as one about the previous subject would hide that from the user.
+ */
+function madeOfFunctionWords(query: string): boolean {
+  const words = query.toLowerCase().match(/[a-z']{2,}/g) ?? [];
+  return words.some((word) => STOPWORDS.has(word) || QUERY_STOPWORDS.has(word));
+}
 
 /** How a follow-up was read. */
 export interface FollowUp {
@@ -47,7 +57,9 @@ export function resolveFollowUp(query: string, history: readonly Message[]): Fol
   const own = questionSubject(query);
   if (own.phrase) return { query };
   const hasPronoun = PRONOUN.test(query);
-  const bare = BARE.test(query.trim()) || analyze(query, QUERY_STOPWORDS).length === 0;
+  const bare =
+    BARE.test(query.trim()) ||
+    (analyze(query, QUERY_STOPWORDS).length === 0 && madeOfFunctionWords(query));
   if (!own.pronoun && !hasPronoun && !bare) return { query };
   const subject = earlierSubject(history);
   if (!subject) return { query };

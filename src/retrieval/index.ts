@@ -52,7 +52,7 @@ export {
 export { embedChunks, type EmbedFunction, type EmbedSummary } from './ingest/embed-chunks.js';
 export { createHybridRetriever, EMBEDDING_FALLBACK_NOTICE } from './retrievers/hybrid-retriever.js';
 export { analyze, tokenize, stem } from './rank/tokenizer.js';
-export { QUERY_STOPWORDS } from './rank/stopwords.js';
+export { QUERY_STOPWORDS, STOPWORDS } from './rank/stopwords.js';
 export {
   openKnowledgeBase,
   embeddingFor,
