@@ -33,6 +33,12 @@ export const SandboxSettings = z
     denyRead: z.array(z.string().min(1)).default(DEFAULT_DENY_READ),
     /** Host names a sandboxed command may reach through the filtering proxy (`*.example.org` for subdomains). Empty: no network. */
     allowedHosts: z.array(z.string().min(1)).default([]),
+    /**
+     * Let allowed hosts resolve to private or loopback addresses (a registry mirror on the LAN).
+     * Off: the proxy resolves each allowed name and refuses it when any address is private, so a
+     * name rebound to 127.0.0.1 or 10.x (DNS rebinding) reaches nothing.
+     */
+    allowPrivateAddresses: z.boolean().default(false),
     /** Most processes one call may run at once. */
     maxProcesses: z.number().int().min(8).max(65536).default(DEFAULT_MAX_PROCESSES),
     /** Address-space limit of a code run, in MB. */

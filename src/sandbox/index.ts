@@ -9,7 +9,13 @@ export {
 export { BWRAP_INSTALL_HINT, findBwrap } from './find-bwrap.js';
 export { bwrapArgs, type SandboxPlan } from './bwrap-args.js';
 export { resolveDenyPaths, isInsideAny } from './deny-paths.js';
-export { hostAllowed, startAllowListProxy, SANDBOX_PROXY_PORT } from './network-proxy.js';
+export {
+  hostAllowed,
+  startAllowListProxy,
+  SANDBOX_PROXY_PORT,
+  type AllowListProxy,
+  type AllowListProxyOptions,
+} from './network-proxy.js';
 export { runBounded, type BoundedRun, type BoundedRunOptions } from './run-bounded.js';
 export { createProcessLimit, type ProcessLimit } from './process-limit.js';
 export {

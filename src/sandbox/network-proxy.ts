@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import { lookup as systemLookup } from 'node:dns';
+import { connect, type LookupFunction, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -35,12 +36,34 @@ export interface AllowListProxy {
   close(): Promise<void>;
 }
 
-const refuse = (socket: Socket, host: string) => {
+const refuse = (socket: Socket, reason: string) => {
   socket.end(
     `HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n` +
-      `cohort sandbox: ${host} is not in sandbox.allowedHosts\n`,
+      `cohort sandbox: ${reason}\n`,
   );
 };
+const notAllowed = (host: string) => `${host} is not in sandbox.allowedHosts`;
+
+/** Options of {@link startAllowListProxy}. */
+export interface AllowListProxyOptions {
+  /**
+   * Resolves an allowed host to the address the proxy connects to. Pass one that refuses private
+   * addresses (the tools' guarded lookup): an allowed name can resolve to 127.0.0.1 or 10.x (DNS
+   * rebinding), and the allow-list checks names only. Defaults to the system resolver.
+   */
+  lookup?: LookupFunction;
+}
+
+/** The one address `host` is reached at, through `lookup`: the connection is pinned to it. */
+function resolveTarget(lookup: LookupFunction, host: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    lookup(host, { all: false }, (error, address) => {
+      if (error) reject(error);
+      else if (typeof address === 'string' && address) resolve(address);
+      else reject(new Error(`${host} has no address`));
+    });
+  });
+}
 
 /**
  * Starts an HTTP proxy on a Unix socket that lets through only hosts in `allowedHosts`: `CONNECT`
@@ -53,7 +76,9 @@ const refuse = (socket: Socket, host: string) => {
  */
 export async function startAllowListProxy(
   allowedHosts: readonly string[],
+  options: AllowListProxyOptions = {},
 ): Promise<AllowListProxy> {
+  const lookup = options.lookup ?? (systemLookup as LookupFunction);
   const socketDir = mkdtempSync(join(tmpdir(), 'cohort-proxy-'));
   const socketPath = join(socketDir, 'proxy.sock');
   const server = createServer((req: IncomingMessage, res) => {
@@ -65,37 +90,55 @@ export async function startAllowListProxy(
       return;
     }
     if (target.protocol !== 'http:' || !hostAllowed(target.hostname, allowedHosts)) {
-      res.writeHead(403).end(`cohort sandbox: ${target.hostname} is not in sandbox.allowedHosts\n`);
+      res.writeHead(403).end(`cohort sandbox: ${notAllowed(target.hostname)}\n`);
       return;
     }
-    const upstream = httpRequest(
-      target,
-      { method: req.method, headers: { ...req.headers, host: target.host } },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
+    resolveTarget(lookup, target.hostname.replace(/^\[|\]$/g, '')).then(
+      (address) => {
+        const upstream = httpRequest(
+          {
+            protocol: 'http:',
+            hostname: address,
+            port: target.port || 80,
+            path: target.pathname + target.search,
+            method: req.method,
+            headers: { ...req.headers, host: target.host },
+          },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
+        upstream.on('error', (error) => {
+          if (!res.headersSent) res.writeHead(502);
+          res.end(`cohort sandbox: ${error.message}\n`);
+        });
+        req.pipe(upstream);
+      },
+      (error: Error) => {
+        res.writeHead(403).end(`cohort sandbox: ${error.message}\n`);
       },
     );
-    upstream.on('error', (error) => {
-      if (!res.headersSent) res.writeHead(502);
-      res.end(`cohort sandbox: ${error.message}\n`);
-    });
-    req.pipe(upstream);
   });
   server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
     const [host = '', portText = '443'] = (req.url ?? '').split(/:(?=\d+$)/);
     client.on('error', () => undefined);
     if (!hostAllowed(host, allowedHosts)) {
-      refuse(client, host);
+      refuse(client, notAllowed(host));
       return;
     }
-    const upstream = connect(Number(portText), host.replace(/^\[|\]$/g, ''), () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length) upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    upstream.on('error', () => client.destroy());
+    resolveTarget(lookup, host.replace(/^\[|\]$/g, '')).then(
+      (address) => {
+        const upstream = connect(Number(portText), address, () => {
+          client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+          if (head.length) upstream.write(head);
+          upstream.pipe(client);
+          client.pipe(upstream);
+        });
+        upstream.on('error', () => client.destroy());
+      },
+      (error: Error) => refuse(client, error.message),
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

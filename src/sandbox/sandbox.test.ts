@@ -137,7 +137,9 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
         `curl -s -m 3 --noproxy '*' http://localhost:${port}/ || echo direct-refused`,
       ].join('; '),
       10_000,
-      { allowedHosts: ['localhost'] },
+      // localhost is loopback: reachable only because private addresses are allowed here (the
+      // refusal without this is tested in tools/allow-list-proxy.test.ts and bash-tool.test.ts).
+      { allowedHosts: ['localhost'], allowPrivateAddresses: true },
     );
     const lines = run.stdout.split('\n').filter(Boolean);
     expect(lines).toEqual([
@@ -145,6 +147,10 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
       'cohort sandbox: 127.0.0.1 is not in sandbox.allowedHosts',
       'direct-refused',
     ]);
+  });
+
+  it('will not start a proxy that connects wherever an allowed name resolves', () => {
+    expect(() => sandbox({ allowedHosts: ['registry.npmjs.org'] })).toThrow(/connectLookup/);
   });
 
   it('is refused with an install hint when bubblewrap is missing, unless opted out', async () => {

@@ -1,4 +1,5 @@
 import { homedir } from 'node:os';
+import type { LookupFunction } from 'node:net';
 import type { SandboxSettings } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 import { bwrapArgs, type SandboxPlan } from './bwrap-args.js';
@@ -74,6 +75,13 @@ export interface CreateSandboxOptions {
   parentEnv?: Record<string, string | undefined>;
   /** Ignore `settings.allowedHosts`: no network at all (code runs). */
   noNetwork?: boolean;
+  /**
+   * How the proxy resolves an allowed host before connecting: one that refuses private and
+   * loopback addresses (the tools' `createGuardedLookup`), so an allowed name rebound to 127.0.0.1
+   * or 10.x is not reached. Needed when `allowedHosts` is set, unless
+   * `settings.allowPrivateAddresses`.
+   */
+  connectLookup?: LookupFunction;
 }
 
 /**
@@ -109,13 +117,20 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
   if (!bwrap) throw new CohortError('forbidden', BWRAP_INSTALL_HINT);
   const home = options.home ?? homedir();
   const allowedHosts = options.noNetwork ? [] : settings.allowedHosts;
+  if (allowedHosts.length > 0 && !options.connectLookup && !settings.allowPrivateAddresses)
+    throw new CohortError(
+      'internal',
+      'A sandbox with sandbox.allowedHosts needs a connectLookup that refuses private addresses.',
+    );
+  const proxyOptions = options.connectLookup ? { lookup: options.connectLookup } : {};
   return {
     kind: 'bwrap',
     processLimit: describeLimitKind(),
     async run(command) {
       const denyRead = resolveDenyPaths(settings.denyRead, { workspace: root, home });
       const limit = createProcessLimit(settings.maxProcesses);
-      const proxy = allowedHosts.length > 0 ? await startAllowListProxy(allowedHosts) : undefined;
+      const proxy =
+        allowedHosts.length > 0 ? await startAllowListProxy(allowedHosts, proxyOptions) : undefined;
       try {
         const proxyUrl = `http://127.0.0.1:${SANDBOX_PROXY_PORT}`;
         const plan: SandboxPlan = {

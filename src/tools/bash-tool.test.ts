@@ -1,7 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SandboxSettings } from '../config/index.js';
+import { findBwrap } from '../sandbox/index.js';
 import { createBashTool } from './bash-tool.js';
 import { createWorkspace } from './workspace.js';
 
@@ -54,4 +58,23 @@ describe('bash', () => {
     expect(result.ok && result.stdout.length).toBeLessThan(200);
     expect(result.ok && result.stdout).toContain('characters cut');
   });
+});
+
+describe.skipIf(!findBwrap(undefined))('bash with allowed hosts', () => {
+  it('cannot reach an allowed name that resolves to a loopback address', async () => {
+    const server = createServer((_req, res) => res.end('loopback answer'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const bash = createBashTool(workspace, {
+        sandbox: SandboxSettings.parse({ allowedHosts: ['localhost'] }),
+      });
+      const result = await bash.execute({ command: `curl -s -m 5 http://localhost:${port}/` }, {});
+      if (!result.ok) throw new Error(result.error);
+      expect(result.stdout).not.toContain('loopback answer');
+      expect(result.stdout).toContain('private or loopback address (127.0.0.1)');
+    } finally {
+      server.close();
+    }
+  }, 20_000);
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SandboxSettings } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 import { createSandbox, type Sandbox } from '../sandbox/index.js';
+import { createGuardedLookup } from './network-guard.js';
 import { toolFailure, type CohortTool, type ToolOutcome } from './tool.js';
 import { DEFAULT_MAX_OUTPUT_CHARS, truncateText } from './truncate-text.js';
 import type { Workspace } from './workspace.js';
@@ -64,6 +65,9 @@ export function createBashTool(
           settings,
           ...(options.parentEnv ? { parentEnv: options.parentEnv } : {}),
           ...(options.home ? { home: options.home } : {}),
+          ...(settings.allowPrivateAddresses
+            ? {}
+            : { connectLookup: createGuardedLookup({ setting: 'sandbox.allowPrivateAddresses' }) }),
         });
         const run = await sandbox.run({
           argv: ['/bin/bash', '-c', command],

@@ -27,6 +27,7 @@ export { htmlToText, type ReadablePage } from './html-to-text.js';
 export {
   isPrivateAddress,
   assertPublicUrl,
+  createGuardedLookup,
   systemLookup,
   type HostLookup,
 } from './network-guard.js';

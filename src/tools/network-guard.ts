@@ -187,23 +187,41 @@ export async function assertPublicUrl(
 }
 
 /** The refusal for a target that resolves to no address or to any private one; else undefined. */
-function privateAddressRefusal(action: string, addresses: string[]): CohortError | undefined {
+function privateAddressRefusal(
+  action: string,
+  addresses: string[],
+  setting = 'tools.allowPrivateNetwork',
+): CohortError | undefined {
   const blocked = addresses.filter(isPrivateAddress);
   if (addresses.length > 0 && blocked.length === 0) return undefined;
   return new CohortError(
     'forbidden',
-    `Refusing to ${action}: it resolves to a private or loopback address (${blocked.join(', ') || 'none'}). Set tools.allowPrivateNetwork to allow it.`,
+    `Refusing to ${action}: it resolves to a private or loopback address (${blocked.join(', ') || 'none'}). Set ${setting} to allow it.`,
     { field: 'url' },
   );
 }
 
 /**
- * The resolver the connection itself uses: it refuses private and loopback addresses at connect
- * time. {@link assertPublicUrl} checks a name before the request, but a name can resolve again to
- * another address when the socket opens (DNS rebinding); this check runs on that second answer.
+ * A resolver for `net.connect`/`http.request` that refuses private and loopback addresses at
+ * connect time. {@link assertPublicUrl} checks a name before the request, but a name can resolve
+ * again to another address when the socket opens (DNS rebinding); this check runs on the answer
+ * the socket really uses. `resolve` replaces the system resolver (tests); `setting` is the option
+ * the refusal names as the way to allow private addresses.
+ *
+ * @example
+ * net.connect({ host: 'example.org', port: 443, lookup: createGuardedLookup() });
  */
-const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookupCallback(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+export function createGuardedLookup(
+  options: { resolve?: HostLookup; setting?: string } = {},
+): LookupFunction {
+  const { resolve, setting } = options;
+  const answer = (
+    hostname: string,
+    wanted: { all?: boolean },
+    callback: Parameters<LookupFunction>[2],
+    error: Error | null,
+    addresses: LookupAddress[],
+  ) => {
     if (error) {
       callback(error, '', 0);
       return;
@@ -211,6 +229,7 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
     const refusal = privateAddressRefusal(
       `connect to ${hostname}`,
       addresses.map((entry) => entry.address),
+      setting,
     );
     const first = addresses[0];
     if (refusal || !first) {
@@ -218,10 +237,31 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
       return;
     }
     // net.connect asks for every address when it races IPv4 and IPv6 (autoSelectFamily).
-    if (options.all) (callback as (e: null, all: LookupAddress[]) => void)(null, addresses);
+    if (wanted.all) (callback as (e: null, all: LookupAddress[]) => void)(null, addresses);
     else callback(null, first.address, first.family);
-  });
-};
+  };
+  return (hostname, wanted, callback) => {
+    if (resolve) {
+      resolve(hostname).then(
+        (found) =>
+          answer(
+            hostname,
+            wanted,
+            callback,
+            null,
+            found.map((address) => ({ address, family: isIP(address) === 6 ? 6 : 4 })),
+          ),
+        (error: Error) => answer(hostname, wanted, callback, error, []),
+      );
+      return;
+    }
+    dnsLookupCallback(hostname, { ...wanted, all: true }, (error, addresses: LookupAddress[]) =>
+      answer(hostname, wanted, callback, error, addresses),
+    );
+  };
+}
+
+const guardedLookup = createGuardedLookup();
 
 let guardedAgent: Agent | undefined;
 
