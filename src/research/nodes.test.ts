@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CohortConfig } from '../config/index.js';
 import { findBwrap, findPython, runCode, type CodeSandbox } from '../sandbox/index.js';
@@ -303,6 +304,31 @@ describe('analysisNode', () => {
       rmSync(outside, { recursive: true, force: true });
     },
   );
+
+  it('without python3, tells the model code execution is unavailable and goes on', async () => {
+    const noPython = mkdtempSync(join(tmpdir(), 'cohort-no-python-'));
+    const prompts: string[] = [];
+    const model = mockModel((prompt, call) => {
+      prompts.push(prompt);
+      return call === 0
+        ? json({ summary: 'S [1].', citations: [{ index: 1 }], reasoning: 'r', pythonCode: '1+1' })
+        : json({ summary: 'Without code, S [1].', citations: [{ index: 1 }], reasoning: 'r' });
+    });
+    const sandbox: CodeSandbox = (code, options) =>
+      runCode(code, {
+        ...options,
+        settings: CohortConfig.parse({}).sandbox,
+        parentEnv: { PATH: noPython },
+        pythonDirs: [],
+      });
+    const finding = (await analysisNode(gathered, testContext({ model, sandbox })))
+      .subagentFindings?.[0];
+    rmSync(noPython, { recursive: true, force: true });
+    expect(prompts[1]).toContain('Your code ran (error)');
+    expect(prompts[1]).toContain('no python3 was found');
+    expect(finding).toMatchObject({ mode: 'model', summary: 'Without code, S [1].' });
+    expect(finding?.codeOutput).toMatch(/^error: Code execution is unavailable: no python3/);
+  });
 
   it('skips analysis when nothing was found, giving the reasons', async () => {
     const empty = testState('q', {

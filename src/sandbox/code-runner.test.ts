@@ -89,3 +89,30 @@ describe.skipIf(!findBwrap(undefined) || !findPython(undefined))(
     });
   },
 );
+
+describe('runCode without python3', () => {
+  const empty = mkdtempSync(join(tmpdir(), 'cohort-no-python-'));
+  afterAll(() => rmSync(empty, { recursive: true, force: true }));
+
+  it('is refused with how to install python3, running nothing', async () => {
+    const result = await runCode('print(1)', {
+      settings,
+      parentEnv: { PATH: empty },
+      pythonDirs: [],
+    });
+    expect(result).toMatchObject({ status: 'error', stdout: '', stderr: '' });
+    expect(result.error).toBe(
+      'Code execution is unavailable: no python3 was found (looked in /usr/bin and on PATH). Install it (Debian/Ubuntu: sudo apt-get install python3) or set sandbox.python to an interpreter.',
+    );
+  });
+
+  it('names a configured interpreter that does not exist, rather than using another one', async () => {
+    const missing = join(empty, 'python3.99');
+    const result = await runCode('print(1)', {
+      settings: SandboxSettings.parse({ python: missing }),
+      parentEnv,
+    });
+    expect(result.status).toBe('error');
+    expect(result.error).toContain(`sandbox.python is ${missing}, which is not an executable file`);
+  });
+});

@@ -75,8 +75,20 @@ except BaseException:
 export function findPython(
   configured: string | undefined,
   env: Record<string, string | undefined> = process.env,
+  systemDirs: string[] = ['/usr/bin'],
 ): string | undefined {
-  return findExecutable('python3', { configured, env, first: ['/usr/bin'] });
+  return findExecutable('python3', { configured, env, first: systemDirs });
+}
+
+/**
+ * Why code cannot run when no interpreter was found. There is no in-process fallback: Pyodide in
+ * the server's own process is what the sandbox replaced (it reached host files and secrets), so
+ * without python3 code execution is refused, and the research run goes on without its output.
+ */
+export function pythonMissingMessage(configured: string | undefined): string {
+  return configured
+    ? `Code execution is unavailable: sandbox.python is ${configured}, which is not an executable file. Point it at a python3 interpreter or remove it to use the system's python3.`
+    : 'Code execution is unavailable: no python3 was found (looked in /usr/bin and on PATH). Install it (Debian/Ubuntu: sudo apt-get install python3) or set sandbox.python to an interpreter.';
 }
 
 /**
@@ -95,6 +107,8 @@ export async function runCode(
   options: CodeRunOptions & {
     settings: SandboxSettings;
     parentEnv?: Record<string, string | undefined>;
+    /** Folders searched for python3 before PATH (tests); `/usr/bin` by default. */
+    pythonDirs?: string[];
   },
 ): Promise<CodeRunResult> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_PYTHON_TIMEOUT_MS;
@@ -107,12 +121,8 @@ export async function runCode(
     error,
     durationMs: elapsed(),
   });
-  const python = findPython(options.settings.python, options.parentEnv);
-  if (!python) {
-    return failed(
-      'Code execution needs python3: install it (Debian/Ubuntu: sudo apt-get install python3) or set sandbox.python.',
-    );
-  }
+  const python = findPython(options.settings.python, options.parentEnv, options.pythonDirs);
+  if (!python) return failed(pythonMissingMessage(options.settings.python));
   const scratch = mkdtempSync(join(tmpdir(), 'cohort-code-'));
   try {
     const sandbox = createSandbox({
