@@ -7,22 +7,12 @@ import {
   type Span,
 } from '@opentelemetry/api';
 
+import type { SpanRecord } from './span-record.js';
+
+export type { SpanRecord } from './span-record.js';
+
 /** The instrumentation scope cohort's spans carry. */
 export const TRACER_NAME = 'cohort';
-
-/** A finished span as the store keeps it (the trace view reads these). */
-export interface SpanRecord {
-  spanId: string;
-  /** The parent span, or null for the root. */
-  parentId: string | null;
-  name: string;
-  /** Start time, milliseconds since the epoch. */
-  startMs: number;
-  durationMs: number;
-  attributes: Attributes;
-  status: 'ok' | 'error';
-  error?: string;
-}
 
 /**
  * One step of a run, traced twice from one call: as an OpenTelemetry span (exported only when an

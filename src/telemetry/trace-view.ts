@@ -1,5 +1,5 @@
 import { GEN_AI } from './gen-ai.js';
-import type { SpanRecord } from './trace-span.js';
+import type { SpanRecord } from './span-record.js';
 
 /** A run's trace as the trace view shows it: its spans and the totals a reader looks for first. */
 export interface TraceView {

@@ -57,6 +57,32 @@ describe('GET /runs/:id/trace', () => {
     const retrieval = trace.spans.find((span) => span.name === 'cohort.retrieval');
     expect(retrieval?.parent_id).toBe(agent?.span_id);
     expect(trace.duration_ms).toBeGreaterThan(0);
+    // The wire form: snake_case fields, attribute names as OpenTelemetry spells them.
+    expect(Object.keys(trace).sort()).toEqual([
+      'duration_ms',
+      'input_tokens',
+      'kind',
+      'output_tokens',
+      'routing',
+      'run_id',
+      'spans',
+      'status',
+    ]);
+    const routing = trace.spans.find((span) => span.name === 'cohort.routing');
+    expect(Object.keys(routing ?? {}).sort()).toEqual([
+      'attributes',
+      'duration_ms',
+      'error',
+      'name',
+      'parent_id',
+      'span_id',
+      'start_ms',
+      'status',
+    ]);
+    expect(routing).toMatchObject({
+      error: null,
+      attributes: { 'cohort.routing.agent': answer.agent_used },
+    });
   });
 
   it("returns a research run's spans, one per task under the run", async () => {

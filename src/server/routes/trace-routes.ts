@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { toWire } from '../../schema/index.js';
 import type { Store } from '../../store/index.js';
 import { traceView } from '../../telemetry/index.js';
 import { apiError, HttpError } from '../api-error.js';
@@ -38,24 +39,15 @@ export function traceRoutes(parts: { store: Pick<Store, 'runs'> }) {
           'id',
         ),
       );
-    const view = traceView(run, spans);
+    const { routing, spans: viewSpans, ...totals } = traceView(run, spans);
+    // Attribute names are OpenTelemetry's, not cohort's camelCase: they go out untouched.
     return c.json({
-      run_id: view.runId,
-      kind: view.kind,
-      status: view.status,
-      duration_ms: view.durationMs,
-      input_tokens: view.inputTokens,
-      output_tokens: view.outputTokens,
-      routing: view.routing ?? null,
-      spans: view.spans.map((span) => ({
-        span_id: span.spanId,
-        parent_id: span.parentId,
-        name: span.name,
-        start_ms: span.startMs,
-        duration_ms: span.durationMs,
-        status: span.status,
-        error: span.error ?? null,
-        attributes: span.attributes,
+      ...toWire(totals),
+      routing: routing ? toWire(routing) : null,
+      spans: viewSpans.map(({ attributes, error, ...span }) => ({
+        ...toWire(span),
+        error: error ?? null,
+        attributes,
       })),
     });
   });

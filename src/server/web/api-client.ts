@@ -6,6 +6,7 @@ import type {
   RouteResponse,
   Wire,
 } from '../../schema/index.js';
+import type { TraceView } from '../../telemetry/trace-view.js';
 import type { HealthResponse } from '../api-schemas.js';
 import { readSseEvents } from './sse-parser.js';
 
@@ -29,6 +30,12 @@ export type WireAgent = Wire<AgentSummary>;
 
 /** Server health (`GET /healthz`). */
 export type WireHealth = Wire<HealthResponse>;
+
+/** A run's trace (`GET /runs/:id/trace`): its spans with the totals and the routing decision. */
+export type WireTrace = Wire<TraceView>;
+
+/** One recorded span of a {@link WireTrace}; its attributes keep their OpenTelemetry names. */
+export type WireTraceSpan = WireTrace['spans'][number];
 
 /** An error the API answered with, or a network failure (status 0). */
 export class ApiFailure extends Error {
@@ -105,6 +112,11 @@ export async function loadHistory(sessionId: string): Promise<WireMessage[]> {
     if (error instanceof ApiFailure && error.status === 404) return [];
     throw error;
   }
+}
+
+/** The recorded trace of an answer (its `query_id`) or a research run (its `run_id`). */
+export function loadTrace(runId: string): Promise<WireTrace> {
+  return getJson<WireTrace>(`/runs/${encodeURIComponent(runId)}/trace`);
 }
 
 /** One event of a cohort stream, its JSON data parsed. */

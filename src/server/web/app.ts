@@ -13,6 +13,7 @@ import { byId, h } from './dom.js';
 import { splitSourcesFooter } from '../../citations/sources-footer.js';
 import { renderAnswer } from './render-answer.js';
 import { mountResearchView } from './research-view.js';
+import { tracePanel } from './trace-panel.js';
 
 // The chat page: streams answers from /chat/stream, shows which agent answered and why, and opens
 // cited passages. The session id lives in localStorage so a reload keeps the conversation.
@@ -252,7 +253,10 @@ async function ask(text: string) {
           citations = list;
           fillAnswer(bubble, answer, citations);
         },
-        done: (response) => fillAnswer(bubble, response.answer, response.citations),
+        done: (response) => {
+          fillAnswer(bubble, response.answer, response.citations);
+          bubble.append(tracePanel(response.query_id));
+        },
       },
       controller.signal,
     );

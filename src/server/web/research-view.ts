@@ -9,6 +9,7 @@ import {
   type WireResearchEvent,
 } from './research-client.js';
 import { renderAnswer } from './render-answer.js';
+import { tracePanel } from './trace-panel.js';
 
 // The research view: runs a question over /research/stream, shows one live card per subagent
 // (they run in parallel), then the report with `[n]` citations that open their source.
@@ -217,7 +218,7 @@ export function mountResearchView(): void {
         controller.signal,
       );
       sources = citedSources(result);
-      report.replaceChildren(reportElement(result, sources));
+      report.replaceChildren(reportElement(result, sources), tracePanel(result.run_id));
       report.hidden = false;
       say(
         `Done in ${seconds(performance.now() - started)} · ${result.sources.length} sources · ${result.mode} mode · run ${result.run_id}`,
