@@ -1,0 +1,74 @@
+import type { RouteResult } from '../../schema/index.js';
+import type { Classification } from '../intent-classifier.js';
+import type { IntentCue } from '../intent-cues.js';
+import type { AnalyzedQuery, RoutingModel } from '../routing-model.js';
+import { bookHomePhase } from './book-home.js';
+import { definitionPhase } from './definition.js';
+import { intentPhase } from './intent.js';
+import { keywordPhase } from './keyword.js';
+import { offTopicPhase } from './off-topic.js';
+import { round, type Phase, type PhaseDecision, type PhaseSettings } from './phase.js';
+import { phaseContext } from './phase-context.js';
+import { secondaryAgents } from './secondary.js';
+import { unknownWordsPhase } from './unknown-words.js';
+
+/**
+ * The phases in the order they are asked; the first that decides wins. The subject check and the
+ * definition form (R3) come before keywords, so neither an off-topic word nor a domain keyword
+ * overrides them; the intent phase always decides.
+ */
+export const PHASES: readonly Phase[] = [
+  offTopicPhase,
+  definitionPhase,
+  keywordPhase,
+  bookHomePhase,
+  unknownWordsPhase,
+  intentPhase,
+];
+
+/** One routing decision with what it was made from. */
+export interface Decision {
+  result: RouteResult;
+  analyzed: AnalyzedQuery;
+  classification: Classification;
+}
+
+/**
+ * Routes one clause (or a whole one-clause question) through {@link PHASES}, then adds its
+ * secondary agents. `form` overrides the detected question form (see {@link phaseContext}).
+ *
+ * @example
+ * decideClause(model, 'Capstone milestones', settings).result.primaryAgent; // 'capstone'
+ */
+export function decideClause(
+  model: RoutingModel,
+  query: string,
+  settings: PhaseSettings,
+  form?: IntentCue,
+): Decision {
+  const context = phaseContext(model, query, settings, form);
+  let decision: PhaseDecision | undefined;
+  for (const phase of PHASES) {
+    decision = phase(context);
+    if (decision) break;
+  }
+  // The intent phase always decides, so the chain never ends empty.
+  const { primary, phase, confidence, scores } = decision!;
+  const { analyzed } = context;
+  const corrected =
+    analyzed.corrections.length > 0
+      ? ` (read ${analyzed.corrections.map(([typo, word]) => `"${typo}" as "${word}"`).join(', ')})`
+      : '';
+  const secondary = secondaryAgents(context, primary);
+  const result: RouteResult = {
+    primaryAgent: primary,
+    secondaryAgents: secondary,
+    confidence: round(Math.min(1, Math.max(0, confidence))),
+    routingReason: decision!.reason + corrected,
+    isMultiDomain: secondary.length > 0,
+    phase,
+    scores: Object.fromEntries(Object.entries(scores).map(([name, value]) => [name, round(value)])),
+    ...(phase === 'keyword' ? {} : { intent: context.intent }),
+  };
+  return { result, analyzed, classification: context.classification };
+}

@@ -1,0 +1,99 @@
+import { splitClauses } from '../clauses.js';
+import { detectIntentCues, type IntentCue } from '../intent-cues.js';
+import { analyzeText } from '../query-text.js';
+import type { RoutingModel } from '../routing-model.js';
+import { decideClause, type Decision } from './decide-clause.js';
+import type { PhaseSettings } from './phase.js';
+
+/** A clause of a compound question names a secondary agent at this probability or more. */
+export const CLAUSE_MIN_PROBABILITY = 0.5;
+
+/** One ask of a multi-part question and the agent it needs. */
+export interface ClauseRoute {
+  text: string;
+  agent: string;
+  probability: number;
+  keywordScore: number;
+}
+
+/** A decision about a whole question, with the route of each of its asks when it has several. */
+export interface QueryDecision extends Decision {
+  clauses: ClauseRoute[];
+}
+
+// True when a clause says what it is about (a keyword, or a word the book covers): "and how do
+// we deploy it?" does not, so the whole question decides for it.
+const hasSubject = ({ analyzed }: Decision) =>
+  Object.values(analyzed.keywords).some((match) => match.score > 0) ||
+  (analyzed.grounding?.covered.length ?? 0) > 0;
+
+// "What's USD, the scene format Isaac Sim uses?": the words before the comma are the ask.
+function formOf(text: string): IntentCue {
+  const intent = detectIntentCues(analyzeText(text).words).intent;
+  const head = text.split(',')[0] ?? text;
+  if (intent === 'definition' || head === text) return intent;
+  return detectIntentCues(analyzeText(head).words).intent === 'definition' ? 'definition' : intent;
+}
+
+/**
+ * Routes a whole question: one ask (after any context) is decided as one clause with the ask's
+ * form; a multi-part question takes its primary agent from its first ask, and each later ask that
+ * names a different specialist with confidence adds it as a secondary agent.
+ *
+ * @example
+ * decideQuery(model, 'How do URDF joints work, and what does revolute mean?', settings).result.secondaryAgents; // ['glossary']
+ */
+export function decideQuery(
+  model: RoutingModel,
+  query: string,
+  settings: PhaseSettings,
+): QueryDecision {
+  const clauses = splitClauses(query);
+  const asks = clauses.filter((clause) => clause.ask);
+  // One ask after some context: the ask gives the form, the whole text the subject.
+  const single = asks.length === 1 ? asks[0] : asks.length === 0 ? clauses[0] : undefined;
+  const whole = decideClause(model, query, settings, single ? formOf(single.text) : undefined);
+  if (asks.length < 2) return { ...whole, clauses: [] };
+
+  const parts = asks.map((ask) => ({ ask, decision: decideClause(model, ask.text, settings) }));
+  const head = parts[0] && hasSubject(parts[0].decision) ? parts[0].decision : whole;
+  const primary = head.result.primaryAgent;
+  const definer = model.agents.find(
+    (agent) => agent.name !== model.defaultAgent && agent.intents.includes('definition'),
+  );
+  const secondary: string[] = [];
+  for (const { decision } of parts.slice(1)) {
+    const agent = decision.result.primaryAgent;
+    if (
+      agent !== primary &&
+      agent !== model.defaultAgent &&
+      decision.result.phase !== 'fallback' &&
+      decision.result.confidence >= CLAUSE_MIN_PROBABILITY &&
+      hasSubject(decision) &&
+      (agent === definer?.name || (decision.analyzed.keywords[agent]?.score ?? 0) > 0) &&
+      !secondary.includes(agent)
+    )
+      secondary.push(agent);
+  }
+  const clauseRoutes: ClauseRoute[] = parts.map(({ ask, decision }) => ({
+    text: ask.text,
+    agent: decision.result.primaryAgent,
+    probability: decision.result.confidence,
+    keywordScore: decision.analyzed.keywords[decision.result.primaryAgent]?.score ?? 0,
+  }));
+  const reason =
+    `Multi-part question (${asks.length} asks); first ask "${parts[0]?.ask.text ?? ''}": ${head.result.routingReason}` +
+    (secondary.length > 0
+      ? ` Later asks need: ${secondary.map((agent) => `${agent} ("${clauseRoutes.find((c) => c.agent === agent)?.text ?? ''}")`).join(', ')}.`
+      : '');
+  return {
+    ...head,
+    result: {
+      ...head.result,
+      secondaryAgents: secondary,
+      isMultiDomain: secondary.length > 0,
+      routingReason: reason,
+    },
+    clauses: clauseRoutes,
+  };
+}

@@ -1,0 +1,55 @@
+import type { Agent } from '../../agents/index.js';
+import { FORM_WORDS } from '../intent-cues.js';
+import { analyzeText, isContentWord } from '../query-text.js';
+import { MIN_KEYWORD_DOMAIN_SHARE } from '../subject-grounding.js';
+import { probabilityOf, type PhaseContext } from './phase.js';
+
+/** A specialist named by its own keywords is a secondary agent from this probability on. */
+export const SECONDARY_MIN_PROBABILITY = 0.05;
+
+// A matched keyword is written "word (~typo)" when the speller read it; the typo is not a word.
+const keywordText = (matched: string) => matched.replace(/ \(~.*\)$/, '');
+
+// A matched keyword names a subject unless all its words name the question's form ("how do").
+const namesSubject = (matched: string) =>
+  analyzeText(keywordText(matched)).words.some(
+    (word) => isContentWord(word) && !FORM_WORDS.has(word),
+  );
+
+// With book knowledge, the keyword's term must also live mostly in that agent's chapters.
+function livesWith(context: PhaseContext, agent: Agent, keyword: string): boolean {
+  const knowledge = context.model.knowledge;
+  if (!knowledge) return true;
+  const domain = agent.retrievalDomain ?? agent.domain;
+  const text = analyzeText(keywordText(keyword));
+  const shares = text.stems
+    .filter((_, i) => isContentWord(text.words[i] ?? ''))
+    .map((stem) => knowledge.domainShare(stem, domain))
+    .filter((share): share is number => share !== undefined);
+  return shares.length === 0 || Math.max(...shares) >= MIN_KEYWORD_DOMAIN_SHARE;
+}
+
+/**
+ * Secondary agents of a one-clause question: other specialists the query names with their own
+ * subject keywords that the classifier also finds plausible ("What hardware do I need for the
+ * capstone?" → capstone). A definition is one ask, whatever domain its term is from, and the
+ * default agent takes no helpers. Sorted by the classifier's probability.
+ *
+ * @example
+ * secondaryAgents(phaseContext(model, 'What hardware do I need for the capstone?', settings), 'hardware'); // ['capstone']
+ */
+export function secondaryAgents(context: PhaseContext, primary: string): string[] {
+  const { model, analyzed, specialists, definer } = context;
+  if (primary === model.defaultAgent || primary === definer?.name) return [];
+  const secondary = specialists
+    .filter(
+      (agent) =>
+        agent.name !== primary &&
+        (analyzed.keywords[agent.name]?.matched ?? []).some(
+          (keyword) => namesSubject(keyword) && livesWith(context, agent, keyword),
+        ) &&
+        probabilityOf(context, agent.name) >= SECONDARY_MIN_PROBABILITY,
+    )
+    .map((agent) => agent.name);
+  return secondary.sort((a, b) => probabilityOf(context, b) - probabilityOf(context, a));
+}
