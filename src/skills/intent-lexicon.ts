@@ -22,11 +22,24 @@ export const INTENT_LEXICON: ReadonlyArray<{ words: string; means: string; stren
     strength: 0.6,
   },
   { words: 'recommend boundaries schema components', means: 'design evaluate', strength: 0.4 },
+  { words: 'strategy rfc spec specification adr', means: 'design plan', strength: 0.8 },
+  { words: 'weigh pros cons suggest', means: 'compare evaluate propose', strength: 0.7 },
   // Building and changing behaviour.
   {
-    words: 'create support endpoint feature script flag command',
+    words: 'create support integrate wire hook',
+    means: 'implement add build change',
+    strength: 0.9,
+  },
+  { words: 'decide choose pick', means: 'compare evaluate', strength: 0.8 },
+  {
+    words: 'endpoint feature script flag command option',
     means: 'implement add build',
-    strength: 0.6,
+    strength: 0.35,
+  },
+  {
+    words: 'increase decrease raise lower bump reduce extend enable disable',
+    means: 'change',
+    strength: 0.8,
   },
   {
     words: 'bug bugs crash crashes crashing broken fails failing failure failed regression',
@@ -34,6 +47,12 @@ export const INTENT_LEXICON: ReadonlyArray<{ words: string; means: string; stren
     strength: 0.9,
   },
   { words: 'error errors wrong complains red issue problem', means: 'fix debug', strength: 0.5 },
+  {
+    words:
+      'exception exceptions traceback hang hangs freezes leak leaks incorrect incorrectly flaky intermittent intermittently sometimes',
+    means: 'fix debug',
+    strength: 0.7,
+  },
   { words: 'make handle include instead', means: 'change implement', strength: 0.4 },
   // Restructuring without changing behaviour.
   { words: 'clean cleanup tidy messy mess', means: 'clean refactor', strength: 0.9 },
@@ -49,11 +68,12 @@ export const INTENT_LEXICON: ReadonlyArray<{ words: string; means: string; stren
   },
   { words: 'readable clearer confusing unreadable', means: 'simplify refactor', strength: 0.9 },
   {
-    words: 'decompose separate apart modularize modularise',
+    words: 'decompose apart modularize modularise',
     means: 'split refactor',
     strength: 0.8,
   },
   { words: 'constants dead unused', means: 'refactor clean', strength: 0.6 },
+  { words: 'flatten nested polymorphism', means: 'simplify refactor', strength: 0.8 },
   { words: 'move', means: 'refactor', strength: 0.3 },
 ];
 
@@ -63,16 +83,75 @@ export const INTENT_LEXICON: ReadonlyArray<{ words: string; means: string; stren
  */
 export const INTENT_PHRASES: ReadonlyArray<{ pattern: RegExp; means: string; strength: number }> = [
   {
-    pattern:
-      /\b(before (any|we|anyone|writing|implementing|coding|starting)|no code yet|write (it|this) up|think through)\b/i,
+    pattern: /\b(before (any|we|anyone|\w+ing)|no code yet|write (it|this) up|think through)\b/i,
     means: 'plan design',
     strength: 0.9,
   },
   {
     pattern:
-      /\b(without (chang|alter|break)\w*|keep(ing)? (all )?(the )?(tests?|behaviou?r)\b|same behaviou?r)/i,
+      /\b(without (chang|alter|break)\w*|keep(ing)? (all )?(the )?(tests?|behaviou?r)\b|same behaviou?r|nothing (should|must|may|will) change|no (behaviou?r(al)?|functional) changes?)/i,
     means: 'refactor restructure',
     strength: 0.9,
+  },
+  {
+    pattern:
+      /\bbreak (up )?([\w-]+ ){0,4}(into|up|apart)\b|\binto smaller (pieces|parts|functions|files|modules)\b/i,
+    means: 'split refactor',
+    strength: 0.9,
+  },
+  { pattern: /\bcome up with\b/i, means: 'design propose', strength: 0.9 },
+  {
+    pattern: /\bhow\b[^.?]{0,60}\bshould (work|behave|look|fit|interact|communicate|talk)\b/i,
+    means: 'design plan',
+    strength: 0.9,
+  },
+  {
+    // A statement of how the code should behave asks for that behaviour ("Errors should be logged").
+    pattern:
+      /^(?!\s*(what|how|which|why|should|when|where|who|is|are|do|does|can)\b)[^?]*(?<!\bhow\b[^.?]*)\b(should|must|needs? to)\s+(now\s+|also\s+|always\s+|never\s+)?(be|accept|support|return|include|log|show|use|handle|work|print|read|write|send|respect|ignore|skip|retry)\b[^?]*$/i,
+    means: 'change implement',
+    strength: 0.7,
+  },
+  {
+    pattern: /\beasier to (follow|read|understand|maintain|reason about|test)\b|\bmore readable\b/i,
+    means: 'simplify refactor',
+    strength: 0.9,
+  },
+  {
+    pattern:
+      /\bwhat should (the )?.{0,60}look like\b|\bweigh (them|it|these|those|the options)? ?up\b|\bpros and cons\b|\bfits? (our|my|the) needs\b/i,
+    means: 'design evaluate',
+    strength: 0.9,
+  },
+  {
+    pattern:
+      /\b(write|draft|prepare|put together) (up )?(an?|the)? ?([\w-]+ ){0,2}(rfc|spec|specification|adr|proposal)\b/i,
+    means: 'design plan',
+    strength: 1,
+  },
+  {
+    pattern:
+      /\b(write|code|create|add) (me )?(an?|the|some|new)? ?([\w-]+ )?(functions?|methods?|class|script|component|parser|endpoint|handler)\b/i,
+    means: 'implement add',
+    strength: 0.9,
+  },
+  {
+    pattern:
+      /^\s*(let|allow|enable) (the )?(users?|people|admins?|customers?|clients?|visitors?)\b/i,
+    means: 'implement add',
+    strength: 0.9,
+  },
+  {
+    pattern:
+      /\bmake (the |it |them |this |our )?([\w-]+ ){0,2}(print|show|display|return|accept|log|emit|use|ignore|skip|retry|support|handle|work|respect|read|write|send)\b/i,
+    means: 'change implement',
+    strength: 0.9,
+  },
+  {
+    pattern:
+      /\b(gets?|got|returns?|returning|throws?|gives?|answers?) (an? )?[45]\d\d\b|\boff by (one|a|an)\b|\b(returns?|shows?|gives?|prints?) (no|nothing|empty|the wrong|wrong|null|undefined|nan)\b/i,
+    means: 'fix debug',
+    strength: 0.8,
   },
   {
     pattern: /\b(does(n't| not)? (nothing|work)|not working|sort it out|look into|make it pass)\b/i,
@@ -81,6 +160,16 @@ export const INTENT_PHRASES: ReadonlyArray<{ pattern: RegExp; means: string; str
   },
 ];
 
-/** A request that asks for an explanation rather than work: lexicon evidence counts for half. */
+/**
+ * A request that asks for an explanation rather than work: lexicon evidence counts for half (when
+ * the question is all there is; "Which one fits? Weigh them up." asks for work).
+ */
 export const QUESTION_OPENING =
-  /^\s*(what|why|who|when|where|which|how (do|does|is|are|can)|explain|tell me)\b/i;
+  /^\s*(what|why|who|when|where|which|how (do|does|is|are|can)|explain|tell me|summari[sz]e|list|show me|translate)\b/i;
+
+/**
+ * A request to write something that is not code (an email, a cover letter): words such as
+ * "draft" or "developer" in it say little about a coding skill, so its evidence counts for a quarter.
+ */
+export const NOT_CODE =
+  /\b(write|draft|compose|send|prepare)\b[^.?]{0,30}\b(e-?mails?|letters?|announcements?|tweets?|blog posts?|poems?|haikus?|jokes?|essays?|slides?|speech)\b/i;

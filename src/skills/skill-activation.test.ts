@@ -1,4 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { loadSkills } from './skill-loader.js';
 import {
   activateSkill,
   allowedToolsFor,
@@ -104,5 +106,54 @@ describe('progressive disclosure and tool limits', () => {
     expect(allowedToolsFor(skills[1], all)).toEqual(['glob', 'grep', 'read', 'write_doc']);
     expect(allowedToolsFor(skills[0], all)).toEqual(all);
     expect(allowedToolsFor(undefined, all)).toEqual(all);
+  });
+});
+
+// The skills cohort ships (skills/*/SKILL.md), as `cohort code` and `cohort eval skills` see them.
+const shipped = loadSkills({
+  workspace: fileURLToPath(new URL('../..', import.meta.url)),
+  home: '/nonexistent',
+}).skills;
+
+describe('activation of the shipped skills', () => {
+  it('reads negations: what a description or a request rules out is not evidence for it', () => {
+    // "without changing behaviour" in the refactor description is no reason to pick it for a
+    // behaviour change, and is a reason against it.
+    expect(
+      activateSkill('Change the retry logic so it backs off exponentially.', shipped),
+    ).toMatchObject({ how: 'auto', skill: { name: 'developer' } });
+    expect(
+      activateSkill('Refactor the parser and then add support for comments.', shipped).skill?.name,
+    ).toBe('developer');
+    // "without changing its behaviour" in a request does not ask for a behaviour change.
+    const kept = scoreSkills(
+      'Simplify the error handling without changing its behaviour.',
+      shipped,
+    );
+    expect(kept[0]?.skill.name).toBe('refactor');
+    expect(kept.find((s) => s.skill.name === 'developer')?.matched).not.toContain('behaviour');
+  });
+
+  it("counts one lexicon hit once, however many of a skill's words it maps to", () => {
+    // "feature" maps to implement, add and build: one reason, not three, so the opening "plan" wins.
+    expect(
+      activateSkill(
+        'plan how the search feature should be split between frontend and backend',
+        skills,
+      ).skill?.name,
+    ).toBe('designer');
+  });
+
+  it('does not read a correctly spelt inflection as a misspelling ("module" for "modules")', () => {
+    const scores = scoreSkills('Rename the confusing variables in the billing module.', shipped);
+    expect(scores[0]?.skill.name).toBe('refactor');
+    expect(scores.find((s) => s.skill.name === 'designer')?.score ?? 0).toBeLessThan(0.55);
+  });
+
+  it('is not pulled in by writing that is not code', () => {
+    expect(activateSkill('Write a cover letter for a backend developer job.', shipped).how).toBe(
+      'none',
+    );
+    expect(activateSkill('Draft an email to the team about the outage.', shipped).how).toBe('none');
   });
 });

@@ -1,21 +1,23 @@
 import { CohortError } from '../errors/index.js';
 import { toolRestriction, type PermissionCall, type PermissionContext } from '../tools/index.js';
 import { analyze } from '../retrieval/index.js';
-import { INTENT_LEXICON, INTENT_PHRASES, QUESTION_OPENING } from './intent-lexicon.js';
+import { INTENT_LEXICON, INTENT_PHRASES, NOT_CODE, QUESTION_OPENING } from './intent-lexicon.js';
 import type { Skill } from './skill-file.js';
 
 /** Default confidence a description match needs to activate a skill on its own. */
-export const SKILL_ACTIVATION_THRESHOLD = 0.45;
+export const SKILL_ACTIVATION_THRESHOLD = 0.4;
 /** The best skill must lead the runner-up by this much, or the match is ambiguous. */
 export const SKILL_ACTIVATION_MARGIN = 0.1;
 /** Evidence of a description word no other skill uses; shared words count for less. */
 export const DESCRIPTION_TERM_WEIGHT = 0.5;
 /** Evidence of the skill's own name in the request ("refactor this"). */
 export const NAME_TERM_WEIGHT = 0.6;
+/** Evidence of a request that opens with a verb of the skill's description ("Split the…"). */
+export const LEADING_TERM_WEIGHT = 0.8;
 
 /** Request words that say nothing about which skill is needed, beyond ordinary stop words. */
 const SKILL_STOPWORDS: ReadonlySet<string> = new Set(
-  'please use used using asked ask want need make let get'.split(' '),
+  'please use used using asked ask want need make let get data'.split(' '),
 );
 
 /** Content-word stems of `text`, analysed as the retrieval index does; lone numbers dropped. */
@@ -55,40 +57,85 @@ const LEXICON = INTENT_LEXICON.map((entry) => ({
   strength: entry.strength,
 }));
 
+/** One piece of evidence: the stems it points to, each with how sure the pointing is. */
+type Evidence = Map<string, number>;
+
 /**
- * The evidence a request gives, as stem → how much it counts (1 for a word of the request):
- * its own words, words the {@link INTENT_LEXICON} and {@link INTENT_PHRASES} map them to, and
- * the intended word for a misspelt one ("refactr" → refactor) among `vocabulary`.
+ * The evidence a request gives, as separate pieces: each of its own words (strength 1), each
+ * {@link INTENT_LEXICON} entry and {@link INTENT_PHRASES} phrase it hits (the words they map to),
+ * and the intended word for a misspelt one ("refactr" → refactor) among `vocabulary`. A piece
+ * counts once however many of a skill's words it points to: "feature" → implement, add, build is
+ * one reason to pick the developer, not three.
  */
-function requestEvidence(request: string, vocabulary: ReadonlySet<string>): Map<string, number> {
-  const evidence = new Map<string, number>();
-  const add = (term: string, weight: number) =>
-    evidence.set(term, Math.max(evidence.get(term) ?? 0, weight));
-  const own = terms(request);
-  for (const term of own) add(term, 1);
+function requestEvidence(
+  request: string,
+  vocabulary: ReadonlySet<string>,
+  stems: ReadonlySet<string>,
+): Evidence[] {
+  const pieces: Evidence[] = [];
+  const own = positiveTerms(request);
+  // Writing that is not code (a cover letter, an email) says little about a coding skill, even
+  // when it names one ("a cover letter for a developer job").
+  const notCode = NOT_CODE.test(request) ? 0.25 : 1;
+  const oneSentence = !/[.?!]\s+\S/.test(request.trim());
+  const damp = QUESTION_OPENING.test(request) && oneSentence ? 0.5 * notCode : notCode;
+  for (const term of own) pieces.push(new Map([[term, damp]]));
   const raw = new Set(words(request));
-  const damp = QUESTION_OPENING.test(request) ? 0.5 : 1;
   for (const entry of LEXICON) {
     const hit =
       [...raw].some((word) => entry.words.has(word)) ||
       [...own].some((term) => entry.stems.has(term));
-    if (hit) for (const term of entry.means) add(term, entry.strength * damp);
+    if (hit) pieces.push(new Map(entry.means.map((term) => [term, entry.strength * damp])));
   }
   for (const phrase of INTENT_PHRASES)
     if (phrase.pattern.test(request))
-      for (const term of terms(phrase.means)) add(term, phrase.strength * damp);
+      pieces.push(new Map([...terms(phrase.means)].map((term) => [term, phrase.strength * damp])));
   // A misspelt action word: one edit away from a word of some skill's description (five letters or more).
   for (const word of raw) {
-    if (word.length < 5 || vocabulary.has(word)) continue;
+    if (word.length < 5 || vocabulary.has(word) || [...terms(word)].every((t) => stems.has(t)))
+      continue;
     for (const known of vocabulary) {
       if (known.length >= 5 && editDistance(word, known, 1) <= 1) {
-        for (const term of terms(known)) add(term, 0.9);
+        pieces.push(new Map([...terms(known)].map((term) => [term, 0.9])));
         break;
       }
     }
   }
-  return evidence;
+  return pieces;
 }
+
+/**
+ * A description's words without the actions it rules out: "restructure code without changing its
+ * behaviour" is not about changing behaviour, so "change" must not point to it.
+ */
+const describedTerms = (text: string) => positiveTerms(text);
+
+/** Negations: the word after one names what is ruled out ("without changing", "does not exist"). */
+const NEGATED =
+  /\b(without|not|never|nothing\s+(?:should|must|may|will|can))\s+\w+(\s+(its|the|their|any|an?)\s+\w+)?/gi;
+
+/** Behaviour that is to stay as it is ("same behaviour", "keeping the output identical"). */
+const PRESERVED =
+  /\b(same|identical|unchanged|keep(ing)?|preserv\w*)\s+(the\s+|its\s+|all\s+)?(behaviou?rs?|outputs?|results?|api)\b|\bbehaviou?r\s+(identical|unchanged|the same|intact)\b/gi;
+
+/** Content-word stems of `text` except the ones it negates or keeps unchanged. */
+const positiveTerms = (text: string) => terms(text.replace(NEGATED, ' ').replace(PRESERVED, ' '));
+
+/** The stems `text` negates ("without changing its behaviour" → chang). */
+const negatedTerms = (text: string) =>
+  terms(
+    (text.match(NEGATED) ?? [])
+      .map(
+        (phrase) => phrase.replace(/^\S+(\s+(should|must|may|will|can))?\s+/i, '').split(/\s+/)[0],
+      )
+      .join(' '),
+  );
+
+/**
+ * How much of a skill's score is kept when the request asks for what its description rules out
+ * ("add support for comments" against "restructure code without changing its behaviour").
+ */
+export const RULED_OUT_PENALTY = 0.6;
 
 /** How well a request matches one skill's description. */
 export interface SkillScore {
@@ -110,17 +157,19 @@ export interface SkillScore {
 export function scoreSkills(request: string, skills: readonly Skill[]): SkillScore[] {
   const described = skills.map((skill) => ({
     skill,
-    words: terms(skill.description),
+    words: describedTerms(skill.description),
+    ruledOut: negatedTerms(skill.description),
     name: terms(skill.name.replace(/-/g, ' ')),
     // Agent Skills descriptions end with "Use when the request asks to …": the actions listed
     // there are what the skill is for, and count like its name.
-    triggers: terms(/\buse (it )?when\b(.*)$/is.exec(skill.description)?.[2] ?? ''),
+    triggers: describedTerms(/\buse (it )?when\b(.*)$/is.exec(skill.description)?.[2] ?? ''),
   }));
   const first = terms(request.split(/\s+/).slice(0, 1).join(' '));
   const vocabulary = new Set(
     skills.flatMap((skill) => words(`${skill.description} ${skill.name.replace(/-/g, ' ')}`)),
   );
-  const wanted = requestEvidence(request, vocabulary);
+  const known = new Set(described.flatMap(({ words: own, name }) => [...own, ...name]));
+  const wanted = requestEvidence(request, vocabulary, known);
   const frequency = new Map<string, number>();
   for (const { words: described_, name } of described)
     for (const term of new Set([...described_, ...name]))
@@ -130,23 +179,35 @@ export function scoreSkills(request: string, skills: readonly Skill[]): SkillSco
   const specificity = (term: string) =>
     maxIdf > 0 ? Math.log((count + 1) / ((frequency.get(term) ?? 1) + 0.5)) / maxIdf : 1;
   return described
-    .map(({ skill, words: described_, name, triggers }) => {
+    .map(({ skill, words: described_, ruledOut, name, triggers }) => {
       let miss = 1;
       const matched: string[] = [];
-      for (const [term, strength] of wanted) {
+      const weightOf = (term: string) => {
         // The request's opening verb says what it asks for ("Split the server…").
         const leading = first.has(term) && described_.has(term);
-        const weight =
-          name.has(term) || triggers.has(term) || leading
-            ? NAME_TERM_WEIGHT * (triggers.has(term) || leading ? specificity(term) ** 0.5 : 1)
-            : described_.has(term)
-              ? DESCRIPTION_TERM_WEIGHT * specificity(term)
-              : 0;
-        if (weight <= 0) continue;
-        miss *= 1 - weight * strength;
-        matched.push(term);
+        if (leading) return LEADING_TERM_WEIGHT * specificity(term) ** 0.5;
+        if (name.has(term) || triggers.has(term))
+          return NAME_TERM_WEIGHT * (triggers.has(term) ? specificity(term) ** 0.5 : 1);
+        return described_.has(term) ? DESCRIPTION_TERM_WEIGHT * specificity(term) : 0;
+      };
+      for (const piece of wanted) {
+        let best = 0;
+        let bestTerm = '';
+        for (const [term, strength] of piece) {
+          const weight = weightOf(term) * strength;
+          if (weight > best) [best, bestTerm] = [weight, term];
+        }
+        if (best <= 0) continue;
+        miss *= 1 - best;
+        if (!matched.includes(bestTerm)) matched.push(bestTerm);
       }
-      return { skill, score: Math.round((1 - miss) * 1000) / 1000, matched };
+      let against = 0;
+      for (const piece of wanted)
+        for (const [term, strength] of piece)
+          // Weak evidence ("make" may mean change) does not rule a skill out; strong evidence does.
+          if (ruledOut.has(term)) against = Math.max(against, (strength - 0.5) / 0.5);
+      const score = (1 - miss) * (1 - RULED_OUT_PENALTY * against);
+      return { skill, score: Math.round(score * 1000) / 1000, matched };
     })
     .sort((a, b) => b.score - a.score || a.skill.name.localeCompare(b.skill.name));
 }
