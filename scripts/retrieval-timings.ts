@@ -2,7 +2,7 @@
  * Index build time and query latency (p50/p99) of the default ranker on both shared corpora.
  * Queries: the dev and paraphrase questions, each run several times after one warm-up pass.
  *
- * Usage: npx tsx scripts/retrieval-timings.ts ['{"lsi":true}' | '"bm25"']
+ * Usage: npx tsx scripts/retrieval-timings.ts ['"bm25"' | '{"wordnet":false}']
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

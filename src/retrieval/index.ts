@@ -43,12 +43,6 @@ export {
   type WordNet,
   type WordRelations,
 } from './rank/wordnet.js';
-export { type DocumentExpansionOptions } from './rank/document-expansion.js';
-export {
-  buildLatentSemanticIndex,
-  type LatentSemanticIndex,
-  type DocumentTerms,
-} from './rank/latent-semantic-index.js';
 export { embedChunks, type EmbedFunction, type EmbedSummary } from './ingest/embed-chunks.js';
 export { createHybridRetriever, EMBEDDING_FALLBACK_NOTICE } from './retrievers/hybrid-retriever.js';
 export { analyze, tokenize, stem } from './rank/tokenizer.js';

@@ -3,52 +3,12 @@ import { fakeWordNet } from '../../test/fake-wordnet.js';
 import { prepareDocument } from '../ingest/ingest.js';
 import { buildLexicalIndex } from './lexical-index.js';
 import { expandWithWordNet } from './query-expansion.js';
-import { BM25_ONLY, createRanker, type Techniques } from './ranker.js';
+import { BM25_ONLY, createRanker, DEFAULT_TECHNIQUES } from './ranker.js';
 
 const chunksOf = (markdown: string) =>
   prepareDocument('course.md', `# Course\n\n${markdown}`).chunks;
-const headings = (hits: { chunk: { headingPath: string[] } }[]) =>
-  hits.map((hit) => hit.chunk.headingPath.at(-1));
-const only = (on: Partial<Techniques>) => ({ techniques: { ...BM25_ONLY, ...on } });
 
-describe('ranking techniques', () => {
-  it('document expansion finds a section through a synonym of its heading absent from the text', () => {
-    const chunks = chunksOf(
-      '## Lifecycle Nodes\n\nA managed node moves between inactive and active states.\n\n## Topics\n\nTopics carry messages to subscribers.\n',
-    );
-    const wordnet = fakeWordNet({ lifecycle: { synonyms: ['lifespan'] } });
-    const query = 'what is the lifespan of a program';
-    expect(createRanker(chunks, { ...only({}), wordnet }).rank(query)).toEqual([]);
-    const expanded = createRanker(chunks, { ...only({ documentExpansion: true }), wordnet });
-    expect(headings(expanded.rank(query))).toEqual(['Lifecycle Nodes']);
-  });
-
-  it('the subject bonus puts the section named by the question first', () => {
-    const chunks = chunksOf(
-      '## Reality Gap\n\nModels differ from hardware.\n\n## Sim Transfer\n\nThe reality gap, the reality gap again: a reality gap closes slowly, gap after gap, reality after reality.\n',
-    );
-    const query = 'What is the reality gap?';
-    expect(headings(createRanker(chunks, only({})).rank(query))[0]).toBe('Sim Transfer');
-    expect(headings(createRanker(chunks, only({ subject: true })).rank(query))[0]).toBe(
-      'Reality Gap',
-    );
-  });
-
-  it('concepts: two different query words beat many synonyms of one', () => {
-    const chunks = chunksOf(
-      '## Gyros\n\nSpin, twirl, revolution, whirl: spin and twirl and whirl again.\n\n## Detectors\n\nA detector of spin.\n\n## Other\n\nUnrelated words about batteries.\n',
-    );
-    const wordnet = fakeWordNet({
-      rotation: { synonyms: ['spin', 'twirl', 'revolution', 'whirl'] },
-      sensor: { synonyms: ['detector'] },
-    });
-    const query = 'rotation sensor';
-    const plain = createRanker(chunks, { ...only({ wordnet: true }), wordnet });
-    expect(headings(plain.rank(query))[0]).toBe('Gyros');
-    const grouped = createRanker(chunks, { ...only({ wordnet: true, concepts: true }), wordnet });
-    expect(headings(grouped.rank(query))[0]).toBe('Detectors');
-  });
-
+describe('query expansion', () => {
   it('definition words are weighted by corpus idf, apart from synonyms', () => {
     const index = buildLexicalIndex(
       chunksOf(
@@ -93,7 +53,7 @@ describe('bounded top-k', () => {
       'part 7 nodes',
       'goal',
     ];
-    for (const techniques of [BM25_ONLY, { ...BM25_ONLY, feedback: true, lsi: true }]) {
+    for (const techniques of [BM25_ONLY, DEFAULT_TECHNIQUES]) {
       const ranker = createRanker(chunks, { techniques, wordnet });
       for (const query of queries) {
         const all = ranker.rank(query, { limit: 1000 });

@@ -138,14 +138,17 @@ function validateQuery(query: string) {
  */
 export function createRetrieverFromChunks(
   chunks: readonly ChunkRecord[],
-  options: RetrieverOptions = {},
+  options: RetrieverOptions & {
+    /** Builds the ranker instead of `createRanker` (the experiments of `scripts/experiments/`). */
+    ranker?: (chunks: readonly ChunkRecord[]) => Ranker;
+  } = {},
 ): IndexedRetriever {
   let ranker: Ranker | undefined;
   const defaults = {
     minScore: options.minScore ?? DEFAULT_MIN_SCORE,
     limit: options.limit ?? DEFAULT_LIMIT,
   };
-  const get = () => (ranker ??= createRanker(chunks, options));
+  const get = () => (ranker ??= (options.ranker ?? ((all) => createRanker(all, options)))(chunks));
   return {
     async retrieve(query, retrieveOptions = {}) {
       throwIfAborted(retrieveOptions.signal);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expandDocuments } from './document-expansion.js';
-import { prepareDocument } from '../ingest/ingest.js';
-import { fakeWordNet } from '../../test/fake-wordnet.js';
+import { prepareDocument } from '../../src/retrieval/ingest/ingest.js';
+import { fakeWordNet } from '../../src/test/fake-wordnet.js';
 
 const { chunks } = prepareDocument(
   'course.md',

@@ -1,7 +1,7 @@
-import type { ChunkRecord } from '../../schema/index.js';
-import { STOPWORDS } from './stopwords.js';
-import { stem, tokenize } from './tokenizer.js';
-import type { WordNet } from './wordnet.js';
+import type { ChunkRecord } from '../../src/schema/index.js';
+import { STOPWORDS } from '../../src/retrieval/rank/stopwords.js';
+import { stem, tokenize } from '../../src/retrieval/rank/tokenizer.js';
+import type { WordNet } from '../../src/retrieval/rank/wordnet.js';
 
 /** Options of {@link expandDocuments}. */
 export interface DocumentExpansionOptions {

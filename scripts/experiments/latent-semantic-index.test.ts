@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ChunkRecord } from '../../schema/index.js';
-import { createRanker } from './ranker.js';
+import type { ChunkRecord } from '../../src/schema/index.js';
+import { createExperimentalRanker } from './experimental-ranker.js';
 import { buildLatentSemanticIndex, type DocumentTerms } from './latent-semantic-index.js';
 
 const terms = (...words: string[]): DocumentTerms => ({ terms: words, counts: words.map(() => 1) });
@@ -84,8 +84,8 @@ describe('ranking with LSI', () => {
   const techniques = { fields: false, acronyms: false, wordnet: false };
 
   it('returns a passage with no query word that plain BM25 cannot find', () => {
-    const withLsi = createRanker(chunks, { techniques: { ...techniques, lsi: true } });
-    const bm25 = createRanker(chunks, { techniques: { ...techniques, lsi: false } });
+    const withLsi = createExperimentalRanker(chunks, { techniques: { ...techniques, lsi: true } });
+    const bm25 = createExperimentalRanker(chunks, { techniques: { ...techniques, lsi: false } });
     const found = withLsi.rank('lost', { limit: 4 }).map((hit) => hit.chunk.headingPath[1]);
     expect(found).toContain('Drift');
     expect(found).not.toContain('Grasping');

@@ -3,18 +3,18 @@
  * paraphrase set, the hard paraphrase set, the quarter-overlap set and the fresh held-out set, one row per
  * technique set, BM25 first.
  *
- * Usage: npx tsx scripts/retrieval-ablation.ts [--misses=<row name>]
+ * Usage: npx tsx scripts/experiments/retrieval-ablation.ts [--misses=<row name>]
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { globSync } from 'tinyglobby';
 import {
+  BM25_ONLY,
   createRetrieverFromChunks,
   prepareDocument,
-  type RankerOptions,
-  BM25_ONLY,
-} from '../src/retrieval/index.js';
-import { evaluateRetrieval, parseRetrievalCases } from '../src/eval/index.js';
+} from '../../src/retrieval/index.js';
+import { createExperimentalRanker, type ExperimentalRankerOptions } from './experimental-ranker.js';
+import { evaluateRetrieval, parseRetrievalCases } from '../../src/eval/index.js';
 
 const corpusDir = '../shared/corpus/physical-ai-book';
 const sets = {
@@ -30,8 +30,9 @@ if (!existsSync(corpusDir) || !existsSync(sets.dev)) {
 }
 
 /** The rows: each switches one technique off the default, or on over BM25. */
-const rows: [string, RankerOptions['techniques']][] = [
+const rows: [string, ExperimentalRankerOptions['techniques'] | 'runtime'][] = [
   ['bm25', 'bm25'],
+  ['runtime default (createRanker of src/retrieval)', 'runtime'],
   ['default (fields, acronyms, wordnet, question forms)', undefined],
   ['default - question forms', { questionForms: false }],
   ['default + document expansion', { documentExpansion: true }],
@@ -44,11 +45,12 @@ const rows: [string, RankerOptions['techniques']][] = [
   ['default - wordnet', { wordnet: false }],
   ['default + lsi', { lsi: true }],
   ['default + feedback', { feedback: true }],
+  ['default + bigrams', { bigrams: true }],
   ['all', 'all'],
   ['bm25 + document expansion', { ...BM25_ONLY, documentExpansion: true }],
 ];
 /** Extra ranker options of a row, beyond its techniques. */
-const rowOptions: Record<string, RankerOptions> = {
+const rowOptions: Record<string, ExperimentalRankerOptions> = {
   'default + document expansion (body words, definitions)': {
     documentExpansion: { bodyWords: 4, definitionWeight: 0.5 },
   },
@@ -76,7 +78,12 @@ console.log(
     .join(' | ')} |`,
 );
 for (const [name, techniques] of rows) {
-  const retriever = createRetrieverFromChunks(chunks, { techniques, ...rowOptions[name] });
+  const retriever =
+    techniques === 'runtime'
+      ? createRetrieverFromChunks(chunks)
+      : createRetrieverFromChunks(chunks, {
+          ranker: (all) => createExperimentalRanker(all, { techniques, ...rowOptions[name] }),
+        });
   const cells: string[] = [];
   for (const [setName, items] of Object.entries(cases)) {
     const report = await evaluateRetrieval({ cases: items, retriever });
