@@ -45,7 +45,7 @@ export interface McpServedParts {
   /** Retrieval for `search_book` (the assistant's own retriever). */
   retriever: Retriever;
   /** The parts of `research` runs, built on first use; without them there is no `research` tool. */
-  research?: () => ResearchDependencies;
+  research?: () => ResearchDependencies | Promise<ResearchDependencies>;
 }
 
 /** The message of a failure that is not a CohortError: the same words the HTTP API uses. */
@@ -192,7 +192,7 @@ export function cohortTools(parts: McpServedParts): CohortTool[] {
           let done = 0;
           const pending: Promise<void>[] = [];
           const result = await runResearch(body.question ?? '', {
-            ...research(),
+            ...(await research()),
             ...(body.tasks ? { maxTasks: body.tasks } : {}),
             ...(body.resume ? { resume: body.resume } : {}),
             signal,

@@ -34,6 +34,8 @@ export interface OpenResearchOptions extends OpenKnowledgeBaseOptions {
   knowledgeBase?: KnowledgeBase;
   /** Replaces `fetch` for the web and paper searches (tests point them at local servers). */
   fetch?: typeof fetch;
+  /** The parts every run uses, instead of those built from the configuration (scripted tests). */
+  dependencies?: ResearchDependencies;
 }
 
 /**
@@ -53,12 +55,14 @@ export async function openResearch(options: OpenResearchOptions): Promise<Opened
   // OpenTelemetry export starts here when an OTLP endpoint is configured (nothing loads otherwise).
   const tracing = await enableTracing(config.telemetry);
   const knowledgeBase = options.knowledgeBase ?? (await openKnowledgeBase({ ...options, logger }));
-  const dependencies = createResearchDependencies(config, {
-    store: knowledgeBase.store,
-    retriever: knowledgeBase.retriever,
-    logger,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
+  const dependencies =
+    options.dependencies ??
+    createResearchDependencies(config, {
+      store: knowledgeBase.store,
+      retriever: knowledgeBase.retriever,
+      logger,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
   return {
     config,
     knowledgeBase,

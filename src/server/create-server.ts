@@ -5,7 +5,7 @@ import type { OpenedAssistant } from '../assistant/index.js';
 import { CohortConfig, packageVersion } from '../config/index.js';
 import { mcpRoutes } from '../mcp/index.js';
 import { openCoding, type OpenedCoding } from '../coding/index.js';
-import { createResearchDependencies, type ResearchDependencies } from '../research/index.js';
+import { openResearch, type OpenedResearch, type ResearchDependencies } from '../research/index.js';
 import { createRetriever } from '../retrieval/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
 import { apiError, errorBody } from './api-error.js';
@@ -36,6 +36,8 @@ export type ServedAssistant = Pick<OpenedAssistant, 'assistant' | 'store' | 'mod
   config?: Pick<CohortConfig, 'server'> & Partial<CohortConfig>;
   /** Shared with research runs, so they search the same index instead of building another. */
   retriever?: OpenedAssistant['retriever'];
+  /** The assistant's knowledge base, which research runs open on (else one over `store`). */
+  knowledgeBase?: OpenedAssistant['knowledgeBase'];
 };
 
 /** Options of {@link createServer}; everything has a default. */
@@ -51,8 +53,8 @@ export interface ServerOptions {
   webAssets?: () => Promise<WebAssets>;
   version?: string;
   /**
-   * The parts of `/research` runs (retriever, searches, model, run store). By default they are
-   * built from the served config and store with `createResearchDependencies`, on first use.
+   * The parts of `/research` runs (retriever, searches, model, run store). By default
+   * `openResearch` builds them from the served config and knowledge base, on first use.
    */
   research?: ResearchDependencies;
   /**
@@ -143,13 +145,27 @@ export function createServer(
   app.route('/', sessionRoutes({ store }));
   app.route('/', traceRoutes({ store }));
   app.route('/', openAiRoutes({ assistant, store, ...(options.now ? { now: options.now } : {}) }));
-  let research = options.research;
-  const researchParts = () =>
-    (research ??= createResearchDependencies(
-      { ...CohortConfig.parse({}), ...served.config },
-      { store, logger, ...(served.retriever ? { retriever: served.retriever } : {}) },
-    ));
-  app.route('/', researchRoutes({ research: researchParts, store }));
+  let research: Promise<OpenedResearch> | undefined;
+  // Research opens on the served knowledge base the way `cohort research` opens on its own.
+  const openedResearch = () => {
+    const config = { ...CohortConfig.parse({}), ...served.config };
+    research ??= openResearch({
+      config,
+      knowledgeBase: served.knowledgeBase ?? {
+        config,
+        store,
+        retriever: served.retriever ?? createRetriever(store),
+        // The served store belongs to the server's owner, who closes it.
+        close: async () => undefined,
+      },
+      logger,
+      ...(options.research ? { dependencies: options.research } : {}),
+    });
+    // A failed opening is not cached: the next request tries again.
+    research.catch(() => (research = undefined));
+    return research;
+  };
+  app.route('/', researchRoutes({ research: openedResearch, store }));
   let coding: OpenedCoding | undefined;
   app.route(
     '/',
@@ -171,7 +187,7 @@ export function createServer(
       assistant,
       store,
       retriever: (retriever ??= createRetriever(store)),
-      research: researchParts,
+      research: async () => (await openedResearch()).dependencies,
       version: (version ??= packageVersion()),
     })),
   );

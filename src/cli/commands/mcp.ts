@@ -1,7 +1,7 @@
 import { packageVersion } from '../../config/index.js';
 import { CohortError } from '../../errors/index.js';
 import { serveMcpStdio } from '../../mcp/index.js';
-import { createResearchDependencies } from '../../research/index.js';
+import { openResearch, type OpenedResearch } from '../../research/index.js';
 import { createLogger } from '../../telemetry/index.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliCommand, CliIo } from '../command.js';
@@ -69,18 +69,20 @@ export const mcpCommand: CliCommand = {
         level: opened.config.logLevel,
         write: (line) => io.stderr(line + '\n'),
       });
-      let research: ReturnType<typeof createResearchDependencies> | undefined;
+      let research: Promise<OpenedResearch> | undefined;
       await serveMcpStdio({
         assistant: opened.assistant,
         store: opened.store,
         retriever: opened.retriever,
         version: packageVersion(),
-        research: () =>
-          (research ??= createResearchDependencies(opened.config, {
-            store: opened.store,
-            retriever: opened.retriever,
-            logger,
-          })),
+        research: async () =>
+          (
+            await (research ??= openResearch({
+              config: opened.config,
+              knowledgeBase: opened.knowledgeBase,
+              logger,
+            }))
+          ).dependencies,
       });
       return 0;
     } finally {

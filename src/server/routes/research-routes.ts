@@ -1,11 +1,5 @@
 import { Hono } from 'hono';
-import {
-  runResearch,
-  streamResearch,
-  type ResearchDependencies,
-  type ResearchEvent,
-  type ResearchOptions,
-} from '../../research/index.js';
+import type { OpenedResearch, ResearchEvent, ResearchRunOptions } from '../../research/index.js';
 import { toWire } from '../../schema/index.js';
 import type { Store } from '../../store/index.js';
 import { eventStreamResponse } from '../event-stream.js';
@@ -13,20 +7,15 @@ import { readBody } from '../read-body.js';
 import { ResearchBody, researchResponse } from '../research-schemas.js';
 import type { ServerEnv } from '../server-env.js';
 
-/** What the research routes need: the run's parts (built once, on first use) and the store. */
+/** What the research routes need: the research agent (opened once, on first use) and the store. */
 export interface ResearchRouteParts {
-  research: () => ResearchDependencies;
+  research: () => Promise<Pick<OpenedResearch, 'run' | 'stream'>>;
   store: Pick<Store, 'ping'>;
 }
 
-/** The run options of one request: its dependencies, task limit, resumed run and abort signal. */
-function runOptions(
-  parts: ResearchRouteParts,
-  body: ResearchBody,
-  signal: AbortSignal,
-): ResearchOptions {
+/** The run options of one request: its task limit, resumed run and abort signal. */
+function runOptions(body: ResearchBody, signal: AbortSignal): ResearchRunOptions {
   return {
-    ...parts.research(),
     ...(body.tasks ? { maxTasks: body.tasks } : {}),
     ...(body.resume ? { resume: body.resume } : {}),
     signal,
@@ -45,17 +34,16 @@ function eventData(event: ResearchEvent): Omit<ResearchEvent, 'type'> {
  * result, or `error`). A body `{ question, tasks?, resume? }`; an unknown `resume` id is 404.
  *
  * @example
- * app.route('/', researchRoutes({ research: () => createResearchDependencies(config, { store }), store }));
+ * const research = openResearch({ config, knowledgeBase });
+ * app.route('/', researchRoutes({ research: () => research, store }));
  */
 export function researchRoutes(parts: ResearchRouteParts) {
   const app = new Hono<ServerEnv>();
 
   app.post('/research', async (c) => {
     const body = await readBody(c, ResearchBody);
-    const result = await runResearch(
-      body.question ?? '',
-      runOptions(parts, body, c.req.raw.signal),
-    );
+    const research = await parts.research();
+    const result = await research.run(body.question ?? '', runOptions(body, c.req.raw.signal));
     return c.json(toWire(researchResponse(result)));
   });
 
@@ -63,8 +51,9 @@ export function researchRoutes(parts: ResearchRouteParts) {
     const body = await readBody(c, ResearchBody);
     // The first event (run_started, or report for a finished run) comes after planning and the
     // resume lookup, so a bad question or an unknown run id is still a plain 4xx response.
+    const research = await parts.research();
     return eventStreamResponse(c, {
-      start: (signal) => streamResearch(body.question ?? '', runOptions(parts, body, signal)),
+      start: (signal) => research.stream(body.question ?? '', runOptions(body, signal)),
       store: parts.store,
       write: async (event, send) => {
         await send(event.type, eventData(event));

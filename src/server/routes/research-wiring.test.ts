@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CohortConfig } from '../../config/index.js';
+import { openResearch, type ResearchDependencies } from '../../research/index.js';
+import type { KnowledgeBase } from '../../retrieval/index.js';
+import { createStore, openPgliteDb, type Store } from '../../store/index.js';
+import { createTestAssistant, testWebAssets } from '../../test/test-assistant.js';
+import { createServer } from '../create-server.js';
+
+// `/research` opens the research agent with `openResearch`, like `cohort research`, on the served
+// knowledge base: the spy passes every call through to the real function.
+vi.mock('../../research/index.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../research/index.js')>();
+  return { ...actual, openResearch: vi.fn(actual.openResearch) };
+});
+
+let store: Store;
+beforeAll(async () => {
+  store = await createStore(await openPgliteDb('memory://'));
+});
+afterAll(() => store.close());
+
+describe('/research wiring', () => {
+  it('opens research once, with openResearch, on the served knowledge base', async () => {
+    const config = CohortConfig.parse({});
+    const queries: string[] = [];
+    const knowledgeBase: KnowledgeBase = {
+      config,
+      store,
+      retriever: {
+        retrieve: async (query) => {
+          queries.push(query);
+          return [];
+        },
+      },
+      close: async () => undefined,
+    };
+    // No web or paper search and no model: the run reads the knowledge base alone.
+    const parts: ResearchDependencies = {
+      settings: config.research,
+      retriever: knowledgeBase.retriever,
+      paperSearches: [],
+      runs: store.runs,
+    };
+    const app = createServer(
+      { assistant: createTestAssistant(store), store, modeDescription: 'test', knowledgeBase },
+      { webAssets: testWebAssets, research: parts },
+    );
+    const ask = () =>
+      app.request('/research', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ question: 'What is a ROS 2 topic?', tasks: 1 }),
+      });
+    expect((await ask()).status).toBe(200);
+    expect((await ask()).status).toBe(200);
+    expect(vi.mocked(openResearch)).toHaveBeenCalledTimes(1);
+    const [options] = vi.mocked(openResearch).mock.calls[0] ?? [];
+    expect(options?.knowledgeBase).toBe(knowledgeBase);
+    expect(options?.dependencies).toBe(parts);
+    expect(queries.length).toBeGreaterThan(0);
+  });
+});
