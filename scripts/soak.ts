@@ -1,8 +1,9 @@
 // Fault drills against real cohort processes (npm run soak; not part of npm test). Prints each
 // figure: fuzzed requests over every endpoint (5xx count), kill -9 during writes (acknowledged
 // turns lost) on PGlite and on PostgreSQL, kill -9 during ingestion, a second process on a locked
-// folder, 200 concurrent clients, and concurrent turns of one session on PostgreSQL.
-// PostgreSQL drills run when COHORT_SOAK_DATABASE_URL (or COHORT_TEST_DATABASE_URL) is set.
+// folder, 200 concurrent clients, concurrent turns of one session on PostgreSQL, and a real
+// restart of a PostgreSQL server of the soak's own (initdb under /tmp, its own port) under load.
+// Shared-database drills run when COHORT_SOAK_DATABASE_URL (or COHORT_TEST_DATABASE_URL) is set.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -10,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { openStore } from '../src/store/index.js';
+import { startServeProcess } from '../src/test/serve-process.js';
+import { startThrowawayPostgres, throwawayPostgresSkip } from '../src/test/throwaway-postgres.js';
 
 const BIN = new URL('../bin/cohort.js', import.meta.url).pathname;
 const PG_URL = process.env.COHORT_SOAK_DATABASE_URL ?? process.env.COHORT_TEST_DATABASE_URL;
@@ -212,6 +215,9 @@ async function killDuringWrites(
 }
 
 // ---- main ------------------------------------------------------------------------------------
+// COHORT_SOAK_ONLY=load,restart runs only those drills (lock, load, kill, ingest, postgres, restart).
+const ONLY = process.env.COHORT_SOAK_ONLY?.split(',').map((name) => name.trim());
+const wanted = (drill: string) => !ONLY || ONLY.includes(drill);
 const results: string[] = [];
 const line = (text: string) => {
   results.push(text);
@@ -219,7 +225,7 @@ const line = (text: string) => {
 };
 
 // Lock: a second process on a held folder is refused at once.
-{
+if (wanted('lock')) {
   const dir = folder();
   const { url, child } = await serve({ COHORT_DATA_DIR: dir });
   void url;
@@ -248,7 +254,7 @@ const line = (text: string) => {
 }
 
 // 200 concurrent clients on PGlite: one session, writes.
-{
+if (wanted('load')) {
   const dir = folder();
   const { url, child } = await serve({ COHORT_DATA_DIR: dir });
   const session = randomUUID();
@@ -278,7 +284,7 @@ const line = (text: string) => {
 }
 
 // kill -9 during writes on PGlite.
-{
+if (wanted('kill')) {
   let acknowledged = 0;
   let lost = 0;
   for (let run = 0; run < 5; run++) {
@@ -293,7 +299,7 @@ const line = (text: string) => {
 }
 
 // Interrupted ingestion: kill -9 during first-use ingestion, then restart.
-{
+if (wanted('ingest')) {
   const states: string[] = [];
   let completed = 0;
   for (let run = 0; run < 3; run++) {
@@ -323,7 +329,7 @@ const line = (text: string) => {
   );
 }
 
-if (PG_URL) {
+if (PG_URL && wanted('postgres')) {
   let acknowledged = 0;
   let lost = 0;
   for (let run = 0; run < 5; run++) {
@@ -350,28 +356,72 @@ if (PG_URL) {
   for (let i = 0; i + 1 < history.length; i += 2) {
     if (history[i]?.role === 'user' && history[i + 1]?.role === 'assistant') adjacent++;
   }
-  // A database restart under load: every connection of the server is dropped mid-traffic.
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  const load = Array.from({ length: 20 }, (_, n) =>
-    post(url, '/chat', { query: QUESTIONS[n % 3] }).then(
-      (r) => r.status,
-      () => 0,
-    ),
-  );
-  await admin.query(
-    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND datname = current_database() AND application_name = ''",
-  );
-  await admin.end();
-  const during = await Promise.all(load);
-  const afterRestart = await post(url, '/chat', { query: QUESTIONS[0] });
   await store.close();
   await stopped(child);
   line(
-    `PostgreSQL: 100 concurrent turns on one session: ${replies.filter((r) => r.status === 200).length} answered, ${adjacent}/${history.length / 2} turns adjacent; connections dropped under load: statuses ${JSON.stringify(during.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {}))}, next request ${afterRestart.status}`,
+    `PostgreSQL: 100 concurrent turns on one session: ${replies.filter((r) => r.status === 200).length} answered, ${adjacent}/${history.length / 2} turns adjacent`,
   );
-} else {
+} else if (wanted('postgres')) {
   line('PostgreSQL drills skipped: set COHORT_SOAK_DATABASE_URL');
+}
+
+// A real database restart under load: a PostgreSQL cluster of the soak's own (never the shared
+// one) is stopped with a fast shutdown, which terminates every pooled connection, while 20
+// clients keep posting turns; then it starts again.
+const noCluster = throwawayPostgresSkip();
+if (!wanted('restart')) {
+  // not selected
+} else if (noCluster) line(`database restart drill skipped: ${noCluster}`);
+else {
+  const cluster = await startThrowawayPostgres();
+  const server = await startServeProcess(
+    { DATABASE_URL: cluster.url, COHORT_LOG_LEVEL: 'warn' },
+    folder(),
+  );
+  const phases: Record<string, Record<number, number>> = { before: {}, down: {}, after: {} };
+  let phase = 'before';
+  let stop = false;
+  const client = async (n: number) => {
+    while (!stop) {
+      let status: number;
+      try {
+        status = (await post(server.url, '/chat', { query: QUESTIONS[n % 3] })).status;
+      } catch {
+        status = 0; // the connection itself failed
+      }
+      const counts = phases[phase] as Record<number, number>;
+      counts[status] = (counts[status] ?? 0) + 1;
+    }
+  };
+  const clients = Array.from({ length: 20 }, (_, n) => client(n));
+  await sleep(2000);
+  phase = 'down';
+  cluster.stop();
+  await sleep(2000);
+  const aliveWhileDown = server.alive();
+  cluster.start();
+  phase = 'after';
+  const restarted = performance.now();
+  let firstOkMs = -1;
+  while (firstOkMs < 0 && performance.now() - restarted < 10_000) {
+    const status = await post(server.url, '/chat', { query: QUESTIONS[0] }).then(
+      (reply) => reply.status,
+      () => 0,
+    );
+    if (status === 200) firstOkMs = Math.round(performance.now() - restarted);
+    else if (!server.alive()) break;
+  }
+  await sleep(2000);
+  stop = true;
+  await Promise.all(clients);
+  const dropped = server.stderr().split('database_connection_lost').length - 1;
+  const aliveAfter = server.alive();
+  if (!aliveAfter) console.error(`the server exited:\n${server.stderr().slice(-3000)}`);
+  await server.stop();
+  cluster.destroy();
+  line(
+    `database restart (own cluster, fast shutdown under 20 clients): statuses before ${JSON.stringify(phases.before)}, while down ${JSON.stringify(phases.down)}, after restart ${JSON.stringify(phases.after)}; pooled connections dropped and logged: ${dropped}; server alive while down: ${aliveWhileDown}, at the end: ${aliveAfter}; first 200 ${firstOkMs} ms after the restart`,
+  );
 }
 
 console.log('\nsoak summary\n' + results.map((r) => `  ${r}`).join('\n'));

@@ -74,7 +74,17 @@ export async function openKnowledgeBase(options: OpenKnowledgeBaseOptions): Prom
   const { config } = options;
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const embedding = embeddingFor(config);
-  const store = options.store ?? (await openStore(config, { vector: Boolean(embedding) }));
+  const store =
+    options.store ??
+    (await openStore(config, {
+      vector: Boolean(embedding),
+      // A database restart drops pooled connections: logged, not fatal (the pool reconnects).
+      onConnectionLost: (error) =>
+        logger.warn('database_connection_lost', {
+          cause: error.message,
+          next: 'replaced by a new connection on the next query',
+        }),
+    }));
   try {
     let ingested: IngestSummary | undefined;
     if ((await store.chunks.count()) === 0) {

@@ -61,16 +61,32 @@ export async function openPostgresDb(
     },
     async transaction<T>(fn: (tx: Db) => Promise<T>) {
       const client = await pool.connect();
+      // A checked-out connection is not covered by the pool's idle listener: when the server
+      // ends it between two statements of the transaction (a restart), the client emits 'error'
+      // and, unheard, that would crash the process. Heard here, the failure reaches the caller
+      // through the next statement, and the broken connection is destroyed, not reused.
+      let lost: Error | undefined;
+      const onError = (error: Error) => {
+        lost = error;
+        options.onIdleError?.(error);
+      };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const result = await fn(wrapClient(client));
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        // A connection that cannot even roll back is broken: it is destroyed below.
+        if (!lost)
+          await client.query('ROLLBACK').catch((rollback: unknown) => {
+            lost = rollback instanceof Error ? rollback : new Error(String(rollback));
+          });
         throw error;
       } finally {
-        client.release();
+        client.off('error', onError);
+        // release(error) destroys the connection; release() returns it to the pool.
+        client.release(lost);
       }
     },
     async close() {

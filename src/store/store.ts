@@ -55,10 +55,17 @@ export async function createStore(db: Db): Promise<Store> {
  */
 export async function openStore(
   config: Pick<CohortConfig, 'dataDir' | 'databaseUrl'>,
-  options: { vector?: boolean } = {},
+  options: {
+    vector?: boolean;
+    /** Told when PostgreSQL drops an idle pooled connection (a restart); the pool replaces it. */
+    onConnectionLost?: (error: Error) => void;
+  } = {},
 ): Promise<Store> {
   const db = config.databaseUrl
-    ? await openPostgresDb(config.databaseUrl)
+    ? await openPostgresDb(
+        config.databaseUrl,
+        options.onConnectionLost ? { onIdleError: options.onConnectionLost } : {},
+      )
     : await openPgliteDb(config.dataDir, options);
   return createStore(db);
 }
