@@ -12,6 +12,7 @@ import {
   queryTerms,
   type ConceptMap,
 } from '../../src/retrieval/rank/query-expansion.js';
+import { definedTermIndex } from '../../src/retrieval/rank/defined-terms.js';
 import { expandQuestionForms } from '../../src/retrieval/rank/question-forms.js';
 import { analyze } from '../../src/retrieval/rank/tokenizer.js';
 import { topK } from '../../src/retrieval/rank/top-k.js';
@@ -176,6 +177,7 @@ export function createExperimentalRanker(
         : undefined,
   });
   const subjects = techniques.subject ? subjectIndex(chunks) : undefined;
+  const defined = techniques.definedTerms ? definedTermIndex(chunks) : undefined;
   const acronyms: AcronymMap = techniques.acronyms
     ? mineAcronyms(chunks.map((c) => c.text))
     : new Map();
@@ -282,6 +284,7 @@ export function createExperimentalRanker(
           scores[doc] = (scores[doc] as number) + SUBJECT_WEIGHT * subjects.weight(doc, index);
         }
       }
+      if (defined) touched.push(...defined.addBonus(terms, scores, index, mask));
       if (techniques.feedback && touched.length > 0) {
         const top = topK(scores, touched, FEEDBACK_DOCS);
         const exclude = new Map([...terms, ...expansions]);

@@ -33,8 +33,9 @@ if (!existsSync(corpusDir) || !existsSync(sets.dev)) {
 const rows: [string, ExperimentalRankerOptions['techniques'] | 'runtime'][] = [
   ['bm25', 'bm25'],
   ['runtime default (createRanker of src/retrieval)', 'runtime'],
-  ['default (fields, acronyms, wordnet, question forms)', undefined],
+  ['default (fields, acronyms, wordnet, question forms, defined terms)', undefined],
   ['default - question forms', { questionForms: false }],
+  ['default - defined terms', { definedTerms: false }],
   ['default + document expansion', { documentExpansion: true }],
   ['default + document expansion (body words, definitions)', { documentExpansion: true }],
   ['default + subject', { subject: true }],

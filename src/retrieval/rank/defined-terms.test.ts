@@ -1,0 +1,84 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createStore, openPgliteDb } from '../../store/index.js';
+import { ingest, prepareDocument } from '../ingest/ingest.js';
+import { boldLeadTerms } from './defined-terms.js';
+import { DEFAULT_TECHNIQUES, createRanker } from './ranker.js';
+
+// A small drone book: one section defines its parts as a bold-lead list, others only mention them.
+const chunks = prepareDocument(
+  'drones.md',
+  [
+    '# Drones',
+    '## Airframe',
+    'A quadcopter drone carries its payload, battery, camera, radio, flight computer, GPS receiver and landing legs on a light frame of carbon tubes and plates, with the main parts:',
+    '- **Rotors**: spinning blades that lift the craft',
+    '- **Gimbal**: a stabilised camera mount',
+    '- **Flight controller**: the board that keeps the drone level',
+    '## Noise',
+    'Noise grows with rotor speed, so a fast craft is loud near people.',
+    '## Real Cameras',
+    'Real cameras see motion blur when the drone turns quickly at each run.',
+    '## Batteries',
+    'Lithium polymer packs give about twenty minutes of flight; store them half charged.',
+    '## Rules',
+    'Most countries ask pilots to register and to keep the craft in sight below 120 metres.',
+    '## Weather',
+    'Wind above ten metres per second and rain ground small craft.',
+  ].join('\n\n'),
+).chunks;
+
+const top = (query: string, definedTerms: boolean) =>
+  createRanker(chunks, { techniques: { ...DEFAULT_TECHNIQUES, definedTerms } })
+    .rank(query)[0]
+    ?.chunk.headingPath.at(-1);
+
+describe('boldLeadTerms', () => {
+  it('reads terms defined as bold leads of list items and lines, stemmed', () => {
+    expect(
+      boldLeadTerms(
+        '- **Rotors**: blades\n* **Flight controller** — the board\n1. **GPS** - position\n**Gimbal**: mount',
+      ),
+    ).toEqual([['rotor'], ['flight', 'control'], ['gp'], ['gimbal']]);
+  });
+  it('ignores bold words inside a sentence and bold text with no definition after it', () => {
+    expect(boldLeadTerms('The **rotor** spins fast.\n- **Note** that it is loud')).toEqual([]);
+  });
+});
+
+describe('defined-terms technique', () => {
+  it('ranks the section defining the asked-about term first, above one that repeats it', () => {
+    expect(top('What is a drone rotor?', false)).toBe('Noise');
+    expect(top('What is a drone rotor?', true)).toBe('Airframe');
+  });
+  it('leaves a long question alone when the defined term is only a small part of it', () => {
+    const query =
+      'Why do real cameras on a drone blur when it turns quickly, and is the gimbal to blame?';
+    expect(top(query, true)).toBe(top(query, false));
+  });
+});
+
+const TEXTBOOK = resolve(import.meta.dirname, '../../../../shared/corpus/physical-ai-book');
+
+describe.skipIf(!existsSync(TEXTBOOK))(
+  'defined terms over the full textbook (needs ../shared)',
+  () => {
+    it('ranks chapter 2\'s "**Topics**: Named buses…" among the top passages for "What is a ROS 2 topic?"', async () => {
+      const store = await createStore(await openPgliteDb('memory://'));
+      await ingest(TEXTBOOK, { store });
+      const book = await store.chunks.all();
+      await store.close();
+      const top5 = createRanker(book)
+        .rank('What is a ROS 2 topic?', { limit: 5 })
+        .map(({ chunk }) => chunk.text);
+      expect(top5.some((text) => text.includes('**Topics**: Named buses'))).toBe(true);
+      const without = createRanker(book, {
+        techniques: { ...DEFAULT_TECHNIQUES, definedTerms: false },
+      })
+        .rank('What is a ROS 2 topic?', { limit: 5 })
+        .map(({ chunk }) => chunk.text);
+      expect(without.some((text) => text.includes('**Topics**: Named buses'))).toBe(false);
+    }, 60_000);
+  },
+);
