@@ -12,7 +12,12 @@ import {
   type OpenKnowledgeBaseOptions,
   type Retriever,
 } from '../retrieval/index.js';
-import { createBookRegistry, createKnowledgeRefresh, createRouter } from '../routing/index.js';
+import {
+  createBookRegistry,
+  createKnowledgeRefresh,
+  createRouter,
+  trainedRouterFingerprint,
+} from '../routing/index.js';
 import type { Store } from '../store/index.js';
 import type { McpClientPool } from '../tools/mcp/index.js';
 import { createLogger, enableTracing, type Logger } from '../telemetry/index.js';
@@ -77,9 +82,12 @@ export async function openAssistant(options: OpenAssistantOptions): Promise<Open
   const { store, retriever } = knowledgeBase;
   let mcpPool: McpClientPool | undefined;
   try {
-    // The router learns what the book covers now, and again whenever the store's chunks change.
+    // The router learns what the book covers now (or loads what it learnt from these chunks
+    // before), and again whenever the store's chunks change.
     const router = createRouter(registry, config.routing);
-    const refreshRouter = createKnowledgeRefresh(router, store);
+    const refreshRouter = createKnowledgeRefresh(router, store, {
+      fingerprint: trainedRouterFingerprint(registry.all(), config.routing),
+    });
     await refreshRouter();
     // MCP servers' tools go to the model-backed agents; the client loads only when some are set.
     let tools: LoopTool[] = [];

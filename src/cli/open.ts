@@ -1,6 +1,8 @@
-import { loadConfig, type CohortConfig } from '../config/index.js';
-import { openAssistant, type OpenedAssistant } from '../assistant/index.js';
-import { renderProgressBar, type IngestProgress, type IngestSummary } from '../retrieval/index.js';
+import type { OpenedAssistant } from '../assistant/index.js';
+import { hasModel, loadConfig, type CohortConfig } from '../config/index.js';
+import { renderProgressBar } from '../retrieval/ingest/progress-bar.js';
+import type { IngestProgress, IngestSummary } from '../retrieval/index.js';
+import { openStore, type Store } from '../store/index.js';
 import { createLogger, type Logger } from '../telemetry/index.js';
 import type { CliIo } from './command.js';
 
@@ -59,7 +61,45 @@ export async function openWithProgress<T>(
   return opened;
 }
 
-/** Opens the book assistant for a command (`openAssistant`, with the ingestion drawn). */
-export function openForCli(io: CliIo, values: Record<string, unknown>): Promise<OpenedAssistant> {
-  return openWithProgress(io, values, openAssistant, (opened) => opened.ingested);
+/**
+ * Opens the book assistant for a command (`openAssistant`, with the ingestion drawn). The store
+ * is opened first: an embedded store's engine then starts on its own thread while the
+ * assistant's modules load on this one (a cold `cohort ask` waits for the longer of the two, not
+ * for both).
+ */
+export async function openForCli(
+  io: CliIo,
+  values: Record<string, unknown>,
+): Promise<OpenedAssistant> {
+  const config = configFor(io, values);
+  // Vectors are loaded when an embedding model is in use (as `openKnowledgeBase` decides).
+  const opening = openStore(config, {
+    vector: Boolean(config.model.embeddingModel && hasModel(config)),
+  });
+  // Settled here so a failed open is reported once, by the await below, not as unhandled.
+  opening.catch(() => undefined);
+  let store: Store | undefined;
+  try {
+    const { openAssistant } = await import('../assistant/index.js');
+    store = await opening;
+    const opened = await openWithProgress(
+      io,
+      values,
+      (options) => openAssistant({ ...options, store: store as Store }),
+      (assistant) => assistant.ingested,
+    );
+    return {
+      ...opened,
+      close: async () => {
+        try {
+          await opened.close();
+        } finally {
+          await store?.close();
+        }
+      },
+    };
+  } catch (error) {
+    await (store ?? (await opening.catch(() => undefined)))?.close();
+    throw error;
+  }
 }

@@ -25,6 +25,11 @@ export interface KnowledgeBase {
   retriever: Retriever;
   /** What the first-use ingestion did, when it ran. */
   ingested?: IngestSummary;
+  /**
+   * Loads (or builds) the lexical index now rather than on the first query: started before
+   * routing, its store reads overlap the router's work.
+   */
+  warm?(): Promise<void>;
   /** Closes the store, unless it was passed in (then its owner closes it). */
   close(): Promise<void>;
 }
@@ -115,6 +120,9 @@ export async function openKnowledgeBase(options: OpenKnowledgeBaseOptions): Prom
       store,
       retriever,
       ...(ingested ? { ingested } : {}),
+      warm: async () => {
+        await lexical.warm();
+      },
       close: () => (options.store ? Promise.resolve() : store.close()),
     };
   } catch (error) {

@@ -1,6 +1,13 @@
+import { createHash } from 'node:crypto';
 import type { BookKnowledge, ChunkRecord } from '../schema/index.js';
-import type { Store } from '../store/index.js';
+import { chunkContentHash, type Store } from '../store/index.js';
+import type { ConfidenceCalibration } from './confidence-calibration.js';
 import { normalizeWords, stemWord } from './query-text.js';
+import {
+  decodeTrainedRouter,
+  encodeTrainedRouter,
+  TRAINED_ROUTER_CACHE,
+} from './trained-router-cache.js';
 
 /** The parts of a chunk the router learns from. */
 export type KnowledgeChunk = Pick<ChunkRecord, 'text' | 'title' | 'headingPath' | 'domain'>;
@@ -74,30 +81,78 @@ export async function loadBookKnowledge(store: Pick<Store, 'chunks'>): Promise<B
 /** How long a store version check is trusted before the store is asked again. */
 export const KNOWLEDGE_CHECK_MS = 1000;
 
+/** The router a {@link createKnowledgeRefresh} keeps up to date. */
+export interface LearningRouter {
+  learn(knowledge: BookKnowledge, saved?: { calibration: ConfidenceCalibration | null }): void;
+  readonly knowledge: BookKnowledge | undefined;
+  /** Fits the calibration when it is read (see `Router.calibration`). */
+  readonly calibration?: ConfidenceCalibration | undefined;
+}
+
+/** Options of {@link createKnowledgeRefresh}. */
+export interface KnowledgeRefreshOptions {
+  checkMs?: number;
+  now?: () => number;
+  /**
+   * `trainedRouterFingerprint(agents, options)` of the router: with it, what the router learns
+   * (knowledge and calibration) is saved in the store's build cache, and a later process over the
+   * same chunks, agents, options and code loads it instead of reading every chunk and fitting again.
+   */
+  fingerprint?: string;
+}
+
 /**
  * Keeps a router's book knowledge in step with the store: each call checks the store's chunk
  * version (at most once per `checkMs`) and, when chunks were added, replaced or removed since the
- * router last learnt (by this process or another), learns again. Call it at start-up and before
- * routing; concurrent calls share one load.
+ * router last learnt (by this process or another), learns again, or loads what it learnt before
+ * from the store's build cache (see `fingerprint`). Call it at start-up and before routing;
+ * concurrent calls share one load.
  *
  * @example
  * const refresh = createKnowledgeRefresh(router, store);
  * await refresh(); // the router now knows what the book covers
  */
 export function createKnowledgeRefresh(
-  router: { learn(knowledge: BookKnowledge): void; readonly knowledge: BookKnowledge | undefined },
-  store: Pick<Store, 'chunks'>,
-  options: { checkMs?: number; now?: () => number } = {},
+  router: LearningRouter,
+  store: Pick<Store, 'chunks'> & Partial<Pick<Store, 'cache'>>,
+  options: KnowledgeRefreshOptions = {},
 ): () => Promise<void> {
   const checkMs = options.checkMs ?? KNOWLEDGE_CHECK_MS;
   const now = options.now ?? Date.now;
+  const { fingerprint } = options;
+  const cache = fingerprint !== undefined ? store.cache : undefined;
+  const keyOf = (contentHash: string) =>
+    createHash('sha1')
+      .update(contentHash)
+      .update(fingerprint ?? '')
+      .digest('hex');
   let checkedAt = Number.NEGATIVE_INFINITY;
   let pending: Promise<void> | undefined;
+  // The cache only saves work: when it cannot be read or written, the router learns as before.
+  const loadSaved = async (version: string): Promise<boolean> => {
+    if (!cache) return false;
+    const contentHash = await store.chunks.contentHash().catch(() => undefined);
+    if (contentHash === undefined) return false;
+    const saved = await cache.get(TRAINED_ROUTER_CACHE, keyOf(contentHash)).catch(() => undefined);
+    const trained = saved && decodeTrainedRouter(saved);
+    if (!trained) return false;
+    router.learn({ ...trained.knowledge, version }, { calibration: trained.calibration });
+    return true;
+  };
   const refresh = async () => {
     const version = await store.chunks.version();
     checkedAt = now();
     if (router.knowledge?.version === version) return;
-    router.learn(learnBookKnowledge(await store.chunks.all(), version));
+    if (await loadSaved(version)) return;
+    const chunks = await store.chunks.all();
+    const knowledge = learnBookKnowledge(chunks, version);
+    router.learn(knowledge);
+    if (!cache) return;
+    // Reading the calibration fits it now (it is needed for the next route anyway).
+    const trained = encodeTrainedRouter({ knowledge, calibration: router.calibration ?? null });
+    await cache.put(TRAINED_ROUTER_CACHE, keyOf(chunkContentHash(chunks)), trained).catch(() => {
+      // Not saved: the next process learns again.
+    });
   };
   return () => {
     if (pending) return pending;

@@ -46,7 +46,16 @@ export {
   loadBookKnowledge,
   KNOWLEDGE_CHECK_MS,
   type KnowledgeChunk,
+  type KnowledgeRefreshOptions,
+  type LearningRouter,
 } from './book-knowledge.js';
+export {
+  decodeTrainedRouter,
+  encodeTrainedRouter,
+  trainedRouterFingerprint,
+  TRAINED_ROUTER_CACHE,
+  type TrainedRouter,
+} from './trained-router-cache.js';
 export {
   englishDictionary,
   openEnglishDictionary,

@@ -55,8 +55,11 @@ export interface Router {
   /**
    * Learns what the book covers (call at start-up and after each ingestion): questions whose
    * subject the book does not use go to the fallback agent, and a subject's domains weigh in.
+   * `saved.calibration` is the calibration a router with the same agents and options fitted with
+   * this knowledge before (`null`: it fitted none), saved with it: it is used instead of fitting
+   * again, unless agents are registered or unregistered meanwhile.
    */
-  learn(knowledge: BookKnowledge): void;
+  learn(knowledge: BookKnowledge, saved?: { calibration: ConfidenceCalibration | null }): void;
   /** The book knowledge in use, if any. */
   readonly knowledge: BookKnowledge | undefined;
   /** How raw confidences are mapped to calibrated ones (fitted by cross-validation), if fitted. */
@@ -93,6 +96,9 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
   let builtAt = -1;
   let builtWith: BookKnowledge | undefined;
   let calibration: ConfidenceCalibration | undefined;
+  // A calibration saved with the knowledge last learnt, and the registry version it was fitted at.
+  let savedCalibration:
+    { knowledge: BookKnowledge; at: number; calibration: ConfidenceCalibration | null } | undefined;
   const modelOptions = () => ({
     featureWeights: options.featureWeights,
     smoothing: options.smoothing,
@@ -113,7 +119,18 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
     ) {
       model = buildRoutingModel(agents, fallback, modelOptions());
       builtWith = knowledge;
-      calibration = options.calibrate === false ? undefined : fitRouterCalibration(model, settings);
+      const saved =
+        savedCalibration &&
+        savedCalibration.knowledge === knowledge &&
+        savedCalibration.at === registry.version
+          ? savedCalibration.calibration
+          : undefined;
+      calibration =
+        options.calibrate === false
+          ? undefined
+          : saved !== undefined
+            ? (saved ?? undefined)
+            : fitRouterCalibration(model, settings);
     }
     return model;
   };
@@ -165,8 +182,9 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
       current();
       return calibration;
     },
-    learn(next) {
+    learn(next, saved) {
       knowledge = next;
+      savedCalibration = saved && { knowledge: next, at: registry.version, ...saved };
     },
     get knowledge() {
       return knowledge;

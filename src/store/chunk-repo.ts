@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ChunkRecord, DocumentRecord } from '../schema/index.js';
 import type { Db } from './db.js';
 import { INSERT_BATCH_ROWS, insertRows } from './insert-rows.js';
@@ -31,6 +32,30 @@ const chunkRow = (chunk: ChunkRecord): unknown[] => [
   chunk.hash,
   JSON.stringify(chunk.metadata),
 ];
+
+/**
+ * What a chunk's content hash covers besides its own `hash` (which covers its source, heading path
+ * and text): its domain and title. Must match {@link CONTENT_HASH_SQL} character for character.
+ */
+const contentLine = (chunk: Pick<ChunkRecord, 'id' | 'hash' | 'domain' | 'title'>) =>
+  `${chunk.id}:${chunk.hash}:${chunk.domain}:${createHash('md5').update(chunk.title).digest('hex')}`;
+
+/** {@link chunkContentHash} computed by the engine, without reading the chunks' text out. */
+const CONTENT_HASH_SQL = `SELECT md5(coalesce(string_agg(id || ':' || hash || ':' || domain || ':' || md5(title), ',' ORDER BY source, ord), '')) AS h FROM chunks`;
+
+/**
+ * A hash of everything a chunk list's derived values (lexical index, book knowledge) are built
+ * from, for `chunks` in store order (as `ChunkRepo.all` returns them). Equal to
+ * `ChunkRepo.contentHash()` of a store holding exactly these chunks.
+ *
+ * @example
+ * const key = chunkContentHash(await store.chunks.all());
+ */
+export function chunkContentHash(
+  chunks: readonly Pick<ChunkRecord, 'id' | 'hash' | 'domain' | 'title'>[],
+): string {
+  return createHash('md5').update(chunks.map(contentLine).join(',')).digest('hex');
+}
 
 /** What re-ingesting one document did. */
 export type UpsertOutcome = 'added' | 'replaced' | 'unchanged';
@@ -162,17 +187,16 @@ export class ChunkRepo {
         if (groupChunks >= INSERT_BATCH_ROWS) await flush();
       }
       await flush();
+      // What was built from the old chunks (saved index, book knowledge) no longer holds.
+      if (changed.length > 0 || removed.length > 0) await tx.query('DELETE FROM build_cache');
       return { outcomes, removed };
     });
   }
 
   /** Removes a document and its chunks; true when it existed. */
   async removeDocument(source: string): Promise<boolean> {
-    const { rows } = await this.db.query<{ source: string }>(
-      'DELETE FROM documents WHERE source = $1 RETURNING source',
-      [source],
-    );
-    return rows.length > 0;
+    const { removed } = await this.applyIngestion({ write: [], remove: [source] });
+    return removed.length > 0;
   }
 
   /** Every chunk, in document order: the lexical index is built from these. */
@@ -206,6 +230,15 @@ export class ChunkRepo {
       'SELECT count(*) AS n FROM chunks',
     );
     return Number(rows[0]?.n ?? 0);
+  }
+
+  /**
+   * A hash of the stored chunks' content (see {@link chunkContentHash}), computed by the engine:
+   * the key under which values built from the chunks are saved in the build cache.
+   */
+  async contentHash(): Promise<string> {
+    const { rows } = await this.db.query<{ h: string }>(CONTENT_HASH_SQL);
+    return rows[0]?.h ?? '';
   }
 
   /** A change counter for caches: changes whenever documents are added, replaced or removed. */

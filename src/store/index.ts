@@ -1,5 +1,11 @@
 export type { Db } from './db.js';
-export { ChunkRepo, type DocumentWrite, type UpsertOutcome } from './chunk-repo.js';
+export {
+  ChunkRepo,
+  chunkContentHash,
+  type DocumentWrite,
+  type UpsertOutcome,
+} from './chunk-repo.js';
+export { BuildCacheRepo } from './build-cache-repo.js';
 export { insertRows, INSERT_BATCH_ROWS } from './insert-rows.js';
 export { acquireFolderLock, LOCK_FILE_NAME, type FolderLock } from './folder-lock.js';
 export { SessionRepo } from './session-repo.js';
@@ -10,3 +16,4 @@ export { openPgliteDb } from './pglite-db.js';
 export { openPostgresDb } from './postgres-db.js';
 export { migrate, MIGRATIONS } from './migrations.js';
 export { EmbeddingRepo, type VectorHit } from './embedding-repo.js';
+export { sourceFingerprint } from './source-fingerprint.js';

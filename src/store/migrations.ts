@@ -90,6 +90,18 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
       );
     `,
   },
+  {
+    id: 4,
+    name: 'build cache (saved lexical index and router knowledge)',
+    sql: `
+      CREATE TABLE IF NOT EXISTS build_cache (
+        name TEXT PRIMARY KEY,
+        key TEXT NOT NULL,
+        data BYTEA NOT NULL,
+        built_at TIMESTAMPTZ NOT NULL DEFAULT now()
+      );
+    `,
+  },
 ];
 
 /** Applies the migrations not yet recorded in `schema_migrations`. */

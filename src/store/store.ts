@@ -1,4 +1,5 @@
 import type { CohortConfig } from '../config/index.js';
+import { BuildCacheRepo } from './build-cache-repo.js';
 import { ChunkRepo } from './chunk-repo.js';
 import { EmbeddingRepo } from './embedding-repo.js';
 import type { Db } from './db.js';
@@ -19,6 +20,8 @@ export interface Store {
   readonly meta: MetaRepo;
   /** Chunk vectors (pgvector); used only when an embedding model is configured. */
   readonly embeddings: EmbeddingRepo;
+  /** Values built from the chunks (lexical index, router knowledge), saved to load at start-up. */
+  readonly cache: BuildCacheRepo;
   /** True when the engine answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -34,6 +37,7 @@ export async function createStore(db: Db): Promise<Store> {
     runs: new RunRepo(db),
     meta: new MetaRepo(db),
     embeddings: new EmbeddingRepo(db),
+    cache: new BuildCacheRepo(db),
     async ping() {
       try {
         await db.query('SELECT 1');

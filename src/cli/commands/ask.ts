@@ -1,6 +1,5 @@
-import { answerFailure } from '../../assistant/index.js';
+import { answerFailure } from '../../assistant/answer-failure.js';
 import { parseInput } from '../../errors/index.js';
-import { createBookRegistry } from '../../routing/index.js';
 import { ChatRequest, toWire } from '../../schema/index.js';
 import type { CliCommand } from '../command.js';
 import { parseCommandArgs, requirePositional, stringFlag } from '../args.js';
@@ -38,8 +37,14 @@ export const askCommand: CliCommand = {
       agent: stringFlag(values, 'agent'),
       multiDomain: stringFlag(values, 'multi-domain'),
     });
-    if (input.agent) createBookRegistry(configFor(io, values).agentDirs).require(input.agent);
+    if (input.agent) {
+      // Loaded only here: the router's modules load while the store opens (see `openForCli`).
+      const { createBookRegistry } = await import('../../routing/book-registry.js');
+      createBookRegistry(configFor(io, values).agentDirs).require(input.agent);
+    }
     const opened = await openForCli(io, values);
+    // The index loads while the question is routed; a failure shows up in the answer instead.
+    const warming = opened.knowledgeBase.warm?.().catch(() => undefined);
     try {
       if (values.json) {
         const reply = await opened.assistant.ask(input);
@@ -63,6 +68,7 @@ export const askCommand: CliCommand = {
       }
       return 0;
     } finally {
+      await warming;
       await opened.close();
     }
   },

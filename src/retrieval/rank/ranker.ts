@@ -1,10 +1,13 @@
 import type { ChunkRecord } from '../../schema/index.js';
 import { mineAcronyms, type AcronymMap } from './acronyms.js';
 import {
-  buildLexicalIndex,
+  buildLexicalIndexData,
   DEFAULT_FIELD_WEIGHTS,
+  lexicalIndexFromData,
   type FieldWeights,
   type LexicalIndex,
+  type LexicalIndexData,
+  type LexicalIndexOptions,
 } from './lexical-index.js';
 import { definedTermIndex } from './defined-terms.js';
 import { expandAcronyms, expandWithWordNet, queryTerms } from './query-expansion.js';
@@ -81,6 +84,8 @@ export interface RankedChunk {
 export interface Ranker {
   readonly chunks: readonly ChunkRecord[];
   readonly techniques: Techniques;
+  /** The lexical index's arrays, to save (see `encodeLexicalIndex`) and pass back to {@link createRanker}. */
+  readonly indexData?: LexicalIndexData;
   /** Ranks chunks for `query`; `mask` (1 = allowed) restricts the candidates. */
   rank(query: string, options?: { limit?: number; mask?: Uint8Array }): RankedChunk[];
 }
@@ -120,18 +125,38 @@ export function relevance(own: number, total: number, maxAttainable: number): nu
 }
 
 /**
- * Builds a model-free ranker over `chunks`: BM25 plus the chosen techniques.
+ * What the lexical index of a ranker with `options` is built with, besides the chunks: a saved
+ * index is loaded only for the same settings (see {@link createRanker}'s `built`).
+ */
+export function lexicalIndexSettings(options: RankerOptions): LexicalIndexOptions {
+  const techniques = resolveTechniques(options.techniques);
+  return {
+    fields: techniques.fields ? (options.fieldWeights ?? DEFAULT_FIELD_WEIGHTS) : undefined,
+  };
+}
+
+/**
+ * Builds a model-free ranker over `chunks`: BM25 plus the chosen techniques. `built` is the
+ * lexical index saved from a ranker over the same chunks with the same index settings
+ * ({@link lexicalIndexSettings}); it is used instead of building the index again.
  *
  * @example
  * const ranker = createRanker(chunks, { techniques: 'bm25' });
  * ranker.rank('how does a robot know where it is', { limit: 5 });
  */
-export function createRanker(chunks: readonly ChunkRecord[], options: RankerOptions = {}): Ranker {
+export function createRanker(
+  chunks: readonly ChunkRecord[],
+  options: RankerOptions = {},
+  built?: LexicalIndexData,
+): Ranker {
   const techniques = resolveTechniques(options.techniques);
   let wordnet = options.wordnet;
-  const index = buildLexicalIndex(chunks, {
-    fields: techniques.fields ? (options.fieldWeights ?? DEFAULT_FIELD_WEIGHTS) : undefined,
-  });
+  const indexData =
+    built ??
+    buildLexicalIndexData(chunks, {
+      fields: techniques.fields ? (options.fieldWeights ?? DEFAULT_FIELD_WEIGHTS) : undefined,
+    });
+  const index = lexicalIndexFromData(chunks, indexData);
   const defined = techniques.definedTerms ? definedTermIndex(chunks) : undefined;
   const acronyms: AcronymMap = techniques.acronyms
     ? mineAcronyms(chunks.map((c) => c.text))
@@ -142,6 +167,7 @@ export function createRanker(chunks: readonly ChunkRecord[], options: RankerOpti
   return {
     chunks,
     techniques,
+    indexData,
     rank(query, { limit = 5, mask } = {}) {
       const terms = queryTerms(query, index);
       const expansions = new Map<string, number>();

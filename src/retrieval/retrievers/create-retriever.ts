@@ -1,7 +1,15 @@
 import { CohortError } from '../../errors/index.js';
 import type { ChunkRecord, RetrievedChunk } from '../../schema/index.js';
-import type { Store } from '../../store/index.js';
-import { createRanker, type RankedChunk, type Ranker, type RankerOptions } from '../rank/ranker.js';
+import { createHash } from 'node:crypto';
+import { chunkContentHash, sourceFingerprint, type Store } from '../../store/index.js';
+import { decodeLexicalIndex, encodeLexicalIndex } from '../rank/lexical-index-bytes.js';
+import {
+  createRanker,
+  lexicalIndexSettings,
+  type RankedChunk,
+  type Ranker,
+  type RankerOptions,
+} from '../rank/ranker.js';
 import type { RetrieveOptions, Retriever } from './retriever.js';
 
 /** Below this relevance a passage counts as not relevant; the same default as `retrieval.minScore`. */
@@ -164,9 +172,42 @@ export function createRetrieverFromChunks(
   };
 }
 
+/** Name of the saved lexical index in the store's build cache. */
+export const LEXICAL_INDEX_CACHE = 'lexical-index';
+
 /**
- * A retriever over the store's chunks. The index is built on first use and rebuilt when the
- * store's chunks change (`store.chunks.version()`, asked at most once per `versionCheckMs`); scores
+ * The ranker over `chunks` (read from `store` just now), with its lexical index loaded from the
+ * store's build cache when one was saved from the same chunks, index settings and ranking code,
+ * and built (then saved) otherwise. Without a cache the index is built.
+ */
+async function loadOrBuildRanker(
+  store: Partial<Pick<Store, 'cache'>>,
+  chunks: readonly ChunkRecord[],
+  options: RankerOptions,
+): Promise<Ranker> {
+  const settings = lexicalIndexSettings(options);
+  if (!store.cache || chunks.length === 0) return createRanker(chunks, options);
+  const key = createHash('sha1')
+    .update(chunkContentHash(chunks))
+    .update(JSON.stringify(settings))
+    .update(sourceFingerprint(new URL('../rank/', import.meta.url)))
+    .digest('hex');
+  // The cache only saves work: when it cannot be read or written, the index is built as before.
+  const saved = await store.cache.get(LEXICAL_INDEX_CACHE, key).catch(() => undefined);
+  const data = saved && decodeLexicalIndex(saved, chunks.length);
+  if (data) return createRanker(chunks, options, data);
+  const ranker = createRanker(chunks, options);
+  if (ranker.indexData) {
+    await store.cache
+      .put(LEXICAL_INDEX_CACHE, key, encodeLexicalIndex(ranker.indexData))
+      .catch(() => undefined);
+  }
+  return ranker;
+}
+
+/**
+ * A retriever over the store's chunks. The index is loaded from the store's build cache (or
+ * built and saved there) on first use, and again when the store's chunks change (`store.chunks.version()`, asked at most once per `versionCheckMs`); scores
  * are 0..1 and comparable across queries.
  * With a `domain`, only that domain's chunks are searched unless none reaches `minScore`, in which
  * case the whole book is searched and each passage carries `metadata.domainFallback = true`.
@@ -176,7 +217,7 @@ export function createRetrieverFromChunks(
  * const passages = await retriever.retrieve('How much does a Jetson cost?', { domain: 'hardware' });
  */
 export function createRetriever(
-  store: Pick<Store, 'chunks'>,
+  store: Pick<Store, 'chunks'> & Partial<Pick<Store, 'cache'>>,
   options: RetrieverOptions = {},
 ): IndexedRetriever {
   const defaults = {
@@ -207,7 +248,7 @@ export function createRetriever(
     building ??= (async () => {
       try {
         const chunks = await store.chunks.all();
-        const ranker = createRanker(chunks, options);
+        const ranker = await loadOrBuildRanker(store, chunks, options);
         built = { version, ranker };
         return ranker;
       } finally {

@@ -1,0 +1,137 @@
+import type { LexicalIndexData } from './lexical-index.js';
+
+/** First bytes of a saved index: the format's name and version (a new layout bumps the digit). */
+const MAGIC = 'CLX1';
+
+type ArrayName = Exclude<keyof LexicalIndexData, 'terms' | 'bigrams'>;
+
+/** The typed arrays of an index, in the order they are written, with their element types. */
+const ARRAYS: ReadonlyArray<
+  readonly [ArrayName, Int32ArrayConstructor | Float32ArrayConstructor | Float64ArrayConstructor]
+> = [
+  ['postingStarts', Int32Array],
+  ['postingDocs', Int32Array],
+  ['postingWeights', Float32Array],
+  ['vectorStarts', Int32Array],
+  ['vectorTerms', Int32Array],
+  ['vectorCounts', Float32Array],
+  ['vectorLengths', Float64Array],
+];
+
+interface Header {
+  terms: string[];
+  bigrams: boolean;
+  lengths: number[];
+}
+
+const align8 = (offset: number) => Math.ceil(offset / 8) * 8;
+
+/**
+ * Writes a built index as bytes: `CLX1`, the header's byte length (u32), a JSON header (terms,
+ * flags, array lengths), then each typed array at an 8-byte boundary, in platform byte order.
+ *
+ * @example
+ * await store.cache.put('lexical-index', key, encodeLexicalIndex(data));
+ */
+export function encodeLexicalIndex(data: LexicalIndexData): Uint8Array {
+  const header: Header = {
+    terms: data.terms,
+    bigrams: data.bigrams,
+    lengths: ARRAYS.map(([name]) => data[name].length),
+  };
+  const headerBytes = new TextEncoder().encode(JSON.stringify(header));
+  let size = align8(8 + headerBytes.length);
+  for (const [name] of ARRAYS) size = align8(size + data[name].byteLength);
+  const bytes = new Uint8Array(size);
+  bytes.set(new TextEncoder().encode(MAGIC), 0);
+  new DataView(bytes.buffer).setUint32(4, headerBytes.length, true);
+  bytes.set(headerBytes, 8);
+  let offset = align8(8 + headerBytes.length);
+  for (const [name] of ARRAYS) {
+    const array = data[name];
+    bytes.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), offset);
+    offset = align8(offset + array.byteLength);
+  }
+  return bytes;
+}
+
+const isHeader = (value: unknown): value is Header => {
+  const header = value as Partial<Header> | null;
+  return (
+    typeof header === 'object' &&
+    header !== null &&
+    Array.isArray(header.terms) &&
+    header.terms.every((term) => typeof term === 'string') &&
+    typeof header.bigrams === 'boolean' &&
+    Array.isArray(header.lengths) &&
+    header.lengths.length === ARRAYS.length &&
+    header.lengths.every((length) => Number.isInteger(length) && length >= 0)
+  );
+};
+
+/**
+ * Reads bytes written by {@link encodeLexicalIndex} for an index over `chunkCount` chunks;
+ * undefined when they are not a whole index of this format over that many chunks (then the caller
+ * builds the index again). Every posting and vector entry is checked to point inside the index, so
+ * damaged bytes cannot make a query read out of bounds.
+ */
+export function decodeLexicalIndex(
+  bytes: Uint8Array,
+  chunkCount: number,
+): LexicalIndexData | undefined {
+  try {
+    if (bytes.length < 8 || new TextDecoder().decode(bytes.subarray(0, 4)) !== MAGIC)
+      return undefined;
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const headerLength = view.getUint32(4, true);
+    if (8 + headerLength > bytes.length) return undefined;
+    const header: unknown = JSON.parse(
+      new TextDecoder().decode(bytes.subarray(8, 8 + headerLength)),
+    );
+    if (!isHeader(header)) return undefined;
+    let offset = align8(8 + headerLength);
+    const arrays: Partial<Record<ArrayName, Int32Array | Float32Array | Float64Array>> = {};
+    for (const [i, [name, Type]] of ARRAYS.entries()) {
+      const length = header.lengths[i] as number;
+      const byteLength = length * Type.BYTES_PER_ELEMENT;
+      if (offset + byteLength > bytes.length) return undefined;
+      // A copy: aligned, and independent of the (possibly pooled) buffer the bytes came in. Not
+      // `bytes.slice`, which on a Node Buffer is a view.
+      const part = new Uint8Array(byteLength);
+      part.set(bytes.subarray(offset, offset + byteLength));
+      arrays[name] = new Type(part.buffer);
+      offset = align8(offset + byteLength);
+    }
+    const data = { terms: header.terms, bigrams: header.bigrams, ...arrays } as LexicalIndexData;
+    return isConsistent(data, chunkCount) ? data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when every offset and id in `data` stays inside the index over `chunkCount` chunks. */
+function isConsistent(data: LexicalIndexData, chunkCount: number): boolean {
+  const terms = data.terms.length;
+  const monotone = (starts: Int32Array, count: number, end: number) => {
+    if (starts.length !== count + 1 || starts[0] !== 0 || starts[count] !== end) return false;
+    for (let i = 0; i < count; i++)
+      if ((starts[i] as number) > (starts[i + 1] as number)) return false;
+    return true;
+  };
+  const within = (ids: Int32Array, limit: number) => {
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i] as number;
+      if (id < 0 || id >= limit) return false;
+    }
+    return true;
+  };
+  return (
+    monotone(data.postingStarts, terms, data.postingDocs.length) &&
+    data.postingWeights.length === data.postingDocs.length &&
+    within(data.postingDocs, chunkCount) &&
+    monotone(data.vectorStarts, chunkCount, data.vectorTerms.length) &&
+    data.vectorCounts.length === data.vectorTerms.length &&
+    within(data.vectorTerms, terms) &&
+    data.vectorLengths.length === chunkCount
+  );
+}

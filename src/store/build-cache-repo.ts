@@ -1,0 +1,45 @@
+import type { Db } from './db.js';
+
+/**
+ * Values built from the store's chunks that take long to build (the lexical index, what the router
+ * learnt from the book): saved so that a new process loads them instead of building them again.
+ * One row per name; its `key` says what it was built from (a hash of the chunks' content and of the
+ * builder), so a value is only ever read back for the content it was built from. An ingestion that
+ * changes any chunk empties the cache (see `ChunkRepo.applyIngestion`).
+ */
+export class BuildCacheRepo {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * The bytes saved under `name` when they were built from `key`; undefined when nothing is saved
+   * or what is saved was built from other content.
+   *
+   * @example
+   * const bytes = await store.cache.get('lexical-index', key);
+   */
+  async get(name: string, key: string): Promise<Uint8Array | undefined> {
+    const { rows } = await this.db.query<{ data: Uint8Array }>(
+      'SELECT data FROM build_cache WHERE name = $1 AND key = $2',
+      [name, key],
+    );
+    const data = rows[0]?.data;
+    if (!(data instanceof Uint8Array)) return undefined;
+    // node-postgres returns a Buffer (a view into a shared pool, whose `slice` is a view too):
+    // copied into a plain array of its own.
+    return new Uint8Array(data);
+  }
+
+  /** Saves `data` under `name`, built from `key`, replacing what was saved under that name. */
+  async put(name: string, key: string, data: Uint8Array): Promise<void> {
+    await this.db.query(
+      `INSERT INTO build_cache (name, key, data) VALUES ($1, $2, $3)
+       ON CONFLICT (name) DO UPDATE SET key = EXCLUDED.key, data = EXCLUDED.data, built_at = now()`,
+      [name, key, data],
+    );
+  }
+
+  /** Forgets every saved value (the chunks they were built from changed). */
+  async clear(): Promise<void> {
+    await this.db.query('DELETE FROM build_cache');
+  }
+}
