@@ -41,6 +41,19 @@ describe('questions the book does not cover go to the fallback, saying so', () =
       router.route('my nav2 robot keeps bumping into the hallway wall, why?').primaryAgent,
     ).toBe('module_info');
   });
+  it.each([
+    'How should I stretch my sore arm joints after the gym?',
+    'How do I train a model to recognise my handwriting?',
+  ])('asks more of the book when no specialist keyword names the subject: %j', (query) => {
+    const result = router.route(query);
+    expect(result.primaryAgent).toBe('book');
+    expect(result.routingReason).toMatch(/does not cover .* < 0\.5\)/);
+  });
+  it('keeps the lower bar when a specialist keyword names the subject', () => {
+    expect(router.route('How do I tune the controller gains on my drone?').primaryAgent).toBe(
+      'module_info',
+    );
+  });
   it.each(['What is 12 times 9?', 'how much is 7 plus 8', 'what is 3.5 * 4'])(
     'arithmetic: %j',
     (query) => {

@@ -38,6 +38,11 @@ export interface Grounding {
   subject: string[];
   /** Subject words the book covers, strongest first. */
   covered: string[];
+  /**
+   * Covered subject words English does not know ("costmap", "vslam"): the book's own technical
+   * terms, which tie a question to the book as a specialist keyword does.
+   */
+  bookTerms: string[];
   /** English words of the subject the book never uses, most specific first. */
   uncovered: string[];
   /**
@@ -128,6 +133,7 @@ export function compileKnowledge(
 
   const ground = (text: QueryText): Grounding => {
     const judged: Array<{ word: string; weight: number; strength: number }> = [];
+    const bookTerms: string[] = [];
     const mass = new Array<number>(knowledge.domains.length).fill(0);
     const seen = new Set<string>();
     text.words.forEach((word, i) => {
@@ -139,6 +145,7 @@ export function compileKnowledge(
       const strength = termStrength(stem, word);
       // A word neither English nor the book knows (a name, a typo left uncorrected) says nothing.
       if (entry.lemma === undefined && strength === 0) return;
+      if (entry.lemma === undefined && strength >= 0.5) bookTerms.push(word);
       // Rare words say more about the subject than everyday ones, and nouns more than verbs.
       const partWeight =
         entry.lemma === undefined ? 1 : VERB_WEIGHT + (1 - VERB_WEIGHT) * entry.nounShare;
@@ -176,6 +183,7 @@ export function compileKnowledge(
         .filter((entry) => entry.strength >= 0.5)
         .sort((a, b) => b.strength - a.strength)
         .map((entry) => entry.word),
+      bookTerms,
       uncovered: judged
         .filter((entry) => entry.strength < 0.5)
         .sort((a, b) => b.weight - a.weight)

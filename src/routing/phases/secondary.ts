@@ -10,8 +10,8 @@ export const SECONDARY_MIN_PROBABILITY = 0.05;
 // A matched keyword is written "word (~typo)" when the speller read it; the typo is not a word.
 const keywordText = (matched: string) => matched.replace(/ \(~.*\)$/, '');
 
-// A matched keyword names a subject unless all its words name the question's form ("how do").
-const namesSubject = (matched: string) =>
+/** A matched keyword names a subject unless all its words name the question's form ("how do"). */
+export const namesSubject = (matched: string): boolean =>
   analyzeText(keywordText(matched)).words.some(
     (word) => isContentWord(word) && !FORM_WORDS.has(word),
   );
