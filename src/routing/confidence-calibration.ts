@@ -28,6 +28,21 @@ export interface CalibrationPoint {
   correct: boolean;
 }
 
+/**
+ * The field stage, applied after the cross-validated one: the agents' example questions are
+ * easier than what users ask (no near-misses, few typos), so a router calibrated on them alone is
+ * over-confident on new questions. This map, of the same form, was fitted on the routers'
+ * cross-validated confidences for the tuning half of `eval/routing-blind.jsonl` and the dev set
+ * (`../shared/eval/routing-dev.jsonl`), over the textbook and the sample book, by
+ * `npx tsx scripts/fit-field-calibration.ts` — never on the held-out half.
+ */
+export const FIELD_CALIBRATION: ConfidenceCalibration | undefined = {
+  weights: [0.59, 0.086, 0.064],
+  bias: 1.404,
+  points: 318,
+  correct: 306,
+};
+
 const logit = (p: number) => {
   const q = Math.min(0.995, Math.max(0.005, p));
   return Math.log(q / (1 - q));

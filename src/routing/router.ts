@@ -1,7 +1,11 @@
 import type { Agent, AgentRegistry } from '../agents/index.js';
 import { DEFAULT_ROUTING_THRESHOLD } from '../config/index.js';
 import type { BookKnowledge, RouteResult } from '../schema/index.js';
-import { calibrateConfidence, type ConfidenceCalibration } from './confidence-calibration.js';
+import {
+  calibrateConfidence,
+  FIELD_CALIBRATION,
+  type ConfidenceCalibration,
+} from './confidence-calibration.js';
 import type { ClassifierStats } from './intent-classifier.js';
 import { decideQuery, type ClauseRoute } from './phases/multi-part.js';
 import { round, type PhaseSettings } from './phases/phase.js';
@@ -25,8 +29,13 @@ export interface RouterOptions {
   knowledge?: BookKnowledge;
   /** See {@link DEFAULT_MIN_GROUNDING} (config `routing.minGrounding`). */
   minGrounding?: number;
-  /** False leaves confidences raw (no cross-validated calibration at build time). */
+  /** False leaves confidences raw (no cross-validated calibration at build time, no field stage). */
   calibrate?: boolean;
+  /**
+   * The second calibration stage, from questions users ask rather than the agents' examples
+   * (default {@link FIELD_CALIBRATION}); false leaves only the cross-validated stage.
+   */
+  fieldCalibration?: ConfidenceCalibration | false;
 }
 
 /** Options of one `route` call. */
@@ -135,12 +144,20 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
     return model;
   };
 
+  const field =
+    options.calibrate === false || options.fieldCalibration === false
+      ? undefined
+      : (options.fieldCalibration ?? FIELD_CALIBRATION);
   const calibrated = <T extends { result: RouteResult }>(decision: T): T => ({
     ...decision,
     result: {
       ...decision.result,
       confidence: round(
-        calibrateConfidence(calibration, decision.result.confidence, decision.result.phase),
+        calibrateConfidence(
+          field,
+          calibrateConfidence(calibration, decision.result.confidence, decision.result.phase),
+          decision.result.phase,
+        ),
       ),
     },
   });
