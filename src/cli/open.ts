@@ -1,6 +1,7 @@
 import type { OpenedAssistant } from '../assistant/index.js';
-import { hasModel, loadConfig, type CohortConfig } from '../config/index.js';
+import { loadConfig, type CohortConfig } from '../config/index.js';
 import { renderProgressBar } from '../retrieval/ingest/progress-bar.js';
+import { knowledgeStoreOptions } from '../retrieval/store-options.js';
 import type { IngestProgress, IngestSummary } from '../retrieval/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { createLogger, type Logger } from '../telemetry/index.js';
@@ -24,6 +25,10 @@ export function configFor(io: CliIo, values: Record<string, unknown>): CohortCon
   });
 }
 
+/** The log a command writes: JSON lines on stderr, at the configured level. */
+const cliLogger = (io: CliIo, config: CohortConfig): Logger =>
+  createLogger({ level: config.logLevel, write: (line) => io.stderr(line + '\n') });
+
 /**
  * How a command opens what it needs, with the first-use ingestion drawn on stderr: the progress
  * bar on a terminal, then one line saying what was ingested. `open` receives the config, logger
@@ -44,7 +49,7 @@ export async function openWithProgress<T>(
   let drawn = false;
   const opened = await open({
     config,
-    logger: createLogger({ level: config.logLevel, write: (line) => io.stderr(line + '\n') }),
+    logger: cliLogger(io, config),
     onIngestProgress: ({ done, total }) => {
       if (!io.isTTY) return;
       drawn = true;
@@ -72,10 +77,7 @@ export async function openForCli(
   values: Record<string, unknown>,
 ): Promise<OpenedAssistant> {
   const config = configFor(io, values);
-  // Vectors are loaded when an embedding model is in use (as `openKnowledgeBase` decides).
-  const opening = openStore(config, {
-    vector: Boolean(config.model.embeddingModel && hasModel(config)),
-  });
+  const opening = openStore(config, knowledgeStoreOptions(config, cliLogger(io, config)));
   // Settled here so a failed open is reported once, by the await below, not as unhandled.
   opening.catch(() => undefined);
   let store: Store | undefined;

@@ -1,4 +1,5 @@
-import { connectMcpServers, mcpTools, type McpClientPool } from '../tools/mcp/index.js';
+import type { McpClientPool } from '../tools/mcp/mcp-client-pool.js';
+import { mcpTools } from '../tools/mcp/mcp-tools.js';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelMessage } from 'ai';
 import { z } from 'zod';
@@ -182,6 +183,8 @@ export async function runCodingAgent(options: CodingAgentOptions): Promise<Codin
   // permission rules (`mcp__<server>__<tool>`); a server that fails to start is left out.
   const servers = options.config.mcpServers;
   if (options.mcp || Object.keys(servers).length === 0) return runWithTools(options, options.mcp);
+  // The MCP client loads only when MCP servers are configured.
+  const { connectMcpServers } = await import('../tools/mcp/mcp-client-pool.js');
   const pool = await connectMcpServers(servers, { cwd: options.workspace });
   try {
     return await runWithTools(options, pool);

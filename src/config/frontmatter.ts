@@ -1,5 +1,10 @@
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
+
 import { CohortError } from '../errors/index.js';
+
+const require = createRequire(import.meta.url);
+/** YAML's parser, loaded with the first file that has frontmatter (not by `import('cohort')`). */
+const parseYaml = (text: string): unknown => (require('yaml') as typeof import('yaml')).parse(text);
 
 /** A markdown file split into its YAML frontmatter and body. */
 export interface Frontmatter {

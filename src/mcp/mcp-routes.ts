@@ -1,6 +1,5 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { Hono, type Env } from 'hono';
-import { createMcpServer, type McpServerParts } from './create-mcp-server.js';
+import type { McpServerParts } from './create-mcp-server.js';
 
 /** The path cohort serves MCP on, beside its REST API. */
 export const MCP_PATH = '/mcp';
@@ -32,6 +31,12 @@ const methodNotAllowed = () =>
 export function mcpRoutes<E extends Env>(parts: () => McpServerParts): Hono<E> {
   const app = new Hono<E>();
   app.post(MCP_PATH, async (c) => {
+    // The MCP SDK loads with the first MCP request: a server (or `import('cohort')`) that is
+    // never asked over MCP does not pay for it.
+    const [{ createMcpServer }, { WebStandardStreamableHTTPServerTransport }] = await Promise.all([
+      import('./create-mcp-server.js'),
+      import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+    ]);
     const server = createMcpServer(parts());
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

@@ -1,4 +1,3 @@
-import { embedMany } from 'ai';
 import { CohortError, type CohortErrorCode } from '../errors/index.js';
 import type { ModelProvider } from './model-provider.js';
 import { callWithRetry, type RetryPolicy } from './retry.js';
@@ -71,6 +70,8 @@ export async function embedTexts(
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),
   };
+  // The AI SDK loads with the first model call: `import('cohort')` does not pay for it.
+  const { embedMany } = await import('ai');
   const vectors: number[][] = [];
   for (let start = 0; start < texts.length; start += batchSize) {
     const values = texts.slice(start, start + batchSize);

@@ -1,10 +1,4 @@
-import {
-  generateText,
-  NoObjectGeneratedError,
-  Output,
-  type LanguageModel,
-  type ModelMessage,
-} from 'ai';
+import type { LanguageModel, ModelMessage } from 'ai';
 import type { z } from 'zod';
 import { settleBounded } from '../bounded-call/index.js';
 import type { TokenCount } from './research-events.js';
@@ -52,6 +46,8 @@ const tokensOf = (
 export async function invokeLlmWithRetry<T>(
   options: InvokeLlmOptions<T>,
 ): Promise<InvokeLlmResult<T>> {
+  // The AI SDK loads with the first model call: `import('cohort')` does not pay for it.
+  const { generateText, NoObjectGeneratedError, Output } = await import('ai');
   const messages = [...options.messages];
   let lastError = 'no attempt was made';
   for (let attempt = 1; attempt <= options.maxRetries + 1; attempt++) {

@@ -5,6 +5,7 @@ import { openStore, type Store } from '../store/index.js';
 import { createLogger, type Logger } from '../telemetry/index.js';
 import { embedChunks, type EmbedFunction } from './ingest/embed-chunks.js';
 import { ingest, type IngestProgress, type IngestSummary } from './ingest/ingest.js';
+import { knowledgeStoreOptions } from './store-options.js';
 import { createRetriever } from './retrievers/create-retriever.js';
 import { createHybridRetriever } from './retrievers/hybrid-retriever.js';
 import type { Retriever } from './retrievers/retriever.js';
@@ -79,17 +80,7 @@ export async function openKnowledgeBase(options: OpenKnowledgeBaseOptions): Prom
   const { config } = options;
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const embedding = embeddingFor(config);
-  const store =
-    options.store ??
-    (await openStore(config, {
-      vector: Boolean(embedding),
-      // A database restart drops pooled connections: logged, not fatal (the pool reconnects).
-      onConnectionLost: (error) =>
-        logger.warn('database_connection_lost', {
-          cause: error.message,
-          next: 'replaced by a new connection on the next query',
-        }),
-    }));
+  const store = options.store ?? (await openStore(config, knowledgeStoreOptions(config, logger)));
   try {
     let ingested: IngestSummary | undefined;
     if ((await store.chunks.count()) === 0) {

@@ -3,7 +3,7 @@ import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import type { OpenedAssistant } from '../assistant/index.js';
 import { CohortConfig, packageVersion } from '../config/index.js';
-import { mcpRoutes } from '../mcp/index.js';
+import { mcpRoutes } from '../mcp/mcp-routes.js';
 import { openCoding, type OpenedCoding } from '../coding/index.js';
 import { openResearch, type OpenedResearch, type ResearchDependencies } from '../research/index.js';
 import { createRetriever } from '../retrieval/index.js';

@@ -1,6 +1,5 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { CohortError } from '../errors/index.js';
 import { silentLogger } from '../telemetry/index.js';
 import {
@@ -59,6 +58,8 @@ export async function startServer(
   const logger = options.logger ?? silentLogger;
   const bound = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
 
+  // The Node adapter loads when a server starts: `import('cohort')` does not pay for it.
+  const { serve } = await import('@hono/node-server');
   let open = 0;
   let drained: (() => void) | undefined;
   const server = await new Promise<Server>((resolve, reject) => {

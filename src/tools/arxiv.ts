@@ -1,4 +1,5 @@
-import { XMLParser } from 'fast-xml-parser';
+import { createRequire } from 'node:module';
+import type { XMLParser } from 'fast-xml-parser';
 import type { SourceDocument } from '../schema/index.js';
 import { timedFetch, toCohortError, type FetchLike } from './timed-fetch.js';
 import { toolFailure, type ToolOutcome } from './tool.js';
@@ -37,11 +38,17 @@ export function arxivQuery(text: string): string {
   return terms.length > 0 ? terms.map((term) => `all:${term}`).join(' AND ') : `all:${text.trim()}`;
 }
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  isArray: (name) => name === 'entry' || name === 'author' || name === 'link',
-});
+const require = createRequire(import.meta.url);
+let parser: XMLParser | undefined;
+/** The Atom parser, made on first use: importing cohort does not load the XML parser. */
+function atomParser(): XMLParser {
+  const { XMLParser: Parser } = require('fast-xml-parser') as typeof import('fast-xml-parser');
+  return (parser ??= new Parser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    isArray: (name) => name === 'entry' || name === 'author' || name === 'link',
+  }));
+}
 
 interface AtomEntry {
   id?: string;
@@ -59,7 +66,7 @@ const clean = (value: unknown) =>
 
 /** Parses an arXiv Atom feed into paper sources; an arXiv error entry becomes an Error. */
 export function parseArxivFeed(xml: string): SourceDocument[] {
-  const parsed = parser.parse(xml) as { feed?: { entry?: AtomEntry[] } };
+  const parsed = atomParser().parse(xml) as { feed?: { entry?: AtomEntry[] } };
   if (!parsed.feed) throw new Error('the answer is not an Atom feed');
   const entries = parsed.feed.entry ?? [];
   const failure = entries.find((entry) => clean(entry.id).includes('arxiv.org/api/errors'));

@@ -1,4 +1,11 @@
-import { HTMLElement, NodeType, parse, TextNode, type Node } from 'node-html-parser';
+import { createRequire } from 'node:module';
+import type { HTMLElement, Node, TextNode } from 'node-html-parser';
+
+const require = createRequire(import.meta.url);
+type HtmlParser = typeof import('node-html-parser');
+let htmlParser: HtmlParser | undefined;
+/** The HTML parser, loaded on first use: importing cohort does not pay for it. */
+const loadHtmlParser = (): HtmlParser => (htmlParser ??= require('node-html-parser') as HtmlParser);
 
 /** Elements whose content is never readable text (code, chrome, embedded media). */
 const DROPPED = new Set([
@@ -47,11 +54,11 @@ export interface ReadablePage {
 const collapse = (text: string) => text.replace(/\s+/g, ' ');
 
 function render(node: Node, out: string[], listDepth: number): void {
-  if (node.nodeType === NodeType.TEXT_NODE) {
+  if (node.nodeType === loadHtmlParser().NodeType.TEXT_NODE) {
     out.push(collapse((node as TextNode).text));
     return;
   }
-  if (node.nodeType !== NodeType.ELEMENT_NODE) return;
+  if (node.nodeType !== loadHtmlParser().NodeType.ELEMENT_NODE) return;
   const element = node as HTMLElement;
   const tag = element.tagName?.toLowerCase() ?? '';
   if (DROPPED.has(tag)) return;
@@ -73,7 +80,8 @@ function render(node: Node, out: string[], listDepth: number): void {
   if (tag === 'li') {
     // A nested list is rendered on its own lines, deeper; the rest of the item is one line.
     const isList = (child: Node) =>
-      child instanceof HTMLElement && ['ul', 'ol'].includes(child.tagName?.toLowerCase() ?? '');
+      child instanceof loadHtmlParser().HTMLElement &&
+      ['ul', 'ol'].includes(child.tagName?.toLowerCase() ?? '');
     const inner: string[] = [];
     for (const child of element.childNodes) if (!isList(child)) render(child, inner, listDepth);
     const text = collapse(inner.join('')).trim();
@@ -111,7 +119,7 @@ function render(node: Node, out: string[], listDepth: number): void {
  * // '# Intro\n\nHello x (https://x.dev)'
  */
 export function htmlToText(html: string): ReadablePage {
-  const root = parse(html, {
+  const root = loadHtmlParser().parse(html, {
     comment: false,
     blockTextElements: { pre: true, script: false, style: false },
   });

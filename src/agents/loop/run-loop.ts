@@ -4,8 +4,7 @@ import type {
   LanguageModelV3Message,
   LanguageModelV3ToolResultPart,
 } from '@ai-sdk/provider';
-import { asSchema, type AssistantContent, type ModelMessage } from 'ai';
-import { convertToLanguageModelPrompt, standardizePrompt } from 'ai/internal';
+import type { AssistantContent, ModelMessage } from 'ai';
 import { CohortError, isCohortError } from '../../errors/index.js';
 import { budgetMessage, stepCapMessage } from './errors.js';
 import {
@@ -63,6 +62,8 @@ export async function* runLoopStream(options: LoopOptions): AsyncGenerator<LoopE
   };
   const offered = tools.filter((tool) => !table.allowed || table.allowed.has(tool.name));
   const functionTools = await Promise.all(offered.map(toFunctionTool));
+  // The AI SDK loads with the first run: `import('cohort')` does not pay for it.
+  const { convertToLanguageModelPrompt, standardizePrompt } = await import('ai/internal');
   const prompt: LanguageModelV3Message[] = await convertToLanguageModelPrompt({
     prompt: await standardizePrompt({
       ...(options.system ? { system: options.system } : {}),
@@ -272,6 +273,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
 async function toFunctionTool(tool: LoopTool): Promise<LanguageModelV3FunctionTool> {
   let inputSchema: unknown = tool.inputJsonSchema ?? schemaCache.get(tool.inputSchema);
   if (!inputSchema) {
+    const { asSchema } = await import('ai');
     inputSchema = await asSchema(tool.inputSchema).jsonSchema;
     schemaCache.set(tool.inputSchema, inputSchema);
   }
