@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import type { ToolFailure } from './tool.js';
+import { boundedCall } from '../bounded-call/index.js';
+import { CohortError } from '../errors/index.js';
+import { toolFailure, type ToolFailure } from './tool.js';
 
 /** Tavily's public endpoint (config `tools.tavilyBaseUrl` overrides it). */
 export const DEFAULT_TAVILY_BASE_URL = 'https://api.tavily.com';
@@ -86,37 +88,56 @@ export async function tavilySearch(
   if (!query.trim()) return failure('invalid_input', 'The search query is empty.');
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? DEFAULT_WEB_SEARCH_TIMEOUT_MS;
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   const url = `${(options.baseUrl ?? DEFAULT_TAVILY_BASE_URL).replace(/\/+$/, '')}/search`;
   let response: Response;
+  let text: string;
   try {
-    response = await doFetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${options.apiKey}` },
-      body: JSON.stringify({
-        query,
-        max_results: options.maxResults ?? 5,
-        include_raw_content: options.includeRawContent ?? false,
-        include_answer: options.includeAnswer ?? false,
-        search_depth: options.searchDepth ?? 'basic',
-        topic: options.topic ?? 'general',
-        ...(options.includeDomains ? { include_domains: options.includeDomains } : {}),
-        ...(options.excludeDomains ? { exclude_domains: options.excludeDomains } : {}),
-      }),
-      signal,
-    });
-  } catch (cause) {
-    if (options.signal?.aborted) return failure('aborted', 'The web search was cancelled.');
-    if (timeout.aborted)
-      return failure('timeout', `The web search took longer than ${timeoutMs / 1000}s.`);
-    return failure(
-      'retrieval_unavailable',
-      `The web search service could not be reached: ${(cause as Error).message}`,
-    );
+    // The bound covers the body too: a service that sends headers and then stalls still times out.
+    ({ response, text } = await boundedCall(
+      async (signal) => {
+        const answered = await doFetch(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer ${options.apiKey}`,
+          },
+          body: JSON.stringify({
+            query,
+            max_results: options.maxResults ?? 5,
+            include_raw_content: options.includeRawContent ?? false,
+            include_answer: options.includeAnswer ?? false,
+            search_depth: options.searchDepth ?? 'basic',
+            topic: options.topic ?? 'general',
+            ...(options.includeDomains ? { include_domains: options.includeDomains } : {}),
+            ...(options.excludeDomains ? { exclude_domains: options.excludeDomains } : {}),
+          }),
+          signal,
+        });
+        return { response: answered, text: await answered.text().catch(() => '') };
+      },
+      {
+        what: 'The web search',
+        timeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+        toError(cause, { cancelled, timedOut }) {
+          if (cancelled) return new CohortError('aborted', 'The web search was cancelled.');
+          if (timedOut)
+            return new CohortError(
+              'timeout',
+              `The web search took longer than ${timeoutMs / 1000}s.`,
+            );
+          return new CohortError(
+            'retrieval_unavailable',
+            `The web search service could not be reached: ${(cause as Error).message}`,
+          );
+        },
+      },
+    ));
+  } catch (error) {
+    return toolFailure(error);
   }
   if (!response.ok) {
-    const detail = (await response.text().catch(() => '')).slice(0, 200);
+    const detail = text.slice(0, 200);
     const code =
       response.status === 401 || response.status === 403
         ? 'unauthorized'
@@ -139,7 +160,7 @@ export async function tavilySearch(
   }
   let body: unknown;
   try {
-    body = await response.json();
+    body = JSON.parse(text);
   } catch {
     return failure(
       'retrieval_unavailable',

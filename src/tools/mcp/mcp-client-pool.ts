@@ -5,6 +5,7 @@ import {
 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { boundedCall } from '../../bounded-call/index.js';
 import { CohortError } from '../../errors/index.js';
 import type { McpServerConfig, McpServers } from '../../schema/index.js';
 import { silentLogger, type Logger } from '../../telemetry/index.js';
@@ -99,22 +100,20 @@ export async function connectMcpServers(
       };
       connections.set(name, connection);
       const client = new Client({ name: 'cohort', version: '1' });
-      let timer: NodeJS.Timeout | undefined;
       try {
         const transport = createTransport(config, cwd);
         const ready = (async () => {
           await client.connect(transport, { timeout: timeoutMs });
           return (await client.listTools(undefined, { timeout: timeoutMs })).tools;
         })();
-        const tools = await Promise.race([
-          ready,
-          new Promise<never>((_, reject) => {
-            timer = setTimeout(
-              () => reject(new Error(`no answer within ${timeoutMs} ms`)),
-              timeoutMs,
-            );
-          }),
-        ]);
+        const tools = await boundedCall(() => ready, {
+          what: `MCP server "${name}"`,
+          timeoutMs,
+          toError: (cause, { timedOut }) =>
+            timedOut
+              ? new CohortError('timeout', `no answer within ${timeoutMs} ms`)
+              : new CohortError('model_unavailable', messageOf(cause), { cause }),
+        });
         connection.client = client;
         connection.tools = tools;
         connection.status = {
@@ -139,8 +138,6 @@ export async function connectMcpServers(
         };
         logger.warn('mcp_server_failed', { server: name, cause: messageOf(error) });
         await client.close().catch(() => undefined);
-      } finally {
-        clearTimeout(timer);
       }
     }),
   );

@@ -48,6 +48,23 @@ describe('MCP client', () => {
     expect(await whoami.execute({}, { signal: new AbortController().signal })).toBe('calc-fixture');
   }, 60_000);
 
+  it('reports a server that starts but never answers as failed once the connect bound passes', async () => {
+    // A process that reads nothing and writes nothing: the MCP handshake never completes.
+    const silent = {
+      command: process.execPath,
+      args: ['-e', 'setInterval(() => {}, 1000)'],
+      env: {},
+    };
+    const started = Date.now();
+    pool = await connectMcpServers({ silent }, { timeoutMs: 300 });
+    expect(pool.statuses()[0]).toMatchObject({
+      name: 'silent',
+      status: 'failed',
+      error: 'did not start: no answer within 300 ms',
+    });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 30_000);
+
   it('drops the tools of a server that dies mid-run; the run goes on', async () => {
     pool = await connectMcpServers({ calc }, { timeoutMs: 30_000 });
     const tools = mcpTools(pool).map((tool) => defineTool(tool));
