@@ -10,7 +10,7 @@ import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { loadConfig } from '../src/config/index.js';
 import { runCodingAgent } from '../src/coding/index.js';
 import { estimateTokens } from '../src/subagents/index.js';
-import { fixtureModel } from '../src/test/fixture-model.js';
+import { createScriptedModel, RECORDED } from '../src/test/scripted-model.js';
 
 const FILES = 50;
 const READS_PER_TURN = 10;
@@ -50,28 +50,30 @@ export async function benchSubagentContext(): Promise<Record<string, number | st
     mkdirSync(join(root, 'src'));
     paths.forEach((path, i) => writeFileSync(join(root, path), sourceFile(i)));
 
-    const main = fixtureModel((call, options) =>
-      call === 0
-        ? {
-            toolCalls: [
-              {
-                toolName: 'task',
-                input: {
-                  type: 'explorer',
-                  prompt: 'Find where the retry policy is defined and what it sets.',
+    const main = createScriptedModel(
+      (call, options) =>
+        call === 0
+          ? {
+              toolCalls: [
+                {
+                  toolName: 'task',
+                  input: {
+                    type: 'explorer',
+                    prompt: 'Find where the retry policy is defined and what it sets.',
+                  },
                 },
-              },
-            ],
-            usage: { input: promptTokens(options), output: 40 },
-          }
-        : {
-            text: 'The retry policy is RETRY_POLICY in src/module-37.ts: 3 attempts, 250 ms backoff.',
-            usage: { input: promptTokens(options), output: 30 },
-          },
+              ],
+              usage: { inputTokens: promptTokens(options), outputTokens: 40 },
+            }
+          : {
+              text: 'The retry policy is RETRY_POLICY in src/module-37.ts: 3 attempts, 250 ms backoff.',
+              usage: { inputTokens: promptTokens(options), outputTokens: 30 },
+            },
+      RECORDED,
     );
     const readTurns = Math.ceil(FILES / READS_PER_TURN);
-    const explorer = fixtureModel((call, options) => {
-      const usage = { input: promptTokens(options), output: 60 };
+    const explorer = createScriptedModel((call, options) => {
+      const usage = { inputTokens: promptTokens(options), outputTokens: 60 };
       if (call === 0)
         return { toolCalls: [{ toolName: 'glob', input: { pattern: 'src/**/*.ts' } }], usage };
       if (call <= readTurns) {
@@ -88,14 +90,14 @@ export async function benchSubagentContext(): Promise<Record<string, number | st
         }),
         usage,
       };
-    });
+    }, RECORDED);
 
     const result = await runCodingAgent({
       request: 'Where is the retry policy defined?',
       workspace: root,
       home: join(root, 'no-home'),
       config: loadConfig({ env: {}, cwd: root }),
-      model: (ref) => (ref === 'fast' ? explorer.model : main.model),
+      model: (ref) => (ref === 'fast' ? explorer : main),
     });
     const spawn = result.subagents[0];
     if (!spawn || spawn.status !== 'completed')

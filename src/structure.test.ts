@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 // Rules of the layout (docs/architecture.md) that a reader relies on, checked on the source.
@@ -19,7 +20,30 @@ const runtime = sources().map((path) => ({
   text: readFileSync(path, 'utf8'),
 }));
 
+/** The files `npm run build` compiles into dist/ (which it empties first): tsconfig.build.json's. */
+function builtFiles(): string[] {
+  const root = fileURLToPath(new URL('../', import.meta.url));
+  const path = join(root, 'tsconfig.build.json');
+  const { config } = ts.readConfigFile(path, (file) => ts.sys.readFile(file));
+  return ts
+    .parseJsonConfigFileContent(config, ts.sys, root, undefined, path)
+    .fileNames.map((file) => relative(root, file));
+}
+
 describe('source layout', () => {
+  it('builds no test double into dist/: no test file, fixture, src/test/ module or mock import', () => {
+    const built = builtFiles();
+    expect(built).toContain('src/index.ts');
+    const doubles = built.filter(
+      (file) =>
+        file.startsWith('src/test/') ||
+        /\.test\.ts$/.test(file) ||
+        /(^|\/)fixtures?\//.test(file) ||
+        /from '(?:vitest|ai\/test)'/.test(readFileSync(file, 'utf8')),
+    );
+    expect(doubles).toEqual([]);
+  });
+
   it('ships no test double: no runtime module imports src/test/', () => {
     const offenders = runtime.filter(({ text }) => /from '(?:\.\.\/)+test\//.test(text));
     expect(offenders.map(({ file }) => file)).toEqual([]);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig, type CohortConfigInput } from '../config/index.js';
 import { runCodingAgent } from './coding-agent.js';
-import { fixtureModel, offeredTools, promptText } from '../test/fixture-model.js';
+import { createScriptedModel, RECORDED, offeredTools, promptText } from '../test/scripted-model.js';
 import { estimateTokens } from '../subagents/index.js';
 
 const base = mkdtempSync(join(tmpdir(), 'cohort-coding-'));
@@ -60,19 +60,23 @@ const REPORT = JSON.stringify({
 
 describe('runCodingAgent with subagents', () => {
   it('spawns an explorer in an isolated context and adds only its capped report to the parent', async () => {
-    const main = fixtureModel((call) =>
-      call === 0
-        ? {
-            toolCalls: [
-              { toolName: 'task', input: { type: 'explorer', prompt: 'Find the retry policy.' } },
-            ],
-          }
-        : { text: 'It is in src/retry.ts.' },
+    const main = createScriptedModel(
+      (call) =>
+        call === 0
+          ? {
+              toolCalls: [
+                { toolName: 'task', input: { type: 'explorer', prompt: 'Find the retry policy.' } },
+              ],
+            }
+          : { text: 'It is in src/retry.ts.' },
+      RECORDED,
     );
-    const explorer = fixtureModel((call) =>
-      call === 0
-        ? { toolCalls: [{ toolName: 'read', input: { path: 'src/retry.ts' } }] }
-        : { text: REPORT },
+    const explorer = createScriptedModel(
+      (call) =>
+        call === 0
+          ? { toolCalls: [{ toolName: 'read', input: { path: 'src/retry.ts' } }] }
+          : { text: REPORT },
+      RECORDED,
     );
     const result = await runCodingAgent({
       request: 'Where is the retry policy?',
@@ -83,7 +87,7 @@ describe('runCodingAgent with subagents', () => {
       workspace,
       home,
       config: config(),
-      model: (ref) => (ref === 'fast' ? explorer.model : main.model),
+      model: (ref) => (ref === 'fast' ? explorer : main),
     });
     expect(result.text).toBe('It is in src/retry.ts.');
 
@@ -119,27 +123,29 @@ describe('runCodingAgent with subagents', () => {
   });
 
   it('caps the summary that reaches the parent', async () => {
-    const main = fixtureModel((call) =>
-      call === 0
-        ? {
-            toolCalls: [
-              { toolName: 'task', input: { type: 'explorer', prompt: 'Summarise everything.' } },
-            ],
-          }
-        : { text: 'ok' },
+    const main = createScriptedModel(
+      (call) =>
+        call === 0
+          ? {
+              toolCalls: [
+                { toolName: 'task', input: { type: 'explorer', prompt: 'Summarise everything.' } },
+              ],
+            }
+          : { text: 'ok' },
+      RECORDED,
     );
     const huge = JSON.stringify({
       summary: 'S'.repeat(40_000),
       findings: Array.from({ length: 200 }, (_, i) => `finding ${i} ${'f'.repeat(100)}`),
       files: [],
     });
-    const explorer = fixtureModel(() => ({ text: huge }));
+    const explorer = createScriptedModel(() => ({ text: huge }), RECORDED);
     const result = await runCodingAgent({
       request: 'Summarise the repo',
       workspace,
       home,
       config: config({ subagents: { summaryMaxTokens: 300 } }),
-      model: (ref) => (ref === 'fast' ? explorer.model : main.model),
+      model: (ref) => (ref === 'fast' ? explorer : main),
     });
     expect(result.subagents[0]?.truncated).toBe(true);
     const added = (main.calls[1]?.prompt ?? []).slice((main.calls[0]?.prompt ?? []).length);
@@ -150,24 +156,29 @@ describe('runCodingAgent with subagents', () => {
   });
 
   it('ends a subagent that exhausts its turn budget and reports it', async () => {
-    const main = fixtureModel((call) =>
-      call === 0
-        ? {
-            toolCalls: [
-              { toolName: 'task', input: { type: 'explorer', prompt: 'Search forever.' } },
-            ],
-          }
-        : { text: 'gave up' },
+    const main = createScriptedModel(
+      (call) =>
+        call === 0
+          ? {
+              toolCalls: [
+                { toolName: 'task', input: { type: 'explorer', prompt: 'Search forever.' } },
+              ],
+            }
+          : { text: 'gave up' },
+      RECORDED,
     );
-    const explorer = fixtureModel(() => ({
-      toolCalls: [{ toolName: 'glob', input: { pattern: '**/*.ts' } }],
-    }));
+    const explorer = createScriptedModel(
+      () => ({
+        toolCalls: [{ toolName: 'glob', input: { pattern: '**/*.ts' } }],
+      }),
+      RECORDED,
+    );
     const result = await runCodingAgent({
       request: 'Search',
       workspace,
       home,
       config: config({ subagents: { maxTurns: 3 } }),
-      model: (ref) => (ref === 'fast' ? explorer.model : main.model),
+      model: (ref) => (ref === 'fast' ? explorer : main),
     });
     expect(explorer.calls).toHaveLength(3);
     expect(result.subagents[0]).toMatchObject({ status: 'budget_exceeded', turns: 3 });
@@ -176,21 +187,28 @@ describe('runCodingAgent with subagents', () => {
   });
 
   it('ends a subagent that exceeds its token budget', async () => {
-    const main = fixtureModel((call) =>
-      call === 0
-        ? { toolCalls: [{ toolName: 'task', input: { type: 'explorer', prompt: 'Read a lot.' } }] }
-        : { text: 'done' },
+    const main = createScriptedModel(
+      (call) =>
+        call === 0
+          ? {
+              toolCalls: [{ toolName: 'task', input: { type: 'explorer', prompt: 'Read a lot.' } }],
+            }
+          : { text: 'done' },
+      RECORDED,
     );
-    const explorer = fixtureModel(() => ({
-      toolCalls: [{ toolName: 'read', input: { path: 'src/retry.ts' } }],
-      usage: { input: 900, output: 200 },
-    }));
+    const explorer = createScriptedModel(
+      () => ({
+        toolCalls: [{ toolName: 'read', input: { path: 'src/retry.ts' } }],
+        usage: { inputTokens: 900, outputTokens: 200 },
+      }),
+      RECORDED,
+    );
     const result = await runCodingAgent({
       request: 'Read',
       workspace,
       home,
       config: config({ subagents: { maxTokens: 2000 } }),
-      model: (ref) => (ref === 'fast' ? explorer.model : main.model),
+      model: (ref) => (ref === 'fast' ? explorer : main),
     });
     expect(result.subagents[0]).toMatchObject({ status: 'budget_exceeded', turns: 2 });
     expect(result.subagents[0]?.stopMessage).toContain('tokens');
@@ -198,34 +216,36 @@ describe('runCodingAgent with subagents', () => {
   });
 
   it('runs two spawns of one step in parallel', async () => {
-    const main = fixtureModel((call) =>
-      call === 0
-        ? {
-            toolCalls: [
-              { toolName: 'task', input: { type: 'explorer', prompt: 'Task A' } },
-              { toolName: 'task', input: { type: 'explorer', prompt: 'Task B' } },
-            ],
-          }
-        : { text: 'both done' },
+    const main = createScriptedModel(
+      (call) =>
+        call === 0
+          ? {
+              toolCalls: [
+                { toolName: 'task', input: { type: 'explorer', prompt: 'Task A' } },
+                { toolName: 'task', input: { type: 'explorer', prompt: 'Task B' } },
+              ],
+            }
+          : { text: 'both done' },
+      RECORDED,
     );
     // Each explorer waits until both have started: run one after the other, the first would wait
     // alone until the fallback and the order of events would show no overlap.
     let started = 0;
     let release: () => void = () => undefined;
     const bothStarted = new Promise<void>((resolve) => (release = resolve));
-    const explorer = fixtureModel(async () => {
+    const explorer = createScriptedModel(async () => {
       started += 1;
       if (started === 2) release();
       await Promise.race([bothStarted, new Promise((resolve) => setTimeout(resolve, 2000))]);
       return { text: JSON.stringify({ summary: 'ok' }) };
-    });
+    }, RECORDED);
     const events: string[] = [];
     const result = await runCodingAgent({
       request: 'Do A and B',
       workspace,
       home,
       config: config(),
-      model: (ref) => (ref === 'fast' ? explorer.model : main.model),
+      model: (ref) => (ref === 'fast' ? explorer : main),
       onEvent: (event) => {
         if (event.type === 'subagent-start') events.push('start');
         if (event.type === 'subagent-end') events.push('end');
@@ -236,45 +256,53 @@ describe('runCodingAgent with subagents', () => {
   });
 
   it('times a subagent out by wall time', async () => {
-    const main = fixtureModel((call) =>
-      call === 0
-        ? { toolCalls: [{ toolName: 'task', input: { type: 'explorer', prompt: 'Hang.' } }] }
-        : { text: 'moved on' },
+    const main = createScriptedModel(
+      (call) =>
+        call === 0
+          ? { toolCalls: [{ toolName: 'task', input: { type: 'explorer', prompt: 'Hang.' } }] }
+          : { text: 'moved on' },
+      RECORDED,
     );
-    const explorer = fixtureModel(
+    const explorer = createScriptedModel(
       (_call, options) =>
         new Promise((_resolve, reject) =>
           options.abortSignal?.addEventListener('abort', () => reject(options.abortSignal?.reason)),
         ),
+      RECORDED,
     );
     const result = await runCodingAgent({
       request: 'Hang',
       workspace,
       home,
       config: config({ subagents: { timeoutSeconds: 0.2 } }),
-      model: (ref) => (ref === 'fast' ? explorer.model : main.model),
+      model: (ref) => (ref === 'fast' ? explorer : main),
     });
     expect(result.subagents[0]?.status).toBe('timeout');
     expect(result.text).toBe('moved on');
   });
 
   it('loads a Claude Code agent file unchanged and spawns it with its tools and model', async () => {
-    const main = fixtureModel((call) =>
-      call === 0
-        ? {
-            toolCalls: [
-              { toolName: 'task', input: { type: 'code-reviewer', prompt: 'Review src/retry.ts' } },
-            ],
-          }
-        : { text: 'reviewed' },
+    const main = createScriptedModel(
+      (call) =>
+        call === 0
+          ? {
+              toolCalls: [
+                {
+                  toolName: 'task',
+                  input: { type: 'code-reviewer', prompt: 'Review src/retry.ts' },
+                },
+              ],
+            }
+          : { text: 'reviewed' },
+      RECORDED,
     );
-    const reviewer = fixtureModel(() => ({ text: 'Looks fine, no bugs.' }));
+    const reviewer = createScriptedModel(() => ({ text: 'Looks fine, no bugs.' }), RECORDED);
     const result = await runCodingAgent({
       request: 'Review',
       workspace,
       home,
       config: config(),
-      model: (ref) => (ref === 'fast' ? reviewer.model : main.model),
+      model: (ref) => (ref === 'fast' ? reviewer : main),
     });
     const type = result.subagentTypes.types.get('code-reviewer');
     expect(type).toMatchObject({
@@ -295,13 +323,13 @@ describe('runCodingAgent with subagents', () => {
 
 describe('runCodingAgent with skills', () => {
   it('shows only names and descriptions until a skill is activated', async () => {
-    const main = fixtureModel(() => ({ text: 'hello' }));
+    const main = createScriptedModel(() => ({ text: 'hello' }), RECORDED);
     const result = await runCodingAgent({
       request: 'what time is it',
       workspace,
       home,
       config: config(),
-      model: () => main.model,
+      model: () => main,
     });
     const system = promptText(main.calls[0]);
     expect(system).toContain('designer: Plan architecture');
@@ -311,14 +339,14 @@ describe('runCodingAgent with skills', () => {
   });
 
   it('auto-activates a skill by description: body injected, model override applied', async () => {
-    const fast = fixtureModel(() => ({ text: 'refactored' }));
-    const full = fixtureModel(() => ({ text: 'wrong model' }));
+    const fast = createScriptedModel(() => ({ text: 'refactored' }), RECORDED);
+    const full = createScriptedModel(() => ({ text: 'wrong model' }), RECORDED);
     const result = await runCodingAgent({
       request: 'please rename and extract the helpers to remove duplication',
       workspace,
       home,
       config: config(),
-      model: (ref) => (ref === 'fast' ? fast.model : full.model),
+      model: (ref) => (ref === 'fast' ? fast : full),
     });
     expect(result.activation).toMatchObject({ how: 'auto', skill: { name: 'refactor' } });
     expect(result.model).toBe('fast');
@@ -329,15 +357,17 @@ describe('runCodingAgent with skills', () => {
   });
 
   it('enforces allowed-tools: a disallowed call is refused, not run', async () => {
-    const main = fixtureModel((call) =>
-      call === 0
-        ? {
-            toolCalls: [
-              { toolName: 'write', input: { path: 'src/new.ts', content: 'x' } },
-              { toolName: 'write_doc', input: { path: 'docs/plan.md', content: '# Plan' } },
-            ],
-          }
-        : { text: 'planned' },
+    const main = createScriptedModel(
+      (call) =>
+        call === 0
+          ? {
+              toolCalls: [
+                { toolName: 'write', input: { path: 'src/new.ts', content: 'x' } },
+                { toolName: 'write_doc', input: { path: 'docs/plan.md', content: '# Plan' } },
+              ],
+            }
+          : { text: 'planned' },
+      RECORDED,
     );
     const result = await runCodingAgent({
       request: '/designer plan the module layout',
@@ -345,7 +375,7 @@ describe('runCodingAgent with skills', () => {
       home,
       // Edits run without asking, so what refuses the write is the skill alone.
       config: config({ permissions: { defaultMode: 'acceptEdits' } }),
-      model: () => main.model,
+      model: () => main,
     });
     expect(result.activation).toMatchObject({
       how: 'explicit',
@@ -360,14 +390,14 @@ describe('runCodingAgent with skills', () => {
   });
 
   it('takes the skill as an option and refuses an unknown one', async () => {
-    const main = fixtureModel(() => ({ text: 'ok' }));
+    const main = createScriptedModel(() => ({ text: 'ok' }), RECORDED);
     const result = await runCodingAgent({
       request: 'anything',
       skill: 'designer',
       workspace,
       home,
       config: config(),
-      model: () => main.model,
+      model: () => main,
     });
     expect(result.activation.how).toBe('option');
     await expect(
@@ -377,7 +407,7 @@ describe('runCodingAgent with skills', () => {
         workspace,
         home,
         config: config(),
-        model: () => main.model,
+        model: () => main,
       }),
     ).rejects.toThrow(/Unknown skill/);
   });

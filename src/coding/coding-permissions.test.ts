@@ -7,7 +7,7 @@ import { loadConfig, type CohortConfigInput } from '../config/index.js';
 import { findBwrap } from '../sandbox/index.js';
 import { runCodingAgent } from './coding-agent.js';
 import { loadSubagentTypes } from '../subagents/index.js';
-import { fixtureModel, offeredTools, promptText } from '../test/fixture-model.js';
+import { createScriptedModel, RECORDED, offeredTools, promptText } from '../test/scripted-model.js';
 
 const base = mkdtempSync(join(tmpdir(), 'cohort-permissions-'));
 const workspace = join(base, 'ws');
@@ -53,7 +53,10 @@ const config = (overrides: CohortConfigInput = {}) =>
 type Call = { toolName: string; input: unknown };
 /** A model that makes `calls` one per turn, then answers "done". */
 const oneByOne = (calls: Call[]) =>
-  fixtureModel((index) => (calls[index] ? { toolCalls: [calls[index]] } : { text: 'done' }));
+  createScriptedModel(
+    (index) => (calls[index] ? { toolCalls: [calls[index]] } : { text: 'done' }),
+    RECORDED,
+  );
 const toolResults = (prompt: string) => prompt;
 
 describe.skipIf(!findBwrap(undefined))(
@@ -73,7 +76,7 @@ describe.skipIf(!findBwrap(undefined))(
         workspace,
         home,
         config: config(),
-        model: () => main.model,
+        model: () => main,
       });
       expect(result.activation.skill?.source).toBe('project-claude');
       expect(offeredTools(main.calls[0])).toEqual(['bash', 'grep', 'read']);
@@ -117,7 +120,7 @@ describe('Claude Code agent files', () => {
       workspace,
       home,
       config: config({ permissions: { defaultMode: 'bypassPermissions' } }),
-      model: (ref) => (ref === 'full' && main.calls.length === 0 ? main.model : helper.model),
+      model: (ref) => (ref === 'full' && main.calls.length === 0 ? main : helper),
     });
     expect(offeredTools(helper.calls[0])).toEqual(['bash', 'read']);
     expect(promptText(helper.calls[1])).toContain(
@@ -136,7 +139,7 @@ describe('approval: an ask pauses the run, an answer resumes it', () => {
       workspace,
       home,
       config: config(),
-      model: () => main.model,
+      model: () => main,
     });
     return { main, first };
   };
@@ -163,7 +166,7 @@ describe('approval: an ask pauses the run, an answer resumes it', () => {
       workspace,
       home,
       config: config(),
-      model: () => main.model,
+      model: () => main,
       resume: { state: JSON.parse(JSON.stringify(first.state)), answers: { [id]: 'yes' } },
     });
     expect(readFileSync(join(workspace, 'approved.txt'), 'utf8')).toBe('ok');
@@ -178,7 +181,7 @@ describe('approval: an ask pauses the run, an answer resumes it', () => {
       workspace,
       home,
       config: config(),
-      model: () => main.model,
+      model: () => main,
       resume: { state: first.state!, answers: { '*': 'no' } },
     });
     expect(existsSync(join(workspace, 'approved.txt'))).toBe(false);
@@ -195,7 +198,7 @@ describe('approval: an ask pauses the run, an answer resumes it', () => {
       workspace,
       home,
       config: config(),
-      model: () => main.model,
+      model: () => main,
       resume: { state: first.state!, answers: { '*': 'always' } },
     });
     expect(resumed.sessionAllow).toEqual(['Edit']);
@@ -207,7 +210,7 @@ describe('approval: an ask pauses the run, an answer resumes it', () => {
       workspace,
       home,
       config: config(),
-      model: () => next.model,
+      model: () => next,
       sessionAllow: resumed.sessionAllow,
     });
     expect(later.finishReason).toBe('stop');
@@ -229,7 +232,7 @@ describe('approval: an ask pauses the run, an answer resumes it', () => {
       workspace,
       home,
       config: config(),
-      model: () => main.model,
+      model: () => main,
     });
     rmSync(join(workspace, '.claude', 'settings.json'));
     expect(promptText(main.calls[1])).toContain(

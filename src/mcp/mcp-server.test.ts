@@ -178,7 +178,7 @@ describe('cohort MCP server over streamable HTTP', () => {
 
 describe('cohort mcp over stdio', () => {
   it('lists the tools and answers `ask` with citations', async () => {
-    const fixture = fileURLToPath(new URL('./fixtures/stdio-server.ts', import.meta.url));
+    const fixture = fileURLToPath(new URL('../test/cohort-mcp-stdio.ts', import.meta.url));
     const client = new Client({ name: 'cohort-test', version: '1.0.0' });
     await client.connect(
       new StdioClientTransport({

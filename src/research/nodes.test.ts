@@ -10,7 +10,7 @@ import {
   chunk,
   doc,
   fakeRetriever,
-  mockModel,
+  scriptedResearchModel,
   testContext,
   testSettings,
   testState,
@@ -178,7 +178,7 @@ describe('analysisNode', () => {
   });
 
   it('returns the validated AnalysisOutput as a finding', async () => {
-    const model = mockModel(() =>
+    const model = scriptedResearchModel(() =>
       json({
         summary: 'Balance comes from the ZMP [1] and MPC [2].',
         citations: [{ index: 1 }, { index: 2, claim: 'MPC' }],
@@ -201,7 +201,7 @@ describe('analysisNode', () => {
 
   it('retries a parse failure with the error appended to the conversation', async () => {
     const prompts: string[] = [];
-    const model = mockModel((prompt, call) => {
+    const model = scriptedResearchModel((prompt, call) => {
       prompts.push(prompt);
       if (call === 0) return 'not json at all';
       if (call === 1)
@@ -221,14 +221,14 @@ describe('analysisNode', () => {
   });
 
   it('falls back to a minimal output after the retries, and on timeouts', async () => {
-    const broken = mockModel(() => '{"summary": ');
+    const broken = scriptedResearchModel(() => '{"summary": ');
     const finding = (await analysisNode(gathered, testContext({ model: broken })))
       .subagentFindings?.[0];
     expect(finding).toMatchObject({ mode: 'extractive', status: 'done' });
     expect(finding?.reasoning).toContain('failed after 3 attempt(s)');
     expect(finding?.summary).toContain('[1]');
 
-    const slow = mockModel(() => ({ text: '{}', delayMs: 1000 }));
+    const slow = scriptedResearchModel(() => ({ text: '{}', delayMs: 1000 }));
     const settings = testSettings({ timeoutLlmCall: 0.05, maxRetries: 1 });
     const timedOut = (await analysisNode(gathered, testContext({ model: slow, settings })))
       .subagentFindings?.[0];
@@ -237,7 +237,7 @@ describe('analysisNode', () => {
 
   it('runs returned code in the sandbox and refines once with its output', async () => {
     const prompts: string[] = [];
-    const model = mockModel((prompt, call) => {
+    const model = scriptedResearchModel((prompt, call) => {
       prompts.push(prompt);
       return call === 0
         ? json({
@@ -280,7 +280,7 @@ describe('analysisNode', () => {
         "print('key:', os.environ.get('OPENAI_API_KEY'))",
       ].join('\n');
       const prompts: string[] = [];
-      const model = mockModel((prompt, call) => {
+      const model = scriptedResearchModel((prompt, call) => {
         prompts.push(prompt);
         return call === 0
           ? json({
@@ -308,7 +308,7 @@ describe('analysisNode', () => {
   it('without python3, tells the model code execution is unavailable and goes on', async () => {
     const noPython = mkdtempSync(join(tmpdir(), 'cohort-no-python-'));
     const prompts: string[] = [];
-    const model = mockModel((prompt, call) => {
+    const model = scriptedResearchModel((prompt, call) => {
       prompts.push(prompt);
       return call === 0
         ? json({ summary: 'S [1].', citations: [{ index: 1 }], reasoning: 'r', pythonCode: '1+1' })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mockModel } from '../test/research-fakes.js';
+import { scriptedResearchModel } from '../test/research-fakes.js';
 import { planTasks, splitQuestion } from './plan-tasks.js';
 import { mergeFindings, mergeVisitedSources } from './reducers.js';
 import { createVisitedRegistry } from './visited-registry.js';
@@ -39,7 +39,7 @@ describe('planTasks', () => {
   };
 
   it('asks the lead model for tasks, deduplicated and capped', async () => {
-    const model = mockModel(() =>
+    const model = scriptedResearchModel(() =>
       JSON.stringify({
         tasks: ['A task', 'A task', 'B task', 'C task', 'D task'].map((description) => ({
           description,
@@ -58,7 +58,7 @@ describe('planTasks', () => {
   it('falls back to clauses when the lead model fails', async () => {
     const plan = await planTasks('What is a ZMP; why do robots fall', {
       ...base,
-      model: mockModel(() => 'nope'),
+      model: scriptedResearchModel(() => 'nope'),
     });
     expect(plan).toMatchObject({
       planner: 'clauses',

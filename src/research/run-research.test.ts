@@ -5,7 +5,12 @@ import { isCohortError } from '../errors/index.js';
 import { createStore, openPgliteDb, type Store } from '../store/index.js';
 import { startFixtureServer, type FixtureServer } from '../test/fixture-server.js';
 import { createResearchDependencies } from './create-research-dependencies.js';
-import { chunk, fakeRetriever, mockModel, testSettings } from '../test/research-fakes.js';
+import {
+  chunk,
+  fakeRetriever,
+  scriptedResearchModel,
+  testSettings,
+} from '../test/research-fakes.js';
 import type { ResearchEvent } from './research-events.js';
 import { runResearch, streamResearch } from './run-research.js';
 
@@ -61,7 +66,7 @@ describe('runResearch end to end', () => {
     });
 
   it('plans with the lead model, fans out, never fetches a source twice, and writes a cited report', async () => {
-    const lead = mockModel(() =>
+    const lead = scriptedResearchModel(() =>
       JSON.stringify({
         tasks: [
           { description: 'How do humanoid robots keep balance?' },
@@ -69,7 +74,7 @@ describe('runResearch end to end', () => {
         ],
       }),
     );
-    const analysis = mockModel((prompt) => {
+    const analysis = scriptedResearchModel((prompt) => {
       const numbers = [...prompt.matchAll(/^\[(\d+)\] /gm)].map((m) => Number(m[1]));
       return JSON.stringify({
         summary: `Found ${numbers.length} sources${numbers.map((n) => ` [${n}]`).join('')}.`,

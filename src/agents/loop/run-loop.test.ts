@@ -1,9 +1,9 @@
 import type { LanguageModelV3StreamPart, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { APICallError } from '@ai-sdk/provider';
-import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { isCohortError } from '../../errors/index.js';
+import { createScriptedModel, type ScriptedStep } from '../../test/scripted-model.js';
 import { defineTool, runLoop, runLoopStream, type LoopEvent } from './index.js';
 
 const usage = (input: number, output: number) => ({
@@ -11,47 +11,28 @@ const usage = (input: number, output: number) => ({
   outputTokens: { total: output, text: output, reasoning: 0 },
 });
 
-function stream(parts: LanguageModelV3StreamPart[]) {
-  return {
-    stream: new ReadableStream<LanguageModelV3StreamPart>({
-      start(controller) {
-        for (const part of parts) controller.enqueue(part);
-        controller.close();
-      },
-    }),
-  };
-}
+/** A step of raw stream parts, for what a scripted answer cannot say (an error mid-stream). */
+const stream = (parts: LanguageModelV3StreamPart[]): ScriptedStep => ({ parts });
 
-const toolCallStep = (toolName: string, input: unknown, id = 'call_1') =>
-  stream([
-    { type: 'tool-call', toolCallId: id, toolName, input: JSON.stringify(input) },
-    {
-      type: 'finish',
-      usage: usage(20, 5),
-      finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-    },
-  ]);
+const toolCallStep = (toolName: string, input: unknown, id = 'call_1'): ScriptedStep => ({
+  toolCalls: [{ toolName, input, toolCallId: id }],
+  usage: { inputTokens: 20, outputTokens: 5 },
+});
 
-const textStep = (...chunks: string[]) =>
-  stream([
-    { type: 'text-start', id: 't' },
-    ...chunks.map((delta) => ({ type: 'text-delta' as const, id: 't', delta })),
-    { type: 'text-end', id: 't' },
-    { type: 'finish', usage: usage(30, 7), finishReason: { unified: 'stop', raw: 'stop' } },
-  ]);
+const textStep = (...chunks: string[]): ScriptedStep => ({
+  text: chunks,
+  usage: { inputTokens: 30, outputTokens: 7 },
+});
 
-/** A model that answers call N with `steps[N]`. */
-function scripted(steps: Array<ReturnType<typeof stream> | Error>) {
-  let call = 0;
-  return new MockLanguageModelV3({
-    doStream: async () => {
-      const step = steps[call++];
-      if (!step) throw new Error(`no scripted step ${call}`);
-      if (step instanceof Error) throw step;
-      return step;
-    },
-  });
-}
+/** A model that answers call N with `steps[N]`, recording every call. */
+const scripted = (steps: Array<ScriptedStep | Error>) =>
+  createScriptedModel(
+    steps.map((step) => (step instanceof Error ? { error: step } : step)),
+    { record: true },
+  );
+
+/** A model whose every call waits for its abort signal (one that never answers). */
+const silent = () => createScriptedModel(() => ({ delayMs: 3_600_000 }), { record: true });
 
 function addTool(executed: Array<{ a: number; b: number }>) {
   return defineTool({
@@ -86,7 +67,7 @@ describe('runLoop', () => {
     expect(result.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
 
     // The second call saw the system prompt, the tool call and its result.
-    const second = model.doStreamCalls[1] as LanguageModelV3CallOptions;
+    const second = model.calls[1] as LanguageModelV3CallOptions;
     expect(second.prompt[0]).toEqual({ role: 'system', content: 'You add numbers.' });
     expect(second.prompt.at(-1)).toMatchObject({
       role: 'tool',
@@ -113,7 +94,7 @@ describe('runLoop', () => {
       isError: true,
       output: 'tool add is not allowed here',
     });
-    const second = model.doStreamCalls[1] as LanguageModelV3CallOptions;
+    const second = model.calls[1] as LanguageModelV3CallOptions;
     expect(second.tools).toBeUndefined();
     expect(second.prompt.at(-1)).toMatchObject({
       content: [{ output: { type: 'error-text', value: 'tool add is not allowed here' } }],
@@ -154,9 +135,7 @@ describe('runLoop', () => {
   });
 
   it('ends a runaway loop at the step cap with a clear message', async () => {
-    const model = new MockLanguageModelV3({
-      doStream: async () => toolCallStep('add', { a: 1, b: 1 }),
-    });
+    const model = createScriptedModel(() => toolCallStep('add', { a: 1, b: 1 }), { record: true });
     const result = await runLoop({
       ...base,
       maxSteps: 3,
@@ -166,14 +145,12 @@ describe('runLoop', () => {
     });
     expect(result.finishReason).toBe('max_steps');
     expect(result.steps).toBe(3);
-    expect(model.doStreamCalls).toHaveLength(3);
+    expect(model.calls).toHaveLength(3);
     expect(result.stopMessage).toMatch(/Stopped after 3 model steps.*COHORT_MAX_STEPS/);
   });
 
   it('stops when the token or turn budget is used up', async () => {
-    const model = new MockLanguageModelV3({
-      doStream: async () => toolCallStep('add', { a: 1, b: 1 }),
-    });
+    const model = createScriptedModel(() => toolCallStep('add', { a: 1, b: 1 }));
     const tokens = await runLoop({
       ...base,
       model,
@@ -207,7 +184,7 @@ describe('runLoop', () => {
     });
     expect(result.finishReason).toBe('halted');
     expect(result.stopMessage).toBe('enough');
-    expect(model.doStreamCalls).toHaveLength(1);
+    expect(model.calls).toHaveLength(1);
   });
 
   it('retries a retryable failure and counts the attempts', async () => {
@@ -240,7 +217,7 @@ describe('runLoop', () => {
     const model = scripted([broken, textStep('never')]);
     const error = await runLoop({ ...base, model, messages: ask }).catch((e: unknown) => e);
     expect(isCohortError(error, 'model_unavailable')).toBe(true);
-    expect(model.doStreamCalls).toHaveLength(1);
+    expect(model.calls).toHaveLength(1);
   });
 
   it('does not retry a client error and reports it as model_unavailable', async () => {
@@ -255,19 +232,11 @@ describe('runLoop', () => {
     const error = await runLoop({ ...base, model, messages: ask }).catch((e: unknown) => e);
     expect(isCohortError(error, 'model_unavailable')).toBe(true);
     expect((error as Error).message).toMatch(/HTTP 401.*OPENAI_API_KEY/);
-    expect(model.doStreamCalls).toHaveLength(1);
+    expect(model.calls).toHaveLength(1);
   });
 
   it('times out a call that never answers, retries, then fails with a timeout error', async () => {
-    let calls = 0;
-    const model = new MockLanguageModelV3({
-      doStream: ({ abortSignal }) => {
-        calls++;
-        return new Promise((_, reject) =>
-          abortSignal?.addEventListener('abort', () => reject(abortSignal.reason)),
-        );
-      },
-    });
+    const model = silent();
     const error = await runLoop({
       ...base,
       timeoutMs: 20,
@@ -276,17 +245,12 @@ describe('runLoop', () => {
       messages: ask,
     }).catch((e: unknown) => e);
     expect(isCohortError(error, 'timeout')).toBe(true);
-    expect(calls).toBe(2);
+    expect(model.callCount).toBe(2);
   });
 
   it('ends with finish reason aborted when the caller aborts', async () => {
     const controller = new AbortController();
-    const model = new MockLanguageModelV3({
-      doStream: ({ abortSignal }) =>
-        new Promise((_, reject) =>
-          abortSignal?.addEventListener('abort', () => reject(abortSignal.reason)),
-        ),
-    });
+    const model = silent();
     const running = runLoop({ ...base, model, messages: ask, signal: controller.signal });
     controller.abort();
     const result = await running;

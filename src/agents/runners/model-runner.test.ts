@@ -1,11 +1,11 @@
-import type {
-  LanguageModelV3,
-  LanguageModelV3CallOptions,
-  LanguageModelV3StreamPart,
-} from '@ai-sdk/provider';
-import { MockLanguageModelV3 } from 'ai/test';
+import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../../test/fake-openai-server.js';
+import {
+  createScriptedModel,
+  type ScriptedModel,
+  type ScriptedStep,
+} from '../../test/scripted-model.js';
 import { CohortConfig } from '../../config/index.js';
 import { CohortError, isCohortError } from '../../errors/index.js';
 import { createModelProvider, type ModelProvider } from '../../models/index.js';
@@ -93,48 +93,18 @@ const providerOf = (model: LanguageModelV3): ModelProvider => ({
   describe: () => 'mock',
 });
 
-const usage = {
-  inputTokens: { total: 40, noCache: 40, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 10, text: 10, reasoning: 0 },
-};
-const parts = (list: LanguageModelV3StreamPart[]) => ({
-  stream: new ReadableStream<LanguageModelV3StreamPart>({
-    start(controller) {
-      list.forEach((part) => controller.enqueue(part));
-      controller.close();
-    },
-  }),
+const usage = { inputTokens: 40, outputTokens: 10 };
+const search = (query: string, id = 'call_1'): ScriptedStep => ({
+  toolCalls: [{ toolName: 'search_book_content', input: { query }, toolCallId: id }],
+  usage,
 });
-const search = (query: string, id = 'call_1') =>
-  parts([
-    {
-      type: 'tool-call',
-      toolCallId: id,
-      toolName: 'search_book_content',
-      input: JSON.stringify({ query }),
-    },
-    { type: 'finish', usage, finishReason: { unified: 'tool-calls', raw: 'tool_calls' } },
-  ]);
-const say = (text: string) =>
-  parts([
-    { type: 'text-start', id: 't' },
-    { type: 'text-delta', id: 't', delta: text },
-    { type: 'text-end', id: 't' },
-    { type: 'finish', usage, finishReason: { unified: 'stop', raw: 'stop' } },
-  ]);
+const say = (text: string): ScriptedStep => ({ text, usage });
 
-function mockModel(steps: Array<ReturnType<typeof parts> | Error>) {
-  let call = 0;
-  return new MockLanguageModelV3({
-    modelId: 'mock-model',
-    doStream: async () => {
-      const step = steps[call++];
-      if (!step) throw new Error('no more scripted steps');
-      if (step instanceof Error) throw step;
-      return step;
-    },
-  });
-}
+const scriptedModel = (steps: Array<ScriptedStep | Error>) =>
+  createScriptedModel(
+    steps.map((step) => (step instanceof Error ? { error: step } : step)),
+    { modelId: 'mock-model', record: true },
+  );
 
 async function run(
   provider: ModelProvider,
@@ -157,8 +127,8 @@ async function run(
 }
 
 /** What the model was sent as the result of its last tool call. */
-function lastToolResult(model: MockLanguageModelV3): SearchToolResult {
-  const call = model.doStreamCalls.at(-1) as LanguageModelV3CallOptions;
+function lastToolResult(model: ScriptedModel): SearchToolResult {
+  const call = model.calls.at(-1) as LanguageModelV3CallOptions;
   const message = call.prompt.at(-1);
   if (message?.role !== 'tool') throw new Error('last message is not a tool result');
   const part = message.content[0];
@@ -167,9 +137,9 @@ function lastToolResult(model: MockLanguageModelV3): SearchToolResult {
   return part.output.value as unknown as SearchToolResult;
 }
 
-describe('createModelRunner (mock model)', () => {
+describe('createModelRunner (scripted model)', () => {
   it('searches the agent domain, answers with citations, a Sources footer and usage per call and run', async () => {
-    const model = mockModel([search('Jetson power'), say('The Orin draws 15 to 60 W [1].')]);
+    const model = scriptedModel([search('Jetson power'), say('The Orin draws 15 to 60 W [1].')]);
     const { rag, calls } = fakeRag([[chunk(1), chunk(2)]]);
     const { events, response } = await run(providerOf(model), config(), {}, deps(rag));
 
@@ -189,7 +159,7 @@ describe('createModelRunner (mock model)', () => {
       ],
       ungrounded_citations: [],
     });
-    const first = model.doStreamCalls[0] as LanguageModelV3CallOptions;
+    const first = model.calls[0] as LanguageModelV3CallOptions;
     expect(first.prompt[0]).toEqual({
       role: 'system',
       content: `${GROUNDING_SYSTEM_PROMPT}\n\n${agent.systemPrompt}`,
@@ -198,7 +168,7 @@ describe('createModelRunner (mock model)', () => {
   });
 
   it('strips a fabricated citation ([7] with 2 chunks) and records it', async () => {
-    const model = mockModel([search('Jetson'), say('It uses 60 W [7] and has a GPU [2].')]);
+    const model = scriptedModel([search('Jetson'), say('It uses 60 W [7] and has a GPU [2].')]);
     const { rag } = fakeRag([[chunk(1), chunk(2)]]);
     const { response } = await run(providerOf(model), config(), {}, deps(rag));
 
@@ -211,7 +181,7 @@ describe('createModelRunner (mock model)', () => {
   });
 
   it('numbers chunks across searches in order received, reusing the number of a repeated chunk', async () => {
-    const model = mockModel([search('a'), search('b', 'call_2'), say('See [3] and [1].')]);
+    const model = scriptedModel([search('a'), search('b', 'call_2'), say('See [3] and [1].')]);
     const { rag } = fakeRag([
       [chunk(1), chunk(2)],
       [chunk(2), chunk(3)],
@@ -221,16 +191,16 @@ describe('createModelRunner (mock model)', () => {
   });
 
   it('answers with the retrieval-unavailable message and stops when the store is down', async () => {
-    const model = mockModel([search('Jetson'), say('should not be asked')]);
+    const model = scriptedModel([search('Jetson'), say('should not be asked')]);
     const { rag } = fakeRag([new CohortError('retrieval_unavailable', 'database is down')]);
     const { response } = await run(providerOf(model), config(), {}, deps(rag));
     expect(response.response).toBe(RETRIEVAL_UNAVAILABLE_MESSAGE);
     expect(response.metadata.error).toBe('retrieval_unavailable');
-    expect(model.doStreamCalls).toHaveLength(1);
+    expect(model.calls).toHaveLength(1);
   });
 
   it('gives the no-results status to the model and enforces the no-results answer', async () => {
-    const model = mockModel([
+    const model = scriptedModel([
       search('quantum teleportation'),
       say('Quantum teleportation moves qubits.'),
     ]);
@@ -242,7 +212,7 @@ describe('createModelRunner (mock model)', () => {
   });
 
   it('answers an empty query with the spec message before any call', async () => {
-    const model = mockModel([]);
+    const model = scriptedModel([]);
     const { rag, calls } = fakeRag([]);
     const runner = createModelRunner({ provider: providerOf(model), config: config() });
     const context = {
@@ -256,12 +226,12 @@ describe('createModelRunner (mock model)', () => {
     expect(events).toMatchObject([
       { type: 'response', response: { response: EMPTY_QUERY_MESSAGE } },
     ]);
-    expect(model.doStreamCalls).toHaveLength(0);
+    expect(model.calls).toHaveLength(0);
     expect(calls).toHaveLength(0);
   });
 
   it('answers with the model-failure message and logs the cause when the model fails', async () => {
-    const model = mockModel([new Error('socket hang up')]);
+    const model = scriptedModel([new Error('socket hang up')]);
     const { rag } = fakeRag([]);
     const { lines, logger } = logs();
     const { response } = await run(
@@ -280,7 +250,7 @@ describe('createModelRunner (mock model)', () => {
   });
 
   it('passes low similarity scores to the model with a warning and lets it decide', async () => {
-    const model = mockModel([search('Jetson'), say('The passages do not cover this.')]);
+    const model = scriptedModel([search('Jetson'), say('The passages do not cover this.')]);
     const { rag } = fakeRag([[chunk(1, 0.05)]]);
     const { response } = await run(providerOf(model), config(), {}, deps(rag));
     const result = lastToolResult(model);
@@ -291,7 +261,7 @@ describe('createModelRunner (mock model)', () => {
   });
 
   it('sends the chat history before the question', async () => {
-    const model = mockModel([say('Yes, as said [1].')]);
+    const model = scriptedModel([say('Yes, as said [1].')]);
     const { rag } = fakeRag([]);
     await run(
       providerOf(model),
@@ -304,7 +274,7 @@ describe('createModelRunner (mock model)', () => {
       },
       deps(rag),
     );
-    const prompt = (model.doStreamCalls[0] as LanguageModelV3CallOptions).prompt;
+    const prompt = (model.calls[0] as LanguageModelV3CallOptions).prompt;
     expect(prompt.slice(1).map((m) => [m.role, (m.content[0] as { text: string }).text])).toEqual([
       ['user', 'What is a Jetson?'],
       ['assistant', 'An embedded GPU board.'],

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findBwrap } from '../../sandbox/index.js';
-import { fixtureModel, promptText } from '../../test/fixture-model.js';
+import { createScriptedModel, RECORDED, promptText } from '../../test/scripted-model.js';
 import type { CliIo } from '../command.js';
 import { createCodeCommand } from './code.js';
 
@@ -53,10 +53,12 @@ function terminal(typed: string[] = [], env: Record<string, string> = {}) {
 
 /** A scripted model making `commands` as bash calls, one per turn, then answering. */
 const bashModel = (commands: string[]) =>
-  fixtureModel((index) =>
-    commands[index]
-      ? { toolCalls: [{ toolName: 'bash', input: { command: commands[index] } }] }
-      : { text: 'finished' },
+  createScriptedModel(
+    (index) =>
+      commands[index]
+        ? { toolCalls: [{ toolName: 'bash', input: { command: commands[index] } }] }
+        : { text: 'finished' },
+    RECORDED,
   );
 
 /** What each bash call returned, as the model read it. */
@@ -77,7 +79,7 @@ describe.skipIf(!findBwrap(undefined))(
         `cat ${home}/.ssh/id_ed25519; cat .env; ls -A ${home}/.ssh | wc -l`,
       ]);
       const t = terminal([], { OPENAI_API_KEY: 'sk-live-secret' });
-      const code = await createCodeCommand({ model: () => main.model }).run(
+      const code = await createCodeCommand({ model: () => main }).run(
         ['poke around', '--workspace', workspace, '--allow', 'Bash'],
         t.io,
       );
@@ -102,13 +104,15 @@ describe.skipIf(!findBwrap(undefined))(
     });
 
     it('the read tool refuses the denied .env too, as a readable error', async () => {
-      const main = fixtureModel((index) =>
-        index === 0
-          ? { toolCalls: [{ toolName: 'read', input: { path: '.env' } }] }
-          : { text: 'ok' },
+      const main = createScriptedModel(
+        (index) =>
+          index === 0
+            ? { toolCalls: [{ toolName: 'read', input: { path: '.env' } }] }
+            : { text: 'ok' },
+        RECORDED,
       );
       const t = terminal();
-      await createCodeCommand({ model: () => main.model }).run(
+      await createCodeCommand({ model: () => main }).run(
         ['read it', '--workspace', workspace],
         t.io,
       );
@@ -122,19 +126,19 @@ describe.skipIf(!findBwrap(undefined))(
 
 describe('cohort code: approvals in the terminal', () => {
   const writeModel = () =>
-    fixtureModel((index, options) => {
+    createScriptedModel((index, options) => {
       const last = JSON.stringify(options.prompt.at(-1));
       if (index === 0)
         return { toolCalls: [{ toolName: 'write', input: { path: 'a.txt', content: 'A' } }] };
       if (index === 1 && last.includes('"bytes"'))
         return { toolCalls: [{ toolName: 'write', input: { path: 'b.txt', content: 'B' } }] };
       return { text: `done after ${index}` };
-    });
+    }, RECORDED);
 
   it('shows the call and waits: yes runs it', async () => {
     const main = writeModel();
     const t = terminal(['y', 'n']);
-    await createCodeCommand({ model: () => main.model }).run(
+    await createCodeCommand({ model: () => main }).run(
       ['write files', '--workspace', workspace],
       t.io,
     );
@@ -150,7 +154,7 @@ describe('cohort code: approvals in the terminal', () => {
   it('no refuses it with a tool error; always runs it and stops asking for edits', async () => {
     const declined = writeModel();
     const t1 = terminal(['no']);
-    await createCodeCommand({ model: () => declined.model }).run(
+    await createCodeCommand({ model: () => declined }).run(
       ['write', '--workspace', workspace],
       t1.io,
     );
@@ -159,7 +163,7 @@ describe('cohort code: approvals in the terminal', () => {
 
     const always = writeModel();
     const t2 = terminal(['always']);
-    await createCodeCommand({ model: () => always.model }).run(
+    await createCodeCommand({ model: () => always }).run(
       ['write', '--workspace', workspace],
       t2.io,
     );
@@ -180,7 +184,7 @@ describe('cohort code: approvals in the terminal', () => {
       cwd: base,
       isTTY: false,
     };
-    const code = await createCodeCommand({ model: () => main.model }).run(
+    const code = await createCodeCommand({ model: () => main }).run(
       ['write', '--workspace', workspace],
       io,
     );
@@ -197,9 +201,9 @@ describe('cohort code: a multi-turn session', () => {
       join(workspace, 'skills', 'developer', 'SKILL.md'),
       '---\nname: developer\ndescription: Implement features and fix bugs.\n---\nDEVELOPER-BODY\n',
     );
-    const main = fixtureModel((index) => ({ text: `answer ${index}` }));
+    const main = createScriptedModel((index) => ({ text: `answer ${index}` }), RECORDED);
     const t = terminal(['/developer add a parser', 'now add tests for it', '/exit']);
-    const code = await createCodeCommand({ model: () => main.model }).run(
+    const code = await createCodeCommand({ model: () => main }).run(
       ['--workspace', workspace],
       t.io,
     );
@@ -214,13 +218,16 @@ describe('cohort code: a multi-turn session', () => {
   });
 
   it('--session keeps the conversation in the store and continues it next time', async () => {
-    const first = fixtureModel(() => ({ text: 'the parser lives in src/parse.ts' }));
-    await createCodeCommand({ model: () => first.model }).run(
+    const first = createScriptedModel(
+      () => ({ text: 'the parser lives in src/parse.ts' }),
+      RECORDED,
+    );
+    await createCodeCommand({ model: () => first }).run(
       ['where is the parser?', '--workspace', workspace, '--session', 's1'],
       terminal().io,
     );
-    const second = fixtureModel(() => ({ text: 'ok' }));
-    await createCodeCommand({ model: () => second.model }).run(
+    const second = createScriptedModel(() => ({ text: 'ok' }), RECORDED);
+    await createCodeCommand({ model: () => second }).run(
       ['and what does it return?', '--workspace', workspace, '--session', 's1'],
       terminal().io,
     );

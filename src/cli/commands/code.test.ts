@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isCohortError } from '../../errors/index.js';
-import { fixtureModel } from '../../test/fixture-model.js';
+import { createScriptedModel, RECORDED } from '../../test/scripted-model.js';
 import type { CliIo } from '../command.js';
 import { CODING_NEEDS_MODEL } from '../../coding/index.js';
 import { codeCommand, createCodeCommand } from './code.js';
@@ -100,17 +100,22 @@ describe('cohort code', () => {
     ).not.toBe('ok');
   });
   it('prints subagent lines, then the answer and the token split', async () => {
-    const main = fixtureModel((call) =>
-      call === 0
-        ? { toolCalls: [{ toolName: 'task', input: { type: 'explorer', prompt: 'Find a.ts' } }] }
-        : { text: 'a.ts exports a.' },
+    const main = createScriptedModel(
+      (call) =>
+        call === 0
+          ? { toolCalls: [{ toolName: 'task', input: { type: 'explorer', prompt: 'Find a.ts' } }] }
+          : { text: 'a.ts exports a.' },
+      RECORDED,
     );
-    const explorer = fixtureModel(() => ({
-      text: '{"summary":"a.ts exports a","files":["a.ts"]}',
-    }));
+    const explorer = createScriptedModel(
+      () => ({
+        text: '{"summary":"a.ts exports a","files":["a.ts"]}',
+      }),
+      RECORDED,
+    );
     let now = 1000;
     const command = createCodeCommand({
-      model: (ref) => (ref === 'fast' ? explorer.model : main.model),
+      model: (ref) => (ref === 'fast' ? explorer : main),
       clock: () => (now += 500),
     });
     const t = io();
@@ -124,14 +129,16 @@ describe('cohort code', () => {
     expect(t.out()).toContain('240 tokens main + 120 in 1 subagent(s)');
   });
   it('redraws the tree in place on a terminal', async () => {
-    const main = fixtureModel((call) =>
-      call === 0
-        ? { toolCalls: [{ toolName: 'task', input: { type: 'explorer', prompt: 'Look' } }] }
-        : { text: 'done' },
+    const main = createScriptedModel(
+      (call) =>
+        call === 0
+          ? { toolCalls: [{ toolName: 'task', input: { type: 'explorer', prompt: 'Look' } }] }
+          : { text: 'done' },
+      RECORDED,
     );
-    const explorer = fixtureModel(() => ({ text: 'nothing found' }));
+    const explorer = createScriptedModel(() => ({ text: 'nothing found' }), RECORDED);
     const command = createCodeCommand({
-      model: (ref) => (ref === 'fast' ? explorer.model : main.model),
+      model: (ref) => (ref === 'fast' ? explorer : main),
     });
     const t = io({}, true);
     expect(await command.run(['look', '--workspace', workspace], t.io)).toBe(0);

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CohortConfig } from '../../config/index.js';
 import { createStore, openPgliteDb, openPostgresDb, type Store } from '../../store/index.js';
-import { fixtureModel, promptText } from '../../test/fixture-model.js';
+import { createScriptedModel, RECORDED, promptText } from '../../test/scripted-model.js';
 import { createTestAssistant, readSse, testWebAssets } from '../../test/test-assistant.js';
 import { createServer } from '../create-server.js';
 
@@ -18,12 +18,12 @@ afterAll(() => rmSync(workspace, { recursive: true, force: true }));
  * until a tool result is in the prompt, then answers with what that result said.
  */
 const writingModel = (file: string) =>
-  fixtureModel((_index, options) => {
+  createScriptedModel((_index, options) => {
     const last = options.prompt.at(-1);
     if (last?.role === 'tool')
       return { text: `done: ${JSON.stringify(last.content).slice(0, 300)}` };
     return { toolCalls: [{ toolName: 'write', input: { path: file, content: 'written' } }] };
-  });
+  }, RECORDED);
 
 function server(store: Store, model = writingModel('out.txt')) {
   const app = createServer(
@@ -33,7 +33,7 @@ function server(store: Store, model = writingModel('out.txt')) {
       modeDescription: 'test',
       config: CohortConfig.parse({ model: { maxSteps: 4 } }),
     },
-    { webAssets: testWebAssets, coding: { workspace, model: () => model.model } },
+    { webAssets: testWebAssets, coding: { workspace, model: () => model } },
   );
   const post = (path: string, body: unknown) =>
     app.request(path, {
