@@ -49,8 +49,8 @@ describe('source layout', () => {
     expect(offenders.map(({ file }) => file)).toEqual([]);
   });
 
-  it('writes the [n] marker and Sources footer patterns only in src/citations/', () => {
-    const patterns = [/\\\[\(\\d/, /\\\[\\d/, /\\\*\\\*Sources/];
+  it('writes the [n] marker, the Sources footer and the report Sources heading only in src/citations/', () => {
+    const patterns = [/\\\[\(\\d/, /\\\[\\d/, /\\\*\\\*Sources/, /(?<!#)## Sources/];
     const offenders = runtime.filter(
       ({ file, text }) =>
         !file.startsWith('citations/') && patterns.some((pattern) => pattern.test(text)),

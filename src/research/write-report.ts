@@ -1,5 +1,5 @@
 import type { Finding, ReportSource } from '../schema/index.js';
-import { numberSources, renumberMarkers } from '../citations/index.js';
+import { numberSources, renumberMarkers, REPORT_SOURCES_HEADING } from '../citations/index.js';
 import { sourceKey } from './visited-registry.js';
 
 /** A written report: markdown and the numbered sources it cites. */
@@ -75,7 +75,7 @@ export function writeReport(
       lines.push('', `_${finding.reason}._`);
     lines.push('');
   });
-  lines.push('## Sources', '');
+  lines.push(REPORT_SOURCES_HEADING, '');
   if (sources.length === 0) lines.push('_No sources were cited._');
   else lines.push(...sources.map(sourceLine));
   return { report: lines.join('\n').trimEnd() + '\n', sources, findings: renumbered };

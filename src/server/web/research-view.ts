@@ -1,3 +1,4 @@
+import { reportBody } from '../../citations/report-sources.js';
 import { ApiFailure } from './api-client.js';
 import { byId, h } from './dom.js';
 import { applyResearchEvent, STEPS, type ResearchCard } from './research-cards.js';
@@ -95,7 +96,7 @@ function reportElement(
   sources: Map<number, WireFindingCitation>,
 ): DocumentFragment {
   // The Sources list is drawn as buttons from the result, not from the report's markdown lines.
-  const body = result.report.split(/\n## Sources\n/)[0] ?? result.report;
+  const body = reportBody(result.report);
   const fragment = document.createDocumentFragment();
   fragment.append(
     h(
