@@ -1,5 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { CohortConfig } from '../config/index.js';
+import { attemptSignal } from '../bounded-call/index.js';
 import { isCohortError } from '../errors/index.js';
 import {
   addUsage,
@@ -196,8 +197,9 @@ export async function spawnSubagent(
   ].join('\n\n');
   const maxTurns = type.maxTurns ?? config.subagents.maxTurns;
   const timeoutMs = config.subagents.timeoutSeconds * 1000;
-  const deadline = AbortSignal.timeout(timeoutMs);
-  const runSignal = signal ? AbortSignal.any([signal, deadline]) : deadline;
+  // The subagent's whole run is one bounded wait: its deadline joined with the caller's signal.
+  const deadline = attemptSignal(signal, timeoutMs);
+  const runSignal = deadline.signal;
 
   let result: LoopResult | undefined;
   try {
@@ -239,7 +241,7 @@ export async function spawnSubagent(
     });
   } catch (error) {
     const message = isCohortError(error) || error instanceof Error ? error.message : String(error);
-    const status = deadline.aborted ? 'timeout' : signal?.aborted ? 'aborted' : 'failed';
+    const status = deadline.timedOut() ? 'timeout' : signal?.aborted ? 'aborted' : 'failed';
     return finish(
       status,
       {
@@ -250,6 +252,8 @@ export async function spawnSubagent(
       },
       message,
     );
+  } finally {
+    deadline.dispose();
   }
 
   const partial = (why: string): SubagentReport => {
@@ -269,7 +273,7 @@ export async function spawnSubagent(
       });
     }
     case 'aborted': {
-      if (deadline.aborted) {
+      if (deadline.timedOut()) {
         const why = `Stopped: the ${request.type} subagent ran longer than ${config.subagents.timeoutSeconds}s (subagents.timeoutSeconds).`;
         return finish('timeout', partial(why), why);
       }
