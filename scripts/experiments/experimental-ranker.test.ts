@@ -2,6 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { prepareDocument } from '../../src/retrieval/ingest/ingest.js';
 import { BM25_ONLY } from '../../src/retrieval/rank/ranker.js';
 import { fakeWordNet } from '../../src/test/fake-wordnet.js';
+import {
+  expectShortListsAreHeads,
+  TOP_K_CHUNKS,
+  TOP_K_WORDNET,
+} from '../../src/test/top-k-check.js';
 import { createExperimentalRanker, type ExperimentTechniques } from './experimental-ranker.js';
 
 const chunksOf = (markdown: string) =>
@@ -59,29 +64,9 @@ describe('experimental ranking techniques', () => {
 
 describe('bounded top-k with the experiments on', () => {
   it('a short list is the head of the long one, on every query and technique set', () => {
-    const chunks = chunksOf(
-      Array.from(
-        { length: 40 },
-        (_, i) =>
-          `## Part ${i} ${['nodes', 'topics', 'services', 'actions'][i % 4]}\n\nNodes talk over topics ${i % 3 === 0 ? 'and services' : ''}; actions run long goals ${'again '.repeat(i % 5)}.\n`,
-      ).join('\n'),
-    );
-    const wordnet = fakeWordNet({ node: { synonyms: ['service'] } });
-    const queries = [
-      'nodes',
-      'topics and services',
-      'long running actions',
-      'part 7 nodes',
-      'goal',
-    ];
-    for (const techniques of [{ ...BM25_ONLY, feedback: true, lsi: true }, 'all' as const]) {
-      const ranker = createExperimentalRanker(chunks, { techniques, wordnet });
-      for (const query of queries) {
-        const all = ranker.rank(query, { limit: 1000 });
-        expect(all.length).toBeGreaterThan(5);
-        for (const limit of [1, 3, 5])
-          expect(ranker.rank(query, { limit })).toEqual(all.slice(0, limit));
-      }
-    }
+    for (const techniques of [{ ...BM25_ONLY, feedback: true, lsi: true }, 'all' as const])
+      expectShortListsAreHeads(
+        createExperimentalRanker(TOP_K_CHUNKS, { techniques, wordnet: TOP_K_WORDNET }),
+      );
   });
 });

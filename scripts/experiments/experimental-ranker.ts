@@ -6,20 +6,15 @@ import {
   type LexicalIndex,
 } from '../../src/retrieval/rank/lexical-index.js';
 import { expandDocuments, type DocumentExpansionOptions } from './document-expansion.js';
-import {
-  expandAcronyms,
-  expandWithWordNet,
-  queryTerms,
-  type ConceptMap,
-} from '../../src/retrieval/rank/query-expansion.js';
+import { type ConceptMap } from '../../src/retrieval/rank/query-expansion.js';
 import { definedTermIndex } from '../../src/retrieval/rank/defined-terms.js';
-import { expandQuestionForms } from '../../src/retrieval/rank/question-forms.js';
 import { analyze } from '../../src/retrieval/rank/tokenizer.js';
 import { topK } from '../../src/retrieval/rank/top-k.js';
 import { openWordNet } from '../../src/retrieval/rank/wordnet.js';
 import {
   BM25_ONLY,
   DEFAULT_TECHNIQUES,
+  expandQuery,
   maxAttainableScore,
   relevance,
   type Ranker,
@@ -181,6 +176,7 @@ export function createExperimentalRanker(
   const acronyms: AcronymMap = techniques.acronyms
     ? mineAcronyms(chunks.map((c) => c.text))
     : new Map();
+  const sources = { acronyms, wordnet: () => (wordnet ??= openWordNet()) };
   const lsi: LatentSemanticIndex | undefined = techniques.lsi
     ? buildLatentSemanticIndex(
         chunks.map((_, doc) => index.termVector(doc)),
@@ -253,18 +249,11 @@ export function createExperimentalRanker(
     chunks,
     techniques,
     rank(query, { limit = 5, mask } = {}) {
-      const terms = queryTerms(query, index);
-      const expansions = new Map<string, number>();
       const concepts: ConceptMap = new Map();
-      if (techniques.acronyms) expandAcronyms(query, acronyms, terms, expansions, concepts);
-      if (techniques.wordnet) {
-        wordnet ??= openWordNet();
-        expandWithWordNet(query, wordnet, index, terms, expansions, {
-          definitionsByIdf: techniques.definitionsByIdf,
-          concepts,
-        });
-      }
-      if (techniques.questionForms) expandQuestionForms(query, index, terms, expansions);
+      const { terms, expansions } = expandQuery(query, index, techniques, sources, {
+        definitionsByIdf: techniques.definitionsByIdf,
+        concepts,
+      });
       const maxAttainable = maxAttainableScore(terms, index);
 
       base.fill(0);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fakeWordNet } from '../../test/fake-wordnet.js';
+import { expectShortListsAreHeads, TOP_K_CHUNKS, TOP_K_WORDNET } from '../../test/top-k-check.js';
 import { prepareDocument } from '../ingest/ingest.js';
 import { buildLexicalIndex } from './lexical-index.js';
 import { expandWithWordNet } from './query-expansion.js';
@@ -38,29 +39,7 @@ describe('query expansion', () => {
 
 describe('bounded top-k', () => {
   it('a short list is the head of the long one, on every query and technique set', () => {
-    const chunks = chunksOf(
-      Array.from(
-        { length: 40 },
-        (_, i) =>
-          `## Part ${i} ${['nodes', 'topics', 'services', 'actions'][i % 4]}\n\nNodes talk over topics ${i % 3 === 0 ? 'and services' : ''}; actions run long goals ${'again '.repeat(i % 5)}.\n`,
-      ).join('\n'),
-    );
-    const wordnet = fakeWordNet({ node: { synonyms: ['service'] } });
-    const queries = [
-      'nodes',
-      'topics and services',
-      'long running actions',
-      'part 7 nodes',
-      'goal',
-    ];
-    for (const techniques of [BM25_ONLY, DEFAULT_TECHNIQUES]) {
-      const ranker = createRanker(chunks, { techniques, wordnet });
-      for (const query of queries) {
-        const all = ranker.rank(query, { limit: 1000 });
-        expect(all.length).toBeGreaterThan(5);
-        for (const limit of [1, 3, 5])
-          expect(ranker.rank(query, { limit })).toEqual(all.slice(0, limit));
-      }
-    }
+    for (const techniques of [BM25_ONLY, DEFAULT_TECHNIQUES])
+      expectShortListsAreHeads(createRanker(TOP_K_CHUNKS, { techniques, wordnet: TOP_K_WORDNET }));
   });
 });

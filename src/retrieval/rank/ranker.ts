@@ -10,7 +10,12 @@ import {
   type LexicalIndexOptions,
 } from './lexical-index.js';
 import { definedTermIndex } from './defined-terms.js';
-import { expandAcronyms, expandWithWordNet, queryTerms } from './query-expansion.js';
+import {
+  expandAcronyms,
+  expandWithWordNet,
+  queryTerms,
+  type WordNetExpansionOptions,
+} from './query-expansion.js';
 import { expandQuestionForms } from './question-forms.js';
 import { topK } from './top-k.js';
 import { openWordNet, type WordNet } from './wordnet.js';
@@ -136,6 +141,28 @@ export function lexicalIndexSettings(options: RankerOptions): LexicalIndexOption
 }
 
 /**
+ * The query's own terms, and the expansions of the techniques that are on (acronyms, WordNet,
+ * question forms). `wordnetOptions` fills a concept map and weights definitions apart, for the
+ * experiments that use them.
+ */
+export function expandQuery(
+  query: string,
+  index: LexicalIndex,
+  techniques: Techniques,
+  sources: { acronyms: AcronymMap; wordnet: () => WordNet },
+  wordnetOptions: WordNetExpansionOptions = {},
+): { terms: Map<string, number>; expansions: Map<string, number> } {
+  const terms = queryTerms(query, index);
+  const expansions = new Map<string, number>();
+  if (techniques.acronyms)
+    expandAcronyms(query, sources.acronyms, terms, expansions, wordnetOptions.concepts);
+  if (techniques.wordnet)
+    expandWithWordNet(query, sources.wordnet(), index, terms, expansions, wordnetOptions);
+  if (techniques.questionForms) expandQuestionForms(query, index, terms, expansions);
+  return { terms, expansions };
+}
+
+/**
  * Builds a model-free ranker over `chunks`: BM25 plus the chosen techniques. `built` is the
  * lexical index saved from a ranker over the same chunks with the same index settings
  * ({@link lexicalIndexSettings}); it is used instead of building the index again.
@@ -161,6 +188,7 @@ export function createRanker(
   const acronyms: AcronymMap = techniques.acronyms
     ? mineAcronyms(chunks.map((c) => c.text))
     : new Map();
+  const sources = { acronyms, wordnet: () => (wordnet ??= openWordNet()) };
   const scores = new Float64Array(chunks.length);
   const base = new Float64Array(chunks.length);
 
@@ -169,14 +197,7 @@ export function createRanker(
     techniques,
     indexData,
     rank(query, { limit = 5, mask } = {}) {
-      const terms = queryTerms(query, index);
-      const expansions = new Map<string, number>();
-      if (techniques.acronyms) expandAcronyms(query, acronyms, terms, expansions);
-      if (techniques.wordnet) {
-        wordnet ??= openWordNet();
-        expandWithWordNet(query, wordnet, index, terms, expansions);
-      }
-      if (techniques.questionForms) expandQuestionForms(query, index, terms, expansions);
+      const { terms, expansions } = expandQuery(query, index, techniques, sources);
       const maxAttainable = maxAttainableScore(terms, index);
       base.fill(0);
       const own = index.accumulate(terms, base, mask);
