@@ -40,6 +40,7 @@ export {
 export {
   openWordNet,
   defaultWordNetDir,
+  inflectionBaseForms,
   type WordNet,
   type WordRelations,
 } from './rank/wordnet.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultWordNetDir } from '../retrieval/index.js';
+import { defaultWordNetDir, inflectionBaseForms } from '../retrieval/index.js';
 
 /** What the dictionary knows of one word. */
 export interface EnglishWord {
@@ -23,37 +23,6 @@ export interface EnglishDictionary {
   lookup(word: string): EnglishWord;
   /** True when `word` or one of its base forms is an English lemma. */
   has(word: string): boolean;
-}
-
-// Inflected endings to try removing (WordNet's morphy rules, all parts of speech together).
-const DETACHMENTS: ReadonlyArray<readonly [string, string]> = [
-  ['ies', 'y'],
-  ['ses', 's'],
-  ['xes', 'x'],
-  ['zes', 'z'],
-  ['ches', 'ch'],
-  ['shes', 'sh'],
-  ['men', 'man'],
-  ['es', 'e'],
-  ['es', ''],
-  ['ed', 'e'],
-  ['ed', ''],
-  ['ing', 'e'],
-  ['ing', ''],
-  ['er', ''],
-  ['est', ''],
-  ['s', ''],
-];
-
-/** The word, then its base forms by the detachment rules (robots → robot, halted → halt). */
-function baseForms(word: string): string[] {
-  const forms = [word];
-  for (const [suffix, replacement] of DETACHMENTS) {
-    if (word.length > suffix.length + 2 && word.endsWith(suffix)) {
-      forms.push(word.slice(0, word.length - suffix.length) + replacement);
-    }
-  }
-  return forms;
 }
 
 const NEWLINE = 0x0a;
@@ -132,7 +101,7 @@ export function openEnglishDictionary(dir: string = defaultWordNetDir()): Englis
     if (cached) return cached;
     let result: EnglishWord = { lemma: undefined, frequency: 0, nounShare: 0 };
     if (/^[a-z]+$/.test(word)) {
-      for (const form of baseForms(word)) {
+      for (const form of inflectionBaseForms(word)) {
         const counts = senseCounts(form);
         if (counts) {
           result = { lemma: form, ...counts };

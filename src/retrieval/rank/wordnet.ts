@@ -54,13 +54,29 @@ const DETACHMENTS: Record<Part, [string, string][]> = {
 
 /** The word itself, then its base forms by the detachment rules (robots → robot, halted → halt). */
 function baseForms(lemma: string, part: Part): string[] {
-  const forms = [lemma];
+  return [lemma, ...detachedForms(lemma, part)];
+}
+
+/** A word's base forms by one part of speech's detachment rules, without the word itself. */
+function detachedForms(lemma: string, part: Part): string[] {
+  const forms: string[] = [];
   for (const [suffix, replacement] of DETACHMENTS[part]) {
     if (lemma.length > suffix.length + 2 && lemma.endsWith(suffix)) {
       forms.push(lemma.slice(0, lemma.length - suffix.length) + replacement);
     }
   }
   return forms;
+}
+
+/**
+ * The word, then its base forms by every part of speech's detachment rules (nouns, then verbs,
+ * then adjectives), each once: for a lookup that does not know the word's part of speech.
+ *
+ * @example
+ * inflectionBaseForms('halted'); // ['halted', 'halte', 'halt']
+ */
+export function inflectionBaseForms(word: string): string[] {
+  return [...new Set([word, ...PARTS.flatMap(({ file: part }) => detachedForms(word, part))])];
 }
 
 /** A word's WordNet relatives, split by how close they are to its meaning. */
