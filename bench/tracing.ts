@@ -19,11 +19,14 @@ const QUESTIONS = [
 ];
 /** Interleaved rounds: the variants take turns so machine noise hits them alike. */
 const ROUNDS = 60;
+/** Rounds of answers whose queued traces are written in one batch when measuring the write. */
+const BATCH_ROUNDS = 5;
 
 /**
  * The cost of tracing on the whole answer path (sample book, in-memory store, extractive, the same
  * process and run): spans off (no recorder, no OpenTelemetry SDK: the API's no-op spans), the
- * default (every answer's spans recorded in the store for the trace view, no exporter loaded), and
+ * default (every answer's spans queued for the store's trace view and written in batches after the
+ * reply, no exporter loaded; the batched write's cost per answer is reported apart), and
  * exporting (the OpenTelemetry SDK with an OTLP/HTTP protobuf exporter to a local receiver).
  * Milliseconds per answer (median of rounds) and each variant's ratio to "off".
  *
@@ -31,6 +34,10 @@ const ROUNDS = 60;
  * console.table(await benchTracing());
  */
 export async function benchTracing(): Promise<Record<string, number | string>> {
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)] as number;
+  };
   const opened = await openAssistant({
     config: loadConfig({ env: { COHORT_DATA_DIR: 'memory://' }, cwd: process.cwd() }),
   });
@@ -58,8 +65,24 @@ export async function benchTracing(): Promise<Record<string, number | string>> {
     }
     const times = { off: [] as number[], recorded: [] as number[], exporting: [] as number[] };
     for (let i = 0; i < ROUNDS; i++) {
-      times.off.push(await round1(off));
-      times.recorded.push(await round1(recorded));
+      // Each variant goes first in every other round, so going first or second favours neither.
+      if (i % 2 === 0) {
+        times.off.push(await round1(off));
+        times.recorded.push(await round1(recorded));
+      } else {
+        times.recorded.push(await round1(recorded));
+        times.off.push(await round1(off));
+      }
+    }
+    // The default variant's store writes happen after the reply, batched: their cost per answer,
+    // measured apart (answers given back to back, well within one flush delay, then one write).
+    await opened.store.runs.flushTraces();
+    const writes: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      for (let j = 0; j < BATCH_ROUNDS; j++) await round1(recorded);
+      const started = performance.now();
+      await opened.store.runs.flushTraces();
+      writes.push((performance.now() - started) / (BATCH_ROUNDS * QUESTIONS.length));
     }
     // The SDK stays registered once enabled, so the exporting variant is measured last.
     await enableTracing({
@@ -73,10 +96,6 @@ export async function benchTracing(): Promise<Record<string, number | string>> {
       times.exporting.push(await round1(recorded));
     }
     await shutdownTracing();
-    const median = (values: number[]) => {
-      const sorted = [...values].sort((a, b) => a - b);
-      return sorted[Math.floor(sorted.length / 2)] as number;
-    };
     const offMs = median(times.off);
     const recordedMs = median(times.recorded);
     const exportingMs = median(times.exporting);
@@ -84,6 +103,7 @@ export async function benchTracing(): Promise<Record<string, number | string>> {
       'answer ms, spans off (no recorder, no SDK)': round(offMs),
       'answer ms, default (spans to the store, no exporter)': round(recordedMs),
       'answer ms, exporting (SDK + OTLP protobuf)': round(exportingMs),
+      'store write ms per answer (batched, after the reply)': round(median(writes)),
       'default / off': round(recordedMs / offMs),
       'exporting / off': round(exportingMs / offMs),
       'OTLP exports received': receiver.requests.length,

@@ -19,6 +19,7 @@ import {
   silentLogger,
   startTrace,
   type Logger,
+  type RemoteParent,
   type SpanCollector,
   type SpanRecord,
   type TraceSpan,
@@ -67,22 +68,37 @@ export interface AssistantOptions {
   now?: () => number;
 }
 
-/** Records a finished run's spans (the store's `runs.saveTrace`). */
+/**
+ * Records a finished run's spans (the store's `runs.recordTrace`). It is called after the answer
+ * is complete and must not make the caller wait: the store queues the spans and writes them in
+ * batches.
+ */
 export interface TraceSink {
-  saveTrace(
+  recordTrace(
     run: { id: string; kind: string; status: string; input: unknown },
     spans: readonly SpanRecord[],
-  ): Promise<void>;
+  ): void;
 }
 
 /** The `kind` of an answer's run in the store. */
 export const ANSWER_RUN_KIND = 'answer';
 
+/** How one question is asked. */
+export interface AskOptions {
+  /** Cancels the answer (a client that went away); its trace is recorded as `cancelled`. */
+  signal?: AbortSignal;
+  /**
+   * The span the answer runs under: an MCP `tools/call` of this process, or a caller's W3C
+   * `traceparent` (see `parseTraceparent`). The answer's own trace (`cohort.ask`) nests under it.
+   */
+  parent?: TraceSpan | RemoteParent;
+}
+
 /** An assistant: route → agent(s) → (synthesis) → ChatResponse. */
 export interface Assistant {
   readonly mode: AgentRunner['mode'];
-  ask(input: unknown, options?: { signal?: AbortSignal }): Promise<ChatResponse>;
-  askStream(input: unknown, options?: { signal?: AbortSignal }): AsyncIterable<AssistantEvent>;
+  ask(input: unknown, options?: AskOptions): Promise<ChatResponse>;
+  askStream(input: unknown, options?: AskOptions): AsyncIterable<AssistantEvent>;
   route(query: string): RouteResult;
   agents(): AgentInfoResponse;
 }
@@ -127,7 +143,7 @@ export function createAssistant(options: AssistantOptions): Assistant {
 
   async function* askStream(
     input: unknown,
-    streamOptions: { signal?: AbortSignal } = {},
+    streamOptions: AskOptions = {},
   ): AsyncIterable<AssistantEvent> {
     const request = parseInput(ChatRequest, input);
     const sessionId = request.sessionId ?? 'anonymous';
@@ -142,39 +158,52 @@ export function createAssistant(options: AssistantOptions): Assistant {
         'cohort.mode': options.runner.mode,
       },
       collector,
+      streamOptions.parent,
     );
-    let status = 'failed';
+    let status: 'done' | 'failed' | 'cancelled' | undefined;
     try {
       for await (const event of answer(request, sessionId, queryId, root, streamOptions)) {
         if (event.type === 'done') {
           status = 'done';
           root.end({ 'cohort.agent': event.response.agentUsed ?? '' });
-          if (collector) await saveTrace(request.query, sessionId, queryId, status, collector);
+          if (collector) recordTrace(request.query, sessionId, queryId, status, collector);
         }
         yield event;
       }
     } catch (error) {
+      status = streamOptions.signal?.aborted ? 'cancelled' : 'failed';
       root.fail(error);
-      root.end();
-      if (collector)
-        await saveTrace(request.query, sessionId, queryId, status, collector).catch(
-          (cause: unknown) => logger.warn('trace_not_saved', { queryId, cause: String(cause) }),
-        );
+      root.end({ 'cohort.status': status });
+      if (collector) recordTrace(request.query, sessionId, queryId, status, collector);
       throw error;
+    } finally {
+      // A consumer that stops before the answer is done (a client gone from an SSE stream) ends
+      // the iteration here: the trace still ends, as cancelled, and is recorded.
+      if (status === undefined) {
+        status = 'cancelled';
+        root.fail(new CohortError('aborted', 'The answer was cancelled before it was complete.'));
+        root.end({ 'cohort.status': status });
+        if (collector) recordTrace(request.query, sessionId, queryId, status, collector);
+      }
     }
   }
 
-  async function saveTrace(
+  function recordTrace(
     query: string,
     sessionId: string,
     queryId: string,
     status: string,
     collector: SpanCollector,
-  ): Promise<void> {
-    await options.traces?.saveTrace(
-      { id: queryId, kind: ANSWER_RUN_KIND, status, input: { query, sessionId } },
-      collector.spans,
-    );
+  ): void {
+    try {
+      options.traces?.recordTrace(
+        { id: queryId, kind: ANSWER_RUN_KIND, status, input: { query, sessionId } },
+        collector.spans,
+      );
+    } catch (cause) {
+      // A trace that cannot be recorded never costs the user the answer.
+      logger.warn('trace_not_saved', { queryId, cause: String(cause) });
+    }
   }
 
   /** One agent's run as an `invoke_agent` span (GenAI conventions) under the request. */

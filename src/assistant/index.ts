@@ -3,7 +3,9 @@ export {
   type Assistant,
   type AssistantEvent,
   type AssistantOptions,
+  type AskOptions,
   type Synthesiser,
+  type TraceSink,
 } from './assistant.js';
 export { answerFailure } from './answer-failure.js';
 export { mergeResponses, answerBody } from './merge-responses.js';

@@ -17,6 +17,7 @@ import {
 import type { CohortConfig, PermissionSettings } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 import type { TokenUsage } from '../schema/index.js';
+import { GEN_AI, startTrace, type TraceSpan } from '../telemetry/index.js';
 import {
   activateSkill,
   allowedToolsFor,
@@ -116,6 +117,12 @@ export interface CodingAgentOptions {
   sessionAllow?: string[];
   /** Continues an interrupted run: its state and an answer per pending call id (`*` for all). */
   resume?: { state: CodingRunState; answers: Record<string, ApprovalAnswer> };
+  /**
+   * The span the run nests under (a recorded run's `cohort.code`); without it the run starts its
+   * own trace. Either way the main agent is an `invoke_agent coding` span holding its model and
+   * tool calls, and each subagent an `invoke_agent <type>` span under its `task` call.
+   */
+  span?: TraceSpan;
 }
 
 /** What a coding-agent run returns. */
@@ -179,15 +186,43 @@ function skillResourceTool(skill: Skill): LoopTool {
  * console.log(result.text);
  */
 export async function runCodingAgent(options: CodingAgentOptions): Promise<CodingAgentResult> {
+  const parent = options.span ?? startTrace('cohort.code');
+  const span = parent.child('invoke_agent coding', {
+    [GEN_AI.operationName]: 'invoke_agent',
+    [GEN_AI.agentName]: 'coding',
+    'cohort.code.resumed': Boolean(options.resume),
+  });
+  try {
+    const result = await connectAndRun(options, span);
+    span.end({
+      'cohort.code.finish_reason': result.finishReason,
+      'cohort.code.skill': result.activation.skill?.name ?? '',
+      'cohort.code.subagents': result.subagents.length,
+      [GEN_AI.usageInput]: result.usage.promptTokens,
+      [GEN_AI.usageOutput]: result.usage.completionTokens,
+      'cohort.code.total_tokens': result.totalUsage.totalTokens,
+    });
+    return result;
+  } catch (error) {
+    span.fail(error);
+    span.end();
+    throw error;
+  } finally {
+    if (parent !== options.span) parent.end();
+  }
+}
+
+async function connectAndRun(options: CodingAgentOptions, span: TraceSpan) {
   // The configured MCP servers' tools join the coding tools for this run, under the same
   // permission rules (`mcp__<server>__<tool>`); a server that fails to start is left out.
   const servers = options.config.mcpServers;
-  if (options.mcp || Object.keys(servers).length === 0) return runWithTools(options, options.mcp);
+  if (options.mcp || Object.keys(servers).length === 0)
+    return runWithTools(options, options.mcp, span);
   // The MCP client loads only when MCP servers are configured.
   const { connectMcpServers } = await import('../tools/mcp/mcp-client-pool.js');
   const pool = await connectMcpServers(servers, { cwd: options.workspace });
   try {
-    return await runWithTools(options, pool);
+    return await runWithTools(options, pool, span);
   } finally {
     await pool.close();
   }
@@ -196,6 +231,7 @@ export async function runCodingAgent(options: CodingAgentOptions): Promise<Codin
 async function runWithTools(
   options: CodingAgentOptions,
   mcp: Pick<McpClientPool, 'tools'> | undefined,
+  span: TraceSpan,
 ): Promise<CodingAgentResult> {
   const { config } = options;
   const workspace = createWorkspace(options.workspace);
@@ -294,7 +330,7 @@ async function runWithTools(
   const messages: ModelMessage[] = resume
     ? [
         ...resume.state.messages,
-        await answerPending(resume, tools, sessionAllow, options.signal, options.onEvent),
+        await answerPending(resume, tools, sessionAllow, options.signal, options.onEvent, span),
       ]
     : [...(options.history ?? []), { role: 'user', content: activation.request }];
   const result = await runLoop({
@@ -309,6 +345,7 @@ async function runWithTools(
     maxRetries: config.model.maxRetries,
     ...(config.model.temperature !== undefined ? { temperature: config.model.temperature } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    span,
     onEvent: (event) => options.onEvent?.(event),
   });
   const totalUsage = emptyUsage();
@@ -360,6 +397,7 @@ async function answerPending(
   sessionAllow: string[],
   signal: AbortSignal | undefined,
   onEvent: ((event: CodingAgentEvent) => void) | undefined,
+  span: TraceSpan,
 ): Promise<ModelMessage> {
   const answers = resume.state.pending.map((call) => {
     const answer = resume.answers[call.toolCallId] ?? resume.answers['*'];
@@ -404,6 +442,7 @@ async function answerPending(
       const output = await tool.execute(parsed.data, {
         signal: signal ?? new AbortController().signal,
         toolCallId: call.toolCallId,
+        span,
       });
       results.push(toolResultPart({ ...base, output, isError: false }));
     } catch (error) {

@@ -3,6 +3,7 @@ import type { ModelMessage } from 'ai';
 import { z } from 'zod';
 import { CohortError } from '../errors/index.js';
 import type { RunRepo } from '../store/index.js';
+import { startTrace, type SpanCollector, type TraceSpan } from '../telemetry/index.js';
 import type { ApprovalAnswer } from './coding-permissions.js';
 import {
   runCodingAgent,
@@ -105,13 +106,43 @@ export async function startCodeRun(
   };
   const history = options.session ? await loadCodeSession(runs, options.session) : [];
   await runs.create({ id: runId, kind: CODE_RUN_KIND, status: 'running', input });
-  try {
+  return traced(runs, runId, input, false, async (span) => {
     const { session: _session, runId: _runId, ...agent } = options;
-    const result = await runCodingAgent({ ...agent, history });
-    return await record(runs, runId, input, result);
+    return runCodingAgent({ ...agent, history, span });
+  });
+}
+
+/**
+ * Runs a recorded coding run (or its resumption) in a `cohort.code` span whose spans are recorded
+ * with the run, so `GET /runs/:id/trace` shows the main agent, its model and tool calls, and each
+ * subagent with its budget use. A resumed run adds its spans to the same run.
+ */
+async function traced(
+  runs: RunRepo,
+  runId: string,
+  input: z.infer<typeof RunInput>,
+  resumed: boolean,
+  run: (span: TraceSpan) => Promise<CodingAgentResult>,
+): Promise<RecordedCodeRun> {
+  const collector: SpanCollector = { spans: [] };
+  const root = startTrace(
+    'cohort.code',
+    { 'cohort.run_id': runId, 'cohort.code.resumed': resumed },
+    collector,
+  );
+  let status = 'failed';
+  try {
+    const result = await run(root);
+    const recorded = await record(runs, runId, input, result);
+    status = result.state ? AWAITING_APPROVAL : result.finishReason;
+    return recorded;
   } catch (error) {
+    root.fail(error);
     await runs.update(runId, { status: 'failed', output: { error: (error as Error).message } });
     throw error;
+  } finally {
+    root.end({ 'cohort.code.status': status });
+    runs.recordTrace({ id: runId, kind: CODE_RUN_KIND, status, input }, collector.spans);
   }
 }
 
@@ -153,15 +184,7 @@ export async function answerCodeRun(
   }
   if (!(await runs.claim(runId, AWAITING_APPROVAL, 'running')))
     throw new CohortError('conflict', `Run "${runId}" was answered already.`, { field: 'run_id' });
-  try {
-    const result = await runCodingAgent({
-      ...options,
-      request: input.request,
-      resume: { state, answers },
-    });
-    return await record(runs, runId, input, result);
-  } catch (error) {
-    await runs.update(runId, { status: 'failed', output: { error: (error as Error).message } });
-    throw error;
-  }
+  return traced(runs, runId, input, true, (span) =>
+    runCodingAgent({ ...options, request: input.request, resume: { state, answers }, span }),
+  );
 }

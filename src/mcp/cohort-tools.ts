@@ -4,6 +4,7 @@ import type { Assistant } from '../assistant/index.js';
 import { CohortError, isCohortError } from '../errors/index.js';
 import { runResearch, type ResearchDependencies } from '../research/index.js';
 import type { Retriever } from '../retrieval/index.js';
+import type { TraceSpan } from '../telemetry/index.js';
 import {
   ChatRequest,
   ChatResponse,
@@ -25,6 +26,8 @@ export interface ToolCallContext {
   signal: AbortSignal;
   /** Reports progress to the client when it asked for it (a progress token); a no-op otherwise. */
   progress(progress: number, total: number | undefined, message: string): Promise<void>;
+  /** The call's `mcp tools/call` span: the run a tool starts nests under it. */
+  span?: TraceSpan;
 }
 
 /** One MCP tool of cohort: a name, a description, the zod schema its arguments are read with. */
@@ -92,9 +95,9 @@ function define<S extends z.ZodType>(tool: {
 async function answer(
   assistant: Assistant,
   request: ChatRequest,
-  signal: AbortSignal,
+  { signal, span }: ToolCallContext,
 ): Promise<CallToolResult> {
-  const response = await assistant.ask(request, { signal });
+  const response = await assistant.ask(request, { signal, ...(span ? { parent: span } : {}) });
   // The same rule as the HTTP API: an answer that could not search at all is an error to retry.
   if (response.metadata.error === 'retrieval_unavailable')
     throw new CohortError('retrieval_unavailable', response.answer);
@@ -136,7 +139,7 @@ export function cohortTools(parts: McpServedParts): CohortTool[] {
         'Answers a question about the book with numbered [n] citations. The router picks the specialist agent unless `agent` names one; `session_id` (a UUID) keeps a conversation.',
       input: ChatRequest,
       output: ChatResponse,
-      call: (request, { signal }) => answer(assistant, request, signal),
+      call: (request, context) => answer(assistant, request, context),
     }),
     define({
       name: 'route',
@@ -187,7 +190,7 @@ export function cohortTools(parts: McpServedParts): CohortTool[] {
         description:
           'Splits a question into tasks, researches each in parallel (the book, then the web and papers when needed) and writes a cited report. Reports progress per task; `resume` continues a stored run.',
         input: ResearchBody,
-        call: async (body, { signal, progress }) => {
+        call: async (body, { signal, progress, span }) => {
           let total: number | undefined;
           let done = 0;
           const pending: Promise<void>[] = [];
@@ -196,6 +199,7 @@ export function cohortTools(parts: McpServedParts): CohortTool[] {
             ...(body.tasks ? { maxTasks: body.tasks } : {}),
             ...(body.resume ? { resume: body.resume } : {}),
             signal,
+            ...(span ? { parent: span } : {}),
             onEvent: (event) => {
               if (event.type === 'run_started') {
                 total = event.tasks.length * 2;
@@ -234,7 +238,7 @@ export function cohortTools(parts: McpServedParts): CohortTool[] {
         description: `${agent.description} Skips routing: the ${agent.name} agent answers, with [n] citations.`,
         input: AgentAskRequest,
         output: ChatResponse,
-        call: (request, { signal }) => answer(assistant, { ...request, agent: agent.name }, signal),
+        call: (request, context) => answer(assistant, { ...request, agent: agent.name }, context),
       }),
     );
   }

@@ -7,7 +7,7 @@ import {
   type CallToolResult,
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
-import { GEN_AI, inSpan } from '../telemetry/index.js';
+import { GEN_AI, parseTraceparent, startTrace, type TraceSpan } from '../telemetry/index.js';
 import type { Store } from '../store/index.js';
 import { cohortTools, type CohortTool, type McpServedParts } from './cohort-tools.js';
 import { DOCS_URI_TEMPLATE, listDocResources, readDocResource } from './doc-resources.js';
@@ -60,17 +60,29 @@ export function createMcpServer(parts: McpServerParts): McpServer {
         `No tool "${request.params.name}". List the tools to see cohort's.`,
       );
     const token = request.params._meta?.progressToken;
-    return inSpan(
-      undefined,
+    // The call continues its caller's trace (MCP carries it in `_meta.traceparent`; over HTTP the
+    // request's `traceparent` header), and the run it starts (an answer, a research run) nests
+    // under it.
+    const parent =
+      parseTraceparent(request.params._meta?.traceparent) ??
+      parseTraceparent(headerValue(extra.requestInfo?.headers, 'traceparent'));
+    const span = startTrace(
       `mcp tools/call ${tool.name}`,
       { 'mcp.method.name': 'tools/call', [GEN_AI.toolName]: tool.name },
-      async (span) => {
-        const result = await runTool(tool, request.params.arguments, token, extra);
-        if (result.isError)
-          span.fail(result.content.map((item) => (item.type === 'text' ? item.text : '')).join(''));
-        return result;
-      },
+      undefined,
+      parent,
     );
+    try {
+      const result = await runTool(tool, request.params.arguments, token, extra, span);
+      if (result.isError)
+        span.fail(result.content.map((item) => (item.type === 'text' ? item.text : '')).join(''));
+      return result;
+    } catch (error) {
+      span.fail(error);
+      throw error;
+    } finally {
+      span.end();
+    }
   });
 
   server.registerResource(
@@ -89,6 +101,15 @@ export function createMcpServer(parts: McpServerParts): McpServer {
   return server;
 }
 
+/** One header of a request as the SDK hands it over (a value may be a list). */
+function headerValue(
+  headers: Record<string, string | string[] | undefined> | undefined,
+  name: string,
+): string | undefined {
+  const value = headers?.[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
 /** Runs a tool with the request's signal and a progress reporter bound to its progress token. */
 function runTool(
   tool: CohortTool,
@@ -98,9 +119,11 @@ function runTool(
     signal: AbortSignal;
     sendNotification: (notification: ServerNotification) => Promise<void>;
   },
+  span: TraceSpan,
 ): Promise<CallToolResult> {
   return tool.run(args, {
     signal: extra.signal,
+    span,
     progress: async (progress, total, message) => {
       if (token === undefined) return;
       await extra.sendNotification({

@@ -32,7 +32,7 @@ export type ResearchSettings = CohortConfig['research'];
 
 /** The stored-run surface a research run needs (the store's RunRepo). */
 export type ResearchRuns = Pick<RunRepo, 'create' | 'update' | 'get' | 'saveTask' | 'tasks'> &
-  Partial<Pick<RunRepo, 'saveTrace'>>;
+  Partial<Pick<RunRepo, 'recordTrace'>>;
 
 /**
  * What a research run is given. Everything is passed in so tests use fakes; a missing part

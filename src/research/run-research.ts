@@ -12,7 +12,12 @@ import { subagentNode, type SubagentRunner } from './subagent-node.js';
 import { SubagentOutput } from './subagent-state.js';
 import { createVisitedRegistry } from './visited-registry.js';
 import { researchSpans } from './research-spans.js';
-import { startTrace, type SpanCollector, type TraceSpan } from '../telemetry/index.js';
+import {
+  startTrace,
+  type RemoteParent,
+  type SpanCollector,
+  type TraceSpan,
+} from '../telemetry/index.js';
 import { writeReport } from './write-report.js';
 
 /** The `kind` of research runs in the store. */
@@ -31,6 +36,8 @@ export interface ResearchOptions extends ResearchDependencies {
   onEvent?: ResearchEventHandler;
   /** Replaces the subagent (tests, bench); the spec's graph by default. */
   subagentRunner?: SubagentRunner;
+  /** The span the run nests under (an MCP `tools/call`), or a caller's W3C `traceparent`. */
+  parent?: TraceSpan | RemoteParent;
 }
 
 function failedOutput(task: ResearchTask, error: unknown, mode: Finding['mode']): SubagentOutput {
@@ -93,11 +100,14 @@ export async function runResearch(
   question: string,
   options: ResearchOptions,
 ): Promise<ResearchResult> {
-  const collector: SpanCollector | undefined = options.runs?.saveTrace ? { spans: [] } : undefined;
+  const collector: SpanCollector | undefined = options.runs?.recordTrace
+    ? { spans: [] }
+    : undefined;
   const root = startTrace(
     'cohort.research',
     { 'cohort.research.resume': Boolean(options.resume) },
     collector,
+    options.parent,
   );
   let runId: string | undefined;
   let status = 'failed';
@@ -111,12 +121,16 @@ export async function runResearch(
     throw error;
   } finally {
     root.end({ 'cohort.research.status': status });
-    if (collector && runId)
-      await options.runs
-        ?.saveTrace?.({ id: runId, kind: RESEARCH_RUN_KIND, status, input: {} }, collector.spans)
-        .catch((cause: unknown) =>
-          options.logger?.warn('trace_not_saved', { runId, cause: String(cause) }),
+    if (collector && runId) {
+      try {
+        options.runs?.recordTrace?.(
+          { id: runId, kind: RESEARCH_RUN_KIND, status, input: {} },
+          collector.spans,
         );
+      } catch (cause) {
+        options.logger?.warn('trace_not_saved', { runId, cause: String(cause) });
+      }
+    }
   }
 }
 

@@ -18,11 +18,21 @@ export async function startEvents<T>(events: AsyncIterable<T>): Promise<StartedE
   return { first, rest };
 }
 
-/** Every item of a started stream, the first one included. */
+/**
+ * Every item of a started stream, the first one included. A consumer that stops early (a client
+ * gone from an SSE stream) closes the started stream too, so its `finally` runs: the run ends
+ * and its trace is recorded instead of waiting forever at a `yield`.
+ */
 export async function* resumeEvents<T>(started: StartedEvents<T>): AsyncIterable<T> {
   if (started.first.done) return;
-  yield started.first.value;
-  for (let next = await started.rest.next(); !next.done; next = await started.rest.next()) {
-    yield next.value;
+  let finished = false;
+  try {
+    yield started.first.value;
+    for (let next = await started.rest.next(); !next.done; next = await started.rest.next()) {
+      yield next.value;
+    }
+    finished = true;
+  } finally {
+    if (!finished) await started.rest.return?.();
   }
 }

@@ -10,7 +10,14 @@ export { insertRows, INSERT_BATCH_ROWS } from './insert-rows.js';
 export { acquireFolderLock, LOCK_FILE_NAME, type FolderLock } from './folder-lock.js';
 export { SessionRepo } from './session-repo.js';
 export { MetaRepo } from './meta-repo.js';
-export { RunRepo, type RunRecord, type RunTaskRecord } from './run-repo.js';
+export {
+  RunRepo,
+  TRACE_FLUSH_DELAY_MS,
+  TRACE_FLUSH_SPANS,
+  type RunRecord,
+  type RunTaskRecord,
+  type TracedRun,
+} from './run-repo.js';
 export { createStore, openStore, type Store } from './store.js';
 export { openPgliteDb } from './pglite-db.js';
 export { openPostgresDb } from './postgres-db.js';

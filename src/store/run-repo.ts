@@ -1,4 +1,4 @@
-import type { SpanRecord } from '../telemetry/index.js';
+import { createLogger, type SpanRecord } from '../telemetry/index.js';
 import type { Db } from './db.js';
 
 /** A stored run (a research run, a traced agent run). */
@@ -18,12 +18,53 @@ export interface RunTaskRecord {
   output: unknown;
 }
 
+const defaultLogger = createLogger({ level: 'warn' });
+
 const json = (value: unknown) =>
   typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
 
-/** Runs and their tasks. */
+/** A run as {@link RunRepo.recordTrace} creates it when it is not stored yet. */
+export interface TracedRun {
+  id: string;
+  kind: string;
+  status: string;
+  input: unknown;
+}
+
+/** How long a recorded trace may wait to be written with others (milliseconds). */
+export const TRACE_FLUSH_DELAY_MS = 250;
+/** Queued spans that trigger a write at once, so a busy server's queue stays small. */
+export const TRACE_FLUSH_SPANS = 2000;
+
+/** Runs and their tasks, and the spans of traced runs. */
 export class RunRepo {
-  constructor(private readonly db: Db) {}
+  private queued: { run: TracedRun; spans: readonly SpanRecord[] }[] = [];
+  private queuedSpans = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private writing: Promise<void> = Promise.resolve();
+  private readonly onTraceError: (cause: unknown, runIds: string[]) => void;
+
+  constructor(
+    private readonly db: Db,
+    options: {
+      /** Told when a batch of traces could not be written (they are dropped). */
+      onTraceError?: (cause: unknown, runIds: string[]) => void;
+    } = {},
+  ) {
+    this.onTraceError =
+      options.onTraceError ??
+      ((cause, runIds) =>
+        defaultLogger.warn('trace_not_saved', {
+          runs: runIds.length,
+          cause: cause instanceof Error ? cause.message : String(cause),
+        }));
+  }
+
+  /** Waits for queued traces to be written (a cheap check when nothing is queued). */
+  private async pendingTraces(): Promise<void> {
+    if (this.queued.length > 0) await this.flushTraces();
+    else await this.writing;
+  }
 
   async create(run: { id: string; kind: string; status: string; input: unknown }): Promise<void> {
     await this.db.query('INSERT INTO runs (id, kind, status, input) VALUES ($1, $2, $3, $4)', [
@@ -75,6 +116,7 @@ export class RunRepo {
   }
 
   async get(id: string): Promise<RunRecord | undefined> {
+    await this.pendingTraces();
     const { rows } = await this.db.query<{
       id: string;
       kind: string;
@@ -112,46 +154,99 @@ export class RunRepo {
   }
 
   /**
-   * Records the spans of a run in one statement, creating the run when it is not stored yet (an
-   * answer is recorded as a `kind: 'answer'` run whose id is its query id). Spans already stored
-   * for the run are kept; a span id seen again is ignored.
+   * Queues the spans of a finished run for the store, creating the run when it is not stored yet
+   * (an answer is recorded as a `kind: 'answer'` run whose id is its query id). Nothing is written
+   * on the caller's path: queued traces are written together, in one transaction, within
+   * {@link TRACE_FLUSH_DELAY_MS} (sooner once {@link TRACE_FLUSH_SPANS} spans wait), and before
+   * this repo reads a run or its spans and before the store closes, so a reader of this process
+   * always sees them. Spans already stored for the run are kept; a span id seen again is ignored.
    */
-  async saveTrace(
-    run: { id: string; kind: string; status: string; input: unknown },
-    spans: readonly SpanRecord[],
+  recordTrace(run: TracedRun, spans: readonly SpanRecord[]): void {
+    this.queued.push({ run, spans });
+    this.queuedSpans += spans.length;
+    if (this.queuedSpans >= TRACE_FLUSH_SPANS) {
+      void this.flushTraces();
+      return;
+    }
+    if (!this.timer) {
+      this.timer = setTimeout(() => void this.flushTraces(), TRACE_FLUSH_DELAY_MS);
+      // A queued trace must not keep a finished process alive; closing the store writes it.
+      this.timer.unref?.();
+    }
+  }
+
+  /**
+   * Writes every queued trace now (see {@link recordTrace}). A batch that fails to write is
+   * reported to `onTraceError` and dropped: a lost trace must not fail the answers after it.
+   */
+  async flushTraces(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.queued;
+    this.queued = [];
+    this.queuedSpans = 0;
+    // Writes stay in order: a flush waits for the one before it, so a reader never overtakes.
+    const previous = this.writing;
+    const write = (async () => {
+      await previous;
+      if (batch.length === 0) return;
+      try {
+        await this.writeTraces(batch);
+      } catch (cause) {
+        this.onTraceError(
+          cause,
+          batch.map((entry) => entry.run.id),
+        );
+      }
+    })();
+    this.writing = write;
+    await write;
+  }
+
+  private async writeTraces(
+    batch: readonly { run: TracedRun; spans: readonly SpanRecord[] }[],
   ): Promise<void> {
+    const runs = batch.map(({ run }) => ({
+      id: run.id,
+      kind: run.kind,
+      status: run.status,
+      input: run.input ?? {},
+    }));
+    const spans = batch.flatMap(({ run, spans: list }) =>
+      list.map((span) => ({
+        run_id: run.id,
+        span_id: span.spanId,
+        parent_id: span.parentId,
+        name: span.name,
+        start_ms: span.startMs,
+        duration_ms: span.durationMs,
+        status: span.status,
+        error: span.error ?? null,
+        attributes: span.attributes,
+      })),
+    );
     await this.db.transaction(async (tx) => {
       await tx.query(
-        'INSERT INTO runs (id, kind, status, input) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING',
-        [run.id, run.kind, run.status, JSON.stringify(run.input ?? {})],
+        `INSERT INTO runs (id, kind, status, input)
+         SELECT r.id, r.kind, r.status, r.input
+         FROM jsonb_to_recordset($1::jsonb) AS r(id TEXT, kind TEXT, status TEXT, input JSONB)
+         ON CONFLICT (id) DO NOTHING`,
+        [JSON.stringify(runs)],
       );
       if (spans.length === 0) return;
       await tx.query(
         `INSERT INTO run_spans (run_id, span_id, parent_id, name, start_ms, duration_ms, status, error, attributes)
-         SELECT $1, s.span_id, s.parent_id, s.name, s.start_ms, s.duration_ms, s.status, s.error, s.attributes
-         FROM jsonb_to_recordset($2::jsonb) AS s(span_id TEXT, parent_id TEXT, name TEXT, start_ms DOUBLE PRECISION, duration_ms DOUBLE PRECISION, status TEXT, error TEXT, attributes JSONB)
+         SELECT s.run_id, s.span_id, s.parent_id, s.name, s.start_ms, s.duration_ms, s.status, s.error, s.attributes
+         FROM jsonb_to_recordset($1::jsonb) AS s(run_id TEXT, span_id TEXT, parent_id TEXT, name TEXT, start_ms DOUBLE PRECISION, duration_ms DOUBLE PRECISION, status TEXT, error TEXT, attributes JSONB)
          ON CONFLICT (run_id, span_id) DO NOTHING`,
-        [
-          run.id,
-          JSON.stringify(
-            spans.map((span) => ({
-              span_id: span.spanId,
-              parent_id: span.parentId,
-              name: span.name,
-              start_ms: span.startMs,
-              duration_ms: span.durationMs,
-              status: span.status,
-              error: span.error ?? null,
-              attributes: span.attributes,
-            })),
-          ),
-        ],
+        [JSON.stringify(spans)],
       );
     });
   }
 
   /** The recorded spans of a run, in start order. */
   async spans(runId: string): Promise<SpanRecord[]> {
+    await this.pendingTraces();
     const { rows } = await this.db.query<{
       span_id: string;
       parent_id: string | null;

@@ -30,11 +30,12 @@ export interface Store {
 /** Wraps an open engine as a {@link Store}, applying migrations. */
 export async function createStore(db: Db): Promise<Store> {
   await migrate(db);
+  const runs = new RunRepo(db);
   return {
     db,
     chunks: new ChunkRepo(db),
     sessions: new SessionRepo(db),
-    runs: new RunRepo(db),
+    runs,
     meta: new MetaRepo(db),
     embeddings: new EmbeddingRepo(db),
     cache: new BuildCacheRepo(db),
@@ -46,7 +47,11 @@ export async function createStore(db: Db): Promise<Store> {
         return false;
       }
     },
-    close: () => db.close(),
+    async close() {
+      // Traces queued by answers just given are written before the engine goes away.
+      await runs.flushTraces();
+      await db.close();
+    },
   };
 }
 

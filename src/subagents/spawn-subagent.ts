@@ -13,6 +13,8 @@ import {
 import { toolRestriction } from '../tools/index.js';
 import type { Skill } from '../skills/index.js';
 import type { TokenUsage } from '../schema/index.js';
+import { GEN_AI, type TraceSpan } from '../telemetry/index.js';
+import type { Attributes } from '@opentelemetry/api';
 import type { SubagentEvent, SubagentResult } from './subagent-events.js';
 import {
   capReport,
@@ -47,6 +49,30 @@ export interface SubagentEnvironment {
   authorize?: LoopOptions['authorize'];
   /** The workspace the type's path rules (`Read(src/**)`) are relative to (default: cwd). */
   workspace?: string;
+}
+
+/**
+ * What a subagent's span says about its budget: turns and tokens used against their limits, and
+ * the larger of the two fractions as `cohort.subagent.budget_used` (1 means a budget ran out).
+ */
+export function subagentBudgetAttributes(
+  result: SubagentResult,
+  maxTurns: number,
+  maxTokens: number,
+): Attributes {
+  const used = Math.max(
+    maxTurns > 0 ? result.turns / maxTurns : 0,
+    maxTokens > 0 ? result.usage.totalTokens / maxTokens : 0,
+  );
+  return {
+    'cohort.subagent.status': result.status,
+    'cohort.subagent.turns': result.turns,
+    'cohort.subagent.tokens': result.usage.totalTokens,
+    'cohort.subagent.budget_used': Math.round(used * 1000) / 1000,
+    'cohort.subagent.report_truncated': result.truncated,
+    [GEN_AI.usageInput]: result.usage.promptTokens,
+    [GEN_AI.usageOutput]: result.usage.completionTokens,
+  };
 }
 
 let counter = 0;
@@ -128,6 +154,7 @@ export async function spawnSubagent(
   env: SubagentEnvironment,
   request: { type: string; prompt: string },
   signal?: AbortSignal,
+  parentSpan?: TraceSpan,
 ): Promise<SubagentResult> {
   const clock = env.clock ?? Date.now;
   const started = clock();
@@ -135,6 +162,18 @@ export async function spawnSubagent(
   const { config } = env;
   const type = env.types.get(request.type);
   const model = type ? subagentModel(type.model, env.parentModel) : env.parentModel;
+  const maxTurns = type?.maxTurns ?? config.subagents.maxTurns;
+  // The subagent's span (GenAI `invoke_agent`) under the task call that spawned it; its model and
+  // tool calls nest inside, and it ends with the budget the subagent used.
+  const span = parentSpan?.child(`invoke_agent ${request.type}`, {
+    [GEN_AI.operationName]: 'invoke_agent',
+    [GEN_AI.agentName]: request.type,
+    [GEN_AI.requestModel]: model,
+    'cohort.subagent.id': id,
+    'cohort.subagent.depth': env.depth + 1,
+    'cohort.subagent.max_turns': maxTurns,
+    'cohort.subagent.max_tokens': config.subagents.maxTokens,
+  });
   env.onEvent?.({
     type: 'subagent-start',
     id,
@@ -166,6 +205,10 @@ export async function spawnSubagent(
       ...(stopMessage ? { stopMessage } : {}),
     };
     env.onEvent?.({ type: 'subagent-end', id, result, at: clock() });
+    if (span) {
+      if (status !== 'completed') span.fail(stopMessage ?? report.summary);
+      span.end(subagentBudgetAttributes(result, maxTurns, config.subagents.maxTokens));
+    }
     return result;
   };
 
@@ -195,7 +238,6 @@ export async function spawnSubagent(
     `Tools you can use: ${tools.map((tool) => tool.name).join(', ') || 'none'}.`,
     REPORT_INSTRUCTIONS,
   ].join('\n\n');
-  const maxTurns = type.maxTurns ?? config.subagents.maxTurns;
   const timeoutMs = config.subagents.timeoutSeconds * 1000;
   // The subagent's whole run is one bounded wait: its deadline joined with the caller's signal.
   const deadline = attemptSignal(signal, timeoutMs);
@@ -216,6 +258,7 @@ export async function spawnSubagent(
       timeoutMs: config.model.timeoutSeconds * 1000,
       maxRetries: config.model.maxRetries,
       signal: runSignal,
+      ...(span ? { span } : {}),
       onEvent(event) {
         if (event.type === 'step-finish') {
           turns = event.step;

@@ -40,7 +40,7 @@ export function createTaskTool(env: SubagentEnvironment): LoopTool {
       type: z.enum(names as [string, ...string[]]).describe('Subagent type.'),
       prompt: z.string().min(1).describe('The complete, self-contained task for the subagent.'),
     }),
-    execute: async ({ type, prompt }, { signal }) =>
-      taskToolOutput(await spawnSubagent(env, { type, prompt }, signal)),
+    execute: async ({ type, prompt }, { signal, span }) =>
+      taskToolOutput(await spawnSubagent(env, { type, prompt }, signal, span)),
   });
 }

@@ -2,6 +2,8 @@ export * from './logger.js';
 export {
   startTrace,
   inSpan,
+  parseTraceparent,
+  type RemoteParent,
   TRACER_NAME,
   type TraceSpan,
   type SpanRecord,

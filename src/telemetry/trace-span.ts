@@ -37,10 +37,53 @@ export interface SpanCollector {
 
 const newId = () => randomBytes(8).toString('hex');
 
+/** The OpenTelemetry span behind each {@link TraceSpan}, for a trace started under it. */
+const otelSpans = new WeakMap<TraceSpan, Span>();
+
+/** A span of another process (a W3C `traceparent`) that a trace continues. */
+export interface RemoteParent {
+  traceId: string;
+  spanId: string;
+  traceFlags: number;
+}
+
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/**
+ * Reads a W3C `traceparent` value (`00-<trace id>-<span id>-<flags>`), as an HTTP header or an
+ * MCP request's `_meta.traceparent` carries it; anything else (including the all-zero ids the spec
+ * calls invalid) is undefined, so hostile input starts a new trace instead.
+ *
+ * @example
+ * parseTraceparent('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01');
+ */
+export function parseTraceparent(value: unknown): RemoteParent | undefined {
+  if (typeof value !== 'string') return undefined;
+  const match = TRACEPARENT.exec(value.trim().toLowerCase());
+  if (!match) return undefined;
+  const [, traceId = '', spanId = '', flags = '00'] = match;
+  if (/^0+$/.test(traceId) || /^0+$/.test(spanId)) return undefined;
+  return { traceId, spanId, traceFlags: Number.parseInt(flags, 16) };
+}
+
+function parentOf(parent: TraceSpan | RemoteParent | undefined) {
+  if (!parent) return undefined;
+  if ('child' in parent) {
+    const otel = otelSpans.get(parent);
+    return otel ? { otel, id: parent.spanId, recordedId: parent.spanId } : undefined;
+  }
+  // A remote span is the exported trace's parent; the store's trace of this run starts here.
+  return {
+    otel: trace.wrapSpanContext({ ...parent, isRemote: true }),
+    id: parent.spanId,
+    recordedId: null,
+  };
+}
+
 function createSpan(
   name: string,
   attributes: Attributes,
-  parent: { otel: Span; id: string } | undefined,
+  parent: { otel: Span; id: string; recordedId: string | null } | undefined,
   collector: SpanCollector | undefined,
 ): TraceSpan {
   const startMs = Date.now();
@@ -53,7 +96,7 @@ function createSpan(
   const record: SpanRecord | undefined = collector
     ? {
         spanId,
-        parentId: parent?.id ?? null,
+        parentId: parent?.recordedId ?? null,
         name,
         startMs,
         durationMs: 0,
@@ -65,7 +108,7 @@ function createSpan(
   const span: TraceSpan = {
     spanId,
     child: (childName, childAttributes = {}) =>
-      createSpan(childName, childAttributes, { otel, id: spanId }, collector),
+      createSpan(childName, childAttributes, { otel, id: spanId, recordedId: spanId }, collector),
     set(more) {
       otel.setAttributes(more);
       if (record) Object.assign(record.attributes, more);
@@ -90,12 +133,15 @@ function createSpan(
       }
     },
   };
+  otelSpans.set(span, otel);
   return span;
 }
 
 /**
  * Starts the root span of a run. With a `collector`, every finished span of the trace is also
- * recorded there (for the store's trace view).
+ * recorded there (for the store's trace view). With a `parent` the run nests under it: a span of
+ * this process (an MCP call running an answer; its own trace keeps it) or a remote caller's span
+ * ({@link parseTraceparent}), which the exported trace continues.
  *
  * @example
  * const collector = { spans: [] };
@@ -107,8 +153,9 @@ export function startTrace(
   name: string,
   attributes: Attributes = {},
   collector?: SpanCollector,
+  parent?: TraceSpan | RemoteParent,
 ): TraceSpan {
-  return createSpan(name, attributes, undefined, collector);
+  return createSpan(name, attributes, parentOf(parent), collector);
 }
 
 /**

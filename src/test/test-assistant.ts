@@ -5,7 +5,7 @@ import {
   type AgentRunner,
 } from '../agents/index.js';
 import { testAgent } from './test-agent.js';
-import { createAssistant, type Assistant } from '../assistant/index.js';
+import { createAssistant, type Assistant, type TraceSink } from '../assistant/index.js';
 import type { Router } from '../routing/index.js';
 import { CohortError } from '../errors/index.js';
 import type { RetrievedChunk, RouteResult } from '../schema/index.js';
@@ -87,7 +87,7 @@ export function switchableDb(db: Db): Db & { down: boolean } {
  */
 export function createTestAssistant(
   store: Pick<Store, 'sessions'>,
-  options: { beforeRetrieve?: () => Promise<void>; runner?: AgentRunner } = {},
+  options: { beforeRetrieve?: () => Promise<void>; runner?: AgentRunner; traces?: TraceSink } = {},
 ): Assistant {
   return createAssistant({
     registry,
@@ -95,6 +95,7 @@ export function createTestAssistant(
     rag: fakeRag(options.beforeRetrieve),
     context: createContextSkill(store.sessions),
     runner: options.runner ?? createExtractiveRunner(),
+    ...(options.traces ? { traces: options.traces } : {}),
   });
 }
 

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SpanRecord } from '../telemetry/index.js';
+import { testEngines } from '../test/test-engines.js';
+import { openPgliteDb } from './pglite-db.js';
+import type { Db } from './db.js';
+import { RunRepo } from './run-repo.js';
+import { createStore, type Store } from './store.js';
+
+// Traces are recorded off the answer's path: queued, written in batches, and written before any
+// read of this process and before the store closes, so GET /runs/:id/trace never misses one.
+
+const span = (spanId: string, parentId: string | null, name: string): SpanRecord => ({
+  spanId,
+  parentId,
+  name,
+  startMs: 1_000 + Number.parseInt(spanId, 16),
+  durationMs: 2.5,
+  attributes: { 'gen_ai.operation.name': 'chat', 'cohort.tags': ['a', 'b'] },
+  status: 'ok',
+});
+const answerRun = (id: string) => ({ id, kind: 'answer', status: 'done', input: { query: 'q' } });
+const storedSpans = async (db: Db, runId: string) =>
+  (await db.query('SELECT span_id FROM run_spans WHERE run_id = $1', [runId])).rows.length;
+
+for (const engine of testEngines()) {
+  describe.skipIf(engine.skip)(
+    `recorded traces on ${engine.name}${engine.skip ? ` (skipped: ${engine.skip})` : ''}`,
+    () => {
+      let store: Store;
+      beforeAll(async () => {
+        store = await engine.open();
+      });
+      afterAll(() => store.close());
+
+      it('queues a trace without writing it, and a read right after sees it whole', async () => {
+        store.runs.recordTrace(answerRun('q1'), [
+          span('1', null, 'cohort.ask'),
+          span('2', '1', 'x'),
+        ]);
+        store.runs.recordTrace(answerRun('q2'), [span('3', null, 'cohort.ask')]);
+        expect(await storedSpans(store.db, 'q1')).toBe(0);
+        const spans = await store.runs.spans('q1');
+        expect(spans.map((s) => [s.spanId, s.parentId, s.name])).toEqual([
+          ['1', null, 'cohort.ask'],
+          ['2', '1', 'x'],
+        ]);
+        expect(spans[0]?.attributes).toEqual({
+          'gen_ai.operation.name': 'chat',
+          'cohort.tags': ['a', 'b'],
+        });
+        // The whole queue went in that write: the other run is there too.
+        expect(await storedSpans(store.db, 'q2')).toBe(1);
+        expect(await store.runs.get('q2')).toMatchObject({ kind: 'answer', status: 'done' });
+      });
+
+      it('keeps a run already stored and ignores a span id recorded twice', async () => {
+        await store.runs.create({ id: 'r1', kind: 'research', status: 'running', input: {} });
+        store.runs.recordTrace({ ...answerRun('r1'), kind: 'answer' }, [span('a', null, 'one')]);
+        store.runs.recordTrace(answerRun('r1'), [span('a', null, 'again'), span('b', 'a', 'two')]);
+        expect((await store.runs.spans('r1')).map((s) => s.name)).toEqual(['one', 'two']);
+        expect(await store.runs.get('r1')).toMatchObject({ kind: 'research' });
+      });
+
+      it('writes the queue on its own after a short delay', async () => {
+        store.runs.recordTrace(answerRun('q3'), [span('4', null, 'cohort.ask')]);
+        await expect.poll(() => storedSpans(store.db, 'q3'), { timeout: 3_000 }).toBe(1);
+      });
+    },
+  );
+}
+
+describe('recorded traces when the store closes or a write fails', () => {
+  it('writes queued traces before the store closes', async () => {
+    const db = await openPgliteDb('memory://');
+    let atClose = -1;
+    const store = await createStore({
+      ...db,
+      query: db.query.bind(db),
+      exec: db.exec.bind(db),
+      transaction: db.transaction.bind(db),
+      engine: db.engine,
+      async close() {
+        atClose = await storedSpans(db, 'q1');
+        await db.close();
+      },
+    });
+    store.runs.recordTrace(answerRun('q1'), [span('1', null, 'cohort.ask')]);
+    await store.close();
+    expect(atClose).toBe(1);
+  });
+
+  it('reports a batch that cannot be written and goes on recording the next', async () => {
+    const db = await openPgliteDb('memory://');
+    const store = await createStore(db);
+    let failNext = true;
+    const failures: string[][] = [];
+    const runs = new RunRepo(
+      {
+        ...db,
+        query: db.query.bind(db),
+        exec: db.exec.bind(db),
+        engine: db.engine,
+        close: db.close.bind(db),
+        transaction: (fn) => {
+          if (failNext) {
+            failNext = false;
+            return Promise.reject(new Error('disk full'));
+          }
+          return db.transaction(fn);
+        },
+      },
+      { onTraceError: (_cause, runIds) => failures.push(runIds) },
+    );
+    try {
+      runs.recordTrace(answerRun('lost'), [span('1', null, 'cohort.ask')]);
+      await runs.flushTraces();
+      expect(failures).toEqual([['lost']]);
+      runs.recordTrace(answerRun('kept'), [span('2', null, 'cohort.ask')]);
+      expect((await runs.spans('kept')).map((s) => s.spanId)).toEqual(['2']);
+      expect(await runs.spans('lost')).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+});
