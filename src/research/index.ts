@@ -56,3 +56,9 @@ export { writeReport, type WrittenReport } from './write-report.js';
 export { mergeFindings, mergeVisitedSources, mergeExtractedCitations } from './reducers.js';
 export { createVisitedRegistry, type VisitedRegistry } from './visited-registry.js';
 export { mapWithConcurrency } from './map-with-concurrency.js';
+export {
+  connectResearchMcpTools,
+  researchToolRefusal,
+  type ResearchMcpTools,
+} from './research-mcp-tools.js';
+export { gatherWithTools, MAX_TOOL_ROUNDS } from './tool-gathering.js';

@@ -7,6 +7,7 @@ import {
 import type { ResearchResult } from '../schema/index.js';
 import { createLogger, enableTracing } from '../telemetry/index.js';
 import { createResearchDependencies } from './create-research-dependencies.js';
+import { connectResearchMcpTools } from './research-mcp-tools.js';
 import type { ResearchDependencies } from './research-dependencies.js';
 import type { ResearchEvent } from './research-events.js';
 import { runResearch, streamResearch, type ResearchOptions } from './run-research.js';
@@ -55,7 +56,9 @@ export async function openResearch(options: OpenResearchOptions): Promise<Opened
   // OpenTelemetry export starts here when an OTLP endpoint is configured (nothing loads otherwise).
   const tracing = await enableTracing(config.telemetry);
   const knowledgeBase = options.knowledgeBase ?? (await openKnowledgeBase({ ...options, logger }));
-  const dependencies =
+  // The configured MCP servers' tools the permission rules allow go to every subagent.
+  const mcp = options.dependencies ? undefined : await connectResearchMcpTools(config, { logger });
+  const built =
     options.dependencies ??
     createResearchDependencies(config, {
       store: knowledgeBase.store,
@@ -63,6 +66,7 @@ export async function openResearch(options: OpenResearchOptions): Promise<Opened
       logger,
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
+  const dependencies = mcp && mcp.tools.length > 0 ? { ...built, tools: mcp.tools } : built;
   return {
     config,
     knowledgeBase,
@@ -71,6 +75,7 @@ export async function openResearch(options: OpenResearchOptions): Promise<Opened
     stream: (question, runOptions = {}) =>
       streamResearch(question, { ...dependencies, ...runOptions }),
     close: async () => {
+      await mcp?.close();
       await tracing?.flush();
       if (!options.knowledgeBase) await knowledgeBase.close();
     },

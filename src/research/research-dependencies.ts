@@ -1,4 +1,5 @@
 import type { LanguageModel } from 'ai';
+import type { LoopTool } from '../agents/loop/index.js';
 import type { CohortConfig } from '../config/index.js';
 import type { Retriever } from '../retrieval/retrievers/retriever.js';
 import type { SourceDocument } from '../schema/index.js';
@@ -50,6 +51,11 @@ export interface ResearchDependencies {
   /** The lead model that plans tasks; the analysis model when unset. */
   leadModel?: LanguageModel;
   sandbox?: CodeSandbox;
+  /**
+   * Extra tools each subagent's analysis model may call before it answers: the configured MCP
+   * servers' tools that the permission rules allow (see `researchMcpTools`). Model mode only.
+   */
+  tools?: readonly LoopTool[];
   runs?: ResearchRuns;
   /** Internal passages below this normalised score are not used (config `retrieval.minScore`). */
   internalMinScore?: number;
