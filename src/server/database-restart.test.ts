@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,12 +17,12 @@ const workspace = mkdtempSync(join(tmpdir(), 'cohort-db-restart-'));
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
 const noCluster = throwawayPostgresSkip();
 
-const chat = async (url: string, query: string) => {
+const chat = async (url: string, query: string, session?: string) => {
   try {
     const res = await fetch(`${url}/chat`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query }),
+      body: JSON.stringify({ query, ...(session ? { session_id: session } : {}) }),
     });
     return { status: res.status, body: await res.text() };
   } catch (error) {
@@ -42,9 +43,11 @@ describe.skipIf(noCluster)(
         throw error;
       });
       try {
-        // Clients connected and pooled connections open: several turns at once.
+        // Clients connected and pooled connections open: several turns of sessions at once (a
+        // session's turn reads and saves its history; an anonymous answer may not touch the
+        // database at all, its trace being written after the reply).
         const warm = await Promise.all(
-          Array.from({ length: 6 }, () => chat(server.url, 'What is a ROS 2 topic?')),
+          Array.from({ length: 6 }, () => chat(server.url, 'What is a ROS 2 topic?', randomUUID())),
         );
         expect(warm.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
         const load = Array.from({ length: 10 }, () => chat(server.url, 'What is URDF?'));
@@ -52,7 +55,10 @@ describe.skipIf(noCluster)(
         const during = await Promise.all(load);
         // Whatever was in flight got an answer or an honest 503, never a dropped connection.
         for (const reply of during) expect([200, 503]).toContain(reply.status);
-        const down = await chat(server.url, 'What is a node?');
+        // A turn of a session reads and saves its history, so it needs the database. (An
+        // anonymous answer may still be served from the in-memory index: its trace is written
+        // after the reply, and a failed write is logged, not the user's error.)
+        const down = await chat(server.url, 'What is a node?', randomUUID());
         expect(down.status).toBe(503);
         expect(JSON.parse(down.body)).toMatchObject({ error: { code: 'store_unavailable' } });
         await new Promise((resolve) => setTimeout(resolve, 300));
