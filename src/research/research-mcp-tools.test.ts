@@ -6,8 +6,8 @@ import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/index.js';
 import { createPermissionPolicy } from '../tools/permissions/index.js';
-import { doc, promptText, testContext, testState } from '../test/research-fakes.js';
-import { createScriptedModel } from '../test/scripted-model.js';
+import { doc, testContext, testState } from '../test/research-fakes.js';
+import { createScriptedModel, promptText } from '../test/scripted-model.js';
 import { analysisNode } from './analysis-node.js';
 import {
   connectResearchMcpTools,
