@@ -1,9 +1,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../../test/fake-openai-server.js';
+import { CALC_MCP_SERVER } from '../../test/fixture-mcp-config.js';
 import { runCli } from '../../test/run-cli.js';
 
 // `cohort code` with a scripted model (over the OpenAI-compatible wire) calling the tools of an
@@ -11,13 +11,7 @@ import { runCli } from '../../test/run-cli.js';
 // under the permission rules: an allowed tool runs, a denied one is refused, one no rule names
 // waits for a person.
 
-const FIXTURE = fileURLToPath(new URL('../../test/fixture-mcp-server.ts', import.meta.url));
-const calc = {
-  command: process.execPath,
-  args: ['--import', 'tsx', FIXTURE],
-  env: { FIXTURE_NAME: 'calc-fixture' },
-  cwd: process.cwd(),
-};
+const calc = CALC_MCP_SERVER;
 
 interface ChatBody {
   tools?: { function: { name: string } }[];

@@ -1,10 +1,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineTool, runLoop } from '../../agents/index.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../../test/fake-openai-server.js';
+import { CALC_MCP_SERVER } from '../../test/fixture-mcp-config.js';
 import { runCli } from '../../test/run-cli.js';
 import { createScriptedModel } from '../../test/scripted-model.js';
 import { connectMcpServers, mcpTools, type McpClientPool } from './index.js';
@@ -12,14 +12,7 @@ import { connectMcpServers, mcpTools, type McpClientPool } from './index.js';
 // cohort as an MCP client, against a small MCP server written for the tests (stdio, started by
 // the SDK's own client transport) and one that cannot start.
 
-const FIXTURE = fileURLToPath(new URL('../../test/fixture-mcp-server.ts', import.meta.url));
-const calc = {
-  command: process.execPath,
-  args: ['--import', 'tsx', FIXTURE],
-  env: { FIXTURE_NAME: 'calc-fixture' },
-  // tsx resolves from the repository, whatever folder the test runs cohort in.
-  cwd: process.cwd(),
-};
+const calc = CALC_MCP_SERVER;
 const broken = { command: join(tmpdir(), 'no-such-mcp-server'), args: [], env: {} };
 
 describe('MCP client', () => {
