@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createRetrieverFromChunks, ingest } from '../src/retrieval/index.js';
 import * as routingSource from '../src/routing/index.js';
-import { createStore, openPgliteDb } from '../src/store/index.js';
+import pg from 'pg';
+import { createStore, openPgliteDb, openPostgresDb } from '../src/store/index.js';
 import { percentile, ratio, round, timeMs } from './stats.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -110,6 +111,40 @@ async function corpusFigures(name: string, dir: string): Promise<Record<string, 
   }
 }
 
+/**
+ * Ingestion of the ROS 2 docs into PostgreSQL, when `COHORT_BENCH_DATABASE_URL` (or
+ * `COHORT_TEST_DATABASE_URL`) names a server: into a fresh schema, dropped afterwards.
+ */
+async function postgresIngest(): Promise<Record<string, number | string>> {
+  const url = process.env.COHORT_BENCH_DATABASE_URL ?? process.env.COHORT_TEST_DATABASE_URL;
+  if (!url) return { 'ros2 ingest on PostgreSQL': 'skipped: set COHORT_BENCH_DATABASE_URL' };
+  if (!existsSync(ROS)) return { 'ros2 ingest on PostgreSQL': `skipped: ${ROS} not found` };
+  const schema = `bench_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    const separator = url.includes('?') ? '&' : '?';
+    const store = await createStore(
+      await openPostgresDb(`${url}${separator}options=-csearch_path%3D${schema}`),
+    );
+    try {
+      const summary = await ingest(ROS, { store });
+      const perSecond = summary.chunks / (summary.elapsedMs / 1000);
+      return {
+        'ros2 ingest on PostgreSQL ms': Math.round(summary.elapsedMs),
+        'ros2 ingest on PostgreSQL sections/s': Math.round(perSecond),
+        'target ≥ 5000 sections/s': perSecond >= 5000 ? 'met' : 'missed',
+      };
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
+    await admin.end();
+  }
+}
+
 /** Ingestion and retrieval latency on the two corpora. */
 export async function benchRetrieval(): Promise<Record<string, number | string>> {
   const book = await corpusFigures('book', BOOK);
@@ -118,6 +153,7 @@ export async function benchRetrieval(): Promise<Record<string, number | string>>
   return {
     ...book,
     ...ros,
+    ...(await postgresIngest()),
     'target ros2 p50 < 5 ms': typeof p50 === 'number' ? (p50 < 5 ? 'met' : 'missed') : 'n/a',
   };
 }
