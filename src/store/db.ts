@@ -1,3 +1,9 @@
+/** One SQL statement with its `$1` parameters. */
+export interface Statement {
+  sql: string;
+  params?: unknown[];
+}
+
 /** The SQL surface both engines (PGlite, PostgreSQL) provide; queries use `$1` parameters. */
 export interface Db {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: Row[] }>;
@@ -5,7 +11,29 @@ export interface Db {
   exec(sql: string): Promise<void>;
   /** Runs `fn` in one transaction: all of it or none of it. */
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  /**
+   * Runs `statements` in one transaction, all or none, returning nothing: what a write that needs
+   * no answer between its statements (a turn, a trace) can use to reach the engine in one round
+   * trip. Engines without it run them through {@link Db.transaction} (see {@link runBatch}).
+   */
+  batch?(statements: readonly Statement[]): Promise<void>;
   close(): Promise<void>;
   /** `pglite` or `postgres`, for messages and health checks. */
   readonly engine: 'pglite' | 'postgres';
+}
+
+/**
+ * Runs `statements` in one transaction on `db`: through its `batch` (one round trip, and on the
+ * embedded engine's thread one commit for many concurrent batches) when it has one, else through
+ * `transaction`.
+ *
+ * @example
+ * await runBatch(db, [{ sql: 'INSERT INTO t VALUES ($1)', params: [1] }]);
+ */
+export async function runBatch(db: Db, statements: readonly Statement[]): Promise<void> {
+  if (statements.length === 0) return;
+  if (db.batch) return db.batch(statements);
+  await db.transaction(async (tx) => {
+    for (const statement of statements) await tx.query(statement.sql, statement.params ?? []);
+  });
 }

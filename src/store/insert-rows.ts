@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import type { Db, Statement } from './db.js';
 
 /**
  * Rows per multi-row INSERT. A statement carries rows × columns parameters, and PostgreSQL allows
@@ -24,7 +24,24 @@ export async function insertRows(
   rows: readonly (readonly unknown[])[],
   options: { casts?: Record<string, string>; suffix?: string } = {},
 ): Promise<void> {
+  for (const statement of insertStatements(table, columns, rows, options))
+    await db.query(statement.sql, statement.params);
+}
+
+/**
+ * The statements {@link insertRows} runs, without running them (for a batch).
+ *
+ * @example
+ * const statements = insertStatements('documents', ['source', 'title'], [['a.md', 'A']]);
+ */
+export function insertStatements(
+  table: string,
+  columns: readonly string[],
+  rows: readonly (readonly unknown[])[],
+  options: { casts?: Record<string, string>; suffix?: string } = {},
+): Statement[] {
   const batch = Math.max(1, Math.min(INSERT_BATCH_ROWS, Math.floor(65_535 / columns.length)));
+  const statements: Statement[] = [];
   for (let start = 0; start < rows.length; start += batch) {
     const slice = rows.slice(start, start + batch);
     const params: unknown[] = [];
@@ -36,9 +53,10 @@ export async function insertRows(
       });
       return `(${placeholders.join(', ')})`;
     });
-    await db.query(
-      `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}${options.suffix ? ` ${options.suffix}` : ''}`,
+    statements.push({
+      sql: `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}${options.suffix ? ` ${options.suffix}` : ''}`,
       params,
-    );
+    });
   }
+  return statements;
 }

@@ -71,6 +71,7 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
     query: db.query,
     exec: db.exec,
     transaction: db.transaction,
+    ...(db.batch ? { batch: db.batch } : {}),
     async close() {
       try {
         await db.close();

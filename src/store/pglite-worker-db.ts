@@ -132,6 +132,10 @@ export async function openPgliteWorkerDb(
       await call('commit', { tx });
       return result;
     },
+    async batch(statements) {
+      if (statements.length === 0) return;
+      await call('batch', { statements: statements.map(({ sql, params }) => ({ sql, params })) });
+    },
     async dumpDataDir(compression = 'none') {
       const bytes = (await call('dump', { compression })) as Uint8Array;
       return new Blob([new Uint8Array(bytes)]);

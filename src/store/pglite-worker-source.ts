@@ -3,7 +3,8 @@
  * plain JavaScript run with `eval`, so the same code runs from the TypeScript sources (tests) and
  * from `dist` without a loader. It answers `{ id, op, sql, params, tx }` messages with
  * `{ id, result }` or `{ id, error }`; `begin` opens an interactive transaction whose queries carry
- * its `tx` number, ended by `commit` or `rollback`.
+ * its `tx` number, ended by `commit` or `rollback`; `batch` runs `statements` all or none,
+ * committed together with the other batches waiting at that moment.
  */
 export const PGLITE_WORKER_SOURCE = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
@@ -75,6 +76,47 @@ async function main() {
     );
   };
 
+  // Batches (a turn, a trace: statements that need no answer in between) are committed in groups:
+  // every batch that arrived while the previous group ran goes into the next transaction, so many
+  // concurrent writes share one commit (one fsync, one BEGIN/COMMIT) instead of paying one each.
+  const batches = [];
+  let grouping = false;
+  const runStatements = async (tx, statements) => {
+    for (const statement of statements) await tx.query(statement.sql, statement.params || []);
+  };
+  const runBatches = async () => {
+    if (grouping) return;
+    grouping = true;
+    try {
+      while (batches.length > 0) {
+        const group = batches.splice(0);
+        try {
+          await pg.transaction(async (tx) => {
+            for (const batch of group) await runStatements(tx, batch.statements);
+          });
+          for (const batch of group) reply(batch.id, null);
+        } catch (groupError) {
+          if (group.length === 1) {
+            reply(group[0].id, undefined, describe(groupError));
+            continue;
+          }
+          // One batch failed and took its group with it: each runs again alone, so that only the
+          // failing one fails and every other commits (each batch stays all or none).
+          for (const batch of group) {
+            try {
+              await pg.transaction((tx) => runStatements(tx, batch.statements));
+              reply(batch.id, null);
+            } catch (error) {
+              reply(batch.id, undefined, describe(error));
+            }
+          }
+        }
+      }
+    } finally {
+      grouping = false;
+    }
+  };
+
   parentPort.on('message', async (message) => {
     if (message.tx !== undefined && message.op !== 'begin') {
       const inbox = transactions.get(message.tx);
@@ -89,6 +131,10 @@ async function main() {
     }
     try {
       if (message.op === 'begin') return runTransaction(message);
+      if (message.op === 'batch') {
+        batches.push(message);
+        return runBatches();
+      }
       if (message.op === 'query') return reply(message.id, rowsOf(await pg.query(message.sql, message.params)));
       if (message.op === 'exec') {
         await pg.exec(message.sql);

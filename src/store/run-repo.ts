@@ -1,5 +1,5 @@
 import { createLogger, type SpanRecord } from '../telemetry/index.js';
-import type { Db } from './db.js';
+import { runBatch, type Db, type Statement } from './db.js';
 
 /** A stored run (a research run, a traced agent run). */
 export interface RunRecord {
@@ -225,23 +225,25 @@ export class RunRepo {
         attributes: span.attributes,
       })),
     );
-    await this.db.transaction(async (tx) => {
-      await tx.query(
-        `INSERT INTO runs (id, kind, status, input)
+    const statements: Statement[] = [
+      {
+        sql: `INSERT INTO runs (id, kind, status, input)
          SELECT r.id, r.kind, r.status, r.input
          FROM jsonb_to_recordset($1::jsonb) AS r(id TEXT, kind TEXT, status TEXT, input JSONB)
          ON CONFLICT (id) DO NOTHING`,
-        [JSON.stringify(runs)],
-      );
-      if (spans.length === 0) return;
-      await tx.query(
-        `INSERT INTO run_spans (run_id, span_id, parent_id, name, start_ms, duration_ms, status, error, attributes)
+        params: [JSON.stringify(runs)],
+      },
+    ];
+    if (spans.length > 0)
+      statements.push({
+        sql: `INSERT INTO run_spans (run_id, span_id, parent_id, name, start_ms, duration_ms, status, error, attributes)
          SELECT s.run_id, s.span_id, s.parent_id, s.name, s.start_ms, s.duration_ms, s.status, s.error, s.attributes
          FROM jsonb_to_recordset($1::jsonb) AS s(run_id TEXT, span_id TEXT, parent_id TEXT, name TEXT, start_ms DOUBLE PRECISION, duration_ms DOUBLE PRECISION, status TEXT, error TEXT, attributes JSONB)
          ON CONFLICT (run_id, span_id) DO NOTHING`,
-        [JSON.stringify(spans)],
-      );
-    });
+        params: [JSON.stringify(spans)],
+      });
+    // One batch: one round trip, and on the embedded engine one commit with other batches.
+    await runBatch(this.db, statements);
   }
 
   /** The recorded spans of a run, in start order. */

@@ -1,6 +1,6 @@
 import type { Message } from '../schema/index.js';
-import type { Db } from './db.js';
-import { insertRows } from './insert-rows.js';
+import { runBatch, type Db, type Statement } from './db.js';
+import { insertStatements } from './insert-rows.js';
 
 /** Conversation history per session. */
 export class SessionRepo {
@@ -21,14 +21,17 @@ export class SessionRepo {
    */
   async saveTurn(sessionId: string, messages: readonly Message[]): Promise<void> {
     if (messages.length === 0) return;
-    await this.db.transaction(async (tx) => {
-      // PGlite has one connection, so its transactions already run one at a time; PostgreSQL
-      // needs the lock, held until commit, to keep concurrent turns of one session apart.
-      if (tx.engine === 'postgres') {
-        await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`session:${sessionId}`]);
-      }
-      await insertRows(
-        tx,
+    const statements: Statement[] = [];
+    // PGlite has one connection, so its transactions already run one at a time; PostgreSQL
+    // needs the lock, held until commit, to keep concurrent turns of one session apart.
+    if (this.db.engine === 'postgres') {
+      statements.push({
+        sql: 'SELECT pg_advisory_xact_lock(hashtext($1))',
+        params: [`session:${sessionId}`],
+      });
+    }
+    statements.push(
+      ...insertStatements(
         'messages',
         ['session_id', 'role', 'content', 'agent_name', 'created_at'],
         messages.map((message) => [
@@ -38,8 +41,10 @@ export class SessionRepo {
           message.agentName ?? null,
           (message.timestamp ?? new Date()).toISOString(),
         ]),
-      );
-    });
+      ),
+    );
+    // One batch: one round trip to the engine, committed with the turns that arrive with it.
+    await runBatch(this.db, statements);
   }
 
   /** The last `limit` messages of a session, oldest first. */
