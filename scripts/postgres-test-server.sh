@@ -10,9 +10,9 @@ bin=/usr/lib/postgresql/15/bin
 run() { if [ "$(id -u)" = 0 ]; then su postgres -s /bin/bash -c "$*"; else bash -c "$*"; fi; }
 case "${1:-}" in
   start)
-    # A server left over from an earlier run holds the port: stop it before starting afresh.
+    # A server left over from an earlier run of this script holds the port: stop it through its
+    # own pid file (pg_ctl), never by matching process names, so nothing else is touched.
     if [ -d "$dir/data" ]; then run "$bin/pg_ctl -D $dir/data -m fast -w stop >/dev/null 2>&1" || true; fi
-    pkill -f -- "-D $dir/data" 2>/dev/null || true
     if [ "$(id -u)" = 0 ] && ! id postgres >/dev/null 2>&1; then useradd -r -m postgres; fi
     rm -rf "$dir" && mkdir -p "$dir" && { [ "$(id -u)" != 0 ] || chown postgres "$dir"; }
     run "$bin/initdb -D $dir/data -U postgres --auth=trust -E UTF8 >/dev/null"
