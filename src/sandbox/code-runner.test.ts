@@ -1,23 +1,21 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxSettings } from '../config/index.js';
 import { findPython, runCode } from './code-runner.js';
 import { findBwrap } from './find-bwrap.js';
+import { startFixtureServer, type FixtureServer } from '../test/fixture-server.js';
 
 const settings = SandboxSettings.parse({ codeMemoryMb: 256 });
 const parentEnv = { PATH: process.env.PATH, OPENAI_API_KEY: 'sk-parent-secret' };
 const run = (code: string, timeoutMs = 5000) => runCode(code, { settings, timeoutMs, parentEnv });
 const outside = mkdtempSync(join(tmpdir(), 'cohort-code-outside-'));
-let server: Server;
+let server: FixtureServer;
 let port = 0;
 beforeAll(async () => {
-  server = createServer((_req, res) => res.end('loopback answer'));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
+  server = await startFixtureServer(() => ({ body: 'loopback answer' }));
+  port = Number(new URL(server.url).port);
 });
 afterAll(() => {
   server.close();

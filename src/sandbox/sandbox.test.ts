@@ -1,6 +1,4 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxSettings } from '../config/index.js';
@@ -8,6 +6,7 @@ import { isCohortError } from '../errors/index.js';
 import { findBwrap } from './find-bwrap.js';
 import { hostAllowed } from './network-proxy.js';
 import { createSandbox } from './sandbox.js';
+import { startFixtureServer, type FixtureServer } from '../test/fixture-server.js';
 
 const bwrap = findBwrap(undefined);
 // Outside /tmp: the sandbox's /tmp is private, which would hide these paths whatever the rules.
@@ -33,12 +32,11 @@ const sandbox = (over: Partial<SandboxSettings> = {}) =>
 const bash = (command: string, timeoutMs = 5000, over: Partial<SandboxSettings> = {}) =>
   sandbox(over).run({ argv: ['/bin/bash', '-c', command], timeoutMs, keepChars: 20_000 });
 
-let server: Server;
+let server: FixtureServer;
 let port = 0;
 beforeAll(async () => {
-  server = createServer((_req, res) => res.end('loopback answer'));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
+  server = await startFixtureServer(() => ({ body: 'loopback answer' }));
+  port = Number(new URL(server.url).port);
 });
 afterAll(() => {
   server.close();

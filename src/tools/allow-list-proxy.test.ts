@@ -1,8 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAllowListProxy, type AllowListProxy } from '../sandbox/index.js';
 import { createGuardedLookup } from './network-guard.js';
+import { startFixtureServer, type FixtureServer } from '../test/fixture-server.js';
 
 // The sandbox's allow-list proxy checks host names; an allowed name whose DNS answer is a private
 // address (DNS rebinding) must not be reached. A scripted resolver plays the rebinding DNS server.
@@ -32,12 +32,11 @@ function exchange(proxy: AllowListProxy, request: string): Promise<string> {
   });
 }
 
-let server: Server;
+let server: FixtureServer;
 let port = 0;
 beforeAll(async () => {
-  server = createServer((_req, res) => res.end('loopback answer'));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
+  server = await startFixtureServer(() => ({ body: 'loopback answer' }));
+  port = Number(new URL(server.url).port);
 });
 afterAll(() => server.close());
 
