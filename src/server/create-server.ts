@@ -86,6 +86,18 @@ export function createServer(
   served: ServedAssistant,
   options: ServerOptions = {},
 ): Hono<ServerEnv> {
+  return buildServer(served, options).app;
+}
+
+/**
+ * {@link createServer}'s app with a `close` for what the app opened on first use (the research
+ * agent and the MCP servers it started), so {@link startServer} can stop them on shutdown instead
+ * of leaving their child processes to the process's exit.
+ */
+export function buildServer(
+  served: ServedAssistant,
+  options: ServerOptions = {},
+): { app: Hono<ServerEnv>; close: () => Promise<void> } {
   const settings = serverSettings(served, options);
   const logger = options.logger ?? silentLogger;
   const { assistant, store } = served;
@@ -204,5 +216,12 @@ export function createServer(
     ),
   );
   app.onError(errorHandler(store));
-  return app;
+  const close = async () => {
+    const opened = research;
+    research = undefined;
+    // A research agent that failed to open has nothing to close.
+    const agent = await opened?.catch(() => undefined);
+    await agent?.close();
+  };
+  return { app, close };
 }

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { CohortError } from '../errors/index.js';
 import { silentLogger } from '../telemetry/index.js';
 import {
-  createServer,
+  buildServer,
   serverSettings,
   type ServedAssistant,
   type ServerOptions,
@@ -53,7 +53,7 @@ export async function startServer(
   served: ServedAssistant,
   options: StartServerOptions = {},
 ): Promise<RunningServer> {
-  const app = createServer(served, options);
+  const { app, close: closeParts } = buildServer(served, options);
   const { port, host } = serverSettings(served, options);
   const logger = options.logger ?? silentLogger;
   const bound = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
@@ -118,6 +118,9 @@ export async function startServer(
     await stopped;
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
+    await closeParts().catch((error: unknown) =>
+      logger.warn('shutdown_close_failed', { part: 'research', error: String(error) }),
+    );
     await options.close?.();
     logger.info('stopped');
     markClosed();

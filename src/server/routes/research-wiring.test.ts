@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CohortConfig } from '../../config/index.js';
 import { openResearch, type ResearchDependencies } from '../../research/index.js';
 import type { KnowledgeBase } from '../../retrieval/index.js';
 import { createStore, openPgliteDb, type Store } from '../../store/index.js';
 import { createTestAssistant, testWebAssets } from '../../test/test-assistant.js';
 import { createServer } from '../create-server.js';
+import { startServer } from '../start-server.js';
 
 // `/research` opens the research agent with `openResearch`, like `cohort research`, on the served
 // knowledge base: the spy passes every call through to the real function.
@@ -19,7 +20,63 @@ beforeAll(async () => {
 });
 afterAll(() => store.close());
 
+function servedParts() {
+  const config = CohortConfig.parse({});
+  const knowledgeBase: KnowledgeBase = {
+    config,
+    store,
+    retriever: { retrieve: async () => [] },
+    close: async () => undefined,
+  };
+  const parts: ResearchDependencies = {
+    settings: config.research,
+    retriever: knowledgeBase.retriever,
+    paperSearches: [],
+    runs: store.runs,
+  };
+  return { knowledgeBase, parts };
+}
+
 describe('/research wiring', () => {
+  beforeEach(() => {
+    vi.mocked(openResearch).mockClear();
+  });
+
+  it('closes the research agent it opened (and the MCP servers it started) when the server stops', async () => {
+    const actual =
+      await vi.importActual<typeof import('../../research/index.js')>('../../research/index.js');
+    const closed = vi.fn();
+    vi.mocked(openResearch).mockImplementationOnce(async (options) => {
+      const opened = await actual.openResearch(options);
+      return {
+        ...opened,
+        close: async () => {
+          closed();
+          await opened.close();
+        },
+      };
+    });
+    const { knowledgeBase, parts } = servedParts();
+    const running = await startServer(
+      { assistant: createTestAssistant(store), store, modeDescription: 'test', knowledgeBase },
+      {
+        webAssets: testWebAssets,
+        research: parts,
+        server: { port: 0, host: '127.0.0.1' },
+        handleSignals: false,
+      },
+    );
+    const response = await fetch(`${running.url}/research`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ question: 'What is a ROS 2 topic?', tasks: 1 }),
+    });
+    expect(response.status).toBe(200);
+    expect(closed).not.toHaveBeenCalled();
+    await running.close();
+    expect(closed).toHaveBeenCalledTimes(1);
+  });
+
   it('opens research once, with openResearch, on the served knowledge base', async () => {
     const config = CohortConfig.parse({});
     const queries: string[] = [];
