@@ -5,6 +5,9 @@
 export const ANSWER_MESSAGES = {
   /** Extractive mode and the grounding prompt: nothing relevant retrieved. */
   nothingRelevant: "I couldn't find relevant information about that in the book.",
+  /** Extractive mode: the router found the question's subject outside the book. */
+  notCovered: (words: readonly string[]) =>
+    `The book does not cover ${words.map((word) => `"${word}"`).join(', ')}, so I can't answer that from it.`,
   /** Spec §4: the search tool returned no results. */
   noResults: "I couldn't find relevant information about that topic in the book.",
   /** Spec §4: the retrieval store is unavailable. */

@@ -60,6 +60,66 @@ const PASSAGES: Record<string, RetrievedChunk[]> = {
   ],
 };
 
+describe('off-topic questions sent to the fallback agent', () => {
+  // The router found "gold" and "today" outside the book; retrieval still finds passages that
+  // share the question's form ("price"), and one book passage that does name gold.
+  const PRICES = chunk('prices', 'Prices are approximate US dollars and change often.', 0.31);
+  const GILDING = chunk('gilding', 'Gold plating keeps the connector pins from corroding.', 0.4);
+  const offTopic = (query: string, passages: RetrievedChunk[]) => {
+    const registry = new AgentRegistry([agent('book', { fallback: true })]);
+    const route: RouteResult = {
+      primaryAgent: 'book',
+      secondaryAgents: [],
+      confidence: 0.95,
+      routingReason: 'Fallback to book: the book does not cover "gold", "today".',
+      isMultiDomain: false,
+      phase: 'fallback',
+      scores: {},
+      offTopic: { subject: ['gold', 'today'], uncovered: ['gold', 'today'] },
+    };
+    return { registry, route, query, passages };
+  };
+  let store: Store;
+  beforeAll(async () => {
+    store = await createStore(await openPgliteDb('memory://'));
+  });
+  afterAll(() => store.close());
+  const ask = async (setup: ReturnType<typeof offTopic>) =>
+    createAssistant({
+      registry: setup.registry,
+      router: { route: () => setup.route },
+      rag: createRagSkill({ retrieve: async () => setup.passages }),
+      context: createContextSkill(store.sessions),
+      runner: createExtractiveRunner(),
+    }).ask({ query: setup.query });
+
+  it('says the book does not cover the subject instead of quoting passages that share only its form', async () => {
+    const reply = await ask(offTopic("What's the price of gold today?", [PRICES]));
+    expect(reply.answer.startsWith(ANSWER_MESSAGES.notCovered(['gold', 'today']))).toBe(true);
+    expect(reply.citations).toEqual([]);
+    expect(reply.answer).not.toContain('approximate US dollars');
+  });
+
+  it('leaves a multi-part answer alone: its later asks have subjects of their own', async () => {
+    const setup = offTopic("What's the price of gold today, and what do prices mean here?", [
+      PRICES,
+    ]);
+    setup.registry = new AgentRegistry([
+      agent('book', { fallback: true }),
+      agent('hardware', { retrievalDomain: 'hardware' }),
+    ]);
+    setup.route = { ...setup.route, secondaryAgents: ['hardware'], isMultiDomain: true };
+    const reply = await ask(setup);
+    expect(reply.answer).toContain('approximate US dollars');
+  });
+
+  it('still quotes the book when a passage names the uncovered subject', async () => {
+    const reply = await ask(offTopic('Why is gold used on connectors?', [GILDING, PRICES]));
+    expect(reply.answer).toContain('Gold plating keeps the connector pins from corroding. [1]');
+    expect(reply.citations[0]?.text).toContain('Gold plating');
+  });
+});
+
 describe('assistant (extractive mode)', () => {
   let store: Store;
   const registry = new AgentRegistry([

@@ -246,6 +246,8 @@ export function createAssistant(options: AssistantOptions): Assistant {
       sessionId,
       query: request.query,
       ...(followUp.subject ? { standaloneQuery: followUp.query } : {}),
+      // Only a single-agent answer: the later asks of a multi-part question have subjects of their own.
+      ...(route.offTopic && !route.isMultiDomain ? { offTopic: route.offTopic } : {}),
       chatHistory: history,
       ...(request.selectedText ? { selectedText: request.selectedText } : {}),
     });

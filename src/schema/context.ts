@@ -26,6 +26,13 @@ export const SessionId = z
   });
 export type SessionId = z.infer<typeof SessionId>;
 
+/** The subject of a question the book does not cover (see `RouteResult.offTopic`). */
+export const OffTopicSubject = z.object({
+  subject: z.array(z.string()),
+  uncovered: z.array(z.string()).min(1),
+});
+export type OffTopicSubject = z.infer<typeof OffTopicSubject>;
+
 /** What an agent is given to answer one query. History is cut to the last 10 messages. */
 export const AgentContext = z.object({
   sessionId: SessionId.default('anonymous'),
@@ -44,6 +51,11 @@ export const AgentContext = z.object({
    * it stand for?" after "What is VSLAM?"): retrieval without a model uses it; `query` stays as asked.
    */
   standaloneQuery: z.string().optional(),
+  /**
+   * The subject the router found the book does not cover (an off-topic question sent to the
+   * fallback agent): an answer whose quotes name no word of it says the book does not cover it.
+   */
+  offTopic: OffTopicSubject.optional(),
   domainFilter: z.string().optional(),
   metadata: z.record(z.string(), z.unknown()).default({}),
 });

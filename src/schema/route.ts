@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Query } from './context.js';
+import { OffTopicSubject, Query } from './context.js';
 
 /** Which routing phase decided. */
 export const RoutingPhase = z.enum(['keyword', 'intent', 'fallback', 'explicit']);
@@ -17,6 +17,12 @@ export const RouteResult = z.object({
   scores: z.record(z.string(), z.number()).default({}),
   /** The intent label when phase 2 ran. */
   intent: z.string().optional(),
+  /**
+   * When the subject check sent the question to the fallback agent: its subject words (content
+   * words that are not its form) and those of them the book does not cover. The agent says the book
+   * does not cover them instead of quoting passages that share only the question's form.
+   */
+  offTopic: OffTopicSubject.optional(),
 });
 export type RouteResult = z.infer<typeof RouteResult>;
 

@@ -90,6 +90,24 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
         });
         return;
       }
+      // Off-topic: passages that share only the question's form ("price" in "the price of gold")
+      // are not an answer unless a quoted sentence names a word of the question's subject.
+      if (context.offTopic) {
+        const { uncovered } = context.offTopic;
+        const subject = new Set(context.offTopic.subject.flatMap((word) => terms(word)));
+        const named = picked.some((sentence) => terms(sentence.text).some((t) => subject.has(t)));
+        if (!named) {
+          yield* uncited(
+            agent,
+            `${ANSWER_MESSAGES.notCovered(uncovered)}\n\n${EXTRACTIVE_NOTICE}`,
+            {
+              retrieved: chunks.length,
+              uncovered,
+            },
+          );
+          return;
+        }
+      }
       // Cite only the chunks actually quoted, numbered in order of first use.
       const used = [...new Set(picked.map((s) => s.chunk))];
       const number = new Map(used.map((chunk, i) => [chunk, i + 1]));

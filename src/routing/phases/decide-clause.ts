@@ -69,6 +69,7 @@ export function decideClause(
     phase,
     scores: Object.fromEntries(Object.entries(scores).map(([name, value]) => [name, round(value)])),
     ...(phase === 'keyword' ? {} : { intent: context.intent }),
+    ...(decision!.offTopic ? { offTopic: decision!.offTopic } : {}),
   };
   return { result, analyzed, classification: context.classification };
 }

@@ -8,10 +8,13 @@ describe('offTopicPhase', () => {
     expect(decision?.primary).toBe('book');
     expect(decision?.phase).toBe('fallback');
     expect(decision?.reason).toContain('does not cover "wanderlust"');
+    // The uncovered words travel with the decision, so the fallback agent can name them.
+    expect(decision?.offTopic).toEqual({ subject: ['wanderlust'], uncovered: ['wanderlust'] });
   });
   it('sends arithmetic to the default agent, with or without book knowledge', () => {
     for (const model of ['plain', 'grounded'] as const) {
       const decision = offTopicPhase(testContext('What is 7 times 8?', model));
+      expect(decision?.offTopic).toBeUndefined();
       expect(decision?.primary).toBe('book');
       expect(decision?.reason).toMatch(/arithmetic/);
     }

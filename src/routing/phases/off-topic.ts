@@ -41,6 +41,9 @@ export const offTopicPhase: Phase = (context) => {
     phase: 'fallback',
     confidence: Math.max(probabilityOf(context, primary), 1 - (grounding?.score ?? 0)),
     scores: context.classification.probabilities,
+    ...(arithmetic || !grounding?.uncovered.length
+      ? {}
+      : { offTopic: { subject: grounding.subject, uncovered: grounding.uncovered } }),
     reason: arithmetic
       ? `Fallback to ${primary}: arithmetic is not something the book covers.`
       : `Fallback to ${primary}: the book does not cover ${quoteWords(grounding?.uncovered ?? [])} ` +

@@ -1,5 +1,5 @@
 import type { Agent } from '../../agents/index.js';
-import type { RouteResult } from '../../schema/index.js';
+import type { OffTopicSubject, RouteResult } from '../../schema/index.js';
 import type { Classification } from '../intent-classifier.js';
 import type { IntentCue } from '../intent-cues.js';
 import type { KeywordMatch } from '../keyword-scorer.js';
@@ -46,6 +46,8 @@ export interface PhaseDecision {
   reason: string;
   /** Per-agent scores of the deciding phase, for inspection. */
   scores: Record<string, number>;
+  /** The subject the book does not cover (the off-topic phase). */
+  offTopic?: OffTopicSubject;
 }
 
 /** One phase of the router: a decision, or `undefined` to let the next phase decide. */
