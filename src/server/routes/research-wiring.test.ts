@@ -20,14 +20,21 @@ beforeAll(async () => {
 });
 afterAll(() => store.close());
 
-function servedParts() {
+/** A served knowledge base whose retriever records its queries, and research parts on it. */
+function servedParts(queries: string[] = []) {
   const config = CohortConfig.parse({});
   const knowledgeBase: KnowledgeBase = {
     config,
     store,
-    retriever: { retrieve: async () => [] },
+    retriever: {
+      retrieve: async (query) => {
+        queries.push(query);
+        return [];
+      },
+    },
     close: async () => undefined,
   };
+  // No web or paper search and no model: the run reads the knowledge base alone.
   const parts: ResearchDependencies = {
     settings: config.research,
     retriever: knowledgeBase.retriever,
@@ -78,26 +85,8 @@ describe('/research wiring', () => {
   });
 
   it('opens research once, with openResearch, on the served knowledge base', async () => {
-    const config = CohortConfig.parse({});
     const queries: string[] = [];
-    const knowledgeBase: KnowledgeBase = {
-      config,
-      store,
-      retriever: {
-        retrieve: async (query) => {
-          queries.push(query);
-          return [];
-        },
-      },
-      close: async () => undefined,
-    };
-    // No web or paper search and no model: the run reads the knowledge base alone.
-    const parts: ResearchDependencies = {
-      settings: config.research,
-      retriever: knowledgeBase.retriever,
-      paperSearches: [],
-      runs: store.runs,
-    };
+    const { knowledgeBase, parts } = servedParts(queries);
     const app = createServer(
       { assistant: createTestAssistant(store), store, modeDescription: 'test', knowledgeBase },
       { webAssets: testWebAssets, research: parts },
