@@ -161,30 +161,36 @@ export function createAssistant(options: AssistantOptions): Assistant {
       streamOptions.parent,
     );
     let status: 'done' | 'failed' | 'cancelled' | undefined;
+    // Ends the root span once, whichever way the answer ends, and records the run's trace.
+    const finish = (
+      ended: NonNullable<typeof status>,
+      attributes: Record<string, string>,
+      error?: unknown,
+    ) => {
+      status = ended;
+      if (error !== undefined) root.fail(error);
+      root.end(attributes);
+      if (collector) recordTrace(request.query, sessionId, queryId, ended, collector);
+    };
     try {
       for await (const event of answer(request, sessionId, queryId, root, streamOptions)) {
-        if (event.type === 'done') {
-          status = 'done';
-          root.end({ 'cohort.agent': event.response.agentUsed ?? '' });
-          if (collector) recordTrace(request.query, sessionId, queryId, status, collector);
-        }
+        if (event.type === 'done')
+          finish('done', { 'cohort.agent': event.response.agentUsed ?? '' });
         yield event;
       }
     } catch (error) {
-      status = streamOptions.signal?.aborted ? 'cancelled' : 'failed';
-      root.fail(error);
-      root.end({ 'cohort.status': status });
-      if (collector) recordTrace(request.query, sessionId, queryId, status, collector);
+      const ended = streamOptions.signal?.aborted ? 'cancelled' : 'failed';
+      finish(ended, { 'cohort.status': ended }, error);
       throw error;
     } finally {
       // A consumer that stops before the answer is done (a client gone from an SSE stream) ends
       // the iteration here: the trace still ends, as cancelled, and is recorded.
-      if (status === undefined) {
-        status = 'cancelled';
-        root.fail(new CohortError('aborted', 'The answer was cancelled before it was complete.'));
-        root.end({ 'cohort.status': status });
-        if (collector) recordTrace(request.query, sessionId, queryId, status, collector);
-      }
+      if (status === undefined)
+        finish(
+          'cancelled',
+          { 'cohort.status': 'cancelled' },
+          new CohortError('aborted', 'The answer was cancelled before it was complete.'),
+        );
     }
   }
 
