@@ -39,9 +39,12 @@ export {
 } from './rank/ranker.js';
 export {
   openWordNet,
+  openWordNetLexicon,
   defaultWordNetDir,
   inflectionBaseForms,
+  type VerbSense,
   type WordNet,
+  type WordNetLexicon,
   type WordRelations,
 } from './rank/wordnet.js';
 export { embedChunks, type EmbedFunction, type EmbedSummary } from './ingest/embed-chunks.js';

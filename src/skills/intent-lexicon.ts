@@ -89,7 +89,7 @@ export const INTENT_PHRASES: ReadonlyArray<{ pattern: RegExp; means: string; str
   },
   {
     pattern:
-      /\b(without (chang|alter|break)\w*|keep(ing)? (all )?(the )?(tests?|behaviou?r)\b|same behaviou?r|nothing (should|must|may|will) change|no (behaviou?r(al)?|functional) changes?)/i,
+      /\b(without (chang|alter|break|affect)\w*|keep(ing)? (all )?(the )?(tests?|behaviou?r)\b|same behaviou?r|nothing( else)? (should|must|may|will|is to) change|no (behaviou?r(al)?|functional|visible) changes?|(behaviou?r|output|api|result)s? (stays?|remains?|is) (the same|identical|unchanged|intact)|keeping (the |its |their )?([\w-]+ )?(output|behaviou?r|results?|api)s? (identical|the same|unchanged))/i,
     means: 'refactor restructure',
     strength: 0.9,
   },
@@ -100,6 +100,17 @@ export const INTENT_PHRASES: ReadonlyArray<{ pattern: RegExp; means: string; str
     strength: 0.9,
   },
   { pattern: /\bcome up with\b/i, means: 'design propose', strength: 0.9 },
+  {
+    pattern:
+      /\b(lay|map|flesh|spell|sketch|plan) out\b|\bthink (it |this )?through\b|\bwork out (the|a|an|how|which|what|our)\b/i,
+    means: 'design plan',
+    strength: 0.8,
+  },
+  {
+    pattern: /\b(figure|work|find) out why\b|\bhunt down\b|\btrack down\b/i,
+    means: 'fix debug',
+    strength: 0.8,
+  },
   {
     pattern: /\bhow\b[^.?]{0,60}\bshould (work|behave|look|fit|interact|communicate|talk)\b/i,
     means: 'design plan',

@@ -156,4 +156,46 @@ describe('activation of the shipped skills', () => {
     );
     expect(activateSkill('Draft an email to the team about the outage.', shipped).how).toBe('none');
   });
+
+  it('reads misspellings against an English dictionary, not against the skill words alone', () => {
+    expect(activateSkill('impelment a parser for the log format', shipped).skill?.name).toBe(
+      'developer',
+    );
+    // "inline" and "define" are skill words, but "online" and "refine" are English words.
+    expect(activateSkill('How do I get online from the hotel?', shipped).how).toBe('none');
+  });
+
+  it('maps a head verb no description uses through its WordNet senses', () => {
+    // "mend" shares a sense with "fix"; "redesign" is a kind of "design".
+    expect(activateSkill('Mend the date picker on the booking page.', shipped).skill?.name).toBe(
+      'developer',
+    );
+    expect(activateSkill('Redesign how the jobs queue hands work out.', shipped).skill?.name).toBe(
+      'designer',
+    );
+  });
+
+  it('stays inactive when the main verb asks for work no skill does', () => {
+    // The object is code, but describing, reviewing and estimating are not a skill's job.
+    expect(activateSkill('Describe what the retry module does.', shipped).how).toBe('none');
+    expect(activateSkill('Review the changes on this branch for risks.', shipped).how).toBe('none');
+    expect(activateSkill('How long would it take to add SSO to the admin app?', shipped).how).toBe(
+      'none',
+    );
+  });
+
+  it('reads the main clause, not scene-setting or constraint clauses', () => {
+    expect(
+      activateSkill(
+        'Before implementing the exporter, work out the stages it needs and what each returns.',
+        shipped,
+      ).skill?.name,
+    ).toBe('designer');
+    expect(
+      activateSkill(
+        'Restructure the handlers folder so each route owns a file, with no behaviour change.',
+        shipped,
+      ).skill?.name,
+    ).toBe('refactor');
+  });
 });

@@ -1,7 +1,9 @@
 import { CohortError } from '../errors/index.js';
 import { toolRestriction, type PermissionCall, type PermissionContext } from '../tools/index.js';
-import { analyze } from '../retrieval/index.js';
+import { analyze, inflectionBaseForms } from '../retrieval/index.js';
 import { INTENT_LEXICON, INTENT_PHRASES, NOT_CODE, QUESTION_OPENING } from './intent-lexicon.js';
+import { readRequest } from './request-reading.js';
+import { correctSpelling, englishLexicon } from './request-spelling.js';
 import type { Skill } from './skill-file.js';
 
 /** Default confidence a description match needs to activate a skill on its own. */
@@ -25,34 +27,12 @@ function terms(text: string): Set<string> {
   return new Set(analyze(text, SKILL_STOPWORDS).filter((term) => !/^\d+$/.test(term)));
 }
 
-/** Edit distance with transpositions (Damerau), stopping early past `limit`. */
-function editDistance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => [
-    i,
-    ...Array<number>(b.length).fill(0),
-  ]);
-  for (let j = 1; j <= b.length; j += 1) (rows[0] as number[])[j] = j;
-  for (let i = 1; i <= a.length; i += 1) {
-    const row = rows[i] as number[];
-    const up = rows[i - 1] as number[];
-    for (let j = 1; j <= b.length; j += 1) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      row[j] = Math.min((up[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (up[j - 1] ?? 0) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        row[j] = Math.min(row[j] ?? 0, ((rows[i - 2] as number[])[j - 2] ?? 0) + 1);
-    }
-  }
-  return (rows[a.length] as number[])[b.length] ?? limit + 1;
-}
-
 /** Words of `text`, lowercased, for spelling checks. */
 const words = (text: string) => text.toLowerCase().match(/[a-z][a-z-]*/g) ?? [];
 
 /** The lexicon with its words and meanings analysed once. */
 const LEXICON = INTENT_LEXICON.map((entry) => ({
   words: new Set(words(entry.words)),
-  stems: terms(entry.words),
   means: [...terms(entry.means)],
   strength: entry.strength,
 }));
@@ -60,47 +40,111 @@ const LEXICON = INTENT_LEXICON.map((entry) => ({
 /** One piece of evidence: the stems it points to, each with how sure the pointing is. */
 type Evidence = Map<string, number>;
 
+/** How much evidence counts when the request asks for an activity no skill names ("review this"). */
+export const UNCOVERED_ACTIVITY_DAMP = 0.5;
+/** How much evidence counts in a request that only asks a question ("how does X work?"). */
+export const QUESTION_DAMP = 0.5;
+/** Evidence for planning from a question about what the project should do ("X or Y for us?"). */
+export const DECISION_STRENGTH = 0.7;
+/** How sure a head verb's WordNet synonym (first sense, then second) or hypernym points. */
+const WORDNET_SYNONYM = [0.7, 0.5];
+const WORDNET_HYPERNYM = 0.6;
+
 /**
- * The evidence a request gives, as separate pieces: each of its own words (strength 1), each
- * {@link INTENT_LEXICON} entry and {@link INTENT_PHRASES} phrase it hits (the words they map to),
- * and the intended word for a misspelt one ("refactr" → refactor) among `vocabulary`. A piece
- * counts once however many of a skill's words it points to: "feature" → implement, add, build is
- * one reason to pick the developer, not three.
+ * The stems a head word points to: its own, those of {@link INTENT_LEXICON} entries it is in, and
+ * those of its WordNet synonyms (first two senses) and hypernyms (first sense) that some skill's
+ * description uses ("repair" → fix, "troubleshoot" → fix, "redesign" → design).
+ */
+function headEvidence(head: string, known: ReadonlySet<string>, verb: boolean): Evidence {
+  const evidence: Evidence = new Map();
+  const add = (term: string, strength: number) => {
+    if (strength > (evidence.get(term) ?? 0)) evidence.set(term, strength);
+  };
+  for (const term of terms(head)) add(term, 1);
+  // A phrasal verb's verb carries its sense in the lexicon ("hook up" → hook, "clean up" → clean).
+  const verbWord = words(head)[0] ?? head;
+  for (const entry of LEXICON)
+    if (entry.words.has(verbWord)) for (const term of entry.means) add(term, entry.strength);
+  if (verb) {
+    englishLexicon()
+      .verbSenses(head, WORDNET_SYNONYM.length)
+      .forEach((sense, index) => {
+        // Single-word lemmas only: "change over" is not "change".
+        for (const lemma of sense.words)
+          if (!lemma.includes(' '))
+            for (const term of terms(lemma))
+              if (known.has(term)) add(term, WORDNET_SYNONYM[index] ?? 0);
+        if (index === 0)
+          for (const lemma of sense.hypernyms)
+            if (!lemma.includes(' '))
+              for (const term of terms(lemma)) if (known.has(term)) add(term, WORDNET_HYPERNYM);
+      });
+  }
+  for (const term of evidence.keys()) if (!known.has(term)) evidence.delete(term);
+  return evidence;
+}
+
+/**
+ * The evidence a request gives, as separate pieces: each word of the clauses that ask for
+ * something (strength 1), each {@link INTENT_LEXICON} entry and {@link INTENT_PHRASES} phrase it
+ * hits (the words they map to), and the head of each asking clause with its WordNet neighbours.
+ * A piece counts once however many of a skill's words it points to: "feature" → implement, add,
+ * build is one reason to pick the developer, not three. `heads` collects the stems the heads
+ * point to: they weigh as much as a request's opening verb.
  */
 function requestEvidence(
   request: string,
-  vocabulary: ReadonlySet<string>,
-  stems: ReadonlySet<string>,
+  known: ReadonlySet<string>,
+  isVerb: (word: string) => boolean,
+  heads: Set<string>,
 ): Evidence[] {
   const pieces: Evidence[] = [];
-  const own = positiveTerms(request);
+  const reading = readRequest(request, { isVerb });
+  // The asking clauses without their heads: a head is its own piece of evidence, not two.
+  const asked = reading.clauses
+    .filter((clause) => clause.role === 'asks')
+    .map((clause) =>
+      clause.head ? clause.text.replace(new RegExp(`\\b${clause.head}\\b`, 'i'), ' ') : clause.text,
+    )
+    .join('. ');
+  const own = positiveTerms(asked);
   // Writing that is not code (a cover letter, an email) says little about a coding skill, even
   // when it names one ("a cover letter for a developer job").
-  const notCode = NOT_CODE.test(request) ? 0.25 : 1;
+  let damp = NOT_CODE.test(request) ? 0.25 : 1;
   const oneSentence = !/[.?!]\s+\S/.test(request.trim());
-  const damp = QUESTION_OPENING.test(request) && oneSentence ? 0.5 * notCode : notCode;
+  if (reading.question === 'explain' || (QUESTION_OPENING.test(request) && oneSentence))
+    damp *= QUESTION_DAMP;
+  const phrases = INTENT_PHRASES.filter((phrase) => phrase.pattern.test(request));
+  const headPieces: Evidence[] = [];
+  let verbHeads = 0;
+  for (const clause of reading.clauses) {
+    if (clause.role !== 'asks' || !clause.head) continue;
+    if (clause.headIsVerb) verbHeads += 1;
+    const evidence = headEvidence(clause.head, known, clause.headIsVerb === true);
+    if (evidence.size > 0) headPieces.push(evidence);
+  }
+  // The request asks for something (a verb heads it) that no skill's words reach, and no phrase
+  // says which stage of work is meant: "Review this branch", "Describe the payment module".
+  if (verbHeads > 0 && headPieces.length === 0 && phrases.length === 0)
+    damp *= UNCOVERED_ACTIVITY_DAMP;
+  for (const piece of headPieces) {
+    for (const term of piece.keys()) heads.add(term);
+    pieces.push(new Map([...piece].map(([term, strength]) => [term, strength * damp])));
+  }
   for (const term of own) pieces.push(new Map([[term, damp]]));
-  const raw = new Set(words(request));
+  // Lexicon words match as written or inflected ("crashes" → crash), not by stem: "reducers"
+  // shares a stem with "reduce" but is not a request to reduce anything.
+  const raw = new Set(words(positiveText(asked)).flatMap(inflections));
   for (const entry of LEXICON) {
-    const hit =
-      [...raw].some((word) => entry.words.has(word)) ||
-      [...own].some((term) => entry.stems.has(term));
+    const hit = [...raw].some((word) => entry.words.has(word));
     if (hit) pieces.push(new Map(entry.means.map((term) => [term, entry.strength * damp])));
   }
-  for (const phrase of INTENT_PHRASES)
-    if (phrase.pattern.test(request))
-      pieces.push(new Map([...terms(phrase.means)].map((term) => [term, phrase.strength * damp])));
-  // A misspelt action word: one edit away from a word of some skill's description (five letters or more).
-  for (const word of raw) {
-    if (word.length < 5 || vocabulary.has(word) || [...terms(word)].every((t) => stems.has(t)))
-      continue;
-    for (const known of vocabulary) {
-      if (known.length >= 5 && editDistance(word, known, 1) <= 1) {
-        pieces.push(new Map([...terms(known)].map((term) => [term, 0.9])));
-        break;
-      }
-    }
-  }
+  for (const phrase of phrases)
+    pieces.push(new Map([...terms(phrase.means)].map((term) => [term, phrase.strength * damp])));
+  if (reading.question === 'decide')
+    pieces.push(
+      new Map([...terms('design evaluate compare')].map((term) => [term, DECISION_STRENGTH])),
+    );
   return pieces;
 }
 
@@ -118,8 +162,18 @@ const NEGATED =
 const PRESERVED =
   /\b(same|identical|unchanged|keep(ing)?|preserv\w*)\s+(the\s+|its\s+|all\s+)?(behaviou?rs?|outputs?|results?|api)\b|\bbehaviou?r\s+(identical|unchanged|the same|intact)\b/gi;
 
+/**
+ * A word and its noun and verb base forms ("crashes" → crash, "duplicated" → duplicate), not its
+ * adjective ones: "picker" is not a form of "pick".
+ */
+const inflections = (word: string): string[] =>
+  inflectionBaseForms(word).filter((form) => form === word || !word.endsWith('er'));
+
+/** `text` without what it negates or keeps unchanged. */
+const positiveText = (text: string) => text.replace(NEGATED, ' ').replace(PRESERVED, ' ');
+
 /** Content-word stems of `text` except the ones it negates or keeps unchanged. */
-const positiveTerms = (text: string) => terms(text.replace(NEGATED, ' ').replace(PRESERVED, ' '));
+const positiveTerms = (text: string) => terms(positiveText(text));
 
 /** The stems `text` negates ("without changing its behaviour" → chang). */
 const negatedTerms = (text: string) =>
@@ -164,12 +218,20 @@ export function scoreSkills(request: string, skills: readonly Skill[]): SkillSco
     // there are what the skill is for, and count like its name.
     triggers: describedTerms(/\buse (it )?when\b(.*)$/is.exec(skill.description)?.[2] ?? ''),
   }));
-  const first = terms(request.split(/\s+/).slice(0, 1).join(' '));
-  const vocabulary = new Set(
-    skills.flatMap((skill) => words(`${skill.description} ${skill.name.replace(/-/g, ' ')}`)),
-  );
+  const vocabulary = new Set([
+    ...skills.flatMap((skill) => words(`${skill.description} ${skill.name.replace(/-/g, ' ')}`)),
+    ...LEXICON.flatMap((entry) => [...entry.words]),
+  ]);
+  const { text: corrected } = correctSpelling(request, vocabulary);
   const known = new Set(described.flatMap(({ words: own, name }) => [...own, ...name]));
-  const wanted = requestEvidence(request, vocabulary, known);
+  // What a skill is for ("Use when … refactor, clean up"): read as verbs even when WordNet
+  // lacks them ("refactor", "deduplicate").
+  const actions = new Set(described.flatMap(({ name, triggers }) => [...name, ...triggers]));
+  const isVerb = (word: string) =>
+    englishLexicon().verbSenses(word, 1).length > 0 ||
+    (!word.includes(' ') && [...terms(word)].some((term) => actions.has(term)));
+  const heads = new Set<string>();
+  const wanted = requestEvidence(corrected, known, isVerb, heads);
   const frequency = new Map<string, number>();
   for (const { words: described_, name } of described)
     for (const term of new Set([...described_, ...name]))
@@ -184,7 +246,7 @@ export function scoreSkills(request: string, skills: readonly Skill[]): SkillSco
       const matched: string[] = [];
       const weightOf = (term: string) => {
         // The request's opening verb says what it asks for ("Split the server…").
-        const leading = first.has(term) && described_.has(term);
+        const leading = heads.has(term) && described_.has(term);
         if (leading) return LEADING_TERM_WEIGHT * specificity(term) ** 0.5;
         if (name.has(term) || triggers.has(term))
           return NAME_TERM_WEIGHT * (triggers.has(term) ? specificity(term) ** 0.5 : 1);

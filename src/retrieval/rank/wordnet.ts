@@ -299,3 +299,100 @@ export function openWordNet(dir: string = defaultWordNetDir()): WordNet {
     },
   };
 }
+
+/** One sense of a verb: the lemmas that share it and those of the senses it is a kind of. */
+export interface VerbSense {
+  /** Lemmas of the sense's synset, lower case, multi-word ones with spaces ("get rid of"). */
+  words: string[];
+  /** Lemmas of its hypernym synsets that are not roots ("troubleshoot" → repair, mend, fix, …). */
+  hypernyms: string[];
+}
+
+/** Whether a word is English, and what a verb means: the lookups a request reader needs. */
+export interface WordNetLexicon {
+  /** True when `word` (or a base form of it, "crashes" → crash) is a lemma of any part of speech. */
+  knows(word: string): boolean;
+  /** The verb's most frequent senses first, at most `limit`; none when it is not a verb. */
+  verbSenses(word: string, limit: number): VerbSense[];
+  close(): void;
+}
+
+/**
+ * Opens WordNet's index and verb files for word checks and verb senses, lazily: each new word is
+ * a binary search of the index files (cached), nothing is read up front.
+ *
+ * @example
+ * const lexicon = openWordNetLexicon();
+ * lexicon.knows('refactr'); // false
+ * lexicon.verbSenses('troubleshoot', 1)[0]?.hypernyms; // ['repair', 'mend', 'fix', …]
+ */
+export function openWordNetLexicon(dir: string = defaultWordNetDir()): WordNetLexicon {
+  const files = new Map<string, OpenFile>();
+  const file = (name: string): OpenFile => {
+    let open = files.get(name);
+    if (!open) {
+      const fd = openSync(join(dir, name), 'r');
+      open = { fd, size: fstatSync(fd).size };
+      files.set(name, open);
+    }
+    return open;
+  };
+  const lines = new Map<string, { line: string; base: string } | null>();
+  const indexLine = (part: Part, lemma: string) => {
+    const key = `${part}:${lemma}`;
+    let found = lines.get(key);
+    if (found === undefined) {
+      found = null;
+      for (const form of baseForms(lemma, part)) {
+        const line = findIndexLine(file(`index.${part}`), form);
+        if (line) {
+          found = { line, base: form };
+          break;
+        }
+      }
+      lines.set(key, found);
+    }
+    return found ?? undefined;
+  };
+  const synsets = new Map<number, Synset>();
+  const verbSynset = (offset: number): Synset => {
+    let found = synsets.get(offset);
+    if (!found) {
+      found = parseSynset(readLineAt(file('data.verb'), offset));
+      synsets.set(offset, found);
+    }
+    return found;
+  };
+  const lemmaOf = (word: string) => word.trim().toLowerCase().replace(/\s+/g, '_');
+  return {
+    knows(word) {
+      const lemma = lemmaOf(word);
+      if (!/^[a-z][a-z_'-]*$/.test(lemma)) return false;
+      return PARTS.some(({ file: part }) => indexLine(part, lemma) !== undefined);
+    },
+    verbSenses(word, limit) {
+      const found = indexLine('verb', lemmaOf(word));
+      if (!found) return [];
+      const fields = found.line.trim().split(' ');
+      const senseCount = Number(fields[2] ?? '0');
+      return fields
+        .slice(fields.length - senseCount)
+        .slice(0, limit)
+        .map((offset) => {
+          const set = verbSynset(Number(offset));
+          // A root of the verb hierarchy ("change", "make", "move") is a kind of almost every verb:
+          // as a hypernym it says nothing, so only hypernyms that have one themselves count.
+          const hypernyms = set.pointers
+            .filter((pointer) => pointer.symbol === '@' && pointer.part === 'verb')
+            .map((pointer) => verbSynset(pointer.offset))
+            .filter((parent) => parent.pointers.some((pointer) => pointer.symbol === '@'))
+            .flatMap((parent) => parent.words);
+          return { words: set.words, hypernyms };
+        });
+    },
+    close() {
+      for (const { fd } of files.values()) closeSync(fd);
+      files.clear();
+    },
+  };
+}
