@@ -38,6 +38,15 @@ export function boldLeadTerms(text: string): string[][] {
 /** Which chunks define which terms, and the bonus a query earns on each. */
 export interface DefinedTermIndex {
   /**
+   * The bonus weight (before {@link DEFINED_TERM_WEIGHT}) of every chunk (that `mask` allows)
+   * defining a term all of whose words are among the query's `terms`, by chunk number.
+   */
+  bonuses(
+    terms: ReadonlyMap<string, number>,
+    index: LexicalIndex,
+    mask: Uint8Array | undefined,
+  ): Map<number, number>;
+  /**
    * Adds to `scores` the bonus of every chunk (that `mask` allows) defining a term all of whose
    * words are among the query's `terms`; returns the chunks that had no score before.
    */
@@ -67,24 +76,28 @@ export function definedTermIndex(chunks: readonly ChunkRecord[]): DefinedTermInd
       entries.push({ doc, stems });
     }
   });
+  const bonuses: DefinedTermIndex['bonuses'] = (terms, index, mask) => {
+    const bonus = new Map<number, number>();
+    // The query's best attainable weight: a defined term must be the bulk of what it asks about.
+    let total = 0;
+    for (const [term, weight] of terms) total += weight * index.idf(term);
+    for (const term of terms.keys()) {
+      for (const { doc, stems } of byStem.get(term) ?? []) {
+        if (mask && mask[doc] === 0) continue;
+        if (!stems.every((stem) => terms.has(stem))) continue;
+        const weight = stems.reduce((sum, stem) => sum + index.idf(stem), 0);
+        if (weight < MIN_QUERY_SHARE * total) continue;
+        // One bonus per chunk: its best-matching definition, not one per list item.
+        bonus.set(doc, Math.max(bonus.get(doc) ?? 0, weight));
+      }
+    }
+    return bonus;
+  };
   return {
+    bonuses,
     addBonus(terms, scores, index, mask) {
       const fresh: number[] = [];
-      const bonus = new Map<number, number>();
-      // The query's best attainable weight: a defined term must be the bulk of what it asks about.
-      let total = 0;
-      for (const [term, weight] of terms) total += weight * index.idf(term);
-      for (const term of terms.keys()) {
-        for (const { doc, stems } of byStem.get(term) ?? []) {
-          if (mask && mask[doc] === 0) continue;
-          if (!stems.every((stem) => terms.has(stem))) continue;
-          const weight = stems.reduce((sum, stem) => sum + index.idf(stem), 0);
-          if (weight < MIN_QUERY_SHARE * total) continue;
-          // One bonus per chunk: its best-matching definition, not one per list item.
-          bonus.set(doc, Math.max(bonus.get(doc) ?? 0, weight));
-        }
-      }
-      for (const [doc, weight] of bonus) {
+      for (const [doc, weight] of bonuses(terms, index, mask)) {
         if (scores[doc] === 0) fresh.push(doc);
         scores[doc] = (scores[doc] as number) + DEFINED_TERM_WEIGHT * weight;
       }

@@ -76,6 +76,11 @@ export interface LexicalIndex {
    * that `mask` allows); returns the chunk numbers touched for the first time.
    */
   accumulate(terms: Map<string, number>, scores: Float64Array, mask?: Uint8Array): number[];
+  /**
+   * The chunks holding `term` (ascending) with their saturated tf weights, and the term's idf;
+   * undefined for a term absent from the corpus. Views of the index's arrays, not copies.
+   */
+  postings(term: string): { docs: Int32Array; weights: Float32Array; idf: number } | undefined;
   /** Unigram term frequencies of one chunk (headings and body) for feedback, and its length. */
   termVector(doc: number): { terms: string[]; counts: Float32Array; length: number };
 }
@@ -301,6 +306,17 @@ export function lexicalIndexFromData(
         }
       }
       return touched;
+    },
+    postings(term) {
+      const id = vocabulary.get(term);
+      if (id === undefined) return undefined;
+      const start = postingStarts[id] as number;
+      const end = postingStarts[id + 1] as number;
+      return {
+        docs: postingDocs.subarray(start, end),
+        weights: postingWeights.subarray(start, end),
+        idf: idfOf(end - start),
+      };
     },
     termVector(doc) {
       if (doc < 0 || doc >= size) return { terms: [], counts: new Float32Array(0), length: 0 };

@@ -2,9 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { fakeWordNet } from '../../test/fake-wordnet.js';
 import { expectShortListsAreHeads, TOP_K_CHUNKS, TOP_K_WORDNET } from '../../test/top-k-check.js';
 import { prepareDocument } from '../ingest/ingest.js';
-import { buildLexicalIndex } from './lexical-index.js';
+import { mineAcronyms } from './acronyms.js';
+import { definedTermIndex } from './defined-terms.js';
+import { buildLexicalIndex, DEFAULT_FIELD_WEIGHTS } from './lexical-index.js';
 import { expandWithWordNet } from './query-expansion.js';
-import { BM25_ONLY, createRanker, DEFAULT_TECHNIQUES } from './ranker.js';
+import {
+  BM25_ONLY,
+  createRanker,
+  DEFAULT_TECHNIQUES,
+  expandQuery,
+  maxAttainableScore,
+  relevance,
+} from './ranker.js';
+import { topK } from './top-k.js';
 
 const chunksOf = (markdown: string) =>
   prepareDocument('course.md', `# Course\n\n${markdown}`).chunks;
@@ -41,5 +51,111 @@ describe('bounded top-k', () => {
   it('a short list is the head of the long one, on every query and technique set', () => {
     for (const techniques of [BM25_ONLY, DEFAULT_TECHNIQUES])
       expectShortListsAreHeads(createRanker(TOP_K_CHUNKS, { techniques, wordnet: TOP_K_WORDNET }));
+  });
+});
+
+/** A small deterministic generator, so a failure can be replayed. */
+function random(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+const WORDS = [
+  'robot',
+  'topic',
+  'node',
+  'service',
+  'action',
+  'goal',
+  'sensor',
+  'camera',
+  'joint',
+  'frame',
+];
+const RELATIVES = fakeWordNet({
+  robot: { synonyms: ['machine'] },
+  camera: { synonyms: ['sensor', 'lens'] },
+  goal: { synonyms: ['target'], definitions: ['frame', 'action'] },
+});
+
+/**
+ * A random book: sections of words from a ten-word vocabulary (so scores tie often), some with a
+ * bold-lead definition or an acronym's long form, and each section copied `copies` times under
+ * new headings, as the bench scales a corpus.
+ */
+function randomBook(next: () => number): string {
+  const pick = () => WORDS[Math.floor(next() * WORDS.length)] as string;
+  const sections = Array.from({ length: 3 + Math.floor(next() * 12) }, () => {
+    const words = Array.from({ length: 1 + Math.floor(next() * 12) }, pick).join(' ');
+    const lead = next() < 0.3 ? `- **${pick()}**: ${pick()} ${pick()}\n` : '';
+    const acronym = next() < 0.2 ? 'Robot Operating System (ROS) ' : '';
+    return {
+      heading: pick(),
+      body: `${lead}${acronym}${words} machine ${next() < 0.3 ? 'ROS' : ''}`,
+    };
+  });
+  const copies = 1 + Math.floor(next() * 3);
+  return Array.from({ length: copies }, (_, copy) =>
+    sections.map((s, i) => `## ${s.heading} ${copy} ${i}\n\n${s.body}\n`).join('\n'),
+  ).join('\n');
+}
+
+/**
+ * How the ranker scored before it summed postings list by list into a shared accumulator: every
+ * own term into one array, the expansions and definition bonuses on top, then the bounded top-k.
+ */
+function rankAsBefore(
+  chunks: ReturnType<typeof chunksOf>,
+  query: string,
+  limit: number,
+  mask?: Uint8Array,
+) {
+  const index = buildLexicalIndex(chunks, { fields: DEFAULT_FIELD_WEIGHTS });
+  const defined = definedTermIndex(chunks);
+  const acronyms = mineAcronyms(chunks.map((c) => c.text));
+  const { terms, expansions } = expandQuery(query, index, DEFAULT_TECHNIQUES, {
+    acronyms,
+    wordnet: () => RELATIVES,
+  });
+  const maxAttainable = maxAttainableScore(terms, index);
+  const base = new Float64Array(chunks.length);
+  const own = index.accumulate(terms, base, mask);
+  const scores = Float64Array.from(base);
+  const touched = [...own, ...index.accumulate(expansions, scores, mask)];
+  touched.push(...defined.addBonus(terms, scores, index, mask));
+  return topK(scores, touched, limit).map((doc) => ({
+    doc,
+    chunk: chunks[doc],
+    raw: scores[doc],
+    score: relevance(base[doc] as number, scores[doc] as number, maxAttainable),
+  }));
+}
+
+describe('scoring list by list', () => {
+  it('ranks random books exactly as before: the same chunks, raw scores and relevance, ties included', () => {
+    const next = random(3);
+    for (let book = 0; book < 40; book++) {
+      const chunks = chunksOf(randomBook(next));
+      const ranker = createRanker(chunks, { wordnet: RELATIVES });
+      for (let q = 0; q < 8; q++) {
+        const query = Array.from({ length: 1 + Math.floor(next() * 4) }, () =>
+          next() < 0.1
+            ? 'Robot Operating System'
+            : (WORDS[Math.floor(next() * WORDS.length)] as string),
+        ).join(' ');
+        const mask =
+          next() < 0.3
+            ? Uint8Array.from({ length: chunks.length }, () => (next() < 0.5 ? 1 : 0))
+            : undefined;
+        for (const limit of [1, 5, 1000]) {
+          expect(ranker.rank(query, { limit, mask })).toEqual(
+            rankAsBefore(chunks, query, limit, mask),
+          );
+        }
+      }
+    }
   });
 });

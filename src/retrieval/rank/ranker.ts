@@ -9,7 +9,8 @@ import {
   type LexicalIndexData,
   type LexicalIndexOptions,
 } from './lexical-index.js';
-import { definedTermIndex } from './defined-terms.js';
+import { DEFINED_TERM_WEIGHT, definedTermIndex } from './defined-terms.js';
+import { createScoreScratch, topScoring, type ScoredList } from './score-lists.js';
 import {
   expandAcronyms,
   expandWithWordNet,
@@ -17,7 +18,6 @@ import {
   type WordNetExpansionOptions,
 } from './query-expansion.js';
 import { expandQuestionForms } from './question-forms.js';
-import { topK } from './top-k.js';
 import { openWordNet, type WordNet } from './wordnet.js';
 
 /**
@@ -189,8 +189,7 @@ export function createRanker(
     ? mineAcronyms(chunks.map((c) => c.text))
     : new Map();
   const sources = { acronyms, wordnet: () => (wordnet ??= openWordNet()) };
-  const scores = new Float64Array(chunks.length);
-  const base = new Float64Array(chunks.length);
+  const scratch = createScoreScratch(chunks.length);
 
   return {
     chunks,
@@ -199,18 +198,49 @@ export function createRanker(
     rank(query, { limit = 5, mask } = {}) {
       const { terms, expansions } = expandQuery(query, index, techniques, sources);
       const maxAttainable = maxAttainableScore(terms, index);
-      base.fill(0);
-      const own = index.accumulate(terms, base, mask);
-      // The query's own terms are scored once, into `base`, and carried over.
-      scores.set(base);
-      const touched = [...own, ...index.accumulate(expansions, scores, mask)];
-      if (defined) touched.push(...defined.addBonus(terms, scores, index, mask));
-      return topK(scores, touched, limit).map((doc) => ({
+      const lists = [...scoredLists(index, terms, true), ...scoredLists(index, expansions, false)];
+      if (defined) {
+        const bonus = bonusList(defined.bonuses(terms, index, mask));
+        if (bonus) lists.push(bonus);
+      }
+      return topScoring(lists, limit, scratch, mask).map(({ doc, own, total }) => ({
         doc,
         chunk: chunks[doc] as ChunkRecord,
-        raw: scores[doc] as number,
-        score: relevance(base[doc] as number, scores[doc] as number, maxAttainable),
+        raw: total,
+        score: relevance(own, total, maxAttainable),
       }));
     },
   };
+}
+
+/**
+ * The postings of each of `terms` that occur in the index, as the scorer walks them: the factor
+ * is the term's query weight × idf, so a chunk's score is the same sum `LexicalIndex.accumulate`
+ * makes.
+ */
+export function scoredLists(
+  index: LexicalIndex,
+  terms: ReadonlyMap<string, number>,
+  own: boolean,
+): ScoredList[] {
+  const lists: ScoredList[] = [];
+  for (const [term, weight] of terms) {
+    const postings = weight === 0 ? undefined : index.postings(term);
+    if (!postings) continue;
+    lists.push({
+      docs: postings.docs,
+      weights: postings.weights,
+      factor: weight * postings.idf,
+      own,
+    });
+  }
+  return lists;
+}
+
+/** The defined-term bonuses as one more list (chunk order), or undefined when there are none. */
+function bonusList(bonuses: ReadonlyMap<number, number>): ScoredList | undefined {
+  if (bonuses.size === 0) return undefined;
+  const docs = Int32Array.from(bonuses.keys()).sort();
+  const weights = Float64Array.from(docs, (doc) => bonuses.get(doc) as number);
+  return { docs, weights, factor: DEFINED_TERM_WEIGHT, own: false };
 }

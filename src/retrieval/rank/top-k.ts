@@ -9,7 +9,7 @@
  */
 export function topK(
   scores: Float64Array | Float32Array,
-  candidates: readonly number[],
+  candidates: Iterable<number>,
   k: number,
 ): number[] {
   if (k <= 0) return [];
@@ -48,15 +48,19 @@ export function topK(
     }
     heap[at] = item;
   };
+  // The worst kept candidate's score: most candidates fall below it and cost one comparison.
+  let floor = 0;
   for (const doc of candidates) {
-    if (!((scores[doc] as number) > 0)) continue;
+    const score = scores[doc] as number;
+    if (!(score > 0) || score < floor) continue;
     if (heap.length < k) {
       heap.push(doc);
       siftUp(heap.length - 1);
     } else if (better(doc, heap[0] as number)) {
       heap[0] = doc;
       siftDown(0);
-    }
+    } else continue;
+    if (heap.length === k) floor = scores[heap[0] as number] as number;
   }
   return heap.sort((a, b) => (scores[b] as number) - (scores[a] as number) || a - b);
 }
