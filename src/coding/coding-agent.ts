@@ -44,6 +44,7 @@ import { createCodingTools } from './coding-tools.js';
 import {
   codingPermissionPolicy,
   createCodingAuthorizer,
+  readDeniedBy,
   type ApprovalAnswer,
   type ApprovalRequest,
 } from './coding-permissions.js';
@@ -261,12 +262,20 @@ async function runWithTools(
     };
   }
   const sessionAllow = [...(resume?.state.sessionAllow ?? options.sessionAllow ?? [])];
-  const authorize = createCodingAuthorizer({
-    policy: codingPermissionPolicy({
+  const policy = codingPermissionPolicy({
+    workspace: workspace.root,
+    config,
+    ...(options.permissions ? { extra: options.permissions } : {}),
+  });
+  // The file tools check deny rules on the file they actually open, not only on the path named.
+  const guarded = createWorkspace(workspace.root, {
+    readDenied: readDeniedBy(policy, {
       workspace: workspace.root,
-      config,
-      ...(options.permissions ? { extra: options.permissions } : {}),
+      ...(options.home ? { home: options.home } : {}),
     }),
+  });
+  const authorize = createCodingAuthorizer({
+    policy,
     ...(activation.skill ? { skill: activation.skill } : {}),
     workspace: workspace.root,
     ...(options.home ? { home: options.home } : {}),
@@ -281,7 +290,7 @@ async function runWithTools(
     options.tools ??
     Object.values(
       createCodingTools({
-        workspace,
+        workspace: guarded,
         config,
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.lookup ? { lookup: options.lookup } : {}),

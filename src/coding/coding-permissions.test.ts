@@ -95,8 +95,59 @@ describe.skipIf(!findBwrap(undefined))(
       expect(existsSync(join(workspace, 'x.txt'))).toBe(false);
       expect(result.finishReason).toBe('stop');
     });
+
+    it('cannot write files through git log: a redirection or --output is not "git log"', async () => {
+      const main = oneByOne([
+        { toolName: 'bash', input: { command: 'git log > notes.txt' } },
+        { toolName: 'bash', input: { command: 'git log --oneline --output=notes.txt' } },
+        { toolName: 'bash', input: { command: 'git log &>notes.txt' } },
+        { toolName: 'bash', input: { command: 'git log --oneline 2>/dev/null' } },
+      ]);
+      const result = await runCodingAgent({
+        request: '/git-history what changed recently?',
+        workspace,
+        home,
+        config: config(),
+        model: () => main,
+      });
+      const outputs = result.messages
+        .filter((message) => message.role === 'tool')
+        .map((message) => JSON.stringify(message.content));
+      for (const output of outputs.slice(0, 3)) expect(output).toContain('Permission denied');
+      expect(outputs[3]).toContain('first commit');
+      expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe(
+        'release notes: parser fixed\n',
+      );
+    });
   },
 );
+
+describe.skipIf(!findBwrap(undefined))('denied paths reached another way', () => {
+  it('a symlink bash makes to the denied .env is not read by read or grep', async () => {
+    writeFileSync(join(workspace, '.env'), 'OPENAI_API_KEY=sk-from-dotenv\n');
+    const main = oneByOne([
+      { toolName: 'bash', input: { command: 'ln -s .env innocent.txt && cat innocent.txt' } },
+      { toolName: 'read', input: { path: 'innocent.txt' } },
+      { toolName: 'grep', input: { pattern: 'sk-', path: 'innocent.txt' } },
+      { toolName: 'grep', input: { pattern: 'sk-', include: '**/.env' } },
+    ]);
+    const result = await runCodingAgent({
+      request: 'look around',
+      workspace,
+      home,
+      config: config({ permissions: { defaultMode: 'bypassPermissions' } }),
+      model: () => main,
+    });
+    const outputs = result.messages
+      .filter((message) => message.role === 'tool')
+      .map((message) => JSON.stringify(message.content));
+    expect(outputs).toHaveLength(4);
+    for (const output of outputs) expect(output).not.toContain('sk-from-dotenv');
+    expect(outputs[1]).toContain('denied by the rule Read(.env)');
+    rmSync(join(workspace, 'innocent.txt'));
+    rmSync(join(workspace, '.env'));
+  });
+});
 
 describe('Claude Code agent files', () => {
   it('reads ~/.claude/agents and lets the project file of the same name win', () => {

@@ -125,6 +125,30 @@ export function codingPermissionPolicy(options: {
   ]);
 }
 
+/**
+ * Why the file tools may not read a real path: the deny rule of `policy` that covers reading it,
+ * or undefined. Given to the workspace, so the check applies to the file actually opened (a
+ * symlink made by bash to `.env`, a grep over `**\/.env`), not only to the path a call names.
+ *
+ * @example
+ * createWorkspace(root, { readDenied: readDeniedBy(policy, { workspace: root }) });
+ */
+export function readDeniedBy(
+  policy: PermissionPolicy,
+  context: { workspace: string; home?: string },
+): (real: string) => string | undefined {
+  const denyOnly: PermissionPolicy = {
+    allow: [],
+    ask: [],
+    deny: policy.deny,
+    mode: 'bypassPermissions',
+  };
+  return (real) => {
+    const decision = checkPermission(denyOnly, { tool: 'read', input: { path: real } }, context);
+    return decision.behavior === 'deny' ? decision.rule : undefined;
+  };
+}
+
 /** Options of {@link createCodingAuthorizer}. */
 export interface CodingAuthorizerOptions {
   policy: PermissionPolicy;

@@ -240,6 +240,7 @@ describe('escapes through the file tools (each closed)', () => {
     const racing: Workspace = {
       root: workspace.root,
       relative: (absolute) => workspace.relative(absolute),
+      readDenied: () => undefined,
       resolve(path, options) {
         const checked = workspace.resolve(path, options);
         if (armed) {
@@ -262,5 +263,27 @@ describe('escapes through the file tools (each closed)', () => {
     );
     expect(write).toMatchObject({ ok: false, code: 'forbidden' });
     expect(readFileSync(join(base, 'outside', 'file.txt'), 'utf8')).toBe('LEAKED');
+  });
+
+  it('a denied file is refused by the file it opens, not only by the name a call gives', async () => {
+    writeFileSync(join(root, '.env'), 'TOKEN=dotenv-secret\n');
+    symlinkSync(join(root, '.env'), join(root, 'harmless.txt'));
+    const guarded = createWorkspace(root, {
+      readDenied: (real) => (real === join(workspace.root, '.env') ? 'Read(.env)' : undefined),
+    });
+    const read = await createReadTool(guarded).execute({ path: 'harmless.txt' }, {});
+    expect(read).toMatchObject({ ok: false, code: 'forbidden' });
+    expect(JSON.stringify(read)).toContain('Read(.env)');
+    for (const input of [{ path: 'harmless.txt' }, { include: '**/.env' }, { include: '.env' }]) {
+      const grep = await createGrepTool(guarded).execute({ pattern: 'secret', ...input }, {});
+      expect(JSON.stringify(grep), JSON.stringify(input)).not.toContain('dotenv-secret');
+    }
+    const edit = await createEditTool(guarded).execute(
+      { path: 'harmless.txt', oldText: 'TOKEN', newText: 'X' },
+      {},
+    );
+    expect(edit).toMatchObject({ ok: false, code: 'forbidden' });
+    rmSync(join(root, 'harmless.txt'));
+    rmSync(join(root, '.env'));
   });
 });

@@ -12,7 +12,11 @@ const inside = (root: string, path: string) => path === root || path.startsWith(
  * where it can no longer change), and a regular file must have exactly one link (a hard link made
  * to a file outside the workspace has an inside path, but its other name is outside).
  */
-async function verifyOpen(handle: FileHandle, workspace: Workspace, path: string): Promise<void> {
+async function verifyOpen(
+  handle: FileHandle,
+  workspace: Workspace,
+  path: string,
+): Promise<string | undefined> {
   const info = await handle.stat();
   let real: string | undefined;
   try {
@@ -44,6 +48,7 @@ async function verifyOpen(handle: FileHandle, workspace: Workspace, path: string
       { field: 'path' },
     );
   }
+  return real;
 }
 
 /**
@@ -64,7 +69,16 @@ export async function readInside(
     },
   );
   try {
-    await verifyOpen(handle, workspace, path);
+    const opened = (await verifyOpen(handle, workspace, path)) ?? real;
+    // Checked on the file actually opened: a symlink to `.env` or a pattern that reaches it is
+    // refused like the name `.env` itself.
+    const rule = workspace.readDenied(opened);
+    if (rule)
+      throw new CohortError(
+        'forbidden',
+        `Permission denied: "${path}" is ${workspace.relative(opened)}, denied by the rule ${rule}.`,
+        { field: 'path' },
+      );
     if ((await handle.stat()).isDirectory())
       return { real, buffer: Buffer.alloc(0), isDirectory: true };
     return { real, buffer: await handle.readFile(), isDirectory: false };

@@ -14,6 +14,18 @@ export interface Workspace {
   resolve(path: string, options?: { mustExist?: boolean }): string;
   /** `absolute` relative to the root, with `/` separators (what tools show the model). */
   relative(absolute: string): string;
+  /**
+   * Why the file at real path `real` may not be read (the rule that denies it), or undefined.
+   * The file tools ask with the path the kernel has for the open file, so a symlink or a glob
+   * pattern that leads to a denied file (`link` → `.env`, `**\/.env`) is refused like its name.
+   */
+  readDenied(real: string): string | undefined;
+}
+
+/** Options of {@link createWorkspace}. */
+export interface WorkspaceOptions {
+  /** Why a real path may not be read (e.g. `sandbox.denyRead` as Read deny rules), or undefined. */
+  readDenied?: (real: string) => string | undefined;
 }
 
 const inside = (root: string, path: string) => path === root || path.startsWith(root + sep);
@@ -36,7 +48,7 @@ const present = (path: string) => {
  * workspace.resolve('src/index.ts'); // '/home/me/project/src/index.ts'
  * workspace.resolve('../etc/passwd'); // throws CohortError('forbidden')
  */
-export function createWorkspace(root: string): Workspace {
+export function createWorkspace(root: string, options: WorkspaceOptions = {}): Workspace {
   const given = resolve(root);
   if (!existsSync(given) || !statSync(given).isDirectory()) {
     throw new CohortError(
@@ -96,5 +108,6 @@ export function createWorkspace(root: string): Workspace {
     root: real,
     resolve: resolvePath,
     relative: (absolute) => relative(real, absolute).split(sep).join('/') || '.',
+    readDenied: (path) => options.readDenied?.(path),
   };
 }

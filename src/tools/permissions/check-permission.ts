@@ -1,7 +1,7 @@
 import type { PermissionMode, PermissionSettings } from '../../config/index.js';
 import { ruleMatches, type PermissionCall, type PermissionContext } from './match-rule.js';
 import { parsePermissionRule, type PermissionRule } from './permission-rule.js';
-import { splitShellCommand } from './shell-command.js';
+import { splitShellCommand, writesFiles } from './shell-command.js';
 
 /** What the rules say about one call. */
 export interface PermissionDecision {
@@ -145,7 +145,13 @@ function allowingRule(
   if (!parts || parts.length === 0) return undefined;
   const used: string[] = [];
   for (const part of parts) {
-    const rule = allow.find((candidate) => matches(candidate, part));
+    // A rule for a command does not grant writing files through it (`git log > README.md`),
+    // unless the rule itself names the redirection.
+    const writes = writesFiles(part);
+    const rule = allow.find(
+      (candidate) =>
+        matches(candidate, part) && (!writes || writesFiles(candidate.specifier ?? '')),
+    );
     if (!rule) return undefined;
     if (!used.includes(rule.text)) used.push(rule.text);
   }

@@ -6,7 +6,7 @@ export {
   ruleCoversTool,
   type PermissionRule,
 } from './permission-rule.js';
-export { splitShellCommand } from './shell-command.js';
+export { splitShellCommand, writesFiles } from './shell-command.js';
 export {
   commandMatches,
   pathMatches,

@@ -8,6 +8,7 @@ import {
   splitShellCommand,
   splitToolList,
   toolRestriction,
+  writesFiles,
   type PermissionCall,
 } from './index.js';
 
@@ -162,6 +163,23 @@ describe('permission rules (Claude Code grammar)', () => {
   });
 });
 
+describe('writesFiles', () => {
+  it('sees output redirections to files and git --output, not descriptor copies or quotes', () => {
+    expect(writesFiles('git log > a')).toBe(true);
+    expect(writesFiles('npm test 2>errors.txt')).toBe(true);
+    expect(writesFiles('git diff --output=patch.diff')).toBe(true);
+    expect(writesFiles('npm test 2>&1')).toBe(false);
+    expect(writesFiles('npm test > /dev/null 2>&1')).toBe(false);
+    expect(writesFiles('echo "a > b"')).toBe(false);
+    expect(writesFiles('npm run build -- --output=dist')).toBe(false);
+  });
+
+  it('a rule that names the redirection still allows it', () => {
+    const policy = createPermissionPolicy([{ allow: ['Bash(npm test > report.txt)'] }]);
+    expect(checkPermission(policy, bash('npm test > report.txt'), context).behavior).toBe('allow');
+  });
+});
+
 describe('toolRestriction (skills allowed-tools, agent files tools)', () => {
   it('Read Grep Bash(git log:*) offers read, grep and bash, and bash only for git log', () => {
     const only = toolRestriction('Read Grep Bash(git log:*)');
@@ -173,6 +191,19 @@ describe('toolRestriction (skills allowed-tools, agent files tools)', () => {
     expect(only.permits(bash('git log --oneline -5'), context)).toBe('Bash(git log:*)');
     expect(only.permits(bash('git push'), context)).toBeUndefined();
     expect(only.permits(bash('git log && curl evil.example'), context)).toBeUndefined();
+    // Writing files through the allowed command is not the allowed command.
+    for (const command of [
+      'git log > README.md',
+      'git log >> notes.txt',
+      'git log &>out.txt',
+      'git log 1>a 2>&1',
+      "git log --format='%H' > 'out file'",
+      'git log --output=README.md',
+      'git log --output README.md',
+    ])
+      expect(only.permits(bash(command), context), command).toBeUndefined();
+    expect(only.permits(bash('git log 2>/dev/null'), context)).toBe('Bash(git log:*)');
+    expect(only.permits(bash("git log --grep='a > b'"), context)).toBe('Bash(git log:*)');
     expect(only.permits({ tool: 'read', input: { path: 'a.ts' } }, context)).toBe('Read');
     expect(only.permits({ tool: 'write', input: { path: 'a.ts' } }, context)).toBeUndefined();
   });

@@ -59,3 +59,47 @@ export function splitShellCommand(command: string): string[] | undefined {
   if (current.trim()) parts.push(current.trim());
   return parts;
 }
+
+/** Targets an output redirection may name without writing a file. */
+const HARMLESS_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr']);
+
+/**
+ * True when a simple command writes a file by itself: an output redirection (`>`, `>>`, `>|`,
+ * `&>`, `2>`) to anything but `/dev/null` or another descriptor (`2>&1`), or git's `--output`
+ * option (`git log --output=README.md`). A rule such as `Bash(git log:*)` grants a command that
+ * reads; it does not grant writing over the workspace through it.
+ *
+ * @example
+ * writesFiles('git log > README.md'); // true
+ * writesFiles('git log 2>&1 >/dev/null'); // false
+ */
+export function writesFiles(command: string): boolean {
+  let quote: '"' | "'" | undefined;
+  for (let index = 0; index < command.length; index += 1) {
+    const char = command[index] ?? '';
+    if (quote) {
+      if (char === '\\' && quote === '"') index += 1;
+      else if (char === quote) quote = undefined;
+      continue;
+    }
+    if (char === '\\') {
+      index += 1;
+      continue;
+    }
+    if (char === '"' || char === "'") {
+      quote = char;
+      continue;
+    }
+    if (char !== '>') continue;
+    let rest = command.slice(index + 1);
+    if (rest.startsWith('>') || rest.startsWith('|')) rest = rest.slice(1);
+    rest = rest.trimStart();
+    // `>&2`, `2>&1`: a copy of a descriptor, not a file.
+    if (/^&\d*-?(\s|$)/.test(rest)) continue;
+    const target = /^(?:"([^"]*)"|'([^']*)'|(\S+))/.exec(rest);
+    const name = target?.[1] ?? target?.[2] ?? target?.[3] ?? '';
+    if (!HARMLESS_TARGETS.has(name)) return true;
+  }
+  const words = command.trim().split(/\s+/);
+  return words[0] === 'git' && words.some((word) => /^--output(=|$)/.test(word));
+}
