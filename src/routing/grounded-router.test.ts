@@ -54,6 +54,25 @@ describe('questions the book does not cover go to the fallback, saying so', () =
       'module_info',
     );
   });
+  it.each([
+    ['How much does bitcoin cost?', 'bitcoin'],
+    ['Is Dogecoin a good buy?', 'dogecoin'],
+    ['Should I buy Solana or Cardano?', 'solana'],
+  ])(
+    'a subject that is only names nobody knows (not English, the book or a specialist): %j',
+    (query, name) => {
+      const result = router.route(query);
+      expect(result.primaryAgent).toBe('book');
+      expect(result.routingReason).toContain(`does not cover "${name}"`);
+      expect(result.offTopic?.uncovered).toContain(name);
+    },
+  );
+  it('keeps a name beside words it can judge, and a misspelt book name, with their specialist', () => {
+    expect(router.route('How much does a Jetsn Orin cost?').primaryAgent).toBe('hardware');
+    expect(router.route('Can I run Isaac Sim on my Zephyrus laptop?').primaryAgent).toBe(
+      'hardware',
+    );
+  });
   it.each(['What is 12 times 9?', 'how much is 7 plus 8', 'what is 3.5 * 4'])(
     'arithmetic: %j',
     (query) => {

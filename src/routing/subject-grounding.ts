@@ -20,6 +20,12 @@ export const KEYNESS_FACTOR = 10;
 /** How much more a noun the book never uses weighs than one it does: it names another subject. */
 export const UNCOVERED_NOUN_WEIGHT = 2;
 
+/**
+ * Weight of a name no dictionary knows (English, the book, the specialists) when it is the whole
+ * subject: that of a rare noun. Its share of the subject is then all of it.
+ */
+export const UNKNOWN_NAME_WEIGHT = 1;
+
 /** Weight of a word used only as a verb or adverb, against 1 for a noun. */
 export const VERB_WEIGHT = 0.25;
 
@@ -43,14 +49,18 @@ export interface Grounding {
    * terms, which tie a question to the book as a specialist keyword does.
    */
   bookTerms: string[];
-  /** English words of the subject the book never uses, most specific first. */
+  /**
+   * Words of the subject the book never uses, most specific first: names no dictionary knows
+   * ("bitcoin"), then English words.
+   */
   uncovered: string[];
   /**
    * 0..1: the specificity-weighted share of the subject the book covers; 1 when there is no
-   * subject to judge (only the question's form, or words neither the book nor English knows).
+   * subject to judge (only the question's form), 0 when the subject is only names that neither
+   * English, the book nor a specialist knows ("How much does bitcoin cost?").
    */
   score: number;
-  /** False when the subject has no word the book or English knows: nothing to judge by. */
+  /** False when the question has no subject word at all: nothing to judge by. */
   judged: boolean;
   /** Share of the subject's book occurrences per chunk domain (sums to 1, or empty). */
   domainShares: Record<string, number>;
@@ -134,6 +144,7 @@ export function compileKnowledge(
   const ground = (text: QueryText): Grounding => {
     const judged: Array<{ word: string; weight: number; strength: number }> = [];
     const bookTerms: string[] = [];
+    const names: string[] = [];
     const mass = new Array<number>(knowledge.domains.length).fill(0);
     const seen = new Set<string>();
     text.words.forEach((word, i) => {
@@ -143,8 +154,10 @@ export function compileKnowledge(
       seen.add(stem);
       const entry = english.lookup(word);
       const strength = termStrength(stem, word);
-      // A word neither English nor the book knows (a name, a typo left uncorrected) says nothing.
-      if (entry.lemma === undefined && strength === 0) return;
+      if (entry.lemma === undefined && strength === 0) {
+        names.push(word);
+        return;
+      }
       if (entry.lemma === undefined && strength >= 0.5) bookTerms.push(word);
       // Rare words say more about the subject than everyday ones, and nouns more than verbs.
       const partWeight =
@@ -166,6 +179,13 @@ export function compileKnowledge(
         });
       }
     });
+    // A word neither English, the book nor a specialist knows is a name or a typo the speller
+    // could not place: beside words that can be judged it says nothing (it may be a typo), but
+    // when it is all the subject there is ("How much does bitcoin cost?"), the question is about
+    // something the book never names.
+    const namesOnly = judged.length === 0 && names.length > 0;
+    if (namesOnly)
+      for (const word of names) judged.push({ word, weight: UNKNOWN_NAME_WEIGHT, strength: 0 });
     const weight = judged.reduce((sum, entry) => sum + entry.weight, 0);
     const score =
       weight > 0
@@ -184,10 +204,14 @@ export function compileKnowledge(
         .sort((a, b) => b.strength - a.strength)
         .map((entry) => entry.word),
       bookTerms,
-      uncovered: judged
-        .filter((entry) => entry.strength < 0.5)
-        .sort((a, b) => b.weight - a.weight)
-        .map((entry) => entry.word),
+      // Names the book does not know come first: they are the most specific words there are.
+      uncovered: [
+        ...(namesOnly ? [] : names),
+        ...judged
+          .filter((entry) => entry.strength < 0.5)
+          .sort((a, b) => b.weight - a.weight)
+          .map((entry) => entry.word),
+      ],
       score,
       judged: weight > 0,
       domainShares,

@@ -24,7 +24,10 @@ const TEST_BOOK = [
     'module_info',
     'Nav2 plans a path and the controller follows it while the costmap marks obstacles.',
   ],
-  ['module_info', 'Gazebo simulates physics, sensors and joints of the URDF robot model.'],
+  [
+    'module_info',
+    'Gazebo simulates physics, sensors and the revolute joints of the URDF robot model.',
+  ],
   ['hardware', 'The workstation needs an RTX GPU with 24 GB of VRAM and 64 GB of RAM.'],
   ['hardware', 'A Jetson Orin runs inference on the robot; a gaming desktop can train policies.'],
   ['hardware', 'Cloud instances rent GPUs by the hour; spot instances cost less.'],

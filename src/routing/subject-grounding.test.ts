@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { learnBookKnowledge } from './book-knowledge.js';
+import { englishDictionary } from './english-dictionary.js';
+import { analyzeText } from './query-text.js';
+import { compileKnowledge } from './subject-grounding.js';
+
+const knowledge = learnBookKnowledge(
+  [
+    'The Jetson Orin runs the perception stack on the robot.',
+    'A costmap marks obstacles around the robot for the planner.',
+    'Cloud instances cost money per hour; a workstation costs more up front.',
+  ].map((text) => ({ domain: 'hardware', text, title: 'Hardware', headingPath: ['Hardware'] })),
+);
+const agents = [
+  { name: 'hardware', keywords: ['jetson', 'laptop'], examples: ['Which GPU should I buy?'] },
+];
+const compiled = compileKnowledge(knowledge, agents, englishDictionary(), 'book');
+const ground = (query: string) => compiled.ground(analyzeText(query));
+
+describe('subject grounding', () => {
+  it('judges a subject made only of names nobody knows as uncovered', () => {
+    const grounding = ground('How much does bitcoin cost?');
+    expect(grounding).toMatchObject({ judged: true, score: 0, uncovered: ['bitcoin'] });
+  });
+  it('leaves a name beside judged words unweighed (it may be a typo), but still lists it', () => {
+    const grounding = ground('Does the Jetson Orin run the costmap on the Zorblax?');
+    expect(grounding.score).toBeGreaterThan(0.9);
+    expect(grounding.uncovered).toEqual(['zorblax']);
+  });
+  it('reads pronouns such as "something" and "I\'m" as function words, not names', () => {
+    expect(ground("I'm here for something, anything").judged).toBe(false);
+    expect(ground("I'm here for something: bitcoin").uncovered).toEqual(['bitcoin']);
+  });
+  it('has no subject to judge when the question is only its form', () => {
+    expect(ground('How much does it cost?')).toMatchObject({ judged: false, score: 1 });
+  });
+});
