@@ -261,7 +261,7 @@ export function createAssistant(options: AssistantOptions): Assistant {
       rag: options.rag,
       logger: logger.child({ session: sessionId }),
       limit: options.retrieval?.limit ?? 5,
-      minScore: options.retrieval?.minScore ?? 0.2,
+      minScore: options.retrieval?.minScore ?? 0.1,
       ...(streamOptions.signal ? { signal: streamOptions.signal } : {}),
     };
 

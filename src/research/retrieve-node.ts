@@ -6,7 +6,7 @@ import { visited } from './visited-registry.js';
 /** Passages an internal retrieval keeps per task. */
 export const INTERNAL_SOURCE_LIMIT = 5;
 /** Below this normalised score a passage does not count (config `retrieval.minScore` overrides). */
-export const DEFAULT_INTERNAL_MIN_SCORE = 0.2;
+export const DEFAULT_INTERNAL_MIN_SCORE = 0.1;
 
 /** The identifier of an internal passage: its chunk id, or source and section when it has none. */
 export function internalIdentifier(chunk: RetrievedChunk): string {

@@ -46,7 +46,7 @@ export interface ExtractiveRunnerOptions {
 export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): AgentRunner {
   // The same analyzer as the index, so a sentence matches the question the way its chunk did.
   const terms = options.terms ?? ((text: string) => analyze(text));
-  const maxSentences = options.maxSentences ?? 4;
+  const maxSentences = options.maxSentences ?? 5;
   return {
     mode: 'extractive',
     async *run(
@@ -82,6 +82,7 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
             queryTerms: (text) => analyze(text, QUERY_STOPWORDS),
             style: agent.answerStyle,
             max: maxSentences,
+            requireSubject: context.offTopic !== undefined,
           })
         : [];
       if (picked.length === 0) {

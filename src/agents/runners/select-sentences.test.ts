@@ -126,3 +126,84 @@ describe('selectSentences: the answer is about the subject asked', () => {
     expect(picked).toContain('Box A: cameras, IMUs and their cables');
   });
 });
+
+describe('selectSentences: every section the ranking found close to the best is quoted', () => {
+  const near = (section: string, text: string, score: number) => ({
+    ...chunk(section, text, score),
+    source: `${section.toLowerCase()}.md`,
+  });
+  const RANDOMIZATION = [
+    near(
+      'Physics Randomization',
+      'Physics randomization varies mass and friction in every training episode. Randomized physics during training makes a policy robust to mass and friction errors.',
+      0.66,
+    ),
+    near(
+      'Environment Randomization',
+      'Environment randomization varies lighting and terrain during training. Randomizing terrain friction during training keeps the policy from overfitting one floor.',
+      0.56,
+    ),
+    near('System Parameters', 'Joint damping and motor strength are varied too.', 0.53),
+  ];
+
+  it('gives each passage its best sentence before any passage gives a second', () => {
+    const picked = selectSentences(
+      'For randomizing physics during training, which properties get varied, like mass or friction?',
+      RANDOMIZATION,
+      options,
+    );
+    // Before, two sentences each of the first two passages filled the answer and the third
+    // passage (where damping and motor strength are) was never quoted.
+    expect(new Set(picked.map((s) => s.chunk))).toEqual(new Set([0, 1, 2]));
+    expect(picked[0]?.text).toMatch(/^Physics randomization varies/);
+    expect(picked.map((s) => s.text)).toContain('Joint damping and motor strength are varied too.');
+  });
+
+  it('still leaves out passages far below the best', () => {
+    const weak = near('Unrelated', 'Randomized textures of a far passage vary.', 0.2);
+    const picked = selectSentences(
+      'Which physics properties get randomized?',
+      [...RANDOMIZATION, weak],
+      options,
+    );
+    expect(picked.map((s) => s.chunk)).not.toContain(3);
+  });
+});
+
+describe('selectSentences: a word of a paraphrase is not taken for the subject', () => {
+  const RANDOMIZE = chunk(
+    'Domain Randomization',
+    'Domain randomization changes textures, lighting and camera noise in every simulation run, so a network trained on rendered images also works on real cameras.',
+    0.4,
+  );
+
+  it('answers a long paraphrase whose "subject" the best passage does not name', () => {
+    // Read as "What is a trick?": before, only sentences naming "trick" could be quoted, so the
+    // answer was "not in the book" although the ranking found the section.
+    const picked = selectSentences(
+      "What's the trick for making a simulator look different each run so the network isn't fooled by real cameras later?",
+      [RANDOMIZE],
+      options,
+    );
+    expect(picked[0]?.text).toMatch(/^Domain randomization changes/);
+  });
+
+  it('keeps the subject required when it is what the question asks about', () => {
+    expect(selectSentences('What is a trick?', [RANDOMIZE], options)).toEqual([]);
+    // …or when the best passage names it: "What exactly is a node in ROS 2?" quotes node sentences.
+    const ros = chunk(
+      'ROS 2',
+      'ROS 2 is the second generation of the Robot Operating System. A node is one process with a single job.',
+      0.6,
+    );
+    const picked = selectSentences('What exactly is a node in ROS 2?', [ros], options);
+    expect(picked.map((s) => s.text)).toEqual(['A node is one process with a single job.']);
+  });
+
+  it('requires the subject when told to (the router found the question off-topic)', () => {
+    const legs = chunk('Legs', 'Lower body chains: legs with complex joint configurations.', 0.3);
+    const query = "What's a good stretch for lower back pain?";
+    expect(selectSentences(query, [legs], options)).not.toEqual([]);
+    expect(selectSentences(query, [legs], { ...options, requireSubject: true })).toEqual([]);
+  });
+});

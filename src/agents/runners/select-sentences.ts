@@ -43,6 +43,11 @@ export interface SelectOptions {
   maxPerChunk?: number;
   /** What the question asks about; read from `query` when not given. */
   subject?: QuestionSubject;
+  /**
+   * Quote only sentences that name the question's subject, however minor a word of the question it
+   * is (the router found the question off-topic: a quote must show the book covers it).
+   */
+  requireSubject?: boolean;
 }
 
 /** Weights of a sentence's score; named so each one's job is readable. */
@@ -162,6 +167,30 @@ function subjectTest(
   };
 }
 
+/**
+ * True when sentences must name the subject to be quoted: the subject is what the question is
+ * about (at least half of its topic words, as in "What exactly is a node in ROS 2?"), or the best
+ * passage names it. In a long paraphrase whose subject is a word of its wording ("What's the trick
+ * for making a simulator look different each run …", "What's the hourly rate to rent an Amazon
+ * GPU machine?") and which the best passage does not name, the subject is only preferred: the
+ * ranking found what the rest of the question asks about.
+ */
+function subjectRequired(
+  subject: QuestionSubject,
+  best: RetrievedChunk | undefined,
+  test: SubjectTest,
+  terms: (text: string) => string[],
+  queryTerms: ReadonlySet<string>,
+): boolean {
+  const own = new Set(terms(subject.phrase ?? subject.head ?? ''));
+  let shared = 0;
+  for (const term of queryTerms) if (own.has(term)) shared++;
+  if (queryTerms.size === 0 || shared / queryTerms.size >= 0.5) return true;
+  if (best === undefined) return true;
+  const text = `${best.section ?? ''}\n${best.text}`;
+  return test.names(text, new Set(terms(text)));
+}
+
 /** The answer style a question asks for: its own form first, then the agent's style. */
 function effectiveStyle(subject: QuestionSubject, style: AnswerStyle): AnswerStyle {
   if (subject.form === 'definition') return 'definition';
@@ -201,6 +230,10 @@ export function selectSentences(
   const candidates: (SelectedSentence & { terms: Set<string>; step: boolean; whole: boolean })[] =
     [];
   const topChunk = Math.max(0, ...chunks.map((chunk) => chunk.score));
+  const required =
+    test !== undefined &&
+    (options.requireSubject === true ||
+      subjectRequired(subject, chunks[0], test, options.terms, queryTerms));
   chunks.forEach((chunk, chunkIndex) => {
     if (chunk.score < cutoff * topChunk) return;
     const headingTerms = new Set(options.terms(chunk.section ?? ''));
@@ -217,7 +250,7 @@ export function selectSentences(
       const names = ownNames || (sentence.listItem && (headingNames || intro !== undefined));
       const introTerms = sentence.listItem ? intro : undefined;
       if (!sentence.listItem) intro = ownNames && sentence.text.endsWith(':') ? terms : undefined;
-      if (!names) continue;
+      if (!names && required) continue;
       let covered = 0;
       for (const term of queryTerms) {
         if (terms.has(term)) covered += 1;
@@ -257,13 +290,33 @@ export function selectSentences(
   const chosen: typeof candidates = [];
   const perChunk = options.maxPerChunk ?? 2;
   const fromChunk = (chunk: number) => chosen.filter((c) => c.chunk === chunk).length;
+  const redundancyOf = (candidate: (typeof candidates)[number]) =>
+    Math.max(0, ...chosen.map((c) => jaccard(c.terms, candidate.terms)));
+  // First each kept passage's best sentence, one section at a time in rank order: the ranking
+  // cannot tell passages this close apart (the right one is first only about three times in five),
+  // so the answer quotes each section it found before a second sentence of any.
+  const sections = new Set<string>();
+  chunks.forEach((chunk, chunkIndex) => {
+    if (chosen.length >= max || chunk.score < cutoff * topChunk) return;
+    const section = `${chunk.source}#${chunk.section ?? ''}`;
+    if (sections.has(section)) return;
+    let best = -1;
+    candidates.forEach((candidate, i) => {
+      if (candidate.chunk !== chunkIndex || redundancyOf(candidate) >= 0.8) return;
+      if (best < 0 || candidate.score > (candidates[best]?.score ?? 0)) best = i;
+    });
+    if (best < 0) return;
+    const [picked] = candidates.splice(best, 1);
+    if (picked) chosen.push(picked);
+    sections.add(section);
+  });
   while (chosen.length < max && candidates.length > 0) {
     let best = -1;
     let bestValue = -Infinity;
     candidates.forEach((candidate, i) => {
       // Steps of a procedure (see `whole`) are not held to the per-passage limit.
       if (!candidate.whole && fromChunk(candidate.chunk) >= perChunk) return;
-      const redundancy = Math.max(0, ...chosen.map((c) => jaccard(c.terms, candidate.terms)));
+      const redundancy = redundancyOf(candidate);
       const value = lambda * candidate.score - (1 - lambda) * redundancy;
       if (redundancy < 0.8 && value > bestValue) {
         bestValue = value;

@@ -13,7 +13,7 @@ import {
 import type { RetrieveOptions, Retriever } from './retriever.js';
 
 /** Below this relevance a passage counts as not relevant; the same default as `retrieval.minScore`. */
-export const DEFAULT_MIN_SCORE = 0.2;
+export const DEFAULT_MIN_SCORE = 0.1;
 /** Passages returned when the caller does not say. */
 export const DEFAULT_LIMIT = 5;
 

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { CohortConfig } from '../../config/index.js';
+import { createRetrieverFromChunks } from '../../retrieval/index.js';
+import { AgentContext, type ChunkRecord } from '../../schema/index.js';
+import { createLogger } from '../../telemetry/index.js';
+import { testAgent } from '../../test/test-agent.js';
+import { createRagSkill } from '../rag-skill.js';
+import { createExtractiveRunner } from './extractive-runner.js';
+import { finalResponse } from './runner.js';
+
+const passage = (id: string, heading: string, text: string, domain = 'module_info') =>
+  ({
+    id,
+    source: `${id}.md`,
+    ord: 0,
+    title: 'ROS 2 in practice',
+    headingPath: ['ROS 2 in practice', heading],
+    domain,
+    text,
+    hash: id,
+    metadata: {},
+  }) satisfies ChunkRecord;
+
+const BOOK = [
+  passage(
+    'lifecycle',
+    'Lifecycle nodes',
+    'A lifecycle node starts unconfigured, is configured into the inactive state, and processes data only once it is activated.',
+  ),
+  passage(
+    'qos',
+    'Quality of Service',
+    'QoS policies decide whether a message is delivered reliably.',
+  ),
+  passage(
+    'launch',
+    'Launch files',
+    'A launch file starts several nodes at once with their parameters.',
+  ),
+  passage(
+    'topics',
+    'Topics',
+    'Nodes publish messages on topics and other nodes subscribe to them.',
+  ),
+  passage('gpu', 'Workstations', 'A workstation with an RTX GPU runs the simulator.', 'hardware'),
+];
+
+async function ask(query: string) {
+  // The configured floor, as the assistant passes it: the default `retrieval.minScore`.
+  const { retrieval } = CohortConfig.parse({});
+  const rag = createRagSkill(createRetrieverFromChunks(BOOK, { minScore: retrieval.minScore }));
+  const context = AgentContext.parse({ sessionId: 'anonymous', query });
+  return finalResponse(
+    createExtractiveRunner().run(testAgent('book', { fallback: true }), context, {
+      rag,
+      logger: createLogger({ level: 'silent' }),
+      minScore: retrieval.minScore,
+      limit: retrieval.limit,
+    }),
+  );
+}
+
+describe('extractive runner: paraphrased questions are answered from the section retrieval found', () => {
+  it('answers a paraphrase whose words the book mostly does not use', async () => {
+    // Most of its words are not the book's ("sit idle", "crunching", "switch it on"), so the
+    // lifecycle section scores 0.16 of what a full match would; with a floor of 0.2 this was
+    // "I couldn't find relevant information".
+    const response = await ask(
+      'Can my program be configured but sit idle, crunching no data until I switch it on?',
+    );
+    expect(response.sources.map((source) => source.source)).toContain('lifecycle.md');
+    expect(response.response).toContain('processes data only once it is activated');
+  });
+
+  it('still finds nothing for a question none of whose words the book uses', async () => {
+    const response = await ask('Qwxz vbnm plokij?');
+    expect(response.sources).toEqual([]);
+  });
+});
