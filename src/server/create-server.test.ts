@@ -486,5 +486,32 @@ describe('health, OpenAPI, the page and unknown routes', () => {
     } finally {
       db.down = false;
     }
+    // Back up: the first probe after says so, without waiting for the health refresh.
+    expect((await app.request('/healthz')).status).toBe(200);
+  });
+
+  it('answers /healthz from memory while the store is known good, and flips on the first failed request', async () => {
+    let pings = 0;
+    const counted = { ...store, ping: () => (pings++, store.ping()) };
+    const served = createServer(
+      { assistant: createTestAssistant(counted), store: counted, modeDescription: 'test' },
+      { webAssets: testWebAssets, now: () => 0 },
+    );
+    expect((await served.request('/healthz')).status).toBe(200);
+    expect((await served.request('/healthz')).status).toBe(200);
+    expect(pings).toBe(1);
+    db.down = true;
+    try {
+      // The clock stands still, so only the failed request can tell the health record.
+      expect((await served.request('/healthz')).status).toBe(200);
+      expect(await errorOf(await served.request(`/sessions/${SESSION}/messages`))).toMatchObject({
+        status: 503,
+        code: 'store_unavailable',
+      });
+      expect((await served.request('/healthz')).status).toBe(503);
+    } finally {
+      db.down = false;
+    }
+    expect((await served.request('/healthz')).status).toBe(200);
   });
 });

@@ -12,6 +12,7 @@ import { apiError, errorBody } from './api-error.js';
 import { bearerAuth } from './bearer-auth.js';
 import { bodySizeLimit } from './body-size-limit.js';
 import { errorHandler } from './error-handler.js';
+import { storeHealth } from './store-health.js';
 import { rateLimit } from './rate-limit.js';
 import { REQUEST_ID_HEADER, requestContext } from './request-context.js';
 import { chatRoutes } from './routes/chat-routes.js';
@@ -45,7 +46,7 @@ export interface ServerOptions {
   /** Overrides of the config's `server` section (port and host are for {@link startServer}). */
   server?: Partial<ServerSettings>;
   logger?: Logger;
-  /** Clock for rate-limit windows and `created` timestamps. */
+  /** Clock for rate-limit windows, `created` timestamps and the age of the store's health. */
   now?: () => number;
   /** Who a request counts against for the rate limit (the remote address by default). */
   clientKey?: (c: Context<ServerEnv>) => string;
@@ -102,6 +103,10 @@ export function buildServer(
   const logger = options.logger ?? silentLogger;
   const { assistant, store } = served;
   const app = new Hono<ServerEnv>();
+  // Every store check of the server goes through one health record: `/healthz` answers from it,
+  // and a request that finds the store down flips it for the next probe.
+  const health = storeHealth(() => store.ping(), options.now ? { now: options.now } : {});
+  const ping = health.ping;
 
   app.use(requestContext(logger));
   if (settings.corsOrigins.length > 0) {
@@ -149,14 +154,22 @@ export function buildServer(
     metaRoutes({
       assistant,
       store,
+      health,
       modeDescription: served.modeDescription,
       version: () => options.version ?? packageVersion(),
     }),
   );
-  app.route('/', chatRoutes({ assistant, store }));
+  app.route('/', chatRoutes({ assistant, store: { ping, sessions: store.sessions } }));
   app.route('/', sessionRoutes({ store }));
   app.route('/', traceRoutes({ store }));
-  app.route('/', openAiRoutes({ assistant, store, ...(options.now ? { now: options.now } : {}) }));
+  app.route(
+    '/',
+    openAiRoutes({
+      assistant,
+      store: { ping, sessions: store.sessions, meta: store.meta },
+      ...(options.now ? { now: options.now } : {}),
+    }),
+  );
   let research: Promise<OpenedResearch> | undefined;
   // Research opens on the served knowledge base the way `cohort research` opens on its own.
   const openedResearch = () => {
@@ -215,7 +228,7 @@ export function buildServer(
       404,
     ),
   );
-  app.onError(errorHandler(store));
+  app.onError(errorHandler({ ping }));
   const close = async () => {
     const opened = research;
     research = undefined;

@@ -1,33 +1,31 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { Assistant } from '../../assistant/index.js';
 import { toWire } from '../../schema/index.js';
 import type { Store } from '../../store/index.js';
 import type { HealthResponse } from '../api-schemas.js';
 import { buildOpenApiDocument } from '../openapi.js';
 import type { ServerEnv } from '../server-env.js';
-import { singleFlight } from '../single-flight.js';
+import type { StoreHealth } from '../store-health.js';
 
 /**
- * `GET /healthz` (200 when the store answers, 503 when not; says whether a model is configured or
+ * `GET /healthz` (200 when the store answers, 503 when not, from the server's health record; says whether a model is configured or
  * the assistant runs extractively), `GET /openapi.json` and `GET /agents`.
  *
  * @example
- * app.route('/', metaRoutes({ assistant, store, modeDescription, version: () => '0.1.0' }));
+ * app.route('/', metaRoutes({ assistant, store, health, modeDescription, version: () => '0.1.0' }));
  */
 export function metaRoutes(parts: {
   assistant: Assistant;
-  store: Pick<Store, 'ping' | 'db'>;
+  store: Pick<Store, 'db'>;
+  /** The store's reachability, kept by the server (see `storeHealth`). */
+  health: Pick<StoreHealth, 'probe'>;
   modeDescription: string;
   /** The package version for `/openapi.json`, asked for on its first request. */
   version: () => string;
 }) {
   const app = new Hono<ServerEnv>();
   let openApi: Record<string, unknown> | undefined;
-  // Probes that arrive while a ping runs share it (see singleFlight): nothing is cached after.
-  const ping = singleFlight(() => parts.store.ping().catch(() => false));
-
-  app.get('/healthz', async (c) => {
-    const reachable = await ping();
+  const respond = (c: Context<ServerEnv>, reachable: boolean): Response => {
     const body: HealthResponse = {
       status: reachable ? 'ok' : 'unavailable',
       store: { engine: parts.store.db.engine, reachable },
@@ -36,6 +34,14 @@ export function metaRoutes(parts: {
       agents: parts.assistant.agents().total,
     };
     return c.json(toWire(body), reachable ? 200 : 503);
+  };
+
+  // A known-good store answers without waiting (no promise); otherwise the probe waits for a ping.
+  app.get('/healthz', (c): Response | Promise<Response> => {
+    const reachable = parts.health.probe();
+    return typeof reachable === 'boolean'
+      ? respond(c, reachable)
+      : reachable.then((known) => respond(c, known));
   });
 
   app.get('/openapi.json', (c) => {
