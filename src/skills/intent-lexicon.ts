@@ -54,6 +54,8 @@ export const INTENT_LEXICON: ReadonlyArray<{ words: string; means: string; stren
     strength: 0.7,
   },
   { words: 'make handle include instead', means: 'change implement', strength: 0.4 },
+  // Moving code to another platform or version changes what it runs on.
+  { words: 'port migrate upgrade downgrade', means: 'change implement', strength: 0.7 },
   // Restructuring without changing behaviour.
   { words: 'clean cleanup tidy messy mess', means: 'clean refactor', strength: 0.9 },
   {
@@ -62,7 +64,7 @@ export const INTENT_LEXICON: ReadonlyArray<{ words: string; means: string; stren
     strength: 0.9,
   },
   {
-    words: 'duplicated duplicate duplication copies repeated',
+    words: 'duplicated duplicate duplication copies copied copy-pasted repeated',
     means: 'deduplicate',
     strength: 0.9,
   },
@@ -72,7 +74,7 @@ export const INTENT_LEXICON: ReadonlyArray<{ words: string; means: string; stren
     means: 'split refactor',
     strength: 0.8,
   },
-  { words: 'constants dead unused', means: 'refactor clean', strength: 0.6 },
+  { words: 'constants dead unused magic', means: 'refactor clean', strength: 0.6 },
   { words: 'flatten nested polymorphism', means: 'simplify refactor', strength: 0.8 },
   { words: 'move', means: 'refactor', strength: 0.3 },
 ];
@@ -89,17 +91,31 @@ export const INTENT_PHRASES: ReadonlyArray<{ pattern: RegExp; means: string; str
   },
   {
     pattern:
-      /\b(without (chang|alter|break|affect)\w*|keep(ing)? (all )?(the )?(tests?|behaviou?r)\b|same behaviou?r|nothing( else)? (should|must|may|will|is to) change|no (behaviou?r(al)?|functional|visible) changes?|(behaviou?r|output|api|result)s? (stays?|remains?|is) (the same|identical|unchanged|intact)|keeping (the |its |their )?([\w-]+ )?(output|behaviou?r|results?|api)s? (identical|the same|unchanged))/i,
+      /\b((behaviou?r|output|api|results?|callers?|functionality)s? (must|should|will|may|can) (not|never) (change|differ|break)|without (chang|alter|break|affect)\w*|keep(ing)? (all )?(the )?(tests?|behaviou?r)\b|same behaviou?r|nothing( else)? (should|must|may|will|is to) change|no (behaviou?r(al)?|functional|visible) changes?|(behaviou?r|output|api|result)s? (stays?|remains?|is) (the same|identical|unchanged|intact)|keeping (the |its |their )?([\w-]+ )?(output|behaviou?r|results?|api)s? (identical|the same|unchanged))/i,
     means: 'refactor restructure',
     strength: 0.9,
   },
   {
     pattern:
-      /\bbreak (up )?([\w-]+ ){0,4}(into|up|apart)\b|\binto smaller (pieces|parts|functions|files|modules)\b/i,
+      /\bbreak (up )?([\w-]+ ){0,4}(into|up|apart)\b|\binto (smaller|separate|several|multiple|focused) [\w-]+s\b/i,
     means: 'split refactor',
     strength: 0.9,
   },
   { pattern: /\bcome up with\b/i, means: 'design propose', strength: 0.9 },
+  {
+    // Moving code into one place of its own: "into one helper", "into its own function".
+    pattern:
+      /\b(pull|move|put|gather|factor|consolidate|merge|combine|fold)\b[^.;]*\binto (one|a single|a shared|a common|its own|their own|a separate|separate|a dedicated)\b/i,
+    means: 'extract refactor',
+    strength: 0.8,
+  },
+  {
+    // "Make the sidebar collapsible", "make the import faster": a change of behaviour.
+    pattern:
+      /^\s*(please |can you |could you )?make (the |it |this |our |all )?([\w-]+ ){0,3}(\w+(able|ible)|faster|slower|smaller|bigger|larger|shorter|longer|optional|required|visible|hidden|responsive|configurable|case-insensitive|(thread|type)-safe)\b/i,
+    means: 'change implement',
+    strength: 0.8,
+  },
   {
     pattern:
       /\b(lay|map|flesh|spell|sketch|plan) out\b|\bthink (it |this )?through\b|\bwork out (the|a|an|how|which|what|our)\b/i,
@@ -119,7 +135,7 @@ export const INTENT_PHRASES: ReadonlyArray<{ pattern: RegExp; means: string; str
   {
     // A statement of how the code should behave asks for that behaviour ("Errors should be logged").
     pattern:
-      /^(?!\s*(what|how|which|why|should|when|where|who|is|are|do|does|can)\b)[^?]*(?<!\bhow\b[^.?]*)\b(should|must|needs? to)\s+(now\s+|also\s+|always\s+|never\s+)?(be|accept|support|return|include|log|show|use|handle|work|print|read|write|send|respect|ignore|skip|retry)\b[^?]*$/i,
+      /^(?!\s*(what|how|which|why|should|when|where|who|is|are|do|does|can)\b)[^?]*(?<!\bhow\b[^.?]*)\b(?<!\b(we|i|you) )(should|must|needs? to)\s+(now\s+|also\s+|always\s+|never\s+|just\s+)?(?!change\b|stay\b|remain\b|look\b|be (the same|identical|unchanged)\b)[a-z]+\b[^?]*$/i,
     means: 'change implement',
     strength: 0.7,
   },
@@ -142,7 +158,7 @@ export const INTENT_PHRASES: ReadonlyArray<{ pattern: RegExp; means: string; str
   },
   {
     pattern:
-      /\b(write|code|create|add) (me )?(an?|the|some|new)? ?([\w-]+ )?(functions?|methods?|class|script|component|parser|endpoint|handler)\b/i,
+      /\b(write|create|add) (me )?(an?|the|some|new)? ?([\w-]+ )?(functions?|methods?|class|script|component|parser|endpoint|handler)\b/i,
     means: 'implement add',
     strength: 0.9,
   },
@@ -172,15 +188,18 @@ export const INTENT_PHRASES: ReadonlyArray<{ pattern: RegExp; means: string; str
 ];
 
 /**
- * A request that asks for an explanation rather than work: lexicon evidence counts for half (when
- * the question is all there is; "Which one fits? Weigh them up." asks for work).
+ * A request that asks for an explanation rather than work: lexicon evidence counts for less (when
+ * the question is all there is; "Which one fits? Weigh them up." asks for work). "When" and
+ * "how" open a question only with an auxiliary ("when does it run"): "When the disk is full the
+ * upload fails" is a conditional, not a question.
  */
 export const QUESTION_OPENING =
-  /^\s*(what|why|who|when|where|which|how (do|does|is|are|can)|explain|tell me|summari[sz]e|list|show me|translate)\b/i;
+  /^\s*((what|why|who|when|where|which|how)('s|\s+(is|are|was|were|do|does|did|can|could|should|would|will|has|have)\b)|(what|why|who|which)\b|explain|tell me|summari[sz]e|list|show me|translate)\b/i;
 
 /**
- * A request to write something that is not code (an email, a cover letter): words such as
- * "draft" or "developer" in it say little about a coding skill, so its evidence counts for a quarter.
+ * A request to write something that is not code (an email, a cover letter), or to recommend
+ * something that is not code (a book, a podcast): words such as "draft", "recommend" or
+ * "developer" in it say little about a coding skill, so its evidence counts for a quarter.
  */
 export const NOT_CODE =
-  /\b(write|draft|compose|send|prepare)\b[^.?]{0,30}\b(e-?mails?|letters?|announcements?|tweets?|blog posts?|poems?|haikus?|jokes?|essays?|slides?|speech)\b/i;
+  /\b(write|draft|compose|send|prepare)\b[^.?]{0,30}\b(e-?mails?|letters?|announcements?|tweets?|(blog |linkedin )?posts?|poems?|haikus?|jokes?|essays?|slides?|speech)\b|\b(recommend|suggest)\b[^.?]{0,30}\b(books?|podcasts?|courses?|movies?|films?|songs?|music|videos?|restaurants?|games?)\b/i;

@@ -59,11 +59,12 @@ const KEEPS_FROM =
   /\s\b(?:without|while keeping|keeping|but keep|and keep|so that nothing|with no)\b\s.*$/i;
 
 /** Clause openings that say what will happen later, not what to do now. */
-const LATER = /^(?:we'll|we will|i'll|i will|someone will|later|afterwards)\b/i;
+const LATER =
+  /^(?:we'll|we will|i'll|i will|someone will|later|afterwards|(?:we|i)(?:'re| are|'m| am) (?:going|about|planning) to|we plan to|soon)\b/i;
 
 /** Clause openings that rule out what follows. */
 const RULED_OUT =
-  /^(?:don'?t|do not|dont|never|no need to|not|avoid|without|no)\b|^(?:there's |there is )?no need\b/i;
+  /^(?:don'?t|do not|dont|never|no need to|not|avoid|without|no|nothing|nobody|no one)\b|^(?:there's |there is )?no need\b/i;
 
 /** Verbs that say little on their own ("get the test to pass", "take a look"). */
 const LIGHT_VERBS = new Set(
@@ -95,9 +96,9 @@ export function readRequest(request: string, verbs: VerbCheck): RequestReading {
     }
     const parts = sentence
       .replace(/[.!?;:]+$/, '')
-      .split(/\s*,\s*|\s+(?:and then|and|then|but)\s+(?=\S)/i)
+      .split(/\s*,\s+|\s+(?:and then|and|then|but)\s+(?=\S)/i)
       .filter((part) => part.trim().length > 0);
-    for (const part of parts) clauses.push(readClause(part.trim(), verbs));
+    for (const part of parts) clauses.push(...readClause(part.trim(), verbs));
   }
   // "Before implementing it" alone is no clause that asks: it still says what the request is about.
   if (!clauses.some((clause) => clause.role === 'asks'))
@@ -137,24 +138,32 @@ function asksForDecision(sentence: string): boolean {
   );
 }
 
-/** One clause: its role, and the head of one that asks. */
-function readClause(text: string, verbs: VerbCheck): Clause {
-  if (SCENE.test(text) && !KEEPS.test(text)) return { text, role: 'scene' };
-  if (KEEPS.test(text) && !KEEPS.test(text.replace(KEEPS_FROM, '')))
-    return {
-      ...readClause(text.replace(KEEPS_FROM, ''), verbs),
-      // The part before the constraint asks; the constraint itself is read apart.
-    };
-  if (KEEPS.test(text)) return { text, role: 'keeps' };
+/** One clause (two when a constraint ends it): its role, and the head of one that asks. */
+function readClause(text: string, verbs: VerbCheck): Clause[] {
+  if (SCENE.test(text) && !KEEPS.test(text)) return [{ text, role: 'scene' }];
+  // "Simplify X without changing its output": the part before the constraint asks.
+  const constraint = KEEPS_FROM.exec(text);
+  if (constraint && KEEPS.test(constraint[0]) && !KEEPS.test(text.slice(0, constraint.index)))
+    return [
+      ...readClause(text.slice(0, constraint.index), verbs),
+      { text: constraint[0].trim(), role: 'keeps' },
+    ];
+  if (KEEPS.test(text)) return [{ text, role: 'keeps' }];
   let rest = text;
   for (let peeled = rest.replace(LEAD_IN, ''); peeled !== rest; peeled = rest.replace(LEAD_IN, ''))
     rest = peeled;
-  if (RULED_OUT.test(rest)) return { text, role: 'ruled-out' };
+  if (RULED_OUT.test(rest)) return [{ text, role: 'ruled-out' }];
   // "then we'll build it next week": what someone will do later is not what is asked now.
-  if (LATER.test(rest)) return { text, role: 'scene' };
+  if (LATER.test(rest)) return [{ text, role: 'scene' }];
   // "Document the API before anyone starts": the scene starts mid-clause.
   const scene = /\s\b(?:before|after|once|until)\b\s.*$/i.exec(rest);
   const asked = scene ? rest.slice(0, scene.index) : rest;
+  const tail: Clause[] = scene ? [{ text: scene[0].trim(), role: 'scene' }] : [];
+  return [headOf(asked, verbs), ...tail];
+}
+
+/** An asking clause with its head, if it has one. */
+function headOf(asked: string, verbs: VerbCheck): Clause {
   if (WANTS_A.test(asked)) {
     const noun = asked.replace(WANTS_A, '').split(NOUN_PHRASE_END)[0] ?? '';
     const head = noun.trim().split(/\s+/).filter(Boolean).pop();

@@ -198,4 +198,30 @@ describe('activation of the shipped skills', () => {
       ).skill?.name,
     ).toBe('refactor');
   });
+
+  it('reads a verb of making by what it makes', () => {
+    expect(
+      activateSkill('Write an ADR for moving the build to esbuild.', shipped).skill?.name,
+    ).toBe('designer');
+    expect(activateSkill('Write the code for a bounded queue.', shipped).skill?.name).toBe(
+      'developer',
+    );
+  });
+
+  it('reads a conditional as a statement, and a question about how things work as no task', () => {
+    expect(
+      activateSkill('When the cache is cold the page times out; it should retry once.', shipped)
+        .skill?.name,
+    ).toBe('developer');
+    expect(activateSkill('Which editors have good multi-cursor editing?', shipped).how).toBe(
+      'none',
+    );
+  });
+
+  it('counts a strong lexicon word even when the verb reaches no skill', () => {
+    expect(
+      activateSkill('Consolidate the four copied date formatters into one module.', shipped).skill
+        ?.name,
+    ).toBe('refactor');
+  });
 });

@@ -43,9 +43,13 @@ type Evidence = Map<string, number>;
 /** How much evidence counts when the request asks for an activity no skill names ("review this"). */
 export const UNCOVERED_ACTIVITY_DAMP = 0.5;
 /** How much evidence counts in a request that only asks a question ("how does X work?"). */
-export const QUESTION_DAMP = 0.5;
+export const QUESTION_DAMP = 0.35;
 /** Evidence for planning from a question about what the project should do ("X or Y for us?"). */
 export const DECISION_STRENGTH = 0.7;
+/** Lexicon entries this sure name the kind of work on their own ("copies" → deduplicate). */
+const STRONG_LEXICON = 0.8;
+/** Verbs of making, whose object says what work is meant ("write an RFC", "create a test"). */
+const MAKING_VERBS = new Set('write create draft prepare produce compose'.split(' '));
 /** How sure a head verb's WordNet synonym (first sense, then second) or hypernym points. */
 const WORDNET_SYNONYM = [0.7, 0.5];
 const WORDNET_HYPERNYM = 0.6;
@@ -114,7 +118,15 @@ function requestEvidence(
   const oneSentence = !/[.?!]\s+\S/.test(request.trim());
   if (reading.question === 'explain' || (QUESTION_OPENING.test(request) && oneSentence))
     damp *= QUESTION_DAMP;
-  const phrases = INTENT_PHRASES.filter((phrase) => phrase.pattern.test(request));
+  // Phrases are read in everything but what the request rules out ("don't add a function").
+  const unruled = reading.clauses
+    .filter((clause) => clause.role !== 'ruled-out')
+    .map((clause) => clause.text)
+    .join('. ');
+  const texts = [unruled, ...reading.clauses.map((clause) => clause.text)];
+  const phrases = INTENT_PHRASES.filter((phrase) =>
+    texts.some((text) => phrase.pattern.test(text)),
+  );
   const headPieces: Evidence[] = [];
   let verbHeads = 0;
   for (const clause of reading.clauses) {
@@ -122,23 +134,35 @@ function requestEvidence(
     if (clause.headIsVerb) verbHeads += 1;
     const evidence = headEvidence(clause.head, known, clause.headIsVerb === true);
     if (evidence.size > 0) headPieces.push(evidence);
+    // A verb of making ("write", "create", "draft") takes its meaning from what it makes:
+    // "Write an RFC" is design, "write unit tests" is development.
+    if (clause.headIsVerb && MAKING_VERBS.has(clause.head)) {
+      const object = clause.text
+        .slice(clause.text.toLowerCase().indexOf(clause.head) + clause.head.length)
+        .split(/\b(?:for|of|to|that|which|with|on|in|about|from|so|and|where|how)\b|[,;:]/i)[0];
+      for (const word of words(object ?? '')) {
+        const made = headEvidence(word, known, false);
+        if (made.size > 0) headPieces.push(made);
+      }
+    }
   }
-  // The request asks for something (a verb heads it) that no skill's words reach, and no phrase
-  // says which stage of work is meant: "Review this branch", "Describe the payment module".
-  if (verbHeads > 0 && headPieces.length === 0 && phrases.length === 0)
+  // Lexicon words as written or inflected ("crashes" → crash), not by stem: "reducers" shares a
+  // stem with "reduce" but is not a request to reduce anything.
+  const raw = new Set(words(positiveText(asked)).flatMap(inflections));
+  const hits = LEXICON.filter((entry) => [...raw].some((word) => entry.words.has(word)));
+  // The request asks for something (a verb heads it) that no skill's words reach, and neither a
+  // phrase nor a strong lexicon word says which kind of work is meant: "Review this branch",
+  // "Describe the payment module" (but "Consolidate the three copies …" is deduplication).
+  const strongHit = hits.some((entry) => entry.strength >= STRONG_LEXICON);
+  if (verbHeads > 0 && headPieces.length === 0 && phrases.length === 0 && !strongHit)
     damp *= UNCOVERED_ACTIVITY_DAMP;
   for (const piece of headPieces) {
     for (const term of piece.keys()) heads.add(term);
     pieces.push(new Map([...piece].map(([term, strength]) => [term, strength * damp])));
   }
   for (const term of own) pieces.push(new Map([[term, damp]]));
-  // Lexicon words match as written or inflected ("crashes" → crash), not by stem: "reducers"
-  // shares a stem with "reduce" but is not a request to reduce anything.
-  const raw = new Set(words(positiveText(asked)).flatMap(inflections));
-  for (const entry of LEXICON) {
-    const hit = [...raw].some((word) => entry.words.has(word));
-    if (hit) pieces.push(new Map(entry.means.map((term) => [term, entry.strength * damp])));
-  }
+  for (const entry of hits)
+    pieces.push(new Map(entry.means.map((term) => [term, entry.strength * damp])));
   for (const phrase of phrases)
     pieces.push(new Map([...terms(phrase.means)].map((term) => [term, phrase.strength * damp])));
   if (reading.question === 'decide')
@@ -152,7 +176,9 @@ function requestEvidence(
  * A description's words without the actions it rules out: "restructure code without changing its
  * behaviour" is not about changing behaviour, so "change" must not point to it.
  */
-const describedTerms = (text: string) => positiveTerms(text);
+const describedTerms = (text: string) =>
+  // "Design before any code is written": the scene of a description is not its work either.
+  positiveTerms(text.replace(/\bbefore\b[^-–,.;:]*/gi, ' '));
 
 /** Negations: the word after one names what is ruled out ("without changing", "does not exist"). */
 const NEGATED =
@@ -160,7 +186,7 @@ const NEGATED =
 
 /** Behaviour that is to stay as it is ("same behaviour", "keeping the output identical"). */
 const PRESERVED =
-  /\b(same|identical|unchanged|keep(ing)?|preserv\w*)\s+(the\s+|its\s+|all\s+)?(behaviou?rs?|outputs?|results?|api)\b|\bbehaviou?r\s+(identical|unchanged|the same|intact)\b/gi;
+  /\b(same|identical|unchanged|keep(ing)?|preserv\w*)\s+(the\s+|its\s+|all\s+)?(behaviou?rs?|outputs?|results?|api)\b|\bbehaviou?r\s+(identical|unchanged|the same|intact)\b|\bkeep(ing)?\s+(all\s+|the\s+)?tests?\s+(passing|green)\b/gi;
 
 /**
  * A word and its noun and verb base forms ("crashes" → crash, "duplicated" → duplicate), not its
