@@ -1,10 +1,51 @@
-import type { Message } from '../schema/index.js';
+import { MAX_HISTORY_MESSAGES, type Message } from '../schema/index.js';
 import { runBatch, type Db, type Statement } from './db.js';
 import { insertStatements } from './insert-rows.js';
+import { SessionCache } from './session-cache.js';
+
+/** A message as {@link SessionRepo.history} returns it once stored. */
+const asStored = (message: Message, timestamp: Date) => ({
+  role: message.role,
+  content: message.content,
+  timestamp,
+  ...(message.agentName ? { agentName: message.agentName } : {}),
+});
+
+// PostgreSQL keeps timestamps from year 1 to 294276 at microsecond precision, but a lone surrogate
+// is written as U+FFFD: such a message is read back from the store rather than cached.
+const LONE_SURROGATE = /\p{Surrogate}/u;
+const roundTrips = (message: ReturnType<typeof asStored>) => {
+  const year = message.timestamp.getUTCFullYear();
+  return (
+    year >= 1 &&
+    year <= 9999 &&
+    !LONE_SURROGATE.test(message.content) &&
+    !LONE_SURROGATE.test(message.agentName ?? '')
+  );
+};
+
+// One cache per engine, so that every repo over the same engine sees the same writes.
+const caches = new WeakMap<Db, SessionCache>();
 
 /** Conversation history per session. */
 export class SessionRepo {
-  constructor(private readonly db: Db) {}
+  private readonly cache: SessionCache | undefined;
+
+  /**
+   * `exclusive`: this process is the only writer of the store's messages (an embedded store,
+   * which one process holds at a time): the last messages of recent sessions are then kept in
+   * memory (see `SessionCache`), so a turn reads its history without a query.
+   */
+  constructor(
+    private readonly db: Db,
+    options: { exclusive?: boolean } = {},
+  ) {
+    if (options.exclusive) {
+      let cache = caches.get(db);
+      if (!cache) caches.set(db, (cache = new SessionCache(MAX_HISTORY_MESSAGES)));
+      this.cache = cache;
+    }
+  }
 
   /** Appends a message to a session. */
   async save(sessionId: string, message: Message): Promise<void> {
@@ -30,25 +71,51 @@ export class SessionRepo {
         params: [`session:${sessionId}`],
       });
     }
+    // Each message as a read will return it, timestamp fixed now.
+    const stored = messages.map((message) => asStored(message, message.timestamp ?? new Date()));
     statements.push(
       ...insertStatements(
         'messages',
         ['session_id', 'role', 'content', 'agent_name', 'created_at'],
-        messages.map((message) => [
+        stored.map((message) => [
           sessionId,
           message.role,
           message.content,
           message.agentName ?? null,
-          (message.timestamp ?? new Date()).toISOString(),
+          message.timestamp.toISOString(),
         ]),
       ),
     );
-    // One batch: one round trip to the engine, committed with the turns that arrive with it.
-    await runBatch(this.db, statements);
+    const write = this.cache?.beginWrite(sessionId);
+    let committed = false;
+    try {
+      // One batch: one round trip to the engine, committed with the turns that arrive with it.
+      await runBatch(this.db, statements);
+      committed = true;
+    } finally {
+      // A message the engine may store differently from how it was given is not cached.
+      if (write)
+        this.cache?.endWrite(write, committed && stored.every(roundTrips) ? stored : undefined);
+    }
   }
 
   /** The last `limit` messages of a session, oldest first. */
   async history(sessionId: string, limit: number): Promise<Message[]> {
+    const cache = this.cache;
+    if (!cache || limit > cache.depth) return this.read(sessionId, limit);
+    const known = cache.get(sessionId, limit);
+    if (known) return known;
+    const read = cache.beginRead(sessionId);
+    let messages: Message[] | undefined;
+    try {
+      messages = await this.read(sessionId, cache.depth);
+    } finally {
+      cache.endRead(read, messages);
+    }
+    return messages.slice(Math.max(0, messages.length - limit));
+  }
+
+  private async read(sessionId: string, limit: number): Promise<Message[]> {
     const { rows } = await this.db.query<{
       role: 'user' | 'assistant';
       content: string;
@@ -71,14 +138,19 @@ export class SessionRepo {
 
   /** Deletes a session's messages (and who owned it); returns how many messages were removed. */
   async delete(sessionId: string): Promise<number> {
-    return this.db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ id: number }>(
-        'DELETE FROM messages WHERE session_id = $1 RETURNING id',
-        [sessionId],
-      );
-      await tx.query('DELETE FROM session_owners WHERE session_id = $1', [sessionId]);
-      return rows.length;
-    });
+    const write = this.cache?.beginWrite(sessionId);
+    try {
+      return await this.db.transaction(async (tx) => {
+        const { rows } = await tx.query<{ id: number }>(
+          'DELETE FROM messages WHERE session_id = $1 RETURNING id',
+          [sessionId],
+        );
+        await tx.query('DELETE FROM session_owners WHERE session_id = $1', [sessionId]);
+        return rows.length;
+      });
+    } finally {
+      if (write) this.cache?.endWrite(write, undefined);
+    }
   }
 
   /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from './index.js';
+import { SessionRepo, type Store } from './index.js';
 import { testEngines } from '../test/test-engines.js';
 
 for (const engine of testEngines()) {
@@ -97,6 +97,57 @@ for (const engine of testEngines()) {
           expect(history[i + 1]?.content).toBe(history[i]?.content.replace('q', 'a'));
         }
       });
+
+      it('answers history as the engine has it while turns, reads and deletes interleave', async () => {
+        // A repo without the cache reads the engine itself: the truth to compare with.
+        const direct = new SessionRepo(store.db);
+        const id = randomUUID();
+        const turn = (i: number) =>
+          store.sessions.saveTurn(id, [
+            { role: 'user', content: `q${i}`, timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)) },
+            { role: 'assistant', content: `a${i}`, agentName: i % 2 ? 'glossary' : '' },
+          ]);
+        expect(await store.sessions.history(id, 10)).toEqual([]);
+        const reads: Promise<unknown>[] = [];
+        for (let i = 0; i < 30; i++) {
+          reads.push(turn(i), store.sessions.history(id, 10));
+          if (i === 26) reads.push(store.sessions.delete(id));
+        }
+        await Promise.all(reads);
+        for (const limit of [1, 4, 10]) {
+          expect(await store.sessions.history(id, limit)).toEqual(await direct.history(id, limit));
+        }
+        // A message the engine changes (a lone surrogate is stored as U+FFFD) is read as stored.
+        await store.sessions.save(id, { role: 'user', content: 'alone \ud800 here' });
+        expect(await store.sessions.history(id, 10)).toEqual(await direct.history(id, 10));
+        expect(await store.sessions.delete(id)).toBeGreaterThan(0);
+        expect(await store.sessions.history(id, 10)).toEqual([]);
+      });
+
+      it.runIf(engine.name !== 'postgres')(
+        'reads a session of the embedded store from the engine once, then from memory',
+        async () => {
+          const queries: string[] = [];
+          const counted = {
+            ...store.db,
+            query: ((sql: string, params?: unknown[]) => {
+              queries.push(sql);
+              return store.db.query(sql, params);
+            }) as typeof store.db.query,
+          };
+          const sessions = new SessionRepo(counted, { exclusive: true });
+          const id = randomUUID();
+          await sessions.history(id, 10);
+          await sessions.saveTurn(id, [
+            { role: 'user', content: 'q' },
+            { role: 'assistant', content: 'a', agentName: 'book' },
+          ]);
+          const history = await sessions.history(id, 10);
+          expect(history.map((m) => m.content)).toEqual(['q', 'a']);
+          expect(queries.filter((sql) => sql.includes('FROM messages'))).toHaveLength(1);
+          expect(history).toEqual(await new SessionRepo(store.db).history(id, 10));
+        },
+      );
 
       it('saves runs and their tasks', async () => {
         await store.runs.create({ id: 'r1', kind: 'research', status: 'running', input: { q: 1 } });

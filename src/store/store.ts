@@ -34,7 +34,9 @@ export async function createStore(db: Db): Promise<Store> {
   return {
     db,
     chunks: new ChunkRepo(db),
-    sessions: new SessionRepo(db),
+    // An embedded store has one writer, this process (its folder is locked; memory is private),
+    // so recent sessions' messages can be served from memory; PostgreSQL may have others.
+    sessions: new SessionRepo(db, { exclusive: db.engine === 'pglite' }),
     runs,
     meta: new MetaRepo(db),
     embeddings: new EmbeddingRepo(db),

@@ -73,8 +73,10 @@ export function switchableDb(db: Db): Db & { down: boolean } {
     engine: db.engine,
     query: <Row>(sql: string, params?: unknown[]) =>
       wrapped.down ? Promise.reject(new Error('connect ECONNREFUSED')) : db.query<Row>(sql, params),
-    exec: (sql: string) => db.exec(sql),
-    transaction: <T>(fn: (tx: Db) => Promise<T>) => db.transaction(fn),
+    exec: (sql: string) =>
+      wrapped.down ? Promise.reject(new Error('connect ECONNREFUSED')) : db.exec(sql),
+    transaction: <T>(fn: (tx: Db) => Promise<T>) =>
+      wrapped.down ? Promise.reject(new Error('connect ECONNREFUSED')) : db.transaction(fn),
     close: () => db.close(),
   };
   return wrapped;

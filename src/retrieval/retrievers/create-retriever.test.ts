@@ -163,6 +163,37 @@ describe('createRetriever over a store', () => {
     expect(versionCalls).toBe(3);
   });
 
+  it('asks once for a burst of queries that arrive while the version check is under way', async () => {
+    let versionCalls = 0;
+    const answers: (() => void)[] = [];
+    const chunks: Store['chunks'] = Object.create(store.chunks);
+    chunks.version = async () => {
+      versionCalls += 1;
+      // Held until released, so the burst arrives while the check is under way.
+      await new Promise<void>((resolve) => answers.push(resolve));
+      return store.chunks.version();
+    };
+    let clock = 0;
+    const retriever = createRetriever({ chunks }, { versionCheckMs: 1000, now: () => clock });
+    await Promise.all([retriever.warm(), Promise.resolve().then(() => answers.shift()?.())]);
+    clock = 2000;
+    const burst = Array.from({ length: 20 }, () => retriever.retrieve('topics'));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(versionCalls).toBe(2);
+    // A check begun before `invalidate()` answers the queries that joined it, but is neither
+    // joined afterwards nor trusted as fresh: the next query asks again.
+    retriever.invalidate();
+    answers.shift()?.();
+    await Promise.all(burst);
+    const after = retriever.retrieve('topics');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(versionCalls).toBe(3);
+    answers.shift()?.();
+    await after;
+    await retriever.retrieve('topics');
+    expect(versionCalls).toBe(3);
+  });
+
   it('sees re-ingested chunks once the interval has passed', async () => {
     let clock = 0;
     const retriever = createRetriever(store, { versionCheckMs: 1000, now: () => clock });

@@ -229,13 +229,32 @@ export function createRetriever(
   let built: { version: string; ranker: Ranker } | undefined;
   let building: Promise<Ranker> | undefined;
   let checkedAt = Number.NEGATIVE_INFINITY;
+  // Queries that arrive while the version is being asked share that answer: a burst of queries
+  // when the check is due costs one round trip, not one each.
+  // `invalidate()` starts a new generation: a check begun before it is neither joined nor trusted.
+  let checking: Promise<string> | undefined;
+  let generation = 0;
+  const checkVersion = () => {
+    if (checking) return checking;
+    const started = generation;
+    const check = store.chunks
+      .version()
+      .then((version) => {
+        if (generation === started) checkedAt = now();
+        return version;
+      })
+      .finally(() => {
+        if (checking === check) checking = undefined;
+      });
+    checking = check;
+    return check;
+  };
 
   const current = async (): Promise<Ranker> => {
     if (built && versionCheckMs > 0 && now() - checkedAt < versionCheckMs) return built.ranker;
     let version: string;
     try {
-      version = await store.chunks.version();
-      checkedAt = now();
+      version = await checkVersion();
     } catch (cause) {
       throw new CohortError(
         'retrieval_unavailable',
@@ -271,6 +290,8 @@ export function createRetriever(
     },
     invalidate() {
       checkedAt = Number.NEGATIVE_INFINITY;
+      checking = undefined;
+      generation++;
     },
   };
 }
