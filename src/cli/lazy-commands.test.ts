@@ -45,3 +45,19 @@ describe('cohort loads only what a command needs', () => {
       expect(folders.get(folder) ?? 0, folder).toBe(0);
   });
 });
+
+describe('import of the library loads only what every use needs', () => {
+  it('does not load the OpenTelemetry API until an SDK registers', async () => {
+    const log = join(dir, 'library.log');
+    const script = join(dir, 'library.mjs');
+    writeFileSync(script, `await import(${JSON.stringify(join(SRC, 'index.ts'))});`);
+    await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--import', join(SRC, 'test/record-modules.mjs'), script],
+      { env: { ...process.env, COHORT_MODULE_LOG: log }, timeout: 120_000 },
+    );
+    const loaded = readFileSync(log, 'utf8');
+    expect(loaded).toContain('/src/telemetry/trace-span.ts');
+    expect(loaded).not.toContain('/@opentelemetry/');
+  });
+});

@@ -1,4 +1,3 @@
-import { trace } from '@opentelemetry/api';
 import { CohortError } from '../errors/index.js';
 import { tracesUrl, type TracingSettings } from './tracing-settings.js';
 
@@ -36,14 +35,19 @@ export async function shutdownTracing(): Promise<void> {
 
 async function start(settings: TracingSettings, url: string): Promise<TracingHandle> {
   try {
-    const [{ TracerProvider, BatchSpanProcessor }, { resourceFromAttributes }, exporterModule] =
-      await Promise.all([
-        import('@opentelemetry/sdk-trace'),
-        import('@opentelemetry/resources'),
-        settings.otlpProtocol === 'http/json'
-          ? import('@opentelemetry/exporter-trace-otlp-http')
-          : import('@opentelemetry/exporter-trace-otlp-proto'),
-      ]);
+    const [
+      { trace },
+      { TracerProvider, BatchSpanProcessor },
+      { resourceFromAttributes },
+      exporterModule,
+    ] = await Promise.all([
+      import('@opentelemetry/api'),
+      import('@opentelemetry/sdk-trace'),
+      import('@opentelemetry/resources'),
+      settings.otlpProtocol === 'http/json'
+        ? import('@opentelemetry/exporter-trace-otlp-http')
+        : import('@opentelemetry/exporter-trace-otlp-proto'),
+    ]);
     const exporter = new exporterModule.OTLPTraceExporter({ url, headers: settings.otlpHeaders });
     const provider = new TracerProvider({
       resource: resourceFromAttributes({ 'service.name': settings.serviceName }),

@@ -1,11 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import {
-  context as otelContext,
-  SpanStatusCode,
-  trace,
-  type Attributes,
-  type Span,
-} from '@opentelemetry/api';
+import { createRequire } from 'node:module';
+import type { Attributes, Span } from '@opentelemetry/api';
 
 import type { SpanRecord } from './span-record.js';
 
@@ -36,6 +31,25 @@ export interface SpanCollector {
 }
 
 const newId = () => randomBytes(8).toString('hex');
+
+type OtelApi = typeof import('@opentelemetry/api');
+
+/** Where @opentelemetry/api 1.x keeps its global registrations (tracer provider, context manager). */
+const OTEL_GLOBAL = Symbol.for('opentelemetry.js.api.1');
+let otelApi: OtelApi | undefined;
+
+/**
+ * The OpenTelemetry API, once anything has registered with it (an SDK's tracer provider sets its
+ * global). Until then every span it would make is the API's no-op, so the API (51 modules, a
+ * tenth of `import('cohort')`) is not loaded: it is required on the first span after a
+ * registration, and its CommonJS build shares the global with the ESM one an SDK uses.
+ */
+function otel(): OtelApi | undefined {
+  if (otelApi === undefined && OTEL_GLOBAL in globalThis) {
+    otelApi = createRequire(import.meta.url)('@opentelemetry/api') as OtelApi;
+  }
+  return otelApi;
+}
 
 /** The OpenTelemetry span behind each {@link TraceSpan}, for a trace started under it. */
 const otelSpans = new WeakMap<TraceSpan, Span>();
@@ -69,12 +83,11 @@ export function parseTraceparent(value: unknown): RemoteParent | undefined {
 function parentOf(parent: TraceSpan | RemoteParent | undefined) {
   if (!parent) return undefined;
   if ('child' in parent) {
-    const otel = otelSpans.get(parent);
-    return otel ? { otel, id: parent.spanId, recordedId: parent.spanId } : undefined;
+    return { otel: otelSpans.get(parent), id: parent.spanId, recordedId: parent.spanId };
   }
   // A remote span is the exported trace's parent; the store's trace of this run starts here.
   return {
-    otel: trace.wrapSpanContext({ ...parent, isRemote: true }),
+    otel: otel()?.trace.wrapSpanContext({ ...parent, isRemote: true }),
     id: parent.spanId,
     recordedId: null,
   };
@@ -83,16 +96,17 @@ function parentOf(parent: TraceSpan | RemoteParent | undefined) {
 function createSpan(
   name: string,
   attributes: Attributes,
-  parent: { otel: Span; id: string; recordedId: string | null } | undefined,
+  parent: { otel: Span | undefined; id: string; recordedId: string | null } | undefined,
   collector: SpanCollector | undefined,
 ): TraceSpan {
   const startMs = Date.now();
   const started = performance.now();
-  const parentContext = parent ? trace.setSpan(otelContext.active(), parent.otel) : undefined;
-  const otel = trace.getTracer(TRACER_NAME).startSpan(name, { attributes }, parentContext);
-  const otelId = otel.spanContext().spanId;
+  const api = otel();
+  const parentContext =
+    api && parent?.otel ? api.trace.setSpan(api.context.active(), parent.otel) : undefined;
+  const otelSpan = api?.trace.getTracer(TRACER_NAME).startSpan(name, { attributes }, parentContext);
   // A recording span's id is shared with the exported trace; the no-op span's is all zeros.
-  const spanId = otel.isRecording() ? otelId : newId();
+  const spanId = otelSpan?.isRecording() ? otelSpan.spanContext().spanId : newId();
   const record: SpanRecord | undefined = collector
     ? {
         spanId,
@@ -108,15 +122,22 @@ function createSpan(
   const span: TraceSpan = {
     spanId,
     child: (childName, childAttributes = {}) =>
-      createSpan(childName, childAttributes, { otel, id: spanId, recordedId: spanId }, collector),
+      createSpan(
+        childName,
+        childAttributes,
+        { otel: otelSpan, id: spanId, recordedId: spanId },
+        collector,
+      ),
     set(more) {
-      otel.setAttributes(more);
+      otelSpan?.setAttributes(more);
       if (record) Object.assign(record.attributes, more);
     },
     fail(error) {
       const message = error instanceof Error ? error.message : String(error);
-      otel.setStatus({ code: SpanStatusCode.ERROR, message });
-      if (error instanceof Error) otel.recordException(error);
+      if (otelSpan && api) {
+        otelSpan.setStatus({ code: api.SpanStatusCode.ERROR, message });
+        if (error instanceof Error) otelSpan.recordException(error);
+      }
       if (record) {
         record.status = 'error';
         record.error = message;
@@ -126,14 +147,14 @@ function createSpan(
       if (ended) return;
       ended = true;
       if (more) span.set(more);
-      otel.end();
+      otelSpan?.end();
       if (record && collector) {
         record.durationMs = Math.round((performance.now() - started) * 1000) / 1000;
         collector.spans.push(record);
       }
     },
   };
-  otelSpans.set(span, otel);
+  if (otelSpan) otelSpans.set(span, otelSpan);
   return span;
 }
 
