@@ -8,12 +8,19 @@
  * Written from general software vocabulary and tuned on the `tune` half of
  * eval/skills-blind.jsonl only; the `heldout` half measures it.
  */
-export const INTENT_LEXICON: ReadonlyArray<{ words: string; means: string; strength: number }> = [
+export const INTENT_LEXICON: ReadonlyArray<{
+  words: string;
+  means: string;
+  strength: number;
+  /** The words name a subject ("architecture", "feature"), not an activity ("crash", "tidy"). */
+  topic?: boolean;
+}> = [
   // Design before code.
   {
     words: 'architect architecture architectural blueprint',
     means: 'architect design',
     strength: 0.9,
+    topic: true,
   },
   { words: 'sketch draft outline proposal layout', means: 'design propose', strength: 0.9 },
   {
@@ -21,7 +28,12 @@ export const INTENT_LEXICON: ReadonlyArray<{ words: string; means: string; stren
     means: 'compare evaluate',
     strength: 0.6,
   },
-  { words: 'recommend boundaries schema components', means: 'design evaluate', strength: 0.4 },
+  {
+    words: 'recommend boundaries schema components',
+    means: 'design evaluate',
+    strength: 0.4,
+    topic: true,
+  },
   { words: 'strategy rfc spec specification adr', means: 'design plan', strength: 0.8 },
   { words: 'weigh pros cons suggest', means: 'compare evaluate propose', strength: 0.7 },
   // Building and changing behaviour.
@@ -35,6 +47,7 @@ export const INTENT_LEXICON: ReadonlyArray<{ words: string; means: string; stren
     words: 'endpoint feature script flag command option',
     means: 'implement add build',
     strength: 0.35,
+    topic: true,
   },
   {
     words: 'increase decrease raise lower bump reduce extend enable disable',
@@ -56,6 +69,7 @@ export const INTENT_LEXICON: ReadonlyArray<{ words: string; means: string; stren
   { words: 'make handle include instead', means: 'change implement', strength: 0.4 },
   // Moving code to another platform or version changes what it runs on.
   { words: 'port migrate upgrade downgrade', means: 'change implement', strength: 0.7 },
+  { words: 'resolve solve', means: 'fix debug', strength: 0.6 },
   // Restructuring without changing behaviour.
   { words: 'clean cleanup tidy messy mess', means: 'clean refactor', strength: 0.9 },
   {
@@ -64,7 +78,7 @@ export const INTENT_LEXICON: ReadonlyArray<{ words: string; means: string; stren
     strength: 0.9,
   },
   {
-    words: 'duplicated duplicate duplication copies copied copy-pasted repeated',
+    words: 'duplicated duplicate duplication copies copied copy-pasted repeated dedupe dedup',
     means: 'deduplicate',
     strength: 0.9,
   },
@@ -103,9 +117,15 @@ export const INTENT_PHRASES: ReadonlyArray<{ pattern: RegExp; means: string; str
   },
   { pattern: /\bcome up with\b/i, means: 'design propose', strength: 0.9 },
   {
+    // A named error or exception type ("the TypeError", "a NullPointerException") is a bug.
+    pattern: /\b[A-Z]\w*(Error|Exception)\b/,
+    means: 'fix debug',
+    strength: 0.8,
+  },
+  {
     // Moving code into one place of its own: "into one helper", "into its own function".
     pattern:
-      /\b(pull|move|put|gather|factor|consolidate|merge|combine|fold)\b[^.;]*\binto (one|a single|a shared|a common|its own|their own|a separate|separate|a dedicated)\b/i,
+      /\b(pull|move|put|gather|factor|consolidate|merge|combine|fold)\b[^.;]*\binto (one|a single|a shared|a common|its own|their own|a separate|separate|a dedicated)\b|\bfactor (it |them |this |that |these |those )?out\b/i,
     means: 'extract refactor',
     strength: 0.8,
   },
@@ -146,7 +166,7 @@ export const INTENT_PHRASES: ReadonlyArray<{ pattern: RegExp; means: string; str
   },
   {
     pattern:
-      /\bwhat should (the )?.{0,60}look like\b|\bweigh (them|it|these|those|the options)? ?up\b|\bpros and cons\b|\bfits? (our|my|the) needs\b/i,
+      /\bwhat (should|would|could) (the |a |an )?.{0,60}look like\b|\bweigh (them|it|these|those|the options)? ?up\b|\bpros and cons\b|\bfits? (our|my|the) needs\b/i,
     means: 'design evaluate',
     strength: 0.9,
   },

@@ -90,7 +90,7 @@ export function readRequest(request: string, verbs: VerbCheck): RequestReading {
   let questions = 0;
   let decide = false;
   for (const sentence of sentences) {
-    if (/\?\s*$/.test(sentence)) {
+    if (/\?\s*$/.test(sentence) || /^(?:what|which|how|should|would|could)\b/i.test(sentence)) {
       questions += 1;
       if (asksForDecision(sentence)) decide = true;
     }
@@ -131,7 +131,11 @@ export function readRequest(request: string, verbs: VerbCheck): RequestReading {
  * to one about how something works ("which is faster in Python, X or Y?").
  */
 function asksForDecision(sentence: string): boolean {
-  if (/\bshould\b|\bwould it be better\b|\bbest way to\b|\bwhat's the best\b/i.test(sentence))
+  if (
+    /\bshould\b|\bwould it be better\b|\bbest way to\b|\bwhat's the best\b|\bwhat (?:would|could) .{0,80}\blook like\b/i.test(
+      sentence,
+    )
+  )
     return true;
   return (
     /\bor\b/i.test(sentence) && /\b(?:we|our|us|ours|i|my|mine|for the|for this)\b/i.test(sentence)
@@ -182,6 +186,8 @@ function headOf(asked: string, verbs: VerbCheck): Clause {
     if (words.length >= length && verbs.isVerb(phrase))
       return { text: asked, role: 'asks', head: phrase, headIsVerb: true };
   }
-  if (LIGHT_VERBS.has(first) || !verbs.isVerb(first)) return { text: asked, role: 'asks' };
+  // A gerund opens a statement ("Uploading a big file hangs"), not an imperative.
+  if (LIGHT_VERBS.has(first) || first.endsWith('ing') || !verbs.isVerb(first))
+    return { text: asked, role: 'asks' };
   return { text: asked, role: 'asks', head: first, headIsVerb: true };
 }

@@ -224,4 +224,19 @@ describe('activation of the shipped skills', () => {
         ?.name,
     ).toBe('refactor');
   });
+
+  it('lets the head verb outweigh the nouns it acts on', () => {
+    // "hooks" is also a verb of wiring things in, but here it is what is split.
+    expect(
+      activateSkill('Decompose the huge useEffect in Settings.tsx into smaller hooks.', shipped)
+        .skill?.name,
+    ).toBe('refactor');
+  });
+
+  it('counts one word once, even when both a description and the lexicon know it', () => {
+    // "architecture" is a designer word twice over, but reviewing is no skill's work.
+    expect(
+      activateSkill('Could you review the architecture slides and send comments?', shipped).how,
+    ).toBe('none');
+  });
 });

@@ -35,6 +35,7 @@ const LEXICON = INTENT_LEXICON.map((entry) => ({
   words: new Set(words(entry.words)),
   means: [...terms(entry.means)],
   strength: entry.strength,
+  topic: entry.topic === true,
 }));
 
 /** One piece of evidence: the stems it points to, each with how sure the pointing is. */
@@ -46,10 +47,22 @@ export const UNCOVERED_ACTIVITY_DAMP = 0.5;
 export const QUESTION_DAMP = 0.35;
 /** Evidence for planning from a question about what the project should do ("X or Y for us?"). */
 export const DECISION_STRENGTH = 0.7;
+/** How much a word other than a head counts when a head reaches some skill's words. */
+export const HEAD_DOMINANCE = 0.75;
 /** Lexicon entries this sure name the kind of work on their own ("copies" → deduplicate). */
 const STRONG_LEXICON = 0.8;
 /** Verbs of making, whose object says what work is meant ("write an RFC", "create a test"). */
-const MAKING_VERBS = new Set('write create draft prepare produce compose'.split(' '));
+const MAKING_VERBS = new Set([
+  'write',
+  'create',
+  'draft',
+  'prepare',
+  'produce',
+  'compose',
+  'put together',
+  'draw up',
+  'write up',
+]);
 /** How sure a head verb's WordNet synonym (first sense, then second) or hypernym points. */
 const WORDNET_SYNONYM = [0.7, 0.5];
 const WORDNET_HYPERNYM = 0.6;
@@ -116,7 +129,10 @@ function requestEvidence(
   // when it names one ("a cover letter for a developer job").
   let damp = NOT_CODE.test(request) ? 0.25 : 1;
   const oneSentence = !/[.?!]\s+\S/.test(request.trim());
-  if (reading.question === 'explain' || (QUESTION_OPENING.test(request) && oneSentence))
+  if (
+    reading.question === 'explain' ||
+    (QUESTION_OPENING.test(request) && oneSentence && reading.question !== 'decide')
+  )
     damp *= QUESTION_DAMP;
   // Phrases are read in everything but what the request rules out ("don't add a function").
   const unruled = reading.clauses
@@ -153,16 +169,38 @@ function requestEvidence(
   // The request asks for something (a verb heads it) that no skill's words reach, and neither a
   // phrase nor a strong lexicon word says which kind of work is meant: "Review this branch",
   // "Describe the payment module" (but "Consolidate the three copies …" is deduplication).
-  const strongHit = hits.some((entry) => entry.strength >= STRONG_LEXICON);
+  const strongHit = hits.some((entry) => entry.strength >= STRONG_LEXICON && !entry.topic);
   if (verbHeads > 0 && headPieces.length === 0 && phrases.length === 0 && !strongHit)
     damp *= UNCOVERED_ACTIVITY_DAMP;
   for (const piece of headPieces) {
     for (const term of piece.keys()) heads.add(term);
     pieces.push(new Map([...piece].map(([term, strength]) => [term, strength * damp])));
   }
-  for (const term of own) pieces.push(new Map([[term, damp]]));
-  for (const entry of hits)
-    pieces.push(new Map(entry.means.map((term) => [term, entry.strength * damp])));
+  // One piece per word: its own stem and what the lexicon maps it to ("architecture" →
+  // architect, design) are one reason, not two. Each lexicon entry counts once.
+  const used = new Set<(typeof LEXICON)[number]>();
+  const covered = new Set<string>();
+  for (const word of words(positiveText(asked))) {
+    const piece: Evidence = new Map();
+    for (const term of terms(word))
+      if (own.has(term) && !covered.has(term)) {
+        covered.add(term);
+        piece.set(term, damp);
+      }
+    for (const entry of hits) {
+      if (used.has(entry) || !inflections(word).some((form) => entry.words.has(form))) continue;
+      used.add(entry);
+      for (const term of entry.means)
+        piece.set(term, Math.max(piece.get(term) ?? 0, entry.strength * damp));
+    }
+    if (piece.size > 0)
+      pieces.push(
+        // When a head says what is asked, the other words are what it is about, and count less.
+        headPieces.length > 0
+          ? new Map([...piece].map(([term, strength]) => [term, strength * HEAD_DOMINANCE]))
+          : piece,
+      );
+  }
   for (const phrase of phrases)
     pieces.push(new Map([...terms(phrase.means)].map((term) => [term, phrase.strength * damp])));
   if (reading.question === 'decide')
