@@ -23,8 +23,25 @@ describe('learnBookKnowledge', () => {
     expect(knowledge.terms.topic?.[at('module_info')]).toBe(2);
     expect(knowledge.terms.messag?.[at('hardware')]).toBe(0);
     expect(knowledge.words.jetson).toBe(2);
+    // Which chunks use a stem, for stems in at most a quarter of the chunks (none of 3 here).
+    expect(knowledge.passages).toEqual({});
     // Plain data: it survives JSON and validates against its schema.
     expect(BookKnowledgeSchema.parse(JSON.parse(JSON.stringify(knowledge)))).toEqual(knowledge);
+  });
+});
+
+describe('passages', () => {
+  it('lists the chunks that use each stem in at most a quarter of them, in learning order', () => {
+    const knowledge = learnBookKnowledge([
+      chunk('hardware', 'The Jetson Orin runs the robot.'),
+      ...Array.from({ length: 6 }, (_, i) => chunk('module_info', `The robot plans path ${i}.`)),
+      chunk('module_info', 'A costmap marks obstacles for the robot.'),
+    ]);
+    expect(knowledge.passages?.jetson).toEqual([0]);
+    expect(knowledge.passages?.costmap).toEqual([7]);
+    // In every chunk: everywhere in the book, so no list is kept.
+    expect(knowledge.passages?.robot).toBeUndefined();
+    expect(knowledge.passages?.plan).toBeUndefined();
   });
 });
 

@@ -12,6 +12,12 @@ import {
 /** The parts of a chunk the router learns from. */
 export type KnowledgeChunk = Pick<ChunkRecord, 'text' | 'title' | 'headingPath' | 'domain'>;
 
+/**
+ * Stems in more than this share of the chunks are everywhere in the book ("robot" in a robotics
+ * book): their passages are not kept, and they meet every other word.
+ */
+export const MAX_PASSAGE_SHARE = 0.25;
+
 /** Words longer than this are not words (hashes, URLs run together) and are not learnt. */
 const MAX_WORD_LENGTH = 30;
 
@@ -33,7 +39,10 @@ export function learnBookKnowledge(
   const terms = new Map<string, number[]>();
   const words = new Map<string, number>();
   const stems = new Map<string, string>();
+  const passages = new Map<string, number[]>();
+  let ordinal = -1;
   for (const chunk of chunks) {
+    ordinal += 1;
     let d = position.get(chunk.domain);
     if (d === undefined) {
       d = domains.length;
@@ -52,16 +61,21 @@ export function learnBookKnowledge(
       if (stem === undefined) stems.set(word, (stem = stemWord(word)));
       if (seen.has(stem)) continue;
       seen.add(stem);
+      let list = passages.get(stem);
+      if (!list) passages.set(stem, (list = []));
+      list.push(ordinal);
       let row = terms.get(stem);
       if (!row) terms.set(stem, (row = domains.map(() => 0)));
       row[d] = (row[d] ?? 0) + 1;
     }
   }
+  const limit = MAX_PASSAGE_SHARE * (ordinal + 1);
   return {
     domains,
     chunks: counts,
     terms: Object.fromEntries(terms),
     words: Object.fromEntries(words),
+    passages: Object.fromEntries([...passages].filter(([, list]) => list.length <= limit)),
     ...(version !== undefined ? { version } : {}),
   };
 }

@@ -67,6 +67,28 @@ describe('questions the book does not cover go to the fallback, saying so', () =
       expect(result.offTopic?.uncovered).toContain(name);
     },
   );
+  it.each([
+    ["What's the best GPU for mining crypto?", 'crypto'],
+    ['Which laptop is best for a high-school history teacher?', 'teacher'],
+    ['Which Jetson is best for a home aquarium controller?', 'aquarium'],
+  ])('judges what a thing is asked *for* as part of the subject: %j', (query, word) => {
+    const result = router.route(query);
+    expect(result.primaryAgent).toBe('book');
+    expect(result.routingReason).toContain(`"${word}"`);
+    expect(result.routingReason).toMatch(/purpose \(what it is asked for\)/);
+  });
+  it.each([
+    'Which camera should I buy for obstacle detection on the robot?',
+    'What GPU do I need for training policies in Isaac Sim?',
+    'Is an RTX 4080 good for the course, for example for Isaac Sim?',
+  ])('keeps hardware for a purpose the book covers: %j', (query) => {
+    expect(router.route(query).primaryAgent).toBe('hardware');
+  });
+  it('reads a query word that names a property of every object ("constructor") as a word', () => {
+    const result = router.route('What is a constructor in C++?');
+    expect(result.primaryAgent).toBe('book');
+    expect(result.routingReason).toContain('"constructor"');
+  });
   it('keeps a name beside words it can judge, and a misspelt book name, with their specialist', () => {
     expect(router.route('How much does a Jetsn Orin cost?').primaryAgent).toBe('hardware');
     expect(router.route('Can I run Isaac Sim on my Zephyrus laptop?').primaryAgent).toBe(

@@ -31,6 +31,36 @@ describe('subject grounding', () => {
     expect(ground("I'm here for something, anything").judged).toBe(false);
     expect(ground("I'm here for something: bitcoin").uncovered).toEqual(['bitcoin']);
   });
+  it('counts the covered words that meet in one passage (together), besides the whole share', () => {
+    const book = learnBookKnowledge(
+      [
+        'A laptop with a discrete GPU runs the simulator for the lab.',
+        'The camera streams video frames to the perception node.',
+        'The simulator renders the lab scene with ray tracing.',
+        'Perception nodes detect objects in the lab.',
+        'The lab keeps spare batteries.',
+      ].map((text) => ({ domain: 'hardware', text, title: 'Lab', headingPath: ['Lab'] })),
+    );
+    const lab = compileKnowledge(book, agents, englishDictionary(), 'book');
+    const apart = lab.ground(analyzeText('laptop video'));
+    expect(apart.score).toBeGreaterThan(0.9);
+    expect(apart.together).toBeLessThan(0.7);
+    const met = lab.ground(analyzeText('laptop simulator'));
+    expect(met.together).toBeCloseTo(met.score, 5);
+  });
+  it('grounds what a question asks something for on its own', () => {
+    const grounding = ground('Which laptop is best for a wedding photographer?');
+    expect(grounding.purpose?.uncovered).toEqual(
+      expect.arrayContaining(['wedding', 'photographer']),
+    );
+    expect(grounding.purpose?.score).toBe(0);
+    expect(ground('What does IMU stand for?').purpose).toBeUndefined();
+    expect(ground('Is a Jetson enough, for example for a costmap?').purpose).toBeUndefined();
+  });
+  it('finds no book term in a word that names a property of every object', () => {
+    expect(() => ground('What is a constructor, or toString, or hasOwnProperty?')).not.toThrow();
+    expect(ground('What is a constructor?').uncovered).toEqual(['constructor']);
+  });
   it('has no subject to judge when the question is only its form', () => {
     expect(ground('How much does it cost?')).toMatchObject({ judged: false, score: 1 });
   });

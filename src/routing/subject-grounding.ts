@@ -60,10 +60,41 @@ export interface Grounding {
    * English, the book nor a specialist knows ("How much does bitcoin cost?").
    */
   score: number;
+  /**
+   * 0..1: like `score`, but counting only the covered words that meet in one passage of the book
+   * (and words everywhere in it): the book uses "laptop" and "video" but never together.
+   */
+  together: number;
+  /**
+   * The grounding of what the question asks something for ("the best laptop for a law student"):
+   * the words after its first "for", when they hold a subject.
+   */
+  purpose?: Grounding;
   /** False when the question has no subject word at all: nothing to judge by. */
   judged: boolean;
   /** Share of the subject's book occurrences per chunk domain (sums to 1, or empty). */
   domainShares: Record<string, number>;
+}
+
+/** One subject word as judged: its weight in the subject and how strongly the book covers it. */
+interface JudgedWord {
+  word: string;
+  stem: string;
+  weight: number;
+  strength: number;
+}
+
+// "for example" and "for instance" introduce an example, not a purpose.
+const NOT_A_PURPOSE = new Set(['example', 'instance']);
+
+/**
+ * Where the purpose of a question starts: after its first "for" that is followed by words ("What
+ * does X stand for?" has none), or -1.
+ */
+function purposeStart(words: readonly string[]): number {
+  const at = words.indexOf('for');
+  if (at < 0 || at === words.length - 1 || NOT_A_PURPOSE.has(words[at + 1] ?? '')) return -1;
+  return at + 1;
 }
 
 /** Book knowledge compiled for lookups, plus the specialists' vocabulary. */
@@ -124,8 +155,15 @@ export function compileKnowledge(
     }
   }
 
+  // Own properties only: a query word such as "constructor" must not find Object's prototype.
+  const termRow = (stem: string): number[] | undefined =>
+    Object.hasOwn(knowledge.terms, stem) ? knowledge.terms[stem] : undefined;
+  const passages = knowledge.passages;
+  const passagesOf = (stem: string): number[] | undefined =>
+    passages && Object.hasOwn(passages, stem) ? passages[stem] : undefined;
+
   const bookFrequency = (stem: string): number => {
-    const row = knowledge.terms[stem];
+    const row = termRow(stem);
     if (!row) return 0;
     let total = 0;
     for (const count of row) total += count;
@@ -141,8 +179,43 @@ export function compileKnowledge(
     return Math.max(own, bookRate / (bookRate + KEYNESS_FACTOR * englishRate));
   };
 
+  // The covered weight of the subject's words that meet in one passage of the book. A word with no
+  // passage list meets every other: it is everywhere in the book, or a specialist's own word.
+  const together = (judged: ReadonlyArray<JudgedWord>): number => {
+    let everywhere = 0;
+    let best = 0;
+    const inPassage = new Map<number, number>();
+    for (const entry of judged) {
+      const value = entry.weight * entry.strength;
+      if (value === 0) continue;
+      const list = passages ? passagesOf(entry.stem) : undefined;
+      if (!list) {
+        everywhere += value;
+        continue;
+      }
+      for (const chunk of list) {
+        const sum = (inPassage.get(chunk) ?? 0) + value;
+        inPassage.set(chunk, sum);
+        if (sum > best) best = sum;
+      }
+    }
+    return everywhere + best;
+  };
+
   const ground = (text: QueryText): Grounding => {
-    const judged: Array<{ word: string; weight: number; strength: number }> = [];
+    const whole = groundText(text);
+    const at = purposeStart(text.words);
+    if (at < 0) return whole;
+    const purpose = groundText({
+      raw: text.raw,
+      words: text.words.slice(at),
+      stems: text.stems.slice(at),
+    });
+    return purpose.judged ? { ...whole, purpose } : whole;
+  };
+
+  const groundText = (text: QueryText): Grounding => {
+    const judged: JudgedWord[] = [];
     const bookTerms: string[] = [];
     const names: string[] = [];
     const mass = new Array<number>(knowledge.domains.length).fill(0);
@@ -166,10 +239,11 @@ export function compileKnowledge(
       const absentNoun = strength < 0.5 && entry.nounShare >= 0.9 ? UNCOVERED_NOUN_WEIGHT : 1;
       judged.push({
         word,
+        stem,
         weight: (absentNoun * partWeight) / (1 + ln1p(entry.frequency)),
         strength,
       });
-      const row = knowledge.terms[stem];
+      const row = termRow(stem);
       if (row) {
         // Rare terms say more about where the subject lives than ubiquitous ones ("robot").
         const total = row.reduce((a, b) => a + b, 0);
@@ -185,7 +259,8 @@ export function compileKnowledge(
     // something the book never names.
     const namesOnly = judged.length === 0 && names.length > 0;
     if (namesOnly)
-      for (const word of names) judged.push({ word, weight: UNKNOWN_NAME_WEIGHT, strength: 0 });
+      for (const word of names)
+        judged.push({ word, stem: word, weight: UNKNOWN_NAME_WEIGHT, strength: 0 });
     const weight = judged.reduce((sum, entry) => sum + entry.weight, 0);
     const score =
       weight > 0
@@ -213,6 +288,7 @@ export function compileKnowledge(
           .map((entry) => entry.word),
       ],
       score,
+      together: weight > 0 ? together(judged) / weight : 1,
       judged: weight > 0,
       domainShares,
     };
@@ -222,7 +298,7 @@ export function compileKnowledge(
     const total = bookFrequency(stem);
     if (total === 0) return undefined;
     const d = knowledge.domains.indexOf(domain);
-    return d < 0 ? 0 : (knowledge.terms[stem]?.[d] ?? 0) / total;
+    return d < 0 ? 0 : (termRow(stem)?.[d] ?? 0) / total;
   };
 
   return { knowledge, size, termStrength, ground, domainShare };

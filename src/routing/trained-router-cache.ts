@@ -63,6 +63,12 @@ function isKnowledge(value: unknown): value is BookKnowledge {
   for (const row of Object.values(terms)) {
     if (!Array.isArray(row) || row.length !== domains.length || !row.every(isCount)) return false;
   }
+  const { passages } = knowledge;
+  if (passages !== undefined) {
+    if (typeof passages !== 'object' || passages === null) return false;
+    for (const list of Object.values(passages))
+      if (!Array.isArray(list) || !list.every(isCount)) return false;
+  }
   return Object.values(words).every(isCount);
 }
 

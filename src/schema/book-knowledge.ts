@@ -13,6 +13,11 @@ export const BookKnowledge = z.object({
   terms: z.record(z.string(), z.array(z.number().int().min(0))),
   /** Word as written (lowercase) → occurrences in the book: the spelling corrector's lexicon. */
   words: z.record(z.string(), z.number().int().min(0)),
+  /**
+   * Stem → the chunks (numbered in learning order) that use it, for stems used in at most
+   * `MAX_PASSAGE_SHARE` of the chunks: which words the book uses together, in one passage.
+   */
+  passages: z.record(z.string(), z.array(z.number().int().min(0))).optional(),
   /** The store's chunk version the knowledge was learnt from, when known. */
   version: z.string().optional(),
 });

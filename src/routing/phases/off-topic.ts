@@ -1,4 +1,4 @@
-import { isArithmetic } from '../subject-grounding.js';
+import { isArithmetic, type Grounding } from '../subject-grounding.js';
 import { namesSubject } from './secondary.js';
 import { probabilityOf, quoteWords, round, type Phase } from './phase.js';
 
@@ -11,10 +11,43 @@ import { probabilityOf, quoteWords, round, type Phase } from './phase.js';
  */
 export const MIN_GROUNDING_WITHOUT_KEYWORD = 0.5;
 
+/** Why a question's subject is not the book's, for the reason: the first test it fails. */
+function uncoveredBy(
+  grounding: Grounding,
+  floor: number,
+  minGrounding: number,
+): { share: number; floor: number; words: string[]; what: string } | undefined {
+  if (!grounding.judged) return undefined;
+  if (grounding.score < floor)
+    return { share: grounding.score, floor, words: grounding.uncovered, what: 'subject' };
+  // The words the book covers must meet somewhere: "laptop" and "video" in different chapters
+  // do not make "a laptop for video editing" a subject of the book.
+  if (grounding.together < minGrounding)
+    return {
+      share: grounding.together,
+      floor: minGrounding,
+      words: grounding.uncovered.length > 0 ? grounding.uncovered : grounding.covered,
+      what: 'subject in any one passage',
+    };
+  // What something is wanted for must be the book's too ("the best GPU for playing Cyberpunk").
+  const purpose = grounding.purpose;
+  if (purpose?.judged && purpose.score < minGrounding)
+    return {
+      share: purpose.score,
+      floor: minGrounding,
+      words: purpose.uncovered,
+      what: 'purpose (what it is asked for)',
+    };
+  return undefined;
+}
+
 /**
  * The subject phase: arithmetic, and questions whose subject the book does not cover (judged from
- * the book knowledge), go to the default agent with a reason naming the uncovered words. The bar is
- * higher when no specialist keyword names the subject (see {@link MIN_GROUNDING_WITHOUT_KEYWORD}).
+ * the book knowledge), go to the default agent with a reason naming the uncovered words. A subject
+ * is not the book's when (1) too little of it is covered — the bar is higher when no specialist
+ * keyword names it (see {@link MIN_GROUNDING_WITHOUT_KEYWORD}); (2) the covered words never meet in
+ * one passage of the book (`Grounding.together`); or (3) the question asks for something *for* a
+ * purpose the book does not cover (`Grounding.purpose`). Tests 2 and 3 use `routing.minGrounding`.
  *
  * @example
  * offTopicPhase(phaseContext(model, "What does 'wanderlust' mean?", settings))?.primary; // 'book'
@@ -33,20 +66,22 @@ export const offTopicPhase: Phase = (context) => {
   const floor = namedSubject
     ? settings.minGrounding
     : Math.max(settings.minGrounding, MIN_GROUNDING_WITHOUT_KEYWORD);
-  const uncovered = grounding !== undefined && grounding.judged && grounding.score < floor;
-  if (!arithmetic && !uncovered) return undefined;
+  const failed = grounding && uncoveredBy(grounding, floor, settings.minGrounding);
+  if (!arithmetic && !failed) return undefined;
   const primary = model.defaultAgent;
+  const uncovered = failed?.words ?? [];
   return {
     primary,
     phase: 'fallback',
-    confidence: Math.max(probabilityOf(context, primary), 1 - (grounding?.score ?? 0)),
+    confidence: Math.max(probabilityOf(context, primary), 1 - (failed?.share ?? 0)),
     scores: context.classification.probabilities,
-    ...(arithmetic || !grounding?.uncovered.length
+    ...(arithmetic || !grounding || uncovered.length === 0
       ? {}
-      : { offTopic: { subject: grounding.subject, uncovered: grounding.uncovered } }),
-    reason: arithmetic
-      ? `Fallback to ${primary}: arithmetic is not something the book covers.`
-      : `Fallback to ${primary}: the book does not cover ${quoteWords(grounding?.uncovered ?? [])} ` +
-        `(the book's share of the question's subject is ${round(grounding?.score ?? 0)} < ${floor}).`,
+      : { offTopic: { subject: grounding.subject, uncovered } }),
+    reason:
+      arithmetic || !failed
+        ? `Fallback to ${primary}: arithmetic is not something the book covers.`
+        : `Fallback to ${primary}: the book does not cover ${quoteWords(uncovered)} ` +
+          `(the book's share of the question's ${failed.what} is ${round(failed.share)} < ${failed.floor}).`,
   };
 };
