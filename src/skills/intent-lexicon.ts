@@ -14,6 +14,8 @@ export const INTENT_LEXICON: ReadonlyArray<{
   strength: number;
   /** The words name a subject ("architecture", "feature"), not an activity ("crash", "tidy"). */
   topic?: boolean;
+  /** Only as the head of a clause: "Log a warning" asks for behaviour, "the log file" does not. */
+  headOnly?: boolean;
 }> = [
   // Design before code.
   {
@@ -60,6 +62,12 @@ export const INTENT_LEXICON: ReadonlyArray<{
     strength: 0.9,
   },
   { words: 'error errors wrong complains red issue problem', means: 'fix debug', strength: 0.5 },
+  // What a bug report says the program does wrong ("the export drops rows").
+  {
+    words: 'drops loses skips swallows truncates corrupts mangles garbles',
+    means: 'fix debug',
+    strength: 0.6,
+  },
   {
     words:
       'exception exceptions traceback hang hangs freezes leak leaks incorrect incorrectly flaky intermittent intermittently sometimes',
@@ -70,10 +78,23 @@ export const INTENT_LEXICON: ReadonlyArray<{
   // Moving code to another platform or version changes what it runs on.
   { words: 'port migrate upgrade downgrade', means: 'change implement', strength: 0.7 },
   { words: 'resolve solve', means: 'fix debug', strength: 0.6 },
+  {
+    words: 'patch hotfix vulnerability vulnerabilities xss injection',
+    means: 'fix debug',
+    strength: 0.8,
+  },
+  {
+    // A clause that opens with what the program should do asks for that behaviour.
+    words: 'log print emit validate reject redirect retry cache persist expose',
+    means: 'change implement',
+    strength: 0.7,
+    headOnly: true,
+  },
+  { words: 'model specify', means: 'design plan', strength: 0.6, headOnly: true },
   // Restructuring without changing behaviour.
   { words: 'clean cleanup tidy messy mess', means: 'clean refactor', strength: 0.9 },
   {
-    words: 'reorganize reorganise restructure rearrange mirror',
+    words: 'reorganize reorganise restructure rearrange mirror reorder regroup',
     means: 'reorganise refactor',
     strength: 0.9,
   },
@@ -105,7 +126,7 @@ export const INTENT_PHRASES: ReadonlyArray<{ pattern: RegExp; means: string; str
   },
   {
     pattern:
-      /\b((behaviou?r|output|api|results?|callers?|functionality)s? (must|should|will|may|can) (not|never) (change|differ|break)|without (chang|alter|break|affect)\w*|keep(ing)? (all )?(the )?(tests?|behaviou?r)\b|same behaviou?r|nothing( else)? (should|must|may|will|is to) change|no (behaviou?r(al)?|functional|visible) changes?|(behaviou?r|output|api|result)s? (stays?|remains?|is) (the same|identical|unchanged|intact)|keeping (the |its |their )?([\w-]+ )?(output|behaviou?r|results?|api)s? (identical|the same|unchanged))/i,
+      /\b((behaviou?r|output|api|results?|callers?|functionality)s? (must|should|will|may|can) (not|never) (change|differ|break)|without (chang|alter|break|affect)\w*|keep(ing)? (all )?(the )?(tests?|behaviou?r)\b|same behaviou?r|nothing( else)? (should|must|may|will|is to) change|no (behaviou?r(al)?|functional|visible) changes?|(behaviou?r|output|api|result|response|functionality)s? ((must|should|will|has to|needs to|have to) )?(stays?|remains?|is|are|be) (the same|identical|unchanged|intact)|keeping (the |its |their )?([\w-]+ )?(output|behaviou?r|results?|api)s? (identical|the same|unchanged))/i,
     means: 'refactor restructure',
     strength: 0.9,
   },
@@ -116,6 +137,19 @@ export const INTENT_PHRASES: ReadonlyArray<{ pattern: RegExp; means: string; str
     strength: 0.9,
   },
   { pattern: /\bcome up with\b/i, means: 'design propose', strength: 0.9 },
+  {
+    // Follow-ups of a rename or a move, not new behaviour.
+    pattern:
+      /\bupdat\w* (the |its |their |all )?(call ?sites|callers|imports|references|usages|uses)\b/i,
+    means: 'rename refactor',
+    strength: 0.8,
+  },
+  {
+    pattern:
+      /\b(reduce|lower|loosen) (the )?(coupling|complexity|duplication|nesting|indirection)\b|\bdecouple\b/i,
+    means: 'simplify refactor',
+    strength: 0.9,
+  },
   {
     // A named error or exception type ("the TypeError", "a NullPointerException") is a bug.
     pattern: /\b[A-Z]\w*(Error|Exception)\b/,

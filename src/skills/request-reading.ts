@@ -132,7 +132,7 @@ export function readRequest(request: string, verbs: VerbCheck): RequestReading {
  */
 function asksForDecision(sentence: string): boolean {
   if (
-    /\bshould\b|\bwould it be better\b|\bbest way to\b|\bwhat's the best\b|\bwhat (?:would|could) .{0,80}\blook like\b/i.test(
+    /\bshould\b|\bwould it be better\b|\bbest way to\b|\bwhat's the best\b|\bwhat (?:would|could) .{0,80}\blook like\b|\bhow (?:would|could) (?:you|we|i)\b/i.test(
       sentence,
     )
   )

@@ -239,4 +239,23 @@ describe('activation of the shipped skills', () => {
       activateSkill('Could you review the architecture slides and send comments?', shipped).how,
     ).toBe('none');
   });
+
+  it('reads what a constraint keeps as asked of no word, and a noun head no skill names as no task', () => {
+    expect(
+      activateSkill(
+        'Reduce the coupling between the router and the store by adding a facade, no functional changes.',
+        shipped,
+      ).skill?.name,
+    ).toBe('refactor');
+    expect(activateSkill('Give me an estimate for building the import feature.', shipped).how).toBe(
+      'none',
+    );
+  });
+
+  it('reads a behaviour verb heading a clause as a change, not the same word as a noun', () => {
+    expect(
+      activateSkill('Log a warning when the queue grows past 1,000 jobs.', shipped).skill?.name,
+    ).toBe('developer');
+    expect(activateSkill('Where is the log file of the worker kept?', shipped).how).toBe('none');
+  });
 });

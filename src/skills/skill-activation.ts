@@ -36,17 +36,20 @@ const LEXICON = INTENT_LEXICON.map((entry) => ({
   means: [...terms(entry.means)],
   strength: entry.strength,
   topic: entry.topic === true,
+  headOnly: entry.headOnly === true,
 }));
 
 /** One piece of evidence: the stems it points to, each with how sure the pointing is. */
 type Evidence = Map<string, number>;
 
-/** How much evidence counts when the request asks for an activity no skill names ("review this"). */
-export const UNCOVERED_ACTIVITY_DAMP = 0.5;
+/** How much evidence counts when the request asks for an activity no skill names ("review this", "give me an estimate"). */
+export const UNCOVERED_ACTIVITY_DAMP = 0.4;
 /** How much evidence counts in a request that only asks a question ("how does X work?"). */
 export const QUESTION_DAMP = 0.35;
 /** Evidence for planning from a question about what the project should do ("X or Y for us?"). */
 export const DECISION_STRENGTH = 0.7;
+/** The actions a constraint clause says will not happen ("no functional changes" → change). */
+const KEPT_ACTIONS = /\b(chang|alter|break|affect|modif)\w*/gi;
 /** How much a word other than a head counts when a head reaches some skill's words. */
 export const HEAD_DOMINANCE = 0.75;
 /** Lexicon entries this sure name the kind of work on their own ("copies" → deduplicate). */
@@ -62,6 +65,9 @@ const MAKING_VERBS = new Set([
   'put together',
   'draw up',
   'write up',
+  'lay down',
+  'set out',
+  'come up with',
 ]);
 /** How sure a head verb's WordNet synonym (first sense, then second) or hypernym points. */
 const WORDNET_SYNONYM = [0.7, 0.5];
@@ -139,15 +145,18 @@ function requestEvidence(
     .filter((clause) => clause.role !== 'ruled-out')
     .map((clause) => clause.text)
     .join('. ');
-  const texts = [unruled, ...reading.clauses.map((clause) => clause.text)];
+  const texts = [
+    unruled,
+    ...reading.clauses.filter((clause) => clause.role !== 'ruled-out').map((clause) => clause.text),
+  ];
   const phrases = INTENT_PHRASES.filter((phrase) =>
     texts.some((text) => phrase.pattern.test(text)),
   );
   const headPieces: Evidence[] = [];
-  let verbHeads = 0;
+  let headCount = 0;
   for (const clause of reading.clauses) {
     if (clause.role !== 'asks' || !clause.head) continue;
-    if (clause.headIsVerb) verbHeads += 1;
+    headCount += 1;
     const evidence = headEvidence(clause.head, known, clause.headIsVerb === true);
     if (evidence.size > 0) headPieces.push(evidence);
     // A verb of making ("write", "create", "draft") takes its meaning from what it makes:
@@ -165,12 +174,14 @@ function requestEvidence(
   // Lexicon words as written or inflected ("crashes" → crash), not by stem: "reducers" shares a
   // stem with "reduce" but is not a request to reduce anything.
   const raw = new Set(words(positiveText(asked)).flatMap(inflections));
-  const hits = LEXICON.filter((entry) => [...raw].some((word) => entry.words.has(word)));
+  const hits = LEXICON.filter(
+    (entry) => !entry.headOnly && [...raw].some((word) => entry.words.has(word)),
+  );
   // The request asks for something (a verb heads it) that no skill's words reach, and neither a
   // phrase nor a strong lexicon word says which kind of work is meant: "Review this branch",
   // "Describe the payment module" (but "Consolidate the three copies …" is deduplication).
   const strongHit = hits.some((entry) => entry.strength >= STRONG_LEXICON && !entry.topic);
-  if (verbHeads > 0 && headPieces.length === 0 && phrases.length === 0 && !strongHit)
+  if (headCount > 0 && headPieces.length === 0 && phrases.length === 0 && !strongHit)
     damp *= UNCOVERED_ACTIVITY_DAMP;
   for (const piece of headPieces) {
     for (const term of piece.keys()) heads.add(term);
@@ -207,7 +218,17 @@ function requestEvidence(
     pieces.push(
       new Map([...terms('design evaluate compare')].map((term) => [term, DECISION_STRENGTH])),
     );
-  return pieces;
+  // "No functional changes": what a constraint keeps is not asked for by any other word either
+  // ("Reduce the coupling …, no functional changes" does not ask for a change).
+  const kept = new Set(
+    reading.clauses
+      .filter((clause) => clause.role === 'keeps')
+      .flatMap((clause) => [...terms((clause.text.match(KEPT_ACTIONS) ?? []).join(' '))]),
+  );
+  if (kept.size === 0) return pieces;
+  return pieces
+    .map((piece) => new Map([...piece].filter(([term]) => !kept.has(term))))
+    .filter((piece) => piece.size > 0);
 }
 
 /**
