@@ -207,3 +207,25 @@ describe('selectSentences: a word of a paraphrase is not taken for the subject',
     expect(selectSentences(query, [legs], { ...options, requireSubject: true })).toEqual([]);
   });
 });
+
+describe('selectSentences: the ranking order stands', () => {
+  it('keeps a passage ranked above one the cutoff keeps, though its own-word score is lower', () => {
+    // The ranking put the torso section second on synonyms of the question's words; its score
+    // counts only the question's own words, under 0.6 of the best, so it was dropped before.
+    const ranked = [
+      chunk('Durability', 'Durability: keep the last message for late subscribers.', 0.33),
+      chunk(
+        'Torso and Neck',
+        'The torso and neck keep the head steady while the robot balances.',
+        0.185,
+      ),
+      chunk('Balance Control', 'Static balance keeps the centre of mass over the feet.', 0.22),
+    ];
+    const picked = selectSentences(
+      'How does the back keep balance while looking?',
+      ranked,
+      options,
+    );
+    expect(picked.map((s) => s.chunk)).toContain(1);
+  });
+});

@@ -230,12 +230,17 @@ export function selectSentences(
   const candidates: (SelectedSentence & { terms: Set<string>; step: boolean; whole: boolean })[] =
     [];
   const topChunk = Math.max(0, ...chunks.map((chunk) => chunk.score));
+  // The ranking orders passages by their whole score (synonyms and expansions included), the
+  // cutoff reads their relevance to the question's own words: a passage ranked above one the
+  // cutoff keeps is kept too, whatever its own-word score.
+  const lastKept = chunks.findLastIndex((chunk) => chunk.score >= cutoff * topChunk);
+  const kept = (chunkIndex: number) => chunkIndex <= lastKept;
   const required =
     test !== undefined &&
     (options.requireSubject === true ||
       subjectRequired(subject, chunks[0], test, options.terms, queryTerms));
   chunks.forEach((chunk, chunkIndex) => {
-    if (chunk.score < cutoff * topChunk) return;
+    if (!kept(chunkIndex)) return;
     const headingTerms = new Set(options.terms(chunk.section ?? ''));
     // A list under a heading that names the subject is about the subject, item by item; prose
     // sentences name their own subject.
@@ -297,7 +302,7 @@ export function selectSentences(
   // so the answer quotes each section it found before a second sentence of any.
   const sections = new Set<string>();
   chunks.forEach((chunk, chunkIndex) => {
-    if (chosen.length >= max || chunk.score < cutoff * topChunk) return;
+    if (chosen.length >= max || !kept(chunkIndex)) return;
     const section = `${chunk.source}#${chunk.section ?? ''}`;
     if (sections.has(section)) return;
     let best = -1;
