@@ -2,6 +2,7 @@ import { MAX_HISTORY_MESSAGES, type Message } from '../schema/index.js';
 import { runBatch, type Db, type Statement } from './db.js';
 import { insertStatements } from './insert-rows.js';
 import { SessionCache } from './session-cache.js';
+import { MESSAGE_COLUMNS, TurnWriter } from './turn-writer.js';
 
 /** A message as {@link SessionRepo.history} returns it once stored. */
 const asStored = (message: Message, timestamp: Date) => ({
@@ -24,26 +25,33 @@ const roundTrips = (message: ReturnType<typeof asStored>) => {
   );
 };
 
-// One cache per engine, so that every repo over the same engine sees the same writes.
-const caches = new WeakMap<Db, SessionCache>();
+// One cache and one writer per engine, so that every repo over the same engine sees the same
+// writes, and they reach the engine in the order they were made.
+const caches = new WeakMap<Db, { cache: SessionCache; writer: TurnWriter }>();
 
 /** Conversation history per session. */
 export class SessionRepo {
   private readonly cache: SessionCache | undefined;
+  private readonly writer: TurnWriter | undefined;
 
   /**
    * `exclusive`: this process is the only writer of the store's messages (an embedded store,
    * which one process holds at a time): the last messages of recent sessions are then kept in
-   * memory (see `SessionCache`), so a turn reads its history without a query.
+   * memory (see `SessionCache`), so a turn reads its history without a query, and turns saved at
+   * the same moment are written with one statement (see `TurnWriter`).
    */
   constructor(
     private readonly db: Db,
     options: { exclusive?: boolean } = {},
   ) {
     if (options.exclusive) {
-      let cache = caches.get(db);
-      if (!cache) caches.set(db, (cache = new SessionCache(MAX_HISTORY_MESSAGES)));
-      this.cache = cache;
+      let shared = caches.get(db);
+      if (!shared) {
+        shared = { cache: new SessionCache(MAX_HISTORY_MESSAGES), writer: new TurnWriter(db) };
+        caches.set(db, shared);
+      }
+      this.cache = shared.cache;
+      this.writer = shared.writer;
     }
   }
 
@@ -62,35 +70,31 @@ export class SessionRepo {
    */
   async saveTurn(sessionId: string, messages: readonly Message[]): Promise<void> {
     if (messages.length === 0) return;
-    const statements: Statement[] = [];
-    // PGlite has one connection, so its transactions already run one at a time; PostgreSQL
-    // needs the lock, held until commit, to keep concurrent turns of one session apart.
-    if (this.db.engine === 'postgres') {
-      statements.push({
-        sql: 'SELECT pg_advisory_xact_lock(hashtext($1))',
-        params: [`session:${sessionId}`],
-      });
-    }
     // Each message as a read will return it, timestamp fixed now.
     const stored = messages.map((message) => asStored(message, message.timestamp ?? new Date()));
-    statements.push(
-      ...insertStatements(
-        'messages',
-        ['session_id', 'role', 'content', 'agent_name', 'created_at'],
-        stored.map((message) => [
-          sessionId,
-          message.role,
-          message.content,
-          message.agentName ?? null,
-          message.timestamp.toISOString(),
-        ]),
-      ),
-    );
+    const rows = stored.map((message) => [
+      sessionId,
+      message.role,
+      message.content,
+      message.agentName ?? null,
+      message.timestamp.toISOString(),
+    ]);
     const write = this.cache?.beginWrite(sessionId);
     let committed = false;
     try {
-      // One batch: one round trip to the engine, committed with the turns that arrive with it.
-      await runBatch(this.db, statements);
+      if (this.writer) await this.writer.append(rows);
+      else {
+        // PostgreSQL needs the session's lock, held until commit, to keep concurrent turns of
+        // one session apart, from this process or another one; then one batch, one round trip.
+        const lock: Statement = {
+          sql: 'SELECT pg_advisory_xact_lock(hashtext($1))',
+          params: [`session:${sessionId}`],
+        };
+        await runBatch(this.db, [
+          ...(this.db.engine === 'postgres' ? [lock] : []),
+          ...insertStatements('messages', MESSAGE_COLUMNS, rows),
+        ]);
+      }
       committed = true;
     } finally {
       // A message the engine may store differently from how it was given is not cached.
