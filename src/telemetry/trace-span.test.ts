@@ -41,4 +41,17 @@ describe('trace spans', () => {
     expect(exported[0]?.status).toMatchObject({ code: 2, message: 'store down' });
     expect(after.spans[0]).toMatchObject({ parentId: next.spanId, status: 'error' });
   });
+
+  it('gives every span an id of its own, 16 hex digits, across many traces', () => {
+    const collector: SpanCollector = { spans: [] };
+    for (let i = 0; i < 700; i++) {
+      const root = startTrace('cohort.ask', {}, collector);
+      root.child('cohort.routing').end();
+      root.end();
+    }
+    const ids = collector.spans.map((span) => span.spanId);
+    expect(ids).toHaveLength(1400);
+    expect(ids.every((id) => /^[0-9a-f]{16}$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
 });

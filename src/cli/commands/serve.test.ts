@@ -1,9 +1,16 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isCohortError } from '../../errors/index.js';
+import { LEXICAL_INDEX_CACHE } from '../../retrieval/retrievers/create-retriever.js';
+import { openStore } from '../../store/index.js';
 import type { CliIo } from '../command.js';
 import { serveCommand } from './serve.js';
 
-function captureIo(): CliIo & { out: string[]; err: string[] } {
+function captureIo(
+  env: Record<string, string> = { COHORT_DATA_DIR: 'memory://' },
+): CliIo & { out: string[]; err: string[] } {
   const out: string[] = [];
   const err: string[] = [];
   return {
@@ -11,7 +18,7 @@ function captureIo(): CliIo & { out: string[]; err: string[] } {
     err,
     stdout: (text) => out.push(text),
     stderr: (text) => err.push(text),
-    env: { COHORT_DATA_DIR: 'memory://' },
+    env,
     cwd: process.cwd(),
     isTTY: false,
   };
@@ -42,6 +49,29 @@ describe('cohort serve', () => {
     process.emit('SIGTERM', 'SIGTERM');
     expect(await exit).toBe(0);
     expect(io.out.join('')).toContain('Stopped.');
+  }, 120_000);
+
+  it('has the lexical index ready before it says it is serving', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-serve-'));
+    // A one-page book: first-use ingestion stays quick.
+    const book = mkdtempSync(join(tmpdir(), 'cohort-serve-book-'));
+    writeFileSync(join(book, 'topics.md'), '# Topics\n\nA topic is a named bus for messages.\n');
+    const io = captureIo({ COHORT_DATA_DIR: dir, COHORT_SAMPLE_BOOK: book });
+    const exit = serveCommand.run(['--port', '0', '--host', '127.0.0.1'], io);
+    while (!io.out.join('').includes('serving the book assistant'))
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    // No question was asked: the index was built (and saved) at start-up, not by a first query.
+    process.emit('SIGTERM', 'SIGTERM');
+    expect(await exit).toBe(0);
+    const store = await openStore({ dataDir: dir });
+    try {
+      const { rows } = await store.db.query('SELECT name FROM build_cache WHERE name = $1', [
+        LEXICAL_INDEX_CACHE,
+      ]);
+      expect(rows).toHaveLength(1);
+    } finally {
+      await store.close();
+    }
   }, 120_000);
 
   it('rejects a bad port before opening anything', async () => {
