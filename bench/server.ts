@@ -8,6 +8,8 @@ import { ratio, round } from './stats.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CONNECTIONS = 50;
+/** Seconds of load on each server before an endpoint is measured. */
+const WARM_UP_SECONDS = 3;
 const QUESTIONS = [
   'What is a ROS 2 topic?',
   'Which GPU does the workstation need?',
@@ -98,6 +100,11 @@ export async function benchServer(options: BenchOptions): Promise<Record<string,
       ['GET', '/healthz'],
       ['POST', '/route'],
     ] as const) {
+      // Load on each first, so both are measured warm (their hot code compiled) rather than one
+      // of them while it is still starting: cohort's server serves a few times more requests per
+      // second after a few seconds of load than in its first second.
+      await load(cohort.url, method, path, WARM_UP_SECONDS);
+      await load(bare.url, method, path, WARM_UP_SECONDS);
       // Alternate the two so a burst of load from elsewhere on the machine hits both alike.
       const ours = await load(cohort.url, method, path, duration);
       const ceiling = await load(bare.url, method, path, duration);
