@@ -54,6 +54,10 @@ export const serveCommand: CliCommand = {
       level: level ?? opened.config.logLevel,
       write: (line) => io.stderr(line + '\n'),
     });
+    // The lexical index is loaded (or built, on a store just ingested) before the server says it
+    // is serving, so the first requests do not wait for it; if it cannot be read now, the first
+    // query tries again and reports why.
+    await opened.knowledgeBase.warm?.().catch(() => undefined);
     let running;
     try {
       running = await startServer(opened, { server: settings, logger, close: opened.close });
