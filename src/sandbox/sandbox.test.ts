@@ -19,6 +19,8 @@ const outside = join(base, 'outside');
 for (const dir of [root, home, join(home, '.ssh'), outside]) mkdirSync(dir, { recursive: true });
 writeFileSync(join(home, '.ssh', 'id_ed25519'), 'PRIVATE KEY');
 writeFileSync(join(root, '.env'), 'OPENAI_API_KEY=sk-from-dotenv');
+mkdirSync(join(root, 'api', 'config'), { recursive: true });
+writeFileSync(join(root, 'api', 'config', '.env'), 'STRIPE_KEY=sk-nested-dotenv');
 writeFileSync(join(outside, 'secret.txt'), 'outside secret');
 const parentEnv = {
   PATH: process.env.PATH,
@@ -71,6 +73,12 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
     const run = await bash(`ls -A ${home}/.ssh; cat .env; ls -A ${home}; echo end`);
     expect(run.stdout).toBe('.ssh\nend\n');
     expect(run.stdout + run.stderr).not.toMatch(/PRIVATE KEY|sk-from-dotenv/);
+  });
+
+  it('hides a denied bare name at any depth of the workspace (api/config/.env)', async () => {
+    const run = await bash('cat api/config/.env; ln -s api/config/.env link; cat link; echo end');
+    expect(run.stdout).toBe('end\n');
+    expect(run.stdout + run.stderr).not.toMatch(/sk-nested-dotenv/);
   });
 
   it('cannot reach a server on 127.0.0.1 of the host', async () => {
