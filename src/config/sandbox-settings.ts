@@ -16,6 +16,8 @@ export const DEFAULT_DENY_READ = [
 ];
 /** Most processes (threads included) one sandboxed call may have at once: a fork bomb stops here. */
 export const DEFAULT_MAX_PROCESSES = 256;
+/** Memory one sandboxed call may use in all (its processes and the files it writes to /tmp), in MB. */
+export const DEFAULT_MAX_MEMORY_MB = 4096;
 /** Address-space limit of code runs (research analysis code), in MB. */
 export const DEFAULT_CODE_MEMORY_MB = 1024;
 
@@ -41,6 +43,8 @@ export const SandboxSettings = z
     allowPrivateAddresses: z.boolean().default(false),
     /** Most processes one call may run at once. */
     maxProcesses: z.number().int().min(8).max(65536).default(DEFAULT_MAX_PROCESSES),
+    /** Memory of one whole call (every process, and files in its RAM-backed /tmp), in MB; enforced by a memory cgroup where one can be created. */
+    maxMemoryMb: z.number().int().min(64).max(1_048_576).default(DEFAULT_MAX_MEMORY_MB),
     /** Address-space limit of a code run, in MB. */
     codeMemoryMb: z.number().int().min(64).default(DEFAULT_CODE_MEMORY_MB),
     /** Python interpreter for code runs; `python3` on PATH when unset. */

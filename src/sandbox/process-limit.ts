@@ -9,22 +9,26 @@ import {
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 
-/** How the process count of one sandboxed call is bounded. */
+/** How the processes and memory of one sandboxed call are bounded. */
 export interface ProcessLimit {
   /** `cgroup`: a pids cgroup (works for root too); `rlimit`: RLIMIT_NPROC; `none`: root without a writable cgroup. */
   kind: 'cgroup' | 'rlimit' | 'none';
-  /** The `cgroup.procs` file the launcher joins before it starts bubblewrap (cgroup only). */
-  procsFile?: string;
+  /** `cgroup`: the call's memory (tmpfs pages it writes included) is capped; `none`: not bounded here. */
+  memory: 'cgroup' | 'none';
+  /** The `cgroup.procs` files the launcher joins before it starts bubblewrap (one per hierarchy). */
+  procsFiles: string[];
   /** RLIMIT_NPROC to set inside (rlimit only). */
   nproc?: number;
-  /** Removes the cgroup once every process in it is gone. */
+  /** True when the call's memory cgroup hit its cap (the kernel then kills a process in it). */
+  memoryExceeded(): boolean;
+  /** Removes the cgroups once every process in them is gone. */
   release(): void;
 }
 
 const CGROUP_ROOT = '/sys/fs/cgroup';
 
-/** The pids cgroup folder this process lives in: v1 `pids` hierarchy, or the v2 unified one. */
-function ownPidsCgroup(): string | undefined {
+/** This process's cgroup folder for `controller`: its v1 hierarchy, or the v2 unified one. */
+function ownCgroup(controller: 'pids' | 'memory'): { dir: string; v2: boolean } | undefined {
   let lines: string[];
   try {
     lines = readFileSync('/proc/self/cgroup', 'utf8').trim().split('\n');
@@ -33,12 +37,33 @@ function ownPidsCgroup(): string | undefined {
   }
   for (const line of lines) {
     const [, controllers = '', path = '/'] = line.split(':');
-    if (controllers.split(',').includes('pids')) return join(CGROUP_ROOT, 'pids', path);
+    if (controllers.split(',').includes(controller))
+      return { dir: join(CGROUP_ROOT, controller, path), v2: false };
   }
   const unified = lines.find((line) => line.startsWith('0::'));
   if (unified && existsSync(join(CGROUP_ROOT, 'cgroup.controllers')))
-    return join(CGROUP_ROOT, unified.slice(3));
+    return { dir: join(CGROUP_ROOT, unified.slice(3)), v2: true };
   return undefined;
+}
+
+/** A fresh child cgroup of `parent` with `settings` written, or undefined when that is refused. */
+function childCgroup(
+  parent: string,
+  settings: [file: string, value: string][],
+): string | undefined {
+  const dir = join(parent, `cohort-${process.pid}-${randomBytes(4).toString('hex')}`);
+  try {
+    mkdirSync(dir);
+  } catch {
+    return undefined;
+  }
+  try {
+    for (const [file, value] of settings) writeFileSync(join(dir, file), value);
+    return dir;
+  } catch {
+    rmdirSync(dir);
+    return undefined;
+  }
 }
 
 /** Processes of the current user right now (RLIMIT_NPROC counts them all, not only ours). */
@@ -59,39 +84,82 @@ function userProcessCount(): number {
   return count;
 }
 
+/** Whether a memory cgroup recorded an out-of-memory kill or a hit of its cap. */
+function hitMemoryCap(dir: string, v2: boolean): boolean {
+  try {
+    if (v2) return /^oom_kill [1-9]/m.test(readFileSync(join(dir, 'memory.events'), 'utf8'));
+    const oom = /^oom_kill [1-9]/m.test(readFileSync(join(dir, 'memory.oom_control'), 'utf8'));
+    return oom || Number(readFileSync(join(dir, 'memory.failcnt'), 'utf8')) > 0;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * A limit of `max` processes for one sandboxed call. A pids cgroup is used when this process may
- * create one (root in most containers, or a delegated cgroup): RLIMIT_NPROC does not bind root.
- * Otherwise RLIMIT_NPROC, set to the user's current count plus `max` (it counts every process of
- * the user). Root without a writable cgroup gets no limit (`kind: 'none'`), which callers report.
+ * Limits for one sandboxed call: at most `max` processes, and at most `memoryMb` of memory when
+ * given. A pids cgroup is used when this process may create one (root in most containers, or a
+ * delegated cgroup): RLIMIT_NPROC does not bind root. Otherwise RLIMIT_NPROC, set to the user's
+ * current count plus `max` (it counts every process of the user). Root without a writable cgroup
+ * gets no process limit (`kind: 'none'`), which callers report. Memory is capped by a memory
+ * cgroup only: an address-space rlimit would break runtimes that reserve large virtual ranges
+ * (Node, the JVM) while bounding nothing they write to the sandbox's RAM-backed /tmp.
  *
  * @example
- * const limit = createProcessLimit(256);
- * // ...run the sandbox, joining limit.procsFile...
+ * const limit = createProcessLimit(256, { memoryMb: 4096 });
+ * // ...run the sandbox, joining each of limit.procsFiles...
  * limit.release();
  */
-export function createProcessLimit(max: number): ProcessLimit {
-  const parent = ownPidsCgroup();
-  if (parent) {
-    const dir = join(parent, `cohort-${process.pid}-${randomBytes(4).toString('hex')}`);
-    try {
-      mkdirSync(dir);
+export function createProcessLimit(max: number, options: { memoryMb?: number } = {}): ProcessLimit {
+  const pids = ownCgroup('pids');
+  const memory = options.memoryMb ? ownCgroup('memory') : undefined;
+  const bytes = String((options.memoryMb ?? 0) * 1024 * 1024);
+  const dirs: string[] = [];
+  let kind: ProcessLimit['kind'] = 'none';
+  let memoryDir: { dir: string; v2: boolean } | undefined;
+  if (pids?.v2 && memory?.v2) {
+    // One unified cgroup carries both limits (a process is in one v2 cgroup only).
+    const dir =
+      childCgroup(pids.dir, [
+        ['pids.max', String(max)],
+        ['memory.max', bytes],
+        ['memory.swap.max', '0'],
+      ]) ?? childCgroup(pids.dir, [['pids.max', String(max)]]);
+    if (dir) {
+      dirs.push(dir);
+      kind = 'cgroup';
+      if (
+        existsSync(join(dir, 'memory.max')) &&
+        readFileSync(join(dir, 'memory.max'), 'utf8').trim() === bytes
+      )
+        memoryDir = { dir, v2: true };
+    }
+  } else {
+    const pidsDir = pids ? childCgroup(pids.dir, [['pids.max', String(max)]]) : undefined;
+    if (pidsDir) {
+      dirs.push(pidsDir);
+      kind = 'cgroup';
+    }
+    const memDir = memory ? childCgroup(memory.dir, [['memory.limit_in_bytes', bytes]]) : undefined;
+    if (memDir) {
+      // Without a swap cap the kernel would page the excess out instead of stopping it.
       try {
-        writeFileSync(join(dir, 'pids.max'), String(max));
-        return {
-          kind: 'cgroup',
-          procsFile: join(dir, 'cgroup.procs'),
-          release: () => releaseCgroup(dir),
-        };
+        writeFileSync(join(memDir, 'memory.memsw.limit_in_bytes'), bytes);
       } catch {
-        rmdirSync(dir);
+        // no swap accounting on this kernel: the RAM cap holds alone
       }
-    } catch {
-      // not writable here: fall back to the rlimit
+      dirs.push(memDir);
+      memoryDir = { dir: memDir, v2: false };
     }
   }
-  if (process.getuid?.() === 0) return { kind: 'none', release: () => undefined };
-  return { kind: 'rlimit', nproc: userProcessCount() + max, release: () => undefined };
+  if (kind === 'none' && process.getuid?.() !== 0) kind = 'rlimit';
+  return {
+    kind,
+    memory: memoryDir ? 'cgroup' : 'none',
+    procsFiles: dirs.map((dir) => join(dir, 'cgroup.procs')),
+    ...(kind === 'rlimit' ? { nproc: userProcessCount() + max } : {}),
+    memoryExceeded: () => (memoryDir ? hitMemoryCap(memoryDir.dir, memoryDir.v2) : false),
+    release: () => dirs.forEach((dir) => releaseCgroup(dir)),
+  };
 }
 
 /** Removes a cgroup; its last processes may take a moment to be reaped after the kill. */

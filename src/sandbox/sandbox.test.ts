@@ -81,6 +81,35 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
     expect(run.stdout + run.stderr).not.toMatch(/sk-nested-dotenv/);
   });
 
+  it('stops a call at sandbox.maxMemoryMb: a process that grows, and files filling the RAM-backed /tmp', async (context) => {
+    if (sandbox().memoryLimit === 'none') context.skip();
+    const grow = await bash(
+      'x=$(head -c 300000000 /dev/zero | tr "\\0" a); echo "kept ${#x}"',
+      20_000,
+      { maxMemoryMb: 128 },
+    );
+    expect(grow.stdout).not.toMatch(/kept 300000000/);
+    expect(grow.memoryExceeded).toBe(true);
+    const fill = await bash(
+      'head -c 300000000 /dev/zero > /tmp/fill; echo "wrote $(stat -c %s /tmp/fill)"',
+      20_000,
+      {
+        maxMemoryMb: 128,
+      },
+    );
+    expect(fill.stdout).not.toMatch(/wrote 300000000/);
+    expect(fill.memoryExceeded).toBe(true);
+    const small = await bash(
+      'x=$(head -c 1000000 /dev/zero | tr "\\0" a); echo "kept ${#x}"',
+      20_000,
+      {
+        maxMemoryMb: 128,
+      },
+    );
+    expect(small.stdout).toBe('kept 1000000\n');
+    expect(small.memoryExceeded).toBe(false);
+  });
+
   it('cannot reach a server on 127.0.0.1 of the host', async () => {
     const run = await bash(
       `exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3`,

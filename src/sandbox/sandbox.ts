@@ -42,7 +42,15 @@ export interface Sandbox {
   readonly kind: 'bwrap' | 'none';
   /** How the process count is bounded (`cgroup`, `rlimit`, or `none`). */
   readonly processLimit: string;
-  run(command: SandboxCommand): Promise<BoundedRun>;
+  /** How the memory of a whole call is bounded (`cgroup`, or `none`). */
+  readonly memoryLimit: string;
+  run(command: SandboxCommand): Promise<SandboxRun>;
+}
+
+/** What a sandboxed command produced. */
+export interface SandboxRun extends BoundedRun {
+  /** The call reached `sandbox.maxMemoryMb` (the kernel killed a process of it). */
+  memoryExceeded: boolean;
 }
 
 /**
@@ -102,15 +110,18 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
     return {
       kind: 'none',
       processLimit: 'none',
-      run: (command) =>
-        runBounded(command.argv[0] ?? '/bin/sh', command.argv.slice(1), {
+      memoryLimit: 'none',
+      run: async (command) => ({
+        ...(await runBounded(command.argv[0] ?? '/bin/sh', command.argv.slice(1), {
           env: { ...env, ...command.env },
           cwd: root,
           timeoutMs: command.timeoutMs,
           keepChars: command.keepChars,
           ...(command.input === undefined ? {} : { input: command.input }),
           ...(command.signal ? { signal: command.signal } : {}),
-        }),
+        })),
+        memoryExceeded: false,
+      }),
     };
   }
   const bwrap = findBwrap(settings.bwrapPath, parentEnv);
@@ -125,10 +136,11 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
   const proxyOptions = options.connectLookup ? { lookup: options.connectLookup } : {};
   return {
     kind: 'bwrap',
-    processLimit: describeLimitKind(),
+    processLimit: describeLimitKind().processes,
+    memoryLimit: describeLimitKind().memory,
     async run(command) {
       const denyRead = resolveDenyPaths(settings.denyRead, { workspace: root, home });
-      const limit = createProcessLimit(settings.maxProcesses);
+      const limit = createProcessLimit(settings.maxProcesses, { memoryMb: settings.maxMemoryMb });
       const proxy =
         allowedHosts.length > 0 ? await startAllowListProxy(allowedHosts, proxyOptions) : undefined;
       try {
@@ -154,14 +166,13 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
         };
         const inner = limitsPrelude(command.limits, limit.nproc, proxy?.socketPath);
         const args = bwrapArgs(plan, ['/bin/sh', '-c', inner, 'sandbox', ...command.argv]);
-        // The launcher joins the pids cgroup first, so every process bwrap starts is counted.
-        const [file, launcherArgs] = limit.procsFile
-          ? [
-              '/bin/sh',
-              ['-c', 'echo $$ > "$0" || exit 125; exec "$@"', limit.procsFile, bwrap, ...args],
-            ]
-          : [bwrap, args];
-        return await runBounded(file, launcherArgs, {
+        // The launcher joins the call's cgroups first, so every process bwrap starts is counted.
+        const joins = limit.procsFiles.map((procs) => `echo $$ > ${shellQuote(procs)} || exit 125`);
+        const [file, launcherArgs] =
+          joins.length > 0
+            ? ['/bin/sh', ['-c', `${joins.join('; ')}; exec "$@"`, 'launcher', bwrap, ...args]]
+            : [bwrap, args];
+        const run = await runBounded(file, launcherArgs, {
           // bwrap's own environment shows as /proc/1/environ inside: it gets the scrubbed one.
           env,
           cwd: root,
@@ -170,6 +181,7 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
           ...(command.input === undefined ? {} : { input: command.input }),
           ...(command.signal ? { signal: command.signal } : {}),
         });
+        return { ...run, memoryExceeded: limit.memoryExceeded() };
       } finally {
         limit.release();
         await proxy?.close();
@@ -178,12 +190,12 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
   };
 }
 
-let limitKind: string | undefined;
-/** Which process limit this machine gives (probed once). */
-function describeLimitKind(): string {
+let limitKind: { processes: string; memory: string } | undefined;
+/** Which process and memory limits this machine gives (probed once). */
+function describeLimitKind(): { processes: string; memory: string } {
   if (limitKind === undefined) {
-    const probe = createProcessLimit(16);
-    limitKind = probe.kind;
+    const probe = createProcessLimit(16, { memoryMb: 64 });
+    limitKind = { processes: probe.kind, memory: probe.memory };
     probe.release();
   }
   return limitKind;

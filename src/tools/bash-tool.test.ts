@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SandboxSettings } from '../config/index.js';
-import { findBwrap } from '../sandbox/index.js';
+import { createSandbox, findBwrap } from '../sandbox/index.js';
 import { createBashTool } from './bash-tool.js';
 import { createWorkspace } from './workspace.js';
 
@@ -48,6 +48,21 @@ describe('bash', () => {
     expect(result.ok && result.stderr).toContain('killed');
     await new Promise((resolve) => setTimeout(resolve, 1300));
     expect(existsSync(join(root, 'survived'))).toBe(false);
+  });
+
+  it('tells the model when a command was killed at sandbox.maxMemoryMb', async (context) => {
+    const settings = SandboxSettings.parse({ maxMemoryMb: 128 });
+    if (!findBwrap(undefined) || createSandbox({ root, settings }).memoryLimit === 'none')
+      context.skip();
+    const bash = createBashTool(workspace, { sandbox: settings, timeoutSeconds: 20 });
+    const result = await bash.execute(
+      { command: 'x=$(head -c 300000000 /dev/zero | tr "\\0" a); echo "kept ${#x}"' },
+      {},
+    );
+    expect(result.ok && result.stdout).not.toContain('kept 300000000');
+    expect(result.ok && result.stderr).toContain(
+      '[killed: the command used more than sandbox.maxMemoryMb (128 MB) of memory]',
+    );
   });
 
   it('truncates long output', async () => {

@@ -85,7 +85,9 @@ export function createBashTool(
           stdout: truncateText(run.stdout, maxChars).text,
           stderr: run.timedOut
             ? `${err}\n[killed: the command ran longer than ${timeoutMs / 1000}s]`
-            : err,
+            : run.memoryExceeded
+              ? `${err}\n[killed: the command used more than sandbox.maxMemoryMb (${settings.maxMemoryMb} MB) of memory]`
+              : err,
           timedOut: run.timedOut,
         };
       } catch (error) {
