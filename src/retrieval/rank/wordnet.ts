@@ -106,6 +106,26 @@ interface OpenFile {
   size: number;
 }
 
+/** WordNet's files in `dir`, each opened on first use and kept open until `closeAll`. */
+function openOnDemand(dir: string): { file(name: string): OpenFile; closeAll(): void } {
+  const files = new Map<string, OpenFile>();
+  return {
+    file(name) {
+      let open = files.get(name);
+      if (!open) {
+        const fd = openSync(join(dir, name), 'r');
+        open = { fd, size: fstatSync(fd).size };
+        files.set(name, open);
+      }
+      return open;
+    },
+    closeAll() {
+      for (const { fd } of files.values()) closeSync(fd);
+      files.clear();
+    },
+  };
+}
+
 /** Reads the line that starts at `start` (which must be a line start), however long. */
 function readLineAt(file: OpenFile, start: number): string {
   const chunks: Buffer[] = [];
@@ -208,16 +228,7 @@ function parseSynset(line: string): Synset {
  * wordnet.related('tall'); // includes 'height'
  */
 export function openWordNet(dir: string = defaultWordNetDir()): WordNet {
-  const files = new Map<string, OpenFile>();
-  const file = (name: string): OpenFile => {
-    let open = files.get(name);
-    if (!open) {
-      const fd = openSync(join(dir, name), 'r');
-      open = { fd, size: fstatSync(fd).size };
-      files.set(name, open);
-    }
-    return open;
-  };
+  const { file, closeAll } = openOnDemand(dir);
   const synsets = new Map<string, Synset>();
   const synset = (part: Part, offset: number): Synset => {
     const key = `${part}:${offset}`;
@@ -293,10 +304,7 @@ export function openWordNet(dir: string = defaultWordNetDir()): WordNet {
       const { synonyms, definitions } = relations(word);
       return [...synonyms, ...definitions];
     },
-    close() {
-      for (const { fd } of files.values()) closeSync(fd);
-      files.clear();
-    },
+    close: closeAll,
   };
 }
 
@@ -327,16 +335,7 @@ export interface WordNetLexicon {
  * lexicon.verbSenses('troubleshoot', 1)[0]?.hypernyms; // ['repair', 'mend', 'fix', …]
  */
 export function openWordNetLexicon(dir: string = defaultWordNetDir()): WordNetLexicon {
-  const files = new Map<string, OpenFile>();
-  const file = (name: string): OpenFile => {
-    let open = files.get(name);
-    if (!open) {
-      const fd = openSync(join(dir, name), 'r');
-      open = { fd, size: fstatSync(fd).size };
-      files.set(name, open);
-    }
-    return open;
-  };
+  const { file, closeAll } = openOnDemand(dir);
   const lines = new Map<string, { line: string; base: string } | null>();
   const indexLine = (part: Part, lemma: string) => {
     const key = `${part}:${lemma}`;
@@ -390,9 +389,6 @@ export function openWordNetLexicon(dir: string = defaultWordNetDir()): WordNetLe
           return { words: set.words, hypernyms };
         });
     },
-    close() {
-      for (const { fd } of files.values()) closeSync(fd);
-      files.clear();
-    },
+    close: closeAll,
   };
 }
