@@ -57,6 +57,12 @@ const oneByOne = (calls: Call[]) =>
     (index) => (calls[index] ? { toolCalls: [calls[index]] } : { text: 'done' }),
     RECORDED,
   );
+/** Runs the coding agent in the test workspace with `main` as its model, and `extra` options. */
+const runAgent = (
+  request: string,
+  main: ReturnType<typeof oneByOne>,
+  extra: Partial<Parameters<typeof runCodingAgent>[0]> = {},
+) => runCodingAgent({ request, workspace, home, config: config(), model: () => main, ...extra });
 const toolResults = (prompt: string) => prompt;
 
 describe.skipIf(!findBwrap(undefined))(
@@ -71,13 +77,7 @@ describe.skipIf(!findBwrap(undefined))(
         { toolName: 'bash', input: { command: 'git log; touch pwned' } },
         { toolName: 'write', input: { path: 'x.txt', content: 'x' } },
       ]);
-      const result = await runCodingAgent({
-        request: '/git-history what changed recently?',
-        workspace,
-        home,
-        config: config(),
-        model: () => main,
-      });
+      const result = await runAgent('/git-history what changed recently?', main);
       expect(result.activation.skill?.source).toBe('project-claude');
       expect(offeredTools(main.calls[0])).toEqual(['bash', 'grep', 'read']);
       const outputs = result.messages
@@ -103,13 +103,7 @@ describe.skipIf(!findBwrap(undefined))(
         { toolName: 'bash', input: { command: 'git log &>notes.txt' } },
         { toolName: 'bash', input: { command: 'git log --oneline 2>/dev/null' } },
       ]);
-      const result = await runCodingAgent({
-        request: '/git-history what changed recently?',
-        workspace,
-        home,
-        config: config(),
-        model: () => main,
-      });
+      const result = await runAgent('/git-history what changed recently?', main);
       const outputs = result.messages
         .filter((message) => message.role === 'tool')
         .map((message) => JSON.stringify(message.content));
@@ -131,12 +125,8 @@ describe.skipIf(!findBwrap(undefined))('denied paths reached another way', () =>
       { toolName: 'grep', input: { pattern: 'sk-', path: 'innocent.txt' } },
       { toolName: 'grep', input: { pattern: 'sk-', include: '**/.env' } },
     ]);
-    const result = await runCodingAgent({
-      request: 'look around',
-      workspace,
-      home,
+    const result = await runAgent('look around', main, {
       config: config({ permissions: { defaultMode: 'bypassPermissions' } }),
-      model: () => main,
     });
     const outputs = result.messages
       .filter((message) => message.role === 'tool')
@@ -185,13 +175,7 @@ describe('approval: an ask pauses the run, an answer resumes it', () => {
   const writeCall = { toolName: 'write', input: { path: 'approved.txt', content: 'ok' } };
   const start = async () => {
     const main = oneByOne([writeCall]);
-    const first = await runCodingAgent({
-      request: 'write a file',
-      workspace,
-      home,
-      config: config(),
-      model: () => main,
-    });
+    const first = await runAgent('write a file', main);
     return { main, first };
   };
 
@@ -212,12 +196,7 @@ describe('approval: an ask pauses the run, an answer resumes it', () => {
   it('yes runs the call and the run goes on', async () => {
     const { main, first } = await start();
     const id = first.pending?.[0]?.toolCallId ?? '';
-    const resumed = await runCodingAgent({
-      request: '',
-      workspace,
-      home,
-      config: config(),
-      model: () => main,
+    const resumed = await runAgent('', main, {
       resume: { state: JSON.parse(JSON.stringify(first.state)), answers: { [id]: 'yes' } },
     });
     expect(readFileSync(join(workspace, 'approved.txt'), 'utf8')).toBe('ok');
@@ -227,12 +206,7 @@ describe('approval: an ask pauses the run, an answer resumes it', () => {
 
   it('no returns a tool error the model reads, and nothing runs', async () => {
     const { main, first } = await start();
-    const resumed = await runCodingAgent({
-      request: '',
-      workspace,
-      home,
-      config: config(),
-      model: () => main,
+    const resumed = await runAgent('', main, {
       resume: { state: first.state!, answers: { '*': 'no' } },
     });
     expect(existsSync(join(workspace, 'approved.txt'))).toBe(false);
@@ -244,26 +218,14 @@ describe('approval: an ask pauses the run, an answer resumes it', () => {
 
   it('always runs it and adds a rule, so the next edit in the session does not ask', async () => {
     const { main, first } = await start();
-    const resumed = await runCodingAgent({
-      request: '',
-      workspace,
-      home,
-      config: config(),
-      model: () => main,
+    const resumed = await runAgent('', main, {
       resume: { state: first.state!, answers: { '*': 'always' } },
     });
     expect(resumed.sessionAllow).toEqual(['Edit']);
     const next = oneByOne([
       { toolName: 'edit', input: { path: 'approved.txt', oldText: 'ok', newText: 'fine' } },
     ]);
-    const later = await runCodingAgent({
-      request: 'change it',
-      workspace,
-      home,
-      config: config(),
-      model: () => next,
-      sessionAllow: resumed.sessionAllow,
-    });
+    const later = await runAgent('change it', next, { sessionAllow: resumed.sessionAllow });
     expect(later.finishReason).toBe('stop');
     expect(readFileSync(join(workspace, 'approved.txt'), 'utf8')).toBe('fine');
     rmSync(join(workspace, 'approved.txt'));
@@ -278,13 +240,7 @@ describe('approval: an ask pauses the run, an answer resumes it', () => {
       { toolName: 'write', input: { path: 'secret/a.txt', content: 'x' } },
       { toolName: 'write', input: { path: 'open/a.txt', content: 'x' } },
     ]);
-    const result = await runCodingAgent({
-      request: 'write',
-      workspace,
-      home,
-      config: config(),
-      model: () => main,
-    });
+    const result = await runAgent('write', main);
     rmSync(join(workspace, '.claude', 'settings.json'));
     expect(promptText(main.calls[1])).toContain(
       'Permission denied: denied by the rule Write(secret/**)',
