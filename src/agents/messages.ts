@@ -1,3 +1,11 @@
+/** `"a"`, `"a" or "b"`, `"a", "b" or "c"`: words quoted and joined as a sentence reads them. */
+export function quotedList(words: readonly string[], conjunction: 'and' | 'or'): string {
+  const quoted = words.map((word) => `"${word}"`);
+  return quoted.length < 2
+    ? (quoted[0] ?? '')
+    : `${quoted.slice(0, -1).join(', ')} ${conjunction} ${quoted.at(-1) as string}`;
+}
+
 /**
  * What the assistant says when it cannot answer, worded exactly as the specs give them
  * (rag-agent-research.md §4 and §6; the issue's extractive wording for "nothing relevant").
@@ -7,7 +15,7 @@ export const ANSWER_MESSAGES = {
   nothingRelevant: "I couldn't find relevant information about that in the book.",
   /** Extractive mode: the router found the question's subject outside the book. */
   notCovered: (words: readonly string[]) =>
-    `The book does not cover ${words.map((word) => `"${word}"`).join(', ')}, so I can't answer that from it.`,
+    `The book does not cover ${quotedList(words, 'or')}, so I can't answer that from it.`,
   /** Spec §4: the search tool returned no results. */
   noResults: "I couldn't find relevant information about that topic in the book.",
   /** Spec §4: the retrieval store is unavailable. */
