@@ -3,7 +3,6 @@ import type { SpanRecord } from '../telemetry/index.js';
 import { testEngines } from '../test/test-engines.js';
 import { openPgliteDb } from './pglite-db.js';
 import type { Db } from './db.js';
-import { RunRepo } from './run-repo.js';
 import { createStore, type Store } from './store.js';
 
 // Traces are recorded off the answer's path: queued, written in batches, and written before any
@@ -89,35 +88,35 @@ describe('recorded traces when the store closes or a write fails', () => {
     expect(atClose).toBe(1);
   });
 
-  it('reports a batch that cannot be written and goes on recording the next', async () => {
+  it("reports a batch that cannot be written to the store's onTraceError and goes on recording the next", async () => {
     const db = await openPgliteDb('memory://');
-    const store = await createStore(db);
-    let failNext = true;
+    let failNext = false;
     const failures: string[][] = [];
-    const runs = new RunRepo(
-      {
-        ...db,
-        query: db.query.bind(db),
-        exec: db.exec.bind(db),
-        engine: db.engine,
-        close: db.close.bind(db),
-        transaction: (fn) => {
-          if (failNext) {
-            failNext = false;
-            return Promise.reject(new Error('disk full'));
-          }
-          return db.transaction(fn);
-        },
+    const failing: Db = {
+      ...db,
+      query: db.query.bind(db),
+      exec: db.exec.bind(db),
+      engine: db.engine,
+      close: db.close.bind(db),
+      transaction: (fn) => {
+        if (failNext) {
+          failNext = false;
+          return Promise.reject(new Error('disk full'));
+        }
+        return db.transaction(fn);
       },
-      { onTraceError: (_cause, runIds) => failures.push(runIds) },
-    );
+    };
+    const store = await createStore(failing, {
+      onTraceError: (_cause, runIds) => failures.push(runIds),
+    });
     try {
-      runs.recordTrace(answerRun('lost'), [span('1', null, 'cohort.ask')]);
-      await runs.flushTraces();
+      failNext = true;
+      store.runs.recordTrace(answerRun('lost'), [span('1', null, 'cohort.ask')]);
+      await store.runs.flushTraces();
       expect(failures).toEqual([['lost']]);
-      runs.recordTrace(answerRun('kept'), [span('2', null, 'cohort.ask')]);
-      expect((await runs.spans('kept')).map((s) => s.spanId)).toEqual(['2']);
-      expect(await runs.spans('lost')).toEqual([]);
+      store.runs.recordTrace(answerRun('kept'), [span('2', null, 'cohort.ask')]);
+      expect((await store.runs.spans('kept')).map((s) => s.spanId)).toEqual(['2']);
+      expect(await store.runs.spans('lost')).toEqual([]);
     } finally {
       await store.close();
     }

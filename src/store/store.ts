@@ -28,9 +28,12 @@ export interface Store {
 }
 
 /** Wraps an open engine as a {@link Store}, applying migrations. */
-export async function createStore(db: Db): Promise<Store> {
+export async function createStore(
+  db: Db,
+  options: { onTraceError?: (cause: unknown, runIds: string[]) => void } = {},
+): Promise<Store> {
   await migrate(db);
-  const runs = new RunRepo(db);
+  const runs = new RunRepo(db, options);
   return {
     db,
     chunks: new ChunkRepo(db),
@@ -70,6 +73,8 @@ export async function openStore(
     vector?: boolean;
     /** Told when PostgreSQL drops an idle pooled connection (a restart); the pool replaces it. */
     onConnectionLost?: (error: Error) => void;
+    /** Told when a batch of traces could not be written (they are dropped; answers are not). */
+    onTraceError?: (cause: unknown, runIds: string[]) => void;
   } = {},
 ): Promise<Store> {
   const db = config.databaseUrl
@@ -78,5 +83,5 @@ export async function openStore(
         options.onConnectionLost ? { onIdleError: options.onConnectionLost } : {},
       )
     : await openPgliteDb(config.dataDir, options);
-  return createStore(db);
+  return createStore(db, options.onTraceError ? { onTraceError: options.onTraceError } : {});
 }
