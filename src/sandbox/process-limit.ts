@@ -117,21 +117,18 @@ export function createProcessLimit(max: number, options: { memoryMb?: number } =
   let kind: ProcessLimit['kind'] = 'none';
   let memoryDir: { dir: string; v2: boolean } | undefined;
   if (pids?.v2 && memory?.v2) {
-    // One unified cgroup carries both limits (a process is in one v2 cgroup only).
-    const dir =
-      childCgroup(pids.dir, [
-        ['pids.max', String(max)],
-        ['memory.max', bytes],
-        ['memory.swap.max', '0'],
-      ]) ?? childCgroup(pids.dir, [['pids.max', String(max)]]);
+    // One unified cgroup carries both limits (a process is in one v2 cgroup only); without the
+    // memory controller delegated here, the process limit alone.
+    const both = childCgroup(pids.dir, [
+      ['pids.max', String(max)],
+      ['memory.max', bytes],
+      ['memory.swap.max', '0'],
+    ]);
+    const dir = both ?? childCgroup(pids.dir, [['pids.max', String(max)]]);
     if (dir) {
       dirs.push(dir);
       kind = 'cgroup';
-      if (
-        existsSync(join(dir, 'memory.max')) &&
-        readFileSync(join(dir, 'memory.max'), 'utf8').trim() === bytes
-      )
-        memoryDir = { dir, v2: true };
+      if (both) memoryDir = { dir: both, v2: true };
     }
   } else {
     const pidsDir = pids ? childCgroup(pids.dir, [['pids.max', String(max)]]) : undefined;
