@@ -7,7 +7,7 @@ import {
   type CallToolResult,
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
-import { GEN_AI, parseTraceparent, startTrace, type TraceSpan } from '../telemetry/index.js';
+import { GEN_AI, inSpan, parseTraceparent, type TraceSpan } from '../telemetry/index.js';
 import type { Store } from '../store/index.js';
 import { cohortTools, type CohortTool, type McpServedParts } from './cohort-tools.js';
 import { DOCS_URI_TEMPLATE, listDocResources, readDocResource } from './doc-resources.js';
@@ -66,23 +66,13 @@ export function createMcpServer(parts: McpServerParts): McpServer {
     const parent =
       parseTraceparent(request.params._meta?.traceparent) ??
       parseTraceparent(headerValue(extra.requestInfo?.headers, 'traceparent'));
-    const span = startTrace(
-      `mcp tools/call ${tool.name}`,
-      { 'mcp.method.name': 'tools/call', [GEN_AI.toolName]: tool.name },
-      undefined,
-      parent,
-    );
-    try {
+    const attributes = { 'mcp.method.name': 'tools/call', [GEN_AI.toolName]: tool.name };
+    return inSpan(parent, `mcp tools/call ${tool.name}`, attributes, async (span) => {
       const result = await runTool(tool, request.params.arguments, token, extra, span);
       if (result.isError)
         span.fail(result.content.map((item) => (item.type === 'text' ? item.text : '')).join(''));
       return result;
-    } catch (error) {
-      span.fail(error);
-      throw error;
-    } finally {
-      span.end();
-    }
+    });
   });
 
   server.registerResource(

@@ -192,20 +192,24 @@ export function startTrace(
 }
 
 /**
- * Runs `fn` in a child span of `parent` (a new root when there is none), ending it when `fn`
- * settles and marking it failed when `fn` throws.
+ * Runs `fn` in a child span of `parent` (a new root when there is none, continuing a remote
+ * parent's trace when `parent` is one), ending it when `fn` settles and marking it failed when
+ * `fn` throws.
  *
  * @example
  * const chunks = await inSpan(span, 'cohort.retrieval', { 'cohort.retrieval.domain': 'hardware' },
  *   async (child) => retriever.retrieve(query));
  */
 export async function inSpan<T>(
-  parent: TraceSpan | undefined,
+  parent: TraceSpan | RemoteParent | undefined,
   name: string,
   attributes: Attributes,
   fn: (span: TraceSpan) => Promise<T>,
 ): Promise<T> {
-  const span = parent ? parent.child(name, attributes) : startTrace(name, attributes);
+  const span =
+    parent && 'child' in parent
+      ? parent.child(name, attributes)
+      : startTrace(name, attributes, undefined, parent);
   try {
     return await fn(span);
   } catch (error) {

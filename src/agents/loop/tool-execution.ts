@@ -1,4 +1,4 @@
-import { GEN_AI, type TraceSpan } from '../../telemetry/index.js';
+import { GEN_AI, inSpan, type TraceSpan } from '../../telemetry/index.js';
 import type { JSONValue } from '@ai-sdk/provider';
 import type { ToolResultPart } from 'ai';
 import type { LoopOptions, LoopTool } from './types.js';
@@ -49,21 +49,16 @@ export async function executeToolCall(
 ): Promise<ExecutedToolCall> {
   if (!parent) return executeInSpan(call, table, signal, undefined);
   // One span per tool call (GenAI `execute_tool`), failed when the call is an error result.
-  const span = parent.child(`execute_tool ${call.toolName}`, {
+  const attributes = {
     [GEN_AI.operationName]: 'execute_tool',
     [GEN_AI.toolName]: call.toolName,
     [GEN_AI.toolCallId]: call.toolCallId,
-  });
-  try {
+  };
+  return inSpan(parent, `execute_tool ${call.toolName}`, attributes, async (span) => {
     const executed = await executeInSpan(call, table, signal, span);
     if (executed.isError) span.fail(String(executed.output));
     return executed;
-  } catch (error) {
-    span.fail(error);
-    throw error;
-  } finally {
-    span.end();
-  }
+  });
 }
 
 async function executeInSpan(
