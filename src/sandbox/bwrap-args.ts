@@ -1,4 +1,5 @@
-import { lstatSync, statSync } from 'node:fs';
+import { lstatSync, readlinkSync, statSync } from 'node:fs';
+import { isInsideAny } from './deny-paths.js';
 
 /** What one sandboxed process may see and do. */
 export interface SandboxPlan {
@@ -12,6 +13,12 @@ export interface SandboxPlan {
   env: Record<string, string>;
   /** Extra read-only mounts (the network proxy's socket folder). */
   readOnly?: string[];
+  /**
+   * The only host paths visible (read-only), instead of the whole file system: code that needs an
+   * interpreter and nothing of the user's gets the system folders and not `/home`, `/root` or the
+   * project. A path that is a symlink (`/bin` → `usr/bin`) is recreated as the same symlink.
+   */
+  visible?: string[];
 }
 
 /** System folders whose sockets (D-Bus, Docker, PostgreSQL) must not be reachable inside. */
@@ -25,10 +32,27 @@ const isRealFolder = (path: string) => {
   }
 };
 
+/** The host's file system read-only, or only the `visible` paths of it (parents first). */
+function hostView(visible: readonly string[] | undefined): string[] {
+  if (visible === undefined) return ['--ro-bind', '/', '/'];
+  const args: string[] = [];
+  for (const path of [...new Set(visible)].sort((a, b) => a.length - b.length)) {
+    let link: string | undefined;
+    try {
+      link = lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined;
+    } catch {
+      continue;
+    }
+    if (link === undefined) args.push('--ro-bind', path, path);
+    else args.push('--symlink', link, path);
+  }
+  return args;
+}
+
 /**
  * bubblewrap's arguments for `plan`: every namespace unshared (no network, own PID namespace so
  * `/proc` shows only the sandbox, own IPC and UTS), every capability dropped, the host file system
- * read-only, a private `/tmp`, `/run` emptied (host sockets unreachable), `writable` bound
+ * read-only (or only `plan.visible`), a private `/tmp`, `/run` emptied (host sockets unreachable), `writable` bound
  * read-write, `denyRead` masked, and the sandbox killed with its parent. `command` follows `--`.
  *
  * @example
@@ -41,9 +65,7 @@ export function bwrapArgs(plan: SandboxPlan, command: readonly string[]): string
     '--unshare-all',
     '--cap-drop',
     'ALL',
-    '--ro-bind',
-    '/',
-    '/',
+    ...hostView(plan.visible),
     '--dev',
     '/dev',
     '--proc',
@@ -55,6 +77,8 @@ export function bwrapArgs(plan: SandboxPlan, command: readonly string[]): string
   for (const path of plan.writable) args.push('--bind', path, path);
   for (const path of plan.readOnly ?? []) args.push('--ro-bind', path, path);
   for (const path of plan.denyRead) {
+    // A path the view does not show needs no mask (masking it would create it, empty).
+    if (plan.visible && !isInsideAny(path, plan.visible)) continue;
     let folder: boolean;
     try {
       folder = statSync(path).isDirectory();

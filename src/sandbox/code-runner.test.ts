@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxSettings } from '../config/index.js';
-import { findPython, runCode } from './code-runner.js';
+import { codeRunView, findPython, runCode } from './code-runner.js';
 import { findBwrap } from './find-bwrap.js';
 import { startFixtureServer, type FixtureServer } from '../test/fixture-server.js';
 
@@ -43,6 +43,18 @@ describe.skipIf(!findBwrap(undefined) || !findPython(undefined))(
       expect(result.status).toBe('ok');
       expect(result.stdout.split('\n').slice(1)).toEqual(['None', '0', 'True', '']);
       expect(readdirSync(outside)).toEqual([]);
+    });
+
+    it('sees the system, not the host: no project, no home, no /etc/shadow', async () => {
+      const hidden = [process.cwd(), join(process.cwd(), 'package.json'), homedir(), '/etc/shadow'];
+      const result = await run(
+        [
+          'import os, json, sqlite3, statistics',
+          `print([os.path.exists(p) for p in ${JSON.stringify(hidden)}])`,
+          "print(os.path.exists('/usr/bin/python3'), os.path.exists('/etc/passwd'))",
+        ].join('\n'),
+      );
+      expect(result.stdout).toBe('[False, False, False, False]\nTrue True\n');
     });
 
     it('has a scratch folder as its only writable place, and no network', async () => {
@@ -112,5 +124,23 @@ describe('runCode without python3', () => {
     });
     expect(result.status).toBe('error');
     expect(result.error).toContain(`sandbox.python is ${missing}, which is not an executable file`);
+  });
+});
+
+describe('codeRunView', () => {
+  it('shows the system folders, /etc files an interpreter reads, and a virtualenv outside them', () => {
+    const venv = mkdtempSync(join(tmpdir(), 'cohort-venv-'));
+    try {
+      mkdirSync(join(venv, 'bin'));
+      const python = findPython(undefined) ?? '/bin/sh';
+      symlinkSync(python, join(venv, 'bin', 'python3'));
+      const view = codeRunView(join(venv, 'bin', 'python3'));
+      expect(view).toEqual(expect.arrayContaining(['/usr', '/bin', venv]));
+      expect(view.filter((path) => path.startsWith('/etc/'))).not.toContain('/etc/shadow');
+      expect(view).not.toContain('/etc');
+      expect(view).not.toContain(homedir());
+    } finally {
+      rmSync(venv, { recursive: true, force: true });
+    }
   });
 });

@@ -1,13 +1,35 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { SandboxSettings } from '../config/index.js';
 import { isCohortError } from '../errors/index.js';
+import { isInsideAny } from './deny-paths.js';
 import { findExecutable } from './find-executable.js';
 import { createSandbox } from './sandbox.js';
 
 /** Default time limit of one code run (research spec, TIMEOUT_PYTHON_REPL). */
 export const DEFAULT_PYTHON_TIMEOUT_MS = 30_000;
+/**
+ * What of the host a code run sees: the system's programs and libraries and the few files of
+ * `/etc` an interpreter reads, not the user's home, the project or `/etc`'s secrets. Code a model
+ * wrote has no business reading host files, and with the whole file system visible it could read
+ * anything the user can (and, running as root, `/etc/shadow`).
+ */
+const SYSTEM_PATHS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
+const ETC_FILES = [
+  'alternatives',
+  'fonts',
+  'group',
+  'ld.so.cache',
+  'ld.so.conf',
+  'ld.so.conf.d',
+  'localtime',
+  'matplotlibrc',
+  'mime.types',
+  'nsswitch.conf',
+  'passwd',
+  'timezone',
+];
 /** Characters of stdout and of stderr a code run keeps. */
 const CODE_OUTPUT_KEEP = 64_000;
 /** Largest file code may write in its scratch folder, in MB. */
@@ -81,6 +103,28 @@ export function findPython(
 }
 
 /**
+ * The host paths a code run with `python` sees: {@link SYSTEM_PATHS}, `/etc`'s interpreter files
+ * (with Debian's `/etc/python3.x`), and the interpreter's own installation when it lives elsewhere
+ * (a virtualenv or pyenv prefix: the folder above its `bin/`, as named and as resolved).
+ */
+export function codeRunView(python: string): string[] {
+  let etc: string[] = [];
+  try {
+    etc = readdirSync('/etc').filter(
+      (name) => name.startsWith('python') || ETC_FILES.includes(name),
+    );
+  } catch {
+    // No /etc to read: the interpreter gets none of it.
+  }
+  const prefixes = [python, realpathSync(python)].map((path) => dirname(dirname(path)));
+  return [
+    ...SYSTEM_PATHS,
+    ...etc.map((name) => join('/etc', name)),
+    ...prefixes.filter((prefix) => prefix !== '/' && !isInsideAny(prefix, SYSTEM_PATHS)),
+  ];
+}
+
+/**
  * Why code cannot run when no interpreter was found. There is no in-process fallback: Pyodide in
  * the server's own process is what the sandbox replaced (it reached host files and secrets), so
  * without python3 code execution is refused, and the research run goes on without its output.
@@ -93,7 +137,8 @@ export function pythonMissingMessage(configured: string | undefined): string {
 
 /**
  * Runs Python code (the research analysis code) in its own process inside the bubblewrap sandbox:
- * a fresh scratch folder is the only writable place and is deleted afterwards, there is no
+ * a fresh scratch folder is the only writable place and is deleted afterwards, the only host
+ * files visible are the system's ({@link codeRunView}: no home, no project), there is no
  * network and no secret in the environment, and the process has hard limits on address space
  * (`settings.codeMemoryMb`), CPU time, file size and process count. The wall-time limit is
  * enforced by killing the sandbox. Never throws; every outcome is a {@link CodeRunResult}.
@@ -130,6 +175,7 @@ export async function runCode(
       // Code never gets the network, whatever bash is allowed.
       settings: { ...options.settings, allowedHosts: [] },
       noNetwork: true,
+      visible: codeRunView(python),
       ...(options.parentEnv ? { parentEnv: options.parentEnv } : {}),
     });
     const run = await sandbox.run({

@@ -83,6 +83,8 @@ export interface CreateSandboxOptions {
   parentEnv?: Record<string, string | undefined>;
   /** Ignore `settings.allowedHosts`: no network at all (code runs). */
   noNetwork?: boolean;
+  /** Show only these host paths instead of the whole file system (code runs; see `SandboxPlan`). */
+  visible?: string[];
   /**
    * How the proxy resolves an allowed host before connecting: one that refuses private and
    * loopback addresses (the tools' `createGuardedLookup`), so an allowed name rebound to 127.0.0.1
@@ -163,6 +165,7 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
               : {}),
           },
           ...(proxy ? { readOnly: [proxy.socketDir] } : {}),
+          ...(options.visible ? { visible: options.visible } : {}),
         };
         const inner = limitsPrelude(command.limits, limit.nproc, proxy?.socketPath);
         const args = bwrapArgs(plan, ['/bin/sh', '-c', inner, 'sandbox', ...command.argv]);
