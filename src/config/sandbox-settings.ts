@@ -13,6 +13,9 @@ export const DEFAULT_DENY_READ = [
   '~/.npmrc',
   '~/.pgpass',
   '.env',
+  // Unreadable to a normal user already; cohort run as root (containers, CI) must not show them.
+  '/etc/shadow',
+  '/etc/gshadow',
 ];
 /** Most processes (threads included) one sandboxed call may have at once: a fork bomb stops here. */
 export const DEFAULT_MAX_PROCESSES = 256;

@@ -75,6 +75,21 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
     expect(run.stdout + run.stderr).not.toMatch(/PRIVATE KEY|sk-from-dotenv/);
   });
 
+  it('hides /etc/shadow by default, even when cohort runs as root', async () => {
+    const run = await createSandbox({
+      root,
+      settings: SandboxSettings.parse({}),
+      home,
+      parentEnv,
+    }).run({
+      argv: ['/bin/sh', '-c', 'cat /etc/shadow /etc/gshadow; echo end'],
+      timeoutMs: 5000,
+      keepChars: 20_000,
+    });
+    expect(run.stdout).toBe('end\n');
+    expect(run.stdout + run.stderr).not.toMatch(/root:/);
+  });
+
   it('hides a denied bare name at any depth of the workspace (api/config/.env)', async () => {
     const run = await bash('cat api/config/.env; ln -s api/config/.env link; cat link; echo end');
     expect(run.stdout).toBe('end\n');
