@@ -3,4 +3,5 @@ export * from './frontmatter.js';
 export * from './permission-settings.js';
 export * from './sandbox-settings.js';
 export { packageVersion } from './package-version.js';
+export { packagePath, packageRoot } from './package-root.js';
 export { sourceUrlProblem, SOURCE_URL_PLACEHOLDER } from './source-url-template.js';

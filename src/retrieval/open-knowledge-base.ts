@@ -1,5 +1,4 @@
-import { fileURLToPath } from 'node:url';
-import { hasModel, type CohortConfig } from '../config/index.js';
+import { hasModel, packagePath, type CohortConfig } from '../config/index.js';
 import { createModelProvider, embedTexts } from '../models/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { createLogger, type Logger } from '../telemetry/index.js';
@@ -11,9 +10,7 @@ import { createHybridRetriever } from './retrievers/hybrid-retriever.js';
 import type { Retriever } from './retrievers/retriever.js';
 
 /** The sample textbook shipped with cohort, ingested on first use. */
-export const SAMPLE_BOOK_DIR = fileURLToPath(
-  new URL('../../examples/physical-ai-book/', import.meta.url),
-);
+export const SAMPLE_BOOK_DIR = packagePath('examples', 'physical-ai-book') + '/';
 
 /**
  * What every assistant reads from: the store (chunks, sessions, runs) and the retriever over it.

@@ -1,16 +1,16 @@
-import { fileURLToPath } from 'node:url';
 import { AgentRegistry, loadAgentDir, type Agent } from '../agents/index.js';
+import { packagePath } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 
 /**
- * The folder of the built-in book agents (`agents/` at the package root). Resolved from this
- * file's location, which is two levels below the root both as `src/routing` and as `dist/routing`.
+ * The folder of the built-in book agents (`agents/` at the package root, found as in
+ * `packageRoot`: the same from the sources, the compiled modules and the bundle).
  *
  * @example
  * loadAgentDir(defaultAgentsDir());
  */
 export function defaultAgentsDir(): string {
-  return fileURLToPath(new URL('../../agents/', import.meta.url));
+  return packagePath('agents') + '/';
 }
 
 /**

@@ -3,12 +3,19 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packagePath } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 
-/** The web page's sources (the same path from `src/server/` and from `dist/server/`). */
-export const WEB_SOURCE_DIR = fileURLToPath(new URL('../../src/server/web/', import.meta.url));
-/** Where `npm run build` writes the page: `dist/web/` next to the compiled server. */
-export const WEB_DIST_DIR = fileURLToPath(new URL('../web/', import.meta.url));
+/** The web page's sources (the same path from the sources, the compiled modules and the bundle). */
+export const WEB_SOURCE_DIR = packagePath('src', 'server', 'web') + '/';
+/**
+ * Where `npm run build` writes the page: `dist/web/` in the package. Run from the sources (tests,
+ * tsx) it is `src/web/`, which does not exist, so the page is bundled from its sources and edits
+ * show up without a build.
+ */
+export const WEB_DIST_DIR = import.meta.url.endsWith('.ts')
+  ? fileURLToPath(new URL('../web/', import.meta.url))
+  : packagePath('dist', 'web') + '/';
 
 /** One file of the page, ready to serve. */
 export interface WebAsset {

@@ -1,0 +1,60 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// What `npm run build` makes (scripts/bundle.mjs): the library and the CLI as a few bundled files,
+// which must find the package's files (package.json, agents, sample book) from where they sit.
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const built = existsSync(join(ROOT, 'dist/index.js'));
+const dir = mkdtempSync(join(tmpdir(), 'cohort-bundle-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const cli = async (...argv: string[]) =>
+  (
+    await promisify(execFile)(process.execPath, [join(ROOT, 'bin/cohort.js'), ...argv], {
+      env: {
+        ...process.env,
+        COHORT_DATA_DIR: 'memory://',
+        OPENAI_API_KEY: '',
+        OPENAI_BASE_URL: '',
+      },
+      timeout: 60_000,
+    })
+  ).stdout;
+
+describe.skipIf(!built)('the bundle `npm run build` makes', () => {
+  it('is what `import("cohort")` loads: a few files of cohort’s own, not one per module', async () => {
+    const log = join(dir, 'modules.log');
+    const script = join(dir, 'import.mjs');
+    writeFileSync(script, `await import(${JSON.stringify(join(ROOT, 'dist/index.js'))});`);
+    await promisify(execFile)(
+      process.execPath,
+      ['--import', join(ROOT, 'src/test/record-modules.mjs'), script],
+      { env: { ...process.env, COHORT_MODULE_LOG: log }, timeout: 60_000 },
+    );
+    const own = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((url) => url.startsWith(`file://${ROOT}dist/`));
+    expect(own.length).toBeGreaterThan(0);
+    expect(own.length).toBeLessThan(40);
+  });
+
+  it('reads the version from package.json and the built-in agents from the package', async () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    expect(await cli('--version')).toBe(`cohort ${version}\n`);
+    expect(await cli('agents')).toMatch(/^book \(fallback\)/);
+  });
+
+  it('answers from the sample book, with the caches keyed by the bundle’s code', async () => {
+    const reply = JSON.parse(await cli('ask', 'What is a ROS 2 topic?', '--json')) as {
+      answer: string;
+    };
+    expect(reply.answer).toContain('A topic is a named channel');
+  }, 60_000);
+});
