@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -9,6 +10,7 @@ import { loadConfig } from '../config/index.js';
 import { createResearchDependencies } from '../research/index.js';
 import { EMPTY_QUERY_MESSAGE } from '../schema/index.js';
 import { startServer, type RunningServer } from '../server/index.js';
+import { serveMcpStdio } from './serve-mcp-stdio.js';
 
 // cohort's MCP server driven by the official SDK's own client: over streamable HTTP (the real
 // server, behind its API key) and over stdio (`cohort mcp` as a child process), on the real
@@ -201,4 +203,43 @@ describe('cohort mcp over stdio', () => {
       await client.close();
     }
   }, 120_000);
+});
+
+describe('cohort mcp over stdio, malformed lines', () => {
+  it('answers a line that is not JSON or not JSON-RPC with a JSON-RPC error, and goes on', async () => {
+    const opened = await openAssistant({
+      config: loadConfig({ env: { COHORT_DATA_DIR: 'memory://' }, cwd: process.cwd() }),
+    });
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let output = '';
+    stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const served = serveMcpStdio(
+      { assistant: opened.assistant, retriever: opened.retriever, store: opened.store },
+      { stdin, stdout },
+    );
+    const replies = async (count: number) => {
+      while (output.split('\n').filter(Boolean).length < count)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      return output
+        .split('\n')
+        .filter(Boolean)
+        .map(
+          (line) => JSON.parse(line) as { id: unknown; error?: { code: number }; result?: object },
+        );
+    };
+    try {
+      stdin.write('{not json\n');
+      stdin.write('[1, 2]\n');
+      stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' })}\n`);
+      const [parse, invalid, ping] = await replies(3);
+      expect(parse).toMatchObject({ id: null, error: { code: -32700 } });
+      expect(invalid).toMatchObject({ id: null, error: { code: -32600 } });
+      expect(ping).toMatchObject({ id: 7, result: {} });
+    } finally {
+      stdin.end();
+      await served;
+      await opened.close();
+    }
+  }, 60_000);
 });

@@ -3,21 +3,51 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { createMcpServer, type McpServerParts } from './create-mcp-server.js';
 
 /**
+ * The JSON-RPC error for a line of stdin that is not a message: -32700 when it is not JSON,
+ * -32600 when it is JSON but not a JSON-RPC 2.0 message; undefined for any other error. The SDK's
+ * transport reports such lines only to `onerror`, so without this a client that sent one would
+ * wait for an answer that never comes (JSON-RPC 2.0 §5.1 asks for an error with `id: null`).
+ */
+export function malformedLineReply(error: Error): object | undefined {
+  const invalid =
+    error instanceof SyntaxError
+      ? {
+          code: -32700,
+          message: `Parse error: each line must be one JSON message (${error.message}).`,
+        }
+      : error.name === 'ZodError' || error.message.startsWith('Unknown message type')
+        ? {
+            code: -32600,
+            message:
+              'Invalid Request: not a JSON-RPC 2.0 message (send {"jsonrpc": "2.0", "id", "method", "params"} on one line).',
+          }
+        : undefined;
+  return invalid && { jsonrpc: '2.0', id: null, error: invalid };
+}
+
+/**
  * Serves cohort's MCP server over stdio (what Claude Desktop and Claude Code start) and resolves
  * when the client closes the connection. stdout carries only protocol messages; logs go to stderr.
+ * A line that is not a JSON-RPC message gets a JSON-RPC error, and the server goes on.
  *
  * @example
  * await serveMcpStdio({ assistant, retriever, store });
  */
 export async function serveMcpStdio(
   parts: McpServerParts,
-  streams: { stdin?: Readable; stdout?: Writable } = {},
+  streams: { stdin?: Readable; stdout?: Writable; stderr?: Writable } = {},
 ): Promise<void> {
   const server = createMcpServer(parts);
-  const transport = new StdioServerTransport(streams.stdin, streams.stdout);
+  const stdout = streams.stdout ?? process.stdout;
+  const transport = new StdioServerTransport(streams.stdin, stdout);
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
   });
+  server.server.onerror = (error) => {
+    const reply = malformedLineReply(error);
+    if (reply) stdout.write(`${JSON.stringify(reply)}\n`);
+    else (streams.stderr ?? process.stderr).write(`cohort mcp: ${error.message}\n`);
+  };
   await server.connect(transport);
   // stdin ending is the client hanging up.
   (streams.stdin ?? process.stdin).once('end', () => void server.close());
