@@ -104,13 +104,34 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
   },
 ];
 
-/** Applies the migrations not yet recorded in `schema_migrations`. */
-export async function migrate(db: Db): Promise<void> {
+/** PostgreSQL's SQLSTATE for a table that does not exist. */
+const UNDEFINED_TABLE = '42P01';
+
+/**
+ * The ids recorded in `schema_migrations`, creating the table on a new store. Read first, and the
+ * table created only when the read finds none: on an existing store (every start but the first)
+ * the `CREATE TABLE IF NOT EXISTS` is skipped, which cost 70–150 ms as PGlite's first statement
+ * against 3–40 ms for the read.
+ */
+async function appliedMigrations(db: Db): Promise<Set<number>> {
+  const read = async () => {
+    const { rows } = await db.query<{ id: number }>('SELECT id FROM schema_migrations');
+    return new Set(rows.map((row) => Number(row.id)));
+  };
+  try {
+    return await read();
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code !== UNDEFINED_TABLE) throw error;
+  }
   await db.exec(
     `CREATE TABLE IF NOT EXISTS schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
   );
-  const { rows } = await db.query<{ id: number }>('SELECT id FROM schema_migrations');
-  const applied = new Set(rows.map((row) => Number(row.id)));
+  return read();
+}
+
+/** Applies the migrations not yet recorded in `schema_migrations`. */
+export async function migrate(db: Db): Promise<void> {
+  const applied = await appliedMigrations(db);
   for (const migration of MIGRATIONS) {
     if (applied.has(migration.id)) continue;
     await db.transaction(async (tx) => {

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from './db.js';
+import { migrate, MIGRATIONS } from './migrations.js';
+import type { Store } from './store.js';
+import { testEngines } from '../test/test-engines.js';
+
+/** `db` with every statement it is sent recorded. */
+function recording(db: Db): { db: Db; statements: string[] } {
+  const statements: string[] = [];
+  return {
+    statements,
+    db: {
+      ...db,
+      query: (sql, params) => {
+        statements.push(sql);
+        return db.query(sql, params);
+      },
+      exec: (sql) => {
+        statements.push(sql);
+        return db.exec(sql);
+      },
+    },
+  };
+}
+
+for (const engine of testEngines()) {
+  describe.skipIf(engine.skip)(
+    `migrate on ${engine.name}${engine.skip ? ` (skipped: ${engine.skip})` : ''}`,
+    () => {
+      let store: Store;
+      beforeAll(async () => {
+        store = await engine.open();
+      });
+      afterAll(() => store.close());
+
+      it('records every migration on a new store', async () => {
+        const { rows } = await store.db.query<{ id: number }>(
+          'SELECT id FROM schema_migrations ORDER BY id',
+        );
+        expect(rows.map((row) => Number(row.id))).toEqual(MIGRATIONS.map((m) => m.id));
+      });
+
+      it('sends an up-to-date store one read and no DDL (each start after the first)', async () => {
+        const { db, statements } = recording(store.db);
+        await migrate(db);
+        expect(statements).toEqual(['SELECT id FROM schema_migrations']);
+      });
+
+      it('creates the table and applies everything when schema_migrations is missing', async () => {
+        await store.db.exec('DROP TABLE schema_migrations');
+        await migrate(store.db);
+        const { rows } = await store.db.query<{ n: number | string }>(
+          'SELECT count(*) AS n FROM schema_migrations',
+        );
+        expect(Number(rows[0]?.n)).toBe(MIGRATIONS.length);
+      });
+    },
+  );
+}
