@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { BookKnowledge, ChunkRecord } from '../schema/index.js';
 import { chunkContentHash, type Store } from '../store/index.js';
 import type { ConfidenceCalibration } from './confidence-calibration.js';
+import type { ClassifierModel } from './intent-classifier.js';
 import { normalizeWords, stemWord } from './query-text.js';
 import {
   decodeTrainedRouter,
@@ -97,10 +98,15 @@ export const KNOWLEDGE_CHECK_MS = 1000;
 
 /** The router a {@link createKnowledgeRefresh} keeps up to date. */
 export interface LearningRouter {
-  learn(knowledge: BookKnowledge, saved?: { calibration: ConfidenceCalibration | null }): void;
+  learn(
+    knowledge: BookKnowledge,
+    saved?: { calibration: ConfidenceCalibration | null; classifier?: ClassifierModel },
+  ): void;
   readonly knowledge: BookKnowledge | undefined;
   /** Fits the calibration when it is read (see `Router.calibration`). */
   readonly calibration?: ConfidenceCalibration | undefined;
+  /** Trains the intent classifier when it is read (see `Router.classifier`). */
+  readonly classifier?: ClassifierModel;
 }
 
 /** Options of {@link createKnowledgeRefresh}. */
@@ -150,7 +156,13 @@ export function createKnowledgeRefresh(
     const saved = await cache.get(TRAINED_ROUTER_CACHE, keyOf(contentHash)).catch(() => undefined);
     const trained = saved && decodeTrainedRouter(saved);
     if (!trained) return false;
-    router.learn({ ...trained.knowledge, version }, { calibration: trained.calibration });
+    router.learn(
+      { ...trained.knowledge, version },
+      {
+        calibration: trained.calibration,
+        ...(trained.classifier ? { classifier: trained.classifier } : {}),
+      },
+    );
     return true;
   };
   const refresh = async () => {
@@ -162,8 +174,13 @@ export function createKnowledgeRefresh(
     const knowledge = learnBookKnowledge(chunks, version);
     router.learn(knowledge);
     if (!cache) return;
-    // Reading the calibration fits it now (it is needed for the next route anyway).
-    const trained = encodeTrainedRouter({ knowledge, calibration: router.calibration ?? null });
+    // Reading the calibration fits it now, and the classifier trains it (both are needed for the
+    // next route anyway).
+    const trained = encodeTrainedRouter({
+      knowledge,
+      calibration: router.calibration ?? null,
+      ...(router.classifier ? { classifier: router.classifier } : {}),
+    });
     await cache.put(TRAINED_ROUTER_CACHE, keyOf(chunkContentHash(chunks)), trained).catch(() => {
       // Not saved: the next process learns again.
     });

@@ -53,6 +53,18 @@ export interface FeatureBundle {
   features(): Iterable<readonly [string, number]>;
 }
 
+/**
+ * What a trained classifier is: everything {@link restoreIntentClassifier} needs to classify
+ * exactly as it did, without training (saved with the trained router, see classifier-cache.ts).
+ */
+export interface ClassifierModel {
+  labels: string[];
+  /** log P(feature | label) per label, for every feature seen in training. */
+  logProbabilities: ReadonlyMap<string, Float64Array>;
+  temperature: number;
+  stats: ClassifierStats;
+}
+
 /** A trained classifier. */
 export interface IntentClassifier {
   /** Classifies sparse features plus cached bundles; the result equals adding the bundles' features. */
@@ -63,6 +75,8 @@ export interface IntentClassifier {
   /** True when the feature occurred in training. */
   knows(feature: string): boolean;
   readonly stats: ClassifierStats;
+  /** What it learnt, to save and restore. */
+  readonly model: ClassifierModel;
 }
 
 function softmax(logits: number[], temperature: number): number[] {
@@ -205,6 +219,33 @@ export function trainIntentClassifier(
     best = logLoss(temperature);
   }
 
+  return restoreIntentClassifier({
+    labels,
+    logProbabilities,
+    temperature,
+    stats: {
+      labels,
+      samples: samples.length,
+      features: vocabulary,
+      temperature,
+      looAccuracy,
+      calibrated,
+      looLogLoss: Number.isFinite(best) ? best : logLoss(temperature),
+      looSamples: loo.length,
+    },
+  });
+}
+
+/**
+ * The classifier a {@link ClassifierModel} describes: the same classifications, to the bit, as
+ * the trained one it was taken from.
+ *
+ * @example
+ * const copy = restoreIntentClassifier(classifier.model);
+ */
+export function restoreIntentClassifier(model: ClassifierModel): IntentClassifier {
+  const { labels, logProbabilities, temperature } = model;
+
   // Naive Bayes is linear in feature counts, so a bundle's contribution can be summed once.
   const bundleCache = new Map<string, { logits: Float64Array; seen: number; total: number }>();
   const BUNDLE_CACHE_LIMIT = 20_000;
@@ -257,16 +298,9 @@ export function trainIntentClassifier(
       for (const { label, probability } of ranked) byLabel[label] = probability;
       return { probabilities: byLabel, ranked, coverage };
     },
-    knows: (feature) => counts.has(feature),
-    stats: {
-      labels,
-      samples: samples.length,
-      features: vocabulary,
-      temperature,
-      looAccuracy,
-      calibrated,
-      looLogLoss: Number.isFinite(best) ? best : logLoss(temperature),
-      looSamples: loo.length,
-    },
+    // Every feature counted in training has a log probability, and only those.
+    knows: (feature) => logProbabilities.has(feature),
+    stats: model.stats,
+    model,
   };
 }

@@ -6,7 +6,11 @@ import {
   FIELD_CALIBRATION,
   type ConfidenceCalibration,
 } from './confidence-calibration.js';
-import type { ClassifierStats } from './intent-classifier.js';
+import {
+  restoreIntentClassifier,
+  type ClassifierModel,
+  type ClassifierStats,
+} from './intent-classifier.js';
 import { decideQuery, type ClauseRoute } from './phases/multi-part.js';
 import { round, type PhaseSettings } from './phases/phase.js';
 import type { FeatureWeights } from './query-features.js';
@@ -66,13 +70,19 @@ export interface Router {
    * subject the book does not use go to the fallback agent, and a subject's domains weigh in.
    * `saved.calibration` is the calibration a router with the same agents and options fitted with
    * this knowledge before (`null`: it fitted none), saved with it: it is used instead of fitting
-   * again, unless agents are registered or unregistered meanwhile.
+   * again, unless agents are registered or unregistered meanwhile; `saved.classifier`, the intent
+   * classifier it trained on the same agents, is used instead of training one, on the same terms.
    */
-  learn(knowledge: BookKnowledge, saved?: { calibration: ConfidenceCalibration | null }): void;
+  learn(
+    knowledge: BookKnowledge,
+    saved?: { calibration: ConfidenceCalibration | null; classifier?: ClassifierModel },
+  ): void;
   /** The book knowledge in use, if any. */
   readonly knowledge: BookKnowledge | undefined;
   /** How raw confidences are mapped to calibrated ones (fitted by cross-validation), if fitted. */
   readonly calibration: ConfidenceCalibration | undefined;
+  /** What the current model's intent classifier learnt (trained when read), to save it. */
+  readonly classifier: ClassifierModel;
 }
 
 function sameAgents(a: readonly Agent[], b: readonly Agent[]): boolean {
@@ -107,7 +117,13 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
   let calibration: ConfidenceCalibration | undefined;
   // A calibration saved with the knowledge last learnt, and the registry version it was fitted at.
   let savedCalibration:
-    { knowledge: BookKnowledge; at: number; calibration: ConfidenceCalibration | null } | undefined;
+    | {
+        knowledge: BookKnowledge;
+        at: number;
+        calibration: ConfidenceCalibration | null;
+        classifier?: ClassifierModel;
+      }
+    | undefined;
   const modelOptions = () => ({
     featureWeights: options.featureWeights,
     smoothing: options.smoothing,
@@ -126,14 +142,18 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
       model.defaultAgent !== fallback ||
       !sameAgents(model.agents, agents)
     ) {
-      model = buildRoutingModel(agents, fallback, modelOptions());
-      builtWith = knowledge;
-      const saved =
+      const learnt =
         savedCalibration &&
         savedCalibration.knowledge === knowledge &&
         savedCalibration.at === registry.version
-          ? savedCalibration.calibration
+          ? savedCalibration
           : undefined;
+      model = buildRoutingModel(agents, fallback, {
+        ...modelOptions(),
+        ...(learnt?.classifier ? { classifier: restoreIntentClassifier(learnt.classifier) } : {}),
+      });
+      builtWith = knowledge;
+      const saved = learnt?.calibration;
       calibration =
         options.calibrate === false
           ? undefined
@@ -198,6 +218,9 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
     get calibration() {
       current();
       return calibration;
+    },
+    get classifier() {
+      return current().classifier.model;
     },
     learn(next, saved) {
       knowledge = next;

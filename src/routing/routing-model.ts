@@ -91,6 +91,11 @@ export function buildRoutingModel(
     english?: EnglishDictionary;
     /** A softmax temperature to use instead of fitting one (the folds of a cross-validation). */
     temperature?: number;
+    /**
+     * The classifier these agents and options trained before (saved with the trained router):
+     * used instead of training one. The training samples are then extracted only if a fold asks.
+     */
+    classifier?: IntentClassifier;
   } = {},
 ): RoutingModel {
   const weights = options.featureWeights ?? DEFAULT_FEATURE_WEIGHTS;
@@ -114,11 +119,8 @@ export function buildRoutingModel(
   };
 
   const vocabulary: string[] = [];
-  // Each sample remembers which example it came from (-1 for a keyword), so the folds of a
-  // cross-validation can train without some examples and reuse every feature already extracted.
-  const samples: Array<TrainingSample & { example: number }> = [];
-  for (const agent of agents) {
-    const texts = [
+  const texts = agents.flatMap((agent) =>
+    [
       ...agent.examples.map((example, i) => ({ text: example, heldOut: true, scale: 1, i })),
       ...agent.keywords.map((keyword) => ({
         text: keyword,
@@ -126,10 +128,18 @@ export function buildRoutingModel(
         scale: KEYWORD_SAMPLE_WEIGHT,
         i: -1,
       })),
-    ];
-    for (const { text, heldOut, scale, i } of texts) {
+    ].map(({ text, ...sample }) => {
       const analyzed = analyzeText(text);
       vocabulary.push(...analyzed.words);
+      return { label: agent.name, analyzed, ...sample };
+    }),
+  );
+  // Each sample remembers which example it came from (-1 for a keyword), so the folds of a
+  // cross-validation can train without some examples and reuse every feature already extracted.
+  // Extracted on first use: a classifier given in `options` needs none until a fold is asked for.
+  let samples: Array<TrainingSample & { example: number }> | undefined;
+  const trainingSamples = () =>
+    (samples ??= texts.map(({ label, analyzed, heldOut, scale, i }) => {
       const features = extractFeatures(
         analyzed,
         detectIntentCues(analyzed.words),
@@ -137,18 +147,19 @@ export function buildRoutingModel(
         weights,
       );
       if (scale !== 1) for (const [key, value] of features) features.set(key, value * scale);
-      samples.push({ label: agent.name, features, heldOut, example: i });
-    }
-  }
+      return { label, features, heldOut, example: i };
+    }));
   // The speller knows the agents' words and the book's; it never touches an English word.
   const lexicon: FuzzyLexicon = createFuzzyLexicon(
     vocabulary,
     knowledge ? Object.entries(knowledge.knowledge.words) : [],
   );
-  const classifier = trainIntentClassifier(samples, {
-    smoothing: options.smoothing,
-    ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
-  });
+  const classifier =
+    options.classifier ??
+    trainIntentClassifier(trainingSamples(), {
+      smoothing: options.smoothing,
+      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+    });
 
   const assemble = (classifier: IntentClassifier): RoutingModel => ({
     agents,
@@ -157,7 +168,7 @@ export function buildRoutingModel(
     ...(knowledge ? { knowledge } : {}),
     keywords: keywordEvidence,
     fold(excluded, temperature) {
-      const kept = samples.filter(
+      const kept = trainingSamples().filter(
         (sample) => sample.example < 0 || !excluded(sample.label, sample.example),
       );
       return assemble(trainIntentClassifier(kept, { smoothing: options.smoothing, temperature }));

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingest, prepareDocument, SAMPLE_BOOK_DIR } from '../retrieval/index.js';
 import type { Store } from '../store/index.js';
@@ -5,7 +6,13 @@ import { testEngines } from '../test/test-engines.js';
 import { createKnowledgeRefresh } from './book-knowledge.js';
 import { createBookRegistry } from './book-registry.js';
 import { createRouter } from './router.js';
-import { trainedRouterFingerprint } from './trained-router-cache.js';
+import {
+  decodeTrainedRouter,
+  encodeTrainedRouter,
+  TRAINED_ROUTER_CACHE,
+  trainedRouterFingerprint,
+  type TrainedRouter,
+} from './trained-router-cache.js';
 
 const registry = createBookRegistry();
 const fingerprint = trainedRouterFingerprint(registry.all(), {});
@@ -63,6 +70,31 @@ for (const engine of testEngines()) {
         const all = await questions(store);
         expect(all.length).toBeGreaterThan(200);
         for (const question of all) expect(loaded.route(question)).toEqual(trained.route(question));
+      });
+
+      it('a loaded router uses the saved intent classifier instead of training one', async () => {
+        const trained = await trainedRouter(store);
+        const key = createHash('sha1')
+          .update(await store.chunks.contentHash())
+          .update(fingerprint)
+          .digest('hex');
+        const saved = decodeTrainedRouter(
+          (await store.cache.get(TRAINED_ROUTER_CACHE, key)) ?? new Uint8Array(),
+        );
+        expect(saved?.classifier?.stats).toEqual(trained.stats);
+        // A saved temperature no training would fit shows whether it was loaded or trained again.
+        const classifier = saved?.classifier && { ...saved.classifier, temperature: 0.123 };
+        await store.cache.put(
+          TRAINED_ROUTER_CACHE,
+          key,
+          encodeTrainedRouter({
+            ...(saved as TrainedRouter),
+            ...(classifier ? { classifier } : {}),
+          }),
+        );
+        const loaded = await trainedRouter(store);
+        expect(loaded.classifier.temperature).toBe(0.123);
+        expect(loaded.classifier.logProbabilities).toEqual(trained.classifier.logProbabilities);
       });
 
       it('another router (agents, options or code) trains again instead of loading', async () => {

@@ -2,17 +2,23 @@ import { createHash } from 'node:crypto';
 import type { Agent } from '../agents/index.js';
 import type { BookKnowledge } from '../schema/index.js';
 import { sourceFingerprint } from '../store/index.js';
+import { loadClassifier, saveClassifier } from './classifier-cache.js';
 import type { ConfidenceCalibration } from './confidence-calibration.js';
+import type { ClassifierModel } from './intent-classifier.js';
 import type { RouterOptions } from './router.js';
 
 /** Name of the saved trained router (book knowledge and calibration) in the store's build cache. */
 export const TRAINED_ROUTER_CACHE = 'trained-router';
 
-/** What a router learnt from a book: its knowledge and the calibration it fitted with it. */
+/**
+ * What a router learnt from a book: its knowledge and the calibration it fitted with it, and the
+ * intent classifier it trained on its agents (absent in routers saved before it was kept).
+ */
 export interface TrainedRouter {
   knowledge: BookKnowledge;
   /** `null` when the router fitted none (too few examples, or calibration off). */
   calibration: ConfidenceCalibration | null;
+  classifier?: ClassifierModel;
 }
 
 /**
@@ -40,7 +46,14 @@ export function trainedRouterFingerprint(
 /** The bytes saved for a trained router (JSON; the knowledge's store version is left out). */
 export function encodeTrainedRouter(trained: TrainedRouter): Uint8Array {
   const { version: _version, ...knowledge } = trained.knowledge;
-  return new TextEncoder().encode(JSON.stringify({ knowledge, calibration: trained.calibration }));
+  const classifier = trained.classifier && saveClassifier(trained.classifier);
+  return new TextEncoder().encode(
+    JSON.stringify({
+      knowledge,
+      calibration: trained.calibration,
+      ...(classifier ? { classifier } : {}),
+    }),
+  );
 }
 
 const isCount = (value: unknown): value is number =>
@@ -91,10 +104,18 @@ function isCalibration(value: unknown): value is ConfidenceCalibration | null {
 /** Reads bytes written by {@link encodeTrainedRouter}; undefined when they are not one. */
 export function decodeTrainedRouter(bytes: Uint8Array): TrainedRouter | undefined {
   try {
-    const saved = JSON.parse(new TextDecoder().decode(bytes)) as Partial<TrainedRouter> | null;
+    const saved = JSON.parse(new TextDecoder().decode(bytes)) as
+      (Omit<Partial<TrainedRouter>, 'classifier'> & { classifier?: unknown }) | null;
     if (!saved || !isKnowledge(saved.knowledge) || !isCalibration(saved.calibration))
       return undefined;
-    return { knowledge: saved.knowledge, calibration: saved.calibration };
+    // A classifier that does not read back is trained again; the rest is still used.
+    const classifier =
+      saved.classifier === undefined ? undefined : loadClassifier(saved.classifier);
+    return {
+      knowledge: saved.knowledge,
+      calibration: saved.calibration,
+      ...(classifier ? { classifier } : {}),
+    };
   } catch {
     return undefined;
   }
