@@ -113,6 +113,32 @@ describe('off-topic questions sent to the fallback agent', () => {
     expect(reply.answer).toContain('approximate US dollars');
   });
 
+  it('quotes nothing when the router is certain, even a passage that names a subject word', async () => {
+    // "Who won the cricket world cup in 2011?": the book's own "world" and "2011" are no answer.
+    const WORLD = chunk('world', 'A world model predicts the next state; see Smith (2011).', 0.35);
+    const setup = offTopic('Who won the cricket world cup in 2011?', [WORLD]);
+    setup.route = {
+      ...setup.route,
+      routingReason: 'Fallback to book: the question is about sports ("cricket", "world cup").',
+      offTopic: {
+        subject: ['won', 'cricket', 'world', 'cup'],
+        uncovered: ['cricket', 'world cup'],
+        certain: true,
+      },
+    };
+    const reply = await ask(setup);
+    expect(reply.answer.startsWith(ANSWER_MESSAGES.notCovered(['cricket', 'world cup']))).toBe(
+      true,
+    );
+    expect(reply.citations).toEqual([]);
+    // Without certainty the shared word "world" would have been quoted.
+    const unsure = await ask({
+      ...setup,
+      route: { ...setup.route, offTopic: { ...setup.route.offTopic!, certain: false } },
+    });
+    expect(unsure.answer).toContain('A world model predicts the next state');
+  });
+
   it('still quotes the book when a passage names the uncovered subject', async () => {
     const reply = await ask(offTopic('Why is gold used on connectors?', [GILDING, PRICES]));
     expect(reply.answer).toContain('Gold plating keeps the connector pins from corroding. [1]');

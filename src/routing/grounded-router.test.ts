@@ -119,6 +119,32 @@ describe('questions the book does not cover go to the fallback, saying so', () =
   });
 });
 
+describe('markets, sports and the news go to the fallback even when they name a company the book knows', () => {
+  it.each([
+    ["What's the share price of NVIDIA this morning?", 'share price'],
+    ['Should I put my savings into Intel stock?', 'stock'],
+    ['Is buying Unitree shares a good idea?', 'shares'],
+    ['Does AMD pay shareholders a dividend?', 'shareholders'],
+    ['Who won the rugby world cup in 2019?', 'rugby'],
+    ['Any election news from Germany today?', 'election'],
+  ])('%j', (query, word) => {
+    const result = router.route(query);
+    expect(result.primaryAgent).toBe('book');
+    expect(result.phase).toBe('fallback');
+    expect(result.routingReason).toMatch(/the question is about (a market|sports|the news)/);
+    // Certain: the fallback agent says the book does not cover it instead of quoting the book.
+    expect(result.offTopic).toMatchObject({ certain: true });
+    expect(result.offTopic?.uncovered).toContain(word);
+  });
+  it('keeps hardware prices and stock with the hardware agent', () => {
+    for (const query of [
+      'How much does the Jetson Orin Nano cost?',
+      'Is the RealSense camera in stock anywhere, and what is its price?',
+    ])
+      expect(router.route(query).primaryAgent).toBe('hardware');
+  });
+});
+
 describe('the spelling corrector leaves English words alone', () => {
   it('corrects no dictionary word, even one close to a book word', () => {
     const { corrections } = router.explain(

@@ -72,6 +72,11 @@ export interface Grounding {
   purpose?: Grounding;
   /** False when the question has no subject word at all: nothing to judge by. */
   judged: boolean;
+  /**
+   * True when the whole subject is names neither English, the book nor a specialist knows
+   * ("bitcoin"): the book certainly does not cover it.
+   */
+  namesOnly: boolean;
   /** Share of the subject's book occurrences per chunk domain (sums to 1, or empty). */
   domainShares: Record<string, number>;
 }
@@ -290,6 +295,7 @@ export function compileKnowledge(
       score,
       together: weight > 0 ? together(judged) / weight : 1,
       judged: weight > 0,
+      namesOnly,
       domainShares,
     };
   };

@@ -30,6 +30,11 @@ export type SessionId = z.infer<typeof SessionId>;
 export const OffTopicSubject = z.object({
   subject: z.array(z.string()),
   uncovered: z.array(z.string()).min(1),
+  /**
+   * True when the router is sure the subject is not the book's (names no dictionary knows, a
+   * market or a sports result): the answer says so without quoting the book.
+   */
+  certain: z.boolean().optional(),
 });
 export type OffTopicSubject = z.infer<typeof OffTopicSubject>;
 

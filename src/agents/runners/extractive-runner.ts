@@ -27,6 +27,24 @@ function* uncited(
   };
 }
 
+/** The answer to a question whose subject the router found outside the book. */
+function notCovered(agent: Agent, uncovered: string[], retrieved: number): Generator<AgentEvent> {
+  return uncited(agent, `${ANSWER_MESSAGES.notCovered(uncovered)}\n\n${EXTRACTIVE_NOTICE}`, {
+    retrieved,
+    uncovered,
+  });
+}
+
+/** True when one of the quoted sentences names a word of `subject`. */
+function namesSubject(
+  subject: readonly string[],
+  picked: ReadonlyArray<{ text: string }>,
+  terms: (text: string) => string[],
+): boolean {
+  const wanted = new Set(subject.flatMap((word) => terms(word)));
+  return picked.some((sentence) => terms(sentence.text).some((term) => wanted.has(term)));
+}
+
 /** Options of the extractive runner. */
 export interface ExtractiveRunnerOptions {
   /** Most sentences quoted in one answer. */
@@ -75,6 +93,12 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
         return;
       }
       yield { type: 'retrieval', query, chunks };
+      // The router is certain (a market, sports, names no dictionary knows): no passage answers,
+      // whatever words it shares ("the football world cup in 1998" and the book's 1998 reference).
+      if (context.offTopic?.certain) {
+        yield* notCovered(agent, context.offTopic.uncovered, chunks.length);
+        return;
+      }
       const relevant = chunks.filter((chunk) => chunk.score >= deps.minScore);
       const picked = relevant.length
         ? selectSentences(asked, relevant, {
@@ -93,21 +117,9 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
       }
       // Off-topic: passages that share only the question's form ("price" in "the price of gold")
       // are not an answer unless a quoted sentence names a word of the question's subject.
-      if (context.offTopic) {
-        const { uncovered } = context.offTopic;
-        const subject = new Set(context.offTopic.subject.flatMap((word) => terms(word)));
-        const named = picked.some((sentence) => terms(sentence.text).some((t) => subject.has(t)));
-        if (!named) {
-          yield* uncited(
-            agent,
-            `${ANSWER_MESSAGES.notCovered(uncovered)}\n\n${EXTRACTIVE_NOTICE}`,
-            {
-              retrieved: chunks.length,
-              uncovered,
-            },
-          );
-          return;
-        }
+      if (context.offTopic && !namesSubject(context.offTopic.subject, picked, terms)) {
+        yield* notCovered(agent, context.offTopic.uncovered, chunks.length);
+        return;
       }
       // Cite only the chunks actually quoted, numbered in order of first use.
       const used = [...new Set(picked.map((s) => s.chunk))];

@@ -1,3 +1,4 @@
+import { outsideDomain, type OutsideDomain } from '../outside-domains.js';
 import { isArithmetic, type Grounding } from '../subject-grounding.js';
 import { namesSubject } from './secondary.js';
 import { probabilityOf, quoteWords, round, type Phase } from './phase.js';
@@ -10,6 +11,15 @@ import { probabilityOf, quoteWords, round, type Phase } from './phase.js';
  * not the book's. A question naming a specialist subject needs only `routing.minGrounding`.
  */
 export const MIN_GROUNDING_WITHOUT_KEYWORD = 0.5;
+
+/** Raw confidence of a market, sports or news question's fallback (calibrated afterwards). */
+export const OUTSIDE_CONFIDENCE = 0.95;
+
+const OUTSIDE_NAMES: Record<OutsideDomain, string> = {
+  market: 'a market (shares, commodities, investing)',
+  sports: 'sports',
+  news: 'the news',
+};
 
 /** Why a question's subject is not the book's, for the reason: the first test it fails. */
 function uncoveredBy(
@@ -67,8 +77,32 @@ export const offTopicPhase: Phase = (context) => {
     ? settings.minGrounding
     : Math.max(settings.minGrounding, MIN_GROUNDING_WITHOUT_KEYWORD);
   const failed = grounding && uncoveredBy(grounding, floor, settings.minGrounding);
-  if (!arithmetic && !failed) return undefined;
   const primary = model.defaultAgent;
+  const knowledge = model.knowledge;
+  // Markets, sports and news: no company or product the book names makes them its subject.
+  const outside =
+    grounding && knowledge
+      ? outsideDomain(
+          analyzed.text,
+          (word, i) => knowledge.termStrength(analyzed.text.stems[i] ?? word, word) >= 0.5,
+        )
+      : undefined;
+  if (!arithmetic && outside && grounding)
+    return {
+      primary,
+      phase: 'fallback',
+      confidence: Math.max(probabilityOf(context, primary), OUTSIDE_CONFIDENCE),
+      scores: context.classification.probabilities,
+      offTopic: {
+        subject: grounding.subject,
+        uncovered: outside.words,
+        certain: true,
+      },
+      reason:
+        `Fallback to ${primary}: the question is about ${OUTSIDE_NAMES[outside.domain]} ` +
+        `(${quoteWords(outside.words)}), which the book does not cover.`,
+    };
+  if (!arithmetic && !failed) return undefined;
   const uncovered = failed?.words ?? [];
   return {
     primary,
@@ -77,7 +111,13 @@ export const offTopicPhase: Phase = (context) => {
     scores: context.classification.probabilities,
     ...(arithmetic || !grounding || uncovered.length === 0
       ? {}
-      : { offTopic: { subject: grounding.subject, uncovered } }),
+      : {
+          offTopic: {
+            subject: grounding.subject,
+            uncovered,
+            ...(grounding.namesOnly ? { certain: true } : {}),
+          },
+        }),
     reason:
       arithmetic || !failed
         ? `Fallback to ${primary}: arithmetic is not something the book covers.`
