@@ -8,7 +8,7 @@
  * (eval/*fresh*, the `heldout` halves, eval/*third*) are never read here.
  *
  * Usage: npx tsx scripts/experiments/fit-reranker.ts [--features=a,b] [--ridge=1,10] [--depth=50]
- *        [--first-contact=<set>] [--write=model.json]
+ *        [--gate=0.75] [--seed=11] [--first-contact=<set>] [--write=model.json]
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import { globSync } from 'tinyglobby';
 import { prepareDocument } from '../../src/retrieval/index.js';
 import { isGoldHit, parseRetrievalCases } from '../../src/eval/index.js';
 import { toRetrievedChunk } from '../../src/retrieval/retrievers/create-retriever.js';
+import { relevance } from '../../src/retrieval/rank/ranker.js';
 import { createLearnedRanker } from './learned-reranker.js';
 import { RERANK_FEATURES, type RerankFeature } from './rerank-features.js';
 import {
@@ -52,7 +53,10 @@ const ranker = createLearnedRanker(chunks);
 
 interface Question extends RerankExample {
   set: string;
+  /** The first stage's best 0..1 relevance: above `--gate` the first-stage order is kept. */
+  top: number;
 }
+const gate = Number(arg('gate') ?? Number.POSITIVE_INFINITY);
 const questions: Question[] = [];
 for (const [set, file] of Object.entries(SETS)) {
   // Only tune lines: a line with a split must say "tune".
@@ -64,14 +68,16 @@ for (const [set, file] of Object.entries(SETS)) {
     const gold = stage.candidates.map(({ doc }) =>
       c.gold.some((g) => isGoldHit(toRetrievedChunk(chunks[doc]!, 0, false), g)),
     );
-    questions.push({ set, rows: ranker.features(stage), gold });
+    const best = stage.candidates[0];
+    const top = best ? relevance(best.own, best.total, stage.maxAttainable) : 0;
+    questions.push({ set, rows: ranker.features(stage), gold, top });
   }
 }
 
 /** Rank (1-based) of the first gold candidate, first-stage order or under `model`. */
 function rankOf(question: Question, model: RerankModel | undefined): number | undefined {
   const order = question.rows.map((_, i) => i);
-  if (model) {
+  if (model && question.top < gate) {
     const scores = question.rows.map(rerankScorer(model));
     order.sort((a, b) => scores[b]! - scores[a]! || a - b);
   }
@@ -94,7 +100,7 @@ function figures(results: { set: string; rank: number | undefined }[]): string {
 
 // Folds: each set shuffled with a fixed seed, its questions dealt round the folds in turn.
 const FOLDS = 5;
-let seed = 11;
+let seed = Number(arg('seed') ?? 11);
 const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const fold = new Map<Question, number>();
 for (const set of Object.keys(SETS)) {

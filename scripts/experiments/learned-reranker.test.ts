@@ -65,6 +65,26 @@ describe('learned reranker experiment', () => {
     for (const row of rows) expect(row.every((x) => Number.isFinite(x))).toBe(true);
   });
 
+  it('features: a heading word counts as explained when the question names one of its WordNet relatives', () => {
+    const chunks = chunksOf(
+      '## Robot Fleet Twins\n\nDigital twins of many robots working together.\n\n## Robot Arms\n\nArms of a robot.\n',
+    );
+    const ranker = createLearnedRanker(chunks, {
+      wordnet: fakeWordNet({ fleet: { definitions: ['group'] } }),
+    });
+    const stage = ranker.firstStage('a virtual copy of a whole group of robots', { limit: 5 });
+    const rows = ranker.features(stage);
+    const row = (heading: string) =>
+      rows[stage.candidates.findIndex((c) => chunks[c.doc]!.headingPath.at(-1) === heading)]!;
+    // "robot" is named; "fleet" through its relative "group"; "twins" not at all.
+    expect(row('Robot Fleet Twins')[column('headingExplainedRelatives')]).toBeGreaterThan(
+      row('Robot Fleet Twins')[column('headingExplained')]!,
+    );
+    expect(row('Robot Arms')[column('headingExplainedRelatives')]).toBe(
+      row('Robot Arms')[column('headingExplained')],
+    );
+  });
+
   it('a model weighing the heading match reorders the first stage, keeping relevance scores', () => {
     const plain = createLearnedRanker(BOOK, { wordnet }).rank(QUERY, { limit: 5 });
     const reranked = createLearnedRanker(BOOK, { wordnet, model: only('headingOwn') }).rank(QUERY, {

@@ -65,7 +65,7 @@ export function createLearnedRanker(
     wordnet: () => (wordnet ??= openWordNet()),
   };
   const scratch = createScoreScratch(chunks.length);
-  const profiles = chunkProfiles(chunks);
+  const profiles = chunkProfiles(chunks, sources.wordnet);
   const score = options.model && rerankScorer(options.model);
 
   const firstStage: LearnedRanker['firstStage'] = (query, { limit = 5, mask } = {}) => {

@@ -2,7 +2,9 @@ import type { ChunkRecord } from '../../src/schema/index.js';
 import { boldLeadTerms } from '../../src/retrieval/rank/defined-terms.js';
 import type { LexicalIndex } from '../../src/retrieval/rank/lexical-index.js';
 import type { ConceptMap } from '../../src/retrieval/rank/query-expansion.js';
-import { analyze } from '../../src/retrieval/rank/tokenizer.js';
+import { analyze, stem, tokenize } from '../../src/retrieval/rank/tokenizer.js';
+import { STOPWORDS } from '../../src/retrieval/rank/stopwords.js';
+import type { WordNet } from '../../src/retrieval/rank/wordnet.js';
 
 /**
  * The features the reranker weighs, in the order of a feature vector. Each is generic (about the
@@ -45,6 +47,10 @@ export const RERANK_FEATURES = [
   'lineConcepts',
   /** The best line's idf share of the query's own terms. */
   'lineOwn',
+  /** idf share of the section heading's words the query names, itself or by an expansion. */
+  'headingExplained',
+  /** The same, also counting a heading word whose WordNet relatives the query names. */
+  'headingExplainedRelatives',
 ] as const;
 
 /** The name of one reranking feature. */
@@ -62,11 +68,13 @@ interface ChunkProfile {
   overview: boolean;
   /** Stemmed terms of each line or sentence of the text. */
   lines: Set<string>[];
+  /** The heading's words (stemmed), each with its WordNet relatives' stems. */
+  headingWords: { stem: string; relatives: Set<string> }[];
 }
 
 const OVERVIEW = /^(?:overview|introduction|summary|conclusions?|key takeaways)\b/i;
 
-function profileOf(chunk: ChunkRecord): ChunkProfile {
+function profileOf(chunk: ChunkRecord, wordnet: WordNet | undefined): ChunkProfile {
   const last = chunk.headingPath.at(-1) ?? chunk.title;
   const above = [chunk.title, ...chunk.headingPath.slice(0, -1)].join('\n');
   return {
@@ -78,6 +86,14 @@ function profileOf(chunk: ChunkRecord): ChunkProfile {
     length: chunk.text.length,
     depth: chunk.headingPath.length,
     overview: OVERVIEW.test(last.trim()),
+    headingWords: [...new Set(tokenize(last))]
+      .filter((word) => !STOPWORDS.has(word) && /^[a-z]{3,}$/.test(word))
+      .map((word) => ({
+        stem: stem(word),
+        relatives: new Set(
+          (wordnet?.related(word) ?? []).filter((w) => !w.includes(' ')).map((w) => stem(w)),
+        ),
+      })),
     lines: chunk.text
       .split(/\n+|(?<=[.!?])\s+(?=[A-Z])/)
       .map((line) => new Set(analyze(line)))
@@ -91,11 +107,14 @@ export interface ChunkProfiles {
 }
 
 /** Lazily profiles `chunks` for {@link rerankFeatures}. */
-export function chunkProfiles(chunks: readonly ChunkRecord[]): ChunkProfiles {
+export function chunkProfiles(
+  chunks: readonly ChunkRecord[],
+  wordnet?: () => WordNet,
+): ChunkProfiles {
   const profiles: (ChunkProfile | undefined)[] = new Array<ChunkProfile | undefined>(chunks.length);
   return {
     get(doc) {
-      return (profiles[doc] ??= profileOf(chunks[doc] as ChunkRecord));
+      return (profiles[doc] ??= profileOf(chunks[doc] as ChunkRecord, wordnet?.()));
     },
   };
 }
@@ -232,6 +251,24 @@ export function rerankFeatures(
       lineConcepts = Math.max(lineConcepts, concepts);
       lineOwn = Math.max(lineOwn, mine);
     }
+    let headingIdf = 0;
+    let explained = 0;
+    let explainedRelatives = 0;
+    for (const { stem: word, relatives } of profile.headingWords) {
+      const idf = index.idf(word);
+      headingIdf += idf;
+      if (query.terms.has(word) || query.expansions.has(word)) {
+        explained += idf;
+        explainedRelatives += idf;
+      } else {
+        for (const term of query.terms.keys()) {
+          if (relatives.has(term)) {
+            explainedRelatives += idf;
+            break;
+          }
+        }
+      }
+    }
     const key = profile.family;
     const family = Math.max(
       otherBest(families, key, candidate.total),
@@ -259,6 +296,8 @@ export function rerankFeatures(
       overview: profile.overview ? 1 : 0,
       lineConcepts: ratio(lineConcepts, ownIdf),
       lineOwn: ratio(lineOwn, ownIdf),
+      headingExplained: ratio(explained, headingIdf),
+      headingExplainedRelatives: ratio(explainedRelatives, headingIdf),
     };
     return Float64Array.from(RERANK_FEATURES, (name) => row[name]);
   });
