@@ -1,14 +1,15 @@
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, openAsBlob, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { CohortError } from '../errors/index.js';
 import type { Db } from './db.js';
 import { acquireFolderLock, LOCK_FILE_NAME, type FolderLock } from './folder-lock.js';
 import { openPgliteWorkerDb, type Dumpable } from './pglite-worker-db.js';
+import { embeddedStartParams } from './pglite-settings.js';
 import {
   defaultSnapshotDir,
   discardSnapshot,
-  readSnapshot,
+  findSnapshot,
   saveSnapshot,
 } from './pglite-snapshot.js';
 
@@ -82,15 +83,17 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
   });
   const cacheDir =
     options.snapshotDir === false ? undefined : (options.snapshotDir ?? defaultSnapshotDir());
-  const snapshot = fresh && cacheDir ? readSnapshot(cacheDir) : undefined;
+  const snapshot = fresh && cacheDir ? findSnapshot(cacheDir) : undefined;
   try {
-    const create = async (loadDataDir?: Blob): Promise<Db & Dumpable> => {
+    // The snapshot is passed as its path and read where it is unpacked, once: reading it here
+    // and handing the bytes on cost three more copies of its 40 MB at the start's peak.
+    const create = async (snapshotFile?: string): Promise<Db & Dumpable> => {
       if (!inMemory) {
         // A folder's engine runs on its own thread, so its work never blocks the event loop.
         // The thread starts PGlite with fsync on: PGlite's defaults turn it off.
         return openPgliteWorkerDb(dataDir, {
           ...(options.vector ? { vector: true } : {}),
-          ...(loadDataDir ? { loadDataDir: new Uint8Array(await loadDataDir.arrayBuffer()) } : {}),
+          ...(snapshotFile ? { snapshotFile } : {}),
         });
       }
       // pgvector is loaded only when embeddings are configured: it adds start-up time.
@@ -100,8 +103,10 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
       // Loaded here, not at the top: importing cohort (or using PostgreSQL) does not pay for it.
       const { PGlite: Engine } = await import('@electric-sql/pglite');
       const pg = await Engine.create({
+        startParams: [...Engine.defaultStartParams, ...embeddedStartParams()],
         ...(extensions ? { extensions } : {}),
-        ...(loadDataDir ? { loadDataDir } : {}),
+        // A Blob backed by the file: PGlite reads it once, when it unpacks it.
+        ...(snapshotFile ? { loadDataDir: await openAsBlob(snapshotFile) } : {}),
       });
       return { ...wrap(pg, pg), dumpDataDir: (compression) => pg.dumpDataDir(compression) };
     };

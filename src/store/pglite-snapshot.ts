@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -48,13 +48,13 @@ export function snapshotPath(cacheDir: string): string {
   return join(cacheDir, `pglite-${installedPgliteVersion()}-fresh.tar`);
 }
 
-/** The saved fresh data folder, or undefined when there is none yet (or it cannot be read). */
-export function readSnapshot(cacheDir: string): Blob | undefined {
-  try {
-    return new Blob([readFileSync(snapshotPath(cacheDir))]);
-  } catch {
-    return undefined;
-  }
+/**
+ * The path of the saved fresh data folder, or undefined when there is none yet. Its bytes are read
+ * by whoever unpacks it (PGlite, through a Blob backed by the file), so they are in memory once.
+ */
+export function findSnapshot(cacheDir: string): string | undefined {
+  const path = snapshotPath(cacheDir);
+  return existsSync(path) ? path : undefined;
 }
 
 /**

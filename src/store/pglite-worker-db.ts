@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { CohortError } from '../errors/index.js';
 import type { Db } from './db.js';
+import { embeddedStartParams } from './pglite-settings.js';
 import { PGLITE_WORKER_SOURCE } from './pglite-worker-source.js';
 
 /** A failure reported by the worker thread, rebuilt on this side with PostgreSQL's fields. */
@@ -28,15 +29,16 @@ export interface Dumpable {
  * Opens PGlite in `dataDir` on a worker thread of its own, so its work (parsing, planning, writing
  * and flushing pages) never blocks the event loop that serves requests: a burst of writes delays
  * other writes, not every request. The {@link Db} it returns behaves like the in-thread one,
- * including interactive transactions. PGlite runs with `fsync` on (its default `-F` is dropped).
- * The folder must already be locked by the caller.
+ * including interactive transactions. PGlite runs with `fsync` on (its default `-F` is dropped)
+ * and the embedded memory settings of `pglite-settings.ts`; a new folder is unpacked from
+ * `snapshotFile` when given. The folder must already be locked by the caller.
  *
  * @example
  * const db = await openPgliteWorkerDb('.cohort', { vector: false });
  */
 export async function openPgliteWorkerDb(
   dataDir: string,
-  options: { vector?: boolean; loadDataDir?: Uint8Array } = {},
+  options: { vector?: boolean; snapshotFile?: string } = {},
 ): Promise<Db & Dumpable> {
   const worker = new Worker(PGLITE_WORKER_SOURCE, {
     eval: true,
@@ -44,7 +46,8 @@ export async function openPgliteWorkerDb(
       dataDir,
       pglitePath: require.resolve('@electric-sql/pglite'),
       ...(options.vector ? { vectorPath: require.resolve('@electric-sql/pglite-pgvector') } : {}),
-      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+      startParams: embeddedStartParams(),
+      ...(options.snapshotFile ? { snapshotFile: options.snapshotFile } : {}),
     },
   });
   const pending = new Map<number, Pending>();

@@ -23,9 +23,12 @@ async function main() {
   try {
     const { PGlite } = require(workerData.pglitePath);
     // PGlite's defaults pass -F (no fsync): without it, a commit is on disk when it is acknowledged.
-    const options = { startParams: PGlite.defaultStartParams.filter((param) => param !== '-F') };
+    // The embedded memory settings (pglite-settings.ts) follow, so they override PGlite's.
+    const startParams = PGlite.defaultStartParams.filter((param) => param !== '-F');
+    const options = { startParams: [...startParams, ...workerData.startParams] };
     if (workerData.vectorPath) options.extensions = { vector: require(workerData.vectorPath).vector };
-    if (workerData.loadDataDir) options.loadDataDir = new Blob([workerData.loadDataDir]);
+    // A Blob backed by the file: its bytes are read once, here, as PGlite unpacks them.
+    if (workerData.snapshotFile) options.loadDataDir = await require('node:fs').openAsBlob(workerData.snapshotFile);
     pg = await PGlite.create(workerData.dataDir, options);
   } catch (error) {
     reply(0, undefined, describe(error));
