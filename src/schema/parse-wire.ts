@@ -17,10 +17,17 @@ import { fromWire, wireKey } from './wire.js';
 export function parseWireInput<S extends z.ZodType>(
   schema: S,
   value: unknown,
-  options: { keys?: 'wire' | 'as-is' } = {},
+  options: {
+    keys?: 'wire' | 'as-is';
+    /**
+     * The caller has already run `findJsonProblem` on `value` and refused it on a problem (the
+     * HTTP body reader, which answers 400 for those): the walk is not repeated.
+     */
+    checked?: boolean;
+  } = {},
 ): z.infer<S> {
   // Before any recursive walk (fromWire) and before text can reach the database.
-  const problem = findJsonProblem(value);
+  const problem = options.checked ? undefined : findJsonProblem(value);
   if (problem) {
     throw new CohortError(
       'invalid_input',

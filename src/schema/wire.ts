@@ -1,5 +1,23 @@
-/** A camelCase key (or dotted path) in wire form: `agentUsed` → `agent_used`. */
-export const wireKey = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const UPPER_A = 65;
+const UPPER_Z = 90;
+const UNDERSCORE = 95;
+
+/**
+ * A camelCase key (or dotted path) in wire form: `agentUsed` → `agent_used`. A loop over the
+ * characters rather than a regular expression with a replacer: it runs for every key of every
+ * request and response body, and a key with no capital (most of them) comes back as it is.
+ */
+export const wireKey = (key: string): string => {
+  let out: string | undefined;
+  let from = 0;
+  for (let i = 0; i < key.length; i++) {
+    const code = key.charCodeAt(i);
+    if (code < UPPER_A || code > UPPER_Z) continue;
+    out = (out ?? '') + key.slice(from, i) + '_' + String.fromCharCode(code + 32);
+    from = i + 1;
+  }
+  return out === undefined ? key : out + key.slice(from);
+};
 /** A camelCase key in wire form, at the type level: `agentUsed` → `agent_used`. */
 export type WireKey<K extends string> = K extends `${infer Head}${infer Tail}`
   ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${WireKey<Tail>}`
@@ -20,7 +38,10 @@ export type Wire<T> = T extends Date
       ? { [K in keyof T as K extends string ? WireKey<K> : K]: Wire<T[K]> }
       : T;
 
-const camel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+const CAMEL_PART = /_([a-z0-9])/g;
+/** A wire key in camelCase: `session_id` → `sessionId`; a key with no `_` comes back as it is. */
+const camel = (key: string) =>
+  key.indexOf('_') === -1 ? key : key.replace(CAMEL_PART, (_, c: string) => c.toUpperCase());
 
 /**
  * Deepest nesting {@link toWire} and {@link fromWire} walk. Far beyond any value cohort makes; a
@@ -37,8 +58,8 @@ function mapKeys(value: unknown, rename: (key: string) => string, depth = 0): un
   }
   if (Array.isArray(value)) return value.map((item) => mapKeys(item, rename, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value))
-    out[rename(key)] = mapKeys(inner, rename, depth + 1);
+  const source = value as Record<string, unknown>;
+  for (const key of Object.keys(source)) out[rename(key)] = mapKeys(source[key], rename, depth + 1);
   return out;
 }
 

@@ -5,6 +5,14 @@ import type { ServerEnv } from './server-env.js';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
+/** The API keys in a `server.apiKey` setting: comma-separated, blanks dropped. */
+export function apiKeys(apiKey: string | undefined): string[] {
+  return (apiKey ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter(Boolean);
+}
+
 /**
  * Requires `Authorization: Bearer <key>` when `apiKey` is set (several keys may be given,
  * separated by commas: one per client); without a key every request passes. The comparison takes
@@ -15,11 +23,7 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  * app.use('/chat/*', bearerAuth({ apiKey: config.server.apiKey }));
  */
 export function bearerAuth(options: { apiKey: string | undefined }): MiddlewareHandler<ServerEnv> {
-  const keys = (options.apiKey ?? '')
-    .split(',')
-    .map((key) => key.trim())
-    .filter(Boolean)
-    .map(digest);
+  const keys = apiKeys(options.apiKey).map(digest);
   return async (c, next) => {
     if (keys.length === 0) return next();
     const header = c.req.header('authorization') ?? '';

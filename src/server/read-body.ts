@@ -64,5 +64,8 @@ export async function readBody<S extends z.ZodType>(
     throw new HttpError(apiError('malformed_json', `${field} ${UNSAFE_TEXT_MESSAGE}.`, field));
   }
   // A CohortError from here is mapped to 422 by the error handler, with its message and field.
-  return parseWireInput(schema, json, { keys: options.wire === false ? 'as-is' : 'wire' });
+  return parseWireInput(schema, json, {
+    keys: options.wire === false ? 'as-is' : 'wire',
+    checked: true,
+  });
 }

@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../telemetry/index.js';
@@ -30,5 +32,29 @@ describe('requestContext', () => {
     const id = response.headers.get(REQUEST_ID_HEADER);
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect(await response.json()).toEqual({ id });
+  });
+
+  it('is on every response served over HTTP by @hono/node-server, through the Node response', async () => {
+    const served = app();
+    // What the handler finds on the Node response: the id is there before it runs.
+    served.get('/early', (c) => c.json({ early: c.env?.outgoing?.getHeader(REQUEST_ID_HEADER) }));
+    const server = serve({ fetch: served.fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise((listening) => server.once('listening', listening));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      for (const path of ['/json', '/raw', '/fails', '/missing']) {
+        const response = await fetch(base + path, { headers: { [REQUEST_ID_HEADER]: 'trace-9' } });
+        await response.arrayBuffer();
+        expect(response.headers.get(REQUEST_ID_HEADER), path).toBe('trace-9');
+      }
+      const fresh = await fetch(`${base}/json`);
+      const id = fresh.headers.get(REQUEST_ID_HEADER);
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(await fresh.json()).toEqual({ id });
+      const early = await fetch(`${base}/early`, { headers: { [REQUEST_ID_HEADER]: 'trace-10' } });
+      expect(await early.json()).toEqual({ early: 'trace-10' });
+    } finally {
+      await new Promise((closed) => server.close(closed));
+    }
   });
 });

@@ -26,12 +26,23 @@ export function requestContext(
     c.set('requestId', requestId);
     c.set('logger', log);
     const started = now();
-    // Set before the handler runs, so `c.json()` and friends build the response with it; setting
-    // it afterwards would rewrite a finished response (and, on @hono/node-server, leave the fast
-    // path). A handler that returns its own Response (a stream) still gets it afterwards.
-    c.header(REQUEST_ID_HEADER, requestId);
-    await next();
-    if (c.res.headers.get(REQUEST_ID_HEADER) !== requestId) c.header(REQUEST_ID_HEADER, requestId);
+    // Served by @hono/node-server, the id goes on the Node response itself, which every response
+    // is written through (a JSON body, a stream, the error handler's): a header set through Hono
+    // instead makes each response carry a fetch `Headers` object, which node-server has to copy
+    // header by header, and costs @hono/node-server's plain-object fast path.
+    const outgoing = c.env?.outgoing;
+    if (outgoing) {
+      outgoing.setHeader(REQUEST_ID_HEADER, requestId);
+      await next();
+    } else {
+      // Without a Node response (`app.request` in tests, other runtimes): set before the handler
+      // runs, so `c.json()` and friends build the response with it, and again on a Response the
+      // handler built itself.
+      c.header(REQUEST_ID_HEADER, requestId);
+      await next();
+      if (c.res.headers.get(REQUEST_ID_HEADER) !== requestId)
+        c.header(REQUEST_ID_HEADER, requestId);
+    }
     log.info('request', {
       method: c.req.method,
       path: c.req.path,
