@@ -1,6 +1,5 @@
 const UPPER_A = 65;
 const UPPER_Z = 90;
-const UNDERSCORE = 95;
 
 /**
  * A camelCase key (or dotted path) in wire form: `agentUsed` → `agent_used`. A loop over the
