@@ -3,7 +3,7 @@ import { loadConfig, type CohortConfig } from '../config/index.js';
 import { renderProgressBar } from '../retrieval/ingest/progress-bar.js';
 import { knowledgeStoreOptions } from '../retrieval/store-options.js';
 import type { IngestProgress, IngestSummary } from '../retrieval/index.js';
-import { openStore, type Store } from '../store/index.js';
+import { openStore, startCachedStore, type Store } from '../store/index.js';
 import { createLogger, type Logger } from '../telemetry/index.js';
 import type { CliIo } from './command.js';
 
@@ -66,20 +66,48 @@ export async function openWithProgress<T>(
   return opened;
 }
 
+/** The assistant `openForCli` opened, and when what it read may be shown (see `startCache`). */
+export type CliAssistant = OpenedAssistant & {
+  /**
+   * Resolves at once, or, when the assistant started from the data folder's start cache, once
+   * the store confirmed the cache current; rejects with {@link StaleStartCache} when it was not.
+   * Wait for it before showing or returning anything the assistant produced.
+   */
+  current: Promise<void>;
+};
+
+/** What `current` rejects with: start again with `startCache: false`. */
+export class StaleStartCache extends Error {}
+
 /**
  * Opens the book assistant for a command (`openAssistant`, with the ingestion drawn). The store
  * is opened first: an embedded store's engine then starts on its own thread while the
  * assistant's modules load on this one (a cold `cohort ask` waits for the longer of the two, not
- * for both).
+ * for both). With `startCache` (a command that answers and exits), a PGlite folder's start cache
+ * (`store/start-cache.ts`) serves the chunks, the saved index and the trained router while the
+ * engine opens, so routing and search run meanwhile too; see {@link CliAssistant.current}.
  */
 export async function openForCli(
   io: CliIo,
   values: Record<string, unknown>,
-): Promise<OpenedAssistant> {
+  options: { startCache?: boolean } = {},
+): Promise<CliAssistant> {
   const config = configFor(io, values);
-  const opening = openStore(config, knowledgeStoreOptions(config, cliLogger(io, config)));
+  let opening = openStore(config, knowledgeStoreOptions(config, cliLogger(io, config)));
   // Settled here so a failed open is reported once, by the await below, not as unhandled.
   opening.catch(() => undefined);
+  let current = Promise.resolve();
+  let stale = () => false;
+  const folder = !config.databaseUrl && !config.dataDir.startsWith('memory://');
+  if (options.startCache && folder) {
+    const cached = startCachedStore(config.dataDir, opening);
+    stale = () => cached.stale;
+    opening = Promise.resolve(cached.store);
+    current = cached.current.catch((cause: unknown) => {
+      throw cached.stale ? new StaleStartCache('The start cache was stale.', { cause }) : cause;
+    });
+    current.catch(() => undefined);
+  }
   let store: Store | undefined;
   try {
     const { openAssistant } = await import('../assistant/index.js');
@@ -92,6 +120,7 @@ export async function openForCli(
     );
     return {
       ...opened,
+      current,
       close: async () => {
         try {
           await opened.close();
@@ -102,6 +131,6 @@ export async function openForCli(
     };
   } catch (error) {
     await (store ?? (await opening.catch(() => undefined)))?.close();
-    throw error;
+    throw stale() ? new StaleStartCache('The start cache was stale.', { cause: error }) : error;
   }
 }

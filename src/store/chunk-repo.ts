@@ -93,7 +93,14 @@ export function chunkFromRow(row: ChunkRow): ChunkRecord {
 
 /** Documents and their chunks. A document is replaced whole when its content hash changes. */
 export class ChunkRepo {
-  constructor(private readonly db: Db) {}
+  /**
+   * `beforeWrite` runs, synchronously, before an ingestion sends anything to the engine: an
+   * embedded store deletes its data folder's start cache there (see start-cache.ts).
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly options: { beforeWrite?: () => void } = {},
+  ) {}
 
   /** Content hash of every stored document, by source path. */
   async documentHashes(): Promise<Map<string, string>> {
@@ -123,6 +130,7 @@ export class ChunkRepo {
     remove?: readonly string[];
     onWritten?: (sources: string[]) => void;
   }): Promise<{ outcomes: Map<string, UpsertOutcome>; removed: string[] }> {
+    this.options.beforeWrite?.();
     return this.db.transaction(async (tx) => {
       const sources = change.write.map((item) => item.document.source);
       const { rows } = await tx.query<{ source: string; hash: string }>(

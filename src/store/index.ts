@@ -24,3 +24,11 @@ export { openPostgresDb } from './postgres-db.js';
 export { migrate, MIGRATIONS } from './migrations.js';
 export { EmbeddingRepo, type VectorHit } from './embedding-repo.js';
 export { sourceFingerprint } from './source-fingerprint.js';
+export {
+  START_CACHE_FILE,
+  invalidateStartCache,
+  readStartCache,
+  writeStartCache,
+  type StartCache,
+} from './start-cache.js';
+export { startCachedStore, type StartCachedStore } from './start-cached-store.js';

@@ -9,6 +9,7 @@ import { openPgliteDb } from './pglite-db.js';
 import { openPostgresDb } from './postgres-db.js';
 import { RunRepo } from './run-repo.js';
 import { SessionRepo } from './session-repo.js';
+import { invalidateStartCache } from './start-cache.js';
 
 /** Everything cohort keeps: chunks, sessions and runs, on one engine. */
 export interface Store {
@@ -30,13 +31,20 @@ export interface Store {
 /** Wraps an open engine as a {@link Store}, applying migrations. */
 export async function createStore(
   db: Db,
-  options: { onTraceError?: (cause: unknown, runIds: string[]) => void } = {},
+  options: {
+    onTraceError?: (cause: unknown, runIds: string[]) => void;
+    /** Runs before any ingestion writes (see `ChunkRepo`). */
+    beforeChunkWrite?: () => void;
+  } = {},
 ): Promise<Store> {
   await migrate(db);
   const runs = new RunRepo(db, options);
   return {
     db,
-    chunks: new ChunkRepo(db),
+    chunks: new ChunkRepo(
+      db,
+      options.beforeChunkWrite ? { beforeWrite: options.beforeChunkWrite } : {},
+    ),
     // An embedded store has one writer, this process (its folder is locked; memory is private),
     // so recent sessions' messages can be served from memory; PostgreSQL may have others.
     sessions: new SessionRepo(db, { exclusive: db.engine === 'pglite' }),
@@ -83,5 +91,10 @@ export async function openStore(
         options.onConnectionLost ? { onIdleError: options.onConnectionLost } : {},
       )
     : await openPgliteDb(config.dataDir, options);
-  return createStore(db, options.onTraceError ? { onTraceError: options.onTraceError } : {});
+  // A data folder's start cache is a copy of its chunks: it goes before they change.
+  const folder = !config.databaseUrl && !config.dataDir.startsWith('memory://');
+  return createStore(db, {
+    ...(options.onTraceError ? { onTraceError: options.onTraceError } : {}),
+    ...(folder ? { beforeChunkWrite: () => invalidateStartCache(config.dataDir) } : {}),
+  });
 }

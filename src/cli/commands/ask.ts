@@ -3,7 +3,7 @@ import { parseInput } from '../../errors/index.js';
 import { ChatRequest, toWire } from '../../schema/index.js';
 import type { CliCommand } from '../command.js';
 import { parseCommandArgs, requirePositional, stringFlag } from '../args.js';
-import { configFor, openForCli, STORE_FLAGS } from '../open.js';
+import { configFor, openForCli, StaleStartCache, STORE_FLAGS } from '../open.js';
 import { describeRoute } from './describe-route.js';
 
 const usage =
@@ -42,34 +42,60 @@ export const askCommand: CliCommand = {
       const { createBookRegistry } = await import('../../routing/book-registry.js');
       createBookRegistry(configFor(io, values).agentDirs).require(input.agent);
     }
-    const opened = await openForCli(io, values);
-    // The index loads while the question is routed; a failure shows up in the answer instead.
-    const warming = opened.knowledgeBase.warm?.().catch(() => undefined);
-    try {
-      if (values.json) {
-        const reply = await opened.assistant.ask(input);
-        const failure = answerFailure(reply);
-        if (failure) throw failure;
-        io.stdout(JSON.stringify(toWire(reply), null, 2) + '\n');
-        return 0;
-      }
-      let streamed = false;
-      for await (const event of opened.assistant.askStream(input)) {
-        if (event.type === 'delta' && values.stream) {
-          io.stdout(event.text);
-          streamed = true;
+    const answer = async (startCache: boolean): Promise<number> => {
+      // With the start cache the question is routed and searched while the store opens.
+      const opened = await openForCli(io, values, { startCache });
+      // The index loads while the question is routed; a failure shows up in the answer instead.
+      const warming = opened.knowledgeBase.warm?.().catch(() => undefined);
+      // Nothing read from the start cache is shown before the store confirmed it current; when
+      // it was not, `current` throws StaleStartCache (nothing was saved either) and it starts again.
+      const shown = async <T>(work: () => Promise<T>): Promise<T> => {
+        try {
+          const result = await work();
+          await opened.current;
+          return result;
+        } catch (error) {
+          await opened.current;
+          throw error;
         }
-        if (event.type === 'done') {
-          const failure = answerFailure(event.response);
+      };
+      try {
+        if (values.json) {
+          const reply = await shown(() => opened.assistant.ask(input));
+          const failure = answerFailure(reply);
           if (failure) throw failure;
-          if (!streamed) io.stdout(event.response.answer);
-          io.stdout(`\n\n${describeRoute(event.response)}\n`);
+          io.stdout(JSON.stringify(toWire(reply), null, 2) + '\n');
+          return 0;
         }
+        let streamed = false;
+        await shown(async () => {
+          for await (const event of opened.assistant.askStream(input)) {
+            if (event.type === 'delta' && values.stream) {
+              await opened.current;
+              io.stdout(event.text);
+              streamed = true;
+            }
+            if (event.type === 'done') {
+              await opened.current;
+              const failure = answerFailure(event.response);
+              if (failure) throw failure;
+              if (!streamed) io.stdout(event.response.answer);
+              io.stdout(`\n\n${describeRoute(event.response)}\n`);
+            }
+          }
+        });
+        return 0;
+      } finally {
+        await warming;
+        await opened.close();
       }
-      return 0;
-    } finally {
-      await warming;
-      await opened.close();
+    };
+    try {
+      return await answer(true);
+    } catch (error) {
+      // The stale cache is gone: this start reads the store, and writes a current cache.
+      if (error instanceof StaleStartCache) return answer(true);
+      throw error;
     }
   },
 };

@@ -1,0 +1,206 @@
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isCohortError } from '../errors/index.js';
+import type { ChunkRecord } from '../schema/index.js';
+import { chunkContentHash } from './chunk-repo.js';
+import { createStore, openStore, type Store } from './store.js';
+import { openPgliteDb } from './pglite-db.js';
+import { readStartCache, START_CACHE_FILE, writeStartCache } from './start-cache.js';
+import { startCachedStore } from './start-cached-store.js';
+
+const root = mkdtempSync(join(tmpdir(), 'cohort-start-cache-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let folders = 0;
+const newFolder = () => join(root, `store-${(folders += 1)}`);
+
+const document = (source: string, hash: string) => ({
+  source,
+  title: source,
+  hash,
+  domain: 'general',
+});
+const chunk = (source: string, id: string, text: string): ChunkRecord => ({
+  id,
+  source,
+  ord: 0,
+  title: source,
+  headingPath: [source],
+  domain: 'general',
+  text,
+  hash: `h-${id}-${text}`,
+  metadata: {},
+});
+
+// One folder holding one document, with its start cache, made once: each test works on a copy
+// (opening a PGlite folder is the slow part of these tests).
+let seed: { dataDir: string; first: Awaited<ReturnType<typeof start>> };
+beforeAll(async () => {
+  const dataDir = newFolder();
+  const store = await openStore({ dataDir });
+  await store.chunks.upsertDocument(document('a.md', 'v1'), [chunk('a.md', 'a1', 'alpha')]);
+  await store.close();
+  seed = { dataDir, first: await start(dataDir) };
+}, 60_000);
+
+/** A copy of the seeded folder, its start cache included (or not). */
+function seeded(options: { cache?: boolean } = {}): string {
+  const dataDir = newFolder();
+  cpSync(seed.dataDir, dataDir, { recursive: true });
+  if (options.cache === false) rmSync(join(dataDir, START_CACHE_FILE));
+  return dataDir;
+}
+
+/** A promise and the function that resolves it. */
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve: (value: T) => void = () => undefined;
+  const promise = new Promise<T>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+/** Opens `dataDir` through a start-cached store, reads what a start reads, and closes it. */
+async function start(dataDir: string) {
+  const cached = startCachedStore(dataDir, openStore({ dataDir }));
+  const chunks = await cached.store.chunks.all();
+  await cached.store.cache.get('index', 'k1');
+  await cached.current;
+  await cached.store.close();
+  return { chunks, usedCache: cached.usedCache };
+}
+
+describe('start cache file', () => {
+  it('reads back what was written, and nothing damaged, of another layout or inconsistent', () => {
+    const dataDir = newFolder();
+    mkdirSync(dataDir);
+    expect(readStartCache(dataDir)).toBeUndefined();
+    const chunks = [
+      chunk('a.md', 'a1', 'alpha'),
+      { ...chunk('b.md', 'b1', 'beta'), metadata: { kind: 'x' } },
+    ];
+    const entries = new Map([['index', { key: 'k1', data: new Uint8Array([1, 2, 3]) }]]);
+    writeStartCache(dataDir, {
+      version: '2:t',
+      contentHash: chunkContentHash(chunks),
+      chunks,
+      entries,
+    });
+    expect(readStartCache(dataDir)).toEqual({
+      version: '2:t',
+      contentHash: chunkContentHash(chunks),
+      chunks,
+      entries,
+    });
+
+    const path = join(dataDir, START_CACHE_FILE);
+    const saved = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    const rewrite = (patch: Record<string, unknown>) =>
+      writeFileSync(path, JSON.stringify({ ...saved, ...patch }));
+    rewrite({ contentHash: 'other' });
+    expect(readStartCache(dataDir)).toBeUndefined();
+    rewrite({ format: 0 });
+    expect(readStartCache(dataDir)).toBeUndefined();
+    rewrite({ chunks: [{ ...chunks[0], text: 7 }] });
+    expect(readStartCache(dataDir)).toBeUndefined();
+    writeFileSync(path, '{"format":1,');
+    expect(readStartCache(dataDir)).toBeUndefined();
+  });
+});
+
+describe('startCachedStore on a PGlite folder', () => {
+  it('writes the start cache on close after a start that read the engine, then starts from it', async () => {
+    const { dataDir, first } = seed;
+    expect(first.usedCache).toBe(false);
+    expect(first.chunks.map((c) => c.text)).toEqual(['alpha']);
+    const saved = readStartCache(dataDir);
+    expect(saved?.chunks).toEqual(first.chunks);
+
+    const second = await start(dataDir);
+    expect(second.usedCache).toBe(true);
+    expect(second.chunks).toEqual(first.chunks);
+  }, 60_000);
+
+  it('answers reads before the engine is open, and holds every other call until it confirmed the cache', async () => {
+    const dataDir = seeded();
+    const engine = deferred<Store>();
+    const cached = startCachedStore(dataDir, engine.promise);
+    // The engine is not open: reads come from the cache.
+    expect((await cached.store.chunks.all()).map((c) => c.text)).toEqual(['alpha']);
+    expect(await cached.store.chunks.count()).toBe(1);
+    let saved = false;
+    const turn = cached.store.sessions
+      .saveTurn('s1', [{ role: 'user', content: 'hi' }])
+      .then(() => (saved = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(saved).toBe(false);
+    engine.resolve(await openStore({ dataDir }));
+    await cached.current;
+    await turn;
+    expect((await cached.store.sessions.history('s1', 10)).map((m) => m.content)).toEqual(['hi']);
+    await cached.store.close();
+  }, 60_000);
+
+  it('is deleted before an ingestion writes: even one that fails leaves no cache behind', async () => {
+    const dataDir = seeded();
+    expect(existsSync(join(dataDir, START_CACHE_FILE))).toBe(true);
+    const store = await openStore({ dataDir });
+    try {
+      await expect(
+        store.chunks.upsertDocument(document('b.md', 'v1'), [
+          chunk('b.md', 'dup', 'x'),
+          chunk('b.md', 'dup', 'y'),
+        ]),
+      ).rejects.toThrow();
+      expect(existsSync(join(dataDir, START_CACHE_FILE))).toBe(false);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+
+  it('a cache the store does not match (changed by a program that kept none) is never confirmed: nothing is saved, and it is deleted', async () => {
+    const dataDir = seeded();
+    const stale = readFileSync(join(dataDir, START_CACHE_FILE));
+    // A change made without the hook that deletes the cache (as an older cohort would).
+    const bare = await createStore(await openPgliteDb(dataDir));
+    await bare.chunks.upsertDocument(document('a.md', 'v2'), [chunk('a.md', 'a1', 'beta')]);
+    await bare.close();
+    writeFileSync(join(dataDir, START_CACHE_FILE), stale);
+
+    const cached = startCachedStore(dataDir, openStore({ dataDir }));
+    expect((await cached.store.chunks.all()).map((c) => c.text)).toEqual(['alpha']);
+    const turn = cached.store.sessions.saveTurn('s1', [{ role: 'user', content: 'stale' }]);
+    const error = await cached.current.catch((caught: unknown) => caught);
+    expect(isCohortError(error, 'conflict')).toBe(true);
+    expect(cached.stale).toBe(true);
+    await expect(turn).rejects.toThrow(/start cache/);
+    await cached.store.close();
+    expect(existsSync(join(dataDir, START_CACHE_FILE))).toBe(false);
+
+    const store = await openStore({ dataDir });
+    try {
+      expect(await store.sessions.history('s1', 10)).toEqual([]);
+      expect((await store.chunks.all()).map((c) => c.text)).toEqual(['beta']);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+
+  it('writes no cache when the chunks changed after they were read', async () => {
+    const dataDir = seeded({ cache: false });
+    const cached = startCachedStore(dataDir, openStore({ dataDir }));
+    await cached.store.chunks.all();
+    await cached.store.chunks.upsertDocument(document('c.md', 'v1'), [
+      chunk('c.md', 'c1', 'gamma'),
+    ]);
+    await cached.store.close();
+    expect(existsSync(join(dataDir, START_CACHE_FILE))).toBe(false);
+  }, 60_000);
+});
