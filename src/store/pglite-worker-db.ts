@@ -20,6 +20,11 @@ interface Pending {
 
 const require = createRequire(import.meta.url);
 
+/** `argv` without `--input-type` (in its `=value` and two-argument forms). */
+export function withoutInputType(argv: readonly string[]): string[] {
+  return argv.filter((arg, i) => !arg.startsWith('--input-type') && argv[i - 1] !== '--input-type');
+}
+
 /** An engine that can write its data folder out as a tarball (for the fresh-folder snapshot). */
 export interface Dumpable {
   dumpDataDir(compression?: 'none' | 'gzip' | 'auto'): Promise<Blob>;
@@ -42,6 +47,9 @@ export async function openPgliteWorkerDb(
 ): Promise<Db & Dumpable> {
   const worker = new Worker(PGLITE_WORKER_SOURCE, {
     eval: true,
+    // The thread's code is CommonJS: a process started with `--input-type=module` (as by
+    // `node --input-type=module -e "…"`) would otherwise run it as a module, without `require`.
+    execArgv: withoutInputType(process.execArgv),
     workerData: {
       dataDir,
       pglitePath: require.resolve('@electric-sql/pglite'),
