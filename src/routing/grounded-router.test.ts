@@ -119,6 +119,22 @@ describe('questions the book does not cover go to the fallback, saying so', () =
   });
 });
 
+describe('a purpose with no keyword or book term of its own needs half of it covered', () => {
+  it.each([
+    "What's a good laptop for a third-year law student?",
+    'Which laptop is good for a first-year art student?',
+  ])('%j', (query) => {
+    const result = router.route(query);
+    expect(result.primaryAgent).toBe('book');
+    expect(result.routingReason).toMatch(/purpose \(what it is asked for\) is [\d.]+ < 0\.5\)/);
+  });
+  it('keeps the lower bar when the purpose names a specialist keyword', () => {
+    expect(
+      router.route('Which GPU do I need for training policies on my own robot?').primaryAgent,
+    ).toBe('hardware');
+  });
+});
+
 describe('markets, sports and the news go to the fallback even when they name a company the book knows', () => {
   it.each([
     ["What's the share price of NVIDIA this morning?", 'share price'],

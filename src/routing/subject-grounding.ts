@@ -73,6 +73,11 @@ export interface Grounding {
   /** False when the question has no subject word at all: nothing to judge by. */
   judged: boolean;
   /**
+   * True when a subject word is a specialist's keyword word or one of the book's own technical
+   * terms (`bookTerms`): something ties the subject to the book beyond everyday words.
+   */
+  named: boolean;
+  /**
    * True when the whole subject is names neither English, the book nor a specialist knows
    * ("bitcoin"): the book certainly does not cover it.
    */
@@ -225,6 +230,7 @@ export function compileKnowledge(
     const names: string[] = [];
     const mass = new Array<number>(knowledge.domains.length).fill(0);
     const seen = new Set<string>();
+    let named = false;
     text.words.forEach((word, i) => {
       const stem = text.stems[i] ?? word;
       if (!isContentWord(word) || FORM_WORDS.has(word)) return;
@@ -237,6 +243,8 @@ export function compileKnowledge(
         return;
       }
       if (entry.lemma === undefined && strength >= 0.5) bookTerms.push(word);
+      if ((entry.lemma === undefined && strength >= 0.5) || agentCoverage.get(stem) === 1)
+        named = true;
       // Rare words say more about the subject than everyday ones, and nouns more than verbs.
       const partWeight =
         entry.lemma === undefined ? 1 : VERB_WEIGHT + (1 - VERB_WEIGHT) * entry.nounShare;
@@ -295,6 +303,7 @@ export function compileKnowledge(
       score,
       together: weight > 0 ? together(judged) / weight : 1,
       judged: weight > 0,
+      named,
       namesOnly,
       domainShares,
     };

@@ -41,10 +41,15 @@ function uncoveredBy(
     };
   // What something is wanted for must be the book's too ("the best GPU for playing Cyberpunk").
   const purpose = grounding.purpose;
-  if (purpose?.judged && purpose.score < minGrounding)
+  // A purpose with no keyword word or book term of its own ("for a third-year law student") is
+  // held to the higher bar, as a subject is: everyday words alone do not make it the book's.
+  const purposeFloor = purpose?.named
+    ? minGrounding
+    : Math.max(minGrounding, MIN_GROUNDING_WITHOUT_KEYWORD);
+  if (purpose?.judged && purpose.score < purposeFloor)
     return {
       share: purpose.score,
-      floor: minGrounding,
+      floor: purposeFloor,
       words: purpose.uncovered,
       what: 'purpose (what it is asked for)',
     };
