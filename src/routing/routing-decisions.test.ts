@@ -95,7 +95,7 @@ describe('routing decisions match the recorded ones', () => {
         `${result.phase} ${result.confidence} ${fingerprint(result)}`;
     }
     if (process.env.COHORT_RECORD_ROUTING === '1') {
-      writeFileSync(SNAPSHOT, `${JSON.stringify(decisions, null, 1)}\n`);
+      writeFileSync(SNAPSHOT, `${JSON.stringify(decisions, null, 2)}\n`);
       return;
     }
     const recorded = JSON.parse(readFileSync(SNAPSHOT, 'utf8')) as Record<string, string>;
