@@ -79,6 +79,27 @@ export interface IntentClassifier {
   readonly model: ClassifierModel;
 }
 
+/**
+ * {@link softmax} computed in `values` itself, with the same operations in the same order (so the
+ * same bits): the hot path of every route allocates no arrays for it.
+ */
+function softmaxInPlace(values: Float64Array, temperature: number): Float64Array {
+  let max = Number.NEGATIVE_INFINITY;
+  for (let c = 0; c < values.length; c += 1) {
+    const scaled = (values[c] as number) / temperature;
+    values[c] = scaled;
+    if (scaled > max) max = scaled;
+  }
+  let sum = 0;
+  for (let c = 0; c < values.length; c += 1) {
+    const exp = Math.exp((values[c] as number) - max);
+    values[c] = exp;
+    sum += exp;
+  }
+  for (let c = 0; c < values.length; c += 1) values[c] = (values[c] as number) / sum;
+  return values;
+}
+
 function softmax(logits: number[], temperature: number): number[] {
   const scaled = logits.map((value) => value / temperature);
   const max = Math.max(...scaled);
@@ -288,9 +309,9 @@ export function restoreIntentClassifier(model: ClassifierModel): IntentClassifie
       }
       const coverage = total > 0 ? seen / total : 0;
       const norm = seen > 0 ? seen : 1;
-      const logits = Array.from(sums, (value) => value / norm);
+      for (let c = 0; c < labels.length; c += 1) sums[c] = (sums[c] as number) / norm;
       const probabilities =
-        coverage > 0 ? softmax(logits, temperature) : labels.map(() => 1 / labels.length);
+        coverage > 0 ? softmaxInPlace(sums, temperature) : sums.fill(1 / labels.length);
       const ranked = labels
         .map((label, c) => ({ label, probability: probabilities[c] ?? 0 }))
         .sort((a, b) => b.probability - a.probability);

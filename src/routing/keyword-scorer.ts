@@ -24,7 +24,16 @@ export interface CompiledKeywords {
   readonly lexicon: FuzzyLexicon;
   /** Stem of each lexicon word, so a corrected word maps straight onto keyword stems. */
   readonly stemOf: ReadonlyMap<string, string>;
+  /**
+   * Per `isWord` and query word (bounded): the keyword stem the word is a typo of, or null.
+   * Filled by {@link scoreKeywords}.
+   */
+  readonly typoOf: WeakMap<(word: string) => boolean, Map<string, string | null>>;
 }
+
+const isEnglishWord = (word: string): boolean => englishDictionary().has(word);
+
+const TYPO_CACHE_LIMIT = 20_000;
 
 /** The keyword evidence for one agent. */
 export interface KeywordMatch {
@@ -72,6 +81,7 @@ export function compileKeywords(
     byFirstStem,
     lexicon: createFuzzyLexicon(words),
     stemOf,
+    typoOf: new WeakMap(),
   };
 }
 
@@ -89,15 +99,24 @@ export function scoreKeywords(
   options: { isWord?: (word: string) => boolean } = {},
 ): Record<string, KeywordMatch> {
   const { stems, words } = query;
-  const isWord = options.isWord ?? ((word: string) => englishDictionary().has(word));
+  const isWord = options.isWord ?? isEnglishWord;
+  let typoOf = compiled.typoOf.get(isWord);
+  if (!typoOf) compiled.typoOf.set(isWord, (typoOf = new Map()));
   // A word that starts no keyword may be a typo of a keyword word, unless it is a word of its own
   // ("reset" is not a typo of "reuse").
   const fuzzy: Array<string | undefined> = words.map((word, i) => {
     if (word.length < MIN_FUZZY_LENGTH - 1 || compiled.byFirstStem.has(stems[i] ?? ''))
       return undefined;
-    if (compiled.lexicon.has(word) || isWord(word)) return undefined;
-    const corrected = compiled.lexicon.correct(word);
-    return corrected === undefined ? undefined : compiled.stemOf.get(corrected);
+    // What a word may be a typo of does not depend on the question: worked out once per word.
+    const known = typoOf.get(word);
+    if (known !== undefined) return known ?? undefined;
+    let found: string | undefined;
+    if (!compiled.lexicon.has(word) && !isWord(word)) {
+      const corrected = compiled.lexicon.correct(word);
+      found = corrected === undefined ? undefined : compiled.stemOf.get(corrected);
+    }
+    if (typoOf.size < TYPO_CACHE_LIMIT) typoOf.set(word, found ?? null);
+    return found;
   });
 
   const miss = new Map<string, number>();

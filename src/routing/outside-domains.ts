@@ -99,6 +99,10 @@ const NEWS_WORDS = new Set([
 ]);
 const NEWS_PAIRS = new Set(['weather forecast']);
 
+const PAIR_STARTS = new Set(
+  [...MARKET_PAIRS, ...SPORTS_PAIRS, ...NEWS_PAIRS].map((pair) => pair.split(' ')[0] as string),
+);
+
 /**
  * The domain outside any technical book a question is about: a market (share and commodity
  * prices, investing), sports or the news, with the words that show it; undefined otherwise. A
@@ -123,7 +127,8 @@ export function outsideDomain(
   let worth = false;
   for (let i = 0; i < words.length; i++) {
     const word = words[i] as string;
-    const pair = i + 1 < words.length ? `${word} ${words[i + 1]}` : '';
+    // Two-word names are built only for a word that starts one (no string per word otherwise).
+    const pair = PAIR_STARTS.has(word) && i + 1 < words.length ? `${word} ${words[i + 1]}` : '';
     if (MARKET_PAIRS.has(pair)) market.push(pair);
     else if (MARKET_WORDS.has(word)) market.push(word);
     const previous = words[i - 1];

@@ -47,7 +47,6 @@ export function charGrams(word: string): string[] {
 // every map lookup, which showed in routing's tail latency.
 const KEY_LIMIT = 20_000;
 const singleKeys = new Map<string, Map<string, string>>();
-const bigramKeys = new Map<string, Map<string, string>>();
 let keyCount = 0;
 
 // The key is built only on a miss, by a module-level function (no closure per call).
@@ -78,9 +77,39 @@ export function featureKey(prefix: string, name: string): string {
   return interned(singleKeys, prefix, name, singleKey);
 }
 
-/** The bigram feature key `b:first second`, interned without concatenating it first. */
-function bigramKey(first: string, second: string): string {
-  return interned(bigramKeys, first, second, pairKey);
+/** A stem's feature keys: its word key and its bigram keys with each stem that followed it. */
+interface StemKeys {
+  stem: string;
+  word: string;
+  pairs: Map<string, string>;
+}
+
+// One lookup per stem instead of two per key (the stem, then the name): routing's hot path.
+const stemKeys = new Map<string, StemKeys>();
+
+function keysOf(stem: string): StemKeys {
+  let keys = stemKeys.get(stem);
+  if (!keys) {
+    keys = { stem, word: featureKey('w', stem), pairs: new Map() };
+    if (keyCount < KEY_LIMIT) {
+      stemKeys.set(stem, keys);
+      keyCount += 1;
+    }
+  }
+  return keys;
+}
+
+/** The bigram key of `first` then `second` (`b:first second`), kept on the first stem's keys. */
+function pairWith(first: StemKeys, second: string): string {
+  let key = first.pairs.get(second);
+  if (key === undefined) {
+    key = pairKey(first.stem, second);
+    if (keyCount < KEY_LIMIT) {
+      first.pairs.set(second, key);
+      keyCount += 1;
+    }
+  }
+  return key;
 }
 
 const add = (features: Map<string, number>, key: string, value: number) => {
@@ -102,11 +131,12 @@ export function extractFeatures(
 ): Map<string, number> {
   const features = new Map<string, number>();
   const { stems, words } = text;
-  let previous = '^';
+  let previous = keysOf('^');
   for (const stem of stems) {
-    add(features, featureKey('w', stem), weights.word);
-    add(features, bigramKey(previous, stem), weights.bigram);
-    previous = stem;
+    const keys = keysOf(stem);
+    add(features, keys.word, weights.word);
+    add(features, pairWith(previous, stem), weights.bigram);
+    previous = keys;
   }
   if (weights.char > 0 && options.charGrams !== false) {
     for (const word of words) for (const gram of charGrams(word)) add(features, gram, weights.char);

@@ -36,16 +36,51 @@ export function stemWord(word: string): string {
  * breaks on everything else.
  */
 export function normalizeWords(text: string): string[] {
-  // Most queries are ASCII: skip the Unicode decomposition for them.
-  const plain = !/[^\x20-\x7e]/.test(text)
-    ? text
-    : text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+  // Most queries are printable ASCII: one pass over their characters, no regex and no copies.
+  if (!/[^\x20-\x7e]/.test(text)) return asciiWords(text);
+  const plain = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
   return plain
     .toLowerCase()
     .replace(/['\u2019`]/g, '')
     .replace(/([a-z])(?=\d)|(\d)(?=[a-z])/g, '$1$2 ')
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
+}
+
+const APOSTROPHE = 0x27;
+const BACKTICK = 0x60;
+
+/**
+ * {@link normalizeWords} of printable ASCII text, without regular expressions: the same words.
+ * Apostrophes and backticks vanish, every other character that is not a letter or digit ends a
+ * word, and a word also ends where letters meet digits ("ros2" → "ros", "2").
+ */
+function asciiWords(text: string): string[] {
+  const lower = text.toLowerCase();
+  const words: string[] = [];
+  // The current word is `pending` (its part before an apostrophe) plus lower[start, i).
+  let pending = '';
+  let start = -1;
+  // 0 outside a word, 1 in letters, 2 in digits.
+  let kind = 0;
+  for (let i = 0; i < lower.length; i += 1) {
+    const code = lower.charCodeAt(i);
+    if (code === APOSTROPHE || code === BACKTICK) {
+      if (start >= 0) pending += lower.slice(start, i);
+      start = -1;
+      continue;
+    }
+    const next = code >= 0x61 && code <= 0x7a ? 1 : code >= 0x30 && code <= 0x39 ? 2 : 0;
+    if (next !== kind && (start >= 0 || pending !== '')) {
+      words.push(start >= 0 ? pending + lower.slice(start, i) : pending);
+      pending = '';
+      start = -1;
+    }
+    if (next !== 0 && start < 0) start = i;
+    kind = next;
+  }
+  if (start >= 0 || pending !== '') words.push(start >= 0 ? pending + lower.slice(start) : pending);
+  return words;
 }
 
 /**

@@ -31,6 +31,8 @@ export const KEYWORD_SAMPLE_WEIGHT = 0.5;
 /** Share of a query's content words that must be known from training for it to count as on topic. */
 export const MIN_KNOWN_SHARE = 0.5;
 
+const CORRECTION_CACHE_LIMIT = 20_000;
+
 /** Everything the router knows about one query. */
 export interface AnalyzedQuery {
   /** The query with misspelt words replaced by the known words they most likely mean. */
@@ -154,6 +156,19 @@ export function buildRoutingModel(
     vocabulary,
     knowledge ? Object.entries(knowledge.knowledge.words) : [],
   );
+  // The word a query word is read as (itself unless it is a typo): the same in every question, so
+  // worked out once per word (bounded; the lexicon and English do not change for this model).
+  const readAs = new Map<string, string>();
+  const correctionOf = (word: string): string => {
+    let corrected = readAs.get(word);
+    if (corrected !== undefined) return corrected;
+    corrected =
+      word.length < MIN_FUZZY_LENGTH - 1 || lexicon.has(word) || isWord(word)
+        ? word
+        : (lexicon.correct(word) ?? word);
+    if (readAs.size < CORRECTION_CACHE_LIMIT) readAs.set(word, corrected);
+    return corrected;
+  };
   const classifier =
     options.classifier ??
     trainIntentClassifier(trainingSamples(), {
@@ -178,9 +193,8 @@ export function buildRoutingModel(
       const { text: raw, keywords } = typeof query === 'string' ? keywordEvidence(query) : query;
       const corrections: Array<[string, string]> = [];
       const words = raw.words.map((word) => {
-        if (word.length < MIN_FUZZY_LENGTH - 1 || lexicon.has(word) || isWord(word)) return word;
-        const corrected = lexicon.correct(word);
-        if (corrected === undefined || corrected === word) return word;
+        const corrected = correctionOf(word);
+        if (corrected === word) return word;
         corrections.push([word, corrected]);
         return corrected;
       });

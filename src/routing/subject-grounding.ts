@@ -92,7 +92,33 @@ interface JudgedWord {
   stem: string;
   weight: number;
   strength: number;
+  /** The chunks using the stem, when it is in at most a quarter of them (see `together`). */
+  passages: readonly number[] | undefined;
 }
+
+/**
+ * What grounding needs to know of one query word, whatever the question: worked out once per word
+ * (bounded cache), since the same words recur from question to question.
+ */
+interface WordFacts {
+  stem: string;
+  /** Not a subject word: a function word, a form word ("price") or one with a digit. */
+  skip: boolean;
+  /** Neither English, the book nor a specialist knows it: a name, or a typo. */
+  name: boolean;
+  /** A covered word English does not know ("costmap"). */
+  bookTerm: boolean;
+  /** A book term or a specialist's keyword word. */
+  named: boolean;
+  weight: number;
+  strength: number;
+  passages: readonly number[] | undefined;
+  /** Its idf-weighted share of each domain's chunks, added to the subject's domain mass. */
+  mass: Float64Array | undefined;
+}
+
+/** Words whose facts are kept; beyond it facts are worked out each time (odd input cannot grow it). */
+const WORD_FACTS_LIMIT = 20_000;
 
 // "for example" and "for instance" introduce an example, not a purpose.
 const NOT_A_PURPOSE = new Set(['example', 'instance']);
@@ -191,25 +217,73 @@ export function compileKnowledge(
 
   // The covered weight of the subject's words that meet in one passage of the book. A word with no
   // passage list meets every other: it is everywhere in the book, or a specialist's own word.
+  // Sums per chunk live in one reused typed array (zeroed after each use through `touched`).
+  let maxChunk = -1;
+  if (passages)
+    for (const stem in passages)
+      for (const chunk of passages[stem] ?? []) if (chunk > maxChunk) maxChunk = chunk;
+  const inPassage = new Float64Array(maxChunk + 1);
+  const touched: number[] = [];
   const together = (judged: ReadonlyArray<JudgedWord>): number => {
     let everywhere = 0;
     let best = 0;
-    const inPassage = new Map<number, number>();
     for (const entry of judged) {
       const value = entry.weight * entry.strength;
       if (value === 0) continue;
-      const list = passages ? passagesOf(entry.stem) : undefined;
+      const list = entry.passages;
       if (!list) {
         everywhere += value;
         continue;
       }
       for (const chunk of list) {
-        const sum = (inPassage.get(chunk) ?? 0) + value;
-        inPassage.set(chunk, sum);
+        const previous = inPassage[chunk] as number;
+        if (previous === 0) touched.push(chunk);
+        const sum = previous + value;
+        inPassage[chunk] = sum;
         if (sum > best) best = sum;
       }
     }
+    for (const chunk of touched) inPassage[chunk] = 0;
+    touched.length = 0;
     return everywhere + best;
+  };
+
+  // Everything about a word that does not depend on the question (see WordFacts).
+  const facts = new Map<string, WordFacts>();
+  const factsOf = (word: string, stem: string): WordFacts => {
+    const known = facts.get(word);
+    if (known && known.stem === stem) return known;
+    const entry = english.lookup(word);
+    const strength = termStrength(stem, word);
+    const unknown = entry.lemma === undefined;
+    // Rare words say more about the subject than everyday ones, and nouns more than verbs.
+    const partWeight = unknown ? 1 : VERB_WEIGHT + (1 - VERB_WEIGHT) * entry.nounShare;
+    // A plain noun the book never uses ("rocket", "bathroom") names a subject elsewhere.
+    const absentNoun = strength < 0.5 && entry.nounShare >= 0.9 ? UNCOVERED_NOUN_WEIGHT : 1;
+    const row = termRow(stem);
+    let mass: Float64Array | undefined;
+    if (row) {
+      // Rare terms say more about where the subject lives than ubiquitous ones ("robot").
+      const total = row.reduce((a, b) => a + b, 0);
+      const idf = Math.log(1 + size / Math.max(total, 1));
+      mass = Float64Array.from(
+        row,
+        (count, d) => (idf * count) / Math.max(knowledge.chunks[d] ?? 1, 1),
+      );
+    }
+    const result: WordFacts = {
+      stem,
+      skip: !isContentWord(word) || FORM_WORDS.has(word) || /\d/.test(word),
+      name: unknown && strength === 0,
+      bookTerm: unknown && strength >= 0.5,
+      named: (unknown && strength >= 0.5) || agentCoverage.get(stem) === 1,
+      weight: (absentNoun * partWeight) / (1 + ln1p(entry.frequency)),
+      strength,
+      passages: passages ? passagesOf(stem) : undefined,
+      mass,
+    };
+    if (facts.size < WORD_FACTS_LIMIT) facts.set(word, result);
+    return result;
   };
 
   const ground = (text: QueryText): Grounding => {
@@ -228,44 +302,35 @@ export function compileKnowledge(
     const judged: JudgedWord[] = [];
     const bookTerms: string[] = [];
     const names: string[] = [];
-    const mass = new Array<number>(knowledge.domains.length).fill(0);
+    const mass = new Float64Array(knowledge.domains.length);
     const seen = new Set<string>();
     let named = false;
-    text.words.forEach((word, i) => {
-      const stem = text.stems[i] ?? word;
-      if (!isContentWord(word) || FORM_WORDS.has(word)) return;
-      if (/\d/.test(word) || seen.has(stem)) return;
+    const { words, stems } = text;
+    for (let i = 0; i < words.length; i += 1) {
+      const word = words[i] as string;
+      const stem = stems[i] ?? word;
+      // A function or form word is skipped before any lookup, as it always was.
+      if (!isContentWord(word) || FORM_WORDS.has(word)) continue;
+      const known = factsOf(word, stem);
+      if (known.skip || seen.has(stem)) continue;
       seen.add(stem);
-      const entry = english.lookup(word);
-      const strength = termStrength(stem, word);
-      if (entry.lemma === undefined && strength === 0) {
+      if (known.name) {
         names.push(word);
-        return;
+        continue;
       }
-      if (entry.lemma === undefined && strength >= 0.5) bookTerms.push(word);
-      if ((entry.lemma === undefined && strength >= 0.5) || agentCoverage.get(stem) === 1)
-        named = true;
-      // Rare words say more about the subject than everyday ones, and nouns more than verbs.
-      const partWeight =
-        entry.lemma === undefined ? 1 : VERB_WEIGHT + (1 - VERB_WEIGHT) * entry.nounShare;
-      // A plain noun the book never uses ("rocket", "bathroom") names a subject elsewhere.
-      const absentNoun = strength < 0.5 && entry.nounShare >= 0.9 ? UNCOVERED_NOUN_WEIGHT : 1;
+      if (known.bookTerm) bookTerms.push(word);
+      if (known.named) named = true;
       judged.push({
         word,
         stem,
-        weight: (absentNoun * partWeight) / (1 + ln1p(entry.frequency)),
-        strength,
+        weight: known.weight,
+        strength: known.strength,
+        passages: known.passages,
       });
-      const row = termRow(stem);
-      if (row) {
-        // Rare terms say more about where the subject lives than ubiquitous ones ("robot").
-        const total = row.reduce((a, b) => a + b, 0);
-        const idf = Math.log(1 + size / Math.max(total, 1));
-        row.forEach((count, d) => {
-          mass[d] = (mass[d] ?? 0) + (idf * count) / Math.max(knowledge.chunks[d] ?? 1, 1);
-        });
-      }
-    });
+      const add = known.mass;
+      if (add)
+        for (let d = 0; d < add.length; d += 1) mass[d] = (mass[d] as number) + (add[d] as number);
+    }
     // A word neither English, the book nor a specialist knows is a name or a typo the speller
     // could not place: beside words that can be judged it says nothing (it may be a typo), but
     // when it is all the subject there is ("How much does bitcoin cost?"), the question is about
@@ -273,7 +338,13 @@ export function compileKnowledge(
     const namesOnly = judged.length === 0 && names.length > 0;
     if (namesOnly)
       for (const word of names)
-        judged.push({ word, stem: word, weight: UNKNOWN_NAME_WEIGHT, strength: 0 });
+        judged.push({
+          word,
+          stem: word,
+          weight: UNKNOWN_NAME_WEIGHT,
+          strength: 0,
+          passages: undefined,
+        });
     const weight = judged.reduce((sum, entry) => sum + entry.weight, 0);
     const score =
       weight > 0

@@ -1,6 +1,6 @@
 import { splitClauses } from '../clauses.js';
 import { detectIntentCues, type IntentCue } from '../intent-cues.js';
-import { analyzeText } from '../query-text.js';
+import { normalizeWords } from '../query-text.js';
 import type { RoutingModel } from '../routing-model.js';
 import { decideClause, type Decision } from './decide-clause.js';
 import type { PhaseSettings } from './phase.js';
@@ -29,10 +29,11 @@ const hasSubject = ({ analyzed }: Decision) =>
 
 // "What's USD, the scene format Isaac Sim uses?": the words before the comma are the ask.
 function formOf(text: string): IntentCue {
-  const intent = detectIntentCues(analyzeText(text).words).intent;
-  const head = text.split(',')[0] ?? text;
-  if (intent === 'definition' || head === text) return intent;
-  return detectIntentCues(analyzeText(head).words).intent === 'definition' ? 'definition' : intent;
+  const intent = detectIntentCues(normalizeWords(text)).intent;
+  const comma = text.indexOf(',');
+  if (intent === 'definition' || comma < 0) return intent;
+  const head = text.slice(0, comma);
+  return detectIntentCues(normalizeWords(head)).intent === 'definition' ? 'definition' : intent;
 }
 
 /**
@@ -52,11 +53,17 @@ export function decideQuery(
   const asks = clauses.filter((clause) => clause.ask);
   // One ask after some context: the ask gives the form, the whole text the subject.
   const single = asks.length === 1 ? asks[0] : asks.length === 0 ? clauses[0] : undefined;
-  const whole = decideClause(model, query, settings, single ? formOf(single.text) : undefined);
-  if (asks.length < 2) return { ...whole, clauses: [] };
+  if (asks.length < 2) {
+    const whole = decideClause(model, query, settings, single ? formOf(single.text) : undefined);
+    return { ...whole, clauses: [] };
+  }
 
   const parts = asks.map((ask) => ({ ask, decision: decideClause(model, ask.text, settings) }));
-  const head = parts[0] && hasSubject(parts[0].decision) ? parts[0].decision : whole;
+  // The whole question decides only when its first ask names no subject: decided only then.
+  const head =
+    parts[0] && hasSubject(parts[0].decision)
+      ? parts[0].decision
+      : decideClause(model, query, settings, undefined);
   const primary = head.result.primaryAgent;
   const definer = model.agents.find(
     (agent) => agent.name !== model.defaultAgent && agent.intents.includes('definition'),

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeWords } from './query-text.js';
+
+// The regular-expression normaliser the ASCII fast path replaced: both must give the same words.
+function reference(text: string): string[] {
+  const plain = !/[^\x20-\x7e]/.test(text)
+    ? text
+    : text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+  return plain
+    .toLowerCase()
+    .replace(/['\u2019`]/g, '')
+    .replace(/([a-z])(?=\d)|(\d)(?=[a-z])/g, '$1$2 ')
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+describe('normalizeWords', () => {
+  it.each([
+    "What's a ROS2 topic?",
+    'RTX 4090 vs. 4080: 24GB or 16GB?',
+    "don't 'quote' me `on` it",
+    "a'1 1'a x'' ''y 2d3d ros2humble",
+    '   multiple   spaces\tand\nlines   ',
+    '',
+    "'",
+    'Crème brûlée — déjà vu?',
+    'Ünïcödé and ASCII mixed: nav2’s costmap',
+  ])('gives the same words as the regular expressions for %j', (text) => {
+    expect(normalizeWords(text)).toEqual(reference(text));
+  });
+  it('gives the same words on random printable text', () => {
+    const alphabet = 'aZ09 \'`-_.?!,;:/\\+()[]{}"#@Qz';
+    let seed = 12345;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let n = 0; n < 2000; n += 1) {
+      let text = '';
+      const length = Math.floor(next() * 24);
+      for (let i = 0; i < length; i += 1) text += alphabet[Math.floor(next() * alphabet.length)];
+      expect(normalizeWords(text)).toEqual(reference(text));
+    }
+  });
+});
