@@ -309,8 +309,7 @@ export function compileKnowledge(
     for (let i = 0; i < words.length; i += 1) {
       const word = words[i] as string;
       const stem = stems[i] ?? word;
-      // A function or form word is skipped before any lookup, as it always was.
-      if (!isContentWord(word) || FORM_WORDS.has(word)) continue;
+      // Function and form words are skipped through their facts too (`skip`).
       const known = factsOf(word, stem);
       if (known.skip || seen.has(stem)) continue;
       seen.add(stem);

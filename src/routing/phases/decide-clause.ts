@@ -26,6 +26,13 @@ export const PHASES: readonly Phase[] = [
   intentPhase,
 ];
 
+/** The scores rounded for the result, in the same key order (no entry arrays). */
+function roundedScores(scores: Readonly<Record<string, number>>): Record<string, number> {
+  const rounded: Record<string, number> = {};
+  for (const name of Object.keys(scores)) rounded[name] = round(scores[name] as number);
+  return rounded;
+}
+
 /** One routing decision with what it was made from. */
 export interface Decision {
   result: RouteResult;
@@ -67,7 +74,7 @@ export function decideClause(
     routingReason: decision!.reason + corrected,
     isMultiDomain: secondary.length > 0,
     phase,
-    scores: Object.fromEntries(Object.entries(scores).map(([name, value]) => [name, round(value)])),
+    scores: roundedScores(scores),
     ...(phase === 'keyword' ? {} : { intent: context.intent }),
     ...(decision!.offTopic ? { offTopic: decision!.offTopic } : {}),
   };
