@@ -112,6 +112,25 @@ function pairWith(first: StemKeys, second: string): string {
   return key;
 }
 
+/** The word feature key of a stem (`w:stem`), with one lookup. */
+export function wordKey(stem: string): string {
+  return keysOf(stem).word;
+}
+
+// Cues, intents and agents are few: one small map each, one lookup per key.
+const CUE_KEYS = new Map<string, string>();
+const INTENT_KEYS = new Map<string, string>();
+const AGENT_KEYS = new Map<string, string>();
+
+function keyIn(keys: Map<string, string>, prefix: string, name: string): string {
+  let key = keys.get(name);
+  if (key === undefined) {
+    key = featureKey(prefix, name);
+    if (keys.size < KEY_LIMIT) keys.set(name, key);
+  }
+  return key;
+}
+
 const add = (features: Map<string, number>, key: string, value: number) => {
   if (value > 0) features.set(key, (features.get(key) ?? 0) + value);
 };
@@ -141,10 +160,10 @@ export function extractFeatures(
   if (weights.char > 0 && options.charGrams !== false) {
     for (const word of words) for (const gram of charGrams(word)) add(features, gram, weights.char);
   }
-  for (const cue of cues.cues) add(features, featureKey('q', cue), weights.cue);
-  add(features, featureKey('i', cues.intent), weights.cue);
+  for (const cue of cues.cues) add(features, keyIn(CUE_KEYS, 'q', cue), weights.cue);
+  add(features, keyIn(INTENT_KEYS, 'i', cues.intent), weights.cue);
   for (const agent in keywordScores)
-    add(features, featureKey('k', agent), weights.keyword * (keywordScores[agent] ?? 0));
+    add(features, keyIn(AGENT_KEYS, 'k', agent), weights.keyword * (keywordScores[agent] ?? 0));
   return features;
 }
 

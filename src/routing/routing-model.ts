@@ -19,8 +19,8 @@ import {
   charGramBundles,
   DEFAULT_FEATURE_WEIGHTS,
   extractFeatures,
-  featureKey,
   type FeatureWeights,
+  wordKey,
 } from './query-features.js';
 import { analyzeText, isContentWord, withWords, type QueryText } from './query-text.js';
 import { compileKnowledge, type CompiledKnowledge, type Grounding } from './subject-grounding.js';
@@ -51,6 +51,18 @@ export interface AnalyzedQuery {
   grounding?: Grounding;
 }
 
+/**
+ * The question forms already detected in some words (by the clause splitter): reused when the
+ * query's words, after spelling correction, are the same words.
+ */
+export interface KnownForm {
+  words: readonly string[];
+  cues: IntentCues;
+}
+
+const sameWords = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((word, i) => word === b[i]);
+
 /** The compiled routing state of one set of agents. */
 export interface RoutingModel {
   readonly agents: readonly Agent[];
@@ -59,7 +71,7 @@ export interface RoutingModel {
   /** The book knowledge the model was built with, compiled; absent before any is learnt. */
   readonly knowledge?: CompiledKnowledge;
   /** Analyses a query, or finishes analysing one whose keyword evidence is already known. */
-  analyze(query: string | KeywordEvidence): AnalyzedQuery;
+  analyze(query: string | KeywordEvidence, form?: KnownForm): AnalyzedQuery;
   /** Keyword evidence alone (as in {@link AnalyzedQuery.keywords}): cheaper than `analyze`. */
   keywords(query: string): KeywordEvidence;
   /**
@@ -188,7 +200,7 @@ export function buildRoutingModel(
       );
       return assemble(trainIntentClassifier(kept, { smoothing: options.smoothing, temperature }));
     },
-    analyze(query) {
+    analyze(query, form) {
       // Keywords see the query as typed: the scorer reports its own typo matches ("~capston").
       const { text: raw, keywords } = typeof query === 'string' ? keywordEvidence(query) : query;
       const corrections: Array<[string, string]> = [];
@@ -199,7 +211,8 @@ export function buildRoutingModel(
         return corrected;
       });
       const text = corrections.length > 0 ? withWords(raw, words) : raw;
-      const cues = detectIntentCues(text.words);
+      const cues =
+        form && sameWords(form.words, text.words) ? form.cues : detectIntentCues(text.words);
       const features = extractFeatures(text, cues, scoresOf(keywords), weights, {
         charGrams: false,
       });
@@ -211,7 +224,7 @@ export function buildRoutingModel(
       text.words.forEach((word, i) => {
         if (!isContentWord(word)) return;
         content += 1;
-        if (classifier.knows(featureKey('w', text.stems[i] ?? word))) known += 1;
+        if (classifier.knows(wordKey(text.stems[i] ?? word))) known += 1;
       });
       const onTopic =
         Object.values(keywords).some((match) => match.score > 0) ||

@@ -1,7 +1,7 @@
 import type { RouteResult } from '../../schema/index.js';
 import type { Classification } from '../intent-classifier.js';
 import type { IntentCue } from '../intent-cues.js';
-import type { AnalyzedQuery, RoutingModel } from '../routing-model.js';
+import type { AnalyzedQuery, KnownForm, RoutingModel } from '../routing-model.js';
 import { bookHomePhase } from './book-home.js';
 import { definitionPhase } from './definition.js';
 import { intentPhase } from './intent.js';
@@ -52,8 +52,9 @@ export function decideClause(
   query: string,
   settings: PhaseSettings,
   form?: IntentCue,
+  known?: KnownForm,
 ): Decision {
-  const context = phaseContext(model, query, settings, form);
+  const context = phaseContext(model, query, settings, form, known);
   let decision: PhaseDecision | undefined;
   for (const phase of PHASES) {
     decision = phase(context);

@@ -1,7 +1,7 @@
 import { splitClauses } from '../clauses.js';
 import { detectIntentCues, type IntentCue } from '../intent-cues.js';
 import { normalizeWords } from '../query-text.js';
-import type { RoutingModel } from '../routing-model.js';
+import type { KnownForm, RoutingModel } from '../routing-model.js';
 import { decideClause, type Decision } from './decide-clause.js';
 import type { PhaseSettings } from './phase.js';
 
@@ -28,12 +28,20 @@ const hasSubject = ({ analyzed }: Decision) =>
   (analyzed.grounding?.covered.length ?? 0) > 0;
 
 // "What's USD, the scene format Isaac Sim uses?": the words before the comma are the ask.
-function formOf(text: string): IntentCue {
-  const intent = detectIntentCues(normalizeWords(text)).intent;
+// The forms found in the ask's words come back too: the whole question, when it has the same
+// words, need not look for them again.
+function formOf(text: string): { intent: IntentCue; known: KnownForm } {
+  const words = normalizeWords(text);
+  const cues = detectIntentCues(words);
+  const known = { words, cues };
   const comma = text.indexOf(',');
-  if (intent === 'definition' || comma < 0) return intent;
+  if (cues.intent === 'definition' || comma < 0) return { intent: cues.intent, known };
   const head = text.slice(0, comma);
-  return detectIntentCues(normalizeWords(head)).intent === 'definition' ? 'definition' : intent;
+  return {
+    intent:
+      detectIntentCues(normalizeWords(head)).intent === 'definition' ? 'definition' : cues.intent,
+    known,
+  };
 }
 
 /**
@@ -54,7 +62,8 @@ export function decideQuery(
   // One ask after some context: the ask gives the form, the whole text the subject.
   const single = asks.length === 1 ? asks[0] : asks.length === 0 ? clauses[0] : undefined;
   if (asks.length < 2) {
-    const whole = decideClause(model, query, settings, single ? formOf(single.text) : undefined);
+    const form = single ? formOf(single.text) : undefined;
+    const whole = decideClause(model, query, settings, form?.intent, form?.known);
     return { ...whole, clauses: [] };
   }
 

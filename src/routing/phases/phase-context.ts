@@ -1,11 +1,12 @@
 import type { IntentCue } from '../intent-cues.js';
-import type { RoutingModel } from '../routing-model.js';
+import type { KnownForm, RoutingModel } from '../routing-model.js';
 import type { PhaseContext, PhaseSettings } from './phase.js';
 
 /**
  * Analyses `query` once for every phase: its words, keyword evidence, the classifier's
  * probabilities and the question's form. `form` overrides the detected form when the query is one
- * ask among context ("Sorry if this is basic. What is X?").
+ * ask among context ("Sorry if this is basic. What is X?"); `known` saves detecting the forms again
+ * in the same words.
  *
  * @example
  * const context = phaseContext(model, 'What is a topic?', settings);
@@ -16,8 +17,9 @@ export function phaseContext(
   query: string,
   settings: PhaseSettings,
   form?: IntentCue,
+  known?: KnownForm,
 ): PhaseContext {
-  const analyzed = model.analyze(query);
+  const analyzed = model.analyze(query, known);
   const classification = model.classifier.classify(analyzed.features, analyzed.bundles);
   const specialists = model.agents.filter((agent) => agent.name !== model.defaultAgent);
   const byKeyword = specialists
