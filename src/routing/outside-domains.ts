@@ -103,6 +103,18 @@ const PAIR_STARTS = new Set(
   [...MARKET_PAIRS, ...SPORTS_PAIRS, ...NEWS_PAIRS].map((pair) => pair.split(' ')[0] as string),
 );
 
+// Every word that can matter to outsideDomain, alone or as the first word of a pair.
+const ANY_CUE: ReadonlySet<string> = new Set([
+  ...PAIR_STARTS,
+  ...MARKET_WORDS,
+  ...STOCK,
+  ...SHARES,
+  ...TRADING,
+  ...WORTH,
+  ...SPORTS_WORDS,
+  ...NEWS_WORDS,
+]);
+
 /**
  * The domain outside any technical book a question is about: a market (share and commodity
  * prices, investing), sports or the news, with the words that show it; undefined otherwise. A
@@ -127,6 +139,8 @@ export function outsideDomain(
   let worth = false;
   for (let i = 0; i < words.length; i++) {
     const word = words[i] as string;
+    // Most words are none of these: one lookup, then the next word.
+    if (!ANY_CUE.has(word)) continue;
     // Two-word names are built only for a word that starts one (no string per word otherwise).
     const pair = PAIR_STARTS.has(word) && i + 1 < words.length ? `${word} ${words[i + 1]}` : '';
     if (MARKET_PAIRS.has(pair)) market.push(pair);

@@ -168,19 +168,19 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
     options.calibrate === false || options.fieldCalibration === false
       ? undefined
       : (options.fieldCalibration ?? FIELD_CALIBRATION);
-  const calibrated = <T extends { result: RouteResult }>(decision: T): T => ({
-    ...decision,
-    result: {
-      ...decision.result,
-      confidence: round(
-        calibrateConfidence(
-          field,
-          calibrateConfidence(calibration, decision.result.confidence, decision.result.phase),
-          decision.result.phase,
-        ),
+  // The decision's result is made fresh for each route, so its confidence is calibrated in place
+  // (no copies of the decision and its result on every route).
+  const calibrated = <T extends { result: RouteResult }>(decision: T): T => {
+    const { result } = decision;
+    result.confidence = round(
+      calibrateConfidence(
+        field,
+        calibrateConfidence(calibration, result.confidence, result.phase),
+        result.phase,
       ),
-    },
-  });
+    );
+    return decision;
+  };
 
   return {
     route(query, routeOptions = {}) {
