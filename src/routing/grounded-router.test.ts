@@ -1,21 +1,12 @@
-import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ingest } from '../retrieval/index.js';
-import { createStore, openPgliteDb } from '../store/index.js';
-import { learnBookKnowledge, loadBookKnowledge } from './book-knowledge.js';
+import { learnBookKnowledge } from './book-knowledge.js';
 import { createBookRegistry } from './book-registry.js';
 import { createRouter, type Router } from './router.js';
-
-// The sample book shipped with cohort: the router learns from it what the book covers.
-const SAMPLE_BOOK = resolve(import.meta.dirname, '../../examples/physical-ai-book');
+import { sampleBookRouter } from '../test/sample-book-router.js';
 
 let router: Router;
 beforeAll(async () => {
-  const store = await createStore(await openPgliteDb('memory://'));
-  await ingest(SAMPLE_BOOK, { store });
-  router = createRouter(createBookRegistry());
-  router.learn(await loadBookKnowledge(store));
-  await store.close();
+  router = await sampleBookRouter();
 }, 60_000);
 
 describe('questions the book does not cover go to the fallback, saying so', () => {

@@ -2,11 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ingest } from '../retrieval/index.js';
-import { createStore, openPgliteDb } from '../store/index.js';
-import { loadBookKnowledge } from './book-knowledge.js';
-import { createBookRegistry } from './book-registry.js';
-import { createRouter, type Router } from './router.js';
+import type { Router } from './router.js';
+import { sampleBookRouter } from '../test/sample-book-router.js';
 
 // Routing's speed work must not change a single decision. This test routes about 1,200 varied
 // questions over the sample book and compares every whole result (agents, phase, confidence,
@@ -16,7 +13,6 @@ import { createRouter, type Router } from './router.js';
 // and say in the commit why the decisions changed.
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const SAMPLE_BOOK = resolve(ROOT, 'examples/physical-ai-book');
 const SNAPSHOT = resolve(import.meta.dirname, 'routing-decisions.snapshot.json');
 
 // Tuning lines only (never a held-out half or a fresh set): routing, answer and coding questions.
@@ -75,11 +71,7 @@ const fingerprint = (value: unknown): string =>
 
 let router: Router;
 beforeAll(async () => {
-  const store = await createStore(await openPgliteDb('memory://'));
-  await ingest(SAMPLE_BOOK, { store });
-  router = createRouter(createBookRegistry());
-  router.learn(await loadBookKnowledge(store));
-  await store.close();
+  router = await sampleBookRouter();
 }, 120_000);
 
 describe('routing decisions match the recorded ones', () => {
