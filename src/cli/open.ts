@@ -3,7 +3,7 @@ import { loadConfig, type CohortConfig } from '../config/index.js';
 import { renderProgressBar } from '../retrieval/ingest/progress-bar.js';
 import { knowledgeStoreOptions } from '../retrieval/store-options.js';
 import type { IngestProgress, IngestSummary } from '../retrieval/index.js';
-import { openStore, startCachedStore, type Store } from '../store/index.js';
+import { openStore, startCachedStore, storeFolder, type Store } from '../store/index.js';
 import { createLogger, type Logger } from '../telemetry/index.js';
 import type { CliIo } from './command.js';
 
@@ -76,7 +76,7 @@ export type CliAssistant = OpenedAssistant & {
   current: Promise<void>;
 };
 
-/** What `current` rejects with: start again with `startCache: false`. */
+/** What `current` rejects with: the stale cache is deleted, so a new start reads the store. */
 export class StaleStartCache extends Error {}
 
 /**
@@ -98,9 +98,9 @@ export async function openForCli(
   opening.catch(() => undefined);
   let current = Promise.resolve();
   let stale = () => false;
-  const folder = !config.databaseUrl && !config.dataDir.startsWith('memory://');
+  const folder = storeFolder(config);
   if (options.startCache && folder) {
-    const cached = startCachedStore(config.dataDir, opening);
+    const cached = startCachedStore(folder, opening);
     stale = () => cached.stale;
     opening = Promise.resolve(cached.store);
     current = cached.current.catch((cause: unknown) => {

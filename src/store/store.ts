@@ -92,9 +92,22 @@ export async function openStore(
       )
     : await openPgliteDb(config.dataDir, options);
   // A data folder's start cache is a copy of its chunks: it goes before they change.
-  const folder = !config.databaseUrl && !config.dataDir.startsWith('memory://');
+  const folder = storeFolder(config);
   return createStore(db, {
     ...(options.onTraceError ? { onTraceError: options.onTraceError } : {}),
-    ...(folder ? { beforeChunkWrite: () => invalidateStartCache(config.dataDir) } : {}),
+    ...(folder ? { beforeChunkWrite: () => invalidateStartCache(folder) } : {}),
   });
+}
+
+/**
+ * The folder an embedded (PGlite) store keeps its files in; undefined for PostgreSQL and for
+ * `memory://`, which have none (and so no start cache).
+ *
+ * @example
+ * storeFolder(config); // '.cohort', or undefined with DATABASE_URL set
+ */
+export function storeFolder(
+  config: Pick<CohortConfig, 'databaseUrl' | 'dataDir'>,
+): string | undefined {
+  return config.databaseUrl || config.dataDir.startsWith('memory://') ? undefined : config.dataDir;
 }
