@@ -121,29 +121,16 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
 
   it('stops a call at sandbox.maxMemoryMb: a process that grows, and files filling the RAM-backed /tmp', async (context) => {
     if (sandbox().memoryLimit === 'none') context.skip();
-    const grow = await bash(
-      'x=$(head -c 300000000 /dev/zero | tr "\\0" a); echo "kept ${#x}"',
-      20_000,
-      { maxMemoryMb: 128 },
-    );
+    const capped = (command: string) => bash(command, 20_000, { maxMemoryMb: 128 });
+    const grow = await capped('x=$(head -c 300000000 /dev/zero | tr "\\0" a); echo "kept ${#x}"');
     expect(grow.stdout).not.toMatch(/kept 300000000/);
     expect(grow.memoryExceeded).toBe(true);
-    const fill = await bash(
+    const fill = await capped(
       'head -c 300000000 /dev/zero > /tmp/fill; echo "wrote $(stat -c %s /tmp/fill)"',
-      20_000,
-      {
-        maxMemoryMb: 128,
-      },
     );
     expect(fill.stdout).not.toMatch(/wrote 300000000/);
     expect(fill.memoryExceeded).toBe(true);
-    const small = await bash(
-      'x=$(head -c 1000000 /dev/zero | tr "\\0" a); echo "kept ${#x}"',
-      20_000,
-      {
-        maxMemoryMb: 128,
-      },
-    );
+    const small = await capped('x=$(head -c 1000000 /dev/zero | tr "\\0" a); echo "kept ${#x}"');
     expect(small.stdout).toBe('kept 1000000\n');
     expect(small.memoryExceeded).toBe(false);
   });

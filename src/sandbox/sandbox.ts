@@ -138,10 +138,11 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
       'A sandbox with sandbox.allowedHosts needs a connectLookup that refuses private addresses.',
     );
   const proxyOptions = options.connectLookup ? { lookup: options.connectLookup } : {};
+  const limitKinds = describeLimitKind();
   return {
     kind: 'bwrap',
-    processLimit: describeLimitKind().processes,
-    memoryLimit: describeLimitKind().memory,
+    processLimit: limitKinds.processes,
+    memoryLimit: limitKinds.memory,
     async run(command) {
       const denyRead = resolveDenyPaths(settings.denyRead, { workspace: root, home });
       const limit = createProcessLimit(settings.maxProcesses, { memoryMb: settings.maxMemoryMb });
