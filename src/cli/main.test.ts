@@ -30,6 +30,16 @@ describe('cohort CLI', () => {
     }
   });
 
+  it('reads --help after -- as an argument, not as the help flag', async () => {
+    const help = await run(['ingest', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: cohort ingest');
+    const argument = await run(['ingest', '--', '--help']);
+    expect(argument.stdout).not.toContain('Usage:');
+    expect(argument.code).toBe(2);
+    expect(argument.stderr).toMatch(/Cannot ingest ".*--help": it is not a readable folder/);
+  });
+
   it('lists every command in its help', async () => {
     const { code, stdout } = await run(['--help']);
     expect(code).toBe(0);

@@ -77,7 +77,10 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     return 2;
   }
   const command = await load();
-  if (args.includes('--help') || args.includes('-h')) {
+  // After `--` every word is an argument: `cohort ask -- "--help"` asks about "--help".
+  const end = args.indexOf('--');
+  const flags = end === -1 ? args : args.slice(0, end);
+  if (flags.includes('--help') || flags.includes('-h')) {
     io.stdout(`${command.summary}\n\nUsage: ${command.usage}\n`);
     return 0;
   }
