@@ -40,6 +40,18 @@ describe('cohort CLI', () => {
     expect(argument.stderr).toMatch(/Cannot ingest ".*--help": it is not a readable folder/);
   });
 
+  it('ingest exits 1 when every file was skipped, naming each', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'cohort-skipped-'));
+    mkdirSync(join(root, 'docs'));
+    writeFileSync(join(root, 'docs', 'binary.md'), Buffer.from([0x23, 0x20, 0, 1, 2]));
+    const { code, stderr } = await run(['ingest', join(root, 'docs')], {
+      COHORT_DATA_DIR: join(root, 'data'),
+    });
+    expect(stderr).toContain('Skipped binary.md');
+    expect(stderr).toContain('Nothing was ingested');
+    expect(code).toBe(1);
+  });
+
   it('lists every command in its help', async () => {
     const { code, stdout } = await run(['--help']);
     expect(code).toBe(0);

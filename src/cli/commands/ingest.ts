@@ -42,6 +42,11 @@ export const ingestCommand: CliCommand = {
         io.stdout(
           `${summary.files} files: ${summary.added} added, ${summary.replaced} replaced, ${summary.unchanged} unchanged${summary.skipped.length ? `, ${summary.skipped.length} skipped` : ''} · ${summary.chunks} chunks · ${summary.elapsedMs} ms\n`,
         );
+      if (summary.files > 0 && summary.skipped.length === summary.files) {
+        // A script's `cohort ingest docs && cohort serve` must not go on with nothing ingested.
+        io.stderr('Nothing was ingested: every file was skipped (the reasons are above).\n');
+        return 1;
+      }
       return 0;
     } finally {
       await store.close();
