@@ -355,6 +355,25 @@ describe('the OpenAI-compatible endpoint', () => {
     expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toContain('**Sources:**');
   });
 
+  it('checks the sampling fields it ignores against their ranges, naming a wrong one', async () => {
+    const ask = (extra: Record<string, unknown>) =>
+      post('/v1/chat/completions', {
+        model: 'cohort',
+        messages: [{ role: 'user', content: 'What is a ROS 2 topic?' }],
+        ...extra,
+      });
+    for (const [field, value] of [
+      ['temperature', 'hot'],
+      ['temperature', 3],
+      ['top_p', -1],
+      ['max_tokens', 0],
+      ['n', 5],
+    ] as const)
+      expect(await errorOf(await ask({ [field]: value }))).toMatchObject({ status: 422, field });
+    const fine = await ask({ temperature: 0.2, top_p: 1, max_tokens: 256, n: 1, seed: 7 });
+    expect(fine.status).toBe(200);
+  });
+
   it('rejects an unknown model (404), no user message (422) and bad shapes (422)', async () => {
     expect(
       await errorOf(

@@ -13,9 +13,18 @@ export type OpenAiMessage = z.infer<typeof OpenAiMessage>;
 
 /**
  * Body of `POST /v1/chat/completions`. Sampling fields (temperature, max_tokens…) are accepted so
- * any OpenAI client works, and ignored: the agents decide how they answer.
+ * any OpenAI client works, and ignored: the agents decide how they answer. Those cohort knows are
+ * still checked against OpenAI's ranges, so a wrong one is a 422 naming it rather than silence,
+ * and `n` must be 1: cohort gives one answer, and a client asking for more would get fewer.
  */
 export const ChatCompletionRequest = z.looseObject({
+  temperature: z.number().min(0).max(2).nullable().optional(),
+  top_p: z.number().min(0).max(1).nullable().optional(),
+  max_tokens: z.number().int().positive().nullable().optional(),
+  n: z
+    .literal(1, { error: 'n must be 1: cohort returns one answer per request' })
+    .nullable()
+    .optional(),
   model: z.string({ error: 'model is required: use "cohort" or an agent name' }).min(1),
   messages: z
     .array(OpenAiMessage, { error: 'messages must be a list of chat messages' })
