@@ -1,11 +1,13 @@
 // Bundles the library and the CLI with esbuild into dist/index.js and dist/cli/main.js (shared
 // code in dist/chunks/), over tsc's modules of the same name. Runs after `tsc` in `npm run build`.
 // Why: loading cohort's ~280 modules one by one (resolve, read, compile each) was most of
-// `import('cohort')`; a handful of files load in a fraction of the time. Packages stay external
-// (users share one zod, one AI SDK), and each lazily loaded command or engine stays a chunk of its
-// own, loaded on first use as before.
+// `import('cohort')`; a handful of files load in a fraction of the time. Packages stay external,
+// but for zod and the AI SDK's providers (see below), and each lazily loaded command or engine
+// stays a chunk of its own, loaded on first use as before.
 import { createHash } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { sourceFingerprint } from '../dist/store/source-fingerprint.js';
 
@@ -19,6 +21,37 @@ const fingerprint = createHash('sha1')
   .update(esbuild.version)
   .digest('hex');
 
+// Packages stay external, except zod and the AI SDK's providers (which import zod): every entry
+// of the zod package loads its ~60 locales (100 modules, ~70 ms of `import('cohort')`); bundled,
+// only what cohort uses loads. A user's schemas still run on the user's zod: zod 4 recognises a
+// schema by its `_zod` internals, not by the copy that built it (src/bundle-zod.test.ts).
+const pkg = JSON.parse(readFileSync(path('package.json'), 'utf8'));
+const bundled = (name) => name === 'zod' || name.startsWith('@ai-sdk/');
+const external = Object.keys(pkg.dependencies)
+  .filter((name) => !bundled(name))
+  .flatMap((name) => [name, `${name}/*`]);
+
+// cohort's copy of zod is its own (a user's schemas run on the user's zod, which interoperates
+// through zod's shared `_zod` internals): it carries English messages only, not `z.locales`' 60
+// other languages, which a namespace re-export would otherwise keep whole.
+const englishOnlyZod = {
+  name: 'english-only-zod',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/]/.test(args.importer)
+        ? {
+            path: fileURLToPath(new URL('../locales/en.js', pathToFileURL(args.importer))),
+            namespace: 'zod-locales',
+          }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
 await esbuild.build({
   entryPoints: { index: path('src/index.ts'), 'cli/main': path('src/cli/main.ts') },
   outdir: path('dist/'),
@@ -28,7 +61,8 @@ await esbuild.build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
+  external,
+  plugins: [englishOnlyZod],
   tsconfig: path('tsconfig.build.json'),
   define: { COHORT_BUNDLE_FINGERPRINT: JSON.stringify(fingerprint) },
   allowOverwrite: true,
