@@ -4,4 +4,10 @@ export {
   type ServerOptions,
   type ServerSettings,
 } from './create-server.js';
-export { startServer, type RunningServer, type StartServerOptions } from './start-server.js';
+export {
+  assertPortFree,
+  REQUEST_TIMEOUT_MS,
+  startServer,
+  type RunningServer,
+  type StartServerOptions,
+} from './start-server.js';

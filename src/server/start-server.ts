@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { CohortError } from '../errors/index.js';
 import { silentLogger } from '../telemetry/index.js';
 import {
@@ -12,6 +12,16 @@ import {
 /** How long shutdown waits for open requests before cutting them off. */
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 
+/**
+ * How long a client has to send a whole request (headers and body), in milliseconds: a client
+ * that sends headers and part of a body, then stalls, gets 408 and its connection closed after
+ * this, instead of holding a connection and a request slot for Node's default five minutes. It
+ * bounds receiving the request only; a long streamed answer is not cut by it.
+ */
+export const REQUEST_TIMEOUT_MS = 30_000;
+/** How long a client has to send the request headers (Node's default is 60 s). */
+export const HEADERS_TIMEOUT_MS = 20_000;
+
 /** Options of {@link startServer}. */
 export interface StartServerOptions extends ServerOptions {
   /** Closed after the server stops (the store); `openAssistant`'s `close`. */
@@ -20,6 +30,8 @@ export interface StartServerOptions extends ServerOptions {
   shutdownTimeoutMs?: number;
   /** Stop gracefully on SIGINT/SIGTERM (default true). */
   handleSignals?: boolean;
+  /** Bound on receiving one whole request ({@link REQUEST_TIMEOUT_MS}); tests shorten it. */
+  requestTimeoutMs?: number;
 }
 
 /** A listening server. */
@@ -37,6 +49,34 @@ export interface RunningServer {
   close(): Promise<void>;
   /** Resolves when the server has fully stopped (after `close` or a signal). */
   readonly closed: Promise<void>;
+}
+
+/** A listen failure a user can act on (port taken, not allowed), else the error itself. */
+function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES') return error;
+  return new CohortError(
+    'conflict',
+    `Cannot listen on ${host}:${port} (${error.code === 'EADDRINUSE' ? 'already in use' : 'permission denied'}). Pass --port or set PORT to another port.`,
+    { field: 'port', cause: error },
+  );
+}
+
+/**
+ * Checks that `host:port` can be listened on, by listening and closing at once: `cohort serve`
+ * calls it before the first-use ingestion, so a port already in use is reported in a moment, not
+ * after a minute of work. Port 0 (any free port) always passes. Another process can still take
+ * the port between this check and {@link startServer}, which then reports it the same way.
+ *
+ * @example
+ * await assertPortFree('127.0.0.1', 8787); // throws CohortError('conflict') naming the port
+ */
+export async function assertPortFree(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  await new Promise<void>((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, host, port)));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
+  });
 }
 
 /**
@@ -57,25 +97,31 @@ export async function startServer(
   const { port, host } = serverSettings(served, options);
   const logger = options.logger ?? silentLogger;
   const bound = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  const headersTimeout = Math.min(HEADERS_TIMEOUT_MS, requestTimeout);
 
   // The Node adapter loads when a server starts: `import('cohort')` does not pay for it.
   const { serve } = await import('@hono/node-server');
   let open = 0;
   let drained: (() => void) | undefined;
   const server = await new Promise<Server>((resolve, reject) => {
-    const created = serve({ fetch: app.fetch, port, hostname: host }, () =>
-      resolve(created as Server),
+    const created = serve(
+      {
+        fetch: app.fetch,
+        port,
+        hostname: host,
+        serverOptions: {
+          requestTimeout,
+          headersTimeout,
+          // Node checks the two timeouts on this interval (30 s by default), so a stalled body
+          // would otherwise be cut up to 30 s late.
+          connectionsCheckingInterval: Math.min(1_000, requestTimeout),
+        },
+      },
+      () => resolve(created as Server),
     ) as Server;
     created.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === 'EADDRINUSE' || error.code === 'EACCES'
-          ? new CohortError(
-              'conflict',
-              `Cannot listen on ${host}:${port} (${error.code === 'EADDRINUSE' ? 'already in use' : 'permission denied'}). Pass --port or set PORT to another port.`,
-              { field: 'port', cause: error },
-            )
-          : error,
-      ),
+      reject(listenError(error, host, port)),
     );
   });
   // Counted per response, not per handler, so a streaming answer counts until its last byte.

@@ -1,4 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -78,5 +80,30 @@ describe('cohort serve', () => {
     await expect(serveCommand.run(['--port', 'http'], captureIo())).rejects.toSatisfy(
       (error: unknown) => isCohortError(error, 'invalid_input') && error.message.includes('--port'),
     );
+  });
+
+  it('refuses a port in use before opening the store or ingesting anything', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    const dir = join(mkdtempSync(join(tmpdir(), 'cohort-serve-busy-')), 'data');
+    const book = mkdtempSync(join(tmpdir(), 'cohort-serve-book-'));
+    writeFileSync(join(book, 'topics.md'), '# Topics\n\nA topic is a named bus for messages.\n');
+    const io = captureIo({ COHORT_DATA_DIR: dir, COHORT_SAMPLE_BOOK: book });
+    try {
+      await expect(
+        serveCommand.run(['--port', String(port), '--host', '127.0.0.1'], io),
+      ).rejects.toSatisfy(
+        (error: unknown) =>
+          isCohortError(error, 'conflict') &&
+          error.message.includes(`127.0.0.1:${port}`) &&
+          error.message.includes('already in use'),
+      );
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+    // Nothing was opened: no data folder, no ingestion line.
+    expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
+    expect(io.err.join('')).not.toContain('Ingested');
   });
 });

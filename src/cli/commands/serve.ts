@@ -1,9 +1,9 @@
 import { CohortError } from '../../errors/index.js';
-import { startServer } from '../../server/index.js';
+import { assertPortFree, startServer } from '../../server/index.js';
 import { createLogger, LogLevel } from '../../telemetry/index.js';
 import { integerFlag, parseCommandArgs, stringFlag } from '../args.js';
 import type { CliCommand } from '../command.js';
-import { openForCli, STORE_FLAGS } from '../open.js';
+import { configFor, openForCli, STORE_FLAGS } from '../open.js';
 
 const usage =
   'cohort serve [--port 8787] [--host 127.0.0.1] [--log-level info] [--data-dir DIR] [--config FILE]';
@@ -44,12 +44,14 @@ export const serveCommand: CliCommand = {
     const port = integerFlag(values, 'port', { min: 0, max: 65535 }, usage);
     const host = stringFlag(values, 'host');
     const level = levelOf(stringFlag(values, 'log-level'));
-    const opened = await openForCli(io, values);
     const settings = {
-      ...opened.config.server,
+      ...configFor(io, values).server,
       ...(port !== undefined ? { port } : {}),
       ...(host ? { host } : {}),
     };
+    // Before the store opens and the first-use ingestion runs: a port in use is said at once.
+    await assertPortFree(settings.host, settings.port);
+    const opened = await openForCli(io, values);
     const logger = createLogger({
       level: level ?? opened.config.logLevel,
       write: (line) => io.stderr(line + '\n'),
