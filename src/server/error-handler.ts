@@ -11,8 +11,9 @@ function isAbort(error: unknown): boolean {
 
 /**
  * Turns anything a route throws into an {@link ApiError}, checking the store when the cause is
- * unknown: an unreachable store is 503 `store_unavailable`, not a bare 500. 5xx errors are logged
- * with their cause; the client only sees a message it can act on and the request id. A client
+ * unknown: an unreachable store is 503 `store_unavailable`, not a bare 500. A 500 is logged as an
+ * error with its cause and stack; a 503/504 the server chose is logged as a warning with its
+ * message only; the client only sees a message it can act on and the request id. A client
  * that went away is logged at info level as `client_disconnected`.
  */
 export async function describeFailure(
@@ -33,9 +34,19 @@ export async function describeFailure(
       'The database is unreachable right now. Try again shortly; an operator should check DATABASE_URL or the data folder.',
     );
   }
-  const cause = error instanceof Error ? { cause: error.message, stack: error.stack } : {};
-  if (failure.status >= 500) log.error('request_failed', { code: failure.code, ...cause });
-  else log.debug('request_rejected', { code: failure.code, message: failure.message });
+  if (failure.status === 500) {
+    // A crash: the operator needs the cause and where it came from.
+    const cause = error instanceof Error ? { cause: error.message, stack: error.stack } : {};
+    log.error('request_failed', { code: failure.code, ...cause });
+  } else if (failure.status >= 500) {
+    // A 503/504 the server chose (no model configured, a timeout, the store down) is a state to
+    // report plainly, not a crash: its message says what is wrong, a stack trace adds nothing.
+    log.warn('request_unavailable', {
+      status: failure.status,
+      code: failure.code,
+      message: failure.message,
+    });
+  } else log.debug('request_rejected', { code: failure.code, message: failure.message });
   return failure;
 }
 

@@ -1,0 +1,57 @@
+import { Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import { CohortError } from '../errors/index.js';
+import { createLogger } from '../telemetry/index.js';
+import { errorHandler } from './error-handler.js';
+import { requestContext } from './request-context.js';
+import type { ServerEnv } from './server-env.js';
+
+/** An app whose routes throw, logging JSON lines into `lines`. */
+function appLogging(lines: Record<string, unknown>[]) {
+  const logger = createLogger({
+    level: 'debug',
+    write: (line) => lines.push(JSON.parse(line) as Record<string, unknown>),
+  });
+  const app = new Hono<ServerEnv>();
+  app.use(requestContext(logger));
+  app.get('/unconfigured', () => {
+    throw new CohortError('model_not_configured', 'No model is configured: set OPENAI_API_KEY.');
+  });
+  app.get('/crash', () => {
+    throw new TypeError('cannot read properties of undefined');
+  });
+  app.onError(errorHandler({ ping: () => Promise.resolve(true) }));
+  return app;
+}
+
+describe('errorHandler logging', () => {
+  it('logs a 503 the server chose as a plain warning, without a stack trace', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const response = await appLogging(lines).request('/unconfigured');
+    expect(response.status).toBe(503);
+    const failures = lines.filter((line) => line.event !== 'request');
+    expect(failures).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        event: 'request_unavailable',
+        status: 503,
+        code: 'model_not_configured',
+        message: 'No model is configured: set OPENAI_API_KEY.',
+      }),
+    ]);
+    expect(JSON.stringify(lines)).not.toContain('stack');
+  });
+
+  it('logs a crash (500) as an error with its cause and stack', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const response = await appLogging(lines).request('/crash');
+    expect(response.status).toBe(500);
+    const failure = lines.find((line) => line.event === 'request_failed');
+    expect(failure).toMatchObject({
+      level: 'error',
+      code: 'internal',
+      cause: 'cannot read properties of undefined',
+    });
+    expect(String(failure?.stack)).toContain('TypeError');
+  });
+});
