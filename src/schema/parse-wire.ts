@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { CohortError } from '../errors/index.js';
 import { findJsonProblem, MAX_JSON_DEPTH, UNSAFE_TEXT_MESSAGE } from './safe-text.js';
 import { fromWire, wireKey } from './wire.js';
@@ -9,7 +9,9 @@ import { fromWire, wireKey } from './wire.js';
  * wrong field in wire form, so both interfaces report the same message for the same mistake.
  * `keys: 'as-is'` skips the snake_case → camelCase reading (schemas already in wire form). Input
  * nested deeper than {@link MAX_JSON_DEPTH}, or with a NUL character or an unpaired surrogate in
- * any string, is refused first.
+ * any string, is refused first; then a top-level key the schema does not know (a plain
+ * `z.object`; a `z.looseObject` takes any), so a misspelt field (`message` for `query`,
+ * `sesion_id`) is named instead of being dropped or reported as a missing one.
  *
  * @example
  * parseWireInput(ChatRequest, { query: '', session_id: 'x' }); // throws "Please provide a question…"
@@ -37,6 +39,14 @@ export function parseWireInput<S extends z.ZodType>(
       problem.path ? { field: problem.path } : {},
     );
   }
+  const unknown = unknownKey(schema, value, options.keys ?? 'wire');
+  if (unknown) {
+    throw new CohortError(
+      'invalid_input',
+      `Unknown field "${unknown.key}": this takes ${unknown.known.join(', ')}.`,
+      { field: unknown.key },
+    );
+  }
   const result = schema.safeParse(options.keys === 'as-is' ? value : fromWire(value));
   if (result.success) return result.data;
   const issue = result.error.issues[0];
@@ -47,4 +57,30 @@ export function parseWireInput<S extends z.ZodType>(
     ...(field ? { field } : {}),
     cause: result.error,
   });
+}
+
+/** The keys a plain object schema takes (through a pipe), or undefined when it takes any. */
+function knownKeys(schema: z.ZodType): string[] | undefined {
+  if (schema instanceof z.ZodPipe) return knownKeys(schema.in as z.ZodType);
+  if (!(schema instanceof z.ZodObject)) return undefined;
+  // A `looseObject` (catchall unknown) takes extra keys; a `strictObject` reports them itself.
+  if (schema.def.catchall !== undefined) return undefined;
+  return Object.keys(schema.shape);
+}
+
+/** The first top-level key of `value` that `schema` does not take, in the form the caller sent. */
+function unknownKey(
+  schema: z.ZodType,
+  value: unknown,
+  keys: 'wire' | 'as-is',
+): { key: string; known: string[] } | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const shape = knownKeys(schema);
+  if (!shape) return undefined;
+  const known = keys === 'wire' ? shape.map(wireKey) : shape;
+  // `sessionId` reads as `session_id` (fromWire keeps camelCase keys), so it is not unknown.
+  const key = Object.keys(value).find(
+    (name) => !known.includes(keys === 'wire' ? wireKey(name) : name),
+  );
+  return key === undefined ? undefined : { key, known };
 }

@@ -67,4 +67,30 @@ describe('hostile request bodies', () => {
       200,
     );
   });
+
+  it('names an unknown field (message for query) instead of asking for a question', async () => {
+    const cases: [string, string, string][] = [
+      ['/chat', '{"message": "What is a topic?"}', 'message'],
+      ['/chat/stream', '{"query": "topic", "sesion_id": "anonymous"}', 'sesion_id'],
+      ['/route', '{"question": "topic"}', 'question'],
+      ['/research', '{"query": "topic"}', 'query'],
+    ];
+    for (const [path, body, field] of cases) {
+      const res = await postRaw(path, body);
+      expect(res.status, `${path} ${body}`).toBe(422);
+      const error = (
+        (await res.json()) as { error: { code: string; message: string; field: string } }
+      ).error;
+      expect(error).toMatchObject({ code: 'invalid_input', field });
+      expect(error.message).toContain(`Unknown field "${field}"`);
+      expect(error.message).not.toContain('Please provide a question');
+    }
+    await expect((await postRaw('/chat', '{"message": "x"}')).json()).resolves.toMatchObject({
+      error: { message: expect.stringContaining('query, session_id, selected_text') },
+    });
+    // camelCase spellings of known fields are still read.
+    expect((await postRaw('/chat', '{"query": "topic", "sessionId": "anonymous"}')).status).toBe(
+      200,
+    );
+  });
 });
