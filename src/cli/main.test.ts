@@ -52,6 +52,17 @@ describe('cohort CLI', () => {
     expect(code).toBe(1);
   });
 
+  it('ingest says "1 file" and "1 chunk", not "1 files"', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'cohort-one-file-'));
+    mkdirSync(join(root, 'docs'));
+    writeFileSync(join(root, 'docs', 'only.md'), '# Only\n\nOne short page.\n');
+    const { code, stdout } = await run(['ingest', join(root, 'docs')], {
+      COHORT_DATA_DIR: join(root, 'data'),
+    });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^1 file: 1 added, 0 replaced, 0 unchanged · 1 chunk · \d+ ms$/m);
+  });
+
   it('lists every command in its help', async () => {
     const { code, stdout } = await run(['--help']);
     expect(code).toBe(0);

@@ -4,7 +4,7 @@ import { renderProgressBar } from '../retrieval/ingest/progress-bar.js';
 import { knowledgeStoreOptions } from '../retrieval/store-options.js';
 import type { IngestProgress, IngestSummary } from '../retrieval/index.js';
 import { openStore, startCachedStore, storeFolder, type Store } from '../store/index.js';
-import { createLogger, type Logger } from '../telemetry/index.js';
+import { countOf, createLogger, type Logger } from '../telemetry/index.js';
 import type { CliIo } from './command.js';
 
 /** Flags every store-using command accepts. */
@@ -60,7 +60,7 @@ export async function openWithProgress<T>(
   const ingested = ingestedOf(opened);
   if (ingested) {
     io.stderr(
-      `Ingested ${ingested.files} files (${ingested.chunks} chunks) into ${config.databaseUrl ? 'PostgreSQL' : config.dataDir} on first use.\n`,
+      `Ingested ${countOf(ingested.files, 'file')} (${countOf(ingested.chunks, 'chunk')}) into ${config.databaseUrl ? 'PostgreSQL' : config.dataDir} on first use.\n`,
     );
   }
   return opened;

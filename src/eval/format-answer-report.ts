@@ -1,6 +1,7 @@
 import type { CorpusAnswerReport } from './evaluate-answers-on-corpus.js';
 import type { AnswerFigures } from './evaluate-answers.js';
 import { alignTable, percent } from './text-table.js';
+import { countOf } from '../telemetry/index.js';
 
 const HEADER = ['', 'cases', 'cites gold', 'first gold', 'not in book'];
 const row = (name: string, f: AnswerFigures) => [
@@ -23,7 +24,7 @@ export function formatAnswerReport(report: CorpusAnswerReport): string {
   const { routed, unrouted } = report;
   const splits = Object.keys(routed.perSplit);
   const lines = [
-    `Answers, end to end (${routed.mode} mode), ${routed.cases} questions over ${report.ingest.chunks} chunks:`,
+    `Answers, end to end (${routed.mode} mode), ${countOf(routed.cases, 'question')} over ${countOf(report.ingest.chunks, 'chunk')}:`,
     ...indent(
       alignTable([
         HEADER,

@@ -4,7 +4,7 @@ import type { Assistant } from '../assistant/index.js';
 import { CohortError, isCohortError } from '../errors/index.js';
 import { runResearch, type ResearchDependencies } from '../research/index.js';
 import type { Retriever } from '../retrieval/index.js';
-import type { TraceSpan } from '../telemetry/index.js';
+import { countOf, type TraceSpan } from '../telemetry/index.js';
 import {
   ChatRequest,
   ChatResponse,
@@ -204,7 +204,9 @@ export function cohortTools(parts: McpServedParts): CohortTool[] {
               if (event.type === 'run_started') {
                 total = event.tasks.length * 2;
                 done = event.skippedTaskIds.length * 2;
-                pending.push(progress(done, total, `planned ${event.tasks.length} tasks`));
+                pending.push(
+                  progress(done, total, `planned ${countOf(event.tasks.length, 'task')}`),
+                );
               }
               if (event.type === 'task_started')
                 pending.push(
@@ -215,7 +217,7 @@ export function cohortTools(parts: McpServedParts): CohortTool[] {
                   progress(
                     ++done,
                     total,
-                    `task ${event.taskId} ${event.status} (${event.sources} sources)`,
+                    `task ${event.taskId} ${event.status} (${countOf(event.sources, 'source')})`,
                   ),
                 );
             },

@@ -1,4 +1,5 @@
 import type { SubagentRecord } from './subagent-tracker.js';
+import { countOf } from '../telemetry/index.js';
 
 const ICONS: Record<SubagentRecord['status'], string> = {
   running: '…',
@@ -22,7 +23,7 @@ export function describeSubagent(record: SubagentRecord, now: number): string {
     record.status === 'running' && record.lastTool
       ? `running ${record.lastTool}`
       : record.status.replace('_', ' ');
-  return `${ICONS[record.status]} ${record.type} [${record.model}] ${status} · ${seconds(elapsed)} · ${record.turns} turns · ${record.tokens.toLocaleString('en-US')} tokens · ${shorten(record.prompt, 60)}`;
+  return `${ICONS[record.status]} ${record.type} [${record.model}] ${status} · ${seconds(elapsed)} · ${countOf(record.turns, 'turn')} · ${countOf(record.tokens, 'token', { format: true })} · ${shorten(record.prompt, 60)}`;
 }
 
 /**

@@ -19,3 +19,4 @@ export {
 export { enableTracing, shutdownTracing, type TracingHandle } from './otlp-export.js';
 export { GEN_AI } from './gen-ai.js';
 export { traceView, type TraceView } from './trace-view.js';
+export { countOf } from './plural.js';

@@ -1,15 +1,16 @@
 import type { z } from 'zod';
+import { countOf } from '../../telemetry/index.js';
 
 /** Why the step cap ended a run, with the setting that raises it. */
 export function stepCapMessage(maxSteps: number): string {
-  return `Stopped after ${maxSteps} model steps without a final answer: the model kept calling tools. Raise model.maxSteps (COHORT_MAX_STEPS) or ask a narrower question.`;
+  return `Stopped after ${countOf(maxSteps, 'model step')} without a final answer: the model kept calling tools. Raise model.maxSteps (COHORT_MAX_STEPS) or ask a narrower question.`;
 }
 
 /** Why a budget ended a run. */
 export function budgetMessage(kind: 'tokens' | 'turns', used: number, limit: number): string {
   return kind === 'tokens'
-    ? `Stopped: the run used ${used} tokens, over its budget of ${limit}.`
-    : `Stopped: the run used ${used} turns, its budget is ${limit}.`;
+    ? `Stopped: the run used ${countOf(used, 'token')}, over its budget of ${limit}.`
+    : `Stopped: the run used ${countOf(used, 'turn')}, its budget is ${limit}.`;
 }
 
 /** The tool error the model sees when it calls a tool it may not use here. */

@@ -15,7 +15,7 @@ import {
   formatCitations,
   formatSourcesFooter,
 } from '../../citations/index.js';
-import { silentLogger, type Logger } from '../../telemetry/index.js';
+import { countOf, silentLogger, type Logger } from '../../telemetry/index.js';
 import type { Agent } from '../define-agent.js';
 import type { AgentDependencies } from '../dependencies.js';
 import {
@@ -357,7 +357,7 @@ function createSearchTool(agent: Agent, deps: AgentDependencies): SearchTool {
           content,
           message: weak
             ? `Every passage scores below ${deps.minScore}: they may not be relevant. Answer only if they really answer the question.`
-            : `Found ${found.length} passages. Cite them by index.`,
+            : `Found ${countOf(found.length, 'passage')}. Cite them by index.`,
         };
       },
     }),

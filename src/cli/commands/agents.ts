@@ -5,6 +5,7 @@ import { toWire } from '../../schema/index.js';
 import type { CliCommand } from '../command.js';
 import { parseCommandArgs } from '../args.js';
 import { configFor, STORE_FLAGS } from '../open.js';
+import { countOf } from '../../telemetry/index.js';
 
 const usage = 'cohort agents [--json]';
 
@@ -40,7 +41,7 @@ export const agentsCommand: CliCommand = {
         `${agent.name}${marker} — ${agent.domain} · model tier ${agent.model}\n  ${agent.description}\n  keywords: ${agent.keywords.join(', ')}\n`,
       );
     }
-    io.stdout(`\n${agents.length} agents · answering: ${mode}\n`);
+    io.stdout(`\n${countOf(agents.length, 'agent')} · answering: ${mode}\n`);
     return 0;
   },
 };

@@ -123,10 +123,10 @@ describe('cohort code', () => {
     const lines = t.out().split('\n');
     expect(lines[0]).toBe('→ explorer started: Find a.ts');
     expect(lines[1]).toMatch(
-      /^✓ explorer \[fast\] completed · \d+\.\ds · 1 turns · 120 tokens · Find a.ts$/,
+      /^✓ explorer \[fast\] completed · \d+\.\ds · 1 turn · 120 tokens · Find a.ts$/,
     );
     expect(t.out()).toContain('a.ts exports a.');
-    expect(t.out()).toContain('240 tokens main + 120 in 1 subagent(s)');
+    expect(t.out()).toContain('240 tokens main + 120 in 1 subagent]');
   });
   it('redraws the tree in place on a terminal', async () => {
     const main = createScriptedModel(

@@ -23,6 +23,7 @@ import { createWorkspace, parsePermissionRule } from '../../tools/index.js';
 import type { CliCommand, CliIo } from '../command.js';
 import { parseCommandArgs, requirePositional, stringFlag } from '../args.js';
 import { configFor, STORE_FLAGS } from '../open.js';
+import { countOf } from '../../telemetry/index.js';
 
 const usage =
   'cohort code ["<task>"] [--workspace DIR] [--skill NAME] [--session ID] [--allow RULE]... [--ask RULE]... [--deny RULE]... [--permission-mode default|acceptEdits|bypassPermissions|dontAsk] [--json]';
@@ -277,7 +278,7 @@ function printResult(io: CliIo, result: CodingAgentResult, json: boolean): numbe
   if (result.stopMessage) io.stderr(`${result.stopMessage}\n`);
   const sub = result.totalUsage.totalTokens - result.usage.totalTokens;
   io.stdout(
-    `\n[${result.model} · ${result.usage.totalTokens.toLocaleString('en-US')} tokens main + ${sub.toLocaleString('en-US')} in ${result.subagents.length} subagent(s)]\n`,
+    `\n[${result.model} · ${countOf(result.usage.totalTokens, 'token', { format: true })} main + ${sub.toLocaleString('en-US')} in ${countOf(result.subagents.length, 'subagent')}]\n`,
   );
   if (result.finishReason !== 'stop' && !result.text.trim()) {
     throw new CohortError(

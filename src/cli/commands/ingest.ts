@@ -5,6 +5,7 @@ import { toWire } from '../../schema/index.js';
 import type { CliCommand } from '../command.js';
 import { parseCommandArgs, requirePositional } from '../args.js';
 import { configFor, STORE_FLAGS } from '../open.js';
+import { countOf } from '../../telemetry/index.js';
 
 const usage = 'cohort ingest <dir> [--prune] [--json] [--data-dir DIR]';
 
@@ -40,7 +41,7 @@ export const ingestCommand: CliCommand = {
       if (values.json) io.stdout(JSON.stringify(toWire(summary), null, 2) + '\n');
       else
         io.stdout(
-          `${summary.files} files: ${summary.added} added, ${summary.replaced} replaced, ${summary.unchanged} unchanged${summary.skipped.length ? `, ${summary.skipped.length} skipped` : ''} · ${summary.chunks} chunks · ${summary.elapsedMs} ms\n`,
+          `${countOf(summary.files, 'file')}: ${summary.added} added, ${summary.replaced} replaced, ${summary.unchanged} unchanged${summary.skipped.length ? `, ${summary.skipped.length} skipped` : ''} · ${countOf(summary.chunks, 'chunk')} · ${summary.elapsedMs} ms\n`,
         );
       if (summary.files > 0 && summary.skipped.length === summary.files) {
         // A script's `cohort ingest docs && cohort serve` must not go on with nothing ingested.

@@ -1,4 +1,5 @@
 import type { ResearchEvent, SubagentNodeName } from '../../research/index.js';
+import { countOf } from '../../telemetry/index.js';
 
 /** What the live view shows per subagent. */
 interface Row {
@@ -52,7 +53,7 @@ export function createResearchView(options: {
     onEvent(event: ResearchEvent) {
       if (event.type === 'run_started') {
         options.write(
-          `Research run ${event.runId}: ${event.tasks.length} task(s)${event.skippedTaskIds.length ? `, ${event.skippedTaskIds.length} already done` : ''}. Interrupted? Continue with \`cohort research --resume ${event.runId}\`.\n`,
+          `Research run ${event.runId}: ${countOf(event.tasks.length, 'task')}${event.skippedTaskIds.length ? `, ${event.skippedTaskIds.length} already done` : ''}. Interrupted? Continue with \`cohort research --resume ${event.runId}\`.\n`,
         );
         return;
       }
