@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CohortConfig } from '../../config/index.js';
 import { createRetrieverFromChunks } from '../../retrieval/index.js';
-import { AgentContext, type ChunkRecord, type RetrievedChunk } from '../../schema/index.js';
+import { AgentContext, type ChunkRecord } from '../../schema/index.js';
 import { createLogger } from '../../telemetry/index.js';
 import { testAgent } from '../../test/test-agent.js';
 import { createRagSkill } from '../rag-skill.js';
@@ -75,55 +75,5 @@ describe('extractive runner: paraphrased questions are answered from the section
   it('still finds nothing for a question none of whose words the book uses', async () => {
     const response = await ask('Qwxz vbnm plokij?');
     expect(response.sources).toEqual([]);
-  });
-});
-
-describe('extractive runner: citation numbers and printed scores agree', () => {
-  it('numbers the quoted passages by the score the Sources footer prints, not by rank alone', async () => {
-    // The ranking can put a passage above one with a higher printed score (it counts query
-    // expansions in full, the printed score half-counts them): here rank 1 scores 0.55 and
-    // rank 2 scores 0.8.
-    const ranked: RetrievedChunk[] = [
-      {
-        id: 'pub',
-        source: 'pub.md',
-        title: 'Topics',
-        section: 'Publishing',
-        text: 'A topic carries messages from a publisher node to its subscribers.',
-        score: 0.55,
-        domain: 'module_info',
-        metadata: {},
-      },
-      {
-        id: 'def',
-        source: 'def.md',
-        title: 'Topics',
-        section: 'Topics explained',
-        text: 'Topics let nodes exchange messages without knowing about each other.',
-        score: 0.8,
-        domain: 'module_info',
-        metadata: {},
-      },
-    ];
-    const rag = createRagSkill({ retrieve: () => Promise.resolve(ranked) });
-    const context = AgentContext.parse({ query: 'How do topics carry messages between nodes?' });
-    const response = await finalResponse(
-      createExtractiveRunner().run(testAgent('book', { fallback: true }), context, {
-        rag,
-        logger: createLogger({ level: 'silent' }),
-        minScore: 0.1,
-        limit: 5,
-      }),
-    );
-    expect(response.sources.map((c) => [c.index, c.source, c.relevanceScore])).toEqual([
-      [1, 'def.md', 0.8],
-      [2, 'pub.md', 0.55],
-    ]);
-    // The quotes follow the numbers, and the footer lists scores from highest to lowest.
-    const body = String(response.metadata?.body);
-    expect(body.indexOf('[1]')).toBeLessThan(body.indexOf('[2]'));
-    expect(response.response).toMatch(
-      /\[1\] def\.md.*\(score: 0\.80\)\n\[2\] pub\.md.*\(score: 0\.55\)/,
-    );
   });
 });

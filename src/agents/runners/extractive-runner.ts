@@ -121,12 +121,8 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
         yield* notCovered(agent, context.offTopic.uncovered, chunks.length);
         return;
       }
-      // Cite only the chunks actually quoted, numbered by the score the Sources footer prints
-      // (then rank), so [1] is never listed below a higher-scored [2]. Quotes come in that order
-      // too, except that a definition's defining sentence leads whatever its passage's number.
-      const used = [...new Set(picked.map((s) => s.chunk))].sort(
-        (a, b) => (relevant[b]?.score ?? 0) - (relevant[a]?.score ?? 0) || a - b,
-      );
+      // Cite only the chunks actually quoted, numbered in order of first use.
+      const used = [...new Set(picked.map((s) => s.chunk))];
       const number = new Map(used.map((chunk, i) => [chunk, i + 1]));
       const citations = formatCitations(used.map((i) => relevant[i] as RetrievedChunk));
       // Prose sentences of one chunk form a paragraph; list items stay list lines.

@@ -200,8 +200,8 @@ function effectiveStyle(subject: QuestionSubject, style: AnswerStyle): AnswerSty
 
 /**
  * Picks the sentences of the retrieved chunks that best answer `query`, with maximal marginal
- * relevance so near-duplicates are not quoted twice, and returns them by passage (highest chunk
- * `score` first, then rank) and in reading order within a passage.
+ * relevance so near-duplicates are not quoted twice, and returns them in reading order (by chunk
+ * rank, then position in the chunk).
  *
  * When the question names a subject ("What is a ROS 2 topic?", "How do topics work?"), only
  * sentences that name it are quoted, and for a definition the sentences that define it ("Topics:
@@ -332,16 +332,8 @@ export function selectSentences(
     const [picked] = candidates.splice(best, 1);
     if (picked) chosen.push(picked);
   }
-  // Passages in the order of the score their citation prints, then rank, then reading order
-  // within a passage: the ranking orders by a total that counts query expansions in full while
-  // the printed score half-counts them, so rank order alone could list a 0.71 passage after a
-  // 0.65 one.
-  const printed = (chunk: number) => chunks[chunk]?.score ?? 0;
   const ordered = chosen
-    .sort(
-      (a, b) =>
-        printed(b.chunk) - printed(a.chunk) || a.chunk - b.chunk || a.position - b.position,
-    )
+    .sort((a, b) => a.chunk - b.chunk || a.position - b.position)
     .map(({ text, chunk, position, score, listItem }) => ({
       text,
       chunk,
