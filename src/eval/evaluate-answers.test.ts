@@ -112,7 +112,7 @@ describe('cohort eval answers', () => {
     const file = casesFile([{ query: 'What is a costmap?', gold: ['glossary.md#Costmap'] }]);
     const { code, stdout } = await runCli(['eval', 'answers', file, '--corpus', SAMPLE_BOOK_DIR]);
     expect(code).toBe(0);
-    expect(stdout).toContain('(extractive mode), 1 questions');
+    expect(stdout).toContain('(extractive mode), 1 question over');
     expect(stdout).toMatch(/router on\s+1\s+100\.0%\s+100\.0%\s+0\.0%/);
     expect(stdout).toMatch(/router off\s+1\s+/);
   }, 60_000);
