@@ -120,9 +120,7 @@ export async function startServer(
       },
       () => resolve(created as Server),
     ) as Server;
-    created.once('error', (error: NodeJS.ErrnoException) =>
-      reject(listenError(error, host, port)),
-    );
+    created.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, host, port)));
   });
   // Counted per response, not per handler, so a streaming answer counts until its last byte.
   server.on('request', (_request, response) => {
