@@ -88,7 +88,49 @@ export function createMcpServer(parts: McpServerParts): McpServer {
     },
     (uri) => readDocResource(parts.store, uri.toString()),
   );
+  reportMalformedParams(server);
   return server;
+}
+
+/** A request handler as the SDK keeps them, after its own parse of the request. */
+type StoredHandler = (request: unknown, extra: unknown) => Promise<unknown>;
+
+/**
+ * Makes a request whose params do not fit the method's schema (`tools/call` with `name: 5`,
+ * `arguments: "x"`) a JSON-RPC `-32602 Invalid params` naming the field, instead of the SDK's
+ * `-32603 Internal error` with a dump of zod issues: the SDK parses params before the handler
+ * runs and reports any throw without a numeric code as internal. Wraps the handlers registered
+ * so far (the SDK keeps them in `_requestHandlers`); if a later SDK keeps them elsewhere, this
+ * does nothing and the SDK's own answer stands.
+ */
+function reportMalformedParams(server: McpServer): void {
+  const handlers = (server.server as unknown as { _requestHandlers?: unknown })._requestHandlers;
+  if (!(handlers instanceof Map)) return;
+  for (const [method, handler] of handlers as Map<string, StoredHandler>) {
+    handlers.set(method, async (request: unknown, extra: unknown) => {
+      try {
+        return await handler(request, extra);
+      } catch (error) {
+        const issue = zodIssue(error);
+        if (!issue) throw error;
+        const field = issue.path.map(String).join('.') || 'params';
+        throw new McpError(ErrorCode.InvalidParams, `${field}: ${issue.message}`);
+      }
+    });
+  }
+}
+
+/** The first issue of a zod error (the SDK's parse), else undefined. */
+function zodIssue(error: unknown): { path: PropertyKey[]; message: string } | undefined {
+  if (!(error instanceof Error) || !/^\$?ZodError$/.test(error.name)) return undefined;
+  const issues = (error as Error & { issues?: unknown }).issues;
+  const first: unknown = Array.isArray(issues) ? issues[0] : undefined;
+  if (typeof first !== 'object' || first === null) return undefined;
+  const { path, message } = first as { path?: unknown; message?: unknown };
+  return {
+    path: Array.isArray(path) ? (path as PropertyKey[]) : [],
+    message: typeof message === 'string' ? message : 'invalid value',
+  };
 }
 
 /** One header of a request as the SDK hands it over (a value may be a list). */

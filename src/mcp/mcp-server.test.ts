@@ -170,6 +170,29 @@ describe('cohort MCP server over streamable HTTP', () => {
     expect(progress.at(-1)).toMatchObject({ progress: 4, total: 4 });
   }, 60_000);
 
+  it('answers params that do not fit tools/call with -32602 naming the field, not -32603', async () => {
+    for (const [params, field] of [
+      [{ name: 5, arguments: {} }, 'params.name'],
+      [{ name: 'route', arguments: 'What is a topic?' }, 'params.arguments'],
+    ] as const) {
+      const response = await fetch(`${running.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${API_KEY}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }),
+      });
+      const line = (await response.text()).split('\n').find((l) => l.startsWith('data: '));
+      const { error } = JSON.parse(line?.slice(6) ?? '{}') as {
+        error?: { code: number; message: string };
+      };
+      expect(error?.code).toBe(-32602);
+      expect(error?.message).toContain(`${field}:`);
+    }
+  });
+
   it('needs the API key like the rest of the API', async () => {
     const anonymous = new Client({ name: 'no-key', version: '1.0.0' });
     await expect(

@@ -13,6 +13,7 @@ import { toWire } from '../../schema/index.js';
 import type { Store } from '../../store/index.js';
 import { eventStreamResponse, type SendEvent } from '../event-stream.js';
 import { readBody } from '../read-body.js';
+import { runIdParam } from '../run-id-param.js';
 import type { ServerEnv } from '../server-env.js';
 
 /** `POST /code`: one coding request on the server's workspace. */
@@ -214,13 +215,14 @@ export function codeRoutes(parts: CodeRouteParts) {
   });
 
   app.post('/code/runs/:id/approval', async (c) => {
+    const runId = runIdParam(c);
     const body = await readBody(c, ApprovalBody);
-    return c.json(toWire(codeResponse(await answer(c.req.param('id'), body, c.req.raw.signal)())));
+    return c.json(toWire(codeResponse(await answer(runId, body, c.req.raw.signal)())));
   });
 
   app.post('/code/runs/:id/approval/stream', async (c) => {
+    const runId = runIdParam(c);
     const body = await readBody(c, ApprovalBody);
-    const runId = c.req.param('id');
     return eventStreamResponse(c, {
       start: (signal) => withEvents(answer(runId, body, signal)),
       store: parts.store,

@@ -106,4 +106,13 @@ describe('GET /runs/:id/trace', () => {
     const { error } = (await response.json()) as { error: { message: string } };
     expect(error.message).toContain('query_id of an answer or the run_id of a research run');
   });
+
+  it('answers 400 naming the id for a run id the database cannot hold (a NUL), not 500', async () => {
+    for (const path of ['/runs/%00/trace', '/runs/a%00b/trace']) {
+      const response = await app.request(path);
+      expect(response.status, path).toBe(400);
+      const { error } = (await response.json()) as { error: { code: string; field: string } };
+      expect(error).toMatchObject({ code: 'bad_request', field: 'id' });
+    }
+  });
 });

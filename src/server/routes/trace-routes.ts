@@ -3,10 +3,8 @@ import { toWire } from '../../schema/index.js';
 import type { Store } from '../../store/index.js';
 import { traceView } from '../../telemetry/index.js';
 import { apiError, HttpError } from '../api-error.js';
+import { runIdParam } from '../run-id-param.js';
 import type { ServerEnv } from '../server-env.js';
-
-/** Longest run id the path may carry (UUIDs, and ids a caller chose for a research run). */
-const MAX_RUN_ID_LENGTH = 200;
 
 /**
  * `GET /runs/:id/trace`: the recorded spans of an answer (its `query_id`) or a research run (its
@@ -20,15 +18,7 @@ const MAX_RUN_ID_LENGTH = 200;
 export function traceRoutes(parts: { store: Pick<Store, 'runs'> }) {
   const app = new Hono<ServerEnv>();
   app.get('/runs/:id/trace', async (c) => {
-    const id = c.req.param('id');
-    if (!id || id.length > MAX_RUN_ID_LENGTH)
-      throw new HttpError(
-        apiError(
-          'bad_request',
-          `The run id in the path must be 1 to ${MAX_RUN_ID_LENGTH} characters.`,
-          'id',
-        ),
-      );
+    const id = runIdParam(c);
     const run = await parts.store.runs.get(id);
     const spans = run ? await parts.store.runs.spans(id) : [];
     if (!run || spans.length === 0)
