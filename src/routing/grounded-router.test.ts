@@ -40,6 +40,22 @@ describe('questions the book does not cover go to the fallback, saying so', () =
     expect(result.primaryAgent).toBe('book');
     expect(result.routingReason).toMatch(/does not cover .* < 0\.5\)/);
   });
+  it('asks more of a subject named only by an everyday keyword word than of one with a book term', () => {
+    const doorbell = router.route('Which sensors does a smart doorbell use?');
+    expect(doorbell.primaryAgent).toBe('book');
+    expect(doorbell.routingReason).toMatch(/does not cover .*"doorbell".* < 0\.4\)/);
+    expect(router.route('Sorry, newbie here. What is a costmap?').primaryAgent).toBe('glossary');
+  });
+  it('keeps a question about a product the keywords name with letters and digits', () => {
+    expect(
+      router.route('Go2 or G1 for a cash-strapped undergrad robotics club?').primaryAgent,
+    ).toBe('hardware');
+  });
+  it('sends a question about a product the book never names, written as a name, to the fallback', () => {
+    const result = router.route('How does cloud syncing in Evernote work across devices?');
+    expect(result.primaryAgent).toBe('book');
+    expect(result.routingReason).toContain('"evernote"');
+  });
   it('keeps the lower bar when a specialist keyword names the subject', () => {
     expect(router.route('How do I tune the controller gains on my drone?').primaryAgent).toBe(
       'module_info',
@@ -174,6 +190,9 @@ describe("a question's form weighs against its subject's keywords (R3)", () => {
     "What's Gazebo, the simulator the course uses?",
     'Sorry, newbie here. What is a costmap?',
     'What is the Jetson Orin Nano?',
+    "We're halfway through the ROS chapters. What is a node?",
+    'Unitree H1: what is it, in one line?',
+    'waht does VSLAM stand for',
   ])('a definition goes to glossary whatever its domain: %j', (query) => {
     const result = router.route(query);
     expect(result.primaryAgent).toBe('glossary');
@@ -208,6 +227,11 @@ describe('multi-part questions: the first ask is primary, each later ask adds it
     expect(result.secondaryAgents).toEqual(secondary);
     expect(result.isMultiDomain).toBe(true);
     expect(result.routingReason).toMatch(/Multi-part question/);
+  });
+  it('adds no definition secondary for "what does it mean" about an off-topic word', () => {
+    const result = router.route("Is 'flibbertigibbet' a real word, and what does it mean?");
+    expect(result.primaryAgent).toBe('book');
+    expect(result.secondaryAgents).toEqual([]);
   });
   it('adds no secondary agent for a later ask with no subject of its own', () => {
     const result = router.route(

@@ -19,9 +19,9 @@ export interface IntentCues {
 
 const WORD = String.raw`[\w.+/-]+`;
 // A term of up to four words, not one that asks for a figure or a judgement ("nvidia share price").
-const TERM = String.raw`(?!(?:\S+ ){0,3}(?:price|prices|cost|costs|worth|budget)\b)${WORD}(?: ${WORD}){0,3}`;
+const TERM = String.raw`(?!(?:\S+ ){0,3}(?:price|prices|cost|costs|worth|budget|bill|fee|fees)\b)${WORD}(?: ${WORD}){0,3}`;
 // Words that turn "what is a …" into a request for a recommendation, not a definition.
-const NOT_A_DEFINITION = String.raw`(?:good|best|cheap|cheapest|decent|recommended|suitable|minimum|typical|reasonable|better|common|due|needed|required|involved|included|expected|happening|next|left|missing|wrong|new|changed|different)`;
+const NOT_A_DEFINITION = String.raw`(?:good|best|cheap|cheapest|decent|recommended|suitable|minimum|typical|reasonable|better|common|due|needed|required|involved|included|expected|happening|going|causing|up|next|left|missing|wrong|new|changed|different)`;
 const WHAT_IS = String.raw`(?:what is|whats|what s|wat is|what (?:exactly|precisely|actually|really) is|what is (?:exactly|precisely|actually|really))`;
 const WHAT_ARE = String.raw`(?:what are|what r|what re|what (?:exactly|precisely|actually|really) are)`;
 const OPENING = String.raw`^(?:so |and |ok |hey |um |sorry |quick question |also )?`;
@@ -34,7 +34,14 @@ const CONTEXT = String.raw`(?: (?:in|within|when|as used in|used in|for) ${WORD}
 // forms match whatever the punctuation and casing of the query.
 const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
   definition: new RegExp(
-    String.raw`\b(?:define|definition|defined|meaning|means|mean|stand for|stands for|acronym|abbreviation|terminology|the term|what is meant by)\b|` +
+    String.raw`\b(?:define|definition|defined|meaning|means|mean|stand for|stands for|acronym|abbreviation|terminology|what is meant by)\b|` +
+      // "What does the word X refer to?", not "how does the robot know what my words refer to".
+      String.raw`\bwhat (?:does|do) (?:${WORD} ){1,6}refers? to$|` +
+      // "the term X", not "by the end of the term".
+      String.raw`(?<!(?:end|start|rest|middle) of )\bthe term\b|` +
+      // A term, then a bare ask for it: "Digital twin: one sentence, what is it?", "Managed
+      // nodes in ROS 2: what are those?", "Go2 from Unitree, what kind of machine is that?".
+      String.raw`\bwhat (?:is|are|s|re|(?:kind|sort|type) of ${WORD} (?:is|are)) (?:it|they|those|these|that)(?: exactly| anyway| then)?(?: in (?:a|one) sentence)?$|` +
       String.raw`\b(?:tell me|know|explain|wondering|idea) what (?:a |an |the )?[\w.+/-]+(?: [\w.+/-]+){0,2} (?:is|are)$|` +
       // "What is (a) X (in Y)?": not "what is in X", "what is it", "what is X about/like".
       String.raw`${OPENING}${WHAT_IS} (?!(?:in|on|for|about|inside|covered|included|there|it|this|that|the)\b)(?!(?:(?:a|an) )?${NOT_A_DEFINITION}\b)(?:(?:a|an) )?${TERM}${CONTEXT}(?<! about| like)${CLOSING}|` +

@@ -22,7 +22,7 @@ import {
   type FeatureWeights,
   wordKey,
 } from './query-features.js';
-import { analyzeText, isContentWord, withWords, type QueryText } from './query-text.js';
+import { analyzeText, isContentWord, STOPWORDS, withWords, type QueryText } from './query-text.js';
 import { compileKnowledge, type CompiledKnowledge, type Grounding } from './subject-grounding.js';
 
 /** A keyword written in an agent spec counts as this fraction of an example question in training. */
@@ -58,6 +58,8 @@ export interface AnalyzedQuery {
 export interface KnownForm {
   words: readonly string[];
   cues: IntentCues;
+  /** The asking clause these words are of, when it is not the whole text (context before it). */
+  text?: string;
 }
 
 const sameWords = (a: readonly string[], b: readonly string[]): boolean =>
@@ -85,6 +87,28 @@ export interface RoutingModel {
 export interface KeywordEvidence {
   text: QueryText;
   keywords: Record<string, KeywordMatch>;
+}
+
+/**
+ * The function word a short unknown word is with two neighbouring letters swapped back ("waht" →
+ * "what", "hwo" → "how", "teh" → "the"), if any. Short words are otherwise never corrected (they
+ * collide too easily), but a swap onto one of the few question and function words is safe, and
+ * those words carry the question's form.
+ *
+ * @example
+ * swappedFunctionWord('waht'); // 'what'
+ */
+export function swappedFunctionWord(word: string): string | undefined {
+  if (word.length < 3 || word.length > 6 || STOPWORDS.has(word)) return undefined;
+  let found: string | undefined;
+  for (let i = 0; i + 1 < word.length; i += 1) {
+    const swapped = word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2);
+    if (swapped === word || !STOPWORDS.has(swapped) || swapped === found) continue;
+    // "hwo" is "how" or "who": no telling which, so neither.
+    if (found) return undefined;
+    found = swapped;
+  }
+  return found;
 }
 
 /**
@@ -175,9 +199,11 @@ export function buildRoutingModel(
     let corrected = readAs.get(word);
     if (corrected !== undefined) return corrected;
     corrected =
-      word.length < MIN_FUZZY_LENGTH - 1 || lexicon.has(word) || isWord(word)
+      lexicon.has(word) || isWord(word)
         ? word
-        : (lexicon.correct(word) ?? word);
+        : word.length < MIN_FUZZY_LENGTH - 1
+          ? (swappedFunctionWord(word) ?? word)
+          : (lexicon.correct(word) ?? swappedFunctionWord(word) ?? word);
     if (readAs.size < CORRECTION_CACHE_LIMIT) readAs.set(word, corrected);
     return corrected;
   };

@@ -23,9 +23,32 @@ describe('subject grounding', () => {
     expect(grounding).toMatchObject({ judged: true, score: 0, uncovered: ['bitcoin'] });
   });
   it('leaves a name beside judged words unweighed (it may be a typo), but still lists it', () => {
-    const grounding = ground('Does the Jetson Orin run the costmap on the Zorblax?');
+    const grounding = ground('Does the Jetson Orin run the costmap on the zorblax?');
     expect(grounding.score).toBeGreaterThan(0.9);
     expect(grounding.uncovered).toEqual(['zorblax']);
+  });
+  it('weighs a name written as a name (capitalised inside the sentence): not a typo', () => {
+    const grounding = ground('How much memory does Lightroom need on the Jetson?');
+    expect(grounding.score).toBeLessThan(0.5);
+    expect(grounding.uncovered[0]).toBe('lightroom');
+    // At the start of a sentence a capital says nothing.
+    expect(ground('Zorblax runs the costmap on the Jetson Orin?').score).toBeGreaterThan(0.9);
+  });
+  it('counts a specialist keyword written with letters and digits as a book term', () => {
+    const withModels = compileKnowledge(
+      knowledge,
+      [{ name: 'hardware', keywords: ['jetson', 'g1', 'go2', 'ros 2'], examples: [] }],
+      englishDictionary(),
+      'book',
+    );
+    const grounding = withModels.ground(analyzeText('Go2 or G1 for a penniless undergrad club?'));
+    expect(grounding.bookTerms).toEqual(['go2', 'g1']);
+    expect(grounding.named).toBe(true);
+    expect(grounding.covered).toEqual(expect.arrayContaining(['go2', 'g1']));
+    expect(grounding.score).toBeGreaterThan(0.3);
+    expect(withModels.ground(analyzeText('Does ROS 2 run here?')).bookTerms).toContain('ros 2');
+    // A number alone is no keyword.
+    expect(withModels.ground(analyzeText('Is 2 enough?')).bookTerms).toEqual([]);
   });
   it('reads pronouns such as "something" and "I\'m" as function words, not names', () => {
     expect(ground("I'm here for something, anything").judged).toBe(false);

@@ -26,6 +26,42 @@ export const UNCOVERED_NOUN_WEIGHT = 2;
  */
 export const UNKNOWN_NAME_WEIGHT = 1;
 
+/**
+ * Weight of a specialist keyword made of letters and digits ("G1", "Go2", "g5", "ROS 2") found in
+ * a question: that of a rare noun. Words are split where letters meet digits, so without this such
+ * a keyword (a product or platform name) would not weigh in the subject at all.
+ */
+export const COMPOUND_KEYWORD_WEIGHT = 1;
+
+// Letters and digits written together ("g5.2xlarge", "go2") or a word then a number ("ros 2").
+const COMPOUND = /[a-z]+\d[a-z0-9]*(?:[.-][a-z0-9]+)*|[a-z]+ \d+\b/g;
+
+/** "G1", "g5.2xlarge", "ROS 2" → "g1", "g5", "ros2": the compact forms a keyword may have. */
+function compactForms(token: string): string[] {
+  const compact = token.replace(/[^a-z0-9]/g, '');
+  const head = /^[a-z]+\d+/.exec(compact)?.[0];
+  return head && head !== compact ? [compact, head] : [compact];
+}
+
+/**
+ * Names written as names (capitalised inside a sentence: "Photoshop", "Dropbox", "Elden Ring")
+ * that neither English, the book nor a specialist knows: a product, place or person the book
+ * never mentions, not a typo (typos are rarely capitalised). They weigh in the subject as an
+ * uncovered noun does.
+ */
+export const PROPER_NAME_WEIGHT = UNCOVERED_NOUN_WEIGHT * UNKNOWN_NAME_WEIGHT;
+
+// A word with a capital letter that does not start a sentence ("How much RAM does Photoshop need?").
+const WRITTEN_AS_NAME =
+  /(?<=[^\s.?!:;]\s+)[A-Za-z]*[A-Z][A-Za-z0-9]*|(?<=^|\s)[a-z]+[A-Z][A-Za-z0-9]*/g;
+
+/** The lowercased words `raw` writes as names (see {@link WRITTEN_AS_NAME}). */
+function writtenAsNames(raw: string): Set<string> {
+  const found = new Set<string>();
+  for (const [token] of raw.matchAll(WRITTEN_AS_NAME)) found.add(token.toLowerCase());
+  return found;
+}
+
 /** Weight of a word used only as a verb or adverb, against 1 for a noun. */
 export const VERB_WEIGHT = 0.25;
 
@@ -174,9 +210,13 @@ export function compileKnowledge(
   const note = (stem: string, value: number) => {
     agentCoverage.set(stem, Math.max(agentCoverage.get(stem) ?? 0, value));
   };
+  // Specialist keywords made of letters and digits, in compact form ("g1", "ros2").
+  const compoundKeywords = new Set<string>();
   for (const agent of agents) {
     if (agent.name === defaultAgent) continue;
     for (const keyword of agent.keywords) {
+      const compact = keyword.toLowerCase().replace(/[^a-z0-9]/g, '');
+      if (/[a-z]/.test(compact) && /\d/.test(compact)) compoundKeywords.add(compact);
       const text = analyzeText(keyword);
       text.words.forEach((word, i) => {
         if (isContentWord(word) && !FORM_WORDS.has(word)) note(text.stems[i] ?? word, 1);
@@ -306,6 +346,22 @@ export function compileKnowledge(
     const seen = new Set<string>();
     let named = false;
     const { words, stems } = text;
+    // "Go2 versus G1": keywords the word split cannot see weigh as book terms.
+    if (compoundKeywords.size > 0 && /\d/.test(text.raw))
+      for (const [token] of text.raw.toLowerCase().matchAll(COMPOUND)) {
+        const found = compactForms(token).find((form) => compoundKeywords.has(form));
+        if (!found || seen.has(found)) continue;
+        seen.add(found);
+        named = true;
+        bookTerms.push(token);
+        judged.push({
+          word: token,
+          stem: found,
+          weight: COMPOUND_KEYWORD_WEIGHT,
+          strength: 1,
+          passages: undefined,
+        });
+      }
     for (let i = 0; i < words.length; i += 1) {
       const word = words[i] as string;
       const stem = stems[i] ?? word;
@@ -335,6 +391,20 @@ export function compileKnowledge(
     // when it is all the subject there is ("How much does bitcoin cost?"), the question is about
     // something the book never names.
     const namesOnly = judged.length === 0 && names.length > 0;
+    // Beside judged words, a name is weighed only when it is written as one (not a typo).
+    let properNames: string[] = [];
+    if (!namesOnly && names.length > 0) {
+      const written = writtenAsNames(text.raw);
+      properNames = names.filter((word) => written.has(word));
+      for (const word of properNames)
+        judged.push({
+          word,
+          stem: word,
+          weight: PROPER_NAME_WEIGHT,
+          strength: 0,
+          passages: undefined,
+        });
+    }
     if (namesOnly)
       for (const word of names)
         judged.push({
@@ -364,7 +434,7 @@ export function compileKnowledge(
       bookTerms,
       // Names the book does not know come first: they are the most specific words there are.
       uncovered: [
-        ...(namesOnly ? [] : names),
+        ...(namesOnly ? [] : names.filter((word) => !properNames.includes(word))),
         ...judged
           .filter((entry) => entry.strength < 0.5)
           .sort((a, b) => b.weight - a.weight)

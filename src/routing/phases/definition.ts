@@ -9,10 +9,12 @@ import { probabilityOf, type Phase } from './phase.js';
  * definitionPhase(phaseContext(model, 'What exactly is a node in ROS 2?', settings))?.primary; // 'glossary'
  */
 export const definitionPhase: Phase = (context) => {
-  const { model, analyzed, query, definer, specialists } = context;
+  const { model, analyzed, query, ask, definer, specialists } = context;
   if (context.intent !== 'definition' || !definer) return undefined;
   // Judged on the ask itself: "What's Gazebo, the simulator the course uses?" defines Gazebo.
-  const askHead = query.split(',')[0] ?? query;
+  // Context before the ask ("We're reading the RL chapter this week.") does not make it a
+  // question about the book.
+  const askHead = ask.split(',')[0] ?? ask;
   const askKeywords = askHead === query ? analyzed.keywords : model.keywords(askHead).keywords;
   const aboutTheBook = (askKeywords[model.defaultAgent]?.score ?? 0) > 0;
   if (aboutTheBook || !(analyzed.onTopic || analyzed.grounding?.judged)) return undefined;

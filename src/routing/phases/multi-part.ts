@@ -1,9 +1,10 @@
 import { splitClauses } from '../clauses.js';
 import { detectIntentCues, type IntentCue } from '../intent-cues.js';
 import { normalizeWords } from '../query-text.js';
-import type { KnownForm, RoutingModel } from '../routing-model.js';
+import { swappedFunctionWord, type KnownForm, type RoutingModel } from '../routing-model.js';
 import { decideClause, type Decision } from './decide-clause.js';
 import type { PhaseSettings } from './phase.js';
+import { namesSubject } from './secondary.js';
 
 /** A clause of a compound question names a secondary agent at this probability or more. */
 export const CLAUSE_MIN_PROBABILITY = 0.5;
@@ -21,19 +22,23 @@ export interface QueryDecision extends Decision {
   clauses: ClauseRoute[];
 }
 
-// True when a clause says what it is about (a keyword, or a word the book covers): "and how do
-// we deploy it?" does not, so the whole question decides for it.
+// True when a clause says what it is about (a keyword that names a subject, or a word the book
+// covers): "and how do we deploy it?" and "and what does it mean?" (only keywords of the form) do
+// not, so the whole question decides for them.
 const hasSubject = ({ analyzed }: Decision) =>
-  Object.values(analyzed.keywords).some((match) => match.score > 0) ||
+  Object.values(analyzed.keywords).some((match) => match.matched.some(namesSubject)) ||
   (analyzed.grounding?.covered.length ?? 0) > 0;
 
 // "What's USD, the scene format Isaac Sim uses?": the words before the comma are the ask.
 // The forms found in the ask's words come back too: the whole question, when it has the same
 // words, need not look for them again.
-function formOf(text: string): { intent: IntentCue; known: KnownForm } {
-  const words = normalizeWords(text);
+function formOf(text: string, afterContext: boolean): { intent: IntentCue; known: KnownForm } {
+  // Question words typed with two letters swapped ("waht is…") are read as meant, as the
+  // router's speller reads them.
+  const words = normalizeWords(text).map((word) => swappedFunctionWord(word) ?? word);
   const cues = detectIntentCues(words);
-  const known = { words, cues };
+  // The ask's own text only when context comes before it: otherwise the whole text is the ask.
+  const known = afterContext ? { words, cues, text } : { words, cues };
   const comma = text.indexOf(',');
   if (cues.intent === 'definition' || comma < 0) return { intent: cues.intent, known };
   const head = text.slice(0, comma);
@@ -62,7 +67,7 @@ export function decideQuery(
   // One ask after some context: the ask gives the form, the whole text the subject.
   const single = asks.length === 1 ? asks[0] : asks.length === 0 ? clauses[0] : undefined;
   if (asks.length < 2) {
-    const form = single ? formOf(single.text) : undefined;
+    const form = single ? formOf(single.text, clauses.length > 1) : undefined;
     const whole = decideClause(model, query, settings, form?.intent, form?.known);
     return { ...whole, clauses: [] };
   }

@@ -8,9 +8,19 @@ import { probabilityOf, quoteWords, round, type Phase } from './phase.js';
  * form words such as "how do" or "price", or none) and that uses none of the book's own technical
  * terms (words English does not know, such as "costmap"): with nothing else tying it to the book,
  * a subject that is half elsewhere ("How should I stretch my sore arm joints after the gym?") is
- * not the book's. A question naming a specialist subject needs only `routing.minGrounding`.
+ * not the book's. A question naming a specialist subject needs less: see
+ * {@link MIN_GROUNDING_KEYWORD_ONLY}.
  */
 export const MIN_GROUNDING_WITHOUT_KEYWORD = 0.5;
+
+/**
+ * The share of its subject the book must cover for a question named only by a specialist keyword
+ * that is an everyday word ("sensors", "publish", "balance") and by no book term: such a keyword
+ * ties the subject to the book less than a book term ("costmap", "Nav2", "G1") does (those need
+ * only `routing.minGrounding`), so "What sensors does a smart thermostat use?" needs more of its
+ * subject covered than "Sorry, newbie here. What is a costmap?".
+ */
+export const MIN_GROUNDING_KEYWORD_ONLY = 0.4;
 
 /** Raw confidence of a market, sports or news question's fallback (calibrated afterwards). */
 export const OUTSIDE_CONFIDENCE = 0.95;
@@ -59,8 +69,10 @@ function uncoveredBy(
 /**
  * The subject phase: arithmetic, and questions whose subject the book does not cover (judged from
  * the book knowledge), go to the default agent with a reason naming the uncovered words. A subject
- * is not the book's when (1) too little of it is covered — the bar is higher when no specialist
- * keyword names it (see {@link MIN_GROUNDING_WITHOUT_KEYWORD}); (2) the covered words never meet in
+ * is not the book's when (1) too little of it is covered — the bar is lowest when a book term
+ * names it, higher when only an everyday specialist keyword does (see
+ * {@link MIN_GROUNDING_KEYWORD_ONLY}) and higher still when nothing does (see
+ * {@link MIN_GROUNDING_WITHOUT_KEYWORD}); (2) the covered words never meet in
  * one passage of the book (`Grounding.together`); or (3) the question asks for something *for* a
  * purpose the book does not cover (`Grounding.purpose`). Tests 2 and 3 use `routing.minGrounding`.
  *
@@ -73,14 +85,17 @@ export const offTopicPhase: Phase = (context) => {
   const arithmetic = isArithmetic(analyzed.text);
   // A keyword of the question's form alone ("how do", "price") names no subject; one of the
   // book's own technical terms ("costmap") does.
+  const bookTerm = (grounding?.bookTerms.length ?? 0) > 0;
   const namedSubject =
-    (grounding?.bookTerms.length ?? 0) > 0 ||
+    bookTerm ||
     context.specialists.some((agent) =>
       (analyzed.keywords[agent.name]?.matched ?? []).some(namesSubject),
     );
-  const floor = namedSubject
+  const floor = bookTerm
     ? settings.minGrounding
-    : Math.max(settings.minGrounding, MIN_GROUNDING_WITHOUT_KEYWORD);
+    : namedSubject
+      ? Math.max(settings.minGrounding, MIN_GROUNDING_KEYWORD_ONLY)
+      : Math.max(settings.minGrounding, MIN_GROUNDING_WITHOUT_KEYWORD);
   const failed = grounding && uncoveredBy(grounding, floor, settings.minGrounding);
   const primary = model.defaultAgent;
   const knowledge = model.knowledge;

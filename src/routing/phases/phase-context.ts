@@ -28,6 +28,7 @@ export function phaseContext(
   return {
     model,
     query,
+    ask: known?.text ?? query,
     analyzed,
     classification,
     intent: form ?? analyzed.cues.intent,

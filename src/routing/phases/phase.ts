@@ -25,6 +25,12 @@ export interface PhaseContext {
   model: RoutingModel;
   /** The text being routed: the whole question or one of its clauses. */
   query: string;
+  /**
+   * The clause that asks, when context comes before it ("We're reading chapter 9. What is a
+   * policy?"); else the same as `query`. The form, and whether the ask is about the book itself,
+   * are read from it.
+   */
+  ask: string;
   analyzed: AnalyzedQuery;
   classification: Classification;
   /** The question's form: detected from its words, or given by the clause that asks. */

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { splitClauses } from './clauses.js';
+
+const asks = (query: string) => splitClauses(query).map(({ text, ask }) => [text, ask]);
+
+describe('splitClauses', () => {
+  it('splits a new ask after a comma and marks both as asking', () => {
+    expect(asks('How do URDF joints work, and what does revolute mean?')).toEqual([
+      ['How do URDF joints work', true],
+      ['what does revolute mean', true],
+    ]);
+  });
+  it('reads "we\'re", "you\'re" and "they\'re" as context, not the question word "were"', () => {
+    expect(asks("We're halfway through the ROS chapters. What is a node?")).toEqual([
+      ["We're halfway through the ROS chapters", false],
+      ['What is a node', true],
+    ]);
+    expect(asks("They're using Gazebo in the lab. Which GPU do they need?")[0]?.[1]).toBe(false);
+  });
+  it.each([
+    'When I start the launch file, which process brings the nodes up?',
+    'If the budget is small, which Jetson should we get?',
+    'Before the robot leaves the simulator, how do we check the controller?',
+    'Between grasping and walking, what does the planner do first?',
+  ])('reads a scene-setting opening before the comma as context: %j', (query) => {
+    const [context, question] = splitClauses(query);
+    expect(context?.ask).toBe(false);
+    expect(question?.ask).toBe(true);
+    expect(splitClauses(query).filter((clause) => clause.ask)).toHaveLength(1);
+  });
+  it('still reads "When is…" and "Where do…" as questions', () => {
+    expect(asks('When is the capstone report due?')).toEqual([
+      ['When is the capstone report due', true],
+    ]);
+    expect(splitClauses('Where do the URDF files live, and how are they loaded?')[0]?.ask).toBe(
+      true,
+    );
+  });
+  it('starts a new ask at "and tell me", "and describe", "then list"', () => {
+    expect(asks('Define odometry and tell me how the robot estimates it.')).toEqual([
+      ['Define odometry', true],
+      ['tell me how the robot estimates it.', true],
+    ]);
+    expect(asks('Name the capstone phases, then list what hardware each one needs.')).toHaveLength(
+      2,
+    );
+  });
+});

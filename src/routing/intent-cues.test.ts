@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { detectIntentCues } from './intent-cues.js';
+import { normalizeWords } from './query-text.js';
+
+const intentOf = (query: string) => detectIntentCues(normalizeWords(query)).intent;
+
+describe('detectIntentCues: definitions', () => {
+  it.each([
+    'Costmap: one sentence, what is it?',
+    'Lifecycle nodes in ROS 2: what are those?',
+    'Unitree H1, what kind of robot is that?',
+    "In URDF, what does the word 'link' refer to?",
+    "What does the term 'affordance' mean?",
+    'What is a quaternion?',
+  ])('reads a definition: %j', (query) => {
+    expect(intentOf(query)).toBe('definition');
+  });
+  it.each([
+    ['How does the planner know what my words refer to?', 'explanation'],
+    ['What does the team have to show by the end of the term?', 'general'],
+    ["Our nodes can't see each other. What's going wrong?", 'troubleshooting'],
+    ["If the instance runs all week, what's the bill?", 'general'],
+    ['What is the price of a Jetson?', 'specs'],
+  ])('does not read %j as a definition', (query, intent) => {
+    expect(intentOf(query)).toBe(intent);
+  });
+});
