@@ -12,11 +12,12 @@ import { apiError, errorBody } from './api-error.js';
 import { apiKeys, bearerAuth } from './bearer-auth.js';
 import { bodySizeLimit } from './body-size-limit.js';
 import { errorHandler } from './error-handler.js';
+import { withFastProbe, type AppFetch } from './fast-probe.js';
 import { storeHealth } from './store-health.js';
 import { rateLimit } from './rate-limit.js';
 import { REQUEST_ID_HEADER, requestContext } from './request-context.js';
 import { chatRoutes } from './routes/chat-routes.js';
-import { metaRoutes } from './routes/meta-routes.js';
+import { healthBody, metaRoutes } from './routes/meta-routes.js';
 import { openAiRoutes } from './routes/openai-routes.js';
 import { researchRoutes } from './routes/research-routes.js';
 import { codeRoutes } from './routes/code-routes.js';
@@ -93,12 +94,14 @@ export function createServer(
 /**
  * {@link createServer}'s app with a `close` for what the app opened on first use (the research
  * agent and the MCP servers it started), so {@link startServer} can stop them on shutdown instead
- * of leaving their child processes to the process's exit.
+ * of leaving their child processes to the process's exit, and the `fetch` to serve it with: the
+ * app's, with `GET /healthz` answered without the middleware chain while the store is known good
+ * (see `withFastProbe`), unless CORS is on (its middleware adds headers to the probe too).
  */
 export function buildServer(
   served: ServedAssistant,
   options: ServerOptions = {},
-): { app: Hono<ServerEnv>; close: () => Promise<void> } {
+): { app: Hono<ServerEnv>; fetch: AppFetch; close: () => Promise<void> } {
   const settings = serverSettings(served, options);
   const logger = options.logger ?? silentLogger;
   const { assistant, store } = served;
@@ -233,6 +236,25 @@ export function buildServer(
     ),
   );
   app.onError(errorHandler({ ping }));
+  const healthParts = { assistant, store, modeDescription: served.modeDescription };
+  // The good answer's text, kept while the number of agents (the one part that can change) holds.
+  let healthy: { agents: number; body: string } | undefined;
+  const fetch =
+    settings.corsOrigins.length > 0
+      ? app.fetch
+      : withFastProbe(app.fetch, {
+          logger,
+          answer: () => {
+            const reachable = health.probe();
+            // Unknown or down: the app's route waits for the ping (the same one, shared).
+            if (reachable !== true) return undefined;
+            const agents = assistant.agents().total;
+            if (healthy?.agents !== agents) {
+              healthy = { agents, body: JSON.stringify(healthBody(healthParts, true)) };
+            }
+            return { status: 200, body: healthy.body };
+          },
+        });
   const close = async () => {
     const opened = research;
     research = undefined;
@@ -240,5 +262,5 @@ export function buildServer(
     const agent = await opened?.catch(() => undefined);
     await agent?.close();
   };
-  return { app, close };
+  return { app, fetch, close };
 }

@@ -9,6 +9,31 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 const SAFE_ID = /^[\w.:-]{1,128}$/;
 
 /**
+ * The id a request is known by: the caller's `x-request-id` when it is safe to log, else a new
+ * UUID.
+ *
+ * @example
+ * requestIdFor('trace-7'); // 'trace-7'
+ * requestIdFor('a b'); // a new UUID
+ */
+export function requestIdFor(incoming: string | undefined): string {
+  return incoming && SAFE_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/**
+ * Logs the one `request` line a request gets, on the request's own logger (which carries its id).
+ *
+ * @example
+ * logRequest(log, { method: 'GET', path: '/healthz', status: 200, ms: 0 });
+ */
+export function logRequest(
+  log: Logger,
+  line: { method: string; path: string; status: number; ms: number },
+): void {
+  log.info('request', line);
+}
+
+/**
  * Gives each request an id (the caller's `x-request-id` when safe, else a new UUID), returns it in
  * the response header, and logs one `request` line with method, path, status and duration.
  *
@@ -21,7 +46,7 @@ export function requestContext(
 ): MiddlewareHandler<ServerEnv> {
   return async (c, next) => {
     const incoming = c.req.header(REQUEST_ID_HEADER);
-    const requestId = incoming && SAFE_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = requestIdFor(incoming);
     const log = logger.child({ request_id: requestId });
     c.set('requestId', requestId);
     c.set('logger', log);
@@ -43,7 +68,7 @@ export function requestContext(
       if (c.res.headers.get(REQUEST_ID_HEADER) !== requestId)
         c.header(REQUEST_ID_HEADER, requestId);
     }
-    log.info('request', {
+    logRequest(log, {
       method: c.req.method,
       path: c.req.path,
       status: c.res.status,

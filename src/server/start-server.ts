@@ -93,7 +93,7 @@ export async function startServer(
   served: ServedAssistant,
   options: StartServerOptions = {},
 ): Promise<RunningServer> {
-  const { app, close: closeParts } = buildServer(served, options);
+  const { fetch, close: closeParts } = buildServer(served, options);
   const { port, host } = serverSettings(served, options);
   const logger = options.logger ?? silentLogger;
   const bound = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
@@ -107,7 +107,7 @@ export async function startServer(
   const server = await new Promise<Server>((resolve, reject) => {
     const created = serve(
       {
-        fetch: app.fetch,
+        fetch,
         port,
         hostname: host,
         serverOptions: {
