@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import type { BenchOptions } from './options.js';
-import { ratio, round } from './stats.js';
+import { percentile, ratio, round } from './stats.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CONNECTIONS = 50;
@@ -118,55 +119,138 @@ function extractiveEnv(dataDir: string): NodeJS.ProcessEnv {
 }
 
 /**
- * What a user's `cohort serve` holds in memory: the CLI over a store folder. The first start
- * ingests the sample book into the new folder (and builds and saves the index and the router);
- * the second, as every later start, opens the ingested folder and loads what was saved. Each is
- * measured after the same load as the in-memory server, `/route` then `/chat`.
+ * `cohort serve` as a user runs it (the CLI, extractive), started `starts` times on the store
+ * `env` names, each start measured after the same load as the in-memory server (`/route` then
+ * `/chat`): resident memory at start, after the load, and at the peak (which includes the
+ * start itself, ingestion on a first start).
  */
-async function folderServe(duration: number): Promise<Record<string, number | string>> {
-  const root = mkdtempSync(join(tmpdir(), 'cohort-bench-serve-'));
-  const env = extractiveEnv(join(root, 'store'));
+async function serveFigures(
+  label: string,
+  env: NodeJS.ProcessEnv,
+  starts: readonly string[],
+  duration: number,
+): Promise<Record<string, number | string>> {
   const args = [join(ROOT, 'bin/cohort.js'), 'serve', '--port', '0', '--host', '127.0.0.1'];
   const figures: Record<string, number | string> = {};
-  try {
-    for (const start of ['first', 'later'] as const) {
-      const serve = await startProcess(args, env);
-      try {
-        figures[`\`cohort serve\` on a folder, ${start} start: rss at start MB`] =
-          serve.memory().rss;
-        await load(serve, 'POST', '/route', duration);
-        const chat = await load(serve, 'POST', '/chat', duration);
-        figures[`\`cohort serve\` on a folder, ${start} start: /chat req/s`] = chat.rps;
-        figures[`\`cohort serve\` on a folder, ${start} start: peak rss MB`] = serve.memory().peak;
-      } finally {
-        await serve.stop();
-      }
+  for (const start of starts) {
+    const serve = await startProcess(args, env);
+    try {
+      const name = `\`cohort serve\` on ${label}${start ? `, ${start} start` : ''}`;
+      figures[`${name}: rss at start MB`] = serve.memory().rss;
+      await load(serve, 'POST', '/route', duration);
+      const chat = await load(serve, 'POST', '/chat', duration);
+      figures[`${name}: /chat req/s`] = chat.rps;
+      const memory = serve.memory();
+      figures[`${name}: rss after load MB`] = memory.rss;
+      figures[`${name}: peak rss MB (≤ 250 wanted)`] = memory.peak;
+    } finally {
+      await serve.stop();
     }
-  } finally {
-    rmSync(root, { recursive: true, force: true });
   }
   return figures;
 }
 
 /**
+ * What a user's `cohort serve` holds in memory: the CLI over a store folder. The first start
+ * ingests the sample book into the new folder (and builds and saves the index and the router);
+ * the second, as every later start, opens the ingested folder and loads what was saved.
+ */
+async function folderServe(duration: number): Promise<Record<string, number | string>> {
+  const root = mkdtempSync(join(tmpdir(), 'cohort-bench-serve-'));
+  try {
+    return await serveFigures(
+      'a folder',
+      extractiveEnv(join(root, 'store')),
+      ['first', 'later'],
+      duration,
+    );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `cohort serve` on PostgreSQL, when `COHORT_BENCH_DATABASE_URL` (or `COHORT_TEST_DATABASE_URL`)
+ * names a server: in a fresh schema (the first start ingests the sample book), dropped afterwards.
+ * The store is then another process's memory, so the server holds no database engine.
+ */
+async function postgresServe(duration: number): Promise<Record<string, number | string>> {
+  const url = process.env.COHORT_BENCH_DATABASE_URL ?? process.env.COHORT_TEST_DATABASE_URL;
+  if (!url) return { '`cohort serve` on PostgreSQL': 'skipped: set COHORT_BENCH_DATABASE_URL' };
+  const schema = `bench_serve_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    const separator = url.includes('?') ? '&' : '?';
+    const env = {
+      ...extractiveEnv(join(tmpdir(), 'cohort-bench-unused')),
+      DATABASE_URL: `${url}${separator}options=-csearch_path%3D${schema}`,
+    };
+    return await serveFigures('PostgreSQL', env, ['first', 'later'], duration);
+  } finally {
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
+    await admin.end();
+  }
+}
+
+/** The median of a list of numbers (the lower middle one of an even count). */
+const median = (values: readonly number[]) => percentile(values, 50);
+
+/**
+ * One endpoint on several servers, measured in rounds: each server is loaded for `seconds` in
+ * turn, the order reversed every round (so a burst of load from elsewhere on the machine, or a
+ * slow drift, falls on all of them alike), and the figures are the medians over the rounds. The
+ * ratio of cohort to the ceiling is the median of the per-round ratios, each taken from two loads
+ * a few seconds apart, which moves much less than the ratio of one load each.
+ */
+async function measureRounds(
+  servers: readonly ServerProcess[],
+  method: 'GET' | 'POST',
+  path: string,
+  rounds: number,
+  seconds: number,
+) {
+  const results: Awaited<ReturnType<typeof load>>[][] = servers.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    const order = servers.map((_, index) => index);
+    if (round % 2 === 1) order.reverse();
+    for (const index of order)
+      results[index]!.push(await load(servers[index]!, method, path, seconds));
+  }
+  return results.map((runs) => ({
+    runs,
+    rps: median(runs.map((run) => run.rps)),
+    cpuMicrosPerRequest: median(runs.map((run) => run.cpuMicrosPerRequest)),
+    p99: median(runs.map((run) => run.p99)),
+    failed: runs.reduce((sum, run) => sum + run.failed, 0),
+  }));
+}
+
+/**
  * HTTP throughput on loopback with autocannon at 50 connections, cohort's server (sample book,
  * in-memory store, extractive mode) beside a bare Hono app on @hono/node-server, each in its own
- * process, measured in the same run: `GET /healthz`, `POST /route` and (cohort only) `POST /chat`;
- * requests per second, p99 latency, each server's CPU time per request, the ratios to the
- * ceiling, and each server's RSS; then the RSS of `cohort serve` on a store folder.
+ * process, measured in the same rounds: `GET /healthz`, `POST /route` (also on cohort's server
+ * with routing left out, which tells the server's own cost from routing's) and (cohort only)
+ * `POST /chat`; medians of requests per second, p99 latency and each server's CPU time per
+ * request, the ratios to the ceiling, and each server's RSS; then the RSS of `cohort serve` on a
+ * store folder.
  */
 export async function benchServer(options: BenchOptions): Promise<Record<string, number | string>> {
   const cohortScript = join(ROOT, 'bench/servers/cohort-sample.mjs');
   if (!existsSync(join(ROOT, 'dist/server/index.js')))
     return { skipped: 'run `npm run build` first' };
   const duration = options.quick ? 3 : 8;
+  const rounds = options.quick ? 3 : 5;
+  const roundSeconds = options.quick ? 2 : 3;
   const figures: Record<string, number | string> = {
     connections: CONNECTIONS,
-    'seconds per load': duration,
+    'rounds × seconds per server and endpoint (medians below)': `${rounds} × ${roundSeconds}`,
     'questions cycled (POST)': QUESTIONS.length,
   };
   const bare = await startProcess([join(ROOT, 'bench/servers/bare-hono.mjs')]);
   const cohort = await startProcess([cohortScript]);
+  const fixedRoute = await startProcess([join(ROOT, 'bench/servers/cohort-fixed-route.mjs')]);
   try {
     figures['cohort rss at start MB'] = cohort.memory().rss;
     figures['bare Hono rss at start MB'] = bare.memory().rss;
@@ -174,28 +258,42 @@ export async function benchServer(options: BenchOptions): Promise<Record<string,
       ['GET', '/healthz'],
       ['POST', '/route'],
     ] as const) {
-      // Load on each first, so both are measured warm (their hot code compiled) rather than one
+      // Routing left out only matters where there is routing.
+      const servers = path === '/route' ? [cohort, bare, fixedRoute] : [cohort, bare];
+      // Load on each first, so all are measured warm (their hot code compiled) rather than one
       // of them while it is still starting: cohort's server serves a few times more requests per
       // second after a few seconds of load than in its first second.
-      await load(cohort, method, path, WARM_UP_SECONDS);
-      await load(bare, method, path, WARM_UP_SECONDS);
-      // Alternate the two so a burst of load from elsewhere on the machine hits both alike.
-      const ours = await load(cohort, method, path, duration);
-      const ceiling = await load(bare, method, path, duration);
-      figures[`${method} ${path} cohort req/s`] = ours.rps;
-      figures[`${method} ${path} bare Hono req/s`] = ceiling.rps;
-      figures[`${method} ${path} ratio (≥ ${path === '/healthz' ? 0.6 : 0.5} wanted)`] = ratio(
-        ours.rps,
-        ceiling.rps,
+      for (const server of servers) await load(server, method, path, WARM_UP_SECONDS);
+      const [ours, ceiling, fixed] = await measureRounds(
+        servers,
+        method,
+        path,
+        rounds,
+        roundSeconds,
       );
+      const paired = ours!.runs.map((run, index) => ratio(run.rps, ceiling!.runs[index]!.rps));
+      figures[`${method} ${path} cohort req/s`] = ours!.rps;
+      figures[`${method} ${path} bare Hono req/s`] = ceiling!.rps;
+      figures[`${method} ${path} ratio (≥ ${path === '/healthz' ? 0.6 : 0.5} wanted)`] =
+        median(paired);
+      figures[`${method} ${path} ratio per round`] = paired.join(' ');
       figures[`${method} ${path} CPU µs per request cohort / Hono`] =
-        `${ours.cpuMicrosPerRequest} / ${ceiling.cpuMicrosPerRequest}`;
+        `${ours!.cpuMicrosPerRequest} / ${ceiling!.cpuMicrosPerRequest}`;
       figures[`${method} ${path} CPU ratio Hono / cohort`] = ratio(
-        ceiling.cpuMicrosPerRequest,
-        ours.cpuMicrosPerRequest,
+        ceiling!.cpuMicrosPerRequest,
+        ours!.cpuMicrosPerRequest,
       );
-      figures[`${method} ${path} p99 ms cohort / Hono`] = `${ours.p99} / ${ceiling.p99}`;
-      figures[`${method} ${path} failed`] = ours.failed + ceiling.failed;
+      figures[`${method} ${path} p99 ms cohort / Hono`] = `${ours!.p99} / ${ceiling!.p99}`;
+      if (fixed) {
+        const pairedFixed = fixed.runs.map((run, index) =>
+          ratio(run.rps, ceiling!.runs[index]!.rps),
+        );
+        figures[`${method} ${path} routing left out: req/s, ratio`] =
+          `${fixed.rps}, ${median(pairedFixed)}`;
+        figures[`${method} ${path} routing left out: CPU µs per request`] =
+          fixed.cpuMicrosPerRequest;
+      }
+      figures[`${method} ${path} failed`] = ours!.failed + ceiling!.failed + (fixed?.failed ?? 0);
     }
     const chat = await load(cohort, 'POST', '/chat', duration);
     figures['POST /chat cohort req/s'] = chat.rps;
@@ -207,7 +305,11 @@ export async function benchServer(options: BenchOptions): Promise<Record<string,
     figures['cohort (memory://) peak rss MB (≤ 250 wanted)'] = memory.peak;
     figures['bare Hono peak rss MB'] = bare.memory().peak;
   } finally {
-    await Promise.all([cohort.stop(), bare.stop()]);
+    await Promise.all([cohort.stop(), bare.stop(), fixedRoute.stop()]);
   }
-  return { ...figures, ...(await folderServe(duration)) };
+  return {
+    ...figures,
+    ...(await folderServe(duration)),
+    ...(await postgresServe(duration)),
+  };
 }
