@@ -72,8 +72,9 @@ export function createFuzzyLexicon(
     // The query lost a letter ("capston" → "capstone").
     for (const known of byDeletion.get(word) ?? []) candidates.add(known);
     for (const variant of deletions(word)) {
-      // The query gained a letter ("nodde" → "node" is too short; "gazeboo" → "gazebo").
-      if (variant.length >= MIN_FUZZY_LENGTH && frequency.has(variant)) candidates.add(variant);
+      // The query gained a letter ("gazeboo" → "gazebo"), also on a known word of four letters
+      // ("urrdf" → "urdf", "nodde" → "node"): the typed word has five, long enough to place.
+      if (variant.length >= MIN_FUZZY_LENGTH - 1 && frequency.has(variant)) candidates.add(variant);
       // A letter was replaced or two were swapped: both sides share a deletion.
       for (const known of byDeletion.get(variant) ?? []) {
         if (known.length === word.length) candidates.add(known);

@@ -193,6 +193,8 @@ describe("a question's form weighs against its subject's keywords (R3)", () => {
     "We're halfway through the ROS chapters. What is a node?",
     'Unitree H1: what is it, in one line?',
     'waht does VSLAM stand for',
+    'In ROS 2 terms, whaat is a lifecycle node?',
+    'Wht is a costmap?',
   ])('a definition goes to glossary whatever its domain: %j', (query) => {
     const result = router.route(query);
     expect(result.primaryAgent).toBe('glossary');

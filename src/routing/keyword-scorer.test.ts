@@ -59,4 +59,11 @@ describe('createFuzzyLexicon', () => {
     expect(lexicon.correct('rim')).toBeUndefined();
     expect(lexicon.correct('completely')).toBeUndefined();
   });
+  it('takes away a letter typed too many on a known word of four letters', () => {
+    const lexicon = createFuzzyLexicon(['urdf', 'node', 'ram']);
+    expect(lexicon.correct('urrdf')).toBe('urdf');
+    expect(lexicon.correct('nodee')).toBe('node');
+    // Three-letter words stay out of reach: "rams" is not read as "ram".
+    expect(lexicon.correct('ramm')).toBeUndefined();
+  });
 });

@@ -77,6 +77,12 @@ export interface RoutingModel {
   /** Keyword evidence alone (as in {@link AnalyzedQuery.keywords}): cheaper than `analyze`. */
   keywords(query: string): KeywordEvidence;
   /**
+   * The query with its mistyped question and function words written as meant ("waht is…" →
+   * "what is…"; see {@link mistypedFunctionWord}), so that splitting it into asks and reading its
+   * form see them; never an English word or one the book or the agents use. Same text when none.
+   */
+  readQuestionWords(query: string): { text: string; corrections: Array<[string, string]> };
+  /**
    * The same model with its classifier trained without the examples `excluded` picks (by agent
    * and example index) at a fixed temperature: one fold of a cross-validation.
    */
@@ -90,25 +96,48 @@ export interface KeywordEvidence {
 }
 
 /**
- * The function word a short unknown word is with two neighbouring letters swapped back ("waht" →
- * "what", "hwo" → "how", "teh" → "the"), if any. Short words are otherwise never corrected (they
- * collide too easily), but a swap onto one of the few question and function words is safe, and
+ * The question or function word a short unknown word was meant to be, one slip away: two
+ * neighbouring letters swapped ("waht" → "what", "teh" → "the"), a letter doubled or added
+ * ("whhat" → "what") or a letter left out ("wht" → "what", "whch" → "which"). Short words are
+ * otherwise never corrected (they collide too easily), but these slips onto the few question and
+ * function words are safe when only one such word fits ("hwo" is "how" or "who": neither), and
  * those words carry the question's form.
  *
  * @example
- * swappedFunctionWord('waht'); // 'what'
+ * mistypedFunctionWord('waht'); // 'what'
  */
-export function swappedFunctionWord(word: string): string | undefined {
-  if (word.length < 3 || word.length > 6 || STOPWORDS.has(word)) return undefined;
+export function mistypedFunctionWord(word: string): string | undefined {
+  if (word.length < 3 || word.length > 7 || STOPWORDS.has(word)) return undefined;
   let found: string | undefined;
-  for (let i = 0; i + 1 < word.length; i += 1) {
-    const swapped = word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2);
-    if (swapped === word || !STOPWORDS.has(swapped) || swapped === found) continue;
-    // "hwo" is "how" or "who": no telling which, so neither.
-    if (found) return undefined;
-    found = swapped;
+  const consider = (candidate: string): boolean => {
+    if (candidate.length < 3 || candidate === found || !STOPWORDS.has(candidate)) return true;
+    if (found) return false;
+    found = candidate;
+    return true;
+  };
+  for (let i = 0; i < word.length; i += 1) {
+    // A letter too many, on a word of five letters or more ("whhat"): from four, too many
+    // words lose a letter onto a function word ("todo" is not "too").
+    if (word.length >= 5 && !consider(word.slice(0, i) + word.slice(i + 1))) return undefined;
+    // Two neighbouring letters swapped.
+    if (
+      i + 1 < word.length &&
+      !consider(word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2))
+    )
+      return undefined;
   }
+  // A letter left out.
+  for (const candidate of STOPWORDS)
+    if (candidate.length === word.length + 1 && oneLetterLeftOut(word, candidate))
+      if (!consider(candidate)) return undefined;
   return found;
+}
+
+/** True when `longer` is `word` with one letter added somewhere. */
+function oneLetterLeftOut(word: string, longer: string): boolean {
+  let i = 0;
+  while (i < word.length && word[i] === longer[i]) i += 1;
+  return word.slice(i) === longer.slice(i + 1);
 }
 
 /**
@@ -202,10 +231,20 @@ export function buildRoutingModel(
       lexicon.has(word) || isWord(word)
         ? word
         : word.length < MIN_FUZZY_LENGTH - 1
-          ? (swappedFunctionWord(word) ?? word)
-          : (lexicon.correct(word) ?? swappedFunctionWord(word) ?? word);
+          ? (mistypedFunctionWord(word) ?? word)
+          : (mistypedFunctionWord(word) ?? lexicon.correct(word) ?? word);
     if (readAs.size < CORRECTION_CACHE_LIMIT) readAs.set(word, corrected);
     return corrected;
+  };
+  // The function word a short word is a slip of, or undefined (bounded cache, as `readAs`).
+  const functionWords = new Map<string, string | null>();
+  const functionWordOf = (word: string): string | undefined => {
+    let meant = functionWords.get(word);
+    if (meant === undefined) {
+      meant = lexicon.has(word) || isWord(word) ? null : (mistypedFunctionWord(word) ?? null);
+      if (functionWords.size < CORRECTION_CACHE_LIMIT) functionWords.set(word, meant);
+    }
+    return meant ?? undefined;
   };
   const classifier =
     options.classifier ??
@@ -225,6 +264,25 @@ export function buildRoutingModel(
         (sample) => sample.example < 0 || !excluded(sample.label, sample.example),
       );
       return assemble(trainIntentClassifier(kept, { smoothing: options.smoothing, temperature }));
+    },
+    readQuestionWords(query) {
+      const corrections: Array<[string, string]> = [];
+      const text = query.replace(/[A-Za-z]{3,7}/g, (typed, at: number) => {
+        // Whole words only: not part of a longer word or of a name with digits ("g5xlarge"), and
+        // not an acronym ("TODO").
+        if (typed.length > 1 && typed === typed.toUpperCase()) return typed;
+        if (
+          /[A-Za-z0-9]/.test(query[at - 1] ?? '') ||
+          /[A-Za-z0-9]/.test(query[at + typed.length] ?? '')
+        )
+          return typed;
+        const word = typed.toLowerCase();
+        const meant = functionWordOf(word);
+        if (meant === undefined) return typed;
+        corrections.push([word, meant]);
+        return typed[0] === word[0] ? meant : meant[0]!.toUpperCase() + meant.slice(1);
+      });
+      return { text, corrections };
     },
     analyze(query, form) {
       // Keywords see the query as typed: the scorer reports its own typo matches ("~capston").

@@ -1,7 +1,7 @@
 import { splitClauses } from '../clauses.js';
 import { detectIntentCues, type IntentCue } from '../intent-cues.js';
 import { normalizeWords } from '../query-text.js';
-import { swappedFunctionWord, type KnownForm, type RoutingModel } from '../routing-model.js';
+import type { KnownForm, RoutingModel } from '../routing-model.js';
 import { decideClause, type Decision } from './decide-clause.js';
 import type { PhaseSettings } from './phase.js';
 import { namesSubject } from './secondary.js';
@@ -33,9 +33,7 @@ const hasSubject = ({ analyzed }: Decision) =>
 // The forms found in the ask's words come back too: the whole question, when it has the same
 // words, need not look for them again.
 function formOf(text: string, afterContext: boolean): { intent: IntentCue; known: KnownForm } {
-  // Question words typed with two letters swapped ("waht is…") are read as meant, as the
-  // router's speller reads them.
-  const words = normalizeWords(text).map((word) => swappedFunctionWord(word) ?? word);
+  const words = normalizeWords(text);
   const cues = detectIntentCues(words);
   // The ask's own text only when context comes before it: otherwise the whole text is the ask.
   const known = afterContext ? { words, cues, text } : { words, cues };
@@ -59,9 +57,19 @@ function formOf(text: string, afterContext: boolean): { intent: IntentCue; known
  */
 export function decideQuery(
   model: RoutingModel,
-  query: string,
+  typed: string,
   settings: PhaseSettings,
 ): QueryDecision {
+  // "Waht is a costmap?": the asks and their forms are read with the question words as meant.
+  const read = model.readQuestionWords(typed);
+  const decision = decideRead(model, read.text, settings);
+  if (read.corrections.length === 0) return decision;
+  const said = read.corrections.map(([slip, word]) => `"${slip}" as "${word}"`).join(', ');
+  decision.result.routingReason += ` (read ${said})`;
+  return decision;
+}
+
+function decideRead(model: RoutingModel, query: string, settings: PhaseSettings): QueryDecision {
   const clauses = splitClauses(query);
   const asks = clauses.filter((clause) => clause.ask);
   // One ask after some context: the ask gives the form, the whole text the subject.
