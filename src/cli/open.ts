@@ -90,23 +90,30 @@ export class StaleStartCache extends Error {}
 export async function openForCli(
   io: CliIo,
   values: Record<string, unknown>,
-  options: { startCache?: boolean } = {},
+  options: { startCache?: boolean; detached?: boolean } = {},
 ): Promise<CliAssistant> {
   const config = configFor(io, values);
-  let opening = openStore(config, knowledgeStoreOptions(config, cliLogger(io, config)));
-  // Settled here so a failed open is reported once, by the await below, not as unhandled.
-  opening.catch(() => undefined);
+  const storeOptions = knowledgeStoreOptions(config, cliLogger(io, config));
+  let opening: Promise<Store>;
   let current = Promise.resolve();
   let stale = () => false;
   const folder = storeFolder(config);
   if (options.startCache && folder) {
-    const cached = startCachedStore(folder, opening);
+    const cached = startCachedStore(
+      folder,
+      (hooks) => openStore(config, { ...storeOptions, ...hooks }),
+      { detached: options.detached === true },
+    );
     stale = () => cached.stale;
     opening = Promise.resolve(cached.store);
     current = cached.current.catch((cause: unknown) => {
       throw cached.stale ? new StaleStartCache('The start cache was stale.', { cause }) : cause;
     });
     current.catch(() => undefined);
+  } else {
+    opening = openStore(config, storeOptions);
+    // Settled here so a failed open is reported once, by the await below, not as unhandled.
+    opening.catch(() => undefined);
   }
   let store: Store | undefined;
   try {

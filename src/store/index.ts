@@ -31,4 +31,17 @@ export {
   writeStartCache,
   type StartCache,
 } from './start-cache.js';
-export { startCachedStore, type StartCachedStore } from './start-cached-store.js';
+export { startCachedStore, type EngineHooks, type StartCachedStore } from './start-cached-store.js';
+export {
+  folderFingerprint,
+  isStartCacheSealed,
+  sealStartCache,
+  START_CACHE_SEAL_FILE,
+} from './start-cache-seal.js';
+export {
+  appendTraceJournal,
+  foldTraceJournal,
+  readTraceJournal,
+  TRACE_JOURNAL_FILE,
+  type JournalTrace,
+} from './trace-journal.js';

@@ -44,6 +44,10 @@ export interface PgliteOptions {
    * instead of running initdb. Defaults to {@link defaultSnapshotDir}; `false` turns it off.
    */
   snapshotDir?: string | false;
+  /** The folder's lock, when the caller took it already (it is released on close as if taken here). */
+  lock?: FolderLock;
+  /** Runs on close once the engine is closed, before the folder lock is released. */
+  beforeUnlock?: () => void;
 }
 
 /**
@@ -65,7 +69,7 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
   let lock: FolderLock | undefined;
   if (!inMemory) {
     mkdirSync(dataDir, { recursive: true });
-    lock = acquireFolderLock(dataDir);
+    lock = options.lock ?? acquireFolderLock(dataDir);
   }
   const release = (db: Db): Db => ({
     engine: db.engine,
@@ -76,6 +80,7 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
     async close() {
       try {
         await db.close();
+        options.beforeUnlock?.();
       } finally {
         lock?.release();
       }

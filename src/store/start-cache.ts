@@ -21,6 +21,9 @@ import { chunkContentHash } from './chunk-repo.js';
  */
 export const START_CACHE_FILE = 'cohort-start-cache.json';
 
+/** The start cache's seal (see start-cache-seal.ts): it goes whenever the start cache goes. */
+export const START_CACHE_SEAL_FILE = 'cohort-start-cache.seal';
+
 /** Bumped when the file's layout changes: other layouts are not read. */
 const FORMAT = 1;
 
@@ -91,7 +94,7 @@ export function readStartCache(dataDir: string): StartCache | undefined {
 }
 
 /** Flushes a folder's entries (a rename, a deletion) to disk. */
-function syncFolder(dir: string): void {
+export function syncFolder(dir: string): void {
   const fd = openSync(dir, 'r');
   try {
     fsyncSync(fd);
@@ -143,11 +146,15 @@ export function writeStartCache(dataDir: string, cache: StartCache): void {
  * invalidateStartCache('.cohort'); // then write the chunks
  */
 export function invalidateStartCache(dataDir: string): void {
-  try {
-    rmSync(join(dataDir, START_CACHE_FILE));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
+  let removed = false;
+  // The seal first: a seal never vouches for a cache that is not there.
+  for (const name of [START_CACHE_SEAL_FILE, START_CACHE_FILE]) {
+    try {
+      rmSync(join(dataDir, name));
+      removed = true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
   }
-  syncFolder(dataDir);
+  if (removed) syncFolder(dataDir);
 }

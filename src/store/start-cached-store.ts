@@ -1,6 +1,10 @@
 import { CohortError } from '../errors/index.js';
 import type { ChunkRecord } from '../schema/index.js';
+import type { SpanRecord } from '../telemetry/index.js';
 import { chunkContentHash } from './chunk-repo.js';
+import { acquireFolderLock, type FolderLock } from './folder-lock.js';
+import type { TracedRun } from './run-repo.js';
+import { isStartCacheSealed, sealStartCache } from './start-cache-seal.js';
 import {
   invalidateStartCache,
   readStartCache,
@@ -8,6 +12,7 @@ import {
   type StartCache,
 } from './start-cache.js';
 import type { Store } from './store.js';
+import { appendTraceJournal } from './trace-journal.js';
 
 /** A store that starts answering from its data folder's start cache (see {@link startCachedStore}). */
 export interface StartCachedStore {
@@ -15,13 +20,24 @@ export interface StartCachedStore {
   /**
    * Settles once the engine is open: resolves when the start cache was current (or there was
    * none), rejects with a `conflict` error when it was not. Nothing read from it may be shown or
-   * saved before this resolves; when it rejects, the caller starts again without the cache.
+   * saved before this resolves; when it rejects, the caller starts again without the cache. A
+   * detached start from a sealed cache resolves it at once.
    */
   current: Promise<void>;
   /** True when reads were served from a start cache (before `current` settled). */
   readonly usedCache: boolean;
   /** True once `current` rejected because the cache did not match the store. */
   readonly stale: boolean;
+  /** True while the engine has not been opened (a detached start that needed nothing of it). */
+  readonly detached: boolean;
+}
+
+/** What `startCachedStore` passes to the function that opens the engine (see `openStore`). */
+export interface EngineHooks {
+  /** The folder's lock, when the start took it already: the engine must not take it again. */
+  lock?: FolderLock;
+  /** To run on close with the engine closed and the lock still held (it seals the cache). */
+  beforeUnlock: () => void;
 }
 
 type Method = (...args: unknown[]) => unknown;
@@ -40,22 +56,85 @@ const methodsOf = (value: unknown) => value as Record<PropertyKey, Method>;
  *
  * When the start did not find everything in the cache, what it read from the engine (the chunks
  * and the build values it used) is written as the new start cache on `close`, unless the chunks
- * were changed meanwhile.
+ * were changed meanwhile. A start that knew the cache to be current seals it on close, with the
+ * engine closed and the folder still locked (start-cache-seal.ts).
+ *
+ * `open` may be a function given {@link EngineHooks}: then, with `detached` (a start that needs
+ * nothing of the engine but what the cache holds, such as `cohort ask` without a session), a
+ * sealed cache is trusted without the engine: `current` resolves at once, the engine opens only
+ * if a call needs it, and traces recorded meanwhile go to the folder's trace journal on `close`
+ * (trace-journal.ts), flushed to disk before the folder lock is released.
  *
  * @example
  * const { store, current } = startCachedStore('.cohort', openStore(config));
  */
-export function startCachedStore(dataDir: string, opening: Promise<Store>): StartCachedStore {
+export function startCachedStore(
+  dataDir: string,
+  open: Promise<Store> | ((hooks: EngineHooks) => Promise<Store>),
+  options: { detached?: boolean } = {},
+): StartCachedStore {
+  // A detached start holds the folder's lock itself, before it reads the cache (so no other
+  // process changes the folder meanwhile), and opens the engine only when a call needs it: a
+  // sealed cache is the store's (start-cache-seal.ts), so nothing waits to confirm it.
+  let lock: FolderLock | undefined;
+  if (options.detached && typeof open === 'function') {
+    try {
+      lock = acquireFolderLock(dataDir);
+    } catch {
+      // Held by another process (or no folder yet): the engine's own open reports it.
+    }
+  }
   const cached = readStartCache(dataDir);
   let usedCache = false;
   let confirmed = false;
   let stale = false;
   let live: Store | undefined;
-  const ready = opening.then(async (real) => {
-    if (!usedCache || !cached) {
-      live = real;
-      return real;
+  let wroteCache = false;
+  // Traces recorded while detached: journaled on close unless the engine opened meanwhile.
+  const journal: { run: TracedRun; spans: readonly SpanRecord[] }[] = [];
+  let chunksWritten = false;
+  const beforeUnlock = () => {
+    // Current: written at close from chunks that hash to the engine's, or confirmed and not
+    // changed since.
+    if (stale || !(wroteCache || (confirmed && !chunksWritten))) return;
+    try {
+      sealStartCache(dataDir);
+    } catch {
+      // The seal only saves time: without it the next start waits for the engine.
     }
+  };
+
+  if (lock && typeof open === 'function' && !(cached && isStartCacheSealed(dataDir))) {
+    // Not sealed: the engine opens now, with the lock this start already holds.
+    const held = lock;
+    lock = undefined;
+    open = open({ lock: held, beforeUnlock });
+  }
+  const detachedStart = lock !== undefined;
+  // The seal vouches for the cache as the engine would.
+  if (detachedStart) confirmed = true;
+  let opened: Promise<Store> | undefined = typeof open === 'function' ? undefined : open;
+  if (!opened && !detachedStart && typeof open === 'function') opened = open({ beforeUnlock });
+  const opening = (): Promise<Store> => {
+    if (!opened && typeof open === 'function') {
+      const held = lock;
+      lock = undefined;
+      opened = open({ ...(held ? { lock: held } : {}), beforeUnlock });
+    }
+    return opened as Promise<Store>;
+  };
+  let readyPromise: Promise<Store> | undefined;
+  const ready = (): Promise<Store> => (readyPromise ??= confirm());
+  const confirm = () =>
+    opening().then(async (real) => {
+      if (usedCache && cached) await check(real, cached);
+      live = real;
+      // Traces recorded before the engine was needed go to it, not to the journal.
+      for (const trace of journal.splice(0)) real.runs.recordTrace(trace.run, trace.spans);
+      return real;
+    });
+  /** Confirms that the start read `cached` from the store `real` holds, or fails the start. */
+  const check = async (real: Store, cached: StartCache) => {
     const [version, contentHash] = [await real.chunks.version(), await real.chunks.contentHash()];
     if (version !== cached.version || contentHash !== cached.contentHash) {
       stale = true;
@@ -66,12 +145,10 @@ export function startCachedStore(dataDir: string, opening: Promise<Store>): Star
       );
     }
     confirmed = true;
-    live = real;
-    return real;
-  });
-  const current = ready.then(() => undefined);
+  };
+  const confirmed$ = detachedStart ? Promise.resolve() : ready().then(() => undefined);
   // Settled here too: a caller that never waits on `current` sees the failure in its calls.
-  current.catch(() => undefined);
+  confirmed$.catch(() => undefined);
 
   // What this process read from the engine, to write the next start cache from.
   let read: { chunks: ChunkRecord[] } | undefined;
@@ -82,7 +159,7 @@ export function startCachedStore(dataDir: string, opening: Promise<Store>): Star
   const later =
     (part: keyof Store, method: PropertyKey) =>
     (...args: unknown[]): Promise<unknown> => {
-      const result = ready.then((real) => methodsOf(real[part])[method]?.(...args));
+      const result = ready().then((real) => methodsOf(real[part])[method]?.(...args));
       // Handled here for calls whose result is not awaited (a trace recorded); awaited ones still fail.
       result.catch(() => undefined);
       return result;
@@ -116,8 +193,9 @@ export function startCachedStore(dataDir: string, opening: Promise<Store>): Star
     async (...args: unknown[]): Promise<unknown> => {
       read = undefined;
       missing = true;
+      chunksWritten = true;
       // The engine's own hook deletes the start cache before the write (see `openStore`).
-      const result = await methodsOf((await ready).chunks)[method]?.(...args);
+      const result = await methodsOf((await ready()).chunks)[method]?.(...args);
       read = undefined;
       return result;
     };
@@ -127,22 +205,22 @@ export function startCachedStore(dataDir: string, opening: Promise<Store>): Star
         usedCache = true;
         return cached.chunks.map((chunk) => ({ ...chunk }));
       }
-      const real = await ready;
+      const real = await ready();
       const all = await real.chunks.all();
       read ??= { chunks: all };
       return all;
     },
     count: fromCache(
       (cache) => cache.chunks.length,
-      async () => (await ready).chunks.count(),
+      async () => (await ready()).chunks.count(),
     ),
     version: fromCache(
       (cache) => cache.version,
-      async () => (await ready).chunks.version(),
+      async () => (await ready()).chunks.version(),
     ),
     contentHash: fromCache(
       (cache) => cache.contentHash,
-      async () => (await ready).chunks.contentHash(),
+      async () => (await ready()).chunks.contentHash(),
     ),
     applyIngestion: write('applyIngestion'),
     upsertDocument: write('upsertDocument'),
@@ -155,7 +233,7 @@ export function startCachedStore(dataDir: string, opening: Promise<Store>): Star
         usedCache = true;
         return new Uint8Array(saved.data);
       }
-      const data = await (await ready).cache.get(String(name), String(key));
+      const data = await (await ready()).cache.get(String(name), String(key));
       if (data) {
         missing = true;
         entries.set(String(name), { key: String(key), data });
@@ -163,7 +241,7 @@ export function startCachedStore(dataDir: string, opening: Promise<Store>): Star
       return data;
     },
     put: async (name: unknown, key: unknown, data: unknown) => {
-      await (await ready).cache.put(String(name), String(key), data as Uint8Array);
+      await (await ready()).cache.put(String(name), String(key), data as Uint8Array);
       missing = true;
       entries.set(String(name), { key: String(key), data: data as Uint8Array });
     },
@@ -176,12 +254,32 @@ export function startCachedStore(dataDir: string, opening: Promise<Store>): Star
     chunks,
     cache,
     sessions: repository('sessions', {}),
-    runs: repository('runs', {}),
+    runs: repository('runs', {
+      recordTrace: (run: unknown, spans: unknown) => {
+        if (live) return live.runs.recordTrace(run as TracedRun, spans as SpanRecord[]);
+        if (detachedStart && !opened) {
+          journal.push({ run: run as TracedRun, spans: spans as SpanRecord[] });
+          return;
+        }
+        void later('runs', 'recordTrace')(run, spans);
+      },
+    }),
     meta: repository('meta', {}),
     embeddings: repository('embeddings', {}),
-    ping: async () => (await ready.catch(() => undefined))?.ping() ?? false,
+    ping: async () => (await ready().catch(() => undefined))?.ping() ?? false,
     async close() {
-      const real = await opening.catch(() => undefined);
+      if (!opened) {
+        // Detached to the end: the engine was never needed. The traces are on disk before the
+        // lock goes, so the next process to open the engine writes them in (trace-journal.ts).
+        try {
+          appendTraceJournal(dataDir, journal.splice(0));
+        } finally {
+          lock?.release();
+          lock = undefined;
+        }
+        return;
+      }
+      const real = await opened.catch(() => undefined);
       if (!real) return;
       try {
         // The chunks read from the engine, or the cache's once the engine confirmed them.
@@ -191,8 +289,10 @@ export function startCachedStore(dataDir: string, opening: Promise<Store>): Star
           const contentHash = chunkContentHash(saved);
           // Chunks that changed since they were read (through another handle) are not saved:
           // the next start reads the engine and writes the cache then.
-          if (contentHash === (await real.chunks.contentHash()))
+          if (contentHash === (await real.chunks.contentHash())) {
             writeStartCache(dataDir, { version, contentHash, chunks: saved, entries });
+            wroteCache = !stale;
+          }
         }
       } catch {
         // The start cache only saves time: the next start reads the engine instead.
@@ -203,7 +303,10 @@ export function startCachedStore(dataDir: string, opening: Promise<Store>): Star
   };
   return {
     store,
-    current,
+    current: confirmed$,
+    get detached() {
+      return detachedStart && !opened;
+    },
     get usedCache() {
       return usedCache;
     },

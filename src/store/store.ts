@@ -10,6 +10,8 @@ import { openPostgresDb } from './postgres-db.js';
 import { RunRepo } from './run-repo.js';
 import { SessionRepo } from './session-repo.js';
 import { invalidateStartCache } from './start-cache.js';
+import { foldTraceJournal } from './trace-journal.js';
+import type { FolderLock } from './folder-lock.js';
 
 /** Everything cohort keeps: chunks, sessions and runs, on one engine. */
 export interface Store {
@@ -83,6 +85,10 @@ export async function openStore(
     onConnectionLost?: (error: Error) => void;
     /** Told when a batch of traces could not be written (they are dropped; answers are not). */
     onTraceError?: (cause: unknown, runIds: string[]) => void;
+    /** A data folder's lock, already taken by the caller (see `openPgliteDb`). */
+    lock?: FolderLock;
+    /** A data folder's hook: runs on close, engine closed, folder lock still held. */
+    beforeUnlock?: () => void;
   } = {},
 ): Promise<Store> {
   const db = config.databaseUrl
@@ -93,10 +99,19 @@ export async function openStore(
     : await openPgliteDb(config.dataDir, options);
   // A data folder's start cache is a copy of its chunks: it goes before they change.
   const folder = storeFolder(config);
-  return createStore(db, {
-    ...(options.onTraceError ? { onTraceError: options.onTraceError } : {}),
-    ...(folder ? { beforeChunkWrite: () => invalidateStartCache(folder) } : {}),
-  });
+  let store: Store;
+  try {
+    store = await createStore(db, {
+      ...(options.onTraceError ? { onTraceError: options.onTraceError } : {}),
+      ...(folder ? { beforeChunkWrite: () => invalidateStartCache(folder) } : {}),
+    });
+    // Traces journaled by starts that never opened the engine go in before anything reads it.
+    if (folder) await foldTraceJournal(folder, store);
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    throw error;
+  }
+  return store;
 }
 
 /**

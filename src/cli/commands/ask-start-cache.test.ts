@@ -1,8 +1,20 @@
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { START_CACHE_FILE } from '../../store/index.js';
+import {
+  createStore,
+  folderFingerprint,
+  isStartCacheSealed,
+  openPgliteDb,
+  openStore,
+  readTraceJournal,
+  START_CACHE_FILE,
+  START_CACHE_SEAL_FILE,
+  TRACE_JOURNAL_FILE,
+} from '../../store/index.js';
 import { runCli } from '../../test/run-cli.js';
 
 const root = mkdtempSync(join(tmpdir(), 'cohort-ask-cache-'));
@@ -53,4 +65,162 @@ describe('cohort ask with the data folder’s start cache', () => {
     expect(await ask(about)).toEqual(fresh);
     expect(readFileSync(cacheFile).equals(stale)).toBe(false);
   }, 120_000);
+});
+
+describe('cohort ask without a session, from a sealed start cache', () => {
+  const folder = join(root, 'sealed');
+  const sealedEnv = { ...env, COHORT_DATA_DIR: folder };
+  const question = 'What is a ROS 2 topic?';
+  const askHere = async (...extra: string[]) => {
+    const { code, stdout, stderr } = await runCli(['ask', question, '--json', ...extra], sealedEnv);
+    expect(code, stderr).toBe(0);
+    return JSON.parse(stdout) as { answer: string; query_id: string };
+  };
+  const answerRuns = async () => {
+    const store = await openStore({ dataDir: folder });
+    try {
+      const { rows } = await store.db.query<{ id: string }>(
+        "SELECT id FROM runs WHERE kind = 'answer' ORDER BY id",
+      );
+      return rows.map((row) => row.id);
+    } finally {
+      await store.close();
+    }
+  };
+
+  it('answers without opening the engine; the trace reaches the store through the journal', async () => {
+    const first = await askHere(); // ingests the sample book; writes and seals the start cache
+    expect(existsSync(join(folder, START_CACHE_SEAL_FILE))).toBe(true);
+    const engineFiles = folderFingerprint(folder);
+
+    const second = await askHere();
+    expect(second.answer).toBe(first.answer);
+    // Not one of PGlite's files was opened for writing: the engine never started.
+    expect(folderFingerprint(folder)).toBe(engineFiles);
+    expect(readTraceJournal(folder).map((trace) => trace.run.id)).toEqual([second.query_id]);
+
+    // The next process that opens the engine writes the journal in before it reads anything.
+    expect(await answerRuns()).toEqual([first.query_id, second.query_id].sort());
+    expect(existsSync(join(folder, TRACE_JOURNAL_FILE))).toBe(false);
+
+    // That open changed the engine's files, so the seal no longer holds: this start confirms the
+    // cache against the engine (its trace goes straight in), and seals it again on close.
+    const third = await askHere();
+    expect(existsSync(join(folder, TRACE_JOURNAL_FILE))).toBe(false);
+    expect(isStartCacheSealed(folder)).toBe(true);
+    expect(await answerRuns()).toContain(third.query_id);
+  }, 120_000);
+
+  it('never answers from a cache the store changed under, even by a program that keeps no cache', async () => {
+    const before = await askHere();
+    expect(isStartCacheSealed(folder)).toBe(true);
+    // A program that opens the folder without cohort's hooks (as an older cohort would) and
+    // removes the document the answer quoted: it neither deletes the cache nor its seal.
+    const source = (
+      JSON.parse((await runCli(['ask', question, '--json'], sealedEnv)).stdout) as {
+        citations: { source: string }[];
+      }
+    ).citations[0]?.source;
+    expect(source).toBeTruthy();
+    const raw = await createStore(await openPgliteDb(folder));
+    expect(await raw.chunks.removeDocument(String(source))).toBe(true);
+    await raw.close();
+
+    const after = await askHere();
+    expect(after.answer).not.toBe(before.answer);
+    expect(JSON.stringify(after)).not.toContain(String(source));
+  }, 120_000);
+
+  it('with a session, reads the history from the engine and saves the turn there', async () => {
+    const session = '6f1c1e9e-5b9a-4b0e-9a53-2f8d1c3b7a10';
+    await askHere(); // seals
+    await askHere('--session', session);
+    expect(existsSync(join(folder, TRACE_JOURNAL_FILE))).toBe(false);
+    const store = await openStore({ dataDir: folder });
+    try {
+      expect((await store.sessions.history(session, 10)).map((m) => m.role)).toEqual([
+        'user',
+        'assistant',
+      ]);
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
+});
+
+describe('cohort ask from several processes on one data folder', () => {
+  const folder = join(root, 'shared');
+  const main = fileURLToPath(new URL('../main.ts', import.meta.url));
+  /** `cohort ask` in a process of its own (the sources, through tsx); `killAfterMs`: SIGKILL. */
+  const askProcess = (...argv: string[]) => askKilled(undefined, ...argv);
+  const askKilled = (killAfterMs: number | undefined, ...argv: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      const script = `const { main } = await import(${JSON.stringify(main)});
+process.exitCode = await main(${JSON.stringify(['ask', ...argv, '--json'])});`;
+      const child = execFile(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '-e', script],
+        { env: { ...process.env, ...env, COHORT_DATA_DIR: folder }, timeout: 120_000 },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      );
+      if (killAfterMs !== undefined) setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    });
+
+  it('loses no answered question’s trace: each process answers, or is refused and saves nothing', async () => {
+    const first = await askProcess('What is a ROS 2 topic?'); // ingests, writes the cache
+    expect(first.code, first.stderr).toBe(0);
+    const second = await askProcess('What is a ROS 2 topic?'); // confirms and seals it
+    expect(second.code, second.stderr).toBe(0);
+    expect(isStartCacheSealed(folder)).toBe(true);
+
+    // Detached starts (journal) and one with a session (engine) at the same time.
+    const results = await Promise.all([
+      askProcess('What is a ROS 2 node?'),
+      askProcess('What is a ROS 2 service?'),
+      askProcess('What is a ROS 2 topic?', '--session', '0b6f6a4e-3f43-4d6e-9d5e-0f3c2a1b9c8d'),
+      askProcess('What hardware runs ROS 2?'),
+    ]);
+    const answered: string[] = [first, second, ...results]
+      .filter((result) => result.code === 0)
+      .map((result) => (JSON.parse(result.stdout) as { query_id: string }).query_id);
+    for (const result of results) {
+      // Refused while another process holds the folder: exit 1 with a message naming it.
+      if (result.code !== 0) expect(result.stderr).toMatch(/is in use by process/);
+    }
+    expect(answered.length).toBeGreaterThan(2);
+
+    const store = await openStore({ dataDir: folder });
+    try {
+      const { rows } = await store.db.query<{ id: string }>(
+        "SELECT id FROM runs WHERE kind = 'answer'",
+      );
+      const stored = new Set(rows.map((row) => row.id));
+      for (const id of answered) expect(stored.has(id), id).toBe(true);
+      expect(stored.size).toBe(answered.length);
+    } finally {
+      await store.close();
+    }
+  }, 300_000);
+
+  it('leaves a consistent store when a process is killed with SIGKILL at any point of an answer', async () => {
+    // From module loading to the journal write and the lock's release, at several moments.
+    for (const killAfterMs of [500, 1500, 2500]) {
+      const killed = await askKilled(killAfterMs, 'What is a ROS 2 node?');
+      const next = await askProcess('What is a ROS 2 topic?');
+      expect(next.code, `after a kill at ${killAfterMs} ms: ${next.stderr}`).toBe(0);
+      const answered = [killed, next]
+        .filter((result) => result.code === 0)
+        .map((result) => (JSON.parse(result.stdout) as { query_id: string }).query_id);
+      const store = await openStore({ dataDir: folder });
+      try {
+        const { rows } = await store.db.query<{ id: string }>('SELECT id FROM runs');
+        const stored = new Set(rows.map((row) => row.id));
+        for (const id of answered) expect(stored.has(id), id).toBe(true);
+        expect(await store.chunks.count()).toBeGreaterThan(0);
+      } finally {
+        await store.close();
+      }
+    }
+  }, 300_000);
 });

@@ -43,8 +43,10 @@ export const askCommand: CliCommand = {
       createBookRegistry(configFor(io, values).agentDirs).require(input.agent);
     }
     const answer = async (startCache: boolean): Promise<number> => {
-      // With the start cache the question is routed and searched while the store opens.
-      const opened = await openForCli(io, values, { startCache });
+      // With the start cache the question is routed and searched while the store opens. Without
+      // a session nothing needs the engine (no history is read, no turn is saved): with a sealed
+      // start cache it is not opened at all, and the answer's trace goes to the folder's journal.
+      const opened = await openForCli(io, values, { startCache, detached: !input.sessionId });
       // The index loads while the question is routed; a failure shows up in the answer instead.
       const warming = opened.knowledgeBase.warm?.().catch(() => undefined);
       // Nothing read from the start cache is shown before the store confirmed it current; when
