@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { withoutInputType } from './pglite-worker-db.js';
+import { openPgliteWorkerDb, withoutInputType } from './pglite-worker-db.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cohort-worker-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,5 +30,18 @@ await store.close();`;
       { timeout: 60_000 },
     );
     expect(stdout.trim()).toBe('0');
+  }, 60_000);
+
+  it('hands back a result far larger than its small young generation, whole', async () => {
+    const db = await openPgliteWorkerDb(join(dir, 'large'));
+    try {
+      const { rows } = await db.query<{ i: number; t: string }>(
+        "SELECT i, repeat('x', 100) || i AS t FROM generate_series(1, 100000) AS i",
+      );
+      expect(rows).toHaveLength(100_000);
+      expect(rows[99_999]).toEqual({ i: 100_000, t: `${'x'.repeat(100)}100000` });
+    } finally {
+      await db.close();
+    }
   }, 60_000);
 });
