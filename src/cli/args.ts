@@ -55,7 +55,9 @@ export function integerFlag(
 ): number | undefined {
   const value = stringFlag(values, name);
   if (value === undefined) return undefined;
-  const number = Number(value);
+  // Decimal digits only: Number() reads "" and " " as 0 (so `--port ""` would listen on a random
+  // port) and accepts "1e3" and "0x10".
+  const number = /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isInteger(number) || number < range.min || number > range.max) {
     throw new CohortError(
       'invalid_input',

@@ -63,6 +63,22 @@ describe('cohort CLI', () => {
     expect(stdout).toMatch(/^1 file: 1 added, 0 replaced, 0 unchanged · 1 chunk · \d+ ms$/m);
   });
 
+  it('names a file given as the data folder instead of an unexpected ENOTDIR', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'cohort-data-file-'));
+    const file = join(root, 'notes.md');
+    writeFileSync(file, '# Notes\n');
+    for (const args of [
+      ['ask', 'What is a topic?', '--data-dir', file],
+      ['route', 'What is a topic?', '--data-dir', file],
+      ['agents', '--data-dir', file],
+    ]) {
+      const { code, stderr } = await run(args);
+      expect(stderr, args[0]).toContain(`The data folder "${file}" is not a folder`);
+      expect(stderr).not.toContain('unexpected error');
+      expect(code).toBe(2);
+    }
+  });
+
   it('lists every command in its help', async () => {
     const { code, stdout } = await run(['--help']);
     expect(code).toBe(0);

@@ -3,7 +3,13 @@ import { loadConfig, type CohortConfig } from '../config/index.js';
 import { renderProgressBar } from '../retrieval/ingest/progress-bar.js';
 import { knowledgeStoreOptions } from '../retrieval/store-options.js';
 import type { IngestProgress, IngestSummary } from '../retrieval/index.js';
-import { openStore, startCachedStore, storeFolder, type Store } from '../store/index.js';
+import {
+  assertDataFolder,
+  openStore,
+  startCachedStore,
+  storeFolder,
+  type Store,
+} from '../store/index.js';
 import { countOf, createLogger, type Logger } from '../telemetry/index.js';
 import type { CliIo } from './command.js';
 
@@ -17,12 +23,17 @@ export const STORE_FLAGS = {
 export function configFor(io: CliIo, values: Record<string, unknown>): CohortConfig {
   const dataDir = typeof values['data-dir'] === 'string' ? values['data-dir'] : undefined;
   const file = typeof values.config === 'string' ? values.config : undefined;
-  return loadConfig({
+  const config = loadConfig({
     env: io.env,
     cwd: io.cwd,
     ...(file ? { file } : {}),
     ...(dataDir ? { overrides: { dataDir } } : {}),
   });
+  // Before anything reads the folder (the start cache, the engine): a file given as the data
+  // folder is named, not an ENOTDIR from deep inside.
+  const folder = storeFolder(config);
+  if (folder) assertDataFolder(folder);
+  return config;
 }
 
 /** The log a command writes: JSON lines on stderr, at the configured level. */

@@ -53,6 +53,13 @@ export interface RunningServer {
 
 /** A listen failure a user can act on (port taken, not allowed), else the error itself. */
 function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN' || error.code === 'EADDRNOTAVAIL') {
+    return new CohortError(
+      'invalid_input',
+      `Cannot listen on host "${host}": ${error.code === 'EADDRNOTAVAIL' ? 'no network interface of this machine has that address' : 'no such host name'}. Pass --host (or COHORT_HOST) an address of this machine, such as 127.0.0.1 or 0.0.0.0.`,
+      { field: 'host', cause: error },
+    );
+  }
   if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES') return error;
   return new CohortError(
     'conflict',

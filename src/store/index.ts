@@ -18,7 +18,7 @@ export {
   type RunTaskRecord,
   type TracedRun,
 } from './run-repo.js';
-export { createStore, openStore, storeFolder, type Store } from './store.js';
+export { assertDataFolder, createStore, openStore, storeFolder, type Store } from './store.js';
 export { openPgliteDb } from './pglite-db.js';
 export { openPostgresDb } from './postgres-db.js';
 export { migrate, MIGRATIONS } from './migrations.js';

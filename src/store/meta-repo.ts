@@ -41,4 +41,31 @@ export class MetaRepo {
       ? (JSON.parse(value) as string)
       : String(value);
   }
+
+  /**
+   * The JSON value kept under `key`, or undefined when there is none.
+   *
+   * @example
+   * const roots = await store.meta.get('ingest_roots');
+   */
+  async get(key: string): Promise<unknown> {
+    const { rows } = await this.db.query<{ value: unknown }>(
+      'SELECT value FROM meta WHERE key = $1',
+      [key],
+    );
+    return rows[0]?.value;
+  }
+
+  /**
+   * Keeps `value` (any JSON) under `key`, replacing what was there.
+   *
+   * @example
+   * await store.meta.set('ingest_roots', { '/books/a': ['intro.md'] });
+   */
+  async set(key: string, value: unknown): Promise<void> {
+    await this.db.query(
+      'INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value',
+      [key, JSON.stringify(value)],
+    );
+  }
 }

@@ -1,4 +1,6 @@
+import { statSync } from 'node:fs';
 import type { CohortConfig } from '../config/index.js';
+import { CohortError } from '../errors/index.js';
 import { BuildCacheRepo } from './build-cache-repo.js';
 import { ChunkRepo } from './chunk-repo.js';
 import { EmbeddingRepo } from './embedding-repo.js';
@@ -91,6 +93,8 @@ export async function openStore(
     beforeUnlock?: () => void;
   } = {},
 ): Promise<Store> {
+  const folder = storeFolder(config);
+  if (folder) assertDataFolder(folder);
   const db = config.databaseUrl
     ? await openPostgresDb(
         config.databaseUrl,
@@ -98,7 +102,6 @@ export async function openStore(
       )
     : await openPgliteDb(config.dataDir, options);
   // A data folder's start cache is a copy of its chunks: it goes before they change.
-  const folder = storeFolder(config);
   let store: Store;
   try {
     store = await createStore(db, {
@@ -112,6 +115,30 @@ export async function openStore(
     throw error;
   }
   return store;
+}
+
+/**
+ * Refuses a data folder path that names something other than a folder (a file, say) with an
+ * `invalid_input` error naming it, instead of the engine's `ENOTDIR` later. A path that does not
+ * exist is fine: the store creates it.
+ *
+ * @example
+ * assertDataFolder('notes.md'); // throws: "notes.md" is a file, not a folder
+ */
+export function assertDataFolder(dir: string): void {
+  let stats;
+  try {
+    stats = statSync(dir);
+  } catch {
+    return;
+  }
+  if (!stats.isDirectory()) {
+    throw new CohortError(
+      'invalid_input',
+      `The data folder "${dir}" is not a folder. Pass --data-dir (or COHORT_DATA_DIR) a folder; it is created if it does not exist.`,
+      { field: 'data-dir', file: dir },
+    );
+  }
 }
 
 /**

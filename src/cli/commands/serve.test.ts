@@ -76,6 +76,24 @@ describe('cohort serve', () => {
     }
   }, 120_000);
 
+  it('rejects an empty, blank or non-decimal port instead of reading it as port 0', async () => {
+    for (const port of ['', ' ', '1e3', '0x10', '8787.0']) {
+      await expect(serveCommand.run(['--port', port], captureIo()), port).rejects.toSatisfy(
+        (error: unknown) =>
+          isCohortError(error, 'invalid_input') && error.message.includes('--port'),
+      );
+    }
+  });
+
+  it('names a host that is not an address of this machine instead of an unexpected error', async () => {
+    await expect(
+      serveCommand.run(['--port', '0', '--host', 'no-such-host.invalid'], captureIo()),
+    ).rejects.toSatisfy(
+      (error: unknown) =>
+        isCohortError(error, 'invalid_input') && error.message.includes('"no-such-host.invalid"'),
+    );
+  });
+
   it('rejects a bad port before opening anything', async () => {
     await expect(serveCommand.run(['--port', 'http'], captureIo())).rejects.toSatisfy(
       (error: unknown) => isCohortError(error, 'invalid_input') && error.message.includes('--port'),

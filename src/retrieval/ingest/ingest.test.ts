@@ -187,3 +187,58 @@ describe('ingest', () => {
     }
   });
 });
+
+describe('ingest: two folders into one store', () => {
+  async function folder(files: Record<string, string>): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'cohort-root-'));
+    for (const [name, text] of Object.entries(files)) {
+      await mkdir(join(dir, name, '..'), { recursive: true });
+      await writeFile(join(dir, name), text);
+    }
+    return dir;
+  }
+
+  it("refuses a folder whose file has another folder's relative path, and changes nothing", async () => {
+    const store = await createStore(await openPgliteDb('memory://'));
+    try {
+      const first = await folder({ 'README.md': '# First\n\nThe first book.\n' });
+      const second = await folder({
+        'README.md': '# Second\n\nThe second book.\n',
+        'other.md': '# Other\n\nMore.\n',
+      });
+      await ingest(first, { store });
+      await expect(ingest(second, { store })).rejects.toSatisfy(
+        (error: unknown) =>
+          isCohortError(error, 'conflict') &&
+          error.message.includes('"README.md"') &&
+          error.message.includes(first) &&
+          error.message.includes('--data-dir'),
+      );
+      const documents = await store.chunks.documents();
+      expect(documents.map((d) => [d.source, d.title])).toEqual([['README.md', 'First']]);
+      // The first folder itself can still be ingested again.
+      await writeFile(join(first, 'README.md'), '# First\n\nThe first book, revised.\n');
+      expect((await ingest(first, { store })).replaced).toBe(1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("keeps both folders' distinct files, and --prune removes only the pruned folder's", async () => {
+    const store = await createStore(await openPgliteDb('memory://'));
+    try {
+      const first = await folder({ 'a.md': '# A\n\nAlpha.\n', 'b.md': '# B\n\nBeta.\n' });
+      const second = await folder({ 'c.md': '# C\n\nGamma.\n' });
+      await ingest(first, { store });
+      const added = await ingest(second, { store, prune: true });
+      expect(added).toMatchObject({ added: 1, missing: [], removed: [] });
+      await rm(join(first, 'b.md'));
+      const pruned = await ingest(first, { store, prune: true });
+      expect(pruned).toMatchObject({ missing: ['b.md'], removed: ['b.md'] });
+      const documents = await store.chunks.documents();
+      expect(documents.map((d) => d.source)).toEqual(['a.md', 'c.md']);
+    } finally {
+      await store.close();
+    }
+  });
+});

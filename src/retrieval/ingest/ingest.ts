@@ -1,5 +1,5 @@
 import { open, readdir, stat } from 'node:fs/promises';
-import { basename, extname, join, relative, sep } from 'node:path';
+import { basename, extname, join, relative, resolve, sep } from 'node:path';
 import { CohortError } from '../../errors/index.js';
 import type { ChunkRecord, DocumentRecord } from '../../schema/index.js';
 import type { Store } from '../../store/index.js';
@@ -25,7 +25,13 @@ export interface IngestProgress {
 
 /** Options of {@link ingest}. */
 export interface IngestOptions {
-  store: Pick<Store, 'chunks'>;
+  /**
+   * With `meta`, the store records which folder each document came from: a second folder whose
+   * file has the same relative path as another folder's is refused, and `prune` removes only this
+   * folder's documents. Without it (a bare chunk store), every stored document counts as this
+   * folder's.
+   */
+  store: Pick<Store, 'chunks'> & Partial<Pick<Store, 'meta'>>;
   onProgress?: (progress: IngestProgress) => void;
   signal?: AbortSignal;
   /** Remove stored documents whose file is no longer in the folder (default false: only report them). */
@@ -184,7 +190,11 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
   throwIfAborted(signal);
   const files = await findIngestFiles(dir);
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const root = resolve(dir);
+  const roots = store.meta ? readRoots(await store.meta.get(INGEST_ROOTS_KEY)) : {};
+  const others = otherRoots(roots, root);
   const stored = await store.chunks.documentHashes();
+  refuseClashes(files, dir, root, others);
   const prepared: { source: string; document?: DocumentRecord; chunks?: ChunkRecord[] }[] = [];
   const skipped: SkippedFile[] = [];
   const truncated: SkippedFile[] = [];
@@ -228,7 +238,10 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
     ...prepared.map((item) => item.source),
     ...skipped.map((s) => s.source),
   ]);
-  summary.missing = [...stored.keys()].filter((source) => !present.has(source)).sort();
+  // Another folder's documents are not this folder's missing files, and are never pruned by it.
+  summary.missing = [...stored.keys()]
+    .filter((source) => !present.has(source) && !others.has(source))
+    .sort();
 
   const write = prepared.flatMap((item) =>
     item.document && item.chunks ? [{ document: item.document, chunks: item.chunks }] : [],
@@ -253,8 +266,72 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
     if (outcome !== 'unchanged') summary.chunks += chunkCounts.get(source) ?? 0;
   }
   summary.removed = removed;
+  if (store.meta) {
+    const kept = new Set(removed);
+    const own = [...stored.keys(), ...present].filter(
+      (source) => !others.has(source) && !kept.has(source),
+    );
+    await store.meta.set(INGEST_ROOTS_KEY, { ...roots, [root]: [...new Set(own)].sort() });
+  }
   summary.elapsedMs = Math.round(performance.now() - started);
   return summary;
+}
+
+/** Where the store keeps which folder each document came from: `{ folder: [source, …] }`. */
+export const INGEST_ROOTS_KEY = 'ingest_roots';
+
+/** The recorded folders and their sources; anything malformed reads as none recorded. */
+function readRoots(value: unknown): Record<string, string[]> {
+  const parsed: unknown = typeof value === 'string' ? safeJson(value) : value;
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+  const roots: Record<string, string[]> = {};
+  for (const [folder, sources] of Object.entries(parsed)) {
+    if (Array.isArray(sources))
+      roots[folder] = sources.filter((s): s is string => typeof s === 'string');
+  }
+  return roots;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The sources other folders than `root` brought in, with the folder each came from. */
+function otherRoots(roots: Record<string, string[]>, root: string): Map<string, string> {
+  const others = new Map<string, string>();
+  for (const [folder, sources] of Object.entries(roots)) {
+    if (folder === root) continue;
+    for (const source of sources) others.set(source, folder);
+  }
+  return others;
+}
+
+/**
+ * Refuses, before anything is written, a folder with a file whose relative path another folder's
+ * document already has: documents are keyed by relative path, so it would silently replace that
+ * folder's document (and its citations) with this one.
+ */
+function refuseClashes(
+  files: string[],
+  dir: string,
+  root: string,
+  others: Map<string, string>,
+): void {
+  const clashes = files
+    .map((file) => relative(dir, file).split(sep).join('/'))
+    .filter((source) => others.has(source));
+  if (clashes.length === 0) return;
+  const first = clashes[0] as string;
+  const more = clashes.length > 1 ? ` (and ${clashes.length - 1} more)` : '';
+  throw new CohortError(
+    'conflict',
+    `Cannot ingest "${root}": "${first}"${more} is already in the knowledge base from "${others.get(first)}". Documents are keyed by their path inside the folder, so this would replace that folder's document. Ingest this folder into another data folder (--data-dir), or ingest one folder that holds both under different sub-folders.`,
+    { file: join(dir, first) },
+  );
 }
 
 /** Reads a file up to `maxBytes`; a larger or unreadable file is reported, not thrown. */
