@@ -7,7 +7,7 @@ import { parseCommandArgs, requirePositional } from '../args.js';
 import { configFor, STORE_FLAGS } from '../open.js';
 import { countOf } from '../../telemetry/index.js';
 
-const usage = 'cohort ingest <dir> [--prune] [--json] [--data-dir DIR]';
+const usage = 'cohort ingest <dir> [--prune] [--replace] [--json] [--data-dir DIR]';
 
 /** `cohort ingest`: add a folder of Markdown/MDX/reStructuredText to the knowledge base. */
 export const ingestCommand: CliCommand = {
@@ -17,7 +17,12 @@ export const ingestCommand: CliCommand = {
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(
       args,
-      { json: { type: 'boolean' }, prune: { type: 'boolean' }, ...STORE_FLAGS },
+      {
+        json: { type: 'boolean' },
+        prune: { type: 'boolean' },
+        replace: { type: 'boolean' },
+        ...STORE_FLAGS,
+      },
       usage,
     );
     const dir = resolve(io.cwd, requirePositional(positionals, 'folder', usage));
@@ -29,6 +34,7 @@ export const ingestCommand: CliCommand = {
       const summary = await ingest(dir, {
         store,
         prune: Boolean(values.prune),
+        replace: Boolean(values.replace),
         onProgress: ({ done, total, file }) => {
           if (io.isTTY && !values.json)
             io.stderr(`\r${renderProgressBar(done, total, 24)} ${file.slice(-40).padEnd(40)}`);

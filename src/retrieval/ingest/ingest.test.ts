@@ -216,9 +216,20 @@ describe('ingest: two folders into one store', () => {
       );
       const documents = await store.chunks.documents();
       expect(documents.map((d) => [d.source, d.title])).toEqual([['README.md', 'First']]);
+      // --replace lets the second folder take README.md over.
+      const replaced = await ingest(second, { store, replace: true });
+      expect(replaced).toMatchObject({ added: 1, replaced: 1, missing: [] });
+      expect((await store.chunks.documents()).map((d) => [d.source, d.title])).toEqual([
+        ['README.md', 'Second'],
+        ['other.md', 'Other'],
+      ]);
+      // README.md is the second folder's now: the first folder clashes on it in turn.
+      await expect(ingest(first, { store })).rejects.toSatisfy((error: unknown) =>
+        isCohortError(error, 'conflict'),
+      );
       // The first folder itself can still be ingested again.
       await writeFile(join(first, 'README.md'), '# First\n\nThe first book, revised.\n');
-      expect((await ingest(first, { store })).replaced).toBe(1);
+      expect((await ingest(first, { store, replace: true })).replaced).toBe(1);
     } finally {
       await store.close();
     }

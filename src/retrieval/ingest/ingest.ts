@@ -38,6 +38,11 @@ export interface IngestOptions {
   prune?: boolean;
   /** Files larger than this many bytes are skipped and reported ({@link DEFAULT_MAX_FILE_BYTES}). */
   maxFileBytes?: number;
+  /**
+   * Let this folder's files replace documents another folder ingested at the same relative paths
+   * (default false: such an ingestion is refused, naming the first clash).
+   */
+  replace?: boolean;
 }
 
 /** A file an ingestion left out, and why (not text, too large): the rest are ingested. */
@@ -194,7 +199,13 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
   const roots = store.meta ? readRoots(await store.meta.get(INGEST_ROOTS_KEY)) : {};
   const others = otherRoots(roots, root);
   const stored = await store.chunks.documentHashes();
-  refuseClashes(files, dir, root, others);
+  const clashes = files
+    .map((file) => relative(dir, file).split(sep).join('/'))
+    .filter((source) => others.has(source));
+  if (options.replace) {
+    // This folder takes the clashing documents over: they are its own from now on.
+    for (const source of clashes) others.delete(source);
+  } else refuseClashes(clashes, dir, root, others);
   const prepared: { source: string; document?: DocumentRecord; chunks?: ChunkRecord[] }[] = [];
   const skipped: SkippedFile[] = [];
   const truncated: SkippedFile[] = [];
@@ -271,7 +282,13 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
     const own = [...stored.keys(), ...present].filter(
       (source) => !others.has(source) && !kept.has(source),
     );
-    await store.meta.set(INGEST_ROOTS_KEY, { ...roots, [root]: [...new Set(own)].sort() });
+    const taken = new Set(own);
+    const next: Record<string, string[]> = {};
+    for (const [folder, sources] of Object.entries(roots)) {
+      if (folder !== root) next[folder] = sources.filter((source) => !taken.has(source));
+    }
+    next[root] = [...taken].sort();
+    await store.meta.set(INGEST_ROOTS_KEY, next);
   }
   summary.elapsedMs = Math.round(performance.now() - started);
   return summary;
@@ -316,20 +333,17 @@ function otherRoots(roots: Record<string, string[]>, root: string): Map<string, 
  * folder's document (and its citations) with this one.
  */
 function refuseClashes(
-  files: string[],
+  clashes: string[],
   dir: string,
   root: string,
   others: Map<string, string>,
 ): void {
-  const clashes = files
-    .map((file) => relative(dir, file).split(sep).join('/'))
-    .filter((source) => others.has(source));
   if (clashes.length === 0) return;
   const first = clashes[0] as string;
   const more = clashes.length > 1 ? ` (and ${clashes.length - 1} more)` : '';
   throw new CohortError(
     'conflict',
-    `Cannot ingest "${root}": "${first}"${more} is already in the knowledge base from "${others.get(first)}". Documents are keyed by their path inside the folder, so this would replace that folder's document. Ingest this folder into another data folder (--data-dir), or ingest one folder that holds both under different sub-folders.`,
+    `Cannot ingest "${root}": "${first}"${more} is already in the knowledge base from "${others.get(first)}". Documents are keyed by their path inside the folder, so this would replace that folder's document. Pass --replace to replace it with this folder's, ingest this folder into another data folder (--data-dir), or ingest one folder that holds both under different sub-folders.`,
     { file: join(dir, first) },
   );
 }
