@@ -83,6 +83,7 @@ export async function openKnowledgeBase(options: OpenKnowledgeBaseOptions): Prom
     if ((await store.chunks.count()) === 0) {
       ingested = await ingest(config.sampleBook ?? SAMPLE_BOOK_DIR, {
         store,
+        standIn: true,
         ...(options.onIngestProgress ? { onProgress: options.onIngestProgress } : {}),
       });
     }

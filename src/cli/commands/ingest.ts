@@ -44,6 +44,10 @@ export const ingestCommand: CliCommand = {
       for (const { source, reason } of summary.skipped)
         io.stderr(`Skipped ${source}: ${reason}.\n`);
       for (const { source, reason } of summary.truncated) io.stderr(`Cut ${source}: ${reason}.\n`);
+      if (summary.standInRemoved.length > 0)
+        io.stderr(
+          `Removed the sample book ingested on first use (${countOf(summary.standInRemoved.length, 'document')}): this folder takes its place.\n`,
+        );
       if (values.json) io.stdout(JSON.stringify(toWire(summary), null, 2) + '\n');
       else
         io.stdout(

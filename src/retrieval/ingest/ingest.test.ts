@@ -252,4 +252,40 @@ describe('ingest: two folders into one store', () => {
       await store.close();
     }
   });
+  it('replaces the first-use sample book whole with the first other folder, even where paths clash', async () => {
+    const store = await createStore(await openPgliteDb('memory://'));
+    try {
+      const sample = await folder({
+        'intro.md': '# Sample intro\n\nThe sample book.\n',
+        'chapter.md': '# Sample chapter\n\nOnly in the sample.\n',
+      });
+      const mine = await folder({
+        'intro.md': '# My intro\n\nMy book.\n',
+        'mine.md': '# Mine\n\nMy chapter.\n',
+      });
+      const other = await folder({ 'extra.md': '# Extra\n\nAnother folder.\n' });
+      await ingest(sample, { store, standIn: true });
+      // No --replace needed, and none of the sample's chapters stays beside the user's book.
+      const summary = await ingest(mine, { store });
+      expect(summary).toMatchObject({ added: 1, replaced: 1, standInRemoved: ['chapter.md'] });
+      expect(summary.missing).toEqual([]);
+      expect((await store.chunks.documents()).map((d) => [d.source, d.title])).toEqual([
+        ['intro.md', 'My intro'],
+        ['mine.md', 'Mine'],
+      ]);
+      // Only the stand-in gives way: a third folder adds to the user's book, and the user's
+      // intro.md is the user's own now (the sample book clashes with it like any folder).
+      expect(await ingest(other, { store })).toMatchObject({ added: 1, standInRemoved: [] });
+      expect((await store.chunks.documents()).map((d) => d.source)).toEqual([
+        'extra.md',
+        'intro.md',
+        'mine.md',
+      ]);
+      await expect(ingest(sample, { store })).rejects.toSatisfy((error: unknown) =>
+        isCohortError(error, 'conflict'),
+      );
+    } finally {
+      await store.close();
+    }
+  });
 });

@@ -43,6 +43,12 @@ export interface IngestOptions {
    * (default false: such an ingestion is refused, naming the first clash).
    */
   replace?: boolean;
+  /**
+   * This ingestion stands in until the user brings a book: the sample book ingested on first use.
+   * The next ingestion of another folder removes every document it brought, in its transaction,
+   * so the user's book is not answered from a mix of it and the sample's other chapters.
+   */
+  standIn?: boolean;
 }
 
 /** A file an ingestion left out, and why (not text, too large): the rest are ingested. */
@@ -68,6 +74,8 @@ export interface IngestSummary {
   skipped: SkippedFile[];
   /** Files ingested in part: a section over {@link MAX_SECTION_CHARS} was cut (`reason` says which). */
   truncated: SkippedFile[];
+  /** Documents of the first-use sample book this ingestion removed (see `standIn`), by source. */
+  standInRemoved: string[];
   elapsedMs: number;
 }
 
@@ -197,6 +205,13 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const root = resolve(dir);
   const roots = store.meta ? readRoots(await store.meta.get(INGEST_ROOTS_KEY)) : {};
+  const standInRoot = store.meta ? await store.meta.get(STAND_IN_ROOT_KEY) : undefined;
+  // The first-use sample book gives way whole to the first other folder ingested.
+  const standIn =
+    typeof standInRoot === 'string' && standInRoot !== root && !options.standIn
+      ? new Set(roots[standInRoot] ?? [])
+      : new Set<string>();
+  if (standIn.size > 0 && typeof standInRoot === 'string') delete roots[standInRoot];
   const others = otherRoots(roots, root);
   const stored = await store.chunks.documentHashes();
   const clashes = files
@@ -242,6 +257,7 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
     removed: [],
     skipped,
     truncated,
+    standInRemoved: [],
     elapsedMs: 0,
   };
   // A skipped file keeps what an earlier ingestion stored for it: it is neither missing nor pruned.
@@ -251,8 +267,9 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
   ]);
   // Another folder's documents are not this folder's missing files, and are never pruned by it.
   summary.missing = [...stored.keys()]
-    .filter((source) => !present.has(source) && !others.has(source))
+    .filter((source) => !present.has(source) && !others.has(source) && !standIn.has(source))
     .sort();
+  const standInRemove = [...standIn].filter((source) => stored.has(source) && !present.has(source));
 
   const write = prepared.flatMap((item) =>
     item.document && item.chunks ? [{ document: item.document, chunks: item.chunks }] : [],
@@ -264,7 +281,7 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
   // One transaction: a crash or a kill part-way leaves the store as it was before this ingestion.
   const { outcomes, removed } = await store.chunks.applyIngestion({
     write,
-    remove: options.prune ? summary.missing : [],
+    remove: [...(options.prune ? summary.missing : []), ...standInRemove],
     onWritten: (sources) => {
       for (const source of sources) {
         done += 1;
@@ -276,7 +293,9 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
     summary[outcome] += 1;
     if (outcome !== 'unchanged') summary.chunks += chunkCounts.get(source) ?? 0;
   }
-  summary.removed = removed;
+  const removedStandIn = new Set(standInRemove);
+  summary.removed = removed.filter((source) => !removedStandIn.has(source));
+  summary.standInRemoved = removed.filter((source) => removedStandIn.has(source));
   if (store.meta) {
     const kept = new Set(removed);
     const own = [...stored.keys(), ...present].filter(
@@ -289,6 +308,8 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
     }
     next[root] = [...taken].sort();
     await store.meta.set(INGEST_ROOTS_KEY, next);
+    if (options.standIn) await store.meta.set(STAND_IN_ROOT_KEY, root);
+    else if (standIn.size > 0) await store.meta.set(STAND_IN_ROOT_KEY, null);
   }
   summary.elapsedMs = Math.round(performance.now() - started);
   return summary;
@@ -296,6 +317,9 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
 
 /** Where the store keeps which folder each document came from: `{ folder: [source, …] }`. */
 export const INGEST_ROOTS_KEY = 'ingest_roots';
+
+/** Where the store keeps the folder of the first-use sample book, until another folder replaces it. */
+export const STAND_IN_ROOT_KEY = 'ingest_stand_in';
 
 /** The recorded folders and their sources; anything malformed reads as none recorded. */
 function readRoots(value: unknown): Record<string, string[]> {
