@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ChunkRecord, DocumentRecord } from '../schema/index.js';
 import type { Db } from './db.js';
 import { INSERT_BATCH_ROWS, insertRows } from './insert-rows.js';
+import { setMetaValue } from './meta-repo.js';
 
 /** One document and its chunks, as an ingestion writes them. */
 export interface DocumentWrite {
@@ -121,6 +122,8 @@ export class ChunkRepo {
    * (its old chunks go with it) or left alone when its hash is unchanged, and each source of
    * `remove` is deleted. A crash or an error part-way leaves the store as it was. Rows go in with
    * multi-row INSERTs ({@link insertRows}); `onWritten` hears each batch of documents written.
+   * `meta` returns `meta` table values (JSON) to keep in the same transaction, from the sources
+   * removed, so what an ingestion records about its documents commits with them.
    *
    * @example
    * const { outcomes } = await store.chunks.applyIngestion({ write: [{ document, chunks }] });
@@ -129,6 +132,7 @@ export class ChunkRepo {
     write: readonly DocumentWrite[];
     remove?: readonly string[];
     onWritten?: (sources: string[]) => void;
+    meta?: (removed: readonly string[]) => Record<string, unknown>;
   }): Promise<{ outcomes: Map<string, UpsertOutcome>; removed: string[] }> {
     this.options.beforeWrite?.();
     return this.db.transaction(async (tx) => {
@@ -197,6 +201,9 @@ export class ChunkRepo {
       await flush();
       // What was built from the old chunks (saved index, book knowledge) no longer holds.
       if (changed.length > 0 || removed.length > 0) await tx.query('DELETE FROM build_cache');
+      for (const [key, value] of Object.entries(change.meta?.(removed) ?? {})) {
+        await setMetaValue(tx, key, value);
+      }
       return { outcomes, removed };
     });
   }

@@ -63,9 +63,20 @@ export class MetaRepo {
    * await store.meta.set('ingest_roots', { '/books/a': ['intro.md'] });
    */
   async set(key: string, value: unknown): Promise<void> {
-    await this.db.query(
-      'INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value',
-      [key, JSON.stringify(value)],
-    );
+    await setMetaValue(this.db, key, value);
   }
+}
+
+/**
+ * Keeps `value` (any JSON) under `key` of the `meta` table through `db`, which may be a
+ * transaction, so a value can commit with the rows it describes.
+ *
+ * @example
+ * await db.transaction((tx) => setMetaValue(tx, 'ingest_roots', roots));
+ */
+export async function setMetaValue(db: Db, key: string, value: unknown): Promise<void> {
+  await db.query(
+    'INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value',
+    [key, JSON.stringify(value)],
+  );
 }

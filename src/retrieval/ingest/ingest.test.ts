@@ -288,4 +288,31 @@ describe('ingest: two folders into one store', () => {
       await store.close();
     }
   });
+  it('records which folder documents came from in their transaction: all of it or none', async () => {
+    const db = await openPgliteDb('memory://');
+    const store = await createStore(db);
+    try {
+      const first = await folder({ 'README.md': '# First\n\nThe first book.\n' });
+      // The folder record fails to save: the documents must not stay without it, or the next
+      // folder's README.md would replace this one's unnoticed.
+      await db.query(`CREATE FUNCTION refuse_roots() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF NEW.key = 'ingest_roots' THEN RAISE EXCEPTION 'meta write refused'; END IF;
+          RETURN NEW;
+        END $$`);
+      await db.query(
+        'CREATE TRIGGER refuse_roots BEFORE INSERT OR UPDATE ON meta FOR EACH ROW EXECUTE FUNCTION refuse_roots()',
+      );
+      await expect(ingest(first, { store })).rejects.toThrow();
+      expect(await store.chunks.documents()).toEqual([]);
+      await db.query('DROP TRIGGER refuse_roots ON meta');
+      await ingest(first, { store });
+      const second = await folder({ 'README.md': '# Second\n\nThe second book.\n' });
+      await expect(ingest(second, { store })).rejects.toSatisfy((error: unknown) =>
+        isCohortError(error, 'conflict'),
+      );
+    } finally {
+      await store.close();
+    }
+  });
 });

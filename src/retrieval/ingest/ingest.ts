@@ -278,25 +278,10 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
   let done = prepared.length - write.length;
   summary.unchanged = done;
   throwIfAborted(signal);
-  // One transaction: a crash or a kill part-way leaves the store as it was before this ingestion.
-  const { outcomes, removed } = await store.chunks.applyIngestion({
-    write,
-    remove: [...(options.prune ? summary.missing : []), ...standInRemove],
-    onWritten: (sources) => {
-      for (const source of sources) {
-        done += 1;
-        options.onProgress?.({ done, total: prepared.length, file: source });
-      }
-    },
-  });
-  for (const [source, outcome] of outcomes) {
-    summary[outcome] += 1;
-    if (outcome !== 'unchanged') summary.chunks += chunkCounts.get(source) ?? 0;
-  }
   const removedStandIn = new Set(standInRemove);
-  summary.removed = removed.filter((source) => !removedStandIn.has(source));
-  summary.standInRemoved = removed.filter((source) => removedStandIn.has(source));
-  if (store.meta) {
+  // Which folder each document came from commits with the documents (a kill between the two
+  // would leave them with no folder, and the next folder's clash check would miss them).
+  const recordRoots = (removed: readonly string[]): Record<string, unknown> => {
     const kept = new Set(removed);
     const own = [...stored.keys(), ...present].filter(
       (source) => !others.has(source) && !kept.has(source),
@@ -307,10 +292,33 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
       if (folder !== root) next[folder] = sources.filter((source) => !taken.has(source));
     }
     next[root] = [...taken].sort();
-    await store.meta.set(INGEST_ROOTS_KEY, next);
-    if (options.standIn) await store.meta.set(STAND_IN_ROOT_KEY, root);
-    else if (standIn.size > 0) await store.meta.set(STAND_IN_ROOT_KEY, null);
+    return {
+      [INGEST_ROOTS_KEY]: next,
+      ...(options.standIn
+        ? { [STAND_IN_ROOT_KEY]: root }
+        : standIn.size > 0
+          ? { [STAND_IN_ROOT_KEY]: null }
+          : {}),
+    };
+  };
+  // One transaction: a crash or a kill part-way leaves the store as it was before this ingestion.
+  const { outcomes, removed } = await store.chunks.applyIngestion({
+    write,
+    remove: [...(options.prune ? summary.missing : []), ...standInRemove],
+    onWritten: (sources) => {
+      for (const source of sources) {
+        done += 1;
+        options.onProgress?.({ done, total: prepared.length, file: source });
+      }
+    },
+    ...(store.meta ? { meta: recordRoots } : {}),
+  });
+  for (const [source, outcome] of outcomes) {
+    summary[outcome] += 1;
+    if (outcome !== 'unchanged') summary.chunks += chunkCounts.get(source) ?? 0;
   }
+  summary.removed = removed.filter((source) => !removedStandIn.has(source));
+  summary.standInRemoved = removed.filter((source) => removedStandIn.has(source));
   summary.elapsedMs = Math.round(performance.now() - started);
   return summary;
 }
