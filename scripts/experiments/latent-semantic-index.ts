@@ -3,6 +3,7 @@
  * matrix. Terms that occur in the same chunks end up close, so a question can reach a passage
  * through words it never uses ("lost" → "drift", "localization"). No weights are downloaded.
  */
+import { seededRandom } from '../../src/test/seeded-random.js';
 
 /** Latent dimensions kept; fewer on a small corpus, where rare directions are noise. */
 export const DEFAULT_LSI_DIMENSIONS = 128;
@@ -36,18 +37,6 @@ export interface LatentSemanticIndex {
    * into `out`; returns false (and leaves `out` untouched) when no query term is known.
    */
   similarities(terms: Map<string, number>, out: Float32Array): boolean;
-}
-
-/** Mulberry32: a small seeded generator, so index builds are reproducible. */
-function seededRandom(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A sparse matrix, rows = terms, in compressed form. */

@@ -4,6 +4,7 @@
  * test (`src/server/http-fuzz.test.ts`, a few hundred cases) and by `scripts/fuzz-http.ts`
  * (thousands, against a real `cohort serve` process).
  */
+import { seededRandom } from './seeded-random.js';
 
 /** One request to send. `body` is sent as is (already serialised); `rawHead` is for sockets. */
 export interface FuzzCase {
@@ -189,18 +190,6 @@ const QUERY_STRINGS: readonly string[] = [
 ];
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
-
-/** A small seeded generator (mulberry32), so a failing case can be found again. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 
