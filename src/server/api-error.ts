@@ -3,11 +3,15 @@ import { wireKey } from '../schema/index.js';
 
 /** Error codes only the HTTP layer reports, on top of {@link CohortErrorCode}. */
 export type HttpOnlyCode =
-  'malformed_json' | 'bad_request' | 'unsupported_media_type' | 'store_unavailable';
+  | 'malformed_json'
+  | 'bad_request'
+  | 'method_not_allowed'
+  | 'unsupported_media_type'
+  | 'store_unavailable';
 
 /** An error as the HTTP API reports it: a status and the `{ error: { code, message, field } }` body. */
 export interface ApiError {
-  status: 400 | 401 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503 | 504;
+  status: 400 | 401 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500 | 503 | 504;
   code: CohortErrorCode | HttpOnlyCode;
   message: string;
   /** The wrong field in wire (snake_case) form, when one field is to blame. */
@@ -22,6 +26,7 @@ export interface ApiError {
 const STATUS: Record<ApiError['code'], ApiError['status']> = {
   malformed_json: 400,
   bad_request: 400,
+  method_not_allowed: 405,
   unsupported_media_type: 415,
   invalid_input: 422,
   unauthorized: 401,

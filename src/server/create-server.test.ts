@@ -478,12 +478,23 @@ describe('health, OpenAPI, the page and unknown routes', () => {
     expect((await app.request('/', { headers: { 'if-none-match': etag } })).status).toBe(304);
   });
 
-  it('is a JSON 404 for an unknown route or method', async () => {
+  it('is a JSON 404 for an unknown route, and a 405 naming the methods for a known one', async () => {
     expect(await errorOf(await app.request('/nope'))).toMatchObject({
       status: 404,
       code: 'not_found',
     });
-    expect(await errorOf(await app.request('/chat'))).toMatchObject({ status: 404 });
+    const wrongMethod = await app.request('/chat');
+    expect(wrongMethod.headers.get('allow')).toBe('POST');
+    expect(await errorOf(wrongMethod)).toMatchObject({
+      status: 405,
+      code: 'method_not_allowed',
+      message: expect.stringContaining('/chat does not take GET; use POST'),
+    });
+    // A path with a parameter, and GET routes, which answer HEAD too.
+    const put = await app.request('/runs/abc/trace', { method: 'PUT' });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('GET, HEAD');
+    expect((await app.request('/sessions/x/messages/y', { method: 'POST' })).status).toBe(404);
   });
 
   it('is 503 when the store is unreachable', async () => {

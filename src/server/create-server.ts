@@ -8,6 +8,7 @@ import { openCoding, type OpenedCoding } from '../coding/index.js';
 import { openResearch, type OpenedResearch, type ResearchDependencies } from '../research/index.js';
 import { createRetriever } from '../retrieval/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
+import { allowedMethods } from './allowed-methods.js';
 import { apiError, errorBody } from './api-error.js';
 import { apiKeys, bearerAuth } from './bearer-auth.js';
 import { bodySizeLimit } from './body-size-limit.js';
@@ -224,8 +225,22 @@ export function buildServer(
     })),
   );
 
-  app.notFound((c) =>
-    c.json(
+  const allowed = allowedMethods(app);
+  app.notFound((c) => {
+    const methods = allowed(c.req.path);
+    if (methods.length > 0) {
+      c.header('Allow', methods.join(', '));
+      return c.json(
+        errorBody(
+          apiError(
+            'method_not_allowed',
+            `${c.req.path} does not take ${c.req.method}; use ${methods.join(' or ')}. See /openapi.json for the API.`,
+          ),
+        ),
+        405,
+      );
+    }
+    return c.json(
       errorBody(
         apiError(
           'not_found',
@@ -233,8 +248,8 @@ export function buildServer(
         ),
       ),
       404,
-    ),
-  );
+    );
+  });
   app.onError(errorHandler({ ping }));
   const healthParts = { assistant, store, modeDescription: served.modeDescription };
   // The good answer's text, kept while the number of agents (the one part that can change) holds.
