@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { START_CACHE_FILE, START_CACHE_SEAL_FILE, syncFolder } from './start-cache.js';
+import { writeFileDurably } from './durable-file.js';
+import { START_CACHE_FILE, START_CACHE_SEAL_FILE } from './start-cache.js';
 
 /**
  * The seal of a data folder's start cache: written by a process that knew the start cache to be
@@ -74,17 +75,11 @@ export function sealStartCache(dataDir: string): void {
   // same second as the engine's last one would leave every time as it was: nothing is sealed.
   const folder = fingerprintOf(dataDir);
   if (!folder.fine) return;
-  const path = join(dataDir, START_CACHE_SEAL_FILE);
-  const temporary = `${path}.${process.pid}.tmp`;
-  try {
-    writeFileSync(temporary, JSON.stringify({ format: FORMAT, cache, folder: folder.hash }), {
-      flush: true,
-    });
-    renameSync(temporary, path);
-    syncFolder(dataDir);
-  } finally {
-    rmSync(temporary, { force: true });
-  }
+  writeFileDurably(
+    dataDir,
+    START_CACHE_SEAL_FILE,
+    JSON.stringify({ format: FORMAT, cache, folder: folder.hash }),
+  );
 }
 
 /**
@@ -105,15 +100,4 @@ export function isStartCacheSealed(dataDir: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Removes the seal (before the store or its start cache changes); durable when it returns. */
-export function breakStartCacheSeal(dataDir: string): void {
-  try {
-    rmSync(join(dataDir, START_CACHE_SEAL_FILE));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
-  }
-  syncFolder(dataDir);
 }

@@ -1,15 +1,8 @@
-import {
-  closeSync,
-  fsyncSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChunkRecord } from '../schema/index.js';
 import { chunkContentHash } from './chunk-repo.js';
+import { removeFilesDurably, writeFileDurably } from './durable-file.js';
 
 /**
  * The start cache of an embedded store's data folder: a copy of what a process reads to start
@@ -93,16 +86,6 @@ export function readStartCache(dataDir: string): StartCache | undefined {
   }
 }
 
-/** Flushes a folder's entries (a rename, a deletion) to disk. */
-export function syncFolder(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
  * Writes the start cache of `dataDir` whole or not at all (a temporary file renamed over it).
  *
@@ -110,31 +93,23 @@ export function syncFolder(dir: string): void {
  * writeStartCache('.cohort', { version, contentHash, chunks, entries });
  */
 export function writeStartCache(dataDir: string, cache: StartCache): void {
-  const path = join(dataDir, START_CACHE_FILE);
-  const temporary = `${path}.${process.pid}.tmp`;
   const entries = Object.fromEntries(
     [...cache.entries].map(([name, { key, data }]) => [
       name,
       { key, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64') },
     ]),
   );
-  try {
-    writeFileSync(
-      temporary,
-      JSON.stringify({
-        format: FORMAT,
-        version: cache.version,
-        contentHash: cache.contentHash,
-        chunks: cache.chunks,
-        entries,
-      }),
-      { flush: true },
-    );
-    renameSync(temporary, path);
-    syncFolder(dataDir);
-  } finally {
-    rmSync(temporary, { force: true });
-  }
+  writeFileDurably(
+    dataDir,
+    START_CACHE_FILE,
+    JSON.stringify({
+      format: FORMAT,
+      version: cache.version,
+      contentHash: cache.contentHash,
+      chunks: cache.chunks,
+      entries,
+    }),
+  );
 }
 
 /**
@@ -146,15 +121,6 @@ export function writeStartCache(dataDir: string, cache: StartCache): void {
  * invalidateStartCache('.cohort'); // then write the chunks
  */
 export function invalidateStartCache(dataDir: string): void {
-  let removed = false;
   // The seal first: a seal never vouches for a cache that is not there.
-  for (const name of [START_CACHE_SEAL_FILE, START_CACHE_FILE]) {
-    try {
-      rmSync(join(dataDir, name));
-      removed = true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
-  if (removed) syncFolder(dataDir);
+  removeFilesDurably(dataDir, [START_CACHE_SEAL_FILE, START_CACHE_FILE]);
 }

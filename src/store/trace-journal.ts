@@ -6,9 +6,6 @@ import {
   openSync,
   readFileSync,
   readSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +13,7 @@ import { z } from 'zod';
 import type { SpanRecord } from '../telemetry/index.js';
 import type { Db } from './db.js';
 import type { RunRepo, TracedRun } from './run-repo.js';
-import { syncFolder } from './start-cache.js';
+import { removeFilesDurably, syncFolder, writeFileDurably } from './durable-file.js';
 
 /**
  * The trace journal of an embedded store's data folder: traces recorded by a process that
@@ -143,7 +140,6 @@ export async function foldTraceJournal(
   store: { db: Db; runs: Pick<RunRepo, 'recordTrace' | 'flushTraces'> },
 ): Promise<{ folded: number; kept: number }> {
   const traces = readTraceJournal(dataDir);
-  const path = join(dataDir, TRACE_JOURNAL_FILE);
   if (traces.length > 0) {
     // A batch that fails is reported and dropped by the repo: what is stored is checked here,
     // and what is not is tried once more one trace at a time, so that one bad trace keeps only
@@ -167,24 +163,14 @@ export async function foldTraceJournal(
       missing = await unstored(missing);
     }
     if (missing.length > 0) {
-      const temporary = `${path}.${process.pid}.tmp`;
-      try {
-        writeFileSync(temporary, missing.map((trace) => JSON.stringify(trace) + '\n').join(''), {
-          flush: true,
-        });
-        renameSync(temporary, path);
-        syncFolder(dataDir);
-      } finally {
-        rmSync(temporary, { force: true });
-      }
+      writeFileDurably(
+        dataDir,
+        TRACE_JOURNAL_FILE,
+        missing.map((trace) => JSON.stringify(trace) + '\n').join(''),
+      );
       return { folded: traces.length - missing.length, kept: missing.length };
     }
   }
-  try {
-    rmSync(path);
-    syncFolder(dataDir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
+  removeFilesDurably(dataDir, [TRACE_JOURNAL_FILE]);
   return { folded: traces.length, kept: 0 };
 }

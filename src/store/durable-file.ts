@@ -1,0 +1,58 @@
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Small files cohort keeps beside an engine's in a data folder (start cache, its seal, the trace
+ * journal), written and removed so that what a call did is on disk when it returns: a crash
+ * leaves the old file or the new one, never a part of one.
+ */
+
+/** Flushes a folder's entries (a rename, a deletion) to disk. */
+export function syncFolder(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Replaces `dir/name` with `text` whole: a temporary file flushed to disk, renamed over it, and
+ * the rename flushed too.
+ *
+ * @example
+ * writeFileDurably('.cohort', 'cohort-start-cache.seal', JSON.stringify(seal));
+ */
+export function writeFileDurably(dir: string, name: string, text: string): void {
+  const path = join(dir, name);
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, text, { flush: true });
+    renameSync(temporary, path);
+    syncFolder(dir);
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+}
+
+/**
+ * Removes the files `names` of `dir` that exist, in order, and flushes the removals to disk.
+ * Returns true when one was there.
+ *
+ * @example
+ * removeFilesDurably('.cohort', ['cohort-start-cache.seal', 'cohort-start-cache.json']);
+ */
+export function removeFilesDurably(dir: string, names: readonly string[]): boolean {
+  let removed = false;
+  for (const name of names) {
+    try {
+      rmSync(join(dir, name));
+      removed = true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+  if (removed) syncFolder(dir);
+  return removed;
+}
