@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { benchDatabaseUrl, withScratchSchema } from './scratch-schema.js';
 import { createRetrieverFromChunks, ingest } from '../src/retrieval/index.js';
 import * as routingSource from '../src/routing/index.js';
-import pg from 'pg';
 import { createStore, openPgliteDb, openPostgresDb } from '../src/store/index.js';
 import { percentile, ratio, round, timeMs } from './stats.js';
 
@@ -117,18 +117,11 @@ async function corpusFigures(name: string, dir: string): Promise<Record<string, 
  * `COHORT_TEST_DATABASE_URL`) names a server: into a fresh schema, dropped afterwards.
  */
 async function postgresIngest(): Promise<Record<string, number | string>> {
-  const url = process.env.COHORT_BENCH_DATABASE_URL ?? process.env.COHORT_TEST_DATABASE_URL;
+  const url = benchDatabaseUrl();
   if (!url) return { 'ros2 ingest on PostgreSQL': 'skipped: set COHORT_BENCH_DATABASE_URL' };
   if (!existsSync(ROS)) return { 'ros2 ingest on PostgreSQL': `skipped: ${ROS} not found` };
-  const schema = `bench_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    const separator = url.includes('?') ? '&' : '?';
-    const store = await createStore(
-      await openPostgresDb(`${url}${separator}options=-csearch_path%3D${schema}`),
-    );
+  return withScratchSchema(url, 'bench', async (schemaUrl) => {
+    const store = await createStore(await openPostgresDb(schemaUrl));
     try {
       const summary = await ingest(ROS, { store });
       const perSecond = summary.chunks / (summary.elapsedMs / 1000);
@@ -140,10 +133,7 @@ async function postgresIngest(): Promise<Record<string, number | string>> {
     } finally {
       await store.close();
     }
-  } finally {
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
-    await admin.end();
-  }
+  });
 }
 
 /** Ingestion and retrieval latency on the two corpora. */

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import type { BenchOptions } from './options.js';
 import { percentile, ratio, round } from './stats.js';
+import { benchDatabaseUrl, withScratchSchema } from './scratch-schema.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CONNECTIONS = 50;
@@ -175,23 +175,16 @@ async function folderServe(duration: number): Promise<Record<string, number | st
  * The store is then another process's memory, so the server holds no database engine.
  */
 async function postgresServe(duration: number): Promise<Record<string, number | string>> {
-  const url = process.env.COHORT_BENCH_DATABASE_URL ?? process.env.COHORT_TEST_DATABASE_URL;
+  const url = benchDatabaseUrl();
   if (!url) return { '`cohort serve` on PostgreSQL': 'skipped: set COHORT_BENCH_DATABASE_URL' };
-  const schema = `bench_serve_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    const separator = url.includes('?') ? '&' : '?';
-    const env = {
-      ...extractiveEnv(join(tmpdir(), 'cohort-bench-unused')),
-      DATABASE_URL: `${url}${separator}options=-csearch_path%3D${schema}`,
-    };
-    return await serveFigures('PostgreSQL', env, ['first', 'later'], duration);
-  } finally {
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
-    await admin.end();
-  }
+  return withScratchSchema(url, 'bench_serve', (schemaUrl) =>
+    serveFigures(
+      'PostgreSQL',
+      { ...extractiveEnv(join(tmpdir(), 'cohort-bench-unused')), DATABASE_URL: schemaUrl },
+      ['first', 'later'],
+      duration,
+    ),
+  );
 }
 
 /** The median of a list of numbers (the lower middle one of an even count). */
