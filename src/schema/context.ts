@@ -9,9 +9,20 @@ export const MAX_HISTORY_MESSAGES = 10;
 /** The message for an empty query, exactly as in rag-agent-research.md §4. */
 export const EMPTY_QUERY_MESSAGE = 'Please provide a question to ask about the book.';
 
+/** What a query that is not text gets told: its type, so a client sees what it sent wrong. */
+function notTextMessage(input: unknown): string {
+  if (input === undefined || input === null) return EMPTY_QUERY_MESSAGE;
+  const kind = Array.isArray(input)
+    ? 'a list'
+    : typeof input === 'object'
+      ? 'an object'
+      : `a ${typeof input}`;
+  return `The question must be text, not ${kind}.`;
+}
+
 /** A query: trimmed, 1..2000 characters. */
 export const Query = z
-  .string({ error: EMPTY_QUERY_MESSAGE })
+  .string({ error: (issue) => notTextMessage(issue.input) })
   .trim()
   .min(1, EMPTY_QUERY_MESSAGE)
   .max(MAX_QUERY_LENGTH, `The question is too long: keep it to ${MAX_QUERY_LENGTH} characters.`)

@@ -33,9 +33,23 @@ describe('AgentContext', () => {
     expect(AgentContext.safeParse({ query: ' \n\t ' }).error?.issues[0]?.message).toBe(
       'Please provide a question to ask about the book.',
     );
+    expect(AgentContext.safeParse({}).error?.issues[0]?.message).toBe(
+      'Please provide a question to ask about the book.',
+    );
     expect(AgentContext.safeParse({ query: 'a'.repeat(2000) }).success).toBe(true);
     expect(AgentContext.safeParse({ query: `  ${'a'.repeat(2000)}  ` }).success).toBe(true);
     expect(AgentContext.safeParse({ query: 'a'.repeat(2001) }).success).toBe(false);
+  });
+
+  it('names the type of a query that is not text instead of asking for a question', () => {
+    const messageFor = (query: unknown) =>
+      AgentContext.safeParse({ query }).error?.issues[0]?.message;
+    expect(messageFor({ text: 'What is a topic?' })).toBe(
+      'The question must be text, not an object.',
+    );
+    expect(messageFor(['What is a topic?'])).toBe('The question must be text, not a list.');
+    expect(messageFor(42)).toBe('The question must be text, not a number.');
+    expect(messageFor(null)).toBe('Please provide a question to ask about the book.');
   });
 
   it('keeps only the last 10 messages of history', () => {
