@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -50,6 +50,20 @@ describe('cohort CLI', () => {
     expect(stderr).toContain('Skipped binary.md');
     expect(stderr).toContain('Nothing was ingested');
     expect(code).toBe(1);
+  });
+
+  it('ingest names a symbolic link it does not follow and still ingests the rest', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'cohort-link-'));
+    mkdirSync(join(root, 'docs'));
+    writeFileSync(join(root, 'docs', 'only.md'), '# Only\n\nOne short page.\n');
+    writeFileSync(join(root, 'elsewhere.md'), '# Elsewhere\n\nOutside the folder.\n');
+    symlinkSync(join(root, 'elsewhere.md'), join(root, 'docs', 'link.md'));
+    const { code, stdout, stderr } = await run(['ingest', join(root, 'docs')], {
+      COHORT_DATA_DIR: join(root, 'data'),
+    });
+    expect(stderr).toContain('Skipped link.md: a symbolic link, not followed');
+    expect(stdout).toMatch(/^1 file: 1 added, 0 replaced, 0 unchanged, 1 skipped · 1 chunk/m);
+    expect(code).toBe(0);
   });
 
   it('ingest says "1 file" and "1 chunk", not "1 files"', async () => {

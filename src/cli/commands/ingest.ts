@@ -53,7 +53,7 @@ export const ingestCommand: CliCommand = {
         io.stdout(
           `${countOf(summary.files, 'file')}: ${summary.added} added, ${summary.replaced} replaced, ${summary.unchanged} unchanged${summary.skipped.length ? `, ${summary.skipped.length} skipped` : ''} · ${countOf(summary.chunks, 'chunk')} · ${summary.elapsedMs} ms\n`,
         );
-      if (summary.files > 0 && summary.skipped.length === summary.files) {
+      if (summary.files > 0 && summary.added + summary.replaced + summary.unchanged === 0) {
         // A script's `cohort ingest docs && cohort serve` must not go on with nothing ingested.
         io.stderr('Nothing was ingested: every file was skipped (the reasons are above).\n');
         return 1;

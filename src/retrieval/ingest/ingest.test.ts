@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -142,6 +142,42 @@ describe('ingest', () => {
     } finally {
       await fresh.close();
       await rm(mixed, { recursive: true, force: true });
+    }
+  });
+
+  it('names symbolic links instead of following them, and reads nothing they lead to', async () => {
+    const book = await mkdtemp(join(tmpdir(), 'cohort-links-'));
+    const outside = await mkdtemp(join(tmpdir(), 'cohort-outside-'));
+    await writeFile(join(book, 'a.md'), '# Alpha\n\nA section about alpha with enough words.\n');
+    await writeFile(join(outside, 'secret.md'), '# Secret\n\nA file outside the book folder.\n');
+    await mkdir(join(outside, 'more'));
+    await writeFile(join(outside, 'more', 'b.md'), '# Beta\n\nAnother file outside the book.\n');
+    await symlink(join(outside, 'secret.md'), join(book, 'secret.md'));
+    await symlink(join(outside, 'more'), join(book, 'more'));
+    await symlink(book, join(book, 'loop'));
+    await symlink(join(outside, 'gone.md'), join(book, 'dangling.md'));
+    await symlink(join(outside, 'secret.md'), join(book, 'picture.png'));
+    const fresh = await createStore(await openPgliteDb('memory://'));
+    try {
+      const summary = await ingest(book, { store: fresh });
+      expect(summary).toMatchObject({ files: 1, added: 1 });
+      expect(summary.skipped.map((s) => s.source)).toEqual([
+        'dangling.md',
+        'loop',
+        'more',
+        'secret.md',
+      ]);
+      expect(summary.skipped[0]?.reason).toMatch(/symbolic link, not followed/);
+      expect(new Set((await fresh.chunks.all()).map((c) => c.title))).toEqual(new Set(['Alpha']));
+      await rm(join(book, 'a.md'));
+      const error: unknown = await ingest(book, { store: fresh }).catch((e: unknown) => e);
+      expect(isCohortError(error) && error.message).toMatch(
+        /only symbolic links, which are not followed: dangling\.md, loop, more/,
+      );
+    } finally {
+      await fresh.close();
+      await rm(book, { recursive: true, force: true });
+      await rm(outside, { recursive: true, force: true });
     }
   });
 

@@ -79,23 +79,50 @@ export interface IngestSummary {
   elapsedMs: number;
 }
 
-/** Lists supported files under `dir`, skipping `node_modules` and dot-folders, sorted. */
-async function listFiles(dir: string): Promise<string[]> {
-  const found: string[] = [];
+/** What a folder holds for ingestion: supported files, and symbolic links that are not followed. */
+interface IngestEntries {
+  files: string[];
+  /** Links to a folder or a supported file: named in the summary's `skipped`, never read. */
+  links: string[];
+}
+
+/**
+ * Lists supported files under `dir`, skipping `node_modules` and dot-folders, sorted. Symbolic
+ * links are not followed (a link could lead out of the folder, to a secret or into a loop); the
+ * ones that would have been ingested are returned apart so the summary can name them.
+ */
+async function listEntries(dir: string): Promise<IngestEntries> {
+  const found: IngestEntries = { files: [], links: [] };
+  const supported = (name: string) => SUPPORTED_EXTENSIONS.includes(extname(name).toLowerCase());
   const walk = async (folder: string) => {
     const entries = await readdir(folder, { withFileTypes: true });
     for (const entry of entries) {
       if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
       const path = join(folder, entry.name);
       if (entry.isDirectory()) await walk(path);
-      else if (entry.isFile() && SUPPORTED_EXTENSIONS.includes(extname(entry.name).toLowerCase())) {
-        found.push(path);
+      else if (entry.isFile() && supported(entry.name)) found.files.push(path);
+      else if (entry.isSymbolicLink() && (supported(entry.name) || (await isFolder(path)))) {
+        found.links.push(path);
       }
     }
   };
   await walk(dir);
-  return found.sort();
+  found.files.sort();
+  found.links.sort();
+  return found;
 }
+
+/** Whether `path` leads to a folder (following links); false when it leads nowhere. */
+async function isFolder(path: string): Promise<boolean> {
+  return stat(path).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
+}
+
+/** Why a symbolic link is named in `skipped`. */
+const LINK_REASON =
+  'a symbolic link, not followed: ingest the folder it points to, or copy the file in';
 
 /** A readable fallback title from a path: `chapter-02/index.md` → `chapter-02`. */
 function titleFromPath(source: string): string {
@@ -158,6 +185,11 @@ function throwIfAborted(signal: AbortSignal | undefined) {
  * const files = await findIngestFiles('docs'); // throws CohortError('invalid_input') when empty
  */
 export async function findIngestFiles(dir: string): Promise<string[]> {
+  return (await findIngestEntries(dir)).files;
+}
+
+/** {@link findIngestFiles} with the symbolic links it did not follow. */
+async function findIngestEntries(dir: string): Promise<IngestEntries> {
   try {
     if (!(await stat(dir)).isDirectory()) throw new Error('not a folder');
   } catch (cause) {
@@ -166,24 +198,29 @@ export async function findIngestFiles(dir: string): Promise<string[]> {
       cause,
     });
   }
-  let files: string[];
+  let entries: IngestEntries;
   try {
-    files = await listFiles(dir);
+    entries = await listEntries(dir);
   } catch (cause) {
     throw new CohortError('invalid_input', `Cannot read the folder "${dir}": ${String(cause)}`, {
       file: dir,
       cause,
     });
   }
-  if (files.length === 0) {
+  if (entries.files.length === 0) {
+    const links = entries.links.length
+      ? ` (only symbolic links, which are not followed: ${entries.links
+          .slice(0, 3)
+          .map((link) => relative(dir, link))
+          .join(', ')})`
+      : '';
     throw new CohortError(
       'invalid_input',
-      `No ${SUPPORTED_EXTENSIONS.join('/')} files in "${dir}". Point ingestion at the folder holding the book's markdown or reStructuredText.`,
+      `No ${SUPPORTED_EXTENSIONS.join('/')} files in "${dir}"${links}. Point ingestion at the folder holding the book's markdown or reStructuredText.`,
       { file: dir },
     );
   }
-
-  return files;
+  return entries;
 }
 
 /**
@@ -201,7 +238,7 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
   const started = performance.now();
   const { store, signal } = options;
   throwIfAborted(signal);
-  const files = await findIngestFiles(dir);
+  const { files, links } = await findIngestEntries(dir);
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const root = resolve(dir);
   const roots = store.meta ? readRoots(await store.meta.get(INGEST_ROOTS_KEY)) : {};
@@ -222,7 +259,10 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
     for (const source of clashes) others.delete(source);
   } else refuseClashes(clashes, dir, root, others);
   const prepared: { source: string; document?: DocumentRecord; chunks?: ChunkRecord[] }[] = [];
-  const skipped: SkippedFile[] = [];
+  const skipped: SkippedFile[] = links.map((link) => ({
+    source: relative(dir, link).split(sep).join('/'),
+    reason: LINK_REASON,
+  }));
   const truncated: SkippedFile[] = [];
   for (const file of files) {
     throwIfAborted(signal);
