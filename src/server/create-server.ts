@@ -14,6 +14,7 @@ import { apiKeys, bearerAuth } from './bearer-auth.js';
 import { bodySizeLimit } from './body-size-limit.js';
 import { errorHandler } from './error-handler.js';
 import { withFastProbe, type AppFetch } from './fast-probe.js';
+import { withFastRoute } from './fast-route.js';
 import { storeHealth } from './store-health.js';
 import { rateLimit } from './rate-limit.js';
 import { REQUEST_ID_HEADER, requestContext } from './request-context.js';
@@ -97,7 +98,8 @@ export function createServer(
  * agent and the MCP servers it started), so {@link startServer} can stop them on shutdown instead
  * of leaving their child processes to the process's exit, and the `fetch` to serve it with: the
  * app's, with `GET /healthz` answered without the middleware chain while the store is known good
- * (see `withFastProbe`), unless CORS is on (its middleware adds headers to the probe too).
+ * (see `withFastProbe`), unless CORS is on (its middleware adds headers to the probe too), and a
+ * plain `POST /route` likewise (see `withFastRoute`), unless CORS, a rate limit or an API key is on.
  */
 export function buildServer(
   served: ServedAssistant,
@@ -132,7 +134,8 @@ export function buildServer(
   const auth = bearerAuth({ apiKey: settings.apiKey });
   // With neither a rate limit nor an API key there is nothing to check: no layer at all, rather
   // than three that pass every request on.
-  if (settings.rateLimitPerMinute > 0 || apiKeys(settings.apiKey).length > 0) {
+  const guarded = settings.rateLimitPerMinute > 0 || apiKeys(settings.apiKey).length > 0;
+  if (guarded) {
     app.use(async (c, next) => {
       if (PUBLIC_PATHS.has(c.req.path)) return next();
       return limit(c, async () => {
@@ -254,22 +257,32 @@ export function buildServer(
   const healthParts = { assistant, store, modeDescription: served.modeDescription };
   // The good answer's text, kept while the number of agents (the one part that can change) holds.
   let healthy: { agents: number; body: string } | undefined;
-  const fetch =
-    settings.corsOrigins.length > 0
+  const corsOn = settings.corsOrigins.length > 0;
+  // `POST /route` goes through the rate limit and the API key when they are on, and CORS adds
+  // headers to every answer: only a server with none of them answers it on the fast path.
+  const routed =
+    corsOn || guarded
       ? app.fetch
-      : withFastProbe(app.fetch, {
+      : withFastRoute(app.fetch, {
+          route: (query) => assistant.route(query),
+          maxBodyBytes: settings.bodyLimitBytes,
           logger,
-          answer: () => {
-            const reachable = health.probe();
-            // Unknown or down: the app's route waits for the ping (the same one, shared).
-            if (reachable !== true) return undefined;
-            const agents = assistant.agents().total;
-            if (healthy?.agents !== agents) {
-              healthy = { agents, body: JSON.stringify(healthBody(healthParts, true)) };
-            }
-            return { status: 200, body: healthy.body };
-          },
         });
+  const fetch = corsOn
+    ? routed
+    : withFastProbe(routed, {
+        logger,
+        answer: () => {
+          const reachable = health.probe();
+          // Unknown or down: the app's route waits for the ping (the same one, shared).
+          if (reachable !== true) return undefined;
+          const agents = assistant.agents().total;
+          if (healthy?.agents !== agents) {
+            healthy = { agents, body: JSON.stringify(healthBody(healthParts, true)) };
+          }
+          return { status: 200, body: healthy.body };
+        },
+      });
   const close = async () => {
     const opened = research;
     research = undefined;

@@ -28,7 +28,7 @@ export interface FastProbeOptions {
 }
 
 /** The path of an absolute request URL (`http://host/healthz?x` → `/healthz`). */
-function pathOf(url: string): string {
+export function pathOf(url: string): string {
   const start = url.indexOf('/', url.indexOf('://') + 3);
   if (start === -1) return '/';
   const query = url.indexOf('?', start);

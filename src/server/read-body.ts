@@ -8,6 +8,9 @@ import {
 } from '../schema/index.js';
 import { apiError, HttpError } from './api-error.js';
 
+/** The content types a JSON body may be declared with (`application/json`, `application/x+json`…). */
+export const JSON_CONTENT_TYPE = /^application\/([\w.+-]+\+)?json\b/i;
+
 /**
  * Reads a JSON request body and validates it with `schema`. The split between statuses:
  * not JSON (or not an object, nested deeper than {@link MAX_JSON_DEPTH}, or holding a NUL character
@@ -24,7 +27,7 @@ export async function readBody<S extends z.ZodType>(
   options: { wire?: boolean } = {},
 ): Promise<z.infer<S>> {
   const type = c.req.header('content-type') ?? '';
-  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+  if (!JSON_CONTENT_TYPE.test(type)) {
     throw new HttpError(
       apiError(
         'unsupported_media_type',

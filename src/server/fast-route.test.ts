@@ -1,0 +1,258 @@
+import type { HttpBindings } from '@hono/node-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createExtractiveRunner } from '../agents/index.js';
+import { createAssistant, createContextSkill, type Assistant } from '../assistant/index.js';
+import { createRagSkill } from '../agents/index.js';
+import { createBookRegistry } from '../routing/book-registry.js';
+import type { Router } from '../routing/router.js';
+import { routeResponse, toWire } from '../schema/index.js';
+import { createStore, openPgliteDb, type Store } from '../store/index.js';
+import { createLogger } from '../telemetry/index.js';
+import { sampleBookRouter } from '../test/sample-book-router.js';
+import { testWebAssets } from '../test/test-assistant.js';
+import { buildServer, createServer, type ServerOptions } from './create-server.js';
+import { plainRouteQuery, routeAnswerText } from './fast-route.js';
+import { startServer, type RunningServer } from './start-server.js';
+
+// The fast path of `POST /route` must answer exactly as the app does: every body below is sent
+// over HTTP to a started server (fast path on) and through `app.request` (the app alone), and
+// status, content type, request id and body text are compared.
+
+let store: Store;
+let router: Router;
+let assistant: Assistant;
+const running: RunningServer[] = [];
+let logged: Record<string, unknown>[] = [];
+
+beforeAll(async () => {
+  store = await createStore(await openPgliteDb('memory://'));
+  router = await sampleBookRouter();
+  assistant = createAssistant({
+    registry: createBookRegistry(),
+    router,
+    rag: createRagSkill({ retrieve: async () => [] }),
+    context: createContextSkill(store.sessions),
+    runner: createExtractiveRunner(),
+  });
+}, 120_000);
+afterAll(async () => {
+  await Promise.all(running.map((server) => server.close()));
+  await store.close();
+});
+
+const served = () => ({ assistant, store, modeDescription: 'extractive (test)' });
+
+const options = (extra: Partial<ServerOptions> = {}): ServerOptions => ({
+  webAssets: testWebAssets,
+  logger: createLogger({
+    level: 'info',
+    write: (line) => logged.push(JSON.parse(line) as Record<string, unknown>),
+  }),
+  ...extra,
+});
+
+async function serve(extra: Partial<ServerOptions> = {}): Promise<string> {
+  const server = await startServer(served(), {
+    ...options(extra),
+    server: { port: 0, host: '127.0.0.1', ...extra.server },
+    handleSignals: false,
+  });
+  running.push(server);
+  return server.url;
+}
+
+/** What a client sees of an answer: status, content type, request id and the body's text. */
+async function seen(response: Response) {
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    id: response.headers.get('x-request-id'),
+    body: await response.text(),
+  };
+}
+
+const QUESTIONS = [
+  'What is a topic?',
+  '   Capstone milestones  ',
+  'How does VSLAM work, and what GPU do I need to run it?',
+  'waht does SLAM stnad for',
+  "What's the price of Ethereum right now?",
+  'Sorry if this is basic. What is a launch file?',
+];
+
+const json = 'application/json';
+/** Bodies and content types: the plain case and every way a body can be wrong. */
+const CASES: Array<[label: string, body: string, type: string]> = [
+  ...QUESTIONS.map((query): [string, string, string] => [query, JSON.stringify({ query }), json]),
+  ['vendor JSON type', JSON.stringify({ query: 'What is a topic?' }), 'application/vnd.x+json'],
+  ['charset', JSON.stringify({ query: 'What is a topic?' }), 'application/json; charset=utf-8'],
+  ['byte order mark', `\uFEFF${JSON.stringify({ query: 'What is a topic?' })}`, json],
+  ['spaces around JSON', ` ${JSON.stringify({ query: 'What is a topic?' })}\n`, json],
+  ['empty question', '{"query":""}', json],
+  ['blank question', '{"query":"   "}', json],
+  ['too long', JSON.stringify({ query: 'a'.repeat(2001) }), json],
+  ['long enough once trimmed', JSON.stringify({ query: ` ${'a'.repeat(2000)} ` }), json],
+  ['NUL', '{"query":"a\\u0000b"}', json],
+  ['unpaired surrogate', '{"query":"a\\ud800b"}', json],
+  ['number', '{"query":42}', json],
+  ['null question', '{"query":null}', json],
+  ['no question', '{}', json],
+  ['extra field', '{"query":"What is a topic?","agent":"glossary"}', json],
+  ['misspelt field', '{"qeury":"What is a topic?"}', json],
+  ['camelCase key', '{"Query":"What is a topic?"}', json],
+  ['twice the key', '{"query":"What is a topic?","query":"Capstone milestones"}', json],
+  ['prototype key', '{"__proto__":{"query":"x"},"query":"What is a topic?"}', json],
+  ['array', '[{"query":"What is a topic?"}]', json],
+  ['null', 'null', json],
+  ['string', '"What is a topic?"', json],
+  ['not JSON', 'What is a topic?', json],
+  ['empty body', '', json],
+  ['text type', JSON.stringify({ query: 'What is a topic?' }), 'text/plain'],
+  ['nested deep', `{"query":"x","a":${'['.repeat(70)}${']'.repeat(70)}}`, json],
+];
+
+describe('POST /route on the fast path', () => {
+  it('answers every body as the app does: status, content type, request id, body text', async () => {
+    const url = await serve();
+    const app = createServer(served(), options());
+    for (const [label, body, type] of CASES) {
+      const init = () => ({
+        method: 'POST',
+        headers: { 'content-type': type, 'x-request-id': 'route-1' },
+        body,
+      });
+      expect(await seen(await fetch(`${url}/route`, init())), label).toEqual(
+        await seen(await app.request('/route', init())),
+      );
+    }
+    // Without a content type, and with a query string on the path.
+    const bare = { method: 'POST', body: '{"query":"What is a topic?"}' };
+    expect(await seen(await fetch(`${url}/route`, bare))).toMatchObject({ status: 415 });
+    const plain = await seen(
+      await fetch(`${url}/route?x=1`, {
+        method: 'POST',
+        headers: { 'content-type': json },
+        body: '{"query":"What is a topic?"}',
+      }),
+    );
+    expect(plain.status).toBe(200);
+    expect(plain.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(JSON.parse(plain.body)).toEqual(toWire(routeResponse(router.route('What is a topic?'))));
+  });
+
+  it('leaves a body over the limit, and one of unknown length, to the app', async () => {
+    const url = await serve({ server: { bodyLimitBytes: 64 } });
+    const small = JSON.stringify({ query: 'What is a topic?' });
+    const large = JSON.stringify({ query: `What is a topic? ${'x'.repeat(64)}` });
+    const post = (body: BodyInit, extra: RequestInit = {}) =>
+      fetch(`${url}/route`, {
+        method: 'POST',
+        headers: { 'content-type': json },
+        body,
+        ...extra,
+      });
+    expect((await post(small)).status).toBe(200);
+    const refused = await post(large);
+    expect(refused.status).toBe(413);
+    expect(await refused.json()).toMatchObject({ error: { code: 'payload_too_large' } });
+    // A streamed body has no declared length: counted as it arrives, by the app.
+    const stream = (text: string) =>
+      new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(text));
+          controller.close();
+        },
+      });
+    const chunked = { duplex: 'half' } as RequestInit;
+    expect((await post(stream(small), chunked)).status).toBe(200);
+    expect((await post(stream(large), chunked)).status).toBe(413);
+  });
+
+  it('logs the same request line as the app', async () => {
+    const url = await serve();
+    const post = (id: string) =>
+      fetch(`${url}/route`, {
+        method: 'POST',
+        headers: { 'content-type': json, 'x-request-id': id },
+        body: JSON.stringify({ query: id === 'bad-1' ? '' : 'What is a topic?' }),
+      }).then((response) => response.arrayBuffer());
+    logged = [];
+    await post('fast-1');
+    await post('bad-1');
+    expect(logged.filter((line) => line.event === 'request')).toEqual([
+      expect.objectContaining({
+        request_id: 'fast-1',
+        method: 'POST',
+        path: '/route',
+        status: 200,
+        ms: expect.any(Number),
+      }),
+      expect.objectContaining({ request_id: 'bad-1', method: 'POST', path: '/route', status: 422 }),
+    ]);
+  });
+
+  it('is off when an API key or a rate limit guards /route', async () => {
+    const url = await serve({ server: { apiKey: 'secret' } });
+    const post = (headers: Record<string, string> = {}) =>
+      fetch(`${url}/route`, {
+        method: 'POST',
+        headers: { 'content-type': json, ...headers },
+        body: JSON.stringify({ query: 'What is a topic?' }),
+      });
+    expect((await post()).status).toBe(401);
+    expect((await post({ authorization: 'Bearer secret' })).status).toBe(200);
+  });
+});
+
+describe('the fetch startServer serves with, on POST /route', () => {
+  /** What @hono/node-server hands `fetch`, with a count of headers set on the Node response. */
+  const nodeEnv = (headers: Record<string, string>) => {
+    const set: string[] = [];
+    const env = {
+      incoming: { headers },
+      outgoing: { setHeader: (name: string) => set.push(name) },
+    } as unknown as HttpBindings;
+    return { env, set };
+  };
+  const request = (body: string) =>
+    new Request('http://127.0.0.1/route', {
+      method: 'POST',
+      headers: { 'content-type': json },
+      body,
+    });
+  const headers = (body: string) => ({
+    'content-type': json,
+    'content-length': String(Buffer.byteLength(body)),
+    'x-request-id': 'r-1',
+  });
+
+  it('answers a plain question without the middleware chain, and the rest through it', async () => {
+    const { fetch } = buildServer(served(), options());
+    const good = '{"query":"What is a topic?"}';
+    const fast = nodeEnv(headers(good));
+    const answer = await fetch(request(good), fast.env);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('x-request-id')).toBe('r-1');
+    // The request-context middleware sets the id on the Node response: it did not run.
+    expect(fast.set).toEqual([]);
+    const bad = '{"query":""}';
+    const chained = nodeEnv(headers(bad));
+    expect((await fetch(request(bad), chained.env)).status).toBe(422);
+    expect(chained.set).toEqual(['x-request-id']);
+  });
+});
+
+describe('plainRouteQuery and routeAnswerText', () => {
+  it('reads only the bodies the app takes as they are', () => {
+    expect(plainRouteQuery('{"query":" What is a topic? "}')).toBe('What is a topic?');
+    for (const body of ['{"query":""}', '{"query":1}', '{"query":"a","b":1}', '[]', 'x', ''])
+      expect(plainRouteQuery(body), body).toBeUndefined();
+  });
+
+  it('writes the same text as toWire(routeResponse(…))', () => {
+    for (const query of [...QUESTIONS, 'How do URDF joints work, and what does revolute mean?']) {
+      const route = router.route(query);
+      expect(routeAnswerText(route), query).toBe(JSON.stringify(toWire(routeResponse(route))));
+    }
+  });
+});

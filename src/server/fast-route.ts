@@ -1,0 +1,157 @@
+import type { HttpBindings } from '@hono/node-server';
+import { isSafeText, MAX_QUERY_LENGTH, type RouteResult } from '../schema/index.js';
+import type { Logger } from '../telemetry/index.js';
+import { pathOf, type AppFetch } from './fast-probe.js';
+import { JSON_CONTENT_TYPE } from './read-body.js';
+import { logRequest, REQUEST_ID_HEADER, requestIdFor } from './request-context.js';
+import type { ServerEnv } from './server-env.js';
+
+/** The path of the routing endpoint. */
+export const ROUTE_PATH = '/route';
+
+/** Options of {@link withFastRoute}. */
+export interface FastRouteOptions {
+  /** Routes a question (the assistant's `route`); a throw leaves the request to the app. */
+  route: (query: string) => RouteResult;
+  /** The largest body accepted (`server.bodyLimitBytes`): a larger one goes to the app (413). */
+  maxBodyBytes: number;
+  logger: Logger;
+  /** Clock of the logged duration (default `performance.now`). */
+  now?: () => number;
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * The question of a `POST /route` body when the body is exactly what the app's route accepts
+ * without a word to say: a JSON object whose one key is `query`, a string of safe text that is
+ * not blank and at most {@link MAX_QUERY_LENGTH} characters once trimmed; trimmed, as the app's
+ * `RouteRequest` reads it. Anything else (not JSON, other or extra keys, a question the app
+ * refuses) is `undefined`: the app answers it, with its own error.
+ *
+ * @example
+ * plainRouteQuery('{"query":" What is a topic? "}'); // 'What is a topic?'
+ * plainRouteQuery('{"query":""}'); // undefined (the app says 422)
+ */
+export function plainRouteQuery(text: string): string | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  let keys = 0;
+  for (const key in body) {
+    if (key !== 'query' || ++keys > 1) return undefined;
+  }
+  const raw = (body as { query?: unknown }).query;
+  if (typeof raw !== 'string' || !isSafeText(raw)) return undefined;
+  const query = raw.trim();
+  return query.length >= 1 && query.length <= MAX_QUERY_LENGTH ? query : undefined;
+}
+
+/**
+ * The JSON text of the `/route` answer for a decision: the same text as the app's
+ * `c.json(toWire(routeResponse(route)))`, keys in the same order, without walking the value to
+ * rename its keys.
+ *
+ * @example
+ * routeAnswerText(router.route('What is a topic?')); // '{"primary_agent":"glossary",...}'
+ */
+export function routeAnswerText(route: RouteResult): string {
+  return JSON.stringify({
+    primary_agent: route.primaryAgent,
+    secondary_agents: route.secondaryAgents,
+    confidence: route.confidence,
+    reason: route.routingReason,
+    is_multi_domain: route.isMultiDomain,
+    phase: route.phase,
+  });
+}
+
+/**
+ * Wraps an app's `fetch` so that a plain `POST /route` served by @hono/node-server (a JSON body
+ * of declared length within the limit, holding one valid question) is answered by the same
+ * response the app gives (status 200, the JSON decision, content type and `x-request-id`, and
+ * the same `request` log line) without Hono's middleware chain, its body reader and zod: on the
+ * routing endpoint, which is cheap in itself, those cost as much as a whole request to a bare
+ * Hono app. The body is read once; whatever the fast path does not take as it is (another
+ * path or method, a chunked or oversized body, not JSON, a question the app would refuse, a
+ * routing error) goes to the app with the same bytes, so every error keeps the app's answer.
+ * Only for a server without CORS, rate limit or API key (those layers apply to `/route`).
+ *
+ * @example
+ * serve({ fetch: withFastRoute(app.fetch, { route: assistant.route, maxBodyBytes, logger }) });
+ */
+export function withFastRoute(fetch: AppFetch, options: FastRouteOptions): AppFetch {
+  const now = options.now ?? performance.now.bind(performance);
+
+  // The body read, then answered here or handed to the app as a request with the same bytes.
+  const answer = async (
+    request: Request,
+    node: HttpBindings,
+    executionContext: Parameters<AppFetch>[2],
+  ): Promise<Response> => {
+    const started = now();
+    let bytes: ArrayBuffer;
+    try {
+      bytes = await request.arrayBuffer();
+    } catch {
+      // The client went away mid-body: the app meets the same unreadable body and says so.
+      return fetch(request, node, executionContext);
+    }
+    const query = plainRouteQuery(decoder.decode(bytes));
+    let text: string | undefined;
+    if (query !== undefined) {
+      try {
+        text = routeAnswerText(options.route(query));
+      } catch {
+        // The app routes it again and answers the error as it answers every error.
+      }
+    }
+    if (text === undefined) {
+      const again = new Request(request.url, {
+        method: request.method,
+        headers: request.headers,
+        body: bytes,
+      });
+      return fetch(again, node, executionContext);
+    }
+    const incoming = node.incoming.headers[REQUEST_ID_HEADER];
+    const requestId = requestIdFor(typeof incoming === 'string' ? incoming : undefined);
+    // A plain headers object and a string body: @hono/node-server writes it without copying.
+    const response = new Response(text, {
+      status: 200,
+      headers: { 'content-type': 'application/json', [REQUEST_ID_HEADER]: requestId },
+    });
+    logRequest(options.logger.child({ request_id: requestId }), {
+      method: 'POST',
+      path: ROUTE_PATH,
+      status: 200,
+      ms: Math.round(now() - started),
+    });
+    return response;
+  };
+
+  return (request, env, executionContext) => {
+    const node = env as ServerEnv['Bindings'] | undefined;
+    if (request.method !== 'POST' || !node?.incoming || !node.outgoing) {
+      return fetch(request, env, executionContext);
+    }
+    if (pathOf(request.url) !== ROUTE_PATH) return fetch(request, env, executionContext);
+    const headers = node.incoming.headers;
+    const type = headers['content-type'];
+    const length = headers['content-length'];
+    if (
+      type === undefined ||
+      !JSON_CONTENT_TYPE.test(type) ||
+      length === undefined ||
+      headers['transfer-encoding'] !== undefined ||
+      !(Number.parseInt(length, 10) <= options.maxBodyBytes)
+    ) {
+      return fetch(request, env, executionContext);
+    }
+    return answer(request, node as HttpBindings, executionContext);
+  };
+}
