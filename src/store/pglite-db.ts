@@ -12,6 +12,7 @@ import {
   findSnapshot,
   saveSnapshot,
 } from './pglite-snapshot.js';
+import { unpackSnapshot } from './snapshot-unpack.js';
 
 type Queryable = Pick<PGlite, 'query' | 'exec'> | Transaction;
 
@@ -94,12 +95,13 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
     // and handing the bytes on cost three more copies of its 40 MB at the start's peak.
     const create = async (snapshotFile?: string): Promise<Db & Dumpable> => {
       if (!inMemory) {
+        // A folder's snapshot is written out file by file before the engine starts, which then
+        // finds an existing data folder: PGlite's own loader would hold the whole tarball, and
+        // copies of it, in the engine thread's memory (see `unpackSnapshot`).
+        if (snapshotFile) unpackSnapshot(snapshotFile, dataDir);
         // A folder's engine runs on its own thread, so its work never blocks the event loop.
         // The thread starts PGlite with fsync on: PGlite's defaults turn it off.
-        return openPgliteWorkerDb(dataDir, {
-          ...(options.vector ? { vector: true } : {}),
-          ...(snapshotFile ? { snapshotFile } : {}),
-        });
+        return openPgliteWorkerDb(dataDir, options.vector ? { vector: true } : {});
       }
       // pgvector is loaded only when embeddings are configured: it adds start-up time.
       const extensions = options.vector

@@ -22,6 +22,10 @@ describe('PGlite fresh-folder snapshot', () => {
     await fromSnapshot.exec('CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ($$kept$$)');
     await fromSnapshot.close();
     expect(statSync(saved).mtimeMs).toBe(savedAt);
+    // Unpacked with the snapshot's own modes: the data files are nobody else's to read (PGlite's
+    // loader wrote them readable by all).
+    for (const file of ['PG_VERSION', 'global/pg_control'])
+      expect(statSync(join(folder, file)).mode & 0o007).toBe(0);
 
     const reopened = await openPgliteDb(folder, { snapshotDir: cache });
     expect((await reopened.query<{ body: string }>('SELECT body FROM notes')).rows).toEqual([

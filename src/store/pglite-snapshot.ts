@@ -7,8 +7,9 @@ import type { PGlite } from '@electric-sql/pglite';
 /**
  * A new PGlite data folder is made by running `initdb` in WebAssembly: seconds of work and a few
  * hundred MB of memory that stay with the process, the same every time. So the first fresh folder
- * is saved as a tarball in the user's cache, and later new stores (folders and `memory://`) start
- * from it with PGlite's `loadDataDir` instead. The tarball is made on this machine by the
+ * is saved as a tarball in the user's cache, and later new stores start from it instead: a folder
+ * has it written out file by file (`unpackSnapshot`), `memory://` loads it with PGlite's
+ * `loadDataDir`. The tarball is made on this machine by the
  * installed PGlite, never shipped, and named after PGlite's version, so an upgrade makes a new one.
  */
 
@@ -50,7 +51,8 @@ export function snapshotPath(cacheDir: string): string {
 
 /**
  * The path of the saved fresh data folder, or undefined when there is none yet. Its bytes are read
- * by whoever unpacks it (PGlite, through a Blob backed by the file), so they are in memory once.
+ * by whoever unpacks it (`unpackSnapshot`, or PGlite through a Blob backed by the file), so they
+ * are in memory at most once.
  */
 export function findSnapshot(cacheDir: string): string | undefined {
   const path = snapshotPath(cacheDir);

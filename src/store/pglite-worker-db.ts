@@ -46,15 +46,15 @@ export interface Dumpable {
  * and flushing pages) never blocks the event loop that serves requests: a burst of writes delays
  * other writes, not every request. The {@link Db} it returns behaves like the in-thread one,
  * including interactive transactions. PGlite runs with `fsync` on (its default `-F` is dropped)
- * and the embedded memory settings of `pglite-settings.ts`; a new folder is unpacked from
- * `snapshotFile` when given. The folder must already be locked by the caller.
+ * and the embedded memory settings of `pglite-settings.ts`. The folder must already be locked by
+ * the caller (and a new one unpacked from the fresh-folder snapshot, see `openPgliteDb`).
  *
  * @example
  * const db = await openPgliteWorkerDb('.cohort', { vector: false });
  */
 export async function openPgliteWorkerDb(
   dataDir: string,
-  options: { vector?: boolean; snapshotFile?: string } = {},
+  options: { vector?: boolean } = {},
 ): Promise<Db & Dumpable> {
   const worker = new Worker(PGLITE_WORKER_SOURCE, {
     eval: true,
@@ -67,7 +67,6 @@ export async function openPgliteWorkerDb(
       pglitePath: require.resolve('@electric-sql/pglite'),
       ...(options.vector ? { vectorPath: require.resolve('@electric-sql/pglite-pgvector') } : {}),
       startParams: embeddedStartParams(),
-      ...(options.snapshotFile ? { snapshotFile: options.snapshotFile } : {}),
     },
   });
   const pending = new Map<number, Pending>();

@@ -27,8 +27,6 @@ async function main() {
     const startParams = PGlite.defaultStartParams.filter((param) => param !== '-F');
     const options = { startParams: [...startParams, ...workerData.startParams] };
     if (workerData.vectorPath) options.extensions = { vector: require(workerData.vectorPath).vector };
-    // A Blob backed by the file: its bytes are read once, here, as PGlite unpacks them.
-    if (workerData.snapshotFile) options.loadDataDir = await require('node:fs').openAsBlob(workerData.snapshotFile);
     pg = await PGlite.create(workerData.dataDir, options);
   } catch (error) {
     reply(0, undefined, describe(error));

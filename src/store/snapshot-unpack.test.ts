@@ -1,0 +1,111 @@
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { unpackSnapshot } from './snapshot-unpack.js';
+
+const root = mkdtempSync(join(tmpdir(), 'cohort-unpack-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+interface Member {
+  name: string;
+  type?: string;
+  mode?: number;
+  mtime?: number;
+  data?: Buffer;
+  prefix?: string;
+}
+
+/** A ustar archive as PGlite's dump writes one: a header block per member, data padded to 512. */
+function tarball(members: Member[], { end = true } = {}): Buffer {
+  const blocks: Buffer[] = [];
+  for (const member of members) {
+    const header = Buffer.alloc(512);
+    const data = member.data ?? Buffer.alloc(0);
+    header.write(member.name, 0, 100, 'utf8');
+    header.write((member.mode ?? 0o600).toString(8).padStart(7, '0'), 100);
+    header.write(data.length.toString(8).padStart(11, '0'), 124);
+    header.write((member.mtime ?? 1_700_000_000).toString(8).padStart(11, '0'), 136);
+    header.write(member.type ?? '0', 156);
+    header.write('ustar', 257);
+    if (member.prefix) header.write(member.prefix, 345, 155, 'utf8');
+    header.fill(' ', 148, 156);
+    let sum = 0;
+    for (const byte of header) sum += byte;
+    header.write(sum.toString(8).padStart(6, '0') + '\0 ', 148);
+    blocks.push(header, data, Buffer.alloc((512 - (data.length % 512)) % 512));
+  }
+  if (end) blocks.push(Buffer.alloc(1024));
+  return Buffer.concat(blocks);
+}
+
+let count = 0;
+function write(archive: Buffer): { file: string; dir: string } {
+  count += 1;
+  const file = join(root, `snapshot-${count}.tar`);
+  writeFileSync(file, archive);
+  return { file, dir: join(root, `folder-${count}`) };
+}
+
+describe('unpackSnapshot', () => {
+  it('writes every folder and file with its bytes, mode and modification time', () => {
+    // Bigger than the copy buffer, so a file is written in several pieces.
+    const wal = Buffer.alloc(2 * 1024 * 1024 + 7, 0);
+    wal.write('segment', 1024 * 1024 + 3);
+    const { file, dir } = write(
+      tarball([
+        { name: '/PG_VERSION', mode: 0o640, mtime: 1_600_000_000, data: Buffer.from('17\n') },
+        { name: '/base', type: '5', mode: 0o750 },
+        { name: '/base/5', type: '5', mode: 0o750 },
+        { name: '/base/5/1259', data: Buffer.from('pages') },
+        { name: '/pg_wal', type: '5', mode: 0o700 },
+        { name: '000000010000000000000001', prefix: '/pg_wal', data: wal },
+        { name: '/base/5/empty' },
+      ]),
+    );
+    unpackSnapshot(file, dir);
+    expect(readdirSync(dir).sort()).toEqual(['PG_VERSION', 'base', 'pg_wal']);
+    expect(readFileSync(join(dir, 'PG_VERSION'), 'utf8')).toBe('17\n');
+    expect(statSync(join(dir, 'PG_VERSION')).mode & 0o777).toBe(0o640);
+    expect(statSync(join(dir, 'PG_VERSION')).mtimeMs).toBe(1_600_000_000_000);
+    expect(statSync(join(dir, 'base/5')).isDirectory()).toBe(true);
+    expect(readFileSync(join(dir, 'base/5/1259'), 'utf8')).toBe('pages');
+    expect(statSync(join(dir, 'base/5/1259')).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(dir, 'base/5/empty')).length).toBe(0);
+    expect(readFileSync(join(dir, 'pg_wal/000000010000000000000001')).equals(wal)).toBe(true);
+  });
+
+  it('refuses a member that would land outside the folder, writing nothing there', () => {
+    const { file, dir } = write(tarball([{ name: '../escaped', data: Buffer.from('x') }]));
+    expect(() => unpackSnapshot(file, dir)).toThrow(/no path inside the data folder/);
+    expect(existsSync(join(root, 'escaped'))).toBe(false);
+  });
+
+  it('refuses kinds of member a data folder does not hold (a symbolic link)', () => {
+    const { file, dir } = write(tarball([{ name: '/link', type: '2' }]));
+    expect(() => unpackSnapshot(file, dir)).toThrow(/kind a data folder does not hold/);
+  });
+
+  it('refuses a damaged header, a cut tarball and an empty or foreign file', () => {
+    const good = tarball([{ name: '/PG_VERSION', data: Buffer.from('17\n') }]);
+    const damaged = Buffer.from(good);
+    damaged[3] = 'X'.charCodeAt(0);
+    expect(() => unpackSnapshot(write(damaged).file, join(root, 'd1'))).toThrow(/bad checksum/);
+    const cut = tarball([{ name: '/PG_VERSION', data: Buffer.alloc(4096) }], { end: false });
+    expect(() => unpackSnapshot(write(cut.subarray(0, 1024)).file, join(root, 'd2'))).toThrow(
+      /ends inside/,
+    );
+    expect(() => unpackSnapshot(write(Buffer.alloc(1024)).file, join(root, 'd3'))).toThrow(/empty/);
+    expect(() =>
+      unpackSnapshot(write(Buffer.from('not a tarball')).file, join(root, 'd4')),
+    ).toThrow(/ends before/);
+  });
+});
