@@ -41,6 +41,37 @@ describe('resolveFollowUp', () => {
     expect(resolveFollowUp('How accurate is it?', longer).query).toBe('How accurate is IMU?');
   });
 
+  it('leaves a new question that only contains a pronoun or starts with how or why as asked', () => {
+    // Asked one after another in a session, these read as "... (about IMU)" or had "it" replaced
+    // by the earlier subject, and were answered about the IMU.
+    for (const query of [
+      'How does the gripper know it is holding something fragile?',
+      'Why are wheeled robots cheaper to build than legged ones?',
+      'Is it possible to run the simulator on a laptop with integrated graphics?',
+      'How long is the course?',
+      'The arm overshoots its target. What should I tune first?',
+      'Which battery lasts longest, and what does that cost per charge?',
+    ])
+      expect(resolveFollowUp(query, history)).toEqual({ query });
+    // A pronoun with nothing before it to stand for still leans on the conversation.
+    expect(resolveFollowUp('ok but what does it stand for?', history).query).toBe(
+      'ok but what does IMU stand for?',
+    );
+    expect(resolveFollowUp('how so?', history).subject).toBe('IMU');
+  });
+
+  it('takes the subject from an earlier question that asked something of its own', () => {
+    // "How do grippers …" used to count as a follow-up itself and was skipped for the IMU.
+    const later = [
+      ...history,
+      user('How do grippers sense how hard they squeeze?'),
+      assistant('Force sensors in the fingers [1].'),
+    ];
+    expect(resolveFollowUp('Why?', later).subject).toBe(
+      'How do grippers sense how hard they squeeze',
+    );
+  });
+
   it('leaves a question with its own subject, or with no history, as asked', () => {
     expect(resolveFollowUp('What is a gripper?', history)).toEqual({ query: 'What is a gripper?' });
     expect(resolveFollowUp('What does it stand for?', [])).toEqual({

@@ -18,6 +18,41 @@ function madeOfFunctionWords(query: string): boolean {
   return words.some((word) => STOPWORDS.has(word) || QUERY_STOPWORDS.has(word));
 }
 
+/**
+ * Most topic words a question leaning on a pronoun may have of its own. "Where is it mounted on the
+ * robot?" and "How is it different from SLAM?" lean on the earlier subject; "Is it possible to
+ * simulate thermal imaging or event cameras in Isaac?" says all it asks about, and its "it" is
+ * the empty subject of "is it possible".
+ */
+const MAX_FOLLOW_UP_TERMS = 3;
+/** Most words of a bare request for more ("tell me more", "how about an example?"). */
+const MAX_BARE_WORDS = 4;
+/** Words that open a turn of conversation without being part of the question ("ok but …"). */
+const OPENER =
+  /^(?:(?:and|so|ok(?:ay)?|but|well|hmm+|right|cool|great|thanks|alright|also)\b[\s,.!]*)+/i;
+
+/**
+ * True when a question leans on the earlier turns for its subject: a pronoun with nothing before it
+ * that it could stand for ("What does it stand for?"; in "How does the robot know it's tipping
+ * over?" it stands for the robot), or a bare request for more ("Why?", "tell me more"; a question
+ * that only starts with "how" or "why" asks something of its own).
+ */
+function leansOnHistory(query: string): boolean {
+  const asked = query.trim().replace(OPENER, '');
+  const own = analyze(asked, QUERY_STOPWORDS);
+  const pronoun = PRONOUN.exec(asked);
+  if (
+    pronoun !== null &&
+    own.length <= MAX_FOLLOW_UP_TERMS &&
+    analyze(asked.slice(0, pronoun.index), QUERY_STOPWORDS).length === 0
+  )
+    return true;
+  // "Why?", "how so?", "more details please"; "How long is the course?" asks about the course.
+  if (BARE.test(asked) && own.length <= 1 && asked.split(/\s+/).length <= MAX_BARE_WORDS)
+    return true;
+  return own.length === 0 && madeOfFunctionWords(query);
+}
+
 /** How a follow-up was read. */
 export interface FollowUp {
   /** The question with its subject filled in, or the question itself. */
@@ -34,8 +69,7 @@ function earlierSubject(history: readonly Message[]): string | undefined {
     const subject = questionSubject(message.content);
     if (subject.phrase) return subject.phrase;
     // A follow-up itself ("what does it stand for?", "why is that?") points further back.
-    if (subject.pronoun || PRONOUN.test(message.content) || BARE.test(message.content.trim()))
-      continue;
+    if (leansOnHistory(message.content)) continue;
     if (analyze(message.content, QUERY_STOPWORDS).length > 0)
       return message.content.trim().replace(/[?!.]+$/, '');
   }
@@ -54,16 +88,10 @@ function earlierSubject(history: readonly Message[]): string | undefined {
  */
 export function resolveFollowUp(query: string, history: readonly Message[]): FollowUp {
   if (history.length === 0) return { query };
-  const own = questionSubject(query);
-  if (own.phrase) return { query };
-  const hasPronoun = PRONOUN.test(query);
-  const bare =
-    BARE.test(query.trim()) ||
-    (analyze(query, QUERY_STOPWORDS).length === 0 && madeOfFunctionWords(query));
-  if (!own.pronoun && !hasPronoun && !bare) return { query };
+  if (questionSubject(query).phrase || !leansOnHistory(query)) return { query };
   const subject = earlierSubject(history);
   if (!subject) return { query };
-  const resolved = hasPronoun
+  const resolved = PRONOUN.test(query)
     ? query.replace(PRONOUN, (word) => (/^its$/i.test(word) ? `${subject}'s` : subject))
     : `${query.trim()} (about ${subject})`;
   return { query: resolved, subject };
