@@ -5,6 +5,7 @@ import { CohortError, parseInput } from '../errors/index.js';
 import {
   AgentContext,
   ChatRequest,
+  plainQuery,
   type AgentInfoResponse,
   type AgentResponse,
   type ChatResponse,
@@ -364,7 +365,9 @@ export function createAssistant(options: AssistantOptions): Assistant {
         if (event.type === 'done') done = event.response;
       return done as ChatResponse;
     },
-    route: (query) => options.router.route(parseInput(ChatRequest, { query }).query),
+    // A plain question skips zod (routing's hot path); any other input gets zod's message.
+    route: (query) =>
+      options.router.route(plainQuery(query) ?? parseInput(ChatRequest, { query }).query),
     agents: () => {
       const agents = options.registry.summaries();
       return { agents, total: agents.length };

@@ -39,3 +39,46 @@ describe('RoutingModel.readQuestionWords', () => {
     expect(plain.readQuestionWords(query)).toEqual({ text: query, corrections: [] });
   });
 });
+
+describe('RoutingModel.readQuestionWords, scanned by hand', () => {
+  // What it was written as before: a regular expression with a replacer, kept here to pin the
+  // hand-written scan to the same text and corrections on every kind of neighbour.
+  function byExpression(
+    query: string,
+    meant: (word: string) => string | undefined,
+  ): { text: string; corrections: Array<[string, string]> } {
+    const corrections: Array<[string, string]> = [];
+    const text = query.replace(/[A-Za-z]{3,7}/g, (typed, at: number) => {
+      if (typed.length > 1 && typed === typed.toUpperCase()) return typed;
+      if (
+        /[A-Za-z0-9]/.test(query[at - 1] ?? '') ||
+        /[A-Za-z0-9]/.test(query[at + typed.length] ?? '')
+      )
+        return typed;
+      const word = typed.toLowerCase();
+      const fix = meant(word);
+      if (fix === undefined) return typed;
+      corrections.push([word, fix]);
+      return typed[0] === word[0] ? fix : fix[0]!.toUpperCase() + fix.slice(1);
+    });
+    return { text, corrections };
+  }
+
+  it('reads every question as the expression did', () => {
+    const { plain } = testRoutingModels();
+    // The model's own reading of one word, taken from a one-word question.
+    const meant = (word: string) => plain.readQuestionWords(` ${word} `).corrections[0]?.[1];
+    for (const query of [
+      'Waht is a costmap, and wht does it mark?',
+      'WAHT is it? Waht. waht? "waht" (wht) waht-wht waht_wht',
+      'g5xlarge 2waht waht2 wahtwahtwaht whtwahtx cafwaht cafe\u0301 waht\u00e9 \u00e9waht',
+      'whhat whch teh hwo todo Whcih WHcih wHat',
+      'a ab abc abcdefg abcdefgh abcdefghijklmn abcdefghijklmnopq',
+      '',
+      'waht',
+      '   wht   ',
+    ]) {
+      expect(plain.readQuestionWords(query), query).toEqual(byExpression(query, meant));
+    }
+  });
+});

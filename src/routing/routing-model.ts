@@ -62,6 +62,19 @@ export interface KnownForm {
   text?: string;
 }
 
+const isAsciiLetter = (code: number): boolean =>
+  (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
+// NaN (before the start or past the end of the text) is not a digit.
+const isAsciiDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
+/** True when `text[from, to)` has a lowercase ASCII letter. */
+function hasLowerCase(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x61 && code <= 0x7a) return true;
+  }
+  return false;
+}
+
 const sameWords = (a: readonly string[], b: readonly string[]): boolean =>
   a.length === b.length && a.every((word, i) => word === b[i]);
 
@@ -266,23 +279,46 @@ export function buildRoutingModel(
       return assemble(trainIntentClassifier(kept, { smoothing: options.smoothing, temperature }));
     },
     readQuestionWords(query) {
-      const corrections: Array<[string, string]> = [];
-      const text = query.replace(/[A-Za-z]{3,7}/g, (typed, at: number) => {
-        // Whole words only: not part of a longer word or of a name with digits ("g5xlarge"), and
-        // not an acronym ("TODO").
-        if (typed.length > 1 && typed === typed.toUpperCase()) return typed;
+      // Whole words of 3 to 7 ASCII letters (not part of a longer run of letters, not touching a
+      // digit as in "g5xlarge"), scanned by hand: most questions have no slip, and then the
+      // question comes back as it is, with no string built.
+      let corrections: Array<[string, string]> | undefined;
+      let text = '';
+      let from = 0;
+      let i = 0;
+      while (i < query.length) {
+        if (!isAsciiLetter(query.charCodeAt(i))) {
+          i += 1;
+          continue;
+        }
+        let end = i + 1;
+        while (end < query.length && isAsciiLetter(query.charCodeAt(end))) end += 1;
+        const length = end - i;
         if (
-          /[A-Za-z0-9]/.test(query[at - 1] ?? '') ||
-          /[A-Za-z0-9]/.test(query[at + typed.length] ?? '')
-        )
-          return typed;
-        const word = typed.toLowerCase();
-        const meant = functionWordOf(word);
-        if (meant === undefined) return typed;
-        corrections.push([word, meant]);
-        return typed[0] === word[0] ? meant : meant[0]!.toUpperCase() + meant.slice(1);
-      });
-      return { text, corrections };
+          length >= 3 &&
+          length <= 7 &&
+          !isAsciiDigit(query.charCodeAt(i - 1)) &&
+          !isAsciiDigit(query.charCodeAt(end)) &&
+          // Not an acronym ("TODO").
+          hasLowerCase(query, i, end)
+        ) {
+          const typed = query.slice(i, end);
+          const word = typed.toLowerCase();
+          const meant = functionWordOf(word);
+          if (meant !== undefined) {
+            (corrections ??= []).push([word, meant]);
+            text +=
+              query.slice(from, i) +
+              (typed[0] === word[0] ? meant : meant[0]!.toUpperCase() + meant.slice(1));
+            from = end;
+          }
+        }
+        i = end;
+      }
+      return {
+        text: corrections ? text + query.slice(from) : query,
+        corrections: corrections ?? [],
+      };
     },
     analyze(query, form) {
       // Keywords see the query as typed: the scorer reports its own typo matches ("~capston").

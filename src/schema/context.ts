@@ -20,6 +20,22 @@ function notTextMessage(input: unknown): string {
   return `The question must be text, not ${kind}.`;
 }
 
+/**
+ * The trimmed question when `input` is a question {@link Query} takes as it is (text of safe
+ * characters, 1..{@link MAX_QUERY_LENGTH} once trimmed): what `Query.parse(input)` returns, without
+ * zod. Anything else is `undefined`: parse it with zod, which says what is wrong. For the hot
+ * paths that validate one question per request (`/route`).
+ *
+ * @example
+ * plainQuery('  What is a topic? '); // 'What is a topic?'
+ * plainQuery(''); // undefined
+ */
+export function plainQuery(input: unknown): string | undefined {
+  if (typeof input !== 'string' || !isSafeText(input)) return undefined;
+  const query = input.trim();
+  return query.length >= 1 && query.length <= MAX_QUERY_LENGTH ? query : undefined;
+}
+
 /** A query: trimmed, 1..2000 characters. */
 export const Query = z
   .string({ error: (issue) => notTextMessage(issue.input) })

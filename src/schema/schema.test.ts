@@ -9,6 +9,8 @@ import {
   Citation,
   ContentDomain,
   Message,
+  plainQuery,
+  Query,
   RetrievedChunk,
   RouteRequest,
   RouteResponse,
@@ -153,5 +155,34 @@ describe('entities', () => {
       ]),
     );
     expect(fromWire(toWire(chat))).toEqual(chat);
+  });
+});
+
+describe('plainQuery', () => {
+  it('takes exactly the questions Query takes, trimmed as Query trims them', () => {
+    for (const input of [
+      'What is a topic?',
+      '  padded  ',
+      '\n\tWhat is a topic?\u00a0',
+      '',
+      '   ',
+      'a'.repeat(2000),
+      'a'.repeat(2001),
+      ` ${'a'.repeat(2000)} `,
+      'a\u0000b',
+      'a\ud800b',
+      'a\udc00b',
+      'emoji \ud83e\udd16 ok',
+      42,
+      null,
+      undefined,
+      ['What is a topic?'],
+      { query: 'What is a topic?' },
+    ]) {
+      const parsed = Query.safeParse(input);
+      expect(plainQuery(input), JSON.stringify(input)).toBe(
+        parsed.success ? parsed.data : undefined,
+      );
+    }
   });
 });

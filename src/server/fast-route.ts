@@ -1,5 +1,5 @@
 import type { HttpBindings } from '@hono/node-server';
-import { isSafeText, MAX_QUERY_LENGTH, type RouteResult } from '../schema/index.js';
+import { plainQuery, type RouteResult } from '../schema/index.js';
 import type { Logger } from '../telemetry/index.js';
 import { pathOf, type AppFetch } from './fast-probe.js';
 import { JSON_CONTENT_TYPE } from './read-body.js';
@@ -25,7 +25,7 @@ const decoder = new TextDecoder();
 /**
  * The question of a `POST /route` body when the body is exactly what the app's route accepts
  * without a word to say: a JSON object whose one key is `query`, a string of safe text that is
- * not blank and at most {@link MAX_QUERY_LENGTH} characters once trimmed; trimmed, as the app's
+ * not blank and at most 2,000 characters once trimmed ({@link plainQuery}); trimmed, as the app's
  * `RouteRequest` reads it. Anything else (not JSON, other or extra keys, a question the app
  * refuses) is `undefined`: the app answers it, with its own error.
  *
@@ -45,10 +45,7 @@ export function plainRouteQuery(text: string): string | undefined {
   for (const key in body) {
     if (key !== 'query' || ++keys > 1) return undefined;
   }
-  const raw = (body as { query?: unknown }).query;
-  if (typeof raw !== 'string' || !isSafeText(raw)) return undefined;
-  const query = raw.trim();
-  return query.length >= 1 && query.length <= MAX_QUERY_LENGTH ? query : undefined;
+  return plainQuery((body as { query?: unknown }).query);
 }
 
 /**
