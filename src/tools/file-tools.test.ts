@@ -85,6 +85,39 @@ describe('grep', () => {
       code: 'forbidden',
     });
   });
+  it('stops a pattern that backtracks for ever without blocking the event loop', async () => {
+    // The model writes the pattern: (a+)+$ on 40 a's and a '!' takes 2^40 steps. It used to run
+    // on the main thread, so one grep call froze a whole `cohort serve`.
+    writeFileSync(join(root, 'src', 'evil.txt'), `${'a'.repeat(40)}!\n`);
+    let ticks = 0;
+    const ticker = setInterval(() => (ticks += 1), 20);
+    try {
+      const result = await createGrepTool(workspace, { regexBudgetMs: 1_000 }).execute(
+        { pattern: '(a+)+$', path: 'src/evil.txt' },
+        {},
+      );
+      expect(result).toMatchObject({ ok: false, code: 'timeout' });
+      expect(!result.ok && result.error).toMatch(/backtracks too much.*simpler pattern/);
+      expect(ticks).toBeGreaterThan(5);
+    } finally {
+      clearInterval(ticker);
+      rmSync(join(root, 'src', 'evil.txt'));
+    }
+  });
+  it('a cancelled grep stops its pattern', async () => {
+    writeFileSync(join(root, 'src', 'evil2.txt'), `${'a'.repeat(40)}!\n`);
+    try {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 100);
+      const result = await createGrepTool(workspace).execute(
+        { pattern: '(a+)+$', path: 'src/evil2.txt' },
+        { signal: controller.signal },
+      );
+      expect(result).toMatchObject({ ok: false, code: 'aborted' });
+    } finally {
+      rmSync(join(root, 'src', 'evil2.txt'));
+    }
+  });
 });
 
 describe('read', () => {

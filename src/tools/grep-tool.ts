@@ -3,6 +3,7 @@ import { glob } from 'tinyglobby';
 import { z } from 'zod';
 import { CohortError } from '../errors/index.js';
 import { assertRelativePattern, IGNORED_FOLDERS } from './glob-tool.js';
+import { startLineMatcher, type LineMatcher } from './line-matcher.js';
 import { readInside } from './open-inside.js';
 import { toolFailure, type CohortTool, type ToolOutcome } from './tool.js';
 import type { Workspace } from './workspace.js';
@@ -37,9 +38,9 @@ export type GrepResult = ToolOutcome<{
   truncated: boolean;
 }>;
 
-const compile = (pattern: string, ignoreCase: boolean) => {
+const compile = (pattern: string, flags: string) => {
   try {
-    return new RegExp(pattern, ignoreCase ? 'i' : '');
+    return new RegExp(pattern, flags);
   } catch (cause) {
     throw new CohortError(
       'invalid_input',
@@ -60,15 +61,20 @@ const compile = (pattern: string, ignoreCase: boolean) => {
  * const tool = createGrepTool(createWorkspace('.'));
  * await tool.execute({ pattern: 'export function', include: '**\/*.ts' }, {});
  */
-export function createGrepTool(workspace: Workspace): CohortTool<GrepInput, GrepResult> {
+export function createGrepTool(
+  workspace: Workspace,
+  options: { regexBudgetMs?: number } = {},
+): CohortTool<GrepInput, GrepResult> {
   return {
     name: 'grep',
     description:
       'Search file contents with a regular expression inside the workspace. Returns file, line number and line text.',
     inputSchema: GrepInput,
     async execute(input, { signal }) {
+      let matcher: LineMatcher | undefined;
       try {
-        const regex = compile(input.pattern, input.ignoreCase ?? false);
+        const flags = input.ignoreCase ? 'i' : '';
+        compile(input.pattern, flags);
         const limit = input.maxMatches ?? GREP_MAX_MATCHES;
         if (input.include) assertRelativePattern(input.include);
         const target = workspace.resolve(input.path ?? '.');
@@ -83,6 +89,11 @@ export function createGrepTool(workspace: Workspace): CohortTool<GrepInput, Grep
                 absolute: true,
               })
             ).sort();
+        // The pattern is the model's: it runs off the main thread, within a time budget.
+        matcher = startLineMatcher(input.pattern, flags, {
+          ...(options.regexBudgetMs !== undefined ? { budgetMs: options.regexBudgetMs } : {}),
+          ...(signal ? { signal } : {}),
+        });
         const matches: GrepMatch[] = [];
         let searched = 0;
         for (const file of files) {
@@ -98,23 +109,27 @@ export function createGrepTool(workspace: Workspace): CohortTool<GrepInput, Grep
           }
           if (buffer.subarray(0, 8000).includes(0)) continue; // binary
           searched += 1;
-          const lines = buffer.toString('utf8').split(/\r?\n/);
-          for (let index = 0; index < lines.length; index += 1) {
-            const text = lines[index] ?? '';
-            if (!regex.test(text)) continue;
+          const text = buffer.toString('utf8');
+          // One more than the room left, to know whether the answer is cut.
+          const hits = await matcher.match(text, limit - matches.length + 1);
+          if (hits.length === 0) continue;
+          const lines = text.split(/\r?\n/);
+          for (const index of hits) {
             if (matches.length >= limit) {
               return { ok: true, matches, filesSearched: searched, truncated: true };
             }
             matches.push({
               file: workspace.relative(file),
               line: index + 1,
-              text: text.slice(0, LINE_MAX_CHARS),
+              text: (lines[index] ?? '').slice(0, LINE_MAX_CHARS),
             });
           }
         }
         return { ok: true, matches, filesSearched: searched, truncated: false };
       } catch (error) {
         return toolFailure(error);
+      } finally {
+        await matcher?.close();
       }
     },
   };
