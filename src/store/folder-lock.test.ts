@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isCohortError } from '../errors/index.js';
 import { acquireFolderLock, LOCK_FILE_NAME } from './folder-lock.js';
 import { openPgliteDb } from './pglite-db.js';
@@ -64,6 +64,47 @@ describe('data-folder lock', () => {
     expect(holder.pid).toBe(process.pid);
     lock.release();
     expect(existsSync(lock.path)).toBe(false);
+  });
+
+  it('does not delete the lock another process wrote while this one was taking over a stale lock', async () => {
+    // Two processes restarting after a kill -9 both find the dead holder's lock. The faster one
+    // removes it and writes its own; the slower one, which had judged the old lock stale, used to
+    // delete that new lock and write its own: both opened the folder (seen with 8 processes
+    // started at once on a stale lock).
+    const dir = folder();
+    const deadPid = 2 ** 22 + 54321;
+    writeFileSync(
+      join(dir, LOCK_FILE_NAME),
+      JSON.stringify({ pid: deadPid, host: hostname(), startedAt: 0, command: 'x' }),
+    );
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], {
+      stdio: 'ignore',
+    });
+    children.push(child);
+    await new Promise((resolve) => child.once('spawn', resolve));
+    const faster = JSON.stringify({
+      pid: child.pid,
+      host: hostname(),
+      startedAt: Date.now(),
+      command: 'cohort serve',
+    });
+    const kill = process.kill.bind(process);
+    let tookOver = false;
+    const spy = vi.spyOn(process, 'kill').mockImplementation((pid, signal) => {
+      // Just after this process looked at the dead holder, the other one takes the lock over.
+      if (pid === deadPid && !tookOver) {
+        tookOver = true;
+        writeFileSync(join(dir, LOCK_FILE_NAME), faster);
+      }
+      return kill(pid, signal);
+    });
+    try {
+      expect(() => acquireFolderLock(dir)).toThrow(`process ${child.pid}`);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(tookOver).toBe(true);
+    expect(readFileSync(join(dir, LOCK_FILE_NAME), 'utf8')).toBe(faster);
   });
 
   it('takes over a lock whose pid was reused by a process started at another time', async () => {

@@ -91,9 +91,17 @@ function ageOf(path: string): number {
   }
 }
 
-function readHolder(path: string): LockHolder | undefined {
+function readLockText(path: string): string | undefined {
   try {
-    const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockHolder>;
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function parseHolder(text: string | undefined): LockHolder | undefined {
+  try {
+    const parsed = JSON.parse(text ?? '') as Partial<LockHolder>;
     if (typeof parsed.pid !== 'number' || typeof parsed.host !== 'string') return undefined;
     return {
       pid: parsed.pid,
@@ -104,6 +112,53 @@ function readHolder(path: string): LockHolder | undefined {
   } catch {
     return undefined;
   }
+}
+
+function readHolder(path: string): LockHolder | undefined {
+  return parseHolder(readLockText(path));
+}
+
+/** After this long, a takeover marker is the leftover of a process that died taking a lock over. */
+const TAKEOVER_MAX_AGE_MS = 10_000;
+
+/**
+ * Removes the stale lock file at `path`, but only if it still holds `staleText`: two processes
+ * that both found the same stale lock must not both take it over (the slower one would delete
+ * the lock the faster one had just written, and both would open the folder). The check and the
+ * removal happen under `cohort.lock.takeover`, created exclusively. Returns false when another
+ * process is taking the lock over right now.
+ */
+function removeStaleLock(path: string, staleText: string | undefined): boolean {
+  const marker = `${path}.takeover`;
+  let fd: number;
+  try {
+    fd = openSync(marker, 'wx');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if (ageOf(marker) > TAKEOVER_MAX_AGE_MS) unlinkQuietly(marker);
+    return false;
+  }
+  try {
+    // Gone already (another process removed it): nothing to remove, the exclusive create decides.
+    if (readLockText(path) === staleText) unlinkQuietly(path);
+  } finally {
+    closeSync(fd);
+    unlinkQuietly(marker);
+  }
+  return true;
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+/** Blocks this thread for `ms` (lock takeover is synchronous and rare). */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 function heldError(dataDir: string, holder: LockHolder | undefined): CohortError {
@@ -155,16 +210,14 @@ export function acquireFolderLock(dataDir: string): FolderLock {
       fd = openSync(path, 'wx');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = readHolder(path);
+      const text = readLockText(path);
+      const holder = parseHolder(text);
       // A lock file that cannot be read is being written right now, unless it is old: a process
       // that died between creating and writing it.
       const stale = holder ? isStale(holder) : ageOf(path) > UNREADABLE_LOCK_MAX_AGE_MS;
-      if (attempt > 2 || !stale) throw heldError(dataDir, holder);
-      try {
-        unlinkSync(path);
-      } catch (unlinkError) {
-        if ((unlinkError as NodeJS.ErrnoException).code !== 'ENOENT') throw unlinkError;
-      }
+      if (attempt > 20 || !stale) throw heldError(dataDir, holder);
+      // Another process is taking it over at this moment: wait for it, then look again.
+      if (!removeStaleLock(path, text)) pause(10);
       continue;
     }
     try {
