@@ -50,12 +50,40 @@ export function commandMatches(specifier: string, command: string): boolean {
   }
   const wanted = specifier.trim().replace(/\s+/g, ' ');
   if (!wanted.includes('*')) return text === wanted;
-  const source = wanted
-    .split('*')
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  const optionalTail = wanted.endsWith(' *') ? `|${source.slice(0, -3)}` : '';
-  return new RegExp(`^(?:${source}${optionalTail})$`, 's').test(text);
+  // A trailing ` *` may also match nothing: `ls *` matches `ls`.
+  return (
+    wildcardMatches(wanted, text) ||
+    (wanted.endsWith(' *') && wildcardMatches(wanted.slice(0, -2), text))
+  );
+}
+
+/**
+ * True when `text` is `pattern` with each `*` standing for any text. Greedy with one backtrack
+ * point (the last `*`), so it takes at most length × length steps: the command is the model's
+ * (hostile), and the regular expression this replaced (`^a.*a.*a.*…$`) backtracked for minutes
+ * on a rule with several `*` and a long command.
+ */
+function wildcardMatches(pattern: string, text: string): boolean {
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let resume = 0;
+  while (t < text.length) {
+    if (p < pattern.length && pattern[p] === '*') {
+      star = p++;
+      resume = t;
+    } else if (p < pattern.length && pattern[p] === text[t]) {
+      p += 1;
+      t += 1;
+    } else if (star >= 0) {
+      p = star + 1;
+      t = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.length && pattern[p] === '*') p += 1;
+  return p === pattern.length;
 }
 
 /** The absolute pattern of a path specifier: `//abs`, `~/home`, `/project-root`, `relative`. */

@@ -40,6 +40,19 @@ describe('permission rules (Claude Code grammar)', () => {
     expect(commandMatches('git * main', 'git push origin main')).toBe(true);
     expect(commandMatches('ls *', 'ls')).toBe(true);
     expect(commandMatches('npm install', 'npm install left-pad')).toBe(false);
+    expect(commandMatches('git * main *', 'git push origin main')).toBe(true);
+    expect(commandMatches('a*b*c', 'aXbYc')).toBe(true);
+    expect(commandMatches('a*b*c', 'aXbYcZ')).toBe(false);
+    expect(commandMatches('*.sh', 'run.sh')).toBe(true);
+    expect(commandMatches('echo (x)* $y+?', 'echo (x)abc $y+?')).toBe(true);
+    expect(commandMatches('echo (x)* $y+?', 'echo (x)abc $yy')).toBe(false);
+  });
+
+  it('answers at once for a rule with many wildcards and a long hostile command', () => {
+    // The rule may come from a cloned repository's .claude/settings.json, the command from the
+    // model: as a regular expression (^a.*a.*…b$) this took hours and froze the event loop.
+    expect(commandMatches('a*a*a*a*a*a*a*a*b', 'a'.repeat(5_000))).toBe(false);
+    expect(commandMatches('a*a*a*a*a*a*a*a*b', `${'a'.repeat(5_000)}b`)).toBe(true);
   });
 
   it('splits compound commands and gives up on substitutions', () => {
