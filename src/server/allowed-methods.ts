@@ -34,5 +34,6 @@ function pathPattern(path: string): RegExp {
       return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     })
     .join('/');
-  return new RegExp(`^${source}/?$`);
+  // Exact, as Hono's router is: `/agents/` is not `/agents` (it was told to use GET for a GET).
+  return new RegExp(`^${source}$`);
 }

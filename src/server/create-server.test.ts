@@ -495,6 +495,12 @@ describe('health, OpenAPI, the page and unknown routes', () => {
     expect(put.status).toBe(405);
     expect(put.headers.get('allow')).toBe('GET, HEAD');
     expect((await app.request('/sessions/x/messages/y', { method: 'POST' })).status).toBe(404);
+    // A trailing slash is another path: it was a 405 telling a GET to use GET.
+    expect(await errorOf(await app.request('/agents/'))).toMatchObject({
+      status: 404,
+      code: 'not_found',
+      message: expect.stringContaining('did you mean /agents, without the trailing slash?'),
+    });
   });
 
   it('is 503 when the store is unreachable', async () => {

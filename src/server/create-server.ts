@@ -243,11 +243,16 @@ export function buildServer(
         405,
       );
     }
+    const withoutSlash = c.req.path.replace(/\/+$/, '');
+    const hint =
+      withoutSlash !== c.req.path && withoutSlash !== '' && allowed(withoutSlash).length > 0
+        ? ` (did you mean ${withoutSlash}, without the trailing slash?)`
+        : '';
     return c.json(
       errorBody(
         apiError(
           'not_found',
-          `No route ${c.req.method} ${c.req.path}. See /openapi.json for the API.`,
+          `No route ${c.req.method} ${c.req.path}${hint}. See /openapi.json for the API.`,
         ),
       ),
       404,
