@@ -29,10 +29,11 @@ export const ingestCommand: CliCommand = {
     const config = configFor(io, values);
     // A wrong folder is refused before the store is opened, so it creates nothing.
     await findIngestFiles(dir);
-    const store = await openStore(config);
+    // Not awaited here: the files are read and parsed while the engine starts on its own thread.
+    const opening = openStore(config);
     try {
       const summary = await ingest(dir, {
-        store,
+        store: opening,
         prune: Boolean(values.prune),
         replace: Boolean(values.replace),
         onProgress: ({ done, total, file }) => {
@@ -60,7 +61,11 @@ export const ingestCommand: CliCommand = {
       }
       return 0;
     } finally {
-      await store.close();
+      // A store that failed to open has nothing to close (its error is the ingestion's).
+      await opening.then(
+        (store) => store.close(),
+        () => undefined,
+      );
     }
   },
 };

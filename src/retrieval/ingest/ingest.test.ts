@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isCohortError } from '../../errors/index.js';
 import { createStore, openPgliteDb, type Store } from '../../store/index.js';
-import { ingest, type IngestProgress } from './ingest.js';
+import { ingest, MAX_SECTION_CHARS, type IngestProgress } from './ingest.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures/book', import.meta.url));
 
@@ -349,6 +349,69 @@ describe('ingest: two folders into one store', () => {
       );
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe('ingest into a store still opening', () => {
+  /** `store`, handed over only after `ms` (a new folder's engine starting), as a promise. */
+  const later = <T>(store: T, ms = 30): Promise<T> =>
+    new Promise((resolve) => setTimeout(() => resolve(store), ms));
+
+  it('gives the same result as into an open store, and reads unchanged files as unchanged', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cohort-opening-'));
+    await cp(fixtures, dir, { recursive: true });
+    await writeFile(
+      join(dir, 'huge.md'),
+      `# Huge\n\n${'word '.repeat(MAX_SECTION_CHARS / 4)}\n\n# Small\n\nA small section.`,
+    );
+    const open = await createStore(await openPgliteDb('memory://'));
+    const opening = await createStore(await openPgliteDb('memory://'));
+    try {
+      const direct = await ingest(dir, { store: open });
+      const first = await ingest(dir, { store: later(opening) });
+      expect({ ...first, elapsedMs: 0 }).toEqual({ ...direct, elapsedMs: 0 });
+      expect(first).toMatchObject({ files: 3, added: 3 });
+      expect(first.truncated.map((t) => t.source)).toEqual(['huge.md']);
+      const strip = (chunks: Awaited<ReturnType<Store['chunks']['all']>>) =>
+        chunks.map(({ id, source, title, headingPath, domain, text }) => ({
+          ...{ id, source, title, headingPath, domain, text },
+        }));
+      expect(strip(await opening.chunks.all())).toEqual(strip(await open.chunks.all()));
+
+      // Parsed before the store could say it holds them: still unchanged, and not cut again.
+      await writeFile(join(dir, 'guide.mdx'), '# Guide v2\n\nRewritten.');
+      const again = await ingest(dir, { store: later(opening) });
+      expect(again).toMatchObject({ added: 0, replaced: 1, unchanged: 2, truncated: [] });
+      expect((await opening.chunks.all()).filter((c) => c.source === 'guide.mdx')).toHaveLength(1);
+    } finally {
+      await open.close();
+      await opening.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("fails with the store's own error when it cannot open", async () => {
+    const failure = new Error('the folder is locked');
+    await expect(ingest(fixtures, { store: Promise.reject(failure) })).rejects.toBe(failure);
+  });
+
+  it("refuses another folder's paths once it is open, writing nothing", async () => {
+    const store = await createStore(await openPgliteDb('memory://'));
+    const first = await mkdtemp(join(tmpdir(), 'cohort-opening-a-'));
+    const second = await mkdtemp(join(tmpdir(), 'cohort-opening-b-'));
+    try {
+      await writeFile(join(first, 'README.md'), '# First\n\nThe first book.\n');
+      await writeFile(join(second, 'README.md'), '# Second\n\nThe second book.\n');
+      await ingest(first, { store });
+      await expect(ingest(second, { store: later(store) })).rejects.toSatisfy((error: unknown) =>
+        isCohortError(error, 'conflict'),
+      );
+      expect((await store.chunks.documents()).map((d) => d.title)).toEqual(['First']);
+    } finally {
+      await store.close();
+      await rm(first, { recursive: true, force: true });
+      await rm(second, { recursive: true, force: true });
     }
   });
 });

@@ -23,15 +23,19 @@ export interface IngestProgress {
   file: string;
 }
 
+/** What an ingestion writes to: the chunks, and (optionally) the named values of a full store. */
+export type IngestStore = Pick<Store, 'chunks'> & Partial<Pick<Store, 'meta'>>;
+
 /** Options of {@link ingest}. */
 export interface IngestOptions {
   /**
    * With `meta`, the store records which folder each document came from: a second folder whose
    * file has the same relative path as another folder's is refused, and `prune` removes only this
    * folder's documents. Without it (a bare chunk store), every stored document counts as this
-   * folder's.
+   * folder's. It may be given while it is still opening (a promise of it): the files are then read
+   * and parsed meanwhile, and checked against what it holds once it is open, with the same result.
    */
-  store: Pick<Store, 'chunks'> & Partial<Pick<Store, 'meta'>>;
+  store: IngestStore | Promise<IngestStore>;
   onProgress?: (progress: IngestProgress) => void;
   signal?: AbortSignal;
   /** Remove stored documents whose file is no longer in the folder (default false: only report them). */
@@ -236,36 +240,31 @@ async function findIngestEntries(dir: string): Promise<IngestEntries> {
  */
 export async function ingest(dir: string, options: IngestOptions): Promise<IngestSummary> {
   const started = performance.now();
-  const { store, signal } = options;
+  const { signal } = options;
+  // A store still opening (a new folder's engine starting on its own thread): the files are read
+  // and parsed on this one meanwhile, instead of one after the other.
+  const opening = isPromise(options.store) ? options.store : undefined;
+  let store = opening ? undefined : (options.store as IngestStore);
+  // Watched from the start: a store that fails to open fails this ingestion, not the process.
+  opening?.then(
+    (opened) => (store = opened),
+    () => undefined,
+  );
   throwIfAborted(signal);
   const { files, links } = await findIngestEntries(dir);
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const root = resolve(dir);
-  const roots = store.meta ? readRoots(await store.meta.get(INGEST_ROOTS_KEY)) : {};
-  const standInRoot = store.meta ? await store.meta.get(STAND_IN_ROOT_KEY) : undefined;
-  // The first-use sample book gives way whole to the first other folder ingested.
-  const standIn =
-    typeof standInRoot === 'string' && standInRoot !== root && !options.standIn
-      ? new Set(roots[standInRoot] ?? [])
-      : new Set<string>();
-  if (standIn.size > 0 && typeof standInRoot === 'string') delete roots[standInRoot];
-  const others = otherRoots(roots, root);
-  const stored = await store.chunks.documentHashes();
-  const clashes = files
-    .map((file) => relative(dir, file).split(sep).join('/'))
-    .filter((source) => others.has(source));
-  if (options.replace) {
-    // This folder takes the clashing documents over: they are its own from now on.
-    for (const source of clashes) others.delete(source);
-  } else refuseClashes(clashes, dir, root, others);
-  const prepared: { source: string; document?: DocumentRecord; chunks?: ChunkRecord[] }[] = [];
+  let known: StoredState | undefined = store
+    ? await storedState(store, dir, files, options)
+    : undefined;
+  const prepared: PreparedFile[] = [];
   const skipped: SkippedFile[] = links.map((link) => ({
     source: relative(dir, link).split(sep).join('/'),
     reason: LINK_REASON,
   }));
-  const truncated: SkippedFile[] = [];
   for (const file of files) {
     throwIfAborted(signal);
+    if (!known && store) known = await storedState(store, dir, files, options);
     const source = relative(dir, file).split(sep).join('/');
     const read = await readCapped(file, maxBytes);
     if (!read.ok) {
@@ -278,13 +277,26 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
       continue;
     }
     const text = decoded.text;
-    if (stored.get(source) === sha1(text)) {
+    const hash = sha1(text);
+    if (known && known.stored.get(source) === hash) {
       prepared.push({ source });
       continue;
     }
     const { document, chunks, truncated: cut } = prepareDocument(source, text);
-    prepared.push({ source, document, chunks });
-    for (const reason of cut) truncated.push({ source, reason });
+    // Parsed before the store could say whether it holds this text already: the hash decides later.
+    prepared.push({ source, document, chunks, cut, ...(known ? {} : { hash }) });
+  }
+  store ??= await (opening as Promise<IngestStore>);
+  known ??= await storedState(store, dir, files, options);
+  const { roots, standIn, others, stored } = known;
+  const truncated: SkippedFile[] = [];
+  for (const item of prepared) {
+    if (item.hash !== undefined && stored.get(item.source) === item.hash) {
+      delete item.document;
+      delete item.chunks;
+      continue;
+    }
+    for (const reason of item.cut ?? []) truncated.push({ source: item.source, reason });
   }
 
   const summary: IngestSummary = {
@@ -361,6 +373,64 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
   summary.standInRemoved = removed.filter((source) => removedStandIn.has(source));
   summary.elapsedMs = Math.round(performance.now() - started);
   return summary;
+}
+
+/** A file read for an ingestion: its parsed document, unless the store holds it unchanged. */
+interface PreparedFile {
+  source: string;
+  document?: DocumentRecord;
+  chunks?: ChunkRecord[];
+  /** Why parts of it were cut (too long a section). */
+  cut?: readonly string[];
+  /** Its text's hash, when it was parsed before the store was open to compare it with. */
+  hash?: string;
+}
+
+/** What an ingestion needs to know of the store before it writes. */
+interface StoredState {
+  roots: Record<string, string[]>;
+  /** The first-use sample book's documents, when this folder replaces it. */
+  standIn: Set<string>;
+  /** Other folders' documents, with the folder each came from. */
+  others: Map<string, string>;
+  /** The hash of each stored document's text. */
+  stored: Map<string, string>;
+}
+
+/**
+ * Reads what the store holds for an ingestion of `files` from `dir`, and refuses (before anything
+ * is written) files whose relative paths another folder's documents have, unless `replace`.
+ */
+async function storedState(
+  store: IngestStore,
+  dir: string,
+  files: readonly string[],
+  options: Pick<IngestOptions, 'standIn' | 'replace'>,
+): Promise<StoredState> {
+  const root = resolve(dir);
+  const roots = store.meta ? readRoots(await store.meta.get(INGEST_ROOTS_KEY)) : {};
+  const standInRoot = store.meta ? await store.meta.get(STAND_IN_ROOT_KEY) : undefined;
+  // The first-use sample book gives way whole to the first other folder ingested.
+  const standIn =
+    typeof standInRoot === 'string' && standInRoot !== root && !options.standIn
+      ? new Set(roots[standInRoot] ?? [])
+      : new Set<string>();
+  if (standIn.size > 0 && typeof standInRoot === 'string') delete roots[standInRoot];
+  const others = otherRoots(roots, root);
+  const stored = await store.chunks.documentHashes();
+  const clashes = files
+    .map((file) => relative(dir, file).split(sep).join('/'))
+    .filter((source) => others.has(source));
+  if (options.replace) {
+    // This folder takes the clashing documents over: they are its own from now on.
+    for (const source of clashes) others.delete(source);
+  } else refuseClashes(clashes, dir, root, others);
+  return { roots, standIn, others, stored };
+}
+
+/** Whether the store option is a promise of a store (still opening). */
+function isPromise(value: IngestOptions['store']): value is Promise<IngestStore> {
+  return typeof (value as Promise<IngestStore>).then === 'function';
 }
 
 /** Where the store keeps which folder each document came from: `{ folder: [source, …] }`. */
