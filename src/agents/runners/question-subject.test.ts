@@ -14,6 +14,7 @@ describe('questionSubject', () => {
     ['How do action servers work?', 'explanation', 'action servers', 'servers'],
     ['Can you explain how a PID controller works?', 'explanation', 'PID controller', 'controller'],
     ['I read chapter 3. What is a tf tree?', 'definition', 'tf tree', 'tree'],
+    ['definition of a gait cycle please', 'definition', 'gait cycle', 'cycle'],
   ])('%s', (query, form, phrase, head) => {
     const subject = questionSubject(query);
     expect(subject.form).toBe(form);

@@ -41,7 +41,7 @@ const EXPLANATION_FORMS: readonly RegExp[] = [
 const CONTEXT_BREAK =
   /\s+(?:in|inside|within|for|when|while|used|exactly|actually|really|again|under|on|at|as|from|and|or|vs\.?|versus|compared|with|that|which|who|according|by|to)\b.*$/i;
 const TAIL_WORDS =
-  /\s+(?:exactly|actually|really|again|about|mean|means|in (?:the )?book|here|there|anyway|works?|is|are|does|do|functions?|operates?)$/i;
+  /\s+(?:exactly|actually|really|again|about|mean|means|in (?:the )?book|here|there|anyway|works?|is|are|does|do|functions?|operates?|please|thanks|thank you)$/i;
 
 /** Trims a captured subject to its noun phrase: no article, no context clause, no punctuation. */
 function trimPhrase(raw: string): string {

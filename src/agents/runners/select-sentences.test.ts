@@ -208,6 +208,51 @@ describe('selectSentences: a word of a paraphrase is not taken for the subject',
   });
 });
 
+describe('selectSentences: the subject as the book names it', () => {
+  it('reads "an SDF file" as SDF: the book names the format, not the file', () => {
+    const formats = chunk(
+      'Description Formats',
+      'SDF (Simulation Description Format) describes robots and the worlds around them.',
+      0.6,
+    );
+    // Before, the head word "file" had to be quoted, and no sentence had it: "not in the book".
+    const picked = selectSentences('What is an SDF file?', [formats], options);
+    expect(picked[0]?.text).toContain('Simulation Description Format');
+    // A category noun is not the subject either: "configuration files" is no answer.
+    const config = chunk('Settings', 'Configuration files hold the parameters of each node.', 0.7);
+    expect(selectSentences('What is an SDF file?', [config], options)).toEqual([]);
+  });
+
+  it('quotes the items of a section whose parent heading names the subject', () => {
+    const specs = chunk(
+      'Robot Platforms > Acme Q4 Quadruped > Specifications',
+      ['- **Weight**: About 12 kg', '- **Legs**: Four, three joints each'].join('\n'),
+      0.8,
+    );
+    // The items name neither "Acme" nor "Q4"; the heading above their own does.
+    const picked = selectSentences('What is the Acme Q4?', [specs], options);
+    expect(picked.map((s) => s.text)).toContain('Legs: Four, three joints each');
+    // Headings further up span whole chapters and do not count.
+    const deep = chunk(
+      'Acme Q4 Quadruped > Field Trials > Logistics > Packing',
+      '- **Crates**: Two per robot',
+      0.8,
+    );
+    expect(selectSentences('What is the Acme Q4?', [deep], options)).toEqual([]);
+  });
+
+  it('does not require a clause the question form caught as its subject', () => {
+    const demo = chunk(
+      'Demo',
+      'The final demo must show the rover crossing the yard and docking on its own.',
+      0.5,
+    );
+    // "What's the minimum the rover has to do …" read as a definition of "minimum the rover has".
+    const query = "What's the minimum the rover has to do to pass the demo?";
+    expect(selectSentences(query, [demo], options)).not.toEqual([]);
+  });
+});
+
 describe('selectSentences: the ranking order stands', () => {
   it('keeps a passage ranked above one the cutoff keeps, though its own-word score is lower', () => {
     // The ranking put the torso section second on synonyms of the question's words; its score

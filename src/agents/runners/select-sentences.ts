@@ -128,9 +128,32 @@ interface SubjectTest {
 }
 
 /**
+ * Category nouns a question puts after the term it asks about ("a URDF file", "the Isaac Sim
+ * platform", "the Nav2 framework"): the book names the term ("URDF"), rarely the category.
+ */
+const CATEGORY_NOUNS = new Set([
+  'file',
+  'files',
+  'format',
+  'framework',
+  'library',
+  'platform',
+  'package',
+  'software',
+  'tool',
+  'toolkit',
+  'system',
+  'thing',
+  'concept',
+  'term',
+  'technology',
+]);
+
+/**
  * The subject test of a question: a sentence names the subject when it has every term of the head
- * word ("topic"), or the head or phrase written together ("costmap" for "cost map"); it defines it when the
- * head is in its label ("Topics: …") or before its verb ("A ROS 2 topic is …").
+ * word ("topic"; "URDF" of "URDF file", see {@link CATEGORY_NOUNS}), or the head or a two-word
+ * phrase written together ("costmap" for "cost map"); it defines it when the head is in its label
+ * ("Topics: …") or before its verb ("A ROS 2 topic is …").
  */
 function subjectTest(
   subject: QuestionSubject,
@@ -138,9 +161,14 @@ function subjectTest(
   queryTerms: ReadonlySet<string>,
 ): SubjectTest | undefined {
   if (!subject.head) return undefined;
-  const head = terms(subject.head);
-  // Written together or apart: "cost map" is named by "costmap", "Nav 2" by "Nav2".
-  const joined = [subject.head, subject.phrase ?? '']
+  let head = terms(subject.head);
+  const modifier = terms(subject.phrase ?? '').filter((term) => !head.includes(term));
+  const category = CATEGORY_NOUNS.has(subject.head.toLowerCase()) && modifier.length > 0;
+  if (category) head = modifier;
+  // Written together or apart: "cost map" is named by "costmap", "Nav 2" by "Nav2". A longer
+  // phrase is a clause the question form caught ("the minimum the robot has"), not a name.
+  const twoWords = (subject.phrase ?? '').split(/\s+/).length <= 2;
+  const joined = [category ? '' : subject.head, twoWords ? (subject.phrase ?? '') : '']
     .map(compact)
     .filter((form) => form.length >= 4);
   if (head.length === 0 && joined.length === 0) return undefined;
@@ -242,10 +270,15 @@ export function selectSentences(
   chunks.forEach((chunk, chunkIndex) => {
     if (!kept(chunkIndex)) return;
     const headingTerms = new Set(options.terms(chunk.section ?? ''));
-    // A list under a heading that names the subject is about the subject, item by item; prose
-    // sentences name their own subject.
-    const deepest = (chunk.section ?? '').split(' > ').at(-1) ?? '';
-    const headingNames = test !== undefined && test.names(deepest, new Set(options.terms(deepest)));
+    // A list under a heading that names the subject is about the subject, item by item, also under
+    // its subheading ("Unitree Go2 Quadruped Robot > Specifications Overview"; higher headings
+    // span whole chapters); prose sentences name their own subject.
+    const headingNames =
+      test !== undefined &&
+      (chunk.section ?? '')
+        .split(' > ')
+        .slice(-2)
+        .some((heading) => test.names(heading, new Set(options.terms(heading))));
     // So is a list introduced by a sentence that names it ("This book is structured as follows:").
     let intro: Set<string> | undefined;
     for (const sentence of splitSentences(chunk.text)) {
