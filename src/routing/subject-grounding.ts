@@ -156,17 +156,29 @@ interface WordFacts {
 /** Words whose facts are kept; beyond it facts are worked out each time (odd input cannot grow it). */
 const WORD_FACTS_LIMIT = 20_000;
 
-// "for example" and "for instance" introduce an example, not a purpose.
-const NOT_A_PURPOSE = new Set(['example', 'instance']);
+// "for example" and "for instance" introduce an example, not a purpose (what follows is the
+// example's subject); "for me", "for us" name who asks ("Expand LiDAR for me, letter by letter"),
+// and a later "for" may still name the purpose.
+const EXAMPLE = new Set(['example', 'instance']);
+const PERSON = new Set(['me', 'us', 'you', 'him', 'her', 'them']);
+
+// Verbs after which "to" starts what something is wanted for: "What GPU do I need to play X?",
+// "Which card should I buy to edit video?" ("need to" ≈ "need … for").
+const WANTING = new Set(['need', 'needs', 'want', 'wants', 'buy', 'get', 'rent', 'use']);
 
 /**
  * Where the purpose of a question starts: after its first "for" that is followed by words ("What
- * does X stand for?" has none), or -1.
+ * does X stand for?" has none) and names no person, or after "to" following a verb of wanting
+ * ("need to play…"), whichever comes first; -1 when there is none.
  */
 function purposeStart(words: readonly string[]): number {
-  const at = words.indexOf('for');
-  if (at < 0 || at === words.length - 1 || NOT_A_PURPOSE.has(words[at + 1] ?? '')) return -1;
-  return at + 1;
+  for (let at = 0; at < words.length - 1; at += 1) {
+    const word = words[at];
+    if (word === 'for' && EXAMPLE.has(words[at + 1] ?? '')) return -1;
+    if (word === 'for' && !PERSON.has(words[at + 1] ?? '')) return at + 1;
+    if (word === 'to' && at > 0 && WANTING.has(words[at - 1] ?? '')) return at + 1;
+  }
+  return -1;
 }
 
 /** Book knowledge compiled for lookups, plus the specialists' vocabulary. */
@@ -335,7 +347,10 @@ export function compileKnowledge(
       words: text.words.slice(at),
       stems: text.stems.slice(at),
     });
-    return purpose.judged ? { ...whole, purpose } : whole;
+    // After "need to", one bare verb is what the subject must do, not what it is for: "What does
+    // the demo need to show?" (a purpose names a thing: "need to play Elden Ring").
+    const named = text.words[at - 1] === 'for' || purpose.subject.length >= 2;
+    return purpose.judged && named ? { ...whole, purpose } : whole;
   };
 
   const groundText = (text: QueryText): Grounding => {

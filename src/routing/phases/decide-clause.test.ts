@@ -7,6 +7,7 @@ describe('decideClause', () => {
   it('asks the subject check and the definition form before keywords, the classifier last', () => {
     expect(PHASES.map((phase) => phase.name)).toEqual([
       'offTopicPhase',
+      'bookStructurePhase',
       'definitionPhase',
       'keywordPhase',
       'bookHomePhase',

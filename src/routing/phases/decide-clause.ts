@@ -3,6 +3,7 @@ import type { Classification } from '../intent-classifier.js';
 import type { IntentCue } from '../intent-cues.js';
 import type { AnalyzedQuery, KnownForm, RoutingModel } from '../routing-model.js';
 import { bookHomePhase } from './book-home.js';
+import { bookStructurePhase } from './book-structure.js';
 import { definitionPhase } from './definition.js';
 import { intentPhase } from './intent.js';
 import { keywordPhase } from './keyword.js';
@@ -13,12 +14,13 @@ import { secondaryAgents } from './secondary.js';
 import { unknownWordsPhase } from './unknown-words.js';
 
 /**
- * The phases in the order they are asked; the first that decides wins. The subject check and the
- * definition form (R3) come before keywords, so neither an off-topic word nor a domain keyword
+ * The phases in the order they are asked; the first that decides wins. The subject check, an ask
+ * about the book's own structure and the definition form (R3) come before keywords, so neither an off-topic word nor a domain keyword
  * overrides them; the intent phase always decides.
  */
 export const PHASES: readonly Phase[] = [
   offTopicPhase,
+  bookStructurePhase,
   definitionPhase,
   keywordPhase,
   bookHomePhase,

@@ -13,6 +13,22 @@ describe('decideQuery', () => {
     expect(clauses.map((clause) => clause.agent)).toEqual(['module_info', 'glossary']);
     expect(result.routingReason).toMatch(/^Multi-part question \(2 asks\)/);
   });
+  it('decides the first ask with the context before it ("it" is the workstation)', () => {
+    const query =
+      'My workstation has 24 GB of VRAM, how fast will it train policies, or do I need a cloud instance?';
+    // Alone, the first ask is about training policies (module_info); its context says what "it" is.
+    expect(decide('how fast will it train policies').result.primaryAgent).toBe('module_info');
+    const { result, clauses } = decide(query);
+    expect(result.primaryAgent).toBe('hardware');
+    expect(clauses[0]?.text).toBe('how fast will it train policies');
+  });
+  it('keeps context the first ask does not point back at out of it', () => {
+    // Alone, the first ask is about training policies; "My workstation…" is not what it asks about.
+    const { result } = decide(
+      'My workstation has 24 GB of VRAM. How fast do robots train policies, or is a cloud instance quicker?',
+    );
+    expect(result.primaryAgent).toBe('module_info');
+  });
   it('reads the form from the one ask after some context', () => {
     const { result, clauses } = decide('I am new to robotics. What is a topic?');
     expect(result.primaryAgent).toBe('glossary');

@@ -29,6 +29,11 @@ const hasSubject = ({ analyzed }: Decision) =>
   Object.values(analyzed.keywords).some((match) => match.matched.some(namesSubject)) ||
   (analyzed.grounding?.covered.length ?? 0) > 0;
 
+// Pronouns by which an ask points back at what the context before it named.
+const POINTING_BACK = new Set(['it', 'that', 'this', 'they', 'them', 'those', 'these', 'one']);
+const pointsBack = (text: string): boolean =>
+  normalizeWords(text).some((word) => POINTING_BACK.has(word));
+
 // "What's USD, the scene format Isaac Sim uses?": the words before the comma are the ask.
 // The forms found in the ask's words come back too: the whole question, when it has the same
 // words, need not look for them again.
@@ -80,7 +85,24 @@ function decideRead(model: RoutingModel, query: string, settings: PhaseSettings)
     return { ...whole, clauses: [] };
   }
 
-  const parts = asks.map((ask) => ({ ask, decision: decideClause(model, ask.text, settings) }));
+  // Context before a first ask that points back at it is that ask's subject ("My PC has a GTX
+  // 1060, can it handle the sim, or do I need an upgrade?": "it" is the PC): the first ask is then
+  // decided with it, its form its own. Context an ask does not point back at ("Sorry if this is
+  // basic.") stays out of it.
+  const firstAsk = clauses.findIndex((clause) => clause.ask);
+  const lead =
+    firstAsk > 0 && pointsBack(clauses[firstAsk]!.text)
+      ? clauses
+          .slice(0, firstAsk + 1)
+          .map((clause) => clause.text)
+          .join(' ')
+      : undefined;
+  const parts = asks.map((ask, i) => {
+    if (i > 0 || lead === undefined)
+      return { ask, decision: decideClause(model, ask.text, settings) };
+    const form = formOf(ask.text, true);
+    return { ask, decision: decideClause(model, lead, settings, form.intent, form.known) };
+  });
   // The whole question decides only when its first ask names no subject: decided only then.
   const head =
     parts[0] && hasSubject(parts[0].decision)

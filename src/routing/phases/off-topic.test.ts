@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { testContext } from '../../test/routing-phases.js';
+import { TEST_PHASE_SETTINGS, testContext, testRoutingModels } from '../../test/routing-phases.js';
+import { decideQuery } from './multi-part.js';
 import { offTopicPhase } from './off-topic.js';
 
 describe('offTopicPhase', () => {
@@ -22,5 +23,18 @@ describe('offTopicPhase', () => {
   it('lets a book subject through, and judges nothing without book knowledge', () => {
     expect(offTopicPhase(testContext('What exactly is a node in ROS 2?'))).toBeUndefined();
     expect(offTopicPhase(testContext("What does 'wanderlust' mean?", 'plain'))).toBeUndefined();
+  });
+  it('does not let context before a grounded ask make the question off-topic', () => {
+    const query = 'Sorry, dumb question from a florist. What does a publisher send?';
+    // The whole text alone is mostly about the florist…
+    expect(offTopicPhase(testContext(query))?.primary).toBe('book');
+    // …but its ask names a subject of the book's, so the ask is routed.
+    const decide = (text: string) =>
+      decideQuery(testRoutingModels().grounded, text, TEST_PHASE_SETTINGS).result;
+    expect(decide(query).primaryAgent).toBe('module_info');
+    // An ask about the context's own subject stays off-topic.
+    expect(
+      decide("My grandmother's parrot is squawking again. Why do parrots do that?"),
+    ).toMatchObject({ primaryAgent: 'book', phase: 'fallback' });
   });
 });

@@ -1,7 +1,8 @@
 import { outsideDomain, type OutsideDomain } from '../outside-domains.js';
 import { isArithmetic, type Grounding } from '../subject-grounding.js';
 import { namesSubject } from './secondary.js';
-import { probabilityOf, quoteWords, round, type Phase } from './phase.js';
+import type { AnalyzedQuery } from '../routing-model.js';
+import { probabilityOf, quoteWords, round, type Phase, type PhaseContext } from './phase.js';
 
 /**
  * The share of its subject the book must cover for a question no specialist keyword names (only
@@ -66,6 +67,30 @@ function uncoveredBy(
   return undefined;
 }
 
+/** The first test of {@link uncoveredBy} the analysed text fails, at the floor its subject's naming sets. */
+function subjectFailure(
+  context: PhaseContext,
+  analyzed: AnalyzedQuery,
+): ReturnType<typeof uncoveredBy> {
+  const { settings } = context;
+  const grounding = analyzed.grounding;
+  if (!grounding) return undefined;
+  // A keyword of the question's form alone ("how do", "price") names no subject; one of the
+  // book's own technical terms ("costmap") does.
+  const bookTerm = grounding.bookTerms.length > 0;
+  const namedSubject =
+    bookTerm ||
+    context.specialists.some((agent) =>
+      (analyzed.keywords[agent.name]?.matched ?? []).some(namesSubject),
+    );
+  const floor = bookTerm
+    ? settings.minGrounding
+    : namedSubject
+      ? Math.max(settings.minGrounding, MIN_GROUNDING_KEYWORD_ONLY)
+      : Math.max(settings.minGrounding, MIN_GROUNDING_WITHOUT_KEYWORD);
+  return uncoveredBy(grounding, floor, settings.minGrounding);
+}
+
 /**
  * The subject phase: arithmetic, and questions whose subject the book does not cover (judged from
  * the book knowledge), go to the default agent with a reason naming the uncovered words. A subject
@@ -80,23 +105,18 @@ function uncoveredBy(
  * offTopicPhase(phaseContext(model, "What does 'wanderlust' mean?", settings))?.primary; // 'book'
  */
 export const offTopicPhase: Phase = (context) => {
-  const { model, analyzed, settings } = context;
+  const { model, analyzed } = context;
   const grounding = analyzed.grounding;
   const arithmetic = isArithmetic(analyzed.text);
-  // A keyword of the question's form alone ("how do", "price") names no subject; one of the
-  // book's own technical terms ("costmap") does.
-  const bookTerm = (grounding?.bookTerms.length ?? 0) > 0;
-  const namedSubject =
-    bookTerm ||
-    context.specialists.some((agent) =>
-      (analyzed.keywords[agent.name]?.matched ?? []).some(namesSubject),
-    );
-  const floor = bookTerm
-    ? settings.minGrounding
-    : namedSubject
-      ? Math.max(settings.minGrounding, MIN_GROUNDING_KEYWORD_ONLY)
-      : Math.max(settings.minGrounding, MIN_GROUNDING_WITHOUT_KEYWORD);
-  const failed = grounding && uncoveredBy(grounding, floor, settings.minGrounding);
+  let failed = subjectFailure(context, analyzed);
+  // Context before the ask ("Sorry, dumb question. SLAM is short for what?") does not make a
+  // question off-topic when the ask names a subject of its own (a specialist's keyword word or a
+  // book term) that the book covers; an ask with no subject of its own ("What is it really?",
+  // "How do I stop it?") is judged with its context.
+  if (failed && context.ask !== context.query) {
+    const ask = model.analyze(context.ask);
+    if (ask.grounding?.named && !subjectFailure(context, ask)) failed = undefined;
+  }
   const primary = model.defaultAgent;
   const knowledge = model.knowledge;
   // Markets, sports and news: no company or product the book names makes them its subject.
