@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openPgliteWorkerDb, withoutInputType } from './pglite-worker-db.js';
+import {
+  openPgliteWorkerDb,
+  PGLITE_THREAD_IDLE_COLLECT_MS,
+  withoutInputType,
+} from './pglite-worker-db.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cohort-worker-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,6 +44,23 @@ await store.close();`;
       );
       expect(rows).toHaveLength(100_000);
       expect(rows[99_999]).toEqual({ i: 100_000, t: `${'x'.repeat(100)}100000` });
+    } finally {
+      await db.close();
+    }
+  }, 60_000);
+
+  it('collects the garbage a burst of work left once no message has come for a while', async () => {
+    const db = await openPgliteWorkerDb(join(dir, 'idle'));
+    try {
+      const before = await db.threadHeapUsed();
+      // A 30 MB value passes through the thread and is garbage once handed back.
+      const { rows } = await db.query<{ n: number }>(
+        "SELECT length(repeat('x', 30000000)) AS n, repeat('x', 30000000) AS t",
+      );
+      expect(rows[0]?.n).toBe(30_000_000);
+      await new Promise((resolve) => setTimeout(resolve, PGLITE_THREAD_IDLE_COLLECT_MS + 500));
+      // Without a collection the idle thread would still hold it (it allocates nothing more).
+      expect(await db.threadHeapUsed()).toBeLessThan(before + 10_000_000);
     } finally {
       await db.close();
     }

@@ -18,6 +18,15 @@ const describe = (error) => ({
 const reply = (id, result, error) => parentPort.postMessage({ id, result, error });
 const rowsOf = (result) => ({ rows: result.rows });
 
+// V8's collector, exposed at run time (a worker thread takes no --expose-gc), or undefined.
+let collectGarbage;
+try {
+  require('node:v8').setFlagsFromString('--expose-gc');
+  collectGarbage = require('node:vm').runInNewContext('gc');
+} catch {
+  collectGarbage = undefined;
+}
+
 async function main() {
   let pg;
   try {
@@ -118,7 +127,20 @@ async function main() {
     }
   };
 
+  // A burst of work (migrations, an ingestion, saving the built index) leaves garbage that an idle
+  // thread would keep until it allocates again, which it may not do for hours: once no message has
+  // come for a while, it is collected, so the thread's heap is back to its live data.
+  let idleTimer;
+  const collectWhenIdle = () => {
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => {
+      if (collectGarbage) collectGarbage();
+    }, workerData.idleCollectMs);
+    idleTimer.unref();
+  };
+
   parentPort.on('message', async (message) => {
+    if (workerData.idleCollectMs !== undefined) collectWhenIdle();
     if (message.tx !== undefined && message.op !== 'begin') {
       const inbox = transactions.get(message.tx);
       if (!inbox) return reply(message.id, undefined, { message: 'The transaction has ended.' });
@@ -145,6 +167,8 @@ async function main() {
         const dump = await pg.dumpDataDir(message.compression);
         return reply(message.id, new Uint8Array(await dump.arrayBuffer()));
       }
+      // The bytes of the thread's heap in use (its live data, plus garbage not yet collected).
+      if (message.op === 'heap') return reply(message.id, require('node:v8').getHeapStatistics().used_heap_size);
       if (message.op === 'close') {
         await pg.close();
         return reply(message.id, null);
