@@ -40,3 +40,25 @@ describe('normalizeWords', () => {
     }
   });
 });
+
+describe('normalizeWords, asked again for the same text', () => {
+  it('gives the same words each time, in an array of its own', () => {
+    const first = normalizeWords('How do ROS2 topics work?');
+    first.push('changed');
+    first[0] = 'changed';
+    expect(normalizeWords('How do ROS2 topics work?')).toEqual([
+      'how',
+      'do',
+      'ros',
+      '2',
+      'topics',
+      'work',
+    ]);
+    // Texts asked in turn each keep their own words.
+    for (const round of [1, 2, 3]) {
+      expect(normalizeWords('Café au lait'), `round ${round}`).toEqual(['cafe', 'au', 'lait']);
+      expect(normalizeWords("What's a node?"), `round ${round}`).toEqual(['whats', 'a', 'node']);
+      expect(normalizeWords('g5.2xlarge'), `round ${round}`).toEqual(['g', '5', '2', 'xlarge']);
+    }
+  });
+});

@@ -26,16 +26,40 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+// Routing's own memory of the stems it has asked for: the stemmer's cache also holds every word
+// of the indexed corpus, and a lookup in that large table, several per word of every question,
+// is most of what stemming costs routing (bounded, so odd input cannot grow it).
+const ROUTING_STEMS = new Map<string, string>();
+const ROUTING_STEMS_LIMIT = 20_000;
+
 /** The Porter stem of a lowercase word: the retrieval index's cached stemmer, so both agree. */
 export function stemWord(word: string): string {
-  return stem(word);
+  let stemmed = ROUTING_STEMS.get(word);
+  if (stemmed === undefined) {
+    stemmed = stem(word);
+    if (ROUTING_STEMS.size < ROUTING_STEMS_LIMIT) ROUTING_STEMS.set(word, stemmed);
+  }
+  return stemmed;
 }
+
+// The last two texts normalizeWords split, newest first, with their words.
+const recentWords: Array<{ text: string; words: string[] } | undefined> = [];
 
 /**
  * Lowercases, strips accents and apostrophes ("what's" → "whats"), splits letters from digits and
  * breaks on everything else.
  */
 export function normalizeWords(text: string): string[] {
+  // Routing splits one question several times (into clauses, for its form, for its words): the
+  // last two texts split are remembered, and a copy of their words given again.
+  for (const entry of recentWords) if (entry?.text === text) return entry.words.slice();
+  const words = splitWords(text);
+  recentWords[1] = recentWords[0];
+  recentWords[0] = { text, words: words.slice() };
+  return words;
+}
+
+function splitWords(text: string): string[] {
   // Most queries are printable ASCII: one pass over their characters, no regex and no copies.
   if (!/[^\x20-\x7e]/.test(text)) return asciiWords(text);
   const plain = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');

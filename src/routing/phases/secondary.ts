@@ -1,7 +1,7 @@
 import type { Agent } from '../../agents/index.js';
 import { FORM_WORDS } from '../intent-cues.js';
 import { analyzeText, isContentWord } from '../query-text.js';
-import { MIN_KEYWORD_DOMAIN_SHARE } from '../subject-grounding.js';
+import { MIN_KEYWORD_DOMAIN_SHARE, type CompiledKnowledge } from '../subject-grounding.js';
 import { probabilityOf, type PhaseContext } from './phase.js';
 
 /** A specialist named by its own keywords is a secondary agent from this probability on. */
@@ -10,23 +10,46 @@ export const SECONDARY_MIN_PROBABILITY = 0.05;
 // A matched keyword is written "word (~typo)" when the speller read it; the typo is not a word.
 const keywordText = (matched: string) => matched.replace(/ \(~.*\)$/, '');
 
+// The answers below depend on the matched keyword's text alone (and, for `livesWith`, on the
+// book knowledge and the agent's domain): worked out once per keyword, since every question that
+// matches a keyword asks again (bounded, so odd input cannot grow them).
+const KEYWORD_CACHE_LIMIT = 20_000;
+const subjectNamed = new Map<string, boolean>();
+
 /** A matched keyword names a subject unless all its words name the question's form ("how do"). */
-export const namesSubject = (matched: string): boolean =>
-  analyzeText(keywordText(matched)).words.some(
-    (word) => isContentWord(word) && !FORM_WORDS.has(word),
-  );
+export const namesSubject = (matched: string): boolean => {
+  let names = subjectNamed.get(matched);
+  if (names === undefined) {
+    names = analyzeText(keywordText(matched)).words.some(
+      (word) => isContentWord(word) && !FORM_WORDS.has(word),
+    );
+    if (subjectNamed.size < KEYWORD_CACHE_LIMIT) subjectNamed.set(matched, names);
+  }
+  return names;
+};
+
+const livesIn = new WeakMap<CompiledKnowledge, Map<string, Map<string, boolean>>>();
 
 // With book knowledge, the keyword's term must also live mostly in that agent's chapters.
 function livesWith(context: PhaseContext, agent: Agent, keyword: string): boolean {
   const knowledge = context.model.knowledge;
   if (!knowledge) return true;
   const domain = agent.retrievalDomain ?? agent.domain;
-  const text = analyzeText(keywordText(keyword));
-  const shares = text.stems
-    .filter((_, i) => isContentWord(text.words[i] ?? ''))
-    .map((stem) => knowledge.domainShare(stem, domain))
-    .filter((share): share is number => share !== undefined);
-  return shares.length === 0 || Math.max(...shares) >= MIN_KEYWORD_DOMAIN_SHARE;
+  let byDomain = livesIn.get(knowledge);
+  if (!byDomain) livesIn.set(knowledge, (byDomain = new Map()));
+  let known = byDomain.get(domain);
+  if (!known) byDomain.set(domain, (known = new Map()));
+  let lives = known.get(keyword);
+  if (lives === undefined) {
+    const text = analyzeText(keywordText(keyword));
+    const shares = text.stems
+      .filter((_, i) => isContentWord(text.words[i] ?? ''))
+      .map((stem) => knowledge.domainShare(stem, domain))
+      .filter((share): share is number => share !== undefined);
+    lives = shares.length === 0 || Math.max(...shares) >= MIN_KEYWORD_DOMAIN_SHARE;
+    if (known.size < KEYWORD_CACHE_LIMIT) known.set(keyword, lives);
+  }
+  return lives;
 }
 
 /**
