@@ -12,6 +12,17 @@ export const DEFAULT_DENY_READ = [
   '~/.netrc',
   '~/.npmrc',
   '~/.pgpass',
+  // Plaintext tokens of everyday tools: git's credential store, the GitHub CLI, package
+  // registries (PyPI, crates.io, RubyGems), Terraform Cloud, Vault, Claude Code's own login.
+  '~/.git-credentials',
+  '~/.config/gh',
+  '~/.pypirc',
+  '~/.cargo/credentials',
+  '~/.cargo/credentials.toml',
+  '~/.gem/credentials',
+  '~/.terraform.d/credentials.tfrc.json',
+  '~/.vault-token',
+  '~/.claude/.credentials.json',
   '.env',
   // Unreadable to a normal user already; cohort run as root (containers, CI) must not show them.
   '/etc/shadow',

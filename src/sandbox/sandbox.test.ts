@@ -90,6 +90,32 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
     expect(run.stdout + run.stderr).not.toMatch(/root:/);
   });
 
+  it('hides the plaintext token stores of git, the GitHub CLI and package registries by default', async () => {
+    // git's credential store and gh's hosts.yml were readable: a hostile command could print them.
+    const stores = {
+      '.git-credentials': 'https://me:ghp_gitstore@github.com',
+      '.config/gh/hosts.yml': 'github.com:\n  oauth_token: gho_ghcli',
+      '.pypirc': '[pypi]\npassword = pypi-token',
+      '.cargo/credentials.toml': '[registry]\ntoken = "cio-token"',
+    };
+    for (const [path, text] of Object.entries(stores)) {
+      mkdirSync(join(home, path, '..'), { recursive: true });
+      writeFileSync(join(home, path), text);
+    }
+    const run = await createSandbox({
+      root,
+      settings: SandboxSettings.parse({}),
+      home,
+      parentEnv,
+    }).run({
+      argv: ['/bin/sh', '-c', `cd ${home}; cat ${Object.keys(stores).join(' ')}; echo end`],
+      timeoutMs: 5000,
+      keepChars: 20_000,
+    });
+    expect(run.stdout).toContain('end');
+    expect(run.stdout + run.stderr).not.toMatch(/ghp_gitstore|gho_ghcli|pypi-token|cio-token/);
+  });
+
   it("cannot write the workspace's .git (hooks and config run on the host), but reads it", async () => {
     mkdirSync(join(root, '.git', 'hooks'), { recursive: true });
     writeFileSync(join(root, '.git', 'config'), '[core]\n');
