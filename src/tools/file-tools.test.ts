@@ -60,6 +60,31 @@ describe('glob', () => {
   });
 });
 
+describe('glob and grep patterns that would backtrack for hours', () => {
+  it('refuses more than two * in one path part, naming it, before matching any file', async () => {
+    // The model names the files (bash, write) and writes the pattern: five * against one
+    // 250-character name compiled to a regular expression that ran for hours on the event loop.
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-glob-bomb-'));
+    writeFileSync(join(dir, 'a'.repeat(250)), 'x');
+    const bomb = createWorkspace(dir);
+    try {
+      const globbed = await createGlobTool(bomb).execute({ pattern: '**/*a*a*a*a*a*b' }, {});
+      expect(globbed).toMatchObject({ ok: false, code: 'invalid_input' });
+      expect(!globbed.ok && globbed.error).toContain('more than 2 "*" in "*a*a*a*a*a*b"');
+      const grepped = await createGrepTool(bomb).execute(
+        { pattern: 'x', include: '*a*a*a*a*a*b' },
+        {},
+      );
+      expect(grepped).toMatchObject({ ok: false, code: 'invalid_input' });
+      // ** and two * per part still work.
+      const fine = await createGlobTool(bomb).execute({ pattern: '**/*a*' }, {});
+      expect(fine.ok && fine.files).toEqual(['a'.repeat(250)]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('grep', () => {
   const grep = createGrepTool(workspace);
   it('finds lines by regex with file and line number, never through an escaping symlink', async () => {

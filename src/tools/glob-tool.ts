@@ -20,8 +20,29 @@ type GlobInput = z.infer<typeof GlobInput>;
 /** What `glob` returns: matching file paths relative to the workspace, sorted. */
 export type GlobResult = ToolOutcome<{ files: string[]; truncated: boolean }>;
 
-/** Refuses patterns that would reach outside the search folder. */
+/**
+ * Most single `*` wildcards one part of a pattern may hold. Each compiles to `.*`-like code that
+ * backtracks: with k of them, matching a file name of n characters takes about n^k steps, and the
+ * model writes both the pattern and (through bash or write) the file names. Five of them against
+ * one 250-character name ran for hours on the event loop; two cost at most ~65,000 steps.
+ */
+export const MAX_WILDCARDS_PER_PART = 2;
+
+/**
+ * Refuses patterns that would reach outside the search folder, and patterns whose matching could
+ * run for hours (more than {@link MAX_WILDCARDS_PER_PART} `*` in one path part).
+ */
 export function assertRelativePattern(pattern: string): void {
+  const crowded = pattern
+    .split(/[\\/]+/)
+    .find((part) => part.replaceAll('**', '').split('*').length - 1 > MAX_WILDCARDS_PER_PART);
+  if (crowded !== undefined) {
+    throw new CohortError(
+      'invalid_input',
+      `Pattern "${pattern}" has more than ${MAX_WILDCARDS_PER_PART} "*" in "${crowded}": matching it could take hours on long file names. Use at most ${MAX_WILDCARDS_PER_PART} per path part (e.g. "**/*test*"), or grep for the text.`,
+      { field: 'pattern' },
+    );
+  }
   if (
     pattern.startsWith('/') ||
     /^[a-zA-Z]:[\\/]/.test(pattern) ||
