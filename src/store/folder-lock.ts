@@ -10,6 +10,7 @@ import {
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { CohortError } from '../errors/index.js';
+import { dataFolderError } from './data-folder.js';
 
 /** The lock file kept in an embedded data folder while a process has it open. */
 export const LOCK_FILE_NAME = 'cohort.lock';
@@ -209,7 +210,8 @@ export function acquireFolderLock(dataDir: string): FolderLock {
     try {
       fd = openSync(path, 'wx');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+        throw dataFolderError(dataDir, 'write in', error);
       const text = readLockText(path);
       const holder = parseHolder(text);
       // A lock file that cannot be read is being written right now, unless it is old: a process

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, openAsBlob, readdirSync, rmSync } from 'node:fs';
+import { existsSync, openAsBlob, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { CohortError } from '../errors/index.js';
 import type { Db } from './db.js';
+import { createDataFolder } from './data-folder.js';
 import { acquireFolderLock, LOCK_FILE_NAME, type FolderLock } from './folder-lock.js';
 import { openPgliteWorkerDb, type Dumpable } from './pglite-worker-db.js';
 import { embeddedStartParams } from './pglite-settings.js';
@@ -69,7 +70,7 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
   const fresh = inMemory || !existsSync(dataDir) || readdirSync(dataDir).length === 0;
   let lock: FolderLock | undefined;
   if (!inMemory) {
-    mkdirSync(dataDir, { recursive: true });
+    createDataFolder(dataDir);
     lock = options.lock ?? acquireFolderLock(dataDir);
   }
   const release = (db: Db): Db => ({

@@ -1,0 +1,51 @@
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { CohortError } from '../errors/index.js';
+
+/**
+ * Creates an embedded store's data folder and the folders above it that are missing, one level at
+ * a time, or throws an `invalid_input` error naming the folder and why it cannot be made. Not
+ * `mkdirSync(dir, { recursive: true })`: Node's recursive mkdir never returns for a path under
+ * `/proc` (the kernel answers ENOENT for ever), and its raw errors (`EPERM: mkdir …`) reached the
+ * user as "unexpected error".
+ *
+ * @example
+ * createDataFolder('.cohort');
+ */
+export function createDataFolder(dir: string): void {
+  const missing: string[] = [];
+  for (let path = resolve(dir); !exists(path); path = dirname(path)) {
+    missing.unshift(path);
+    if (dirname(path) === path) break;
+  }
+  for (const path of missing) {
+    try {
+      mkdirSync(path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue; // made meanwhile
+      throw dataFolderError(dir, 'create', error);
+    }
+  }
+}
+
+/**
+ * The error for a data folder cohort cannot create or write in (`EACCES`, `EROFS`, a path under
+ * `/proc`), naming the folder, the system's reason and what to do.
+ */
+export function dataFolderError(dir: string, action: 'create' | 'write in', cause: unknown) {
+  const reason = (cause as NodeJS.ErrnoException).code ?? String(cause);
+  return new CohortError(
+    'invalid_input',
+    `Cannot ${action} the data folder "${dir}" (${reason}). Pass --data-dir (or COHORT_DATA_DIR) a folder this user can write; it is created if it does not exist.`,
+    { field: 'data-dir', file: dir, cause },
+  );
+}
+
+function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
