@@ -104,20 +104,24 @@ export function scoreKeywords(
   if (!typoOf) compiled.typoOf.set(isWord, (typoOf = new Map()));
   // A word that starts no keyword may be a typo of a keyword word, unless it is a word of its own
   // ("reset" is not a typo of "reuse").
-  const fuzzy: Array<string | undefined> = words.map((word, i) => {
-    if (word.length < MIN_FUZZY_LENGTH - 1 || compiled.byFirstStem.has(stems[i] ?? ''))
-      return undefined;
+  const fuzzy = new Array<string | undefined>(words.length);
+  for (let i = 0; i < words.length; i += 1) {
+    const word = words[i] as string;
+    if (word.length < MIN_FUZZY_LENGTH - 1 || compiled.byFirstStem.has(stems[i] ?? '')) continue;
     // What a word may be a typo of does not depend on the question: worked out once per word.
     const known = typoOf.get(word);
-    if (known !== undefined) return known ?? undefined;
+    if (known !== undefined) {
+      fuzzy[i] = known ?? undefined;
+      continue;
+    }
     let found: string | undefined;
     if (!compiled.lexicon.has(word) && !isWord(word)) {
       const corrected = compiled.lexicon.correct(word);
       found = corrected === undefined ? undefined : compiled.stemOf.get(corrected);
     }
     if (typoOf.size < TYPO_CACHE_LIMIT) typoOf.set(word, found ?? null);
-    return found;
-  });
+    fuzzy[i] = found;
+  }
 
   const miss = new Map<string, number>();
   const matched = new Map<string, string[]>();
@@ -127,23 +131,25 @@ export function scoreKeywords(
     if (!candidates) continue;
     for (const keyword of candidates) {
       if ((nextFree.get(keyword.agent) ?? 0) > i) continue;
+      // The phrase's stems follow, each as written or through a typo (a loop, no closure).
       let typo = false;
-      const fits = keyword.stems.every((stem, k) => {
-        if (stems[i + k] === stem) return true;
-        if (fuzzy[i + k] === stem) return (typo = true);
-        return false;
-      });
+      let fits = true;
+      for (let k = 0; k < keyword.stems.length; k += 1) {
+        const stem = keyword.stems[k];
+        if (stems[i + k] === stem) continue;
+        if (fuzzy[i + k] === stem) typo = true;
+        else {
+          fits = false;
+          break;
+        }
+      }
       if (!fits) continue;
       nextFree.set(keyword.agent, i + keyword.stems.length);
       const found = matched.get(keyword.agent) ?? [];
-      const written = words.slice(i, i + keyword.stems.length).join(' ');
-      const label = typo ? `${keyword.keyword} (~${written})` : keyword.keyword;
-      if (
-        found.some(
-          (entry) => entry === keyword.keyword || entry.startsWith(`${keyword.keyword} (~`),
-        )
-      )
-        continue;
+      if (alreadyFound(found, keyword)) continue;
+      const label = typo
+        ? `${keyword.keyword} (~${words.slice(i, i + keyword.stems.length).join(' ')})`
+        : keyword.keyword;
       found.push(label);
       matched.set(keyword.agent, found);
       miss.set(
@@ -160,6 +166,17 @@ export function scoreKeywords(
     };
   }
   return result;
+}
+
+/** True when `found` already holds `keyword`, as written or read through a typo. */
+function alreadyFound(found: readonly string[], keyword: CompiledKeyword): boolean {
+  for (const entry of found) {
+    if (entry === keyword.keyword) return true;
+    // `${keyword} (~…)` without building that prefix for every entry.
+    if (entry.startsWith(keyword.keyword) && entry.startsWith(' (~', keyword.keyword.length))
+      return true;
+  }
+  return false;
 }
 
 const COMPILED = new WeakMap<object, CompiledKeywords>();

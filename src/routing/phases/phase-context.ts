@@ -1,6 +1,24 @@
+import type { Agent } from '../../agents/index.js';
 import type { IntentCue } from '../intent-cues.js';
 import type { KnownForm, RoutingModel } from '../routing-model.js';
 import type { PhaseContext, PhaseSettings } from './phase.js';
+
+// A model's agents never change (a new set of agents is a new model): its specialists and its
+// definer are found once per model, not on every clause of every question.
+const casts = new WeakMap<RoutingModel, { specialists: Agent[]; definer: Agent | undefined }>();
+
+function castOf(model: RoutingModel): { specialists: Agent[]; definer: Agent | undefined } {
+  let cast = casts.get(model);
+  if (!cast) {
+    const specialists = model.agents.filter((agent) => agent.name !== model.defaultAgent);
+    cast = {
+      specialists,
+      definer: specialists.find((agent) => agent.intents.includes('definition')),
+    };
+    casts.set(model, cast);
+  }
+  return cast;
+}
 
 /**
  * Analyses `query` once for every phase: its words, keyword evidence, the classifier's
@@ -21,7 +39,7 @@ export function phaseContext(
 ): PhaseContext {
   const analyzed = model.analyze(query, known);
   const classification = model.classifier.classify(analyzed.features, analyzed.bundles);
-  const specialists = model.agents.filter((agent) => agent.name !== model.defaultAgent);
+  const { specialists, definer } = castOf(model);
   const byKeyword = specialists
     .map((agent) => ({ agent, ...analyzed.keywords[agent.name]! }))
     .sort((a, b) => b.score - a.score);
@@ -34,7 +52,7 @@ export function phaseContext(
     intent: form ?? analyzed.cues.intent,
     specialists,
     byKeyword,
-    definer: specialists.find((agent) => agent.intents.includes('definition')),
+    definer,
     settings,
   };
 }
