@@ -19,6 +19,8 @@ describe('detectIntentCues: definitions', () => {
     'Odometry. What is it, really?',
     'wat r quaternions',
     "Quaternions — what's that?",
+    // A definition asked by "explain what … is" opens the question, beside the explanation cue.
+    'Explain what a quaternion is',
   ])('reads a definition: %j', (query) => {
     expect(intentOf(query)).toBe('definition');
   });
@@ -31,6 +33,11 @@ describe('detectIntentCues: definitions', () => {
     // An amount of money is a figure, not a term to define.
     ['If the rig runs all weekend, what is that in euros?', 'specs'],
     ["If I rent it for a month, what's the damage in dollars?", 'specs'],
+    // A request for how or why something works is an explanation.
+    ['Tell me how the controller keeps the arm steady.', 'explanation'],
+    // A definition word later in a question that opens with another form does not make it one.
+    ['How does the planner tell which door you mean when you point?', 'explanation'],
+    ['Why do people say the reality gap means trouble?', 'explanation'],
     // "expand" defines only as the request itself, not as a verb of the task.
     ['How do I expand my swap partition?', 'explanation'],
   ])('does not read %j as a definition', (query, intent) => {

@@ -56,7 +56,7 @@ const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
       String.raw`${OPENING}${WHAT_ARE} (?!(?:the|there|some|my|our|your|in|on)\b)(?!${NOT_A_DEFINITION}\b)${TERM}${CLOSING}`,
   ),
   explanation: new RegExp(
-    String.raw`\b(?:how (?:does|do|did|is|are|can|could|would)|explain|explanation|why|walk me through|walkthrough|break down|intuition|describe|difference between|differ|in simple terms|understand|works?)\b`,
+    String.raw`\b(?:how (?:does|do|did|is|are|can|could|would)|(?:tell|show) me (?:how|why)|explain|explanation|why|walk me through|walkthrough|break down|intuition|describe|difference between|differ|in simple terms|understand|works?)\b`,
   ),
   specs: new RegExp(
     String.raw`\b(?:specs?|specifications?|requirements?|required|minimum|recommended|how much (?:ram|memory|vram|power|storage|does|do|is)|(?:do|does) (?:i|we|it|you) need|cost|costs|price|prices|pricing|budget|cheap|cheaper|cheapest|buy|purchase|afford|per hour|dollars?|euros?|money|spend|compare|comparison|vs|versus|enough|draws?|tops|gb|tb)\b`,
@@ -85,8 +85,11 @@ export function detectIntentCues(words: readonly string[]): IntentCues {
   found.sort((a, b) => a.at - b.at);
   const cues = found.map(({ cue }) => cue);
   // "What is X?" and "Define X" name a definition even when a later word ("work") looks explanatory.
-  const intent: IntentCue =
-    cues.includes('definition') && found[0]?.at === 0 ? 'definition' : (cues[0] ?? 'general');
+  // Only a definition that opens the question: "How does the robot know which cup you mean?" opens
+  // with an explanation, and "mean" later does not make it a definition.
+  const intent: IntentCue = found.some(({ cue, at }) => cue === 'definition' && at === 0)
+    ? 'definition'
+    : (cues[0] ?? 'general');
   return { cues, intent };
 }
 
