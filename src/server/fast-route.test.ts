@@ -140,6 +140,31 @@ describe('POST /route on the fast path', () => {
     expect(JSON.parse(plain.body)).toEqual(toWire(routeResponse(router.route('What is a topic?'))));
   });
 
+  it('answers questions sent at once, routed together, each with its own decision', async () => {
+    const url = await serve();
+    const questions = [...QUESTIONS, ...QUESTIONS.map((query) => query.toUpperCase())];
+    const answers = await Promise.all(
+      questions.map((query, i) =>
+        fetch(`${url}/route`, {
+          method: 'POST',
+          headers: { 'content-type': json, 'x-request-id': `many-${i}` },
+          body: JSON.stringify({ query: i === 3 ? '' : query }),
+        }).then(seen),
+      ),
+    );
+    answers.forEach((answer, i) => {
+      const query = questions[i]!;
+      if (i === 3) expect(answer.status, query).toBe(422);
+      else
+        expect(answer, query).toEqual({
+          status: 200,
+          type: json,
+          id: `many-${i}`,
+          body: routeAnswerText(router.route(query.trim())),
+        });
+    });
+  });
+
   it('leaves a body over the limit, and one of unknown length, to the app', async () => {
     const url = await serve({ server: { bodyLimitBytes: 64 } });
     const small = JSON.stringify({ query: 'What is a topic?' });

@@ -76,13 +76,38 @@ export function routeAnswerText(route: RouteResult): string {
  * Hono app. The body is read once; whatever the fast path does not take as it is (another
  * path or method, a chunked or oversized body, not JSON, a question the app would refuse, a
  * routing error) goes to the app with the same bytes, so every error keeps the app's answer.
- * Only for a server without CORS, rate limit or API key (those layers apply to `/route`).
+ * Questions that arrive in the same turn of the event loop are routed one after another before
+ * any is answered, which keeps routing's tables in the processor's caches. Only for a server
+ * without CORS, rate limit or API key (those layers apply to `/route`).
  *
  * @example
  * serve({ fetch: withFastRoute(app.fetch, { route: assistant.route, maxBodyBytes, logger }) });
  */
 export function withFastRoute(fetch: AppFetch, options: FastRouteOptions): AppFetch {
   const now = options.now ?? performance.now.bind(performance);
+
+  // Questions whose bodies arrived in one turn of the event loop are routed together, then
+  // answered together: routing's tables and code stay in the processor's caches from one
+  // question to the next, instead of being evicted by the HTTP work of each request in between
+  // (which made a route cost two to three times as much in the server as in a loop).
+  let waiting: Array<{ query: string; done: (text: string | undefined) => void }> = [];
+  const routeWaiting = () => {
+    const batch = waiting;
+    waiting = [];
+    for (const { query, done } of batch) {
+      let text: string | undefined;
+      try {
+        text = routeAnswerText(options.route(query));
+      } catch {
+        // The app routes it again and answers the error as it answers every error.
+      }
+      done(text);
+    }
+  };
+  const routeSoon = (query: string) =>
+    new Promise<string | undefined>((done) => {
+      if (waiting.push({ query, done }) === 1) setImmediate(routeWaiting);
+    });
 
   // The body read, then answered here or handed to the app as a request with the same bytes.
   const answer = async (
@@ -99,14 +124,7 @@ export function withFastRoute(fetch: AppFetch, options: FastRouteOptions): AppFe
       return fetch(request, node, executionContext);
     }
     const query = plainRouteQuery(decoder.decode(bytes));
-    let text: string | undefined;
-    if (query !== undefined) {
-      try {
-        text = routeAnswerText(options.route(query));
-      } catch {
-        // The app routes it again and answers the error as it answers every error.
-      }
-    }
+    const text = query === undefined ? undefined : await routeSoon(query);
     if (text === undefined) {
       const again = new Request(request.url, {
         method: request.method,
