@@ -69,4 +69,33 @@ describe('loadConfig', () => {
     writeFileSync(join(dir, 'cohort.config.json'), '{ nope');
     expect(() => loadConfig({ env: {}, cwd: dir })).toThrow('not valid JSON');
   });
+
+  it('checks endpoint URLs when it reads them, not at the first call', () => {
+    // OPENAI_BASE_URL=localhost:11434/v1 (no scheme) failed only after every retry of the first
+    // model call ("Invalid URL"); DATABASE_URL=notaurl said "getaddrinfo ENOTFOUND base".
+    expect(() => loadConfig({ env: { OPENAI_BASE_URL: 'notaurl' }, cwd })).toThrow(
+      'model.baseUrl: OPENAI_BASE_URL must be an http or https URL, such as http://localhost:11434/v1',
+    );
+    expect(() => loadConfig({ env: { OPENAI_BASE_URL: 'file:///etc/passwd' }, cwd })).toThrow(
+      /OPENAI_BASE_URL must be an http or https URL/,
+    );
+    expect(() => loadConfig({ env: { DATABASE_URL: 'notaurl' }, cwd })).toThrow(
+      'DATABASE_URL must be a PostgreSQL URL',
+    );
+    expect(() => loadConfig({ env: { TAVILY_BASE_URL: 'api.tavily.com' }, cwd })).toThrow(
+      /TAVILY_BASE_URL must be an http or https URL/,
+    );
+    const good = loadConfig({
+      env: {
+        OPENAI_BASE_URL: 'http://localhost:11434/v1',
+        DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/cohort',
+      },
+      cwd,
+    });
+    expect(good.model.baseUrl).toBe('http://localhost:11434/v1');
+    expect(loadConfig({ env: { DATABASE_URL: '', OPENAI_BASE_URL: '' }, cwd })).toMatchObject({
+      databaseUrl: '',
+      model: { baseUrl: '' },
+    });
+  });
 });

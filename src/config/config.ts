@@ -22,12 +22,37 @@ export const CONFIG_FILE = 'cohort.config.json';
 
 const seconds = (value: number) => z.number().positive().default(value);
 
+/** True when `text` parses as a URL with one of `schemes` (such as `https:`). */
+const hasScheme = (text: string, schemes: readonly string[]) => {
+  try {
+    return schemes.includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * An http(s) endpoint, checked when the configuration is read: a typo (`localhost:11434/v1`)
+ * otherwise surfaced only after every retry of the first model call, as "Invalid URL". Empty
+ * means unset, as for every variable (`OPENAI_BASE_URL=` turns the model off).
+ */
+const httpUrl = (what: string, example: string) =>
+  z.string().refine((text) => text === '' || hasScheme(text, ['http:', 'https:']), {
+    message: `${what} must be an http or https URL, such as ${example}`,
+  });
+
 /** The whole configuration. Every default is named here once. */
 export const CohortConfig = z.object({
   /** Embedded store folder (PGlite). Ignored when `databaseUrl` is set. */
   dataDir: z.string().default(DEFAULT_DATA_DIR),
   /** PostgreSQL connection string; when set, the PostgreSQL engine is used. */
-  databaseUrl: z.string().optional(),
+  databaseUrl: z
+    .string()
+    .refine((text) => text === '' || hasScheme(text, ['postgres:', 'postgresql:']), {
+      message:
+        'DATABASE_URL must be a PostgreSQL URL, such as postgres://user:password@localhost:5432/cohort',
+    })
+    .optional(),
   /** Folders of agent markdown files; the built-in book agents are used when empty. */
   agentDirs: z.array(z.string()).default([]),
   /** The book ingested on first use when the store is empty. */
@@ -83,7 +108,7 @@ export const CohortConfig = z.object({
   model: z
     .object({
       apiKey: z.string().optional(),
-      baseUrl: z.string().optional(),
+      baseUrl: httpUrl('OPENAI_BASE_URL', 'http://localhost:11434/v1').optional(),
       /** The `full` tier's model id unless `tiers.full` says otherwise. */
       name: z.string().default(DEFAULT_MODEL),
       tiers: z.object({ fast: z.string().optional(), full: z.string().optional() }).prefault({}),
@@ -120,8 +145,12 @@ export const CohortConfig = z.object({
   tools: z
     .object({
       tavilyApiKey: z.string().optional(),
-      tavilyBaseUrl: z.string().default('https://api.tavily.com'),
-      arxivBaseUrl: z.string().default('https://export.arxiv.org/api/query'),
+      tavilyBaseUrl: httpUrl('TAVILY_BASE_URL', 'https://api.tavily.com').default(
+        'https://api.tavily.com',
+      ),
+      arxivBaseUrl: httpUrl('ARXIV_BASE_URL', 'https://export.arxiv.org/api/query').default(
+        'https://export.arxiv.org/api/query',
+      ),
       /** research-subagent.md §5: Semantic Scholar runs only when switched on and given a key. */
       useSemanticScholar: z.boolean().default(false),
       semanticScholarApiKey: z.string().optional(),
