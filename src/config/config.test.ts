@@ -68,6 +68,20 @@ describe('loadConfig', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cohort-config-'));
     writeFileSync(join(dir, 'cohort.config.json'), '{ nope');
     expect(() => loadConfig({ env: {}, cwd: dir })).toThrow('not valid JSON');
+    // null crashed ("Cannot read properties of null"), a list was read as no settings.
+    for (const [text, what] of [
+      ['null', 'null'],
+      ['[{"routing": {}}]', 'a list'],
+      ['7', 'a number'],
+    ]) {
+      writeFileSync(join(dir, 'cohort.config.json'), text);
+      expect(() => loadConfig({ env: {}, cwd: dir })).toThrow(
+        `cohort.config.json: the configuration must be a JSON object ({ "routing": { … }, … }), not ${what}.`,
+      );
+    }
+    // A byte-order mark is read past.
+    writeFileSync(join(dir, 'cohort.config.json'), '\uFEFF{"routing": {"threshold": 0.5}}');
+    expect(loadConfig({ env: {}, cwd: dir }).routing.threshold).toBe(0.5);
   });
 
   it('checks endpoint URLs when it reads them, not at the first call', () => {

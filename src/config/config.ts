@@ -349,14 +349,26 @@ export function loadConfig(
   const path = resolve(cwd, options.file ?? env.COHORT_CONFIG ?? CONFIG_FILE);
   let fromFile: Record<string, unknown> = {};
   if (existsSync(path)) {
+    let parsed: unknown;
     try {
-      fromFile = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+      // A byte-order mark (Windows editors write one) is not part of the JSON.
+      parsed = JSON.parse(readFileSync(path, 'utf8').replace(/^\uFEFF/, ''));
     } catch (cause) {
       throw new CohortError('invalid_input', `${path}: not valid JSON (${String(cause)})`, {
         file: path,
         cause,
       });
     }
+    // `null` crashed on the first setting read ("Cannot read properties of null"), `[]` was
+    // taken for no settings at all.
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw new CohortError(
+        'invalid_input',
+        `${path}: the configuration must be a JSON object ({ "routing": { … }, … }), not ${describeJson(parsed)}.`,
+        { file: path },
+      );
+    }
+    fromFile = parsed as Record<string, unknown>;
   } else if (options.file ?? env.COHORT_CONFIG) {
     throw new CohortError('invalid_input', `Config file not found: ${path}`, { file: path });
   }
@@ -368,6 +380,13 @@ export function loadConfig(
   const result = CohortConfig.safeParse(merged);
   if (!result.success) throw fromZodError(result.error, { prefix: 'Invalid configuration: ' });
   return result.data;
+}
+
+/** What a JSON value is, in words: `null`, `a list`, `a number`… */
+function describeJson(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  return `a ${typeof value === 'string' ? 'string' : typeof value}`;
 }
 
 /** The project file Claude Code reads MCP servers from; cohort reads it too. */
