@@ -69,11 +69,12 @@ describe('loadConfig', () => {
     writeFileSync(join(dir, 'cohort.config.json'), '{ nope');
     expect(() => loadConfig({ env: {}, cwd: dir })).toThrow('not valid JSON');
     // null crashed ("Cannot read properties of null"), a list was read as no settings.
-    for (const [text, what] of [
+    const notObjects: [string, string][] = [
       ['null', 'null'],
       ['[{"routing": {}}]', 'a list'],
       ['7', 'a number'],
-    ]) {
+    ];
+    for (const [text, what] of notObjects) {
       writeFileSync(join(dir, 'cohort.config.json'), text);
       expect(() => loadConfig({ env: {}, cwd: dir })).toThrow(
         `cohort.config.json: the configuration must be a JSON object ({ "routing": { … }, … }), not ${what}.`,
