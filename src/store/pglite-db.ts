@@ -96,13 +96,15 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
     // and handing the bytes on cost three more copies of its 40 MB at the start's peak.
     const create = async (snapshotFile?: string): Promise<Db & Dumpable> => {
       if (!inMemory) {
-        // A folder's snapshot is written out file by file before the engine starts, which then
-        // finds an existing data folder: PGlite's own loader would hold the whole tarball, and
-        // copies of it, in the engine thread's memory (see `unpackSnapshot`).
-        if (snapshotFile) unpackSnapshot(snapshotFile, dataDir);
         // A folder's engine runs on its own thread, so its work never blocks the event loop.
-        // The thread starts PGlite with fsync on: PGlite's defaults turn it off.
-        return openPgliteWorkerDb(dataDir, options.vector ? { vector: true } : {});
+        // The thread starts PGlite with fsync on: PGlite's defaults turn it off. A new folder's
+        // snapshot is written out file by file while the thread starts, and the engine then finds
+        // an existing data folder: PGlite's own loader would hold the whole tarball, and copies of
+        // it, in the engine thread's memory (see `unpackSnapshot`).
+        return openPgliteWorkerDb(dataDir, {
+          ...(options.vector ? { vector: true } : {}),
+          ...(snapshotFile ? { prepareFolder: () => unpackSnapshot(snapshotFile, dataDir) } : {}),
+        });
       }
       // pgvector is loaded only when embeddings are configured: it adds start-up time.
       const extensions = options.vector

@@ -65,4 +65,27 @@ await store.close();`;
       await db.close();
     }
   }, 60_000);
+
+  it('opens the folder only once it is prepared, and stops if preparing it fails', async () => {
+    const failure = new Error('the snapshot is damaged');
+    await expect(
+      openPgliteWorkerDb(join(dir, 'unprepared'), {
+        prepareFolder: () => {
+          throw failure;
+        },
+      }),
+    ).rejects.toBe(failure);
+    let prepared = false;
+    const db = await openPgliteWorkerDb(join(dir, 'prepared'), {
+      prepareFolder: () => {
+        prepared = true;
+      },
+    });
+    try {
+      expect(prepared).toBe(true);
+      expect((await db.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await db.close();
+    }
+  }, 60_000);
 });

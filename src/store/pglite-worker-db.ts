@@ -69,7 +69,14 @@ export interface ThreadDb extends Db, Dumpable {
  */
 export async function openPgliteWorkerDb(
   dataDir: string,
-  options: { vector?: boolean } = {},
+  options: {
+    vector?: boolean;
+    /**
+     * Writes the folder (a new store's snapshot, unpacked) while the thread starts and loads
+     * PGlite, before the engine opens it; if it throws, the thread is stopped and the error thrown.
+     */
+    prepareFolder?: () => void;
+  } = {},
 ): Promise<ThreadDb> {
   const worker = new Worker(PGLITE_WORKER_SOURCE, {
     eval: true,
@@ -83,8 +90,18 @@ export async function openPgliteWorkerDb(
       ...(options.vector ? { vectorPath: require.resolve('@electric-sql/pglite-pgvector') } : {}),
       startParams: embeddedStartParams(),
       idleCollectMs: PGLITE_THREAD_IDLE_COLLECT_MS,
+      ...(options.prepareFolder ? { awaitFolder: true } : {}),
     },
   });
+  if (options.prepareFolder) {
+    try {
+      options.prepareFolder();
+    } catch (error) {
+      await worker.terminate();
+      throw error;
+    }
+    worker.postMessage({ op: 'open' });
+  }
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let stopped: Error | undefined;

@@ -36,6 +36,9 @@ async function main() {
     const startParams = PGlite.defaultStartParams.filter((param) => param !== '-F');
     const options = { startParams: [...startParams, ...workerData.startParams] };
     if (workerData.vectorPath) options.extensions = { vector: require(workerData.vectorPath).vector };
+    // The folder is being written (a new store unpacked from the snapshot) while this thread
+    // starts and loads PGlite: the engine opens it once told it is whole.
+    if (workerData.awaitFolder) await new Promise((resolve) => parentPort.once('message', resolve));
     pg = await PGlite.create(workerData.dataDir, options);
   } catch (error) {
     reply(0, undefined, describe(error));
