@@ -14,6 +14,7 @@ import {
   saveSnapshot,
 } from './pglite-snapshot.js';
 import { unpackSnapshot } from './snapshot-unpack.js';
+import { BYTEA_TYPE_ID, parseBytea, serializeBytea } from './pglite-bytea.js';
 
 type Queryable = Pick<PGlite, 'query' | 'exec'> | Transaction;
 
@@ -114,6 +115,8 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
       const { PGlite: Engine } = await import('@electric-sql/pglite');
       const pg = await Engine.create({
         startParams: [...Engine.defaultStartParams, ...embeddedStartParams()],
+        parsers: { [BYTEA_TYPE_ID]: parseBytea },
+        serializers: { [BYTEA_TYPE_ID]: serializeBytea },
         ...(extensions ? { extensions } : {}),
         // A Blob backed by the file: PGlite reads it once, when it unpacks it.
         ...(snapshotFile ? { loadDataDir: await openAsBlob(snapshotFile) } : {}),

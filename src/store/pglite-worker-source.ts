@@ -1,3 +1,5 @@
+import { BYTEA_TYPE_ID, parseBytea, serializeBytea } from './pglite-bytea.js';
+
 /**
  * The code of the thread that owns an embedded PGlite store (see `openPgliteWorkerDb`). Kept as
  * plain JavaScript run with `eval`, so the same code runs from the TypeScript sources (tests) and
@@ -8,6 +10,9 @@
  */
 export const PGLITE_WORKER_SOURCE = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
+const BYTEA_TYPE_ID = ${BYTEA_TYPE_ID};
+const parseBytea = ${parseBytea.toString()};
+const serializeBytea = ${serializeBytea.toString()};
 
 const describe = (error) => ({
   message: String((error && error.message) || error),
@@ -34,7 +39,11 @@ async function main() {
     // PGlite's defaults pass -F (no fsync): without it, a commit is on disk when it is acknowledged.
     // The embedded memory settings (pglite-settings.ts) follow, so they override PGlite's.
     const startParams = PGlite.defaultStartParams.filter((param) => param !== '-F');
-    const options = { startParams: [...startParams, ...workerData.startParams] };
+    const options = {
+      startParams: [...startParams, ...workerData.startParams],
+      parsers: { [BYTEA_TYPE_ID]: parseBytea },
+      serializers: { [BYTEA_TYPE_ID]: serializeBytea },
+    };
     if (workerData.vectorPath) options.extensions = { vector: require(workerData.vectorPath).vector };
     // The folder is being written (a new store unpacked from the snapshot) while this thread
     // starts and loads PGlite: the engine opens it once told it is whole.
