@@ -1,6 +1,6 @@
-import { existsSync, openAsBlob, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PGlite, Transaction } from '@electric-sql/pglite';
+import type { MemoryFS, PGlite, Transaction } from '@electric-sql/pglite';
 import { CohortError } from '../errors/index.js';
 import type { Db } from './db.js';
 import { createDataFolder } from './data-folder.js';
@@ -13,7 +13,7 @@ import {
   findSnapshot,
   saveSnapshot,
 } from './pglite-snapshot.js';
-import { unpackSnapshot } from './snapshot-unpack.js';
+import { unpackSnapshot, unpackSnapshotInto, type EmscriptenFs } from './snapshot-unpack.js';
 import { BYTEA_TYPE_ID, parseBytea, serializeBytea } from './pglite-bytea.js';
 
 type Queryable = Pick<PGlite, 'query' | 'exec'> | Transaction;
@@ -37,6 +37,31 @@ function wrap(target: Queryable, root: PGlite | undefined): Db {
     },
   };
 }
+
+/**
+ * PGlite's in-memory file system, holding a new data folder unpacked from `snapshotFile` (see
+ * `unpackSnapshotInto`) once the engine's module has started, before PGlite looks for a folder.
+ */
+function snapshotMemoryFs(Base: typeof MemoryFS, snapshotFile: string): MemoryFS {
+  return new (class extends Base {
+    override async init(pg: PGlite, opts: Parameters<MemoryFS['init']>[1]) {
+      const { emscriptenOpts } = await super.init(pg, opts);
+      const preRun = [emscriptenOpts.preRun ?? []].flat();
+      return {
+        emscriptenOpts: {
+          ...emscriptenOpts,
+          preRun: [
+            ...preRun,
+            (module: { FS: EmscriptenFs }) => unpackSnapshotInto(snapshotFile, module.FS, PGDATA),
+          ],
+        },
+      };
+    }
+  })();
+}
+
+/** Where PGlite keeps its data folder in its file system. */
+const PGDATA = '/pglite/data';
 
 /** Options of {@link openPgliteDb}. */
 export interface PgliteOptions {
@@ -112,14 +137,16 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
         ? { vector: (await import('@electric-sql/pglite-pgvector')).vector }
         : undefined;
       // Loaded here, not at the top: importing cohort (or using PostgreSQL) does not pay for it.
-      const { PGlite: Engine } = await import('@electric-sql/pglite');
+      const { PGlite: Engine, MemoryFS } = await import('@electric-sql/pglite');
       const pg = await Engine.create({
         startParams: [...Engine.defaultStartParams, ...embeddedStartParams()],
         parsers: { [BYTEA_TYPE_ID]: parseBytea },
         serializers: { [BYTEA_TYPE_ID]: serializeBytea },
         ...(extensions ? { extensions } : {}),
-        // A Blob backed by the file: PGlite reads it once, when it unpacks it.
-        ...(snapshotFile ? { loadDataDir: await openAsBlob(snapshotFile) } : {}),
+        // The snapshot is written into the in-memory file system file by file as the engine
+        // starts, before it looks for a data folder: PGlite's own loader would hold the whole
+        // tarball and two more copies of it at once (≈ 80 MB above the 40 MB the files take).
+        ...(snapshotFile ? { fs: snapshotMemoryFs(MemoryFS, snapshotFile) } : {}),
       });
       return { ...wrap(pg, pg), dumpDataDir: (compression) => pg.dumpDataDir(compression) };
     };

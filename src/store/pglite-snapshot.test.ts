@@ -27,6 +27,15 @@ describe('PGlite fresh-folder snapshot', () => {
     for (const file of ['PG_VERSION', 'global/pg_control'])
       expect(statSync(join(folder, file)).mode & 0o007).toBe(0);
 
+    // memory:// starts from it too (a snapshot it could not start from would have been replaced).
+    const inMemory = await openPgliteDb('memory://', { snapshotDir: cache });
+    await inMemory.exec('CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ($$fresh$$)');
+    expect(
+      (await inMemory.query<{ n: number }>('SELECT count(*)::int AS n FROM notes')).rows,
+    ).toEqual([{ n: 1 }]);
+    await inMemory.close();
+    expect(statSync(saved).mtimeMs).toBe(savedAt);
+
     const reopened = await openPgliteDb(folder, { snapshotDir: cache });
     expect((await reopened.query<{ body: string }>('SELECT body FROM notes')).rows).toEqual([
       { body: 'kept' },

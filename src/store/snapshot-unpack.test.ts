@@ -10,7 +10,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { unpackSnapshot } from './snapshot-unpack.js';
+import { unpackSnapshot, unpackSnapshotInto } from './snapshot-unpack.js';
 
 const root = mkdtempSync(join(tmpdir(), 'cohort-unpack-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -107,5 +107,45 @@ describe('unpackSnapshot', () => {
     expect(() =>
       unpackSnapshot(write(Buffer.from('not a tarball')).file, join(root, 'd4')),
     ).toThrow(/ends before/);
+  });
+
+  it("writes the same members into an in-memory file system, each file's bytes its own", () => {
+    const wal = Buffer.alloc(2 * 1024 * 1024 + 7, 1);
+    const { file } = write(
+      tarball([
+        { name: '/PG_VERSION', mode: 0o640, mtime: 1_600_000_000, data: Buffer.from('17\n') },
+        { name: '/pg_wal', type: '5', mode: 0o700 },
+        { name: '000000010000000000000001', prefix: '/pg_wal', data: wal },
+      ]),
+    );
+    const calls: string[] = [];
+    const files = new Map<string, Uint8Array>();
+    unpackSnapshotInto(
+      file,
+      {
+        mkdirTree: (path, mode) => calls.push(`mkdir ${path} ${mode?.toString(8) ?? ''}`),
+        writeFile: (path, data, options) => {
+          files.set(path, data);
+          calls.push(`write ${path} ${data.length} ${options?.canOwn}`);
+        },
+        chmod: (path, mode) => calls.push(`chmod ${path} ${mode.toString(8)}`),
+        utime: (path, _atime, mtime) => calls.push(`utime ${path} ${mtime}`),
+      },
+      '/pglite/data',
+    );
+    expect(calls).toEqual([
+      'mkdir /pglite/data ',
+      'write /pglite/data/PG_VERSION 3 true',
+      'chmod /pglite/data/PG_VERSION 640',
+      'utime /pglite/data/PG_VERSION 1600000000000',
+      'mkdir /pglite/data/pg_wal 700',
+      `write /pglite/data/pg_wal/000000010000000000000001 ${wal.length} true`,
+      'chmod /pglite/data/pg_wal/000000010000000000000001 600',
+      'utime /pglite/data/pg_wal/000000010000000000000001 1700000000000',
+    ]);
+    const segment = files.get('/pglite/data/pg_wal/000000010000000000000001')!;
+    expect(Buffer.from(segment).equals(wal)).toBe(true);
+    expect(segment.buffer.byteLength).toBe(wal.length);
+    expect(Buffer.from(files.get('/pglite/data/PG_VERSION')!).toString()).toBe('17\n');
   });
 });

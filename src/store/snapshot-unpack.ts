@@ -28,33 +28,44 @@ function checksumMatches(header: Buffer): boolean {
 }
 
 /**
- * The path inside `dir` a member names, refusing any that would leave it: the tarball's members
- * are written as PGlite's own dump names them (`/base/5/1259`), and nothing else is trusted.
+ * The path segments a member names inside the data folder, refusing any that would leave it: the
+ * tarball's members are written as PGlite's own dump names them (`/base/5/1259`), and nothing
+ * else is trusted.
  */
-function targetOf(dir: string, name: string): string {
+function partsOf(name: string): string[] {
   const parts = name.split('/').filter((part) => part !== '' && part !== '.');
   if (parts.length === 0 || parts.some((part) => part === '..'))
     throw new Error(`the member "${name}" names no path inside the data folder`);
-  return join(dir, ...parts);
+  return parts;
+}
+
+/** One member of a snapshot tarball: a folder or a file of the data folder. */
+export interface SnapshotMember {
+  /** Its path inside the data folder, as segments (never empty, never `..`). */
+  parts: string[];
+  kind: 'folder' | 'file';
+  /** Its permission bits. */
+  mode: number;
+  /** Its modification time, in seconds since the epoch. */
+  mtime: number;
+  /** Its bytes (files only). */
+  size: number;
+  /** Reads `length` of its bytes from `position` into `buffer`; the count read. */
+  read(buffer: Uint8Array, position: number, length: number): number;
 }
 
 /**
- * Writes the data folder saved in a tarball of PGlite's (`dumpDataDir('none')`: ustar, regular
- * files and folders) into `dir`, as PGlite's own loader would (same files, modes and modification
- * times), copying each file through a small buffer: the tarball is never in memory whole, where
- * PGlite's `loadDataDir` reads all of it into the engine thread and copies it again through its
- * virtual file system (≈ 125 MB of buffers at the start's peak for the 40 MB fresh folder), and it
- * takes a fraction of the time. Throws on anything it does not recognise (a damaged or foreign
- * tarball), so the caller can fall back to making the folder from scratch.
+ * Walks a tarball of PGlite's (`dumpDataDir('none')`: ustar, regular files and folders) member by
+ * member, reading headers only: each file's bytes are read by `visit` when it wants them, so the
+ * tarball is never in memory whole. Throws on anything it does not recognise (a damaged or foreign
+ * tarball, a path leaving the folder, a link), so the caller can fall back to a new folder.
  *
  * @example
- * unpackSnapshot('~/.cache/cohort/pglite-0.5.14-fresh.tar', '.cohort');
+ * readSnapshot(tarball, (member) => console.log(member.parts.join('/'), member.size));
  */
-export function unpackSnapshot(tarball: string, dir: string): void {
+export function readSnapshot(tarball: string, visit: (member: SnapshotMember) => void): void {
   const fd = openSync(tarball, 'r');
-  mkdirSync(dir, { recursive: true });
   const header = Buffer.alloc(BLOCK);
-  const buffer = Buffer.alloc(COPY_BYTES);
   let offset = 0;
   let members = 0;
   try {
@@ -68,28 +79,28 @@ export function unpackSnapshot(tarball: string, dir: string): void {
       const prefix = field(header, 345, 155);
       const name = (prefix ? `${prefix}/` : '') + field(header, 0, 100);
       const type = String.fromCharCode(header[156]!);
-      const mode = octal(header, 100, 8, name) & 0o777;
-      const size = octal(header, 124, 12, name);
-      const mtime = octal(header, 136, 12, name);
-      const target = targetOf(dir, name);
-      if (type === '5') {
-        mkdirSync(target, { recursive: true, mode });
-      } else if (type === '0' || type === '\0') {
-        const out = openSync(target, 'w', mode);
-        try {
-          for (let left = size; left > 0;) {
-            const read = readSync(fd, buffer, 0, Math.min(left, COPY_BYTES), offset + size - left);
-            if (read === 0) throw new Error(`the tarball ends inside "${name}"`);
-            writeSync(out, buffer, 0, read);
-            left -= read;
-          }
-        } finally {
-          closeSync(out);
-        }
-        utimesSync(target, mtime, mtime);
-      } else {
+      if (type !== '5' && type !== '0' && type !== '\0')
         throw new Error(`the member "${name}" is of a kind a data folder does not hold (${type})`);
-      }
+      const size = type === '5' ? 0 : octal(header, 124, 12, name);
+      const start = offset;
+      visit({
+        parts: partsOf(name),
+        kind: type === '5' ? 'folder' : 'file',
+        mode: octal(header, 100, 8, name) & 0o777,
+        mtime: octal(header, 136, 12, name),
+        size,
+        read: (buffer, position, length) => {
+          const count = readSync(
+            fd,
+            buffer,
+            0,
+            Math.min(length, size - position),
+            start + position,
+          );
+          if (count === 0 && length > 0) throw new Error(`the tarball ends inside "${name}"`);
+          return count;
+        },
+      });
       members += 1;
       offset += Math.ceil(size / BLOCK) * BLOCK;
     }
@@ -97,4 +108,71 @@ export function unpackSnapshot(tarball: string, dir: string): void {
     closeSync(fd);
   }
   if (members === 0) throw new Error('the tarball is empty');
+}
+
+/**
+ * Writes the data folder saved in a snapshot tarball into `dir`, as PGlite's own loader would
+ * (same files and modification times, and the tarball's modes, where PGlite's made every file
+ * 0666), copying each file through a small buffer: PGlite's `loadDataDir` reads all of the tarball
+ * into the engine thread and copies it again through its virtual file system (≈ 125 MB of buffers
+ * at the start's peak for the 40 MB fresh folder), and it takes a fraction of the time.
+ *
+ * @example
+ * unpackSnapshot('~/.cache/cohort/pglite-0.5.14-fresh.tar', '.cohort');
+ */
+export function unpackSnapshot(tarball: string, dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const buffer = Buffer.alloc(COPY_BYTES);
+  readSnapshot(tarball, (member) => {
+    const target = join(dir, ...member.parts);
+    if (member.kind === 'folder') {
+      mkdirSync(target, { recursive: true, mode: member.mode });
+      return;
+    }
+    const out = openSync(target, 'w', member.mode);
+    try {
+      for (let done = 0; done < member.size;) {
+        const read = member.read(buffer, done, COPY_BYTES);
+        writeSync(out, buffer, 0, read);
+        done += read;
+      }
+    } finally {
+      closeSync(out);
+    }
+    utimesSync(target, member.mtime, member.mtime);
+  });
+}
+
+/** The part of Emscripten's file system (PGlite's `Module.FS`) a snapshot is written with. */
+export interface EmscriptenFs {
+  mkdirTree(path: string, mode?: number): void;
+  writeFile(path: string, data: Uint8Array, options?: { canOwn?: boolean }): void;
+  chmod(path: string, mode: number): void;
+  utime(path: string, atime: number, mtime: number): void;
+}
+
+/**
+ * Writes a snapshot tarball's data folder into PGlite's in-memory file system at `dir` (for
+ * `memory://`), one file at a time: each file's bytes are read into an array the file system then
+ * owns, so the tarball, and the copies PGlite's own loader makes of it, are never in memory.
+ *
+ * @example
+ * unpackSnapshotInto(tarball, module.FS, '/pglite/data');
+ */
+export function unpackSnapshotInto(tarball: string, fs: EmscriptenFs, dir: string): void {
+  fs.mkdirTree(dir);
+  readSnapshot(tarball, (member) => {
+    const target = [dir, ...member.parts].join('/');
+    if (member.kind === 'folder') {
+      fs.mkdirTree(target, member.mode);
+      return;
+    }
+    // An array of its own (not a slice of Node's shared pool), handed to the file system whole.
+    const bytes = new Uint8Array(member.size);
+    for (let done = 0; done < member.size;)
+      done += member.read(bytes.subarray(done), done, member.size - done);
+    fs.writeFile(target, bytes, { canOwn: true });
+    fs.chmod(target, member.mode);
+    fs.utime(target, member.mtime * 1000, member.mtime * 1000);
+  });
 }
