@@ -19,6 +19,13 @@ export interface SandboxPlan {
    * project. A path that is a symlink (`/bin` → `usr/bin`) is recreated as the same symlink.
    */
   visible?: string[];
+  /**
+   * Give the sandbox a user namespace of its own and forbid it to make more (bubblewrap 0.8+
+   * `--disable-userns`): inside a new user namespace a process holds every capability over the
+   * namespaces it creates, which opens kernel interfaces (mounts, netfilter) that all
+   * capabilities dropped otherwise keep shut. Set only where bubblewrap supports it.
+   */
+  disableUserNamespaces?: boolean;
 }
 
 /** System folders whose sockets (D-Bus, Docker, PostgreSQL) must not be reachable inside. */
@@ -63,6 +70,7 @@ export function bwrapArgs(plan: SandboxPlan, command: readonly string[]): string
     '--die-with-parent',
     '--new-session',
     '--unshare-all',
+    ...(plan.disableUserNamespaces ? ['--unshare-user', '--disable-userns'] : []),
     '--cap-drop',
     'ALL',
     ...hostView(plan.visible),

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { findExecutable } from './find-executable.js';
 
 /** What a refused bash call says when bubblewrap is missing: how to install it, or opt out. */
@@ -21,4 +22,28 @@ export function findBwrap(
 ): string | undefined {
   if (process.platform !== 'linux') return undefined;
   return findExecutable('bwrap', { configured, env, last: ['/usr/bin', '/usr/local/bin'] });
+}
+
+const userNamespaceSupport = new Map<string, boolean>();
+
+/**
+ * True when the bubblewrap at `bwrap` can run a sandbox in a user namespace of its own with
+ * further user namespaces disabled (`--unshare-user --disable-userns`, bubblewrap 0.8+, and a
+ * kernel that allows it), found by running it once; remembered per path.
+ *
+ * @example
+ * bwrapDisablesUserNamespaces('/usr/bin/bwrap'); // true on bubblewrap 0.8 or later
+ */
+export function bwrapDisablesUserNamespaces(bwrap: string): boolean {
+  let supported = userNamespaceSupport.get(bwrap);
+  if (supported === undefined) {
+    const probe = spawnSync(
+      bwrap,
+      ['--unshare-all', '--unshare-user', '--disable-userns', '--ro-bind', '/', '/', '--', 'true'],
+      { stdio: 'ignore', timeout: 10_000 },
+    );
+    supported = probe.status === 0;
+    userNamespaceSupport.set(bwrap, supported);
+  }
+  return supported;
 }

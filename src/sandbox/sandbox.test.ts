@@ -116,6 +116,16 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
     expect(run.stdout + run.stderr).not.toMatch(/ghp_gitstore|gho_ghcli|pypi-token|cio-token/);
   });
 
+  it('cannot make a user namespace of its own (where it would hold every capability again)', async () => {
+    // unshare(CLONE_NEWUSER) succeeded inside the sandbox: the kernel interfaces a user namespace
+    // opens (mounts, netfilter) were one syscall away, with every capability dropped.
+    const run = await bash(
+      `python3 -c "import ctypes; print('userns', ctypes.CDLL(None).unshare(0x10000000))"`,
+    );
+    if (run.stderr.includes('not found')) return; // no python3 on this machine
+    expect(run.stdout).toBe('userns -1\n');
+  });
+
   it("cannot write the workspace's .git (hooks and config run on the host), but reads it", async () => {
     mkdirSync(join(root, '.git', 'hooks'), { recursive: true });
     writeFileSync(join(root, '.git', 'config'), '[core]\n');

@@ -6,7 +6,7 @@ import type { SandboxSettings } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 import { bwrapArgs, type SandboxPlan } from './bwrap-args.js';
 import { resolveDenyPaths } from './deny-paths.js';
-import { BWRAP_INSTALL_HINT, findBwrap } from './find-bwrap.js';
+import { BWRAP_INSTALL_HINT, bwrapDisablesUserNamespaces, findBwrap } from './find-bwrap.js';
 import { startAllowListProxy, PROXY_BRIDGE_SOURCE, SANDBOX_PROXY_PORT } from './network-proxy.js';
 import { createProcessLimit } from './process-limit.js';
 import { runBounded, type BoundedRun } from './run-bounded.js';
@@ -169,6 +169,7 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
           },
           readOnly: [...(proxy ? [proxy.socketDir] : []), ...gitMetadata(root)],
           ...(options.visible ? { visible: options.visible } : {}),
+          disableUserNamespaces: bwrapDisablesUserNamespaces(bwrap),
         };
         const inner = limitsPrelude(command.limits, limit.nproc, proxy?.socketPath);
         const args = bwrapArgs(plan, ['/bin/sh', '-c', inner, 'sandbox', ...command.argv]);
