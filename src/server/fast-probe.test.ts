@@ -1,22 +1,19 @@
 import type { HttpBindings } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore, openPgliteDb, type Db, type Store } from '../store/index.js';
-import { createLogger } from '../telemetry/index.js';
-import { createTestAssistant, switchableDb, testWebAssets } from '../test/test-assistant.js';
-import { buildServer, createServer, type ServerOptions } from './create-server.js';
-import { startServer, type RunningServer } from './start-server.js';
+import { createTestAssistant, switchableDb } from '../test/test-assistant.js';
+import { buildServer, createServer } from './create-server.js';
+import { createServedAppHarness } from '../test/served-app-harness.js';
 
 let db: Db & { down: boolean };
 let store: Store;
-const running: RunningServer[] = [];
-let logged: Record<string, unknown>[] = [];
 
 beforeAll(async () => {
   db = switchableDb(await openPgliteDb('memory://'));
   store = await createStore(db);
 });
 afterAll(async () => {
-  await Promise.all(running.map((server) => server.close()));
+  await closeAll();
   await store.close();
 });
 
@@ -26,24 +23,7 @@ const served = () => ({
   modeDescription: 'extractive (test)',
 });
 
-const options = (extra: Partial<ServerOptions> = {}): ServerOptions => ({
-  webAssets: testWebAssets,
-  logger: createLogger({
-    level: 'info',
-    write: (line) => logged.push(JSON.parse(line) as Record<string, unknown>),
-  }),
-  ...extra,
-});
-
-async function serve(extra: Partial<ServerOptions> = {}): Promise<string> {
-  const server = await startServer(served(), {
-    ...options(extra),
-    server: { port: 0, host: '127.0.0.1', ...extra.server },
-    handleSignals: false,
-  });
-  running.push(server);
-  return server.url;
-}
+const { options, serve, logged, clearLogged, closeAll } = createServedAppHarness(served);
 
 /** Status, content type, request id and JSON body: what a client of the probe can see. */
 async function seen(response: Response) {
@@ -76,7 +56,7 @@ describe('GET /healthz served over HTTP', () => {
   it('logs the same request line as every other request', async () => {
     const url = await serve();
     await (await fetch(`${url}/healthz`)).arrayBuffer();
-    logged = [];
+    clearLogged();
     await (await fetch(`${url}/healthz`, { headers: { 'x-request-id': 'probe-8' } })).arrayBuffer();
     await (await fetch(`${url}/agents`, { headers: { 'x-request-id': 'agents-8' } })).arrayBuffer();
     const lines = logged.filter((line) => line.event === 'request');

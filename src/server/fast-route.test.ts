@@ -7,12 +7,10 @@ import { createBookRegistry } from '../routing/book-registry.js';
 import type { Router } from '../routing/router.js';
 import { routeResponse, toWire } from '../schema/index.js';
 import { createStore, openPgliteDb, type Store } from '../store/index.js';
-import { createLogger } from '../telemetry/index.js';
 import { sampleBookRouter } from '../test/sample-book-router.js';
-import { testWebAssets } from '../test/test-assistant.js';
-import { buildServer, createServer, type ServerOptions } from './create-server.js';
+import { buildServer, createServer } from './create-server.js';
+import { createServedAppHarness } from '../test/served-app-harness.js';
 import { plainRouteQuery, routeAnswerText } from './fast-route.js';
-import { startServer, type RunningServer } from './start-server.js';
 
 // The fast path of `POST /route` must answer exactly as the app does: every body below is sent
 // over HTTP to a started server (fast path on) and through `app.request` (the app alone), and
@@ -21,8 +19,6 @@ import { startServer, type RunningServer } from './start-server.js';
 let store: Store;
 let router: Router;
 let assistant: Assistant;
-const running: RunningServer[] = [];
-let logged: Record<string, unknown>[] = [];
 
 beforeAll(async () => {
   store = await createStore(await openPgliteDb('memory://'));
@@ -36,30 +32,13 @@ beforeAll(async () => {
   });
 }, 120_000);
 afterAll(async () => {
-  await Promise.all(running.map((server) => server.close()));
+  await closeAll();
   await store.close();
 });
 
 const served = () => ({ assistant, store, modeDescription: 'extractive (test)' });
 
-const options = (extra: Partial<ServerOptions> = {}): ServerOptions => ({
-  webAssets: testWebAssets,
-  logger: createLogger({
-    level: 'info',
-    write: (line) => logged.push(JSON.parse(line) as Record<string, unknown>),
-  }),
-  ...extra,
-});
-
-async function serve(extra: Partial<ServerOptions> = {}): Promise<string> {
-  const server = await startServer(served(), {
-    ...options(extra),
-    server: { port: 0, host: '127.0.0.1', ...extra.server },
-    handleSignals: false,
-  });
-  running.push(server);
-  return server.url;
-}
+const { options, serve, logged, clearLogged, closeAll } = createServedAppHarness(served);
 
 /** What a client sees of an answer: status, content type, request id and the body's text. */
 async function seen(response: Response) {
@@ -201,7 +180,7 @@ describe('POST /route on the fast path', () => {
         headers: { 'content-type': json, 'x-request-id': id },
         body: JSON.stringify({ query: id === 'bad-1' ? '' : 'What is a topic?' }),
       }).then((response) => response.arrayBuffer());
-    logged = [];
+    clearLogged();
     await post('fast-1');
     await post('bad-1');
     expect(logged.filter((line) => line.event === 'request')).toEqual([
