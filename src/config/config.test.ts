@@ -85,6 +85,35 @@ describe('loadConfig', () => {
     expect(loadConfig({ env: {}, cwd: dir }).routing.threshold).toBe(0.5);
   });
 
+  it('names a setting it does not know instead of ignoring it, at any depth', () => {
+    // A misspelt setting was dropped without a word, so the default quietly applied.
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-config-'));
+    const cases: [string, string][] = [
+      ['{"routng": {"threshold": 0.5}}', 'unknown setting "routng"; the settings are dataDir,'],
+      [
+        '{"routing": {"treshold": 0.5}}',
+        'unknown setting "routing.treshold"; "routing" takes enabled, threshold,',
+      ],
+      ['{"model": {"tiers": {"fastest": "x"}}}', 'unknown setting "model.tiers.fastest"'],
+    ];
+    for (const [text, message] of cases) {
+      writeFileSync(join(dir, 'cohort.config.json'), text);
+      expect(() => loadConfig({ env: {}, cwd: dir })).toThrow(message);
+    }
+    // MCP servers are named by the user, and `$schema` is for editors: neither is a setting.
+    writeFileSync(
+      join(dir, 'cohort.config.json'),
+      JSON.stringify({
+        $schema: './cohort.schema.json',
+        routing: { threshold: 0.5 },
+        mcpServers: { 'my-files': { command: 'node', args: ['server.js'] } },
+      }),
+    );
+    const config = loadConfig({ env: {}, cwd: dir });
+    expect(config.routing.threshold).toBe(0.5);
+    expect(Object.keys(config.mcpServers)).toEqual(['my-files']);
+  });
+
   it('checks endpoint URLs when it reads them, not at the first call', () => {
     // OPENAI_BASE_URL=localhost:11434/v1 (no scheme) failed only after every retry of the first
     // model call ("Invalid URL"); DATABASE_URL=notaurl said "getaddrinfo ENOTFOUND base".

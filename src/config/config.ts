@@ -8,6 +8,7 @@ import { LogLevel, parseOtlpHeaders, TracingSettings } from '../telemetry/index.
 import { sourceUrlProblem } from './source-url-template.js';
 import { PermissionSettings } from './permission-settings.js';
 import { SandboxSettings } from './sandbox-settings.js';
+import { findUnknownSetting } from './unknown-setting.js';
 
 /** Default data folder of the embedded store. */
 export const DEFAULT_DATA_DIR = '.cohort';
@@ -369,6 +370,16 @@ export function loadConfig(
       );
     }
     fromFile = parsed as Record<string, unknown>;
+    // `$schema` points editors at a JSON schema; it is not a setting.
+    const { $schema: _schema, ...settings } = fromFile;
+    const unknown = findUnknownSetting(CohortConfig, settings);
+    if (unknown) {
+      throw new CohortError(
+        'invalid_input',
+        `${path}: unknown setting "${unknown.path}"; ${unknown.path.includes('.') ? `"${unknown.path.slice(0, unknown.path.lastIndexOf('.'))}" takes` : 'the settings are'} ${unknown.known.join(', ')}.`,
+        { file: path, field: unknown.path },
+      );
+    }
   } else if (options.file ?? env.COHORT_CONFIG) {
     throw new CohortError('invalid_input', `Config file not found: ${path}`, { file: path });
   }
