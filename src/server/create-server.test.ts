@@ -95,6 +95,30 @@ describe('POST /chat', () => {
     expect(await errorOf(response)).toMatchObject({ status: 415, code: 'unsupported_media_type' });
   });
 
+  it('is 415 naming the charset or the content encoding it cannot read, not 400 or a 200', async () => {
+    // A UTF-16 body was read as UTF-8 ("not valid JSON"), a Latin-1 one read wrong, a gzipped
+    // one read as text.
+    const body = JSON.stringify({ query: 'What is a topic?' });
+    const cases: [Record<string, string>, string][] = [
+      [{ 'content-type': 'application/json; charset=utf-16' }, 'charset "utf-16"'],
+      [{ 'content-type': 'application/json; charset=ISO-8859-1' }, 'charset "ISO-8859-1"'],
+      [
+        { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        'Content-Encoding "gzip"',
+      ],
+    ];
+    for (const [headers, named] of cases) {
+      const response = await app.request('/chat', { method: 'POST', body, headers });
+      const error = await errorOf(response);
+      expect(error, named).toMatchObject({ status: 415, code: 'unsupported_media_type' });
+      expect(error.message).toContain(named);
+    }
+    for (const type of ['application/json; charset=utf-8', 'application/json; charset="UTF8"']) {
+      const headers = { 'content-type': type, 'content-encoding': 'identity' };
+      expect((await app.request('/chat', { method: 'POST', body, headers })).status).toBe(200);
+    }
+  });
+
   it('is 422 naming the field for valid JSON with wrong fields', async () => {
     expect(await errorOf(await post('/chat', { query: '   ' }))).toEqual({
       status: 422,

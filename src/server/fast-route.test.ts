@@ -65,6 +65,8 @@ const CASES: Array<[label: string, body: string, type: string]> = [
   ...QUESTIONS.map((query): [string, string, string] => [query, JSON.stringify({ query }), json]),
   ['vendor JSON type', JSON.stringify({ query: 'What is a topic?' }), 'application/vnd.x+json'],
   ['charset', JSON.stringify({ query: 'What is a topic?' }), 'application/json; charset=utf-8'],
+  ['latin-1 charset', JSON.stringify({ query: 'What is a topic?' }), `${json}; charset=latin1`],
+  ['quoted UTF8 charset', JSON.stringify({ query: 'What is a topic?' }), `${json}; charset="UTF8"`],
   ['byte order mark', `\uFEFF${JSON.stringify({ query: 'What is a topic?' })}`, json],
   ['spaces around JSON', ` ${JSON.stringify({ query: 'What is a topic?' })}\n`, json],
   ['empty question', '{"query":""}', json],

@@ -2,7 +2,7 @@ import type { HttpBindings } from '@hono/node-server';
 import { plainQuery, type RouteResult } from '../schema/index.js';
 import type { Logger } from '../telemetry/index.js';
 import { pathOf, type AppFetch } from './fast-probe.js';
-import { JSON_CONTENT_TYPE } from './read-body.js';
+import { bodyEncodingProblem, JSON_CONTENT_TYPE } from './read-body.js';
 import { logRequest, REQUEST_ID_HEADER, requestIdFor } from './request-context.js';
 import type { ServerEnv } from './server-env.js';
 
@@ -163,6 +163,7 @@ export function withFastRoute(fetch: AppFetch, options: FastRouteOptions): AppFe
       !JSON_CONTENT_TYPE.test(type) ||
       length === undefined ||
       headers['transfer-encoding'] !== undefined ||
+      bodyEncodingProblem(type, headers['content-encoding']) !== undefined ||
       !(Number.parseInt(length, 10) <= options.maxBodyBytes)
     ) {
       return fetch(request, env, executionContext);

@@ -11,6 +11,33 @@ import { apiError, HttpError } from './api-error.js';
 /** The content types a JSON body may be declared with (`application/json`, `application/x+json`…). */
 export const JSON_CONTENT_TYPE = /^application\/([\w.+-]+\+)?json\b/i;
 
+/** A `charset` parameter of a content type, lower case, or undefined when there is none. */
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
+
+/**
+ * Why a JSON body declared with these headers cannot be read as sent, or undefined when it can:
+ * bodies are read as UTF-8 text, so a `charset` other than UTF-8 (a UTF-16 body would fail as
+ * "not valid JSON", a Latin-1 one be read wrong) and a `Content-Encoding` (a gzipped body read
+ * as text) are refused with a message that says what to send instead.
+ *
+ * @example
+ * bodyEncodingProblem('application/json; charset=utf-16', undefined); // 'The body's charset …'
+ */
+export function bodyEncodingProblem(
+  contentType: string,
+  contentEncoding: string | undefined,
+): string | undefined {
+  const charset = contentType.includes(';') ? CHARSET.exec(contentType)?.[1] : undefined;
+  if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+    return `The body's charset "${charset}" is not supported: send the JSON as UTF-8.`;
+  }
+  const encoding = contentEncoding?.trim().toLowerCase();
+  if (encoding && encoding !== 'identity') {
+    return `Content-Encoding "${contentEncoding}" is not supported: send the body uncompressed.`;
+  }
+  return undefined;
+}
+
 /**
  * Reads a JSON request body and validates it with `schema`. The split between statuses:
  * not JSON (or not an object, nested deeper than {@link MAX_JSON_DEPTH}, or holding a NUL character
@@ -35,6 +62,8 @@ export async function readBody<S extends z.ZodType>(
       ),
     );
   }
+  const encodingProblem = bodyEncodingProblem(type, c.req.header('content-encoding'));
+  if (encodingProblem) throw new HttpError(apiError('unsupported_media_type', encodingProblem));
   const text = await c.req.text();
   let json: unknown;
   try {
