@@ -114,6 +114,22 @@ describe('loadConfig', () => {
     expect(Object.keys(config.mcpServers)).toEqual(['my-files']);
   });
 
+  it('takes CORS origins as browsers send them and names one that is not', () => {
+    const origins = (value: string) =>
+      loadConfig({ env: { COHORT_CORS_ORIGINS: value }, cwd }).server.corsOrigins;
+    expect(origins('https://app.example.org, http://localhost:5173')).toEqual([
+      'https://app.example.org',
+      'http://localhost:5173',
+    ]);
+    expect(origins('*')).toEqual(['*']);
+    // Each was accepted and then never matched an Origin header: CORS stayed shut in silence.
+    for (const bad of ['not a url', 'app.example.org', 'https://app.example.org/', 'ftp://x.org']) {
+      expect(() => origins(bad), bad).toThrow(
+        /server\.corsOrigins\.0: COHORT_CORS_ORIGINS takes "\*"/,
+      );
+    }
+  });
+
   it('checks endpoint URLs when it reads them, not at the first call', () => {
     // OPENAI_BASE_URL=localhost:11434/v1 (no scheme) failed only after every retry of the first
     // model call ("Invalid URL"); DATABASE_URL=notaurl said "getaddrinfo ENOTFOUND base".

@@ -42,6 +42,27 @@ const httpUrl = (what: string, example: string) =>
     message: `${what} must be an http or https URL, such as ${example}`,
   });
 
+/**
+ * One CORS origin: `*` or scheme, host and optional port, as the browser's `Origin` header has it.
+ * A path or a bare host name would never equal an `Origin` header, so CORS would silently stay
+ * shut for that site.
+ */
+const corsOrigin = z.string().refine(
+  (text) => {
+    if (text === '*') return true;
+    try {
+      const url = new URL(text);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === text;
+    } catch {
+      return false;
+    }
+  },
+  {
+    message:
+      'COHORT_CORS_ORIGINS takes "*" or origins such as https://app.example.org (scheme, host and port, no path or trailing slash)',
+  },
+);
+
 /** The whole configuration. Every default is named here once. */
 export const CohortConfig = z.object({
   /** Embedded store folder (PGlite). Ignored when `databaseUrl` is set. */
@@ -125,7 +146,8 @@ export const CohortConfig = z.object({
       port: z.number().int().min(0).max(65535).default(8787),
       host: z.string().default('127.0.0.1'),
       apiKey: z.string().optional(),
-      corsOrigins: z.array(z.string()).default([]),
+      /** Origins allowed by CORS: `*`, or origins as a browser sends them (`https://app.example.org`). */
+      corsOrigins: z.array(corsOrigin).default([]),
       bodyLimitBytes: z
         .number()
         .int()
