@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore, openPgliteDb, type Db, type Store } from '../store/index.js';
 import { createTestAssistant, switchableDb } from '../test/test-assistant.js';
 import { buildServer, createServer } from './create-server.js';
-import { createServedAppHarness } from '../test/served-app-harness.js';
+import { createServedAppHarness, seenByClient } from '../test/served-app-harness.js';
 
 let db: Db & { down: boolean };
 let store: Store;
@@ -25,15 +25,7 @@ const served = () => ({
 
 const { options, serve, logged, clearLogged, closeAll } = createServedAppHarness(served);
 
-/** Status, content type, request id and JSON body: what a client of the probe can see. */
-async function seen(response: Response) {
-  return {
-    status: response.status,
-    type: response.headers.get('content-type'),
-    id: response.headers.get('x-request-id'),
-    body: (await response.json()) as unknown,
-  };
-}
+const seen = (response: Response) => seenByClient(response, 'json');
 
 describe('GET /healthz served over HTTP', () => {
   it("answers with the app's own response: status, JSON body, content type, request id", async () => {

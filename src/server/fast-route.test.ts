@@ -9,7 +9,7 @@ import { routeResponse, toWire } from '../schema/index.js';
 import { createStore, openPgliteDb, type Store } from '../store/index.js';
 import { sampleBookRouter } from '../test/sample-book-router.js';
 import { buildServer, createServer } from './create-server.js';
-import { createServedAppHarness } from '../test/served-app-harness.js';
+import { createServedAppHarness, seenByClient } from '../test/served-app-harness.js';
 import { plainRouteQuery, routeAnswerText } from './fast-route.js';
 
 // The fast path of `POST /route` must answer exactly as the app does: every body below is sent
@@ -40,15 +40,7 @@ const served = () => ({ assistant, store, modeDescription: 'extractive (test)' }
 
 const { options, serve, logged, clearLogged, closeAll } = createServedAppHarness(served);
 
-/** What a client sees of an answer: status, content type, request id and the body's text. */
-async function seen(response: Response) {
-  return {
-    status: response.status,
-    type: response.headers.get('content-type'),
-    id: response.headers.get('x-request-id'),
-    body: await response.text(),
-  };
-}
+const seen = (response: Response) => seenByClient(response);
 
 const QUESTIONS = [
   'What is a topic?',

@@ -42,3 +42,32 @@ export function createServedAppHarness(served: () => ServedAssistant) {
     closeAll: async () => void (await Promise.all(running.map((server) => server.close()))),
   };
 }
+
+/** What a client sees of an answer: status, content type, request id and the body. */
+interface SeenByClient<Body> {
+  status: number;
+  type: string | null;
+  id: string | null;
+  body: Body;
+}
+
+/**
+ * What a client sees of an answer, the body as text (to compare bytes) or parsed JSON (to read
+ * fields).
+ */
+export async function seenByClient(response: Response): Promise<SeenByClient<string>>;
+export async function seenByClient(
+  response: Response,
+  body: 'json',
+): Promise<SeenByClient<unknown>>;
+export async function seenByClient(
+  response: Response,
+  body: 'text' | 'json' = 'text',
+): Promise<SeenByClient<unknown>> {
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    id: response.headers.get('x-request-id'),
+    body: body === 'json' ? ((await response.json()) as unknown) : await response.text(),
+  };
+}
