@@ -31,6 +31,9 @@ const settings = (over: Partial<SandboxSettings> = {}) =>
   SandboxSettings.parse({ denyRead: ['~/.ssh', '.env'], ...over });
 const sandbox = (over: Partial<SandboxSettings> = {}) =>
   createSandbox({ root, settings: settings(over), home, parentEnv });
+/** A sandbox with the default settings (the default denyRead list, not the tests' own). */
+const sandboxWithDefaults = () =>
+  createSandbox({ root, settings: SandboxSettings.parse({}), home, parentEnv });
 const bash = (command: string, timeoutMs = 5000, over: Partial<SandboxSettings> = {}) =>
   sandbox(over).run({ argv: ['/bin/bash', '-c', command], timeoutMs, keepChars: 20_000 });
 
@@ -76,12 +79,7 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
   });
 
   it('hides /etc/shadow by default, even when cohort runs as root', async () => {
-    const run = await createSandbox({
-      root,
-      settings: SandboxSettings.parse({}),
-      home,
-      parentEnv,
-    }).run({
+    const run = await sandboxWithDefaults().run({
       argv: ['/bin/sh', '-c', 'cat /etc/shadow /etc/gshadow; echo end'],
       timeoutMs: 5000,
       keepChars: 20_000,
@@ -102,12 +100,7 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
       mkdirSync(join(home, path, '..'), { recursive: true });
       writeFileSync(join(home, path), text);
     }
-    const run = await createSandbox({
-      root,
-      settings: SandboxSettings.parse({}),
-      home,
-      parentEnv,
-    }).run({
+    const run = await sandboxWithDefaults().run({
       argv: ['/bin/sh', '-c', `cd ${home}; cat ${Object.keys(stores).join(' ')}; echo end`],
       timeoutMs: 5000,
       keepChars: 20_000,
