@@ -1,7 +1,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { McpServers } from '../schema/index.js';
+import { jsonKind, McpServers } from '../schema/index.js';
 import { CohortError, fromZodError } from '../errors/index.js';
 import { MAX_RESEARCH_TASKS } from '../schema/index.js';
 import { LogLevel, parseOtlpHeaders, TracingSettings } from '../telemetry/index.js';
@@ -387,7 +387,7 @@ export function loadConfig(
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw new CohortError(
         'invalid_input',
-        `${path}: the configuration must be a JSON object ({ "routing": { … }, … }), not ${describeJson(parsed)}.`,
+        `${path}: the configuration must be a JSON object ({ "routing": { … }, … }), not ${jsonKind(parsed)}.`,
         { file: path },
       );
     }
@@ -413,13 +413,6 @@ export function loadConfig(
   const result = CohortConfig.safeParse(merged);
   if (!result.success) throw fromZodError(result.error, { prefix: 'Invalid configuration: ' });
   return result.data;
-}
-
-/** What a JSON value is, in words: `null`, `a list`, `a number`… */
-function describeJson(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  return `a ${typeof value === 'string' ? 'string' : typeof value}`;
 }
 
 /** The project file Claude Code reads MCP servers from; cohort reads it too. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Message } from './message.js';
+import { jsonKind } from './json-kind.js';
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from './safe-text.js';
 
 /** Maximum length of a query, in characters, after trimming (data-model spec). */
@@ -12,12 +13,7 @@ export const EMPTY_QUERY_MESSAGE = 'Please provide a question to ask about the b
 /** What a query that is not text gets told: its type, so a client sees what it sent wrong. */
 function notTextMessage(input: unknown): string {
   if (input === undefined || input === null) return EMPTY_QUERY_MESSAGE;
-  const kind = Array.isArray(input)
-    ? 'a list'
-    : typeof input === 'object'
-      ? 'an object'
-      : `a ${typeof input}`;
-  return `The question must be text, not ${kind}.`;
+  return `The question must be text, not ${jsonKind(input)}.`;
 }
 
 /**

@@ -15,3 +15,4 @@ export * from './research-request.js';
 export * from './parse-wire.js';
 export * from './safe-text.js';
 export * from './mcp-server.js';
+export * from './json-kind.js';
