@@ -9,12 +9,13 @@ export {
 } from './retrievers/create-retriever.js';
 export {
   ingest,
-  findIngestFiles,
+  findIngestEntries,
   prepareDocument,
   parseFile,
   SUPPORTED_EXTENSIONS,
   DEFAULT_MAX_FILE_BYTES,
   MAX_SECTION_CHARS,
+  type IngestEntries,
   type IngestOptions,
   type SkippedFile,
   type IngestProgress,

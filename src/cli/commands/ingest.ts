@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { findIngestFiles, ingest, renderProgressBar } from '../../retrieval/index.js';
+import { findIngestEntries, ingest, renderProgressBar } from '../../retrieval/index.js';
 import { openStore } from '../../store/index.js';
 import { toWire } from '../../schema/index.js';
 import type { CliCommand } from '../command.js';
@@ -28,12 +28,13 @@ export const ingestCommand: CliCommand = {
     const dir = resolve(io.cwd, requirePositional(positionals, 'folder', usage));
     const config = configFor(io, values);
     // A wrong folder is refused before the store is opened, so it creates nothing.
-    await findIngestFiles(dir);
+    const entries = await findIngestEntries(dir);
     // Not awaited here: the files are read and parsed while the engine starts on its own thread.
     const opening = openStore(config);
     try {
       const summary = await ingest(dir, {
         store: opening,
+        entries,
         prune: Boolean(values.prune),
         replace: Boolean(values.replace),
         onProgress: ({ done, total, file }) => {

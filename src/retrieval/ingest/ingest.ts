@@ -36,6 +36,8 @@ export interface IngestOptions {
    * and parsed meanwhile, and checked against what it holds once it is open, with the same result.
    */
   store: IngestStore | Promise<IngestStore>;
+  /** The folder's listing when the caller already made it ({@link findIngestEntries}). */
+  entries?: IngestEntries;
   onProgress?: (progress: IngestProgress) => void;
   signal?: AbortSignal;
   /** Remove stored documents whose file is no longer in the folder (default false: only report them). */
@@ -84,7 +86,7 @@ export interface IngestSummary {
 }
 
 /** What a folder holds for ingestion: supported files, and symbolic links that are not followed. */
-interface IngestEntries {
+export interface IngestEntries {
   files: string[];
   /** Links to a folder or a supported file: named in the summary's `skipped`, never read. */
   links: string[];
@@ -181,19 +183,16 @@ function throwIfAborted(signal: AbortSignal | undefined) {
 }
 
 /**
- * The supported files under `dir`, sorted; a missing folder, a file given as the folder, an
- * unreadable folder or one with nothing to ingest is an `invalid_input` error. Shells call it
- * before opening a store, so a wrong path creates nothing.
+ * The supported files under `dir`, sorted, and the symbolic links it did not follow; a missing
+ * folder, a file given as the folder, an unreadable folder or one with nothing to ingest is an
+ * `invalid_input` error. Shells call it before opening a store, so a wrong path creates nothing,
+ * and hand the listing to {@link ingest} (`entries`) so the folder is walked once.
  *
  * @example
- * const files = await findIngestFiles('docs'); // throws CohortError('invalid_input') when empty
+ * const entries = await findIngestEntries('docs'); // throws CohortError('invalid_input') when empty
+ * await ingest('docs', { store, entries });
  */
-export async function findIngestFiles(dir: string): Promise<string[]> {
-  return (await findIngestEntries(dir)).files;
-}
-
-/** {@link findIngestFiles} with the symbolic links it did not follow. */
-async function findIngestEntries(dir: string): Promise<IngestEntries> {
+export async function findIngestEntries(dir: string): Promise<IngestEntries> {
   try {
     if (!(await stat(dir)).isDirectory()) throw new Error('not a folder');
   } catch (cause) {
@@ -251,7 +250,7 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
     () => undefined,
   );
   throwIfAborted(signal);
-  const { files, links } = await findIngestEntries(dir);
+  const { files, links } = options.entries ?? (await findIngestEntries(dir));
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const root = resolve(dir);
   let known: StoredState | undefined = store
