@@ -90,21 +90,6 @@ describe('ingest', () => {
     expect(await store.chunks.count()).toBe(count);
   });
 
-  it('writes nothing when one file fails to parse', async () => {
-    const broken = await mkdtemp(join(tmpdir(), 'cohort-broken-'));
-    await writeFile(
-      join(broken, 'a.md'),
-      '# Fine\n\nA perfectly good file with enough text in it.',
-    );
-    await writeFile(join(broken, 'b.md'), '---\ntitle: [oops\n---\n# Bad');
-    const count = await store.chunks.count();
-    const error = await ingest(broken, { store }).catch((e: unknown) => e);
-    expect(isCohortError(error, 'invalid_input')).toBe(true);
-    expect(String(error)).toContain('b.md');
-    expect(await store.chunks.count()).toBe(count);
-    await rm(broken, { recursive: true, force: true });
-  });
-
   it('stops with an aborted error when cancelled', async () => {
     const controller = new AbortController();
     controller.abort();
@@ -142,6 +127,25 @@ describe('ingest', () => {
     } finally {
       await fresh.close();
       await rm(mixed, { recursive: true, force: true });
+    }
+  });
+
+  it('skips a file whose frontmatter cannot be read, naming it, and ingests the rest', async () => {
+    // One file with invalid YAML frontmatter stopped the whole folder's ingestion (exit 2).
+    const book = await mkdtemp(join(tmpdir(), 'cohort-frontmatter-'));
+    await writeFile(join(book, 'a.md'), '# Alpha\n\nA section about alpha with enough words.\n');
+    await writeFile(join(book, 'b.md'), '---\ntitle: [unclosed\n---\n# Beta\n\nAbout beta.\n');
+    const fresh = await createStore(await openPgliteDb('memory://'));
+    try {
+      const summary = await ingest(book, { store: fresh });
+      expect(summary).toMatchObject({ files: 2, added: 1 });
+      expect(summary.skipped).toEqual([
+        { source: 'b.md', reason: expect.stringMatching(/^invalid YAML frontmatter/) },
+      ]);
+      expect(new Set((await fresh.chunks.all()).map((c) => c.title))).toEqual(new Set(['Alpha']));
+    } finally {
+      await fresh.close();
+      await rm(book, { recursive: true, force: true });
     }
   });
 

@@ -1,6 +1,6 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, extname, join, relative, resolve, sep } from 'node:path';
-import { CohortError } from '../../errors/index.js';
+import { CohortError, isCohortError } from '../../errors/index.js';
 import type { ChunkRecord, DocumentRecord } from '../../schema/index.js';
 import type { Store } from '../../store/index.js';
 import { chunkDocument, sha1 } from './chunker.js';
@@ -281,7 +281,20 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
       prepared.push({ source });
       continue;
     }
-    const { document, chunks, truncated: cut } = prepareDocument(source, text);
+    let parsed: ReturnType<typeof prepareDocument>;
+    try {
+      parsed = prepareDocument(source, text);
+    } catch (error) {
+      // A file cohort cannot read as a document (invalid frontmatter) is skipped and named, as a
+      // file that is not text is: one bad file does not stop the folder's ingestion.
+      if (!isCohortError(error) || error.code !== 'invalid_input') throw error;
+      const reason = error.message.startsWith(`${source}: `)
+        ? error.message.slice(source.length + 2)
+        : error.message;
+      skipped.push({ source, reason: reason.replace(/\.$/, '') });
+      continue;
+    }
+    const { document, chunks, truncated: cut } = parsed;
     // Parsed before the store could say whether it holds this text already: the hash decides later.
     prepared.push({ source, document, chunks, cut, ...(known ? {} : { hash }) });
   }
