@@ -37,14 +37,25 @@ async function help(): Promise<string> {
   ].join('\n');
 }
 
+/** Distinct warnings remembered; past this many a warning may print again rather than grow the set. */
+const MAX_REMEMBERED_WARNINGS = 256;
+
 /**
  * Sends the AI SDK's warnings to stderr: by default it prints them with `console.info`/`warn`,
- * and a line on stdout breaks the output of `--json` commands.
+ * and a line on stdout breaks the output of `--json` commands. Each distinct warning prints once
+ * per process: the SDK repeats it on every call (an OpenAI-compatible server's "JSON response
+ * format schema is only supported with structuredOutputs" came once per request, flooding
+ * `cohort serve`'s log).
  */
 function modelWarningsToStderr(io: CliIo): void {
+  const printed = new Set<string>();
   globalThis.AI_SDK_LOG_WARNINGS = ({ warnings, provider, model }) => {
     for (const warning of warnings) {
-      io.stderr(`Model warning (${provider} ${model}): ${JSON.stringify(warning)}\n`);
+      const line = `Model warning (${provider} ${model}): ${JSON.stringify(warning)}\n`;
+      if (printed.has(line)) continue;
+      if (printed.size >= MAX_REMEMBERED_WARNINGS) printed.clear();
+      printed.add(line);
+      io.stderr(line);
     }
   };
 }

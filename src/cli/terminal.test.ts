@@ -59,4 +59,22 @@ describe('the terminal', () => {
     expect(stdout).toBe('');
     expect(stderr).toContain('temperature is not supported');
   });
+
+  it('prints each distinct model warning once, however often the SDK repeats it', async () => {
+    let stderr = '';
+    const io: CliIo = {
+      stdout: () => undefined,
+      stderr: (text) => (stderr += text),
+      env: {},
+      cwd: process.cwd(),
+      isTTY: false,
+    };
+    await main(['--version'], io);
+    const log = globalThis.AI_SDK_LOG_WARNINGS;
+    if (typeof log !== 'function') throw new Error('no warning logger installed');
+    const schema = { type: 'unsupported', feature: 'responseFormat' } as const;
+    for (let i = 0; i < 5; i++) log({ warnings: [schema], provider: 'p', model: 'm' });
+    log({ warnings: [schema], provider: 'p', model: 'other' });
+    expect(stderr.match(/Model warning/g)).toHaveLength(2);
+  });
 });
