@@ -17,6 +17,26 @@ describe('openEnglishDictionary', () => {
     // "saw" is a lemma of its own (the tool): its own reading comes first.
     expect(english.lookup('saw').lemma).toBe('saw');
   });
+  it('reads a rare lemma of its own as the inflection of its far more common base', () => {
+    // "legs" (staying power), "windows" (the software), "walking" are rare lemmas of their own;
+    // a question means the plural of "leg", "window", the verb "walk".
+    expect(english.lookup('shins').lemma).toBe('shin');
+    for (const [word, base] of [
+      ['legs', 'leg'],
+      ['windows', 'window'],
+      ['walking', 'walk'],
+      ['hopping', 'hop'],
+      ['stirred', 'stir'],
+    ] as const) {
+      expect(english.lookup(word).lemma, word).toBe(base);
+      expect(english.lookup(word).frequency, word).toBe(english.lookup(base).frequency);
+    }
+    // Its own noun use stays: a gerund still names a thing.
+    expect(english.lookup('walking').nounShare).toBeGreaterThan(english.lookup('walk').nounShare);
+    // A lemma in everyday use of its own stays itself: "news" is not "new", "training" not "train".
+    expect(english.lookup('news').lemma).toBe('news');
+    expect(english.lookup('training').lemma).toBe('training');
+  });
   it('does not know typos, names or jargon WordNet lacks', () => {
     for (const word of ['capstoen', 'lifecyle', 'jetson', 'derailleur', 'zzzz', 'ros2'])
       expect(english.has(word), word).toBe(false);

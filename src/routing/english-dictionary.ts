@@ -60,6 +60,16 @@ const IRREGULAR_FORMS: ReadonlyMap<string, string> = new Map(
 );
 
 const NEWLINE = 0x0a;
+
+/**
+ * Tagged uses below which a word's own lemma is a rare sense ("legs", 0; "walking", 1; "arms",
+ * 11) and a more common base form ("leg", "walk", "arm") is what the word means; from here on the
+ * word is an everyday lemma of its own ("news", 41; "training", 71).
+ */
+export const RARE_OWN_LEMMA = 12;
+
+// "running", "stopped": a doubled final consonant before -ing or -ed, whose base has one ("run").
+const DOUBLED_CONSONANT = /^([a-z]*?([b-df-hj-np-tv-z]))\2(?:ing|ed)$/;
 const CACHE_LIMIT = 50_000;
 
 /**
@@ -137,13 +147,29 @@ export function openEnglishDictionary(dir: string = defaultWordNetDir()): Englis
     if (/^[a-z]+$/.test(word)) {
       // The irregular lemma only when no regular reading is a lemma ("saw" and "rose" are nouns).
       const irregular = IRREGULAR_FORMS.get(word);
-      for (const form of irregular
-        ? [...inflectionBaseForms(word), irregular]
-        : inflectionBaseForms(word)) {
+      const forms = inflectionBaseForms(word);
+      const doubled = DOUBLED_CONSONANT.exec(word);
+      if (doubled) forms.push(doubled[1] as string);
+      for (const form of irregular ? [...forms, irregular] : forms) {
+        if (form === irregular && result.lemma) break;
         const counts = senseCounts(form);
-        if (counts) {
+        if (!counts) continue;
+        if (!result.lemma) {
           result = { lemma: form, ...counts };
-          break;
+          // A word that is a lemma of its own in everyday use ("news", "training") is that word.
+          if (counts.frequency >= RARE_OWN_LEMMA || form !== word) break;
+        } else if (counts.frequency > result.frequency) {
+          // A rare lemma of its own ("legs": staying power; "windows", "walking") is read as the
+          // inflection of its far more common base ("leg", "window", "walk"): that is what a
+          // question means by it, and how specific it is in English.
+          // It keeps its own noun use: "learning", "running" name things as gerunds where the
+          // base is mostly a verb. (Weighing both readings by their tagged uses instead made
+          // "editing" and "walking" verbs and lost more tuning decisions than it won.)
+          result = {
+            lemma: form,
+            frequency: counts.frequency,
+            nounShare: Math.max(result.nounShare, counts.nounShare),
+          };
         }
       }
     }

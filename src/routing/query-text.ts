@@ -22,7 +22,8 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
     'would will shall may might must not no yes so than then too very just also any some all each every ' +
     'more most much many other such only own same s t d ll m re ve please pls tell give get got need ' +
     'want like know let make use one two up down out over under again further once ' +
-    'something anything everything nothing someone anyone everyone somebody anybody im ive youre'
+    'something anything everything nothing someone anyone everyone somebody anybody nobody everybody ' +
+    'noone somewhere anywhere everywhere nowhere whatever whoever im ive youre'
   ).split(' '),
 );
 

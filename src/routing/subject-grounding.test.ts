@@ -53,6 +53,8 @@ describe('subject grounding', () => {
   it('reads pronouns such as "something" and "I\'m" as function words, not names', () => {
     expect(ground("I'm here for something, anything").judged).toBe(false);
     expect(ground("I'm here for something: bitcoin").uncovered).toEqual(['bitcoin']);
+    // "nobody", "everywhere" are pronouns too: they name no subject the book could lack.
+    expect(ground('Is nobody anywhere, or everybody everywhere?').judged).toBe(false);
   });
   it('counts the covered words that meet in one passage (together), besides the whole share', () => {
     const book = learnBookKnowledge(
