@@ -28,6 +28,21 @@ describe('splitClauses', () => {
     expect(question?.ask).toBe(true);
     expect(splitClauses(query).filter((clause) => clause.ask)).toHaveLength(1);
   });
+  it('reads a question word led by a preposition as an ask ("Into how many…", "In which…")', () => {
+    expect(asks('Into how many parts is the lab budget divided, and what are they?')).toEqual([
+      ['Into how many parts is the lab budget divided', true],
+      ['what are they', true],
+    ]);
+    expect(asks('In which week do we meet Gazebo?')).toEqual([
+      ['In which week do we meet Gazebo', true],
+    ]);
+  });
+  it('reads "who\'s" as a question word and starts a new ask after ", plus"', () => {
+    expect(asks("Who's the publisher, plus what does URDF abbreviate?")).toEqual([
+      ["Who's the publisher", true],
+      ['what does URDF abbreviate', true],
+    ]);
+  });
   it('still reads "When is…" and "Where do…" as questions', () => {
     expect(asks('When is the capstone report due?')).toEqual([
       ['When is the capstone report due', true],

@@ -12,13 +12,14 @@ export const MIN_CLAUSE_WORDS = 3;
 
 // Where a new clause starts: end of a sentence, ";", or "…, and what…" / "… or should…".
 const CLAUSE_BREAK =
-  /\s*(?:[;?!]+|\.\s+|,\s*(?:and|but|or|then)\s+|,\s+(?=(?:why|how|what|which|where|should|could|can|does|do|is|are)\b)|\s+(?:and|but|or)\s+(?=(?:why|how|what|which|where|when|should|could|can|does|do|is|are|explain|define|describe|tell|list|show|give|compare|upgrade|buy|get|whats)\b))\s*/gi;
+  /\s*(?:[;?!]+|\.\s+|,\s*(?:and|but|or|then|plus)\s+|,\s+(?=(?:why|how|what|which|where|should|could|can|does|do|is|are)\b)|\s+(?:and|but|or)\s+(?=(?:why|how|what|which|where|when|should|could|can|does|do|is|are|explain|define|describe|tell|list|show|give|compare|upgrade|buy|get|whats)\b))\s*/gi;
 
 // A clause that opens like a question or a request asks something, whatever its punctuation.
 // "When"/"where" ask only before a verb ("When is it due?"); "When I run the launch file, …" sets
 // the scene for the question after the comma.
+// A preposition may lead the question word ("Into how many stages…", "In which week…").
 const ASKING =
-  /^(?:so |and |but |or |then |also |ok |hey |sorry )?(?:(?:when|where) (?:is|are|was|were|do|does|did|will|would|can|could|should|shall|has|have|must|am)\b|what|whats|how|why|which|who|whom|whose|is|are|am|was|were|can|could|should|would|will|do|does|did|have|has|explain|define|describe|list|compare|tell|give|show|walk|recommend|suggest|help)\b/;
+  /^(?:so |and |but |or |then |also |ok |hey |sorry )?(?:(?:in|into|on|for|from|to|at|by|with|of|after|before) (?=how|what|which|whom|whose))?(?:(?:when|where) (?:is|are|was|were|do|does|did|will|would|can|could|should|shall|has|have|must|am)\b|what|whats|how|why|which|who|whos|whom|whose|is|are|am|was|were|can|could|should|would|will|do|does|did|have|has|explain|define|describe|list|compare|tell|give|show|walk|recommend|suggest|help)\b/;
 
 // Openings that set the scene rather than ask, whatever word follows: "We're reading chapter 9
 // this week." (normalised, "we're" would read as the question word "were"), "If I split the bill,

@@ -21,6 +21,13 @@ describe('detectIntentCues: definitions', () => {
     "Quaternions — what's that?",
     // A definition asked by "explain what … is" opens the question, beside the explanation cue.
     'Explain what a quaternion is',
+    // "Explain what it is" with how short the answer should be; a qualifier after a plural term
+    // or after "on"; a term, then what kind of thing it is, between alternatives.
+    'Explain what that is in one line.',
+    'What are joint torques when engineers talk about a walking gait?',
+    'What is a spot fleet on Azure?',
+    'Isaac Gym, is that a library or an app?',
+    'is it a sensor, a board, a cable?',
   ])('reads a definition: %j', (query) => {
     expect(intentOf(query)).toBe('definition');
   });
@@ -40,6 +47,11 @@ describe('detectIntentCues: definitions', () => {
     ['Why do people say the reality gap means trouble?', 'explanation'],
     // "expand" defines only as the request itself, not as a verb of the task.
     ['How do I expand my swap partition?', 'explanation'],
+    // "By what means" asks how, not what a word means.
+    ['By what means does the planner avoid a chair in its path?', 'general'],
+    ['The arm drifted, so by which means do we re-home it?', 'general'],
+    // "Is that a …" with no alternatives asks whether, not what kind of thing.
+    ['My arm overshoots, is that a tuning issue?', 'general'],
   ])('does not read %j as a definition', (query, intent) => {
     expect(intentOf(query)).toBe(intent);
   });

@@ -31,13 +31,13 @@ const CLOSING = String.raw`(?: anyway| again| exactly| then| here)?$`;
 // How short the definition should be: "in a sentence", "in a line", "in a nutshell", "briefly".
 const BRIEFLY = String.raw`(?: in (?:a|one) (?:sentence|line|word|phrase|nutshell)| briefly| in short)?`;
 // A qualifier that places the term ("a node in ROS 2", "a policy when people talk about robot learning").
-const CONTEXT = String.raw`(?: (?:in|within|when|as used in|used in|for) ${WORD}(?: ${WORD}){0,5})?`;
+const CONTEXT = String.raw`(?: (?:in|within|when|as used in|used in|for|on) ${WORD}(?: ${WORD}){0,5})?`;
 
 // Each pattern runs on the normalised text (lowercase, no apostrophes, single spaces) so that the
 // forms match whatever the punctuation and casing of the query.
 const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
   definition: new RegExp(
-    String.raw`\b(?:define|definition|defined|meaning|means|mean|stand for|stands for|acronym|abbreviation|terminology|what is meant by)\b|` +
+    String.raw`(?<!\bby (?:what|which|any|all|no|some|other) )\b(?:define|definition|defined|meaning|means|mean|stand for|stands for|acronym|abbreviation|terminology|what is meant by)\b|` +
       // "What does the word X refer to?", not "how does the robot know what my words refer to".
       String.raw`\bwhat (?:does|do) (?:${WORD} ){1,6}refers? to$|` +
       // "the term X", not "by the end of the term".
@@ -47,13 +47,17 @@ const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
       String.raw`\b(?:whats|what (?:is|are|s|re|(?:kind|sort|type) of ${WORD} (?:is|are))) (?:it|they|those|these|that)(?: exactly| anyway| then| really| actually)?${BRIEFLY}$|` +
       // "Expand LiDAR for me", "SLAM is short for what?": asks what an acronym stands for.
       String.raw`^(?:please |can you |could you )?expand (?:the )?${WORD}|\bshort for\b|` +
-      String.raw`\b(?:tell me|know|explain|wondering|idea) what (?:a |an |the )?[\w.+/-]+(?: [\w.+/-]+){0,2} (?:is|are)$|` +
+      String.raw`\b(?:tell me|know|explain|wondering|idea) what (?:a |an |the )?[\w.+/-]+(?: [\w.+/-]+){0,2} (?:is|are)${BRIEFLY}$|` +
       // "What is (a) X (in Y)?": not "what is in X", "what is it", "what is X about/like".
       String.raw`${OPENING}${WHAT_IS} (?!(?:in|on|for|about|inside|covered|included|there|it|this|that|the)\b)(?!(?:(?:a|an) )?${NOT_A_DEFINITION}\b)(?:(?:a|an) )?${TERM}${CONTEXT}(?<! about| like)${CLOSING}|` +
       // "What is the X?" names one thing ("the Unitree Go2"); "the role of …" or "the X for Y" does not.
       String.raw`${OPENING}${WHAT_IS} the (?!(?:best|cheapest|difference|role|purpose|scope|point|cost|price|plan|goal|aim|deadline|timeline|status)\b)${TERM}(?<! about| like| for| of)${CLOSING}|` +
       // "What are X?" defines a plural term; "what are the X" asks for a list (phases, deliverables).
-      String.raw`${OPENING}${WHAT_ARE} (?!(?:the|there|some|my|our|your|in|on)\b)(?!${NOT_A_DEFINITION}\b)${TERM}${CLOSING}`,
+      String.raw`${OPENING}${WHAT_ARE} (?!(?:the|there|some|my|our|your|in|on)\b)(?!${NOT_A_DEFINITION}\b)${TERM}${CONTEXT}(?<! about| like)${CLOSING}|` +
+      // A term, then what kind of thing it is, between alternatives: "Omniverse, is that a
+      // program or a company?", "Orin Nano: is it a board, a chip, a kit?" (not "is that a
+      // hardware problem?", which asks no kind).
+      String.raw`^(?:${WORD}(?: ${WORD}){0,3} )?(?:is|are) (?:that|it|this|those|these|they) (?:a |an )?${WORD}(?: ${WORD})? (?:or|a|an) `,
   ),
   explanation: new RegExp(
     String.raw`\b(?:how (?:does|do|did|is|are|can|could|would)|(?:tell|show) me (?:how|why)|explain|explanation|why|walk me through|walkthrough|break down|intuition|describe|difference between|differ|in simple terms|understand|works?)\b`,
