@@ -31,7 +31,11 @@ import { ingest } from '../src/retrieval/index.js';
 import type { RetrievedChunk } from '../src/schema/index.js';
 import { createStore, openPgliteDb } from '../src/store/index.js';
 
-const HELD_OUT_FILES = ['answers-third.jsonl', 'answers-fresh.jsonl'];
+const HELD_OUT_FILES = [
+  'answers-third.jsonl',
+  'answers-fresh.jsonl',
+  'retrieval-paraphrase-fresh.jsonl',
+];
 const corpusDir = '../shared/corpus/physical-ai-book';
 const flags = new Set(process.argv.slice(2).filter((a) => a.startsWith('--')));
 const files = process.argv.slice(2).filter((a) => !a.startsWith('--'));

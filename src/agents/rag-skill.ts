@@ -1,4 +1,5 @@
 import type { Retriever, RetrieveOptions } from '../retrieval/retrievers/retriever.js';
+import type { RepairedQuery } from '../retrieval/index.js';
 import { sourceUrl, type SourceLink } from '../citations/index.js';
 import type { RetrievedChunk } from '../schema/index.js';
 import { inSpan, type TraceSpan } from '../telemetry/index.js';
@@ -13,6 +14,11 @@ export interface RagSkill {
   readonly name: 'rag';
   readonly description: string;
   retrieve(query: string, options?: RagRetrieveOptions): Promise<RetrievedChunk[]>;
+  /**
+   * The query with the words the book never uses read in the book's spelling (see
+   * `Retriever.readQuery`); absent when the retriever does not repair queries.
+   */
+  readQuery?(query: string): Promise<RepairedQuery>;
 }
 
 /** Options of {@link createRagSkill}. */
@@ -52,7 +58,9 @@ function withUrl(chunk: RetrievedChunk, template: string): RetrievedChunk {
  */
 export function createRagSkill(retriever: Retriever, options: RagSkillOptions = {}): RagSkill {
   const template = options.sourceUrl;
+  const readQuery = retriever.readQuery?.bind(retriever);
   return {
+    ...(readQuery ? { readQuery } : {}),
     name: 'rag',
     description: 'Retrieves passages from the book, filtered to a domain when asked.',
     retrieve: (query, retrieveOptions = {}) => {

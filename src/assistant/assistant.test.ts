@@ -8,6 +8,7 @@ import { createStore, openPgliteDb, type Store } from '../store/index.js';
 import { createCohortErrorMatcher } from '../test/cohort-error-matcher.js';
 import type { CohortErrorCode } from '../errors/index.js';
 import type { Router } from '../routing/index.js';
+import { createRetrieverFromChunks, prepareDocument, type Retriever } from '../retrieval/index.js';
 import { createAssistant, createContextSkill } from './index.js';
 
 const agent = testAgent;
@@ -300,5 +301,69 @@ describe('assistant (extractive mode)', () => {
       const after = await store.db.query<{ n: string }>('SELECT count(*) AS n FROM messages');
       expect(after.rows[0]?.n).toBe(before.rows[0]?.n);
     });
+  });
+});
+
+describe('questions in a spelling the book does not use', () => {
+  // A beekeeping course (new example) that writes "Mid-season" and "Week 4", over the real
+  // retriever: the question is routed, retrieved and answered in the book's spelling.
+  const chunks = prepareDocument(
+    'bees.md',
+    [
+      '# Beekeeping',
+      '## Mid-season Inspection',
+      'The mid-season inspection checks brood, stores and varroa once the main flow starts.',
+      '## Week 4: Honey Harvest',
+      'In week 4 capped frames are taken and extracted.',
+    ].join('\n\n'),
+  ).chunks;
+  const routed: string[] = [];
+  const route: RouteResult = {
+    primaryAgent: 'book',
+    secondaryAgents: [],
+    confidence: 0.9,
+    routingReason: 'test route',
+    isMultiDomain: false,
+    phase: 'fallback',
+    scores: {},
+  };
+  let store: Store;
+  beforeAll(async () => {
+    store = await createStore(await openPgliteDb('memory://'));
+  });
+  afterAll(() => store.close());
+  const assistantWith = (retriever: Retriever) =>
+    createAssistant({
+      registry: new AgentRegistry([agent('book', { fallback: true })]),
+      router: {
+        route: (query) => {
+          routed.push(query);
+          return route;
+        },
+      },
+      rag: createRagSkill(retriever),
+      context: createContextSkill(store.sessions),
+      runner: createExtractiveRunner(),
+    });
+
+  it('routes and answers "midseason" and "week four" as the book writes them', async () => {
+    const assistant = assistantWith(createRetrieverFromChunks(chunks));
+    const midseason = await assistant.ask({ query: 'What is checked at the midseason?' });
+    expect(routed.at(-1)).toBe('What is checked at the mid season?');
+    expect(midseason.citations.map((c) => c.section)).toContain('Mid-season Inspection');
+    const week = await assistant.ask({ query: 'what happens in week four' });
+    expect(routed.at(-1)).toBe('what happens in week 4');
+    expect(week.answer).toContain('capped frames');
+  });
+
+  it('routes the question as typed when the retriever cannot read it', async () => {
+    const failing: Retriever = {
+      retrieve: async () => [],
+      readQuery: async () => {
+        throw new Error('store closed');
+      },
+    };
+    await assistantWith(failing).ask({ query: 'What is checked at the midseason?' });
+    expect(routed.at(-1)).toBe('What is checked at the midseason?');
   });
 });

@@ -14,6 +14,7 @@ import {
 } from '../schema/index.js';
 import type { RagSkill } from '../agents/index.js';
 import type { Router } from '../routing/index.js';
+import type { RepairedQuery } from '../retrieval/index.js';
 import type { ContextSkill } from './context-skill.js';
 import {
   GEN_AI,
@@ -213,6 +214,20 @@ export function createAssistant(options: AssistantOptions): Assistant {
     }
   }
 
+  /**
+   * The query in the book's spelling, or as typed when the retriever does not repair queries or
+   * cannot be read now (the agent then reports the retrieval failure itself).
+   */
+  async function readInBookSpelling(query: string): Promise<RepairedQuery> {
+    if (!options.rag.readQuery) return { text: query, repairs: [] };
+    try {
+      return await options.rag.readQuery(query);
+    } catch (cause) {
+      logger.warn('query_not_repaired', { cause: String(cause) });
+      return { text: query, repairs: [] };
+    }
+  }
+
   /** One agent's run as an `invoke_agent` span (GenAI conventions) under the request. */
   function agentDeps(deps: AgentDependencies, parent: TraceSpan, name: string) {
     const span = parent.child(`invoke_agent ${name}`, {
@@ -233,13 +248,20 @@ export function createAssistant(options: AssistantOptions): Assistant {
     const history = await options.context.getHistory(sessionId);
     // A follow-up with no subject of its own is routed and retrieved with the earlier subject.
     const followUp = resolveFollowUp(request.query, history);
+    // Words the book never uses are read in its spelling ("midterm" → "mid term", "optimisation"
+    // → "optimization") before routing, retrieval and sentence choice, so none of them takes a
+    // spelling the book does not use for a subject the book does not cover.
+    const read = await readInBookSpelling(followUp.query);
     await options.beforeRoute?.();
     const routing = root.child('cohort.routing');
     const route = options.router.route(
-      followUp.query,
+      read.text,
       request.agent ? { agent: request.agent } : undefined,
     );
     routing.end({
+      ...(read.repairs.length > 0
+        ? { 'cohort.routing.read_as': read.repairs.map(([from, to]) => `${from} → ${to}`) }
+        : {}),
       'cohort.routing.phase': route.phase,
       'cohort.routing.agent': route.primaryAgent,
       'cohort.routing.confidence': route.confidence,
@@ -252,7 +274,7 @@ export function createAssistant(options: AssistantOptions): Assistant {
     const context = parseInput(AgentContext, {
       sessionId,
       query: request.query,
-      ...(followUp.subject ? { standaloneQuery: followUp.query } : {}),
+      ...(followUp.subject || read.repairs.length > 0 ? { standaloneQuery: read.text } : {}),
       // Only a single-agent answer: the later asks of a multi-part question have subjects of their own.
       ...(route.offTopic && !route.isMultiDomain ? { offTopic: route.offTopic } : {}),
       chatHistory: history,

@@ -51,6 +51,13 @@ export {
 export { embedChunks, type EmbedFunction, type EmbedSummary } from './ingest/embed-chunks.js';
 export { createHybridRetriever, EMBEDDING_FALLBACK_NOTICE } from './retrievers/hybrid-retriever.js';
 export { analyze, tokenize, stem } from './rank/tokenizer.js';
+export { createFuzzyLexicon, MIN_FUZZY_LENGTH, type FuzzyLexicon } from './rank/fuzzy-lexicon.js';
+export {
+  createQueryVocabulary,
+  type QueryVocabulary,
+  type RepairedQuery,
+  type VocabularyRepair,
+} from './rank/query-vocabulary.js';
 export { QUERY_STOPWORDS, STOPWORDS } from './rank/stopwords.js';
 export {
   openKnowledgeBase,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defineAgent } from '../agents/index.js';
-import { createFuzzyLexicon } from './fuzzy-lexicon.js';
+import { createFuzzyLexicon } from '../retrieval/index.js';
 import { canHandle, compileKeywords, scoreKeywords } from './keyword-scorer.js';
 import { analyzeText } from './query-text.js';
 

@@ -1,5 +1,5 @@
 import type { Agent } from '../agents/index.js';
-import { createFuzzyLexicon, MIN_FUZZY_LENGTH, type FuzzyLexicon } from './fuzzy-lexicon.js';
+import { createFuzzyLexicon, MIN_FUZZY_LENGTH, type FuzzyLexicon } from '../retrieval/index.js';
 import { englishDictionary } from './english-dictionary.js';
 import { analyzeText, isContentWord, type QueryText } from './query-text.js';
 

@@ -1,7 +1,7 @@
 import type { Agent } from '../agents/index.js';
 import type { BookKnowledge } from '../schema/index.js';
 import { englishDictionary, type EnglishDictionary } from './english-dictionary.js';
-import { createFuzzyLexicon, MIN_FUZZY_LENGTH, type FuzzyLexicon } from './fuzzy-lexicon.js';
+import { createFuzzyLexicon, MIN_FUZZY_LENGTH, type FuzzyLexicon } from '../retrieval/index.js';
 import {
   trainIntentClassifier,
   type FeatureBundle,

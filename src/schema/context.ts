@@ -76,7 +76,8 @@ export const AgentContext = z.object({
     .optional(),
   /**
    * The question with its subject filled in from earlier turns, when it is a follow-up ("What does
-   * it stand for?" after "What is VSLAM?"): retrieval without a model uses it; `query` stays as asked.
+   * it stand for?" after "What is VSLAM?"), and with the words the book never uses in the book's
+   * spelling ("midterm" → "mid term"): retrieval without a model uses it; `query` stays as asked.
    */
   standaloneQuery: z.string().optional(),
   /**

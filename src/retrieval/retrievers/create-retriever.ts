@@ -11,6 +11,7 @@ import {
   type RankerOptions,
 } from '../rank/ranker.js';
 import type { RetrieveOptions, Retriever } from './retriever.js';
+import type { RepairedQuery } from '../rank/query-vocabulary.js';
 
 /** Below this relevance a passage counts as not relevant; the same default as `retrieval.minScore`. */
 export const DEFAULT_MIN_SCORE = 0.1;
@@ -57,6 +58,10 @@ export interface IndexedRetriever extends Retriever {
 }
 
 const SECTION_SEPARATOR = ' > ';
+
+/** The query as `ranker` reads it, or as typed when the ranker does not repair queries. */
+const readWith = (ranker: Ranker, query: string): RepairedQuery =>
+  ranker.readQuery?.(query) ?? { text: query, repairs: [] };
 
 function throwIfAborted(signal: AbortSignal | undefined) {
   if (signal?.aborted) throw new CohortError('aborted', 'Retrieval was cancelled.');
@@ -185,6 +190,9 @@ export function createRetrieverFromChunks(
       validateQuery(query);
       return retrieveWith(get(), query, retrieveOptions, defaults);
     },
+    async readQuery(query) {
+      return readWith(get(), query);
+    },
     async warm() {
       return get().chunks.length;
     },
@@ -306,6 +314,9 @@ export function createRetriever(
       const ranker = await current();
       throwIfAborted(retrieveOptions.signal);
       return retrieveWith(ranker, query, retrieveOptions, defaults);
+    },
+    async readQuery(query) {
+      return readWith(await current(), query);
     },
     async warm() {
       return (await current()).chunks.length;

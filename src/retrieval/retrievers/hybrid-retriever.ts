@@ -31,7 +31,10 @@ export function createHybridRetriever(options: {
 }): Retriever {
   const logger = options.logger ?? silentLogger;
   const depth = options.depth ?? 2;
+  // The vector side reads the question as typed; the keyword side repairs it as it ranks.
+  const readQuery = options.lexical.readQuery?.bind(options.lexical);
   return {
+    ...(readQuery ? { readQuery } : {}),
     async retrieve(
       query: string,
       retrieveOptions: RetrieveOptions = {},

@@ -1,4 +1,5 @@
 import type { RetrievedChunk } from '../../schema/index.js';
+import type { RepairedQuery } from '../rank/query-vocabulary.js';
 
 /** Options of one retrieval. */
 export interface RetrieveOptions {
@@ -16,4 +17,10 @@ export interface RetrieveOptions {
  */
 export interface Retriever {
   retrieve(query: string, options?: RetrieveOptions): Promise<RetrievedChunk[]>;
+  /**
+   * The query with the words the book never uses read in the book's spelling ("midterm" →
+   * "mid term", "optimisation" → "optimization"), as `retrieve` reads it; optional for retrievers
+   * that do not repair queries.
+   */
+  readQuery?(query: string): Promise<RepairedQuery>;
 }

@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { prepareDocument } from '../ingest/ingest.js';
+import {
+  createQueryVocabulary,
+  oneEditApart,
+  spellingVariant,
+  type QueryVocabularySources,
+} from './query-vocabulary.js';
+import { DEFAULT_TECHNIQUES, createRanker } from './ranker.js';
+import { analyze } from './tokenizer.js';
+
+// A small course book on beekeeping (new examples, not the textbook's wording): hyphenated
+// compounds, a closed compound, numbered weeks and American spellings.
+const chunks = prepareDocument(
+  'hives.md',
+  [
+    '# Beekeeping Course',
+    '## Week 3: Swarm Control',
+    'Split strong colonies before they swarm, and keep a queen excluder ready.',
+    '## Week 4: Honey Harvest',
+    'Take frames that are mostly capped; leave enough stores for winter.',
+    '## Mid-season Inspection',
+    'Check brood pattern, stores and signs of varroa in a mid-season inspection.',
+    '## Smoker Workstation',
+    'A workstation beside the hive keeps the smoker, hive tool and fuel together.',
+    '## Hive Optimization',
+    'Optimization of hive layout improves the colony behavior through the continuous flow of nectar.',
+    '## Real-time Monitoring',
+    'Scales and sensors give real-time readings of hive weight and temperature.',
+  ].join('\n\n'),
+).chunks;
+
+const indexed = new Set(chunks.flatMap((c) => analyze(`${c.headingPath.join(' ')} ${c.text}`)));
+// WordNet as the repair sees it: English words and their synonyms (a stub with new examples).
+const ENGLISH: Record<string, string[]> = {
+  optimisation: ['optimization'],
+  behaviour: ['behavior', 'demeanor'],
+  produce: ['product', 'create'],
+  realtime: [],
+  midseason: [],
+};
+const sources: QueryVocabularySources = {
+  indexed: (term) => indexed.has(term),
+  synonyms: (word) => ENGLISH[word],
+};
+const repair = (query: string) => createQueryVocabulary(chunks, sources).repair(query);
+
+describe('createQueryVocabulary', () => {
+  it('splits a closed compound the book writes with a hyphen', () => {
+    expect(repair('when is the midseason inspection?')).toEqual({
+      text: 'when is the mid season inspection?',
+      repairs: [['midseason', 'mid season']],
+    });
+    expect(repair('realtime hive weight').text).toBe('real time hive weight');
+  });
+
+  it('closes up two words the book writes as one, split by a space or a hyphen', () => {
+    expect(repair('where does the smoker work station go').text).toBe(
+      'where does the smoker workstation go',
+    );
+    expect(repair('a smoker work-station?').repairs).toEqual([['work-station', 'workstation']]);
+  });
+
+  it('corrects typos one edit from a book word when English does not know them', () => {
+    expect(repair('the continous flow of nectar').text).toBe('the continuous flow of nectar');
+    expect(repair('hive optimizaton').repairs).toEqual([['optimizaton', 'optimization']]);
+  });
+
+  it('reads a spelling variant English knows as the book spells it', () => {
+    expect(repair('hive optimisation and colony behaviour').repairs).toEqual([
+      ['optimisation', 'optimization'],
+      ['behaviour', 'behavior'],
+    ]);
+  });
+
+  it('never maps one English word onto another, nor changes a word the book uses', () => {
+    // "produce" is one edit from "product" and WordNet relates them, but it is no spelling variant.
+    expect(repair('how much honey do hives produce').repairs).toEqual([]);
+    expect(repair('swarm control in week 3').repairs).toEqual([]);
+  });
+
+  it('writes a number word in digits only beside a word the book numbers', () => {
+    expect(repair('what happens in week four?').text).toBe('what happens in week 4?');
+    expect(repair('the fourth week').text).toBe('the 4 week');
+    expect(repair('four frames of honey').repairs).toEqual([]);
+  });
+
+  it('leaves a query of book words as it is, without reading the book', () => {
+    const vocabulary = createQueryVocabulary([], sources);
+    expect(vocabulary.repair('Swarm control, week 3!')).toEqual({
+      text: 'Swarm control, week 3!',
+      repairs: [],
+    });
+  });
+});
+
+describe('the vocabulary technique in the ranker', () => {
+  const top = (query: string, vocabulary: boolean) =>
+    createRanker(chunks, { techniques: { ...DEFAULT_TECHNIQUES, vocabulary } })
+      .rank(query)[0]
+      ?.chunk.headingPath.at(-1);
+
+  it('finds the section a compound, a typo or a number word names in the book spelling', () => {
+    expect(top('when is the midseason?', true)).toBe('Mid-season Inspection');
+    expect(top('when is the midseason?', false)).toBeUndefined();
+    expect(top('what is done in week four', true)).toBe('Week 4: Honey Harvest');
+  });
+
+  it('reads the query as rank does', () => {
+    const ranker = createRanker(chunks);
+    expect(ranker.readQuery?.('midseason checks?').text).toBe('mid season checks?');
+    const off = createRanker(chunks, { techniques: { ...DEFAULT_TECHNIQUES, vocabulary: false } });
+    expect(off.readQuery?.('midseason checks?')).toEqual({
+      text: 'midseason checks?',
+      repairs: [],
+    });
+  });
+});
+
+describe('oneEditApart and spellingVariant', () => {
+  it('counts one insertion, deletion, substitution or neighbour swap', () => {
+    expect(oneEditApart('continous', 'continuous')).toBe(true);
+    expect(oneEditApart('optimisation', 'optimization')).toBe(true);
+    expect(oneEditApart('hvie', 'hive')).toBe(true);
+    // The lexicon's deletion index pairs these (both lose a letter to "ater"): two edits.
+    expect(oneEditApart('later', 'after')).toBe(false);
+    expect(oneEditApart('hive', 'hive')).toBe(false);
+  });
+
+  it('knows the British and American spellings of one word', () => {
+    expect(spellingVariant('optimisation', 'optimization')).toBe(true);
+    expect(spellingVariant('practise', 'practice')).toBe(true);
+    expect(spellingVariant('behaviour', 'behavior')).toBe(true);
+    expect(spellingVariant('modelling', 'modeling')).toBe(true);
+    expect(spellingVariant('centre', 'center')).toBe(true);
+    expect(spellingVariant('produce', 'product')).toBe(false);
+    expect(spellingVariant('hives', 'hive')).toBe(false);
+  });
+});

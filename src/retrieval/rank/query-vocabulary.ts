@@ -1,0 +1,231 @@
+import type { ChunkRecord } from '../../schema/index.js';
+import { createFuzzyLexicon, type FuzzyLexicon } from './fuzzy-lexicon.js';
+import { QUERY_STOPWORDS, STOPWORDS } from './stopwords.js';
+import { stem, tokenize } from './tokenizer.js';
+
+/** One query word read as the book writes it: `from` (as typed, lower case) → `to`. */
+export type VocabularyRepair = readonly [from: string, to: string];
+
+/** What a query became once its words were read in the book's own spelling. */
+export interface RepairedQuery {
+  /** The query with each repaired word replaced; the query itself when nothing changed. */
+  text: string;
+  repairs: VocabularyRepair[];
+}
+
+/** What the repair asks of the rest of the ranker. */
+export interface QueryVocabularySources {
+  /** True when the index holds `term` (a stemmed token). */
+  indexed(term: string): boolean;
+  /**
+   * WordNet's synonyms of `word` (lower case), or undefined when WordNet does not know the word:
+   * a correction is made only for a word English does not know (a typo) or onto a synonym
+   * (a spelling variant, "optimisation" → "optimization"), never from one English word onto another.
+   */
+  synonyms(word: string): readonly string[] | undefined;
+}
+
+/** Maps query words the book never uses onto the book's own spelling of them. */
+export interface QueryVocabulary {
+  repair(query: string): RepairedQuery;
+}
+
+/** A word and where it sits in the query. */
+interface Word {
+  text: string;
+  start: number;
+  end: number;
+}
+
+const WORD = /[A-Za-z0-9]+/g;
+
+const CARDINALS =
+  'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen ' +
+  'sixteen seventeen eighteen nineteen twenty';
+const ORDINALS =
+  'first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth ' +
+  'fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth';
+/** A word the book numbers: "Week 7", "Phase 3:". */
+const NUMBERED = /\b([a-z]{3,}) \d{1,2}\b/g;
+/** "seven" and "seventh" → "7": how a book numbers its weeks, phases and parts. */
+const NUMBERS: ReadonlyMap<string, string> = new Map(
+  [CARDINALS, ORDINALS].flatMap((list) =>
+    list.split(' ').map((word, i) => [word, String(i + 1)] as const),
+  ),
+);
+/** A hyphenated compound of the book ("Mid-term", "real-time", "Sim-to-Real"). */
+const HYPHENATED = /\b[a-z]+(?:-[a-z]+)+\b/g;
+
+/**
+ * True when `a` becomes `b` by one insertion, deletion, substitution or swap of neighbours: the
+ * lexicon's deletion index also pairs words that lost a letter at different places ("later",
+ * "after"), two edits apart.
+ */
+export function oneEditApart(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  let start = 0;
+  while (start < a.length && a[start] === b[start]) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
+  const left = a.slice(start, endA);
+  const right = b.slice(start, endB);
+  if (left.length + right.length <= 1) return true;
+  if (left.length === 1 && right.length === 1) return true;
+  return left.length === 2 && right.length === 2 && left[0] === right[1] && left[1] === right[0];
+}
+
+/**
+ * True when `typed` and `book` are one English spelling in two conventions, one edit apart:
+ * s/z and s/c ("optimisation", "practise"), a dropped u ("behaviour"), a doubled consonant
+ * ("modelling"), a swapped -re/-er ("centre").
+ */
+export function spellingVariant(typed: string, book: string): boolean {
+  let start = 0;
+  while (start < typed.length && typed[start] === book[start]) start++;
+  const a = typed.slice(start);
+  const b = book.slice(start);
+  if (a.length === b.length) {
+    const pair = `${a[0]}${b[0]}`;
+    if (a.slice(1) === b.slice(1)) return ['sz', 'zs', 'sc', 'cs'].includes(pair);
+    return a.startsWith('re') && b.startsWith('er') && a.slice(2) === b.slice(2);
+  }
+  const [longer, shorter] = a.length > b.length ? [a, b] : [b, a];
+  if (longer.slice(1) !== shorter) return false;
+  const dropped = longer[0] as string;
+  const before = (longer === a ? typed : book)[start - 1];
+  return (dropped === 'u' && before === 'o') || (dropped === before && !'aeiou'.includes(dropped));
+}
+
+/** The book's surface words (letters only, with counts) and its hyphenated compounds by joined form. */
+interface BookWords {
+  lexicon: FuzzyLexicon;
+  words: ReadonlySet<string>;
+  /** "midterm" → "mid term": compounds the book writes with hyphens, by their closed form. */
+  compounds: ReadonlyMap<string, string>;
+  /** Words the book numbers in digits ("Week 7", "Phase 3"): "week", "phase". */
+  numbered: ReadonlySet<string>;
+}
+
+function readBookWords(chunks: readonly ChunkRecord[]): BookWords {
+  const counts = new Map<string, number>();
+  const compounds = new Map<string, string>();
+  const numbered = new Set<string>();
+  for (const chunk of chunks) {
+    const text = `${chunk.title}\n${chunk.headingPath.join('\n')}\n${chunk.text}`;
+    for (const token of tokenize(text)) counts.set(token, (counts.get(token) ?? 0) + 1);
+    for (const match of text.toLowerCase().matchAll(HYPHENATED)) {
+      const parts = match[0].split('-');
+      compounds.set(parts.join(''), parts.join(' '));
+    }
+    for (const match of text.toLowerCase().matchAll(NUMBERED)) numbered.add(match[1] as string);
+  }
+  // A closed form the book also uses is a word of its own, not a compound to split.
+  for (const closed of compounds.keys()) if (counts.has(closed)) compounds.delete(closed);
+  const letters = [...counts].filter(([word]) => /^[a-z]+$/.test(word));
+  return {
+    lexicon: createFuzzyLexicon([], letters),
+    words: new Set(counts.keys()),
+    compounds,
+    numbered,
+  };
+}
+
+/**
+ * Reads a query's words in the book's spelling, so a word the index never saw still finds the
+ * passages that use it. Only words the book does not use are touched (a word the book uses is
+ * never changed), in three ways, first match wins:
+ *
+ * 1. two neighbouring words, split by a space or a hyphen, that the book writes closed up and of
+ *    which one is not the book's ("work station", "pre-emptible", "Nav 2" → `workstation`,
+ *    `preemptible`, `nav2`);
+ * 2. a closed compound the book writes with a hyphen ("midterm", "realtime" → "mid term",
+ *    "real time", the tokens the index holds for "Mid-term" and "Real-time");
+ * 3. a number word beside a word the book numbers in digits ("week seven", "the third phase"
+ *    → "week 7", "the 3 phase");
+ * 4. a word one edit away from a book word (insertion, deletion, substitution or swap, five
+ *    letters or more, the routing speller's {@link createFuzzyLexicon}), when English does not
+ *    know it (a typo: "diffrence", "continous") or knows it as a synonym of the book's word (a
+ *    spelling variant: "optimisation" → "optimization", "modelling" → "modeling").
+ *
+ * The book's words are read from the chunks once, on the first query that has a word to repair.
+ *
+ * @example
+ * const vocabulary = createQueryVocabulary(chunks, sources);
+ * vocabulary.repair('whats on the midterm?').text; // 'whats on the mid term?'
+ */
+export function createQueryVocabulary(
+  chunks: readonly ChunkRecord[],
+  sources: QueryVocabularySources,
+): QueryVocabulary {
+  let book: BookWords | undefined;
+  const known = (word: string) =>
+    STOPWORDS.has(word) || QUERY_STOPWORDS.has(word) || sources.indexed(stem(word));
+
+  const correction = (word: string, words: BookWords): string | undefined => {
+    const compound = words.compounds.get(word);
+    if (compound) return compound;
+    const meant = words.lexicon.correct(word);
+    if (meant === undefined || meant === word || !oneEditApart(word, meant)) return undefined;
+    const synonyms = sources.synonyms(word);
+    if (synonyms === undefined) return meant;
+    return spellingVariant(word, meant) && synonyms.includes(meant) ? meant : undefined;
+  };
+
+  return {
+    repair(query) {
+      const words: Word[] = [...query.matchAll(WORD)].map((m) => ({
+        text: (m[0] as string).toLowerCase(),
+        start: m.index,
+        end: m.index + (m[0] as string).length,
+      }));
+      if (words.every((w) => known(w.text))) return { text: query, repairs: [] };
+      const read = (book ??= readBookWords(chunks));
+      const repairs: VocabularyRepair[] = [];
+      let text = '';
+      let from = 0;
+      const replace = (start: number, end: number, typed: string, meant: string) => {
+        text += query.slice(from, start) + meant;
+        from = end;
+        repairs.push([typed, meant]);
+      };
+      for (let i = 0; i < words.length; i++) {
+        const word = words[i] as Word;
+        const next = words[i + 1];
+        const wordKnown = known(word.text);
+        if (
+          next &&
+          /^[\s-]$/.test(query.slice(word.end, next.start)) &&
+          (!wordKnown || !known(next.text)) &&
+          read.words.has(word.text + next.text)
+        ) {
+          replace(
+            word.start,
+            next.end,
+            query.slice(word.start, next.end).toLowerCase(),
+            word.text + next.text,
+          );
+          i += 1;
+          continue;
+        }
+        if (wordKnown || !/^[a-z]+$/.test(word.text)) continue;
+        // "week seven", "the seventh week": only beside a word the book numbers in digits.
+        const number = NUMBERS.get(word.text);
+        if (number !== undefined) {
+          const beside = [words[i - 1]?.text, next?.text];
+          if (beside.some((w) => w !== undefined && read.numbered.has(w)))
+            replace(word.start, word.end, word.text, number);
+          continue;
+        }
+        const meant = correction(word.text, read);
+        if (meant) replace(word.start, word.end, word.text, meant);
+      }
+      return repairs.length
+        ? { text: text + query.slice(from), repairs }
+        : { text: query, repairs };
+    },
+  };
+}
