@@ -6,7 +6,7 @@ import type { Db } from './db.js';
 import { createDataFolder } from './data-folder.js';
 import { acquireFolderLock, LOCK_FILE_NAME, type FolderLock } from './folder-lock.js';
 import { openPgliteWorkerDb, type Dumpable } from './pglite-worker-db.js';
-import { embeddedStartParams } from './pglite-settings.js';
+import { embeddedStartParams, useEmbeddedWasmCompiler } from './pglite-settings.js';
 import {
   defaultSnapshotDir,
   discardSnapshot,
@@ -136,6 +136,7 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
       const extensions = options.vector
         ? { vector: (await import('@electric-sql/pglite-pgvector')).vector }
         : undefined;
+      useEmbeddedWasmCompiler();
       // Loaded here, not at the top: importing cohort (or using PostgreSQL) does not pay for it.
       const { PGlite: Engine, MemoryFS } = await import('@electric-sql/pglite');
       const pg = await Engine.create({

@@ -1,7 +1,16 @@
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { LOCK_FILE_NAME } from './folder-lock.js';
 import { openPgliteDb } from './pglite-db.js';
 import { defaultSnapshotDir, snapshotPath } from './pglite-snapshot.js';
 
@@ -51,6 +60,17 @@ describe('PGlite fresh-folder snapshot', () => {
     expect((await db.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
     await db.close();
     expect(statSync(snapshotPath(cache)).size).toBeGreaterThan(1_000_000);
+
+    // That snapshot was saved from a folder, holding its lock: a store started from it holds its
+    // own lock while open (the saved one named a process that is gone) and releases it on close.
+    const folder = join(root, 'from-folder-snapshot');
+    const next = await openPgliteDb(folder, { snapshotDir: cache });
+    const holder = JSON.parse(readFileSync(join(folder, LOCK_FILE_NAME), 'utf8')) as {
+      pid: number;
+    };
+    expect(holder.pid).toBe(process.pid);
+    await next.close();
+    expect(existsSync(join(folder, LOCK_FILE_NAME))).toBe(false);
   }, 120_000);
 
   it('lives in the XDG cache by default', () => {

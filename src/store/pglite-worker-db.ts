@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { CohortError } from '../errors/index.js';
 import type { Db } from './db.js';
-import { embeddedStartParams } from './pglite-settings.js';
+import { embeddedStartParams, useEmbeddedWasmCompiler } from './pglite-settings.js';
 import { PGLITE_WORKER_SOURCE } from './pglite-worker-source.js';
 
 /** A failure reported by the worker thread, rebuilt on this side with PostgreSQL's fields. */
@@ -61,7 +61,7 @@ export interface ThreadDb extends Db, Dumpable {
  * and flushing pages) never blocks the event loop that serves requests: a burst of writes delays
  * other writes, not every request. The {@link Db} it returns behaves like the in-thread one,
  * including interactive transactions. PGlite runs with `fsync` on (its default `-F` is dropped)
- * and the embedded memory settings of `pglite-settings.ts`. The folder must already be locked by
+ * and the embedded memory and WebAssembly settings of `pglite-settings.ts`. The folder must already be locked by
  * the caller (and a new one unpacked from the fresh-folder snapshot, see `openPgliteDb`).
  *
  * @example
@@ -78,6 +78,8 @@ export async function openPgliteWorkerDb(
     prepareFolder?: () => void;
   } = {},
 ): Promise<ThreadDb> {
+  // Process-wide, so set here for the thread's compilation of PGlite (see pglite-settings.ts).
+  useEmbeddedWasmCompiler();
   const worker = new Worker(PGLITE_WORKER_SOURCE, {
     eval: true,
     // The thread's code is CommonJS: a process started with `--input-type=module` (as by

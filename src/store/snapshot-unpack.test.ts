@@ -83,6 +83,33 @@ describe('unpackSnapshot', () => {
     expect(readFileSync(join(dir, 'pg_wal/000000010000000000000001')).equals(wal)).toBe(true);
   });
 
+  it("passes over cohort's own files at the folder's top (a saved folder's lock), not PostgreSQL's", () => {
+    const { file, dir } = write(
+      tarball([
+        { name: '/PG_VERSION', data: Buffer.from('17\n') },
+        { name: '/cohort.lock', data: Buffer.from('{"pid":1}') },
+        { name: '/cohort-start-cache.json', data: Buffer.from('{}') },
+        { name: '/base', type: '5', mode: 0o750 },
+        { name: '/base/cohort.lock', data: Buffer.from('not ours') },
+      ]),
+    );
+    unpackSnapshot(file, dir);
+    expect(readdirSync(dir).sort()).toEqual(['PG_VERSION', 'base']);
+    expect(readdirSync(join(dir, 'base'))).toEqual(['cohort.lock']);
+    const written: string[] = [];
+    unpackSnapshotInto(
+      file,
+      {
+        mkdirTree: () => undefined,
+        writeFile: (path) => written.push(path),
+        chmod: () => undefined,
+        utime: () => undefined,
+      },
+      '/pglite/data',
+    );
+    expect(written).toEqual(['/pglite/data/PG_VERSION', '/pglite/data/base/cohort.lock']);
+  });
+
   it('refuses a member that would land outside the folder, writing nothing there', () => {
     const { file, dir } = write(tarball([{ name: '../escaped', data: Buffer.from('x') }]));
     expect(() => unpackSnapshot(file, dir)).toThrow(/no path inside the data folder/);

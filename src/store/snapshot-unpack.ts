@@ -39,6 +39,18 @@ function partsOf(name: string): string[] {
   return parts;
 }
 
+/**
+ * A member that is one of cohort's own files beside PostgreSQL's at the top of a data folder (the
+ * folder lock `cohort.lock`, the start cache, its seal, the trace journal), never PostgreSQL's.
+ * PGlite's dump of a folder store takes in every file of the folder, so a snapshot saved from a
+ * new folder holds the lock of the process that saved it: unpacked after the new store took its
+ * own lock, it replaced that lock with a dead process's, which another process would take over as
+ * stale while the store was open, and which the store could not release (not its own) on close.
+ */
+function isCohortFile(parts: readonly string[]): boolean {
+  return parts.length === 1 && parts[0]!.startsWith('cohort');
+}
+
 /** One member of a snapshot tarball: a folder or a file of the data folder. */
 export interface SnapshotMember {
   /** Its path inside the data folder, as segments (never empty, never `..`). */
@@ -59,6 +71,8 @@ export interface SnapshotMember {
  * member, reading headers only: each file's bytes are read by `visit` when it wants them, so the
  * tarball is never in memory whole. Throws on anything it does not recognise (a damaged or foreign
  * tarball, a path leaving the folder, a link), so the caller can fall back to a new folder.
+ * cohort's own files at the folder's top (its lock, start cache) are passed over: a new store has
+ * its own.
  *
  * @example
  * readSnapshot(tarball, (member) => console.log(member.parts.join('/'), member.size));
@@ -83,8 +97,12 @@ export function readSnapshot(tarball: string, visit: (member: SnapshotMember) =>
         throw new Error(`the member "${name}" is of a kind a data folder does not hold (${type})`);
       const size = type === '5' ? 0 : octal(header, 124, 12, name);
       const start = offset;
+      const parts = partsOf(name);
+      members += 1;
+      offset += Math.ceil(size / BLOCK) * BLOCK;
+      if (isCohortFile(parts)) continue;
       visit({
-        parts: partsOf(name),
+        parts,
         kind: type === '5' ? 'folder' : 'file',
         mode: octal(header, 100, 8, name) & 0o777,
         mtime: octal(header, 136, 12, name),
@@ -101,8 +119,6 @@ export function readSnapshot(tarball: string, visit: (member: SnapshotMember) =>
           return count;
         },
       });
-      members += 1;
-      offset += Math.ceil(size / BLOCK) * BLOCK;
     }
   } finally {
     closeSync(fd);
