@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { defineAgent } from '../agents/index.js';
 import { createFuzzyLexicon } from '../retrieval/index.js';
-import { canHandle, compileKeywords, scoreKeywords } from './keyword-scorer.js';
-import { analyzeText } from './query-text.js';
+import { englishDictionary } from './english-dictionary.js';
+import { canHandle, compileKeywords, keywordTypo, scoreKeywords } from './keyword-scorer.js';
+import { analyzeText, stemWord } from './query-text.js';
 
 const agent = (name: string, keywords: string[]) =>
   defineAgent({
@@ -65,5 +66,28 @@ describe('createFuzzyLexicon', () => {
     expect(lexicon.correct('nodee')).toBe('node');
     // Three-letter words stay out of reach: "rams" is not read as "ram".
     expect(lexicon.correct('ramm')).toBeUndefined();
+  });
+});
+
+describe('keywordTypo', () => {
+  const compiled = compileKeywords(capstone);
+  const isWord = (word: string) => englishDictionary().has(word);
+  it('is the keyword stem a misspelt word is read as', () => {
+    expect(keywordTypo(compiled, 'capstne', stemWord('capstne'), isWord)).toBe('capston');
+  });
+  it('is undefined for an English word, a keyword itself and a short word', () => {
+    expect(keywordTypo(compiled, 'capsule', stemWord('capsule'), isWord)).toBeUndefined();
+    expect(keywordTypo(compiled, 'capstone', stemWord('capstone'), isWord)).toBeUndefined();
+    expect(keywordTypo(compiled, 'cap', 'cap', isWord)).toBeUndefined();
+  });
+  it('gives scoreKeywords, handed them, the same scores as it finds itself', () => {
+    const query = analyzeText('capstne milestnes for the final projct');
+    const typos = query.words.map((word, i) =>
+      keywordTypo(compiled, word, query.stems[i]!, isWord),
+    );
+    expect(typos.filter(Boolean).length).toBeGreaterThan(0);
+    expect(scoreKeywords(compiled, query, { isWord, typos })).toEqual(
+      scoreKeywords(compiled, query, { isWord }),
+    );
   });
 });

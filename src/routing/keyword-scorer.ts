@@ -86,6 +86,53 @@ export function compileKeywords(
 }
 
 /**
+ * The keyword stem `word` (whose stem is `stem`) is a typo of, or undefined: a word that starts
+ * no keyword may be a typo of a keyword word, unless it is a word of its own (`isWord`: "reset"
+ * is not a typo of "reuse") or too short to tell. Uncached: see {@link scoreKeywords}.
+ *
+ * @example
+ * keywordTypo(compileKeywords(capstone), 'capstne', stemWord('capstne'), isEnglish); // 'capston' (of "capstone")
+ */
+export function keywordTypo(
+  compiled: CompiledKeywords,
+  word: string,
+  stem: string,
+  isWord: (word: string) => boolean,
+): string | undefined {
+  if (word.length < MIN_FUZZY_LENGTH - 1 || compiled.byFirstStem.has(stem)) return undefined;
+  if (compiled.lexicon.has(word) || isWord(word)) return undefined;
+  const corrected = compiled.lexicon.correct(word);
+  return corrected === undefined ? undefined : compiled.stemOf.get(corrected);
+}
+
+// The typo of each query word (see keywordTypo), remembered per `isWord` and word: what a word
+// may be a typo of does not depend on the question.
+function typosOf(
+  compiled: CompiledKeywords,
+  query: QueryText,
+  isWord: (word: string) => boolean,
+): Array<string | undefined> {
+  const { stems, words } = query;
+  let typoOf = compiled.typoOf.get(isWord);
+  if (!typoOf) compiled.typoOf.set(isWord, (typoOf = new Map()));
+  const fuzzy = new Array<string | undefined>(words.length);
+  for (let i = 0; i < words.length; i += 1) {
+    const word = words[i] as string;
+    const stem = stems[i] ?? '';
+    if (word.length < MIN_FUZZY_LENGTH - 1 || compiled.byFirstStem.has(stem)) continue;
+    const known = typoOf.get(word);
+    if (known !== undefined) {
+      fuzzy[i] = known ?? undefined;
+      continue;
+    }
+    const found = keywordTypo(compiled, word, stem, isWord);
+    if (typoOf.size < TYPO_CACHE_LIMIT) typoOf.set(word, found ?? null);
+    fuzzy[i] = found;
+  }
+  return fuzzy;
+}
+
+/**
  * Scores how strongly `query` matches each compiled agent's keywords: distinct keywords found as
  * phrases (stemmed, so "topics" matches "topic"), each query word used once per agent, small typos
  * of words that are not English (`isWord`, WordNet by default) tolerated. Every compiled agent gets an entry, 0 when nothing matched.
@@ -96,32 +143,17 @@ export function compileKeywords(
 export function scoreKeywords(
   compiled: CompiledKeywords,
   query: QueryText,
-  options: { isWord?: (word: string) => boolean } = {},
+  options: {
+    isWord?: (word: string) => boolean;
+    /**
+     * The keyword stem each word is a typo of ({@link keywordTypo} with the same `isWord`), when
+     * the caller has them at hand already (a router's per-word records): not looked up again.
+     */
+    typos?: ReadonlyArray<string | undefined>;
+  } = {},
 ): Record<string, KeywordMatch> {
   const { stems, words } = query;
-  const isWord = options.isWord ?? isEnglishWord;
-  let typoOf = compiled.typoOf.get(isWord);
-  if (!typoOf) compiled.typoOf.set(isWord, (typoOf = new Map()));
-  // A word that starts no keyword may be a typo of a keyword word, unless it is a word of its own
-  // ("reset" is not a typo of "reuse").
-  const fuzzy = new Array<string | undefined>(words.length);
-  for (let i = 0; i < words.length; i += 1) {
-    const word = words[i] as string;
-    if (word.length < MIN_FUZZY_LENGTH - 1 || compiled.byFirstStem.has(stems[i] ?? '')) continue;
-    // What a word may be a typo of does not depend on the question: worked out once per word.
-    const known = typoOf.get(word);
-    if (known !== undefined) {
-      fuzzy[i] = known ?? undefined;
-      continue;
-    }
-    let found: string | undefined;
-    if (!compiled.lexicon.has(word) && !isWord(word)) {
-      const corrected = compiled.lexicon.correct(word);
-      found = corrected === undefined ? undefined : compiled.stemOf.get(corrected);
-    }
-    if (typoOf.size < TYPO_CACHE_LIMIT) typoOf.set(word, found ?? null);
-    fuzzy[i] = found;
-  }
+  const fuzzy = options.typos ?? typosOf(compiled, query, options.isWord ?? isEnglishWord);
 
   const miss = new Map<string, number>();
   const matched = new Map<string, string[]>();

@@ -11,6 +11,7 @@ import {
 import { detectIntentCues, type IntentCues } from './intent-cues.js';
 import {
   compileKeywords,
+  keywordTypo,
   scoreKeywords,
   type CompiledKeywords,
   type KeywordMatch,
@@ -22,8 +23,21 @@ import {
   type FeatureWeights,
   wordKey,
 } from './query-features.js';
-import { analyzeText, isContentWord, STOPWORDS, withWords, type QueryText } from './query-text.js';
-import { compileKnowledge, type CompiledKnowledge, type Grounding } from './subject-grounding.js';
+import {
+  analyzeText,
+  isContentWord,
+  normalizeWords,
+  stemWord,
+  STOPWORDS,
+  type QueryText,
+} from './query-text.js';
+import {
+  compileKnowledge,
+  type CompiledKnowledge,
+  type Grounding,
+  type WordFacts,
+} from './subject-grounding.js';
+import { wordRecords, type WordRecord } from './word-records.js';
 
 /** A keyword written in an agent spec counts as this fraction of an example question in training. */
 export const KEYWORD_SAMPLE_WEIGHT = 0.5;
@@ -106,6 +120,8 @@ export interface RoutingModel {
 export interface KeywordEvidence {
   text: QueryText;
   keywords: Record<string, KeywordMatch>;
+  /** The model's record of each word, index for index (see {@link WordRecord}). */
+  records: readonly WordRecord[];
 }
 
 /**
@@ -193,11 +209,6 @@ export function buildRoutingModel(
     return scores;
   };
 
-  const keywordEvidence = (query: string): KeywordEvidence => {
-    const text = analyzeText(query);
-    return { text, keywords: keywordScores(text) };
-  };
-
   const vocabulary: string[] = [];
   const texts = agents.flatMap((agent) =>
     [
@@ -266,102 +277,141 @@ export function buildRoutingModel(
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
     });
 
-  const assemble = (classifier: IntentClassifier): RoutingModel => ({
-    agents,
-    defaultAgent,
-    classifier,
-    ...(knowledge ? { knowledge } : {}),
-    keywords: keywordEvidence,
-    fold(excluded, temperature) {
-      const kept = trainingSamples().filter(
-        (sample) => sample.example < 0 || !excluded(sample.label, sample.example),
-      );
-      return assemble(trainIntentClassifier(kept, { smoothing: options.smoothing, temperature }));
-    },
-    readQuestionWords(query) {
-      // Whole words of 3 to 7 ASCII letters (not part of a longer run of letters, not touching a
-      // digit as in "g5xlarge"), scanned by hand: most questions have no slip, and then the
-      // question comes back as it is, with no string built.
-      let corrections: Array<[string, string]> | undefined;
-      let text = '';
-      let from = 0;
-      let i = 0;
-      while (i < query.length) {
-        if (!isAsciiLetter(query.charCodeAt(i))) {
-          i += 1;
-          continue;
-        }
-        let end = i + 1;
-        while (end < query.length && isAsciiLetter(query.charCodeAt(end))) end += 1;
-        const length = end - i;
-        if (
-          length >= 3 &&
-          length <= 7 &&
-          !isAsciiDigit(query.charCodeAt(i - 1)) &&
-          !isAsciiDigit(query.charCodeAt(end)) &&
-          // Not an acronym ("TODO").
-          hasLowerCase(query, i, end)
-        ) {
-          const typed = query.slice(i, end);
-          const word = typed.toLowerCase();
-          const meant = functionWordOf(word);
-          if (meant !== undefined) {
-            (corrections ??= []).push([word, meant]);
-            text +=
-              query.slice(from, i) +
-              (typed[0] === word[0] ? meant : meant[0]!.toUpperCase() + meant.slice(1));
-            from = end;
+  const assemble = (classifier: IntentClassifier): RoutingModel => {
+    // One record per word (see WordRecord) for this classifier: whether training saw a word
+    // depends on it, everything else on the agents and the knowledge.
+    const recordOf = wordRecords({
+      stem: stemWord,
+      keywordTypo: (word, stem) => keywordTypo(compiled, word, stem, isWord),
+      readAs: correctionOf,
+      content: isContentWord,
+      known: (stem) => classifier.knows(wordKey(stem)),
+      bundle: (word) => charGramBundles([word], weights)[0],
+      facts: (word, stem) => knowledge?.wordFacts(word, stem),
+    });
+    return modelOf(classifier, recordOf);
+  };
+
+  const modelOf = (
+    classifier: IntentClassifier,
+    recordOf: (word: string) => WordRecord,
+  ): RoutingModel => {
+    // The query's words, stems and keyword matches, each word's facts from its record.
+    const keywordEvidence = (query: string): KeywordEvidence => {
+      const words = normalizeWords(query);
+      const records = words.map(recordOf);
+      const text = { raw: query, words, stems: records.map((record) => record.stem) };
+      const typos = records.map((record) => record.keywordTypo);
+      return { text, keywords: scoreKeywords(compiled, text, { isWord, typos }), records };
+    };
+    return {
+      agents,
+      defaultAgent,
+      classifier,
+      ...(knowledge ? { knowledge } : {}),
+      keywords: keywordEvidence,
+      fold(excluded, temperature) {
+        const kept = trainingSamples().filter(
+          (sample) => sample.example < 0 || !excluded(sample.label, sample.example),
+        );
+        return assemble(trainIntentClassifier(kept, { smoothing: options.smoothing, temperature }));
+      },
+      readQuestionWords(query) {
+        // Whole words of 3 to 7 ASCII letters (not part of a longer run of letters, not touching a
+        // digit as in "g5xlarge"), scanned by hand: most questions have no slip, and then the
+        // question comes back as it is, with no string built.
+        let corrections: Array<[string, string]> | undefined;
+        let text = '';
+        let from = 0;
+        let i = 0;
+        while (i < query.length) {
+          if (!isAsciiLetter(query.charCodeAt(i))) {
+            i += 1;
+            continue;
           }
+          let end = i + 1;
+          while (end < query.length && isAsciiLetter(query.charCodeAt(end))) end += 1;
+          const length = end - i;
+          if (
+            length >= 3 &&
+            length <= 7 &&
+            !isAsciiDigit(query.charCodeAt(i - 1)) &&
+            !isAsciiDigit(query.charCodeAt(end)) &&
+            // Not an acronym ("TODO").
+            hasLowerCase(query, i, end)
+          ) {
+            const typed = query.slice(i, end);
+            const word = typed.toLowerCase();
+            const meant = functionWordOf(word);
+            if (meant !== undefined) {
+              (corrections ??= []).push([word, meant]);
+              text +=
+                query.slice(from, i) +
+                (typed[0] === word[0] ? meant : meant[0]!.toUpperCase() + meant.slice(1));
+              from = end;
+            }
+          }
+          i = end;
         }
-        i = end;
-      }
-      return {
-        text: corrections ? text + query.slice(from) : query,
-        corrections: corrections ?? [],
-      };
-    },
-    analyze(query, form) {
-      // Keywords see the query as typed: the scorer reports its own typo matches ("~capston").
-      const { text: raw, keywords } = typeof query === 'string' ? keywordEvidence(query) : query;
-      const corrections: Array<[string, string]> = [];
-      const words = raw.words.map((word) => {
-        const corrected = correctionOf(word);
-        if (corrected === word) return word;
-        corrections.push([word, corrected]);
-        return corrected;
-      });
-      const text = corrections.length > 0 ? withWords(raw, words) : raw;
-      const cues =
-        form && sameWords(form.words, text.words) ? form.cues : detectIntentCues(text.words);
-      const features = extractFeatures(text, cues, scoresOf(keywords), weights, {
-        charGrams: false,
-      });
-      const bundles = charGramBundles(text.words, weights);
-      // On topic: a keyword matched, or at least half the content words were seen in training, or
-      // it asks to define a term (any term may be in the book, even one no example mentions).
-      let content = 0;
-      let known = 0;
-      text.words.forEach((word, i) => {
-        if (!isContentWord(word)) return;
-        content += 1;
-        if (classifier.knows(wordKey(text.stems[i] ?? word))) known += 1;
-      });
-      const onTopic =
-        Object.values(keywords).some((match) => match.score > 0) ||
-        (content > 0 && known / content >= MIN_KNOWN_SHARE) ||
-        (cues.intent === 'definition' && content > 0);
-      const grounding = knowledge?.ground(text);
-      return {
-        text,
-        corrections,
-        cues,
-        keywords,
-        features,
-        bundles,
-        onTopic,
-        ...(grounding ? { grounding } : {}),
-      };
-    },
-  });
+        return {
+          text: corrections ? text + query.slice(from) : query,
+          corrections: corrections ?? [],
+        };
+      },
+      analyze(query, form) {
+        // Keywords see the query as typed: the scorer reports its own typo matches ("~capston").
+        const evidence = typeof query === 'string' ? keywordEvidence(query) : query;
+        const { text: raw, keywords, records: typed } = evidence;
+        // Each word as read: its record's `meant` (the record itself unless it is a typo).
+        const corrections: Array<[string, string]> = [];
+        const records = typed.map((record) => {
+          if (record.meant !== record) corrections.push([record.word, record.meant.word]);
+          return record.meant;
+        });
+        const text =
+          corrections.length > 0
+            ? {
+                raw: raw.raw,
+                words: records.map((record) => record.word),
+                stems: records.map((record) => record.stem),
+              }
+            : raw;
+        const cues =
+          form && sameWords(form.words, text.words) ? form.cues : detectIntentCues(text.words);
+        const features = extractFeatures(text, cues, scoresOf(keywords), weights, {
+          charGrams: false,
+        });
+        const bundles: FeatureBundle[] = [];
+        for (const record of records) if (record.bundle) bundles.push(record.bundle);
+        // On topic: a keyword matched, or at least half the content words were seen in training, or
+        // it asks to define a term (any term may be in the book, even one no example mentions).
+        let content = 0;
+        let known = 0;
+        for (const record of records) {
+          if (!record.content) continue;
+          content += 1;
+          if (record.known) known += 1;
+        }
+        const onTopic =
+          Object.values(keywords).some((match) => match.score > 0) ||
+          (content > 0 && known / content >= MIN_KNOWN_SHARE) ||
+          (cues.intent === 'definition' && content > 0);
+        const grounding = knowledge?.ground(
+          text,
+          records.map((record) => record.facts as WordFacts),
+        );
+        return {
+          text,
+          corrections,
+          cues,
+          keywords,
+          features,
+          bundles,
+          onTopic,
+          ...(grounding ? { grounding } : {}),
+        };
+      },
+    };
+  };
   return assemble(classifier);
 }

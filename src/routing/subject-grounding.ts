@@ -136,7 +136,7 @@ interface JudgedWord {
  * What grounding needs to know of one query word, whatever the question: worked out once per word
  * (bounded cache), since the same words recur from question to question.
  */
-interface WordFacts {
+export interface WordFacts {
   stem: string;
   /** Not a subject word: a function word, a form word ("price") or one with a digit. */
   skip: boolean;
@@ -188,8 +188,13 @@ export interface CompiledKnowledge {
   readonly size: number;
   /** How strongly a stem is a term of the book (0..1), from its keyness against English. */
   termStrength(stem: string, word: string): number;
-  /** Judges a query's subject. */
-  ground(text: QueryText): Grounding;
+  /**
+   * Judges a query's subject. `facts` are {@link CompiledKnowledge.wordFacts} of its words, index
+   * for index, when the caller has them at hand (a router's per-word records): not looked up again.
+   */
+  ground(text: QueryText, facts?: readonly WordFacts[]): Grounding;
+  /** What grounding needs to know of `word` (whose stem is `stem`), whatever the question. */
+  wordFacts(word: string, stem: string): WordFacts;
   /** Share of the chunks using `stem` that are in `domain`; undefined when the book never uses it. */
   domainShare(stem: string, domain: string): number | undefined;
 }
@@ -338,22 +343,25 @@ export function compileKnowledge(
     return result;
   };
 
-  const ground = (text: QueryText): Grounding => {
-    const whole = groundText(text);
+  const ground = (text: QueryText, facts?: readonly WordFacts[]): Grounding => {
+    const whole = groundText(text, facts);
     const at = purposeStart(text.words);
     if (at < 0) return whole;
-    const purpose = groundText({
-      raw: text.raw,
-      words: text.words.slice(at),
-      stems: text.stems.slice(at),
-    });
+    const purpose = groundText(
+      {
+        raw: text.raw,
+        words: text.words.slice(at),
+        stems: text.stems.slice(at),
+      },
+      facts?.slice(at),
+    );
     // After "need to", one bare verb is what the subject must do, not what it is for: "What does
     // the demo need to show?" (a purpose names a thing: "need to play Elden Ring").
     const named = text.words[at - 1] === 'for' || purpose.subject.length >= 2;
     return purpose.judged && named ? { ...whole, purpose } : whole;
   };
 
-  const groundText = (text: QueryText): Grounding => {
+  const groundText = (text: QueryText, facts: readonly WordFacts[] | undefined): Grounding => {
     const judged: JudgedWord[] = [];
     const bookTerms: string[] = [];
     const names: string[] = [];
@@ -381,7 +389,7 @@ export function compileKnowledge(
       const word = words[i] as string;
       const stem = stems[i] ?? word;
       // Function and form words are skipped through their facts too (`skip`).
-      const known = factsOf(word, stem);
+      const known = facts?.[i] ?? factsOf(word, stem);
       if (known.skip || seen.has(stem)) continue;
       seen.add(stem);
       if (known.name) {
@@ -471,7 +479,7 @@ export function compileKnowledge(
     return d < 0 ? 0 : (termRow(stem)?.[d] ?? 0) / total;
   };
 
-  return { knowledge, size, termStrength, ground, domainShare };
+  return { knowledge, size, termStrength, ground, wordFacts: factsOf, domainShare };
 }
 
 // Two numbers joined by an operator: "17 times 23", "45 + 12", "what is 3 squared" (not "-" or
