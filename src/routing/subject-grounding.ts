@@ -164,7 +164,8 @@ const PERSON = new Set(['me', 'us', 'you', 'him', 'her', 'them']);
 
 // Verbs after which "to" starts what something is wanted for: "What GPU do I need to play X?",
 // "Which card should I buy to edit video?" ("need to" ≈ "need … for").
-const WANTING = new Set(['need', 'needs', 'want', 'wants', 'buy', 'get', 'rent', 'use']);
+// "enough to follow along" says what it must be enough for.
+const WANTING = new Set(['need', 'needs', 'want', 'wants', 'buy', 'get', 'rent', 'use', 'enough']);
 
 /**
  * Where the purpose of a question starts: after its first "for" that is followed by words ("What

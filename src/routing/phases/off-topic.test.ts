@@ -37,4 +37,20 @@ describe('offTopicPhase', () => {
       decide("My grandmother's parrot is squawking again. Why do parrots do that?"),
     ).toMatchObject({ primaryAgent: 'book', phase: 'fallback' });
   });
+  it('keeps a question about what the course needs, whatever everyday word names the thing', () => {
+    // "bungalow" and "barbecue" are words the test book never uses, but what they are wanted for
+    // is the course itself: the question asks what the book requires.
+    expect(
+      offTopicPhase(testContext('Is my barbecue enough for the whole course?')),
+    ).toBeUndefined();
+    expect(offTopicPhase(testContext('Is my barbecue enough to follow along?'))).toBeUndefined();
+    expect(
+      offTopicPhase(testContext('Which barbecue should the lab buy for each student?')),
+    ).toBeUndefined();
+    // Without the course as its purpose, or with a purpose the book does not cover, it is off-topic.
+    expect(offTopicPhase(testContext('Is my barbecue enough?'))?.primary).toBe('book');
+    expect(offTopicPhase(testContext('Is my barbecue enough for a cooking course?'))?.primary).toBe(
+      'book',
+    );
+  });
 });

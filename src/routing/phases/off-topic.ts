@@ -32,6 +32,8 @@ const OUTSIDE_NAMES: Record<OutsideDomain, string> = {
   news: 'the news',
 };
 
+const PURPOSE = 'purpose (what it is asked for)';
+
 /** Why a question's subject is not the book's, for the reason: the first test it fails. */
 function uncoveredBy(
   grounding: Grounding,
@@ -62,9 +64,37 @@ function uncoveredBy(
       share: purpose.score,
       floor: purposeFloor,
       words: purpose.uncovered,
-      what: 'purpose (what it is asked for)',
+      what: PURPOSE,
     };
   return undefined;
+}
+
+/**
+ * Words that name the course itself, what a student takes it with or does in it: "for this
+ * course", "for the simulation chapters", "to follow along", "for each student in the lab".
+ */
+const COURSE_WORDS: ReadonlySet<string> = new Set(
+  (
+    'course courses class classes book textbook chapter chapters lab labs lesson lessons module ' +
+    'modules week weeks exercise exercises assignment assignments tutorial tutorials student ' +
+    'students follow along whole entire'
+  ).split(' '),
+);
+
+/**
+ * True when what the question wants something for is the course itself ("Is an old desktop enough
+ * for this course?", "… to follow along?"): every word of the purpose names the course or is
+ * covered by the book, and one names the course. Such a question asks what the book requires, so
+ * everyday words for what is asked about ("desktop", "tower PC", "gigs") do not take it elsewhere.
+ */
+function servesTheCourse(purpose: Grounding | undefined): boolean {
+  if (!purpose?.judged) return false;
+  let course = false;
+  for (const word of purpose.subject) {
+    if (COURSE_WORDS.has(word)) course = true;
+    else if (!purpose.covered.includes(word)) return false;
+  }
+  return course;
 }
 
 /** The first test of {@link uncoveredBy} the analysed text fails, at the floor its subject's naming sets. */
@@ -88,7 +118,9 @@ function subjectFailure(
     : namedSubject
       ? Math.max(settings.minGrounding, MIN_GROUNDING_KEYWORD_ONLY)
       : Math.max(settings.minGrounding, MIN_GROUNDING_WITHOUT_KEYWORD);
-  return uncoveredBy(grounding, floor, settings.minGrounding);
+  const failure = uncoveredBy(grounding, floor, settings.minGrounding);
+  if (failure && failure.what !== PURPOSE && servesTheCourse(grounding.purpose)) return undefined;
+  return failure;
 }
 
 /**
