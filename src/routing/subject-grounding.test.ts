@@ -82,6 +82,19 @@ describe('subject grounding', () => {
     expect(ground('What does IMU stand for?').purpose).toBeUndefined();
     expect(ground('Is a Jetson enough, for example for a costmap?').purpose).toBeUndefined();
   });
+  it('reads no purpose in the object of "reach for", "look for", "wait for"', () => {
+    expect(ground('Why must the gripper reach for a teacup slowly?').purpose).toBeUndefined();
+    expect(ground('How does the planner look for a doorway?').purpose).toBeUndefined();
+    // A later "for" that does name a purpose still counts.
+    expect(ground('Why wait for a teacup for a wedding photographer?').purpose?.uncovered).toEqual(
+      expect.arrayContaining(['wedding']),
+    );
+  });
+  it('reads "enough to" as the start of a purpose', () => {
+    expect(ground('Is a laptop enough to photograph weddings?').purpose?.uncovered).toEqual(
+      expect.arrayContaining(['weddings']),
+    );
+  });
   it('reads a purpose after "need to" or "buy to", and none in "for me"', () => {
     const wanted = ground('Which laptop would I need to edit wedding videos?');
     expect(wanted.purpose?.uncovered).toEqual(expect.arrayContaining(['wedding']));

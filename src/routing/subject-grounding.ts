@@ -167,6 +167,17 @@ const PERSON = new Set(['me', 'us', 'you', 'him', 'her', 'them']);
 // "enough to follow along" says what it must be enough for.
 const WANTING = new Set(['need', 'needs', 'want', 'wants', 'buy', 'get', 'rent', 'use', 'enough']);
 
+// Verbs whose object follows "for" ("reach for", "look for", "wait for", "search for", "ask for",
+// "account for", "check for", "stand for"): the words after it are what the verb acts on.
+const OBJECT_FOR = new Set(
+  (
+    'reach reaches reaching reached look looks looking looked search searches searching searched ' +
+    'wait waits waiting waited ask asks asking asked account accounts accounting accounted check ' +
+    'checks checking checked scan scans scanning scanned stand stands aim aims aiming aimed grab ' +
+    'grabs grabbing'
+  ).split(' '),
+);
+
 /**
  * Where the purpose of a question starts: after its first "for" that is followed by words ("What
  * does X stand for?" has none) and names no person, or after "to" following a verb of wanting
@@ -176,6 +187,8 @@ function purposeStart(words: readonly string[]): number {
   for (let at = 0; at < words.length - 1; at += 1) {
     const word = words[at];
     if (word === 'for' && EXAMPLE.has(words[at + 1] ?? '')) return -1;
+    // "reach for a cup", "look for obstacles": the verb's object, not a purpose.
+    if (word === 'for' && at > 0 && OBJECT_FOR.has(words[at - 1] ?? '')) continue;
     if (word === 'for' && !PERSON.has(words[at + 1] ?? '')) return at + 1;
     if (word === 'to' && at > 0 && WANTING.has(words[at - 1] ?? '')) return at + 1;
   }
