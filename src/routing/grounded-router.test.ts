@@ -247,14 +247,15 @@ describe('multi-part questions: the first ask is primary, each later ask adds it
 describe('a question with no specialist keyword goes where the book keeps its subject', () => {
   it("routes by the chapters that use the question's words", () => {
     const knowledge = learnBookKnowledge([
-      ...['A desktop tower needs a strong processor.', 'Tower cases cool a desktop processor.'].map(
-        (text) => ({
-          domain: 'hardware',
-          text,
-          title: 'Workstations',
-          headingPath: ['Workstations'],
-        }),
-      ),
+      ...[
+        'A server chassis needs a strong processor.',
+        'Chassis fans cool a server processor.',
+      ].map((text) => ({
+        domain: 'hardware',
+        text,
+        title: 'Workstations',
+        headingPath: ['Workstations'],
+      })),
       ...['Nodes exchange messages over topics.', 'A launch file starts nodes.'].map((text) => ({
         domain: 'module_info',
         text,
@@ -263,16 +264,32 @@ describe('a question with no specialist keyword goes where the book keeps its su
       })),
     ]);
     const grounded = createRouter(createBookRegistry(), { knowledge });
-    const result = grounded.route('Is my old desktop tower going to cope?');
+    const result = grounded.route('Is my old server chassis going to cope?');
     expect(result.primaryAgent).toBe('hardware');
     expect(result.routingReason).toMatch(/mostly in hardware's chapters/);
     // Without the book, nothing ties those words to a specialist.
     expect(
-      createRouter(createBookRegistry()).route('Is my old desktop tower going to cope?')
+      createRouter(createBookRegistry()).route('Is my old server chassis going to cope?')
         .primaryAgent,
     ).toBe('book');
   });
   it('keeps the spec R10 fallback with book knowledge', () => {
     expect(router.route('Unknown random query').primaryAgent).toBe('book');
+  });
+});
+
+describe('computers named in everyday words', () => {
+  it.each([
+    'Is my ten-year-old PC good enough for the course?',
+    'Is a PC with 16 gigs okay, or do I need more?',
+    'Can a MacBook Pro handle the labs?',
+  ])('go to hardware when the course needs them: %j', (query) => {
+    expect(router.route(query).primaryAgent).toBe('hardware');
+  });
+  it.each([
+    'Which PC is best for playing Starfield?',
+    'What desktop should my aunt buy for her tax returns?',
+  ])('stay with the fallback when wanted for something else: %j', (query) => {
+    expect(router.route(query).primaryAgent).toBe('book');
   });
 });
