@@ -18,6 +18,7 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
   (
     'a an the and or but if of to in on at by for with from into onto about as is are was were be been ' +
     'being am do does did doing have has had i me my we our you your he she it its they them their this ' +
+    'him his her hers ours yours theirs myself ourselves yourself itself themselves ' +
     'that these those there here what whats which who whom whose when where why how can could should ' +
     'would will shall may might must not no yes so than then too very just also any some all each every ' +
     'more most much many other such only own same s t d ll m re ve please pls tell give get got need ' +

@@ -17,6 +17,9 @@ describe('mistypedFunctionWord', () => {
     // "hwo" is "how" or "who": no telling which.
     expect(mistypedFunctionWord('hwo')).toBeUndefined();
     expect(mistypedFunctionWord('ab')).toBeUndefined();
+    // Pronouns are function words already: "her" is not "here" missing a letter, nor "his" "this".
+    for (const word of ['her', 'his', 'him', 'hers', 'ours'])
+      expect(mistypedFunctionWord(word)).toBeUndefined();
     // Four letters losing one onto a function word is too often another word.
     expect(mistypedFunctionWord('todo')).toBeUndefined();
   });

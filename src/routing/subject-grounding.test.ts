@@ -90,6 +90,12 @@ describe('subject grounding', () => {
       expect.arrayContaining(['wedding']),
     );
   });
+  it('reads "for her …" followed by a noun as a purpose, "for her" alone as a person', () => {
+    expect(ground('Which laptop should I buy for her wedding photos?').purpose?.uncovered).toEqual(
+      expect.arrayContaining(['wedding']),
+    );
+    expect(ground('Which laptop should I buy for her?').purpose).toBeUndefined();
+  });
   it('reads "enough to" as the start of a purpose', () => {
     expect(ground('Is a laptop enough to photograph weddings?').purpose?.uncovered).toEqual(
       expect.arrayContaining(['weddings']),

@@ -189,10 +189,17 @@ function purposeStart(words: readonly string[]): number {
     if (word === 'for' && EXAMPLE.has(words[at + 1] ?? '')) return -1;
     // "reach for a cup", "look for obstacles": the verb's object, not a purpose.
     if (word === 'for' && at > 0 && OBJECT_FOR.has(words[at - 1] ?? '')) continue;
-    if (word === 'for' && !PERSON.has(words[at + 1] ?? '')) return at + 1;
+    if (word === 'for' && !forPerson(words, at + 1)) return at + 1;
     if (word === 'to' && at > 0 && WANTING.has(words[at - 1] ?? '')) return at + 1;
   }
   return -1;
+}
+
+/** True when the word at `at` names who something is for ("for me"), not what ("for her taxes"). */
+function forPerson(words: readonly string[], at: number): boolean {
+  const word = words[at] ?? '';
+  // "her" is also a possessive: "for her tax returns" names a purpose.
+  return PERSON.has(word) && !(word === 'her' && isContentWord(words[at + 1] ?? ''));
 }
 
 /** Book knowledge compiled for lookups, plus the specialists' vocabulary. */
