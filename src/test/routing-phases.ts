@@ -29,7 +29,7 @@ const TEST_BOOK = [
     'Gazebo simulates physics, sensors and the revolute joints of the URDF robot model.',
   ],
   ['hardware', 'The workstation needs an RTX GPU with 24 GB of VRAM and 64 GB of RAM.'],
-  ['hardware', 'A Jetson Orin runs inference on the robot; a gaming desktop can train policies.'],
+  ['hardware', 'A Jetson Orin runs inference on the robot; a gaming rig can train policies.'],
   ['hardware', 'Cloud instances rent GPUs by the hour; spot instances cost less.'],
   [
     'capstone',
