@@ -16,7 +16,7 @@ const chunks = prepareDocument(
   [
     '# Beekeeping Course',
     '## Week 3: Swarm Control',
-    'Split strong colonies before they swarm, and keep a queen excluder ready.',
+    'Split strong colonies before they swarm, and keep a queen excluder ready. The whole colony moves with the 2 queens apart.',
     '## Week 4: Honey Harvest',
     'Take frames that are mostly capped; leave enough stores for winter.',
     '## Mid-season Inspection',
@@ -26,7 +26,7 @@ const chunks = prepareDocument(
     '## Hive Optimization',
     'Optimization of hive layout improves the colony behavior through the continuous flow of nectar.',
     '## Real-time Monitoring',
-    'Scales and sensors give real-time readings of hive weight and temperature.',
+    'Scales and sensors give real-time readings of hive weight and temperature, kept in the cloud.',
   ].join('\n\n'),
 ).chunks;
 
@@ -79,7 +79,16 @@ describe('createQueryVocabulary', () => {
     expect(repair('swarm control in week 3').repairs).toEqual([]);
   });
 
+  it('reads no function word, short unknown word or written name as a typo', () => {
+    // "whose" is one edit from the book's "whole", "iCloud" from its "cloud".
+    expect(repair('Whose hive is it?').repairs).toEqual([]);
+    expect(repair('hive weights backed up to iCloud').repairs).toEqual([]);
+    expect(repair('hive weights backed up to icloudd').repairs).toEqual([]);
+  });
+
   it('writes a number word in digits only beside a word the book numbers', () => {
+    // The book writes "the 2 queens", but "the" numbers nothing.
+    expect(repair('keep the third frame').repairs).toEqual([]);
     expect(repair('what happens in week four?').text).toBe('what happens in week 4?');
     expect(repair('the fourth week').text).toBe('the 4 week');
     expect(repair('four frames of honey').repairs).toEqual([]);

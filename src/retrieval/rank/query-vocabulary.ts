@@ -38,6 +38,10 @@ interface Word {
 }
 
 const WORD = /[A-Za-z0-9]+/g;
+/** Shortest word English does not know that is read as a typo of a book word. */
+const MIN_TYPO_LENGTH = 6;
+/** A name written with a capital inside ("iCloud", "YouTube"): never a typo of a book word. */
+const INNER_CAPITAL = /^[A-Za-z][a-z]*[A-Z]/;
 
 const CARDINALS =
   'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen ' +
@@ -121,7 +125,8 @@ function readBookWords(chunks: readonly ChunkRecord[]): BookWords {
       const parts = match[0].split('-');
       compounds.set(parts.join(''), parts.join(' '));
     }
-    for (const match of text.toLowerCase().matchAll(NUMBERED)) numbered.add(match[1] as string);
+    for (const match of text.toLowerCase().matchAll(NUMBERED))
+      if (!STOPWORDS.has(match[1] as string)) numbered.add(match[1] as string);
   }
   // A closed form the book also uses is a word of its own, not a compound to split.
   for (const closed of compounds.keys()) if (counts.has(closed)) compounds.delete(closed);
@@ -146,9 +151,10 @@ function readBookWords(chunks: readonly ChunkRecord[]): BookWords {
  *    "real time", the tokens the index holds for "Mid-term" and "Real-time");
  * 3. a number word beside a word the book numbers in digits ("week seven", "the third phase"
  *    → "week 7", "the 3 phase");
- * 4. a word one edit away from a book word (insertion, deletion, substitution or swap, five
- *    letters or more, the routing speller's {@link createFuzzyLexicon}), when English does not
- *    know it (a typo: "diffrence", "continous") or knows it as a synonym of the book's word (a
+ * 4. a word one edit away from a book word (insertion, deletion, substitution or swap, the
+ *    routing speller's {@link createFuzzyLexicon}), when English does not know it and it has six
+ *    letters or more (a typo: "diffrence", "continous"; not a name written as one, "iCloud") or
+ *    English knows it as a synonym of the book's word in the other spelling convention (a
  *    spelling variant: "optimisation" → "optimization", "modelling" → "modeling").
  *
  * The book's words are read from the chunks once, on the first query that has a word to repair.
@@ -171,7 +177,9 @@ export function createQueryVocabulary(
     const meant = words.lexicon.correct(word);
     if (meant === undefined || meant === word || !oneEditApart(word, meant)) return undefined;
     const synonyms = sources.synonyms(word);
-    if (synonyms === undefined) return meant;
+    // A word English does not know is a typo only when long enough to place: WordNet lists no
+    // function words, and "whose" is one edit from the book's "whole".
+    if (synonyms === undefined) return word.length >= MIN_TYPO_LENGTH ? meant : undefined;
     return spellingVariant(word, meant) && synonyms.includes(meant) ? meant : undefined;
   };
 
@@ -212,6 +220,7 @@ export function createQueryVocabulary(
           continue;
         }
         if (wordKnown || !/^[a-z]+$/.test(word.text)) continue;
+        if (INNER_CAPITAL.test(query.slice(word.start, word.end))) continue;
         // "week seven", "the seventh week": only beside a word the book numbers in digits.
         const number = NUMBERS.get(word.text);
         if (number !== undefined) {
