@@ -36,7 +36,7 @@ describe('embedded PostgreSQL memory settings', () => {
 
   it('hold in memory and in a folder (its own thread), new and reopened, instead of the 128 MB default', async () => {
     const wanted = EMBEDDED_POSTGRES_SETTINGS.shared_buffers;
-    expect(wanted).toBe('16MB');
+    expect(wanted).toBe('4MB');
     expect(await setting('memory://', 'shared_buffers')).toBe(wanted);
     const folder = join(root, 'store');
     expect(await setting(folder, 'shared_buffers')).toBe(wanted);

@@ -10,7 +10,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { unpackSnapshot, unpackSnapshotInto } from './snapshot-unpack.js';
+import { copyNonZeroPages, unpackSnapshot, unpackSnapshotInto } from './snapshot-unpack.js';
 
 const root = mkdtempSync(join(tmpdir(), 'cohort-unpack-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -108,6 +108,45 @@ describe('unpackSnapshot', () => {
       '/pglite/data',
     );
     expect(written).toEqual(['/pglite/data/PG_VERSION', '/pglite/data/base/cohort.lock']);
+  });
+
+  it('copies only the pages that are not all zeros, and the bytes come out the same', () => {
+    const source = Buffer.alloc(4096 * 3 + 100);
+    source[5000] = 7; // the second page
+    source[4096 * 3 + 99] = 9; // the short last page
+    const target = new Uint8Array(10 + source.length).fill(0xee, 0, 10);
+    const written: number[] = [];
+    const recording = new Proxy(target, {
+      get: (array, key) =>
+        key === 'set'
+          ? (page: Uint8Array, at: number) => {
+              written.push(at);
+              array.set(page, at);
+            }
+          : Reflect.get(array, key, array),
+    });
+    copyNonZeroPages(source, recording, 10);
+    expect(written).toEqual([10 + 4096, 10 + 4096 * 3]);
+    expect(Buffer.from(target.subarray(10)).equals(source)).toBe(true);
+  });
+
+  it("writes a file with zero pages into the in-memory file system with the tarball's bytes", () => {
+    const wal = Buffer.alloc(3 * 1024 * 1024 + 5);
+    wal.write('record', 1_500_000);
+    wal[wal.length - 1] = 1;
+    const { file } = write(tarball([{ name: '/pg_wal/segment', data: wal }]));
+    const files = new Map<string, Uint8Array>();
+    unpackSnapshotInto(
+      file,
+      {
+        mkdirTree: () => undefined,
+        writeFile: (path, data) => files.set(path, data),
+        chmod: () => undefined,
+        utime: () => undefined,
+      },
+      '/pglite/data',
+    );
+    expect(Buffer.from(files.get('/pglite/data/pg_wal/segment')!).equals(wal)).toBe(true);
   });
 
   it('refuses a member that would land outside the folder, writing nothing there', () => {

@@ -159,6 +159,24 @@ export function unpackSnapshot(tarball: string, dir: string): void {
   });
 }
 
+/** Bytes compared at a time for zeros: the system's memory page. */
+const PAGE = 4096;
+const ZERO_PAGE = Buffer.alloc(PAGE);
+
+/**
+ * Copies `source` into `target` at `offset`, page by page, leaving out the pages of `source` that
+ * are all zeros (`target` holds zeros there already).
+ */
+export function copyNonZeroPages(source: Uint8Array, target: Uint8Array, offset: number): void {
+  for (let start = 0; start < source.length; start += PAGE) {
+    const end = Math.min(start + PAGE, source.length);
+    // Compared with memcmp, not byte by byte in JavaScript.
+    const page = Buffer.from(source.buffer, source.byteOffset + start, end - start);
+    if (!page.equals(ZERO_PAGE.subarray(0, end - start)))
+      target.set(source.subarray(start, end), offset + start);
+  }
+}
+
 /** The part of Emscripten's file system (PGlite's `Module.FS`) a snapshot is written with. */
 export interface EmscriptenFs {
   mkdirTree(path: string, mode?: number): void;
@@ -177,6 +195,7 @@ export interface EmscriptenFs {
  */
 export function unpackSnapshotInto(tarball: string, fs: EmscriptenFs, dir: string): void {
   fs.mkdirTree(dir);
+  const scratch = Buffer.alloc(COPY_BYTES);
   readSnapshot(tarball, (member) => {
     const target = [dir, ...member.parts].join('/');
     if (member.kind === 'folder') {
@@ -184,9 +203,16 @@ export function unpackSnapshotInto(tarball: string, fs: EmscriptenFs, dir: strin
       return;
     }
     // An array of its own (not a slice of Node's shared pool), handed to the file system whole.
+    // A new array is zeros the system has not handed out yet (a large one is mapped on first
+    // write), so only the pages that are not all zeros are copied in: the fresh WAL segment is
+    // 16 MB of which 9 are zeros PostgreSQL has not written yet, and stay out of memory until it
+    // does.
     const bytes = new Uint8Array(member.size);
-    for (let done = 0; done < member.size;)
-      done += member.read(bytes.subarray(done), done, member.size - done);
+    for (let done = 0; done < member.size;) {
+      const read = member.read(scratch, done, scratch.length);
+      copyNonZeroPages(scratch.subarray(0, read), bytes, done);
+      done += read;
+    }
     fs.writeFile(target, bytes, { canOwn: true });
     fs.chmod(target, member.mode);
     fs.utime(target, member.mtime * 1000, member.mtime * 1000);
