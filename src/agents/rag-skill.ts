@@ -19,6 +19,8 @@ export interface RagSkill {
    * `Retriever.readQuery`); absent when the retriever does not repair queries.
    */
   readQuery?(query: string): Promise<RepairedQuery>;
+  /** The same reading without waiting (see `Retriever.readQueryNow`), for routing alone. */
+  readQueryNow?(query: string): RepairedQuery;
 }
 
 /** Options of {@link createRagSkill}. */
@@ -59,8 +61,10 @@ function withUrl(chunk: RetrievedChunk, template: string): RetrievedChunk {
 export function createRagSkill(retriever: Retriever, options: RagSkillOptions = {}): RagSkill {
   const template = options.sourceUrl;
   const readQuery = retriever.readQuery?.bind(retriever);
+  const readQueryNow = retriever.readQueryNow?.bind(retriever);
   return {
     ...(readQuery ? { readQuery } : {}),
+    ...(readQueryNow ? { readQueryNow } : {}),
     name: 'rag',
     description: 'Retrieves passages from the book, filtered to a domain when asked.',
     retrieve: (query, retrieveOptions = {}) => {

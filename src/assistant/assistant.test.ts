@@ -356,6 +356,14 @@ describe('questions in a spelling the book does not use', () => {
     expect(week.answer).toContain('capped frames');
   });
 
+  it('decides a routing request (/route, cohort route) in the book spelling too', async () => {
+    // Before, only an answer's route read the question in the book's spelling, so `/route` could
+    // name another agent than the one that answers.
+    const assistant = assistantWith(createRetrieverFromChunks(chunks));
+    assistant.route('What is checked at the midseason?');
+    expect(routed.at(-1)).toBe('What is checked at the mid season?');
+  });
+
   it('routes the question as typed when the retriever cannot read it', async () => {
     const failing: Retriever = {
       retrieve: async () => [],

@@ -387,9 +387,13 @@ export function createAssistant(options: AssistantOptions): Assistant {
         if (event.type === 'done') done = event.response;
       return done as ChatResponse;
     },
-    // A plain question skips zod (routing's hot path); any other input gets zod's message.
-    route: (query) =>
-      options.router.route(plainQuery(query) ?? parseInput(ChatRequest, { query }).query),
+    // A plain question skips zod (routing's hot path); any other input gets zod's message. It is
+    // decided in the book's spelling, as an answer's route is, so `/route` and `cohort route`
+    // name the agent that would answer ("midterm" is the book's "Mid-term", not uncovered).
+    route: (query) => {
+      const asked = plainQuery(query) ?? parseInput(ChatRequest, { query }).query;
+      return options.router.route(options.rag.readQueryNow?.(asked).text ?? asked);
+    },
     agents: () => {
       const agents = options.registry.summaries();
       return { agents, total: agents.length };

@@ -181,6 +181,18 @@ describe('createRetriever over a store', () => {
     expect((await retriever.retrieve('publishers and subscribers'))[0]?.source).toBe('course.md');
   });
 
+  it('reads a query in the book spelling without waiting once the index is built', async () => {
+    await store.chunks.upsertDocument(document, tagged);
+    const retriever = createRetriever(store);
+    // Routing cannot wait for the store: before the index is built the question stays as typed.
+    expect(retriever.readQueryNow('who are the subscrbers?').text).toBe('who are the subscrbers?');
+    await retriever.warm();
+    expect(retriever.readQueryNow('who are the subscrbers?').text).toBe('who are the subscribers?');
+    expect(await retriever.readQuery('who are the subscrbers?')).toEqual(
+      retriever.readQueryNow('who are the subscrbers?'),
+    );
+  });
+
   it('asks the store for its version at most once per interval, and again after invalidate', async () => {
     let versionCalls = 0;
     // The real repository, with its version() counted.

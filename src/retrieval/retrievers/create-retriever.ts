@@ -51,6 +51,8 @@ export interface RetrieverOptions extends RankerOptions {
 
 /** A retriever that also says how it ranks and can be asked to rebuild its index. */
 export interface IndexedRetriever extends Retriever {
+  readQuery(query: string): Promise<RepairedQuery>;
+  readQueryNow(query: string): RepairedQuery;
   /** Builds the index now (otherwise it is built on first use); resolves to its chunk count. */
   warm(): Promise<number>;
   /** Forgets the cached store version, so the next query checks for new chunks. */
@@ -193,6 +195,7 @@ export function createRetrieverFromChunks(
     async readQuery(query) {
       return readWith(get(), query);
     },
+    readQueryNow: (query) => readWith(get(), query),
     async warm() {
       return get().chunks.length;
     },
@@ -318,6 +321,7 @@ export function createRetriever(
     async readQuery(query) {
       return readWith(await current(), query);
     },
+    readQueryNow: (query) => (built ? readWith(built.ranker, query) : { text: query, repairs: [] }),
     async warm() {
       return (await current()).chunks.length;
     },

@@ -33,8 +33,10 @@ export function createHybridRetriever(options: {
   const depth = options.depth ?? 2;
   // The vector side reads the question as typed; the keyword side repairs it as it ranks.
   const readQuery = options.lexical.readQuery?.bind(options.lexical);
+  const readQueryNow = options.lexical.readQueryNow?.bind(options.lexical);
   return {
     ...(readQuery ? { readQuery } : {}),
+    ...(readQueryNow ? { readQueryNow } : {}),
     async retrieve(
       query: string,
       retrieveOptions: RetrieveOptions = {},

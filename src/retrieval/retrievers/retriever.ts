@@ -23,4 +23,9 @@ export interface Retriever {
    * that do not repair queries.
    */
   readQuery?(query: string): Promise<RepairedQuery>;
+  /**
+   * The same reading without waiting, from the index already built (routing decides synchronously,
+   * on `POST /route`'s hot path): the query as typed until the first retrieval or warm-up builds it.
+   */
+  readQueryNow?(query: string): RepairedQuery;
 }
