@@ -118,6 +118,25 @@ describe('cohort CLI', () => {
     expect(stdout).toMatch(/reason:\s+\S+/);
   });
 
+  it('routes and evaluates routing in the book spelling, as an answer is routed', async () => {
+    // A beekeeping book (new example) that writes "Mid-season": "midseason" was "not covered"
+    // for `cohort route` and `cohort eval routing`, while an answer read it as the book's word.
+    const root = mkdtempSync(join(tmpdir(), 'cohort-spelling-'));
+    mkdirSync(join(root, 'docs'));
+    writeFileSync(
+      join(root, 'docs', 'bees.md'),
+      '# Beekeeping\n\n## Mid-season Inspection\n\nThe mid-season inspection checks brood, stores and varroa once the main flow starts.\n',
+    );
+    const env = { COHORT_DATA_DIR: join(root, 'data') };
+    expect((await run(['ingest', join(root, 'docs')], env)).code).toBe(0);
+    const question = 'What does midseason mean?';
+    const routed = await run(['route', question, '--json'], env);
+    expect(JSON.parse(routed.stdout)).toMatchObject({ primary_agent: 'glossary' });
+    writeFileSync(join(root, 'set.jsonl'), JSON.stringify({ query: question, agent: 'glossary' }));
+    const evaluated = await run(['eval', 'routing', join(root, 'set.jsonl'), '--json'], env);
+    expect(JSON.parse(evaluated.stdout)).toMatchObject({ accuracy: 1 });
+  });
+
   it('prints the routing decision as JSON in the shape of POST /route', async () => {
     const { code, stdout } = await run(['route', 'How do ROS 2 topics work?', '--json']);
     expect(code).toBe(0);

@@ -1,4 +1,4 @@
-import type { OpenedAssistant } from '../assistant/index.js';
+import type { Assistant, OpenedAssistant } from '../assistant/index.js';
 import { loadConfig, type CohortConfig } from '../config/index.js';
 import { renderProgressBar } from '../retrieval/ingest/progress-bar.js';
 import { knowledgeStoreOptions } from '../retrieval/store-options.js';
@@ -86,6 +86,15 @@ export type CliAssistant = OpenedAssistant & {
    */
   current: Promise<void>;
 };
+
+/**
+ * What routes a question as the answer would (`Assistant.route`: in the book's spelling), for
+ * `cohort route` and `cohort eval routing`: the index is loaded first, since that reading needs it.
+ */
+export async function routerAsAnswered(opened: OpenedAssistant): Promise<Pick<Assistant, 'route'>> {
+  await opened.knowledgeBase.warm?.().catch(() => undefined);
+  return opened.assistant;
+}
 
 /** What `current` rejects with: the stale cache is deleted, so a new start reads the store. */
 export class StaleStartCache extends Error {}

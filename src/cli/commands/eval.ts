@@ -16,7 +16,7 @@ import { toWire } from '../../schema/index.js';
 import { createLogger } from '../../telemetry/index.js';
 import type { CliCommand, CliIo } from '../command.js';
 import { parseCommandArgs, stringFlag } from '../args.js';
-import { configFor, openForCli, STORE_FLAGS } from '../open.js';
+import { configFor, openForCli, routerAsAnswered, STORE_FLAGS } from '../open.js';
 
 const usage = [
   'cohort eval routing [file.jsonl] [--split tune|heldout] [--json] [--data-dir DIR]',
@@ -80,11 +80,12 @@ export const evalCommand: CliCommand = {
         loadRoutingCases(existing(io, file ?? EVAL_DEFAULTS.routing, 'Routing set')),
         split,
       );
-      // The assistant's own router: built from the agents and from what the store's book covers.
+      // The assistant's own router, built from the agents and from what the store's book covers,
+      // deciding as `/route` and an answer do (in the book's spelling).
       const opened = await openForCli(io, values);
       let result;
       try {
-        result = evaluateRouting(opened.router, cases);
+        result = evaluateRouting(await routerAsAnswered(opened), cases);
       } finally {
         await opened.close();
       }

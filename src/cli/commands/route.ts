@@ -2,7 +2,7 @@ import { RouteRequest, routeResponse, toWire } from '../../schema/index.js';
 import { parseInput } from '../../errors/index.js';
 import type { CliCommand } from '../command.js';
 import { parseCommandArgs, requirePositional } from '../args.js';
-import { openForCli, STORE_FLAGS } from '../open.js';
+import { openForCli, routerAsAnswered, STORE_FLAGS } from '../open.js';
 
 const usage = 'cohort route "<question>" [--json]';
 
@@ -26,9 +26,7 @@ export const routeCommand: CliCommand = {
     const opened = await openForCli(io, values);
     let route;
     try {
-      // Decided in the book's spelling, as an answer's route is: the index must be there to read it.
-      await opened.knowledgeBase.warm?.().catch(() => undefined);
-      route = opened.assistant.route(query);
+      route = (await routerAsAnswered(opened)).route(query);
     } finally {
       await opened.close();
     }
