@@ -398,7 +398,7 @@ export function loadConfig(
     if (unknown) {
       throw new CohortError(
         'invalid_input',
-        `${path}: unknown setting "${unknown.path}"; ${unknown.path.includes('.') ? `"${unknown.path.slice(0, unknown.path.lastIndexOf('.'))}" takes` : 'the settings are'} ${unknown.known.join(', ')}.`,
+        `${path}: unknown setting "${unknown.path}"; ${unknown.within ? `"${unknown.within}" takes` : 'the settings are'} ${unknown.known.join(', ')}.`,
         { file: path, field: unknown.path },
       );
     }

@@ -18,6 +18,8 @@ function objectInside(schema: z.ZodType): z.ZodObject | undefined {
 /** A setting the schema does not know: its dotted path, and the names its object does take. */
 export interface UnknownSetting {
   path: string;
+  /** The dotted path of the object it is in ("routing"); empty at the top of the file. */
+  within: string;
   known: string[];
 }
 
@@ -29,7 +31,7 @@ export interface UnknownSetting {
  *
  * @example
  * findUnknownSetting(CohortConfig, { routing: { minScor: 0.2 } });
- * // { path: 'routing.minScor', known: ['threshold', 'minScore', …] }
+ * // { path: 'routing.minScor', within: 'routing', known: ['threshold', 'minScore', …] }
  */
 export function findUnknownSetting(
   schema: z.ZodType,
@@ -43,7 +45,7 @@ export function findUnknownSetting(
   for (const [key, inner] of Object.entries(value)) {
     const path = prefix ? `${prefix}.${key}` : key;
     const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
-    if (!field) return { path, known: Object.keys(shape) };
+    if (!field) return { path, within: prefix, known: Object.keys(shape) };
     const deeper = findUnknownSetting(field, inner, path);
     if (deeper) return deeper;
   }

@@ -287,7 +287,7 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
     } catch (error) {
       // A file cohort cannot read as a document (invalid frontmatter) is skipped and named, as a
       // file that is not text is: one bad file does not stop the folder's ingestion.
-      if (!isCohortError(error) || error.code !== 'invalid_input') throw error;
+      if (!isCohortError(error, 'invalid_input')) throw error;
       const reason = error.message.startsWith(`${source}: `)
         ? error.message.slice(source.length + 2)
         : error.message;
