@@ -30,11 +30,12 @@ export interface QueryVocabulary {
   repair(query: string): RepairedQuery;
 }
 
-/** A word and where it sits in the query. */
+/** A word, where it sits in the query, and whether the book uses it (see `known`). */
 interface Word {
   text: string;
   start: number;
   end: number;
+  known: boolean;
 }
 
 const WORD = /[A-Za-z0-9]+/g;
@@ -107,7 +108,8 @@ export function spellingVariant(typed: string, book: string): boolean {
 /** The book's surface words (letters only, with counts) and its hyphenated compounds by joined form. */
 interface BookWords {
   lexicon: FuzzyLexicon;
-  words: ReadonlySet<string>;
+  /** Each token of the book, with how often it occurs. */
+  words: ReadonlyMap<string, number>;
   /** "midterm" → "mid term": compounds the book writes with hyphens, by their closed form. */
   compounds: ReadonlyMap<string, string>;
   /** Words the book numbers in digits ("Week 7", "Phase 3"): "week", "phase". */
@@ -121,11 +123,12 @@ function readBookWords(chunks: readonly ChunkRecord[]): BookWords {
   for (const chunk of chunks) {
     const text = `${chunk.title}\n${chunk.headingPath.join('\n')}\n${chunk.text}`;
     for (const token of tokenize(text)) counts.set(token, (counts.get(token) ?? 0) + 1);
-    for (const match of text.toLowerCase().matchAll(HYPHENATED)) {
+    const lower = text.toLowerCase();
+    for (const match of lower.matchAll(HYPHENATED)) {
       const parts = match[0].split('-');
       compounds.set(parts.join(''), parts.join(' '));
     }
-    for (const match of text.toLowerCase().matchAll(NUMBERED))
+    for (const match of lower.matchAll(NUMBERED))
       if (!STOPWORDS.has(match[1] as string)) numbered.add(match[1] as string);
   }
   // A closed form the book also uses is a word of its own, not a compound to split.
@@ -133,7 +136,7 @@ function readBookWords(chunks: readonly ChunkRecord[]): BookWords {
   const letters = [...counts].filter(([word]) => /^[a-z]+$/.test(word));
   return {
     lexicon: createFuzzyLexicon([], letters),
-    words: new Set(counts.keys()),
+    words: counts,
     compounds,
     numbered,
   };
@@ -185,12 +188,13 @@ export function createQueryVocabulary(
 
   return {
     repair(query) {
-      const words: Word[] = [...query.matchAll(WORD)].map((m) => ({
-        text: (m[0] as string).toLowerCase(),
-        start: m.index,
-        end: m.index + (m[0] as string).length,
-      }));
-      if (words.every((w) => known(w.text))) return { text: query, repairs: [] };
+      // Whether each word is the book's is worked out once (a stem and an index lookup): routing
+      // reads every question here, on `POST /route`'s hot path.
+      const words: Word[] = [...query.matchAll(WORD)].map((match) => {
+        const text = match[0].toLowerCase();
+        return { text, start: match.index, end: match.index + text.length, known: known(text) };
+      });
+      if (words.every((word) => word.known)) return { text: query, repairs: [] };
       const read = (book ??= readBookWords(chunks));
       const repairs: VocabularyRepair[] = [];
       let text = '';
@@ -203,11 +207,10 @@ export function createQueryVocabulary(
       for (let i = 0; i < words.length; i++) {
         const word = words[i] as Word;
         const next = words[i + 1];
-        const wordKnown = known(word.text);
         if (
           next &&
           /^[\s-]$/.test(query.slice(word.end, next.start)) &&
-          (!wordKnown || !known(next.text)) &&
+          (!word.known || !next.known) &&
           read.words.has(word.text + next.text)
         ) {
           replace(
@@ -219,7 +222,7 @@ export function createQueryVocabulary(
           i += 1;
           continue;
         }
-        if (wordKnown || !/^[a-z]+$/.test(word.text)) continue;
+        if (word.known || !/^[a-z]+$/.test(word.text)) continue;
         if (INNER_CAPITAL.test(query.slice(word.start, word.end))) continue;
         // "week seven", "the seventh week": only beside a word the book numbers in digits.
         const number = NUMBERS.get(word.text);
