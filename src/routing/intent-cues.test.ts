@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectIntentCues } from './intent-cues.js';
+import { detectIntentCues, isBareTerm } from './intent-cues.js';
 import { normalizeWords } from './query-text.js';
 
 const intentOf = (query: string) => detectIntentCues(normalizeWords(query)).intent;
@@ -54,5 +54,30 @@ describe('detectIntentCues: definitions', () => {
     ['My arm overshoots, is that a tuning issue?', 'general'],
   ])('does not read %j as a definition', (query, intent) => {
     expect(intentOf(query)).toBe(intent);
+  });
+});
+
+describe('isBareTerm', () => {
+  it.each([
+    'Odometry?',
+    'quaternion',
+    '"Omniverse"',
+    'VLA = ?',
+    'loop closure =??',
+    'IMU: ? (the sensor)',
+  ])('reads %j as a bare term', (query) => expect(isBareTerm(query)).toBe(true));
+  it.each([
+    'Capstone milestones',
+    'Isaac hardware requirements',
+    'What is a topic?',
+    'why = because?',
+    '42',
+  ])('does not read %j as one', (query) => expect(isBareTerm(query)).toBe(false));
+});
+
+describe('detectIntentCues: "wat even is it"', () => {
+  it('reads a slangy ask for what a term is as a definition', () => {
+    expect(intentOf('omniverse, what even is it')).toBe('definition');
+    expect(intentOf('wat is it')).toBe('definition');
   });
 });

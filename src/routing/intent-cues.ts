@@ -44,7 +44,7 @@ const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
       String.raw`(?<!(?:end|start|rest|middle) of )\bthe term\b|` +
       // A term, then a bare ask for it: "Digital twin: one sentence, what is it?", "Managed
       // nodes in ROS 2: what are those?", "Go2 from Unitree, what kind of machine is that?".
-      String.raw`\b(?:whats|what (?:is|are|s|re|(?:kind|sort|type) of ${WORD} (?:is|are))) (?:it|they|those|these|that)(?: exactly| anyway| then| really| actually)?${BRIEFLY}$|` +
+      String.raw`\b(?:whats|wh?at (?:even )?(?:is|are|s|re|(?:kind|sort|type) of ${WORD} (?:is|are))) (?:it|they|those|these|that)(?: exactly| anyway| then| really| actually)?${BRIEFLY}$|` +
       // "Expand LiDAR for me", "SLAM is short for what?": asks what an acronym stands for.
       String.raw`^(?:please |can you |could you )?expand (?:the )?${WORD}|\bshort for\b|` +
       String.raw`\b(?:tell me|know|explain|wondering|idea) what (?:a |an |the )?[\w.+/-]+(?: [\w.+/-]+){0,2} (?:is|are)${BRIEFLY}$|` +
@@ -96,6 +96,22 @@ export function detectIntentCues(words: readonly string[]): IntentCues {
     : (cues[0] ?? 'general');
   return { cues, intent };
 }
+
+// A bare term as the whole question: one word written alone ("URDF?", "tf2", "Jacobian?"), or a
+// term of up to four words set equal to a question mark ("SLAM = ?", "Point cloud =??", "IMU: ?",
+// with a parenthesis after it: "(the sensor, I mean)"). Students type these to ask what a term is.
+// Two words without "= ?" are not bare terms: "Capstone milestones" (R10) asks for the milestones.
+const BARE_TERM =
+  /^\s*["'“‘]?[A-Za-z][\w.+/-]*["'”’]?\s*\?*\s*$|^\s*[\w.+/-]+(?:\s+[\w.+/-]+){0,3}\s*[=:]\s*\?+\s*(?:\([^)]*\)\s*)?$/;
+
+/**
+ * True when the whole question is a bare term, asked for as a definition (see `BARE_TERM`).
+ *
+ * @example
+ * isBareTerm('SLAM = ?'); // true
+ * isBareTerm('Capstone milestones'); // false
+ */
+export const isBareTerm = (query: string): boolean => BARE_TERM.test(query);
 
 /**
  * Words that carry a question's form (what kind of answer it wants) or its tone, not its subject:

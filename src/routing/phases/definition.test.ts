@@ -14,4 +14,11 @@ describe('definitionPhase (R3)', () => {
     expect(definitionPhase(testContext('How do ROS 2 nodes talk to each other?'))).toBeUndefined();
     expect(definitionPhase(testContext("What is this book's license?"))).toBeUndefined();
   });
+  it('reads "in this book\'s sense" as placing the term, not as a question about the book', () => {
+    for (const query of [
+      "whats a costmap in this book's sense",
+      'define a topic as the book uses it',
+    ])
+      expect(definitionPhase(testContext(query))?.primary, query).toBe('glossary');
+  });
 });

@@ -1,5 +1,8 @@
 import { probabilityOf, type Phase } from './phase.js';
 
+const BOOK_AS_SOURCE =
+  /\s+(?:in|as|by|according to|as used in|as defined in|the way)\s+(?:(?:this|the|our|your|my)\s+)?(?:book|books|book['’]s|textbook|textbooks|textbook['’]s|course|course['’]s)\b.*$|\s+as (?:the|this) (?:book|textbook|course) (?:uses|means|defines) it\b.*$/i;
+
 /**
  * The definition phase (R3): "What is X?" goes to the agent that defines terms, for a term of any
  * domain, unless it asks about the book itself ("What is the book's license?") or nothing ties the
@@ -14,7 +17,9 @@ export const definitionPhase: Phase = (context) => {
   // Judged on the ask itself: "What's Gazebo, the simulator the course uses?" defines Gazebo.
   // Context before the ask ("We're reading the RL chapter this week.") does not make it a
   // question about the book.
-  const askHead = ask.split(',')[0] ?? ask;
+  // A closing qualifier that names the book as the source of the term ("whats a jacobian in this
+  // book's sense", "… as the book uses it") places the term; it does not ask about the book.
+  const askHead = (ask.split(',')[0] ?? ask).replace(BOOK_AS_SOURCE, '');
   const askKeywords = askHead === query ? analyzed.keywords : model.keywords(askHead).keywords;
   const aboutTheBook = (askKeywords[model.defaultAgent]?.score ?? 0) > 0;
   if (aboutTheBook || !(analyzed.onTopic || analyzed.grounding?.judged)) return undefined;

@@ -34,4 +34,10 @@ describe('decideQuery', () => {
     expect(result.primaryAgent).toBe('glossary');
     expect(clauses).toEqual([]);
   });
+  it("reads a bare term as a definition (R3), whatever the term's domain", () => {
+    for (const query of ['Costmap?', 'revolute', 'Gazebo joints = ?', 'VRAM: ?? (on the GPU)'])
+      expect(decide(query).result.primaryAgent, query).toBe('glossary');
+    // Two words without "= ?" still ask about the subject (R10: "Capstone milestones").
+    expect(decide('Capstone milestones').result.primaryAgent).toBe('capstone');
+  });
 });

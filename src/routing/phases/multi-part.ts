@@ -1,5 +1,5 @@
 import { splitClauses } from '../clauses.js';
-import { detectIntentCues, type IntentCue } from '../intent-cues.js';
+import { detectIntentCues, isBareTerm, type IntentCue } from '../intent-cues.js';
 import { normalizeWords } from '../query-text.js';
 import type { KnownForm, RoutingModel } from '../routing-model.js';
 import { decideClause, type Decision } from './decide-clause.js';
@@ -81,7 +81,9 @@ function decideRead(model: RoutingModel, query: string, settings: PhaseSettings)
   const single = asks.length === 1 ? asks[0] : asks.length === 0 ? clauses[0] : undefined;
   if (asks.length < 2) {
     const form = single ? formOf(single.text, clauses.length > 1) : undefined;
-    const whole = decideClause(model, query, settings, form?.intent, form?.known);
+    // A bare term ("URDF?", "SLAM = ?") asks what the term is (R3), whatever its domain.
+    const intent = isBareTerm(query) ? 'definition' : form?.intent;
+    const whole = decideClause(model, query, settings, intent, form?.known);
     return { ...whole, clauses: [] };
   }
 
