@@ -53,7 +53,13 @@ const englishOnlyZod = {
 };
 
 await esbuild.build({
-  entryPoints: { index: path('src/index.ts'), 'cli/main': path('src/cli/main.ts') },
+  entryPoints: {
+    index: path('src/index.ts'),
+    'cli/main': path('src/cli/main.ts'),
+    // `cohort serve`'s first-start child (src/cli/first-start.ts): bundled with the same
+    // fingerprint, so the router and the index it saves are the ones the server loads.
+    'cli/first-start-child': path('src/cli/first-start-child.ts'),
+  },
   outdir: path('dist/'),
   chunkNames: 'chunks/[name]-[hash]',
   bundle: true,

@@ -41,6 +41,35 @@ const cliLogger = (io: CliIo, config: CohortConfig): Logger =>
   createLogger({ level: config.logLevel, write: (line) => io.stderr(line + '\n') });
 
 /**
+ * How a command shows a first-use ingestion on stderr: `onIngestProgress` draws the progress bar
+ * on a terminal, and `finish` ends the bar and says in one line what was ingested, when it was.
+ */
+export function ingestionReport(
+  io: CliIo,
+  config: CohortConfig,
+): {
+  onIngestProgress: (progress: IngestProgress) => void;
+  finish: (ingested: Pick<IngestSummary, 'files' | 'chunks'> | undefined) => void;
+} {
+  let drawn = false;
+  return {
+    onIngestProgress: ({ done, total }) => {
+      if (!io.isTTY) return;
+      drawn = true;
+      io.stderr(`\rIngesting the sample book ${renderProgressBar(done, total, 24)}`);
+    },
+    finish: (ingested) => {
+      if (drawn) io.stderr('\n');
+      drawn = false;
+      if (!ingested) return;
+      io.stderr(
+        `Ingested ${countOf(ingested.files, 'file')} (${countOf(ingested.chunks, 'chunk')}) into ${config.databaseUrl ? 'PostgreSQL' : config.dataDir} on first use.\n`,
+      );
+    },
+  };
+}
+
+/**
  * How a command opens what it needs, with the first-use ingestion drawn on stderr: the progress
  * bar on a terminal, then one line saying what was ingested. `open` receives the config, logger
  * and progress callback and returns anything with an `ingested` summary (an assistant, a
@@ -57,23 +86,13 @@ export async function openWithProgress<T>(
   ingestedOf: (opened: T) => IngestSummary | undefined,
 ): Promise<T> {
   const config = configFor(io, values);
-  let drawn = false;
+  const report = ingestionReport(io, config);
   const opened = await open({
     config,
     logger: cliLogger(io, config),
-    onIngestProgress: ({ done, total }) => {
-      if (!io.isTTY) return;
-      drawn = true;
-      io.stderr(`\rIngesting the sample book ${renderProgressBar(done, total, 24)}`);
-    },
+    onIngestProgress: report.onIngestProgress,
   });
-  if (drawn) io.stderr('\n');
-  const ingested = ingestedOf(opened);
-  if (ingested) {
-    io.stderr(
-      `Ingested ${countOf(ingested.files, 'file')} (${countOf(ingested.chunks, 'chunk')}) into ${config.databaseUrl ? 'PostgreSQL' : config.dataDir} on first use.\n`,
-    );
-  }
+  report.finish(ingestedOf(opened));
   return opened;
 }
 

@@ -1,4 +1,4 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { CohortError } from '../errors/index.js';
 
@@ -48,4 +48,17 @@ function exists(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * True when `dir` is a new data folder: missing, empty, or holding nothing but a folder lock
+ * (`lockFile`, taken by the process about to create the store in it). Anything else is a store,
+ * or the user's, and is never replaced.
+ *
+ * @example
+ * isNewDataFolder('.cohort', 'cohort.lock'); // true before the first start
+ */
+export function isNewDataFolder(dir: string, lockFile: string): boolean {
+  if (!exists(dir)) return true;
+  return readdirSync(dir).every((name) => name === lockFile);
 }

@@ -4,7 +4,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isCohortError } from '../errors/index.js';
-import { acquireFolderLock, LOCK_FILE_NAME } from './folder-lock.js';
+import { acquireFolderLock, LOCK_FILE_NAME, thisLockHolder } from './folder-lock.js';
 import { openPgliteDb } from './pglite-db.js';
 
 const children: ChildProcess[] = [];
@@ -145,4 +145,35 @@ describe('data-folder lock', () => {
     const again = await openPgliteDb(dir);
     await again.close();
   }, 60_000);
+
+  it('names the command it is given, and hands the lock over to another holder in one rename', async () => {
+    const dir = folder();
+    const lock = acquireFolderLock(dir, { command: 'cohort serve --port 8787' });
+    expect(JSON.parse(readFileSync(join(dir, LOCK_FILE_NAME), 'utf8'))).toMatchObject({
+      pid: process.pid,
+      command: 'cohort serve --port 8787',
+    });
+    const other = await lockedByAnotherProcess(folder());
+    const holder = { pid: other, host: hostname(), startedAt: Date.now(), command: 'cohort serve' };
+    lock.handOver(holder);
+    expect(JSON.parse(readFileSync(join(dir, LOCK_FILE_NAME), 'utf8'))).toEqual(holder);
+    expect(readdirSync(dir)).toEqual([LOCK_FILE_NAME]);
+    // Let go of here: releasing does not remove the new holder's lock, and this process is now
+    // refused like any other, naming the holder.
+    lock.release();
+    expect(() => acquireFolderLock(dir)).toThrow(`process ${other}`);
+  });
+
+  it('takes over, as its own, a lock handed over to this process', () => {
+    const dir = folder();
+    const child = acquireFolderLock(dir, { command: 'helper' });
+    // What a child process preparing the folder does last: name its parent (here, this process).
+    child.handOver(thisLockHolder());
+    const lock = acquireFolderLock(dir);
+    expect(JSON.parse(readFileSync(join(dir, LOCK_FILE_NAME), 'utf8'))).toMatchObject({
+      pid: process.pid,
+    });
+    lock.release();
+    expect(readdirSync(dir)).toEqual([]);
+  });
 });

@@ -3,8 +3,10 @@ import {
   openSync,
   readFileSync,
   realpathSync,
+  renameSync,
   statSync,
   unlinkSync,
+  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
@@ -30,6 +32,32 @@ export interface FolderLock {
   readonly path: string;
   /** Removes the lock file; calling it again does nothing. */
   release(): void;
+  /**
+   * Names `holder` in the lock file instead of this process, in one rename (the folder is never
+   * unlocked meanwhile), and lets go of it here: `release` then does nothing. Used by a process
+   * that prepared a folder for its parent (`cohort serve`'s first start): the parent, named as
+   * the holder, takes the lock over as its own when it opens the folder.
+   */
+  handOver(holder: LockHolder): void;
+}
+
+/**
+ * This process as a lock holder: its pid, host, start time and command line (shortened).
+ *
+ * @example
+ * const me = thisLockHolder(); // { pid: 4242, host: 'box', startedAt: …, command: 'cohort serve' }
+ */
+export function thisLockHolder(): LockHolder {
+  return {
+    pid: process.pid,
+    host: hostname(),
+    startedAt: processStartedAt(),
+    command: process.argv
+      .slice(1)
+      .map((arg) => arg.replace(/^.*[\\/](cohort(\.js)?)$/, '$1'))
+      .join(' ')
+      .slice(0, 200),
+  };
 }
 
 /** Folders locked by this process (real paths): a second open in the same process is refused too. */
@@ -184,7 +212,13 @@ function heldError(dataDir: string, holder: LockHolder | undefined): CohortError
  * const lock = acquireFolderLock('.cohort');
  * try { ... } finally { lock.release(); }
  */
-export function acquireFolderLock(dataDir: string): FolderLock {
+export function acquireFolderLock(
+  dataDir: string,
+  options: {
+    /** The command the lock names, instead of this process's (a helper process says whose). */
+    command?: string;
+  } = {},
+): FolderLock {
   const key = realpathSync(dataDir);
   if (heldHere.has(key)) {
     throw heldError(dataDir, {
@@ -196,14 +230,8 @@ export function acquireFolderLock(dataDir: string): FolderLock {
   }
   const path = join(dataDir, LOCK_FILE_NAME);
   const me: LockHolder = {
-    pid: process.pid,
-    host: hostname(),
-    startedAt: processStartedAt(),
-    command: process.argv
-      .slice(1)
-      .map((arg) => arg.replace(/^.*[\\/](cohort(\.js)?)$/, '$1'))
-      .join(' ')
-      .slice(0, 200),
+    ...thisLockHolder(),
+    ...(options.command !== undefined ? { command: options.command.slice(0, 200) } : {}),
   };
   for (let attempt = 0; ; attempt++) {
     let fd: number;
@@ -247,5 +275,14 @@ export function acquireFolderLock(dataDir: string): FolderLock {
     }
   };
   process.once('exit', release);
-  return { path, release };
+  const handOver = (holder: LockHolder) => {
+    if (released) return;
+    const temporary = `${path}.${process.pid}.handover`;
+    writeFileSync(temporary, JSON.stringify(holder), { flush: true });
+    renameSync(temporary, path);
+    released = true;
+    heldHere.delete(key);
+    process.removeListener('exit', release);
+  };
+  return { path, release, handOver };
 }

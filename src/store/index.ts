@@ -7,7 +7,14 @@ export {
 } from './chunk-repo.js';
 export { BuildCacheRepo } from './build-cache-repo.js';
 export { insertRows, INSERT_BATCH_ROWS } from './insert-rows.js';
-export { acquireFolderLock, LOCK_FILE_NAME, type FolderLock } from './folder-lock.js';
+export {
+  acquireFolderLock,
+  LOCK_FILE_NAME,
+  thisLockHolder,
+  type FolderLock,
+  type LockHolder,
+} from './folder-lock.js';
+export { createDataFolder, isNewDataFolder } from './data-folder.js';
 export { SessionRepo } from './session-repo.js';
 export { MetaRepo } from './meta-repo.js';
 export {

@@ -1,9 +1,9 @@
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MemoryFS, PGlite, Transaction } from '@electric-sql/pglite';
 import { CohortError } from '../errors/index.js';
 import type { Db } from './db.js';
-import { createDataFolder } from './data-folder.js';
+import { createDataFolder, isNewDataFolder } from './data-folder.js';
 import { acquireFolderLock, LOCK_FILE_NAME, type FolderLock } from './folder-lock.js';
 import { openPgliteWorkerDb, type Dumpable } from './pglite-worker-db.js';
 import { embeddedStartParams, useEmbeddedWasmCompiler } from './pglite-settings.js';
@@ -92,8 +92,9 @@ export interface PgliteOptions {
  */
 export async function openPgliteDb(dataDir: string, options: PgliteOptions = {}): Promise<Db> {
   const inMemory = dataDir.startsWith('memory://');
-  // Only a missing or empty folder is new: anything else is the user's and is never replaced.
-  const fresh = inMemory || !existsSync(dataDir) || readdirSync(dataDir).length === 0;
+  // Only a missing or empty folder is new (or one holding only the lock of the caller that
+  // passed it in): anything else is the user's and is never replaced.
+  const fresh = inMemory || isNewDataFolder(dataDir, LOCK_FILE_NAME);
   let lock: FolderLock | undefined;
   if (!inMemory) {
     createDataFolder(dataDir);

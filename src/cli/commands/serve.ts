@@ -3,7 +3,8 @@ import { assertPortFree, startServer } from '../../server/index.js';
 import { createLogger, LogLevel } from '../../telemetry/index.js';
 import { integerFlag, parseCommandArgs, stringFlag } from '../args.js';
 import type { CliCommand } from '../command.js';
-import { configFor, openForCli, STORE_FLAGS } from '../open.js';
+import { prepareNewFolderInChild } from '../first-start.js';
+import { configFor, ingestionReport, openForCli, STORE_FLAGS } from '../open.js';
 
 const usage =
   'cohort serve [--port 8787] [--host 127.0.0.1] [--log-level info] [--data-dir DIR] [--config FILE]';
@@ -44,13 +45,19 @@ export const serveCommand: CliCommand = {
     const port = integerFlag(values, 'port', { min: 0, max: 65535 }, usage);
     const host = stringFlag(values, 'host');
     const level = levelOf(stringFlag(values, 'log-level'));
+    const config = configFor(io, values);
     const settings = {
-      ...configFor(io, values).server,
+      ...config.server,
       ...(port !== undefined ? { port } : {}),
       ...(host ? { host } : {}),
     };
     // Before the store opens and the first-use ingestion runs: a port in use is said at once.
     await assertPortFree(settings.host, settings.port);
+    // A new data folder is ingested and its router and index built in a child process, which
+    // returns the memory that work leaves behind when it exits; this process then opens the
+    // folder as every later start does, loading what the child saved.
+    const report = ingestionReport(io, config);
+    report.finish(await prepareNewFolderInChild(config, io, report.onIngestProgress));
     const opened = await openForCli(io, values);
     const logger = createLogger({
       level: level ?? opened.config.logLevel,

@@ -1,0 +1,44 @@
+import {
+  openKnowledgeBase,
+  type IngestSummary,
+  type OpenKnowledgeBaseOptions,
+} from '../retrieval/index.js';
+import {
+  createBookRegistry,
+  createKnowledgeRefresh,
+  createRouter,
+  trainedRouterFingerprint,
+} from '../routing/index.js';
+
+/**
+ * Does now, and saves in the store, what {@link openAssistant} would otherwise build in the
+ * process that answers: the first-use ingestion of the sample book (when the store is empty),
+ * the chunks' embeddings (when an embedding model is configured), the router trained on the
+ * chunks and the lexical index; then closes the store, unless it was passed in. A later
+ * `openAssistant` on the same store and config loads the router and the index instead of
+ * building them. `cohort serve` runs this in a child process on a new data folder, so the
+ * memory that training and building leave behind goes with that process (see cli/first-start.ts).
+ *
+ * @example
+ * const ingested = await prepareKnowledge({ config: loadConfig() });
+ */
+export async function prepareKnowledge(
+  options: OpenKnowledgeBaseOptions,
+): Promise<IngestSummary | undefined> {
+  const { config } = options;
+  const knowledgeBase = await openKnowledgeBase(options);
+  try {
+    // The same router, key and refresh as `openAssistant`'s, so what is saved is what it loads.
+    const registry = createBookRegistry(config.agentDirs);
+    const router = createRouter(registry, config.routing);
+    await createKnowledgeRefresh(router, knowledgeBase.store, {
+      fingerprint: trainedRouterFingerprint(registry.all(), config.routing),
+    })();
+    // As `cohort serve` does in-process: an index that cannot be built now is built by the
+    // serving process (and its first query reports why when it cannot be built there either).
+    await knowledgeBase.warm?.().catch(() => undefined);
+    return knowledgeBase.ingested;
+  } finally {
+    await knowledgeBase.close();
+  }
+}

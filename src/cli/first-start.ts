@@ -1,0 +1,126 @@
+import { fork } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { packagePath, type CohortConfig } from '../config/index.js';
+import { CohortError, type CohortErrorCode } from '../errors/index.js';
+import type { IngestProgress } from '../retrieval/index.js';
+import { isNewDataFolder, LOCK_FILE_NAME, storeFolder, thisLockHolder } from '../store/index.js';
+import type { CliIo } from './command.js';
+import { PrepareReport, type PrepareRequest } from './first-start-protocol.js';
+
+/** What the child reported the first-use ingestion did. */
+export type FirstStartIngested = { files: number; chunks: number };
+
+/** Running from the TypeScript sources (tests, `tsx`): the child runs them too, through tsx. */
+const FROM_SOURCES = import.meta.url.endsWith('.ts');
+
+/** Node's arguments and the script of the child: the bundle's entry, or the source through tsx. */
+function childCommand(): { script: string; execArgv: string[] } {
+  if (!FROM_SOURCES)
+    return { script: packagePath('dist', 'cli', 'first-start-child.js'), execArgv: [] };
+  // An absolute loader URL: `tsx` alone resolves from the child's working folder, not from here.
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  return { script: packagePath('src', 'cli', 'first-start-child.ts'), execArgv: ['--import', tsx] };
+}
+
+const CODES = new Set<string>([
+  'invalid_input',
+  'not_found',
+  'conflict',
+  'payload_too_large',
+  'unauthorized',
+  'rate_limited',
+  'retrieval_unavailable',
+  'model_unavailable',
+  'model_not_configured',
+  'timeout',
+  'aborted',
+  'budget_exceeded',
+  'forbidden',
+  'isolation_violation',
+  'internal',
+] satisfies CohortErrorCode[]);
+
+/**
+ * On a new data folder (missing or empty), ingests the sample book and builds the router and the
+ * lexical index in a child process, saved in the folder as every start saves them, and returns
+ * what the ingestion did; the caller then opens the folder as a later start does and loads them.
+ * Does nothing (returns undefined) for a folder that holds a store already, for `memory://` and
+ * for PostgreSQL.
+ *
+ * Why a child: training and building leave the process that did them 40–60 MB larger for good
+ * (V8's old generation and the C allocator keep freed pages), which put a server's first start
+ * above a later start's memory. A process that exits returns everything.
+ *
+ * The folder stays locked throughout: the child takes the lock naming this command, and when done
+ * renames it over to this process (`FolderLock.handOver`), which then takes it over as its own. A
+ * killed child leaves a lock naming a dead process and a folder as a kill leaves it (an ingestion
+ * is one transaction), which the next start recovers; the child exits when this process dies.
+ * A failure in the child is thrown here as the `CohortError` it was.
+ *
+ * @example
+ * const ingested = await prepareNewFolderInChild(config, { onIngestProgress, stderr });
+ */
+export async function prepareNewFolderInChild(
+  config: CohortConfig,
+  io: Pick<CliIo, 'cwd' | 'stderr'>,
+  onIngestProgress?: (progress: IngestProgress) => void,
+): Promise<FirstStartIngested | undefined> {
+  const folder = storeFolder(config);
+  if (!folder || !isNewDataFolder(folder, LOCK_FILE_NAME)) return undefined;
+  const { script, execArgv } = childCommand();
+  const child = fork(script, [], {
+    cwd: io.cwd,
+    execArgv,
+    serialization: 'advanced',
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  // The child's log lines (JSON, at the configured level) go where this process's go.
+  child.stdout?.on('data', (chunk: Buffer) => io.stderr(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => io.stderr(chunk.toString()));
+  let outcome: PrepareReport | undefined;
+  let malformed = false;
+  child.on('message', (message: unknown) => {
+    const report = PrepareReport.safeParse(message);
+    if (!report.success) {
+      malformed = true;
+      return;
+    }
+    if (report.data.type === 'progress') {
+      const { done, total, file } = report.data;
+      onIngestProgress?.({ done, total, file });
+    } else outcome = report.data;
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const spawnFailed = new Promise<Error>((resolve) => child.once('error', resolve));
+  const request: PrepareRequest = { type: 'prepare', config, holder: thisLockHolder() };
+  child.send(request);
+  const ended = await Promise.race([exited, spawnFailed]);
+  if (ended instanceof Error) {
+    child.kill('SIGKILL');
+    throw new CohortError(
+      'internal',
+      `Could not start the process that prepares the new data folder "${folder}": ${ended.message}.`,
+      { cause: ended },
+    );
+  }
+  if (outcome?.type === 'failed') {
+    throw new CohortError(
+      CODES.has(outcome.code) ? (outcome.code as CohortErrorCode) : 'internal',
+      outcome.message,
+      {
+        ...(outcome.field ? { field: outcome.field } : {}),
+        ...(outcome.file ? { file: outcome.file } : {}),
+      },
+    );
+  }
+  if (outcome?.type === 'done' && ended.code === 0) return outcome.ingested;
+  const how = ended.signal ? `was stopped by ${ended.signal}` : `exited with code ${ended.code}`;
+  throw new CohortError(
+    'internal',
+    `The process preparing the new data folder "${folder}" (ingesting the sample book, training the router, building the index) ${how}${malformed ? ' after sending a malformed report' : ''} before it was done. Start again: the next start finds the folder as it was left and finishes it.`,
+    { file: folder },
+  );
+}
