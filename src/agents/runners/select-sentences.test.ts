@@ -273,4 +273,22 @@ describe('selectSentences: the ranking order stands', () => {
     );
     expect(picked.map((s) => s.chunk)).toContain(1);
   });
+
+  it('quotes a passage scoring half the best: a paraphrase shares few words with its answer', () => {
+    // "cash" and "renting" are not the book's words; the ranking placed the billing section
+    // second through their synonyms, while the first passage matched "GPU" alone, well.
+    const ranked = [
+      chunk('GPU Models', 'The GPU of the workstation renders the simulated cameras.', 0.4),
+      chunk('Billing', 'Budget alerts warn when spending on rented machines passes a limit.', 0.2),
+    ];
+    const query = 'How do I stop renting a GPU from eating all my cash?';
+    expect(selectSentences(query, ranked, options).map((s) => s.chunk)).toContain(1);
+    // The tail of a ranking still stays out: a passage under 0.45 of the best is not quoted.
+    const tail = [ranked[0] as RetrievedChunk, { ...(ranked[1] as RetrievedChunk), score: 0.17 }];
+    expect(selectSentences(query, tail, options).map((s) => s.chunk)).not.toContain(1);
+    // The share is an option.
+    expect(
+      selectSentences(query, ranked, { ...options, relativeCutoff: 0.6 }).map((s) => s.chunk),
+    ).not.toContain(1);
+  });
 });
