@@ -60,4 +60,12 @@ describe('splitClauses', () => {
       2,
     );
   });
+  it('reads an ask opened by an aside ("and by the way what…") as an ask', () => {
+    expect(
+      asks('Is the course graded on a curve, and by the way what does IMU stand for?'),
+    ).toEqual([
+      ['Is the course graded on a curve', true],
+      ['by the way what does IMU stand for', true],
+    ]);
+  });
 });

@@ -17,9 +17,10 @@ const CLAUSE_BREAK =
 // A clause that opens like a question or a request asks something, whatever its punctuation.
 // "When"/"where" ask only before a verb ("When is it due?"); "When I run the launch file, …" sets
 // the scene for the question after the comma.
-// A preposition may lead the question word ("Into how many stages…", "In which week…").
+// A preposition may lead the question word ("Into how many stages…", "In which week…"), and an
+// aside may open it ("…, and by the way what does X stand for?").
 const ASKING =
-  /^(?:so |and |but |or |then |also |ok |hey |sorry )?(?:(?:in|into|on|for|from|to|at|by|with|of|after|before) (?=how|what|which|whom|whose))?(?:(?:when|where) (?:is|are|was|were|do|does|did|will|would|can|could|should|shall|has|have|must|am)\b|what|whats|how|why|which|who|whos|whom|whose|is|are|am|was|were|can|could|should|would|will|do|does|did|have|has|explain|define|describe|list|compare|tell|give|show|walk|recommend|suggest|help)\b/;
+  /^(?:so |and |but |or |then |also |ok |hey |sorry )?(?:by the way |btw |one more thing |oh |plus )?(?:(?:in|into|on|for|from|to|at|by|with|of|after|before) (?=how|what|which|whom|whose))?(?:(?:when|where) (?:is|are|was|were|do|does|did|will|would|can|could|should|shall|has|have|must|am)\b|what|whats|how|why|which|who|whos|whom|whose|is|are|am|was|were|can|could|should|would|will|do|does|did|have|has|explain|define|describe|list|compare|tell|give|show|walk|recommend|suggest|help)\b/;
 
 // Openings that set the scene rather than ask, whatever word follows: "We're reading chapter 9
 // this week." (normalised, "we're" would read as the question word "were"), "If I split the bill,

@@ -81,3 +81,10 @@ describe('detectIntentCues: "wat even is it"', () => {
     expect(intentOf('wat is it')).toBe('definition');
   });
 });
+
+describe('detectIntentCues: "what does X expand to"', () => {
+  it('reads it as asking what an acronym stands for', () => {
+    expect(intentOf('what does DDS expand to?')).toBe('definition');
+    expect(intentOf('how does the costmap expand around obstacles?')).not.toBe('definition');
+  });
+});

@@ -40,6 +40,8 @@ const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
     String.raw`(?<!\bby (?:what|which|any|all|no|some|other) )\b(?:define|definition|defined|meaning|means|mean|stand for|stands for|acronym|abbreviation|terminology|what is meant by)\b|` +
       // "What does the word X refer to?", not "how does the robot know what my words refer to".
       String.raw`\bwhat (?:does|do) (?:${WORD} ){1,6}refers? to$|` +
+      // "What does SLAM expand to?": what an acronym stands for.
+      String.raw`\bwhat (?:does|do) (?:${WORD} ){1,4}expand (?:to|into)$|` +
       // "the term X", not "by the end of the term".
       String.raw`(?<!(?:end|start|rest|middle) of )\bthe term\b|` +
       // A term, then a bare ask for it: "Digital twin: one sentence, what is it?", "Managed

@@ -40,4 +40,11 @@ describe('decideQuery', () => {
     // Two words without "= ?" still ask about the subject (R10: "Capstone milestones").
     expect(decide('Capstone milestones').result.primaryAgent).toBe('capstone');
   });
+  it('reads the book named as the source of a recommendation as no question about the book', () => {
+    expect(
+      decide('Which Jetson does the textbook recommend for the robot?').result.primaryAgent,
+    ).toBe('hardware');
+    // Opening with it, the question is whether the book covers something.
+    expect(decide('Does the book mention Gazebo?').result.primaryAgent).toBe('book');
+  });
 });

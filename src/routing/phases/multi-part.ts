@@ -74,7 +74,18 @@ export function decideQuery(
   return decision;
 }
 
-function decideRead(model: RoutingModel, query: string, settings: PhaseSettings): QueryDecision {
+// "Which IMU does the book suggest?": the book named as the source of a recommendation, inside
+// an ask about something else, is not a question about the book ("Does the book mention
+// Gazebo?", which opens with it, is). Read as "Which IMU is suggested?".
+const BOOK_AS_SOURCE =
+  /(?<=\w[\s,]+)\b(?:does|do|did|would) (?:the|this|our|your) (?:book|textbook|course|author|authors) (suggest|recommend|advise|use|pick|mention|propose|prefer)\b/gi;
+const asSourceless = (query: string): string =>
+  query.replace(BOOK_AS_SOURCE, (_, verb: string) =>
+    /e$/.test(verb) ? `is ${verb.toLowerCase()}d` : `is ${verb.toLowerCase()}ed`,
+  );
+
+function decideRead(model: RoutingModel, typed: string, settings: PhaseSettings): QueryDecision {
+  const query = asSourceless(typed);
   const clauses = splitClauses(query);
   const asks = clauses.filter((clause) => clause.ask);
   // One ask after some context: the ask gives the form, the whole text the subject.

@@ -14,4 +14,13 @@ describe('unknownWordsPhase', () => {
       unknownWordsPhase(testContext('Why does my robot drift in simulation?')),
     ).toBeUndefined();
   });
+  it('lets a query through when no specialist knows its words but the book covers them together', () => {
+    // The test book's glossary line: "a named bus over which nodes exchange messages".
+    const context = testContext('which named bus carries messages');
+    expect(context.analyzed.onTopic).toBe(false);
+    expect(unknownWordsPhase(context)).toBeUndefined();
+    expect(
+      unknownWordsPhase(testContext('which named bus carries messages', 'plain'))?.primary,
+    ).toBe('book');
+  });
 });
