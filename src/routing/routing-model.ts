@@ -37,7 +37,12 @@ import {
   type Grounding,
   type WordFacts,
 } from './subject-grounding.js';
-import { wordRecords, type WordRecord } from './word-records.js';
+import {
+  FUZZY_WORDS_PER_QUESTION,
+  wordRecords,
+  type RecordOf,
+  type WordRecord,
+} from './word-records.js';
 
 /** A keyword written in an agent spec counts as this fraction of an example question in training. */
 export const KEYWORD_SAMPLE_WEIGHT = 0.5;
@@ -288,18 +293,27 @@ export function buildRoutingModel(
       known: (stem) => classifier.knows(wordKey(stem)),
       bundle: (word) => charGramBundles([word], weights)[0],
       facts: (word, stem) => knowledge?.wordFacts(word, stem),
+      // Either speller may look the word up: the agents' and book's words or the keywords'.
+      spelled: (word) =>
+        word.length >= MIN_FUZZY_LENGTH - 1 &&
+        !isWord(word) &&
+        !(lexicon.has(word) && compiled.lexicon.has(word)),
     });
     return modelOf(classifier, recordOf);
   };
 
-  const modelOf = (
-    classifier: IntentClassifier,
-    recordOf: (word: string) => WordRecord,
-  ): RoutingModel => {
+  const modelOf = (classifier: IntentClassifier, recordOf: RecordOf): RoutingModel => {
     // The query's words, stems and keyword matches, each word's facts from its record.
     const keywordEvidence = (query: string): KeywordEvidence => {
       const words = normalizeWords(query);
-      const records = words.map(recordOf);
+      // The first FUZZY_WORDS_PER_QUESTION words that need a fuzzy lookup get one; later ones
+      // are taken as typed (see FUZZY_WORDS_PER_QUESTION).
+      let lookups = 0;
+      const records = words.map((word) => {
+        const record = recordOf(word, lookups < FUZZY_WORDS_PER_QUESTION);
+        if (record.spelled) lookups += 1;
+        return record;
+      });
       const text = { raw: query, words, stems: records.map((record) => record.stem) };
       const typos = records.map((record) => record.keywordTypo);
       return { text, keywords: scoreKeywords(compiled, text, { isWord, typos }), records };
@@ -322,6 +336,9 @@ export function buildRoutingModel(
         // question comes back as it is, with no string built.
         let corrections: Array<[string, string]> | undefined;
         let text = '';
+        // Words no lexicon knows, each a lookup among the function words: as many as the typo
+        // budget of a question (see FUZZY_WORDS_PER_QUESTION), the rest taken as typed.
+        let lookups = 0;
         let from = 0;
         let i = 0;
         while (i < query.length) {
@@ -342,7 +359,8 @@ export function buildRoutingModel(
           ) {
             const typed = query.slice(i, end);
             const word = typed.toLowerCase();
-            const meant = functionWordOf(word);
+            const meant = lookups < FUZZY_WORDS_PER_QUESTION ? functionWordOf(word) : undefined;
+            if (!lexicon.has(word) && !isWord(word)) lookups += 1;
             if (meant !== undefined) {
               (corrections ??= []).push([word, meant]);
               text +=

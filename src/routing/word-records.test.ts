@@ -17,6 +17,7 @@ function countingSources(readAs: Record<string, string> = { capstne: 'capstone' 
     known: (stem) => stem === 'capston',
     bundle: (word) => charGramBundles([word])[0],
     facts: () => undefined,
+    spelled: (word) => word === 'capstne' || word === 'xqzvrtw',
   };
   return { sources, asked };
 }
@@ -49,6 +50,18 @@ describe('wordRecords', () => {
     expect(typo.meant.word).toBe('capstone');
     expect(typo.meant).toMatchObject({ stem: 'capston', known: true });
     expect(recordOf('capstone')).toBe(typo.meant);
+  });
+  it('gives a word as typed, without its lookups, when a question has spent its budget', () => {
+    const { sources, asked } = countingSources();
+    const recordOf = wordRecords(sources);
+    const typed = recordOf('capstne', false);
+    expect(typed).toMatchObject({ word: 'capstne', keywordTypo: undefined, spelled: true });
+    expect(typed.meant).toBe(typed);
+    expect(asked).not.toContain('readAs capstne');
+    // Read within a budget, the same word is the typo it is; a word needing no lookup is the same.
+    expect(recordOf('capstne').meant.word).toBe('capstone');
+    expect(recordOf('capstne', false)).toBe(typed);
+    expect(recordOf('milestones', false)).toBe(recordOf('milestones'));
   });
   it('reads a word one step only, and does not keep a record read further', () => {
     // "a" is read as "b" and "b" as "c": "a" means "b" as typed; "b" itself means "c".

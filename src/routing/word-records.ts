@@ -26,6 +26,11 @@ export interface WordRecord {
   readonly bundle: FeatureBundle | undefined;
   /** What grounding needs of it; undefined without book knowledge. */
   readonly facts: WordFacts | undefined;
+  /**
+   * Reading it takes a fuzzy lookup (a word no lexicon or English knows, long enough to be a
+   * typo): a question has a budget of these ({@link FUZZY_WORDS_PER_QUESTION}).
+   */
+  readonly spelled: boolean;
 }
 
 /** How each fact of a word is worked out (the model's own tables and functions). */
@@ -38,10 +43,26 @@ export interface WordRecordSources {
   known(stem: string): boolean;
   bundle(word: string): FeatureBundle | undefined;
   facts(word: string, stem: string): WordFacts | undefined;
+  /** True when reading `word` takes a fuzzy lookup (see {@link WordRecord.spelled}). */
+  spelled(word: string): boolean;
 }
+
+/**
+ * Words of one question that are looked up as possible typos, in the order they come; later
+ * words no lexicon knows are taken as typed. A question of 2,000 characters of made-up words
+ * would otherwise cost a fuzzy lookup per word (12-25 ms on `POST /route`); no question of the
+ * eval sets has more than a handful of such words.
+ */
+export const FUZZY_WORDS_PER_QUESTION = 24;
 
 /** Words whose records are kept; beyond it records are built each time (odd input cannot grow it). */
 export const WORD_RECORD_LIMIT = 20_000;
+
+/**
+ * A word's records: `recordOf(word)` as it is read, or with `spell` false as typed, without a
+ * fuzzy lookup (the same record when reading it takes none).
+ */
+export type RecordOf = (word: string, spell?: boolean) => WordRecord;
 
 /**
  * A bounded memory of word records over `sources`: a record is built the first time its word is
@@ -50,20 +71,25 @@ export const WORD_RECORD_LIMIT = 20_000;
  * @example
  * const recordOf = wordRecords(sources);
  * recordOf('capston').meant.word; // 'capstone'
+ * recordOf('capston', false).meant.word; // 'capston' (taken as typed)
  */
-export function wordRecords(sources: WordRecordSources): (word: string) => WordRecord {
+export function wordRecords(sources: WordRecordSources): RecordOf {
   const records = new Map<string, WordRecord>();
-  const build = (word: string, meant: WordRecord | undefined): WordRecord => {
+  // Words taken as typed, past a question's budget of fuzzy lookups.
+  const typed = new Map<string, WordRecord>();
+  const build = (word: string, meant: WordRecord | undefined, spell = true): WordRecord => {
     const stem = sources.stem(word);
+    const spelled = sources.spelled(word);
     const record: { -readonly [K in keyof WordRecord]: WordRecord[K] } = {
       word,
       stem,
-      keywordTypo: sources.keywordTypo(word, stem),
+      keywordTypo: spell || !spelled ? sources.keywordTypo(word, stem) : undefined,
       meant: undefined as unknown as WordRecord,
       content: sources.content(word),
       known: sources.known(stem),
       bundle: sources.bundle(word),
       facts: sources.facts(word, stem),
+      spelled,
     };
     record.meant = meant ?? record;
     return record;
@@ -80,5 +106,19 @@ export function wordRecords(sources: WordRecordSources): (word: string) => WordR
     if (records.size < WORD_RECORD_LIMIT) records.set(word, record);
     return record;
   };
-  return (word) => recordOf(word);
+  return (word, spell = true) => {
+    if (spell) return recordOf(word);
+    // A record read without a fuzzy lookup, or one whose lookups found nothing, is the word as
+    // typed already.
+    const kept = records.get(word);
+    if (kept !== undefined && (!kept.spelled || (kept.meant === kept && !kept.keywordTypo)))
+      return kept;
+    if (kept === undefined && !sources.spelled(word)) return recordOf(word);
+    let plain = typed.get(word);
+    if (plain === undefined) {
+      plain = build(word, undefined, false);
+      if (typed.size < WORD_RECORD_LIMIT) typed.set(word, plain);
+    }
+    return plain;
+  };
 }

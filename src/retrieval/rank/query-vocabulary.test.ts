@@ -3,6 +3,7 @@ import { prepareDocument } from '../ingest/ingest.js';
 import {
   createQueryVocabulary,
   oneEditApart,
+  REPAIRS_LOOKED_UP_PER_QUERY,
   spellingVariant,
   type QueryVocabularySources,
 } from './query-vocabulary.js';
@@ -77,6 +78,20 @@ describe('createQueryVocabulary', () => {
     // "produce" is one edit from "product" and WordNet relates them, but it is no spelling variant.
     expect(repair('how much honey do hives produce').repairs).toEqual([]);
     expect(repair('swarm control in week 3').repairs).toEqual([]);
+  });
+
+  it('looks up only the first words the book does not use: made-up text costs a bounded number of lookups', () => {
+    const letter = (n: number) => String.fromCharCode(97 + (n % 26));
+    const noise = Array.from(
+      { length: REPAIRS_LOOKED_UP_PER_QUERY },
+      (_, i) => `zqx${letter(i)}${letter(Math.floor(i / 26))}v`,
+    ).join(' ');
+    expect(repair(`the continous flow ${noise}`).repairs).toEqual([['continous', 'continuous']]);
+    expect(repair(`${noise} the continous flow`).repairs).toEqual([]);
+    // A compound the book writes with a hyphen takes no lookup: read past the budget too.
+    expect(repair(`${noise} the midseason inspection`).repairs).toEqual([
+      ['midseason', 'mid season'],
+    ]);
   });
 
   it('reads no function word, short unknown word or written name as a typo', () => {

@@ -41,6 +41,14 @@ interface Word {
 const WORD = /[A-Za-z0-9]+/g;
 /** Shortest word English does not know that is read as a typo of a book word. */
 const MIN_TYPO_LENGTH = 6;
+/**
+ * Words of one query that may be looked up as typos of book words, in the order they come; later
+ * words the book does not use are taken as typed, so 2,000 characters of made-up words cost
+ * about what a question does (the same budget as routing's speller, `FUZZY_WORDS_PER_QUESTION`).
+ */
+export const REPAIRS_LOOKED_UP_PER_QUERY = 24;
+/** Words whose "is it the book's" answer is kept (odd input cannot grow it past this). */
+const KNOWN_CACHE_LIMIT = 20_000;
 /** A name written with a capital inside ("iCloud", "YouTube"): never a typo of a book word. */
 const INNER_CAPITAL = /^[A-Za-z][a-z]*[A-Z]/;
 
@@ -158,7 +166,8 @@ function readBookWords(chunks: readonly ChunkRecord[]): BookWords {
  *    routing speller's {@link createFuzzyLexicon}), when English does not know it and it has six
  *    letters or more (a typo: "diffrence", "continous"; not a name written as one, "iCloud") or
  *    English knows it as a synonym of the book's word in the other spelling convention (a
- *    spelling variant: "optimisation" → "optimization", "modelling" → "modeling").
+ *    spelling variant: "optimisation" → "optimization", "modelling" → "modeling"); only the
+ *    first {@link REPAIRS_LOOKED_UP_PER_QUERY} such words of a query are looked up.
  *
  * The book's words are read from the chunks once, on the first query that has a word to repair.
  *
@@ -171,12 +180,24 @@ export function createQueryVocabulary(
   sources: QueryVocabularySources,
 ): QueryVocabulary {
   let book: BookWords | undefined;
-  const known = (word: string) =>
-    STOPWORDS.has(word) || QUERY_STOPWORDS.has(word) || sources.indexed(stem(word));
+  // Whether a word is the book's does not change for this index: worked out once per word (a
+  // stem and an index lookup), since routing reads every question here.
+  const knownWords = new Map<string, boolean>();
+  const known = (word: string) => {
+    let answer = knownWords.get(word);
+    if (answer === undefined) {
+      answer = STOPWORDS.has(word) || QUERY_STOPWORDS.has(word) || sources.indexed(stem(word));
+      if (knownWords.size < KNOWN_CACHE_LIMIT) knownWords.set(word, answer);
+    }
+    return answer;
+  };
 
-  const correction = (word: string, words: BookWords): string | undefined => {
+  // `lookUp` false: within the query's budget of fuzzy lookups no more (see
+  // REPAIRS_LOOKED_UP_PER_QUERY), so only a compound is read.
+  const correction = (word: string, words: BookWords, lookUp: boolean): string | undefined => {
     const compound = words.compounds.get(word);
     if (compound) return compound;
+    if (!lookUp) return undefined;
     const meant = words.lexicon.correct(word);
     if (meant === undefined || meant === word || !oneEditApart(word, meant)) return undefined;
     const synonyms = sources.synonyms(word);
@@ -197,6 +218,7 @@ export function createQueryVocabulary(
       if (words.every((word) => word.known)) return { text: query, repairs: [] };
       const read = (book ??= readBookWords(chunks));
       const repairs: VocabularyRepair[] = [];
+      let lookups = 0;
       let text = '';
       let from = 0;
       const replace = (start: number, end: number, typed: string, meant: string) => {
@@ -232,7 +254,8 @@ export function createQueryVocabulary(
             replace(word.start, word.end, word.text, number);
           continue;
         }
-        const meant = correction(word.text, read);
+        const meant = correction(word.text, read, lookups < REPAIRS_LOOKED_UP_PER_QUERY);
+        lookups += 1;
         if (meant) replace(word.start, word.end, word.text, meant);
       }
       return repairs.length
