@@ -13,7 +13,13 @@ import {
   findSnapshot,
   saveSnapshot,
 } from './pglite-snapshot.js';
-import { unpackSnapshot, unpackSnapshotInto, type EmscriptenFs } from './snapshot-unpack.js';
+import {
+  isTemplateDatabaseFile,
+  unpackSnapshot,
+  unpackSnapshotInto,
+  type EmscriptenFs,
+} from './snapshot-unpack.js';
+import { checkpointRedo, walNeverRead } from './wal-before-checkpoint.js';
 import { BYTEA_TYPE_ID, parseBytea, serializeBytea } from './pglite-bytea.js';
 
 type Queryable = Pick<PGlite, 'query' | 'exec'> | Transaction;
@@ -52,7 +58,17 @@ function snapshotMemoryFs(Base: typeof MemoryFS, snapshotFile: string): MemoryFS
           ...emscriptenOpts,
           preRun: [
             ...preRun,
-            (module: { FS: EmscriptenFs }) => unpackSnapshotInto(snapshotFile, module.FS, PGDATA),
+            (module: { FS: EmscriptenFs }) => {
+              // Every file written here is JavaScript memory for as long as the process runs:
+              // what PostgreSQL never reads is left out (the template databases, initdb's log).
+              const redo = checkpointRedo(snapshotFile);
+              unpackSnapshotInto(snapshotFile, module.FS, PGDATA, {
+                leaveOut: isTemplateDatabaseFile,
+                ...(redo !== undefined
+                  ? { zeros: (parts, size) => walNeverRead(parts, size, redo) }
+                  : {}),
+              });
+            },
           ],
         },
       };

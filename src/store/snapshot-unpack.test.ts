@@ -10,7 +10,12 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { copyNonZeroPages, unpackSnapshot, unpackSnapshotInto } from './snapshot-unpack.js';
+import {
+  copyNonZeroPages,
+  isTemplateDatabaseFile,
+  unpackSnapshot,
+  unpackSnapshotInto,
+} from './snapshot-unpack.js';
 
 const root = mkdtempSync(join(tmpdir(), 'cohort-unpack-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -147,6 +152,57 @@ describe('unpackSnapshot', () => {
       '/pglite/data',
     );
     expect(Buffer.from(files.get('/pglite/data/pg_wal/segment')!).equals(wal)).toBe(true);
+  });
+
+  it('leaves out the files it is told to and leaves a range of a file as zeros, not read', () => {
+    const wal = Buffer.alloc(5 * 8192, 0x11);
+    const { file } = write(
+      tarball([
+        { name: '/base', type: '5', mode: 0o700 },
+        { name: '/base/1', type: '5', mode: 0o700 },
+        { name: '/base/1/PG_VERSION', data: Buffer.from('18\n') },
+        { name: '/base/1/1259', data: Buffer.alloc(8192, 1) },
+        { name: '/base/5/1259', data: Buffer.alloc(8192, 5) },
+        { name: '/pg_wal/segment', data: wal },
+      ]),
+    );
+    const files = new Map<string, Uint8Array>();
+    const folders: string[] = [];
+    unpackSnapshotInto(
+      file,
+      {
+        mkdirTree: (path) => folders.push(path),
+        writeFile: (path, data) => files.set(path, data),
+        chmod: () => undefined,
+        utime: () => undefined,
+      },
+      '/d',
+      {
+        leaveOut: isTemplateDatabaseFile,
+        zeros: (parts, size) =>
+          parts.join('/') === 'pg_wal/segment' ? { start: 8192, end: size - 8192 } : undefined,
+      },
+    );
+    expect([...files.keys()].sort()).toEqual([
+      '/d/base/1/PG_VERSION',
+      '/d/base/5/1259',
+      '/d/pg_wal/segment',
+    ]);
+    expect(folders).toContain('/d/base/1');
+    const segment = Buffer.from(files.get('/d/pg_wal/segment')!);
+    expect(segment.length).toBe(wal.length);
+    expect(segment.subarray(0, 8192).equals(wal.subarray(0, 8192))).toBe(true);
+    expect(segment.subarray(8192, 4 * 8192).every((byte) => byte === 0)).toBe(true);
+    expect(segment.subarray(4 * 8192).equals(wal.subarray(4 * 8192))).toBe(true);
+  });
+
+  it("takes only the template databases' files (not their PG_VERSION) for template files", () => {
+    expect(isTemplateDatabaseFile(['base', '1', '1259'])).toBe(true);
+    expect(isTemplateDatabaseFile(['base', '4', '2608_fsm'])).toBe(true);
+    expect(isTemplateDatabaseFile(['base', '1', 'PG_VERSION'])).toBe(false);
+    expect(isTemplateDatabaseFile(['base', '5', '1259'])).toBe(false);
+    expect(isTemplateDatabaseFile(['base', '16384', '1259'])).toBe(false);
+    expect(isTemplateDatabaseFile(['global', '1', '1259'])).toBe(false);
   });
 
   it('refuses a member that would land outside the folder, writing nothing there', () => {
