@@ -90,6 +90,13 @@ describe('subject grounding', () => {
       expect.arrayContaining(['wedding']),
     );
   });
+  it('grounds the setting a question is asked in ("at a wedding") on its own', () => {
+    expect(ground('What does a toast mean at a wedding reception?').purpose?.uncovered).toEqual(
+      expect.arrayContaining(['wedding']),
+    );
+    expect(ground('What should the robot do at the end of the demo?').purpose).toBeUndefined();
+    expect(ground('Can two nodes publish at the same time?').purpose).toBeUndefined();
+  });
   it('reads "for her …" followed by a noun as a purpose, "for her" alone as a person', () => {
     expect(ground('Which laptop should I buy for her wedding photos?').purpose?.uncovered).toEqual(
       expect.arrayContaining(['wedding']),

@@ -178,6 +178,14 @@ const OBJECT_FOR = new Set(
   ).split(' '),
 );
 
+// "at a …", "at my …": a place or setting; "at the end", "at the same time", "at a time" are not.
+const SETTING_ARTICLE = new Set(['a', 'an', 'the', 'my', 'our', 'your', 'his', 'her', 'their']);
+const NOT_A_SETTING = new Set(
+  'end start beginning same time moment least most rate speed level cost price point stage step'.split(
+    ' ',
+  ),
+);
+
 /**
  * Where the purpose of a question starts: after its first "for" that is followed by words ("What
  * does X stand for?" has none) and names no person, or after "to" following a verb of wanting
@@ -191,6 +199,14 @@ function purposeStart(words: readonly string[]): number {
     if (word === 'for' && at > 0 && OBJECT_FOR.has(words[at - 1] ?? '')) continue;
     if (word === 'for' && !forPerson(words, at + 1)) return at + 1;
     if (word === 'to' && at > 0 && WANTING.has(words[at - 1] ?? '')) return at + 1;
+    // "What does 'gait analysis' mean at a running shoe store?": the setting a term is asked in
+    // is judged as a purpose is ("at the end of the course", "at the same time" are not settings).
+    if (
+      word === 'at' &&
+      SETTING_ARTICLE.has(words[at + 1] ?? '') &&
+      !NOT_A_SETTING.has(words[at + 2] ?? '')
+    )
+      return at + 2;
   }
   return -1;
 }
