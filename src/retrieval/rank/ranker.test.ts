@@ -159,3 +159,35 @@ describe('scoring list by list', () => {
     }
   });
 });
+
+describe('the manner of the answer', () => {
+  it('does not let "in plain words" outweigh the subject', () => {
+    const ranker = createRanker(
+      chunksOf(
+        [
+          '## Plain Words',
+          '',
+          'Status messages use plain words: short words a visitor reads at a glance, with no codes, so anyone near the rover knows what it is doing.',
+          '',
+          '## Wheel Sensing',
+          '',
+          'The rover senses its own motion through its wheels.',
+          '',
+          '- **Odometry**: Estimating how far the rover moved from its wheel encoders',
+          '- **Slip detection**: Noticing when a wheel turns without moving the rover',
+          '',
+          '## Charging',
+          '',
+          'The dock charges the rover overnight, and a full battery lasts a whole day of driving around the yard.',
+          '',
+        ].join('\n'),
+      ),
+      { techniques: { wordnet: false } },
+    );
+    const first = (query: string) =>
+      ranker.rank(query, { limit: 1 })[0]?.chunk.headingPath.join(' > ');
+    expect(first('odometry in plain words?')).toContain('Wheel Sensing');
+    // Mid-question the same words are asked about.
+    expect(first('Why do status messages use plain words?')).toContain('Plain Words');
+  });
+});

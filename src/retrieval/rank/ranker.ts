@@ -20,6 +20,7 @@ import {
 import { expandQuestionForms } from './question-forms.js';
 import { openWordNet, type WordNet } from './wordnet.js';
 import { createQueryVocabulary, type RepairedQuery } from './query-vocabulary.js';
+import { withoutAskingManner } from './stopwords.js';
 
 /**
  * The ranking techniques layered over plain BM25; each can be switched off to measure it. The
@@ -163,12 +164,14 @@ export function lexicalIndexSettings(options: RankerOptions): LexicalIndexOption
  * experiments that use them.
  */
 export function expandQuery(
-  query: string,
+  asked: string,
   index: LexicalIndex,
   techniques: Techniques,
   sources: { acronyms: AcronymMap; wordnet: () => WordNet },
   wordnetOptions: WordNetExpansionOptions = {},
 ): { terms: Map<string, number>; expansions: Map<string, number> } {
+  // "… in plain words?": the manner of the answer is no part of what is asked about.
+  const query = withoutAskingManner(asked);
   const terms = queryTerms(query, index);
   const expansions = new Map<string, number>();
   if (techniques.acronyms)

@@ -24,3 +24,26 @@ export const QUERY_STOPWORDS: ReadonlySet<string> = new Set(
     .split(/\s+/)
     .filter(Boolean),
 );
+
+/**
+ * How a reader wants the answer put, closing a question or opening it ("sensorimotor learning in
+ * plain words?", "slam in one sentence?", "In simple terms, what is a costmap?", "…, briefly"): the
+ * manner of the answer, not its subject. Only at a clause's edge, so "slides in a line" and "tell
+ * me in plain words what went wrong" keep their words.
+ */
+const ASKING_MANNER =
+  /(?:in\s+(?:plain|simple|layman'?s|everyday|easy|basic)\s+(?:words|terms|english)|in\s+(?:one|a)\s+(?:sentence|line|nutshell|few\s+words)|(?:explained\s+|put\s+)?simply|briefly|in\s+short)/;
+const MANNER_AT_END = new RegExp(`[\\s,;:-]*\\b${ASKING_MANNER.source}(?=\\s*[?.!]*\\s*$)`, 'i');
+const MANNER_AT_START = new RegExp(`^\\s*${ASKING_MANNER.source}\\s*[,:;-]\\s*`, 'i');
+
+/**
+ * `query` without the phrase that says how the answer should be put ({@link ASKING_MANNER}), so
+ * its words ("plain", "words", "sentence") do not outweigh the subject in the ranking.
+ *
+ * @example
+ * withoutAskingManner('sensorimotor learning in plain words?'); // 'sensorimotor learning?'
+ */
+export function withoutAskingManner(query: string): string {
+  const stripped = query.replace(MANNER_AT_START, '').replace(MANNER_AT_END, '');
+  return /[\p{L}\p{N}]/u.test(stripped) ? stripped : query;
+}
