@@ -1,4 +1,5 @@
 import { CohortError } from '../errors/index.js';
+import { trainedFeatureId, type FeatureList } from './feature-ids.js';
 
 /** Additive (Laplace/Lidstone) smoothing of the classifier's feature counts. */
 export const DEFAULT_SMOOTHING = 0.1;
@@ -67,9 +68,12 @@ export interface ClassifierModel {
 
 /** A trained classifier. */
 export interface IntentClassifier {
-  /** Classifies sparse features plus cached bundles; the result equals adding the bundles' features. */
+  /**
+   * Classifies sparse features (a map, or a {@link FeatureList} with the same entries: the same
+   * result to the bit) plus cached bundles; the result equals adding the bundles' features.
+   */
   classify(
-    features: ReadonlyMap<string, number>,
+    features: ReadonlyMap<string, number> | FeatureList,
     bundles?: readonly FeatureBundle[],
   ): Classification;
   /** True when the feature occurred in training. */
@@ -273,12 +277,18 @@ export function restoreIntentClassifier(model: ClassifierModel): IntentClassifie
   // per feature to chase on every route. The numbers are the same, summed in the same order.
   const offsets = new Map<string, number>();
   const flat = new Float64Array(logProbabilities.size * width);
+  // The same offsets by feature id: a query's features are found by an array read.
+  const byId: number[] = [];
   let end = 0;
   for (const [feature, logs] of logProbabilities) {
     offsets.set(feature, end);
+    byId[trainedFeatureId(feature)] = end;
     for (let c = 0; c < width; c += 1) flat[end + c] = logs[c] ?? 0;
     end += width;
   }
+
+  const offsetById = new Int32Array(byId.length).fill(-1);
+  byId.forEach((offset, id) => (offsetById[id] = offset));
 
   // Naive Bayes is linear in feature counts, so a bundle's contribution can be summed once.
   const bundleCache = new Map<string, { logits: Float64Array; seen: number; total: number }>();
@@ -305,15 +315,30 @@ export function restoreIntentClassifier(model: ClassifierModel): IntentClassifie
       const sums = new Float64Array(width);
       let seen = 0;
       let total = 0;
-      // forEach, not for...of: no [key, value] pair is allocated per feature.
-      features.forEach((value, feature) => {
-        total += value;
-        const at = offsets.get(feature);
-        if (at === undefined) return;
-        seen += value;
-        for (let c = 0; c < width; c += 1)
-          sums[c] = (sums[c] as number) + value * (flat[at + c] as number);
-      });
+      if (features instanceof Map) {
+        // forEach, not for...of: no [key, value] pair is allocated per feature.
+        features.forEach((value, feature) => {
+          total += value;
+          const at = offsets.get(feature);
+          if (at === undefined) return;
+          seen += value;
+          for (let c = 0; c < width; c += 1)
+            sums[c] = (sums[c] as number) + value * (flat[at + c] as number);
+        });
+      } else {
+        // The same sums in the same order, each feature found by its id.
+        const { count, ids, values } = features as FeatureList;
+        for (let i = 0; i < count; i += 1) {
+          const value = values[i] as number;
+          total += value;
+          const id = ids[i] as number;
+          const at = id >= 0 && id < offsetById.length ? (offsetById[id] as number) : -1;
+          if (at < 0) continue;
+          seen += value;
+          for (let c = 0; c < width; c += 1)
+            sums[c] = (sums[c] as number) + value * (flat[at + c] as number);
+        }
+      }
       for (const bundle of bundles) {
         const part = bundleContribution(bundle);
         seen += part.seen;

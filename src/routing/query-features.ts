@@ -1,3 +1,4 @@
+import { queryFeatureId, type FeatureList, type FeatureListBuilder } from './feature-ids.js';
 import type { FeatureBundle } from './intent-classifier.js';
 import type { IntentCues } from './intent-cues.js';
 import type { QueryText } from './query-text.js';
@@ -81,7 +82,11 @@ export function featureKey(prefix: string, name: string): string {
 interface StemKeys {
   stem: string;
   word: string;
+  /** The id of `word` (see feature-ids.ts); -1 while it has none. */
+  wordId: number;
   pairs: Map<string, string>;
+  /** The id of each bigram key in `pairs`, by the stem that followed. */
+  pairIds: Map<string, number>;
 }
 
 // One lookup per stem instead of two per key (the stem, then the name): routing's hot path.
@@ -90,7 +95,8 @@ const stemKeys = new Map<string, StemKeys>();
 function keysOf(stem: string): StemKeys {
   let keys = stemKeys.get(stem);
   if (!keys) {
-    keys = { stem, word: featureKey('w', stem), pairs: new Map() };
+    const word = featureKey('w', stem);
+    keys = { stem, word, wordId: queryFeatureId(word), pairs: new Map(), pairIds: new Map() };
     if (keyCount < KEY_LIMIT) {
       stemKeys.set(stem, keys);
       keyCount += 1;
@@ -110,6 +116,20 @@ function pairWith(first: StemKeys, second: string): string {
     }
   }
   return key;
+}
+
+// A key given no id (past the limit) may be given one later, when a classifier trains on it.
+const wordIdOf = (keys: StemKeys): number =>
+  keys.wordId >= 0 ? keys.wordId : (keys.wordId = queryFeatureId(keys.word));
+
+/** The id of the bigram key of `first` then `second` (see {@link pairWith}). */
+function pairIdWith(first: StemKeys, second: string): number {
+  let id = first.pairIds.get(second);
+  if (id === undefined || id < 0) {
+    id = queryFeatureId(pairWith(first, second));
+    if (first.pairs.has(second)) first.pairIds.set(second, id);
+  }
+  return id;
 }
 
 /** The word feature key of a stem (`w:stem`), with one lookup. */
@@ -165,6 +185,61 @@ export function extractFeatures(
   for (const agent in keywordScores)
     add(features, keyIn(AGENT_KEYS, 'k', agent), weights.keyword * (keywordScores[agent] ?? 0));
   return features;
+}
+
+// The ids of the small key families, by name (few: cues, intents, agents).
+const CUE_IDS = new Map<string, number>();
+const INTENT_IDS = new Map<string, number>();
+const AGENT_IDS = new Map<string, number>();
+
+function idIn(ids: Map<string, number>, keys: Map<string, string>, prefix: string, name: string) {
+  let id = ids.get(name);
+  if (id === undefined || id < 0) {
+    id = queryFeatureId(keyIn(keys, prefix, name));
+    if (ids.size < KEY_LIMIT) ids.set(name, id);
+  }
+  return id;
+}
+
+/**
+ * {@link extractFeatures} without character n-grams, into `list` (started here): the same keys
+ * in the same order with the same weights, each key by its id.
+ *
+ * @example
+ * const features = extractFeatureList(text, cues, scores, weights, new FeatureListBuilder());
+ */
+export function extractFeatureList(
+  text: QueryText,
+  cues: IntentCues,
+  keywordScores: Readonly<Record<string, number>>,
+  weights: FeatureWeights,
+  list: FeatureListBuilder,
+): FeatureList {
+  list.start();
+  const { stems } = text;
+  let previous = keysOf('^');
+  for (const stem of stems) {
+    const keys = keysOf(stem);
+    list.add(wordIdOf(keys), keys.word, weights.word);
+    const pair = pairIdWith(previous, stem);
+    list.add(pair, pair >= 0 ? '' : pairWith(previous, stem), weights.bigram);
+    previous = keys;
+  }
+  for (const cue of cues.cues) {
+    const id = idIn(CUE_IDS, CUE_KEYS, 'q', cue);
+    list.add(id, id >= 0 ? '' : keyIn(CUE_KEYS, 'q', cue), weights.cue);
+  }
+  const intent = idIn(INTENT_IDS, INTENT_KEYS, 'i', cues.intent);
+  list.add(intent, intent >= 0 ? '' : keyIn(INTENT_KEYS, 'i', cues.intent), weights.cue);
+  for (const agent in keywordScores) {
+    const id = idIn(AGENT_IDS, AGENT_KEYS, 'k', agent);
+    list.add(
+      id,
+      id >= 0 ? '' : keyIn(AGENT_KEYS, 'k', agent),
+      weights.keyword * (keywordScores[agent] ?? 0),
+    );
+  }
+  return list.snapshot();
 }
 
 // One bundle object per word and weight set: routing allocates nothing for words it has seen.

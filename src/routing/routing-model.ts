@@ -19,10 +19,12 @@ import {
 import {
   charGramBundles,
   DEFAULT_FEATURE_WEIGHTS,
+  extractFeatureList,
   extractFeatures,
   type FeatureWeights,
   wordKey,
 } from './query-features.js';
+import { FeatureListBuilder, type FeatureList } from './feature-ids.js';
 import {
   analyzeText,
   isContentWord,
@@ -61,8 +63,11 @@ export interface AnalyzedQuery {
   cues: IntentCues;
   /** Keyword evidence per agent (every agent, including the default). */
   keywords: Record<string, KeywordMatch>;
-  /** The classifier's input: sparse features, plus each word's character n-grams as a bundle. */
-  features: Map<string, number>;
+  /**
+   * The classifier's input: sparse features (by id, see feature-ids.ts), plus each word's
+   * character n-grams as a bundle.
+   */
+  features: FeatureList;
   bundles: FeatureBundle[];
   /** False when nothing in the query ties it to any agent's vocabulary (see {@link MIN_KNOWN_SHARE}). */
   onTopic: boolean;
@@ -93,6 +98,10 @@ function hasLowerCase(text: string, from: number, to: number): boolean {
   }
   return false;
 }
+
+// Every query's features are gathered here, then copied out at their own size (one at a time:
+// routing is synchronous).
+const featureList = new FeatureListBuilder();
 
 const sameWords = (a: readonly string[], b: readonly string[]): boolean =>
   a.length === b.length && a.every((word, i) => word === b[i]);
@@ -265,15 +274,16 @@ export function buildRoutingModel(
     if (readAs.size < CORRECTION_CACHE_LIMIT) readAs.set(word, corrected);
     return corrected;
   };
-  // The function word a short word is a slip of, or undefined (bounded cache, as `readAs`).
-  const functionWords = new Map<string, string | null>();
-  const functionWordOf = (word: string): string | undefined => {
+  // The function word a short word is a slip of (bounded cache, as `readAs`);
+  // false: a word the lexicon or English knows (no lookup); null: looked up, no slip found.
+  const functionWords = new Map<string, string | null | false>();
+  const functionWordOf = (word: string): string | null | false => {
     let meant = functionWords.get(word);
     if (meant === undefined) {
-      meant = lexicon.has(word) || isWord(word) ? null : (mistypedFunctionWord(word) ?? null);
+      meant = lexicon.has(word) || isWord(word) ? false : (mistypedFunctionWord(word) ?? null);
       if (functionWords.size < CORRECTION_CACHE_LIMIT) functionWords.set(word, meant);
     }
-    return meant ?? undefined;
+    return meant;
   };
   const classifier =
     options.classifier ??
@@ -359,8 +369,9 @@ export function buildRoutingModel(
           ) {
             const typed = query.slice(i, end);
             const word = typed.toLowerCase();
-            const meant = lookups < FUZZY_WORDS_PER_QUESTION ? functionWordOf(word) : undefined;
-            if (!lexicon.has(word) && !isWord(word)) lookups += 1;
+            const slip = lookups < FUZZY_WORDS_PER_QUESTION ? functionWordOf(word) : false;
+            if (slip !== false) lookups += 1;
+            const meant = slip || undefined;
             if (meant !== undefined) {
               (corrections ??= []).push([word, meant]);
               text +=
@@ -396,9 +407,7 @@ export function buildRoutingModel(
             : raw;
         const cues =
           form && sameWords(form.words, text.words) ? form.cues : detectIntentCues(text.words);
-        const features = extractFeatures(text, cues, scoresOf(keywords), weights, {
-          charGrams: false,
-        });
+        const features = extractFeatureList(text, cues, scoresOf(keywords), weights, featureList);
         const bundles: FeatureBundle[] = [];
         for (const record of records) if (record.bundle) bundles.push(record.bundle);
         // On topic: a keyword matched, or at least half the content words were seen in training, or
