@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CohortConfig } from '../config/index.js';
+import { CohortErrorCode } from '../errors/index.js';
 
 /**
  * The messages between `cohort serve` and the child process that prepares a new data folder
@@ -38,7 +39,8 @@ export const PrepareReport = z.discriminatedUnion('type', [
   }),
   z.object({
     type: z.literal('failed'),
-    code: z.string(),
+    /** A code this version does not know is reported as `internal`. */
+    code: CohortErrorCode.catch('internal'),
     message: z.string(),
     field: z.string().optional(),
     file: z.string().optional(),

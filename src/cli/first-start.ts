@@ -2,7 +2,7 @@ import { fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { packagePath, type CohortConfig } from '../config/index.js';
-import { CohortError, type CohortErrorCode } from '../errors/index.js';
+import { CohortError } from '../errors/index.js';
 import type { IngestProgress } from '../retrieval/index.js';
 import { isNewDataFolder, LOCK_FILE_NAME, storeFolder, thisLockHolder } from '../store/index.js';
 import type { CliIo } from './command.js';
@@ -22,24 +22,6 @@ function childCommand(): { script: string; execArgv: string[] } {
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   return { script: packagePath('src', 'cli', 'first-start-child.ts'), execArgv: ['--import', tsx] };
 }
-
-const CODES = new Set<string>([
-  'invalid_input',
-  'not_found',
-  'conflict',
-  'payload_too_large',
-  'unauthorized',
-  'rate_limited',
-  'retrieval_unavailable',
-  'model_unavailable',
-  'model_not_configured',
-  'timeout',
-  'aborted',
-  'budget_exceeded',
-  'forbidden',
-  'isolation_violation',
-  'internal',
-] satisfies CohortErrorCode[]);
 
 /**
  * On a new data folder (missing or empty), ingests the sample book and builds the router and the
@@ -107,14 +89,10 @@ export async function prepareNewFolderInChild(
     );
   }
   if (outcome?.type === 'failed') {
-    throw new CohortError(
-      CODES.has(outcome.code) ? (outcome.code as CohortErrorCode) : 'internal',
-      outcome.message,
-      {
-        ...(outcome.field ? { field: outcome.field } : {}),
-        ...(outcome.file ? { file: outcome.file } : {}),
-      },
-    );
+    throw new CohortError(outcome.code, outcome.message, {
+      ...(outcome.field ? { field: outcome.field } : {}),
+      ...(outcome.file ? { file: outcome.file } : {}),
+    });
   }
   if (outcome?.type === 'done' && ended.code === 0) return outcome.ingested;
   const how = ended.signal ? `was stopped by ${ended.signal}` : `exited with code ${ended.code}`;

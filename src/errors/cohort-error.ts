@@ -1,22 +1,24 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /** Every error cohort reports, by kind. The HTTP layer maps each to a status. */
-export type CohortErrorCode =
-  | 'invalid_input'
-  | 'not_found'
-  | 'conflict'
-  | 'payload_too_large'
-  | 'unauthorized'
-  | 'rate_limited'
-  | 'retrieval_unavailable'
-  | 'model_unavailable'
-  | 'model_not_configured'
-  | 'timeout'
-  | 'aborted'
-  | 'budget_exceeded'
-  | 'forbidden'
-  | 'isolation_violation'
-  | 'internal';
+export const CohortErrorCode = z.enum([
+  'invalid_input',
+  'not_found',
+  'conflict',
+  'payload_too_large',
+  'unauthorized',
+  'rate_limited',
+  'retrieval_unavailable',
+  'model_unavailable',
+  'model_not_configured',
+  'timeout',
+  'aborted',
+  'budget_exceeded',
+  'forbidden',
+  'isolation_violation',
+  'internal',
+]);
+export type CohortErrorCode = z.infer<typeof CohortErrorCode>;
 
 /** Options for a {@link CohortError}. */
 export interface CohortErrorOptions {
