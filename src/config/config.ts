@@ -108,6 +108,11 @@ export const CohortConfig = z.object({
        */
       minGrounding: z.number().min(0).max(1).default(DEFAULT_MIN_GROUNDING),
       /**
+       * Whether the routing arbiter (docs/routing.md#the-arbiter), fitted on labelled questions,
+       * reviews each rule decision. It applies only to the book's five agents.
+       */
+      arbiter: z.boolean().default(true),
+      /**
        * How a multi-domain question's agents run (book-subagents-research.md R5): one after another,
        * or all at once (the spec's "parallel multi-domain" enhancement: faster, more load at once).
        */
@@ -311,6 +316,7 @@ export function configFromEnv(env: Env): Record<string, unknown> {
     routing: {
       enabled: flag(env.COHORT_ROUTING, 'COHORT_ROUTING'),
       threshold: number(env.COHORT_ROUTING_THRESHOLD, 'COHORT_ROUTING_THRESHOLD'),
+      arbiter: flag(env.COHORT_ROUTING_ARBITER, 'COHORT_ROUTING_ARBITER'),
       multiDomain: env.COHORT_MULTI_DOMAIN,
     },
     model: {

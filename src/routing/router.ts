@@ -11,6 +11,9 @@ import {
   type ClassifierModel,
   type ClassifierStats,
 } from './intent-classifier.js';
+import { arbiterFits, arbitrate, type RoutingArbiterModel } from './arbiter.js';
+import { compileArbiter } from './compiled-arbiter.js';
+import { ROUTING_ARBITER } from './routing-arbiter.js';
 import { decideQuery, type ClauseRoute } from './phases/multi-part.js';
 import { round, type PhaseSettings } from './phases/phase.js';
 import type { FeatureWeights } from './query-features.js';
@@ -40,6 +43,11 @@ export interface RouterOptions {
    * (default {@link FIELD_CALIBRATION}); false leaves only the cross-validated stage.
    */
   fieldCalibration?: ConfidenceCalibration | false;
+  /**
+   * The arbiter that reviews each rule decision (config `routing.arbiter`): true or unset uses the
+   * fitted {@link ROUTING_ARBITER} when the registry has exactly its agents; false turns it off.
+   */
+  arbiter?: boolean | RoutingArbiterModel;
 }
 
 /** Options of one `route` call. */
@@ -164,6 +172,29 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
     return model;
   };
 
+  const arbiter =
+    options.arbiter === false
+      ? undefined
+      : options.arbiter === true || options.arbiter === undefined
+        ? ROUTING_ARBITER()
+        : compileArbiter(options.arbiter);
+  // Whether the arbiter fits the registry, worked out again only when the registry changes.
+  let arbiterCheckedAt = -1;
+  let arbiterApplies = false;
+  const arbitrated = (query: string, result: RouteResult): RouteResult => {
+    if (!arbiter) return result;
+    if (arbiterCheckedAt !== registry.version) {
+      arbiterCheckedAt = registry.version;
+      arbiterApplies = arbiterFits(
+        arbiter.model,
+        registry.all().map((agent) => agent.name),
+        registry.defaultAgent.name,
+      );
+    }
+    if (arbiterApplies) arbitrate(arbiter, query, result);
+    return result;
+  };
+
   const field =
     options.calibrate === false || options.fieldCalibration === false
       ? undefined
@@ -196,12 +227,13 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
           scores: {},
         };
       }
-      return calibrated(decideQuery(current(), query, settings)).result;
+      return arbitrated(query, calibrated(decideQuery(current(), query, settings)).result);
     },
     explain(query) {
       const { result, analyzed, classification, clauses } = calibrated(
         decideQuery(current(), query, settings),
       );
+      arbitrated(query, result);
       return {
         result,
         keywords: analyzed.keywords,

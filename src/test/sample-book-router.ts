@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { ingest } from '../retrieval/index.js';
 import { loadBookKnowledge } from '../routing/book-knowledge.js';
 import { createBookRegistry } from '../routing/book-registry.js';
-import { createRouter, type Router } from '../routing/router.js';
+import { createRouter, type Router, type RouterOptions } from '../routing/router.js';
 import { createStore, openPgliteDb } from '../store/index.js';
 
 /** The sample book shipped with cohort (`examples/physical-ai-book`). */
@@ -15,11 +15,11 @@ export const SAMPLE_BOOK = resolve(import.meta.dirname, '../../examples/physical
  * @example
  * beforeAll(async () => { router = await sampleBookRouter(); }, 60_000);
  */
-export async function sampleBookRouter(): Promise<Router> {
+export async function sampleBookRouter(options: RouterOptions = {}): Promise<Router> {
   const store = await createStore(await openPgliteDb('memory://'));
   try {
     await ingest(SAMPLE_BOOK, { store });
-    const router = createRouter(createBookRegistry());
+    const router = createRouter(createBookRegistry(), options);
     router.learn(await loadBookKnowledge(store));
     return router;
   } finally {

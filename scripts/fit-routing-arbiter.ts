@@ -1,0 +1,149 @@
+/**
+ * Fits the routing arbiter (src/routing/arbiter.ts) and writes agents/routing-arbiter.json.
+ *
+ * 1. Opens the book assistant over the textbook and over the sample book (in memory, arbiter
+ *    off) and routes every **tuning** question of eval/routing-*.jsonl and the shared dev set as
+ *    an answer would (in the book's spelling). A held-out half or a held-out set is never fitted
+ *    on, nor used to choose anything.
+ * 2. Chooses the L2 penalty and whether character n-grams are features by 5-fold
+ *    cross-validation over the questions (a question's decisions on both books in one fold).
+ * 3. Fits the model on every tuning decision with that choice and writes it.
+ * 4. Prints, for the record only, each held-out set's accuracy with and without the arbiter.
+ *
+ * Usage: npx tsx scripts/fit-routing-arbiter.ts
+ */
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { openAssistant } from '../src/assistant/index.js';
+import { loadConfig } from '../src/config/index.js';
+import { arbiterFeatures, arbiterPick } from '../src/routing/arbiter.js';
+import { compileArbiter, type CompiledArbiter } from '../src/routing/compiled-arbiter.js';
+import { fitArbiter, type ArbiterExample } from '../src/routing/fit-arbiter.js';
+import { loadRoutingCases, type RoutingCase } from '../src/routing/index.js';
+import type { RouteResult } from '../src/schema/index.js';
+
+const BOOKS = ['../shared/corpus/physical-ai-book', 'examples/physical-ai-book'];
+const DEV = '../shared/eval/routing-dev.jsonl';
+const RIDGES = [1, 2, 5];
+const FOLDS = 5;
+const OUT = 'agents/routing-arbiter.json';
+
+for (const need of [BOOKS[0]!, DEV])
+  if (!existsSync(need)) {
+    console.error(`Need ${need} (the shared folder sits beside the repo).`);
+    process.exit(1);
+  }
+
+type Labelled = RoutingCase & { set: string };
+const sets = readdirSync('eval')
+  .filter((f) => f.startsWith('routing-') && f.endsWith('.jsonl'))
+  .map((f) => `eval/${f}`);
+const all: Labelled[] = [
+  ...loadRoutingCases(DEV).map((c) => ({ ...c, split: 'tune', set: DEV })),
+  ...sets.flatMap((set) => loadRoutingCases(set).map((c) => ({ ...c, set }))),
+];
+const tune = all.filter((c) => c.split === 'tune');
+const heldOut = all.filter((c) => c.split !== 'tune');
+
+interface Decision {
+  question: number;
+  text: string;
+  result: RouteResult;
+  agent: string;
+}
+const decisionsOf = async (cases: Labelled[]): Promise<Decision[][]> => {
+  const perBook: Decision[][] = [];
+  for (const book of BOOKS) {
+    const config = loadConfig({
+      env: {
+        COHORT_DATA_DIR: 'memory://',
+        COHORT_SAMPLE_BOOK: book,
+        COHORT_ROUTING_ARBITER: 'off',
+      },
+      cwd: process.cwd(),
+    });
+    const opened = await openAssistant({ config });
+    await opened.knowledgeBase.warm?.();
+    perBook.push(
+      cases.map((c, question) => {
+        const text = opened.retriever.readQueryNow?.(c.query).text ?? c.query;
+        return { question, text, result: opened.router.route(text), agent: c.agent };
+      }),
+    );
+    await opened.close();
+  }
+  return perBook;
+};
+
+const [tuneTextbook, tuneSample] = await decisionsOf(tune);
+const [heldTextbook, heldSample] = await decisionsOf(heldOut);
+const tuneDecisions = [...tuneTextbook!, ...tuneSample!];
+const { agents, defaultAgent } = {
+  agents: ['book', 'capstone', 'glossary', 'hardware', 'module_info'],
+  defaultAgent: 'book',
+};
+const examplesOf = (decisions: Decision[], charGrams: boolean): ArbiterExample[] =>
+  decisions.map((d) => ({
+    features: arbiterFeatures(d.text, d.result, charGrams),
+    agent: d.agent,
+  }));
+const decide = (arbiter: CompiledArbiter, d: Decision): string =>
+  arbiterPick(arbiter, d.text, d.result)?.agent ?? d.result.primaryAgent;
+
+// 2. The choice whose out-of-fold decisions are most often right.
+const choices = RIDGES.flatMap((ridge) => [false, true].map((charGrams) => ({ ridge, charGrams })));
+let best = { ridge: RIDGES[0]!, charGrams: false, accuracy: -1 };
+for (const choice of choices) {
+  let right = 0;
+  for (let fold = 0; fold < FOLDS; fold += 1) {
+    const inFold = (d: Decision) => d.question % FOLDS === fold;
+    const model = compileArbiter(
+      fitArbiter(
+        examplesOf(
+          tuneDecisions.filter((d) => !inFold(d)),
+          choice.charGrams,
+        ),
+        { agents, defaultAgent, ...choice },
+      ),
+    );
+    for (const d of tuneDecisions.filter(inFold)) if (decide(model, d) === d.agent) right += 1;
+  }
+  const accuracy = right / tuneDecisions.length;
+  const rules = tuneDecisions.filter((d) => d.result.primaryAgent === d.agent).length;
+  console.error(
+    `ridge ${choice.ridge}, char n-grams ${choice.charGrams}: out-of-fold ${(100 * accuracy).toFixed(1)} % (rules alone ${((100 * rules) / tuneDecisions.length).toFixed(1)} %)`,
+  );
+  if (accuracy > best.accuracy) best = { ...choice, accuracy };
+}
+
+// 3. The model on every tuning decision.
+const model = fitArbiter(examplesOf(tuneDecisions, best.charGrams), {
+  agents,
+  defaultAgent,
+  ridge: best.ridge,
+  charGrams: best.charGrams,
+});
+writeFileSync(OUT, JSON.stringify(model) + '\n');
+console.error(
+  `wrote ${OUT}: ridge ${best.ridge}, char n-grams ${best.charGrams}, ${Object.keys(model.weights).length} features, fitted on ${model.fittedOn} decisions`,
+);
+
+// 4. Held-out sets, reported only.
+const fitted = compileArbiter(model);
+for (const [name, decisions] of [
+  ['textbook', heldTextbook!],
+  ['sample book', heldSample!],
+] as const) {
+  const bySet = new Map<string, { n: number; rules: number; arbiter: number }>();
+  decisions.forEach((d) => {
+    const set = heldOut[d.question]!.set;
+    const row = bySet.get(set) ?? { n: 0, rules: 0, arbiter: 0 };
+    row.n += 1;
+    if (d.result.primaryAgent === d.agent) row.rules += 1;
+    if (decide(fitted, d) === d.agent) row.arbiter += 1;
+    bySet.set(set, row);
+  });
+  for (const [set, row] of bySet)
+    console.error(
+      `${name}, held-out ${set}: rules ${row.rules}/${row.n}, with the arbiter ${row.arbiter}/${row.n}`,
+    );
+}

@@ -1,0 +1,293 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isCohortError } from '../errors/index.js';
+import type { RouteResult } from '../schema/index.js';
+import {
+  arbiterFeatures,
+  arbiterFits,
+  arbiterProbabilities,
+  arbitrate,
+  type RoutingArbiterModel,
+} from './arbiter.js';
+import { createBookRegistry } from './book-registry.js';
+import { compileArbiter } from './compiled-arbiter.js';
+import { fitArbiter } from './fit-arbiter.js';
+import { createRouter } from './router.js';
+import { readArbiter, ROUTING_ARBITER, ROUTING_ARBITER_FILE } from './routing-arbiter.js';
+import { sampleBookRouter } from '../test/sample-book-router.js';
+
+const AGENTS = ['book', 'capstone', 'glossary', 'hardware', 'module_info'];
+
+const decision = (overrides: Partial<RouteResult> = {}): RouteResult => ({
+  primaryAgent: 'module_info',
+  secondaryAgents: [],
+  confidence: 0.9,
+  routingReason: 'Intent phase: "explanation" question.',
+  isMultiDomain: false,
+  phase: 'intent',
+  scores: { module_info: 0.9, book: 0.1 },
+  intent: 'explanation',
+  ...overrides,
+});
+
+/** A model that knows one thing: "derailleur" is the fallback's. */
+const derailleurModel = (): RoutingArbiterModel => ({
+  version: 1,
+  agents: AGENTS,
+  defaultAgent: 'book',
+  charGrams: false,
+  ridge: 1,
+  fittedOn: 3,
+  bias: [0, 0, 0, 0, 0],
+  weights: { 'w=derailleur': [5, 0, 0, 0, 0] },
+});
+
+describe('arbiterFeatures', () => {
+  it("reads the rule decision and the question's stems, pairs and opening", () => {
+    const names = arbiterFeatures('How do bike gears shift?', decision(), false).map(([n]) => n);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'r=module_info',
+        'p=intent',
+        'rp=module_info|intent',
+        'i=explanation',
+        'c=module_info',
+        's=intent|module_info',
+        'w=gear',
+        'b=bike_gear',
+        'f=how',
+        'f2=how_do',
+      ]),
+    );
+    expect(names.some((n) => n.startsWith('g='))).toBe(false);
+    expect(names).not.toContain('off');
+  });
+
+  it('adds character n-grams only when the model uses them, and flags an off-topic subject', () => {
+    const features = arbiterFeatures(
+      'gears',
+      decision({ offTopic: { subject: ['gears'], uncovered: ['gears'] } }),
+      true,
+    );
+    const names = features.map(([n]) => n);
+    expect(names).toEqual(expect.arrayContaining(['off', 'g=<ge', 'g=ars>', 'g=gear']));
+  });
+});
+
+describe('arbitrate', () => {
+  it('overrides the rules when the model says so, and says what the rules had decided', () => {
+    const result = decision({ secondaryAgents: ['hardware'], isMultiDomain: true });
+    arbitrate(compileArbiter(derailleurModel()), 'How does a bicycle derailleur work?', result);
+    expect(result.primaryAgent).toBe('book');
+    expect(result.secondaryAgents).toEqual(['hardware']);
+    expect(result.confidence).toBeGreaterThan(0.9);
+    expect(result.routingReason).toMatch(
+      /^Arbiter: book \(p=0\.\d+\) over the rules' module_info .*The rules said: Intent phase/,
+    );
+  });
+
+  it("does not reorder the rules' asks: a pick that is already a later ask changes nothing", () => {
+    const result = decision({ secondaryAgents: ['book'], isMultiDomain: true });
+    arbitrate(
+      compileArbiter(derailleurModel()),
+      'How does it shift, and what is a derailleur?',
+      result,
+    );
+    expect(result.primaryAgent).toBe('module_info');
+    expect(result.secondaryAgents).toEqual(['book']);
+  });
+
+  it('keeps the rules on a tie, and never reviews an explicit route', () => {
+    const empty = { ...derailleurModel(), weights: {} };
+    const kept = decision();
+    arbitrate(compileArbiter(empty), 'How does a derailleur work?', kept);
+    expect(kept).toEqual(decision());
+    const explicit = decision({ phase: 'explicit' });
+    arbitrate(compileArbiter(derailleurModel()), 'derailleur', explicit);
+    expect(explicit.primaryAgent).toBe('module_info');
+  });
+
+  it("drops the off-topic subject when a specialist is picked over the fallback's decision", () => {
+    const model = { ...derailleurModel(), weights: { 'w=costmap': [0, 0, 5, 0, 0] } };
+    const result = decision({
+      primaryAgent: 'book',
+      phase: 'fallback',
+      offTopic: { subject: ['costmap'], uncovered: ['costmap'] },
+    });
+    arbitrate(compileArbiter(model), 'costmap?', result);
+    expect(result.primaryAgent).toBe('glossary');
+    expect(result.offTopic).toBeUndefined();
+  });
+
+  it('applies only to the agents it was fitted for', () => {
+    const model = derailleurModel();
+    expect(arbiterFits(model, [...AGENTS].reverse(), 'book')).toBe(true);
+    expect(arbiterFits(model, ['book', 'chef'], 'book')).toBe(false);
+    expect(arbiterFits(model, AGENTS, 'glossary')).toBe(false);
+  });
+});
+
+describe('the compiled arbiter', () => {
+  it('gives the logits of the feature list, on the shipped model and odd questions', () => {
+    const model = ROUTING_ARBITER().model;
+    const compiled = compileArbiter(model);
+    const questions = [
+      'How does a bicycle derailleur work?',
+      'waht is a costmap costmap costmap?',
+      'What hardware do I need for the capstone, and what does SLAM stand for?',
+      'ÉLAN — café robots?',
+      '',
+      'x',
+    ];
+    for (const query of questions)
+      for (const result of [
+        decision(),
+        decision({
+          phase: 'fallback',
+          primaryAgent: 'book',
+          offTopic: { subject: ['x'], uncovered: ['x'] },
+        }),
+      ]) {
+        const expected = arbiterProbabilities(
+          model,
+          arbiterFeatures(query, result, model.charGrams),
+        );
+        const logits = Array.from(compiled.logits(query, result));
+        const max = Math.max(...logits);
+        const exps = logits.map((z) => Math.exp(z - max));
+        const sum = exps.reduce((a, b) => a + b, 0);
+        exps.forEach((e, k) => expect(e / sum).toBeCloseTo(expected[k]!, 9));
+      }
+  });
+});
+
+describe('fitArbiter', () => {
+  const examples = [
+    ['How much is the gold price?', 'book', decision({ primaryAgent: 'hardware' })],
+    ['What is the price of gold today?', 'book', decision({ primaryAgent: 'hardware' })],
+    ['Price of the Jetson kit?', 'hardware', decision({ primaryAgent: 'hardware' })],
+    ['How much does the Jetson cost?', 'hardware', decision({ primaryAgent: 'hardware' })],
+    ['How does a costmap work?', 'module_info', decision()],
+    ['How does the costmap inflate?', 'module_info', decision()],
+  ] as const;
+  const fit = () =>
+    fitArbiter(
+      examples.map(([query, agent, result]) => ({
+        features: arbiterFeatures(query, result, false),
+        agent,
+      })),
+      { agents: AGENTS, defaultAgent: 'book', charGrams: false, ridge: 0.1, minCount: 1 },
+    );
+
+  it('learns where the rules are wrong, and is deterministic', () => {
+    const model = fit();
+    expect(model).toEqual(fit());
+    expect(model.fittedOn).toBe(6);
+    const result = decision({ primaryAgent: 'hardware' });
+    arbitrate(compileArbiter(model), 'gold price this week?', result);
+    expect(result.primaryAgent).toBe('book');
+    const jetson = decision({ primaryAgent: 'hardware' });
+    arbitrate(compileArbiter(model), 'Jetson price?', jetson);
+    expect(jetson.primaryAgent).toBe('hardware');
+    const p = arbiterProbabilities(model, arbiterFeatures('costmap', decision(), false));
+    expect(p.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
+  });
+
+  it('refuses a label that is not one of its agents', () => {
+    expect(() =>
+      fitArbiter([{ features: [['w=x', 1]], agent: 'chef' }], {
+        agents: AGENTS,
+        defaultAgent: 'book',
+        charGrams: false,
+        ridge: 1,
+      }),
+    ).toThrow(/"chef" is not one of book, capstone/);
+  });
+});
+
+describe('the arbiter file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cohort-arbiter-'));
+  const file = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  const failure = (path: string) => {
+    try {
+      readArbiter(path);
+    } catch (error) {
+      return error;
+    }
+    throw new Error('expected readArbiter to fail');
+  };
+
+  it('ships a valid model fitted for the book agents', () => {
+    const { model } = ROUTING_ARBITER();
+    expect(readArbiter(ROUTING_ARBITER_FILE)).toEqual(model);
+    expect(arbiterFits(model, AGENTS, 'book')).toBe(true);
+    expect(model.fittedOn).toBeGreaterThan(1000);
+  });
+
+  it('names the file and what is wrong when it is missing, not JSON, or malformed', () => {
+    for (const [path, message] of [
+      [join(dir, 'absent.json'), /could not be read.*ENOENT/],
+      [file('bad.json', '{'), /could not be read/],
+      [file('shape.json', '{"version": 2}'), /is not a valid model: version/],
+      [
+        file('ragged.json', JSON.stringify({ ...derailleurModel(), bias: [0] })),
+        /one weight per agent \(5\)/,
+      ],
+    ] as const) {
+      const error = failure(path);
+      expect(isCohortError(error, 'invalid_input')).toBe(true);
+      expect((error as Error).message).toMatch(message);
+      expect((error as Error).message).toContain(path);
+      expect((error as Error).message).toContain('routing.arbiter to false');
+    }
+  });
+});
+
+describe('the router with an arbiter', () => {
+  const query = 'How does a bicycle derailleur work?';
+
+  it('lets the arbiter review book decisions, and leaves them alone when turned off', () => {
+    const reviewed = createRouter(createBookRegistry(), { arbiter: derailleurModel() });
+    const rulesOnly = createRouter(createBookRegistry(), { arbiter: false });
+    expect(rulesOnly.route(query).primaryAgent).not.toBe('book');
+    expect(reviewed.route(query).primaryAgent).toBe('book');
+    expect(reviewed.explain(query).result.primaryAgent).toBe('book');
+    expect(reviewed.route(query, { agent: 'hardware' }).primaryAgent).toBe('hardware');
+  });
+});
+
+describe('the fitted arbiter over the sample book', () => {
+  // Tuning questions the rules send to the wrong agent: the arbiter, fitted on them and their
+  // kind, corrects them through the real path (book knowledge, rules, calibration, arbiter).
+  const cases = [
+    ['Why does my printer say it is offline?', 'book'],
+    ['How do I map a network drive on Windows?', 'book'],
+    ['What machine should I have under my desk to follow along?', 'hardware'],
+    ['Are we allowed groups of five on the big end project or is there a cap?', 'capstone'],
+  ] as const;
+
+  it.each(cases)('%j → %s, where the rules alone say otherwise', async (query, agent) => {
+    const [withArbiter, rulesOnly] = await routers;
+    expect(rulesOnly.route(query).primaryAgent).not.toBe(agent);
+    const result = withArbiter.route(query);
+    expect(result.primaryAgent).toBe(agent);
+    expect(result.routingReason).toMatch(/^Arbiter: /);
+  });
+
+  it('keeps the spec R10 matrix', async () => {
+    const [router] = await routers;
+    expect(router.route('What is a topic?').primaryAgent).toBe('glossary');
+    expect(router.route('Isaac hardware requirements').primaryAgent).toBe('hardware');
+    expect(router.route('How does ROS 2 work?').primaryAgent).toBe('module_info');
+    expect(router.route('Capstone milestones').primaryAgent).toBe('capstone');
+    expect(router.route('Unknown random query').primaryAgent).toBe('book');
+  });
+});
+
+const routers = Promise.all([sampleBookRouter(), sampleBookRouter({ arbiter: false })]);

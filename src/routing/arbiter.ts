@@ -1,0 +1,181 @@
+import { z } from 'zod';
+import type { RouteResult } from '../schema/index.js';
+import type { CompiledArbiter } from './compiled-arbiter.js';
+import { CHAR_GRAM_VALUE } from './compiled-arbiter.js';
+import { normalizeWords, stemWord } from './query-text.js';
+
+/**
+ * The routing arbiter: a multinomial logistic regression fitted offline on labelled questions
+ * (`scripts/fit-routing-arbiter.ts`, tuning halves only), which reads the rule-based decision
+ * (agent, phase, confidence, scores, intent, off-topic) beside the question's words and picks the
+ * primary agent. The rules generalise unevenly to wordings nobody tuned them on; the arbiter
+ * learns, from about a thousand questions written blind by several people, where the rules'
+ * decision is worth keeping and where the words say otherwise. Its weights are plain data,
+ * validated when loaded; it applies only to a registry with exactly the agents it was fitted for.
+ */
+export const RoutingArbiterModel = z.object({
+  version: z.literal(1),
+  /** The agents, in the order of each weight vector; the registry must have exactly these. */
+  agents: z.array(z.string().min(1)).min(2),
+  /** The default (fallback) agent the model was fitted with. */
+  defaultAgent: z.string().min(1),
+  /** Whether character 3- and 4-grams of the words are features (chosen by cross-validation). */
+  charGrams: z.boolean(),
+  /** The L2 penalty chosen by cross-validation, for the record. */
+  ridge: z.number().nonnegative(),
+  /** How many labelled decisions it was fitted on. */
+  fittedOn: z.number().int().nonnegative(),
+  bias: z.array(z.number()),
+  /** Feature name → one weight per agent. */
+  weights: z.record(z.string(), z.array(z.number())),
+});
+export type RoutingArbiterModel = z.infer<typeof RoutingArbiterModel>;
+
+/** One feature: its name and value. */
+export type ArbiterFeature = [name: string, value: number];
+
+/**
+ * The features the arbiter reads: the rule decision's agent, phase (and the two together),
+ * calibrated confidence, deciding-phase scores, intent and off-topic flag; the question's stems,
+ * stem pairs, first stem and first two stems; with `charGrams`, each word's 3- and 4-grams.
+ *
+ * @example
+ * arbiterFeatures('What is a node?', result, false); // [['r=glossary', 1], ['w=node', 1], …]
+ */
+export function arbiterFeatures(
+  query: string,
+  decision: Pick<RouteResult, 'primaryAgent' | 'phase' | 'confidence' | 'scores' | 'intent'> & {
+    offTopic?: unknown;
+  },
+  charGrams: boolean,
+): ArbiterFeature[] {
+  const agent = decision.primaryAgent;
+  const features: ArbiterFeature[] = [
+    [`r=${agent}`, 1],
+    [`p=${decision.phase}`, 1],
+    [`rp=${agent}|${decision.phase}`, 1],
+    [`i=${decision.intent ?? 'none'}`, 1],
+    [`c=${agent}`, decision.confidence],
+  ];
+  if (decision.offTopic) features.push(['off', 1]);
+  for (const [name, score] of Object.entries(decision.scores))
+    if (score !== 0) features.push([`s=${decision.phase}|${name}`, score]);
+  const words = normalizeWords(query);
+  const stems = words.map(stemWord);
+  const seen = new Set<string>();
+  const once = (name: string) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    features.push([name, 1]);
+  };
+  stems.forEach((stem, i) => {
+    once(`w=${stem}`);
+    if (i > 0) once(`b=${stems[i - 1]}_${stem}`);
+  });
+  if (stems[0] !== undefined) once(`f=${stems[0]}`);
+  if (stems[1] !== undefined) once(`f2=${stems[0]}_${stems[1]}`);
+  if (charGrams) {
+    const grams = new Map<string, number>();
+    for (const word of words) {
+      const padded = `<${word}>`;
+      for (const n of [3, 4])
+        for (let i = 0; i + n <= padded.length; i += 1) {
+          const gram = `g=${padded.slice(i, i + n)}`;
+          grams.set(gram, (grams.get(gram) ?? 0) + CHAR_GRAM_VALUE);
+        }
+    }
+    for (const gram of grams) features.push(gram);
+  }
+  return features;
+}
+
+/** The arbiter's probabilities for each of `model.agents`, in that order. */
+export function arbiterProbabilities(
+  model: RoutingArbiterModel,
+  features: readonly ArbiterFeature[],
+): number[] {
+  const logits = model.bias.slice();
+  for (const [name, value] of features) {
+    const weights = model.weights[name];
+    if (!weights) continue;
+    for (let k = 0; k < logits.length; k += 1) logits[k]! += (weights[k] ?? 0) * value;
+  }
+  return softmax(logits);
+}
+
+/** Softmax of logits, shifted by their maximum so large ones cannot overflow. */
+export function softmax(logits: readonly number[]): number[] {
+  const max = Math.max(...logits);
+  const exps = logits.map((z) => Math.exp(z - max));
+  const sum = exps.reduce((a, b) => a + b, 0);
+  return exps.map((e) => e / sum);
+}
+
+/** Whether a model was fitted for these agents and this default agent. */
+export function arbiterFits(
+  model: RoutingArbiterModel,
+  agentNames: readonly string[],
+  defaultAgent: string,
+): boolean {
+  return (
+    model.defaultAgent === defaultAgent &&
+    agentNames.length === model.agents.length &&
+    agentNames.every((name) => model.agents.includes(name))
+  );
+}
+
+const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/** What the arbiter picks over a rule decision: another agent, with both probabilities. */
+export interface ArbiterPick {
+  agent: string;
+  p: number;
+  ruledP: number;
+}
+
+/**
+ * The agent the arbiter would put first instead of the rules' one, or undefined when it keeps the
+ * rules' decision: on a tie (an arbiter that knows nothing of a question changes nothing), for an
+ * explicit route, and when its pick is already one of the rules' later asks (it reads the whole
+ * question and cannot tell which ask comes first).
+ */
+export function arbiterPick(
+  arbiter: CompiledArbiter,
+  query: string,
+  result: RouteResult,
+): ArbiterPick | undefined {
+  if (result.phase === 'explicit') return undefined;
+  const { model } = arbiter;
+  const ruledAt = model.agents.indexOf(result.primaryAgent);
+  if (ruledAt < 0) return undefined;
+  const probabilities = softmax(Array.from(arbiter.logits(query, result)));
+  let best = ruledAt;
+  for (let k = 0; k < probabilities.length; k += 1)
+    if (probabilities[k]! > probabilities[best]!) best = k;
+  const agent = model.agents[best];
+  if (agent === undefined || best === ruledAt || result.secondaryAgents.includes(agent))
+    return undefined;
+  return { agent, p: probabilities[best]!, ruledP: probabilities[ruledAt]! };
+}
+
+/**
+ * Lets the arbiter review a rule decision in place (see {@link arbiterPick}): when it picks
+ * another primary agent, that agent becomes primary, the confidence becomes the arbiter's
+ * probability for it and the reason says what the rules had decided.
+ *
+ * @example
+ * arbitrate(model, 'How does a bike derailleur work?', result); // module_info → book
+ */
+export function arbitrate(arbiter: CompiledArbiter, query: string, result: RouteResult): void {
+  const pick = arbiterPick(arbiter, query, result);
+  if (!pick) return;
+  const ruled = result.primaryAgent;
+  result.primaryAgent = pick.agent;
+  // The off-topic subject is the fallback's reason to quote nothing; a specialist answers.
+  if (pick.agent !== arbiter.model.defaultAgent) delete result.offTopic;
+  result.confidence = round(pick.p);
+  result.routingReason =
+    `Arbiter: ${pick.agent} (p=${round(pick.p)}) over the rules' ${ruled} (p=${round(pick.ruledP)}), ` +
+    `learnt from ${arbiter.model.fittedOn} labelled decisions on the question's words and the rules' ` +
+    `decision. The rules said: ${result.routingReason}`;
+}

@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import { packagePath } from '../config/index.js';
+import { CohortError } from '../errors/index.js';
+import { RoutingArbiterModel } from './arbiter.js';
+import { compileArbiter, type CompiledArbiter } from './compiled-arbiter.js';
+
+/** Where the book agents' fitted arbiter lives, beside the agent files it was fitted for. */
+export const ROUTING_ARBITER_FILE = packagePath('agents', 'routing-arbiter.json');
+
+let compiled: CompiledArbiter | undefined;
+
+/**
+ * The book assistant's fitted arbiter (`agents/routing-arbiter.json`, written by
+ * `scripts/fit-routing-arbiter.ts` from the tuning halves of `eval/routing-*.jsonl` over the
+ * textbook and the sample book), read, validated and compiled once, when the first router needs it.
+ */
+export function ROUTING_ARBITER(): CompiledArbiter {
+  compiled ??= compileArbiter(readArbiter(ROUTING_ARBITER_FILE));
+  return compiled;
+}
+
+/** Reads and validates an arbiter file; a missing or malformed one is a `CohortError` naming it. */
+export function readArbiter(path: string): RoutingArbiterModel {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (cause) {
+    throw new CohortError(
+      'invalid_input',
+      `The routing arbiter ${path} could not be read (${cause instanceof Error ? cause.message : String(cause)}). Fit it again with \`npx tsx scripts/fit-routing-arbiter.ts\`, or set routing.arbiter to false.`,
+      { file: path, cause },
+    );
+  }
+  const parsed = RoutingArbiterModel.safeParse(raw);
+  if (!parsed.success)
+    throw new CohortError(
+      'invalid_input',
+      `The routing arbiter ${path} is not a valid model: ${parsed.error.issues[0]?.path.join('.') || 'top level'}: ${parsed.error.issues[0]?.message}. Fit it again with \`npx tsx scripts/fit-routing-arbiter.ts\`, or set routing.arbiter to false.`,
+      { file: path },
+    );
+  const width = parsed.data.agents.length;
+  const ragged =
+    parsed.data.bias.length !== width ||
+    Object.values(parsed.data.weights).some((weights) => weights.length !== width);
+  if (ragged)
+    throw new CohortError(
+      'invalid_input',
+      `The routing arbiter ${path} is not a valid model: every weight list must have one weight per agent (${width}). Fit it again with \`npx tsx scripts/fit-routing-arbiter.ts\`, or set routing.arbiter to false.`,
+      { file: path },
+    );
+  return parsed.data;
+}
