@@ -1,8 +1,8 @@
 /**
  * Routes every question of every routing set (eval/routing-*.jsonl and the shared dev set) over
- * one book and writes one JSON line per question: the set, its split, the label and the router's
- * decision (agent, confidence, phase, intent, scores, off-topic subject). The input of the
- * routing-arbiter experiment (fit-routing-arbiter.py reads it).
+ * one book with the rules alone (arbiter off) and writes one JSON line per question: the set, its
+ * split, the label, the rules' decision and what `explain` shows behind it (keyword scores, the
+ * classifier's probabilities, the subject's grounding). For experiments on the routing arbiter.
  *
  * Usage: npx tsx scripts/experiments/dump-routes.ts <book dir> > routes.jsonl
  */
@@ -25,12 +25,19 @@ const files = [
 ];
 const store = await createStore(await openPgliteDb('memory://'));
 await ingest(book, { store });
-const router = createRouter(createBookRegistry());
+const router = createRouter(createBookRegistry(), { arbiter: false });
 router.learn(await loadBookKnowledge(store));
 await store.close();
 for (const file of files) {
   for (const c of loadRoutingCases(file)) {
-    const r = router.route(c.query);
+    const {
+      result: r,
+      keywords,
+      probabilities,
+      grounding,
+      onTopic,
+      clauses,
+    } = router.explain(c.query);
     process.stdout.write(
       JSON.stringify({
         file,
@@ -46,7 +53,20 @@ for (const file of files) {
         intent: r.intent,
         scores: r.scores,
         offTopic: r.offTopic ? true : false,
-        reason: r.routingReason,
+        keywords: Object.fromEntries(Object.entries(keywords).map(([a, k]) => [a, k.score])),
+        probabilities,
+        onTopic,
+        asks: clauses.length,
+        grounding: grounding && {
+          judged: grounding.judged,
+          score: grounding.score,
+          together: grounding.together,
+          covered: grounding.covered.length,
+          uncovered: grounding.uncovered.length,
+          bookTerms: grounding.bookTerms.length,
+          domainShares: grounding.domainShares,
+          purpose: grounding.purpose?.score,
+        },
       }) + '\n',
     );
   }

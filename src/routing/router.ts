@@ -19,7 +19,7 @@ import { round, type PhaseSettings } from './phases/phase.js';
 import type { FeatureWeights } from './query-features.js';
 import { fitRouterCalibration } from './router-calibration.js';
 import { buildRoutingModel, type RoutingModel } from './routing-model.js';
-import { DEFAULT_MIN_GROUNDING } from './subject-grounding.js';
+import { DEFAULT_MIN_GROUNDING, type Grounding } from './subject-grounding.js';
 
 /** Below this calibrated probability the best specialist is not trusted and the query falls back. */
 export const DEFAULT_MIN_CONFIDENCE = 0.4;
@@ -64,6 +64,8 @@ export interface RouteExplanation {
   probabilities: Record<string, number>;
   corrections: Array<[string, string]>;
   onTopic: boolean;
+  /** How much of the question's subject the book covers, when the router has book knowledge. */
+  grounding?: Grounding;
   clauses: ClauseRoute[];
 }
 
@@ -241,6 +243,7 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
         probabilities: classification.probabilities,
         corrections: analyzed.corrections,
         onTopic: analyzed.onTopic,
+        ...(analyzed.grounding ? { grounding: analyzed.grounding } : {}),
         clauses,
       };
     },
