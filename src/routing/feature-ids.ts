@@ -51,8 +51,8 @@ export function queryFeatureId(key: string): number {
  */
 export interface FeatureList {
   readonly count: number;
-  readonly ids: Int32Array;
-  readonly values: Float64Array;
+  readonly ids: readonly number[];
+  readonly values: readonly number[];
   readonly keys: readonly (string | undefined)[];
 }
 
@@ -77,7 +77,7 @@ const NO_KEYS: readonly undefined[] = [];
  * A reusable builder of {@link FeatureList}s. `start` empties it (the previous list is then
  * gone: read a list before starting the next).
  */
-export class FeatureListBuilder implements FeatureList {
+export class FeatureListBuilder {
   count = 0;
   ids = new Int32Array(64);
   values = new Float64Array(64);
@@ -129,14 +129,20 @@ export class FeatureListBuilder implements FeatureList {
     }
   }
 
-  /** A copy of the list as it is now, in arrays of its own size. */
+  /**
+   * A copy of the list as it is now, in arrays of its own size: plain arrays, which the engine
+   * makes in its young heap, where a typed array this size gets its own buffer outside it, dearer
+   * to allocate and to collect (one list per clause of every question).
+   */
   snapshot(): FeatureList {
-    return {
-      count: this.count,
-      ids: this.ids.slice(0, this.count),
-      values: this.values.slice(0, this.count),
-      keys: this.unnamed ? this.keys.slice(0, this.count) : NO_KEYS,
-    };
+    const count = this.count;
+    const ids: number[] = [];
+    const values: number[] = [];
+    for (let i = 0; i < count; i += 1) {
+      ids.push(this.ids[i]!);
+      values.push(this.values[i]!);
+    }
+    return { count, ids, values, keys: this.unnamed ? this.keys.slice(0, count) : NO_KEYS };
   }
 
   private growSlots(id: number): void {

@@ -52,6 +52,20 @@ export interface ClassifierStats {
 export interface FeatureBundle {
   key: string;
   features(): Iterable<readonly [string, number]>;
+  /**
+   * The contribution the classifier that last read the bundle summed (set by it): found on the
+   * bundle, which the router already holds, instead of by its key in the classifier's cache.
+   */
+  summed?: BundleSum;
+}
+
+/** A bundle's summed contribution to one classifier's logits (see {@link FeatureBundle}). */
+export interface BundleSum {
+  /** The classifier it was summed for. */
+  readonly by: object;
+  readonly logits: Float64Array;
+  readonly seen: number;
+  readonly total: number;
 }
 
 /**
@@ -291,21 +305,30 @@ export function restoreIntentClassifier(model: ClassifierModel): IntentClassifie
   byId.forEach((offset, id) => (offsetById[id] = offset));
 
   // Naive Bayes is linear in feature counts, so a bundle's contribution can be summed once.
-  const bundleCache = new Map<string, { logits: Float64Array; seen: number; total: number }>();
+  const bundleCache = new Map<string, BundleSum>();
   const BUNDLE_CACHE_LIMIT = 20_000;
-  const bundleContribution = (bundle: FeatureBundle) => {
+  // This classifier, as a bundle's `summed` names it.
+  const self = {};
+  const bundleContribution = (bundle: FeatureBundle): BundleSum => {
+    const last = bundle.summed;
+    if (last !== undefined && last.by === self) return last;
     let cached = bundleCache.get(bundle.key);
-    if (cached) return cached;
-    cached = { logits: new Float64Array(width), seen: 0, total: 0 };
-    for (const [feature, value] of bundle.features()) {
-      cached.total += value;
-      const at = offsets.get(feature);
-      if (at === undefined) continue;
-      cached.seen += value;
-      for (let c = 0; c < width; c += 1)
-        cached.logits[c] = (cached.logits[c] as number) + value * (flat[at + c] as number);
+    if (!cached) {
+      const logits = new Float64Array(width);
+      let seen = 0;
+      let total = 0;
+      for (const [feature, value] of bundle.features()) {
+        total += value;
+        const at = offsets.get(feature);
+        if (at === undefined) continue;
+        seen += value;
+        for (let c = 0; c < width; c += 1)
+          logits[c] = (logits[c] as number) + value * (flat[at + c] as number);
+      }
+      cached = { by: self, logits, seen, total };
+      if (bundleCache.size < BUNDLE_CACHE_LIMIT) bundleCache.set(bundle.key, cached);
     }
-    if (bundleCache.size < BUNDLE_CACHE_LIMIT) bundleCache.set(bundle.key, cached);
+    bundle.summed = cached;
     return cached;
   };
 

@@ -263,6 +263,8 @@ export function charGramBundles(
       bundle = {
         key: word,
         features: () => charGrams(word).map((gram) => [gram, weights.char] as const),
+        // Present from the start, so every bundle has one shape when the classifier sets it.
+        summed: undefined,
       };
       if (byWord.size < KEY_LIMIT) byWord.set(word, bundle);
     }
