@@ -111,6 +111,22 @@ export function softmax(logits: readonly number[]): number[] {
   return exps.map((e) => e / sum);
 }
 
+/**
+ * {@link softmax} of logits written over them (no arrays made on every route): the same
+ * operations in the same order, so the same numbers.
+ */
+function softmaxInPlace(logits: Float64Array): Float64Array {
+  let max = Number.NEGATIVE_INFINITY;
+  for (const z of logits) max = Math.max(max, z);
+  let sum = 0;
+  for (let k = 0; k < logits.length; k += 1) {
+    logits[k] = Math.exp(logits[k]! - max);
+    sum += logits[k]!;
+  }
+  for (let k = 0; k < logits.length; k += 1) logits[k] = logits[k]! / sum;
+  return logits;
+}
+
 /** Whether a model was fitted for these agents and this default agent. */
 export function arbiterFits(
   model: RoutingArbiterModel,
@@ -148,7 +164,7 @@ export function arbiterPick(
   const { model } = arbiter;
   const ruledAt = model.agents.indexOf(result.primaryAgent);
   if (ruledAt < 0) return undefined;
-  const probabilities = softmax(Array.from(arbiter.logits(query, result)));
+  const probabilities = softmaxInPlace(arbiter.logits(query, result));
   let best = ruledAt;
   for (let k = 0; k < probabilities.length; k += 1)
     if (probabilities[k]! > probabilities[best]!) best = k;

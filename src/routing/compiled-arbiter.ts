@@ -210,7 +210,8 @@ export function compileArbiter(model: RoutingArbiterModel): CompiledArbiter {
         }
         records.push(record);
       }
-      const [first, second] = records;
+      const first = records[0];
+      const second = records[1];
       if (first && first.has & HAS_FIRST) addFrom(logits, first.own, width);
       if (first && second) add(logits, first.firstPairs?.get(second.stem), 1);
       for (const record of records)
