@@ -1,14 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openAssistant } from '../assistant/index.js';
 import { loadConfig, type CohortConfig } from '../config/index.js';
 import { isCohortError } from '../errors/index.js';
-import { LOCK_FILE_NAME, openStore, type Store } from '../store/index.js';
+import { LOCK_FILE_NAME, openStore, UNFINISHED_FOLDER_FILE, type Store } from '../store/index.js';
 import { startServeProcess } from '../test/serve-process.js';
 import { prepareNewFolderInChild } from './first-start.js';
 
@@ -141,6 +141,25 @@ describe("cohort serve's first start in a child process", () => {
     });
     expect(await prepareNewFolderInChild(postgres, io())).toBeUndefined();
   });
+
+  it('prepares a folder a killed first start left half-made in the child again', async () => {
+    // What a first start killed while writing the new store leaves (see unfinished-folder.ts):
+    // the marker, a dead process's lock and the engine's first file, which PGlite cannot start.
+    const book = smallBook();
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-first-start-half-made-'));
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    writeFileSync(
+      join(dir, LOCK_FILE_NAME),
+      JSON.stringify({ pid: gone, host: hostname(), startedAt: Date.now(), command: 'serve' }),
+    );
+    writeFileSync(join(dir, UNFINISHED_FOLDER_FILE), '');
+    writeFileSync(join(dir, 'PG_VERSION'), '17\n');
+    const config = configFor(dir, book);
+    const ingested = await prepareNewFolderInChild(config, io());
+    expect(ingested?.files).toBe(2);
+    expect(lockPid(dir)).toBe(process.pid);
+    expect((await storeContents(config)).chunks.length).toBe(ingested?.chunks);
+  }, 120_000);
 
   it("throws the child's failure as the CohortError the serving process would have thrown", async () => {
     const root = mkdtempSync(join(tmpdir(), 'cohort-first-start-fail-'));

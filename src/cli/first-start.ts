@@ -37,7 +37,8 @@ function childCommand(): { script: string; execArgv: string[] } {
  * The folder stays locked throughout: the child takes the lock naming this command, and when done
  * renames it over to this process (`FolderLock.handOver`), which then takes it over as its own. A
  * killed child leaves a lock naming a dead process and a folder as a kill leaves it (an ingestion
- * is one transaction), which the next start recovers; the child exits when this process dies.
+ * is one transaction; a new store still being written is marked unfinished and is made again),
+ * which the next start recovers, in a child again; the child exits when this process dies.
  * A failure in the child is thrown here as the `CohortError` it was.
  *
  * @example

@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { CohortError } from '../errors/index.js';
+import { isUnfinishedFolder } from './unfinished-folder.js';
 
 /**
  * Creates an embedded store's data folder and the folders above it that are missing, one level at
@@ -51,14 +52,15 @@ function exists(path: string): boolean {
 }
 
 /**
- * True when `dir` is a new data folder: missing, empty, or holding nothing but a folder lock
- * (`lockFile`, taken by the process about to create the store in it). Anything else is a store,
- * or the user's, and is never replaced.
+ * True when `dir` is a new data folder: missing, empty, holding nothing but a folder lock
+ * (`lockFile`, taken by the process about to create the store in it), or holding what a start
+ * killed while making a new store there left (its marker, see `unfinished-folder.ts`), which is
+ * made again. Anything else is a store, or the user's, and is never replaced.
  *
  * @example
  * isNewDataFolder('.cohort', 'cohort.lock'); // true before the first start
  */
 export function isNewDataFolder(dir: string, lockFile: string): boolean {
   if (!exists(dir)) return true;
-  return readdirSync(dir).every((name) => name === lockFile);
+  return readdirSync(dir).every((name) => name === lockFile) || isUnfinishedFolder(dir);
 }

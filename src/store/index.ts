@@ -15,6 +15,7 @@ export {
   type LockHolder,
 } from './folder-lock.js';
 export { createDataFolder, isNewDataFolder } from './data-folder.js';
+export { UNFINISHED_FOLDER_FILE } from './unfinished-folder.js';
 export { SessionRepo } from './session-repo.js';
 export { MetaRepo } from './meta-repo.js';
 export {

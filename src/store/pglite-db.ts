@@ -1,9 +1,7 @@
-import { readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type { MemoryFS, PGlite, Transaction } from '@electric-sql/pglite';
 import { CohortError } from '../errors/index.js';
 import type { Db } from './db.js';
-import { createDataFolder, isNewDataFolder } from './data-folder.js';
+import { createDataFolder, dataFolderError, isNewDataFolder } from './data-folder.js';
 import { acquireFolderLock, LOCK_FILE_NAME, type FolderLock } from './folder-lock.js';
 import { openPgliteWorkerDb, type Dumpable } from './pglite-worker-db.js';
 import { embeddedStartParams, useEmbeddedWasmCompiler } from './pglite-settings.js';
@@ -21,6 +19,11 @@ import {
 } from './snapshot-unpack.js';
 import { checkpointRedo, walNeverRead } from './wal-before-checkpoint.js';
 import { BYTEA_TYPE_ID, parseBytea, serializeBytea } from './pglite-bytea.js';
+import {
+  clearUnfinishedFolder,
+  finishUnfinishedFolder,
+  startUnfinishedFolder,
+} from './unfinished-folder.js';
 
 type Queryable = Pick<PGlite, 'query' | 'exec'> | Transaction;
 
@@ -101,20 +104,32 @@ export interface PgliteOptions {
  * holder (share a store between processes with PostgreSQL instead). A folder's engine runs on a
  * worker thread, so its work does not block the event loop, and flushes commits to disk (`fsync`
  * on) before they are acknowledged. A new store starts from the saved fresh-folder
- * snapshot when there is one, and saves one when there is not.
+ * snapshot when there is one, and saves one when there is not. A new folder is marked unfinished
+ * until the engine has opened it, so a process killed while writing it leaves a folder the next
+ * open makes again (see `unfinished-folder.ts`), never one PGlite cannot start.
  *
  * @example
  * const db = await openPgliteDb('.cohort');
  */
 export async function openPgliteDb(dataDir: string, options: PgliteOptions = {}): Promise<Db> {
   const inMemory = dataDir.startsWith('memory://');
-  // Only a missing or empty folder is new (or one holding only the lock of the caller that
-  // passed it in): anything else is the user's and is never replaced.
-  const fresh = inMemory || isNewDataFolder(dataDir, LOCK_FILE_NAME);
   let lock: FolderLock | undefined;
   if (!inMemory) {
     createDataFolder(dataDir);
     lock = options.lock ?? acquireFolderLock(dataDir);
+  }
+  // Decided under the lock: a process that held it a moment ago may have made the store since.
+  // Only a missing or empty folder is new (holding at most the lock), or one whose making was
+  // interrupted: anything else is the user's and is never replaced.
+  const fresh = inMemory || isNewDataFolder(dataDir, LOCK_FILE_NAME);
+  const newFolder = fresh && !inMemory;
+  if (newFolder) {
+    try {
+      startUnfinishedFolder(dataDir, [LOCK_FILE_NAME]);
+    } catch (cause) {
+      lock?.release();
+      throw dataFolderError(dataDir, 'write in', cause);
+    }
   }
   const release = (db: Db): Db => ({
     engine: db.engine,
@@ -131,6 +146,18 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
       }
     },
   });
+  // The engine has opened the folder whole: from now on it is a store, which no start empties.
+  const finished = async <T extends Db>(db: T): Promise<T> => {
+    if (newFolder) {
+      try {
+        finishUnfinishedFolder(dataDir);
+      } catch (error) {
+        await db.close().catch(() => undefined);
+        throw error;
+      }
+    }
+    return db;
+  };
   const cacheDir =
     options.snapshotDir === false ? undefined : (options.snapshotDir ?? defaultSnapshotDir());
   const snapshot = fresh && cacheDir ? findSnapshot(cacheDir) : undefined;
@@ -168,29 +195,35 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
       });
       return { ...wrap(pg, pg), dumpDataDir: (compression) => pg.dumpDataDir(compression) };
     };
-    if (snapshot && cacheDir) {
-      try {
-        return release(await create(snapshot));
-      } catch {
-        // A damaged snapshot: forget it, empty the folder it was unpacked into, start as new.
-        discardSnapshot(cacheDir);
-        if (!inMemory) {
-          for (const entry of readdirSync(dataDir)) {
-            if (entry !== LOCK_FILE_NAME)
-              rmSync(join(dataDir, entry), { recursive: true, force: true });
-          }
-        }
-      }
-    }
-    const db = await create();
-    if (fresh && cacheDir) await saveSnapshot(db, cacheDir);
+    const fromSnapshot =
+      snapshot && cacheDir
+        ? await create(snapshot).catch(() => {
+            // A damaged snapshot: forget it, empty the folder it was unpacked into, start as new.
+            discardSnapshot(cacheDir);
+            if (newFolder) clearUnfinishedFolder(dataDir, [LOCK_FILE_NAME]);
+            return undefined;
+          })
+        : undefined;
+    const db = await finished(fromSnapshot ?? (await create()));
+    if (!fromSnapshot && fresh && cacheDir) await saveSnapshot(db, cacheDir);
     return release(db);
   } catch (cause) {
     lock?.release();
+    const reason = cause instanceof Error ? cause.message : String(cause);
     throw new CohortError(
       'retrieval_unavailable',
-      `Cannot open the store in ${dataDir}: ${cause instanceof Error ? cause.message : String(cause)}.`,
+      `Cannot open the store in ${dataDir}: ${reason}.${fresh ? '' : cannotStartAdvice(reason)}`,
       { cause },
     );
   }
+}
+
+/**
+ * What to do about a folder holding PostgreSQL files PGlite cannot start from: they are damaged,
+ * or were left half-written by a start killed while making a new store before new folders were
+ * marked unfinished (see `unfinished-folder.ts`), which no start empties on its own.
+ */
+function cannotStartAdvice(reason: string): string {
+  if (!reason.includes('failed to initialize')) return '';
+  return ' Its PostgreSQL files are damaged, or incomplete (a first start killed while writing them, by a cohort older than this one): restore the folder from a backup or, if it holds nothing you need, remove it and start again.';
 }
