@@ -427,7 +427,7 @@ export function buildRoutingModel(
           text,
           records.map((record) => record.facts as WordFacts),
         );
-        return {
+        const analyzed: AnalyzedQuery = {
           text,
           corrections,
           cues,
@@ -435,8 +435,10 @@ export function buildRoutingModel(
           features,
           bundles,
           onTopic,
-          ...(grounding ? { grounding } : {}),
         };
+        // Set, not spread in (see decide-clause.ts): the same keys in the same order.
+        if (grounding) analyzed.grounding = grounding;
+        return analyzed;
       },
     };
   };

@@ -78,8 +78,10 @@ export function decideClause(
     isMultiDomain: secondary.length > 0,
     phase,
     scores: roundedScores(scores),
-    ...(phase === 'keyword' ? {} : { intent: context.intent }),
-    ...(decision!.offTopic ? { offTopic: decision!.offTopic } : {}),
   };
+  // Set after, in the same key order, rather than spread in: spreading copies by looking each
+  // object's shape up, on every clause of every question.
+  if (phase !== 'keyword') result.intent = context.intent;
+  if (decision!.offTopic) result.offTopic = decision!.offTopic;
   return { result, analyzed, classification: context.classification };
 }

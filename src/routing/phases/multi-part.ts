@@ -95,7 +95,14 @@ function decideRead(model: RoutingModel, typed: string, settings: PhaseSettings)
     // A bare term ("URDF?", "SLAM = ?") asks what the term is (R3), whatever its domain.
     const intent = isBareTerm(query) ? 'definition' : form?.intent;
     const whole = decideClause(model, query, settings, intent, form?.known);
-    return { ...whole, clauses: [] };
+    // Field by field, not by spreading: routing's most common path, and a spread copies by
+    // looking the object's shape up every time.
+    return {
+      result: whole.result,
+      analyzed: whole.analyzed,
+      classification: whole.classification,
+      clauses: [],
+    };
   }
 
   // Context before a first ask that points back at it is that ask's subject ("My PC has a GTX

@@ -41,7 +41,11 @@ export function phaseContext(
   const classification = model.classifier.classify(analyzed.features, analyzed.bundles);
   const { specialists, definer } = castOf(model);
   const byKeyword = specialists
-    .map((agent) => ({ agent, ...analyzed.keywords[agent.name]! }))
+    .map((agent) => {
+      // Field by field, not spread (a spread looks the object's shape up on every clause).
+      const { score, matched } = analyzed.keywords[agent.name]!;
+      return { agent, score, matched };
+    })
     .sort((a, b) => b.score - a.score);
   return {
     model,
