@@ -395,7 +395,11 @@ export function compileKnowledge(
     // After "need to", one bare verb is what the subject must do, not what it is for: "What does
     // the demo need to show?" (a purpose names a thing: "need to play Elden Ring").
     const named = text.words[at - 1] === 'for' || purpose.subject.length >= 2;
-    return purpose.judged && named ? { ...whole, purpose } : whole;
+    if (!purpose.judged || !named) return whole;
+    // `whole` is this call's own: the purpose is added to it (last, as a spread would put it)
+    // rather than copied with a spread, which looks the object's shape up each time.
+    whole.purpose = purpose;
+    return whole;
   };
 
   const groundText = (text: QueryText, facts: readonly WordFacts[] | undefined): Grounding => {
@@ -479,12 +483,14 @@ export function compileKnowledge(
       weight > 0
         ? judged.reduce((sum, entry) => sum + entry.weight * entry.strength, 0) / weight
         : 1;
-    const totalMass = mass.reduce((a, b) => a + b, 0);
+    // Loops rather than a typed array's reduce and forEach (each a call per element): the same
+    // sums in the same order.
+    let totalMass = 0;
+    for (let d = 0; d < mass.length; d += 1) totalMass += mass[d]!;
     const domainShares: Record<string, number> = {};
     if (totalMass > 0)
-      knowledge.domains.forEach((domain, d) => {
-        domainShares[domain] = (mass[d] ?? 0) / totalMass;
-      });
+      for (let d = 0; d < knowledge.domains.length; d += 1)
+        domainShares[knowledge.domains[d]!] = (mass[d] ?? 0) / totalMass;
     return {
       subject: judged.map((entry) => entry.word),
       covered: judged
