@@ -53,9 +53,14 @@ export function splitClauses(query: string): Clause[] {
     }
     clauses.push({ text, ask: asks });
   };
-  for (const match of query.matchAll(CLAUSE_BREAK)) {
+  // `exec` on the one global expression rather than `matchAll`, which makes a copy of the
+  // expression and an iterator for every question: the same matches, in the same order.
+  CLAUSE_BREAK.lastIndex = 0;
+  for (let match = CLAUSE_BREAK.exec(query); match; match = CLAUSE_BREAK.exec(query)) {
     push(match.index, match[0]);
     start = match.index + match[0].length;
+    // As matchAll does, an empty match moves on a character (none of the breaks is empty).
+    if (match[0] === '') CLAUSE_BREAK.lastIndex += 1;
   }
   push(query.length, '');
   return clauses;

@@ -79,10 +79,15 @@ export function decideQuery(
 // Gazebo?", which opens with it, is). Read as "Which IMU is suggested?".
 const BOOK_AS_SOURCE =
   /(?<=\w[\s,]+)\b(?:does|do|did|would) (?:the|this|our|your) (?:book|textbook|course|author|authors) (suggest|recommend|advise|use|pick|mention|propose|prefer)\b/gi;
+// Every match names one of these words: most questions have none, and then the expression
+// above, whose look-behind is tried at every word, is not run.
+const BOOK_WORDS = /book|course|author/i;
 const asSourceless = (query: string): string =>
-  query.replace(BOOK_AS_SOURCE, (_, verb: string) =>
-    /e$/.test(verb) ? `is ${verb.toLowerCase()}d` : `is ${verb.toLowerCase()}ed`,
-  );
+  BOOK_WORDS.test(query)
+    ? query.replace(BOOK_AS_SOURCE, (_, verb: string) =>
+        /e$/.test(verb) ? `is ${verb.toLowerCase()}d` : `is ${verb.toLowerCase()}ed`,
+      )
+    : query;
 
 function decideRead(model: RoutingModel, typed: string, settings: PhaseSettings): QueryDecision {
   const query = asSourceless(typed);
