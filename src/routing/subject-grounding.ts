@@ -123,6 +123,26 @@ export interface Grounding {
 }
 
 /** One subject word as judged: its weight in the subject and how strongly the book covers it. */
+/**
+ * The words of the entries `keep` picks, highest `key` first, ties in their order: what filter,
+ * a stable sort and map gave, by insertion (a question has a handful; no comparator called
+ * through the sort builtin on every clause).
+ */
+function wordsBy(
+  entries: readonly JudgedWord[],
+  keep: (entry: JudgedWord) => boolean,
+  key: (entry: JudgedWord) => number,
+): string[] {
+  const kept: JudgedWord[] = [];
+  for (const entry of entries) {
+    if (!keep(entry)) continue;
+    let at = kept.length;
+    while (at > 0 && key(entry) > key(kept[at - 1]!)) at -= 1;
+    kept.splice(at, 0, entry);
+  }
+  return kept.map((entry) => entry.word);
+}
+
 interface JudgedWord {
   word: string;
   stem: string;
@@ -411,8 +431,12 @@ export function compileKnowledge(
     let named = false;
     const { words, stems } = text;
     // "Go2 versus G1": keywords the word split cannot see weigh as book terms.
-    if (compoundKeywords.size > 0 && /\d/.test(text.raw))
-      for (const [token] of text.raw.toLowerCase().matchAll(COMPOUND)) {
+    if (compoundKeywords.size > 0 && /\d/.test(text.raw)) {
+      const lower = text.raw.toLowerCase();
+      // `exec` on the one global expression: `matchAll` copies it and makes an iterator.
+      COMPOUND.lastIndex = 0;
+      for (let match = COMPOUND.exec(lower); match; match = COMPOUND.exec(lower)) {
+        const token = match[0];
         const found = compactForms(token).find((form) => compoundKeywords.has(form));
         if (!found || seen.has(found)) continue;
         seen.add(found);
@@ -426,6 +450,7 @@ export function compileKnowledge(
           passages: undefined,
         });
       }
+    }
     for (let i = 0; i < words.length; i += 1) {
       const word = words[i] as string;
       const stem = stems[i] ?? word;
@@ -493,18 +518,20 @@ export function compileKnowledge(
         domainShares[knowledge.domains[d]!] = (mass[d] ?? 0) / totalMass;
     return {
       subject: judged.map((entry) => entry.word),
-      covered: judged
-        .filter((entry) => entry.strength >= 0.5)
-        .sort((a, b) => b.strength - a.strength)
-        .map((entry) => entry.word),
+      covered: wordsBy(
+        judged,
+        (entry) => entry.strength >= 0.5,
+        (entry) => entry.strength,
+      ),
       bookTerms,
       // Names the book does not know come first: they are the most specific words there are.
       uncovered: [
         ...(namesOnly ? [] : names.filter((word) => !properNames.includes(word))),
-        ...judged
-          .filter((entry) => entry.strength < 0.5)
-          .sort((a, b) => b.weight - a.weight)
-          .map((entry) => entry.word),
+        ...wordsBy(
+          judged,
+          (entry) => entry.strength < 0.5,
+          (entry) => entry.weight,
+        ),
       ],
       score,
       together: weight > 0 ? together(judged) / weight : 1,
