@@ -236,6 +236,13 @@ describe('the arbiter file', () => {
       [file('bad.json', '{'), /could not be read/],
       [file('shape.json', '{"version": 2}'), /is not a valid model: version/],
       [
+        file(
+          'weights.json',
+          JSON.stringify({ ...derailleurModel(), weights: { 'w=gear': [1, 'x', 0, 0, 0] } }),
+        ),
+        /is not a valid model: weights: must map each feature name to a list of finite numbers/,
+      ],
+      [
         file('ragged.json', JSON.stringify({ ...derailleurModel(), bias: [0] })),
         /one weight per agent \(5\)/,
       ],

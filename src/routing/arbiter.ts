@@ -13,6 +13,22 @@ import { normalizeWords, stemWord } from './query-text.js';
  * decision is worth keeping and where the words say otherwise. Its weights are plain data,
  * validated when loaded; it applies only to a registry with exactly the agents it was fitted for.
  */
+/**
+ * Whether `value` maps feature names to lists of finite numbers: checked in one loop, since a
+ * fitted model has thousands of features and zod's record-of-arrays check of them was 40 % of
+ * loading the arbiter (a cold `cohort ask` loads it).
+ */
+function isWeightTable(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  for (const key in value) {
+    const weights = (value as Record<string, unknown>)[key];
+    if (!Array.isArray(weights)) return false;
+    for (const weight of weights)
+      if (typeof weight !== 'number' || !Number.isFinite(weight)) return false;
+  }
+  return true;
+}
+
 export const RoutingArbiterModel = z.object({
   version: z.literal(1),
   /** The agents, in the order of each weight vector; the registry must have exactly these. */
@@ -27,7 +43,10 @@ export const RoutingArbiterModel = z.object({
   fittedOn: z.number().int().nonnegative(),
   bias: z.array(z.number()),
   /** Feature name → one weight per agent. */
-  weights: z.record(z.string(), z.array(z.number())),
+  weights: z.custom<Record<string, number[]>>(
+    isWeightTable,
+    'must map each feature name to a list of finite numbers',
+  ),
 });
 export type RoutingArbiterModel = z.infer<typeof RoutingArbiterModel>;
 
