@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { softmax, softmaxInPlace } from './softmax.js';
 import type { RouteResult } from '../schema/index.js';
 import type { CompiledArbiter } from './compiled-arbiter.js';
 import { CHAR_GRAM_VALUE } from './compiled-arbiter.js';
@@ -120,30 +121,6 @@ export function arbiterProbabilities(
     for (let k = 0; k < logits.length; k += 1) logits[k]! += (weights[k] ?? 0) * value;
   }
   return softmax(logits);
-}
-
-/** Softmax of logits, shifted by their maximum so large ones cannot overflow. */
-export function softmax(logits: readonly number[]): number[] {
-  const max = Math.max(...logits);
-  const exps = logits.map((z) => Math.exp(z - max));
-  const sum = exps.reduce((a, b) => a + b, 0);
-  return exps.map((e) => e / sum);
-}
-
-/**
- * {@link softmax} of logits written over them (no arrays made on every route): the same
- * operations in the same order, so the same numbers.
- */
-function softmaxInPlace(logits: Float64Array): Float64Array {
-  let max = Number.NEGATIVE_INFINITY;
-  for (const z of logits) max = Math.max(max, z);
-  let sum = 0;
-  for (let k = 0; k < logits.length; k += 1) {
-    logits[k] = Math.exp(logits[k]! - max);
-    sum += logits[k]!;
-  }
-  for (let k = 0; k < logits.length; k += 1) logits[k] = logits[k]! / sum;
-  return logits;
 }
 
 /** Whether a model was fitted for these agents and this default agent. */

@@ -1,5 +1,5 @@
 import type { ArbiterFeature, RoutingArbiterModel } from './arbiter.js';
-import { softmax } from './arbiter.js';
+import { softmax } from './softmax.js';
 
 /** One labelled decision to fit on: the arbiter's features of a question and its right agent. */
 export interface ArbiterExample {

@@ -1,4 +1,5 @@
 import { CohortError } from '../errors/index.js';
+import { softmax, softmaxInPlace } from './softmax.js';
 import { trainedFeatureId, type FeatureList } from './feature-ids.js';
 
 /** Additive (Laplace/Lidstone) smoothing of the classifier's feature counts. */
@@ -95,35 +96,6 @@ export interface IntentClassifier {
   readonly stats: ClassifierStats;
   /** What it learnt, to save and restore. */
   readonly model: ClassifierModel;
-}
-
-/**
- * {@link softmax} computed in `values` itself, with the same operations in the same order (so the
- * same bits): the hot path of every route allocates no arrays for it.
- */
-function softmaxInPlace(values: Float64Array, temperature: number): Float64Array {
-  let max = Number.NEGATIVE_INFINITY;
-  for (let c = 0; c < values.length; c += 1) {
-    const scaled = (values[c] as number) / temperature;
-    values[c] = scaled;
-    if (scaled > max) max = scaled;
-  }
-  let sum = 0;
-  for (let c = 0; c < values.length; c += 1) {
-    const exp = Math.exp((values[c] as number) - max);
-    values[c] = exp;
-    sum += exp;
-  }
-  for (let c = 0; c < values.length; c += 1) values[c] = (values[c] as number) / sum;
-  return values;
-}
-
-function softmax(logits: number[], temperature: number): number[] {
-  const scaled = logits.map((value) => value / temperature);
-  const max = Math.max(...scaled);
-  const exps = scaled.map((value) => Math.exp(value - max));
-  const sum = exps.reduce((a, b) => a + b, 0);
-  return exps.map((value) => value / sum);
 }
 
 /**
