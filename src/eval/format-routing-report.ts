@@ -3,12 +3,15 @@ import { alignTable, percent } from './text-table.js';
 
 /**
  * Renders a routing evaluation as aligned text: accuracy, per-agent table, confusion matrix,
- * calibration by confidence bucket, phases and misses.
+ * calibration by confidence bucket, phases and misses (only counted with `hideMisses`).
  *
  * @example
  * process.stdout.write(formatRoutingReport(evaluateRouting(router, cases)) + '\n');
  */
-export function formatRoutingReport(result: RoutingEvaluation): string {
+export function formatRoutingReport(
+  result: RoutingEvaluation,
+  options: { hideMisses?: boolean } = {},
+): string {
   const { labels, matrix } = result.confusion;
   const lines = [
     `Routing accuracy: ${percent(result.accuracy)} (${result.correct}/${result.total})`,
@@ -59,7 +62,13 @@ export function formatRoutingReport(result: RoutingEvaluation): string {
       .map(([phase, { count, accuracy }]) => `${phase} ${count} (${percent(accuracy)} right)`)
       .join(', ')}`,
   ];
-  if (result.misses.length > 0) {
+  if (result.misses.length > 0 && options.hideMisses) {
+    // A held-out half's misses, once read, are what the next change gets tuned on.
+    lines.push(
+      '',
+      `Misses (${result.misses.length}): not printed for a held-out half, so nobody tunes on them by accident (--json has them).`,
+    );
+  } else if (result.misses.length > 0) {
     lines.push('', `Misses (${result.misses.length}):`);
     for (const miss of result.misses) {
       const secondary =

@@ -89,4 +89,9 @@ describe('evaluateRouting', () => {
     expect(rows[0]?.length).toBe(rows[1]?.length);
     expect(report).toMatch(/glossary → hardware/);
   });
+  it("counts a held-out half's misses without printing them", () => {
+    const report = formatRoutingReport(result, { hideMisses: true });
+    expect(report).toMatch(/Misses \(\d+\): not printed for a held-out half/);
+    expect(report).not.toMatch(/glossary → hardware/);
+  });
 });

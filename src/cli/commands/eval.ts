@@ -92,7 +92,7 @@ export const evalCommand: CliCommand = {
       io.stdout(
         values.json
           ? JSON.stringify(toWire(result), null, 2) + '\n'
-          : formatRoutingReport(result) + '\n',
+          : formatRoutingReport(result, { hideMisses: split === 'heldout' }) + '\n',
       );
       return 0;
     }
