@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { homedir, tmpdir } from 'node:os';
+import { join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findBwrap } from '../../sandbox/index.js';
 import { createScriptedModel, RECORDED, promptText } from '../../test/scripted-model.js';
@@ -12,8 +12,13 @@ import { createCodeCommand } from './code.js';
 const base = mkdtempSync(join(tmpdir(), 'cohort-code-sandbox-'));
 const workspace = join(base, 'ws');
 // Outside /tmp (the sandbox's /tmp is private, which would hide these anyway): the deny list
-// and the read-only system are what must stop the reads and writes.
-const cache = join(process.cwd(), 'node_modules', '.cache');
+// and the read-only system are what must stop the reads and writes. A clone that itself lives
+// under /tmp uses the home folder's cache instead, or a write into the sandbox's private /tmp
+// would look like a write that got out.
+const underTmp = (path: string) => path === tmpdir() || path.startsWith(tmpdir() + sep);
+const cache = underTmp(process.cwd())
+  ? join(homedir(), '.cache')
+  : join(process.cwd(), 'node_modules', '.cache');
 mkdirSync(cache, { recursive: true });
 const hostDir = mkdtempSync(join(cache, 'cohort-code-sandbox-'));
 const home = join(hostDir, 'home');
