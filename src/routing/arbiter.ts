@@ -2,18 +2,9 @@ import { z } from 'zod';
 import { softmax, softmaxInPlace } from './softmax.js';
 import type { RouteResult } from '../schema/index.js';
 import type { CompiledArbiter } from './compiled-arbiter.js';
-import { CHAR_GRAM_VALUE } from './compiled-arbiter.js';
+import { round } from './phases/phase.js';
 import { normalizeWords, stemWord } from './query-text.js';
 
-/**
- * The routing arbiter: a multinomial logistic regression fitted offline on labelled questions
- * (`scripts/fit-routing-arbiter.ts`, tuning halves only), which reads the rule-based decision
- * (agent, phase, confidence, scores, intent, off-topic) beside the question's words and picks the
- * primary agent. The rules generalise unevenly to wordings nobody tuned them on; the arbiter
- * learns, from about a thousand questions written blind by several people, where the rules'
- * decision is worth keeping and where the words say otherwise. Its weights are plain data,
- * validated when loaded; it applies only to a registry with exactly the agents it was fitted for.
- */
 /**
  * Whether `value` maps feature names to lists of finite numbers: checked in one loop, since a
  * fitted model has thousands of features and zod's record-of-arrays check of them was 40 % of
@@ -30,26 +21,70 @@ function isWeightTable(value: unknown): boolean {
   return true;
 }
 
-export const RoutingArbiterModel = z.object({
-  version: z.literal(1),
-  /** The agents, in the order of each weight vector; the registry must have exactly these. */
-  agents: z.array(z.string().min(1)).min(2),
-  /** The default (fallback) agent the model was fitted with. */
-  defaultAgent: z.string().min(1),
-  /** Whether character 3- and 4-grams of the words are features (chosen by cross-validation). */
-  charGrams: z.boolean(),
-  /** The L2 penalty chosen by cross-validation, for the record. */
-  ridge: z.number().nonnegative(),
-  /** How many labelled decisions it was fitted on. */
-  fittedOn: z.number().int().nonnegative(),
-  bias: z.array(z.number()),
-  /** Feature name → one weight per agent. */
-  weights: z.custom<Record<string, number[]>>(
-    isWeightTable,
-    'must map each feature name to a list of finite numbers',
-  ),
-});
+/**
+ * The routing arbiter: a multinomial logistic regression fitted offline on labelled questions
+ * (`scripts/fit-routing-arbiter.ts`, tuning halves only), which reads the rule-based decision
+ * (agent, phase, confidence, scores, intent, off-topic) beside the question's words and picks the
+ * primary agent. The rules generalise unevenly to wordings nobody tuned them on; the arbiter
+ * learns, from about a thousand questions written blind by several people, where the rules'
+ * decision is worth keeping and where the words say otherwise. Its weights are plain data,
+ * validated when loaded; it applies only to a registry with exactly the agents it was fitted for.
+ */
+export const RoutingArbiterModel = z
+  .object({
+    version: z.literal(1),
+    /** The agents, in the order of each weight vector; the registry must have exactly these. */
+    agents: z.array(z.string().min(1)).min(2),
+    /** The default (fallback) agent the model was fitted with. */
+    defaultAgent: z.string().min(1),
+    /** Whether character 3- and 4-grams of the words are features (chosen by cross-validation). */
+    charGrams: z.boolean(),
+    /** The L2 penalty chosen by cross-validation, for the record. */
+    ridge: z.number().nonnegative(),
+    /** How many labelled decisions it was fitted on. */
+    fittedOn: z.number().int().nonnegative(),
+    bias: z.array(z.number()),
+    /** Feature name → one weight per agent. */
+    weights: z.custom<Record<string, number[]>>(
+      isWeightTable,
+      'must map each feature name to a list of finite numbers',
+    ),
+  })
+  .superRefine((model, context) => {
+    const width = model.agents.length;
+    const ragged =
+      model.bias.length !== width ||
+      Object.values(model.weights).some((weights) => weights.length !== width);
+    if (ragged)
+      context.addIssue({
+        code: 'custom',
+        path: ['weights'],
+        message: `every weight list must have one weight per agent (${width})`,
+      });
+  });
 export type RoutingArbiterModel = z.infer<typeof RoutingArbiterModel>;
+
+/** Weight of each character n-gram feature: many per word, each weak. */
+export const CHAR_GRAM_VALUE = 0.3;
+
+/**
+ * A word's character 3- and 4-grams (the word padded with `<` and `>`), as feature names
+ * (`g=…`) with how often each occurs in it: what the arbiter reads of a word it may not know
+ * (typos, inflections).
+ *
+ * @example
+ * wordGrams('gear'); // Map { 'g=<ge' => 1, 'g=gea' => 1, 'g=ear' => 1, 'g=ar>' => 1, 'g=<gea' => 1, … }
+ */
+export function wordGrams(word: string): Map<string, number> {
+  const padded = `<${word}>`;
+  const counts = new Map<string, number>();
+  for (const n of [3, 4])
+    for (let i = 0; i + n <= padded.length; i += 1) {
+      const gram = `g=${padded.slice(i, i + n)}`;
+      counts.set(gram, (counts.get(gram) ?? 0) + 1);
+    }
+  return counts;
+}
 
 /** One feature: its name and value. */
 export type ArbiterFeature = [name: string, value: number];
@@ -96,14 +131,9 @@ export function arbiterFeatures(
   if (stems[1] !== undefined) once(`f2=${stems[0]}_${stems[1]}`);
   if (charGrams) {
     const grams = new Map<string, number>();
-    for (const word of words) {
-      const padded = `<${word}>`;
-      for (const n of [3, 4])
-        for (let i = 0; i + n <= padded.length; i += 1) {
-          const gram = `g=${padded.slice(i, i + n)}`;
-          grams.set(gram, (grams.get(gram) ?? 0) + CHAR_GRAM_VALUE);
-        }
-    }
+    for (const word of words)
+      for (const [gram, count] of wordGrams(word))
+        grams.set(gram, (grams.get(gram) ?? 0) + CHAR_GRAM_VALUE * count);
     for (const gram of grams) features.push(gram);
   }
   return features;
@@ -135,8 +165,6 @@ export function arbiterFits(
     agentNames.every((name) => model.agents.includes(name))
   );
 }
-
-const round = (n: number) => Math.round(n * 1000) / 1000;
 
 /** What the arbiter picks over a rule decision: another agent, with both probabilities. */
 export interface ArbiterPick {

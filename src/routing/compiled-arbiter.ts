@@ -1,5 +1,5 @@
 import type { RouteResult } from '../schema/index.js';
-import type { RoutingArbiterModel } from './arbiter.js';
+import { CHAR_GRAM_VALUE, wordGrams, type RoutingArbiterModel } from './arbiter.js';
 import { normalizeWords, stemWord } from './query-text.js';
 
 /**
@@ -25,8 +25,6 @@ export type ArbiterDecision = Pick<
 > & { offTopic?: unknown };
 
 const WORD_CACHE_LIMIT = 20_000;
-/** Weight of each character n-gram (as in `arbiterFeatures`). */
-export const CHAR_GRAM_VALUE = 0.3;
 
 /**
  * What the model knows of one word, laid out so that reading it touches little memory (routing
@@ -128,15 +126,8 @@ export function compileArbiter(model: RoutingArbiterModel): CompiledArbiter {
   };
   // One word's 3- and 4-grams' weights summed into `total`; false when none has a weight.
   const sumGrams = (word: string, total: Float64Array): boolean => {
-    const padded = `<${word}>`;
-    const counts = new Map<string, number>();
-    for (const n of [3, 4])
-      for (let i = 0; i + n <= padded.length; i += 1) {
-        const gram = `g=${padded.slice(i, i + n)}`;
-        counts.set(gram, (counts.get(gram) ?? 0) + 1);
-      }
     let any = false;
-    for (const [gram, count] of counts) {
+    for (const [gram, count] of wordGrams(word)) {
       const vector = weights.get(gram);
       if (!vector) continue;
       any = true;

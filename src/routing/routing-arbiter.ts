@@ -21,32 +21,27 @@ export function ROUTING_ARBITER(): CompiledArbiter {
 
 /** Reads and validates an arbiter file; a missing or malformed one is a `CohortError` naming it. */
 export function readArbiter(path: string): RoutingArbiterModel {
+  const unusable = (problem: string, cause?: unknown) =>
+    new CohortError(
+      'invalid_input',
+      `The routing arbiter ${path} ${problem}. Fit it again with \`npx tsx scripts/fit-routing-arbiter.ts\`, or set routing.arbiter to false.`,
+      { file: path, ...(cause === undefined ? {} : { cause }) },
+    );
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (cause) {
-    throw new CohortError(
-      'invalid_input',
-      `The routing arbiter ${path} could not be read (${cause instanceof Error ? cause.message : String(cause)}). Fit it again with \`npx tsx scripts/fit-routing-arbiter.ts\`, or set routing.arbiter to false.`,
-      { file: path, cause },
+    throw unusable(
+      `could not be read (${cause instanceof Error ? cause.message : String(cause)})`,
+      cause,
     );
   }
   const parsed = RoutingArbiterModel.safeParse(raw);
-  if (!parsed.success)
-    throw new CohortError(
-      'invalid_input',
-      `The routing arbiter ${path} is not a valid model: ${parsed.error.issues[0]?.path.join('.') || 'top level'}: ${parsed.error.issues[0]?.message}. Fit it again with \`npx tsx scripts/fit-routing-arbiter.ts\`, or set routing.arbiter to false.`,
-      { file: path },
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw unusable(
+      `is not a valid model: ${issue?.path.join('.') || 'top level'}: ${issue?.message}`,
     );
-  const width = parsed.data.agents.length;
-  const ragged =
-    parsed.data.bias.length !== width ||
-    Object.values(parsed.data.weights).some((weights) => weights.length !== width);
-  if (ragged)
-    throw new CohortError(
-      'invalid_input',
-      `The routing arbiter ${path} is not a valid model: every weight list must have one weight per agent (${width}). Fit it again with \`npx tsx scripts/fit-routing-arbiter.ts\`, or set routing.arbiter to false.`,
-      { file: path },
-    );
+  }
   return parsed.data;
 }
