@@ -41,46 +41,48 @@ const all: Labelled[] = [
   ...loadRoutingCases(DEV).map((c) => ({ ...c, split: 'tune', set: DEV })),
   ...sets.flatMap((set) => loadRoutingCases(set).map((c) => ({ ...c, set }))),
 ];
-const tune = all.filter((c) => c.split === 'tune');
-const heldOut = all.filter((c) => c.split !== 'tune');
 
 interface Decision {
+  /** The case's place among the tuning cases (their folds) or among the held-out ones. */
   question: number;
+  set: string;
   text: string;
   result: RouteResult;
   agent: string;
 }
-const decisionsOf = async (cases: Labelled[]): Promise<Decision[][]> => {
-  const perBook: Decision[][] = [];
-  for (const book of BOOKS) {
-    const config = loadConfig({
-      env: {
-        COHORT_DATA_DIR: 'memory://',
-        COHORT_SAMPLE_BOOK: book,
-        COHORT_ROUTING_ARBITER: 'off',
-      },
-      cwd: process.cwd(),
+// Each book's assistant is opened once and decides every case; the tuning and held-out cases are
+// numbered apart, so the cross-validation folds are those of the tuning cases alone.
+const tuneDecisions: Decision[] = [];
+const heldOutByBook: Decision[][] = [];
+let agents: string[] = [];
+let defaultAgent = '';
+for (const book of BOOKS) {
+  const config = loadConfig({
+    env: { COHORT_DATA_DIR: 'memory://', COHORT_SAMPLE_BOOK: book, COHORT_ROUTING_ARBITER: 'off' },
+    cwd: process.cwd(),
+  });
+  const opened = await openAssistant({ config });
+  await opened.knowledgeBase.warm?.();
+  agents = opened.registry.all().map((agent) => agent.name);
+  defaultAgent = opened.registry.defaultAgent.name;
+  const heldOut: Decision[] = [];
+  let tuneAt = 0;
+  let heldAt = 0;
+  for (const c of all) {
+    const text = opened.retriever.readQueryNow?.(c.query).text ?? c.query;
+    const tuning = c.split === 'tune';
+    (tuning ? tuneDecisions : heldOut).push({
+      question: tuning ? tuneAt++ : heldAt++,
+      set: c.set,
+      text,
+      result: opened.router.route(text),
+      agent: c.agent,
     });
-    const opened = await openAssistant({ config });
-    await opened.knowledgeBase.warm?.();
-    perBook.push(
-      cases.map((c, question) => {
-        const text = opened.retriever.readQueryNow?.(c.query).text ?? c.query;
-        return { question, text, result: opened.router.route(text), agent: c.agent };
-      }),
-    );
-    await opened.close();
   }
-  return perBook;
-};
-
-const [tuneTextbook, tuneSample] = await decisionsOf(tune);
-const [heldTextbook, heldSample] = await decisionsOf(heldOut);
-const tuneDecisions = [...tuneTextbook!, ...tuneSample!];
-const { agents, defaultAgent } = {
-  agents: ['book', 'capstone', 'glossary', 'hardware', 'module_info'],
-  defaultAgent: 'book',
-};
+  heldOutByBook.push(heldOut);
+  await opened.close();
+}
+const [heldTextbook, heldSample] = heldOutByBook;
 const examplesOf = (decisions: Decision[], charGrams: boolean): ArbiterExample[] =>
   decisions.map((d) => ({
     features: arbiterFeatures(d.text, d.result, charGrams),
@@ -135,7 +137,7 @@ for (const [name, decisions] of [
 ] as const) {
   const bySet = new Map<string, { n: number; rules: number; arbiter: number }>();
   decisions.forEach((d) => {
-    const set = heldOut[d.question]!.set;
+    const { set } = d;
     const row = bySet.get(set) ?? { n: 0, rules: 0, arbiter: 0 };
     row.n += 1;
     if (d.result.primaryAgent === d.agent) row.rules += 1;
