@@ -1,4 +1,5 @@
 import { CohortError } from '../errors/index.js';
+import { rankedBy } from './ranked-by.js';
 import { softmax, softmaxInPlace } from './softmax.js';
 import { trainedFeatureId, type FeatureList } from './feature-ids.js';
 
@@ -345,15 +346,11 @@ export function restoreIntentClassifier(model: ClassifierModel): IntentClassifie
       for (let c = 0; c < labels.length; c += 1) sums[c] = (sums[c] as number) / norm;
       const probabilities =
         coverage > 0 ? softmaxInPlace(sums, temperature) : sums.fill(1 / labels.length);
-      // Best first, ties in label order (as the stable `sort` by probability put them), by
-      // insertion: a handful of labels, and no comparator called through the sort builtin.
-      const ranked: Array<{ label: string; probability: number }> = [];
-      for (let c = 0; c < labels.length; c += 1) {
-        const entry = { label: labels[c]!, probability: probabilities[c] ?? 0 };
-        let at = ranked.length;
-        while (at > 0 && entry.probability > ranked[at - 1]!.probability) at -= 1;
-        ranked.splice(at, 0, entry);
-      }
+      // Best first, ties in label order (as the stable `sort` by probability put them).
+      const ranked = rankedBy(
+        labels.map((label, c) => ({ label, probability: probabilities[c] ?? 0 })),
+        (entry) => entry.probability,
+      );
       const byLabel: Record<string, number> = {};
       for (const { label, probability } of ranked) byLabel[label] = probability;
       return { probabilities: byLabel, ranked, coverage };

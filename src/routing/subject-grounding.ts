@@ -1,4 +1,5 @@
 import type { Agent } from '../agents/index.js';
+import { rankedBy } from './ranked-by.js';
 import { DEFAULT_MIN_GROUNDING } from '../config/index.js';
 import type { BookKnowledge } from '../schema/index.js';
 import type { EnglishDictionary } from './english-dictionary.js';
@@ -123,24 +124,13 @@ export interface Grounding {
 }
 
 /** One subject word as judged: its weight in the subject and how strongly the book covers it. */
-/**
- * The words of the entries `keep` picks, highest `key` first, ties in their order: what filter,
- * a stable sort and map gave, by insertion (a question has a handful; no comparator called
- * through the sort builtin on every clause).
- */
+/** The words of the entries `keep` picks, highest `key` first, ties in their order. */
 function wordsBy(
   entries: readonly JudgedWord[],
   keep: (entry: JudgedWord) => boolean,
   key: (entry: JudgedWord) => number,
 ): string[] {
-  const kept: JudgedWord[] = [];
-  for (const entry of entries) {
-    if (!keep(entry)) continue;
-    let at = kept.length;
-    while (at > 0 && key(entry) > key(kept[at - 1]!)) at -= 1;
-    kept.splice(at, 0, entry);
-  }
-  return kept.map((entry) => entry.word);
+  return rankedBy(entries, key, keep).map((entry) => entry.word);
 }
 
 interface JudgedWord {
