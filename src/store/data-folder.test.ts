@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -46,5 +46,27 @@ describe('the data folder', () => {
     }
     expect(isCohortError(error, 'invalid_input')).toBe(true);
     expect((error as Error).message).toMatch(/^Cannot write in the data folder "\/proc\/1" \(E/);
+  });
+
+  it('one that holds other files and no store is refused, and left as it was', async () => {
+    // `--data-dir ~/notes` (or `/`) wrote PostgreSQL's files in among the user's own.
+    const base = mkdtempSync(join(tmpdir(), 'cohort-data-folder-'));
+    try {
+      const dir = join(base, 'notes');
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'todo.txt'), 'mine\n');
+      mkdirSync(join(dir, 'drafts'));
+      const error = await openPgliteDb(dir, { snapshotDir: false }).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(isCohortError(error, 'invalid_input')).toBe(true);
+      expect((error as Error).message).toBe(
+        `The data folder "${dir}" holds other files (drafts, todo.txt) and no cohort store. Pass --data-dir (or COHORT_DATA_DIR) a new or empty folder, or the folder of an existing store.`,
+      );
+      expect(readdirSync(dir).sort()).toEqual(['drafts', 'todo.txt']);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
   });
 });

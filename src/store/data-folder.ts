@@ -1,5 +1,5 @@
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { CohortError } from '../errors/index.js';
 import { isUnfinishedFolder } from './unfinished-folder.js';
 
@@ -63,4 +63,33 @@ function exists(path: string): boolean {
 export function isNewDataFolder(dir: string, lockFile: string): boolean {
   if (!exists(dir)) return true;
   return readdirSync(dir).every((name) => name === lockFile) || isUnfinishedFolder(dir);
+}
+
+/** The file every PostgreSQL data folder has, PGlite's too: its presence marks a store. */
+const PG_VERSION_FILE = 'PG_VERSION';
+
+/** How many of a refused folder's entries its error names. */
+const NAMED_ENTRIES = 5;
+
+/**
+ * Refuses a data folder that is neither new (see {@link isNewDataFolder}) nor a store: one that
+ * holds the user's files and no `PG_VERSION`. PGlite would make a store in it, writing its two
+ * dozen files and folders among the user's (`--data-dir ~` or `--data-dir /`). Checked before the
+ * folder is locked, so a refused folder is left exactly as it was.
+ *
+ * @example
+ * checkDataFolder('.cohort', 'cohort.lock'); // throws for a folder of notes
+ */
+export function checkDataFolder(dir: string, lockFile: string): void {
+  if (isNewDataFolder(dir, lockFile) || exists(join(dir, PG_VERSION_FILE))) return;
+  const entries = readdirSync(dir)
+    .filter((name) => name !== lockFile)
+    .sort();
+  const named = entries.slice(0, NAMED_ENTRIES).join(', ');
+  const more = entries.length > NAMED_ENTRIES ? `, … ${entries.length} in all` : '';
+  throw new CohortError(
+    'invalid_input',
+    `The data folder "${dir}" holds other files (${named}${more}) and no cohort store. Pass --data-dir (or COHORT_DATA_DIR) a new or empty folder, or the folder of an existing store.`,
+    { field: 'data-dir', file: dir },
+  );
 }

@@ -1,7 +1,12 @@
 import type { MemoryFS, PGlite, Transaction } from '@electric-sql/pglite';
 import { CohortError } from '../errors/index.js';
 import type { Db } from './db.js';
-import { createDataFolder, dataFolderError, isNewDataFolder } from './data-folder.js';
+import {
+  checkDataFolder,
+  createDataFolder,
+  dataFolderError,
+  isNewDataFolder,
+} from './data-folder.js';
 import { acquireFolderLock, LOCK_FILE_NAME, type FolderLock } from './folder-lock.js';
 import { openPgliteWorkerDb, type Dumpable } from './pglite-worker-db.js';
 import { embeddedStartParams, useEmbeddedWasmCompiler } from './pglite-settings.js';
@@ -116,6 +121,12 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
   let lock: FolderLock | undefined;
   if (!inMemory) {
     createDataFolder(dataDir);
+    try {
+      checkDataFolder(dataDir, LOCK_FILE_NAME);
+    } catch (error) {
+      options.lock?.release();
+      throw error;
+    }
     lock = options.lock ?? acquireFolderLock(dataDir);
   }
   // Decided under the lock: a process that held it a moment ago may have made the store since.
