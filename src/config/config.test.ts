@@ -158,4 +158,14 @@ describe('loadConfig', () => {
       model: { baseUrl: '' },
     });
   });
+
+  it('reads only on and off as switches, not the names of Object.prototype', () => {
+    // "constructor" read as a function ("expected boolean, received function"), "__proto__" as
+    // no value at all.
+    for (const value of ['constructor', '__proto__', 'toString']) {
+      expect(() => loadConfig({ env: { COHORT_ROUTING: value }, cwd })).toThrow(
+        `COHORT_ROUTING must be on or off, got "${value}"`,
+      );
+    }
+  });
 });

@@ -239,7 +239,9 @@ const FLAG_VALUES: Record<string, boolean> = {
 
 const flag = (value: string | undefined, name: string): boolean | undefined => {
   if (value === undefined || value === '') return undefined;
-  const parsed = FLAG_VALUES[value.trim().toLowerCase()];
+  const word = value.trim().toLowerCase();
+  // Own keys only: `COHORT_ROUTING=constructor` found Object's constructor function.
+  const parsed = Object.hasOwn(FLAG_VALUES, word) ? FLAG_VALUES[word] : undefined;
   if (parsed === undefined) {
     throw new CohortError('invalid_input', `${name} must be on or off, got "${value}"`, {
       field: name,
