@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { camelKeys, parseFrontmatter } from '../config/index.js';
+import { camelKeys, parseFrontmatter, readFoundFile } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 import { defineAgent, type Agent } from './define-agent.js';
 
@@ -86,5 +86,10 @@ export function loadAgentDir(dir: string): Agent[] {
       },
     );
   }
-  return names.sort().map((name) => loadAgentFile(join(root, name)));
+  // Found in the folder, not named by the user: a pipe or a folder called `x.md` is refused, not
+  // read (a pipe blocked for ever).
+  return names.sort().map((name) => {
+    const path = join(root, name);
+    return parseAgentFile(readFoundFile(path, 'agent file'), path);
+  });
 }

@@ -1,8 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isCohortError } from '../errors/index.js';
+import { namedPipe } from '../test/named-pipe.js';
 import { AgentRegistry, defineAgent, loadAgentDir, parseAgentFile } from './index.js';
 
 const spec = {
@@ -88,6 +89,26 @@ describe('agent markdown files', () => {
     expect(loadAgentDir(dir).map((a) => a.name)).toEqual(['recipes']);
     expect(errorOf(() => loadAgentDir(join(dir, 'missing'))).message).toContain(
       'Cannot read agent folder',
+    );
+  });
+
+  it('names an agent file that is a named pipe or a folder instead of blocking on it', () => {
+    // A FIFO among the agent files made `cohort agents` wait for a writer for ever.
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-agent-dir-'));
+    const stop = namedPipe(join(dir, 'pipe.md'), '---\nname: piped\n---\nbody');
+    try {
+      const error = errorOf(() => loadAgentDir(dir));
+      expect(isCohortError(error, 'invalid_input')).toBe(true);
+      expect(error.message).toBe(
+        `${join(dir, 'pipe.md')}: this agent file is a named pipe (FIFO), not a file: replace it with a file or remove it.`,
+      );
+    } finally {
+      stop();
+    }
+    const folder = mkdtempSync(join(tmpdir(), 'cohort-agent-dir-'));
+    mkdirSync(join(folder, 'nested.md'));
+    expect(errorOf(() => loadAgentDir(folder)).message).toContain(
+      'this agent file is a folder, not a file',
     );
   });
 });

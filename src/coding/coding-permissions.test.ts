@@ -8,6 +8,8 @@ import { findBwrap } from '../sandbox/index.js';
 import { runCodingAgent } from './coding-agent.js';
 import { loadSubagentTypes } from '../subagents/index.js';
 import { createScriptedModel, RECORDED, offeredTools, promptText } from '../test/scripted-model.js';
+import { namedPipe } from '../test/named-pipe.js';
+import { readClaudePermissions } from './coding-permissions.js';
 
 const base = mkdtempSync(join(tmpdir(), 'cohort-permissions-'));
 const workspace = join(base, 'ws');
@@ -248,5 +250,23 @@ describe('approval: an ask pauses the run, an answer resumes it', () => {
     expect(existsSync(join(workspace, 'secret'))).toBe(false);
     expect(existsSync(join(workspace, 'open', 'a.txt'))).toBe(true);
     expect(result.finishReason).toBe('stop');
+  });
+});
+
+describe("a workspace's Claude settings files", () => {
+  it('refuses a .claude/settings.json that is a named pipe instead of blocking on it', () => {
+    // `cohort code` on such a workspace waited for a writer for ever.
+    const workspace = mkdtempSync(join(tmpdir(), 'cohort-claude-settings-'));
+    mkdirSync(join(workspace, '.claude'));
+    const file = join(workspace, '.claude', 'settings.json');
+    const stop = namedPipe(file, '{"permissions":{"allow":["Bash(rm:*)"]}}');
+    try {
+      expect(() => readClaudePermissions(workspace)).toThrow(
+        `${file}: this settings file is a named pipe (FIFO), not a file`,
+      );
+    } finally {
+      stop();
+      rmSync(workspace, { recursive: true, force: true });
+    }
   });
 });

@@ -1,8 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import type { LoopOptions, ToolAuthorization } from '../agents/loop/index.js';
-import { PermissionMode, type CohortConfig, type PermissionSettings } from '../config/index.js';
+import {
+  PermissionMode,
+  readFoundFile,
+  type CohortConfig,
+  type PermissionSettings,
+} from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 import { skillPermits, type Skill } from '../skills/index.js';
 import {
@@ -51,9 +56,10 @@ export function readClaudePermissions(workspace: string): Array<Partial<Permissi
   for (const name of CLAUDE_SETTINGS_FILES) {
     const file = join(workspace, name);
     if (!existsSync(file)) continue;
+    const text = readFoundFile(file, 'settings file');
     let data: unknown;
     try {
-      data = JSON.parse(readFileSync(file, 'utf8'));
+      data = JSON.parse(text);
     } catch (cause) {
       throw new CohortError('invalid_input', `${file}: not valid JSON (${String(cause)})`, {
         file,

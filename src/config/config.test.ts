@@ -1,7 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { namedPipe } from '../test/named-pipe.js';
 import { hasModel, loadConfig } from './index.js';
 
 describe('loadConfig', () => {
@@ -157,6 +158,36 @@ describe('loadConfig', () => {
       databaseUrl: '',
       model: { baseUrl: '' },
     });
+  });
+
+  it('refuses a cohort.config.json or .mcp.json that is a named pipe or a folder', () => {
+    // A FIFO named cohort.config.json made every command wait for a writer for ever.
+    for (const name of ['cohort.config.json', '.mcp.json']) {
+      const dir = mkdtempSync(join(tmpdir(), 'cohort-config-'));
+      const stop = namedPipe(join(dir, name), '{}');
+      try {
+        expect(() => loadConfig({ env: {}, cwd: dir })).toThrow(
+          `${join(dir, name)}: this configuration file is a named pipe (FIFO), not a file`,
+        );
+      } finally {
+        stop();
+      }
+      const folder = mkdtempSync(join(tmpdir(), 'cohort-config-'));
+      mkdirSync(join(folder, name));
+      expect(() => loadConfig({ env: {}, cwd: folder })).toThrow(
+        `${join(folder, name)}: this configuration file is a folder, not a file`,
+      );
+    }
+  });
+
+  it('names a COHORT_CONFIG that is a folder, and reads an empty one as unset', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-config-'));
+    writeFileSync(join(dir, 'cohort.config.json'), JSON.stringify({ routing: { threshold: 0.5 } }));
+    // Empty means unset, as for every variable: it read the working directory itself ("EISDIR").
+    expect(loadConfig({ env: { COHORT_CONFIG: '' }, cwd: dir }).routing.threshold).toBe(0.5);
+    expect(() => loadConfig({ env: { COHORT_CONFIG: tmpdir() }, cwd: dir })).toThrow(
+      `${tmpdir()}: this configuration file is a folder, not a file`,
+    );
   });
 
   it('reads only on and off as switches, not the names of Object.prototype', () => {

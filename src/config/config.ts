@@ -1,10 +1,11 @@
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { jsonKind, McpServers } from '../schema/index.js';
 import { CohortError, fromZodError } from '../errors/index.js';
 import { MAX_RESEARCH_TASKS } from '../schema/index.js';
 import { LogLevel, parseOtlpHeaders, TracingSettings } from '../telemetry/index.js';
+import { readFoundFile } from './found-file.js';
 import { sourceUrlProblem } from './source-url-template.js';
 import { PermissionSettings } from './permission-settings.js';
 import { SandboxSettings } from './sandbox-settings.js';
@@ -365,6 +366,33 @@ export function configFromEnv(env: Env): Record<string, unknown> {
   }) as Record<string, unknown>;
 }
 
+/** What the configuration's files are called in errors about them. */
+const CONFIG_FILE_KIND = 'configuration file';
+
+/** The configuration file a user named (`--config`, `COHORT_CONFIG`), or an error naming it. */
+function readNamedConfig(path: string): string {
+  try {
+    if (statSync(path).isDirectory())
+      throw new CohortError(
+        'invalid_input',
+        `${path}: this ${CONFIG_FILE_KIND} is a folder, not a file: name the JSON file in it.`,
+        { file: path },
+      );
+    return readFileSync(path, 'utf8');
+  } catch (cause) {
+    if (cause instanceof CohortError) throw cause;
+    const reason = (cause as NodeJS.ErrnoException).code ?? String(cause);
+    throw new CohortError(
+      'invalid_input',
+      `Cannot read the ${CONFIG_FILE_KIND} ${path} (${reason}).`,
+      {
+        file: path,
+        cause,
+      },
+    );
+  }
+}
+
 /**
  * Loads the configuration: defaults, then `cohort.config.json` (or `COHORT_CONFIG`), then the
  * environment, then `overrides`. Invalid values are an `invalid_input` error naming the field.
@@ -377,13 +405,18 @@ export function loadConfig(
 ): CohortConfig {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
-  const path = resolve(cwd, options.file ?? env.COHORT_CONFIG ?? CONFIG_FILE);
+  // Empty means unset, as for every variable: `COHORT_CONFIG=` read the working directory itself.
+  const named = options.file ?? (env.COHORT_CONFIG || undefined);
+  const path = resolve(cwd, named ?? CONFIG_FILE);
   let fromFile: Record<string, unknown> = {};
   if (existsSync(path)) {
+    // A file named by the user is read as given (a pipe too: `--config <(…)`); the one found in
+    // the working directory only when it is a regular file.
+    const text = named ? readNamedConfig(path) : readFoundFile(path, CONFIG_FILE_KIND);
     let parsed: unknown;
     try {
       // A byte-order mark (Windows editors write one) is not part of the JSON.
-      parsed = JSON.parse(readFileSync(path, 'utf8').replace(/^\uFEFF/, ''));
+      parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
     } catch (cause) {
       throw new CohortError('invalid_input', `${path}: not valid JSON (${String(cause)})`, {
         file: path,
@@ -410,7 +443,7 @@ export function loadConfig(
         { file: path, field: unknown.path },
       );
     }
-  } else if (options.file ?? env.COHORT_CONFIG) {
+  } else if (named) {
     throw new CohortError('invalid_input', `Config file not found: ${path}`, { file: path });
   }
   const withMcp = { ...fromFile, mcpServers: projectMcpServers(cwd, fromFile.mcpServers, env) };
@@ -435,10 +468,9 @@ function projectMcpServers(cwd: string, configured: unknown, env: Env): unknown 
   const path = resolve(cwd, MCP_JSON_FILE);
   let fromProject: unknown = {};
   if (existsSync(path)) {
+    const text = readFoundFile(path, CONFIG_FILE_KIND);
     try {
-      fromProject =
-        (JSON.parse(readFileSync(path, 'utf8')) as { mcpServers?: unknown } | null)?.mcpServers ??
-        {};
+      fromProject = (JSON.parse(text) as { mcpServers?: unknown } | null)?.mcpServers ?? {};
     } catch (cause) {
       throw new CohortError('invalid_input', `${path}: not valid JSON (${String(cause)})`, {
         file: path,

@@ -5,3 +5,4 @@ export * from './sandbox-settings.js';
 export { packageVersion } from './package-version.js';
 export { packagePath, packageRoot } from './package-root.js';
 export { sourceUrlProblem, SOURCE_URL_PLACEHOLDER } from './source-url-template.js';
+export { readFoundFile } from './found-file.js';

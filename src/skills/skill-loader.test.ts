@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { namedPipe } from '../test/named-pipe.js';
 import { parseSkillFile } from './skill-file.js';
 import { loadSkills } from './skill-loader.js';
 import { listSkillResources, readSkillResource } from './skill-resources.js';
@@ -101,6 +102,31 @@ describe('loadSkills', () => {
     expect(byFolder['meta-number']).toMatchObject({ field: 'metadata.version' });
     expect(byFolder['empty-folder']?.reason).toContain('no SKILL.md');
     expect(catalog.problems).toHaveLength(7);
+  });
+});
+
+describe('loadSkills on hostile folders', () => {
+  it('reports a SKILL.md that is a named pipe instead of blocking on it', () => {
+    // `cohort skills` and `cohort code` waited for a writer for ever.
+    const root = join(base, 'piped');
+    const dir = join(root, 'skills');
+    skill(dir, 'fine', 'name: fine\ndescription: Still loads.');
+    mkdirSync(join(dir, 'piped'));
+    const file = join(dir, 'piped', 'SKILL.md');
+    const stop = namedPipe(file, '---\nname: piped\ndescription: x\n---\nbody');
+    try {
+      const catalog = loadSkills({ workspace: root, home: join(root, 'home') });
+      expect(catalog.skills.map((s) => s.name)).toEqual(['fine']);
+      expect(catalog.problems).toEqual([
+        {
+          file,
+          reason:
+            'this skill file is a named pipe (FIFO), not a file: replace it with a file or remove it.',
+        },
+      ]);
+    } finally {
+      stop();
+    }
   });
 });
 

@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { readFoundFile } from '../config/index.js';
 import { isCohortError } from '../errors/index.js';
 import { parseSkillFile, SKILL_FILE, type Skill, type SkillSource } from './skill-file.js';
 
@@ -54,7 +55,7 @@ function loadOne(folder: string, name: string, source: SkillSource): Skill | Ski
   const file = join(folder, SKILL_FILE);
   if (!existsSync(file)) return { file: folder, reason: `folder has no ${SKILL_FILE}` };
   try {
-    return parseSkillFile(readFileSync(file, 'utf8'), file, {
+    return parseSkillFile(readFoundFile(file, 'skill file'), file, {
       folderName: name,
       dir: folder,
       source,

@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { camelKeys, parseFrontmatter } from '../config/index.js';
+import { camelKeys, parseFrontmatter, readFoundFile } from '../config/index.js';
 import { CohortError, isCohortError, parseInput } from '../errors/index.js';
 import { parsePermissionRule, splitToolList } from '../tools/index.js';
 import { BUILTIN_SUBAGENT_TYPES } from './builtin-types.js';
@@ -137,7 +137,7 @@ export function loadSubagentTypes(
       .sort()) {
       const file = join(dir, name);
       try {
-        const type = parseSubagentFile(readFileSync(file, 'utf8'), file);
+        const type = parseSubagentFile(readFoundFile(file, 'subagent file'), file);
         const earlier = types.get(type.name);
         if (earlier) overridden.push({ name: type.name, source: earlier.source, by: file });
         types.set(type.name, type);

@@ -1,0 +1,50 @@
+import { readFileSync, statSync, type Stats } from 'node:fs';
+import { CohortError } from '../errors/index.js';
+
+/** What a path that is not a regular file is, in words a user recognises. */
+function otherKind(stats: Stats): string {
+  if (stats.isDirectory()) return 'a folder';
+  if (stats.isFIFO()) return 'a named pipe (FIFO)';
+  if (stats.isSocket()) return 'a socket';
+  return 'a device';
+}
+
+/**
+ * Reads, as UTF-8 text, a file cohort found by itself rather than one a user named: the working
+ * directory's `cohort.config.json` or `.mcp.json`, an agent's, a skill's or a subagent's markdown
+ * file in a folder it searches. Only a regular file is read (through a symbolic link too): a named
+ * pipe there blocked `cohort agents`, `cohort skills` and every command reading the configuration
+ * for ever, waiting for a writer, and a folder gave "EISDIR: illegal operation on a directory".
+ * Anything else is an `invalid_input` error naming the file and what it is.
+ *
+ * @example
+ * const text = readFoundFile('agents/glossary.md', 'agent file');
+ */
+export function readFoundFile(path: string, what: string): string {
+  let stats: Stats;
+  try {
+    stats = statSync(path);
+  } catch (cause) {
+    const reason = (cause as NodeJS.ErrnoException).code ?? String(cause);
+    throw new CohortError('invalid_input', `Cannot read the ${what} ${path} (${reason}).`, {
+      file: path,
+      cause,
+    });
+  }
+  if (!stats.isFile()) {
+    throw new CohortError(
+      'invalid_input',
+      `${path}: this ${what} is ${otherKind(stats)}, not a file: replace it with a file or remove it.`,
+      { file: path },
+    );
+  }
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (cause) {
+    const reason = (cause as NodeJS.ErrnoException).code ?? String(cause);
+    throw new CohortError('invalid_input', `Cannot read the ${what} ${path} (${reason}).`, {
+      file: path,
+      cause,
+    });
+  }
+}

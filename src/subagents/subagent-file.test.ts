@@ -1,0 +1,34 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { namedPipe } from '../test/named-pipe.js';
+import { loadSubagentTypes } from './subagent-file.js';
+
+const base = mkdtempSync(join(tmpdir(), 'cohort-subagent-files-'));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+describe('loadSubagentTypes on hostile folders', () => {
+  it('reports a subagent file that is a named pipe instead of blocking on it', () => {
+    // A FIFO in .claude/agents/ made `cohort skills` and `cohort code` wait for a writer for ever.
+    const workspace = join(base, 'ws');
+    const dir = join(workspace, '.claude', 'agents');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'fine.md'), '---\nname: fine\ndescription: Still loads.\n---\nBody.\n');
+    const stop = namedPipe(join(dir, 'piped.md'), '---\nname: piped\ndescription: x\n---\nBody.');
+    try {
+      const catalog = loadSubagentTypes(workspace, { home: join(base, 'home') });
+      expect(catalog.types.has('fine')).toBe(true);
+      expect(catalog.types.has('piped')).toBe(false);
+      expect(catalog.problems).toEqual([
+        {
+          file: join(dir, 'piped.md'),
+          reason:
+            'this subagent file is a named pipe (FIFO), not a file: replace it with a file or remove it.',
+        },
+      ]);
+    } finally {
+      stop();
+    }
+  });
+});
