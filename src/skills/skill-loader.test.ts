@@ -128,6 +128,22 @@ describe('loadSkills on hostile folders', () => {
       stop();
     }
   });
+
+  it('reports a link to nothing and a link loop, and loads the rest', () => {
+    // A dangling link in skills/ threw "unexpected error: ENOENT … stat" out of `cohort skills`
+    // and `cohort code`.
+    const root = join(base, 'links');
+    const dir = join(root, 'skills');
+    skill(dir, 'fine', 'name: fine\ndescription: Still loads.');
+    symlinkSync(join(root, 'nowhere'), join(dir, 'dangling'));
+    symlinkSync(join(dir, 'loop'), join(dir, 'loop'));
+    const catalog = loadSkills({ workspace: root, home: join(root, 'home') });
+    expect(catalog.skills.map((s) => s.name)).toEqual(['fine']);
+    expect(catalog.problems).toEqual([
+      { file: join(dir, 'dangling'), reason: 'a symbolic link to nothing (ENOENT)' },
+      { file: join(dir, 'loop'), reason: 'a symbolic link to nothing (ELOOP)' },
+    ]);
+  });
 });
 
 describe('parseSkillFile', () => {

@@ -51,6 +51,22 @@ export function skillSearchPaths(options: { workspace: string; home?: string }):
   ];
 }
 
+/**
+ * What a symbolic link in a skills folder points to: a folder (a skill), something else (not a
+ * skill, ignored like a file), or nothing, as the reason to report (a dangling link's stat threw
+ * "ENOENT" out of the whole catalog).
+ */
+function linkTarget(
+  path: string,
+): { kind: 'folder' | 'other' } | { kind: 'nothing'; reason: string } {
+  try {
+    return { kind: statSync(path).isDirectory() ? 'folder' : 'other' };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    return { kind: 'nothing', reason: `a symbolic link to nothing (${code})` };
+  }
+}
+
 function loadOne(folder: string, name: string, source: SkillSource): Skill | SkillProblem {
   const file = join(folder, SKILL_FILE);
   if (!existsSync(file)) return { file: folder, reason: `folder has no ${SKILL_FILE}` };
@@ -96,15 +112,18 @@ export function loadSkills(options: {
     const real = realpathSync(dir);
     if (seen.has(real)) continue;
     seen.add(real);
-    const entries = readdirSync(dir, { withFileTypes: true })
-      .filter((entry) => !entry.name.startsWith('.'))
-      .filter(
-        (entry) =>
-          entry.isDirectory() ||
-          (entry.isSymbolicLink() && statSync(join(dir, entry.name)).isDirectory()),
-      )
-      .map((entry) => entry.name)
-      .sort();
+    const entries: string[] = [];
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name.startsWith('.')) continue;
+      if (entry.isDirectory()) entries.push(entry.name);
+      else if (entry.isSymbolicLink()) {
+        const target = linkTarget(join(dir, entry.name));
+        if (target.kind === 'folder') entries.push(entry.name);
+        else if (target.kind === 'nothing')
+          problems.push({ file: join(dir, entry.name), reason: target.reason });
+      }
+    }
+    entries.sort();
     for (const name of entries) {
       const loaded = loadOne(join(dir, name), name, source);
       if (!('prompt' in loaded)) {
