@@ -298,3 +298,17 @@ describe('computers named in everyday words', () => {
     expect(router.route(query).primaryAgent).toBe('book');
   });
 });
+
+describe('asking how to choose one', () => {
+  it.each([
+    ['How do I pick a Jetson for the course?', 'hardware'],
+    ['How do I choose a Jetson kit?', 'hardware'],
+  ])('goes to the specialist of what is chosen: %j', (query, agent) => {
+    expect(router.route(query).primaryAgent).toBe(agent);
+  });
+  it('stays with the fallback for a choice the book does not cover', () => {
+    expect(router.route('How do I choose running shoes that suit my gait?').primaryAgent).toBe(
+      'book',
+    );
+  });
+});

@@ -88,3 +88,20 @@ describe('detectIntentCues: "what does X expand to"', () => {
     expect(intentOf('how does the costmap expand around obstacles?')).not.toBe('definition');
   });
 });
+
+describe('detectIntentCues: choosing one', () => {
+  it.each([
+    'How do I pick a Jetson for the course?',
+    'how do we choose a depth camera',
+    'How can I decide between the two laptops?',
+    'How to select a GPU for training?',
+  ])('reads %j as asking which to have (guidance), not how something works', (query) => {
+    expect(intentOf(query)).toBe('guidance');
+  });
+  it.each(['How do you pick one of the many solutions?', 'How does the robot pick up a cup?'])(
+    'keeps %j an explanation (a method, not a choice of ours)',
+    (query) => {
+      expect(intentOf(query)).toBe('explanation');
+    },
+  );
+});

@@ -33,6 +33,10 @@ const BRIEFLY = String.raw`(?: in (?:a|one) (?:sentence|line|word|phrase|nutshel
 // A qualifier that places the term ("a node in ROS 2", "a policy when people talk about robot learning").
 const CONTEXT = String.raw`(?: (?:in|within|when|as used in|used in|for|on) ${WORD}(?: ${WORD}){0,5})?`;
 
+// "How do I pick a Jetson?" asks which one to have (guidance), not how something works.
+const CHOOSER = String.raw`(?:i|we)`;
+const CHOOSE = String.raw`(?:pick|choose|select|decide (?:on|between|which))`;
+
 // Each pattern runs on the normalised text (lowercase, no apostrophes, single spaces) so that the
 // forms match whatever the punctuation and casing of the query.
 const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
@@ -62,13 +66,13 @@ const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
       String.raw`^(?:${WORD}(?: ${WORD}){0,3} )?(?:is|are) (?:that|it|this|those|these|they) (?:a |an )?${WORD}(?: ${WORD})? (?:or|a|an) `,
   ),
   explanation: new RegExp(
-    String.raw`\b(?:how (?:does|do|did|is|are|can|could|would)|(?:tell|show) me (?:how|why)|explain|explanation|why|walk me through|walkthrough|break down|intuition|describe|difference between|differ|in simple terms|understand|works?)\b`,
+    String.raw`\b(?:how (?:does|do|did|is|are|can|could|would)(?! ${CHOOSER} ${CHOOSE}\b)|(?:tell|show) me (?:how|why)|explain|explanation|why|walk me through|walkthrough|break down|intuition|describe|difference between|differ|in simple terms|understand|works?)\b`,
   ),
   specs: new RegExp(
     String.raw`\b(?:specs?|specifications?|requirements?|required|minimum|recommended|how much (?:ram|memory|vram|power|storage|does|do|is)|(?:do|does) (?:i|we|it|you) need|cost|costs|price|prices|pricing|budget|cheap|cheaper|cheapest|buy|purchase|afford|per hour|dollars?|euros?|money|spend|compare|comparison|vs|versus|enough|draws?|tops|gb|tb)\b`,
   ),
   guidance: new RegExp(
-    String.raw`\b(?:should (?:i|we)|how should|recommend|plan|planning|sequence|steps?|milestones?|deliverables?|deadline|due|graded|grading|rubric|submit|hand in|checklist|timeline|organi[sz]e|split|phases?|roadmap|tips|advice|suggest)\b`,
+    String.raw`\b(?:should (?:i|we)|how should|how (?:do|can|could|would|to) (?:${CHOOSER} )?${CHOOSE}\b|recommend|plan|planning|sequence|steps?|milestones?|deliverables?|deadline|due|graded|grading|rubric|submit|hand in|checklist|timeline|organi[sz]e|split|phases?|roadmap|tips|advice|suggest)\b`,
   ),
   troubleshooting: new RegExp(
     String.raw`\b(?:debug|debugging|troubleshoot|fix|error|errors|fails?|failing|failed|crash(?:es|ing)?|doesnt|does not|dont|wont|cant|never|keeps|broken|lags?|lagging|drift(?:s|ing)?|stuck|wrong|not working|gets lost|falls? over)\b`,
