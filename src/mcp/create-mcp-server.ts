@@ -7,6 +7,7 @@ import {
   type CallToolResult,
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
+import { isCohortError } from '../errors/index.js';
 import { GEN_AI, inSpan, parseTraceparent, type TraceSpan } from '../telemetry/index.js';
 import type { Store } from '../store/index.js';
 import { cohortTools, type CohortTool, type McpServedParts } from './cohort-tools.js';
@@ -86,7 +87,17 @@ export function createMcpServer(parts: McpServerParts): McpServer {
         'A document of the knowledge base, one content item per section; add ?section=<heading path> for one section.',
       mimeType: 'text/markdown',
     },
-    (uri) => readDocResource(parts.store, uri.toString()),
+    async (uri) => {
+      try {
+        return await readDocResource(parts.store, uri.toString());
+      } catch (error) {
+        // The SDK reports any throw without a numeric code as -32603 Internal error; a URI that
+        // names no document (or no section of it) is the caller's to fix, as for an unknown tool.
+        if (isCohortError(error, 'invalid_input') || isCohortError(error, 'not_found'))
+          throw new McpError(ErrorCode.InvalidParams, error.message);
+        throw error;
+      }
+    },
   );
   reportMalformedParams(server);
   return server;

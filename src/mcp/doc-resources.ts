@@ -23,10 +23,20 @@ export function parseDocUri(uri: string): { source: string; section?: string } {
       'invalid_input',
       `"${uri}" is not a document URI (${DOCS_URI_TEMPLATE}).`,
     );
-  const url = new URL(uri);
-  const source = decodeURIComponent(url.pathname.replace(/^\//, ''));
-  const section = url.searchParams.get('section') ?? undefined;
-  return { source, ...(section ? { section } : {}) };
+  try {
+    const url = new URL(uri);
+    const source = decodeURIComponent(url.pathname.replace(/^\//, ''));
+    const section = url.searchParams.get('section') ?? undefined;
+    return { source, ...(section ? { section } : {}) };
+  } catch (cause) {
+    // A malformed escape (`%E0%A4%A`) threw URIError, which reached the client as -32603.
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new CohortError(
+      'invalid_input',
+      `"${uri}" is not a valid document URI (${reason}): use a URI the resource list gives.`,
+      { field: 'uri', cause },
+    );
+  }
 }
 
 const sectionOf = (chunk: ChunkRecord) =>

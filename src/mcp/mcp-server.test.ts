@@ -193,6 +193,22 @@ describe('cohort MCP server over streamable HTTP', () => {
     }
   });
 
+  it('answers a document URI it cannot read with -32602 naming why, not -32603', async () => {
+    // A malformed escape was "-32603 URI malformed"; an unknown document -32603 too.
+    for (const [uri, message] of [
+      ['cohort://docs/%E0%A4%A', 'is not a valid document URI'],
+      ['cohort://docs/no-such-page.md', 'No ingested document "no-such-page.md"'],
+      ['cohort://docs/glossary.md?section=No%20such%20section', 'has no section'],
+    ] as const) {
+      const error = await client.readResource({ uri }).then(
+        () => undefined,
+        (caught: unknown) => caught as { code?: number; message?: string },
+      );
+      expect(error?.code, uri).toBe(-32602);
+      expect(error?.message, uri).toContain(message);
+    }
+  });
+
   it('needs the API key like the rest of the API', async () => {
     const anonymous = new Client({ name: 'no-key', version: '1.0.0' });
     await expect(
