@@ -312,3 +312,23 @@ describe('asking how to choose one', () => {
     );
   });
 });
+
+describe('a definition placed in a setting', () => {
+  it.each([
+    'What does ROS mean on a bank statement?',
+    'What does APR mean on a credit card?',
+    'What is a bond in chemistry?',
+  ])('goes to the fallback when the book does not cover the setting: %j', (query) => {
+    const result = router.route(query);
+    expect(result.primaryAgent).toBe('book');
+    expect(result.routingReason).toMatch(/does not cover/);
+  });
+  it.each([
+    'What is a node in ROS 2?',
+    'What is a policy in reinforcement learning?',
+    'What is SLAM in simple terms?',
+    "What does 'affordance' mean in chapter 1?",
+  ])('stays a definition when the setting is the book or a manner: %j', (query) => {
+    expect(router.route(query).primaryAgent).toBe('glossary');
+  });
+});

@@ -426,6 +426,7 @@ export function buildRoutingModel(
         const grounding = knowledge?.ground(
           text,
           records.map((record) => record.facts as WordFacts),
+          cues.intent === 'definition',
         );
         const analyzed: AnalyzedQuery = {
           text,

@@ -221,6 +221,41 @@ function purposeStart(words: readonly string[]): number {
   return -1;
 }
 
+// "in simple terms", "in a nutshell", "in practice": how a definition is wanted, not where the
+// term is used.
+const MANNER = new Set(
+  (
+    'simple plain short brief layman laymans lay other general practice detail details one few ' +
+    'nutshell sentence sentences line lines word words english everyday summary essence theory ' +
+    'principle'
+  ).split(' '),
+);
+const DEFINITION_SETTING = new Set(['in', 'on', 'within']);
+const BOOK_PLACES = new Set(
+  'book textbook course chapter chapters section sections lab labs module modules text reading readings'.split(
+    ' ',
+  ),
+);
+
+/**
+ * Where the setting a definition places its term in starts ("What is an edge in graph theory?",
+ * "What does ROS mean on a bank statement?"): after the first "in", "on" or "within" that follows
+ * the term and is not a manner ("in simple terms", "in a nutshell"); -1 when there is none. The
+ * setting is judged as a purpose is: "a node in ROS 2" is the book's, "inflation in economics" is
+ * not.
+ */
+function definitionSettingStart(words: readonly string[]): number {
+  for (let at = 3; at < words.length - 1; at += 1) {
+    if (!DEFINITION_SETTING.has(words[at]!)) continue;
+    const next = SETTING_ARTICLE.has(words[at + 1]!) ? at + 2 : at + 1;
+    const head = words[next];
+    // "… in chapter 1", "in the course": the book itself.
+    if (head === undefined || MANNER.has(head) || BOOK_PLACES.has(head)) return -1;
+    return next;
+  }
+  return -1;
+}
+
 /** True when the word at `at` names who something is for ("for me"), not what ("for her taxes"). */
 function forPerson(words: readonly string[], at: number): boolean {
   const word = words[at] ?? '';
@@ -239,7 +274,7 @@ export interface CompiledKnowledge {
    * Judges a query's subject. `facts` are {@link CompiledKnowledge.wordFacts} of its words, index
    * for index, when the caller has them at hand (a router's per-word records): not looked up again.
    */
-  ground(text: QueryText, facts?: readonly WordFacts[]): Grounding;
+  ground(text: QueryText, facts?: readonly WordFacts[], definition?: boolean): Grounding;
   /** What grounding needs to know of `word` (whose stem is `stem`), whatever the question. */
   wordFacts(word: string, stem: string): WordFacts;
   /** Share of the chunks using `stem` that are in `domain`; undefined when the book never uses it. */
@@ -390,9 +425,10 @@ export function compileKnowledge(
     return result;
   };
 
-  const ground = (text: QueryText, facts?: readonly WordFacts[]): Grounding => {
+  const ground = (text: QueryText, facts?: readonly WordFacts[], definition = false): Grounding => {
     const whole = groundText(text, facts);
-    const at = purposeStart(text.words);
+    const purposeAt = purposeStart(text.words);
+    const at = purposeAt < 0 && definition ? definitionSettingStart(text.words) : purposeAt;
     if (at < 0) return whole;
     const purpose = groundText(
       {
@@ -404,7 +440,7 @@ export function compileKnowledge(
     );
     // After "need to", one bare verb is what the subject must do, not what it is for: "What does
     // the demo need to show?" (a purpose names a thing: "need to play Elden Ring").
-    const named = text.words[at - 1] === 'for' || purpose.subject.length >= 2;
+    const named = at !== purposeAt || text.words[at - 1] === 'for' || purpose.subject.length >= 2;
     if (!purpose.judged || !named) return whole;
     // `whole` is this call's own: the purpose is added to it (last, as a spread would put it)
     // rather than copied with a spread, which looks the object's shape up each time.
