@@ -18,6 +18,7 @@ import { loadConfig } from '../src/config/index.js';
 import { arbiterFeatures, arbiterPick } from '../src/routing/arbiter.js';
 import { compileArbiter, type CompiledArbiter } from '../src/routing/compiled-arbiter.js';
 import { fitArbiter, type ArbiterExample } from '../src/routing/fit-arbiter.js';
+import { packArbiter } from '../src/routing/packed-arbiter.js';
 import { loadRoutingCases, type RoutingCase } from '../src/routing/index.js';
 import type { RouteResult } from '../src/schema/index.js';
 
@@ -124,7 +125,8 @@ const model = fitArbiter(examplesOf(tuneDecisions, best.charGrams), {
   ridge: best.ridge,
   charGrams: best.charGrams,
 });
-writeFileSync(OUT, JSON.stringify(model) + '\n');
+// Saved packed: the feature names in one list, the weights in one flat list (see packed-arbiter.ts).
+writeFileSync(OUT, JSON.stringify(packArbiter(model)) + '\n');
 console.error(
   `wrote ${OUT}: ridge ${best.ridge}, char n-grams ${best.charGrams}, ${Object.keys(model.weights).length} features, fitted on ${model.fittedOn} decisions`,
 );

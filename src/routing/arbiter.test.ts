@@ -14,6 +14,7 @@ import {
 import { createBookRegistry } from './book-registry.js';
 import { compileArbiter } from './compiled-arbiter.js';
 import { fitArbiter } from './fit-arbiter.js';
+import { headerOf, packArbiter, unpackArbiter } from './packed-arbiter.js';
 import { createRouter } from './router.js';
 import { readArbiter, ROUTING_ARBITER, ROUTING_ARBITER_FILE } from './routing-arbiter.js';
 import { sampleBookRouter } from '../test/sample-book-router.js';
@@ -131,7 +132,7 @@ describe('arbitrate', () => {
 
 describe('the compiled arbiter', () => {
   it('gives the logits of the feature list, on the shipped model and odd questions', () => {
-    const model = ROUTING_ARBITER().model;
+    const model = unpackArbiter(readArbiter(ROUTING_ARBITER_FILE));
     const compiled = compileArbiter(model);
     const questions = [
       'How does a bicycle derailleur work?',
@@ -160,6 +161,42 @@ describe('the compiled arbiter', () => {
         const sum = exps.reduce((a, b) => a + b, 0);
         exps.forEach((e, k) => expect(e / sum).toBeCloseTo(expected[k]!, 9));
       }
+  });
+});
+
+describe('the packed arbiter', () => {
+  it('gives the same logits to the bit, read packed from its file or compiled from the table', () => {
+    const packed = readArbiter(ROUTING_ARBITER_FILE);
+    const fromFile = compileArbiter(packed);
+    const fromTable = compileArbiter(unpackArbiter(packed));
+    const results = [
+      decision(),
+      decision({ phase: 'keyword', primaryAgent: 'glossary', scores: { glossary: 2, book: 0.5 } }),
+      decision({
+        phase: 'fallback',
+        primaryAgent: 'book',
+        offTopic: { subject: ['x'], uncovered: ['x'] },
+      }),
+    ];
+    for (const query of [
+      'What is a ROS 2 topic?',
+      'waht is a costmap costmap costmap?',
+      'What hardware do I need for the capstone, and what does SLAM stand for?',
+      '',
+    ])
+      for (const result of results)
+        expect(Array.from(fromFile.logits(query, result))).toEqual(
+          Array.from(fromTable.logits(query, result)),
+        );
+  });
+
+  it('packs and unpacks a model without changing a weight', () => {
+    const model = derailleurModel();
+    model.weights['b=bike_gear'] = [0.125, -1, 0, 0, 2.5];
+    const packed = packArbiter(model);
+    expect(packed.features).toEqual(['w=derailleur', 'b=bike_gear']);
+    expect(packed.weights).toEqual([5, 0, 0, 0, 0, 0.125, -1, 0, 0, 2.5]);
+    expect(unpackArbiter(packed)).toEqual(model);
   });
 });
 
@@ -225,7 +262,7 @@ describe('the arbiter file', () => {
 
   it('ships a valid model fitted for the book agents', () => {
     const { model } = ROUTING_ARBITER();
-    expect(readArbiter(ROUTING_ARBITER_FILE)).toEqual(model);
+    expect(headerOf(readArbiter(ROUTING_ARBITER_FILE))).toEqual(model);
     expect(arbiterFits(model, AGENTS, 'book')).toBe(true);
     expect(model.fittedOn).toBeGreaterThan(1000);
   });
@@ -234,17 +271,36 @@ describe('the arbiter file', () => {
     for (const [path, message] of [
       [join(dir, 'absent.json'), /could not be read.*ENOENT/],
       [file('bad.json', '{'), /could not be read/],
-      [file('shape.json', '{"version": 2}'), /is not a valid model: version/],
+      // A table of weights (version 1, the layout before the packed one) is refused too.
+      [file('table.json', JSON.stringify(derailleurModel())), /is not a valid model: version/],
       [
         file(
           'weights.json',
-          JSON.stringify({ ...derailleurModel(), weights: { 'w=gear': [1, 'x', 0, 0, 0] } }),
+          JSON.stringify({ ...packArbiter(derailleurModel()), weights: [1, 'x', 0, 0, 0] }),
         ),
-        /is not a valid model: weights: must map each feature name to a list of finite numbers/,
+        /is not a valid model: weights: must be a list of finite numbers/,
       ],
       [
-        file('ragged.json', JSON.stringify({ ...derailleurModel(), bias: [0] })),
+        file('ragged.json', JSON.stringify({ ...packArbiter(derailleurModel()), bias: [0] })),
         /one weight per agent \(5\)/,
+      ],
+      [
+        file(
+          'short.json',
+          JSON.stringify({ ...packArbiter(derailleurModel()), weights: [1, 0, 0, 0] }),
+        ),
+        /one weight per agent \(5\)/,
+      ],
+      [
+        file(
+          'twice.json',
+          JSON.stringify({
+            ...packArbiter(derailleurModel()),
+            features: ['w=gear', 'w=gear'],
+            weights: new Array(10).fill(0),
+          }),
+        ),
+        /features: a feature is named twice/,
       ],
     ] as const) {
       const error = failure(path);

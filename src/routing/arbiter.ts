@@ -155,7 +155,7 @@ export function arbiterProbabilities(
 
 /** Whether a model was fitted for these agents and this default agent. */
 export function arbiterFits(
-  model: RoutingArbiterModel,
+  model: Pick<RoutingArbiterModel, 'agents' | 'defaultAgent'>,
   agentNames: readonly string[],
   defaultAgent: string,
 ): boolean {

@@ -1,5 +1,11 @@
 import type { RouteResult } from '../schema/index.js';
 import { CHAR_GRAM_VALUE, wordGrams, type RoutingArbiterModel } from './arbiter.js';
+import {
+  headerOf,
+  packedInMemory,
+  type ArbiterHeader,
+  type PackedArbiter,
+} from './packed-arbiter.js';
 import { normalizeWords, stemWord } from './query-text.js';
 
 /**
@@ -11,10 +17,11 @@ import { normalizeWords, stemWord } from './query-text.js';
  * evicts the arbiter from the processor's caches, and each object read is then a trip to memory.
  * It adds the same weights in the same order as before this layout, so the logits are the same to
  * the bit; they are those of `arbiterFeatures` + the model's weights (differential test in
- * `arbiter.test.ts`), without building the feature list of every question.
+ * `arbiter.test.ts`), without building the feature list of every question. A feature is its
+ * offset in the packed model's one array of weights, not an array of its own.
  */
 export interface CompiledArbiter {
-  model: RoutingArbiterModel;
+  model: ArbiterHeader;
   logits(query: string, decision: ArbiterDecision): Float64Array;
 }
 
@@ -40,85 +47,96 @@ interface ArbiterWord {
   own: Float64Array;
   /** Where the weights of `b=<stem>_<next>` start in the pairs' array, by the next stem. */
   pairs: Map<string, number> | undefined;
-  /** `f2=<stem>_<next>` by the next stem, when the word opens the question. */
-  firstPairs: Map<string, Float64Array> | undefined;
+  /** Where the weights of `f2=<stem>_<next>` start, by the next stem (the word opens the question). */
+  firstPairs: Map<string, number> | undefined;
 }
 const HAS_WORD = 1;
 const HAS_FIRST = 2;
 const HAS_GRAMS = 4;
 
 /**
- * The features named `<prefix><a><separator><b>`, by `a` then `b`, each as `of` makes it from its
- * weights. A name is filed under every split at the separator, so looking up (a, b) finds exactly
- * the feature named `<prefix><a><separator><b>`, whatever the parts hold.
+ * The features named `<prefix><a><separator><b>`, by `a` then `b`, each as `of` makes it from the
+ * offset of its weights. A name is filed under every split at the separator, so looking up (a, b)
+ * finds exactly the feature named `<prefix><a><separator><b>`, whatever the parts hold.
  */
 function byParts<T>(
-  weights: ReadonlyMap<string, Float64Array>,
+  offsets: ReadonlyMap<string, number>,
   prefix: string,
   separator: string,
-  of: (weights: Float64Array) => T,
+  of: (at: number) => T,
 ): Map<string, Map<string, T>> {
   const parts = new Map<string, Map<string, T>>();
-  for (const [name, vector] of weights) {
+  for (const [name, at] of offsets) {
     if (!name.startsWith(prefix)) continue;
     const rest = name.slice(prefix.length);
-    const feature = of(vector);
-    for (let at = rest.indexOf(separator); at >= 0; at = rest.indexOf(separator, at + 1)) {
-      const a = rest.slice(0, at);
+    const feature = of(at);
+    for (
+      let split = rest.indexOf(separator);
+      split >= 0;
+      split = rest.indexOf(separator, split + 1)
+    ) {
+      const a = rest.slice(0, split);
       let inner = parts.get(a);
       if (!inner) parts.set(a, (inner = new Map()));
-      inner.set(rest.slice(at + separator.length), feature);
+      inner.set(rest.slice(split + separator.length), feature);
     }
   }
   return parts;
 }
 
-/** The features named `<prefix><rest>`, by `rest`, each as `of` makes it from its weights. */
+/** The features named `<prefix><rest>`, by `rest`, each as `of` makes it from its offset. */
 function byRest<T>(
-  weights: ReadonlyMap<string, Float64Array>,
+  offsets: ReadonlyMap<string, number>,
   prefix: string,
-  of: (weights: Float64Array) => T,
+  of: (at: number) => T,
 ): Map<string, T> {
   const rests = new Map<string, T>();
-  for (const [name, vector] of weights)
-    if (name.startsWith(prefix)) rests.set(name.slice(prefix.length), of(vector));
+  for (const [name, at] of offsets)
+    if (name.startsWith(prefix)) rests.set(name.slice(prefix.length), of(at));
   return rests;
 }
 
-const itself = (weights: Float64Array) => weights;
+const itself = (at: number) => at;
 
-/** Lays a validated model out for routing (see {@link CompiledArbiter}). */
-export function compileArbiter(model: RoutingArbiterModel): CompiledArbiter {
-  const width = model.agents.length;
-  const bias = Float64Array.from(model.bias);
-  const weights = new Map<string, Float64Array>();
-  for (const [name, vector] of Object.entries(model.weights))
-    weights.set(name, Float64Array.from(vector));
-  const ruled = byRest(weights, 'r=', itself);
-  const phases = byRest(weights, 'p=', itself);
-  const ruledPhases = byParts(weights, 'rp=', '|', itself);
-  const intents = byRest(weights, 'i=', itself);
-  const confidences = byRest(weights, 'c=', itself);
-  const off = weights.get('off');
-  const scores = byParts(weights, 's=', '|', itself);
-  const stems = byRest(weights, 'w=', itself);
-  const firsts = byRest(weights, 'f=', itself);
-  const firstPairs = byParts(weights, 'f2=', '_', itself);
+/**
+ * Lays a model out for routing (see {@link CompiledArbiter}): a packed one as read from its file,
+ * or a table of feature name → weights as fitted (packed first).
+ */
+export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): CompiledArbiter {
+  const packed = 'features' in model ? model : packedInMemory(model);
+  const header = headerOf(packed);
+  const width = header.agents.length;
+  const bias = Float64Array.from(header.bias);
+  // Every feature's weights, feature after feature; a feature is found by its offset.
+  const table = packed.weights;
+  const offsets = new Map<string, number>();
+  packed.features.forEach((name, i) => offsets.set(name, i * width));
+  const ruled = byRest(offsets, 'r=', itself);
+  const phases = byRest(offsets, 'p=', itself);
+  const ruledPhases = byParts(offsets, 'rp=', '|', itself);
+  const intents = byRest(offsets, 'i=', itself);
+  const confidences = byRest(offsets, 'c=', itself);
+  const off = offsets.get('off');
+  const scores = byParts(offsets, 's=', '|', itself);
+  const stems = byRest(offsets, 'w=', itself);
+  const firsts = byRest(offsets, 'f=', itself);
+  const firstPairs = byParts(offsets, 'f2=', '_', itself);
   // Every pair's weights in one array, each after the number of the question it was last counted
   // in (a pair counts once a question), found by its offset.
-  const pairNames = [...weights.keys()].filter((name) => name.startsWith('b='));
+  const pairNames = [...offsets.keys()].filter((name) => name.startsWith('b='));
   const pairStore = new Float64Array(pairNames.length * (width + 1)).fill(-1);
-  const pairAt = new Map<Float64Array, number>();
+  const pairAt = new Map<number, number>();
   pairNames.forEach((name, i) => {
-    const vector = weights.get(name)!;
-    pairStore.set(vector, i * (width + 1) + 1);
-    pairAt.set(vector, i * (width + 1));
+    const at = offsets.get(name)!;
+    pairStore.set(table.subarray(at, at + width), i * (width + 1) + 1);
+    pairAt.set(at, i * (width + 1));
   });
-  const pairs = byParts(weights, 'b=', '_', (vector) => pairAt.get(vector)!);
+  const pairs = byParts(offsets, 'b=', '_', (at) => pairAt.get(at)!);
 
-  const add = (logits: Float64Array, vector: Float64Array | undefined, value: number) => {
-    if (!vector) return;
-    for (let k = 0; k < width; k += 1) logits[k]! += vector[k]! * value;
+  // The `width` weights from `table[at]` on, times `value`, added to the logits.
+  const add = (logits: Float64Array, at: number | undefined, value: number) => {
+    if (at === undefined) return;
+    for (let k = 0; k < width; k += 1) logits[k]! += table[at + k]! * value;
   };
   // The `width` weights from `store[from]` on, added to the logits (times 1, as `add` does).
   const addFrom = (logits: Float64Array, store: Float64Array, from: number) => {
@@ -128,10 +146,10 @@ export function compileArbiter(model: RoutingArbiterModel): CompiledArbiter {
   const sumGrams = (word: string, total: Float64Array): boolean => {
     let any = false;
     for (const [gram, count] of wordGrams(word)) {
-      const vector = weights.get(gram);
-      if (!vector) continue;
+      const at = offsets.get(gram);
+      if (at === undefined) continue;
       any = true;
-      add(total, vector, CHAR_GRAM_VALUE * count);
+      add(total, at, CHAR_GRAM_VALUE * count);
     }
     return any;
   };
@@ -142,18 +160,18 @@ export function compileArbiter(model: RoutingArbiterModel): CompiledArbiter {
     const stem = stemWord(word);
     const own = new Float64Array(3 * width);
     let has = 0;
-    const stemWeights = stems.get(stem);
-    if (stemWeights) {
+    const stemAt = stems.get(stem);
+    if (stemAt !== undefined) {
       has |= HAS_WORD;
-      own.set(stemWeights, 0);
+      own.set(table.subarray(stemAt, stemAt + width), 0);
     }
-    const first = firsts.get(stem);
-    if (first) {
+    const firstAt = firsts.get(stem);
+    if (firstAt !== undefined) {
       has |= HAS_FIRST;
-      own.set(first, width);
+      own.set(table.subarray(firstAt, firstAt + width), width);
     }
     // Summed in place from zeros, as into a fresh array: the same sums.
-    if (model.charGrams && sumGrams(word, own.subarray(2 * width))) has |= HAS_GRAMS;
+    if (header.charGrams && sumGrams(word, own.subarray(2 * width))) has |= HAS_GRAMS;
     known = { stem, has, own, pairs: pairs.get(stem), firstPairs: firstPairs.get(stem) };
     if (words.size < WORD_CACHE_LIMIT) words.set(word, known);
     return known;
@@ -172,7 +190,7 @@ export function compileArbiter(model: RoutingArbiterModel): CompiledArbiter {
     return false;
   };
   return {
-    model,
+    model: header,
     logits(query, decision) {
       const logits = bias.slice();
       const agent = decision.primaryAgent;

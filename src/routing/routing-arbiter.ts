@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { packagePath } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
-import { RoutingArbiterModel } from './arbiter.js';
 import { compileArbiter, type CompiledArbiter } from './compiled-arbiter.js';
+import { headerOf, PackedArbiterFile, type PackedArbiter } from './packed-arbiter.js';
 
 /** Where the book agents' fitted arbiter lives, beside the agent files it was fitted for. */
 export const ROUTING_ARBITER_FILE = packagePath('agents', 'routing-arbiter.json');
@@ -19,8 +19,11 @@ export function ROUTING_ARBITER(): CompiledArbiter {
   return compiled;
 }
 
-/** Reads and validates an arbiter file; a missing or malformed one is a `CohortError` naming it. */
-export function readArbiter(path: string): RoutingArbiterModel {
+/**
+ * Reads and validates an arbiter file (packed, see {@link PackedArbiterFile}); a missing or
+ * malformed one is a `CohortError` naming it.
+ */
+export function readArbiter(path: string): PackedArbiter {
   const unusable = (problem: string, cause?: unknown) =>
     new CohortError(
       'invalid_input',
@@ -36,12 +39,14 @@ export function readArbiter(path: string): RoutingArbiterModel {
       cause,
     );
   }
-  const parsed = RoutingArbiterModel.safeParse(raw);
+  const parsed = PackedArbiterFile.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw unusable(
       `is not a valid model: ${issue?.path.join('.') || 'top level'}: ${issue?.message}`,
     );
   }
-  return parsed.data;
+  // The weights in one typed array: the routing hot path reads them by offset.
+  const { features, weights } = parsed.data;
+  return { ...headerOf(parsed.data), features, weights: Float64Array.from(weights) };
 }
