@@ -6,6 +6,12 @@ export interface CliIo {
   readonly cwd: string;
   /** True when stdout is a terminal (live views, progress bars, colour). */
   readonly isTTY: boolean;
+  /**
+   * Writes a terminal control sequence of cohort's own (moving the cursor up over a live view to
+   * redraw it) as it is: stdout and stderr show every control character as a picture instead
+   * (see terminal-text.ts). Absent where nothing is a terminal (tests).
+   */
+  control?(stream: 'stdout' | 'stderr', sequence: string): void;
   /** Lines typed by the user (interactive `cohort chat`); undefined when stdin is not readable. */
   readonly stdin?: AsyncIterable<string>;
 }

@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { CliIo } from './command.js';
+import { terminalText } from './terminal-text.js';
 
 /**
  * Ends the process quietly when the reader of stdout goes away (`cohort ask … | head -1`): the
@@ -22,8 +23,10 @@ export function processIo(): CliIo {
   quietOnClosedPipe(process.stderr);
   let lines: AsyncIterable<string> | undefined;
   return {
-    stdout: (text) => void process.stdout.write(text),
-    stderr: (text) => void process.stderr.write(text),
+    // What is printed comes from documents, the web and models: none of it may drive the terminal.
+    stdout: (text) => void process.stdout.write(terminalText(text)),
+    stderr: (text) => void process.stderr.write(terminalText(text)),
+    control: (stream, sequence) => void process[stream].write(sequence),
     env: process.env,
     cwd: process.cwd(),
     isTTY: Boolean(process.stdout.isTTY),

@@ -56,7 +56,8 @@ export function ingestionReport(
     onIngestProgress: ({ done, total }) => {
       if (!io.isTTY) return;
       drawn = true;
-      io.stderr(`\rIngesting the sample book ${renderProgressBar(done, total, 24)}`);
+      io.control?.('stderr', '\r');
+      io.stderr(`Ingesting the sample book ${renderProgressBar(done, total, 24)}`);
     },
     finish: (ingested) => {
       if (drawn) io.stderr('\n');

@@ -38,6 +38,7 @@ function io(env: Record<string, string | undefined> = {}, isTTY = false) {
     env: { HOME: join(base, 'home'), ...env },
     cwd: base,
     isTTY,
+    control: (stream, sequence) => (stream === 'stdout' ? out : err).push(sequence),
   };
   return { io: value, out: () => out.join(''), err: () => err.join('') };
 }

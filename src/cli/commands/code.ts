@@ -41,9 +41,8 @@ function createTreeView(io: CliIo, clock: () => number) {
     last = now;
     const lines = renderSubagentTree(tracker.records(), now);
     // Move up over the previous tree and clear to the end of the screen before drawing again.
-    io.stdout(
-      `${drawn > 0 ? `\x1b[${drawn}A\x1b[0J` : ''}${lines.join('\n')}${lines.length ? '\n' : ''}`,
-    );
+    if (drawn > 0) io.control?.('stdout', `\x1b[${drawn}A\x1b[0J`);
+    io.stdout(`${lines.join('\n')}${lines.length ? '\n' : ''}`);
     drawn = lines.length;
   };
   return {

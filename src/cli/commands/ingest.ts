@@ -38,8 +38,9 @@ export const ingestCommand: CliCommand = {
         prune: Boolean(values.prune),
         replace: Boolean(values.replace),
         onProgress: ({ done, total, file }) => {
-          if (io.isTTY && !values.json)
-            io.stderr(`\r${renderProgressBar(done, total, 24)} ${file.slice(-40).padEnd(40)}`);
+          if (!io.isTTY || values.json) return;
+          io.control?.('stderr', '\r');
+          io.stderr(`${renderProgressBar(done, total, 24)} ${file.slice(-40).padEnd(40)}`);
         },
       });
       if (io.isTTY && !values.json) io.stderr('\n');

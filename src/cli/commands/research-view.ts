@@ -32,6 +32,8 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
  */
 export function createResearchView(options: {
   write: (text: string) => void;
+  /** Writes the cursor movement of a redraw as it is (`write` shows control characters). */
+  control?: (sequence: string) => void;
   isTTY: boolean;
   now: () => number;
 }) {
@@ -46,7 +48,8 @@ export function createResearchView(options: {
   const redraw = () => {
     if (!options.isTTY) return;
     const text = [...rows.values()].map(line).join('\n');
-    options.write(`${drawn > 0 ? `\x1b[${drawn}A\r\x1b[J` : ''}${text}\n`);
+    if (drawn > 0) options.control?.(`\x1b[${drawn}A\r\x1b[J`);
+    options.write(`${text}\n`);
     drawn = rows.size;
   };
   return {

@@ -49,7 +49,12 @@ export const researchCommand: CliCommand = {
         io.stderr('No model is configured: findings will be extractive quotes of the sources.\n');
       const view = values.json
         ? undefined
-        : createResearchView({ write: io.stderr, isTTY: io.isTTY, now: Date.now });
+        : createResearchView({
+            write: io.stderr,
+            control: (sequence) => io.control?.('stderr', sequence),
+            isTTY: io.isTTY,
+            now: Date.now,
+          });
       const result = await research.run(question, {
         ...(maxTasks ? { maxTasks } : {}),
         ...(resume ? { resume } : {}),
