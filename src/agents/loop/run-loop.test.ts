@@ -235,6 +235,63 @@ describe('runLoop', () => {
     expect(model.calls).toHaveLength(1);
   });
 
+  it('stops reading an answer that runs past the output bound, with a typed error and no retry', async () => {
+    // A hostile or broken endpoint that streams text forever: 40 deltas of 100,000 characters.
+    const endless = stream([
+      { type: 'text-start', id: 't' },
+      ...Array.from({ length: 40 }, () => ({
+        type: 'text-delta' as const,
+        id: 't',
+        delta: 'A'.repeat(100_000),
+      })),
+      { type: 'text-end', id: 't' },
+      { type: 'finish', usage: usage(1, 1), finishReason: { unified: 'stop', raw: 'stop' } },
+    ]);
+    const model = scripted([endless, textStep('never')]);
+    const events: LoopEvent[] = [];
+    const error = await runLoop({
+      ...base,
+      model,
+      messages: ask,
+      onEvent: (event) => events.push(event),
+    }).catch((e: unknown) => e);
+    expect(isCohortError(error, 'model_unavailable')).toBe(true);
+    expect((error as Error).message).toMatch(/more than 1,000,000 characters/);
+    expect(model.calls).toHaveLength(1);
+    const shown = events.flatMap((event) => (event.type === 'text-delta' ? [event.text] : []));
+    expect(shown.join('').length).toBeLessThanOrEqual(1_000_000);
+  });
+
+  it('bounds a tool call whose streamed arguments never end the same way', async () => {
+    const endless = stream([
+      { type: 'tool-input-start', id: 'c1', toolName: 'add' },
+      ...Array.from({ length: 30 }, () => ({
+        type: 'tool-input-delta' as const,
+        id: 'c1',
+        delta: ' '.repeat(100_000),
+      })),
+      { type: 'tool-input-end', id: 'c1' },
+      { type: 'tool-call', toolCallId: 'c1', toolName: 'add', input: '{}' },
+      {
+        type: 'finish',
+        usage: usage(1, 1),
+        finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+      },
+    ]);
+    const executed: Array<{ a: number; b: number }> = [];
+    const model = scripted([endless, textStep('never')]);
+    const error = await runLoop({
+      ...base,
+      model,
+      messages: ask,
+      tools: [addTool(executed)],
+      maxOutputChars: 500_000,
+    }).catch((e: unknown) => e);
+    expect(isCohortError(error, 'model_unavailable')).toBe(true);
+    expect((error as Error).message).toMatch(/more than 500,000 characters/);
+    expect(executed).toHaveLength(0);
+  });
+
   it('times out a call that never answers, retries, then fails with a timeout error', async () => {
     const model = silent();
     const error = await runLoop({

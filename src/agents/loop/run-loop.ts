@@ -138,6 +138,7 @@ export async function* runLoopStream(options: LoopOptions): AsyncGenerator<LoopE
         maxRetries: options.maxRetries ?? 2,
         retryDelayMs: options.retryDelayMs,
         signal: options.signal,
+        ...(options.maxOutputChars !== undefined ? { maxOutputChars: options.maxOutputChars } : {}),
       });
     } catch (error) {
       chat?.fail(error);

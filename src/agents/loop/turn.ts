@@ -11,6 +11,13 @@ import type { PendingToolCall } from './tool-execution.js';
 import type { LoopEvent } from './types.js';
 import { toTokenUsage } from './usage.js';
 
+/**
+ * Most characters one model call may produce (text, reasoning and tool arguments together) before
+ * the loop stops reading it. Far above any model's output limit (128k tokens is about 500,000
+ * characters), so only an endpoint that streams without end, hostile or broken, reaches it.
+ */
+export const MAX_TURN_OUTPUT_CHARS = 1_000_000;
+
 /** One model call of a run. */
 export interface TurnRequest {
   model: LanguageModelV3;
@@ -21,6 +28,8 @@ export interface TurnRequest {
   maxRetries: number;
   retryDelayMs: number | undefined;
   signal: AbortSignal | undefined;
+  /** Output bound of the call (default {@link MAX_TURN_OUTPUT_CHARS}). */
+  maxOutputChars?: number;
 }
 
 /** What one model call produced. */
@@ -35,9 +44,12 @@ export interface TurnOutcome {
 /**
  * Makes one model call and streams its text. Each attempt has its own timeout; a retryable failure
  * (429, 5xx, network, timeout) is retried with backoff, but only while no text has been streamed,
- * so a reader never sees the same words twice. Failures end as a {@link CohortError}.
+ * so a reader never sees the same words twice. A call that produces more than `maxOutputChars`
+ * is cut there and fails, not retried: memory stays bounded whatever the endpoint sends. Failures
+ * end as a {@link CohortError}.
  */
 export async function* runTurn(request: TurnRequest): AsyncGenerator<LoopEvent, TurnOutcome> {
+  const maxChars = request.maxOutputChars ?? MAX_TURN_OUTPUT_CHARS;
   for (let attempt = 0; ; attempt++) {
     const bound = attemptSignal(request.signal, request.timeoutMs);
     let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
@@ -51,6 +63,12 @@ export async function* runTurn(request: TurnRequest): AsyncGenerator<LoopEvent, 
       const toolCalls: PendingToolCall[] = [];
       let usage: TokenUsage | undefined;
       let finishReason = 'unknown';
+      let produced = 0;
+      const streamedInputs = new Set<string>();
+      const count = (chars: number) => {
+        produced += chars;
+        if (produced > maxChars) throw outputTooLong(maxChars);
+      };
       for (;;) {
         const { done, value: part } = await reader.read();
         if (done) break;
@@ -58,10 +76,18 @@ export async function* runTurn(request: TurnRequest): AsyncGenerator<LoopEvent, 
         if (bound.signal.aborted) throw bound.signal.reason;
         if (part.type === 'text-delta') {
           if (!part.delta) continue;
+          count(part.delta.length);
           text += part.delta;
           streamed = true;
           yield { type: 'text-delta', step: request.step, text: part.delta };
+        } else if (part.type === 'reasoning-delta') {
+          count(part.delta.length);
+        } else if (part.type === 'tool-input-delta') {
+          streamedInputs.add(part.id);
+          count(part.delta.length);
         } else if (part.type === 'tool-call') {
+          // Arguments that arrive whole (no deltas) count here, once.
+          if (!streamedInputs.has(part.toolCallId)) count(part.input.length);
           if (!part.providerExecuted) {
             toolCalls.push({
               toolCallId: part.toolCallId,
@@ -113,4 +139,11 @@ export async function* runTurn(request: TurnRequest): AsyncGenerator<LoopEvent, 
     };
     await sleep(delayMs, request.signal);
   }
+}
+
+function outputTooLong(maxChars: number): CohortError {
+  return new CohortError(
+    'model_unavailable',
+    `The model call produced more than ${maxChars.toLocaleString('en-US')} characters without finishing; cohort stopped reading it. Check the model server (OPENAI_BASE_URL).`,
+  );
 }

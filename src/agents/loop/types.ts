@@ -163,6 +163,8 @@ export interface LoopOptions {
   allowedTools?: readonly string[];
   temperature?: number;
   maxOutputTokens?: number;
+  /** Most characters one model call may produce before the run fails (default 1,000,000). */
+  maxOutputChars?: number;
   /**
    * Decides each valid tool call before it runs (permission rules, approval). Default: allow.
    * A `pause` ends the run `interrupted` once the turn's other calls have run.
