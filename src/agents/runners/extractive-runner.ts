@@ -6,6 +6,7 @@ import { isCohortError } from '../../errors/index.js';
 import { analyze, QUERY_STOPWORDS } from '../../retrieval/index.js';
 import type { AgentContext, RetrievedChunk } from '../../schema/index.js';
 import { formatCitations, formatSourcesFooter } from '../../citations/index.js';
+import { cachedPassageSentences } from './passage-sentences.js';
 import { selectSentences } from './select-sentences.js';
 
 /** An answer with no sources: the retrieval failed or found nothing relevant. */
@@ -64,6 +65,8 @@ export interface ExtractiveRunnerOptions {
 export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): AgentRunner {
   // The same analyzer as the index, so a sentence matches the question the way its chunk did.
   const terms = options.terms ?? ((text: string) => analyze(text));
+  // The runner's passages' sentences and terms, kept across questions (see cachedPassageSentences).
+  const sentences = cachedPassageSentences(terms);
   const maxSentences = options.maxSentences ?? 5;
   return {
     mode: 'extractive',
@@ -103,6 +106,7 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
       const picked = relevant.length
         ? selectSentences(asked, relevant, {
             terms,
+            sentences,
             queryTerms: (text) => analyze(text, QUERY_STOPWORDS),
             style: agent.answerStyle,
             max: maxSentences,

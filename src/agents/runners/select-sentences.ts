@@ -1,6 +1,6 @@
 import type { AnswerStyle, RetrievedChunk } from '../../schema/index.js';
 import { questionSubject, type QuestionSubject } from './question-subject.js';
-import { splitSentences } from './sentences.js';
+import { passageSentences, type PassageSentences } from './passage-sentences.js';
 
 /** A sentence chosen for an extractive answer. */
 export interface SelectedSentence {
@@ -43,6 +43,11 @@ export interface SelectOptions {
   maxPerChunk?: number;
   /** What the question asks about; read from `query` when not given. */
   subject?: QuestionSubject;
+  /**
+   * A passage's sentences with their terms (made with `terms`); split and analysed on every call
+   * when not given (the extractive runner keeps them, see `cachedPassageSentences`).
+   */
+  sentences?: PassageSentences;
   /**
    * Quote only sentences that name the question's subject, however minor a word of the question it
    * is (the router found the question off-topic: a quote must show the book covers it).
@@ -105,7 +110,7 @@ function styleBonus(style: AnswerStyle, text: string, listItem: boolean, positio
   }
 }
 
-function jaccard(a: Set<string>, b: Set<string>): number {
+function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   if (a.size === 0 || b.size === 0) return 0;
   let shared = 0;
   for (const term of a) if (b.has(term)) shared++;
@@ -133,7 +138,7 @@ const compact = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '');
 
 /** How a sentence is tested for naming and defining the question's subject. */
 interface SubjectTest {
-  names(text: string, terms: Set<string>): boolean;
+  names(text: string, terms: ReadonlySet<string>): boolean;
   defines(text: string): boolean;
 }
 
@@ -185,7 +190,7 @@ function subjectTest(
   const acronym = /^[A-Z][A-Za-z]?[A-Z]{1,5}s?$/.test(subject.head)
     ? subject.head.replace(/s$/, '').toUpperCase()
     : undefined;
-  const names = (text: string, own: Set<string>) =>
+  const names = (text: string, own: ReadonlySet<string>) =>
     (head.length > 0 && head.every((term) => own.has(term))) ||
     joined.some((form) => compact(text).includes(form)) ||
     (acronym !== undefined && spellsOut(text, acronym));
@@ -261,12 +266,16 @@ export function selectSentences(
   const subject = options.subject ?? questionSubject(query);
   const style = effectiveStyle(subject, options.style);
   const queryTerms = new Set((options.queryTerms ?? options.terms)(query));
+  const sentencesOf = options.sentences ?? passageSentences(options.terms);
   const test = subjectTest(subject, options.terms, queryTerms);
   // `whole`: a step of a procedure asked about: the steps answer together, so the per-passage
   // limit does not cut them. (Exempting every introduced list too cost answers their second and
   // third passages: 0.76 instead of 0.78 of the tuning questions cited a gold section.)
-  const candidates: (SelectedSentence & { terms: Set<string>; step: boolean; whole: boolean })[] =
-    [];
+  const candidates: (SelectedSentence & {
+    terms: ReadonlySet<string>;
+    step: boolean;
+    whole: boolean;
+  })[] = [];
   const topChunk = Math.max(0, ...chunks.map((chunk) => chunk.score));
   // The ranking orders passages by their whole score (synonyms and expansions included), the
   // cutoff reads their relevance to the question's own words: a passage ranked above one the
@@ -290,9 +299,9 @@ export function selectSentences(
         .slice(-2)
         .some((heading) => test.names(heading, new Set(options.terms(heading))));
     // So is a list introduced by a sentence that names it ("This book is structured as follows:").
-    let intro: Set<string> | undefined;
-    for (const sentence of splitSentences(chunk.text)) {
-      const terms = new Set(options.terms(sentence.text));
+    let intro: ReadonlySet<string> | undefined;
+    for (const sentence of sentencesOf(chunk.text)) {
+      const terms = sentence.terms;
       if (terms.size === 0) continue;
       const ownNames = test ? test.names(sentence.text, terms) : true;
       const names = ownNames || (sentence.listItem && (headingNames || intro !== undefined));
