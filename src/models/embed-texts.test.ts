@@ -47,6 +47,25 @@ describe('embedTexts', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('refuses vectors of different lengths, or empty ones, from a broken server', async () => {
+    server = await startFakeOpenAI({
+      embeddings: [
+        { kind: 'vectors', dimensions: 8 },
+        { kind: 'vectors', dimensions: 13 },
+        { kind: 'vectors', dimensions: 0 },
+      ],
+    });
+    const provider = providerFor(server.baseUrl);
+    const mixed = await embedTexts(provider, ['a', 'b', 'c'], { batchSize: 2 }).catch(
+      (e: unknown) => e,
+    );
+    expect(isEmbeddingError(mixed)).toBe(true);
+    expect(mixed).toMatchObject({ code: 'model_unavailable', batchStart: 2 });
+    expect((mixed as Error).message).toMatch(/13 numbers.*8/);
+    const empty = await embedTexts(provider, ['d']).catch((e: unknown) => e);
+    expect(empty).toMatchObject({ name: 'EmbeddingError', code: 'model_unavailable' });
+  });
+
   it('fails without retrying on a client error, and when no embedding model is configured', async () => {
     server = await startFakeOpenAI({
       embeddings: [{ kind: 'status', status: 400, message: 'input too long' }],

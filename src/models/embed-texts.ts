@@ -88,6 +88,8 @@ export async function embedTexts(
           `The embedding server returned ${result.embeddings.length} vectors for ${values.length} texts.`,
         );
       }
+      const length = vectors[0]?.length ?? result.embeddings[0]?.length ?? 0;
+      for (const vector of result.embeddings) checkVector(vector, length);
       vectors.push(...result.embeddings);
     } catch (error) {
       const cause = error instanceof CohortError ? error : undefined;
@@ -99,4 +101,26 @@ export async function embedTexts(
     }
   }
   return vectors;
+}
+
+/**
+ * A vector the store can keep: not empty, every number finite, and as long as the others. A server
+ * that changes length mid-way (another model behind the same name) would otherwise leave vectors
+ * no question can be compared with.
+ */
+function checkVector(vector: readonly number[], length: number): void {
+  const problem =
+    vector.length === 0
+      ? 'an empty vector'
+      : vector.length !== length
+        ? `a vector of ${vector.length} numbers where the others have ${length}`
+        : vector.every(Number.isFinite)
+          ? undefined
+          : 'a vector with a number that is not finite';
+  if (problem) {
+    throw new CohortError(
+      'model_unavailable',
+      `The embedding server returned ${problem}; check COHORT_EMBEDDING_MODEL and the server.`,
+    );
+  }
 }

@@ -1,3 +1,4 @@
+import { CohortError } from '../errors/index.js';
 import type { ChunkRecord } from '../schema/index.js';
 import { chunkFromRow, type ChunkRow } from './chunk-repo.js';
 import type { Db } from './db.js';
@@ -53,12 +54,25 @@ export class EmbeddingRepo {
     }));
   }
 
-  /** Stores vectors for chunks. */
+  /**
+   * Stores vectors for chunks. They must all have the length of the vectors already kept for
+   * `model`: vectors of two lengths in one model's column cannot be compared with one question.
+   */
   async save(
     model: string,
     rows: readonly { id: string; vector: readonly number[] }[],
   ): Promise<void> {
     await this.ensure();
+    const stored = await this.dimensions(model);
+    const lengths = new Set(rows.map((row) => row.vector.length));
+    if (stored !== undefined) lengths.add(stored);
+    if (lengths.size > 1 || lengths.has(0)) {
+      const found = [...lengths].sort((a, b) => a - b).join(', ');
+      throw new CohortError(
+        'model_unavailable',
+        `Vectors of ${found} numbers for the embedding model "${model}"${stored !== undefined ? ` (the store keeps ${stored})` : ''}: one model gives vectors of one length. Check COHORT_EMBEDDING_MODEL, or name the new model differently.`,
+      );
+    }
     await this.db.transaction((tx) =>
       insertRows(
         tx,
@@ -73,6 +87,16 @@ export class EmbeddingRepo {
     );
   }
 
+  /** Length of the vectors kept for `model`, or undefined when it has none. */
+  async dimensions(model: string): Promise<number | undefined> {
+    await this.ensure();
+    const { rows } = await this.db.query<{ n: number | string }>(
+      'SELECT vector_dims(embedding) AS n FROM chunk_embeddings WHERE model = $1 LIMIT 1',
+      [model],
+    );
+    return rows[0] === undefined ? undefined : Number(rows[0].n);
+  }
+
   /** Number of chunks with a vector for `model`. */
   async count(model: string): Promise<number> {
     await this.ensure();
@@ -83,7 +107,11 @@ export class EmbeddingRepo {
     return Number(rows[0]?.n ?? 0);
   }
 
-  /** The `limit` chunks nearest to `vector` by cosine distance, optionally in one domain. */
+  /**
+   * The `limit` chunks nearest to `vector` by cosine distance, optionally in one domain. Only
+   * vectors of the same length are compared: a question embedded by a model that changed behind
+   * the same name finds nothing here (retrieval stays lexical) instead of failing.
+   */
   async nearest(
     model: string,
     vector: readonly number[],
@@ -95,9 +123,10 @@ export class EmbeddingRepo {
               1 - (e.embedding <=> $2::vector) AS similarity
        FROM chunk_embeddings e JOIN chunks c ON c.id = e.chunk_id
        WHERE e.model = $1 AND ($3::text IS NULL OR c.domain = $3)
+         AND vector_dims(e.embedding) = $5
        ORDER BY e.embedding <=> $2::vector
        LIMIT $4`,
-      [model, JSON.stringify(vector), options.domain ?? null, options.limit],
+      [model, JSON.stringify(vector), options.domain ?? null, options.limit, vector.length],
     );
     return rows.map((row) => ({ chunk: chunkFromRow(row), similarity: Number(row.similarity) }));
   }

@@ -123,6 +123,42 @@ describe('hybrid retrieval (pgvector in PGlite)', () => {
     }
   });
 
+  it("keeps answering when the embedding server changes the vectors' length", async () => {
+    // A server that answered with 8-dimension vectors at ingestion now answers with 13: the
+    // stored vectors cannot be compared with the question's, and retrieval must not fail for it.
+    const server = await startFakeOpenAI({
+      embeddings: [
+        { kind: 'vectors', dimensions: 8 },
+        { kind: 'vectors', dimensions: 13 },
+      ],
+    });
+    try {
+      const config = loadConfig({
+        env: { OPENAI_BASE_URL: server.baseUrl, COHORT_EMBEDDING_MODEL: 'drifting-embed' },
+        cwd: dir,
+      });
+      const embedding = embeddingFor(config)!;
+      const first = await embedChunks({ store, model: 'drifting-embed', embed: embedding.embed });
+      expect(first.error).toBeUndefined();
+      const hybrid = createHybridRetriever({
+        lexical: createRetriever(store),
+        store,
+        model: 'drifting-embed',
+        embed: embedding.embed,
+      });
+      const results = await hybrid.retrieve('gait cycle');
+      expect(results[0]?.source).toBe('walk.md');
+
+      // Vectors of another length are refused at saving, not mixed into the model's column.
+      const [chunk] = await store.embeddings.missing('a-model-never-used');
+      await expect(
+        store.embeddings.save('drifting-embed', [{ id: chunk!.id, vector: [1, 2, 3] }]),
+      ).rejects.toMatchObject({ code: 'model_unavailable' });
+    } finally {
+      await server.close();
+    }
+  });
+
   it('has no embedding model without an endpoint (extractive, lexical)', () => {
     expect(
       embeddingFor(loadConfig({ env: { COHORT_EMBEDDING_MODEL: 'x' }, cwd: dir })),
