@@ -2,6 +2,12 @@ import { APICallError } from '@ai-sdk/provider';
 import { boundedCall, DEFAULT_RETRY_DELAY_MS, formatDuration } from '../bounded-call/index.js';
 import { CohortError, isCohortError } from '../errors/index.js';
 
+/**
+ * Most characters of a server's own error text kept in a {@link CohortError}'s message: enough to
+ * say what went wrong, and a server that answers with megabytes does not fill logs and traces.
+ */
+export const MAX_SERVER_MESSAGE_CHARS = 500;
+
 /** Longest wait between two attempts, whatever a `retry-after` header asks for. */
 export const MAX_RETRY_DELAY_MS = 20_000;
 
@@ -47,13 +53,13 @@ export function toServiceError(
           : '';
     return new CohortError(
       'model_unavailable',
-      `The ${context.what} failed (${status}): ${error.message}.${hint}`,
+      `The ${context.what} failed (${status}): ${clip(error.message)}.${hint}`,
       {
         cause: error,
       },
     );
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = clip(error instanceof Error ? error.message : String(error));
   return new CohortError('model_unavailable', `The ${context.what} failed: ${message}`, {
     cause: error,
   });
@@ -115,4 +121,10 @@ function retryAfterMs(headers: Record<string, string>): number | undefined {
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
   const date = Date.parse(raw);
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function clip(text: string): string {
+  return text.length <= MAX_SERVER_MESSAGE_CHARS
+    ? text
+    : `${text.slice(0, MAX_SERVER_MESSAGE_CHARS)}… (${(text.length - MAX_SERVER_MESSAGE_CHARS).toLocaleString('en-US')} more characters)`;
 }

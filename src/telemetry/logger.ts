@@ -6,6 +6,23 @@ export type LogLevel = z.infer<typeof LogLevel>;
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
 
+/**
+ * Most characters of one string field in a log line. Fields carry text from outside (a server's
+ * error body, a question, a path); one of megabytes would otherwise be written whole, each time.
+ */
+export const MAX_LOG_FIELD_CHARS = 4_000;
+
+function boundFields(fields: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    out[key] =
+      typeof value === 'string' && value.length > MAX_LOG_FIELD_CHARS
+        ? `${value.slice(0, MAX_LOG_FIELD_CHARS)}… (${value.length - MAX_LOG_FIELD_CHARS} more characters)`
+        : value;
+  }
+  return out;
+}
+
 /** A structured logger: one JSON line per event on stderr, so stdout stays the answer. */
 export interface Logger {
   debug(event: string, fields?: Record<string, unknown>): void;
@@ -16,7 +33,8 @@ export interface Logger {
 }
 
 /**
- * Creates a logger writing JSON lines to `write` (stderr by default) at `level` and above.
+ * Creates a logger writing JSON lines to `write` (stderr by default) at `level` and above. A string
+ * field longer than {@link MAX_LOG_FIELD_CHARS} is cut there.
  *
  * @example
  * const log = createLogger({ level: 'info' });
@@ -34,7 +52,8 @@ export function createLogger(
   const base = options.fields ?? {};
   const emit = (at: LogLevel, event: string, fields?: Record<string, unknown>) => {
     if (ORDER[at] < ORDER[level]) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level: at, event, ...base, ...fields }));
+    const line = { time: new Date().toISOString(), level: at, event, ...base, ...fields };
+    write(JSON.stringify(boundFields(line)));
   };
   return {
     debug: (event, fields) => emit('debug', event, fields),

@@ -368,6 +368,30 @@ describe('createModelRunner (fake OpenAI-compatible server)', () => {
     );
   });
 
+  it('keeps the log bounded when the server fails with an enormous error message', async () => {
+    const huge = 'E'.repeat(1_000_000);
+    server = await startFakeOpenAI({
+      chat: [
+        { kind: 'status', status: 500, message: huge },
+        { kind: 'status', status: 500, message: huge },
+      ],
+    });
+    const cfg = serverConfig(server.baseUrl, { maxRetries: 1 });
+    const { rag } = fakeRag([]);
+    const written: string[] = [];
+    const logger = createLogger({ level: 'debug', write: (line) => written.push(line) });
+    const { response } = await run(createModelProvider(cfg), cfg, {}, deps(rag, { logger }));
+    expect(response.response).toBe(MODEL_FAILURE_MESSAGE);
+    const failed = written.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(failed).toContainEqual(
+      expect.objectContaining({
+        event: 'model_call_failed',
+        message: expect.stringMatching(/^The model call failed \(HTTP 500\): EEE/),
+      }),
+    );
+    for (const line of written) expect(line.length).toBeLessThan(10_000);
+  });
+
   it('answers with the model-failure message when the body is malformed', async () => {
     server = await startFakeOpenAI({ chat: [{ kind: 'malformed' }] });
     const cfg = serverConfig(server.baseUrl);
