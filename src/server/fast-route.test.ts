@@ -98,6 +98,20 @@ describe('POST /route on the fast path', () => {
         await seen(await app.request('/route', init())),
       );
     }
+    // Bytes that are not UTF-8 are refused as the app refuses them, not read as U+FFFD.
+    const notUtf8 = await seen(
+      await fetch(`${url}/route`, {
+        method: 'POST',
+        headers: { 'content-type': json },
+        body: Buffer.concat([
+          Buffer.from('{"query":"'),
+          Buffer.from([0xff, 0xfe]),
+          Buffer.from('"}'),
+        ]),
+      }),
+    );
+    expect(notUtf8.status).toBe(400);
+    expect(JSON.parse(notUtf8.body)).toMatchObject({ error: { code: 'malformed_json' } });
     // Without a content type, and with a query string on the path.
     const bare = { method: 'POST', body: '{"query":"What is a topic?"}' };
     expect(await seen(await fetch(`${url}/route`, bare))).toMatchObject({ status: 415 });

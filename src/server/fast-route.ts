@@ -2,7 +2,7 @@ import type { HttpBindings } from '@hono/node-server';
 import { plainQuery, type RouteResult } from '../schema/index.js';
 import type { Logger } from '../telemetry/index.js';
 import { pathOf, type AppFetch } from './fast-probe.js';
-import { bodyEncodingProblem, JSON_CONTENT_TYPE } from './read-body.js';
+import { bodyEncodingProblem, JSON_CONTENT_TYPE, utf8Text } from './read-body.js';
 import { logRequest, REQUEST_ID_HEADER, requestIdFor } from './request-context.js';
 import type { ServerEnv } from './server-env.js';
 
@@ -19,8 +19,6 @@ export interface FastRouteOptions {
   /** Clock of the logged duration (default `performance.now`). */
   now?: () => number;
 }
-
-const decoder = new TextDecoder();
 
 /**
  * The question of a `POST /route` body when the body is exactly what the app's route accepts
@@ -123,7 +121,9 @@ export function withFastRoute(fetch: AppFetch, options: FastRouteOptions): AppFe
       // The client went away mid-body: the app meets the same unreadable body and says so.
       return fetch(request, node, executionContext);
     }
-    const query = plainRouteQuery(decoder.decode(bytes));
+    // Bytes that are not UTF-8 go to the app, which answers 400 saying so.
+    const body = utf8Text(bytes);
+    const query = body === undefined ? undefined : plainRouteQuery(body);
     const text = query === undefined ? undefined : await routeSoon(query);
     if (text === undefined) {
       const again = new Request(request.url, {

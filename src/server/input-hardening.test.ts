@@ -39,6 +39,39 @@ describe('hostile request bodies', () => {
     }
   });
 
+  it('refuses a body that is not valid UTF-8 with a 400 on every endpoint, not U+FFFD', async () => {
+    const bytes = (...parts: Array<string | number[]>) =>
+      Buffer.concat(
+        parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : Buffer.from(part))),
+      );
+    const bodies = [
+      bytes('{"query":"', [0xff, 0xfe], '"}'), // never in UTF-8
+      bytes('{"query":"topic ', [0xe2, 0x82], '"}'), // a sequence cut short
+      bytes('{"query":"', [0xc0, 0xaf], '"}'), // an overlong "/"
+      bytes('{"query":"', [0xed, 0xa0, 0x80], '"}'), // a surrogate encoded as UTF-8
+    ];
+    for (const path of JSON_ENDPOINTS) {
+      for (const body of bodies) {
+        const res = await app().request(path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+        expect(res.status, `${path} ${body.toString('hex')}`).toBe(400);
+        const error = ((await res.json()) as { error: { code: string; message: string } }).error;
+        expect(error.code).toBe('malformed_json');
+        expect(error.message).toMatch(/not valid UTF-8/);
+      }
+    }
+    // Text outside ASCII, sent as UTF-8, is read as sent.
+    const res = await app().request('/route', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from('{"query":"Qu\'est-ce qu\'un topic ? é ü 🤖"}'),
+    });
+    expect(res.status).toBe(200);
+  });
+
   it('refuses a NUL character or a lone surrogate in any string with a 400 naming the field', async () => {
     const cases: [string, string, string][] = [
       ['/chat', '{"query": "What is a topic?\\u0000"}', 'query'],

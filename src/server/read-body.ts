@@ -14,6 +14,30 @@ export const JSON_CONTENT_TYPE = /^application\/([\w.+-]+\+)?json\b/i;
 /** A `charset` parameter of a content type, lower case, or undefined when there is none. */
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
 
+/** Decodes UTF-8 strictly: a byte sequence UTF-8 does not allow throws instead of becoming U+FFFD. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The message of a body whose bytes are not UTF-8. */
+export const NOT_UTF8_MESSAGE =
+  'The request body is not valid UTF-8 (it holds bytes no UTF-8 text has, as Latin-1 or UTF-16 text does): send the JSON encoded as UTF-8.';
+
+/**
+ * The text of a body's bytes read as UTF-8 (a leading byte order mark dropped), or undefined when
+ * they are not valid UTF-8. A lenient decoder would turn such bytes into U+FFFD, and a question
+ * would be routed, answered and stored with characters the client never sent.
+ *
+ * @example
+ * utf8Text(new Uint8Array([0x7b, 0x7d])); // '{}'
+ * utf8Text(new Uint8Array([0xff, 0xfe])); // undefined
+ */
+export function utf8Text(bytes: ArrayBuffer | Uint8Array): string | undefined {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Why a JSON body declared with these headers cannot be read as sent, or undefined when it can:
  * bodies are read as UTF-8 text, so a `charset` other than UTF-8 (a UTF-16 body would fail as
@@ -40,7 +64,7 @@ export function bodyEncodingProblem(
 
 /**
  * Reads a JSON request body and validates it with `schema`. The split between statuses:
- * not JSON (or not an object, nested deeper than {@link MAX_JSON_DEPTH}, or holding a NUL character
+ * not UTF-8, not JSON (or not an object, nested deeper than {@link MAX_JSON_DEPTH}, or holding a NUL character
  * or an unpaired surrogate in any string) is 400 `malformed_json`; a body that is not declared as JSON is 415;
  * valid JSON whose fields are wrong is 422 `invalid_input` naming the field. Keys arrive in
  * snake_case and are read into camelCase unless `wire` is false (the OpenAI endpoint).
@@ -64,7 +88,8 @@ export async function readBody<S extends z.ZodType>(
   }
   const encodingProblem = bodyEncodingProblem(type, c.req.header('content-encoding'));
   if (encodingProblem) throw new HttpError(apiError('unsupported_media_type', encodingProblem));
-  const text = await c.req.text();
+  const text = utf8Text(await c.req.arrayBuffer());
+  if (text === undefined) throw new HttpError(apiError('malformed_json', NOT_UTF8_MESSAGE));
   let json: unknown;
   try {
     json = JSON.parse(text);
