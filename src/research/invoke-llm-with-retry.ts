@@ -47,7 +47,7 @@ export async function invokeLlmWithRetry<T>(
   options: InvokeLlmOptions<T>,
 ): Promise<InvokeLlmResult<T>> {
   // The AI SDK loads with the first model call: `import('cohort')` does not pay for it.
-  const { generateText, NoObjectGeneratedError, Output } = await import('ai');
+  const { generateText, NoObjectGeneratedError, Output, TypeValidationError } = await import('ai');
   const messages = [...options.messages];
   let lastError = 'no attempt was made';
   for (let attempt = 1; attempt <= options.maxRetries + 1; attempt++) {
@@ -91,7 +91,13 @@ export async function invokeLlmWithRetry<T>(
     if (timed.reason === 'aborted') return { ok: false, error: timed.message, attempts: attempt };
     if (NoObjectGeneratedError.isInstance(timed.error)) {
       options.onUsage?.(tokensOf(timed.error.usage));
-      const cause = timed.error.cause instanceof Error ? timed.error.cause.message : '';
+      let cause = timed.error.cause instanceof Error ? timed.error.cause.message : '';
+      // A validation failure's message starts by quoting the whole answer (which may be huge);
+      // what was wrong with it is the message of its own cause.
+      if (TypeValidationError.isInstance(timed.error.cause)) {
+        const inner: unknown = timed.error.cause.cause;
+        cause = `Type validation failed: ${inner instanceof Error ? inner.message : String(inner)}`;
+      }
       lastError = `${timed.error.message}${cause ? ` ${cause.slice(0, 500)}` : ''}`;
       messages.push(
         { role: 'assistant', content: timed.error.text ?? '' },

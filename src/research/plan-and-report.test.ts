@@ -55,6 +55,30 @@ describe('planTasks', () => {
     ]);
   });
 
+  it('treats tasks that differ only in case or spacing as one', async () => {
+    const model = scriptedResearchModel(() =>
+      JSON.stringify({
+        tasks: ['ROS 2 topics', 'ros 2  topics', ' ROS 2 Topics', 'Gazebo sensors'].map(
+          (description) => ({ description }),
+        ),
+      }),
+    );
+    const plan = await planTasks('q', { ...base, model });
+    expect(plan.tasks.map((t) => t.description)).toEqual(['ROS 2 topics', 'Gazebo sensors']);
+  });
+
+  it('refuses a plan whose task is longer than a question may be, and splits the question instead', async () => {
+    const model = scriptedResearchModel(() =>
+      JSON.stringify({ tasks: [{ description: `Research ${'x'.repeat(100_000)}` }] }),
+    );
+    const plan = await planTasks('What is a ZMP; why do robots fall', { ...base, model });
+    expect(plan).toMatchObject({
+      planner: 'clauses',
+      reason: expect.stringMatching(/lead model failed.*2000 characters/s),
+    });
+    expect(plan.tasks.map((t) => t.description)).toEqual(['What is a ZMP', 'why do robots fall']);
+  });
+
   it('falls back to clauses when the lead model fails', async () => {
     const plan = await planTasks('What is a ZMP; why do robots fall', {
       ...base,

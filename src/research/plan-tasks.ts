@@ -1,6 +1,6 @@
 import type { LanguageModel } from 'ai';
 import { z } from 'zod';
-import type { ResearchTask } from '../schema/index.js';
+import { MAX_QUERY_LENGTH, type ResearchTask } from '../schema/index.js';
 import { invokeLlmWithRetry } from './invoke-llm-with-retry.js';
 import type { TokenCount } from './research-events.js';
 
@@ -11,7 +11,17 @@ const MIN_CLAUSE_WORDS = 3;
 export const ResearchPlan = z.object({
   tasks: z
     .array(
-      z.object({ description: z.string().trim().min(1, 'a task description must not be empty') }),
+      z.object({
+        description: z
+          .string()
+          .trim()
+          .min(1, 'a task description must not be empty')
+          // A task is a researcher's question: no longer than a question may be.
+          .max(
+            MAX_QUERY_LENGTH,
+            `a task description must be at most ${MAX_QUERY_LENGTH} characters`,
+          ),
+      }),
     )
     .min(1, 'give at least one task'),
 });
@@ -116,8 +126,12 @@ export async function planTasks(
       planner: 'clauses',
       reason: `the lead model failed: ${planned.error}`,
     };
-  const descriptions = [
-    ...new Set(planned.value.tasks.map((task) => task.description.trim())),
-  ].slice(0, options.maxTasks);
+  // "ROS 2 topics" and "ros 2  topics" are one task: the first spelling is kept.
+  const byKey = new Map<string, string>();
+  for (const { description } of planned.value.tasks) {
+    const key = description.toLowerCase().replace(/\s+/g, ' ');
+    if (!byKey.has(key)) byKey.set(key, description);
+  }
+  const descriptions = [...byKey.values()].slice(0, options.maxTasks);
   return { tasks: toTasks(descriptions), planner: 'model' };
 }
