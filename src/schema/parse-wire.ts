@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CohortError } from '../errors/index.js';
-import { findJsonProblem, MAX_JSON_DEPTH, UNSAFE_TEXT_MESSAGE } from './safe-text.js';
+import { findJsonProblem, MAX_JSON_DEPTH, unsafeTextMessage } from './safe-text.js';
 import { fromWire, wireKey } from './wire.js';
 
 /**
@@ -35,7 +35,7 @@ export function parseWireInput<S extends z.ZodType>(
       'invalid_input',
       problem.kind === 'too_deep'
         ? `The input is nested more than ${MAX_JSON_DEPTH} levels deep.`
-        : `${problem.path || 'input'} ${UNSAFE_TEXT_MESSAGE}.`,
+        : unsafeTextMessage(problem),
       problem.path ? { field: problem.path } : {},
     );
   }

@@ -20,6 +20,24 @@ export function isSafeText(text: string): boolean {
   return !UNSAFE_TEXT.test(text);
 }
 
+/**
+ * What makes `text` unsafe, for a message ("a NUL character at position 3", "an unpaired UTF-16
+ * surrogate (U+D800) at position 7"; positions count UTF-16 code units from 1), or undefined
+ * when it is safe: "must not contain NUL characters or surrogates" alone leaves a client to hunt
+ * for which one, and where, in a long text.
+ *
+ * @example
+ * unsafeTextFound('a\u0000b'); // 'a NUL character at position 2'
+ */
+export function unsafeTextFound(text: string): string | undefined {
+  const match = UNSAFE_TEXT.exec(text);
+  if (!match) return undefined;
+  const position = match.index + 1;
+  if (match[0] === '\u0000') return `a NUL character at position ${position}`;
+  const code = match[0].charCodeAt(0).toString(16).toUpperCase();
+  return `an unpaired UTF-16 surrogate (U+${code}) at position ${position}`;
+}
+
 /** Deepest nesting of arrays and objects accepted in a request body. */
 export const MAX_JSON_DEPTH = 64;
 
@@ -28,6 +46,21 @@ export interface JsonProblem {
   kind: 'too_deep' | 'unsafe_text';
   /** Dotted path of the offending value (keys as sent). */
   path: string;
+  /** For `unsafe_text`, what the key or string holds and where ({@link unsafeTextFound}). */
+  found?: string;
+}
+
+/**
+ * The message of an `unsafe_text` problem, naming the field (or `input` for the whole value),
+ * the rule and what broke it.
+ *
+ * @example
+ * unsafeTextMessage({ kind: 'unsafe_text', path: 'query', found: 'a NUL character at position 2' });
+ * // 'query must not contain NUL characters or … (send valid Unicode text): it holds a NUL character at position 2.'
+ */
+export function unsafeTextMessage(problem: JsonProblem, whole = 'input'): string {
+  const found = problem.found ? `: it holds ${problem.found}` : '';
+  return `${problem.path || whole} ${UNSAFE_TEXT_MESSAGE}${found}.`;
 }
 
 /**
@@ -46,7 +79,8 @@ export function findJsonProblem(
   while (stack.length > 0) {
     const item = stack.pop() as (typeof stack)[number];
     if (typeof item.value === 'string') {
-      if (!isSafeText(item.value)) return { kind: 'unsafe_text', path: item.path };
+      const found = unsafeTextFound(item.value);
+      if (found) return { kind: 'unsafe_text', path: item.path, found };
       continue;
     }
     if (item.value === null || typeof item.value !== 'object') continue;
@@ -56,7 +90,8 @@ export function findJsonProblem(
       : Object.entries(item.value);
     for (const [key, inner] of entries) {
       const path = item.path ? `${item.path}.${key}` : key;
-      if (!isSafeText(key)) return { kind: 'unsafe_text', path };
+      const found = unsafeTextFound(key);
+      if (found) return { kind: 'unsafe_text', path, found: `${found} of the key` };
       stack.push({ value: inner, depth: item.depth + 1, path });
     }
   }

@@ -72,28 +72,45 @@ describe('hostile request bodies', () => {
     expect(res.status).toBe(200);
   });
 
-  it('refuses a NUL character or a lone surrogate in any string with a 400 naming the field', async () => {
-    const cases: [string, string, string][] = [
-      ['/chat', '{"query": "What is a topic?\\u0000"}', 'query'],
-      ['/chat', '{"query": "What is a topic? \\ud800"}', 'query'],
-      ['/chat', '{"query": "topic", "selected_text": "\\udc00 alone"}', 'selected_text'],
-      ['/research', '{"question": "\\u0000"}', 'question'],
+  it('refuses a NUL character or a lone surrogate in any string with a 422 invalid_input naming the field and what it holds', async () => {
+    // JSON that parses is readable: a string holding what cannot be stored is a wrong field value.
+    const cases: [string, string, string, RegExp][] = [
+      ['/chat', '{"query": "What is a topic?\\u0000"}', 'query', /a NUL character at position 17/],
+      [
+        '/chat',
+        '{"query": "What is a topic? \\ud800"}',
+        'query',
+        /an unpaired UTF-16 surrogate \(U\+D800\) at position 18/,
+      ],
+      [
+        '/chat',
+        '{"query": "topic", "selected_text": "\\udc00 alone"}',
+        'selected_text',
+        /an unpaired UTF-16 surrogate \(U\+DC00\) at position 1/,
+      ],
+      ['/research', '{"question": "\\u0000"}', 'question', /a NUL character at position 1/],
       [
         '/v1/chat/completions',
         '{"model": "cohort", "messages": [{"role": "user", "content": "topic \\u0000"}]}',
         'messages.0.content',
+        /a NUL character/,
       ],
-      ['/route', '{"query\\u0000": "topic"}', 'query\u0000'],
+      ['/route', '{"query\\u0000": "topic"}', 'query\u0000', /a NUL character/],
+      ['/route', '{"query": "\\ud800"}', 'query', /unpaired UTF-16 surrogate \(U\+D800\)/],
     ];
-    for (const [path, body, field] of cases) {
+    for (const [path, body, field, found] of cases) {
       const res = await postRaw(path, body);
-      expect(res.status, `${path} ${body}`).toBe(400);
+      expect(res.status, `${path} ${body}`).toBe(422);
       const error = (
         (await res.json()) as { error: { code: string; message: string; field: string } }
       ).error;
-      expect(error.code).toBe('malformed_json');
+      expect(error.code).toBe('invalid_input');
       expect(error.message).toMatch(/NUL characters or unpaired UTF-16 surrogates/);
-      if (!field.includes('\u0000')) expect(error.field).toBe(field);
+      expect(error.message).toMatch(found);
+      if (!field.includes('\u0000')) {
+        expect(error.field).toBe(field);
+        expect(error.message.startsWith(`${field} `)).toBe(true);
+      }
     }
     // A well-formed surrogate pair (an emoji) is fine.
     expect((await postRaw('/chat', '{"query": "What is a topic? \\ud83e\\udd16"}')).status).toBe(

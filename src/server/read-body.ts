@@ -4,7 +4,7 @@ import {
   findJsonProblem,
   MAX_JSON_DEPTH,
   parseWireInput,
-  UNSAFE_TEXT_MESSAGE,
+  unsafeTextMessage,
 } from '../schema/index.js';
 import { apiError, HttpError } from './api-error.js';
 
@@ -64,9 +64,10 @@ export function bodyEncodingProblem(
 
 /**
  * Reads a JSON request body and validates it with `schema`. The split between statuses:
- * not UTF-8, not JSON (or not an object, nested deeper than {@link MAX_JSON_DEPTH}, or holding a NUL character
- * or an unpaired surrogate in any string) is 400 `malformed_json`; a body that is not declared as JSON is 415;
- * valid JSON whose fields are wrong is 422 `invalid_input` naming the field. Keys arrive in
+ * not UTF-8, not JSON (or not an object, or nested deeper than {@link MAX_JSON_DEPTH}) is 400
+ * `malformed_json`; a body that is not declared as JSON is 415; valid JSON whose fields are wrong,
+ * including a key or string holding a NUL character or an unpaired surrogate, is 422
+ * `invalid_input` naming the field. Keys arrive in
  * snake_case and are read into camelCase unless `wire` is false (the OpenAI endpoint).
  *
  * @example
@@ -116,9 +117,11 @@ export async function readBody<S extends z.ZodType>(
       ),
     );
   }
+  // The JSON was read; a string the store cannot hold is a wrong value of its field, as in MCP.
   if (problem?.kind === 'unsafe_text') {
-    const field = problem.path || 'body';
-    throw new HttpError(apiError('malformed_json', `${field} ${UNSAFE_TEXT_MESSAGE}.`, field));
+    throw new HttpError(
+      apiError('invalid_input', unsafeTextMessage(problem, 'body'), problem.path || undefined),
+    );
   }
   // A CohortError from here is mapped to 422 by the error handler, with its message and field.
   return parseWireInput(schema, json, {
