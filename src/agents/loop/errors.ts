@@ -18,6 +18,11 @@ export function refusedToolMessage(name: string): string {
   return `tool ${name} is not allowed here`;
 }
 
+/** The tool error the model sees for a call past the per-reply limit: it did not run. */
+export function tooManyToolCallsMessage(name: string, asked: number, max: number): string {
+  return `tool ${name} was not run: the reply asked for ${asked} tool calls and at most ${max} run per reply; ask for the rest in the next reply`;
+}
+
 /** The tool error the model sees when it calls a tool that does not exist. */
 export function unknownToolMessage(name: string, known: readonly string[]): string {
   return `tool ${name} does not exist; available tools: ${known.join(', ') || 'none'}`;

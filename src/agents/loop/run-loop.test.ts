@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { isCohortError } from '../../errors/index.js';
 import { createScriptedModel, type ScriptedStep } from '../../test/scripted-model.js';
 import { defineTool, runLoop, runLoopStream, type LoopEvent } from './index.js';
+import { MAX_PARALLEL_TOOL_CALLS, MAX_TOOL_CALLS_PER_STEP } from './tool-execution.js';
 
 const usage = (input: number, output: number) => ({
   inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
@@ -132,6 +133,45 @@ describe('runLoop', () => {
       [true, 'invalid arguments for tool add: arguments are not valid JSON'],
     ]);
     expect(result.text).toBe('Done.');
+  });
+
+  it("runs a bounded number of one reply's tool calls, a few at a time, and refuses the rest", async () => {
+    // A reply asking for 100 calls at once (100 sandboxes, or 100 subagents, in parallel).
+    let running = 0;
+    let most = 0;
+    const slow = defineTool({
+      name: 'slow',
+      description: 'Takes a moment.',
+      inputSchema: z.object({}),
+      execute: async () => {
+        running++;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        running--;
+        return 'ok';
+      },
+    });
+    const model = scripted([
+      {
+        toolCalls: Array.from({ length: 100 }, (_, i) => ({
+          toolName: 'slow',
+          input: {},
+          toolCallId: `c${i}`,
+        })),
+      },
+      textStep('Done.'),
+    ]);
+    const result = await runLoop({ ...base, model, messages: ask, tools: [slow] });
+    expect(result.text).toBe('Done.');
+    expect(result.toolCalls).toHaveLength(100);
+    const ran = result.toolCalls.filter((call) => !call.isError);
+    expect(ran).toHaveLength(MAX_TOOL_CALLS_PER_STEP);
+    expect(most).toBeLessThanOrEqual(MAX_PARALLEL_TOOL_CALLS);
+    expect(result.toolCalls.at(-1)).toMatchObject({
+      toolCallId: 'c99',
+      isError: true,
+      output: expect.stringMatching(/100 tool calls.*at most 32/),
+    });
   });
 
   it('ends a runaway loop at the step cap with a clear message', async () => {

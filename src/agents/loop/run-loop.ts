@@ -8,7 +8,7 @@ import type { AssistantContent, ModelMessage } from 'ai';
 import { CohortError, isCohortError } from '../../errors/index.js';
 import { budgetMessage, stepCapMessage } from './errors.js';
 import {
-  executeToolCall,
+  executeToolCalls,
   parseToolInput,
   toolResultPart,
   type ToolTable,
@@ -198,9 +198,7 @@ export async function* runLoopStream(options: LoopOptions): AsyncGenerator<LoopE
     }
     let executed;
     try {
-      executed = await Promise.all(
-        outcome.toolCalls.map((call) => executeToolCall(call, table, signal, options.span)),
-      );
+      executed = await executeToolCalls(outcome.toolCalls, table, signal, options.span);
     } catch (error) {
       if (signal.aborted) return yield* end(finish('aborted', 'The run was cancelled.'));
       throw error;

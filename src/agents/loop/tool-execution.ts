@@ -6,8 +6,17 @@ import {
   describeZodError,
   invalidInputMessage,
   refusedToolMessage,
+  tooManyToolCallsMessage,
   unknownToolMessage,
 } from './errors.js';
+
+/**
+ * Most tool calls of one model reply that run; the rest get an error result the model reads. A
+ * reply asking for hundreds at once (each a sandbox or a subagent) would otherwise start them all.
+ */
+export const MAX_TOOL_CALLS_PER_STEP = 32;
+/** Most tool calls of one reply running at the same time; the others wait their turn. */
+export const MAX_PARALLEL_TOOL_CALLS = 8;
 
 /** A tool call as the model sent it: the input is still the raw JSON text. */
 export interface PendingToolCall {
@@ -116,6 +125,37 @@ async function executeInSpan(
     const message = error instanceof Error ? error.message : String(error);
     return fail(parsed.data, `tool ${call.toolName} failed: ${message}`);
   }
+}
+
+/**
+ * Runs one reply's tool calls, at most {@link MAX_PARALLEL_TOOL_CALLS} at once, and refuses those
+ * past {@link MAX_TOOL_CALLS_PER_STEP} without running them. Results keep the calls' order.
+ */
+export async function executeToolCalls(
+  calls: readonly PendingToolCall[],
+  table: ToolTable,
+  signal: AbortSignal,
+  parent?: TraceSpan,
+): Promise<ExecutedToolCall[]> {
+  const results: ExecutedToolCall[] = calls.map((call) => ({
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    input: parseToolInput(call.input),
+    output: tooManyToolCallsMessage(call.toolName, calls.length, MAX_TOOL_CALLS_PER_STEP),
+    isError: true,
+  }));
+  const runnable = calls.slice(0, MAX_TOOL_CALLS_PER_STEP);
+  let next = 0;
+  const worker = async () => {
+    while (next < runnable.length) {
+      const index = next++;
+      results[index] = await executeToolCall(runnable[index]!, table, signal, parent);
+    }
+  };
+  await Promise.all(
+    Array.from({ length: Math.min(MAX_PARALLEL_TOOL_CALLS, runnable.length) }, worker),
+  );
+  return results;
 }
 
 /** The tool-result message part the model reads for an executed call. */
