@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
@@ -63,6 +63,15 @@ describe('bash', () => {
     expect(result.ok && result.stderr).toContain(
       '[killed: the command used more than sandbox.maxMemoryMb (128 MB) of memory]',
     );
+  });
+
+  it('stops a command writing a file past the file-size limit', async (context) => {
+    if (!findBwrap(undefined)) context.skip();
+    const bash = createBashTool(workspace, { maxFileMb: 1, timeoutSeconds: 20 });
+    const result = await bash.execute({ command: 'head -c 5000000 /dev/zero > big.bin' }, {});
+    expect(result.ok && result.exitCode).not.toBe(0);
+    expect(statSync(join(root, 'big.bin')).size).toBeLessThanOrEqual(1024 * 1024);
+    expect(result.ok && result.stderr).toContain('[a file reached the 1 MB limit of one file]');
   });
 
   it('truncates long output', async () => {

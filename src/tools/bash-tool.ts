@@ -9,6 +9,13 @@ import type { Workspace } from './workspace.js';
 
 /** Default limit on one command's run time. */
 export const DEFAULT_BASH_TIMEOUT_SECONDS = 60;
+/**
+ * Largest file one command may write, in MB (RLIMIT_FSIZE, in the sandbox): a build's artefacts
+ * fit, a command a model wrote cannot fill the disk with one file (`head -c 3G /dev/zero > f`).
+ */
+export const DEFAULT_BASH_FILE_MB = 1024;
+/** Exit status of a shell whose command was killed by SIGXFSZ (signal 25) at the file-size limit. */
+const FILE_SIZE_EXIT = 128 + 25;
 
 const BashInput = z.object({
   command: z.string().min(1).describe('Shell command to run in the workspace folder (bash -c).'),
@@ -25,7 +32,7 @@ export type BashResult = ToolOutcome<{
 /**
  * The reviewer's `bash` tool: runs a command in the workspace inside the bubblewrap sandbox
  * (`sandbox` settings: workspace writable, system read-only, private /tmp, own PID namespace, no
- * network unless hosts are allowed, denied paths hidden, a process limit), with a scrubbed
+ * network unless hosts are allowed, denied paths hidden, a process limit, a file-size limit), with a scrubbed
  * environment, a timeout that kills the whole sandbox and truncated output. Background jobs end
  * with the command. Without bubblewrap each call is refused with how to install it, unless the
  * user opted out (`sandbox.enabled: false`).
@@ -43,9 +50,12 @@ export function createBashTool(
     sandbox?: SandboxSettings;
     /** Home folder for `~/…` deny entries (tests). */
     home?: string;
+    /** Largest file a command may write, in MB (default {@link DEFAULT_BASH_FILE_MB}). */
+    maxFileMb?: number;
   } = {},
 ): CohortTool<BashInput, BashResult> {
   const timeoutMs = (options.timeoutSeconds ?? DEFAULT_BASH_TIMEOUT_SECONDS) * 1000;
+  const fileMb = options.maxFileMb ?? DEFAULT_BASH_FILE_MB;
   const maxChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
   const settings = options.sandbox ?? SandboxSettings.parse({});
   let sandbox: Sandbox | undefined;
@@ -73,6 +83,7 @@ export function createBashTool(
           argv: ['/bin/bash', '-c', command],
           timeoutMs,
           keepChars: maxChars * 2,
+          limits: { fileMb },
           ...(signal ? { signal } : {}),
         });
         if (run.aborted) throw new CohortError('aborted', 'The command was cancelled.');
@@ -87,7 +98,9 @@ export function createBashTool(
             ? `${err}\n[killed: the command ran longer than ${timeoutMs / 1000}s]`
             : run.memoryExceeded
               ? `${err}\n[killed: the command used more than sandbox.maxMemoryMb (${settings.maxMemoryMb} MB) of memory]`
-              : err,
+              : run.exitCode === FILE_SIZE_EXIT && sandbox.kind === 'bwrap'
+                ? `${err}\n[a file reached the ${fileMb} MB limit of one file]`
+                : err,
           timedOut: run.timedOut,
         };
       } catch (error) {
