@@ -27,14 +27,27 @@ export const MAX_SESSION_MESSAGES = 1000;
 /** How many messages `GET /sessions/:id/messages` returns when no `limit` is given. */
 export const DEFAULT_SESSION_MESSAGES = 100;
 
+const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${MAX_SESSION_MESSAGES}, in decimal digits only`;
+
+/**
+ * A query parameter holding a whole number from `min` to `max`, written in decimal digits only.
+ * `z.coerce.number()` reads the parameter with `Number()`, which also takes `0x10`, `1e2`, `+5`,
+ * ` 5` and `5.0`: a client sending those meant something else, or is probing.
+ *
+ * @example
+ * decimalParam(1, 1000, 'limit must be …').parse('25'); // 25
+ */
+function decimalParam(min: number, max: number, message: string) {
+  return z
+    .string({ error: message })
+    .regex(/^[0-9]+$/, message)
+    .transform(Number)
+    .pipe(z.number().int(message).min(min, message).max(max, message));
+}
+
 /** Query of `GET /sessions/:id/messages`. */
 export const SessionMessagesQuery = z.object({
-  limit: z.coerce
-    .number({ error: `limit must be a whole number from 1 to ${MAX_SESSION_MESSAGES}` })
-    .int(`limit must be a whole number from 1 to ${MAX_SESSION_MESSAGES}`)
-    .min(1, `limit must be a whole number from 1 to ${MAX_SESSION_MESSAGES}`)
-    .max(MAX_SESSION_MESSAGES, `limit must be a whole number from 1 to ${MAX_SESSION_MESSAGES}`)
-    .default(DEFAULT_SESSION_MESSAGES),
+  limit: decimalParam(1, MAX_SESSION_MESSAGES, LIMIT_MESSAGE).default(DEFAULT_SESSION_MESSAGES),
 });
 
 /** Response of `GET /sessions/:id/messages`: the latest messages, oldest first. */

@@ -292,6 +292,20 @@ describe('sessions', () => {
     expect(
       await errorOf(await app.request(`/sessions/${SESSION}/messages?limit=abc`)),
     ).toMatchObject({ status: 400, field: 'limit' });
+    // Only plain decimal digits: what Number() also reads (hex, exponent, sign, spaces) is refused.
+    for (const limit of ['0x10', '1e2', '+5', '%205', '5%20', '5.0', '1001', '', '-1']) {
+      const error = await errorOf(
+        await app.request(`/sessions/${SESSION}/messages?limit=${limit}`),
+      );
+      expect(error, limit).toMatchObject({ status: 400, code: 'bad_request', field: 'limit' });
+      expect(error.message, limit).toMatch(/limit must be a whole number from 1 to 1000/);
+    }
+    for (const limit of ['1', '05', '1000']) {
+      expect(
+        (await app.request(`/sessions/${SESSION}/messages?limit=${limit}`)).status,
+        limit,
+      ).not.toBe(400);
+    }
   });
 });
 
