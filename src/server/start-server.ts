@@ -1,7 +1,8 @@
-import type { Server } from 'node:http';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { CohortError } from '../errors/index.js';
 import { silentLogger } from '../telemetry/index.js';
+import { adapterErrorResponse, answerClientError, requireHost } from './client-error.js';
 import {
   buildServer,
   serverSettings,
@@ -108,26 +109,31 @@ export async function startServer(
   const headersTimeout = Math.min(HEADERS_TIMEOUT_MS, requestTimeout);
 
   // The Node adapter loads when a server starts: `import('cohort')` does not pay for it.
-  const { serve } = await import('@hono/node-server');
+  const { getRequestListener } = await import('@hono/node-server');
+  // The adapter's listener on a server of our own (what its `serve` does), so that what Node and
+  // the adapter refuse before the app sees a request is answered as the app answers errors.
+  const listener = getRequestListener(fetch, {
+    hostname: host,
+    errorHandler: (error) => adapterErrorResponse(error, logger),
+  });
   let open = 0;
   let drained: (() => void) | undefined;
   const server = await new Promise<Server>((resolve, reject) => {
-    const created = serve(
+    const created = createHttpServer(
       {
-        fetch,
-        port,
-        hostname: host,
-        serverOptions: {
-          requestTimeout,
-          headersTimeout,
-          // Node checks the two timeouts on this interval (30 s by default), so a stalled body
-          // would otherwise be cut up to 30 s late.
-          connectionsCheckingInterval: Math.min(1_000, requestTimeout),
-        },
+        requestTimeout,
+        headersTimeout,
+        // Node checks the two timeouts on this interval (30 s by default), so a stalled body
+        // would otherwise be cut up to 30 s late.
+        connectionsCheckingInterval: Math.min(1_000, requestTimeout),
+        // Checked by `requireHost`, which answers in JSON; Node's own check answers with no body.
+        requireHostHeader: false,
       },
-      () => resolve(created as Server),
-    ) as Server;
+      requireHost(listener),
+    );
+    created.on('clientError', answerClientError({ requestTimeoutMs: requestTimeout, logger }));
     created.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, host, port)));
+    created.listen(port, host, () => resolve(created));
   });
   // Counted per response, not per handler, so a streaming answer counts until its last byte.
   server.on('request', (_request, response) => {

@@ -1,0 +1,139 @@
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStore, openPgliteDb, type Store } from '../store/index.js';
+import { createTestAssistant, testWebAssets } from '../test/test-assistant.js';
+import { startServer, type RunningServer } from './start-server.js';
+
+// Requests Node's HTTP parser (or the adapter, before the app) refuses, sent on raw sockets as a
+// broken client sends them: each must get the API's JSON error shape, not a bare status line.
+
+let store: Store;
+let running: RunningServer;
+
+beforeAll(async () => {
+  store = await createStore(await openPgliteDb('memory://'));
+  running = await startServer(
+    { assistant: createTestAssistant(store), store, modeDescription: 'extractive (test)' },
+    {
+      server: { port: 0, host: '127.0.0.1' },
+      webAssets: testWebAssets,
+      handleSignals: false,
+      requestTimeoutMs: 1_000,
+      close: () => store.close(),
+    },
+  );
+});
+afterAll(() => running.close());
+
+interface RawReply {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  afterMs: number;
+}
+
+/** Sends `request` on a raw socket and reads everything the server writes until it closes. */
+function sendRaw(request: string): Promise<RawReply> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const socket = connect(running.port, '127.0.0.1', () => socket.write(request));
+    const chunks: Buffer[] = [];
+    socket.on('data', (data) => chunks.push(data));
+    // The server may close while the client is still writing (a huge request line).
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') reject(error);
+    });
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString();
+      const split = text.indexOf('\r\n\r\n');
+      const [statusLine = '', ...lines] = text.slice(0, split).split('\r\n');
+      const headers = Object.fromEntries(
+        lines.map((line) => {
+          const colon = line.indexOf(':');
+          return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()];
+        }),
+      );
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(statusLine)?.[1] ?? 0),
+        headers,
+        body: text.slice(split + 4),
+        afterMs: Date.now() - started,
+      });
+    });
+  });
+}
+
+/** Checks a reply is the API's error: JSON of `{ error: { code, message, field } }`, connection closed. */
+function expectApiError(reply: RawReply, status: number, code: string, message: RegExp) {
+  expect(reply.status).toBe(status);
+  expect(reply.headers['content-type']).toBe('application/json');
+  expect(reply.headers.connection).toBe('close');
+  expect(reply.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  expect(Number(reply.headers['content-length'])).toBe(Buffer.byteLength(reply.body));
+  const body = JSON.parse(reply.body) as { error: { code: string; message: string } };
+  expect(body.error).toMatchObject({ code, message: expect.stringMatching(message) });
+}
+
+const post = 'POST /chat HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n';
+
+describe('a request Node refuses before the app sees it', () => {
+  it('answers a negative Content-Length with a JSON 400', async () => {
+    const reply = await sendRaw(`${post}Content-Length: -1\r\n\r\n{}`);
+    expectApiError(reply, 400, 'bad_request', /Content-Length header is not a valid length/);
+  });
+
+  it('answers a chunk size that is not hexadecimal with a JSON 400', async () => {
+    const reply = await sendRaw(`${post}Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`);
+    expectApiError(reply, 400, 'bad_request', /chunk size/);
+  });
+
+  it('answers a 100,000-character path with a JSON 431', async () => {
+    const reply = await sendRaw(`GET /${'a'.repeat(100_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expectApiError(reply, 431, 'headers_too_large', /larger than the server takes/);
+  });
+
+  it('answers an HTTP/1.1 request without Host with a JSON 400 naming it', async () => {
+    const reply = await sendRaw('GET /healthz HTTP/1.1\r\n\r\n');
+    expectApiError(reply, 400, 'bad_request', /no Host header/);
+    expect(JSON.parse(reply.body)).toMatchObject({ error: { field: 'host' } });
+    // HTTP/1.0 may leave Host out.
+    expect((await sendRaw('GET /healthz HTTP/1.0\r\n\r\n')).status).toBe(200);
+  });
+
+  it('answers a request the adapter cannot turn into a URL with a JSON 400', async () => {
+    const reply = await sendRaw('GET /healthz HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n');
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.body)).toMatchObject({
+      error: { code: 'bad_request', message: expect.stringMatching(/cannot be read/) },
+    });
+  });
+
+  it('answers a body shorter than its Content-Length with a JSON 408 after the timeout', async () => {
+    const reply = await sendRaw(`${post}Content-Length: 100\r\n\r\n{"query": "What is`);
+    expectApiError(reply, 408, 'request_timeout', /did not arrive within 1 s/);
+    expect(reply.afterMs).toBeLessThan(5_000);
+    expect(running.openRequests()).toBe(0);
+  }, 15_000);
+
+  it('answers garbage sent after a finished answer on a kept-alive connection, and serves others', async () => {
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = connect(running.port, '127.0.0.1', () =>
+        socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'),
+      );
+      let text = '';
+      socket.on('data', (data) => {
+        // The first answer is in: the connection is idle and kept alive.
+        if (text === '') setTimeout(() => socket.write('NOT HTTP AT ALL\r\n\r\n'), 50);
+        text += data.toString();
+      });
+      socket.on('error', reject);
+      socket.on('close', () => resolve(text));
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    const second = reply.slice(reply.indexOf('HTTP/1.1', 1));
+    expect(second).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(second).toMatch(/\r\nConnection: close\r\n/);
+    expect(second).toMatch(/"code":"bad_request"/);
+    expect((await fetch(`${running.url}/healthz`)).status).toBe(200);
+  });
+});

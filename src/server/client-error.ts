@@ -1,0 +1,184 @@
+import { STATUS_CODES, maxHeaderSize, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Logger } from '../telemetry/index.js';
+import { apiError, errorBody, toApiError, type ApiError } from './api-error.js';
+import { REQUEST_ID_HEADER, requestIdFor } from './request-context.js';
+
+/** A request Node's HTTP parser refused, as the `clientError` event reports it. */
+export interface ClientError extends Error {
+  /** Node's code: `HPE_INVALID_CONTENT_LENGTH`, `HPE_HEADER_OVERFLOW`, `ERR_HTTP_REQUEST_TIMEOUT`… */
+  code?: string;
+}
+
+/** What each of Node's parser codes means to a client, for codes that need more than "malformed". */
+const PARSER_PROBLEMS: Record<string, string> = {
+  HPE_INVALID_CONTENT_LENGTH:
+    'The Content-Length header is not a valid length: send the body size in bytes, in decimal digits.',
+  HPE_UNEXPECTED_CONTENT_LENGTH:
+    'The request carries both Content-Length and Transfer-Encoding: send one of them.',
+  HPE_INVALID_CHUNK_SIZE:
+    'A chunk size of the chunked body is not valid: each chunk starts with its size in hexadecimal digits.',
+  HPE_INVALID_TRANSFER_ENCODING:
+    'The Transfer-Encoding header is not valid: send "chunked" or a Content-Length instead.',
+  HPE_INVALID_METHOD: 'The request method is not a valid HTTP method.',
+  HPE_INVALID_URL: 'The request target is not a valid URL path.',
+  HPE_INVALID_VERSION: 'The HTTP version is not valid: send HTTP/1.1.',
+  HPE_INVALID_HEADER_TOKEN: 'A header name or value holds characters HTTP does not allow.',
+  HPE_INVALID_EOF_STATE: 'The connection ended in the middle of the request.',
+};
+
+/**
+ * The API error for a request Node's HTTP parser refused, in the API's own terms: 431 when the
+ * request line and headers pass Node's limit, 408 when the request did not arrive within
+ * `requestTimeoutMs`, 413 for oversized chunk extensions, else 400 naming what was wrong when the
+ * parser's code says it.
+ *
+ * @example
+ * clientErrorAnswer({ name: 'Error', message: 'Parse Error', code: 'HPE_INVALID_CHUNK_SIZE' }, 30_000);
+ * // { status: 400, code: 'bad_request', message: 'A chunk size of the chunked body is not valid: …' }
+ */
+export function clientErrorAnswer(error: ClientError, requestTimeoutMs: number): ApiError {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return apiError(
+        'headers_too_large',
+        `The request line and headers are larger than the server takes (${maxHeaderSize} bytes in all): send a shorter path or query, or fewer or smaller headers.`,
+      );
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return apiError(
+        'request_timeout',
+        `The whole request did not arrive within ${requestTimeoutMs / 1000} s: send the headers and all the bytes the Content-Length announces at once.`,
+      );
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return apiError(
+        'payload_too_large',
+        'The chunk extensions of the chunked body are too large: send chunks without extensions.',
+      );
+    default:
+      return apiError(
+        'bad_request',
+        (error.code && PARSER_PROBLEMS[error.code]) ??
+          'The request is not valid HTTP/1.1 and cannot be read.',
+      );
+  }
+}
+
+/**
+ * The full HTTP/1.1 response text of an API error sent straight on a socket: status line,
+ * `Content-Type: application/json`, its length, `Connection: close` and `x-request-id`, then
+ * the `{ "error": { code, message, field } }` body every other error of the API has.
+ *
+ * @example
+ * socket.end(rawErrorResponse(apiError('bad_request', '…'), randomUUID()));
+ */
+export function rawErrorResponse(error: ApiError, requestId: string): string {
+  const body = JSON.stringify(errorBody(error));
+  return (
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\n` +
+    'Content-Type: application/json\r\n' +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    'Connection: close\r\n' +
+    `${REQUEST_ID_HEADER}: ${requestId}\r\n` +
+    `\r\n${body}`
+  );
+}
+
+/** The socket of a connection, with the response Node is writing on it, if any (Node's own field). */
+interface HttpSocket extends Duplex {
+  _httpMessage?: ServerResponse | null;
+}
+
+/**
+ * A `clientError` listener for a Node HTTP server that answers a request Node's parser refused
+ * the way the API answers every error: JSON, the right status, `Connection: close`. Node's own
+ * answer is a status line with no body, which a client of a JSON API cannot read a reason from.
+ * It writes nothing when the client is gone (`ECONNRESET`), the socket cannot be written, or a
+ * response to this connection has already begun (a byte more would corrupt it), as Node does.
+ *
+ * @example
+ * server.on('clientError', answerClientError({ requestTimeoutMs: 30_000, logger }));
+ */
+export function answerClientError(options: {
+  requestTimeoutMs: number;
+  logger: Logger;
+}): (error: ClientError, socket: Duplex) => void {
+  return (error, socket) => {
+    const started = (socket as HttpSocket)._httpMessage?.headersSent === true;
+    if (error.code === 'ECONNRESET' || !socket.writable || started) {
+      socket.destroy();
+      return;
+    }
+    const answer = clientErrorAnswer(error, options.requestTimeoutMs);
+    const requestId = requestIdFor(undefined);
+    options.logger.child({ request_id: requestId }).info('client_error', {
+      status: answer.status,
+      code: answer.code,
+      parser_code: error.code ?? null,
+    });
+    // Closed once the answer is flushed: the rest of what the client sends cannot be read.
+    socket.end(rawErrorResponse(answer, requestId), () => socket.destroy());
+  };
+}
+
+/**
+ * Wraps a Node request listener so that an HTTP/1.1 request without a `Host` header (which
+ * RFC 9112 requires) is answered 400 in the API's JSON shape with `Connection: close`. Node's own
+ * check (`requireHostHeader`) answers with no body, so the server turns it off and checks here;
+ * HTTP/1.0 may leave `Host` out, as in Node.
+ *
+ * @example
+ * createServer({ requireHostHeader: false }, requireHost(listener));
+ */
+export function requireHost(
+  listener: (request: IncomingMessage, response: ServerResponse) => void,
+): (request: IncomingMessage, response: ServerResponse) => void {
+  return (request, response) => {
+    if (
+      request.headers.host !== undefined ||
+      request.httpVersionMajor !== 1 ||
+      request.httpVersionMinor !== 1
+    ) {
+      listener(request, response);
+      return;
+    }
+    const error = apiError(
+      'bad_request',
+      'The request has no Host header, which HTTP/1.1 requires: send "Host: <host>:<port>".',
+      'host',
+    );
+    const body = JSON.stringify(errorBody(error));
+    response.shouldKeepAlive = false;
+    response.writeHead(error.status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      connection: 'close',
+      [REQUEST_ID_HEADER]: requestIdFor(undefined),
+    });
+    response.end(body);
+  };
+}
+
+/**
+ * The answer to what @hono/node-server throws before the app sees a request (its
+ * `errorHandler`): a `RequestError` (a path with a backslash, a Host header that is not a host, a
+ * URL it cannot build) is 400 `bad_request` with the adapter's reason; anything else, thrown by
+ * the app's `fetch` itself, is 500 `internal` and logged. The adapter's own answers have no body.
+ *
+ * @example
+ * getRequestListener(fetch, { errorHandler: (error) => adapterErrorResponse(error, logger) });
+ */
+export function adapterErrorResponse(error: unknown, logger: Logger): Response {
+  const requestId = requestIdFor(undefined);
+  let answer: ApiError;
+  // By name: importing the adapter's class here would load it with `import('cohort')`.
+  if (error instanceof Error && error.name === 'RequestError') {
+    answer = apiError('bad_request', `The request cannot be read: ${error.message}.`);
+  } else {
+    answer = toApiError(error);
+    logger.child({ request_id: requestId }).error('request_failed', { error: String(error) });
+  }
+  return new Response(JSON.stringify(errorBody(answer)), {
+    status: answer.status,
+    headers: { 'content-type': 'application/json', [REQUEST_ID_HEADER]: requestId },
+  });
+}
