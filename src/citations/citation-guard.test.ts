@@ -39,4 +39,21 @@ describe('createCitationGuard', () => {
     expect(guard.push('Hello world.')).toBe('Hello world.');
     expect(guard.push(' Next')).toBe(' Next');
   });
+
+  it('removes a fabricated marker of any length, whole or split', () => {
+    const out = feed(['A [1000] B [999999999999] C [4', '2424242424] D [1].'], upTo(1));
+    expect(out.text).toBe('A B C D [1].');
+    expect(out.ungrounded).toEqual([1000, 999999999999, 42424242424]);
+  });
+
+  it("reads a model's long runs of spaces in linear time", () => {
+    // Whitespace scanned again from every position took 3 s for 40,000 spaces, and grew
+    // with the square of the run: a model sending a megabyte of spaces blocked the process.
+    const started = performance.now();
+    const whole = feed([`${' '.repeat(400_000)}x [1]`], upTo(1));
+    const pieces = feed([...Array.from({ length: 100_000 }, () => ' '), 'y'], upTo(1));
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(whole.text).toBe(`${' '.repeat(400_000)}x [1]`);
+    expect(pieces.text).toBe(`${' '.repeat(100_000)}y`);
+  });
 });

@@ -1,9 +1,38 @@
-/** Citation markers: `[3]` or a list `[1, 2]`. */
-const MARKER = /(\s*)\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g;
-/** What may still become a marker: trailing spaces and an unclosed `[1, 2` (held until the next delta). */
-const PENDING_TAIL = /\s*(?:\[[\d,\s]{0,24})?$/;
+/**
+ * Citation markers: `[3]` or a list `[1, 2]`, of any length (`[999999999999]` names no source
+ * either). The space before a marker is found by looking back, not by the pattern: a pattern
+ * starting with `\s*` is tried again from every space of a run, and a model's megabyte of spaces
+ * then took minutes.
+ */
+const MARKER = /\[(\d+(?:\s*,\s*\d+)*)\]/g;
+/**
+ * Most characters held back at the end of a delta: an unclosed `[1, 2` and the spaces before it
+ * wait for the next delta, up to this many each. A longer run is released (and so is checked in
+ * linear time); a marker split across deltas is still caught up to this length.
+ */
+const MAX_PENDING_CHARS = 64;
 /** A `[n]` right after a word is an index (`arr[1]`), not a citation. */
 const WORD_CHAR = /[A-Za-z0-9_]/;
+const SPACE = /\s/;
+const LIST_CHAR = /[\d,\s]/;
+
+/** Where the part that may still become a marker starts: an unclosed `[1, 2` and the spaces before it. */
+function pendingStart(buffer: string): number {
+  let start = buffer.length;
+  let list = start;
+  while (list > 0 && start - list < MAX_PENDING_CHARS && LIST_CHAR.test(buffer[list - 1]!)) list--;
+  if (buffer[list - 1] === '[') start = list - 1;
+  let space = start;
+  while (space > 0 && start - space < MAX_PENDING_CHARS && SPACE.test(buffer[space - 1]!)) space--;
+  return space;
+}
+
+/** Where the spaces that end `text` start. */
+function trailingSpaceStart(text: string): number {
+  let start = text.length;
+  while (start > 0 && SPACE.test(text[start - 1]!)) start--;
+  return start;
+}
 
 /**
  * Checks a model's `[n]` citation markers against the sources it was actually given, while the
@@ -38,28 +67,37 @@ export function createCitationGuard(isKnown: (n: number) => boolean): CitationGu
 
   const rewrite = (text: string): string => {
     if (!text) return text;
-    const out = text.replace(
-      MARKER,
-      (marker: string, space: string, list: string, offset: number) => {
-        const before = offset > 0 ? text[offset - 1] : previous;
-        if (!space && before && WORD_CHAR.test(before)) return marker;
-        const kept: number[] = [];
-        for (const item of list.split(',')) {
-          const n = Number(item.trim());
-          if (!isKnown(n)) {
-            ungrounded.add(n);
-            continue;
-          }
-          let shown = renumbered.get(n);
-          if (shown === undefined) {
-            shown = renumbered.size + 1;
-            renumbered.set(n, shown);
-          }
-          kept.push(shown);
+    let out = '';
+    let last = 0;
+    for (const match of text.matchAll(MARKER)) {
+      const offset = match.index;
+      const space = trailingSpaceStart(text.slice(last, offset)) + last;
+      const before = space > 0 ? text[space - 1] : previous;
+      out += text.slice(last, offset);
+      last = offset + match[0].length;
+      if (space === offset && before && WORD_CHAR.test(before)) {
+        out += match[0];
+        continue;
+      }
+      const kept: number[] = [];
+      for (const item of (match[1] ?? '').split(',')) {
+        const n = Number(item.trim());
+        if (!isKnown(n)) {
+          ungrounded.add(n);
+          continue;
         }
-        return kept.length === 0 ? '' : space + kept.map((n) => `[${n}]`).join('');
-      },
-    );
+        let shown = renumbered.get(n);
+        if (shown === undefined) {
+          shown = renumbered.size + 1;
+          renumbered.set(n, shown);
+        }
+        kept.push(shown);
+      }
+      // A marker pointing at no source goes with the space before it.
+      if (kept.length === 0) out = out.slice(0, out.length - (offset - space));
+      else out += kept.map((n) => `[${n}]`).join('');
+    }
+    out += text.slice(last);
     previous = text.at(-1) ?? previous;
     return out;
   };
@@ -67,7 +105,7 @@ export function createCitationGuard(isKnown: (n: number) => boolean): CitationGu
   return {
     push(delta) {
       buffer += delta;
-      const cut = PENDING_TAIL.exec(buffer)?.index ?? buffer.length;
+      const cut = pendingStart(buffer);
       const ready = buffer.slice(0, cut);
       buffer = buffer.slice(cut);
       return rewrite(ready);

@@ -167,6 +167,18 @@ describe('createModelRunner (scripted model)', () => {
     expect(first.tools?.map((tool) => tool.name)).toEqual(['search_book_content']);
   });
 
+  it('strips a fabricated citation of any length ([1000], [999999999999]) split across deltas', async () => {
+    const model = scriptedModel([
+      search('Jetson'),
+      { text: ['It uses 60 W [1000] and [9999', '99999999] has a GPU [2].'], usage },
+    ]);
+    const { rag } = fakeRag([[chunk(1), chunk(2)]]);
+    const { response } = await run(providerOf(model), config(), {}, deps(rag));
+
+    expect(response.response.startsWith('It uses 60 W and has a GPU [1].')).toBe(true);
+    expect(response.metadata.ungrounded_citations).toEqual([1000, 999999999999]);
+  });
+
   it('strips a fabricated citation ([7] with 2 chunks) and records it', async () => {
     const model = scriptedModel([search('Jetson'), say('It uses 60 W [7] and has a GPU [2].')]);
     const { rag } = fakeRag([[chunk(1), chunk(2)]]);
