@@ -36,6 +36,20 @@ describe('resolveFollowUp', () => {
     expect(resolveFollowUp('So?', history).subject).toBe('IMU');
   });
 
+  it('fills a pronoun that is what a wh-question asks about', () => {
+    // "hardware" before "it" is what is asked, not what "it" stands for: these were left as asked
+    // and answered about hardware in general.
+    expect(resolveFollowUp('What hardware does it need?', history).query).toBe(
+      'What hardware does IMU need?',
+    );
+    expect(resolveFollowUp('How much power does it draw?', history).subject).toBe('IMU');
+    expect(resolveFollowUp('Which robots can they be mounted on?', history).subject).toBe('IMU');
+    // A pronoun after a new subject of its own clause still stands for that subject.
+    expect(resolveFollowUp('What happens when the robot says it is lost?', history)).toEqual({
+      query: 'What happens when the robot says it is lost?',
+    });
+  });
+
   it('looks past earlier follow-ups to the question that named the subject', () => {
     const longer = [...history, user('What does it stand for?'), assistant('Inertial …')];
     expect(resolveFollowUp('How accurate is it?', longer).query).toBe('How accurate is IMU?');

@@ -25,6 +25,14 @@ function madeOfFunctionWords(query: string): boolean {
  * the empty subject of "is it possible".
  */
 const MAX_FOLLOW_UP_TERMS = 3;
+/**
+ * A pronoun that is the subject of a wh-question whose few words before it are what is asked
+ * about it ("What hardware does it need?", "How much RAM does it take?", "Which GPU can they
+ * use?"): it cannot stand for those words (they are its own clause's object), so it stands for
+ * an earlier turn's subject.
+ */
+const PRONOUN_SUBJECT =
+  /^(?:what|which|how (?:much|many))(?: [a-z0-9-]+){1,3} (?:does|do|did|is|are|was|were|can|could|will|would|should|might) (?:it|they|this|that|these|those)\b/i;
 /** Most words of a bare request for more ("tell me more", "how about an example?"). */
 const MAX_BARE_WORDS = 4;
 /** Words that open a turn of conversation without being part of the question ("ok but …"). */
@@ -44,7 +52,8 @@ function leansOnHistory(query: string): boolean {
   if (
     pronoun !== null &&
     own.length <= MAX_FOLLOW_UP_TERMS &&
-    analyze(asked.slice(0, pronoun.index), QUERY_STOPWORDS).length === 0
+    (analyze(asked.slice(0, pronoun.index), QUERY_STOPWORDS).length === 0 ||
+      PRONOUN_SUBJECT.test(asked))
   )
     return true;
   // "Why?", "how so?", "more details please"; "How long is the course?" asks about the course.
