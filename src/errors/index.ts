@@ -1,1 +1,2 @@
 export * from './cohort-error.js';
+export * from './describe-cause.js';

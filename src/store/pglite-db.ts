@@ -1,5 +1,5 @@
 import type { MemoryFS, PGlite, Transaction } from '@electric-sql/pglite';
-import { CohortError } from '../errors/index.js';
+import { CohortError, describeCause } from '../errors/index.js';
 import type { Db } from './db.js';
 import {
   checkDataFolder,
@@ -220,13 +220,26 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
     return release(db);
   } catch (cause) {
     lock?.release();
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    throw new CohortError(
-      'retrieval_unavailable',
-      `Cannot open the store in ${dataDir}: ${reason}.${fresh ? '' : cannotStartAdvice(reason)}`,
-      { cause },
-    );
+    throw storeOpenError(dataDir, cause, fresh);
   }
+}
+
+/**
+ * The error of a store that failed to open, saying why in the cause's own words. PGlite and its
+ * thread can throw things that are not Errors (its file system throws `{ name: 'ErrnoError',
+ * errno }`), which `String()` made "[object Object]": {@link describeCause} reads them.
+ *
+ * @example
+ * storeOpenError('.cohort', { name: 'ErrnoError', errno: 44 }, true);
+ * // CohortError: Cannot open the store in .cohort: {"name":"ErrnoError","errno":44}.
+ */
+export function storeOpenError(dataDir: string, cause: unknown, fresh: boolean): CohortError {
+  const reason = describeCause(cause);
+  return new CohortError(
+    'retrieval_unavailable',
+    `Cannot open the store in ${dataDir}: ${reason}.${fresh ? '' : cannotStartAdvice(reason)}`,
+    { cause },
+  );
 }
 
 /**

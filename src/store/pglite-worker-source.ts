@@ -1,3 +1,4 @@
+import { describeCause } from '../errors/index.js';
 import { BYTEA_TYPE_ID, parseBytea, serializeBytea } from './pglite-bytea.js';
 
 /**
@@ -14,8 +15,11 @@ const BYTEA_TYPE_ID = ${BYTEA_TYPE_ID};
 const parseBytea = ${parseBytea.toString()};
 const serializeBytea = ${serializeBytea.toString()};
 
+// Read as the main thread reads causes: a thrown non-Error (PGlite's file system throws
+// { name: 'ErrnoError', errno }) is described by its fields, not as "[object Object]".
+const describeCause = ${describeCause.toString()};
 const describe = (error) => ({
-  message: String((error && error.message) || error),
+  message: describeCause(error),
   code: error && error.code,
   detail: error && error.detail,
   name: error && error.name,
