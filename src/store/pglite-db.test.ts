@@ -7,7 +7,7 @@ import { openPgliteDb, storeOpenError } from './pglite-db.js';
 const dir = mkdtempSync(join(tmpdir(), 'cohort-pglite-db-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('a store that cannot be opened', () => {
+describe('opening a PGlite store folder', () => {
   it('says what a thrown plain object holds, not "[object Object]"', () => {
     const error = storeOpenError('dlink', { name: 'ErrnoError', errno: 44 }, true);
     expect(error.code).toBe('retrieval_unavailable');
@@ -17,12 +17,17 @@ describe('a store that cannot be opened', () => {
     );
   });
 
-  it("names PGlite's own failure in a folder reached through a symbolic link", async () => {
+  it('opens a store in a folder reached through a symbolic link, and again after closing', async () => {
+    // PGlite's file system does not follow a link at its root (it threw ErrnoError 44).
     mkdirSync(join(dir, 'target'));
     const link = join(dir, 'dlink');
     symlinkSync(join(dir, 'target'), link);
-    const opened = openPgliteDb(link, { snapshotDir: false });
-    await expect(opened).rejects.toThrow(/^Cannot open the store in .*dlink: .*ErrnoError/);
-    await expect(opened).rejects.not.toThrow(/object Object/);
-  }, 60_000);
+    for (const round of [1, 2]) {
+      const db = await openPgliteDb(link, { snapshotDir: false });
+      if (round === 1) await db.exec('CREATE TABLE kept (n int); INSERT INTO kept VALUES (7)');
+      const { rows } = await db.query<{ n: number }>('SELECT n FROM kept');
+      expect(rows).toEqual([{ n: 7 }]);
+      await db.close();
+    }
+  }, 120_000);
 });

@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import type { MemoryFS, PGlite, Transaction } from '@electric-sql/pglite';
 import { CohortError, describeCause } from '../errors/index.js';
 import type { Db } from './db.js';
@@ -182,7 +183,9 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
         // snapshot is written out file by file while the thread starts, and the engine then finds
         // an existing data folder: PGlite's own loader would hold the whole tarball, and copies of
         // it, in the engine thread's memory (see `unpackSnapshot`).
-        return openPgliteWorkerDb(dataDir, {
+        // The folder's real path: PGlite's file system does not follow a symbolic link at its
+        // root (a store folder reached through one failed with ErrnoError 44, "no such file").
+        return openPgliteWorkerDb(realpathSync(dataDir), {
           ...(options.vector ? { vector: true } : {}),
           ...(snapshotFile ? { prepareFolder: () => unpackSnapshot(snapshotFile, dataDir) } : {}),
         });
