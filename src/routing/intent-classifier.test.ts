@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { isCohortError } from '../errors/index.js';
-import { trainIntentClassifier, type TrainingSample } from './intent-classifier.js';
+import {
+  DEFAULT_SMOOTHING,
+  restoreIntentClassifier,
+  trainIntentClassifier,
+  type TrainingSample,
+} from './intent-classifier.js';
 import { detectIntentCues } from './intent-cues.js';
 import { analyzeText } from './query-text.js';
 
@@ -42,6 +47,42 @@ describe('trainIntentClassifier', () => {
     const small = trainIntentClassifier([sample('a', 'w:x'), sample('b', 'w:y')]);
     expect(small.stats.calibrated).toBe(false);
     expect(small.classify(new Map([['w:x', 1]])).ranked[0]?.label).toBe('a');
+  });
+  it('holds log((count + α) / (label total + α × vocabulary)) per feature, which a restored copy classifies with to the bit', () => {
+    // Counted here with the plain maps the classifier used to keep per feature (it now counts in
+    // one flat array): the same numbers, to the bit.
+    const weighted = [...samples, { label: 'a', features: new Map([['w:apple', 0.5]]) }];
+    const trained = trainIntentClassifier(weighted);
+    const labels = ['a', 'b'];
+    const counts = new Map<string, number[]>();
+    const totals = [0, 0];
+    for (const { label, features } of weighted) {
+      const c = labels.indexOf(label);
+      for (const [feature, value] of features) {
+        const row = counts.get(feature) ?? [0, 0];
+        row[c] = (row[c] as number) + value;
+        totals[c] = (totals[c] as number) + value;
+        counts.set(feature, row);
+      }
+    }
+    const alpha = DEFAULT_SMOOTHING;
+    const expected = new Map(
+      [...counts].map(([feature, row]) => [
+        feature,
+        row.map((count, c) => Math.log(count + alpha) - Math.log(totals[c]! + alpha * counts.size)),
+      ]),
+    );
+    const model = trained.model;
+    expect([...model.logProbabilities.keys()]).toEqual([...expected.keys()]);
+    for (const [feature, logs] of expected)
+      expect([...model.logProbabilities.get(feature)!]).toEqual(logs);
+    // Made once, when first read.
+    expect(trained.model).toBe(model);
+    const restored = restoreIntentClassifier(model);
+    for (const query of [['w:apple'], ['w:banana', 'w:shared'], ['w:a1', 'w:b2', 'w:zebra']]) {
+      const features = new Map(query.map((feature) => [feature, 1]));
+      expect(restored.classify(features)).toEqual(trained.classify(features));
+    }
   });
   it('refuses to train on nothing', () => {
     expect(() => trainIntentClassifier([])).toThrow(

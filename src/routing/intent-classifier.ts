@@ -1,6 +1,6 @@
 import { CohortError } from '../errors/index.js';
 import { rankedBy } from './ranked-by.js';
-import { softmax, softmaxInPlace } from './softmax.js';
+import { softmaxInPlace } from './softmax.js';
 import { trainedFeatureId, type FeatureList } from './feature-ids.js';
 
 /** Additive (Laplace/Lidstone) smoothing of the classifier's feature counts. */
@@ -127,50 +127,61 @@ export function trainIntentClassifier(
     );
   }
   const index = new Map(labels.map((label, i) => [label, i]));
-  const counts = new Map<string, Float64Array>();
-  const totals = new Float64Array(labels.length);
+  const width = labels.length;
+  // Counts in one flat array, a row of `width` per feature in order of first sight, instead of a
+  // typed array per feature in a map: a start-up trains six classifiers (one, then one per fold of
+  // the calibration), and their per-feature objects were most of its garbage and of the heap it
+  // left behind. The same additions in the same order.
+  const featureIndex = new Map<string, number>();
+  const features: string[] = [];
+  for (const sample of samples) {
+    sample.features.forEach((_, feature) => {
+      if (featureIndex.has(feature)) return;
+      featureIndex.set(feature, features.length);
+      features.push(feature);
+    });
+  }
+  const counts = new Float64Array(features.length * width);
+  const totals = new Float64Array(width);
   for (const sample of samples) {
     const c = index.get(sample.label) ?? 0;
-    for (const [feature, value] of sample.features) {
-      let row = counts.get(feature);
-      if (!row) counts.set(feature, (row = new Float64Array(labels.length)));
-      row[c] = (row[c] ?? 0) + value;
-      totals[c] = (totals[c] ?? 0) + value;
-    }
+    // forEach, not for...of: no [key, value] pair is allocated per feature.
+    sample.features.forEach((value, feature) => {
+      const at = (featureIndex.get(feature) as number) * width + c;
+      counts[at] = (counts[at] as number) + value;
+      totals[c] = (totals[c] as number) + value;
+    });
   }
-  const vocabulary = counts.size;
+  const vocabulary = features.length;
 
-  // log P(feature | label) for every seen feature: the whole model, precomputed.
+  // log P(feature | label) for every seen feature: the whole model, precomputed, row by row.
   const denominators = labels.map((_, c) => Math.log((totals[c] ?? 0) + alpha * vocabulary));
-  const logProbabilities = new Map<string, Float64Array>();
-  for (const [feature, row] of counts) {
-    logProbabilities.set(
-      feature,
-      Float64Array.from(row, (count, c) => Math.log(count + alpha) - (denominators[c] ?? 0)),
-    );
-  }
+  const logs = new Float64Array(counts.length);
+  for (let at = 0; at < counts.length; at += 1)
+    logs[at] = Math.log((counts[at] as number) + alpha) - (denominators[at % width] ?? 0);
 
   // A training sample's mean log-likelihood per label with its own counts taken out of its label
   // (exact leave-one-out); features no other sample has are skipped, as unseen ones are at query time.
   const leaveOneOutLogits = (features: ReadonlyMap<string, number>, label: number): number[] => {
-    const logits = new Array<number>(labels.length).fill(0);
+    const logits = new Array<number>(width).fill(0);
     let seen = 0;
     let ownTotal = 0;
-    for (const value of features.values()) ownTotal += value;
-    for (const [feature, value] of features) {
-      const row = counts.get(feature);
-      if (!row) continue;
-      const left = (c: number) => (row[c] ?? 0) - (c === label ? value : 0);
-      if (!labels.some((_, c) => left(c) > 1e-9)) continue;
+    features.forEach((value) => (ownTotal += value));
+    const ownDenominator = Math.log((totals[label] ?? 0) - ownTotal + alpha * vocabulary);
+    features.forEach((value, feature) => {
+      const row = featureIndex.get(feature);
+      if (row === undefined) return;
+      const at = row * width;
+      const left = (c: number) => (counts[at + c] as number) - (c === label ? value : 0);
+      let any = false;
+      for (let c = 0; c < width && !any; c += 1) any = left(c) > 1e-9;
+      if (!any) return;
       seen += value;
-      for (let c = 0; c < labels.length; c += 1) {
-        const denominator =
-          c === label
-            ? Math.log((totals[c] ?? 0) - ownTotal + alpha * vocabulary)
-            : (denominators[c] ?? 0);
+      for (let c = 0; c < width; c += 1) {
+        const denominator = c === label ? ownDenominator : (denominators[c] ?? 0);
         logits[c] = (logits[c] ?? 0) + value * (Math.log(left(c) + alpha) - denominator);
       }
-    }
+    });
     const norm = seen > 0 ? seen : 1;
     return logits.map((value) => value / norm);
   };
@@ -190,12 +201,17 @@ export function trainIntentClassifier(
       ? 0
       : loo.filter(({ label, logits }) => logits.indexOf(Math.max(...logits)) === label).length /
         loo.length;
-  const logLoss = (temperature: number) =>
-    loo.reduce(
-      (sum, { label, logits }) =>
-        sum - Math.log(Math.max(softmax(logits, temperature)[label] ?? 0, 1e-12)),
-      0,
-    ) / Math.max(loo.length, 1);
+  // The search below evaluates this some 40 times over every held-out sample: softmax in one
+  // scratch array (the same bits as `softmax`, see softmaxInPlace), not four arrays per sample.
+  const scratch = new Float64Array(width);
+  const logLoss = (temperature: number) => {
+    let sum = 0;
+    for (const { label, logits } of loo) {
+      scratch.set(logits);
+      sum -= Math.log(Math.max(softmaxInPlace(scratch, temperature)[label] ?? 0, 1e-12));
+    }
+    return sum / Math.max(loo.length, 1);
+  };
   let temperature = options.temperature ?? DEFAULT_TEMPERATURE;
   let best = Number.POSITIVE_INFINITY;
   const calibrated =
@@ -231,20 +247,15 @@ export function trainIntentClassifier(
     best = logLoss(temperature);
   }
 
-  return restoreIntentClassifier({
+  return classifierOver(labels, features, logs, temperature, {
     labels,
-    logProbabilities,
+    samples: samples.length,
+    features: vocabulary,
     temperature,
-    stats: {
-      labels,
-      samples: samples.length,
-      features: vocabulary,
-      temperature,
-      looAccuracy,
-      calibrated,
-      looLogLoss: Number.isFinite(best) ? best : logLoss(temperature),
-      looSamples: loo.length,
-    },
+    looAccuracy,
+    calibrated,
+    looLogLoss: Number.isFinite(best) ? best : logLoss(temperature),
+    looSamples: loo.length,
   });
 }
 
@@ -256,23 +267,42 @@ export function trainIntentClassifier(
  * const copy = restoreIntentClassifier(classifier.model);
  */
 export function restoreIntentClassifier(model: ClassifierModel): IntentClassifier {
-  const { labels, logProbabilities, temperature } = model;
+  const { labels, logProbabilities } = model;
+  const width = labels.length;
+  const features = [...logProbabilities.keys()];
+  const flat = new Float64Array(features.length * width);
+  features.forEach((feature, i) => {
+    const logs = logProbabilities.get(feature);
+    for (let c = 0; c < width; c += 1) flat[i * width + c] = logs?.[c] ?? 0;
+  });
+  return classifierOver(labels, features, flat, model.temperature, model.stats, model);
+}
+
+/**
+ * The classifier over `flat`, the log probabilities of `features[i]` at `i × labels.length`.
+ * `model` is what {@link IntentClassifier.model} gives; without one it is made when first read
+ * (rows viewing `flat`): the folds of a calibration are never saved, so they never build it.
+ */
+function classifierOver(
+  labels: string[],
+  features: readonly string[],
+  flat: Float64Array,
+  temperature: number,
+  stats: ClassifierStats,
+  model?: ClassifierModel,
+): IntentClassifier {
   const width = labels.length;
 
   // Every row in one flat array, found by its offset: a lookup yields a small integer and the
   // row's numbers lie side by side, instead of a typed array object (and its separate storage)
   // per feature to chase on every route. The numbers are the same, summed in the same order.
   const offsets = new Map<string, number>();
-  const flat = new Float64Array(logProbabilities.size * width);
   // The same offsets by feature id: a query's features are found by an array read.
   const byId: number[] = [];
-  let end = 0;
-  for (const [feature, logs] of logProbabilities) {
-    offsets.set(feature, end);
-    byId[trainedFeatureId(feature)] = end;
-    for (let c = 0; c < width; c += 1) flat[end + c] = logs[c] ?? 0;
-    end += width;
-  }
+  features.forEach((feature, i) => {
+    offsets.set(feature, i * width);
+    byId[trainedFeatureId(feature)] = i * width;
+  });
 
   const offsetById = new Int32Array(byId.length).fill(-1);
   byId.forEach((offset, id) => (offsetById[id] = offset));
@@ -357,7 +387,16 @@ export function restoreIntentClassifier(model: ClassifierModel): IntentClassifie
     },
     // Every feature counted in training has a log probability, and only those.
     knows: (feature) => offsets.has(feature),
-    stats: model.stats,
-    model,
+    stats,
+    get model() {
+      return (model ??= {
+        labels,
+        logProbabilities: new Map(
+          features.map((feature, i) => [feature, flat.subarray(i * width, (i + 1) * width)]),
+        ),
+        temperature,
+        stats,
+      });
+    },
   };
 }
