@@ -96,3 +96,58 @@ describe('createKnowledgeRefresh', () => {
     expect(reads).toBe(2);
   });
 });
+
+describe('createKnowledgeRefresh over a cache that keeps nothing (memory://)', () => {
+  it('still trains at start (the calibration is read) but neither loads nor encodes a trained router', async () => {
+    const calls: string[] = [];
+    const store = {
+      chunks: {
+        version: async () => 'v1',
+        contentHash: async () => {
+          calls.push('contentHash');
+          return 'h';
+        },
+        all: async () => [
+          {
+            ...chunk('capstone', 'capstone text'),
+            id: 'x',
+            source: 'a.md',
+            ord: 0,
+            hash: 'h',
+            metadata: {},
+          },
+        ],
+      },
+      cache: {
+        saves: false,
+        get: async () => {
+          calls.push('get');
+          return undefined;
+        },
+        put: async () => {
+          calls.push('put');
+        },
+      },
+    };
+    let learnt: BookKnowledge | undefined;
+    const router = {
+      learn: (next: BookKnowledge) => {
+        learnt = next;
+      },
+      get knowledge() {
+        return learnt;
+      },
+      get calibration() {
+        calls.push('calibration');
+        return undefined;
+      },
+      get classifier() {
+        calls.push('classifier');
+        return undefined;
+      },
+    };
+    await createKnowledgeRefresh(router, store as never, { fingerprint: 'f' })();
+    expect(learnt?.version).toBe('v1');
+    expect(calls).toEqual(['calibration']);
+  });
+});

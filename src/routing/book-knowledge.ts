@@ -150,7 +150,7 @@ export function createKnowledgeRefresh(
   let pending: Promise<void> | undefined;
   // The cache only saves work: when it cannot be read or written, the router learns as before.
   const loadSaved = async (version: string): Promise<boolean> => {
-    if (!cache) return false;
+    if (!cache || cache.saves === false) return false;
     const contentHash = await store.chunks.contentHash().catch(() => undefined);
     if (contentHash === undefined) return false;
     const saved = await cache.get(TRAINED_ROUTER_CACHE, keyOf(contentHash)).catch(() => undefined);
@@ -176,9 +176,13 @@ export function createKnowledgeRefresh(
     if (!cache) return;
     // Reading the calibration fits it now, and the classifier trains it (both are needed for the
     // next route anyway).
+    const calibration = router.calibration ?? null;
+    // A cache that keeps nothing (`memory://`) is not given the trained router: encoding it cost
+    // memory (its JSON, and the classifier's model as a map) for nothing.
+    if (cache.saves === false) return;
     const trained = encodeTrainedRouter({
       knowledge,
-      calibration: router.calibration ?? null,
+      calibration,
       ...(router.classifier ? { classifier: router.classifier } : {}),
     });
     await cache.put(TRAINED_ROUTER_CACHE, keyOf(chunkContentHash(chunks)), trained).catch(() => {

@@ -39,6 +39,8 @@ export async function createStore(
     onTraceError?: (cause: unknown, runIds: string[]) => void;
     /** Runs before any ingestion writes (see `ChunkRepo`). */
     beforeChunkWrite?: () => void;
+    /** True for a store that ends with the process: its build cache keeps nothing (see `BuildCacheRepo`). */
+    discardBuildCache?: boolean;
   } = {},
 ): Promise<Store> {
   await migrate(db);
@@ -55,7 +57,7 @@ export async function createStore(
     runs,
     meta: new MetaRepo(db),
     embeddings: new EmbeddingRepo(db),
-    cache: new BuildCacheRepo(db),
+    cache: new BuildCacheRepo(db, { discard: options.discardBuildCache === true }),
     async ping() {
       try {
         await db.query('SELECT 1');
@@ -107,6 +109,7 @@ export async function openStore(
     store = await createStore(db, {
       ...(options.onTraceError ? { onTraceError: options.onTraceError } : {}),
       ...(folder ? { beforeChunkWrite: () => invalidateStartCache(folder) } : {}),
+      discardBuildCache: inMemory(config),
     });
     // Traces journaled by starts that never opened the engine go in before anything reads it.
     if (folder) await foldTraceJournal(folder, store);
@@ -139,6 +142,11 @@ export function assertDataFolder(dir: string): void {
       { field: 'data-dir', file: dir },
     );
   }
+}
+
+/** True for `memory://` (and no PostgreSQL): the store ends with the process. */
+function inMemory(config: Pick<CohortConfig, 'databaseUrl' | 'dataDir'>): boolean {
+  return !config.databaseUrl && config.dataDir.startsWith('memory://');
 }
 
 /**

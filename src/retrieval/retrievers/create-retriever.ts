@@ -219,7 +219,10 @@ async function loadOrBuildRanker(
   options: RankerOptions,
 ): Promise<Ranker> {
   const settings = lexicalIndexSettings(options);
-  if (!store.cache || chunks.length === 0) return createRanker(chunks, options);
+  // A cache that keeps nothing (`memory://`) is not asked: nothing to load, and encoding the
+  // index to save it is work and memory for nothing.
+  if (!store.cache || store.cache.saves === false || chunks.length === 0)
+    return createRanker(chunks, options);
   const key = createHash('sha1')
     .update(chunkContentHash(chunks))
     .update(JSON.stringify(settings))
