@@ -45,6 +45,93 @@ const BLOCKS = new Set([
   'html',
 ]);
 
+/**
+ * Deepest element nesting given to the HTML parser. Its time grows with the square of the depth
+ * (160 KB of nested `<div>` took 16 s, blocking the process); real pages stay far below this, and
+ * a page nested deeper is read up to the tag that passes it.
+ */
+const MAX_HTML_DEPTH = 512;
+/** Elements that never hold children, so never deepen the nesting. */
+const VOID = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+]);
+/** Elements a parser closes by itself when a sibling opens (`<p>a<p>b`): not counted as nesting. */
+const SELF_CLOSING_SIBLINGS = new Set([
+  'p',
+  'li',
+  'dt',
+  'dd',
+  'tr',
+  'td',
+  'th',
+  'option',
+  'thead',
+  'tbody',
+  'tfoot',
+]);
+/** Elements whose content is text, not tags: skipped to their end tag when measuring depth. */
+const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title']);
+const TAG = /<(\/?)([A-Za-z][A-Za-z0-9-]*)[^<>]*?(\/?)>/g;
+
+/** The page without comments; one never closed runs to the end, as in a browser. */
+function withoutComments(html: string): string {
+  const parts: string[] = [];
+  let at = 0;
+  for (;;) {
+    const open = html.indexOf('<!--', at);
+    if (open < 0) break;
+    parts.push(html.slice(at, open));
+    const close = html.indexOf('-->', open + 4);
+    if (close < 0) return parts.join('');
+    at = close + 3;
+  }
+  parts.push(html.slice(at));
+  return parts.join('');
+}
+
+/**
+ * The part of a page the parser can read in linear time: comments removed by one scan (the
+ * parser looked for the end of each open comment from every one of them), and the page cut
+ * where elements nest deeper than {@link MAX_HTML_DEPTH}.
+ */
+function boundHtml(html: string): string {
+  const page = withoutComments(html);
+  const lower = page.toLowerCase();
+  let depth = 0;
+  TAG.lastIndex = 0;
+  for (let match = TAG.exec(page); match; match = TAG.exec(page)) {
+    const [, closing, name = '', selfClosing] = match;
+    const tag = name.toLowerCase();
+    if (SELF_CLOSING_SIBLINGS.has(tag)) continue;
+    if (closing) {
+      depth = Math.max(0, depth - 1);
+      continue;
+    }
+    if (VOID.has(tag) || selfClosing) continue;
+    if (RAW_TEXT.has(tag)) {
+      const end = lower.indexOf(`</${tag}`, TAG.lastIndex);
+      if (end < 0) return page.slice(0, match.index);
+      TAG.lastIndex = end;
+      continue;
+    }
+    if (++depth > MAX_HTML_DEPTH) return page.slice(0, match.index);
+  }
+  return page;
+}
+
 /** A page as readable text: its title and a markdown-like body. */
 export interface ReadablePage {
   title: string;
@@ -113,13 +200,15 @@ function render(node: Node, out: string[], listDepth: number): void {
 /**
  * Turns an HTML page into readable text: drops script, style, nav and other chrome; keeps headings
  * (as `#`), paragraphs, lists (as `-`), links (as `text (url)`), code blocks and table cells.
+ * Comments are dropped and a page nested deeper than 512 elements is read up to that point, so a
+ * hostile page costs time in proportion to its size.
  *
  * @example
  * htmlToText('<h1>Intro</h1><p>Hello <a href="https://x.dev">x</a></p>').text;
  * // '# Intro\n\nHello x (https://x.dev)'
  */
 export function htmlToText(html: string): ReadablePage {
-  const root = loadHtmlParser().parse(html, {
+  const root = loadHtmlParser().parse(boundHtml(html), {
     comment: false,
     blockTextElements: { pre: true, script: false, style: false },
   });
