@@ -13,6 +13,12 @@ import { findUnknownSetting } from './unknown-setting.js';
 
 /** Default data folder of the embedded store. */
 export const DEFAULT_DATA_DIR = '.cohort';
+/**
+ * Runs a `memory://` store keeps when `keepRuns` is not set: every answer records a run and about
+ * four spans (2.2 MB of tables per 1,000 extractive `/chat` answers), and nothing else ever empties
+ * an in-memory database.
+ */
+export const DEFAULT_MEMORY_KEEP_RUNS = 1000;
 /** Default keyword-routing threshold (book-subagents-research.md R2). */
 export const DEFAULT_ROUTING_THRESHOLD = 0.7;
 /** Default share of a question's subject the book must cover for a specialist to take it. */
@@ -76,6 +82,13 @@ export const CohortConfig = z.object({
         'DATABASE_URL must be a PostgreSQL URL, such as postgres://user:password@localhost:5432/cohort',
     })
     .optional(),
+  /**
+   * How many of the most recent finished runs (answers, research and coding runs, with their spans
+   * and tasks) the store keeps; older ones are deleted in batches as traces are written. Unset: a
+   * `memory://` store keeps {@link DEFAULT_MEMORY_KEEP_RUNS}, a folder or PostgreSQL keeps all.
+   * Coding conversations and runs still waiting or interrupted are never deleted.
+   */
+  keepRuns: z.number().int().positive().optional(),
   /** Folders of agent markdown files; the built-in book agents are used when empty. */
   agentDirs: z.array(z.string()).default([]),
   /** The book ingested on first use when the store is empty. */
@@ -312,6 +325,7 @@ export function configFromEnv(env: Env): Record<string, unknown> {
   return prune({
     dataDir: env.COHORT_DATA_DIR,
     databaseUrl: env.DATABASE_URL,
+    keepRuns: number(env.COHORT_KEEP_RUNS, 'COHORT_KEEP_RUNS'),
     agentDirs: list(env.COHORT_AGENT_DIRS),
     sampleBook: env.COHORT_SAMPLE_BOOK,
     sourceUrl: env.COHORT_SOURCE_URL,

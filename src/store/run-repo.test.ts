@@ -1,9 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_MEMORY_KEEP_RUNS } from '../config/index.js';
 import type { SpanRecord } from '../telemetry/index.js';
 import { testEngines } from '../test/test-engines.js';
 import { openPgliteDb } from './pglite-db.js';
 import type { Db } from './db.js';
-import { createStore, type Store } from './store.js';
+import { createStore, openStore, type Store } from './store.js';
 
 // Traces are recorded off the answer's path: queued, written in batches, and written before any
 // read of this process and before the store closes, so GET /runs/:id/trace never misses one.
@@ -119,6 +123,74 @@ describe('recorded traces when the store closes or a write fails', () => {
       expect(await store.runs.spans('lost')).toEqual([]);
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe('how many runs a store keeps', () => {
+  const runCount = async (db: Db) =>
+    Number((await db.query<{ n: number }>('SELECT count(*) AS n FROM runs')).rows[0]!.n);
+
+  it('keeps the most recent keepRuns finished runs and their spans, and every run someone may continue', async () => {
+    const store = await createStore(await openPgliteDb('memory://'), { keepRuns: 3 });
+    try {
+      await store.runs.create({
+        id: 'waiting',
+        kind: 'code',
+        status: 'awaiting_approval',
+        input: {},
+      });
+      await store.runs.put({
+        id: 'code-session:s1',
+        kind: 'code-session',
+        status: 'open',
+        input: {},
+        output: { messages: [] },
+      });
+      for (let i = 1; i <= 8; i++) {
+        // One write each: each run has its own created_at, so "most recent" is well defined.
+        store.runs.recordTrace(answerRun(`q${i}`), [span(`${i}`, null, 'cohort.ask')]);
+        await store.runs.flushTraces();
+      }
+      const { rows } = await store.db.query<{ id: string }>('SELECT id FROM runs ORDER BY id');
+      expect(rows.map((row) => row.id)).toEqual(['code-session:s1', 'q6', 'q7', 'q8', 'waiting']);
+      const spans = await store.db.query<{ run_id: string }>(
+        'SELECT run_id FROM run_spans ORDER BY run_id',
+      );
+      expect(spans.rows.map((row) => row.run_id)).toEqual(['q6', 'q7', 'q8']);
+    } finally {
+      await store.close();
+    }
+  });
+
+  const manyRuns = (store: Store, count: number) => {
+    for (let i = 0; i < count; i++)
+      store.runs.recordTrace(answerRun(`m${i}`), [span('1', null, 'cohort.ask')]);
+    return store.runs.flushTraces();
+  };
+
+  it(`keeps ${DEFAULT_MEMORY_KEEP_RUNS} runs in memory:// unless told otherwise`, async () => {
+    const store = await openStore({ dataDir: 'memory://' });
+    try {
+      await manyRuns(store, DEFAULT_MEMORY_KEEP_RUNS + 50);
+      expect(await runCount(store.db)).toBe(DEFAULT_MEMORY_KEEP_RUNS);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('keeps every run in a data folder unless keepRuns is set', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-runs-'));
+    try {
+      const store = await openStore({ dataDir: dir });
+      try {
+        await manyRuns(store, DEFAULT_MEMORY_KEEP_RUNS + 50);
+        expect(await runCount(store.db)).toBe(DEFAULT_MEMORY_KEEP_RUNS + 50);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

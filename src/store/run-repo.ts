@@ -35,6 +35,18 @@ export interface TracedRun {
 export const TRACE_FLUSH_DELAY_MS = 250;
 /** Queued spans that trigger a write at once, so a busy server's queue stays small. */
 export const TRACE_FLUSH_SPANS = 2000;
+/** At most this many runs are written between two deletions of old runs (see `keepRuns`). */
+export const PRUNE_RUNS_EVERY = 100;
+
+/**
+ * Old runs the limit deletes: not a coding conversation (a session its user may continue) and not
+ * a run someone may still continue (running, waiting for an approval, interrupted). The newest
+ * `$1` of them are kept; their spans and tasks go with them (`ON DELETE CASCADE`).
+ */
+const DELETE_OLD_RUNS = `DELETE FROM runs WHERE id IN (
+  SELECT id FROM runs
+  WHERE kind <> 'code-session' AND status NOT IN ('running', 'awaiting_approval', 'interrupted')
+  ORDER BY created_at DESC, id DESC OFFSET $1)`;
 
 /** Runs and their tasks, and the spans of traced runs. */
 export class RunRepo {
@@ -43,14 +55,24 @@ export class RunRepo {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private writing: Promise<void> = Promise.resolve();
   private readonly onTraceError: (cause: unknown, runIds: string[]) => void;
+  private readonly keepRuns: number | undefined;
+  /** Runs written since old ones were last deleted. */
+  private runsSincePrune = 0;
 
   constructor(
     private readonly db: Db,
     options: {
       /** Told when a batch of traces could not be written (they are dropped). */
       onTraceError?: (cause: unknown, runIds: string[]) => void;
+      /**
+       * Keep only this many of the most recent finished runs (see `DELETE_OLD_RUNS`): older ones
+       * are deleted after a trace batch once {@link PRUNE_RUNS_EVERY} runs (or a tenth of the
+       * limit, if smaller) were written since the last deletion. Unset keeps every run.
+       */
+      keepRuns?: number;
     } = {},
   ) {
+    this.keepRuns = options.keepRuns;
     this.onTraceError =
       options.onTraceError ??
       ((cause, runIds) =>
@@ -198,9 +220,33 @@ export class RunRepo {
           batch.map((entry) => entry.run.id),
         );
       }
+      await this.pruneIfDue(batch.length);
     })();
     this.writing = write;
     await write;
+  }
+
+  /**
+   * Deletes the runs beyond `keepRuns` once enough were written since the last time: one statement
+   * per {@link PRUNE_RUNS_EVERY} runs, on the trace writer's path, never an answer's. The embedded
+   * engine has no autovacuum, so the freed rows are vacuumed there for new ones to reuse.
+   */
+  private async pruneIfDue(written: number): Promise<void> {
+    if (this.keepRuns === undefined) return;
+    this.runsSincePrune += written;
+    if (
+      this.runsSincePrune < Math.max(1, Math.min(PRUNE_RUNS_EVERY, Math.ceil(this.keepRuns / 10)))
+    )
+      return;
+    this.runsSincePrune = 0;
+    try {
+      await this.db.query(DELETE_OLD_RUNS, [this.keepRuns]);
+      if (this.db.engine === 'pglite') await this.db.exec('VACUUM runs, run_spans, run_tasks');
+    } catch (cause) {
+      defaultLogger.warn('runs_not_pruned', {
+        cause: cause instanceof Error ? cause.message : String(cause),
+      });
+    }
   }
 
   private async writeTraces(

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import type { CohortConfig } from '../config/index.js';
+import { DEFAULT_MEMORY_KEEP_RUNS, type CohortConfig } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 import { BuildCacheRepo } from './build-cache-repo.js';
 import { ChunkRepo } from './chunk-repo.js';
@@ -41,10 +41,15 @@ export async function createStore(
     beforeChunkWrite?: () => void;
     /** True for a store that ends with the process: its build cache keeps nothing (see `BuildCacheRepo`). */
     discardBuildCache?: boolean;
+    /** Keep only this many of the most recent finished runs (see `RunRepo`); unset keeps all. */
+    keepRuns?: number;
   } = {},
 ): Promise<Store> {
   await migrate(db);
-  const runs = new RunRepo(db, options);
+  const runs = new RunRepo(db, {
+    ...(options.onTraceError ? { onTraceError: options.onTraceError } : {}),
+    ...(options.keepRuns === undefined ? {} : { keepRuns: options.keepRuns }),
+  });
   return {
     db,
     chunks: new ChunkRepo(
@@ -76,13 +81,15 @@ export async function createStore(
 
 /**
  * Opens the configured store: PostgreSQL when `databaseUrl` is set, else PGlite in `dataDir`
- * (`memory://` keeps it in memory). `vector` loads pgvector into PGlite for embeddings.
+ * (`memory://` keeps it in memory). `vector` loads pgvector into PGlite for embeddings. The store
+ * keeps the `keepRuns` most recent runs; unset, `memory://` keeps {@link DEFAULT_MEMORY_KEEP_RUNS}
+ * (nothing else would ever empty it) and a folder or PostgreSQL keeps all.
  *
  * @example
  * const store = await openStore({ dataDir: '.cohort' });
  */
 export async function openStore(
-  config: Pick<CohortConfig, 'dataDir' | 'databaseUrl'>,
+  config: Pick<CohortConfig, 'dataDir' | 'databaseUrl'> & Partial<Pick<CohortConfig, 'keepRuns'>>,
   options: {
     vector?: boolean;
     /** Told when PostgreSQL drops an idle pooled connection (a restart); the pool replaces it. */
@@ -104,9 +111,11 @@ export async function openStore(
       )
     : await openPgliteDb(config.dataDir, options);
   // A data folder's start cache is a copy of its chunks: it goes before they change.
+  const keepRuns = config.keepRuns ?? (inMemory(config) ? DEFAULT_MEMORY_KEEP_RUNS : undefined);
   let store: Store;
   try {
     store = await createStore(db, {
+      ...(keepRuns === undefined ? {} : { keepRuns }),
       ...(options.onTraceError ? { onTraceError: options.onTraceError } : {}),
       ...(folder ? { beforeChunkWrite: () => invalidateStartCache(folder) } : {}),
       discardBuildCache: inMemory(config),
