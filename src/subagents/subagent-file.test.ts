@@ -31,4 +31,23 @@ describe('loadSubagentTypes on hostile folders', () => {
       stop();
     }
   });
+
+  it("refuses a description longer than a skill's, which every model call would carry", () => {
+    // The descriptions are listed in the task tool's own description, sent with each request.
+    const workspace = join(base, 'ws-long');
+    const dir = join(workspace, '.cohort', 'agents');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'long.md'),
+      `---\nname: long\ndescription: ${'x'.repeat(100_000)}\n---\nB\n`,
+    );
+    const catalog = loadSubagentTypes(workspace, { home: join(base, 'home') });
+    expect(catalog.types.has('long')).toBe(false);
+    expect(catalog.problems).toEqual([
+      expect.objectContaining({
+        file: join(dir, 'long.md'),
+        reason: expect.stringContaining('at most 1024 characters'),
+      }),
+    ]);
+  });
 });

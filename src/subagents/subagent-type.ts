@@ -15,7 +15,12 @@ export const SubagentType = z.object({
   name: z
     .string()
     .regex(SUBAGENT_NAME_PATTERN, 'name must be lowercase letters, digits and hyphens'),
-  description: z.string().trim().min(1, 'description must not be empty'),
+  /** At most 1,024 characters, as a skill's: the task tool lists every description on each call. */
+  description: z
+    .string()
+    .trim()
+    .min(1, 'description must not be empty')
+    .max(1024, 'description must be at most 1024 characters'),
   /** Permission rules (`read`, `Read`, `Bash(npm test:*)`); undefined inherits every tool of the parent. */
   tools: z.array(z.string()).optional(),
   disallowedTools: z.array(z.string()).default([]),
