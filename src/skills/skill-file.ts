@@ -50,6 +50,12 @@ export const SkillFrontmatter = z.object({
   model: z.string().min(1).optional(),
 });
 
+/**
+ * Most characters of a skill's body. Activation puts the whole body into the main agent's prompt,
+ * on every model call while it is active; the Agent Skills guidance is under 500 lines.
+ */
+export const MAX_SKILL_BODY_CHARS = 100_000;
+
 /** Where a skill was found, earliest search path first. */
 export const SkillSource = z.enum([
   'project',
@@ -114,6 +120,14 @@ export function parseSkillFile(
       { file, field: 'name' },
     );
   }
+  const prompt = body.trim();
+  if (prompt.length > MAX_SKILL_BODY_CHARS) {
+    throw new CohortError(
+      'invalid_input',
+      `${file}: body is ${prompt.length.toLocaleString('en-US')} characters; at most ${MAX_SKILL_BODY_CHARS.toLocaleString('en-US')} fit in a prompt. Move the detail to references/, which the model reads when it needs it.`,
+      { file, field: 'body' },
+    );
+  }
   return {
     name: fields.name,
     description: fields.description,
@@ -122,7 +136,7 @@ export function parseSkillFile(
     metadata: fields.metadata ?? {},
     ...(fields['allowed-tools'] === undefined ? {} : { allowedTools: fields['allowed-tools'] }),
     ...(fields.model === undefined ? {} : { model: fields.model }),
-    prompt: body.trim(),
+    prompt,
     dir: options.dir,
     file,
     source: options.source,

@@ -163,6 +163,19 @@ describe('parseSkillFile', () => {
     expect(parse(`name: ok-name\ndescription: ${'d'.repeat(1025)}`)).toThrow(/1024/);
     expect(parse('name: ok-name\ndescription: "  "')).toThrow(/description/);
   });
+  it('refuses a body too long for a prompt, which activation would send whole', () => {
+    const long = () =>
+      parseSkillFile(
+        `---\nname: ok-name\ndescription: d\n---\n${'word '.repeat(40_000)}`,
+        'x/SKILL.md',
+        {
+          folderName: 'ok-name',
+          dir: 'x',
+          source: 'project',
+        },
+      );
+    expect(long).toThrow(/body is 199,999 characters; at most 100,000/);
+  });
   it('refuses a file without frontmatter', () => {
     expect(() =>
       parseSkillFile('just text', 'x/SKILL.md', { folderName: 'x', dir: 'x', source: 'user' }),
