@@ -1,6 +1,13 @@
 import { readFileSync, statSync, type Stats } from 'node:fs';
 import { CohortError } from '../errors/index.js';
 
+/**
+ * The most a file cohort finds by itself may hold. The largest of them, a skill's SKILL.md, may
+ * have a body of 100,000 characters (`skills/`); a file of hundreds of megabytes there was read
+ * whole into memory (about 460 MB RSS for `cohort skills`) before anything refused it.
+ */
+export const MAX_FOUND_FILE_BYTES = 1024 * 1024;
+
 /** What a path that is not a regular file is, in words a user recognises. */
 function otherKind(stats: Stats): string {
   if (stats.isDirectory()) return 'a folder';
@@ -15,7 +22,8 @@ function otherKind(stats: Stats): string {
  * file in a folder it searches. Only a regular file is read (through a symbolic link too): a named
  * pipe there blocked `cohort agents`, `cohort skills` and every command reading the configuration
  * for ever, waiting for a writer, and a folder gave "EISDIR: illegal operation on a directory".
- * Anything else is an `invalid_input` error naming the file and what it is.
+ * Anything else, or a file over {@link MAX_FOUND_FILE_BYTES}, is an `invalid_input` error naming the
+ * file and what it is.
  *
  * @example
  * const text = readFoundFile('agents/glossary.md', 'agent file');
@@ -35,6 +43,13 @@ export function readFoundFile(path: string, what: string): string {
     throw new CohortError(
       'invalid_input',
       `${path}: this ${what} is ${otherKind(stats)}, not a file: replace it with a file or remove it.`,
+      { file: path },
+    );
+  }
+  if (stats.size > MAX_FOUND_FILE_BYTES) {
+    throw new CohortError(
+      'invalid_input',
+      `${path}: this ${what} is ${(stats.size / 1024 / 1024).toFixed(1)} MB, over the 1 MB such a file may hold: shorten it or remove it.`,
       { file: path },
     );
   }

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -127,6 +127,27 @@ describe('loadSkills on hostile folders', () => {
     } finally {
       stop();
     }
+  });
+
+  it('reports a SKILL.md over the size limit without reading it', () => {
+    // A 200 MB SKILL.md was read whole (about 460 MB RSS for `cohort skills`) before anything
+    // refused it.
+    const root = join(base, 'huge');
+    const dir = join(root, 'skills');
+    skill(dir, 'fine', 'name: fine\ndescription: Still loads.');
+    mkdirSync(join(dir, 'huge'));
+    const file = join(dir, 'huge', 'SKILL.md');
+    writeFileSync(file, '---\nname: huge\ndescription: big\n---\n');
+    truncateSync(file, 200 * 1024 * 1024);
+    const catalog = loadSkills({ workspace: root, home: join(root, 'home') });
+    expect(catalog.skills.map((s) => s.name)).toEqual(['fine']);
+    expect(catalog.problems).toEqual([
+      {
+        file,
+        reason:
+          'this skill file is 200.0 MB, over the 1 MB such a file may hold: shorten it or remove it.',
+      },
+    ]);
   });
 
   it('reports a link to nothing and a link loop, and loads the rest', () => {
