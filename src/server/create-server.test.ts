@@ -300,6 +300,9 @@ describe('sessions', () => {
       expect(error, limit).toMatchObject({ status: 400, code: 'bad_request', field: 'limit' });
       expect(error.message, limit).toMatch(/limit must be a whole number from 1 to 1000/);
     }
+    expect(
+      await errorOf(await app.request(`/sessions/${SESSION}/messages?limit=5&limit=6`)),
+    ).toMatchObject({ status: 400, code: 'bad_request', field: 'limit' });
     for (const limit of ['1', '05', '1000']) {
       expect(
         (await app.request(`/sessions/${SESSION}/messages?limit=${limit}`)).status,

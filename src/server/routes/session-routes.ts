@@ -35,7 +35,13 @@ export function sessionRoutes(parts: { store: Pick<Store, 'sessions'> }) {
 
   app.get('/sessions/:id/messages', async (c) => {
     const sessionId = sessionIdOf(c);
-    const query = SessionMessagesQuery.safeParse({ limit: c.req.query('limit') });
+    // `?limit=5&limit=6` would read the first and drop the second without a word.
+    const limits = c.req.queries('limit') ?? [];
+    if (limits.length > 1)
+      throw new HttpError(
+        apiError('bad_request', 'limit is given more than once: give it once.', 'limit'),
+      );
+    const query = SessionMessagesQuery.safeParse({ limit: limits[0] });
     if (!query.success) {
       const message = query.error.issues[0]?.message ?? 'limit is not valid';
       throw new HttpError(apiError('bad_request', message, 'limit'));
