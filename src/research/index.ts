@@ -55,7 +55,7 @@ export { planTasks, splitQuestion, toTasks, ResearchPlan } from './plan-tasks.js
 export { writeReport, type WrittenReport } from './write-report.js';
 export { mergeFindings, mergeVisitedSources, mergeExtractedCitations } from './reducers.js';
 export { createVisitedRegistry, type VisitedRegistry } from './visited-registry.js';
-export { mapWithConcurrency } from './map-with-concurrency.js';
+export { mapWithConcurrency } from '../agents/loop/index.js';
 export {
   connectResearchMcpTools,
   researchToolRefusal,

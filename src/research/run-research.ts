@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { mapWithConcurrency } from '../agents/loop/index.js';
 import { CohortError, isCohortError, parseInput } from '../errors/index.js';
 import { Query, ResearchResult, ResearchTask, type Finding } from '../schema/index.js';
 import { isolateSubgraphState } from './isolation.js';
-import { mapWithConcurrency } from './map-with-concurrency.js';
 import { planTasks } from './plan-tasks.js';
 import { mergeExtractedCitations, mergeFindings } from './reducers.js';
 import type { ResearchDependencies } from './research-dependencies.js';

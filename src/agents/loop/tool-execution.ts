@@ -9,6 +9,7 @@ import {
   tooManyToolCallsMessage,
   unknownToolMessage,
 } from './errors.js';
+import { mapWithConcurrency } from './map-with-concurrency.js';
 
 /**
  * Most tool calls of one model reply that run; the rest get an error result the model reads. A
@@ -137,25 +138,19 @@ export async function executeToolCalls(
   signal: AbortSignal,
   parent?: TraceSpan,
 ): Promise<ExecutedToolCall[]> {
-  const results: ExecutedToolCall[] = calls.map((call) => ({
+  const ran = await mapWithConcurrency(
+    calls.slice(0, MAX_TOOL_CALLS_PER_STEP),
+    MAX_PARALLEL_TOOL_CALLS,
+    (call) => executeToolCall(call, table, signal, parent),
+  );
+  const refused = calls.slice(MAX_TOOL_CALLS_PER_STEP).map((call): ExecutedToolCall => ({
     toolCallId: call.toolCallId,
     toolName: call.toolName,
     input: parseToolInput(call.input),
     output: tooManyToolCallsMessage(call.toolName, calls.length, MAX_TOOL_CALLS_PER_STEP),
     isError: true,
   }));
-  const runnable = calls.slice(0, MAX_TOOL_CALLS_PER_STEP);
-  let next = 0;
-  const worker = async () => {
-    while (next < runnable.length) {
-      const index = next++;
-      results[index] = await executeToolCall(runnable[index]!, table, signal, parent);
-    }
-  };
-  await Promise.all(
-    Array.from({ length: Math.min(MAX_PARALLEL_TOOL_CALLS, runnable.length) }, worker),
-  );
-  return results;
+  return [...ran, ...refused];
 }
 
 /** The tool-result message part the model reads for an executed call. */
