@@ -137,3 +137,16 @@ describe('a request Node refuses before the app sees it', () => {
     expect((await fetch(`${running.url}/healthz`)).status).toBe(200);
   });
 });
+
+describe('a client that stalls mid-request', () => {
+  it('gets 408 when the headers never end', async () => {
+    const reply = await sendRaw('GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+    expect(reply.status).toBe(408);
+    expect(reply.afterMs).toBeLessThan(5_000);
+  }, 15_000);
+
+  it('still serves a normal request on the same server', async () => {
+    const res = await fetch(`${running.url}/healthz`);
+    expect(res.status).toBe(200);
+  });
+});
