@@ -1,11 +1,11 @@
-import { readFileSync, existsSync, statSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { jsonKind, McpServers } from '../schema/index.js';
 import { CohortError, fromZodError } from '../errors/index.js';
 import { MAX_RESEARCH_TASKS } from '../schema/index.js';
 import { LogLevel, parseOtlpHeaders, TracingSettings } from '../telemetry/index.js';
-import { readFoundFile } from './found-file.js';
+import { cannotRead, readFoundFile } from './found-file.js';
 import { sourceUrlProblem } from './source-url-template.js';
 import { PermissionSettings } from './permission-settings.js';
 import { SandboxSettings } from './sandbox-settings.js';
@@ -386,24 +386,15 @@ const CONFIG_FILE_KIND = 'configuration file';
 /** The configuration file a user named (`--config`, `COHORT_CONFIG`), or an error naming it. */
 function readNamedConfig(path: string): string {
   try {
-    if (statSync(path).isDirectory())
+    return readFileSync(path, 'utf8');
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code === 'EISDIR')
       throw new CohortError(
         'invalid_input',
         `${path}: this ${CONFIG_FILE_KIND} is a folder, not a file: name the JSON file in it.`,
         { file: path },
       );
-    return readFileSync(path, 'utf8');
-  } catch (cause) {
-    if (cause instanceof CohortError) throw cause;
-    const reason = (cause as NodeJS.ErrnoException).code ?? String(cause);
-    throw new CohortError(
-      'invalid_input',
-      `Cannot read the ${CONFIG_FILE_KIND} ${path} (${reason}).`,
-      {
-        file: path,
-        cause,
-      },
-    );
+    throw cannotRead(path, CONFIG_FILE_KIND, cause);
   }
 }
 

@@ -17,6 +17,20 @@ function otherKind(stats: Stats): string {
 }
 
 /**
+ * The error of a file that could not be read, naming it and the system's reason (`ENOENT`…).
+ *
+ * @example
+ * throw cannotRead('cohort.config.json', 'configuration file', cause);
+ */
+export function cannotRead(path: string, what: string, cause: unknown): CohortError {
+  const reason = (cause as NodeJS.ErrnoException).code ?? String(cause);
+  return new CohortError('invalid_input', `Cannot read the ${what} ${path} (${reason}).`, {
+    file: path,
+    cause,
+  });
+}
+
+/**
  * Reads, as UTF-8 text, a file cohort found by itself rather than one a user named: the working
  * directory's `cohort.config.json` or `.mcp.json`, an agent's, a skill's or a subagent's markdown
  * file in a folder it searches. Only a regular file is read (through a symbolic link too): a named
@@ -33,11 +47,7 @@ export function readFoundFile(path: string, what: string): string {
   try {
     stats = statSync(path);
   } catch (cause) {
-    const reason = (cause as NodeJS.ErrnoException).code ?? String(cause);
-    throw new CohortError('invalid_input', `Cannot read the ${what} ${path} (${reason}).`, {
-      file: path,
-      cause,
-    });
+    throw cannotRead(path, what, cause);
   }
   if (!stats.isFile()) {
     throw new CohortError(
@@ -56,10 +66,6 @@ export function readFoundFile(path: string, what: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (cause) {
-    const reason = (cause as NodeJS.ErrnoException).code ?? String(cause);
-    throw new CohortError('invalid_input', `Cannot read the ${what} ${path} (${reason}).`, {
-      file: path,
-      cause,
-    });
+    throw cannotRead(path, what, cause);
   }
 }
