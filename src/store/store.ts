@@ -46,10 +46,7 @@ export async function createStore(
   } = {},
 ): Promise<Store> {
   await migrate(db);
-  const runs = new RunRepo(db, {
-    ...(options.onTraceError ? { onTraceError: options.onTraceError } : {}),
-    ...(options.keepRuns === undefined ? {} : { keepRuns: options.keepRuns }),
-  });
+  const runs = new RunRepo(db, options);
   return {
     db,
     chunks: new ChunkRepo(
