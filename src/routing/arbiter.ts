@@ -6,22 +6,6 @@ import { round } from './phases/phase.js';
 import { normalizeWords, stemWord } from './query-text.js';
 
 /**
- * Whether `value` maps feature names to lists of finite numbers: checked in one loop, since a
- * fitted model has thousands of features and zod's record-of-arrays check of them was 40 % of
- * loading the arbiter (a cold `cohort ask` loads it).
- */
-function isWeightTable(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  for (const key in value) {
-    const weights = (value as Record<string, unknown>)[key];
-    if (!Array.isArray(weights)) return false;
-    for (const weight of weights)
-      if (typeof weight !== 'number' || !Number.isFinite(weight)) return false;
-  }
-  return true;
-}
-
-/**
  * The routing arbiter: a multinomial logistic regression fitted offline on labelled questions
  * (`scripts/fit-routing-arbiter.ts`, tuning halves only), which reads the rule-based decision
  * (agent, phase, confidence, scores, intent, off-topic) beside the question's words and picks the
@@ -29,39 +13,36 @@ function isWeightTable(value: unknown): boolean {
  * learns, from about a thousand questions written blind by several people, where the rules'
  * decision is worth keeping and where the words say otherwise. Its weights are plain data,
  * validated when loaded; it applies only to a registry with exactly the agents it was fitted for.
+ *
+ * This is what it is besides its weights, shared by the table it is fitted as
+ * ({@link RoutingArbiterModel}) and the packed layout it is saved in (`PackedArbiterFile`).
  */
-export const RoutingArbiterModel = z
-  .object({
-    version: z.literal(1),
-    /** The agents, in the order of each weight vector; the registry must have exactly these. */
-    agents: z.array(z.string().min(1)).min(2),
-    /** The default (fallback) agent the model was fitted with. */
-    defaultAgent: z.string().min(1),
-    /** Whether character 3- and 4-grams of the words are features (chosen by cross-validation). */
-    charGrams: z.boolean(),
-    /** The L2 penalty chosen by cross-validation, for the record. */
-    ridge: z.number().nonnegative(),
-    /** How many labelled decisions it was fitted on. */
-    fittedOn: z.number().int().nonnegative(),
-    bias: z.array(z.number()),
-    /** Feature name → one weight per agent. */
-    weights: z.custom<Record<string, number[]>>(
-      isWeightTable,
-      'must map each feature name to a list of finite numbers',
-    ),
-  })
-  .superRefine((model, context) => {
-    const width = model.agents.length;
-    const ragged =
-      model.bias.length !== width ||
-      Object.values(model.weights).some((weights) => weights.length !== width);
-    if (ragged)
-      context.addIssue({
-        code: 'custom',
-        path: ['weights'],
-        message: `every weight list must have one weight per agent (${width})`,
-      });
-  });
+export const ArbiterHeader = z.object({
+  /** The agents, in the order of each weight vector; the registry must have exactly these. */
+  agents: z.array(z.string().min(1)).min(2),
+  /** The default (fallback) agent the model was fitted with. */
+  defaultAgent: z.string().min(1),
+  /** Whether character 3- and 4-grams of the words are features (chosen by cross-validation). */
+  charGrams: z.boolean(),
+  /** The L2 penalty chosen by cross-validation, for the record. */
+  ridge: z.number().nonnegative(),
+  /** How many labelled decisions it was fitted on. */
+  fittedOn: z.number().int().nonnegative(),
+  bias: z.array(z.number()),
+});
+/** What the arbiter is besides its weights: what it was fitted for and how. */
+export type ArbiterHeader = z.infer<typeof ArbiterHeader>;
+
+/**
+ * The arbiter as fitted (`fitArbiter`): its weights in a table of feature name → one weight per
+ * agent. A file saves it packed and is validated as such (`PackedArbiterFile`).
+ */
+export const RoutingArbiterModel = z.object({
+  version: z.literal(1),
+  ...ArbiterHeader.shape,
+  /** Feature name → one weight per agent. */
+  weights: z.record(z.string(), z.array(z.number())),
+});
 export type RoutingArbiterModel = z.infer<typeof RoutingArbiterModel>;
 
 /** Weight of each character n-gram feature: many per word, each weak. */

@@ -1,11 +1,11 @@
 import type { RouteResult } from '../schema/index.js';
-import { CHAR_GRAM_VALUE, wordGrams, type RoutingArbiterModel } from './arbiter.js';
 import {
-  headerOf,
-  packedInMemory,
+  CHAR_GRAM_VALUE,
+  wordGrams,
   type ArbiterHeader,
-  type PackedArbiter,
-} from './packed-arbiter.js';
+  type RoutingArbiterModel,
+} from './arbiter.js';
+import { headerOf, packedInMemory, type PackedArbiter } from './packed-arbiter.js';
 import { normalizeWords, stemWord } from './query-text.js';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RoutingArbiterModel } from './arbiter.js';
+import { ArbiterHeader, type RoutingArbiterModel } from './arbiter.js';
 
 /** Whether `value` is a list of finite numbers, checked in one loop (a model has tens of thousands). */
 function isNumberList(value: unknown): value is number[] {
@@ -18,17 +18,7 @@ function isNumberList(value: unknown): value is number[] {
 export const PackedArbiterFile = z
   .object({
     version: z.literal(2),
-    /** The agents, in the order of each feature's weights; the registry must have exactly these. */
-    agents: z.array(z.string().min(1)).min(2),
-    /** The default (fallback) agent the model was fitted with. */
-    defaultAgent: z.string().min(1),
-    /** Whether character 3- and 4-grams of the words are features (chosen by cross-validation). */
-    charGrams: z.boolean(),
-    /** The L2 penalty chosen by cross-validation, for the record. */
-    ridge: z.number().nonnegative(),
-    /** How many labelled decisions it was fitted on. */
-    fittedOn: z.number().int().nonnegative(),
-    bias: z.array(z.number()),
+    ...ArbiterHeader.shape,
     /** The feature names, each once. */
     features: z.array(z.string()),
     /** The weights of `features[i]` are `weights[i * agents.length …][agents.length]`. */
@@ -46,9 +36,6 @@ export const PackedArbiterFile = z
       context.addIssue({ code: 'custom', path: ['features'], message: 'a feature is named twice' });
   });
 export type PackedArbiterFile = z.infer<typeof PackedArbiterFile>;
-
-/** What the arbiter is besides its weights: what it was fitted for and how. */
-export type ArbiterHeader = Omit<RoutingArbiterModel, 'weights' | 'version'>;
 
 /** A packed arbiter in memory: its weights in one typed array, as {@link PackedArbiterFile} lays them out. */
 export interface PackedArbiter extends ArbiterHeader {
