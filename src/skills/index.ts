@@ -5,6 +5,7 @@ export {
   SkillSource,
   SKILL_FILE,
   SKILL_NAME_PATTERN,
+  MAX_DESCRIPTION_CHARS,
 } from './skill-file.js';
 export {
   loadSkills,

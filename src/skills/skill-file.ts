@@ -25,6 +25,12 @@ const toolList = z.union([z.string(), z.array(z.string().min(1))]).transform((va
 });
 
 /**
+ * Most characters of a skill's description (Agent Skills spec), and of a subagent type's: every
+ * description is listed to the model on each call.
+ */
+export const MAX_DESCRIPTION_CHARS = 1024;
+
+/**
  * A SKILL.md frontmatter (Agent Skills format, plus cohort's `model`). Keys outside the format,
  * such as Claude Code's `argument-hint`, are ignored rather than refused.
  */
@@ -41,7 +47,7 @@ export const SkillFrontmatter = z.object({
     .string({ error: 'description is required' })
     .trim()
     .min(1, 'description must not be empty')
-    .max(1024, 'description must be at most 1024 characters'),
+    .max(MAX_DESCRIPTION_CHARS, `description must be at most ${MAX_DESCRIPTION_CHARS} characters`),
   license: z.string().optional(),
   compatibility: z.string().max(500, 'compatibility must be at most 500 characters').optional(),
   metadata: z.record(z.string(), z.string({ error: 'metadata values must be strings' })).optional(),

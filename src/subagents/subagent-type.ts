@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_DESCRIPTION_CHARS } from '../skills/index.js';
 
 /** Subagent type names (Claude Code's rule): lowercase letters, digits and hyphens. */
 export const SUBAGENT_NAME_PATTERN = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
@@ -15,12 +16,12 @@ export const SubagentType = z.object({
   name: z
     .string()
     .regex(SUBAGENT_NAME_PATTERN, 'name must be lowercase letters, digits and hyphens'),
-  /** At most 1,024 characters, as a skill's: the task tool lists every description on each call. */
+  /** At most {@link MAX_DESCRIPTION_CHARS}, as a skill's: the task tool lists every description on each call. */
   description: z
     .string()
     .trim()
     .min(1, 'description must not be empty')
-    .max(1024, 'description must be at most 1024 characters'),
+    .max(MAX_DESCRIPTION_CHARS, `description must be at most ${MAX_DESCRIPTION_CHARS} characters`),
   /** Permission rules (`read`, `Read`, `Bash(npm test:*)`); undefined inherits every tool of the parent. */
   tools: z.array(z.string()).optional(),
   disallowedTools: z.array(z.string()).default([]),
