@@ -79,8 +79,13 @@ export function headerOf(model: ArbiterHeader & { version?: number }): ArbiterHe
   return { agents, defaultAgent, charGrams, ridge, fittedOn, bias };
 }
 
+/** A validated file's model in memory: its weights in one typed array, which routing reads by offset. */
+export function packedFromFile(file: PackedArbiterFile): PackedArbiter {
+  const { features, weights } = file;
+  return { ...headerOf(file), features, weights: Float64Array.from(weights) };
+}
+
 /** A table-of-weights model laid out as a packed one, for compiling it (tests, experiments). */
 export function packedInMemory(model: RoutingArbiterModel): PackedArbiter {
-  const { features, weights } = packArbiter(model);
-  return { ...headerOf(model), features, weights: Float64Array.from(weights) };
+  return packedFromFile(packArbiter(model));
 }

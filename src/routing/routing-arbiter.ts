@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { packagePath } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 import { compileArbiter, type CompiledArbiter } from './compiled-arbiter.js';
-import { headerOf, PackedArbiterFile, type PackedArbiter } from './packed-arbiter.js';
+import { PackedArbiterFile, packedFromFile, type PackedArbiter } from './packed-arbiter.js';
 
 /** Where the book agents' fitted arbiter lives, beside the agent files it was fitted for. */
 export const ROUTING_ARBITER_FILE = packagePath('agents', 'routing-arbiter.json');
@@ -46,7 +46,5 @@ export function readArbiter(path: string): PackedArbiter {
       `is not a valid model: ${issue?.path.join('.') || 'top level'}: ${issue?.message}`,
     );
   }
-  // The weights in one typed array: the routing hot path reads them by offset.
-  const { features, weights } = parsed.data;
-  return { ...headerOf(parsed.data), features, weights: Float64Array.from(weights) };
+  return packedFromFile(parsed.data);
 }
