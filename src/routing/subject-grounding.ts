@@ -124,15 +124,6 @@ export interface Grounding {
 }
 
 /** One subject word as judged: its weight in the subject and how strongly the book covers it. */
-/** The words of the entries `keep` picks, highest `key` first, ties in their order. */
-function wordsBy(
-  entries: readonly JudgedWord[],
-  keep: (entry: JudgedWord) => boolean,
-  key: (entry: JudgedWord) => number,
-): string[] {
-  return rankedBy(entries, key, keep).map((entry) => entry.word);
-}
-
 interface JudgedWord {
   word: string;
   stem: string;
@@ -544,20 +535,20 @@ export function compileKnowledge(
         domainShares[knowledge.domains[d]!] = (mass[d] ?? 0) / totalMass;
     return {
       subject: judged.map((entry) => entry.word),
-      covered: wordsBy(
+      covered: rankedBy(
         judged,
-        (entry) => entry.strength >= 0.5,
         (entry) => entry.strength,
-      ),
+        (entry) => entry.strength >= 0.5,
+      ).map((entry) => entry.word),
       bookTerms,
       // Names the book does not know come first: they are the most specific words there are.
       uncovered: [
         ...(namesOnly ? [] : names.filter((word) => !properNames.includes(word))),
-        ...wordsBy(
+        ...rankedBy(
           judged,
-          (entry) => entry.strength < 0.5,
           (entry) => entry.weight,
-        ),
+          (entry) => entry.strength < 0.5,
+        ).map((entry) => entry.word),
       ],
       score,
       together: weight > 0 ? together(judged) / weight : 1,
