@@ -307,6 +307,12 @@ function classifierOver(
   const offsetById = new Int32Array(byId.length).fill(-1);
   byId.forEach((offset, id) => (offsetById[id] = offset));
 
+  // The row at `at`, times `value`, added to `into`: every feature's contribution to the logits.
+  const addRow = (into: Float64Array, at: number, value: number) => {
+    for (let c = 0; c < width; c += 1)
+      into[c] = (into[c] as number) + value * (flat[at + c] as number);
+  };
+
   // Naive Bayes is linear in feature counts, so a bundle's contribution can be summed once.
   const bundleCache = new Map<string, BundleSum>();
   const BUNDLE_CACHE_LIMIT = 20_000;
@@ -325,8 +331,7 @@ function classifierOver(
         const at = offsets.get(feature);
         if (at === undefined) continue;
         seen += value;
-        for (let c = 0; c < width; c += 1)
-          logits[c] = (logits[c] as number) + value * (flat[at + c] as number);
+        addRow(logits, at, value);
       }
       cached = { by: self, logits, seen, total };
       if (bundleCache.size < BUNDLE_CACHE_LIMIT) bundleCache.set(bundle.key, cached);
@@ -348,8 +353,7 @@ function classifierOver(
           const at = offsets.get(feature);
           if (at === undefined) return;
           seen += value;
-          for (let c = 0; c < width; c += 1)
-            sums[c] = (sums[c] as number) + value * (flat[at + c] as number);
+          addRow(sums, at, value);
         });
       } else {
         // The same sums in the same order, each feature found by its id.
@@ -361,8 +365,7 @@ function classifierOver(
           const at = id >= 0 && id < offsetById.length ? (offsetById[id] as number) : -1;
           if (at < 0) continue;
           seen += value;
-          for (let c = 0; c < width; c += 1)
-            sums[c] = (sums[c] as number) + value * (flat[at + c] as number);
+          addRow(sums, at, value);
         }
       }
       for (const bundle of bundles) {
