@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isCohortError } from '../errors/index.js';
-import { createDataFolder } from './data-folder.js';
+import { createDataFolder, isNewDataFolder } from './data-folder.js';
 import { acquireFolderLock } from './folder-lock.js';
 import { openPgliteDb } from './pglite-db.js';
 
@@ -47,6 +47,25 @@ describe('the data folder', () => {
     expect(isCohortError(error, 'invalid_input')).toBe(true);
     expect((error as Error).message).toMatch(/^Cannot write in the data folder "\/proc\/1" \(E/);
   });
+
+  it('one a start was killed in while writing its marker is still new, and opens', async () => {
+    // The marker's temporary file beside a dead process's lock made every later start refuse the
+    // folder as one that "holds other files".
+    const base = mkdtempSync(join(tmpdir(), 'cohort-data-folder-'));
+    try {
+      const dir = join(base, 'data');
+      mkdirSync(dir);
+      const lock = { pid: 999999, host: hostname(), startedAt: 1 };
+      writeFileSync(join(dir, 'cohort.lock'), JSON.stringify(lock));
+      writeFileSync(join(dir, 'cohort-unfinished-folder.999999.tmp'), 'x');
+      expect(isNewDataFolder(dir, 'cohort.lock')).toBe(true);
+      const db = await openPgliteDb(dir, { snapshotDir: false });
+      await db.close();
+      expect(readdirSync(dir)).not.toContain('cohort-unfinished-folder.999999.tmp');
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('one that holds other files and no store is refused, and left as it was', async () => {
     // `--data-dir ~/notes` (or `/`) wrote PostgreSQL's files in among the user's own.

@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CohortError } from '../errors/index.js';
-import { isUnfinishedFolder } from './unfinished-folder.js';
+import { isUnfinishedFolder, isUnfinishedMarkerTemporary } from './unfinished-folder.js';
 
 /**
  * Creates an embedded store's data folder and the folders above it that are missing, one level at
@@ -62,7 +62,11 @@ function exists(path: string): boolean {
  */
 export function isNewDataFolder(dir: string, lockFile: string): boolean {
   if (!exists(dir)) return true;
-  return readdirSync(dir).every((name) => name === lockFile) || isUnfinishedFolder(dir);
+  // A start killed while writing the marker leaves its temporary file beside the lock.
+  return (
+    readdirSync(dir).every((name) => name === lockFile || isUnfinishedMarkerTemporary(name)) ||
+    isUnfinishedFolder(dir)
+  );
 }
 
 /** The file every PostgreSQL data folder has, PGlite's too: its presence marks a store. */

@@ -18,6 +18,17 @@ export function syncFolder(dir: string): void {
 }
 
 /**
+ * True when `entry` is a temporary file {@link writeFileDurably} makes for `name` (`<name>.<pid>.tmp`):
+ * a process killed between writing it and renaming it leaves it behind.
+ *
+ * @example
+ * isDurableTemporary('cohort-unfinished-folder.4242.tmp', 'cohort-unfinished-folder'); // true
+ */
+export function isDurableTemporary(entry: string, name: string): boolean {
+  return entry.startsWith(`${name}.`) && /^\d+\.tmp$/.test(entry.slice(name.length + 1));
+}
+
+/**
  * Replaces `dir/name` with `text` whole: a temporary file flushed to disk, renamed over it, and
  * the rename flushed too.
  *

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { removeFilesDurably, writeFileDurably } from './durable-file.js';
+import { isDurableTemporary, removeFilesDurably, writeFileDurably } from './durable-file.js';
 
 /**
  * A new store's folder is written file by file (the fresh-folder snapshot unpacked, or `initdb`),
@@ -28,6 +28,14 @@ export function isUnfinishedFolder(dir: string): boolean {
 }
 
 /**
+ * True when `entry` is the marker being written: its temporary file, left alone by a process
+ * killed before renaming it, in a folder that holds nothing of a store yet.
+ */
+export function isUnfinishedMarkerTemporary(entry: string): boolean {
+  return isDurableTemporary(entry, UNFINISHED_FOLDER_FILE);
+}
+
+/**
  * Starts making a new store in `dir`, which the caller has locked: writes the marker, or, when a
  * making was interrupted there, removes what it left (every entry but the marker and the files
  * `keep` names, the lock). Call it before the engine writes anything; call
@@ -38,6 +46,8 @@ export function isUnfinishedFolder(dir: string): boolean {
  */
 export function startUnfinishedFolder(dir: string, keep: readonly string[]): void {
   if (!isUnfinishedFolder(dir)) {
+    for (const entry of readdirSync(dir))
+      if (isUnfinishedMarkerTemporary(entry)) rmSync(join(dir, entry), { force: true });
     writeFileDurably(dir, UNFINISHED_FOLDER_FILE, EXPLANATION);
     return;
   }
