@@ -79,6 +79,28 @@ describe('cohort ask with a model endpoint', () => {
     expect(server.requests.length).toBe(3);
   });
 
+  it('exits 1 and says how to raise the step limit when the model stops at it without an answer', async () => {
+    const search = {
+      kind: 'tool_call',
+      name: 'search_book_content',
+      arguments: '{"query":"ROS 2 topic","top_k":3}',
+    } as const;
+    const env = { OPENAI_BASE_URL: '', COHORT_MODEL: 'scripted', COHORT_MAX_STEPS: '2' };
+    server = await startFakeOpenAI({ chat: [search, search, search, search, search, search] });
+    env.OPENAI_BASE_URL = server.baseUrl;
+    const asked = await run(['ask', 'What is a ROS 2 topic?'], env);
+    expect(asked.code).toBe(1);
+    expect(asked.stderr).toContain('Stopped after 2 model steps without a final answer');
+    expect(asked.stderr).toContain('Raise model.maxSteps (COHORT_MAX_STEPS)');
+    const json = await run(['ask', 'What is a ROS 2 topic?', '--json'], env);
+    expect(json.code).toBe(1);
+    expect(json.stderr).toContain('Stopped after 2 model steps without a final answer');
+    const chat = await run(['chat'], env, ['What is a ROS 2 topic?']);
+    expect(chat.code).toBe(1);
+    expect(chat.stderr).toContain('Raise model.maxSteps (COHORT_MAX_STEPS)');
+    expect(server.requests.length).toBe(6);
+  });
+
   it('reports the model in `cohort agents`', async () => {
     const { stdout } = await run(['agents'], {
       OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',

@@ -211,6 +211,23 @@ describe('createModelRunner (scripted model)', () => {
     expect(model.calls).toHaveLength(1);
   });
 
+  it('reports the step cap as a failure naming how to raise it, not as an answer', async () => {
+    const model = scriptedModel([
+      { ...search('Jetson'), text: 'Let me look.' },
+      { ...search('Orin', 'call_2'), text: 'And once more.' },
+    ]);
+    const { rag } = fakeRag([[chunk(1)], [chunk(2)]]);
+    const { response } = await run(providerOf(model), config({ maxSteps: 2 }), {}, deps(rag));
+    expect(response.metadata).toMatchObject({
+      error: 'budget_exceeded',
+      finishReason: 'max_steps',
+    });
+    expect(response.response).toBe(
+      'Stopped after 2 model steps without a final answer: the model kept calling tools. Raise model.maxSteps (COHORT_MAX_STEPS) or ask a narrower question.',
+    );
+    expect(response.sources).toEqual([]);
+  });
+
   it('gives the no-results status to the model and enforces the no-results answer', async () => {
     const model = scriptedModel([
       search('quantum teleportation'),

@@ -22,6 +22,7 @@ import {
   defineTool,
   emptyUsage,
   runLoopStream,
+  stepCapMessage,
   type LoopResult,
   type LoopTool,
 } from '../loop/index.js';
@@ -257,6 +258,15 @@ async function* runModelAgent(
       cause: describeCause(search.failure),
     });
     yield respond(RETRIEVAL_UNAVAILABLE_MESSAGE, { ...metadata, error: 'retrieval_unavailable' });
+    return;
+  }
+  if (result.finishReason === 'max_steps') {
+    // The model was still calling tools at the step cap: what it wrote on the way is not an
+    // answer. Shells report the cap and how to raise it (a non-zero exit, HTTP 503
+    // `budget_exceeded`), and the turn is not kept in the session's history.
+    const message = result.stopMessage ?? stepCapMessage(config.model.maxSteps);
+    logger.warn('step_limit_reached', { agent: agent.name, model: modelId, steps: result.steps });
+    yield respond(message, { ...metadata, error: 'budget_exceeded' });
     return;
   }
   const cited = guard.cited();

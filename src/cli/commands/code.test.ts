@@ -129,6 +129,19 @@ describe('cohort code', () => {
     expect(t.out()).toContain('a.ts exports a.');
     expect(t.out()).toContain('240 tokens main + 120 in 1 subagent]');
   });
+  it('exits 1 and says how to raise the step limit when the run stops at it', async () => {
+    // Text on the way is not a final answer: the model was still calling tools at the cap.
+    const main = createScriptedModel(
+      () => ({ text: 'Looking.', toolCalls: [{ toolName: 'glob', input: { pattern: '*.ts' } }] }),
+      RECORDED,
+    );
+    const command = createCodeCommand({ model: () => main });
+    const t = io({ COHORT_MAX_STEPS: '2' });
+    expect(await command.run(['where is a', '--workspace', workspace], t.io)).toBe(1);
+    expect(t.out()).toContain('Looking.');
+    expect(t.err()).toContain('Stopped after 2 model steps without a final answer');
+    expect(t.err()).toContain('Raise model.maxSteps (COHORT_MAX_STEPS)');
+  });
   it('redraws the tree in place on a terminal', async () => {
     const main = createScriptedModel(
       (call) =>

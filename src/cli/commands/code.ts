@@ -274,18 +274,17 @@ function printResult(io: CliIo, result: CodingAgentResult, json: boolean): numbe
   }
   if (result.subagents.length > 0) io.stdout('\n');
   io.stdout(`${result.text.trim() || '(no answer)'}\n`);
-  if (result.stopMessage) io.stderr(`${result.stopMessage}\n`);
+  // A run that ended other than with an answer (the step cap, a budget) fails, with or without
+  // text on the way: that text is not the final answer. The message says how to go further.
+  const finished = result.finishReason === 'stop';
+  if (!finished || result.stopMessage) {
+    io.stderr(`${result.stopMessage ?? 'The coding agent stopped without an answer.'}\n`);
+  }
   const sub = result.totalUsage.totalTokens - result.usage.totalTokens;
   io.stdout(
     `\n[${result.model} · ${countOf(result.usage.totalTokens, 'token', { format: true })} main + ${sub.toLocaleString('en-US')} in ${countOf(result.subagents.length, 'subagent')}]\n`,
   );
-  if (result.finishReason !== 'stop' && !result.text.trim()) {
-    throw new CohortError(
-      'budget_exceeded',
-      result.stopMessage ?? 'The coding agent stopped without an answer.',
-    );
-  }
-  return 0;
+  return finished ? 0 : 1;
 }
 
 /** `cohort code`: the coding assistant on the configured model. */
