@@ -88,6 +88,15 @@ describe('questions the book does not cover go to the fallback, saying so', () =
     expect(result.routingReason).toMatch(/purpose \(what it is asked for\)/);
   });
   it.each([
+    ['what gpu do i need to mine bitcoin', 'bitcoin'],
+    ['what gpu do i need to play valorant', 'valorant'],
+    ['what laptop is best for fortnite', 'fortnite'],
+  ])('reads a lowercase name in what a thing is asked for as a name: %j', (query, word) => {
+    const result = router.route(query);
+    expect(result.primaryAgent).toBe('book');
+    expect(result.routingReason).toContain(`"${word}"`);
+  });
+  it.each([
     'Which camera should I buy for obstacle detection on the robot?',
     'What GPU do I need for training policies in Isaac Sim?',
     'Is an RTX 4080 good for the course, for example for Isaac Sim?',
@@ -101,6 +110,7 @@ describe('questions the book does not cover go to the fallback, saying so', () =
   });
   it('keeps a name beside words it can judge, and a misspelt book name, with their specialist', () => {
     expect(router.route('How much does a Jetsn Orin cost?').primaryAgent).toBe('hardware');
+    expect(router.route('what gpu do i need to run gazbo').primaryAgent).toBe('hardware');
     expect(router.route('Can I run Isaac Sim on my Zephyrus laptop?').primaryAgent).toBe(
       'hardware',
     );

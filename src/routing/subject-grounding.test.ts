@@ -114,6 +114,11 @@ describe('subject grounding', () => {
     expect(ground('Which laptop should I buy to run the costmap?').purpose?.score).toBeGreaterThan(
       0.9,
     );
+    // A word no lexicon places is a name there, lowercase or not: what the thing is wanted for.
+    const game = ground('what gpu do i need to play valorant');
+    expect(game.purpose?.subject).toEqual(expect.arrayContaining(['valorant']));
+    expect(game.purpose?.score).toBeLessThan(0.5);
+    expect(game.subject).not.toContain('valorant');
     // One bare verb after "need to" is what the subject must do.
     expect(ground('What does the costmap need to mark?').purpose).toBeUndefined();
     // "for me" names who asks: the purpose is the next "for", if any.

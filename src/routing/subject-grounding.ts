@@ -428,6 +428,7 @@ export function compileKnowledge(
         stems: text.stems.slice(at),
       },
       facts?.slice(at),
+      true,
     );
     // After "need to", one bare verb is what the subject must do, not what it is for: "What does
     // the demo need to show?" (a purpose names a thing: "need to play Elden Ring").
@@ -439,7 +440,11 @@ export function compileKnowledge(
     return whole;
   };
 
-  const groundText = (text: QueryText, facts: readonly WordFacts[] | undefined): Grounding => {
+  const groundText = (
+    text: QueryText,
+    facts: readonly WordFacts[] | undefined,
+    purposeOnly = false,
+  ): Grounding => {
     const judged: JudgedWord[] = [];
     const bookTerms: string[] = [];
     const names: string[] = [];
@@ -497,11 +502,13 @@ export function compileKnowledge(
     // when it is all the subject there is ("How much does bitcoin cost?"), the question is about
     // something the book never names.
     const namesOnly = judged.length === 0 && names.length > 0;
-    // Beside judged words, a name is weighed only when it is written as one (not a typo).
+    // Beside judged words, a name is weighed only when it is written as one (not a typo), or
+    // when it is in what the question asks something for ("need to play valorant"): there a
+    // word the speller could not place beside a verb is the thing wanted, a lowercase name.
     let properNames: string[] = [];
     if (!namesOnly && names.length > 0) {
-      const written = writtenAsNames(text.raw);
-      properNames = names.filter((word) => written.has(word));
+      const written = purposeOnly ? undefined : writtenAsNames(text.raw);
+      properNames = written ? names.filter((word) => written.has(word)) : names;
       for (const word of properNames)
         judged.push({
           word,
