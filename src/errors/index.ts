@@ -1,2 +1,3 @@
 export * from './cohort-error.js';
 export * from './describe-cause.js';
+export * from './clip-text.js';

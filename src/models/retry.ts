@@ -1,6 +1,6 @@
 import { APICallError } from '@ai-sdk/provider';
 import { boundedCall, DEFAULT_RETRY_DELAY_MS, formatDuration } from '../bounded-call/index.js';
-import { CohortError, isCohortError } from '../errors/index.js';
+import { clipText, CohortError, isCohortError } from '../errors/index.js';
 
 /**
  * Most characters of a server's own error text kept in a {@link CohortError}'s message: enough to
@@ -53,13 +53,16 @@ export function toServiceError(
           : '';
     return new CohortError(
       'model_unavailable',
-      `The ${context.what} failed (${status}): ${clip(error.message)}.${hint}`,
+      `The ${context.what} failed (${status}): ${clipText(error.message, MAX_SERVER_MESSAGE_CHARS)}.${hint}`,
       {
         cause: error,
       },
     );
   }
-  const message = clip(error instanceof Error ? error.message : String(error));
+  const message = clipText(
+    error instanceof Error ? error.message : String(error),
+    MAX_SERVER_MESSAGE_CHARS,
+  );
   return new CohortError('model_unavailable', `The ${context.what} failed: ${message}`, {
     cause: error,
   });
@@ -121,10 +124,4 @@ function retryAfterMs(headers: Record<string, string>): number | undefined {
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
   const date = Date.parse(raw);
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
-function clip(text: string): string {
-  return text.length <= MAX_SERVER_MESSAGE_CHARS
-    ? text
-    : `${text.slice(0, MAX_SERVER_MESSAGE_CHARS)}… (${(text.length - MAX_SERVER_MESSAGE_CHARS).toLocaleString('en-US')} more characters)`;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clipText } from '../errors/index.js';
 
 /** Log levels, most verbose first. */
 export const LogLevel = z.enum(['debug', 'info', 'warn', 'error', 'silent']);
@@ -15,10 +16,7 @@ export const MAX_LOG_FIELD_CHARS = 4_000;
 function boundFields(fields: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(fields)) {
-    out[key] =
-      typeof value === 'string' && value.length > MAX_LOG_FIELD_CHARS
-        ? `${value.slice(0, MAX_LOG_FIELD_CHARS)}… (${value.length - MAX_LOG_FIELD_CHARS} more characters)`
-        : value;
+    out[key] = typeof value === 'string' ? clipText(value, MAX_LOG_FIELD_CHARS) : value;
   }
   return out;
 }
