@@ -63,6 +63,8 @@ describe('loadConfig', () => {
     expect(loadConfig({ env: { COHORT_KEEP_RUNS: '50' }, cwd }).keepRuns).toBe(50);
     expect(() => loadConfig({ env: { COHORT_KEEP_RUNS: '0' }, cwd })).toThrow(/keepRuns/);
     expect(() => loadConfig({ env: { COHORT_KEEP_RUNS: '2.5' }, cwd })).toThrow(/keepRuns/);
+    expect(loadConfig({ env: { COHORT_KEEP_SESSIONS: '20' }, cwd }).keepSessions).toBe(20);
+    expect(() => loadConfig({ env: { COHORT_KEEP_SESSIONS: '0' }, cwd })).toThrow(/keepSessions/);
     expect(() => loadConfig({ env: { COHORT_ROUTING: 'sometimes' }, cwd })).toThrow(
       'COHORT_ROUTING must be on or off, got "sometimes"',
     );

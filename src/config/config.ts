@@ -19,6 +19,11 @@ export const DEFAULT_DATA_DIR = '.cohort';
  * an in-memory database.
  */
 export const DEFAULT_MEMORY_KEEP_RUNS = 1000;
+/**
+ * Sessions a `memory://` store keeps when `keepSessions` is not set: a long-lived `cohort serve`
+ * on `memory://` would otherwise keep every chat session's messages until it stops.
+ */
+export const DEFAULT_MEMORY_KEEP_SESSIONS = 1000;
 /** Default keyword-routing threshold (book-subagents-research.md R2). */
 export const DEFAULT_ROUTING_THRESHOLD = 0.7;
 /** Default share of a question's subject the book must cover for a specialist to take it. */
@@ -89,6 +94,13 @@ export const CohortConfig = z.object({
    * Coding conversations and runs still waiting or interrupted are never deleted.
    */
   keepRuns: z.number().int().positive().optional(),
+  /**
+   * How many of the most recently active sessions (by their last message) the store keeps, each
+   * with its last 100 messages (the model reads the last 10); older sessions and messages are
+   * deleted in batches as turns are saved. Unset: a `memory://` store keeps
+   * {@link DEFAULT_MEMORY_KEEP_SESSIONS}, a folder or PostgreSQL keeps every session whole.
+   */
+  keepSessions: z.number().int().positive().optional(),
   /** Folders of agent markdown files; the built-in book agents are used when empty. */
   agentDirs: z.array(z.string()).default([]),
   /** The book ingested on first use when the store is empty. */
@@ -326,6 +338,7 @@ export function configFromEnv(env: Env): Record<string, unknown> {
     dataDir: env.COHORT_DATA_DIR,
     databaseUrl: env.DATABASE_URL,
     keepRuns: number(env.COHORT_KEEP_RUNS, 'COHORT_KEEP_RUNS'),
+    keepSessions: number(env.COHORT_KEEP_SESSIONS, 'COHORT_KEEP_SESSIONS'),
     agentDirs: list(env.COHORT_AGENT_DIRS),
     sampleBook: env.COHORT_SAMPLE_BOOK,
     sourceUrl: env.COHORT_SOURCE_URL,

@@ -1,7 +1,9 @@
 import { MAX_HISTORY_MESSAGES, type Message } from '../schema/index.js';
+import { createLogger } from '../telemetry/index.js';
 import { runBatch, type Db, type Statement } from './db.js';
 import { insertStatements } from './insert-rows.js';
 import { SessionCache } from './session-cache.js';
+import { PRUNE_SESSIONS_EVERY, pruneSessions } from './session-retention.js';
 import { MESSAGE_COLUMNS, TurnWriter } from './turn-writer.js';
 
 /** A message as {@link SessionRepo.history} returns it once stored. */
@@ -25,6 +27,8 @@ const roundTrips = (message: ReturnType<typeof asStored>) => {
   );
 };
 
+const defaultLogger = createLogger({ level: 'warn' });
+
 // One cache and one writer per engine, so that every repo over the same engine sees the same
 // writes, and they reach the engine in the order they were made.
 const caches = new WeakMap<Db, { cache: SessionCache; writer: TurnWriter }>();
@@ -33,17 +37,30 @@ const caches = new WeakMap<Db, { cache: SessionCache; writer: TurnWriter }>();
 export class SessionRepo {
   private readonly cache: SessionCache | undefined;
   private readonly writer: TurnWriter | undefined;
+  private readonly keepSessions: number | undefined;
+  /** Turns saved since old sessions were last deleted. */
+  private turnsSincePrune = 0;
+  /** The newest message id the last deletion saw (see `pruneSessions`). */
+  private prunedUpTo = 0;
+  /** The deletion under way, if any. */
+  private pruning: Promise<void> | undefined;
 
   /**
    * `exclusive`: this process is the only writer of the store's messages (an embedded store,
    * which one process holds at a time): the last messages of recent sessions are then kept in
    * memory (see `SessionCache`), so a turn reads its history without a query, and turns saved at
    * the same moment are written with one statement (see `TurnWriter`).
+   *
+   * `keepSessions`: keep only this many of the most recently active sessions (by their last
+   * message), each with its last `KEPT_SESSION_MESSAGES` messages; older ones are deleted once
+   * every {@link PRUNE_SESSIONS_EVERY} turns saved (or a tenth of the limit, if smaller), after
+   * the turn that made it due, off its path. Unset keeps every session whole.
    */
   constructor(
     private readonly db: Db,
-    options: { exclusive?: boolean } = {},
+    options: { exclusive?: boolean; keepSessions?: number } = {},
   ) {
+    this.keepSessions = options.keepSessions;
     if (options.exclusive) {
       let shared = caches.get(db);
       if (!shared) {
@@ -101,6 +118,44 @@ export class SessionRepo {
       if (write)
         this.cache?.endWrite(write, committed && stored.every(roundTrips) ? stored : undefined);
     }
+    this.pruneIfDue();
+  }
+
+  /** Resolves once a deletion of old sessions under way has ended (the store waits before closing). */
+  async settled(): Promise<void> {
+    await this.pruning;
+  }
+
+  /**
+   * Starts deleting the sessions beyond `keepSessions` when enough turns were saved since the last
+   * time, unless a deletion is under way. A failure is logged: the turns are saved either way.
+   */
+  private pruneIfDue(): void {
+    const keep = this.keepSessions;
+    if (keep === undefined) return;
+    this.turnsSincePrune++;
+    const every = Math.max(1, Math.min(PRUNE_SESSIONS_EVERY, Math.ceil(keep / 10)));
+    if (this.pruning || this.turnsSincePrune < every) return;
+    this.turnsSincePrune = 0;
+    const cache = this.cache;
+    this.pruning = pruneSessions(this.db, keep, this.prunedUpTo, (sessionIds) => {
+      // The cache forgets the sessions deleted whole, as it does for any other delete.
+      const writes = cache ? sessionIds.map((id) => cache.beginWrite(id)) : [];
+      return () => {
+        for (const write of writes) cache?.endWrite(write, undefined);
+      };
+    })
+      .then(({ last }) => {
+        this.prunedUpTo = last;
+      })
+      .catch((cause: unknown) => {
+        defaultLogger.warn('sessions_not_pruned', {
+          cause: cause instanceof Error ? cause.message : String(cause),
+        });
+      })
+      .finally(() => {
+        this.pruning = undefined;
+      });
   }
 
   /** The last `limit` messages of a session, oldest first. */

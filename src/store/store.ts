@@ -1,5 +1,9 @@
 import { statSync } from 'node:fs';
-import { DEFAULT_MEMORY_KEEP_RUNS, type CohortConfig } from '../config/index.js';
+import {
+  DEFAULT_MEMORY_KEEP_RUNS,
+  DEFAULT_MEMORY_KEEP_SESSIONS,
+  type CohortConfig,
+} from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 import { BuildCacheRepo } from './build-cache-repo.js';
 import { ChunkRepo } from './chunk-repo.js';
@@ -43,19 +47,26 @@ export async function createStore(
     discardBuildCache?: boolean;
     /** Keep only this many of the most recent finished runs (see `RunRepo`); unset keeps all. */
     keepRuns?: number;
+    /** Keep only this many of the most recently active sessions (see `SessionRepo`); unset keeps all. */
+    keepSessions?: number;
   } = {},
 ): Promise<Store> {
   await migrate(db);
-  const runs = new RunRepo(db, options);
+  const { keepSessions, ...runOptions } = options;
+  const runs = new RunRepo(db, runOptions);
+  // An embedded store has one writer, this process (its folder is locked; memory is private),
+  // so recent sessions' messages can be served from memory; PostgreSQL may have others.
+  const sessions = new SessionRepo(db, {
+    exclusive: db.engine === 'pglite',
+    ...(keepSessions === undefined ? {} : { keepSessions }),
+  });
   return {
     db,
     chunks: new ChunkRepo(
       db,
       options.beforeChunkWrite ? { beforeWrite: options.beforeChunkWrite } : {},
     ),
-    // An embedded store has one writer, this process (its folder is locked; memory is private),
-    // so recent sessions' messages can be served from memory; PostgreSQL may have others.
-    sessions: new SessionRepo(db, { exclusive: db.engine === 'pglite' }),
+    sessions,
     runs,
     meta: new MetaRepo(db),
     embeddings: new EmbeddingRepo(db),
@@ -69,8 +80,10 @@ export async function createStore(
       }
     },
     async close() {
-      // Traces queued by answers just given are written before the engine goes away.
+      // Traces queued by answers just given are written before the engine goes away, and a
+      // deletion of old sessions under way ends first.
       await runs.flushTraces();
+      await sessions.settled();
       await db.close();
     },
   };
@@ -80,13 +93,16 @@ export async function createStore(
  * Opens the configured store: PostgreSQL when `databaseUrl` is set, else PGlite in `dataDir`
  * (`memory://` keeps it in memory). `vector` loads pgvector into PGlite for embeddings. The store
  * keeps the `keepRuns` most recent runs; unset, `memory://` keeps {@link DEFAULT_MEMORY_KEEP_RUNS}
- * (nothing else would ever empty it) and a folder or PostgreSQL keeps all.
+ * (nothing else would ever empty it) and a folder or PostgreSQL keeps all. It keeps the
+ * `keepSessions` most recently active sessions; unset, `memory://` keeps
+ * {@link DEFAULT_MEMORY_KEEP_SESSIONS} and a folder or PostgreSQL keeps all.
  *
  * @example
  * const store = await openStore({ dataDir: '.cohort' });
  */
 export async function openStore(
-  config: Pick<CohortConfig, 'dataDir' | 'databaseUrl'> & Partial<Pick<CohortConfig, 'keepRuns'>>,
+  config: Pick<CohortConfig, 'dataDir' | 'databaseUrl'> &
+    Partial<Pick<CohortConfig, 'keepRuns' | 'keepSessions'>>,
   options: {
     vector?: boolean;
     /** Told when PostgreSQL drops an idle pooled connection (a restart); the pool replaces it. */
@@ -109,10 +125,13 @@ export async function openStore(
     : await openPgliteDb(config.dataDir, options);
   // A data folder's start cache is a copy of its chunks: it goes before they change.
   const keepRuns = config.keepRuns ?? (inMemory(config) ? DEFAULT_MEMORY_KEEP_RUNS : undefined);
+  const keepSessions =
+    config.keepSessions ?? (inMemory(config) ? DEFAULT_MEMORY_KEEP_SESSIONS : undefined);
   let store: Store;
   try {
     store = await createStore(db, {
       ...(keepRuns === undefined ? {} : { keepRuns }),
+      ...(keepSessions === undefined ? {} : { keepSessions }),
       ...(options.onTraceError ? { onTraceError: options.onTraceError } : {}),
       ...(folder ? { beforeChunkWrite: () => invalidateStartCache(folder) } : {}),
       discardBuildCache: inMemory(config),
