@@ -20,6 +20,33 @@ const methodNotAllowed = () =>
   );
 
 /**
+ * A JSON-RPC 2.0 "Invalid Request" (-32600): the body is JSON but not a JSON-RPC message. The
+ * SDK's transport answers such a body with -32700 "Parse error", which JSON-RPC 2.0 §5.1 keeps
+ * for text that is not JSON, so a client cannot tell a truncated body from a wrong shape.
+ */
+const invalidRequest = (issue: string) =>
+  new Response(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      error: {
+        code: -32600,
+        message: `Invalid Request: not a JSON-RPC 2.0 message (${issue}); send {"jsonrpc": "2.0", "id", "method", "params"}, or an array of them.`,
+      },
+      id: null,
+    }),
+    { status: 400, headers: { 'content-type': 'application/json' } },
+  );
+
+/** The body as JSON, or undefined when it is not JSON (the transport then answers -32700). */
+function parsedJson(text: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Streamable HTTP MCP at `/mcp`, stateless: every POST gets its own server and transport, so any
  * process sharing the database can answer it (the same rule as the REST API). Mount it after the
  * server's auth middleware so the same bearer key guards it. Progress notifications stream back
@@ -33,10 +60,20 @@ export function mcpRoutes<E extends Env>(parts: () => McpServerParts): Hono<E> {
   app.post(MCP_PATH, async (c) => {
     // The MCP SDK loads with the first MCP request: a server (or `import('cohort')`) that is
     // never asked over MCP does not pay for it.
-    const [{ createMcpServer }, { WebStandardStreamableHTTPServerTransport }] = await Promise.all([
+    const [
+      { createMcpServer },
+      { WebStandardStreamableHTTPServerTransport },
+      { JSONRPCMessageSchema },
+    ] = await Promise.all([
       import('./create-mcp-server.js'),
       import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+      import('@modelcontextprotocol/sdk/types.js'),
     ]);
+    // Read once here (the server's body limit has bounded it) and handed to the transport parsed,
+    // so a body that is JSON but no JSON-RPC message is told apart from one that is not JSON.
+    const sent = parsedJson(await c.req.text());
+    const messages: unknown[] = Array.isArray(sent?.value) ? sent.value : [sent?.value];
+    const wrong = sent ? messages.findIndex((m) => !JSONRPCMessageSchema.safeParse(m).success) : -1;
     const server = createMcpServer(parts());
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -44,7 +81,20 @@ export function mcpRoutes<E extends Env>(parts: () => McpServerParts): Hono<E> {
     await server.connect(transport);
     const close = () => void server.close();
     c.req.raw.signal.addEventListener('abort', close, { once: true });
-    const response = await transport.handleRequest(c.req.raw);
+    const response = await transport.handleRequest(
+      c.req.raw,
+      sent ? { parsedBody: sent.value } : undefined,
+    );
+    // Only where the transport came to judge the messages (after its Accept and content-type
+    // checks, which keep their own answers): its -32700 for them becomes -32600.
+    if (wrong >= 0 && response.status === 400) {
+      close();
+      return invalidRequest(
+        Array.isArray(sent?.value)
+          ? `item ${wrong} of the batch`
+          : 'the body is JSON of another shape',
+      );
+    }
     if (!response.body) {
       close();
       return response;

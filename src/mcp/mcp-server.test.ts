@@ -193,6 +193,54 @@ describe('cohort MCP server over streamable HTTP', () => {
     }
   });
 
+  it('answers JSON that is no JSON-RPC message with -32600, and text that is not JSON with -32700', async () => {
+    const post = (body: string) =>
+      fetch(`${running.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${API_KEY}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body,
+      }).then(async (response) => ({
+        status: response.status,
+        reply: (await response.json()) as {
+          id: unknown;
+          error?: { code: number; message: string };
+        },
+      }));
+    for (const body of [
+      '{"hello": 1}',
+      '[1, 2]',
+      '"ping"',
+      '[{"jsonrpc": "2.0", "id": 1, "method": "ping"}, {}]',
+    ]) {
+      const { status, reply } = await post(body);
+      expect(status, body).toBe(400);
+      expect(reply.id, body).toBeNull();
+      expect(reply.error?.code, body).toBe(-32600);
+      expect(reply.error?.message, body).toContain('not a JSON-RPC 2.0 message');
+    }
+    for (const body of ['{"jsonrpc": "2.0", "id": 1, "meth', '']) {
+      const { status, reply } = await post(body);
+      expect(status, body).toBe(400);
+      expect(reply.error?.code, body).toBe(-32700);
+    }
+    // A valid request still gets its answer.
+    const ping = await fetch(`${running.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${API_KEY}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' }),
+    });
+    expect(ping.status).toBe(200);
+    expect(await ping.text()).toContain('"id":7');
+  });
+
   it('answers a document URI it cannot read with -32602 naming why, not -32603', async () => {
     // A malformed escape was "-32603 URI malformed"; an unknown document -32603 too.
     for (const [uri, message] of [
