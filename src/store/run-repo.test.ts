@@ -169,11 +169,17 @@ describe('how many runs a store keeps', () => {
     return store.runs.flushTraces();
   };
 
-  it(`keeps ${DEFAULT_MEMORY_KEEP_RUNS} runs in memory:// unless told otherwise`, async () => {
-    const store = await openStore({ dataDir: 'memory://' });
+  it('keeps the runs a memory:// store holds in its engine to keepRuns too (its traces are in memory)', async () => {
+    const store = await openStore({ dataDir: 'memory://', keepRuns: 3 });
     try {
-      await manyRuns(store, DEFAULT_MEMORY_KEEP_RUNS + 50);
-      expect(await runCount(store.db)).toBe(DEFAULT_MEMORY_KEEP_RUNS);
+      for (let i = 1; i <= 8; i++) {
+        await store.runs.create({ id: `r${i}`, kind: 'research', status: 'done', input: {} });
+        store.runs.recordTrace({ ...answerRun(`r${i}`), kind: 'research' }, [span('1', null, 'x')]);
+        await store.runs.flushTraces();
+      }
+      expect(await runCount(store.db)).toBe(3);
+      expect(await storedSpans(store.db, 'r8')).toBe(0);
+      expect(await store.runs.spans('r8')).toHaveLength(1);
     } finally {
       await store.close();
     }

@@ -1,5 +1,7 @@
 import { createLogger, type SpanRecord } from '../telemetry/index.js';
 import { runBatch, type Db, type Statement } from './db.js';
+import type { MemoryTraces } from './memory-traces.js';
+import { DELETE_OLD_RUNS } from './run-retention.js';
 
 /** A stored run (a research run, a traced agent run). */
 export interface RunRecord {
@@ -39,16 +41,9 @@ export const TRACE_FLUSH_SPANS = 2000;
 export const PRUNE_RUNS_EVERY = 100;
 
 /**
- * Old runs the limit deletes: not a coding conversation (a session its user may continue) and not
- * a run someone may still continue (running, waiting for an approval, interrupted). The newest
- * `$1` of them are kept; their spans and tasks go with them (`ON DELETE CASCADE`).
+ * Runs and their tasks, and the spans of traced runs: in the engine's tables, or, given
+ * `traces`, the spans (and the runs only traced, such as answers) in that in-process store.
  */
-const DELETE_OLD_RUNS = `DELETE FROM runs WHERE id IN (
-  SELECT id FROM runs
-  WHERE kind <> 'code-session' AND status NOT IN ('running', 'awaiting_approval', 'interrupted')
-  ORDER BY created_at DESC, id DESC OFFSET $1)`;
-
-/** Runs and their tasks, and the spans of traced runs. */
 export class RunRepo {
   private queued: { run: TracedRun; spans: readonly SpanRecord[] }[] = [];
   private queuedSpans = 0;
@@ -56,6 +51,7 @@ export class RunRepo {
   private writing: Promise<void> = Promise.resolve();
   private readonly onTraceError: (cause: unknown, runIds: string[]) => void;
   private readonly keepRuns: number | undefined;
+  private readonly traces: MemoryTraces | undefined;
   /** Runs written since old ones were last deleted. */
   private runsSincePrune = 0;
 
@@ -66,13 +62,21 @@ export class RunRepo {
       onTraceError?: (cause: unknown, runIds: string[]) => void;
       /**
        * Keep only this many of the most recent finished runs (see `DELETE_OLD_RUNS`): older ones
-       * are deleted after a trace batch once {@link PRUNE_RUNS_EVERY} runs (or a tenth of the
-       * limit, if smaller) were written since the last deletion. Unset keeps every run.
+       * are deleted once {@link PRUNE_RUNS_EVERY} runs (or a tenth of the limit, if smaller) were
+       * written to the engine (in trace batches, created or put) since the last deletion. Unset
+       * keeps every run.
        */
       keepRuns?: number;
+      /**
+       * Keeps traces here instead of in the engine (a `memory://` store's, see `MemoryTraces`):
+       * `get` falls back to a run only traced there; runs created, put or updated stay in the
+       * engine, which still keeps `keepRuns` of them.
+       */
+      traces?: MemoryTraces;
     } = {},
   ) {
     this.keepRuns = options.keepRuns;
+    this.traces = options.traces;
     this.onTraceError =
       options.onTraceError ??
       ((cause, runIds) =>
@@ -95,6 +99,7 @@ export class RunRepo {
       run.status,
       JSON.stringify(run.input ?? {}),
     ]);
+    this.countWritten(1);
   }
 
   async update(id: string, patch: { status: string; output?: unknown }): Promise<void> {
@@ -135,6 +140,7 @@ export class RunRepo {
         JSON.stringify(run.output ?? null),
       ],
     );
+    this.countWritten(1);
   }
 
   async get(id: string): Promise<RunRecord | undefined> {
@@ -147,7 +153,8 @@ export class RunRepo {
       output: unknown;
     }>('SELECT id, kind, status, input, output FROM runs WHERE id = $1', [id]);
     const row = rows[0];
-    return row && { ...row, input: json(row.input), output: json(row.output) };
+    if (!row) return this.traces?.run(id);
+    return { ...row, input: json(row.input), output: json(row.output) };
   }
 
   async saveTask(task: RunTaskRecord): Promise<void> {
@@ -182,8 +189,13 @@ export class RunRepo {
    * {@link TRACE_FLUSH_DELAY_MS} (sooner once {@link TRACE_FLUSH_SPANS} spans wait), and before
    * this repo reads a run or its spans and before the store closes, so a reader of this process
    * always sees them. Spans already stored for the run are kept; a span id seen again is ignored.
+   * With `traces` (a `memory://` store) they go there at once and the engine is not written.
    */
   recordTrace(run: TracedRun, spans: readonly SpanRecord[]): void {
+    if (this.traces) {
+      this.traces.record(run, spans);
+      return;
+    }
     this.queued.push({ run, spans });
     this.queuedSpans += spans.length;
     if (this.queuedSpans >= TRACE_FLUSH_SPANS) {
@@ -227,8 +239,22 @@ export class RunRepo {
   }
 
   /**
+   * Counts runs written outside a trace batch (created or put) toward the next deletion of old
+   * ones, which runs after the writes before it, not on the caller's path.
+   */
+  private countWritten(runs: number): void {
+    if (this.keepRuns === undefined) return;
+    const previous = this.writing;
+    this.writing = (async () => {
+      await previous;
+      await this.pruneIfDue(runs);
+    })();
+  }
+
+  /**
    * Deletes the runs beyond `keepRuns` once enough were written since the last time: one statement
-   * per {@link PRUNE_RUNS_EVERY} runs, on the trace writer's path, never an answer's. The embedded
+   * per {@link PRUNE_RUNS_EVERY} runs, on the writer's path after the writes before, never an
+   * answer's. The embedded
    * engine has no autovacuum, so the freed rows are vacuumed there for new ones to reuse.
    */
   private async pruneIfDue(written: number): Promise<void> {
@@ -294,6 +320,7 @@ export class RunRepo {
 
   /** The recorded spans of a run, in start order. */
   async spans(runId: string): Promise<SpanRecord[]> {
+    if (this.traces) return this.traces.spans(runId);
     await this.pendingTraces();
     const { rows } = await this.db.query<{
       span_id: string;

@@ -9,6 +9,7 @@ import { BuildCacheRepo } from './build-cache-repo.js';
 import { ChunkRepo } from './chunk-repo.js';
 import { EmbeddingRepo } from './embedding-repo.js';
 import type { Db } from './db.js';
+import { MemoryTraces } from './memory-traces.js';
 import { MetaRepo } from './meta-repo.js';
 import { migrate } from './migrations.js';
 import { openPgliteDb } from './pglite-db.js';
@@ -49,11 +50,25 @@ export async function createStore(
     keepRuns?: number;
     /** Keep only this many of the most recently active sessions (see `SessionRepo`); unset keeps all. */
     keepSessions?: number;
+    /**
+     * Keep run traces in this process (`MemoryTraces`, bounded by `keepRuns` too) instead of the
+     * engine: for a store that ends with the process, whose engine would only grow with them.
+     */
+    tracesInMemory?: boolean;
   } = {},
 ): Promise<Store> {
   await migrate(db);
-  const { keepSessions, ...runOptions } = options;
-  const runs = new RunRepo(db, runOptions);
+  const { tracesInMemory, keepSessions, ...runOptions } = options;
+  const runs = new RunRepo(db, {
+    ...runOptions,
+    ...(tracesInMemory
+      ? {
+          traces: new MemoryTraces(
+            options.keepRuns === undefined ? {} : { keepRuns: options.keepRuns },
+          ),
+        }
+      : {}),
+  });
   // An embedded store has one writer, this process (its folder is locked; memory is private),
   // so recent sessions' messages can be served from memory; PostgreSQL may have others.
   const sessions = new SessionRepo(db, {
@@ -93,9 +108,10 @@ export async function createStore(
  * Opens the configured store: PostgreSQL when `databaseUrl` is set, else PGlite in `dataDir`
  * (`memory://` keeps it in memory). `vector` loads pgvector into PGlite for embeddings. The store
  * keeps the `keepRuns` most recent runs; unset, `memory://` keeps {@link DEFAULT_MEMORY_KEEP_RUNS}
- * (nothing else would ever empty it) and a folder or PostgreSQL keeps all. It keeps the
- * `keepSessions` most recently active sessions; unset, `memory://` keeps
- * {@link DEFAULT_MEMORY_KEEP_SESSIONS} and a folder or PostgreSQL keeps all.
+ * (nothing else would ever empty it) and a folder or PostgreSQL keeps all. `memory://` keeps its
+ * run traces out of its engine (see `MemoryTraces`). It keeps the `keepSessions` most recently
+ * active sessions; unset, `memory://` keeps {@link DEFAULT_MEMORY_KEEP_SESSIONS} and a folder or
+ * PostgreSQL keeps all.
  *
  * @example
  * const store = await openStore({ dataDir: '.cohort' });
@@ -135,6 +151,7 @@ export async function openStore(
       ...(options.onTraceError ? { onTraceError: options.onTraceError } : {}),
       ...(folder ? { beforeChunkWrite: () => invalidateStartCache(folder) } : {}),
       discardBuildCache: inMemory(config),
+      tracesInMemory: inMemory(config),
     });
     // Traces journaled by starts that never opened the engine go in before anything reads it.
     if (folder) await foldTraceJournal(folder, store);
