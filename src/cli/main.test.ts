@@ -62,7 +62,9 @@ describe('cohort CLI', () => {
       COHORT_DATA_DIR: join(root, 'data'),
     });
     expect(stderr).toContain('Skipped link.md: a symbolic link, not followed');
-    expect(stdout).toMatch(/^1 file: 1 added, 0 replaced, 0 unchanged, 1 skipped · 1 chunk/m);
+    expect(stdout).toMatch(
+      /^1 file: 1 added, 0 replaced, 0 unchanged, 1 skipped \(1 symbolic link\) · 1 chunk/m,
+    );
     expect(code).toBe(0);
   });
 

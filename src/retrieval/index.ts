@@ -18,9 +18,12 @@ export {
   type IngestEntries,
   type IngestOptions,
   type SkippedFile,
+  type SkipKind,
+  type TruncatedFile,
   type IngestProgress,
   type IngestSummary,
 } from './ingest/ingest.js';
+export { describeSkipped } from './ingest/skipped-file.js';
 export { decodeText, type DecodedText } from './ingest/decode-text.js';
 export { renderProgressBar } from './ingest/progress-bar.js';
 export { parseMarkdown } from './ingest/markdown-parser.js';

@@ -1,5 +1,10 @@
 import { resolve } from 'node:path';
-import { findIngestEntries, ingest, renderProgressBar } from '../../retrieval/index.js';
+import {
+  describeSkipped,
+  findIngestEntries,
+  ingest,
+  renderProgressBar,
+} from '../../retrieval/index.js';
 import { openStore } from '../../store/index.js';
 import { toWire } from '../../schema/index.js';
 import type { CliCommand } from '../command.js';
@@ -54,7 +59,7 @@ export const ingestCommand: CliCommand = {
       if (values.json) io.stdout(JSON.stringify(toWire(summary), null, 2) + '\n');
       else
         io.stdout(
-          `${countOf(summary.files, 'file')}: ${summary.added} added, ${summary.replaced} replaced, ${summary.unchanged} unchanged${summary.skipped.length ? `, ${summary.skipped.length} skipped` : ''} · ${countOf(summary.chunks, 'chunk')} · ${summary.elapsedMs} ms\n`,
+          `${countOf(summary.files, 'file')}: ${summary.added} added, ${summary.replaced} replaced, ${summary.unchanged} unchanged${summary.skipped.length ? `, ${describeSkipped(summary.skipped)}` : ''} · ${countOf(summary.chunks, 'chunk')} · ${summary.elapsedMs} ms\n`,
         );
       if (summary.files > 0 && summary.added + summary.replaced + summary.unchanged === 0) {
         // A script's `cohort ingest docs && cohort serve` must not go on with nothing ingested.

@@ -1,11 +1,14 @@
+import { execFileSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isCohortError } from '../../errors/index.js';
 import { createStore, openPgliteDb, type Store } from '../../store/index.js';
-import { ingest, MAX_SECTION_CHARS, type IngestProgress } from './ingest.js';
+import { findIngestEntries, ingest, MAX_SECTION_CHARS, type IngestProgress } from './ingest.js';
+import { describeSkipped } from './skipped-file.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures/book', import.meta.url));
 
@@ -140,7 +143,11 @@ describe('ingest', () => {
       const summary = await ingest(book, { store: fresh });
       expect(summary).toMatchObject({ files: 2, added: 1 });
       expect(summary.skipped).toEqual([
-        { source: 'b.md', reason: expect.stringMatching(/^invalid YAML frontmatter/) },
+        {
+          source: 'b.md',
+          reason: expect.stringMatching(/^invalid YAML frontmatter/),
+          kind: 'invalid_document',
+        },
       ]);
       expect(new Set((await fresh.chunks.all()).map((c) => c.title))).toEqual(new Set(['Alpha']));
     } finally {
@@ -148,6 +155,76 @@ describe('ingest', () => {
       await rm(book, { recursive: true, force: true });
     }
   });
+
+  it.skipIf(process.platform === 'win32')(
+    'names FIFOs and sockets of a supported name as skipped, never opening them',
+    async () => {
+      const book = await mkdtemp(join(tmpdir(), 'cohort-special-'));
+      await writeFile(join(book, 'a.md'), '# Alpha\n\nA section about alpha with enough words.\n');
+      await symlink(join(book, 'a.md'), join(book, 'link.md'));
+      execFileSync('mkfifo', [join(book, 'pipe.md')]);
+      execFileSync('mkfifo', [join(book, 'pipe.txt')]);
+      const socket = createServer();
+      await new Promise<void>((done) => socket.listen(join(book, 'socket.rst'), done));
+      const fresh = await createStore(await openPgliteDb('memory://'));
+      try {
+        const summary = await ingest(book, { store: fresh });
+        expect(summary).toMatchObject({ files: 1, added: 1 });
+        expect(summary.skipped).toEqual([
+          {
+            source: 'link.md',
+            reason: expect.stringMatching(/symbolic link/),
+            kind: 'symbolic_link',
+          },
+          {
+            source: 'pipe.md',
+            reason: 'not a regular file but a FIFO (named pipe): only regular files are ingested',
+            kind: 'not_regular_file',
+          },
+          {
+            source: 'socket.rst',
+            reason: 'not a regular file but a socket: only regular files are ingested',
+            kind: 'not_regular_file',
+          },
+        ]);
+        expect(describeSkipped(summary.skipped)).toBe(
+          '3 skipped (1 symbolic link, 2 not regular files)',
+        );
+      } finally {
+        socket.close();
+        await fresh.close();
+        await rm(book, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it.skipIf(process.platform === 'win32')(
+    'skips a file replaced by a FIFO after the folder was listed, without waiting on it',
+    async () => {
+      const book = await mkdtemp(join(tmpdir(), 'cohort-fifo-race-'));
+      await writeFile(join(book, 'a.md'), '# Alpha\n\nA section about alpha with enough words.\n');
+      await writeFile(join(book, 'b.md'), '# Beta\n\nA section about beta with enough words.\n');
+      const entries = await findIngestEntries(book);
+      await rm(join(book, 'b.md'));
+      execFileSync('mkfifo', [join(book, 'b.md')]);
+      const fresh = await createStore(await openPgliteDb('memory://'));
+      try {
+        const summary = await ingest(book, { store: fresh, entries });
+        expect(summary).toMatchObject({ files: 2, added: 1 });
+        expect(summary.skipped).toEqual([
+          {
+            source: 'b.md',
+            reason: 'not a regular file but a FIFO (named pipe): only regular files are ingested',
+            kind: 'not_regular_file',
+          },
+        ]);
+      } finally {
+        await fresh.close();
+        await rm(book, { recursive: true, force: true });
+      }
+    },
+    10_000,
+  );
 
   it('names symbolic links instead of following them, and reads nothing they lead to', async () => {
     const book = await mkdtemp(join(tmpdir(), 'cohort-links-'));

@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, extname, join, relative, resolve, sep } from 'node:path';
 import { CohortError, isCohortError } from '../../errors/index.js';
@@ -9,6 +10,14 @@ import { documentDomain, tagDomain } from './domain-tagger.js';
 import { parseMarkdown } from './markdown-parser.js';
 import type { ParsedDocument } from './parsed-document.js';
 import { parseRst } from './rst-parser.js';
+import {
+  notRegularFileReason,
+  specialFileType,
+  type SkipKind,
+  type SkippedFile,
+} from './skipped-file.js';
+
+export type { SkipKind, SkippedFile };
 
 /** File extensions the knowledge base reads. */
 export const SUPPORTED_EXTENSIONS: readonly string[] = ['.md', '.mdx', '.rst'];
@@ -57,8 +66,8 @@ export interface IngestOptions {
   standIn?: boolean;
 }
 
-/** A file an ingestion left out, and why (not text, too large): the rest are ingested. */
-export interface SkippedFile {
+/** A file ingested in part, and what was cut. */
+export interface TruncatedFile {
   source: string;
   reason: string;
 }
@@ -76,29 +85,42 @@ export interface IngestSummary {
   missing: string[];
   /** Of `missing`, the ones removed because `prune` was set. */
   removed: string[];
-  /** Files that were not ingested (binary, not UTF-8/UTF-16 text, too large), by name. */
+  /**
+   * Files that were not ingested, by name, with why: symbolic links, FIFOs, sockets and devices
+   * with a supported name, and files that are binary, not UTF-8/UTF-16 text, too large or not a
+   * valid document.
+   */
   skipped: SkippedFile[];
   /** Files ingested in part: a section over {@link MAX_SECTION_CHARS} was cut (`reason` says which). */
-  truncated: SkippedFile[];
+  truncated: TruncatedFile[];
   /** Documents of the first-use sample book this ingestion removed (see `standIn`), by source. */
   standInRemoved: string[];
   elapsedMs: number;
 }
 
-/** What a folder holds for ingestion: supported files, and symbolic links that are not followed. */
+/**
+ * What a folder holds for ingestion: supported files, symbolic links that are not followed, and
+ * files of a supported name that are not regular files.
+ */
 export interface IngestEntries {
   files: string[];
   /** Links to a folder or a supported file: named in the summary's `skipped`, never read. */
   links: string[];
+  /**
+   * FIFOs, sockets and devices with a supported name (`pipe.md`): named in the summary's
+   * `skipped`, never opened (reading a FIFO waits for a writer; a device may never end).
+   */
+  special?: { path: string; type: string }[];
 }
 
 /**
  * Lists supported files under `dir`, skipping `node_modules` and dot-folders, sorted. Symbolic
- * links are not followed (a link could lead out of the folder, to a secret or into a loop); the
- * ones that would have been ingested are returned apart so the summary can name them.
+ * links are not followed (a link could lead out of the folder, to a secret or into a loop), and
+ * FIFOs, sockets and devices are not opened; the ones with a name that would have been ingested
+ * are returned apart so the summary can name them.
  */
 async function listEntries(dir: string): Promise<IngestEntries> {
-  const found: IngestEntries = { files: [], links: [] };
+  const found: Required<IngestEntries> = { files: [], links: [], special: [] };
   const supported = (name: string) => SUPPORTED_EXTENSIONS.includes(extname(name).toLowerCase());
   const walk = async (folder: string) => {
     const entries = await readdir(folder, { withFileTypes: true });
@@ -109,12 +131,16 @@ async function listEntries(dir: string): Promise<IngestEntries> {
       else if (entry.isFile() && supported(entry.name)) found.files.push(path);
       else if (entry.isSymbolicLink() && (supported(entry.name) || (await isFolder(path)))) {
         found.links.push(path);
+      } else if (supported(entry.name)) {
+        const type = specialFileType(entry);
+        if (type) found.special.push({ path, type });
       }
     }
   };
   await walk(dir);
   found.files.sort();
   found.links.sort();
+  found.special.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return found;
 }
 
@@ -211,12 +237,21 @@ export async function findIngestEntries(dir: string): Promise<IngestEntries> {
     });
   }
   if (entries.files.length === 0) {
-    const links = entries.links.length
-      ? ` (only symbolic links, which are not followed: ${entries.links
-          .slice(0, 3)
-          .map((link) => relative(dir, link))
-          .join(', ')})`
-      : '';
+    const special = entries.special ?? [];
+    const names = (paths: readonly string[]) =>
+      paths
+        .slice(0, 3)
+        .map((path) => relative(dir, path))
+        .join(', ');
+    const left = [
+      ...(entries.links.length
+        ? [`symbolic links, which are not followed: ${names(entries.links)}`]
+        : []),
+      ...(special.length
+        ? [`files that are not regular files: ${names(special.map((entry) => entry.path))}`]
+        : []),
+    ];
+    const links = left.length ? ` (only ${left.join('; and ')})` : '';
     throw new CohortError(
       'invalid_input',
       `No ${SUPPORTED_EXTENSIONS.join('/')} files in "${dir}"${links}. Point ingestion at the folder holding the book's markdown or reStructuredText.`,
@@ -250,29 +285,38 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
     () => undefined,
   );
   throwIfAborted(signal);
-  const { files, links } = options.entries ?? (await findIngestEntries(dir));
+  const { files, links, special = [] } = options.entries ?? (await findIngestEntries(dir));
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const root = resolve(dir);
   let known: StoredState | undefined = store
     ? await storedState(store, dir, files, options)
     : undefined;
   const prepared: PreparedFile[] = [];
-  const skipped: SkippedFile[] = links.map((link) => ({
-    source: relative(dir, link).split(sep).join('/'),
-    reason: LINK_REASON,
-  }));
+  const sourceOf = (path: string) => relative(dir, path).split(sep).join('/');
+  const skipped: SkippedFile[] = [
+    ...links.map((link) => ({
+      source: sourceOf(link),
+      reason: LINK_REASON,
+      kind: 'symbolic_link' as const,
+    })),
+    ...special.map(({ path, type }) => ({
+      source: sourceOf(path),
+      reason: notRegularFileReason(type),
+      kind: 'not_regular_file' as const,
+    })),
+  ];
   for (const file of files) {
     throwIfAborted(signal);
     if (!known && store) known = await storedState(store, dir, files, options);
-    const source = relative(dir, file).split(sep).join('/');
+    const source = sourceOf(file);
     const read = await readCapped(file, maxBytes);
     if (!read.ok) {
-      skipped.push({ source, reason: read.reason });
+      skipped.push({ source, reason: read.reason, kind: read.kind });
       continue;
     }
     const decoded = decodeText(read.bytes);
     if (!decoded.ok) {
-      skipped.push({ source, reason: decoded.reason });
+      skipped.push({ source, reason: decoded.reason, kind: 'not_text' });
       continue;
     }
     const text = decoded.text;
@@ -291,7 +335,7 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
       const reason = error.message.startsWith(`${source}: `)
         ? error.message.slice(source.length + 2)
         : error.message;
-      skipped.push({ source, reason: reason.replace(/\.$/, '') });
+      skipped.push({ source, reason: reason.replace(/\.$/, ''), kind: 'invalid_document' });
       continue;
     }
     const { document, chunks, truncated: cut } = parsed;
@@ -301,7 +345,7 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
   store ??= await (opening as Promise<IngestStore>);
   known ??= await storedState(store, dir, files, options);
   const { roots, standIn, others, stored } = known;
-  const truncated: SkippedFile[] = [];
+  const truncated: TruncatedFile[] = [];
   for (const item of prepared) {
     if (item.hash !== undefined && stored.get(item.source) === item.hash) {
       delete item.document;
@@ -502,27 +546,43 @@ function refuseClashes(
   );
 }
 
-/** Reads a file up to `maxBytes`; a larger or unreadable file is reported, not thrown. */
+/**
+ * Opening without waiting: a file replaced by a FIFO after the folder was listed would otherwise
+ * block the open until something writes to it. Regular files read the same either way.
+ */
+const OPEN_WITHOUT_WAITING = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * Reads a regular file up to `maxBytes`; a larger, unreadable or not regular file (a FIFO, socket
+ * or device put in its place since the folder was listed) is reported, not thrown.
+ */
 async function readCapped(
   file: string,
   maxBytes: number,
-): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; reason: string }> {
+): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; reason: string; kind: SkipKind }> {
   let handle;
   try {
-    handle = await open(file, 'r');
-    const { size } = await handle.stat();
+    handle = await open(file, OPEN_WITHOUT_WAITING);
+    const stats = await handle.stat();
+    const type = stats.isFile() ? undefined : (specialFileType(stats) ?? 'a folder');
+    if (type) return { ok: false, reason: notRegularFileReason(type), kind: 'not_regular_file' };
+    const { size } = stats;
     if (size > maxBytes) {
       return {
         ok: false,
         reason: `${size} bytes is over the ${maxBytes}-byte limit per file; split it into smaller files`,
+        kind: 'too_large',
       };
     }
     return { ok: true, bytes: await handle.readFile() };
   } catch (cause) {
-    return {
-      ok: false,
-      reason: `cannot be read (${(cause as NodeJS.ErrnoException).code ?? String(cause)})`,
-    };
+    const code = (cause as NodeJS.ErrnoException).code;
+    // A socket (or a device with no driver) cannot be opened at all: not a regular file either.
+    if (code === 'ENXIO') {
+      const reason = notRegularFileReason('a socket or device');
+      return { ok: false, reason, kind: 'not_regular_file' };
+    }
+    return { ok: false, reason: `cannot be read (${code ?? String(cause)})`, kind: 'unreadable' };
   } finally {
     await handle?.close();
   }
