@@ -23,6 +23,13 @@ describe('mistypedFunctionWord', () => {
     // Four letters losing one onto a function word is too often another word.
     expect(mistypedFunctionWord('todo')).toBeUndefined();
   });
+  it('leaves alone a function word of another language that is one slip from an English one', () => {
+    // German "ist" is "its" with two letters swapped, French "ont" is "not", German "wer" is
+    // "were" missing a letter, "als" "also", "wen" "when", Dutch "een" "been", "wat" "what",
+    // Portuguese "tem" "them", French "des" and Spanish "dos" "does": each is a word as typed.
+    for (const word of ['ist', 'ont', 'wer', 'als', 'wen', 'een', 'wat', 'tem', 'des', 'dos'])
+      expect(mistypedFunctionWord(word)).toBeUndefined();
+  });
 });
 
 describe('RoutingModel.readQuestionWords', () => {
@@ -35,6 +42,12 @@ describe('RoutingModel.readQuestionWords', () => {
         ['wht', 'what'],
       ],
     });
+  });
+  it('reads a question in another language as written', () => {
+    const { plain } = testRoutingModels();
+    for (const query of ['Was ist ROS 2?', 'Qu’est-ce que les robots ont appris?'])
+      expect(plain.readQuestionWords(query)).toEqual({ text: query, corrections: [] });
+    expect(plain.analyze('Was ist ROS 2?').corrections).toEqual([]);
   });
   it("leaves English words, the agents' words and parts of longer names alone", () => {
     const { plain } = testRoutingModels();

@@ -1,6 +1,7 @@
 import type { Agent } from '../agents/index.js';
 import type { BookKnowledge } from '../schema/index.js';
 import { englishDictionary, type EnglishDictionary } from './english-dictionary.js';
+import { OTHER_LANGUAGE_WORDS } from './other-language-words.js';
 import { createFuzzyLexicon, MIN_FUZZY_LENGTH, type FuzzyLexicon } from '../retrieval/index.js';
 import {
   trainIntentClassifier,
@@ -144,13 +145,16 @@ export interface KeywordEvidence {
  * ("whhat" → "what") or a letter left out ("wht" → "what", "whch" → "which"). Short words are
  * otherwise never corrected (they collide too easily), but these slips onto the few question and
  * function words are safe when only one such word fits ("hwo" is "how" or "who": neither), and
- * those words carry the question's form.
+ * those words carry the question's form. A function word of another language is never one
+ * ({@link OTHER_LANGUAGE_WORDS}: "ist" is German, not "its" mistyped).
  *
  * @example
  * mistypedFunctionWord('waht'); // 'what'
  */
 export function mistypedFunctionWord(word: string): string | undefined {
   if (word.length < 3 || word.length > 7 || STOPWORDS.has(word)) return undefined;
+  // A function word of another language is a word, not a slip ("Was ist …" is not "Was its …").
+  if (OTHER_LANGUAGE_WORDS.has(word)) return undefined;
   let found: string | undefined;
   const consider = (candidate: string): boolean => {
     if (candidate.length < 3 || candidate === found || !STOPWORDS.has(candidate)) return true;
