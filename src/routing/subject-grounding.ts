@@ -423,7 +423,9 @@ export function compileKnowledge(
     if (at < 0) return whole;
     const purpose = groundText(
       {
-        raw: text.raw,
+        // Its own words only: the whole question's raw text would lend the purpose a keyword
+        // of the subject ("h1 tags … for seo" is not asked for an H1).
+        raw: text.words.slice(at).join(' '),
         words: text.words.slice(at),
         stems: text.stems.slice(at),
       },
