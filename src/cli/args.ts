@@ -34,6 +34,28 @@ export function requirePositional(positionals: string[], name: string, usage: st
   return value;
 }
 
+/**
+ * The single positional a command takes (a folder, a path), or an `invalid_input` error: naming
+ * it when it is missing, and naming the first extra argument when there are more. Unlike
+ * {@link requirePositional} it never joins words: `cohort ingest /a /b` is two folders, not the
+ * folder "/a /b".
+ *
+ * @example
+ * const dir = onlyPositional(positionals, 'folder', usage);
+ */
+export function onlyPositional(positionals: string[], name: string, usage: string): string {
+  const [value, extra] = positionals;
+  if (value === undefined || value.trim() === '')
+    throw new CohortError('invalid_input', `Missing ${name}.\nUsage: ${usage}`, { field: name });
+  if (extra !== undefined)
+    throw new CohortError(
+      'invalid_input',
+      `Unexpected argument "${extra}": one ${name} at a time, "${value}".\nUsage: ${usage}`,
+      { field: name },
+    );
+  return value;
+}
+
 /** A string flag's value, if given. */
 export function stringFlag(values: ParsedArgs['values'], name: string): string | undefined {
   const value = values[name];

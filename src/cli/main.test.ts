@@ -194,6 +194,9 @@ describe('cohort CLI', () => {
       [['eval', 'vibes'], 'Unknown evaluation "vibes"'],
       [['eval', 'routing', 'no-such-file.jsonl'], 'Routing set not found'],
       [['ingest', '/no/such/folder'], '/no/such/folder'],
+      // Two folders are two arguments, not one path "/tmp/a /tmp/b": the extra one is named.
+      [['ingest', '/tmp/a', '/tmp/b'], 'Unexpected argument "/tmp/b": one folder at a time'],
+      [['ingest'], 'Missing folder'],
       [['nonsense'], 'Unknown command "nonsense"'],
       [['research', 'q', '--tasks', '9'], '--tasks must be'],
       [['ask', 'hi', '--multi-domain', 'both'], 'expected one of "sequential"|"parallel"'],

@@ -8,7 +8,7 @@ import {
 import { openStore } from '../../store/index.js';
 import { toWire } from '../../schema/index.js';
 import type { CliCommand } from '../command.js';
-import { parseCommandArgs, requirePositional } from '../args.js';
+import { onlyPositional, parseCommandArgs } from '../args.js';
 import { configFor, STORE_FLAGS } from '../open.js';
 import { countOf } from '../../telemetry/index.js';
 
@@ -30,7 +30,7 @@ export const ingestCommand: CliCommand = {
       },
       usage,
     );
-    const dir = resolve(io.cwd, requirePositional(positionals, 'folder', usage));
+    const dir = resolve(io.cwd, onlyPositional(positionals, 'folder', usage));
     const config = configFor(io, values);
     // A wrong folder is refused before the store is opened, so it creates nothing.
     const entries = await findIngestEntries(dir);
