@@ -23,6 +23,7 @@ const ATTRIBUTE_VALUES = [
   [1, 2.5],
   [true, null],
   'ünïcödé "quoted" \\ /',
+  'score 0.97 ≥ 0.7 😀',
 ];
 
 /** A random but repeatable history of runs and traces, the way answers, research and coding write them. */

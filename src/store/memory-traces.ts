@@ -2,11 +2,11 @@ import type { SpanRecord } from '../telemetry/index.js';
 import type { RunRecord, TracedRun } from './run-repo.js';
 import { mayDropRun } from './run-retention.js';
 
-/** One run's trace as {@link MemoryTraces} keeps it: JSON text, a fraction of the objects' size. */
+/** One run's trace as {@link MemoryTraces} keeps it: JSON ({@link packed}), a fraction of the objects' size. */
 interface KeptTrace {
-  /** The run as first recorded, as JSON (a later recording keeps it, as the engine does). */
+  /** The run as first recorded (a later recording keeps it, as the engine does). */
   run: string;
-  /** The run's spans as JSON, in the order {@link MemoryTraces.spans} returns them. */
+  /** The run's spans, in the order {@link MemoryTraces.spans} returns them. */
   spans: string;
   /** Whether the limit may drop it, from the run's latest recorded kind and status. */
   droppable: boolean;
@@ -28,6 +28,20 @@ function asStored(span: SpanRecord): SpanRecord {
     ...(span.error ? { error: span.error } : {}),
     attributes: span.attributes,
   };
+}
+
+/**
+ * `value` as JSON, kept as its UTF-8 bytes one character per byte: V8 then stores it one byte per
+ * character, where a single character beyond Latin-1 (the `≥` of a routing reason) makes JSON
+ * text take two bytes per character, twice the memory for most traces. {@link unpacked} reads it.
+ */
+function packed(value: unknown): string {
+  return Buffer.from(JSON.stringify(value), 'utf8').toString('latin1');
+}
+
+/** The value {@link packed} kept. */
+function unpacked<T>(text: string): T {
+  return JSON.parse(Buffer.from(text, 'latin1').toString('utf8')) as T;
 }
 
 /** The spans whose id is not in `seen` yet, the first of each id (adds their ids to `seen`). */
@@ -79,22 +93,21 @@ export class MemoryTraces {
     const droppable = mayDropRun(run);
     const kept = this.traces.get(run.id);
     if (kept) {
-      const known = JSON.parse(kept.spans) as SpanRecord[];
+      const known = unpacked<SpanRecord[]>(kept.spans);
       const added = unseen(spans, new Set(known.map((span) => span.spanId)));
-      if (added.length > 0)
-        kept.spans = JSON.stringify([...known, ...added.map(asStored)].sort(byStart));
+      if (added.length > 0) kept.spans = packed([...known, ...added.map(asStored)].sort(byStart));
       if (kept.droppable !== droppable) this.droppable += droppable ? 1 : -1;
       kept.droppable = droppable;
     } else {
       const first = unseen(spans, new Set());
       this.traces.set(run.id, {
-        run: JSON.stringify({
+        run: packed({
           id: run.id,
           kind: run.kind,
           status: run.status,
           input: run.input ?? {},
         }),
-        spans: JSON.stringify(first.map(asStored).sort(byStart)),
+        spans: packed(first.map(asStored).sort(byStart)),
         droppable,
       });
       if (droppable) this.droppable++;
@@ -105,13 +118,13 @@ export class MemoryTraces {
   /** The run as first recorded, with no output (a run only traced has none), or undefined. */
   run(id: string): RunRecord | undefined {
     const kept = this.traces.get(id);
-    return kept && { ...(JSON.parse(kept.run) as TracedRun), output: null };
+    return kept && { ...unpacked<TracedRun>(kept.run), output: null };
   }
 
   /** The recorded spans of a run, in start order (then span id); empty for an unknown run. */
   spans(runId: string): SpanRecord[] {
     const kept = this.traces.get(runId);
-    return kept ? (JSON.parse(kept.spans) as SpanRecord[]) : [];
+    return kept ? unpacked<SpanRecord[]>(kept.spans) : [];
   }
 
   /** Drops the oldest droppable traces beyond `keepRuns`. */
