@@ -164,6 +164,26 @@ describe('the compiled arbiter', () => {
   });
 });
 
+describe("the compiled arbiter's memory of words", () => {
+  it('gives the same logits for words it keeps, words past its limit and after its rows grow', () => {
+    const packed = readArbiter(ROUTING_ARBITER_FILE);
+    const fresh = compileArbiter(packed);
+    const filled = compileArbiter(packed);
+    const seen = ['What is a ROS 2 topic?', 'waht is a costmap costmap costmap?'];
+    const unseen = ['Which derailleur suits a gravel bike, and is Shimano better for touring?'];
+    const result = decision();
+    for (const query of seen) filled.logits(query, result);
+    // 20,000 made-up words: the rows of those with weights outgrow their first array, and the
+    // memory of words is full, so the words of `unseen` are read each time.
+    for (let i = 0; i < 400; i += 1)
+      filled.logits(Array.from({ length: 50 }, (_, j) => `qz${i}x${j}ing`).join(' '), result);
+    for (const query of [...seen, ...unseen])
+      expect(Array.from(filled.logits(query, result))).toEqual(
+        Array.from(fresh.logits(query, result)),
+      );
+  });
+});
+
 describe('the packed arbiter', () => {
   it('gives the same logits to the bit, read packed from its file or compiled from the table', () => {
     const packed = readArbiter(ROUTING_ARBITER_FILE);

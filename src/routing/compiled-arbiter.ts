@@ -6,6 +6,7 @@ import {
   type RoutingArbiterModel,
 } from './arbiter.js';
 import { headerOf, packedInMemory, type PackedArbiter } from './packed-arbiter.js';
+import { PairTable } from './pair-table.js';
 import { normalizeWords, stemWord } from './query-text.js';
 
 /**
@@ -37,51 +38,87 @@ const WORD_CACHE_LIMIT = 20_000;
  * What the model knows of one word, laid out so that reading it touches little memory (routing
  * runs between other work that evicts it from the processor's caches, so each separate object
  * read costs a trip to memory): the weights of its stem (`w=`), of its stem opening the question
- * (`f=`) and of its character n-grams summed, side by side in one array; `has` says which are
- * there ({@link HAS_WORD}, {@link HAS_FIRST}, {@link HAS_GRAMS}).
+ * (`f=`) and of its character n-grams summed, side by side in one row of the kept words' one
+ * array; `has` says which are there ({@link HAS_WORD}, {@link HAS_FIRST}, {@link HAS_GRAMS}).
  */
 interface ArbiterWord {
   stem: string;
   has: number;
-  /** `w=<stem>`, `f=<stem>` and the n-grams' weights, one agent-wide slot each. */
-  own: Float64Array;
-  /** Where the weights of `b=<stem>_<next>` start in the pairs' array, by the next stem. */
-  pairs: Map<string, number> | undefined;
-  /** Where the weights of `f2=<stem>_<next>` start, by the next stem (the word opens the question). */
-  firstPairs: Map<string, number> | undefined;
+  /**
+   * Where its row starts in `own`: `w=<stem>`, `f=<stem>` and the n-grams' weights, one
+   * agent-wide slot each.
+   */
+  at: number;
+  /** The array holding its row: null for the kept words' one array (which grows). */
+  own: Float64Array | null;
+  /**
+   * The stem's number among the parts of pair names (`b=<a>_<b>`, `f2=<a>_<b>`), by which a pair
+   * of words is found in a {@link PairTable}; -1 when the stem is in no pair.
+   */
+  part: number;
 }
 const HAS_WORD = 1;
 const HAS_FIRST = 2;
 const HAS_GRAMS = 4;
 
 /**
- * The features named `<prefix><a><separator><b>`, by `a` then `b`, each as `of` makes it from the
- * offset of its weights. A name is filed under every split at the separator, so looking up (a, b)
- * finds exactly the feature named `<prefix><a><separator><b>`, whatever the parts hold.
+ * Calls `file(a, b, at)` for every feature named `<prefix><a><separator><b>` (`at` the offset of
+ * its weights), once for every split at the separator, so that looking up (a, b) among what was
+ * filed finds exactly the feature named `<prefix><a><separator><b>`, whatever the parts hold.
  */
-function byParts<T>(
+function eachSplit(
   offsets: ReadonlyMap<string, number>,
   prefix: string,
   separator: string,
-  of: (at: number) => T,
-): Map<string, Map<string, T>> {
-  const parts = new Map<string, Map<string, T>>();
+  file: (a: string, b: string, at: number) => void,
+): void {
   for (const [name, at] of offsets) {
     if (!name.startsWith(prefix)) continue;
     const rest = name.slice(prefix.length);
-    const feature = of(at);
     for (
       let split = rest.indexOf(separator);
       split >= 0;
       split = rest.indexOf(separator, split + 1)
-    ) {
-      const a = rest.slice(0, split);
-      let inner = parts.get(a);
-      if (!inner) parts.set(a, (inner = new Map()));
-      inner.set(rest.slice(split + separator.length), feature);
-    }
+    )
+      file(rest.slice(0, split), rest.slice(split + separator.length), at);
   }
+}
+
+/** The features named `<prefix><a><separator><b>` (see {@link eachSplit}), by `a` then `b`. */
+function byNames(
+  offsets: ReadonlyMap<string, number>,
+  prefix: string,
+  separator: string,
+): Map<string, Map<string, number>> {
+  const parts = new Map<string, Map<string, number>>();
+  eachSplit(offsets, prefix, separator, (a, b, at) => {
+    let inner = parts.get(a);
+    if (!inner) parts.set(a, (inner = new Map()));
+    inner.set(b, at);
+  });
   return parts;
+}
+
+/**
+ * The features named `<prefix><a><separator><b>` (see {@link eachSplit}) in a table by the
+ * numbers of `a` and `b` in `parts` (numbered here as they come), each as `of` makes it from the
+ * offset of its weights.
+ */
+function byParts(
+  offsets: ReadonlyMap<string, number>,
+  prefix: string,
+  separator: string,
+  parts: Map<string, number>,
+  of: (at: number) => number,
+): PairTable {
+  const partOf = (part: string): number => {
+    let id = parts.get(part);
+    if (id === undefined) parts.set(part, (id = parts.size));
+    return id;
+  };
+  const table = new PairTable();
+  eachSplit(offsets, prefix, separator, (a, b, at) => table.set(partOf(a), partOf(b), of(at)));
+  return table;
 }
 
 /** The features named `<prefix><rest>`, by `rest`, each as `of` makes it from its offset. */
@@ -113,14 +150,16 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
   packed.features.forEach((name, i) => offsets.set(name, i * width));
   const ruled = byRest(offsets, 'r=', itself);
   const phases = byRest(offsets, 'p=', itself);
-  const ruledPhases = byParts(offsets, 'rp=', '|', itself);
+  const ruledPhases = byNames(offsets, 'rp=', '|');
   const intents = byRest(offsets, 'i=', itself);
   const confidences = byRest(offsets, 'c=', itself);
   const off = offsets.get('off');
-  const scores = byParts(offsets, 's=', '|', itself);
+  const scores = byNames(offsets, 's=', '|');
   const stems = byRest(offsets, 'w=', itself);
   const firsts = byRest(offsets, 'f=', itself);
-  const firstPairs = byParts(offsets, 'f2=', '_', itself);
+  // The stems that are parts of pair names, numbered.
+  const parts = new Map<string, number>();
+  const firstPairs = byParts(offsets, 'f2=', '_', parts, itself);
   // Every pair's weights in one array, each after the number of the question it was last counted
   // in (a pair counts once a question), found by its offset.
   const pairNames = [...offsets.keys()].filter((name) => name.startsWith('b='));
@@ -131,7 +170,7 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
     pairStore.set(table.subarray(at, at + width), i * (width + 1) + 1);
     pairAt.set(at, i * (width + 1));
   });
-  const pairs = byParts(offsets, 'b=', '_', (at) => pairAt.get(at)!);
+  const pairs = byParts(offsets, 'b=', '_', parts, (at) => pairAt.get(at)!);
 
   // The `width` weights from `table[at]` on, times `value`, added to the logits.
   const add = (logits: Float64Array, at: number | undefined, value: number) => {
@@ -154,26 +193,48 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
     return any;
   };
   const words = new Map<string, ArbiterWord>();
+  // The rows of the kept words that have weights, one after another (see ArbiterWord), and the
+  // length of them.
+  const rowLength = 3 * width;
+  let rows = new Float64Array(256 * rowLength);
+  let rowsUsed = 0;
+  const row = new Float64Array(rowLength);
   const wordOf = (word: string): ArbiterWord => {
     let known = words.get(word);
     if (known) return known;
     const stem = stemWord(word);
-    const own = new Float64Array(3 * width);
+    row.fill(0);
     let has = 0;
     const stemAt = stems.get(stem);
     if (stemAt !== undefined) {
       has |= HAS_WORD;
-      own.set(table.subarray(stemAt, stemAt + width), 0);
+      row.set(table.subarray(stemAt, stemAt + width), 0);
     }
     const firstAt = firsts.get(stem);
     if (firstAt !== undefined) {
       has |= HAS_FIRST;
-      own.set(table.subarray(firstAt, firstAt + width), width);
+      row.set(table.subarray(firstAt, firstAt + width), width);
     }
     // Summed in place from zeros, as into a fresh array: the same sums.
-    if (header.charGrams && sumGrams(word, own.subarray(2 * width))) has |= HAS_GRAMS;
-    known = { stem, has, own, pairs: pairs.get(stem), firstPairs: firstPairs.get(stem) };
-    if (words.size < WORD_CACHE_LIMIT) words.set(word, known);
+    if (header.charGrams && sumGrams(word, row.subarray(2 * width))) has |= HAS_GRAMS;
+    const kept = words.size < WORD_CACHE_LIMIT;
+    // A word without weights has no row (none is read); a word not kept has its own.
+    let at = 0;
+    let own: Float64Array | null = null;
+    if (has !== 0 && kept) {
+      if (rowsUsed + rowLength > rows.length) {
+        const grown = new Float64Array(rows.length * 2);
+        grown.set(rows);
+        rows = grown;
+      }
+      at = rowsUsed;
+      rows.set(row, at);
+      rowsUsed += rowLength;
+    } else if (has !== 0) {
+      own = row.slice();
+    }
+    known = { stem, has, at, own, part: parts.get(stem) ?? -1 };
+    if (kept) words.set(word, known);
     return known;
   };
   // The question being read, numbered so that a pair is counted once in it.
@@ -211,9 +272,11 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
       for (const word of normalizeWords(query)) {
         const record = wordOf(word);
         const at = records.length;
-        if (record.has & HAS_WORD && !stemCounted(record.stem, at)) addFrom(logits, record.own, 0);
-        const pair = at > 0 ? records[at - 1]!.pairs?.get(record.stem) : undefined;
-        if (pair !== undefined && pairStore[pair] !== question) {
+        if (record.has & HAS_WORD && !stemCounted(record.stem, at))
+          addFrom(logits, record.own ?? rows, record.at);
+        const before = at > 0 ? records[at - 1]!.part : -1;
+        const pair = before >= 0 && record.part >= 0 ? pairs.get(before, record.part) : -1;
+        if (pair >= 0 && pairStore[pair] !== question) {
           pairStore[pair] = question;
           addFrom(logits, pairStore, pair + 1);
         }
@@ -221,10 +284,13 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
       }
       const first = records[0];
       const second = records[1];
-      if (first && first.has & HAS_FIRST) addFrom(logits, first.own, width);
-      if (first && second) add(logits, first.firstPairs?.get(second.stem), 1);
+      if (first && first.has & HAS_FIRST) addFrom(logits, first.own ?? rows, first.at + width);
+      if (first && second && first.part >= 0 && second.part >= 0) {
+        const at = firstPairs.get(first.part, second.part);
+        if (at >= 0) add(logits, at, 1);
+      }
       for (const record of records)
-        if (record.has & HAS_GRAMS) addFrom(logits, record.own, 2 * width);
+        if (record.has & HAS_GRAMS) addFrom(logits, record.own ?? rows, record.at + 2 * width);
       return logits;
     },
   };

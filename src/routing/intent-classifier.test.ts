@@ -3,6 +3,8 @@ import { isCohortError } from '../errors/index.js';
 import {
   DEFAULT_SMOOTHING,
   restoreIntentClassifier,
+  type FeatureBundle,
+  type IntentClassifier,
   trainIntentClassifier,
   type TrainingSample,
 } from './intent-classifier.js';
@@ -83,6 +85,37 @@ describe('trainIntentClassifier', () => {
       const features = new Map(query.map((feature) => [feature, 1]));
       expect(restored.classify(features)).toEqual(trained.classify(features));
     }
+  });
+  it('sums a bundle the same way when it is kept, past the limit of kept bundles, and read by two classifiers', () => {
+    const bundle = (key: string, ...features: string[]): FeatureBundle => ({
+      key,
+      features: () => features.map((feature) => [feature, 0.5] as const),
+      summedBy: undefined,
+      summedAt: -1,
+    });
+    const words = { apple: ['w:apple', 'w:a1', 'w:zebra'], late: ['w:apple', 'w:shared'] };
+    // A classifier of its own, meeting the bundles for the first time: the reference.
+    const firstRead = (judge: IntentClassifier, ...keys: Array<keyof typeof words>) =>
+      restoreIntentClassifier(judge.model).classify(
+        new Map([['w:banana', 1]]),
+        keys.map((key) => bundle(key, ...words[key])),
+      );
+    const trained = trainIntentClassifier(samples);
+    const other = trainIntentClassifier(samples.slice(1));
+    const apple = bundle('apple', ...words.apple);
+    for (const judge of [trained, other, trained])
+      expect(judge.classify(new Map([['w:banana', 1]]), [apple])).toEqual(
+        firstRead(judge, 'apple'),
+      );
+    // 20,000 more bundles: their rows outgrow their first array, and then no more are kept.
+    for (let i = 0; i < 20_000; i += 1)
+      trained.classify(new Map(), [bundle(`b${i}`, 'w:banana', `w:b${i % 6}`)]);
+    const late = bundle('late', ...words.late);
+    for (let i = 0; i < 2; i += 1)
+      expect(trained.classify(new Map([['w:banana', 1]]), [late, apple])).toEqual(
+        firstRead(trained, 'late', 'apple'),
+      );
+    expect(late.summedBy).toBeUndefined();
   });
   it('refuses to train on nothing', () => {
     expect(() => trainIntentClassifier([])).toThrow(

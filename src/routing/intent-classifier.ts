@@ -55,19 +55,12 @@ export interface FeatureBundle {
   key: string;
   features(): Iterable<readonly [string, number]>;
   /**
-   * The contribution the classifier that last read the bundle summed (set by it): found on the
-   * bundle, which the router already holds, instead of by its key in the classifier's cache.
+   * The classifier that last read the bundle and kept its summed contribution, and where that
+   * sum is in the classifier's rows of sums (`summedAt`; set by it): found on the bundle, which
+   * the router already holds, instead of by its key in the classifier's cache.
    */
-  summed?: BundleSum;
-}
-
-/** A bundle's summed contribution to one classifier's logits (see {@link FeatureBundle}). */
-export interface BundleSum {
-  /** The classifier it was summed for. */
-  readonly by: object;
-  readonly logits: Float64Array;
-  readonly seen: number;
-  readonly total: number;
+  summedBy: object | undefined;
+  summedAt: number;
 }
 
 /**
@@ -313,31 +306,58 @@ function classifierOver(
       into[c] = (into[c] as number) + value * (flat[at + c] as number);
   };
 
-  // Naive Bayes is linear in feature counts, so a bundle's contribution can be summed once.
-  const bundleCache = new Map<string, BundleSum>();
+  // Naive Bayes is linear in feature counts, so a bundle's contribution can be summed once. The
+  // sums of the bundles kept lie in one array, a row each (seen, total, then the logits), so that
+  // reading one touches one place in memory, not an object, its array and that array's numbers.
+  const sumLength = width + 2;
+  let sumRows = new Float64Array(256 * sumLength);
+  let sumRowsUsed = 0;
+  // Where each kept bundle's row starts, by its key.
+  const bundleRows = new Map<string, number>();
   const BUNDLE_CACHE_LIMIT = 20_000;
-  // This classifier, as a bundle's `summed` names it.
+  // The row of a bundle past the limit, summed again each time it is read.
+  const unkept = new Float64Array(sumLength);
+  // This classifier, as a bundle's `summedBy` names it.
   const self = {};
-  const bundleContribution = (bundle: FeatureBundle): BundleSum => {
-    const last = bundle.summed;
-    if (last !== undefined && last.by === self) return last;
-    let cached = bundleCache.get(bundle.key);
-    if (!cached) {
-      const logits = new Float64Array(width);
-      let seen = 0;
-      let total = 0;
-      for (const [feature, value] of bundle.features()) {
-        total += value;
-        const at = offsets.get(feature);
-        if (at === undefined) continue;
-        seen += value;
-        addRow(logits, at, value);
-      }
-      cached = { by: self, logits, seen, total };
-      if (bundleCache.size < BUNDLE_CACHE_LIMIT) bundleCache.set(bundle.key, cached);
+  // Sums a bundle into `row` from `at` on (zeros there): seen, total, then the logits in place,
+  // as into a fresh array.
+  const sumBundle = (bundle: FeatureBundle, row: Float64Array, at: number) => {
+    let seen = 0;
+    let total = 0;
+    const logits = row.subarray(at + 2, at + sumLength);
+    for (const [feature, value] of bundle.features()) {
+      total += value;
+      const from = offsets.get(feature);
+      if (from === undefined) continue;
+      seen += value;
+      addRow(logits, from, value);
     }
-    bundle.summed = cached;
-    return cached;
+    row[at] = seen;
+    row[at + 1] = total;
+  };
+  // Where the bundle's row starts in `sumRows`, or -1 when it is in `unkept`.
+  const bundleRow = (bundle: FeatureBundle): number => {
+    if (bundle.summedBy === self) return bundle.summedAt;
+    let at = bundleRows.get(bundle.key);
+    if (at === undefined) {
+      if (bundleRows.size >= BUNDLE_CACHE_LIMIT) {
+        unkept.fill(0);
+        sumBundle(bundle, unkept, 0);
+        return -1;
+      }
+      if (sumRowsUsed + sumLength > sumRows.length) {
+        const grown = new Float64Array(sumRows.length * 2);
+        grown.set(sumRows);
+        sumRows = grown;
+      }
+      at = sumRowsUsed;
+      sumRowsUsed += sumLength;
+      sumBundle(bundle, sumRows, at);
+      bundleRows.set(bundle.key, at);
+    }
+    bundle.summedBy = self;
+    bundle.summedAt = at;
+    return at;
   };
 
   return {
@@ -369,10 +389,13 @@ function classifierOver(
         }
       }
       for (const bundle of bundles) {
-        const part = bundleContribution(bundle);
-        seen += part.seen;
-        total += part.total;
-        for (let c = 0; c < labels.length; c += 1) sums[c] = (sums[c] ?? 0) + (part.logits[c] ?? 0);
+        const kept = bundleRow(bundle);
+        const row = kept >= 0 ? sumRows : unkept;
+        const at = kept >= 0 ? kept : 0;
+        seen += row[at]!;
+        total += row[at + 1]!;
+        for (let c = 0; c < labels.length; c += 1)
+          sums[c] = (sums[c] ?? 0) + (row[at + 2 + c] ?? 0);
       }
       const coverage = total > 0 ? seen / total : 0;
       const norm = seen > 0 ? seen : 1;

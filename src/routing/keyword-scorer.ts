@@ -10,7 +10,8 @@ export const PHRASE_KEYWORD_WEIGHT = 0.8;
 /** A keyword matched through a typo ("capston") counts for this share of its weight. */
 export const FUZZY_MATCH_FACTOR = 0.9;
 
-interface CompiledKeyword {
+/** One keyword of an agent as it is matched: its stems, as a phrase. */
+export interface CompiledKeyword {
   agent: string;
   keyword: string;
   stems: string[];
@@ -150,16 +151,24 @@ export function scoreKeywords(
      * the caller has them at hand already (a router's per-word records): not looked up again.
      */
     typos?: ReadonlyArray<string | undefined>;
+    /**
+     * The phrases that may start at each word (`byFirstStem` of its typo, else of its stem), when
+     * the caller has them at hand with `typos` (a router's word records): not looked up again.
+     */
+    starting?: ReadonlyArray<readonly CompiledKeyword[] | undefined>;
   } = {},
 ): Record<string, KeywordMatch> {
   const { stems, words } = query;
   const fuzzy = options.typos ?? typosOf(compiled, query, options.isWord ?? isEnglishWord);
+  const starting = options.typos ? options.starting : undefined;
 
   const miss = new Map<string, number>();
   const matched = new Map<string, string[]>();
   const nextFree = new Map<string, number>();
   for (let i = 0; i < stems.length; i += 1) {
-    const candidates = compiled.byFirstStem.get(fuzzy[i] ?? stems[i] ?? '');
+    const candidates = starting
+      ? starting[i]
+      : compiled.byFirstStem.get(fuzzy[i] ?? stems[i] ?? '');
     if (!candidates) continue;
     for (const keyword of candidates) {
       if ((nextFree.get(keyword.agent) ?? 0) > i) continue;

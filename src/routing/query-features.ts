@@ -1,4 +1,5 @@
 import { queryFeatureId, type FeatureList, type FeatureListBuilder } from './feature-ids.js';
+import { PairTable } from './pair-table.js';
 import type { FeatureBundle } from './intent-classifier.js';
 import type { IntentCues } from './intent-cues.js';
 import type { QueryText } from './query-text.js';
@@ -78,26 +79,36 @@ export function featureKey(prefix: string, name: string): string {
   return interned(singleKeys, prefix, name, singleKey);
 }
 
-/** A stem's feature keys: its word key and its bigram keys with each stem that followed it. */
-interface StemKeys {
-  stem: string;
-  word: string;
+/**
+ * A stem's feature keys: its word key and its bigram keys with each stem that followed it. A
+ * router's word records keep their stem's (see word-records.ts), so a question's words find them
+ * without a lookup.
+ */
+export interface StemKeys {
+  readonly stem: string;
+  readonly word: string;
   /** The id of `word` (see feature-ids.ts); -1 while it has none. */
   wordId: number;
-  pairs: Map<string, string>;
-  /** The id of each bigram key in `pairs`, by the stem that followed. */
-  pairIds: Map<string, number>;
+  readonly pairs: Map<string, string>;
+  /** Its number in {@link pairIds} (kept stems only); -1 when it has none. */
+  readonly serial: number;
 }
 
 // One lookup per stem instead of two per key (the stem, then the name): routing's hot path.
 const stemKeys = new Map<string, StemKeys>();
 
-function keysOf(stem: string): StemKeys {
+// The id of each bigram key given one, by the serials of its two stems' keys.
+const pairIds = new PairTable(1024);
+
+/** The feature keys of a stem (kept, as the keys themselves are: bounded). */
+export function keysOf(stem: string): StemKeys {
   let keys = stemKeys.get(stem);
   if (!keys) {
     const word = featureKey('w', stem);
-    keys = { stem, word, wordId: queryFeatureId(word), pairs: new Map(), pairIds: new Map() };
-    if (keyCount < KEY_LIMIT) {
+    const kept = keyCount < KEY_LIMIT;
+    const serial = kept ? stemKeys.size : -1;
+    keys = { stem, word, wordId: queryFeatureId(word), pairs: new Map(), serial };
+    if (kept) {
       stemKeys.set(stem, keys);
       keyCount += 1;
     }
@@ -123,11 +134,14 @@ const wordIdOf = (keys: StemKeys): number =>
   keys.wordId >= 0 ? keys.wordId : (keys.wordId = queryFeatureId(keys.word));
 
 /** The id of the bigram key of `first` then `second` (see {@link pairWith}). */
-function pairIdWith(first: StemKeys, second: string): number {
-  let id = first.pairIds.get(second);
-  if (id === undefined || id < 0) {
-    id = queryFeatureId(pairWith(first, second));
-    if (first.pairs.has(second)) first.pairIds.set(second, id);
+function pairIdWith(first: StemKeys, second: StemKeys): number {
+  const kept = first.serial >= 0 && second.serial >= 0;
+  let id = kept ? pairIds.get(first.serial, second.serial) : -1;
+  if (id < 0) {
+    id = queryFeatureId(pairWith(first, second.stem));
+    // Kept while its key is (bounded).
+    if (kept && id >= 0 && first.pairs.has(second.stem))
+      pairIds.set(first.serial, second.serial, id);
   }
   return id;
 }
@@ -203,7 +217,8 @@ function idIn(ids: Map<string, number>, keys: Map<string, string>, prefix: strin
 
 /**
  * {@link extractFeatures} without character n-grams, into `list` (started here): the same keys
- * in the same order with the same weights, each key by its id.
+ * in the same order with the same weights, each key by its id. `keys`, when given, are the
+ * {@link keysOf} of the text's stems, index for index (a router's word records keep them).
  *
  * @example
  * const features = extractFeatureList(text, cues, scores, weights, new FeatureListBuilder());
@@ -214,16 +229,17 @@ export function extractFeatureList(
   keywordScores: Readonly<Record<string, number>>,
   weights: FeatureWeights,
   list: FeatureListBuilder,
+  keys?: ReadonlyArray<{ readonly keys: StemKeys }>,
 ): FeatureList {
   list.start();
   const { stems } = text;
   let previous = keysOf('^');
-  for (const stem of stems) {
-    const keys = keysOf(stem);
-    list.add(wordIdOf(keys), keys.word, weights.word);
-    const pair = pairIdWith(previous, stem);
-    list.add(pair, pair >= 0 ? '' : pairWith(previous, stem), weights.bigram);
-    previous = keys;
+  for (let i = 0; i < stems.length; i += 1) {
+    const current = keys ? keys[i]!.keys : keysOf(stems[i]!);
+    list.add(wordIdOf(current), current.word, weights.word);
+    const pair = pairIdWith(previous, current);
+    list.add(pair, pair >= 0 ? '' : pairWith(previous, current.stem), weights.bigram);
+    previous = current;
   }
   for (const cue of cues.cues) {
     const id = idIn(CUE_IDS, CUE_KEYS, 'q', cue);
@@ -263,8 +279,9 @@ export function charGramBundles(
       bundle = {
         key: word,
         features: () => charGrams(word).map((gram) => [gram, weights.char] as const),
-        // Present from the start, so every bundle has one shape when the classifier sets it.
-        summed: undefined,
+        // Present from the start, so every bundle has one shape when the classifier sets them.
+        summedBy: undefined,
+        summedAt: -1,
       };
       if (byWord.size < KEY_LIMIT) byWord.set(word, bundle);
     }

@@ -23,6 +23,7 @@ import {
   extractFeatureList,
   extractFeatures,
   type FeatureWeights,
+  keysOf,
   wordKey,
 } from './query-features.js';
 import { FeatureListBuilder, type FeatureList } from './feature-ids.js';
@@ -302,6 +303,8 @@ export function buildRoutingModel(
     const recordOf = wordRecords({
       stem: stemWord,
       keywordTypo: (word, stem) => keywordTypo(compiled, word, stem, isWord),
+      keywords: (stem) => compiled.byFirstStem.get(stem),
+      keys: keysOf,
       readAs: correctionOf,
       content: isContentWord,
       known: (stem) => classifier.knows(wordKey(stem)),
@@ -330,7 +333,12 @@ export function buildRoutingModel(
       });
       const text = { raw: query, words, stems: records.map((record) => record.stem) };
       const typos = records.map((record) => record.keywordTypo);
-      return { text, keywords: scoreKeywords(compiled, text, { isWord, typos }), records };
+      const starting = records.map((record) => record.keywords);
+      return {
+        text,
+        keywords: scoreKeywords(compiled, text, { isWord, typos, starting }),
+        records,
+      };
     };
     return {
       agents,
@@ -411,7 +419,14 @@ export function buildRoutingModel(
             : raw;
         const cues =
           form && sameWords(form.words, text.words) ? form.cues : detectIntentCues(text.words);
-        const features = extractFeatureList(text, cues, scoresOf(keywords), weights, featureList);
+        const features = extractFeatureList(
+          text,
+          cues,
+          scoresOf(keywords),
+          weights,
+          featureList,
+          records,
+        );
         const bundles: FeatureBundle[] = [];
         for (const record of records) if (record.bundle) bundles.push(record.bundle);
         // On topic: a keyword matched, or at least half the content words were seen in training, or

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { englishDictionary } from './english-dictionary.js';
-import { compileKeywords, keywordTypo } from './keyword-scorer.js';
-import { charGramBundles, wordKey } from './query-features.js';
+import { compileKeywords, keywordTypo, scoreKeywords } from './keyword-scorer.js';
+import { charGramBundles, keysOf, wordKey } from './query-features.js';
 import { isContentWord, stemWord } from './query-text.js';
 import { testRoutingModels } from '../test/routing-phases.js';
 import { wordRecords, type WordRecordSources } from './word-records.js';
@@ -12,6 +12,8 @@ function countingSources(readAs: Record<string, string> = { capstne: 'capstone' 
   const sources: WordRecordSources = {
     stem: (word) => (asked.push(`stem ${word}`), stemWord(word)),
     keywordTypo: (word) => (word === 'capstne' ? 'capston' : undefined),
+    keywords: () => undefined,
+    keys: keysOf,
     readAs: (word) => (asked.push(`readAs ${word}`), readAs[word] ?? word),
     content: isContentWord,
     known: (stem) => stem === 'capston',
@@ -89,6 +91,8 @@ describe("a routing model's word records", () => {
       const word = evidence.text.words[i] as string;
       expect(record.stem).toBe(stemWord(word));
       expect(record.keywordTypo).toBe(keywordTypo(compiled, word, record.stem, isWord));
+      expect(record.keywords).toEqual(compiled.byFirstStem.get(record.keywordTypo ?? record.stem));
+      expect(record.keys).toBe(keysOf(record.stem));
       const meant = record.meant;
       expect(meant.content).toBe(isContentWord(meant.word));
       expect(meant.known).toBe(grounded.classifier.knows(wordKey(meant.stem)));
@@ -102,5 +106,7 @@ describe("a routing model's word records", () => {
     const analyzed = grounded.analyze(query);
     expect(analyzed.grounding).toEqual(grounded.knowledge?.ground(analyzed.text));
     expect(analyzed.corrections).toContainEqual(['capstne', 'capstone']);
+    // Keyword scores and features from the records are those the text alone gives.
+    expect(evidence.keywords).toEqual(scoreKeywords(compiled, evidence.text, { isWord }));
   });
 });

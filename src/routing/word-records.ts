@@ -1,4 +1,6 @@
 import type { FeatureBundle } from './intent-classifier.js';
+import type { CompiledKeyword } from './keyword-scorer.js';
+import type { StemKeys } from './query-features.js';
 import type { WordFacts } from './subject-grounding.js';
 
 /**
@@ -16,6 +18,10 @@ export interface WordRecord {
   readonly stem: string;
   /** The keyword stem it is a typo of (`keywordTypo`), if any. */
   readonly keywordTypo: string | undefined;
+  /** The keyword phrases that may start at it: those of its keyword typo, else of its stem. */
+  readonly keywords: readonly CompiledKeyword[] | undefined;
+  /** Its stem's classifier feature keys (`keysOf`). */
+  readonly keys: StemKeys;
   /** The record of the word it is read as: itself unless it is a typo ("capston" → "capstone"). */
   readonly meant: WordRecord;
   /** It can say something about a topic (`isContentWord`). */
@@ -37,6 +43,9 @@ export interface WordRecord {
 export interface WordRecordSources {
   stem(word: string): string;
   keywordTypo(word: string, stem: string): string | undefined;
+  /** The keyword phrases whose first stem is `stem`. */
+  keywords(stem: string): readonly CompiledKeyword[] | undefined;
+  keys(stem: string): StemKeys;
   /** The word it is read as (itself unless it is a typo). */
   readAs(word: string): string;
   content(word: string): boolean;
@@ -80,10 +89,13 @@ export function wordRecords(sources: WordRecordSources): RecordOf {
   const build = (word: string, meant: WordRecord | undefined, spell = true): WordRecord => {
     const stem = sources.stem(word);
     const spelled = sources.spelled(word);
+    const keywordTypo = spell || !spelled ? sources.keywordTypo(word, stem) : undefined;
     const record: { -readonly [K in keyof WordRecord]: WordRecord[K] } = {
       word,
       stem,
-      keywordTypo: spell || !spelled ? sources.keywordTypo(word, stem) : undefined,
+      keywordTypo,
+      keywords: sources.keywords(keywordTypo ?? stem),
+      keys: sources.keys(stem),
       meant: undefined as unknown as WordRecord,
       content: sources.content(word),
       known: sources.known(stem),
