@@ -269,4 +269,18 @@ describe("a workspace's Claude settings files", () => {
       rmSync(workspace, { recursive: true, force: true });
     }
   });
+
+  it('names a rule list given twice instead of keeping the last (which dropped a deny)', () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'cohort-claude-settings-'));
+    mkdirSync(join(workspace, '.claude'));
+    const file = join(workspace, '.claude', 'settings.json');
+    writeFileSync(file, '{"permissions":{"deny":["Read(.env)"],"deny":[]}}');
+    try {
+      expect(() => readClaudePermissions(workspace)).toThrow(
+        `${file}: gives the key "deny" twice in "permissions"`,
+      );
+    } finally {
+      rmSync(workspace, { recursive: true, force: true });
+    }
+  });
 });

@@ -3,6 +3,7 @@ import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import type { LoopOptions, ToolAuthorization } from '../agents/loop/index.js';
 import {
+  parseJsonFile,
   PermissionMode,
   readFoundFile,
   type CohortConfig,
@@ -57,15 +58,7 @@ export function readClaudePermissions(workspace: string): Array<Partial<Permissi
     const file = join(workspace, name);
     if (!existsSync(file)) continue;
     const text = readFoundFile(file, 'settings file');
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch (cause) {
-      throw new CohortError('invalid_input', `${file}: not valid JSON (${String(cause)})`, {
-        file,
-        cause,
-      });
-    }
+    const data = parseJsonFile(file, text);
     const parsed = ClaudePermissions.safeParse(
       (data as { permissions?: unknown } | null)?.permissions ?? {},
     );

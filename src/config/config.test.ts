@@ -120,6 +120,25 @@ describe('loadConfig', () => {
     expect(Object.keys(config.mcpServers)).toEqual(['my-files']);
   });
 
+  it('names a setting given twice instead of keeping the last, in cohort.config.json and .mcp.json', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-config-'));
+    writeFileSync(
+      join(dir, 'cohort.config.json'),
+      '{"routing": {"threshold": 0.5, "threshold": 0.9}}',
+    );
+    expect(() => loadConfig({ env: {}, cwd: dir })).toThrow(
+      'cohort.config.json: gives the key "threshold" twice in "routing"',
+    );
+    writeFileSync(join(dir, 'cohort.config.json'), '{}');
+    writeFileSync(
+      join(dir, '.mcp.json'),
+      '{"mcpServers": {"a": {"command": "x"}}, "mcpServers": {}}',
+    );
+    expect(() => loadConfig({ env: {}, cwd: dir })).toThrow(
+      '.mcp.json: gives the key "mcpServers" twice',
+    );
+  });
+
   it('takes CORS origins as browsers send them and names one that is not', () => {
     const origins = (value: string) =>
       loadConfig({ env: { COHORT_CORS_ORIGINS: value }, cwd }).server.corsOrigins;

@@ -6,6 +6,7 @@ import { CohortError, fromZodError } from '../errors/index.js';
 import { MAX_RESEARCH_TASKS } from '../schema/index.js';
 import { LogLevel, parseOtlpHeaders, TracingSettings } from '../telemetry/index.js';
 import { cannotRead, readFoundFile } from './found-file.js';
+import { parseJsonFile } from './json-file.js';
 import { sourceUrlProblem } from './source-url-template.js';
 import { PermissionSettings } from './permission-settings.js';
 import { SandboxSettings } from './sandbox-settings.js';
@@ -431,16 +432,8 @@ export function loadConfig(
     // A file named by the user is read as given (a pipe too: `--config <(…)`); the one found in
     // the working directory only when it is a regular file.
     const text = named ? readNamedConfig(path) : readFoundFile(path, CONFIG_FILE_KIND);
-    let parsed: unknown;
-    try {
-      // A byte-order mark (Windows editors write one) is not part of the JSON.
-      parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
-    } catch (cause) {
-      throw new CohortError('invalid_input', `${path}: not valid JSON (${String(cause)})`, {
-        file: path,
-        cause,
-      });
-    }
+    // A byte-order mark (Windows editors write one) is not part of the JSON.
+    const parsed = parseJsonFile(path, text.replace(/^\uFEFF/, ''));
     // `null` crashed on the first setting read ("Cannot read properties of null"), `[]` was
     // taken for no settings at all.
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
@@ -487,14 +480,7 @@ function projectMcpServers(cwd: string, configured: unknown, env: Env): unknown 
   let fromProject: unknown = {};
   if (existsSync(path)) {
     const text = readFoundFile(path, CONFIG_FILE_KIND);
-    try {
-      fromProject = (JSON.parse(text) as { mcpServers?: unknown } | null)?.mcpServers ?? {};
-    } catch (cause) {
-      throw new CohortError('invalid_input', `${path}: not valid JSON (${String(cause)})`, {
-        file: path,
-        cause,
-      });
-    }
+    fromProject = (parseJsonFile(path, text) as { mcpServers?: unknown } | null)?.mcpServers ?? {};
   }
   const objectOr = (value: unknown) =>
     value && typeof value === 'object' && !Array.isArray(value) ? value : {};

@@ -16,3 +16,4 @@ export * from './parse-wire.js';
 export * from './safe-text.js';
 export * from './mcp-server.js';
 export * from './json-kind.js';
+export * from './duplicate-keys.js';

@@ -257,7 +257,15 @@ describe('the fetch startServer serves with, on POST /route', () => {
 describe('plainRouteQuery and routeAnswerText', () => {
   it('reads only the bodies the app takes as they are', () => {
     expect(plainRouteQuery('{"query":" What is a topic? "}')).toBe('What is a topic?');
-    for (const body of ['{"query":""}', '{"query":1}', '{"query":"a","b":1}', '[]', 'x', ''])
+    for (const body of [
+      '{"query":""}',
+      '{"query":1}',
+      '{"query":"a","b":1}',
+      '{"query":"a","query":"b"}',
+      '[]',
+      'x',
+      '',
+    ])
       expect(plainRouteQuery(body), body).toBeUndefined();
   });
 

@@ -1,5 +1,5 @@
 import type { HttpBindings } from '@hono/node-server';
-import { plainQuery, type RouteResult } from '../schema/index.js';
+import { findDuplicateKey, plainQuery, type RouteResult } from '../schema/index.js';
 import type { Logger } from '../telemetry/index.js';
 import { pathOf, type AppFetch } from './fast-probe.js';
 import { bodyEncodingProblem, JSON_CONTENT_TYPE, utf8Text } from './read-body.js';
@@ -24,8 +24,8 @@ export interface FastRouteOptions {
  * The question of a `POST /route` body when the body is exactly what the app's route accepts
  * without a word to say: a JSON object whose one key is `query`, a string of safe text that is
  * not blank and at most 2,000 characters once trimmed ({@link plainQuery}); trimmed, as the app's
- * `RouteRequest` reads it. Anything else (not JSON, other or extra keys, a question the app
- * refuses) is `undefined`: the app answers it, with its own error.
+ * `RouteRequest` reads it. Anything else (not JSON, other or extra keys, `query` given twice, a
+ * question the app refuses) is `undefined`: the app answers it, with its own error.
  *
  * @example
  * plainRouteQuery('{"query":" What is a topic? "}'); // 'What is a topic?'
@@ -43,6 +43,8 @@ export function plainRouteQuery(text: string): string | undefined {
   for (const key in body) {
     if (key !== 'query' || ++keys > 1) return undefined;
   }
+  // `{"query":"a","query":"b"}` parses to one key: the app refuses it, naming the key.
+  if (findDuplicateKey(text, body)) return undefined;
   return plainQuery((body as { query?: unknown }).query);
 }
 

@@ -118,6 +118,30 @@ describe('hostile request bodies', () => {
     );
   });
 
+  it('refuses a key given twice with a 400 naming it, on every endpoint, instead of keeping the last', async () => {
+    for (const path of JSON_ENDPOINTS) {
+      const field = path === '/v1/chat/completions' ? 'model' : 'query';
+      const res = await postRaw(
+        path,
+        `{"${field}":"What is a topic?","${field}":"What is a node?"}`,
+      );
+      expect(res.status, path).toBe(400);
+      const error = (
+        (await res.json()) as { error: { code: string; message: string; field: string } }
+      ).error;
+      expect(error, path).toMatchObject({ code: 'malformed_json', field });
+      expect(error.message).toContain(`gives the key "${field}" twice`);
+    }
+    const nested = await postRaw(
+      '/v1/chat/completions',
+      '{"model":"cohort","messages":[{"role":"user","content":"a","content":"b"}]}',
+    );
+    expect(nested.status).toBe(400);
+    expect(((await nested.json()) as { error: { message: string } }).error.message).toContain(
+      'the key "content" twice in "messages.0"',
+    );
+  });
+
   it('names an unknown field (message for query) instead of asking for a question', async () => {
     const cases: [string, string, string][] = [
       ['/chat', '{"message": "What is a topic?"}', 'message'],

@@ -81,7 +81,7 @@ const SCHEMAS: Record<string, [z.ZodType, 'input' | 'output']> = {
 };
 
 const ERROR_TEXT: Record<number, string> = {
-  400: 'Malformed request: the body is not JSON, or a path/query parameter is malformed',
+  400: 'Malformed request: the body is not JSON or gives a key twice in one object, or a path/query parameter is malformed',
   401: 'Missing or wrong bearer token (only when the server has an API key)',
   404: 'Unknown route, session or agent',
   413: 'Body larger than server.bodyLimitBytes',

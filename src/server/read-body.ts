@@ -1,6 +1,8 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import {
+  duplicateKeyMessage,
+  findDuplicateKey,
   findJsonProblem,
   MAX_JSON_DEPTH,
   parseWireInput,
@@ -64,7 +66,8 @@ export function bodyEncodingProblem(
 
 /**
  * Reads a JSON request body and validates it with `schema`. The split between statuses:
- * not UTF-8, not JSON (or not an object, or nested deeper than {@link MAX_JSON_DEPTH}) is 400
+ * not UTF-8, not JSON (or not an object, nested deeper than {@link MAX_JSON_DEPTH}, or an object
+ * with a key given twice, which `JSON.parse` would read as its last value) is 400
  * `malformed_json`; a body that is not declared as JSON is 415; valid JSON whose fields are wrong,
  * including a key or string holding a NUL character or an unpaired surrogate, is 422
  * `invalid_input` naming the field. Keys arrive in
@@ -114,6 +117,17 @@ export async function readBody<S extends z.ZodType>(
       apiError(
         'malformed_json',
         `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`,
+      ),
+    );
+  }
+  // `{"query":"a","query":"b"}` says two things; JSON.parse would keep the second without a word.
+  const duplicate = findDuplicateKey(text, json);
+  if (duplicate) {
+    throw new HttpError(
+      apiError(
+        'malformed_json',
+        `The request body gives ${duplicateKeyMessage(duplicate)}: give each key of an object once.`,
+        duplicate.path ? `${duplicate.path}.${duplicate.key}` : duplicate.key,
       ),
     );
   }
