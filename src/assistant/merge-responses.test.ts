@@ -53,4 +53,24 @@ describe('mergeResponses (extractive multi-domain answers)', () => {
     expect(merged.metadata.body).toBe('A gripper grasps. [1]');
     expect(merged.sources).toHaveLength(1);
   });
+
+  it('is the failure itself when every part failed, so it is reported and not kept', () => {
+    // A multi-domain question whose agents all stopped at the step cap (or whose model or search
+    // was down) was merged into an answer without the failure: saved, and a 200 / exit 0.
+    const stopped = (agentName: string): AgentResponse => ({
+      response: 'Stopped after 6 model steps without a final answer.',
+      sources: [],
+      agentName,
+      metadata: { mode: 'model', error: 'budget_exceeded' },
+    });
+    const merged = mergeResponses([stopped('hardware'), stopped('capstone')]);
+    expect(merged.metadata.error).toBe('budget_exceeded');
+    expect(merged.response).toBe('Stopped after 6 model steps without a final answer.');
+    // One part answered: the merge is an answer.
+    const answered = mergeResponses([
+      stopped('hardware'),
+      part('capstone', 'A box. [1]', [cite(1, 'a.md', 'A')]),
+    ]);
+    expect(answered.metadata.error).toBeUndefined();
+  });
 });

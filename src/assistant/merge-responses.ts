@@ -1,5 +1,6 @@
 import { EXTRACTIVE_NOTICE } from '../agents/index.js';
 import type { AgentResponse } from '../schema/index.js';
+import { answerFailure } from './answer-failure.js';
 import {
   citationMarkers,
   formatSourcesFooter,
@@ -51,7 +52,8 @@ export function answerBody(response: AgentResponse): string {
 /**
  * The extractive multi-domain synthesis (spec R5): each agent's answer under its name, with the
  * citations merged, renumbered and de-duplicated, and one Sources footer. A sentence an earlier
- * agent already quoted is not repeated; an agent left with nothing new is not shown.
+ * agent already quoted is not repeated; an agent left with nothing new is not shown. When every
+ * part failed ({@link answerFailure}), the first part, failure and all, is the result.
  *
  * @example
  * const merged = mergeResponses([hardwareAnswer, capstoneAnswer], { notice: EXTRACTIVE_NOTICE });
@@ -60,6 +62,12 @@ export function mergeResponses(
   parts: readonly AgentResponse[],
   options: { notice?: string; agentName?: string } = {},
 ): AgentResponse {
+  // Every part failed (the model or the search down, the step cap): the merge is that failure,
+  // which shells report and the session does not keep, not an answer made of apologies.
+  const first = parts[0];
+  if (first && parts.every((p) => answerFailure({ answer: p.response, metadata: p.metadata }))) {
+    return first;
+  }
   const answered = parts.filter((part) => part.sources.length > 0);
   const kept = answered.length > 0 ? answered : parts.slice(0, 1);
   const merged = mergeCitations(kept.map((part) => part.sources));
