@@ -100,6 +100,31 @@ describe('cohort code', () => {
       ),
     ).not.toBe('ok');
   });
+  it('refuses an unknown --skill before the model runs, and activates a known one', async () => {
+    // A typo used to be ignored: the run went on with every tool, past a skill's tool limits.
+    let calls = 0;
+    const main = createScriptedModel(() => {
+      calls += 1;
+      return { text: 'done' };
+    }, RECORDED);
+    const command = createCodeCommand({ model: () => main });
+    const typo = io();
+    let caught: unknown;
+    await command
+      .run(['x', '--skill', 'devloper', '--workspace', workspace], typo.io)
+      .catch((error: unknown) => (caught = error));
+    expect(caught).toMatchObject({ code: 'not_found', field: 'skill' });
+    expect((caught as Error).message).toContain('Unknown skill "devloper"');
+    expect(calls).toBe(0);
+    const known = io();
+    expect(
+      await command.run(
+        ['x', '--skill', 'developer', '--workspace', workspace, '--json'],
+        known.io,
+      ),
+    ).toBe(0);
+    expect(JSON.parse(known.out())).toMatchObject({ skill: 'developer' });
+  });
   it('prints subagent lines, then the answer and the token split', async () => {
     const main = createScriptedModel(
       (call) =>

@@ -198,7 +198,11 @@ export function createCodeCommand(
         let history: ModelMessage[] =
           store && session ? await loadCodeSession(store.runs, session) : [];
         let sessionAllow: string[] = [];
-        let activeSkill = stringFlag(values, 'skill');
+        // --skill is asked for by name, as the API's `skill` is (an unknown name is an error, not
+        // ignored: a typo would drop a restricting skill's tool limits); later turns keep the
+        // skill active as a conversation does.
+        let requestedSkill = stringFlag(values, 'skill');
+        let activeSkill: string | undefined;
         const approve = lines.available && !values.json ? terminalApprover(io, lines) : undefined;
         const turn = async (request: string): Promise<number> => {
           const view = createTreeView(io, clock);
@@ -209,6 +213,7 @@ export function createCodeCommand(
             sessionAllow,
             permissions,
             ...(approve ? { approve } : {}),
+            ...(requestedSkill ? { skill: requestedSkill } : {}),
             ...(activeSkill ? { activeSkill } : {}),
             ...(io.env.HOME ? { home: io.env.HOME } : {}),
             clock,
@@ -221,6 +226,7 @@ export function createCodeCommand(
           });
           history = result.messages;
           sessionAllow = result.sessionAllow;
+          requestedSkill = undefined;
           activeSkill = result.activation.skill?.name ?? activeSkill;
           if (store && session && !result.pending)
             await saveCodeSession(store.runs, session, history);
