@@ -115,6 +115,13 @@ describe('a request Node refuses before the app sees it', () => {
     expect(running.openRequests()).toBe(0);
   }, 15_000);
 
+  it('answers CONNECT (a proxy tunnel) with a JSON 405 naming the methods, and closes', async () => {
+    const reply = await sendRaw('CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n');
+    expectApiError(reply, 405, 'method_not_allowed', /does not take CONNECT: it is an HTTP API/);
+    expect(reply.headers.allow).toBe('GET, POST, DELETE, OPTIONS');
+    expect((await fetch(`${running.url}/healthz`)).status).toBe(200);
+  });
+
   it('answers garbage sent after a finished answer on a kept-alive connection, and serves others', async () => {
     const reply = await new Promise<string>((resolve, reject) => {
       const socket = connect(running.port, '127.0.0.1', () =>

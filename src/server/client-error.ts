@@ -65,20 +65,29 @@ export function clientErrorAnswer(error: ClientError, requestTimeoutMs: number):
 
 /**
  * The full HTTP/1.1 response text of an API error sent straight on a socket: status line,
- * `Content-Type: application/json`, its length, `Connection: close` and `x-request-id`, then
- * the `{ "error": { code, message, field } }` body every other error of the API has.
+ * `Content-Type: application/json`, its length, `Connection: close`, `x-request-id` and any
+ * `headers` given, then the `{ "error": { code, message, field } }` body every other error of the
+ * API has.
  *
  * @example
  * socket.end(rawErrorResponse(apiError('bad_request', '…'), randomUUID()));
  */
-export function rawErrorResponse(error: ApiError, requestId: string): string {
+export function rawErrorResponse(
+  error: ApiError,
+  requestId: string,
+  headers: Record<string, string> = {},
+): string {
   const body = JSON.stringify(errorBody(error));
+  const extra = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   return (
     `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\n` +
     'Content-Type: application/json\r\n' +
     `Content-Length: ${Buffer.byteLength(body)}\r\n` +
     'Connection: close\r\n' +
     `${REQUEST_ID_HEADER}: ${requestId}\r\n` +
+    extra +
     `\r\n${body}`
   );
 }
@@ -117,6 +126,40 @@ export function answerClientError(options: {
     });
     // Closed once the answer is flushed: the rest of what the client sends cannot be read.
     socket.end(rawErrorResponse(answer, requestId), () => socket.destroy());
+  };
+}
+
+/** The methods the API takes on some path, for the `Allow` header of a refused `CONNECT`. */
+const API_METHODS = 'GET, POST, DELETE, OPTIONS';
+
+/**
+ * A `connect` listener for a Node HTTP server: a `CONNECT` request (a proxy tunnel, which cohort
+ * is not) gets the API's JSON 405 `method_not_allowed`, with `Allow` and `Connection: close`,
+ * and the connection is closed. Without a listener Node destroys the socket and the client gets
+ * no answer at all.
+ *
+ * @example
+ * server.on('connect', refuseConnect(logger));
+ */
+export function refuseConnect(logger: Logger): (request: IncomingMessage, socket: Duplex) => void {
+  return (_request, socket) => {
+    const requestId = requestIdFor(undefined);
+    const answer = apiError(
+      'method_not_allowed',
+      'The server does not take CONNECT: it is an HTTP API, not a proxy; use GET, POST, DELETE or OPTIONS on its paths. See /openapi.json for the API.',
+    );
+    logger.child({ request_id: requestId }).info('client_error', {
+      status: answer.status,
+      code: answer.code,
+      method: 'CONNECT',
+    });
+    // A client that sends on after the request line (a tunnel's first bytes) is not read.
+    socket.on('error', () => socket.destroy());
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    socket.end(rawErrorResponse(answer, requestId, { Allow: API_METHODS }), () => socket.destroy());
   };
 }
 

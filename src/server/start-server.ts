@@ -2,7 +2,12 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { CohortError } from '../errors/index.js';
 import { silentLogger } from '../telemetry/index.js';
-import { adapterErrorResponse, answerClientError, requireHost } from './client-error.js';
+import {
+  adapterErrorResponse,
+  answerClientError,
+  refuseConnect,
+  requireHost,
+} from './client-error.js';
 import {
   buildServer,
   serverSettings,
@@ -132,6 +137,7 @@ export async function startServer(
       requireHost(listener),
     );
     created.on('clientError', answerClientError({ requestTimeoutMs: requestTimeout, logger }));
+    created.on('connect', refuseConnect(logger));
     created.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, host, port)));
     created.listen(port, host, () => resolve(created));
   });
