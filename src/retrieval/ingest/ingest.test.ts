@@ -226,6 +226,36 @@ describe('ingest', () => {
     10_000,
   );
 
+  it.skipIf(process.platform !== 'linux')(
+    'says a file whose name is not UTF-8 is skipped for its name, not that it is missing',
+    async () => {
+      const book = await mkdtemp(join(tmpdir(), 'cohort-bad-name-'));
+      await writeFile(join(book, 'a.md'), '# Alpha\n\nA section about alpha with enough words.\n');
+      // Linux file names are bytes: 0xff is no UTF-8, so Node lists it as U+FFFD.
+      const raw = Buffer.concat([
+        Buffer.from(`${book}/bad`),
+        Buffer.from([0xff]),
+        Buffer.from('name.md'),
+      ]);
+      await writeFile(raw, '# Bad\n\nA section with enough words in it.\n');
+      const fresh = await createStore(await openPgliteDb('memory://'));
+      try {
+        const summary = await ingest(book, { store: fresh });
+        expect(summary).toMatchObject({ files: 2, added: 1 });
+        expect(summary.skipped).toEqual([
+          {
+            source: 'bad\uFFFDname.md',
+            reason: expect.stringContaining('its name is not valid UTF-8'),
+            kind: 'unreadable',
+          },
+        ]);
+      } finally {
+        await fresh.close();
+        await rm(book, { recursive: true, force: true });
+      }
+    },
+  );
+
   it('names symbolic links instead of following them, and reads nothing they lead to', async () => {
     const book = await mkdtemp(join(tmpdir(), 'cohort-links-'));
     const outside = await mkdtemp(join(tmpdir(), 'cohort-outside-'));

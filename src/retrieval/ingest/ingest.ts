@@ -582,6 +582,11 @@ async function readCapped(
       const reason = notRegularFileReason('a socket or device');
       return { ok: false, reason, kind: 'not_regular_file' };
     }
+    // Node lists a name that is not UTF-8 with U+FFFD in place of its bytes, a name no file has.
+    if (code === 'ENOENT' && file.includes('\uFFFD')) {
+      const reason = 'cannot be read: its name is not valid UTF-8 (shown with �); rename the file';
+      return { ok: false, reason, kind: 'unreadable' };
+    }
     return { ok: false, reason: `cannot be read (${code ?? String(cause)})`, kind: 'unreadable' };
   } finally {
     await handle?.close();
