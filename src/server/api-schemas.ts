@@ -64,3 +64,32 @@ export const SessionDeletedResponse = z.object({
   deleted: z.number().int().min(0),
 });
 export type SessionDeletedResponse = z.infer<typeof SessionDeletedResponse>;
+
+/** One recorded span of `GET /runs/:id/trace`; its `attributes` keep OpenTelemetry's names. */
+const TraceSpan = z.object({
+  spanId: z.string(),
+  parentId: z.string().nullable(),
+  name: z.string(),
+  /** Milliseconds since the epoch. */
+  startMs: z.number(),
+  durationMs: z.number(),
+  status: z.enum(['ok', 'error']),
+  error: z.string().nullable(),
+  attributes: z.record(z.string(), z.unknown()),
+});
+
+/** Response of `GET /runs/:id/trace`: a run's spans and the totals of the trace view. */
+export const TraceResponse = z.object({
+  runId: z.string(),
+  kind: z.string(),
+  status: z.string(),
+  durationMs: z.number(),
+  inputTokens: z.number().int().min(0),
+  outputTokens: z.number().int().min(0),
+  /** The routing decision of an answer; null for a research or coding run. */
+  routing: z
+    .object({ agent: z.string(), phase: z.string(), confidence: z.number(), reason: z.string() })
+    .nullable(),
+  spans: z.array(TraceSpan),
+});
+export type TraceResponse = z.infer<typeof TraceResponse>;

@@ -511,6 +511,32 @@ describe('health, OpenAPI, the page and unknown routes', () => {
     expect(doc.components.schemas.ChatRequest!.properties).toHaveProperty('session_id');
   });
 
+  it('documents every route the app registers in the OpenAPI document', async () => {
+    const doc = (await (await app.request('/openapi.json')).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    // Hono's route table: middleware is registered for ALL methods and is no route.
+    const registered = app.routes
+      .filter((route) => route.method !== 'ALL')
+      .map((route) => ({
+        path: route.path.replace(/:([A-Za-z_]+)/g, '{$1}'),
+        method: route.method.toLowerCase(),
+      }));
+    expect(registered.length).toBeGreaterThan(20);
+    const missing = registered
+      .filter(({ path, method }) => doc.paths[path]?.[method] === undefined)
+      .map(({ path, method }) => `${method.toUpperCase()} ${path}`);
+    expect(missing).toEqual([]);
+    // And nothing documented that is not served.
+    const served = new Set(registered.map(({ path, method }) => `${method} ${path}`));
+    const extra = Object.entries(doc.paths).flatMap(([path, operations]) =>
+      Object.keys(operations)
+        .filter((method) => !served.has(`${method} ${path}`))
+        .map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(extra).toEqual([]);
+  });
+
   it('serves the page with a content security policy and revalidates by ETag', async () => {
     const response = await app.request('/');
     expect(await response.text()).toBe('<html>chat</html>');

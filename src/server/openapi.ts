@@ -13,6 +13,7 @@ import {
   MAX_SESSION_MESSAGES,
   SessionDeletedResponse,
   SessionMessagesResponse,
+  TraceResponse,
 } from './api-schemas.js';
 import {
   ChatCompletion,
@@ -22,6 +23,7 @@ import {
 } from './openai-schemas.js';
 import { ResearchBody, ResearchResponse } from './research-schemas.js';
 import { ApprovalBody, CodeBody, CodeRunResponse } from './routes/code-routes.js';
+import { MAX_RUN_ID_LENGTH } from './run-id-param.js';
 
 type Json = Record<string, unknown>;
 
@@ -69,6 +71,7 @@ const SCHEMAS: Record<string, [z.ZodType, 'input' | 'output']> = {
   SessionMessagesResponse: [SessionMessagesResponse, 'output'],
   SessionDeletedResponse: [SessionDeletedResponse, 'output'],
   ErrorResponse: [ErrorResponse, 'output'],
+  TraceResponse: [TraceResponse, 'output'],
   ChatCompletionRequest: [ChatCompletionRequest, 'input'],
   ChatCompletion: [ChatCompletion, 'output'],
   ChatCompletionChunk: [ChatCompletionChunk, 'output'],
@@ -83,7 +86,7 @@ const SCHEMAS: Record<string, [z.ZodType, 'input' | 'output']> = {
 const ERROR_TEXT: Record<number, string> = {
   400: 'Malformed request: the body is not JSON or gives a key twice in one object, or a path/query parameter is malformed',
   401: 'Missing or wrong bearer token (only when the server has an API key)',
-  404: 'Unknown route, session or agent',
+  404: 'Unknown route, session, agent or run',
   413: 'Body larger than server.bodyLimitBytes',
   409: 'The run is not in a state to be answered (answered already, or not paused)',
   415: 'Body not sent as application/json',
@@ -135,13 +138,98 @@ function operation(
   };
 }
 
+/** An asset of the web page: open, revalidated by ETag (304). */
+const asset = (summary: string, type: string): Json => ({
+  summary,
+  security: [],
+  responses: {
+    200: { description: 'OK', content: { [type]: { schema: { type: 'string' } } } },
+    304: { description: 'Not modified (If-None-Match matched the ETag)' },
+    500: { description: ERROR_TEXT[500], content: json('ErrorResponse') },
+  },
+});
+
 const sessionId = {
   name: 'id',
   in: 'path',
   required: true,
   schema: { type: 'string', format: 'uuid' },
 };
+const runId = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'the query_id of an answer, or the run_id of a research or coding run',
+  schema: { type: 'string', minLength: 1, maxLength: MAX_RUN_ID_LENGTH },
+};
 const BODY_ERRORS = [400, 413, 415, 422];
+
+/** A JSON-RPC 2.0 error answer of `/mcp` (the MCP transport's errors are JSON-RPC, not the API's). */
+const jsonRpcError = (description: string) => ({
+  description,
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        properties: {
+          jsonrpc: { const: '2.0' },
+          error: {
+            type: 'object',
+            properties: { code: { type: 'integer' }, message: { type: 'string' } },
+            required: ['code', 'message'],
+          },
+          id: { type: 'null' },
+        },
+        required: ['jsonrpc', 'error', 'id'],
+      },
+    },
+  },
+});
+
+/** `/mcp`: MCP's streamable HTTP transport, stateless (see docs/mcp.md). */
+function mcpOperations(): Json {
+  const message = { type: 'object', description: 'A JSON-RPC 2.0 request or notification' };
+  const notServed = {
+    summary:
+      'Not served: /mcp is stateless, so there is no session stream to open (GET) or end (DELETE)',
+    responses: { 405: jsonRpcError('JSON-RPC error -32000; Allow: POST') },
+  };
+  return {
+    post: {
+      summary:
+        "Model Context Protocol over streamable HTTP (stateless): cohort's tools (ask, ask_<agent>, route, search_book, research) and documents; send Accept: application/json, text/event-stream",
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: { oneOf: [message, { type: 'array', items: message }] },
+          },
+        },
+      },
+      responses: {
+        200: {
+          description:
+            'The JSON-RPC answers, as Server-Sent Events (progress notifications of research, then the result)',
+          content: { 'text/event-stream': { schema: { type: 'string' } } },
+        },
+        202: { description: 'Accepted: the body held only notifications or responses' },
+        400: jsonRpcError(
+          'JSON-RPC error: -32700 for a body that is not JSON, -32600 for JSON that is not a JSON-RPC message',
+        ),
+        406: jsonRpcError('The Accept header does not take application/json and text/event-stream'),
+        415: jsonRpcError('Body not sent as application/json'),
+        ...Object.fromEntries(
+          [401, 413, 429, 500].map((status) => [
+            status,
+            { description: ERROR_TEXT[status] ?? 'Error', content: json('ErrorResponse') },
+          ]),
+        ),
+      },
+    },
+    get: notServed,
+    delete: notServed,
+  };
+}
 
 /**
  * The OpenAPI 3.1 document of the HTTP API, generated from the same zod schemas that validate it,
@@ -157,7 +245,7 @@ export function buildOpenApiDocument(version: string): Json {
       title: 'cohort HTTP API',
       version,
       description:
-        'The book assistant over HTTP: routed, cited answers (JSON or Server-Sent Events), agents, sessions, and an OpenAI-compatible endpoint. See docs/http-api.md.',
+        'The book assistant over HTTP: routed, cited answers (JSON or Server-Sent Events), agents, sessions, research and coding runs and their traces, MCP, and an OpenAI-compatible endpoint. See docs/http-api.md.',
     },
     components: {
       schemas: Object.fromEntries(
@@ -232,6 +320,13 @@ export function buildOpenApiDocument(version: string): Json {
           errors: [...BODY_ERRORS, 404, 409, 503],
         }),
       },
+      '/runs/{id}/trace': {
+        get: operation(
+          'The recorded spans of an answer, research run or coding run, with its duration, tokens and routing decision',
+          { ok: 'TraceResponse', errors: [400, 404, 503], parameters: [runId] },
+        ),
+      },
+      '/mcp': mcpOperations(),
       '/agents': {
         get: operation('The registered agents', { ok: 'AgentInfoResponse', errors: [] }),
       },
@@ -284,6 +379,12 @@ export function buildOpenApiDocument(version: string): Json {
       },
       '/': {
         get: operation('The web chat page', { ok: 'page', okType: 'html', errors: [], open: true }),
+      },
+      '/app.js': {
+        get: asset('The web page script', 'text/javascript'),
+      },
+      '/app.css': {
+        get: asset('The web page style sheet', 'text/css'),
       },
     },
   };
