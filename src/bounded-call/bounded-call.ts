@@ -10,6 +10,24 @@ import { CohortError, isCohortError } from '../errors/index.js';
 /** First backoff delay when a caller gives none; doubled on each retry. */
 export const DEFAULT_RETRY_DELAY_MS = 1000;
 
+/**
+ * Longest wait a timer can hold, in milliseconds (about 24.8 days): Node keeps a timer's delay in a
+ * signed 32-bit integer and fires one asked for longer after 1 ms, so a huge limit meant as "no
+ * limit" would cut every call at once. Settings stay below it (config `MAX_DURATION_SECONDS`), and
+ * every timer here is armed through {@link timerDelay}.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * `ms` as a timer can wait it: a longer wait is the longest a timer can hold, never 1 ms.
+ *
+ * @example
+ * setTimeout(onDeadline, timerDelay(3_000_000 * 1000)); // fires after ~24.8 days, not at once
+ */
+export function timerDelay(ms: number): number {
+  return Math.min(ms, MAX_TIMER_MS);
+}
+
 /** What went wrong on an attempt, as the error mapping sees it. */
 export interface FailureContext {
   /** This attempt's own deadline fired. */
@@ -63,7 +81,7 @@ export function attemptSignal(parent: AbortSignal | undefined, timeoutMs: number
   const timer = setTimeout(() => {
     fired = true;
     controller.abort(new CohortError('timeout', `No answer within ${formatDuration(timeoutMs)}.`));
-  }, timeoutMs);
+  }, timerDelay(timeoutMs));
   const onAbort = () => controller.abort(parent?.reason);
   if (parent?.aborted) onAbort();
   else parent?.addEventListener('abort', onAbort, { once: true });
@@ -115,7 +133,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
-    }, ms);
+    }, timerDelay(ms));
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -5,6 +5,8 @@ export {
   defaultFailure,
   formatDuration,
   sleep,
+  timerDelay,
+  MAX_TIMER_MS,
   DEFAULT_RETRY_DELAY_MS,
   type AttemptSignal,
   type Bounded,

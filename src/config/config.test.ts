@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { namedPipe } from '../test/named-pipe.js';
-import { hasModel, loadConfig } from './index.js';
+import { hasModel, loadConfig, MAX_DURATION_SECONDS } from './index.js';
 
 describe('loadConfig', () => {
   const cwd = mkdtempSync(join(tmpdir(), 'cohort-config-'));
@@ -89,6 +89,30 @@ describe('loadConfig', () => {
     // A byte-order mark is read past.
     writeFileSync(join(dir, 'cohort.config.json'), '\uFEFF{"routing": {"threshold": 0.5}}');
     expect(loadConfig({ env: {}, cwd: dir }).routing.threshold).toBe(0.5);
+  });
+
+  it('refuses a duration a timer cannot hold, naming the setting and the longest allowed', () => {
+    // Node fires a timer asked for more than 2^31-1 ms after 1 ms: 3,000,000 s killed every bash
+    // command and failed every model call at once.
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-config-'));
+    writeFileSync(join(dir, 'cohort.config.json'), '{"tools": {"bashTimeoutSeconds": 3000000}}');
+    expect(() => loadConfig({ env: {}, cwd: dir })).toThrow(
+      expect.objectContaining({
+        code: 'invalid_input',
+        message: expect.stringContaining(
+          'tools.bashTimeoutSeconds: must be at most 2,147,483 seconds (about 24.8 days',
+        ),
+      }),
+    );
+    expect(() => loadConfig({ env: { COHORT_MODEL_TIMEOUT: '3000000' }, cwd })).toThrow(
+      /model\.timeoutSeconds: must be at most 2,147,483 seconds .*COHORT_MODEL_TIMEOUT/,
+    );
+    expect(() => loadConfig({ env: { TIMEOUT_LLM_CALL: '1e9' }, cwd })).toThrow(
+      /research\.timeoutLlmCall: must be at most .*TIMEOUT_LLM_CALL/,
+    );
+    expect(loadConfig({ env: { COHORT_MODEL_TIMEOUT: '2147483' }, cwd }).model.timeoutSeconds).toBe(
+      MAX_DURATION_SECONDS,
+    );
   });
 
   it('names a setting it does not know instead of ignoring it, at any depth', () => {

@@ -2,6 +2,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { jsonKind, McpServers } from '../schema/index.js';
+import { MAX_TIMER_MS } from '../bounded-call/index.js';
 import { CohortError, fromZodError } from '../errors/index.js';
 import { MAX_RESEARCH_TASKS } from '../schema/index.js';
 import { LogLevel, parseOtlpHeaders, TracingSettings } from '../telemetry/index.js';
@@ -34,7 +35,25 @@ export const DEFAULT_MODEL = 'gpt-4o-mini';
 /** Default config file name, looked up in the working directory. */
 export const CONFIG_FILE = 'cohort.config.json';
 
-const seconds = (value: number) => z.number().positive().default(value);
+/**
+ * Longest duration setting, in seconds (2,147,483 s, about 24.8 days): the longest wait a timer can
+ * hold ({@link MAX_TIMER_MS}). A larger value meant as "no limit" fired after 1 ms instead.
+ */
+export const MAX_DURATION_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
+
+/**
+ * A duration setting in seconds with its default. `env` names the variable that sets it, so the
+ * error says what to change whichever way the value was given.
+ */
+const seconds = (value: number, env?: string) =>
+  z
+    .number()
+    .positive()
+    .max(
+      MAX_DURATION_SECONDS,
+      `must be at most ${MAX_DURATION_SECONDS.toLocaleString('en-US')} seconds (about 24.8 days, the longest wait a timer can hold)${env ? `; it is set in cohort.config.json or by ${env}` : ''}`,
+    )
+    .default(value);
 
 /** True when `text` parses as a URL with one of `schemes` (such as `https:`). */
 const hasScheme = (text: string, schemes: readonly string[]) => {
@@ -167,7 +186,7 @@ export const CohortConfig = z.object({
       name: z.string().default(DEFAULT_MODEL),
       tiers: z.object({ fast: z.string().optional(), full: z.string().optional() }).prefault({}),
       embeddingModel: z.string().optional(),
-      timeoutSeconds: seconds(120),
+      timeoutSeconds: seconds(120, 'COHORT_MODEL_TIMEOUT'),
       maxRetries: z.number().int().min(0).max(10).default(2),
       maxSteps: z.number().int().min(1).max(50).default(6),
       temperature: z.number().min(0).max(2).optional(),
@@ -217,11 +236,11 @@ export const CohortConfig = z.object({
     .prefault({}),
   research: z
     .object({
-      timeoutRetrieval: seconds(30),
-      timeoutWebSearch: seconds(60),
-      timeoutSubagent: seconds(300),
-      timeoutPythonRepl: seconds(30),
-      timeoutLlmCall: seconds(120),
+      timeoutRetrieval: seconds(30, 'TIMEOUT_RETRIEVAL'),
+      timeoutWebSearch: seconds(60, 'TIMEOUT_WEB_SEARCH'),
+      timeoutSubagent: seconds(300, 'TIMEOUT_SUBAGENT'),
+      timeoutPythonRepl: seconds(30, 'TIMEOUT_PYTHON_REPL'),
+      timeoutLlmCall: seconds(120, 'TIMEOUT_LLM_CALL'),
       maxRetries: z.number().int().min(0).default(2),
       concurrency: z.number().int().min(1).default(4),
       maxTasks: z.number().int().min(1).max(MAX_RESEARCH_TASKS).default(5),

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { timerDelay } from '../bounded-call/index.js';
 
 /** What a bounded process run produced. */
 export interface BoundedRun {
@@ -92,7 +93,7 @@ export function runBounded(
       killGroup();
       // A process that escaped the group (only possible unsandboxed) may hold the pipes open.
       setTimeout(() => finish(null), 1000).unref();
-    }, options.timeoutMs);
+    }, timerDelay(options.timeoutMs));
     const onAbort = () => {
       aborted = true;
       killGroup();

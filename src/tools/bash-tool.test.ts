@@ -40,6 +40,13 @@ describe('bash', () => {
     expect(result).toMatchObject({ ok: true, exitCode: 3, stderr: 'oops\n', timedOut: false });
   });
 
+  it('runs a command under a timeout longer than a timer can hold, instead of killing it at once', async () => {
+    // 3,000,000 s overflowed Node's timer, which then fired after 1 ms.
+    const bash = createBashTool(workspace, { timeoutSeconds: 3_000_000 });
+    const result = await bash.execute({ command: 'sleep 0.2; echo hi' }, {});
+    expect(result).toMatchObject({ ok: true, timedOut: false, exitCode: 0, stdout: 'hi\n' });
+  });
+
   it('kills the whole process group on timeout', async () => {
     const bash = createBashTool(workspace, { timeoutSeconds: 0.3 });
     // The background child would create the marker after the timeout if it survived the kill.

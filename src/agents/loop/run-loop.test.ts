@@ -51,6 +51,14 @@ const base = { system: 'You add numbers.', maxSteps: 6, timeoutMs: 5_000, retryD
 const ask = [{ role: 'user' as const, content: 'What is 2 + 3?' }];
 
 describe('runLoop', () => {
+  it('waits a model call out under a limit longer than a timer can hold, instead of failing it at once', async () => {
+    // Node fires a timer asked for more than 2^31-1 ms after 1 ms: the limit of 3,000,000 s failed
+    // every call with "did not answer within 3000000 s".
+    const model = createScriptedModel([{ text: 'Five.', delayMs: 30 }]);
+    const result = await runLoop({ ...base, timeoutMs: 3_000_000_000, model, messages: ask });
+    expect(result.text).toBe('Five.');
+  });
+
   it('calls a tool, feeds the result back and returns the final text with usage per call and per run', async () => {
     const executed: Array<{ a: number; b: number }> = [];
     const model = scripted([toolCallStep('add', { a: 2, b: 3 }), textStep('The sum ', 'is 5.')]);
