@@ -49,6 +49,13 @@ export interface McpServedParts {
   retriever: Retriever;
   /** The parts of `research` runs, built on first use; without them there is no `research` tool. */
   research?: () => ResearchDependencies | Promise<ResearchDependencies>;
+  /**
+   * Checks that the caller may use a session before an answer reads or adds to it, claiming a new
+   * one for the caller: the HTTP server's rule that a session belongs to the API key that first
+   * used it (`/mcp` passes the request's key). It throws a `not_found` CohortError for another
+   * caller's session. Absent over stdio, which has one caller.
+   */
+  claimSession?: (sessionId: string) => Promise<void>;
 }
 
 /** The message of a failure that is not a CohortError: the same words the HTTP API uses. */
@@ -93,10 +100,11 @@ function define<S extends z.ZodType>(tool: {
 
 /** An answer as a tool result: the text (with its Sources footer) and the whole response. */
 async function answer(
-  assistant: Assistant,
+  { assistant, claimSession }: McpServedParts,
   request: ChatRequest,
   { signal, span }: ToolCallContext,
 ): Promise<CallToolResult> {
+  if (request.sessionId && claimSession) await claimSession(request.sessionId);
   const response = await assistant.ask(request, { signal, ...(span ? { parent: span } : {}) });
   // The same rule as the HTTP API: an answer that could not search at all is an error to retry.
   if (response.metadata.error === 'retrieval_unavailable')
@@ -139,7 +147,7 @@ export function cohortTools(parts: McpServedParts): CohortTool[] {
         'Answers a question about the book with numbered [n] citations. The router picks the specialist agent unless `agent` names one; `session_id` (a UUID) keeps a conversation.',
       input: ChatRequest,
       output: ChatResponse,
-      call: (request, context) => answer(assistant, request, context),
+      call: (request, context) => answer(parts, request, context),
     }),
     define({
       name: 'route',
@@ -240,7 +248,7 @@ export function cohortTools(parts: McpServedParts): CohortTool[] {
         description: `${agent.description} Skips routing: the ${agent.name} agent answers, with [n] citations.`,
         input: AgentAskRequest,
         output: ChatResponse,
-        call: (request, context) => answer(assistant, { ...request, agent: agent.name }, context),
+        call: (request, context) => answer(parts, { ...request, agent: agent.name }, context),
       }),
     );
   }

@@ -1,4 +1,4 @@
-import { Hono, type Env } from 'hono';
+import { Hono, type Context, type Env } from 'hono';
 import type { McpServerParts } from './create-mcp-server.js';
 
 /** The path cohort serves MCP on, beside its REST API. */
@@ -50,12 +50,13 @@ function parsedJson(text: string): { value: unknown } | undefined {
  * Streamable HTTP MCP at `/mcp`, stateless: every POST gets its own server and transport, so any
  * process sharing the database can answer it (the same rule as the REST API). Mount it after the
  * server's auth middleware so the same bearer key guards it. Progress notifications stream back
- * as Server-Sent Events on the POST's response.
+ * as Server-Sent Events on the POST's response. `parts` is called per request with its context,
+ * so the tools can act for the request's caller (its API key owns the sessions it starts).
  *
  * @example
  * app.route('/', mcpRoutes(() => ({ assistant, retriever, store })));
  */
-export function mcpRoutes<E extends Env>(parts: () => McpServerParts): Hono<E> {
+export function mcpRoutes<E extends Env>(parts: (c: Context<E>) => McpServerParts): Hono<E> {
   const app = new Hono<E>();
   app.post(MCP_PATH, async (c) => {
     // The MCP SDK loads with the first MCP request: a server (or `import('cohort')`) that is
@@ -74,7 +75,7 @@ export function mcpRoutes<E extends Env>(parts: () => McpServerParts): Hono<E> {
     const sent = parsedJson(await c.req.text());
     const messages: unknown[] = Array.isArray(sent?.value) ? sent.value : [sent?.value];
     const wrong = sent ? messages.findIndex((m) => !JSONRPCMessageSchema.safeParse(m).success) : -1;
-    const server = createMcpServer(parts());
+    const server = createMcpServer(parts(c));
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
     });

@@ -17,6 +17,7 @@ import { withFastProbe, type AppFetch } from './fast-probe.js';
 import { withFastRoute } from './fast-route.js';
 import { storeHealth } from './store-health.js';
 import { rateLimit } from './rate-limit.js';
+import { requireSessionAccess } from './session-access.js';
 import { REQUEST_ID_HEADER, requestContext } from './request-context.js';
 import { chatRoutes } from './routes/chat-routes.js';
 import { healthBody, metaRoutes } from './routes/meta-routes.js';
@@ -219,12 +220,14 @@ export function buildServer(
   let version = options.version;
   app.route(
     '/',
-    mcpRoutes<ServerEnv>(() => ({
+    mcpRoutes<ServerEnv>((c) => ({
       assistant,
       store,
       retriever: (retriever ??= createRetriever(store)),
       research: async () => (await openedResearch()).dependencies,
       version: (version ??= packageVersion()),
+      // A session is the API key's that first used it, over MCP as over /chat.
+      claimSession: (sessionId) => requireSessionAccess(c, store, sessionId, { claim: true }),
     })),
   );
 

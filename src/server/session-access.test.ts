@@ -99,4 +99,64 @@ describe('sessions that cannot be guessed', () => {
       (await app.request(`/sessions/${sessionId}`, as('key-a', { method: 'DELETE' }))).status,
     ).toBe(200);
   });
+
+  it('keeps the same rule over /mcp: another key cannot ask in a session, and MCP sessions have an owner', async () => {
+    const app = serve('key-a, key-b');
+    /** An MCP `tools/call` over HTTP, as an MCP client sends it; the result of its SSE answer. */
+    const call = async (key: string, name: string, args: Record<string, unknown>) => {
+      const res = await app.request('/mcp', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${key}`,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name, arguments: args },
+        }),
+      });
+      expect(res.status).toBe(200);
+      const data = (await res.text()).split('\n').find((line) => line.startsWith('data: '));
+      return (
+        JSON.parse(data?.slice(6) ?? '{}') as {
+          result: { isError?: boolean; content: { text: string }[] };
+        }
+      ).result;
+    };
+    const total = async (key: string, sessionId: string) => {
+      const res = await app.request(`/sessions/${sessionId}/messages`, as(key));
+      return res.status === 200 ? ((await res.json()) as { total: number }).total : res.status;
+    };
+
+    const owned = randomUUID();
+    const chat = await app.request(
+      '/chat',
+      as('key-a', {
+        method: 'POST',
+        body: JSON.stringify({ query: 'What is a topic?', session_id: owned }),
+      }),
+    );
+    expect(chat.status).toBe(200);
+    for (const tool of ['ask', 'ask_glossary']) {
+      const intrude = await call('key-b', tool, { query: 'What is a topic?', session_id: owned });
+      expect(intrude.isError).toBe(true);
+      expect(intrude.content[0]?.text).toMatch(`Session "${owned}" has no messages`);
+    }
+    expect(await total('key-a', owned)).toBe(2);
+
+    // A session started over MCP belongs to the key that started it.
+    const started = randomUUID();
+    expect(
+      (await call('key-b', 'ask', { query: 'What is a topic?', session_id: started })).isError,
+    ).toBeFalsy();
+    expect(await total('key-b', started)).toBe(2);
+    expect(await total('key-a', started)).toBe(404);
+    expect(
+      (await call('key-b', 'ask_glossary', { query: 'And a node?', session_id: started })).isError,
+    ).toBeFalsy();
+    expect(await total('key-b', started)).toBe(4);
+  });
 });

@@ -1,20 +1,21 @@
 import { createHmac } from 'node:crypto';
 import type { Context } from 'hono';
 import type { Store } from '../store/index.js';
-import { apiError, HttpError } from './api-error.js';
+import { CohortError } from '../errors/index.js';
 import type { ServerEnv } from './server-env.js';
 
 /** The store secret that keys session ids derived from a name (`/v1` `user`, a conversation). */
 const SESSION_ID_SECRET = 'session_ids';
 
-/** The 404 for a session the caller cannot see: unknown, deleted, or another key's. */
-export function noSession(id: string): HttpError {
-  return new HttpError(
-    apiError(
-      'not_found',
-      `Session "${id}" has no messages: it never existed, was deleted, or is the anonymous session (which keeps no history).`,
-      'session_id',
-    ),
+/**
+ * The 404 for a session the caller cannot see: unknown, deleted, or another key's. A CohortError,
+ * so the MCP tools report its message as the HTTP routes do.
+ */
+export function noSession(id: string): CohortError {
+  return new CohortError(
+    'not_found',
+    `Session "${id}" has no messages: it never existed, was deleted, or is the anonymous session (which keeps no history).`,
+    { field: 'session_id' },
   );
 }
 
