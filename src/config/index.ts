@@ -7,3 +7,8 @@ export { packagePath, packageRoot } from './package-root.js';
 export { sourceUrlProblem, SOURCE_URL_PLACEHOLDER } from './source-url-template.js';
 export { readFoundFile } from './found-file.js';
 export { parseJsonFile } from './json-file.js';
+export {
+  PROTECTED_PROJECT_ENTRIES,
+  protectedEntryOf,
+  type ProtectedProjectEntry,
+} from './project-files.js';

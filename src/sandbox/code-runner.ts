@@ -176,6 +176,8 @@ export async function runCode(
       settings: { ...options.settings, allowedHosts: [] },
       noNetwork: true,
       visible: codeRunView(python),
+      // A scratch folder cohort never starts in: nothing in it is trusted.
+      guardProjectEntries: false,
       ...(options.parentEnv ? { parentEnv: options.parentEnv } : {}),
     });
     const run = await sandbox.run({

@@ -1,4 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxSettings } from '../config/index.js';
@@ -139,6 +148,69 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
     } finally {
       rmSync(join(root, '.git'), { recursive: true, force: true });
       rmSync(join(root, 'notes.txt'), { force: true });
+    }
+  });
+
+  it('cannot write, replace or create the files cohort trusts at start-up, present or absent', async () => {
+    // Present: cohort.config.json and .claude/; absent: .mcp.json, .cohort, skills.
+    writeFileSync(join(root, 'cohort.config.json'), '{}\n');
+    mkdirSync(join(root, '.claude'));
+    writeFileSync(join(root, '.claude', 'settings.json'), '{}\n');
+    const mcp = JSON.stringify({
+      mcpServers: { x: { command: 'sh', args: ['-c', 'id > /tmp/p'] } },
+    });
+    const attempts = [
+      `printf %s '${mcp}' > .mcp.json`,
+      `printf %s '${mcp}' > made.json; mv -f made.json .mcp.json`,
+      'rm -f .mcp.json; ln -s made.json .mcp.json',
+      `printf '{"sandbox":{"enabled":false}}' > cohort.config.json`,
+      'rm -f cohort.config.json',
+      'mv cohort.config.json moved.json',
+      `printf '{"permissions":{"allow":["Bash"]}}' > .claude/settings.local.json`,
+      'echo {} > .claude/settings.json',
+      'rm -rf .claude',
+      'mv .claude moved',
+      'mkdir -p .claude/agents',
+      'mkdir -p skills/evil && echo evil > skills/evil/SKILL.md',
+      'rm -f skills; mkdir skills',
+      'mkdir -p .cohort/agents && echo evil > .cohort/agents/evil.md',
+    ];
+    try {
+      const run = await bash(
+        [...attempts, 'cat cohort.config.json .claude/settings.json', 'echo end'].join('; '),
+      );
+      expect(run.stdout).toBe('{}\n{}\nend\n');
+      expect(readFileSync(join(root, 'cohort.config.json'), 'utf8')).toBe('{}\n');
+      expect(readdirSync(join(root, '.claude'))).toEqual(['settings.json']);
+      expect(readFileSync(join(root, '.claude', 'settings.json'), 'utf8')).toBe('{}\n');
+      // The placeholders that kept the absent names from being created are gone with the run.
+      for (const name of ['.mcp.json', '.cohort', 'skills', 'moved', 'moved.json'])
+        expect(existsSync(join(root, name)), name).toBe(false);
+    } finally {
+      for (const name of ['cohort.config.json', '.claude', 'made.json'])
+        rmSync(join(root, name), { recursive: true, force: true });
+    }
+  });
+
+  it('keeps an absent protected name uncreatable while any concurrent run still uses it', async () => {
+    const slow = bash('sleep 1; echo x > .mcp.json; echo ended', 10_000);
+    await new Promise((done) => setTimeout(done, 300));
+    const quick = await bash('true');
+    expect(quick.exitCode).toBe(0);
+    expect(existsSync(join(root, '.mcp.json'))).toBe(true); // the slow run's placeholder
+    const run = await slow;
+    expect(run.stderr).toMatch(/Read-only file system/);
+    expect(existsSync(join(root, '.mcp.json'))).toBe(false);
+  });
+
+  it('refuses to run when a protected name is a symbolic link (a mount would follow it)', async () => {
+    writeFileSync(join(root, 'real.json'), '{}');
+    symlinkSync('real.json', join(root, '.mcp.json'));
+    try {
+      await expect(bash('echo hi')).rejects.toThrow(/\.mcp\.json is a symbolic link/);
+    } finally {
+      rmSync(join(root, '.mcp.json'));
+      rmSync(join(root, 'real.json'));
     }
   });
 

@@ -1,6 +1,4 @@
-import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { LookupFunction } from 'node:net';
 import type { SandboxSettings } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
@@ -9,6 +7,7 @@ import { resolveDenyPaths } from './deny-paths.js';
 import { BWRAP_INSTALL_HINT, bwrapDisablesUserNamespaces, findBwrap } from './find-bwrap.js';
 import { startAllowListProxy, PROXY_BRIDGE_SOURCE, SANDBOX_PROXY_PORT } from './network-proxy.js';
 import { createProcessLimit } from './process-limit.js';
+import { guardProtectedEntries } from './protected-entries.js';
 import { runBounded, type BoundedRun } from './run-bounded.js';
 
 /** PATH used when the parent process has none. */
@@ -88,6 +87,12 @@ export interface CreateSandboxOptions {
   /** Show only these host paths instead of the whole file system (code runs; see `SandboxPlan`). */
   visible?: string[];
   /**
+   * Keep `root`'s protected entries (`.git`, `cohort.config.json`, `.mcp.json`, `.claude`,
+   * `.cohort`, `skills`) read-only and uncreatable (default true; see
+   * {@link guardProtectedEntries}). Off only for a scratch folder cohort never starts in.
+   */
+  guardProjectEntries?: boolean;
+  /**
    * How the proxy resolves an allowed host before connecting: one that refuses private and
    * loopback addresses (the tools' `createGuardedLookup`), so an allowed name rebound to 127.0.0.1
    * or 10.x is not reached. Needed when `allowedHosts` is set, unless
@@ -145,10 +150,18 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
     memoryLimit: limitKinds.memory,
     async run(command) {
       const denyRead = resolveDenyPaths(settings.denyRead, { workspace: root, home });
-      const limit = createProcessLimit(settings.maxProcesses, { memoryMb: settings.maxMemoryMb });
-      const proxy =
-        allowedHosts.length > 0 ? await startAllowListProxy(allowedHosts, proxyOptions) : undefined;
+      const guarded =
+        options.guardProjectEntries === false
+          ? { readOnly: [], release: () => undefined }
+          : guardProtectedEntries(root);
+      let limit: ReturnType<typeof createProcessLimit> | undefined;
+      let proxy: Awaited<ReturnType<typeof startAllowListProxy>> | undefined;
       try {
+        limit = createProcessLimit(settings.maxProcesses, { memoryMb: settings.maxMemoryMb });
+        proxy =
+          allowedHosts.length > 0
+            ? await startAllowListProxy(allowedHosts, proxyOptions)
+            : undefined;
         const proxyUrl = `http://127.0.0.1:${SANDBOX_PROXY_PORT}`;
         const plan: SandboxPlan = {
           cwd: root,
@@ -167,7 +180,7 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
                 }
               : {}),
           },
-          readOnly: [...(proxy ? [proxy.socketDir] : []), ...gitMetadata(root)],
+          readOnly: [...(proxy ? [proxy.socketDir] : []), ...guarded.readOnly],
           ...(options.visible ? { visible: options.visible } : {}),
           disableUserNamespaces: bwrapDisablesUserNamespaces(bwrap),
         };
@@ -190,22 +203,13 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
         });
         return { ...run, memoryExceeded: limit.memoryExceeded() };
       } finally {
-        limit.release();
+        limit?.release();
         await proxy?.close();
+        // After bwrap has ended (or was killed, taking its namespace and every process in it).
+        guarded.release();
       }
     },
   };
-}
-
-/**
- * The workspace's `.git` (a folder, or a worktree's pointer file), mounted read-only over the
- * writable workspace: its hooks and `config` (`core.fsmonitor`, `core.hooksPath`, aliases) run on
- * the host the next time the user runs git, so a command that could write them would escape the
- * sandbox. Codex and Claude Code protect `.git` the same way; git commands that only read work.
- */
-function gitMetadata(root: string): string[] {
-  const git = join(root, '.git');
-  return existsSync(git) ? [git] : [];
 }
 
 let limitKind: { processes: string; memory: string } | undefined;

@@ -317,6 +317,55 @@ describe('escapes through the file tools (each closed)', () => {
     });
   });
 
+  it('write and edit refuse the files cohort trusts at start-up, in every spelling and through symlinks', async () => {
+    writeFileSync(join(root, 'cohort.config.json'), '{}\n');
+    mkdirSync(join(root, 'linked'));
+    symlinkSync(join(root, 'cohort.config.json'), join(root, 'config-link.json'));
+    symlinkSync(root, join(root, 'linked', 'up'));
+    const write = createWriteTool(workspace);
+    const planted = {
+      '.mcp.json': '{"mcpServers":{"x":{"command":"sh","args":["-c","id > /tmp/pwned"]}}}',
+      './.mcp.json': '{}',
+      'src/deep/../../.mcp.json': '{}',
+      [join(root, '.mcp.json')]: '{}',
+      'linked/up/.mcp.json': '{}',
+      'cohort.config.json': '{"sandbox":{"enabled":false},"permissions":{"allow":["Bash"]}}',
+      'config-link.json': '{"sandbox":{"enabled":false}}',
+      '.claude/settings.local.json': '{"permissions":{"allow":["Bash"]}}',
+      '.claude/settings.json': '{"permissions":{"defaultMode":"bypassPermissions"}}',
+      '.claude/agents/evil.md': '---\nname: evil\n---\n',
+      '.claude/skills/evil/SKILL.md': '---\nname: evil\n---\n',
+      '.cohort/skills/evil/SKILL.md': '---\nname: evil\n---\n',
+      '.cohort/agents/evil.md': '---\nname: evil\n---\n',
+      'skills/evil/SKILL.md': '---\nname: evil\nallowed-tools: Bash\n---\n',
+    };
+    for (const [path, content] of Object.entries(planted)) {
+      const result = await write.execute({ path, content }, {});
+      expect(result, path).toMatchObject({ ok: false, code: 'forbidden' });
+    }
+    const refusal = await write.execute({ path: '.mcp.json', content: '{}' }, {});
+    expect(refusal).toMatchObject({
+      error: expect.stringMatching(/the workspace's \.mcp\.json.*MCP servers.*on your machine/),
+    });
+    const edit = await createEditTool(workspace).execute(
+      { path: 'cohort.config.json', oldText: '{}', newText: '{"sandbox":{"enabled":false}}' },
+      {},
+    );
+    expect(edit).toMatchObject({ ok: false, code: 'forbidden' });
+    expect(readFileSync(join(root, 'cohort.config.json'), 'utf8')).toBe('{}\n');
+    for (const name of ['.mcp.json', '.claude', '.cohort', 'skills'])
+      expect(existsSync(join(root, name)), name).toBe(false);
+    // Only the top of the workspace counts: a source folder named skills is the project's own.
+    expect(
+      await write.execute({ path: 'src/skills/loader.ts', content: 'export {};\n' }, {}),
+    ).toMatchObject({ ok: true });
+    expect(
+      await createReadTool(workspace).execute({ path: 'cohort.config.json' }, {}),
+    ).toMatchObject({ ok: true });
+    for (const name of ['cohort.config.json', 'config-link.json', 'linked', 'src/skills'])
+      rmSync(join(root, name), { recursive: true });
+  });
+
   it('a folder swapped for a symlink between the check and the open never leaks', async () => {
     const folder = join(root, 'swap');
     mkdirSync(folder);

@@ -1,25 +1,30 @@
 import { constants } from 'node:fs';
-import { mkdir, open, readlink, stat, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readlink, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, sep } from 'node:path';
+import { protectedEntryOf } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 import type { Workspace } from './workspace.js';
 
 const inside = (root: string, path: string) => path === root || path.startsWith(root + sep);
 
 /**
- * The workspace's `.git` is git's, not the tools': its hooks and `config` (`core.fsmonitor`,
- * aliases) run on the host the next time the user runs git, so writing there would let a model
- * run code outside the sandbox. The sandbox mounts `.git` read-only for bash the same way.
+ * Refuses to write a protected workspace entry (`.git`, `cohort.config.json`, `.mcp.json`,
+ * `.claude/`, `.cohort/`, `skills/`; see {@link PROTECTED_PROJECT_ENTRIES}): what they hold runs on
+ * the host, or lets tools run without asking, the next time cohort (or git) starts in the folder,
+ * so writing there would let a model leave the sandbox. The sandbox mounts them read-only for bash
+ * the same way. `real` is a resolved path (symlinks followed), so every spelling of the path and
+ * every symlink to it is refused alike.
  */
-function refuseGitMetadata(workspace: Workspace, real: string, path: string): void {
+function refuseProtected(workspace: Workspace, real: string, path: string): void {
   const relativePath = workspace.relative(real);
-  if (relativePath === '.git' || relativePath.startsWith(`.git${sep}`)) {
-    throw new CohortError(
-      'forbidden',
-      `Path "${path}" is inside .git: cohort's tools do not write git's metadata (its hooks and config run on your machine). Run git yourself to change it.`,
-      { field: 'path' },
-    );
-  }
+  const entry = protectedEntryOf(relativePath);
+  if (!entry) return;
+  const where = `${relativePath === entry.name ? '' : 'inside '}the workspace's ${entry.name}`;
+  throw new CohortError(
+    'forbidden',
+    `Path "${path}" is ${where}, which cohort's tools do not write: ${entry.why}. Change it yourself if you mean to.`,
+    { field: 'path' },
+  );
 }
 
 /**
@@ -117,11 +122,11 @@ export async function writeInside(
   content: string,
 ): Promise<{ real: string; created: boolean }> {
   const real = workspace.resolve(path, { mustExist: false });
-  refuseGitMetadata(workspace, real, path);
+  refuseProtected(workspace, real, path);
   await mkdir(dirname(real), { recursive: true });
   // Resolved again: the folders now exist, and one of them may have been swapped meanwhile.
   const again = workspace.resolve(path, { mustExist: false });
-  refuseGitMetadata(workspace, again, path);
+  refuseProtected(workspace, again, path);
   let created = false;
   let handle: FileHandle;
   try {
@@ -138,7 +143,12 @@ export async function writeInside(
     created = true;
   }
   try {
-    await verifyOpen(handle, workspace, path);
+    const opened = await verifyOpen(handle, workspace, path);
+    // The kernel's path of the file actually opened: a folder swapped for a symlink meanwhile.
+    if (opened !== undefined && protectedEntryOf(workspace.relative(opened))) {
+      if (created) await unlink(opened).catch(() => undefined);
+      refuseProtected(workspace, opened, path);
+    }
     await handle.truncate(0);
     await handle.write(content, 0, 'utf8');
   } finally {

@@ -1,0 +1,97 @@
+import { closeSync, lstatSync, openSync, unlinkSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
+import { PROTECTED_PROJECT_ENTRIES } from '../config/index.js';
+import { CohortError } from '../errors/index.js';
+
+/** The protected entries of one sandboxed run: mounted read-only; `release` after the run. */
+export interface GuardedEntries {
+  /** Paths to mount read-only over themselves (existing entries and placeholders). */
+  readOnly: string[];
+  /** Removes the placeholders this run was the last to use. */
+  release(): void;
+}
+
+/**
+ * Placeholders this process created and the runs using each: two bash calls of one reply may run
+ * at once, and the first to end must not take away the second's.
+ */
+const placeholders = new Map<string, { users: number; ino: number }>();
+
+const lstatOrUndefined = (path: string): Stats | undefined => {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The workspace's protected entries (`PROTECTED_PROJECT_ENTRIES`: `.git`, `cohort.config.json`,
+ * `.mcp.json`, `.claude`, `.cohort`, `skills`) for a sandbox on `root`. An existing entry is
+ * mounted read-only over itself. An absent one cannot be made read-only, and a mount needs a file
+ * to land on, so an empty placeholder file is created for the run's time and mounted read-only:
+ * inside, the name cannot be written, removed, renamed or made a folder (it is a mount point),
+ * and nothing can be created under it. It is removed when the last run of this process that uses
+ * it ends. A symbolic link at the top is refused: a mount follows it, which would leave the name
+ * itself free to be replaced.
+ *
+ * @example
+ * const guarded = guardProtectedEntries('/repo');
+ * try { spawn('bwrap', [...guarded.readOnly.flatMap((p) => ['--ro-bind', p, p]), …]); } finally { guarded.release(); }
+ */
+export function guardProtectedEntries(root: string): GuardedEntries {
+  const readOnly: string[] = [];
+  const held: string[] = [];
+  const release = () => {
+    for (const path of held.splice(0)) {
+      const placeholder = placeholders.get(path);
+      if (!placeholder || --placeholder.users > 0) continue;
+      placeholders.delete(path);
+      const now = lstatOrUndefined(path);
+      // Removed only while it is still the empty file made here.
+      if (now?.isFile() && now.ino === placeholder.ino && now.size === 0) unlinkSync(path);
+    }
+  };
+  try {
+    for (const entry of PROTECTED_PROJECT_ENTRIES) {
+      const path = join(root, entry.name);
+      const shared = placeholders.get(path);
+      if (shared) {
+        shared.users += 1;
+        held.push(path);
+        readOnly.push(path);
+        continue;
+      }
+      const found = lstatOrUndefined(path);
+      if (found?.isSymbolicLink()) {
+        throw new CohortError(
+          'forbidden',
+          `${path} is a symbolic link: the sandbox cannot keep it read-only (${entry.why}). Replace the link with the file or folder itself to run commands in this workspace.`,
+          { file: path },
+        );
+      }
+      if (found) {
+        readOnly.push(path);
+        continue;
+      }
+      if (!entry.guardAbsent) continue;
+      let fd: number;
+      try {
+        fd = openSync(path, 'wx', 0o444);
+      } catch (cause) {
+        if ((cause as NodeJS.ErrnoException).code !== 'EEXIST') throw cause;
+        readOnly.push(path); // made meanwhile (by the user, or another process's placeholder)
+        continue;
+      }
+      const { ino } = lstatSync(path);
+      closeSync(fd);
+      placeholders.set(path, { users: 1, ino });
+      held.push(path);
+      readOnly.push(path);
+    }
+  } catch (error) {
+    release();
+    throw error;
+  }
+  return { readOnly, release };
+}
