@@ -79,6 +79,21 @@ describe('cohort ask with a model endpoint', () => {
     expect(server.requests.length).toBe(3);
   });
 
+  it('exits 1 with the byte cap named when the model streams a line that never ends', async () => {
+    // It ran cohort out of memory (3 GB, then "heap out of memory"): the line was never parsed.
+    server = await startFakeOpenAI({ chat: [{ kind: 'endless' }, { kind: 'endless' }] });
+    const { code, stdout, stderr } = await run(['ask', 'What is a ROS 2 topic?'], {
+      OPENAI_BASE_URL: server.baseUrl,
+      COHORT_MODEL_TIMEOUT: '10',
+    });
+    expect(code).toBe(1);
+    expect(stderr).toContain("I'm unable to process your question right now. Please try again.");
+    expect(stderr).toContain("The model's response exceeded 8,000,000 bytes in one event");
+    expect(stdout).toBe('');
+    expect(server.requests.length).toBe(1);
+    expect(server.endlessBytes).toBeLessThan(8_000_000 + 16 * 1024 * 1024);
+  });
+
   it('exits 1 and says how to raise the step limit when the model stops at it without an answer', async () => {
     const search = {
       kind: 'tool_call',

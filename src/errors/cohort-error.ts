@@ -54,6 +54,23 @@ export function isCohortError(error: unknown, code?: CohortErrorCode): error is 
   return error instanceof CohortError && (code === undefined || error.code === code);
 }
 
+/**
+ * The {@link CohortError} a failure is or carries as a cause (a few levels deep): a library that
+ * wraps what it caught (the AI SDK makes a fetch body's error "Failed to process successful
+ * response") would otherwise hide cohort's own reason.
+ *
+ * @example
+ * carriedCohortError(new Error('wrapped', { cause: new CohortError('timeout', 'late') }))?.code; // 'timeout'
+ */
+export function carriedCohortError(error: unknown): CohortError | undefined {
+  let current = error;
+  for (let depth = 0; depth < 5 && current !== null && typeof current === 'object'; depth++) {
+    if (current instanceof CohortError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 /** Turns a zod failure into an `invalid_input` error naming the first wrong field. */
 export function fromZodError(error: z.ZodError, options: { file?: string; prefix?: string } = {}) {
   const issue = error.issues[0];

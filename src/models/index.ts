@@ -7,6 +7,11 @@ export {
   type FetchFunction,
 } from './model-provider.js';
 export {
+  capResponseBytes,
+  MAX_MODEL_OUTPUT_CHARS,
+  MAX_MODEL_RESPONSE_BYTES,
+} from './response-byte-cap.js';
+export {
   callWithRetry,
   toServiceError,
   isRetryable,

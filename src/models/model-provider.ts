@@ -4,9 +4,9 @@ import type { EmbeddingModelV3, LanguageModelV3 } from '@ai-sdk/provider';
 import type { CohortConfig } from '../config/index.js';
 import { hasModel } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
+import { capResponseBytes, type FetchFunction } from './response-byte-cap.js';
 
-/** A fetch implementation; tests and proxies pass their own. */
-export type FetchFunction = typeof globalThis.fetch;
+export type { FetchFunction } from './response-byte-cap.js';
 
 /** A tier name (`fast`, `full`) or a model id such as `gpt-4o` or `llama3.1:8b`. */
 export type ModelRef = 'fast' | 'full' | (string & {});
@@ -27,6 +27,8 @@ export interface ModelProvider {
 export interface ModelProviderOptions {
   /** Used for every HTTP call (default: global fetch). */
   fetch?: FetchFunction;
+  /** Most bytes read of one chat response or stream event (default {@link MAX_MODEL_RESPONSE_BYTES}). */
+  maxResponseBytes?: number;
 }
 
 /**
@@ -69,13 +71,17 @@ export function createModelProvider(
 ): ModelProvider {
   const { apiKey, baseUrl, embeddingModel } = config.model;
   const fetch = options.fetch;
+  // Chat responses are read through the byte cap: a model that never ends a line or a body
+  // would otherwise be buffered until memory runs out. Embedding responses are not (their size
+  // grows with the batch and the vector dimensions).
+  const chatFetch = capResponseBytes(fetch ?? globalThis.fetch, options.maxResponseBytes);
   const cache = new Map<string, LanguageModelV3>();
 
   const backend = !hasModel(config)
     ? undefined
     : baseUrl
-      ? compatibleBackend(baseUrl, apiKey, fetch)
-      : openAIBackend(apiKey as string, fetch);
+      ? compatibleBackend(baseUrl, apiKey, fetch, chatFetch)
+      : openAIBackend(apiKey as string, fetch, chatFetch);
 
   const notConfigured = () =>
     new CohortError(
@@ -116,13 +122,18 @@ interface Backend {
   embedding(id: string): EmbeddingModelV3;
 }
 
-function openAIBackend(apiKey: string, fetch: FetchFunction | undefined): Backend {
-  const openai = createOpenAI({ apiKey, ...(fetch ? { fetch } : {}) });
+function openAIBackend(
+  apiKey: string,
+  fetch: FetchFunction | undefined,
+  chatFetch: FetchFunction,
+): Backend {
+  const chat = createOpenAI({ apiKey, fetch: chatFetch });
+  const embeddings = createOpenAI({ apiKey, ...(fetch ? { fetch } : {}) });
   // Chat Completions, not Responses: the same wire format as every compatible server (spec §1).
   return {
     label: 'OpenAI',
-    chat: (id) => openai.chat(id),
-    embedding: (id) => openai.embedding(id),
+    chat: (id) => chat.chat(id),
+    embedding: (id) => embeddings.embedding(id),
   };
 }
 
@@ -130,18 +141,20 @@ function compatibleBackend(
   baseUrl: string,
   apiKey: string | undefined,
   fetch: FetchFunction | undefined,
+  chatFetch: FetchFunction,
 ): Backend {
-  const compatible = createOpenAICompatible({
+  const settings = {
     name: 'openai-compatible',
     baseURL: baseUrl,
     ...(apiKey ? { apiKey } : {}),
     // Ask for usage in the final stream chunk so streamed calls are counted too.
     includeUsage: true,
-    ...(fetch ? { fetch } : {}),
-  });
+  };
+  const chat = createOpenAICompatible({ ...settings, fetch: chatFetch });
+  const embeddings = createOpenAICompatible({ ...settings, ...(fetch ? { fetch } : {}) });
   return {
     label: `OpenAI-compatible server at ${baseUrl}`,
-    chat: (id) => compatible.chatModel(id),
-    embedding: (id) => compatible.embeddingModel(id),
+    chat: (id) => chat.chatModel(id),
+    embedding: (id) => embeddings.embeddingModel(id),
   };
 }

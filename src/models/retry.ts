@@ -1,6 +1,6 @@
 import { APICallError } from '@ai-sdk/provider';
 import { boundedCall, DEFAULT_RETRY_DELAY_MS, formatDuration } from '../bounded-call/index.js';
-import { clipText, CohortError, isCohortError } from '../errors/index.js';
+import { carriedCohortError, clipText, CohortError } from '../errors/index.js';
 
 /**
  * Most characters of a server's own error text kept in a {@link CohortError}'s message: enough to
@@ -42,7 +42,9 @@ export function toServiceError(
       { cause: error },
     );
   }
-  if (isCohortError(error)) return error;
+  // A CohortError raised under the SDK (the response byte cap) keeps its own message.
+  const carried = carriedCohortError(error);
+  if (carried) return carried;
   if (APICallError.isInstance(error)) {
     const status = error.statusCode ? `HTTP ${error.statusCode}` : 'no response';
     const hint =

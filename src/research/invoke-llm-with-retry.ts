@@ -1,6 +1,7 @@
 import type { LanguageModel, ModelMessage } from 'ai';
 import type { z } from 'zod';
 import { settleBounded } from '../bounded-call/index.js';
+import { carriedCohortError } from '../errors/index.js';
 import type { TokenCount } from './research-events.js';
 
 /** Options of {@link invokeLlmWithRetry}. */
@@ -108,10 +109,11 @@ export async function invokeLlmWithRetry<T>(
       );
       continue;
     }
-    lastError = timed.message;
+    // The model provider's own errors (the response byte cap) arrive wrapped by the AI SDK.
+    lastError = carriedCohortError(timed.error)?.message ?? timed.message;
     messages.push({
       role: 'user',
-      content: `The previous attempt failed (${timed.message}). Answer again, briefly, with one JSON object matching the schema.`,
+      content: `The previous attempt failed (${lastError}). Answer again, briefly, with one JSON object matching the schema.`,
     });
   }
   return { ok: false, error: lastError, attempts: options.maxRetries + 1 };

@@ -19,7 +19,13 @@ export type ChatReply =
   /** Accepts the request and never answers (until the client gives up). */
   | { kind: 'hang' }
   /** A 200 whose body is not valid JSON (a broken SSE event when streaming). */
-  | { kind: 'malformed' };
+  | { kind: 'malformed' }
+  /**
+   * A 200 that starts an answer and never ends its line (nor its JSON, nor its SSE event): `a`s
+   * written as fast as the client reads them, until the client closes or `stopAfterBytes` (then it
+   * hangs), so a client without a byte cap is not run out of memory by its own test.
+   */
+  | { kind: 'endless'; stopAfterBytes?: number };
 
 /** One scripted answer of `/v1/embeddings`. */
 export type EmbeddingReply =
@@ -41,6 +47,8 @@ export interface FakeOpenAI {
   requests: RecordedRequest[];
   /** Connections the client closed before the server answered (cancellation, timeouts). */
   readonly clientAborts: number;
+  /** Bytes of `endless` answers written so far, all requests together. */
+  readonly endlessBytes: number;
   /** Resolves the next time a client closes a connection before its answer. */
   nextClientAbort(): Promise<void>;
   close(): Promise<void>;
@@ -63,6 +71,7 @@ export async function startFakeOpenAI(
   const embeddings = [...(script.embeddings ?? [])];
   const requests: RecordedRequest[] = [];
   let clientAborts = 0;
+  const endless = { bytes: 0 };
   let waiters: Array<() => void> = [];
 
   const server = createServer((req, res) => {
@@ -83,7 +92,7 @@ export async function startFakeOpenAI(
           woken.forEach((wake) => wake());
         }
       });
-      if (path.endsWith('/chat/completions')) answerChat(chat.shift(), body, res);
+      if (path.endsWith('/chat/completions')) answerChat(chat.shift(), body, res, endless);
       else if (path.endsWith('/embeddings')) answerEmbeddings(embeddings.shift(), body, res);
       else sendError(res, 404, `no route ${path}`);
     });
@@ -95,6 +104,9 @@ export async function startFakeOpenAI(
     requests,
     get clientAborts() {
       return clientAborts;
+    },
+    get endlessBytes() {
+      return endless.bytes;
     },
     nextClientAbort: () => new Promise<void>((resolve) => waiters.push(resolve)),
     close: () =>
@@ -109,9 +121,11 @@ function answerChat(
   reply: ChatReply | undefined,
   body: Record<string, unknown>,
   res: ServerResponse,
+  endless: { bytes: number },
 ) {
   if (!reply) return sendError(res, 400, 'the fake server has no scripted chat reply left');
   if (reply.kind === 'hang') return;
+  if (reply.kind === 'endless') return answerEndless(body.stream === true, res, endless, reply);
   if (reply.kind === 'status')
     return sendError(res, reply.status, reply.message ?? 'scripted failure', reply.headers);
   const model = typeof body.model === 'string' ? body.model : 'fake-model';
@@ -221,6 +235,34 @@ function answerChat(
     setImmediate(writeNext);
   };
   writeNext();
+}
+
+/** Writes an answer whose line never ends, as fast as the client reads it (see `endless`). */
+function answerEndless(
+  stream: boolean,
+  res: ServerResponse,
+  endless: { bytes: number },
+  reply: { stopAfterBytes?: number },
+) {
+  const stopAfter = reply.stopAfterBytes ?? 64 * 1024 * 1024;
+  res.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json' });
+  const start = stream
+    ? 'data: {"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"'
+    : '{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"';
+  const block = Buffer.alloc(64 * 1024, 'a');
+  let sent = 0;
+  const send = (chunk: Buffer) => {
+    sent += chunk.length;
+    endless.bytes += chunk.length;
+    return res.write(chunk);
+  };
+  const pump = () => {
+    while (!res.destroyed && sent < stopAfter) {
+      if (!send(block)) return void res.once('drain', pump);
+    }
+  };
+  send(Buffer.from(start));
+  pump();
 }
 
 function answerEmbeddings(

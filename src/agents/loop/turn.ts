@@ -5,18 +5,16 @@ import type {
 } from '@ai-sdk/provider';
 import { CohortError } from '../../errors/index.js';
 import { attemptSignal, sleep } from '../../bounded-call/index.js';
-import { isRetryable, retryDelay, toServiceError } from '../../models/index.js';
+import {
+  isRetryable,
+  MAX_MODEL_OUTPUT_CHARS,
+  retryDelay,
+  toServiceError,
+} from '../../models/index.js';
 import type { TokenUsage } from '../../schema/index.js';
 import type { PendingToolCall } from './tool-execution.js';
 import type { LoopEvent } from './types.js';
 import { toTokenUsage } from './usage.js';
-
-/**
- * Most characters one model call may produce (text, reasoning and tool arguments together) before
- * the loop stops reading it. Far above any model's output limit (128k tokens is about 500,000
- * characters), so only an endpoint that streams without end, hostile or broken, reaches it.
- */
-export const MAX_TURN_OUTPUT_CHARS = 1_000_000;
 
 /** One model call of a run. */
 export interface TurnRequest {
@@ -28,7 +26,7 @@ export interface TurnRequest {
   maxRetries: number;
   retryDelayMs: number | undefined;
   signal: AbortSignal | undefined;
-  /** Output bound of the call (default {@link MAX_TURN_OUTPUT_CHARS}). */
+  /** Output bound of the call (default {@link MAX_MODEL_OUTPUT_CHARS}). */
   maxOutputChars?: number;
 }
 
@@ -49,7 +47,7 @@ export interface TurnOutcome {
  * end as a {@link CohortError}.
  */
 export async function* runTurn(request: TurnRequest): AsyncGenerator<LoopEvent, TurnOutcome> {
-  const maxChars = request.maxOutputChars ?? MAX_TURN_OUTPUT_CHARS;
+  const maxChars = request.maxOutputChars ?? MAX_MODEL_OUTPUT_CHARS;
   for (let attempt = 0; ; attempt++) {
     const bound = attemptSignal(request.signal, request.timeoutMs);
     let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
