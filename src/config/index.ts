@@ -12,3 +12,4 @@ export {
   protectedEntryOf,
   type ProtectedProjectEntry,
 } from './project-files.js';
+export { OPEN_WITHOUT_WAITING, specialFileType } from './regular-file.js';

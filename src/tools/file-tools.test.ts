@@ -1,4 +1,8 @@
+import { spawn, spawnSync } from 'node:child_process';
 import {
+  closeSync,
+  constants,
+  openSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -17,6 +21,7 @@ import { createGlobTool } from './glob-tool.js';
 import { createGrepTool } from './grep-tool.js';
 import { createReadTool } from './read-tool.js';
 import { createWorkspace, type Workspace } from './workspace.js';
+import { namedPipe } from '../test/named-pipe.js';
 import { createWriteDocTool, createWriteTool } from './write-tool.js';
 
 const base = mkdtempSync(join(tmpdir(), 'cohort-tools-'));
@@ -422,5 +427,109 @@ describe('escapes through the file tools (each closed)', () => {
     expect(edit).toMatchObject({ ok: false, code: 'forbidden' });
     rmSync(join(root, 'harmless.txt'));
     rmSync(join(root, '.env'));
+  });
+});
+
+describe('FIFOs, sockets and devices in the workspace (never opened to wait)', () => {
+  const fifos = join(base, 'fifos');
+  mkdirSync(join(fifos, 'sub'), { recursive: true });
+  writeFileSync(join(fifos, 'README.md'), 'hello\n');
+  writeFileSync(join(fifos, 'sub', 'notes.md'), 'hello again\n');
+  const fifoWorkspace = createWorkspace(fifos);
+  const mkfifo = (name: string) => {
+    const made = spawnSync('mkfifo', [join(fifos, name)]);
+    if (made.status !== 0) throw new Error(`mkfifo failed: ${String(made.stderr)}`);
+  };
+  /** Opens both ends without waiting, which lets an open blocked on `name` return. */
+  const unblock = (name: string) => {
+    for (const flags of [constants.O_RDONLY, constants.O_WRONLY]) {
+      try {
+        closeSync(openSync(join(fifos, name), flags | constants.O_NONBLOCK));
+      } catch {
+        // no one waiting on that end
+      }
+    }
+  };
+  /** `work`, or a failure naming the FIFO it hung on (after unblocking it, so the test ends). */
+  async function settles<T>(work: Promise<T>, name: string): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        unblock(name);
+        reject(new Error(`hung on the FIFO ${name}`));
+      }, 3000);
+    });
+    try {
+      return await Promise.race([work, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  mkfifo('pipe');
+  mkfifo('sub/pipe.md');
+
+  it('read refuses a FIFO at once, saying what it is', async () => {
+    // A writer waits on the other end: a read that opened it would get text, not an error.
+    const stop = namedPipe(join(fifos, 'written'), 'text from the writer');
+    try {
+      for (const path of ['pipe', 'written']) {
+        const result = await settles(createReadTool(fifoWorkspace).execute({ path }, {}), path);
+        expect(result, path).toMatchObject({
+          ok: false,
+          code: 'invalid_input',
+          error: expect.stringContaining('is not a regular file but a FIFO (named pipe)'),
+        });
+      }
+    } finally {
+      stop();
+      rmSync(join(fifos, 'written'));
+    }
+  });
+
+  it('write and edit refuse a FIFO, with or without a reader on it, and write nothing', async () => {
+    const write = createWriteTool(fifoWorkspace);
+    const alone = await settles(write.execute({ path: 'pipe', content: 'x' }, {}), 'pipe');
+    expect(alone).toMatchObject({ ok: false, code: 'invalid_input' });
+    expect(JSON.stringify(alone)).toContain('not a regular file');
+    const reader = spawn('sh', ['-c', 'cat pipe', 'sh'], { cwd: fifos });
+    let read = '';
+    reader.stdout.on('data', (chunk: Buffer) => (read += chunk.toString()));
+    await new Promise((done) => setTimeout(done, 200));
+    try {
+      const withReader = await settles(write.execute({ path: 'pipe', content: 'x' }, {}), 'pipe');
+      expect(withReader).toMatchObject({
+        ok: false,
+        error: expect.stringContaining('a FIFO (named pipe)'),
+      });
+    } finally {
+      reader.kill('SIGKILL');
+    }
+    expect(read).toBe('');
+    const edit = await settles(
+      createEditTool(fifoWorkspace).execute({ path: 'pipe', oldText: 'a', newText: 'b' }, {}),
+      'pipe',
+    );
+    expect(edit).toMatchObject({ ok: false, code: 'invalid_input' });
+  });
+
+  it('grep and glob over a workspace holding FIFOs answer, skipping them', async () => {
+    const grep = await settles(
+      createGrepTool(fifoWorkspace).execute({ pattern: 'hello' }, {}),
+      'sub/pipe.md',
+    );
+    expect(grep).toMatchObject({ ok: true });
+    expect(
+      (grep as { matches: Array<{ file: string }> }).matches.map((m) => m.file).sort(),
+    ).toEqual(['README.md', 'sub/notes.md']);
+    const named = await settles(
+      createGrepTool(fifoWorkspace).execute({ pattern: 'hello', path: 'sub/pipe.md' }, {}),
+      'sub/pipe.md',
+    );
+    expect(named).toMatchObject({ matches: [] });
+    const glob = await settles(
+      createGlobTool(fifoWorkspace).execute({ pattern: '**/*' }, {}),
+      'pipe',
+    );
+    expect(glob).toMatchObject({ ok: true });
   });
 });

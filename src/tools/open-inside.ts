@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { mkdir, open, readlink, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, sep } from 'node:path';
-import { protectedEntryOf } from '../config/index.js';
+import { OPEN_WITHOUT_WAITING, protectedEntryOf, specialFileType } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 import type { Workspace } from './workspace.js';
 
@@ -39,6 +39,16 @@ async function verifyOpen(
   path: string,
 ): Promise<string | undefined> {
   const info = await handle.stat();
+  // Opened without waiting (OPEN_WITHOUT_WAITING), so a FIFO got here instead of blocking the open
+  // for ever; only regular files (and folders, which read lists) are the tools' to read or write.
+  const special = specialFileType(info);
+  if (special) {
+    throw new CohortError(
+      'invalid_input',
+      `"${path}" is not a regular file but ${special}: the file tools only read and write regular files.`,
+      { field: 'path' },
+    );
+  }
   let real: string | undefined;
   try {
     real = await readlink(`/proc/self/fd/${handle.fd}`);
@@ -84,11 +94,12 @@ export async function readInside(
   path: string,
 ): Promise<{ real: string; buffer: Buffer; isDirectory: boolean }> {
   const real = workspace.resolve(path);
-  const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW).catch(
-    (error: NodeJS.ErrnoException) => {
-      throw openError(error, path);
-    },
-  );
+  const handle = await open(
+    real,
+    constants.O_RDONLY | constants.O_NOFOLLOW | OPEN_WITHOUT_WAITING,
+  ).catch((error: NodeJS.ErrnoException) => {
+    throw openError(error, path);
+  });
   try {
     const opened = (await verifyOpen(handle, workspace, path)) ?? real;
     // Checked on the file actually opened: a symlink to `.env` or a pattern that reaches it is
@@ -130,7 +141,7 @@ export async function writeInside(
   let created = false;
   let handle: FileHandle;
   try {
-    handle = await open(again, constants.O_WRONLY | constants.O_NOFOLLOW);
+    handle = await open(again, constants.O_WRONLY | constants.O_NOFOLLOW | OPEN_WITHOUT_WAITING);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
       throw openError(error as NodeJS.ErrnoException, path);
@@ -175,6 +186,13 @@ function openError(error: NodeJS.ErrnoException, path: string): CohortError {
         field: 'path',
         cause: error,
       },
+    );
+  // What a FIFO with no reader, or a socket, gives when opened without waiting.
+  if (error.code === 'ENXIO')
+    return new CohortError(
+      'invalid_input',
+      `"${path}" is not a regular file (a FIFO or a socket): the file tools only read and write regular files.`,
+      { field: 'path', cause: error },
     );
   if (error.code === 'EISDIR')
     return new CohortError('invalid_input', `"${path}" is a folder, not a file.`, {

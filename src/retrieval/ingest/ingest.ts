@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, extname, join, relative, resolve, sep } from 'node:path';
+import { OPEN_WITHOUT_WAITING } from '../../config/index.js';
 import { CohortError, isCohortError } from '../../errors/index.js';
 import type { ChunkRecord, DocumentRecord } from '../../schema/index.js';
 import type { Store } from '../../store/index.js';
@@ -547,12 +548,6 @@ function refuseClashes(
 }
 
 /**
- * Opening without waiting: a file replaced by a FIFO after the folder was listed would otherwise
- * block the open until something writes to it. Regular files read the same either way.
- */
-const OPEN_WITHOUT_WAITING = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
-
-/**
  * Reads a regular file up to `maxBytes`; a larger, unreadable or not regular file (a FIFO, socket
  * or device put in its place since the folder was listed) is reported, not thrown.
  */
@@ -562,7 +557,8 @@ async function readCapped(
 ): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; reason: string; kind: SkipKind }> {
   let handle;
   try {
-    handle = await open(file, OPEN_WITHOUT_WAITING);
+    // Without waiting: a file replaced by a FIFO after the folder was listed.
+    handle = await open(file, constants.O_RDONLY | OPEN_WITHOUT_WAITING);
     const stats = await handle.stat();
     const type = stats.isFile() ? undefined : (specialFileType(stats) ?? 'a folder');
     if (type) return { ok: false, reason: notRegularFileReason(type), kind: 'not_regular_file' };

@@ -1,4 +1,5 @@
-import type { Dirent, Stats } from 'node:fs';
+// Where cohort says what a FIFO, socket or device is (the file tools use it too).
+export { specialFileType } from '../../config/index.js';
 
 /** Why an ingestion left a file out, as a category the summary counts. */
 export type SkipKind =
@@ -45,20 +46,6 @@ export function describeSkipped(skipped: readonly Pick<SkippedFile, 'kind'>[]): 
   for (const { kind } of skipped) counts.set(kind, (counts.get(kind) ?? 0) + 1);
   const parts = [...counts].map(([kind, n]) => `${n} ${KIND_NAMES[kind][n === 1 ? 0 : 1]}`);
   return `${skipped.length} skipped (${parts.join(', ')})`;
-}
-
-/**
- * What a file that is neither a regular file, a folder nor a symbolic link is, in words; undefined
- * for a regular file, a folder or a link.
- *
- * @example
- * specialFileType(entry); // 'a FIFO (named pipe)'
- */
-export function specialFileType(entry: Dirent | Stats): string | undefined {
-  if (entry.isFIFO()) return 'a FIFO (named pipe)';
-  if (entry.isSocket()) return 'a socket';
-  if (entry.isCharacterDevice() || entry.isBlockDevice()) return 'a device';
-  return undefined;
 }
 
 /** Why a FIFO, socket or device is named in `skipped`. */
