@@ -58,24 +58,44 @@ export interface DefinedTermIndex {
   ): number[];
 }
 
+/** One bold-lead definition: the chunk it is in and the stems of the term it defines. */
+export interface DefinedTerm {
+  doc: number;
+  stems: string[];
+}
+
 /**
- * Indexes the bold-lead definitions of `chunks` (see {@link boldLeadTerms}).
+ * Every bold-lead definition of `chunks` (see {@link boldLeadTerms}), in chunk order: what
+ * {@link definedTermIndex} is built from, read from the text once and saved with the lexical index.
+ */
+export function findDefinedTerms(chunks: readonly ChunkRecord[]): DefinedTerm[] {
+  const found: DefinedTerm[] = [];
+  chunks.forEach((chunk, doc) => {
+    for (const stems of boldLeadTerms(chunk.text)) found.push({ doc, stems });
+  });
+  return found;
+}
+
+/**
+ * Indexes the bold-lead definitions of `chunks` (see {@link boldLeadTerms}), or the definitions
+ * {@link findDefinedTerms} found in them.
  *
  * @example
  * const defined = definedTermIndex(chunks);
  * defined.addBonus(queryTerms, scores, index, undefined); // "What is a ROS 2 topic?" lifts "**Topics**: Named buses…"
  */
-export function definedTermIndex(chunks: readonly ChunkRecord[]): DefinedTermIndex {
+export function definedTermIndex(
+  source: readonly ChunkRecord[] | { definitions: readonly DefinedTerm[] },
+): DefinedTermIndex {
+  const definitions = 'definitions' in source ? source.definitions : findDefinedTerms(source);
   // First stem of each defined term → (chunk, all its stems).
   const byStem = new Map<string, Array<{ doc: number; stems: string[] }>>();
-  chunks.forEach((chunk, doc) => {
-    for (const stems of boldLeadTerms(chunk.text)) {
-      const key = stems[0]!;
-      let entries = byStem.get(key);
-      if (!entries) byStem.set(key, (entries = []));
-      entries.push({ doc, stems });
-    }
-  });
+  for (const { doc, stems } of definitions) {
+    const key = stems[0]!;
+    let entries = byStem.get(key);
+    if (!entries) byStem.set(key, (entries = []));
+    entries.push({ doc, stems });
+  }
   const bonuses: DefinedTermIndex['bonuses'] = (terms, index, mask) => {
     const bonus = new Map<number, number>();
     // The query's best attainable weight: a defined term must be the bulk of what it asks about.

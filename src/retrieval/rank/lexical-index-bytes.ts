@@ -1,7 +1,11 @@
 import type { LexicalIndexData } from './lexical-index.js';
+import type { SavedRanker } from './ranker.js';
 
-/** First bytes of a saved index: the format's name and version (a new layout bumps the digit). */
-const MAGIC = 'CLX1';
+/**
+ * First bytes of a saved index: the format's name and version (a new layout bumps the digit).
+ * 2: the acronyms and bold-lead definitions read from the text are saved with the index.
+ */
+const MAGIC = 'CLX2';
 
 type ArrayName = Exclude<keyof LexicalIndexData, 'terms' | 'bigrams'>;
 
@@ -22,22 +26,30 @@ interface Header {
   terms: string[];
   bigrams: boolean;
   lengths: number[];
+  /** The acronym map as [acronym, long forms] pairs, in the map's order. */
+  acronyms: [string, string[]][];
+  /** The definitions as [chunk number, stems] pairs, in chunk order. */
+  definitions: [number, string[]][];
 }
 
 const align8 = (offset: number) => Math.ceil(offset / 8) * 8;
 
 /**
- * Writes a built index as bytes: `CLX1`, the header's byte length (u32), a JSON header (terms,
- * flags, array lengths), then each typed array at an 8-byte boundary, in platform byte order.
+ * Writes a built index as bytes: `CLX2`, the header's byte length (u32), a JSON header (terms,
+ * flags, array lengths, acronyms, definitions), then each typed array at an 8-byte boundary, in
+ * platform byte order.
  *
  * @example
- * await store.cache.put('lexical-index', key, encodeLexicalIndex(data));
+ * await store.cache.put('lexical-index', key, encodeLexicalIndex(ranker.toSave()));
  */
-export function encodeLexicalIndex(data: LexicalIndexData): Uint8Array {
+export function encodeLexicalIndex(saved: SavedRanker): Uint8Array {
+  const data = saved.index;
   const header: Header = {
     terms: data.terms,
     bigrams: data.bigrams,
     lengths: ARRAYS.map(([name]) => data[name].length),
+    acronyms: [...saved.acronyms].map(([acronym, forms]) => [acronym, [...forms]]),
+    definitions: saved.definitions.map(({ doc, stems }) => [doc, stems]),
   };
   const headerBytes = new TextEncoder().encode(JSON.stringify(header));
   let size = align8(8 + headerBytes.length);
@@ -55,17 +67,38 @@ export function encodeLexicalIndex(data: LexicalIndexData): Uint8Array {
   return bytes;
 }
 
-const isHeader = (value: unknown): value is Header => {
+const isStrings = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((item) => typeof item === 'string');
+
+const isHeader = (value: unknown, chunkCount: number): value is Header => {
   const header = value as Partial<Header> | null;
   return (
     typeof header === 'object' &&
     header !== null &&
-    Array.isArray(header.terms) &&
-    header.terms.every((term) => typeof term === 'string') &&
+    isStrings(header.terms) &&
     typeof header.bigrams === 'boolean' &&
     Array.isArray(header.lengths) &&
     header.lengths.length === ARRAYS.length &&
-    header.lengths.every((length) => Number.isInteger(length) && length >= 0)
+    header.lengths.every((length) => Number.isInteger(length) && length >= 0) &&
+    Array.isArray(header.acronyms) &&
+    header.acronyms.every(
+      (pair) =>
+        Array.isArray(pair) &&
+        pair.length === 2 &&
+        typeof pair[0] === 'string' &&
+        isStrings(pair[1]),
+    ) &&
+    Array.isArray(header.definitions) &&
+    header.definitions.every(
+      (pair) =>
+        Array.isArray(pair) &&
+        pair.length === 2 &&
+        Number.isInteger(pair[0]) &&
+        pair[0] >= 0 &&
+        pair[0] < chunkCount &&
+        isStrings(pair[1]) &&
+        pair[1].length > 0,
+    )
   );
 };
 
@@ -75,10 +108,7 @@ const isHeader = (value: unknown): value is Header => {
  * builds the index again). Every posting and vector entry is checked to point inside the index, so
  * damaged bytes cannot make a query read out of bounds.
  */
-export function decodeLexicalIndex(
-  bytes: Uint8Array,
-  chunkCount: number,
-): LexicalIndexData | undefined {
+export function decodeLexicalIndex(bytes: Uint8Array, chunkCount: number): SavedRanker | undefined {
   try {
     if (bytes.length < 8 || new TextDecoder().decode(bytes.subarray(0, 4)) !== MAGIC)
       return undefined;
@@ -88,22 +118,33 @@ export function decodeLexicalIndex(
     const header: unknown = JSON.parse(
       new TextDecoder().decode(bytes.subarray(8, 8 + headerLength)),
     );
-    if (!isHeader(header)) return undefined;
+    if (!isHeader(header, chunkCount)) return undefined;
     let offset = align8(8 + headerLength);
     const arrays: Partial<Record<ArrayName, Int32Array | Float32Array | Float64Array>> = {};
     for (const [i, [name, Type]] of ARRAYS.entries()) {
       const length = header.lengths[i] as number;
       const byteLength = length * Type.BYTES_PER_ELEMENT;
       if (offset + byteLength > bytes.length) return undefined;
-      // A copy: aligned, and independent of the (possibly pooled) buffer the bytes came in. Not
-      // `bytes.slice`, which on a Node Buffer is a view.
-      const part = new Uint8Array(byteLength);
-      part.set(bytes.subarray(offset, offset + byteLength));
-      arrays[name] = new Type(part.buffer);
+      const at = bytes.byteOffset + offset;
+      if (at % Type.BYTES_PER_ELEMENT === 0) {
+        // Read in place (a start cache's file, a row's bytes): no copy of a 29 MB index.
+        arrays[name] = new Type(bytes.buffer as ArrayBuffer, at, length);
+      } else {
+        // Not aligned (bytes at an odd place of a larger buffer): copied. Not `bytes.slice`,
+        // which on a Node Buffer is a view.
+        const part = new Uint8Array(byteLength);
+        part.set(bytes.subarray(offset, offset + byteLength));
+        arrays[name] = new Type(part.buffer);
+      }
       offset = align8(offset + byteLength);
     }
     const data = { terms: header.terms, bigrams: header.bigrams, ...arrays } as LexicalIndexData;
-    return isConsistent(data, chunkCount) ? data : undefined;
+    if (!isConsistent(data, chunkCount)) return undefined;
+    return {
+      index: data,
+      acronyms: new Map(header.acronyms.map(([acronym, forms]) => [acronym, new Set(forms)])),
+      definitions: header.definitions.map(([doc, stems]) => ({ doc, stems })),
+    };
   } catch {
     return undefined;
   }

@@ -9,7 +9,12 @@ import {
   type LexicalIndexData,
   type LexicalIndexOptions,
 } from './lexical-index.js';
-import { DEFINED_TERM_WEIGHT, definedTermIndex } from './defined-terms.js';
+import {
+  DEFINED_TERM_WEIGHT,
+  definedTermIndex,
+  findDefinedTerms,
+  type DefinedTerm,
+} from './defined-terms.js';
 import { createScoreScratch, topScoring, type ScoredList } from './score-lists.js';
 import {
   expandAcronyms,
@@ -97,12 +102,29 @@ export interface RankedChunk {
   score: number;
 }
 
+/**
+ * What a ranker reads from the chunks' text, to save (see `encodeLexicalIndex`) and pass back to
+ * {@link createRanker}: a start that loads it reads no chunk's text (at ten copies of the ROS 2
+ * docs, mining the acronyms alone took 1.8 s of a cold `cohort ask`).
+ */
+export interface SavedRanker {
+  /** The lexical index's arrays. */
+  index: LexicalIndexData;
+  /** The acronym ↔ long form pairs {@link mineAcronyms} found, in the order found. */
+  acronyms: AcronymMap;
+  /** The bold-lead definitions `findDefinedTerms` found, in chunk order. */
+  definitions: readonly DefinedTerm[];
+}
+
 /** A ranker over a fixed set of chunks. */
 export interface Ranker {
   readonly chunks: readonly ChunkRecord[];
   readonly techniques: Techniques;
-  /** The lexical index's arrays, to save (see `encodeLexicalIndex`) and pass back to {@link createRanker}. */
-  readonly indexData?: LexicalIndexData;
+  /**
+   * What to save of this ranker (the lexical index, and what the techniques read from the text,
+   * read now when they are off), to pass back to {@link createRanker} over the same chunks.
+   */
+  toSave?(): SavedRanker;
   /** Ranks chunks for `query`; `mask` (1 = allowed) restricts the candidates. */
   rank(query: string, options?: { limit?: number; mask?: Uint8Array }): RankedChunk[];
   /**
@@ -183,9 +205,9 @@ export function expandQuery(
 }
 
 /**
- * Builds a model-free ranker over `chunks`: BM25 plus the chosen techniques. `built` is the
- * lexical index saved from a ranker over the same chunks with the same index settings
- * ({@link lexicalIndexSettings}); it is used instead of building the index again.
+ * Builds a model-free ranker over `chunks`: BM25 plus the chosen techniques. `built` is what
+ * {@link Ranker.toSave} gave for the same chunks and index settings
+ * ({@link lexicalIndexSettings}); it is used instead of reading the chunks' text again.
  *
  * @example
  * const ranker = createRanker(chunks, { techniques: 'bm25' });
@@ -194,20 +216,25 @@ export function expandQuery(
 export function createRanker(
   chunks: readonly ChunkRecord[],
   options: RankerOptions = {},
-  built?: LexicalIndexData,
+  built?: SavedRanker,
 ): Ranker {
   const techniques = resolveTechniques(options.techniques);
   let wordnet = options.wordnet;
   const indexData =
-    built ??
+    built?.index ??
     buildLexicalIndexData(chunks, {
       fields: techniques.fields ? (options.fieldWeights ?? DEFAULT_FIELD_WEIGHTS) : undefined,
     });
   const index = lexicalIndexFromData(chunks, indexData);
-  const defined = techniques.definedTerms ? definedTermIndex(chunks) : undefined;
-  const acronyms: AcronymMap = techniques.acronyms
-    ? mineAcronyms(chunks.map((c) => c.text))
-    : new Map();
+  // Read from the text when a technique needs them or they are saved, once.
+  let definitions = built?.definitions;
+  const definedTerms = () => (definitions ??= findDefinedTerms(chunks));
+  let mined = built?.acronyms;
+  const minedAcronyms = () => (mined ??= mineAcronyms(chunks.map((c) => c.text)));
+  const defined = techniques.definedTerms
+    ? definedTermIndex({ definitions: definedTerms() })
+    : undefined;
+  const acronyms: AcronymMap = techniques.acronyms ? minedAcronyms() : new Map();
   const sources = { acronyms, wordnet: () => (wordnet ??= openWordNet()) };
   const vocabulary = techniques.vocabulary
     ? createQueryVocabulary(chunks, {
@@ -223,7 +250,7 @@ export function createRanker(
   return {
     chunks,
     techniques,
-    indexData,
+    toSave: () => ({ index: indexData, acronyms: minedAcronyms(), definitions: definedTerms() }),
     readQuery: (query) => vocabulary?.repair(query) ?? { text: query, repairs: [] },
     rank(asked, { limit = 5, mask } = {}) {
       const query = vocabulary ? vocabulary.repair(asked).text : asked;

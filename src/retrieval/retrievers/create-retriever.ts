@@ -233,9 +233,9 @@ async function loadOrBuildRanker(
   const data = saved && decodeLexicalIndex(saved, chunks.length);
   if (data) return createRanker(chunks, options, data);
   const ranker = createRanker(chunks, options);
-  if (ranker.indexData) {
+  if (ranker.toSave) {
     await store.cache
-      .put(LEXICAL_INDEX_CACHE, key, encodeLexicalIndex(ranker.indexData))
+      .put(LEXICAL_INDEX_CACHE, key, encodeLexicalIndex(ranker.toSave()))
       .catch(() => undefined);
   }
   return ranker;
