@@ -3,6 +3,7 @@ import { streamSSE } from 'hono/streaming';
 import { toWire } from '../schema/index.js';
 import type { Store } from '../store/index.js';
 import { errorBody } from './api-error.js';
+import { clientAbort } from './client-abort.js';
 import { describeFailure } from './error-handler.js';
 import type { ServerEnv } from './server-env.js';
 import { resumeEvents, startEvents } from './start-events.js';
@@ -13,7 +14,8 @@ export type SendEvent = (event: string, data: unknown) => Promise<void>;
 /**
  * Answers with a run's events as Server-Sent Events. The run is started before the response is
  * committed, so a failure up front is still a plain error status (see {@link startEvents}); a
- * client that goes away aborts the run through the signal given to `start`; a failure mid-stream
+ * client that goes away, before the first event or after, aborts the run through the signal given
+ * to `start` ({@link clientAbort}); a failure mid-stream
  * becomes an `error` event. `write` turns each event into the endpoint's own events.
  *
  * @example
@@ -31,7 +33,7 @@ export async function eventStreamResponse<T>(
     write: (event: T, send: SendEvent) => Promise<void>;
   },
 ): Promise<Response> {
-  const abort = new AbortController();
+  const abort = clientAbort(c);
   const started = await startEvents(input.start(abort.signal));
   return streamSSE(c, async (stream) => {
     stream.onAbort(() => abort.abort());

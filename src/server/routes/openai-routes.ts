@@ -6,6 +6,7 @@ import { CohortError, isCohortError } from '../../errors/index.js';
 import { toWire, type ChatRequest } from '../../schema/index.js';
 import type { Store } from '../../store/index.js';
 import { errorBody, HttpError } from '../api-error.js';
+import { clientAbort } from '../client-abort.js';
 import { degradedFailure } from '../degraded-answer.js';
 import { describeFailure } from '../error-handler.js';
 import {
@@ -79,7 +80,9 @@ export function openAiRoutes(parts: {
       ...(request.model !== ROUTED_MODEL ? { agent: request.model } : {}),
     };
     const created = seconds();
-    const abort = new AbortController();
+    // The client leaving stops the run, streamed or not (a non-streamed answer has no stream
+    // to notice it).
+    const abort = clientAbort(c);
     let started;
     try {
       started = await startEvents(assistant.askStream(input, { signal: abort.signal }));

@@ -1,0 +1,21 @@
+import type { Context } from 'hono';
+
+/**
+ * The cancellation of the run a request starts, aborted when its client goes away. It follows the
+ * request's own signal from the start (the Node adapter aborts that signal when the connection
+ * closes before the answer is finished), so a client that leaves before the first event of a
+ * stream (research planning, the first model call) or while a non-streamed answer is computed
+ * stops the run, and no model call is retried for nobody. A streamed answer also calls `abort()`
+ * from `stream.onAbort`, its own notice of the client gone.
+ *
+ * @example
+ * const abort = clientAbort(c);
+ * const started = await startEvents(assistant.askStream(input, { signal: abort.signal }));
+ */
+export function clientAbort(c: Context): AbortController {
+  const abort = new AbortController();
+  const request = c.req.raw.signal;
+  if (request.aborted) abort.abort(request.reason);
+  else request.addEventListener('abort', () => abort.abort(request.reason), { once: true });
+  return abort;
+}
