@@ -1,3 +1,5 @@
+import { rankedBy } from './ranked-by.js';
+
 /** The question forms the router recognises (book-subagents-research.md R2, R3). */
 export const INTENT_CUES = [
   'definition',
@@ -92,8 +94,8 @@ export function detectIntentCues(words: readonly string[]): IntentCues {
     const match = PATTERNS[cue].exec(text);
     if (match) found.push({ cue, at: match.index });
   }
-  found.sort((a, b) => a.at - b.at);
-  const cues = found.map(({ cue }) => cue);
+  // Earliest first, ties in the order of INTENT_CUES (as a stable sort by position gives them).
+  const cues = rankedBy(found, (entry) => -entry.at).map(({ cue }) => cue);
   // "What is X?" and "Define X" name a definition even when a later word ("work") looks explanatory.
   // Only a definition that opens the question: "How does the robot know which cup you mean?" opens
   // with an explanation, and "mean" later does not make it a definition.

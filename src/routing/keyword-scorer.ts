@@ -36,6 +36,12 @@ const isEnglishWord = (word: string): boolean => englishDictionary().has(word);
 
 const TYPO_CACHE_LIMIT = 20_000;
 
+/** What {@link scoreKeywords} needs of a word, when its caller knows it already. */
+export interface KnownKeywordWord {
+  readonly keywordTypo: string | undefined;
+  readonly keywords: readonly CompiledKeyword[] | undefined;
+}
+
 /** The keyword evidence for one agent. */
 export interface KeywordMatch {
   /** 0..1: 1 − Π(1 − weight) over the distinct keywords found. */
@@ -147,53 +153,51 @@ export function scoreKeywords(
   options: {
     isWord?: (word: string) => boolean;
     /**
-     * The keyword stem each word is a typo of ({@link keywordTypo} with the same `isWord`), when
-     * the caller has them at hand already (a router's per-word records): not looked up again.
+     * What the caller knows of each word already, index for index (a router's word records):
+     * the keyword stem it is a typo of ({@link keywordTypo} with the same `isWord`) and the
+     * phrases that may start at it (`byFirstStem` of its typo, else of its stem); not looked up
+     * again.
      */
-    typos?: ReadonlyArray<string | undefined>;
-    /**
-     * The phrases that may start at each word (`byFirstStem` of its typo, else of its stem), when
-     * the caller has them at hand with `typos` (a router's word records): not looked up again.
-     */
-    starting?: ReadonlyArray<readonly CompiledKeyword[] | undefined>;
+    known?: ReadonlyArray<KnownKeywordWord>;
   } = {},
 ): Record<string, KeywordMatch> {
   const { stems, words } = query;
-  const fuzzy = options.typos ?? typosOf(compiled, query, options.isWord ?? isEnglishWord);
-  const starting = options.typos ? options.starting : undefined;
+  const known = options.known;
+  const fuzzy = known ? undefined : typosOf(compiled, query, options.isWord ?? isEnglishWord);
 
-  const miss = new Map<string, number>();
-  const matched = new Map<string, string[]>();
-  const nextFree = new Map<string, number>();
+  // Per agent, made at its first match (most clauses match few keywords, many none).
+  let miss: Map<string, number> | undefined;
+  let matched: Map<string, string[]> | undefined;
+  let nextFree: Map<string, number> | undefined;
   for (let i = 0; i < stems.length; i += 1) {
-    const candidates = starting
-      ? starting[i]
-      : compiled.byFirstStem.get(fuzzy[i] ?? stems[i] ?? '');
+    const candidates = known
+      ? known[i]!.keywords
+      : compiled.byFirstStem.get(fuzzy![i] ?? stems[i] ?? '');
     if (!candidates) continue;
     for (const keyword of candidates) {
-      if ((nextFree.get(keyword.agent) ?? 0) > i) continue;
+      if ((nextFree?.get(keyword.agent) ?? 0) > i) continue;
       // The phrase's stems follow, each as written or through a typo (a loop, no closure).
       let typo = false;
       let fits = true;
       for (let k = 0; k < keyword.stems.length; k += 1) {
         const stem = keyword.stems[k];
         if (stems[i + k] === stem) continue;
-        if (fuzzy[i + k] === stem) typo = true;
+        if ((known ? known[i + k]?.keywordTypo : fuzzy![i + k]) === stem) typo = true;
         else {
           fits = false;
           break;
         }
       }
       if (!fits) continue;
-      nextFree.set(keyword.agent, i + keyword.stems.length);
-      const found = matched.get(keyword.agent) ?? [];
+      (nextFree ??= new Map()).set(keyword.agent, i + keyword.stems.length);
+      const found = matched?.get(keyword.agent) ?? [];
       if (alreadyFound(found, keyword)) continue;
       const label = typo
         ? `${keyword.keyword} (~${words.slice(i, i + keyword.stems.length).join(' ')})`
         : keyword.keyword;
       found.push(label);
-      matched.set(keyword.agent, found);
-      miss.set(
+      (matched ??= new Map()).set(keyword.agent, found);
+      (miss ??= new Map()).set(
         keyword.agent,
         (miss.get(keyword.agent) ?? 1) * (1 - keyword.weight * (typo ? FUZZY_MATCH_FACTOR : 1)),
       );
@@ -202,8 +206,8 @@ export function scoreKeywords(
   const result: Record<string, KeywordMatch> = {};
   for (const agent of compiled.agents) {
     result[agent] = {
-      score: Math.round((1 - (miss.get(agent) ?? 1)) * 1000) / 1000,
-      matched: matched.get(agent) ?? [],
+      score: Math.round((1 - (miss?.get(agent) ?? 1)) * 1000) / 1000,
+      matched: matched?.get(agent) ?? [],
     };
   }
   return result;

@@ -14,9 +14,15 @@ export function rankedBy<T>(
   const kept: T[] = [];
   for (const entry of entries) {
     if (!keep(entry)) continue;
+    // Moved up past the entries it outranks by hand: `splice` makes an array of the entries it
+    // removes (none) on every call.
     let at = kept.length;
-    while (at > 0 && key(entry) > key(kept[at - 1]!)) at -= 1;
-    kept.splice(at, 0, entry);
+    kept.push(entry);
+    while (at > 0 && key(entry) > key(kept[at - 1]!)) {
+      kept[at] = kept[at - 1]!;
+      at -= 1;
+    }
+    kept[at] = entry;
   }
   return kept;
 }

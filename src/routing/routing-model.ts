@@ -332,13 +332,7 @@ export function buildRoutingModel(
         return record;
       });
       const text = { raw: query, words, stems: records.map((record) => record.stem) };
-      const typos = records.map((record) => record.keywordTypo);
-      const starting = records.map((record) => record.keywords);
-      return {
-        text,
-        keywords: scoreKeywords(compiled, text, { isWord, typos, starting }),
-        records,
-      };
+      return { text, keywords: scoreKeywords(compiled, text, { known: records }), records };
     };
     return {
       agents,

@@ -1,7 +1,10 @@
 import type { Agent } from '../../agents/index.js';
 import type { IntentCue } from '../intent-cues.js';
 import type { KnownForm, RoutingModel } from '../routing-model.js';
+import { rankedBy } from '../ranked-by.js';
 import type { PhaseContext, PhaseSettings } from './phase.js';
+
+const byScore = (entry: { score: number }) => entry.score;
 
 // A model's agents never change (a new set of agents is a new model): its specialists and its
 // definer are found once per model, not on every clause of every question.
@@ -40,13 +43,15 @@ export function phaseContext(
   const analyzed = model.analyze(query, known);
   const classification = model.classifier.classify(analyzed.features, analyzed.bundles);
   const { specialists, definer } = castOf(model);
-  const byKeyword = specialists
-    .map((agent) => {
+  // Strongest first, ties in the agents' order (as a stable sort by score gives them).
+  const byKeyword = rankedBy(
+    specialists.map((agent) => {
       // Field by field, not spread (a spread looks the object's shape up on every clause).
       const { score, matched } = analyzed.keywords[agent.name]!;
       return { agent, score, matched };
-    })
-    .sort((a, b) => b.score - a.score);
+    }),
+    byScore,
+  );
   return {
     model,
     query,
