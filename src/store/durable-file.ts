@@ -29,13 +29,13 @@ export function isDurableTemporary(entry: string, name: string): boolean {
 }
 
 /**
- * Replaces `dir/name` with `text` whole: a temporary file flushed to disk, renamed over it, and
- * the rename flushed too.
+ * Replaces `dir/name` with `text` (or bytes) whole: a temporary file flushed to disk, renamed
+ * over it, and the rename flushed too.
  *
  * @example
  * writeFileDurably('.cohort', 'cohort-start-cache.seal', JSON.stringify(seal));
  */
-export function writeFileDurably(dir: string, name: string, text: string): void {
+export function writeFileDurably(dir: string, name: string, text: string | Uint8Array): void {
   const path = join(dir, name);
   const temporary = `${path}.${process.pid}.tmp`;
   try {
@@ -52,7 +52,7 @@ export function writeFileDurably(dir: string, name: string, text: string): void 
  * Returns true when one was there.
  *
  * @example
- * removeFilesDurably('.cohort', ['cohort-start-cache.seal', 'cohort-start-cache.json']);
+ * removeFilesDurably('.cohort', ['cohort-start-cache.seal', 'cohort-start-cache.bin']);
  */
 export function removeFilesDurably(dir: string, names: readonly string[]): boolean {
   let removed = false;

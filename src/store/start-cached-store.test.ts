@@ -101,17 +101,53 @@ describe('start cache file', () => {
     });
 
     const path = join(dataDir, START_CACHE_FILE);
-    const saved = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-    const rewrite = (patch: Record<string, unknown>) =>
-      writeFileSync(path, JSON.stringify({ ...saved, ...patch }));
-    rewrite({ contentHash: 'other' });
-    expect(readStartCache(dataDir)).toBeUndefined();
-    rewrite({ format: 0 });
-    expect(readStartCache(dataDir)).toBeUndefined();
-    rewrite({ chunks: [{ ...chunks[0], text: 7 }] });
-    expect(readStartCache(dataDir)).toBeUndefined();
-    writeFileSync(path, '{"format":1,');
-    expect(readStartCache(dataDir)).toBeUndefined();
+    const saved = readFileSync(path);
+    // Damaged in its header, its chunks or its layout, cut short, or of the first layout (JSON).
+    const damaged = (from: string, to: string) => {
+      const at = saved.indexOf(from);
+      expect(at).toBeGreaterThanOrEqual(0);
+      const bytes = Buffer.from(saved);
+      bytes.write(to, at, 'latin1');
+      return bytes;
+    };
+    for (const bytes of [
+      damaged(chunkContentHash(chunks).slice(0, 8), 'ffffffff'),
+      damaged('"b.md"', '"c.md"'),
+      damaged('"kind"', '"kinD"'),
+      damaged('CSC2', 'CSC9'),
+      saved.subarray(0, saved.length - 2),
+      Buffer.from('{"format":1,'),
+    ]) {
+      writeFileSync(path, bytes);
+      expect(readStartCache(dataDir)).toBeUndefined();
+    }
+  });
+
+  it("reads a chunk's text from the file only when it is asked for, and keeps each value's bytes 8-aligned", () => {
+    const dataDir = newFolder();
+    mkdirSync(dataDir);
+    const chunks = [chunk('a.md', 'a1', 'alpha ünïcode ✓'), chunk('b.md', 'b1', 'beta')];
+    const index = new Float64Array([1.5, -2, 3]);
+    writeStartCache(dataDir, {
+      version: '2:t',
+      contentHash: chunkContentHash(chunks),
+      chunks,
+      entries: new Map([
+        ['odd', { key: 'k0', data: new Uint8Array([7]) }],
+        ['index', { key: 'k1', data: new Uint8Array(index.buffer) }],
+      ]),
+    });
+    const read = readStartCache(dataDir);
+    const first = read?.chunks[0] as ChunkRecord;
+    const descriptor = Object.getOwnPropertyDescriptor(first, 'text');
+    expect(descriptor?.get).toBeTypeOf('function');
+    expect(descriptor?.enumerable).toBe(true);
+    expect(first.text).toBe('alpha ünïcode ✓');
+    // A copy of a chunk is a chunk with its text.
+    expect({ ...first }).toEqual(chunks[0]);
+    const bytes = read?.entries.get('index')?.data as Uint8Array;
+    expect(bytes.byteOffset % 8).toBe(0);
+    expect(new Float64Array(bytes.buffer, bytes.byteOffset, 3)).toEqual(index);
   });
 });
 
@@ -202,5 +238,44 @@ describe('startCachedStore on a PGlite folder', () => {
     ]);
     await cached.store.close();
     expect(existsSync(join(dataDir, START_CACHE_FILE))).toBe(false);
+  }, 60_000);
+
+  it('reads every chunk from the engine once for all its readers, and again after a write', async () => {
+    const dataDir = seeded({ cache: false });
+    const real = await openStore({ dataDir });
+    let reads = 0;
+    const all = real.chunks.all.bind(real.chunks);
+    real.chunks.all = () => {
+      reads += 1;
+      return all();
+    };
+    const cached = startCachedStore(dataDir, Promise.resolve(real));
+    // The router and the index start together, each from every chunk.
+    const [first, second] = await Promise.all([
+      cached.store.chunks.all(),
+      cached.store.chunks.all(),
+    ]);
+    expect(reads).toBe(1);
+    expect(second).toEqual(first);
+    expect(second).not.toBe(first);
+    await cached.store.chunks.upsertDocument(document('c.md', 'v1'), [
+      chunk('c.md', 'c1', 'gamma'),
+    ]);
+    expect((await cached.store.chunks.all()).map((c) => c.text)).toEqual(['alpha', 'gamma']);
+    expect(reads).toBe(2);
+    await cached.store.close();
+  }, 60_000);
+
+  it('a fresh start reads no start cache, and writes one on close', async () => {
+    const dataDir = seeded();
+    const cached = startCachedStore(dataDir, openStore({ dataDir }), { fresh: true });
+    expect((await cached.store.chunks.all()).map((c) => c.text)).toEqual(['alpha']);
+    expect(cached.usedCache).toBe(false);
+    await cached.store.cache.put('index', 'k2', new Uint8Array([4, 5]));
+    await cached.store.close();
+    expect(readStartCache(dataDir)?.entries.get('index')).toEqual({
+      key: 'k2',
+      data: new Uint8Array([4, 5]),
+    });
   }, 60_000);
 });

@@ -71,7 +71,14 @@ const methodsOf = (value: unknown) => value as Record<PropertyKey, Method>;
 export function startCachedStore(
   dataDir: string,
   open: Promise<Store> | ((hooks: EngineHooks) => Promise<Store>),
-  options: { detached?: boolean } = {},
+  options: {
+    detached?: boolean;
+    /**
+     * Not read from the start cache at all, only written on close: for a process that changes
+     * the chunks first (`cohort ingest`), which would only read a cache it is about to delete.
+     */
+    fresh?: boolean;
+  } = {},
 ): StartCachedStore {
   // A detached start holds the folder's lock itself, before it reads the cache (so no other
   // process changes the folder meanwhile), and opens the engine only when a call needs it: a
@@ -84,7 +91,7 @@ export function startCachedStore(
       // Held by another process (or no folder yet): the engine's own open reports it.
     }
   }
-  const cached = readStartCache(dataDir);
+  const cached = options.fresh ? undefined : readStartCache(dataDir);
   let usedCache = false;
   let confirmed = false;
   let stale = false;
@@ -152,6 +159,8 @@ export function startCachedStore(
 
   // What this process read from the engine, to write the next start cache from.
   let read: { chunks: ChunkRecord[] } | undefined;
+  // The engine's read of every chunk while it is under way or done, shared by every caller.
+  let reading: Promise<ChunkRecord[]> | undefined;
   const entries = new Map(cached?.entries);
   let missing = !cached;
 
@@ -192,23 +201,38 @@ export function startCachedStore(
     (method: string) =>
     async (...args: unknown[]): Promise<unknown> => {
       read = undefined;
+      reading = undefined;
       missing = true;
       chunksWritten = true;
       // The engine's own hook deletes the start cache before the write (see `openStore`).
       const result = await methodsOf((await ready()).chunks)[method]?.(...args);
       read = undefined;
+      reading = undefined;
       return result;
     };
   const chunks = repository('chunks', {
     all: async () => {
       if (cached && !live) {
         usedCache = true;
-        return cached.chunks.map((chunk) => ({ ...chunk }));
+        // The same chunk objects (a copy of each would read every text out of the file).
+        return cached.chunks.slice();
       }
-      const real = await ready();
-      const all = await real.chunks.all();
-      read ??= { chunks: all };
-      return all;
+      // Read from the engine once: the router and the index both start from every chunk, and
+      // only a write through this store (which forgets `read`) changes them (the folder's lock
+      // keeps other processes out).
+      let pending = reading;
+      if (!pending) {
+        const started = (pending = reading = ready().then((real) => real.chunks.all()));
+        started.then(
+          (all) => {
+            if (reading === started) read ??= { chunks: all };
+          },
+          () => {
+            if (reading === started) reading = undefined;
+          },
+        );
+      }
+      return (await pending).map((chunk) => ({ ...chunk }));
     },
     count: fromCache(
       (cache) => cache.chunks.length,
@@ -231,7 +255,9 @@ export function startCachedStore(
       const saved = typeof name === 'string' ? entries.get(name) : undefined;
       if (!live && saved && saved.key === key) {
         usedCache = true;
-        return new Uint8Array(saved.data);
+        // The file's own bytes, not a copy (the lexical index reads its arrays in place): the
+        // values' decoders only read them.
+        return saved.data;
       }
       const data = await (await ready()).cache.get(String(name), String(key));
       if (data) {

@@ -44,7 +44,8 @@ describe('cohort ask with the data folder’s start cache', () => {
     expect(await ask(question)).toEqual(first); // from the start cache
     const stale = readFileSync(cacheFile);
 
-    // An ingestion deletes the cache before it writes.
+    // An ingestion deletes the cache before it writes, and writes (and seals) the new one, with
+    // the router and the index it built, when it closes: the first ask after it starts from it.
     const docs = join(root, 'docs');
     mkdirSync(docs);
     writeFileSync(
@@ -53,11 +54,15 @@ describe('cohort ask with the data folder’s start cache', () => {
     );
     const ingested = await runCli(['ingest', docs], env);
     expect(ingested.code, ingested.stderr).toBe(0);
-    expect(existsSync(cacheFile)).toBe(false);
+    expect(existsSync(cacheFile)).toBe(true);
+    expect(readFileSync(cacheFile).equals(stale)).toBe(false);
+    expect(isStartCacheSealed(dataDir)).toBe(true);
+    const written = readFileSync(cacheFile);
     const about = 'How does a trotting quadruped move its legs?';
     const fresh = await ask(about);
     expect(String(fresh.answer)).toContain('diagonal leg pairs');
-    expect(existsSync(cacheFile)).toBe(true);
+    // Nothing was missing from it: the ask built nothing and wrote no new cache.
+    expect(readFileSync(cacheFile).equals(written)).toBe(true);
 
     // A cache left behind by a program that did not delete it (as an older cohort would) does
     // not match the store: the answer comes from the store, as it would without any cache.
