@@ -83,16 +83,19 @@ async function verifyOpen(
 }
 
 /**
- * Reads a workspace file safely: resolves it, opens it without following a final symlink, then
- * verifies the open descriptor (see {@link verifyOpen}) before reading a byte.
+ * Opens a workspace file for reading safely and hands the open descriptor to `use`: resolves the
+ * path, opens it without following a final symlink and without waiting (a FIFO), verifies the
+ * descriptor (see {@link verifyOpen}) and the read deny rules before a byte is read, and closes it
+ * after. For reads that must not load a whole file (the `read` tool streams its lines).
  *
  * @example
- * const { real, buffer } = await readInside(workspace, 'src/index.ts');
+ * const size = await withFileInside(workspace, 'big.log', async ({ handle }) => (await handle.stat()).size);
  */
-export async function readInside(
+export async function withFileInside<T>(
   workspace: Workspace,
   path: string,
-): Promise<{ real: string; buffer: Buffer; isDirectory: boolean }> {
+  use: (opened: { real: string; handle: FileHandle; isDirectory: boolean }) => Promise<T>,
+): Promise<T> {
   const real = workspace.resolve(path);
   const handle = await open(
     real,
@@ -111,12 +114,27 @@ export async function readInside(
         `Permission denied: "${path}" is ${workspace.relative(opened)}, denied by the rule ${rule}.`,
         { field: 'path' },
       );
-    if ((await handle.stat()).isDirectory())
-      return { real, buffer: Buffer.alloc(0), isDirectory: true };
-    return { real, buffer: await handle.readFile(), isDirectory: false };
+    return await use({ real, handle, isDirectory: (await handle.stat()).isDirectory() });
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Reads a whole workspace file safely (see {@link withFileInside}).
+ *
+ * @example
+ * const { real, buffer } = await readInside(workspace, 'src/index.ts');
+ */
+export async function readInside(
+  workspace: Workspace,
+  path: string,
+): Promise<{ real: string; buffer: Buffer; isDirectory: boolean }> {
+  return withFileInside(workspace, path, async ({ real, handle, isDirectory }) => ({
+    real,
+    buffer: isDirectory ? Buffer.alloc(0) : await handle.readFile(),
+    isDirectory,
+  }));
 }
 
 /**
