@@ -179,6 +179,25 @@ describe('loadConfig', () => {
     }
   });
 
+  it('takes allowed hosts as Host headers name them, in lower case, and names one that is not', () => {
+    const hosts = (value: string) =>
+      loadConfig({ env: { COHORT_ALLOWED_HOSTS: value }, cwd }).server.allowedHosts;
+    expect(hosts('Cohort.Example.org, 192.168.1.20, [fe80::1], box')).toEqual([
+      'cohort.example.org',
+      '192.168.1.20',
+      '[fe80::1]',
+      'box',
+    ]);
+    expect(hosts('*')).toEqual(['*']);
+    expect(loadConfig({ env: {}, cwd }).server.allowedHosts).toEqual([]);
+    // A scheme, a port or a path would never equal the name of a Host header.
+    for (const bad of ['http://box', 'box:8787', 'box/x', 'a b', 'fe80::1']) {
+      expect(() => hosts(bad), bad).toThrow(
+        /server\.allowedHosts\.0: COHORT_ALLOWED_HOSTS takes "\*" or host names/,
+      );
+    }
+  });
+
   it('checks endpoint URLs when it reads them, not at the first call', () => {
     // OPENAI_BASE_URL=localhost:11434/v1 (no scheme) failed only after every retry of the first
     // model call ("Invalid URL"); DATABASE_URL=notaurl said "getaddrinfo ENOTFOUND base".

@@ -95,6 +95,19 @@ const corsOrigin = z.string().refine(
   },
 );
 
+/**
+ * One name the server may be reached by, beside the loopback names (`server.allowedHosts`): `*`
+ * (any), a host name or an IP address as a `Host` header carries it, without scheme, port or
+ * path. Kept in lower case, as host names compare.
+ */
+const allowedHost = z
+  .string()
+  .regex(
+    /^(\*|[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*\.?|\[[0-9a-f:.]+\])$/i,
+    'COHORT_ALLOWED_HOSTS takes "*" or host names as a Host header has them, such as cohort.example.org, 192.168.1.20 or [fe80::1] (no scheme, port or path)',
+  )
+  .transform((text) => text.toLowerCase());
+
 /** The whole configuration. Every default is named here once. */
 export const CohortConfig = z.object({
   /** Embedded store folder (PGlite). Ignored when `databaseUrl` is set. */
@@ -199,6 +212,12 @@ export const CohortConfig = z.object({
       apiKey: z.string().optional(),
       /** Origins allowed by CORS: `*`, or origins as a browser sends them (`https://app.example.org`). */
       corsOrigins: z.array(corsOrigin).default([]),
+      /**
+       * Names the server may be reached by when it listens on a loopback address, besides
+       * localhost, 127.0.0.1 and [::1]: a request with another `Host` is refused (DNS rebinding).
+       * `*` takes any.
+       */
+      allowedHosts: z.array(allowedHost).default([]),
       bodyLimitBytes: z
         .number()
         .int()
@@ -384,6 +403,7 @@ export function configFromEnv(env: Env): Record<string, unknown> {
       host: env.COHORT_HOST,
       apiKey: env.COHORT_API_KEY,
       corsOrigins: list(env.COHORT_CORS_ORIGINS),
+      allowedHosts: list(env.COHORT_ALLOWED_HOSTS),
     },
     tools: {
       tavilyApiKey: env.TAVILY_API_KEY,

@@ -74,7 +74,7 @@ function expectApiError(reply: RawReply, status: number, code: string, message: 
   expect(body.error).toMatchObject({ code, message: expect.stringMatching(message) });
 }
 
-const post = 'POST /chat HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n';
+const post = 'POST /chat HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n';
 
 describe('a request Node refuses before the app sees it', () => {
   it('answers a negative Content-Length with a JSON 400', async () => {
@@ -88,7 +88,7 @@ describe('a request Node refuses before the app sees it', () => {
   });
 
   it('answers a 100,000-character path with a JSON 431', async () => {
-    const reply = await sendRaw(`GET /${'a'.repeat(100_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    const reply = await sendRaw(`GET /${'a'.repeat(100_000)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
     expectApiError(reply, 431, 'headers_too_large', /larger than the server takes/);
   });
 
@@ -125,7 +125,7 @@ describe('a request Node refuses before the app sees it', () => {
   it('answers garbage sent after a finished answer on a kept-alive connection, and serves others', async () => {
     const reply = await new Promise<string>((resolve, reject) => {
       const socket = connect(running.port, '127.0.0.1', () =>
-        socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'),
+        socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'),
       );
       let text = '';
       socket.on('data', (data) => {
@@ -147,7 +147,7 @@ describe('a request Node refuses before the app sees it', () => {
 
 describe('a client that stalls mid-request', () => {
   it('gets 408 when the headers never end', async () => {
-    const reply = await sendRaw('GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+    const reply = await sendRaw('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
     expect(reply.status).toBe(408);
     expect(reply.afterMs).toBeLessThan(5_000);
   }, 15_000);

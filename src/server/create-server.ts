@@ -9,12 +9,13 @@ import { openResearch, type OpenedResearch, type ResearchDependencies } from '..
 import { createRetriever } from '../retrieval/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
 import { allowedMethods } from './allowed-methods.js';
-import { apiError, errorBody } from './api-error.js';
+import { apiError, errorBody, HttpError } from './api-error.js';
 import { apiKeys, bearerAuth } from './bearer-auth.js';
 import { bodySizeLimit } from './body-size-limit.js';
 import { errorHandler } from './error-handler.js';
-import { withFastProbe, type AppFetch } from './fast-probe.js';
+import { pathOf, withFastProbe, type AppFetch } from './fast-probe.js';
 import { withFastRoute } from './fast-route.js';
+import { requestGuard, type RequestSource } from './host-guard.js';
 import { storeHealth } from './store-health.js';
 import { rateLimit } from './rate-limit.js';
 import { requireSessionAccess } from './session-access.js';
@@ -101,6 +102,7 @@ export function createServer(
  * app's, with `GET /healthz` answered without the middleware chain while the store is known good
  * (see `withFastProbe`), unless CORS is on (its middleware adds headers to the probe too), and a
  * plain `POST /route` likewise (see `withFastRoute`), unless CORS, a rate limit or an API key is on.
+ * The fast paths answer only requests the Host and Origin guard (`requestGuard`) lets through.
  */
 export function buildServer(
   served: ServedAssistant,
@@ -116,6 +118,22 @@ export function buildServer(
   const ping = health.ping;
 
   app.use(requestContext(logger));
+  // Before anything else answers: a page that is not the server's own gets nothing but the 403.
+  const guard = requestGuard({
+    listenHost: settings.host,
+    allowedHosts: settings.allowedHosts,
+    corsOrigins: settings.corsOrigins,
+  });
+  app.use(async (c, next) => {
+    const refusal = guard({
+      method: c.req.method,
+      path: c.req.path,
+      host: c.req.header('host') ?? new URL(c.req.url).host,
+      origin: c.req.header('origin'),
+    });
+    if (refusal) throw new HttpError(refusal);
+    return next();
+  });
   if (settings.corsOrigins.length > 0) {
     app.use(
       cors({
@@ -276,7 +294,7 @@ export function buildServer(
           maxBodyBytes: settings.bodyLimitBytes,
           logger,
         });
-  const fetch = corsOn
+  const fast = corsOn
     ? routed
     : withFastProbe(routed, {
         logger,
@@ -291,6 +309,20 @@ export function buildServer(
           return { status: 200, body: healthy.body };
         },
       });
+  // The fast paths answer only what the guard lets through; the app answers the rest (403).
+  const fetch: AppFetch = (request, env, executionContext) => {
+    const incoming = (env as ServerEnv['Bindings'] | undefined)?.incoming;
+    if (!incoming) return app.fetch(request, env, executionContext);
+    const source: RequestSource = {
+      method: request.method,
+      path: pathOf(request.url),
+      host: incoming.headers.host ?? new URL(request.url).host,
+      origin: incoming.headers.origin,
+    };
+    return guard(source)
+      ? app.fetch(request, env, executionContext)
+      : fast(request, env, executionContext);
+  };
   const close = async () => {
     const opened = research;
     research = undefined;
