@@ -1,4 +1,4 @@
-import { closeSync, lstatSync, openSync, unlinkSync, type Stats } from 'node:fs';
+import { closeSync, lstatSync, openSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { PROTECTED_PROJECT_ENTRIES } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
@@ -10,6 +10,14 @@ export interface GuardedEntries {
   /** Removes the placeholders this run was the last to use. */
   release(): void;
 }
+
+/**
+ * What a placeholder holds: no settings. A cohort killed in the middle of a command (Ctrl-C) leaves
+ * its placeholders behind; `{}` is read as an empty configuration and an empty `.mcp.json`, and a
+ * file where `.claude`, `.cohort` or `skills` would be a folder is passed over, so one left behind
+ * changes nothing until the user deletes it (an empty file was "not JSON" at the next start).
+ */
+const PLACEHOLDER = '{}\n';
 
 /**
  * Placeholders this process created and the runs using each: two bash calls of one reply may run
@@ -29,7 +37,8 @@ const lstatOrUndefined = (path: string): Stats | undefined => {
  * The workspace's protected entries (`PROTECTED_PROJECT_ENTRIES`: `.git`, `cohort.config.json`,
  * `.mcp.json`, `.claude`, `.cohort`, `skills`) for a sandbox on `root`. An existing entry is
  * mounted read-only over itself. An absent one cannot be made read-only, and a mount needs a file
- * to land on, so an empty placeholder file is created for the run's time and mounted read-only:
+ * to land on, so a placeholder file ({@link PLACEHOLDER}) is created for the run's time and
+ * mounted read-only:
  * inside, the name cannot be written, removed, renamed or made a folder (it is a mount point),
  * and nothing can be created under it. It is removed when the last run of this process that uses
  * it ends. A symbolic link at the top is refused: a mount follows it, which would leave the name
@@ -48,8 +57,9 @@ export function guardProtectedEntries(root: string): GuardedEntries {
       if (!placeholder || --placeholder.users > 0) continue;
       placeholders.delete(path);
       const now = lstatOrUndefined(path);
-      // Removed only while it is still the empty file made here.
-      if (now?.isFile() && now.ino === placeholder.ino && now.size === 0) unlinkSync(path);
+      // Removed only while it is still the placeholder made here.
+      if (now?.isFile() && now.ino === placeholder.ino && now.size === PLACEHOLDER.length)
+        unlinkSync(path);
     }
   };
   try {
@@ -83,8 +93,13 @@ export function guardProtectedEntries(root: string): GuardedEntries {
         readOnly.push(path); // made meanwhile (by the user, or another process's placeholder)
         continue;
       }
-      const { ino } = lstatSync(path);
-      closeSync(fd);
+      let ino: number;
+      try {
+        writeSync(fd, PLACEHOLDER);
+        ({ ino } = lstatSync(path));
+      } finally {
+        closeSync(fd);
+      }
       placeholders.set(path, { users: 1, ino });
       held.push(path);
       readOnly.push(path);

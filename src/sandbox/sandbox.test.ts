@@ -197,9 +197,19 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
     await new Promise((done) => setTimeout(done, 300));
     const quick = await bash('true');
     expect(quick.exitCode).toBe(0);
-    expect(existsSync(join(root, '.mcp.json'))).toBe(true); // the slow run's placeholder
+    // The slow run's placeholder: no settings, should a killed cohort leave it behind.
+    expect(readFileSync(join(root, '.mcp.json'), 'utf8')).toBe('{}\n');
+    expect(readFileSync(join(root, 'cohort.config.json'), 'utf8')).toBe('{}\n');
     const run = await slow;
     expect(run.stderr).toMatch(/Read-only file system/);
+    expect(existsSync(join(root, '.mcp.json'))).toBe(false);
+  });
+
+  it('keeps the placeholders of a killed command a moment longer, then removes them', async () => {
+    const run = await bash('sleep 30', 300);
+    expect(run.timedOut).toBe(true);
+    expect(existsSync(join(root, '.mcp.json'))).toBe(true);
+    await new Promise((done) => setTimeout(done, 1500));
     expect(existsSync(join(root, '.mcp.json'))).toBe(false);
   });
 

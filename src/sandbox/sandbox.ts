@@ -10,6 +10,9 @@ import { createProcessLimit } from './process-limit.js';
 import { guardProtectedEntries } from './protected-entries.js';
 import { runBounded, type BoundedRun } from './run-bounded.js';
 
+/** How long the placeholders of a killed sandbox outlive the kill (see `guardProtectedEntries`). */
+const KILLED_SANDBOX_GRACE_MS = 1000;
+
 /** PATH used when the parent process has none. */
 const FALLBACK_PATH = '/usr/local/bin:/usr/bin:/bin';
 
@@ -154,6 +157,7 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
         options.guardProjectEntries === false
           ? { readOnly: [], release: () => undefined }
           : guardProtectedEntries(root);
+      let killed = true; // until the run says it ended by itself
       let limit: ReturnType<typeof createProcessLimit> | undefined;
       let proxy: Awaited<ReturnType<typeof startAllowListProxy>> | undefined;
       try {
@@ -201,12 +205,15 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
           ...(command.input === undefined ? {} : { input: command.input }),
           ...(command.signal ? { signal: command.signal } : {}),
         });
+        killed = run.timedOut || run.aborted;
         return { ...run, memoryExceeded: limit.memoryExceeded() };
       } finally {
         limit?.release();
         await proxy?.close();
-        // After bwrap has ended (or was killed, taking its namespace and every process in it).
-        guarded.release();
+        // A killed bwrap takes its namespace with it, but its processes die a moment after the
+        // kill returns; the placeholders stay until then (a mount whose file is removed is gone).
+        if (killed) setTimeout(guarded.release, KILLED_SANDBOX_GRACE_MS);
+        else guarded.release();
       }
     },
   };
