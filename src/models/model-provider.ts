@@ -74,7 +74,11 @@ export function createModelProvider(
   // Chat responses are read through the byte cap: a model that never ends a line or a body
   // would otherwise be buffered until memory runs out. Embedding responses are not (their size
   // grows with the batch and the vector dimensions).
-  const chatFetch = capResponseBytes(fetch ?? globalThis.fetch, options.maxResponseBytes);
+  // The global fetch is looked up at each call, as the AI SDK does when given none.
+  const chatFetch = capResponseBytes(
+    (input, init) => (fetch ?? globalThis.fetch)(input, init),
+    options.maxResponseBytes,
+  );
   const cache = new Map<string, LanguageModelV3>();
 
   const backend = !hasModel(config)
