@@ -89,7 +89,11 @@ export function guardProtectedEntries(root: string): GuardedEntries {
       try {
         fd = openSync(path, 'wx', 0o444);
       } catch (cause) {
-        if ((cause as NodeJS.ErrnoException).code !== 'EEXIST') throw cause;
+        const code = (cause as NodeJS.ErrnoException).code;
+        // A workspace cohort cannot create files in is one the sandbox (same user, no
+        // capabilities) cannot create them in either: nothing to guard.
+        if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') continue;
+        if (code !== 'EEXIST') throw cause;
         readOnly.push(path); // made meanwhile (by the user, or another process's placeholder)
         continue;
       }
