@@ -20,11 +20,6 @@ interface Pending {
 
 const require = createRequire(import.meta.url);
 
-/** `argv` without `--input-type` (in its `=value` and two-argument forms). */
-export function withoutInputType(argv: readonly string[]): string[] {
-  return argv.filter((arg, i) => !arg.startsWith('--input-type') && argv[i - 1] !== '--input-type');
-}
-
 /**
  * Most of the PGlite thread's JavaScript heap kept for new objects, in MB (V8's young
  * generation). V8 sizes it by default as for a busy main thread, growing it to 16 MB under load
@@ -82,9 +77,11 @@ export async function openPgliteWorkerDb(
   useEmbeddedWasmCompiler();
   const worker = new Worker(PGLITE_WORKER_SOURCE, {
     eval: true,
-    // The thread's code is CommonJS: a process started with `--input-type=module` (as by
-    // `node --input-type=module -e "…"`) would otherwise run it as a module, without `require`.
-    execArgv: withoutInputType(process.execArgv),
+    // None of the process's own options: a worker inherits them by default and refuses V8's
+    // (`node --max-old-space-size=4096 …` failed to open any folder store, "Initiated Worker with
+    // invalid execArgv flags"), and `--input-type=module` would run the thread's CommonJS as a
+    // module. The thread's code needs none (its heap has `resourceLimits`; gc it exposes itself).
+    execArgv: [],
     resourceLimits: { maxYoungGenerationSizeMb: PGLITE_THREAD_YOUNG_GENERATION_MB },
     workerData: {
       dataDir,
