@@ -1,5 +1,6 @@
 export {
   createAssistant,
+  ANSWER_RUN_KIND,
   type Assistant,
   type AssistantEvent,
   type AssistantOptions,

@@ -27,7 +27,14 @@ const RunInput = z.object({
 });
 const RunOutput = z.object({ state: z.unknown() });
 
-const sessionRunId = (session: string) => `${CODE_SESSION_KIND}:${session}`;
+/** The run id a coding conversation is stored under (its owner is recorded against it too). */
+export const codeSessionRunId = (session: string) => `${CODE_SESSION_KIND}:${session}`;
+const sessionRunId = codeSessionRunId;
+
+/** The `not_found` of a coding run that is not there (or, over HTTP, is another API key's). */
+export function noCodingRun(runId: string): CohortError {
+  return new CohortError('not_found', `No coding run "${runId}".`, { field: 'run_id' });
+}
 
 /**
  * The conversation of a coding session so far (empty for a new one): every message, tool calls
@@ -162,8 +169,7 @@ export async function answerCodeRun(
   options: Omit<RunOptions, 'request' | 'skill'>,
 ): Promise<RecordedCodeRun> {
   const run = await runs.get(runId);
-  if (!run || run.kind !== CODE_RUN_KIND)
-    throw new CohortError('not_found', `No coding run "${runId}".`, { field: 'run_id' });
+  if (!run || run.kind !== CODE_RUN_KIND) throw noCodingRun(runId);
   if (run.status !== AWAITING_APPROVAL)
     throw new CohortError(
       'conflict',

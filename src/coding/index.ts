@@ -29,6 +29,8 @@ export {
   answerCodeRun,
   loadCodeSession,
   saveCodeSession,
+  codeSessionRunId,
+  noCodingRun,
   CODE_RUN_KIND,
   CODE_SESSION_KIND,
   AWAITING_APPROVAL,

@@ -1,8 +1,9 @@
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { randomUUID } from 'node:crypto';
 import type { Assistant } from '../assistant/index.js';
 import { CohortError, isCohortError } from '../errors/index.js';
-import { runResearch, type ResearchDependencies } from '../research/index.js';
+import { noResearchRun, runResearch, type ResearchDependencies } from '../research/index.js';
 import type { Retriever } from '../retrieval/index.js';
 import { countOf, type TraceSpan } from '../telemetry/index.js';
 import {
@@ -56,6 +57,12 @@ export interface McpServedParts {
    * caller's session. Absent over stdio, which has one caller.
    */
   claimSession?: (sessionId: string) => Promise<void>;
+  /**
+   * The same rule for a research run: `claim` records the caller as the owner of a new run before
+   * it starts; another caller's run throws `refusal()` (the error of an unknown run). Absent over
+   * stdio.
+   */
+  requireRun?: (runId: string, options: { claim: boolean }, refusal: () => Error) => Promise<void>;
 }
 
 /** The message of a failure that is not a CohortError: the same words the HTTP API uses. */
@@ -125,6 +132,24 @@ function passageText(chunks: RetrievedChunk[]): string {
         `[${i + 1}] ${chunk.title}${chunk.section ? ` › ${chunk.section}` : ''} (${chunk.source}, score ${chunk.score.toFixed(2)})\n${chunk.text}`,
     )
     .join('\n\n');
+}
+
+/**
+ * The run a `research` call may use, under the server's rule (`requireRun`): a new run's id is
+ * chosen here and its owner recorded before it starts; another caller's run is not resumed.
+ */
+async function ownedResearchRun(
+  { requireRun }: McpServedParts,
+  resume: string | undefined,
+): Promise<{ newId?: () => string }> {
+  if (!requireRun) return {};
+  if (resume) {
+    await requireRun(resume, { claim: false }, () => noResearchRun(resume));
+    return {};
+  }
+  const runId = randomUUID();
+  await requireRun(runId, { claim: true }, () => noResearchRun(runId));
+  return { newId: () => runId };
 }
 
 /** Arguments of a per-agent tool: the question and an optional session. */
@@ -199,6 +224,7 @@ export function cohortTools(parts: McpServedParts): CohortTool[] {
           'Splits a question into tasks, researches each in parallel (the book, then the web and papers when needed) and writes a cited report. Reports progress per task; `resume` continues a stored run.',
         input: ResearchBody,
         call: async (body, { signal, progress, span }) => {
+          const owned = await ownedResearchRun(parts, body.resume);
           let total: number | undefined;
           let done = 0;
           const pending: Promise<void>[] = [];
@@ -206,6 +232,7 @@ export function cohortTools(parts: McpServedParts): CohortTool[] {
             ...(await research()),
             ...(body.tasks ? { maxTasks: body.tasks } : {}),
             ...(body.resume ? { resume: body.resume } : {}),
+            ...owned,
             signal,
             ...(span ? { parent: span } : {}),
             onEvent: (event) => {

@@ -1,6 +1,7 @@
 export {
   runResearch,
   streamResearch,
+  noResearchRun,
   RESEARCH_RUN_KIND,
   type ResearchOptions,
 } from './run-research.js';

@@ -12,10 +12,13 @@ import type { ResearchDependencies } from './research-dependencies.js';
 import type { ResearchEvent } from './research-events.js';
 import { runResearch, streamResearch, type ResearchOptions } from './run-research.js';
 
-/** What a research run may set per call; everything else comes from the configuration. */
+/**
+ * What a research run may set per call; everything else comes from the configuration. `newId`
+ * names a new run (the server picks it, to record its owner before the run starts).
+ */
 export type ResearchRunOptions = Pick<
   ResearchOptions,
-  'maxTasks' | 'resume' | 'signal' | 'onEvent'
+  'maxTasks' | 'resume' | 'signal' | 'onEvent' | 'newId'
 >;
 
 /** The research agent, wired from the configuration over a knowledge base. */

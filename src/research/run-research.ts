@@ -60,6 +60,14 @@ function failedOutput(task: ResearchTask, error: unknown, mode: Finding['mode'])
   };
 }
 
+/** The `not_found` of a research run to resume that is not there (or, over HTTP, is another API key's). */
+export function noResearchRun(runId: string): CohortError {
+  return new CohortError(
+    'not_found',
+    `No research run "${runId}". Check the id printed when the run started.`,
+  );
+}
+
 async function loadRun(options: ResearchOptions, runId: string) {
   const runs = options.runs;
   if (!runs)
@@ -68,12 +76,7 @@ async function loadRun(options: ResearchOptions, runId: string) {
       'Resuming a research run needs the store; none was given.',
     );
   const record = await runs.get(runId);
-  if (!record || record.kind !== RESEARCH_RUN_KIND) {
-    throw new CohortError(
-      'not_found',
-      `No research run "${runId}". Check the id printed when the run started.`,
-    );
-  }
+  if (!record || record.kind !== RESEARCH_RUN_KIND) throw noResearchRun(runId);
   const input = parseInput(StoredRunInput, record.input, { prefix: `Stored run ${runId}: ` });
   const finished = new Map<string, SubagentOutput>();
   for (const saved of await runs.tasks(runId)) {

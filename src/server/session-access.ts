@@ -38,7 +38,41 @@ export async function requireSessionAccess(
   const owner = options.claim
     ? await store.sessions.claim(sessionId, principal)
     : await store.sessions.ownerOf(sessionId);
-  if (owner !== undefined && owner !== principal) throw noSession(sessionId);
+  if (isAnotherKeys(c, owner)) throw noSession(sessionId);
+}
+
+/**
+ * True when `owner` (a session's or a run's, from the store's `owners`) is an API key other than
+ * the caller's. Nothing recorded, or no keys in use, is nobody else's.
+ */
+export function isAnotherKeys(c: Context<ServerEnv>, owner: string | undefined): boolean {
+  const principal = c.get('principal');
+  return principal !== undefined && owner !== undefined && owner !== principal;
+}
+
+/**
+ * Sessions' rule for a run (a research or coding run, a coding conversation's run): the API key
+ * that started it owns it, and any other key is answered with `refusal`, the error of an unknown
+ * id (a run id is not a password either). `claim` records the caller as the owner of a run that
+ * has none (a new run, before it starts, or one started without keys); without keys nothing is
+ * checked.
+ *
+ * @example
+ * await requireRunAccess(c, store, runId, { claim: false }, () => noCodingRun(runId));
+ */
+export async function requireRunAccess(
+  c: Context<ServerEnv>,
+  store: Pick<Store, 'owners'>,
+  runId: string,
+  options: { claim: boolean },
+  refusal: () => Error,
+): Promise<void> {
+  const principal = c.get('principal');
+  if (!principal) return;
+  const owner = options.claim
+    ? await store.owners.claim('run', runId, principal)
+    : await store.owners.ownerOf('run', runId);
+  if (isAnotherKeys(c, owner)) throw refusal();
 }
 
 /**

@@ -17,6 +17,7 @@ export {
 export { createDataFolder, isNewDataFolder } from './data-folder.js';
 export { UNFINISHED_FOLDER_FILE } from './unfinished-folder.js';
 export { SessionRepo } from './session-repo.js';
+export { OwnerRepo, type OwnedKind } from './owner-repo.js';
 export { MetaRepo } from './meta-repo.js';
 export {
   RunRepo,

@@ -54,6 +54,22 @@ for (const engine of testEngines()) {
         );
         expect(Number(rows[0]?.n)).toBe(MIGRATIONS.length);
       });
+
+      it('moves the owners of sessions recorded before runs had owners into owners', async () => {
+        await store.db.exec(`
+          CREATE TABLE session_owners (session_id TEXT PRIMARY KEY, owner TEXT NOT NULL,
+            created_at TIMESTAMPTZ NOT NULL DEFAULT now());
+          INSERT INTO session_owners (session_id, owner) VALUES ('s-old', 'key-a');
+          DELETE FROM schema_migrations WHERE id = 5;
+        `);
+        await migrate(store.db);
+        expect(await store.sessions.ownerOf('s-old')).toBe('key-a');
+        expect(await store.owners.ownerOf('run', 's-old')).toBeUndefined();
+        const { rows } = await store.db.query<{ n: number | string }>(
+          "SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'session_owners'",
+        );
+        expect(Number(rows[0]?.n)).toBe(0);
+      });
     },
   );
 }

@@ -102,6 +102,25 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
       );
     `,
   },
+  {
+    id: 5,
+    name: 'owners of sessions and runs (session_owners generalised)',
+    // Written to run again safely: a store whose schema_migrations was lost re-creates an empty
+    // session_owners (migration 2), which this copies from and drops.
+    sql: `
+      CREATE TABLE IF NOT EXISTS owners (
+        kind TEXT NOT NULL,
+        id TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        PRIMARY KEY (kind, id)
+      );
+      INSERT INTO owners (kind, id, owner, created_at)
+        SELECT 'session', session_id, owner, created_at FROM session_owners
+        ON CONFLICT (kind, id) DO NOTHING;
+      DROP TABLE session_owners;
+    `,
+  },
 ];
 
 /** PostgreSQL's SQLSTATE for a table that does not exist. */

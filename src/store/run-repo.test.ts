@@ -169,16 +169,28 @@ describe('how many runs a store keeps', () => {
     return store.runs.flushTraces();
   };
 
-  it('keeps the runs a memory:// store holds in its engine to keepRuns too (its traces are in memory)', async () => {
+  it('keeps the runs a memory:// store holds in its engine to keepRuns too (its traces are in memory), and their owners alone', async () => {
     const store = await openStore({ dataDir: 'memory://', keepRuns: 3 });
     try {
+      await store.sessions.claim('r1', 'key-a');
       for (let i = 1; i <= 8; i++) {
         await store.runs.create({ id: `r${i}`, kind: 'research', status: 'done', input: {} });
+        await store.owners.claim('run', `r${i}`, 'key-a');
         store.runs.recordTrace({ ...answerRun(`r${i}`), kind: 'research' }, [span('1', null, 'x')]);
         await store.runs.flushTraces();
       }
       expect(await runCount(store.db)).toBe(3);
       expect(await storedSpans(store.db, 'r8')).toBe(0);
+      // Who owned a deleted run goes with it; a session of the same id keeps its owner.
+      const owners = await store.db.query<{ kind: string; id: string }>(
+        'SELECT kind, id FROM owners ORDER BY kind, id',
+      );
+      expect(owners.rows).toEqual([
+        { kind: 'run', id: 'r6' },
+        { kind: 'run', id: 'r7' },
+        { kind: 'run', id: 'r8' },
+        { kind: 'session', id: 'r1' },
+      ]);
       expect(await store.runs.spans('r8')).toHaveLength(1);
     } finally {
       await store.close();

@@ -267,7 +267,8 @@ export class RunRepo {
     this.runsSincePrune = 0;
     try {
       await this.db.query(DELETE_OLD_RUNS, [this.keepRuns]);
-      if (this.db.engine === 'pglite') await this.db.exec('VACUUM runs, run_spans, run_tasks');
+      if (this.db.engine === 'pglite')
+        await this.db.exec('VACUUM runs, run_spans, run_tasks, owners');
     } catch (cause) {
       defaultLogger.warn('runs_not_pruned', {
         cause: cause instanceof Error ? cause.message : String(cause),

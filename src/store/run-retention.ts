@@ -27,9 +27,10 @@ const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /**
  * Deletes the old runs {@link mayDropRun} allows, keeping the newest `$1` of them; their spans
- * and tasks go with them (`ON DELETE CASCADE`).
+ * and tasks go with them (`ON DELETE CASCADE`), and so does the record of who owned them.
  */
-export const DELETE_OLD_RUNS = `DELETE FROM runs WHERE id IN (
+export const DELETE_OLD_RUNS = `WITH gone AS (DELETE FROM runs WHERE id IN (
   SELECT id FROM runs
   WHERE kind <> ${sqlText(SESSION_RUN_KIND)} AND status NOT IN (${CONTINUABLE_RUN_STATUSES.map(sqlText).join(', ')})
-  ORDER BY created_at DESC, id DESC OFFSET $1)`;
+  ORDER BY created_at DESC, id DESC OFFSET $1) RETURNING id)
+  DELETE FROM owners WHERE kind = 'run' AND id IN (SELECT id FROM gone)`;

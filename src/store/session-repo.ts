@@ -2,6 +2,7 @@ import { MAX_HISTORY_MESSAGES, type Message } from '../schema/index.js';
 import { createLogger } from '../telemetry/index.js';
 import { runBatch, type Db, type Statement } from './db.js';
 import { insertStatements } from './insert-rows.js';
+import { OwnerRepo } from './owner-repo.js';
 import { SessionCache } from './session-cache.js';
 import { PRUNE_SESSIONS_EVERY, pruneSessions } from './session-retention.js';
 import { MESSAGE_COLUMNS, TurnWriter } from './turn-writer.js';
@@ -38,6 +39,7 @@ export class SessionRepo {
   private readonly cache: SessionCache | undefined;
   private readonly writer: TurnWriter | undefined;
   private readonly keepSessions: number | undefined;
+  private readonly owners: OwnerRepo;
   /** Turns saved since old sessions were last deleted. */
   private turnsSincePrune = 0;
   /** The newest message id the last deletion saw (see `pruneSessions`). */
@@ -61,6 +63,7 @@ export class SessionRepo {
     options: { exclusive?: boolean; keepSessions?: number } = {},
   ) {
     this.keepSessions = options.keepSessions;
+    this.owners = new OwnerRepo(db);
     if (options.exclusive) {
       let shared = caches.get(db);
       if (!shared) {
@@ -204,7 +207,7 @@ export class SessionRepo {
           'DELETE FROM messages WHERE session_id = $1 RETURNING id',
           [sessionId],
         );
-        await tx.query('DELETE FROM session_owners WHERE session_id = $1', [sessionId]);
+        await tx.query("DELETE FROM owners WHERE kind = 'session' AND id = $1", [sessionId]);
         return rows.length;
       });
     } finally {
@@ -214,24 +217,14 @@ export class SessionRepo {
 
   /**
    * Records `owner` as the owner of `sessionId` unless it has one, and returns the owner it has
-   * now: `owner` when the claim succeeded or was made before, someone else's otherwise.
+   * now (the store's owner record, see `OwnerRepo`).
    */
-  async claim(sessionId: string, owner: string): Promise<string> {
-    const { rows } = await this.db.query<{ owner: string }>(
-      `INSERT INTO session_owners (session_id, owner) VALUES ($1, $2)
-       ON CONFLICT (session_id) DO UPDATE SET session_id = EXCLUDED.session_id
-       RETURNING owner`,
-      [sessionId, owner],
-    );
-    return rows[0]?.owner ?? owner;
+  claim(sessionId: string, owner: string): Promise<string> {
+    return this.owners.claim('session', sessionId, owner);
   }
 
   /** The owner of a session, if one was recorded. */
-  async ownerOf(sessionId: string): Promise<string | undefined> {
-    const { rows } = await this.db.query<{ owner: string }>(
-      'SELECT owner FROM session_owners WHERE session_id = $1',
-      [sessionId],
-    );
-    return rows[0]?.owner;
+  ownerOf(sessionId: string): Promise<string | undefined> {
+    return this.owners.ownerOf('session', sessionId);
   }
 }

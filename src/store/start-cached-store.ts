@@ -290,6 +290,7 @@ export function startCachedStore(
         void later('runs', 'recordTrace')(run, spans);
       },
     }),
+    owners: repository('owners', {}),
     meta: repository('meta', {}),
     embeddings: repository('embeddings', {}),
     ping: async () => (await ready().catch(() => undefined))?.ping() ?? false,

@@ -14,6 +14,7 @@ import { MetaRepo } from './meta-repo.js';
 import { migrate } from './migrations.js';
 import { openPgliteDb } from './pglite-db.js';
 import { openPostgresDb } from './postgres-db.js';
+import { OwnerRepo } from './owner-repo.js';
 import { RunRepo } from './run-repo.js';
 import { SessionRepo } from './session-repo.js';
 import { invalidateStartCache } from './start-cache.js';
@@ -26,6 +27,8 @@ export interface Store {
   readonly chunks: ChunkRepo;
   readonly sessions: SessionRepo;
   readonly runs: RunRepo;
+  /** Which API key owns a session or a run (see `OwnerRepo`). */
+  readonly owners: OwnerRepo;
   /** Named values such as the secret that keys derived session ids. */
   readonly meta: MetaRepo;
   /** Chunk vectors (pgvector); used only when an embedding model is configured. */
@@ -83,6 +86,7 @@ export async function createStore(
     ),
     sessions,
     runs,
+    owners: new OwnerRepo(db),
     meta: new MetaRepo(db),
     embeddings: new EmbeddingRepo(db),
     cache: new BuildCacheRepo(db, { discard: options.discardBuildCache === true }),

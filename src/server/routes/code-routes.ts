@@ -1,20 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import {
   answerCodeRun,
   ApprovalAnswer,
+  codeSessionRunId,
+  noCodingRun,
   startCodeRun,
   type CodingAgentEvent,
   type OpenedCoding,
   type RecordedCodeRun,
 } from '../../coding/index.js';
+import { CohortError } from '../../errors/index.js';
 import { toWire } from '../../schema/index.js';
 import type { Store } from '../../store/index.js';
 import { eventStreamResponse, type SendEvent } from '../event-stream.js';
 import { readBody } from '../read-body.js';
 import { runIdParam } from '../run-id-param.js';
 import type { ServerEnv } from '../server-env.js';
+import { requireRunAccess } from '../session-access.js';
 
 /** `POST /code`: one coding request on the server's workspace. */
 export const CodeBody = z.object({
@@ -64,7 +68,34 @@ export const CodeRunResponse = z.object({
 export interface CodeRouteParts {
   coding: () => OpenedCoding;
   workspace: string;
-  store: Pick<Store, 'runs' | 'ping'>;
+  store: Pick<Store, 'runs' | 'ping' | 'owners'>;
+}
+
+/** The 404 for a coding conversation another API key started (see `requireRunAccess`). */
+function noCodingSession(session: string): CohortError {
+  return new CohortError(
+    'not_found',
+    `Coding session "${session}" cannot be continued with this API key: choose another session_id.`,
+    { field: 'session_id' },
+  );
+}
+
+/**
+ * Records the caller's API key as the owner of a new coding run, and of its conversation when it
+ * starts one; another key's conversation is refused (404) before anything runs.
+ */
+async function claimCodeRun(
+  c: Context<ServerEnv>,
+  store: Pick<Store, 'owners'>,
+  body: CodeBody,
+  runId: string,
+): Promise<void> {
+  const session = body.sessionId;
+  if (session)
+    await requireRunAccess(c, store, codeSessionRunId(session), { claim: true }, () =>
+      noCodingSession(session),
+    );
+  await requireRunAccess(c, store, runId, { claim: true }, () => noCodingRun(runId));
 }
 
 /** The JSON of a recorded run: its id, status, answer and the calls waiting for approval. */
@@ -196,12 +227,15 @@ export function codeRoutes(parts: CodeRouteParts) {
 
   app.post('/code', async (c) => {
     const body = await readBody(c, CodeBody);
-    return c.json(toWire(codeResponse(await start(body, randomUUID(), c.req.raw.signal)())));
+    const runId = randomUUID();
+    await claimCodeRun(c, parts.store, body, runId);
+    return c.json(toWire(codeResponse(await start(body, runId, c.req.raw.signal)())));
   });
 
   app.post('/code/stream', async (c) => {
     const body = await readBody(c, CodeBody);
     const runId = randomUUID();
+    await claimCodeRun(c, parts.store, body, runId);
     parts.coding(); // a missing model is a plain error status, before the stream starts
     return eventStreamResponse(c, {
       start: (signal) =>
@@ -217,12 +251,16 @@ export function codeRoutes(parts: CodeRouteParts) {
   app.post('/code/runs/:id/approval', async (c) => {
     const runId = runIdParam(c);
     const body = await readBody(c, ApprovalBody);
+    // Another key's run is answered as an unknown one: no approving a command in its workspace.
+    await requireRunAccess(c, parts.store, runId, { claim: false }, () => noCodingRun(runId));
     return c.json(toWire(codeResponse(await answer(runId, body, c.req.raw.signal)())));
   });
 
   app.post('/code/runs/:id/approval/stream', async (c) => {
     const runId = runIdParam(c);
     const body = await readBody(c, ApprovalBody);
+    // Another key's run is answered as an unknown one: no approving a command in its workspace.
+    await requireRunAccess(c, parts.store, runId, { claim: false }, () => noCodingRun(runId));
     return eventStreamResponse(c, {
       start: (signal) => withEvents(answer(runId, body, signal)),
       store: parts.store,

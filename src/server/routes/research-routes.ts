@@ -1,21 +1,53 @@
-import { Hono } from 'hono';
-import type { OpenedResearch, ResearchEvent, ResearchRunOptions } from '../../research/index.js';
+import { randomUUID } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import {
+  noResearchRun,
+  type OpenedResearch,
+  type ResearchEvent,
+  type ResearchRunOptions,
+} from '../../research/index.js';
 import { toWire } from '../../schema/index.js';
 import type { Store } from '../../store/index.js';
 import { eventStreamResponse } from '../event-stream.js';
 import { readBody } from '../read-body.js';
 import { ResearchBody, researchResponse } from '../research-schemas.js';
 import type { ServerEnv } from '../server-env.js';
+import { requireRunAccess } from '../session-access.js';
 
 /** What the research routes need: the research agent (opened once, on first use) and the store. */
 export interface ResearchRouteParts {
   research: () => Promise<Pick<OpenedResearch, 'run' | 'stream'>>;
-  store: Pick<Store, 'ping'>;
+  store: Pick<Store, 'ping' | 'owners'>;
+}
+
+/**
+ * The run a request may use: the caller's API key owns a new run (its id chosen here, the owner
+ * recorded before it starts); resuming another key's run is the 404 of an unknown run.
+ */
+async function ownedRun(
+  c: Context<ServerEnv>,
+  store: Pick<Store, 'owners'>,
+  body: ResearchBody,
+): Promise<Pick<ResearchRunOptions, 'newId'>> {
+  const resumed = body.resume;
+  if (resumed) {
+    await requireRunAccess(c, store, resumed, { claim: false }, () => noResearchRun(resumed));
+    return {};
+  }
+  if (!c.get('principal')) return {};
+  const runId = randomUUID();
+  await requireRunAccess(c, store, runId, { claim: true }, () => noResearchRun(runId));
+  return { newId: () => runId };
 }
 
 /** The run options of one request: its task limit, resumed run and abort signal. */
-function runOptions(body: ResearchBody, signal: AbortSignal): ResearchRunOptions {
+function runOptions(
+  body: ResearchBody,
+  signal: AbortSignal,
+  owned: Pick<ResearchRunOptions, 'newId'>,
+): ResearchRunOptions {
   return {
+    ...owned,
     ...(body.tasks ? { maxTasks: body.tasks } : {}),
     ...(body.resume ? { resume: body.resume } : {}),
     signal,
@@ -42,18 +74,23 @@ export function researchRoutes(parts: ResearchRouteParts) {
 
   app.post('/research', async (c) => {
     const body = await readBody(c, ResearchBody);
+    const owned = await ownedRun(c, parts.store, body);
     const research = await parts.research();
-    const result = await research.run(body.question ?? '', runOptions(body, c.req.raw.signal));
+    const result = await research.run(
+      body.question ?? '',
+      runOptions(body, c.req.raw.signal, owned),
+    );
     return c.json(toWire(researchResponse(result)));
   });
 
   app.post('/research/stream', async (c) => {
     const body = await readBody(c, ResearchBody);
+    const owned = await ownedRun(c, parts.store, body);
     // The first event (run_started, or report for a finished run) comes after planning and the
     // resume lookup, so a bad question or an unknown run id is still a plain 4xx response.
     const research = await parts.research();
     return eventStreamResponse(c, {
-      start: (signal) => research.stream(body.question ?? '', runOptions(body, signal)),
+      start: (signal) => research.stream(body.question ?? '', runOptions(body, signal, owned)),
       store: parts.store,
       write: async (event, send) => {
         await send(event.type, eventData(event));

@@ -1,10 +1,29 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import { ANSWER_RUN_KIND } from '../../assistant/index.js';
 import { toWire } from '../../schema/index.js';
-import type { Store } from '../../store/index.js';
+import type { RunRecord, Store } from '../../store/index.js';
 import { traceView } from '../../telemetry/index.js';
 import { apiError, HttpError } from '../api-error.js';
 import { runIdParam } from '../run-id-param.js';
 import type { ServerEnv } from '../server-env.js';
+import { isAnotherKeys } from '../session-access.js';
+
+type TraceStore = Pick<Store, 'runs' | 'sessions' | 'owners'>;
+
+/**
+ * True when the caller may read `run`'s trace: an answer is its session's (an anonymous answer,
+ * which keeps no session, is nobody's: its query id is the only key to it), any other run the API
+ * key's that started it.
+ */
+async function mayRead(c: Context<ServerEnv>, store: TraceStore, run: RunRecord): Promise<boolean> {
+  if (!c.get('principal')) return true;
+  if (run.kind === ANSWER_RUN_KIND) {
+    const sessionId = (run.input as { sessionId?: unknown } | null)?.sessionId;
+    if (typeof sessionId !== 'string' || sessionId === 'anonymous') return true;
+    return !isAnotherKeys(c, await store.sessions.ownerOf(sessionId));
+  }
+  return !isAnotherKeys(c, await store.owners.ownerOf('run', run.id));
+}
 
 /**
  * `GET /runs/:id/trace`: the recorded spans of an answer (its `query_id`) or a research run (its
@@ -15,11 +34,13 @@ import type { ServerEnv } from '../server-env.js';
  * @example
  * app.route('/', traceRoutes({ store }));
  */
-export function traceRoutes(parts: { store: Pick<Store, 'runs'> }) {
+export function traceRoutes(parts: { store: TraceStore }) {
   const app = new Hono<ServerEnv>();
   app.get('/runs/:id/trace', async (c) => {
     const id = runIdParam(c);
-    const run = await parts.store.runs.get(id);
+    const found = await parts.store.runs.get(id);
+    // Another API key's run is answered as an unknown one.
+    const run = found && (await mayRead(c, parts.store, found)) ? found : undefined;
     const spans = run ? await parts.store.runs.spans(id) : [];
     if (!run || spans.length === 0)
       throw new HttpError(
