@@ -1,8 +1,8 @@
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { randomUUID } from 'node:crypto';
-import type { Assistant } from '../assistant/index.js';
-import { CohortError, isCohortError } from '../errors/index.js';
+import { answerFailure, type Assistant } from '../assistant/index.js';
+import { isCohortError } from '../errors/index.js';
 import { noResearchRun, runResearch, type ResearchDependencies } from '../research/index.js';
 import type { Retriever } from '../retrieval/index.js';
 import { countOf, type TraceSpan } from '../telemetry/index.js';
@@ -113,9 +113,10 @@ async function answer(
 ): Promise<CallToolResult> {
   if (request.sessionId && claimSession) await claimSession(request.sessionId);
   const response = await assistant.ask(request, { signal, ...(span ? { parent: span } : {}) });
-  // The same rule as the HTTP API: an answer that could not search at all is an error to retry.
-  if (response.metadata.error === 'retrieval_unavailable')
-    throw new CohortError('retrieval_unavailable', response.answer);
+  // The same rule as /chat: an answer that could not search, reach the model or finish within
+  // its step cap is that failure (a tool error with its message), not an answer.
+  const failure = answerFailure(response);
+  if (failure) throw failure;
   return {
     content: [{ type: 'text', text: response.answer }],
     structuredContent: structured(response),
