@@ -1,5 +1,11 @@
 import type { Assistant, OpenedAssistant } from '../assistant/index.js';
-import { loadConfig, type CohortConfig } from '../config/index.js';
+import {
+  approveProjectMcpServers,
+  loadConfig,
+  mcpServerCommandLine,
+  type CohortConfig,
+  type ProjectMcpReview,
+} from '../config/index.js';
 import { renderProgressBar } from '../retrieval/ingest/progress-bar.js';
 import { knowledgeStoreOptions } from '../retrieval/store-options.js';
 import type { IngestProgress, IngestSummary } from '../retrieval/index.js';
@@ -19,8 +25,18 @@ export const STORE_FLAGS = {
   config: { type: 'string' },
 } as const;
 
-/** Loads the config from the file, the environment and the command's flags. */
-export function configFor(io: CliIo, values: Record<string, unknown>): CohortConfig {
+/** The runs already told which project MCP servers were left out (a command loads the config twice). */
+const toldUnapproved = new WeakSet<CliIo>();
+
+/**
+ * Loads the config from the file, the environment and the command's flags. The project's
+ * `.mcp.json` servers the user has not approved are left out, and stderr says so once a run.
+ */
+export function configFor(
+  io: CliIo,
+  values: Record<string, unknown>,
+  options: { onProjectMcpReview?: (review: ProjectMcpReview) => void } = {},
+): CohortConfig {
   const dataDir = typeof values['data-dir'] === 'string' ? values['data-dir'] : undefined;
   const file = typeof values.config === 'string' ? values.config : undefined;
   const config = loadConfig({
@@ -28,12 +44,58 @@ export function configFor(io: CliIo, values: Record<string, unknown>): CohortCon
     cwd: io.cwd,
     ...(file ? { file } : {}),
     ...(dataDir ? { overrides: { dataDir } } : {}),
+    onProjectMcpReview: (review) => {
+      if (options.onProjectMcpReview) return options.onProjectMcpReview(review);
+      const unapproved = review.servers.filter((server) => !server.approved);
+      if (unapproved.length === 0 || toldUnapproved.has(io)) return;
+      toldUnapproved.add(io);
+      io.stderr(unapprovedMcpMessage(unapproved.map((server) => server.name)));
+    },
   });
   // Before anything reads the folder (the start cache, the engine): a file given as the data
   // folder is named, not an ENOTDIR from deep inside.
   const folder = storeFolder(config);
   if (folder) assertDataFolder(folder);
   return config;
+}
+
+/**
+ * `configFor` for an interactive run (`cohort code` on a terminal): asks once, y/N, about each
+ * project `.mcp.json` server not approved yet, showing what it starts; a "y" is recorded as
+ * `cohort mcp approve` would, anything else leaves the server out (and stderr says so).
+ */
+export async function configAskingForMcp(
+  io: CliIo,
+  values: Record<string, unknown>,
+  readLine: () => Promise<string | undefined>,
+): Promise<CohortConfig> {
+  let review: ProjectMcpReview | undefined;
+  const config = configFor(io, values, { onProjectMcpReview: (found) => void (review = found) });
+  const unapproved = review?.servers.filter((server) => !server.approved) ?? [];
+  if (!review || unapproved.length === 0) return config;
+  const approved: string[] = [];
+  for (const server of unapproved) {
+    io.stdout(
+      `\n? This folder's .mcp.json names the MCP server "${server.name}", which would run on your machine, outside the sandbox:\n  ${mcpServerCommandLine(server.definition)}\n  Start it (and remember for this folder)? [y/N] `,
+    );
+    const line = await readLine();
+    if (line === undefined) break;
+    if (/^y(es)?$/i.test(line.trim())) approved.push(server.name);
+  }
+  const skipped = unapproved.filter((server) => !approved.includes(server.name));
+  if (skipped.length > 0 && !toldUnapproved.has(io)) {
+    toldUnapproved.add(io);
+    io.stderr(unapprovedMcpMessage(skipped.map((server) => server.name)));
+  }
+  if (approved.length === 0) return config;
+  approveProjectMcpServers(review, approved);
+  return configFor(io, values, { onProjectMcpReview: () => undefined });
+}
+
+/** What a run says of the project MCP servers it did not start. */
+export function unapprovedMcpMessage(names: string[]): string {
+  const list = names.map((name) => `"${name}"`).join(', ');
+  return `cohort did not start the MCP server${names.length === 1 ? '' : 's'} ${list} of this folder's .mcp.json: ${names.length === 1 ? 'it is' : 'they are'} not approved (a project's .mcp.json runs commands on your machine). Review and approve with \`cohort mcp approve\` (\`--all\` for every one).\n`;
 }
 
 /** The log a command writes: JSON lines on stderr, at the configured level. */

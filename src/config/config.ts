@@ -12,6 +12,7 @@ import { sourceUrlProblem } from './source-url-template.js';
 import { PermissionSettings } from './permission-settings.js';
 import { SandboxSettings } from './sandbox-settings.js';
 import { findUnknownSetting } from './unknown-setting.js';
+import { reviewProjectMcpServers, type ProjectMcpReview } from './mcp-approvals.js';
 
 /** Default data folder of the embedded store. */
 export const DEFAULT_DATA_DIR = '.cohort';
@@ -459,7 +460,16 @@ function readNamedConfig(path: string): string {
  * const config = loadConfig({ env: process.env, overrides: { dataDir: '/tmp/cohort' } });
  */
 export function loadConfig(
-  options: { env?: Env; cwd?: string; file?: string; overrides?: CohortConfigInput } = {},
+  options: {
+    env?: Env;
+    cwd?: string;
+    file?: string;
+    overrides?: CohortConfigInput;
+    /** The home whose `~/.config/cohort` holds the approved MCP servers (tests pass their own). */
+    home?: string;
+    /** Receives the project's `.mcp.json` servers and which of them the user approved. */
+    onProjectMcpReview?: (review: ProjectMcpReview) => void;
+  } = {},
 ): CohortConfig {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
@@ -496,14 +506,30 @@ export function loadConfig(
   } else if (named) {
     throw new CohortError('invalid_input', `Config file not found: ${path}`, { file: path });
   }
-  const withMcp = { ...fromFile, mcpServers: projectMcpServers(cwd, fromFile.mcpServers, env) };
+  const servers = projectMcpServers(cwd, fromFile.mcpServers, env);
+  const withMcp = { ...fromFile, mcpServers: servers.merged };
   const merged = merge(
     merge(withMcp, configFromEnv(env)),
     (prune(options.overrides ?? {}) as Record<string, unknown>) ?? {},
   );
   const result = CohortConfig.safeParse(merged);
   if (!result.success) throw fromZodError(result.error, { prefix: 'Invalid configuration: ' });
-  return result.data;
+  // Checked once every entry is valid, so a malformed one is named even before approval.
+  const review = reviewProjectMcpServers({
+    cwd,
+    servers: servers.project,
+    env,
+    ...(options.home ? { home: options.home } : {}),
+  });
+  options.onProjectMcpReview?.(review);
+  const unapproved = new Set(
+    review.servers.filter((server) => !server.approved).map((s) => s.name),
+  );
+  if (unapproved.size === 0) return result.data;
+  const mcpServers = Object.fromEntries(
+    Object.entries(result.data.mcpServers).filter(([name]) => !unapproved.has(name)),
+  );
+  return { ...result.data, mcpServers };
 }
 
 /** The project file Claude Code reads MCP servers from; cohort reads it too. */
@@ -512,18 +538,29 @@ export const MCP_JSON_FILE = '.mcp.json';
 /**
  * The MCP servers of a project: the `mcpServers` of its `.mcp.json` (Claude Code's file), then
  * those of `cohort.config.json`, which win for a name in both. `${VAR}` and `${VAR:-default}`
- * are read from the environment, as Claude Code does.
+ * are read from the environment, as Claude Code does. `project` holds the `.mcp.json` servers
+ * `cohort.config.json` does not redefine, as written: they start only once approved.
  */
-function projectMcpServers(cwd: string, configured: unknown, env: Env): unknown {
+function projectMcpServers(
+  cwd: string,
+  configured: unknown,
+  env: Env,
+): { merged: unknown; project: Record<string, unknown> } {
   const path = resolve(cwd, MCP_JSON_FILE);
   let fromProject: unknown = {};
   if (existsSync(path)) {
     const text = readFoundFile(path, CONFIG_FILE_KIND);
     fromProject = (parseJsonFile(path, text) as { mcpServers?: unknown } | null)?.mcpServers ?? {};
   }
-  const objectOr = (value: unknown) =>
-    value && typeof value === 'object' && !Array.isArray(value) ? value : {};
-  return expandEnv({ ...objectOr(fromProject), ...objectOr(configured) }, env);
+  const objectOr = (value: unknown): Record<string, unknown> =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  const fromConfig = objectOr(configured);
+  const project = Object.fromEntries(
+    Object.entries(objectOr(fromProject)).filter(([name]) => !Object.hasOwn(fromConfig, name)),
+  );
+  return { merged: expandEnv({ ...objectOr(fromProject), ...fromConfig }, env), project };
 }
 
 /** Replaces `${VAR}` and `${VAR:-default}` in every string with the environment's value. */

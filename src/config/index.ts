@@ -13,3 +13,13 @@ export {
   type ProtectedProjectEntry,
 } from './project-files.js';
 export { OPEN_WITHOUT_WAITING, specialFileType } from './regular-file.js';
+export {
+  approveProjectMcpServers,
+  mcpApprovalsPath,
+  mcpServerCommandLine,
+  mcpServerDigest,
+  reviewProjectMcpServers,
+  TRUST_PROJECT_MCP_ENV,
+  type ProjectMcpReview,
+  type ProjectMcpServer,
+} from './mcp-approvals.js';

@@ -12,6 +12,8 @@ import { runCli } from '../../test/run-cli.js';
 // waits for a person.
 
 const calc = CALC_MCP_SERVER;
+// The workspace's .mcp.json is the test's own: its servers start without an approval.
+const TRUSTED = { COHORT_TRUST_PROJECT_MCP: '1' };
 
 interface ChatBody {
   tools?: { function: { name: string } }[];
@@ -50,7 +52,7 @@ describe('cohort code with an MCP server', () => {
         'mcp__calc__whoami',
         '--json',
       ],
-      { OPENAI_BASE_URL: model.baseUrl, COHORT_MODEL: 'scripted' },
+      { OPENAI_BASE_URL: model.baseUrl, COHORT_MODEL: 'scripted', ...TRUSTED },
       undefined,
       { cwd: workspace() },
     );
@@ -76,7 +78,7 @@ describe('cohort code with an MCP server', () => {
     });
     const { stdout } = await runCli(
       ['code', 'Who is the calculator?', '--json'],
-      { OPENAI_BASE_URL: model.baseUrl, COHORT_MODEL: 'scripted' },
+      { OPENAI_BASE_URL: model.baseUrl, COHORT_MODEL: 'scripted', ...TRUSTED },
       undefined,
       { cwd: workspace() },
     );

@@ -22,7 +22,7 @@ import { openStore } from '../../store/index.js';
 import { createWorkspace, parsePermissionRule } from '../../tools/index.js';
 import type { CliCommand, CliIo } from '../command.js';
 import { parseCommandArgs, requirePositional, stringFlag } from '../args.js';
-import { configFor, STORE_FLAGS } from '../open.js';
+import { configAskingForMcp, configFor, STORE_FLAGS } from '../open.js';
 import { countOf } from '../../telemetry/index.js';
 
 const usage =
@@ -181,7 +181,11 @@ export function createCodeCommand(
       const workspace = createWorkspace(
         resolve(io.cwd, stringFlag(values, 'workspace') ?? '.'),
       ).root;
-      const config = configFor(io, values);
+      // On a terminal, the project's unapproved MCP servers are asked about once each.
+      const config =
+        io.isTTY && lines.available && !values.json
+          ? await configAskingForMcp(io, values, () => lines.next())
+          : configFor(io, values);
       let coding;
       try {
         coding = openCoding({ config, ...(options.model ? { model: options.model } : {}) });

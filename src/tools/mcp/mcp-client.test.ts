@@ -93,7 +93,7 @@ describe('MCP client', () => {
     });
     const { code, stdout } = await runCli(
       ['ask', 'What is 2 plus 40 in the book?', '--json'],
-      { OPENAI_BASE_URL: model.baseUrl, COHORT_MODEL: 'scripted' },
+      { OPENAI_BASE_URL: model.baseUrl, COHORT_MODEL: 'scripted', COHORT_TRUST_PROJECT_MCP: '1' },
       undefined,
       { cwd },
     );
@@ -109,11 +109,16 @@ describe('MCP client', () => {
   it('`cohort mcp list` shows each server, its status and tools', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'cohort-mcp-'));
     writeFileSync(join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { calc, broken } }));
-    const { code, stdout } = await runCli(['mcp', 'list'], {}, undefined, { cwd });
+    const { code, stdout } = await runCli(
+      ['mcp', 'list'],
+      { COHORT_TRUST_PROJECT_MCP: '1' },
+      undefined,
+      { cwd },
+    );
     expect(code).toBe(1);
-    expect(stdout).toContain('calc (stdio): connected');
+    expect(stdout).toContain('calc (stdio, trusted): connected');
     expect(stdout).toContain('  mcp__calc__add  Adds two numbers.');
-    expect(stdout).toMatch(/broken \(stdio\): failed — did not start/);
+    expect(stdout).toMatch(/broken \(stdio, trusted\): failed — did not start/);
   }, 60_000);
 
   it('rejects a malformed server entry, naming it', async () => {

@@ -1,0 +1,205 @@
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { z } from 'zod';
+import { CohortError } from '../errors/index.js';
+import { parseJsonFile } from './json-file.js';
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * The variable that starts every project `.mcp.json` server without approval (for CI, where
+ * nobody can approve). Unsafe in a folder whose `.mcp.json` you did not write.
+ */
+export const TRUST_PROJECT_MCP_ENV = 'COHORT_TRUST_PROJECT_MCP';
+
+/** The file, under the user's configuration folder, that records approved project MCP servers. */
+export const MCP_APPROVALS_FILE = join('cohort', 'approved-mcp-servers.json');
+
+/** `{ version: 1, projects: { "<real path>": { "<server>": "sha256:<hex>" } } }` */
+const McpApprovals = z.object({
+  version: z.literal(1),
+  projects: z.record(
+    z.string(),
+    z.record(z.string(), z.string().regex(/^sha256:[0-9a-f]{64}$/, 'a "sha256:<hex>" digest')),
+  ),
+});
+type McpApprovals = z.infer<typeof McpApprovals>;
+
+/** Where the approvals of a user live: `$XDG_CONFIG_HOME/cohort/…`, else `~/.config/cohort/…`. */
+export function mcpApprovalsPath(options: { env?: Env; home?: string } = {}): string {
+  const env = options.env ?? process.env;
+  const configHome =
+    env.XDG_CONFIG_HOME || join(options.home ?? (env.HOME || homedir()), '.config');
+  return resolve(configHome, MCP_APPROVALS_FILE);
+}
+
+/** True when the environment trusts every project MCP server (`COHORT_TRUST_PROJECT_MCP=1`). */
+export function trustsProjectMcp(env: Env): boolean {
+  const value = env[TRUST_PROJECT_MCP_ENV]?.trim().toLowerCase();
+  return value === '1' || value === 'true' || value === 'yes';
+}
+
+/** Sorts object keys at every level, so a digest does not depend on how the file orders them. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+    );
+  return value;
+}
+
+/**
+ * The digest of a server's definition as `.mcp.json` writes it (before `${VAR}` is read: the
+ * environment is the user's, the file the project's): what it starts or reaches (`command`,
+ * `args`, `env` keys and values, `cwd`, `url`, `headers`, `type`). Changing any of them needs a new
+ * approval; an absent `args` and `[]` are the same.
+ *
+ * @example
+ * mcpServerDigest({ command: 'npx', args: ['-y', 'server'] }); // 'sha256:…'
+ */
+export function mcpServerDigest(definition: unknown): string {
+  const entry = (definition && typeof definition === 'object' ? definition : {}) as Record<
+    string,
+    unknown
+  >;
+  const fields = ['type', 'command', 'args', 'env', 'cwd', 'url', 'headers'] as const;
+  const defaults: Record<string, unknown> = { args: [], env: {}, headers: {} };
+  const picked = Object.fromEntries(
+    fields
+      .map((field) => [field, entry[field] ?? defaults[field]] as const)
+      .filter(([, value]) => value !== undefined),
+  );
+  return `sha256:${createHash('sha256')
+    .update(JSON.stringify(canonical(picked)))
+    .digest('hex')}`;
+}
+
+/** The command line (or URL) a server definition starts, as `.mcp.json` writes it, for a person. */
+export function mcpServerCommandLine(definition: unknown): string {
+  const entry = (definition && typeof definition === 'object' ? definition : {}) as Record<
+    string,
+    unknown
+  >;
+  if (typeof entry.url === 'string') return entry.url;
+  const quote = (word: string) => (/^[\w./:=@%+-]+$/.test(word) ? word : JSON.stringify(word));
+  const env = Object.entries((entry.env ?? {}) as Record<string, unknown>).map(
+    ([key, value]) => `${key}=${quote(String(value))}`,
+  );
+  const args = Array.isArray(entry.args) ? entry.args.map((arg) => quote(String(arg))) : [];
+  const cwd = typeof entry.cwd === 'string' ? ` (in ${entry.cwd})` : '';
+  return [...env, quote(String(entry.command ?? '')), ...args].join(' ') + cwd;
+}
+
+/** Reads the approvals file; absent is no approvals, malformed an `invalid_input` naming it. */
+function readApprovals(file: string): McpApprovals {
+  if (!existsSync(file)) return { version: 1, projects: {} };
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (cause) {
+    throw new CohortError(
+      'invalid_input',
+      `${file}: cannot read the approved MCP servers (${String(cause)}).`,
+      { file, cause },
+    );
+  }
+  const result = McpApprovals.safeParse(parseJsonFile(file, text));
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const where = issue?.path.length ? ` at "${issue.path.join('.')}"` : '';
+    throw new CohortError(
+      'invalid_input',
+      `${file}: not a record of approved MCP servers${where} (${issue?.message ?? 'invalid'}): expected { "version": 1, "projects": { "<folder>": { "<server>": "sha256:…" } } }. Fix it or delete it and approve the servers again with \`cohort mcp approve\`.`,
+      { file },
+    );
+  }
+  return result.data;
+}
+
+/** One server of the project's `.mcp.json` and whether the user approved this definition of it. */
+export interface ProjectMcpServer {
+  name: string;
+  /** The definition as `.mcp.json` writes it (`${VAR}` not read). */
+  definition: unknown;
+  digest: string;
+  approved: boolean;
+}
+
+/** The project servers of a folder, checked against the user's approvals. */
+export interface ProjectMcpReview {
+  /** The real path of the project folder: approvals are kept per folder. */
+  project: string;
+  /** The approvals file read (and written by `approveProjectMcpServers`). */
+  file: string;
+  /** True when `COHORT_TRUST_PROJECT_MCP` starts every project server without approval. */
+  trusted: boolean;
+  servers: ProjectMcpServer[];
+}
+
+/**
+ * Checks the servers of a project's `.mcp.json` (those `cohort.config.json` does not redefine)
+ * against the user's approvals. The approvals file is read only when there is a server to check.
+ *
+ * @example
+ * const review = reviewProjectMcpServers({ cwd, servers: { calc: { command: 'node' } } });
+ * review.servers.filter((server) => !server.approved); // the servers cohort does not start
+ */
+export function reviewProjectMcpServers(options: {
+  cwd: string;
+  servers: Record<string, unknown>;
+  env?: Env;
+  home?: string;
+}): ProjectMcpReview {
+  const env = options.env ?? process.env;
+  const names = Object.keys(options.servers);
+  // A folder is approved by its real path: the same project reached through a link is one.
+  const project = names.length > 0 ? realpathSync(options.cwd) : resolve(options.cwd);
+  const file = mcpApprovalsPath({ env, ...(options.home ? { home: options.home } : {}) });
+  const trusted = trustsProjectMcp(env);
+  const approved =
+    names.length === 0 || trusted ? {} : (readApprovals(file).projects[project] ?? {});
+  return {
+    project,
+    file,
+    trusted,
+    servers: names.map((name) => {
+      const definition = options.servers[name];
+      const digest = mcpServerDigest(definition);
+      const granted = Object.hasOwn(approved, name) ? approved[name] : undefined;
+      return { name, definition, digest, approved: trusted || granted === digest };
+    }),
+  };
+}
+
+/**
+ * Records the user's approval of these project servers (their current definitions) in the
+ * approvals file, written whole through a temporary file, readable by the user alone.
+ *
+ * @example
+ * approveProjectMcpServers(review, ['calc']);
+ */
+export function approveProjectMcpServers(review: ProjectMcpReview, names: string[]): void {
+  const approvals = readApprovals(review.file);
+  const project = { ...(approvals.projects[review.project] ?? {}) };
+  for (const name of names) {
+    const server = review.servers.find((candidate) => candidate.name === name);
+    if (server) project[name] = server.digest;
+  }
+  approvals.projects[review.project] = project;
+  mkdirSync(dirname(review.file), { recursive: true, mode: 0o700 });
+  const temporary = `${review.file}.${process.pid}.tmp`;
+  writeFileSync(temporary, JSON.stringify(approvals, null, 2) + '\n', { mode: 0o600 });
+  renameSync(temporary, review.file);
+}
