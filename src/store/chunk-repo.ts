@@ -222,6 +222,18 @@ export class ChunkRepo {
     return rows.map(chunkFromRow);
   }
 
+  /**
+   * Every chunk of the documents not in `sources`, in document order: what an ingestion that
+   * just wrote `sources` has not got in hand (see start-cached-store.ts).
+   */
+  async allExcept(sources: readonly string[]): Promise<ChunkRecord[]> {
+    const { rows } = await this.db.query<ChunkRow>(
+      'SELECT id, source, ord, title, heading_path, domain, text, hash, metadata FROM chunks WHERE NOT (source = ANY($1::text[])) ORDER BY source, ord',
+      [sources],
+    );
+    return rows.map(chunkFromRow);
+  }
+
   /** Every stored document (source, title, domain, hash), by source path. */
   async documents(): Promise<DocumentRecord[]> {
     const { rows } = await this.db.query<DocumentRecord>(

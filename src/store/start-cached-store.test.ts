@@ -266,6 +266,48 @@ describe('startCachedStore on a PGlite folder', () => {
     await cached.store.close();
   }, 60_000);
 
+  it('after an ingestion, reads back only the chunks it did not write, and gives what the engine holds', async () => {
+    const dataDir = seeded({ cache: false });
+    const real = await openStore({ dataDir });
+    const calls: string[] = [];
+    for (const method of ['all', 'allExcept'] as const) {
+      const original = real.chunks[method].bind(real.chunks) as (...args: unknown[]) => unknown;
+      (real.chunks as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+        calls.push(method);
+        return original(...args);
+      };
+    }
+    const cached = startCachedStore(dataDir, Promise.resolve(real));
+    // Sources out of JavaScript's order (UTF-16 'ﬀ' sorts before an astral letter, UTF-8 after),
+    // parts in reverse, metadata keys in another order than JSONB's, a lone surrogate in the text.
+    const parts = (source: string, texts: string[]) =>
+      texts.map((text, ord) => ({
+        ...chunk(source, `${source}#${ord}`, text),
+        ord,
+        metadata: { parts: texts.length, line: ord + 1, part: ord + 1, skipped: undefined },
+      }));
+    await cached.store.chunks.applyIngestion({
+      write: [
+        {
+          document: document('\u{1d400}.md', 'v1'),
+          chunks: parts('\u{1d400}.md', ['x', 'y']).reverse(),
+        },
+        { document: document('\ufb00.md', 'v1'), chunks: parts('\ufb00.md', ['cut \ud83d']) },
+        { document: document('a.md', 'v1'), chunks: [chunk('a.md', 'a1', 'alpha again')] },
+        { document: document('b.md', 'v1'), chunks: parts('b.md', ['beta']) },
+      ],
+    });
+    const handed = await cached.store.chunks.all();
+    expect(calls).toEqual(['allExcept']);
+    const stored = await real.chunks.all();
+    expect(handed).toEqual(stored);
+    expect(handed.map((c) => JSON.stringify(c))).toEqual(stored.map((c) => JSON.stringify(c)));
+    // 'a.md' was unchanged: the engine's chunk ('alpha'), not the one the ingestion passed.
+    expect(handed.map((c) => c.text)).toEqual(['alpha', 'beta', 'cut \ufffd', 'x', 'y']);
+    await cached.store.close();
+    expect(readStartCache(dataDir)?.chunks.map((c) => c.id)).toEqual(stored.map((c) => c.id));
+  }, 60_000);
+
   it('a fresh start reads no start cache, and writes one on close', async () => {
     const dataDir = seeded();
     const cached = startCachedStore(dataDir, openStore({ dataDir }), { fresh: true });

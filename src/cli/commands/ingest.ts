@@ -39,11 +39,11 @@ export const ingestCommand: CliCommand = {
     // A data folder's store is opened as a start-cached one, so that closing it writes (and
     // seals) the start cache of what the ingestion left: the first `cohort ask` after it starts
     // as every later one does, from that file, instead of reading every chunk from the engine.
+    // Handed to the ingestion once the engine is open (`current`), not before: a store it holds
+    // already, it asks at once what is stored, and waits for the engine instead of parsing.
     const folder = storeFolder(config);
     const opening: Promise<Store> = folder
-      ? Promise.resolve(
-          startCachedStore(folder, (hooks) => openStore(config, hooks), { fresh: true }).store,
-        )
+      ? openStartCached(folder, (hooks) => openStore(config, hooks))
       : openStore(config);
     try {
       const summary = await ingest(dir, {
@@ -99,3 +99,12 @@ export const ingestCommand: CliCommand = {
     }
   },
 };
+
+/** A data folder's store opened for an ingestion (see `startCachedStore`'s `fresh`), once open. */
+function openStartCached(
+  folder: string,
+  open: Parameters<typeof startCachedStore>[1],
+): Promise<Store> {
+  const { store, current } = startCachedStore(folder, open, { fresh: true });
+  return current.then(() => store);
+}
