@@ -146,7 +146,9 @@ describe('cohort eval answers', () => {
 
   it('skips with a message when the default set is absent, and rejects a missing file', async () => {
     const skipped = await runCli(['eval', 'answers', '--corpus', SAMPLE_BOOK_DIR], {}, undefined, {
-      cwd: mkdtempSync(join(tmpdir(), 'cohort-nowhere-')),
+      // Two levels down a new folder: its `../shared` is certainly absent (a `/tmp/shared` of
+      // the machine's own would otherwise be found from a folder right under the temp folder).
+      cwd: mkdtempSync(join(mkdtempSync(join(tmpdir(), 'cohort-nowhere-')), 'cwd-')),
     });
     expect(skipped.code).toBe(0);
     expect(skipped.stderr).toMatch(/Skipped: .*retrieval-dev\.jsonl not found/);
