@@ -1,6 +1,7 @@
 import { createLogger, type SpanRecord } from '../telemetry/index.js';
 import { runBatch, type Db, type Statement } from './db.js';
 import type { MemoryTraces } from './memory-traces.js';
+import { pruneInterval } from './prune-interval.js';
 import { DELETE_OLD_RUNS } from './run-retention.js';
 
 /** A stored run (a research run, a traced agent run). */
@@ -260,10 +261,7 @@ export class RunRepo {
   private async pruneIfDue(written: number): Promise<void> {
     if (this.keepRuns === undefined) return;
     this.runsSincePrune += written;
-    if (
-      this.runsSincePrune < Math.max(1, Math.min(PRUNE_RUNS_EVERY, Math.ceil(this.keepRuns / 10)))
-    )
-      return;
+    if (this.runsSincePrune < pruneInterval(this.keepRuns, PRUNE_RUNS_EVERY)) return;
     this.runsSincePrune = 0;
     try {
       await this.db.query(DELETE_OLD_RUNS, [this.keepRuns]);

@@ -3,6 +3,7 @@ import { createLogger } from '../telemetry/index.js';
 import { runBatch, type Db, type Statement } from './db.js';
 import { insertStatements } from './insert-rows.js';
 import { OwnerRepo } from './owner-repo.js';
+import { pruneInterval } from './prune-interval.js';
 import { SessionCache } from './session-cache.js';
 import { PRUNE_SESSIONS_EVERY, pruneSessions } from './session-retention.js';
 import { MESSAGE_COLUMNS, TurnWriter } from './turn-writer.js';
@@ -137,8 +138,7 @@ export class SessionRepo {
     const keep = this.keepSessions;
     if (keep === undefined) return;
     this.turnsSincePrune++;
-    const every = Math.max(1, Math.min(PRUNE_SESSIONS_EVERY, Math.ceil(keep / 10)));
-    if (this.pruning || this.turnsSincePrune < every) return;
+    if (this.pruning || this.turnsSincePrune < pruneInterval(keep, PRUNE_SESSIONS_EVERY)) return;
     this.turnsSincePrune = 0;
     const cache = this.cache;
     this.pruning = pruneSessions(this.db, keep, this.prunedUpTo, (sessionIds) => {
