@@ -8,6 +8,7 @@ import type { RetrievedChunk } from '../schema/index.js';
 import { createStore, openPgliteDb, type Store } from '../store/index.js';
 import { createScriptedModel, RECORDED } from '../test/scripted-model.js';
 import { createTestAssistant, testWebAssets } from '../test/test-assistant.js';
+import { mcpToolCall } from '../test/mcp-http-call.js';
 import { createServer } from './create-server.js';
 
 // Runs keep sessions' rule when several API keys are in use: the key that started a run (a coding
@@ -71,34 +72,8 @@ function serve(apiKey: string | undefined, model = writingModel('out.txt')) {
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-  /** An MCP `tools/call` over HTTP; the result of its SSE answer. */
-  const mcp = async (key: string, name: string, args: Record<string, unknown>) => {
-    const res = await app.request('/mcp', {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        authorization: `Bearer ${key}`,
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name, arguments: args },
-      }),
-    });
-    expect(res.status).toBe(200);
-    const data = (await res.text()).split('\n').find((line) => line.startsWith('data: '));
-    return (
-      JSON.parse(data?.slice(6) ?? '{}') as {
-        result: {
-          isError?: boolean;
-          content: { text: string }[];
-          structuredContent?: { run_id?: string };
-        };
-      }
-    ).result;
-  };
+  const mcp = (key: string, name: string, args: Record<string, unknown>) =>
+    mcpToolCall(app, key, name, args);
   return { request, mcp };
 }
 

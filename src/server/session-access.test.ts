@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore, openPgliteDb, type Store } from '../store/index.js';
 import { createServer } from './create-server.js';
 import { createTestAssistant, testWebAssets } from '../test/test-assistant.js';
+import { mcpToolCall } from '../test/mcp-http-call.js';
 
 let store: Store;
 beforeAll(async () => {
@@ -102,30 +103,8 @@ describe('sessions that cannot be guessed', () => {
 
   it('keeps the same rule over /mcp: another key cannot ask in a session, and MCP sessions have an owner', async () => {
     const app = serve('key-a, key-b');
-    /** An MCP `tools/call` over HTTP, as an MCP client sends it; the result of its SSE answer. */
-    const call = async (key: string, name: string, args: Record<string, unknown>) => {
-      const res = await app.request('/mcp', {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          authorization: `Bearer ${key}`,
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/call',
-          params: { name, arguments: args },
-        }),
-      });
-      expect(res.status).toBe(200);
-      const data = (await res.text()).split('\n').find((line) => line.startsWith('data: '));
-      return (
-        JSON.parse(data?.slice(6) ?? '{}') as {
-          result: { isError?: boolean; content: { text: string }[] };
-        }
-      ).result;
-    };
+    const call = (key: string, name: string, args: Record<string, unknown>) =>
+      mcpToolCall(app, key, name, args);
     const total = async (key: string, sessionId: string) => {
       const res = await app.request(`/sessions/${sessionId}/messages`, as(key));
       return res.status === 200 ? ((await res.json()) as { total: number }).total : res.status;
