@@ -139,6 +139,19 @@ function typosOf(
   return fuzzy;
 }
 
+/** What {@link scoreKeywords} needs of each word, looked up here when the caller has none. */
+function knownWords(
+  compiled: CompiledKeywords,
+  query: QueryText,
+  isWord: (word: string) => boolean,
+): KnownKeywordWord[] {
+  // Array.from, not map: the typos' array has holes where a word is no typo.
+  return Array.from(typosOf(compiled, query, isWord), (keywordTypo, i) => ({
+    keywordTypo,
+    keywords: compiled.byFirstStem.get(keywordTypo ?? query.stems[i] ?? ''),
+  }));
+}
+
 /**
  * Scores how strongly `query` matches each compiled agent's keywords: distinct keywords found as
  * phrases (stemmed, so "topics" matches "topic"), each query word used once per agent, small typos
@@ -162,17 +175,14 @@ export function scoreKeywords(
   } = {},
 ): Record<string, KeywordMatch> {
   const { stems, words } = query;
-  const known = options.known;
-  const fuzzy = known ? undefined : typosOf(compiled, query, options.isWord ?? isEnglishWord);
+  const known = options.known ?? knownWords(compiled, query, options.isWord ?? isEnglishWord);
 
   // Per agent, made at its first match (most clauses match few keywords, many none).
   let miss: Map<string, number> | undefined;
   let matched: Map<string, string[]> | undefined;
   let nextFree: Map<string, number> | undefined;
   for (let i = 0; i < stems.length; i += 1) {
-    const candidates = known
-      ? known[i]!.keywords
-      : compiled.byFirstStem.get(fuzzy![i] ?? stems[i] ?? '');
+    const candidates = known[i]!.keywords;
     if (!candidates) continue;
     for (const keyword of candidates) {
       if ((nextFree?.get(keyword.agent) ?? 0) > i) continue;
@@ -182,7 +192,7 @@ export function scoreKeywords(
       for (let k = 0; k < keyword.stems.length; k += 1) {
         const stem = keyword.stems[k];
         if (stems[i + k] === stem) continue;
-        if ((known ? known[i + k]?.keywordTypo : fuzzy![i + k]) === stem) typo = true;
+        if (known[i + k]?.keywordTypo === stem) typo = true;
         else {
           fits = false;
           break;
