@@ -1,16 +1,10 @@
 import { createHash } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { CohortError } from '../errors/index.js';
+import { readFoundFile } from './found-file.js';
 import { parseJsonFile } from './json-file.js';
 
 type Env = Record<string, string | undefined>;
@@ -105,16 +99,7 @@ export function mcpServerCommandLine(definition: unknown): string {
 /** Reads the approvals file; absent is no approvals, malformed an `invalid_input` naming it. */
 function readApprovals(file: string): McpApprovals {
   if (!existsSync(file)) return { version: 1, projects: {} };
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (cause) {
-    throw new CohortError(
-      'invalid_input',
-      `${file}: cannot read the approved MCP servers (${String(cause)}).`,
-      { file, cause },
-    );
-  }
+  const text = readFoundFile(file, 'file of approved MCP servers');
   const result = McpApprovals.safeParse(parseJsonFile(file, text));
   if (!result.success) {
     const issue = result.error.issues[0];
