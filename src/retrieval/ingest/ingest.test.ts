@@ -12,6 +12,25 @@ import { describeSkipped } from './skipped-file.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures/book', import.meta.url));
 
+/**
+ * Runs `test` over a new temporary book folder holding `a.md` (one section about alpha) and a
+ * new `memory://` store, and removes both afterwards.
+ */
+async function withAlphaBook(
+  prefix: string,
+  test: (book: string, store: Store) => Promise<void>,
+): Promise<void> {
+  const book = await mkdtemp(join(tmpdir(), prefix));
+  const fresh = await createStore(await openPgliteDb('memory://'));
+  try {
+    await writeFile(join(book, 'a.md'), '# Alpha\n\nA section about alpha with enough words.\n');
+    await test(book, fresh);
+  } finally {
+    await fresh.close();
+    await rm(book, { recursive: true, force: true });
+  }
+}
+
 describe('ingest', () => {
   let store: Store;
   let dir: string;
@@ -135,11 +154,8 @@ describe('ingest', () => {
 
   it('skips a file whose frontmatter cannot be read, naming it, and ingests the rest', async () => {
     // One file with invalid YAML frontmatter stopped the whole folder's ingestion (exit 2).
-    const book = await mkdtemp(join(tmpdir(), 'cohort-frontmatter-'));
-    await writeFile(join(book, 'a.md'), '# Alpha\n\nA section about alpha with enough words.\n');
-    await writeFile(join(book, 'b.md'), '---\ntitle: [unclosed\n---\n# Beta\n\nAbout beta.\n');
-    const fresh = await createStore(await openPgliteDb('memory://'));
-    try {
+    await withAlphaBook('cohort-frontmatter-', async (book, fresh) => {
+      await writeFile(join(book, 'b.md'), '---\ntitle: [unclosed\n---\n# Beta\n\nAbout beta.\n');
       const summary = await ingest(book, { store: fresh });
       expect(summary).toMatchObject({ files: 2, added: 1 });
       expect(summary.skipped).toEqual([
@@ -150,65 +166,56 @@ describe('ingest', () => {
         },
       ]);
       expect(new Set((await fresh.chunks.all()).map((c) => c.title))).toEqual(new Set(['Alpha']));
-    } finally {
-      await fresh.close();
-      await rm(book, { recursive: true, force: true });
-    }
+    });
   });
 
   it.skipIf(process.platform === 'win32')(
     'names FIFOs and sockets of a supported name as skipped, never opening them',
     async () => {
-      const book = await mkdtemp(join(tmpdir(), 'cohort-special-'));
-      await writeFile(join(book, 'a.md'), '# Alpha\n\nA section about alpha with enough words.\n');
-      await symlink(join(book, 'a.md'), join(book, 'link.md'));
-      execFileSync('mkfifo', [join(book, 'pipe.md')]);
-      execFileSync('mkfifo', [join(book, 'pipe.txt')]);
-      const socket = createServer();
-      await new Promise<void>((done) => socket.listen(join(book, 'socket.rst'), done));
-      const fresh = await createStore(await openPgliteDb('memory://'));
-      try {
-        const summary = await ingest(book, { store: fresh });
-        expect(summary).toMatchObject({ files: 1, added: 1 });
-        expect(summary.skipped).toEqual([
-          {
-            source: 'link.md',
-            reason: expect.stringMatching(/symbolic link/),
-            kind: 'symbolic_link',
-          },
-          {
-            source: 'pipe.md',
-            reason: 'not a regular file but a FIFO (named pipe): only regular files are ingested',
-            kind: 'not_regular_file',
-          },
-          {
-            source: 'socket.rst',
-            reason: 'not a regular file but a socket: only regular files are ingested',
-            kind: 'not_regular_file',
-          },
-        ]);
-        expect(describeSkipped(summary.skipped)).toBe(
-          '3 skipped (1 symbolic link, 2 not regular files)',
-        );
-      } finally {
-        socket.close();
-        await fresh.close();
-        await rm(book, { recursive: true, force: true });
-      }
+      await withAlphaBook('cohort-special-', async (book, fresh) => {
+        await symlink(join(book, 'a.md'), join(book, 'link.md'));
+        execFileSync('mkfifo', [join(book, 'pipe.md')]);
+        execFileSync('mkfifo', [join(book, 'pipe.txt')]);
+        const socket = createServer();
+        await new Promise<void>((done) => socket.listen(join(book, 'socket.rst'), done));
+        try {
+          const summary = await ingest(book, { store: fresh });
+          expect(summary).toMatchObject({ files: 1, added: 1 });
+          expect(summary.skipped).toEqual([
+            {
+              source: 'link.md',
+              reason: expect.stringMatching(/symbolic link/),
+              kind: 'symbolic_link',
+            },
+            {
+              source: 'pipe.md',
+              reason: 'not a regular file but a FIFO (named pipe): only regular files are ingested',
+              kind: 'not_regular_file',
+            },
+            {
+              source: 'socket.rst',
+              reason: 'not a regular file but a socket: only regular files are ingested',
+              kind: 'not_regular_file',
+            },
+          ]);
+          expect(describeSkipped(summary.skipped)).toBe(
+            '3 skipped (1 symbolic link, 2 not regular files)',
+          );
+        } finally {
+          socket.close();
+        }
+      });
     },
   );
 
   it.skipIf(process.platform === 'win32')(
     'skips a file replaced by a FIFO after the folder was listed, without waiting on it',
     async () => {
-      const book = await mkdtemp(join(tmpdir(), 'cohort-fifo-race-'));
-      await writeFile(join(book, 'a.md'), '# Alpha\n\nA section about alpha with enough words.\n');
-      await writeFile(join(book, 'b.md'), '# Beta\n\nA section about beta with enough words.\n');
-      const entries = await findIngestEntries(book);
-      await rm(join(book, 'b.md'));
-      execFileSync('mkfifo', [join(book, 'b.md')]);
-      const fresh = await createStore(await openPgliteDb('memory://'));
-      try {
+      await withAlphaBook('cohort-fifo-race-', async (book, fresh) => {
+        await writeFile(join(book, 'b.md'), '# Beta\n\nA section about beta with enough words.\n');
+        const entries = await findIngestEntries(book);
+        await rm(join(book, 'b.md'));
+        execFileSync('mkfifo', [join(book, 'b.md')]);
         const summary = await ingest(book, { store: fresh, entries });
         expect(summary).toMatchObject({ files: 2, added: 1 });
         expect(summary.skipped).toEqual([
@@ -218,10 +225,7 @@ describe('ingest', () => {
             kind: 'not_regular_file',
           },
         ]);
-      } finally {
-        await fresh.close();
-        await rm(book, { recursive: true, force: true });
-      }
+      });
     },
     10_000,
   );
@@ -229,17 +233,14 @@ describe('ingest', () => {
   it.skipIf(process.platform !== 'linux')(
     'says a file whose name is not UTF-8 is skipped for its name, not that it is missing',
     async () => {
-      const book = await mkdtemp(join(tmpdir(), 'cohort-bad-name-'));
-      await writeFile(join(book, 'a.md'), '# Alpha\n\nA section about alpha with enough words.\n');
-      // Linux file names are bytes: 0xff is no UTF-8, so Node lists it as U+FFFD.
-      const raw = Buffer.concat([
-        Buffer.from(`${book}/bad`),
-        Buffer.from([0xff]),
-        Buffer.from('name.md'),
-      ]);
-      await writeFile(raw, '# Bad\n\nA section with enough words in it.\n');
-      const fresh = await createStore(await openPgliteDb('memory://'));
-      try {
+      await withAlphaBook('cohort-bad-name-', async (book, fresh) => {
+        // Linux file names are bytes: 0xff is no UTF-8, so Node lists it as U+FFFD.
+        const raw = Buffer.concat([
+          Buffer.from(`${book}/bad`),
+          Buffer.from([0xff]),
+          Buffer.from('name.md'),
+        ]);
+        await writeFile(raw, '# Bad\n\nA section with enough words in it.\n');
         const summary = await ingest(book, { store: fresh });
         expect(summary).toMatchObject({ files: 2, added: 1 });
         expect(summary.skipped).toEqual([
@@ -249,10 +250,7 @@ describe('ingest', () => {
             kind: 'unreadable',
           },
         ]);
-      } finally {
-        await fresh.close();
-        await rm(book, { recursive: true, force: true });
-      }
+      });
     },
   );
 
