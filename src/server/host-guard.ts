@@ -1,8 +1,5 @@
 import { apiError, type ApiError } from './api-error.js';
 
-/** Names every loopback server answers to, whatever `server.allowedHosts` says. */
-const LOOPBACK_NAMES = new Set(['localhost', '[::1]']);
-
 /** Methods that change nothing: a foreign `Origin` on them is left to CORS (the browser). */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -93,7 +90,7 @@ export function requestGuard(
     .filter((name): name is string => name !== undefined)
     .join(', ');
   const hostAllowed = (name: string) =>
-    LOOPBACK_NAMES.has(name) || isLoopbackHost(name) || name === listening || allowed.has(name);
+    isLoopbackHost(name) || name === listening || allowed.has(name);
 
   return ({ method, path, host, origin }) => {
     const requested = splitHost(host);
