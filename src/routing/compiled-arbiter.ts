@@ -8,6 +8,7 @@ import {
 import { headerOf, packedInMemory, type PackedArbiter } from './packed-arbiter.js';
 import { PairTable } from './pair-table.js';
 import { normalizeWords, stemWord } from './query-text.js';
+import { rowsWithRoom } from './rows-with-room.js';
 
 /**
  * A fitted arbiter laid out for routing's hot path. A feature is found through maps keyed by the
@@ -222,11 +223,7 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
     let at = 0;
     let own: Float64Array | null = null;
     if (has !== 0 && kept) {
-      if (rowsUsed + rowLength > rows.length) {
-        const grown = new Float64Array(rows.length * 2);
-        grown.set(rows);
-        rows = grown;
-      }
+      rows = rowsWithRoom(rows, rowsUsed, rowLength);
       at = rowsUsed;
       rows.set(row, at);
       rowsUsed += rowLength;

@@ -1,5 +1,6 @@
 import { CohortError } from '../errors/index.js';
 import { rankedBy } from './ranked-by.js';
+import { rowsWithRoom } from './rows-with-room.js';
 import { softmaxInPlace } from './softmax.js';
 import { trainedFeatureId, type FeatureList } from './feature-ids.js';
 
@@ -345,11 +346,7 @@ function classifierOver(
         sumBundle(bundle, unkept, 0);
         return -1;
       }
-      if (sumRowsUsed + sumLength > sumRows.length) {
-        const grown = new Float64Array(sumRows.length * 2);
-        grown.set(sumRows);
-        sumRows = grown;
-      }
+      sumRows = rowsWithRoom(sumRows, sumRowsUsed, sumLength);
       at = sumRowsUsed;
       sumRowsUsed += sumLength;
       sumBundle(bundle, sumRows, at);
