@@ -6,6 +6,7 @@ import {
   type CohortConfig,
   type ProjectMcpReview,
 } from '../config/index.js';
+import { CohortError } from '../errors/index.js';
 import { renderProgressBar } from '../retrieval/ingest/progress-bar.js';
 import { knowledgeStoreOptions } from '../retrieval/store-options.js';
 import type { IngestProgress, IngestSummary } from '../retrieval/index.js';
@@ -60,6 +61,23 @@ export function configFor(
 }
 
 /**
+ * `configFor` with the project's `.mcp.json` servers checked against the user's approvals, and
+ * nothing said of those left out: for the commands that show or ask about them.
+ *
+ * @example
+ * const { config, review } = configAndMcpReview(io, values);
+ */
+export function configAndMcpReview(
+  io: CliIo,
+  values: Record<string, unknown>,
+): { config: CohortConfig; review: ProjectMcpReview } {
+  let review: ProjectMcpReview | undefined;
+  const config = configFor(io, values, { onProjectMcpReview: (found) => void (review = found) });
+  if (!review) throw new CohortError('invalid_input', 'The configuration was not read.');
+  return { config, review };
+}
+
+/**
  * `configFor` for an interactive run (`cohort code` on a terminal): asks once, y/N, about each
  * project `.mcp.json` server not approved yet, showing what it starts; a "y" is recorded as
  * `cohort mcp approve` would, anything else leaves the server out (and stderr says so).
@@ -69,10 +87,9 @@ export async function configAskingForMcp(
   values: Record<string, unknown>,
   readLine: () => Promise<string | undefined>,
 ): Promise<CohortConfig> {
-  let review: ProjectMcpReview | undefined;
-  const config = configFor(io, values, { onProjectMcpReview: (found) => void (review = found) });
-  const unapproved = review?.servers.filter((server) => !server.approved) ?? [];
-  if (!review || unapproved.length === 0) return config;
+  const { config, review } = configAndMcpReview(io, values);
+  const unapproved = review.servers.filter((server) => !server.approved);
+  if (unapproved.length === 0) return config;
   const approved: string[] = [];
   for (const server of unapproved) {
     io.stdout(

@@ -11,7 +11,7 @@ import { openResearch, type OpenedResearch } from '../../research/index.js';
 import { createLogger } from '../../telemetry/index.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliCommand, CliIo } from '../command.js';
-import { configFor, openForCli, STORE_FLAGS } from '../open.js';
+import { configAndMcpReview, openForCli, STORE_FLAGS } from '../open.js';
 import { connectMcpServers, mcpToolName } from '../../tools/mcp/index.js';
 
 const usage =
@@ -19,14 +19,6 @@ const usage =
 
 /** How a server of the configuration came to be trusted: the user's approval, or no need of one. */
 type McpApproval = 'approved' | 'needs approval' | 'trusted' | 'user';
-
-/** The configuration, and the project's `.mcp.json` servers checked against the approvals. */
-function configAndReview(io: CliIo, values: Record<string, unknown>) {
-  let review: ProjectMcpReview | undefined;
-  const config = configFor(io, values, { onProjectMcpReview: (found) => void (review = found) });
-  if (!review) throw new CohortError('invalid_input', 'The configuration was not read.');
-  return { config, review };
-}
 
 function approvalOf(review: ProjectMcpReview, name: string): McpApproval {
   const server = review.servers.find((candidate) => candidate.name === name);
@@ -40,7 +32,7 @@ function approvalOf(review: ProjectMcpReview, name: string): McpApproval {
  * status and tools; a project server not approved is listed, not started.
  */
 async function listServers(io: CliIo, values: Record<string, unknown>): Promise<number> {
-  const { config, review } = configAndReview(io, values);
+  const { config, review } = configAndMcpReview(io, values);
   const unapproved = review.servers.filter((server) => !server.approved);
   if (Object.keys(config.mcpServers).length === 0 && unapproved.length === 0) {
     io.stdout(
@@ -91,7 +83,7 @@ async function listServers(io: CliIo, values: Record<string, unknown>): Promise<
  * folder in the user's approvals file, and a changed definition needs approval again.
  */
 function approveServers(io: CliIo, values: Record<string, unknown>, names: string[]): number {
-  const { config, review } = configAndReview(io, values);
+  const { config, review } = configAndMcpReview(io, values);
   if (review.servers.length === 0) {
     io.stdout(
       `No MCP servers in ${MCP_JSON_FILE} here to approve${Object.keys(config.mcpServers).length > 0 ? ' (those of cohort.config.json need no approval)' : ''}.\n`,
