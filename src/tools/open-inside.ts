@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { mkdir, open, readlink, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, sep } from 'node:path';
 import { OPEN_WITHOUT_WAITING, protectedEntryOf, specialFileType } from '../config/index.js';
@@ -31,13 +31,14 @@ function refuseProtected(workspace: Workspace, real: string, path: string): void
  * Checks an open file: the path the kernel has for the descriptor must be inside the workspace
  * (a folder swapped for a symlink between the check and the open is caught here, after the open,
  * where it can no longer change), and a regular file must have exactly one link (a hard link made
- * to a file outside the workspace has an inside path, but its other name is outside).
+ * to a file outside the workspace has an inside path, but its other name is outside). Returns the
+ * kernel's path for the descriptor (undefined without /proc) and the file's stat, read once.
  */
 async function verifyOpen(
   handle: FileHandle,
   workspace: Workspace,
   path: string,
-): Promise<string | undefined> {
+): Promise<{ real: string | undefined; info: Stats }> {
   const info = await handle.stat();
   // Opened without waiting (OPEN_WITHOUT_WAITING), so a FIFO got here instead of blocking the open
   // for ever; only regular files (and folders, which read lists) are the tools' to read or write.
@@ -79,7 +80,7 @@ async function verifyOpen(
       { field: 'path' },
     );
   }
-  return real;
+  return { real, info };
 }
 
 /**
@@ -104,7 +105,8 @@ export async function withFileInside<T>(
     throw openError(error, path);
   });
   try {
-    const opened = (await verifyOpen(handle, workspace, path)) ?? real;
+    const { real: kernelPath, info } = await verifyOpen(handle, workspace, path);
+    const opened = kernelPath ?? real;
     // Checked on the file actually opened: a symlink to `.env` or a pattern that reaches it is
     // refused like the name `.env` itself.
     const rule = workspace.readDenied(opened);
@@ -114,7 +116,7 @@ export async function withFileInside<T>(
         `Permission denied: "${path}" is ${workspace.relative(opened)}, denied by the rule ${rule}.`,
         { field: 'path' },
       );
-    return await use({ real, handle, isDirectory: (await handle.stat()).isDirectory() });
+    return await use({ real, handle, isDirectory: info.isDirectory() });
   } finally {
     await handle.close();
   }
@@ -172,7 +174,7 @@ export async function writeInside(
     created = true;
   }
   try {
-    const opened = await verifyOpen(handle, workspace, path);
+    const { real: opened } = await verifyOpen(handle, workspace, path);
     // The kernel's path of the file actually opened: a folder swapped for a symlink meanwhile.
     if (opened !== undefined && protectedEntryOf(workspace.relative(opened))) {
       if (created) await unlink(opened).catch(() => undefined);
