@@ -7,6 +7,7 @@ import {
   switchableDb,
   testWebAssets,
 } from '../test/test-assistant.js';
+import { errorOf } from '../test/api-error-of.js';
 
 const SESSION = '0b9e4c8a-7d1f-4a53-9a47-2f6c1d2e3f40';
 const OTHER_SESSION = '1c9e4c8a-7d1f-4a53-9a47-2f6c1d2e3f41';
@@ -31,13 +32,6 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {})
     headers: { 'content-type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-
-async function errorOf(response: Response) {
-  const body = (await response.json()) as {
-    error: { code: string; message: string; field: string | null };
-  };
-  return { status: response.status, ...body.error };
-}
 
 describe('POST /chat', () => {
   it('answers in snake_case with the agent, confidence and numbered citations', async () => {

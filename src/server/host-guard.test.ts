@@ -5,6 +5,7 @@ import { createTestAssistant, testWebAssets } from '../test/test-assistant.js';
 import { createServer, type ServerOptions } from './create-server.js';
 import { isLoopbackHost } from './host-guard.js';
 import { startServer, type RunningServer } from './start-server.js';
+import { errorOf } from '../test/api-error-of.js';
 
 // DNS rebinding: a web page at http://evil.example:8787 whose name then resolves to 127.0.0.1
 // sends its requests to the local server with `Host: evil.example:8787` (and its own Origin).
@@ -47,13 +48,6 @@ const call = (
       ? { body: path === '/mcp' ? MCP_CALL : JSON.stringify({ query: 'What is a topic?' }) }
       : {}),
   });
-
-async function errorOf(response: Response) {
-  const body = (await response.json()) as {
-    error: { code: string; message: string; field: string | null };
-  };
-  return { status: response.status, ...body.error };
-}
 
 describe('the Host check of a server on a loopback address', () => {
   it('refuses a Host that is not a loopback name, on every route, saying how to allow it', async () => {

@@ -5,6 +5,7 @@ import type { RetrievedChunk, SourceDocument } from '../../schema/index.js';
 import { createStore, openPgliteDb, type Store } from '../../store/index.js';
 import { createServer } from '../create-server.js';
 import { createTestAssistant, readSse, testWebAssets } from '../../test/test-assistant.js';
+import { errorOf } from '../../test/api-error-of.js';
 
 // The research endpoints over scripted parts: a fake knowledge base that knows about topics, fake
 // web and paper searches, no model (extractive findings) and the real run store for resume.
@@ -86,13 +87,6 @@ const post = (app: ReturnType<typeof serverWith>, path: string, body: unknown) =
     headers: { 'content-type': 'application/json' },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-
-async function errorOf(response: Response) {
-  const body = (await response.json()) as {
-    error: { code: string; message: string; field: string | null };
-  };
-  return { status: response.status, ...body.error };
-}
 
 interface WireResearch {
   run_id: string;
