@@ -29,7 +29,6 @@ const RunOutput = z.object({ state: z.unknown() });
 
 /** The run id a coding conversation is stored under (its owner is recorded against it too). */
 export const codeSessionRunId = (session: string) => `${CODE_SESSION_KIND}:${session}`;
-const sessionRunId = codeSessionRunId;
 
 /** The `not_found` of a coding run that is not there (or, over HTTP, is another API key's). */
 export function noCodingRun(runId: string): CohortError {
@@ -44,7 +43,7 @@ export function noCodingRun(runId: string): CohortError {
  * const history = await loadCodeSession(store.runs, 'refactor-1');
  */
 export async function loadCodeSession(runs: RunRepo, session: string): Promise<ModelMessage[]> {
-  const record = await runs.get(sessionRunId(session));
+  const record = await runs.get(codeSessionRunId(session));
   if (!record) return [];
   const parsed = SessionOutput.safeParse(record.output);
   return parsed.success ? (parsed.data.messages as ModelMessage[]) : [];
@@ -57,7 +56,7 @@ export async function saveCodeSession(
   messages: ModelMessage[],
 ): Promise<void> {
   await runs.put({
-    id: sessionRunId(session),
+    id: codeSessionRunId(session),
     kind: CODE_SESSION_KIND,
     status: 'open',
     input: { session },
