@@ -54,6 +54,14 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
+/** A server definition's fields, as `.mcp.json` writes them (none when it is not an object). */
+function fieldsOf(definition: unknown): Record<string, unknown> {
+  return (definition && typeof definition === 'object' ? definition : {}) as Record<
+    string,
+    unknown
+  >;
+}
+
 /**
  * The digest of a server's definition as `.mcp.json` writes it (before `${VAR}` is read: the
  * environment is the user's, the file the project's): what it starts or reaches (`command`,
@@ -64,10 +72,7 @@ function canonical(value: unknown): unknown {
  * mcpServerDigest({ command: 'npx', args: ['-y', 'server'] }); // 'sha256:…'
  */
 export function mcpServerDigest(definition: unknown): string {
-  const entry = (definition && typeof definition === 'object' ? definition : {}) as Record<
-    string,
-    unknown
-  >;
+  const entry = fieldsOf(definition);
   const fields = ['type', 'command', 'args', 'env', 'cwd', 'url', 'headers'] as const;
   const defaults: Record<string, unknown> = { args: [], env: {}, headers: {} };
   const picked = Object.fromEntries(
@@ -82,10 +87,7 @@ export function mcpServerDigest(definition: unknown): string {
 
 /** The command line (or URL) a server definition starts, as `.mcp.json` writes it, for a person. */
 export function mcpServerCommandLine(definition: unknown): string {
-  const entry = (definition && typeof definition === 'object' ? definition : {}) as Record<
-    string,
-    unknown
-  >;
+  const entry = fieldsOf(definition);
   if (typeof entry.url === 'string') return entry.url;
   const quote = (word: string) => (/^[\w./:=@%+-]+$/.test(word) ? word : JSON.stringify(word));
   const env = Object.entries((entry.env ?? {}) as Record<string, unknown>).map(
