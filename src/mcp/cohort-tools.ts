@@ -1,9 +1,13 @@
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { randomUUID } from 'node:crypto';
 import { answerFailure, type Assistant } from '../assistant/index.js';
 import { isCohortError } from '../errors/index.js';
-import { noResearchRun, runResearch, type ResearchDependencies } from '../research/index.js';
+import {
+  ownedResearchRun,
+  runResearch,
+  type RequireRunAccess,
+  type ResearchDependencies,
+} from '../research/index.js';
 import type { Retriever } from '../retrieval/index.js';
 import { countOf, type TraceSpan } from '../telemetry/index.js';
 import {
@@ -62,7 +66,7 @@ export interface McpServedParts {
    * it starts; another caller's run throws `refusal()` (the error of an unknown run). Absent over
    * stdio.
    */
-  requireRun?: (runId: string, options: { claim: boolean }, refusal: () => Error) => Promise<void>;
+  requireRun?: RequireRunAccess;
 }
 
 /** The message of a failure that is not a CohortError: the same words the HTTP API uses. */
@@ -133,24 +137,6 @@ function passageText(chunks: RetrievedChunk[]): string {
         `[${i + 1}] ${chunk.title}${chunk.section ? ` › ${chunk.section}` : ''} (${chunk.source}, score ${chunk.score.toFixed(2)})\n${chunk.text}`,
     )
     .join('\n\n');
-}
-
-/**
- * The run a `research` call may use, under the server's rule (`requireRun`): a new run's id is
- * chosen here and its owner recorded before it starts; another caller's run is not resumed.
- */
-async function ownedResearchRun(
-  { requireRun }: McpServedParts,
-  resume: string | undefined,
-): Promise<{ newId?: () => string }> {
-  if (!requireRun) return {};
-  if (resume) {
-    await requireRun(resume, { claim: false }, () => noResearchRun(resume));
-    return {};
-  }
-  const runId = randomUUID();
-  await requireRun(runId, { claim: true }, () => noResearchRun(runId));
-  return { newId: () => runId };
 }
 
 /** Arguments of a per-agent tool: the question and an optional session. */
@@ -225,7 +211,9 @@ export function cohortTools(parts: McpServedParts): CohortTool[] {
           'Splits a question into tasks, researches each in parallel (the book, then the web and papers when needed) and writes a cited report. Reports progress per task; `resume` continues a stored run.',
         input: ResearchBody,
         call: async (body, { signal, progress, span }) => {
-          const owned = await ownedResearchRun(parts, body.resume);
+          const owned = parts.requireRun
+            ? await ownedResearchRun(parts.requireRun, body.resume)
+            : {};
           let total: number | undefined;
           let done = 0;
           const pending: Promise<void>[] = [];

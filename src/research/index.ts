@@ -2,6 +2,8 @@ export {
   runResearch,
   streamResearch,
   noResearchRun,
+  ownedResearchRun,
+  type RequireRunAccess,
   RESEARCH_RUN_KIND,
   type ResearchOptions,
 } from './run-research.js';

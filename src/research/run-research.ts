@@ -68,6 +68,31 @@ export function noResearchRun(runId: string): CohortError {
   );
 }
 
+/** Checks a caller's access to a run: `claim` records the caller as a new run's owner. */
+export type RequireRunAccess = (
+  runId: string,
+  options: { claim: boolean },
+  refusal: () => Error,
+) => Promise<void>;
+
+/**
+ * The run a research request may use under a server's ownership rule: a resumed run must be the
+ * caller's (else the `not_found` of an unknown run); a new run's id is chosen here and its owner
+ * recorded before it starts.
+ */
+export async function ownedResearchRun(
+  requireRun: RequireRunAccess,
+  resume: string | undefined,
+): Promise<{ newId?: () => string }> {
+  if (resume) {
+    await requireRun(resume, { claim: false }, () => noResearchRun(resume));
+    return {};
+  }
+  const runId = randomUUID();
+  await requireRun(runId, { claim: true }, () => noResearchRun(runId));
+  return { newId: () => runId };
+}
+
 async function loadRun(options: ResearchOptions, runId: string) {
   const runs = options.runs;
   if (!runs)

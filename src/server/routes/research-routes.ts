@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import {
-  noResearchRun,
+  ownedResearchRun,
   type OpenedResearch,
   type ResearchEvent,
   type ResearchRunOptions,
@@ -24,20 +23,17 @@ export interface ResearchRouteParts {
  * The run a request may use: the caller's API key owns a new run (its id chosen here, the owner
  * recorded before it starts); resuming another key's run is the 404 of an unknown run.
  */
-async function ownedRun(
+function ownedRun(
   c: Context<ServerEnv>,
   store: Pick<Store, 'owners'>,
   body: ResearchBody,
 ): Promise<Pick<ResearchRunOptions, 'newId'>> {
-  const resumed = body.resume;
-  if (resumed) {
-    await requireRunAccess(c, store, resumed, { claim: false }, () => noResearchRun(resumed));
-    return {};
-  }
-  if (!c.get('principal')) return {};
-  const runId = randomUUID();
-  await requireRunAccess(c, store, runId, { claim: true }, () => noResearchRun(runId));
-  return { newId: () => runId };
+  // Without an API key nothing is owned: the research picks a new run's id itself.
+  if (!body.resume && !c.get('principal')) return Promise.resolve({});
+  return ownedResearchRun(
+    (runId, access, refusal) => requireRunAccess(c, store, runId, access, refusal),
+    body.resume,
+  );
 }
 
 /** The run options of one request: its task limit, resumed run and abort signal. */
