@@ -364,6 +364,21 @@ describe('questions in a spelling the book does not use', () => {
     expect(routed.at(-1)).toBe('What is checked at the mid season?');
   });
 
+  it('answers the question as the router read it ("varoa" → "varroa"), not as typed', async () => {
+    // Found by an outside try: a five-letter slip the router read right ("topci" as "topic") was
+    // searched as typed, so the answer cited nothing and said the book does not cover it.
+    const saved = { ...route };
+    route.readAs = [['varoa', 'varroa']];
+    try {
+      const assistant = assistantWith(createRetrieverFromChunks(chunks));
+      const reply = await assistant.ask({ query: 'What about varoa?' });
+      expect(reply.citations.map((c) => c.section)).toContain('Mid-season Inspection');
+    } finally {
+      delete route.readAs;
+      Object.assign(route, saved);
+    }
+  });
+
   it('routes the question as typed when the retriever cannot read it', async () => {
     const failing: Retriever = {
       retrieve: async () => [],

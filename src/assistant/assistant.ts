@@ -28,6 +28,7 @@ import {
 } from '../telemetry/index.js';
 import { answerFailure } from './answer-failure.js';
 import { resolveFollowUp } from './follow-up.js';
+import { questionAsRead } from './question-as-read.js';
 import { mergeResponses } from './merge-responses.js';
 
 /** Merges several agents' answers into one (spec R5). */
@@ -258,9 +259,10 @@ export function createAssistant(options: AssistantOptions): Assistant {
       read.text,
       request.agent ? { agent: request.agent } : undefined,
     );
+    const readings = [...read.repairs, ...(route.readAs ?? [])];
     routing.end({
-      ...(read.repairs.length > 0
-        ? { 'cohort.routing.read_as': read.repairs.map(([from, to]) => `${from} → ${to}`) }
+      ...(readings.length > 0
+        ? { 'cohort.routing.read_as': readings.map(([from, to]) => `${from} → ${to}`) }
         : {}),
       'cohort.routing.phase': route.phase,
       'cohort.routing.agent': route.primaryAgent,
@@ -271,10 +273,12 @@ export function createAssistant(options: AssistantOptions): Assistant {
     });
     yield { type: 'route', route };
 
+    // Retrieval and sentence choice take the question as the router read it ("topci" → "topic").
+    const asked = questionAsRead(read.text, route.readAs);
     const context = parseInput(AgentContext, {
       sessionId,
       query: request.query,
-      ...(followUp.subject || read.repairs.length > 0 ? { standaloneQuery: read.text } : {}),
+      ...(followUp.subject || asked !== request.query ? { standaloneQuery: asked } : {}),
       // Only a single-agent answer: the later asks of a multi-part question have subjects of their own.
       ...(route.offTopic && !route.isMultiDomain ? { offTopic: route.offTopic } : {}),
       chatHistory: history,

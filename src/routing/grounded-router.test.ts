@@ -351,3 +351,21 @@ describe('a definition placed in a setting', () => {
     expect(router.route(query).primaryAgent).toBe('glossary');
   });
 });
+
+describe('the question as the router read it', () => {
+  // Found by an outside try: "topci" was routed as "topic" but the answer searched for "topci".
+  it('names each word it read as another, for the agent to answer that reading', () => {
+    const result = router.route('What is a ROS 2 topci?');
+    expect(result.readAs).toEqual([['topci', 'topic']]);
+    expect(result.routingReason).toContain('"topci" as "topic"');
+  });
+  it('names slips of question words and of every ask of a multi-part question', () => {
+    const result = router.route('Waht is a costmap, and how does the navigaton stack use it?');
+    expect(result.readAs?.map(([typed]) => typed)).toEqual(
+      expect.arrayContaining(['waht', 'navigaton']),
+    );
+  });
+  it('reads a question with no slip as typed', () => {
+    expect(router.route('What is a ROS 2 topic?').readAs).toBeUndefined();
+  });
+});

@@ -23,6 +23,12 @@ export const RouteResult = z.object({
    * does not cover them instead of quoting passages that share only the question's form.
    */
   offTopic: OffTopicSubject.optional(),
+  /**
+   * Words of the question the router read as other words (`["topci", "topic"]`, lower case), as
+   * its reason says: the agent retrieves and chooses sentences with the question as read, so a
+   * slip routed right is also answered.
+   */
+  readAs: z.array(z.tuple([z.string(), z.string()])).optional(),
 });
 export type RouteResult = z.infer<typeof RouteResult>;
 

@@ -83,5 +83,6 @@ export function decideClause(
   // object's shape up, on every clause of every question.
   if (phase !== 'keyword') result.intent = context.intent;
   if (decision!.offTopic) result.offTopic = decision!.offTopic;
+  if (analyzed.corrections.length > 0) result.readAs = analyzed.corrections.slice();
   return { result, analyzed, classification: context.classification };
 }

@@ -71,6 +71,7 @@ export function decideQuery(
   if (read.corrections.length === 0) return decision;
   const said = read.corrections.map(([slip, word]) => `"${slip}" as "${word}"`).join(', ');
   decision.result.routingReason += ` (read ${said})`;
+  decision.result.readAs = [...read.corrections, ...(decision.result.readAs ?? [])];
   return decision;
 }
 
@@ -162,6 +163,10 @@ function decideRead(model: RoutingModel, typed: string, settings: PhaseSettings)
     (secondary.length > 0
       ? ` Later asks need: ${secondary.map((agent) => `${agent} ("${clauseRoutes.find((c) => c.agent === agent)?.text ?? ''}")`).join(', ')}.`
       : '');
+  // Every ask's slips, not only the deciding one's: the agents answer the whole question.
+  const readAs = [head, ...parts.map((part) => part.decision)]
+    .flatMap((decision) => decision.result.readAs ?? [])
+    .filter(([typo], i, all) => all.findIndex(([other]) => other === typo) === i);
   return {
     ...head,
     result: {
@@ -169,6 +174,7 @@ function decideRead(model: RoutingModel, typed: string, settings: PhaseSettings)
       secondaryAgents: secondary,
       isMultiDomain: secondary.length > 0,
       routingReason: reason,
+      ...(readAs.length > 0 ? { readAs } : {}),
     },
     clauses: clauseRoutes,
   };
