@@ -1,4 +1,5 @@
 import { Hono, type Context, type Env } from 'hono';
+import { duplicateKeyMessage, findDuplicateKey } from '../schema/index.js';
 import type { McpServerParts } from './create-mcp-server.js';
 
 /** The path cohort serves MCP on, beside its REST API. */
@@ -24,14 +25,11 @@ const methodNotAllowed = () =>
  * SDK's transport answers such a body with -32700 "Parse error", which JSON-RPC 2.0 §5.1 keeps
  * for text that is not JSON, so a client cannot tell a truncated body from a wrong shape.
  */
-const invalidRequest = (issue: string) =>
+const invalidRequest = (what: string) =>
   new Response(
     JSON.stringify({
       jsonrpc: '2.0',
-      error: {
-        code: -32600,
-        message: `Invalid Request: not a JSON-RPC 2.0 message (${issue}); send {"jsonrpc": "2.0", "id", "method", "params"}, or an array of them.`,
-      },
+      error: { code: -32600, message: `Invalid Request: ${what}` },
       id: null,
     }),
     { status: 400, headers: { 'content-type': 'application/json' } },
@@ -72,7 +70,15 @@ export function mcpRoutes<E extends Env>(parts: (c: Context<E>) => McpServerPart
     ]);
     // Read once here (the server's body limit has bounded it) and handed to the transport parsed,
     // so a body that is JSON but no JSON-RPC message is told apart from one that is not JSON.
-    const sent = parsedJson(await c.req.text());
+    const text = await c.req.text();
+    const sent = parsedJson(text);
+    // `{"name":"ask","name":"route"}` says two things; JSON.parse would keep the second without a
+    // word (the REST API refuses it the same way).
+    const duplicate = sent && findDuplicateKey(text, sent.value);
+    if (duplicate)
+      return invalidRequest(
+        `the body gives ${duplicateKeyMessage(duplicate)}: give each key of an object once.`,
+      );
     const messages: unknown[] = Array.isArray(sent?.value) ? sent.value : [sent?.value];
     const wrong = sent ? messages.findIndex((m) => !JSONRPCMessageSchema.safeParse(m).success) : -1;
     const server = createMcpServer(parts(c));
@@ -90,10 +96,11 @@ export function mcpRoutes<E extends Env>(parts: (c: Context<E>) => McpServerPart
     // checks, which keep their own answers): its -32700 for them becomes -32600.
     if (wrong >= 0 && response.status === 400) {
       close();
+      const issue = Array.isArray(sent?.value)
+        ? `item ${wrong} of the batch`
+        : 'the body is JSON of another shape';
       return invalidRequest(
-        Array.isArray(sent?.value)
-          ? `item ${wrong} of the batch`
-          : 'the body is JSON of another shape',
+        `not a JSON-RPC 2.0 message (${issue}); send {"jsonrpc": "2.0", "id", "method", "params"}, or an array of them.`,
       );
     }
     if (!response.body) {

@@ -222,6 +222,20 @@ describe('cohort MCP server over streamable HTTP', () => {
       expect(reply.error?.code, body).toBe(-32600);
       expect(reply.error?.message, body).toContain('not a JSON-RPC 2.0 message');
     }
+    // Found by review: the REST API refused duplicate keys, MCP kept the last one without a word.
+    for (const [body, key] of [
+      ['{"jsonrpc": "2.0", "id": 1, "method": "ping", "method": "tools/list"}', '"method"'],
+      [
+        '{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "route", "name": "ask"}}',
+        '"name"',
+      ],
+    ]) {
+      const { status, reply } = await post(body!);
+      expect(status, body).toBe(400);
+      expect(reply.error?.code, body).toBe(-32600);
+      expect(reply.error?.message, body).toContain(key!);
+      expect(reply.error?.message, body).toContain('once');
+    }
     for (const body of ['{"jsonrpc": "2.0", "id": 1, "meth', '']) {
       const { status, reply } = await post(body);
       expect(status, body).toBe(400);
@@ -318,10 +332,17 @@ describe('cohort mcp over stdio, malformed lines', () => {
     try {
       stdin.write('{not json\n');
       stdin.write('[1, 2]\n');
+      // Found by review: a key given twice was read as its last value without a word.
+      stdin.write('{"jsonrpc": "2.0", "id": 8, "method": "ping", "method": "tools/list"}\n');
       stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' })}\n`);
-      const [parse, invalid, ping] = await replies(3);
+      // The duplicate-key answer is written as the line is read, maybe before the SDK's answers.
+      const all = await replies(4);
+      const twice = all.find((reply) => JSON.stringify(reply).includes('once'));
+      const [parse, invalid, ping] = all.filter((reply) => reply !== twice);
       expect(parse).toMatchObject({ id: null, error: { code: -32700 } });
       expect(invalid).toMatchObject({ id: null, error: { code: -32600 } });
+      expect(twice).toMatchObject({ id: null, error: { code: -32600 } });
+      expect(JSON.stringify(twice)).toContain('\\"method\\"');
       expect(ping).toMatchObject({ id: 7, result: {} });
     } finally {
       stdin.end();

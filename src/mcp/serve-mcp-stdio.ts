@@ -1,5 +1,6 @@
-import type { Readable, Writable } from 'node:stream';
+import { Transform, type Readable, type Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { duplicateKeyMessage, findDuplicateKey } from '../schema/index.js';
 import { createMcpServer, type McpServerParts } from './create-mcp-server.js';
 
 /**
@@ -26,6 +27,60 @@ export function malformedLineReply(error: Error): object | undefined {
 }
 
 /**
+ * The JSON-RPC error for a line that gives a key of one object twice
+ * (`{"method": "ping", "method": "tools/list"}`), or undefined: JSON.parse would keep the last
+ * value without a word, where the REST API and `POST /mcp` refuse such a message.
+ */
+export function duplicateKeyReply(line: string): object | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return undefined; // The SDK answers text that is not JSON (see malformedLineReply).
+  }
+  const duplicate = findDuplicateKey(line, parsed);
+  return (
+    duplicate && {
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32600,
+        message: `Invalid Request: the line gives ${duplicateKeyMessage(duplicate)}: give each key of an object once.`,
+      },
+    }
+  );
+}
+
+/**
+ * stdin with each line that gives a key twice taken out and answered on `stdout` (see
+ * {@link duplicateKeyReply}); the other lines pass on whole, for the SDK's transport to read.
+ */
+function withoutDuplicateKeys(stdin: Readable, stdout: Writable): Readable {
+  let pending = '';
+  const lines = new Transform({
+    transform(chunk: Buffer | string, _encoding, done) {
+      pending += chunk.toString();
+      const end = pending.lastIndexOf('\n');
+      if (end < 0) return done();
+      const complete = pending.slice(0, end + 1);
+      pending = pending.slice(end + 1);
+      let passed = '';
+      for (const line of complete.split('\n').slice(0, -1)) {
+        const reply = line.includes('"') ? duplicateKeyReply(line) : undefined;
+        if (reply) stdout.write(`${JSON.stringify(reply)}\n`);
+        else passed += `${line}\n`;
+      }
+      done(null, passed);
+    },
+    flush(done) {
+      done(null, pending);
+    },
+  });
+  stdin.on('error', (error) => lines.destroy(error));
+  return stdin.pipe(lines);
+}
+
+/**
  * Serves cohort's MCP server over stdio (what Claude Desktop and Claude Code start) and resolves
  * when the client closes the connection. stdout carries only protocol messages; logs go to stderr.
  * A line that is not a JSON-RPC message gets a JSON-RPC error, and the server goes on.
@@ -39,7 +94,8 @@ export async function serveMcpStdio(
 ): Promise<void> {
   const server = createMcpServer(parts);
   const stdout = streams.stdout ?? process.stdout;
-  const transport = new StdioServerTransport(streams.stdin, stdout);
+  const stdin = streams.stdin ?? process.stdin;
+  const transport = new StdioServerTransport(withoutDuplicateKeys(stdin, stdout), stdout);
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
   });
@@ -50,6 +106,6 @@ export async function serveMcpStdio(
   };
   await server.connect(transport);
   // stdin ending is the client hanging up.
-  (streams.stdin ?? process.stdin).once('end', () => void server.close());
+  stdin.once('end', () => void server.close());
   await closed;
 }
