@@ -52,6 +52,32 @@ for (const engine of testEngines()) {
           await opened.close();
         }
       });
+
+      it('forgets who owned a session it forgets (the owners table stays bounded too)', async () => {
+        // Found by review: pruned sessions' owner rows stayed, one per session ever served.
+        const opened = await engine.open();
+        const store = await createStore(opened.db, { keepSessions: 2 });
+        const ids = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+        const owned = async () =>
+          (
+            await store.db.query<{ id: string }>(
+              "SELECT id FROM owners WHERE kind = 'session' AND id = ANY($1::text[])",
+              [ids],
+            )
+          ).rows.map((row) => row.id);
+        try {
+          for (const [i, id] of ids.entries()) {
+            expect(await store.sessions.claim(id, `key-${i}`)).toBe(`key-${i}`);
+            await turn(store, id, i);
+            await store.sessions.settled();
+          }
+          expect((await owned()).sort()).toEqual(ids.slice(2).sort());
+          expect(await store.sessions.ownerOf(ids[3] as string)).toBe('key-3');
+        } finally {
+          for (const id of ids) await store.sessions.delete(id);
+          await opened.close();
+        }
+      });
     },
   );
 }

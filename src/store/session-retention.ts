@@ -21,6 +21,14 @@ const OLD_SESSIONS = `SELECT session_id, max(id) AS last FROM messages
 const DELETE_SESSIONS = `DELETE FROM messages WHERE session_id = ANY($1::text[]) AND id <= $2`;
 
 /**
+ * Who owned the sessions `$1` that kept no message (a turn saved since they were picked keeps its
+ * session, and its owner): otherwise the owners table grows with every session a bounded store
+ * ever had.
+ */
+const DELETE_SESSION_OWNERS = `DELETE FROM owners WHERE kind = 'session' AND id = ANY($1::text[])
+  AND NOT EXISTS (SELECT 1 FROM messages WHERE messages.session_id = owners.id)`;
+
+/**
  * Each session's messages beyond its newest `$1`, looking only at sessions written after id `$2`
  * (the others were trimmed before and have not grown since).
  */
@@ -66,11 +74,13 @@ export async function pruneSessions(
     const done = beforeDelete(removed);
     try {
       await db.query(DELETE_SESSIONS, [removed, upTo]);
+      await db.query(DELETE_SESSION_OWNERS, [removed]);
     } finally {
       done();
     }
   }
   await db.query(TRIM_SESSIONS, [KEPT_SESSION_MESSAGES, since]);
-  if (db.engine === 'pglite') await db.exec('VACUUM messages');
+  if (db.engine === 'pglite')
+    await db.exec(removed.length > 0 ? 'VACUUM messages, owners' : 'VACUUM messages');
   return { removed, last };
 }
