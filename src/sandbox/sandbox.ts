@@ -243,7 +243,8 @@ function limitsPrelude(
   if (nproc !== undefined) lines.push(`ulimit -u ${nproc} || exit 125`);
   if (limits?.memoryMb) lines.push(`ulimit -v ${limits.memoryMb * 1024} || exit 125`);
   if (limits?.cpuSeconds) lines.push(`ulimit -t ${Math.ceil(limits.cpuSeconds)} || exit 125`);
-  if (limits?.fileMb) lines.push(`ulimit -f ${limits.fileMb * 1024} || exit 125`);
+  // POSIX sh counts `ulimit -f` in 512-byte blocks (dash, and bash run as sh), `-v` in KiB.
+  if (limits?.fileMb) lines.push(`ulimit -f ${limits.fileMb * 2048} || exit 125`);
   if (proxySocket) {
     const node = JSON.stringify(process.execPath);
     lines.push(

@@ -81,6 +81,16 @@ describe('bash', () => {
     expect(result.ok && result.stderr).toContain('[a file reached the 1 MB limit of one file]');
   });
 
+  it('lets a command write a file of exactly the file-size limit', async (context) => {
+    if (!findBwrap(undefined)) context.skip();
+    // POSIX sh counts `ulimit -f` in 512-byte blocks (dash, and bash as sh), not 1024-byte ones.
+    const bash = createBashTool(workspace, { maxFileMb: 1, timeoutSeconds: 20 });
+    const result = await bash.execute({ command: 'head -c 1048576 /dev/zero > full.bin' }, {});
+    expect(result.ok && result.stderr).toBe('');
+    expect(result.ok && result.exitCode).toBe(0);
+    expect(statSync(join(root, 'full.bin')).size).toBe(1024 * 1024);
+  });
+
   it('truncates long output', async () => {
     const result = await createBashTool(workspace, { maxOutputChars: 100 }).execute(
       { command: 'seq 1 10000' },
