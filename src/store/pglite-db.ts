@@ -200,7 +200,8 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
       const pg = await Engine.create({
         startParams: [...Engine.defaultStartParams, ...embeddedStartParams()],
         parsers: { [BYTEA_TYPE_ID]: parseBytea },
-        serializers: { [BYTEA_TYPE_ID]: serializeBytea },
+        // PGlite's type has a serializer return text; a byte view it sends as a binary parameter.
+        serializers: { [BYTEA_TYPE_ID]: serializeBytea as unknown as (value: unknown) => string },
         ...(extensions ? { extensions } : {}),
         // The snapshot is written into the in-memory file system file by file as the engine
         // starts, before it looks for a data folder: PGlite's own loader would hold the whole
