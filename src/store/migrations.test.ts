@@ -40,6 +40,21 @@ for (const engine of testEngines()) {
         expect(rows.map((row) => Number(row.id))).toEqual(MIGRATIONS.map((m) => m.id));
       });
 
+      it('stores build cache values uncompressed, out of line', async () => {
+        const { rows } = await store.db.query<{ storage: string }>(
+          `SELECT attstorage AS storage FROM pg_attribute
+             WHERE attrelid = 'build_cache'::regclass AND attname = 'data'`,
+        );
+        expect(rows[0]?.storage).toBe('e');
+        const bytes = new Uint8Array(64 * 1024); // zeros: pglz would store them in a few bytes
+        await store.cache.put('migration-test', 'key', bytes);
+        const sizes = await store.db.query<{ stored: number | string }>(
+          "SELECT pg_column_size(data) AS stored FROM build_cache WHERE name = 'migration-test'",
+        );
+        expect(Number(sizes.rows[0]?.stored)).toBeGreaterThanOrEqual(bytes.length);
+        expect(await store.cache.get('migration-test', 'key')).toEqual(bytes);
+      });
+
       it('sends an up-to-date store one read and no DDL (each start after the first)', async () => {
         const { db, statements } = recording(store.db);
         await migrate(db);
