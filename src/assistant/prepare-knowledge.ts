@@ -31,12 +31,17 @@ export async function prepareKnowledge(
     // The same router, key and refresh as `openAssistant`'s, so what is saved is what it loads.
     const registry = createBookRegistry(config.agentDirs);
     const router = createRouter(registry, config.routing);
-    await createKnowledgeRefresh(router, knowledgeBase.store, {
-      fingerprint: trainedRouterFingerprint(registry.all(), config.routing),
-    })();
-    // As `cohort serve` does in-process: an index that cannot be built now is built by the
-    // serving process (and its first query reports why when it cannot be built there either).
-    await knowledgeBase.warm?.().catch(() => undefined);
+    // Both at once: each is this thread's work (training, building) and then the engine's
+    // (saving the value), so one is built while the other is saved. They read the chunks once.
+    const [learnt] = await Promise.allSettled([
+      createKnowledgeRefresh(router, knowledgeBase.store, {
+        fingerprint: trainedRouterFingerprint(registry.all(), config.routing),
+      })(),
+      // As `cohort serve` does in-process: an index that cannot be built now is built by the
+      // serving process (and its first query reports why when it cannot be built there either).
+      knowledgeBase.warm?.().catch(() => undefined),
+    ]);
+    if (learnt.status === 'rejected') throw learnt.reason;
     return knowledgeBase.ingested;
   } finally {
     await knowledgeBase.close();

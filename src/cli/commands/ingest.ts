@@ -45,6 +45,9 @@ export const ingestCommand: CliCommand = {
     const opening: Promise<Store> = folder
       ? openStartCached(folder, (hooks) => openStore(config, hooks))
       : openStore(config);
+    // Loaded while the engine writes the chunks (this thread waits for it then), not after.
+    const preparing = import('../../assistant/index.js');
+    preparing.catch(() => undefined);
     try {
       const summary = await ingest(dir, {
         store: opening,
@@ -81,7 +84,7 @@ export const ingestCommand: CliCommand = {
       // took 30 s and 1.1 GB doing it.
       const store = await opening;
       if (store.cache.saves !== false && (await store.chunks.count()) > 0) {
-        const { prepareKnowledge } = await import('../../assistant/index.js');
+        const { prepareKnowledge } = await preparing;
         await prepareKnowledge({ config, store }).catch((cause: unknown) => {
           // The ingestion is committed: what was not built now is built by the first answer.
           io.stderr(
