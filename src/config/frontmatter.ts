@@ -3,8 +3,13 @@ import { createRequire } from 'node:module';
 import { CohortError } from '../errors/index.js';
 
 const require = createRequire(import.meta.url);
-/** YAML's parser, loaded with the first file that has frontmatter (not by `import('cohort')`). */
-const parseYaml = (text: string): unknown => (require('yaml') as typeof import('yaml')).parse(text);
+/**
+ * YAML's parser, loaded with the first file that has frontmatter (not by `import('cohort')`). Its
+ * warnings (an unknown tag such as `!foo`, read as the plain value) are not printed: by default
+ * they go to `process.emitWarning`, a Node warning on stderr in the middle of cohort's output.
+ */
+const parseYaml = (text: string): unknown =>
+  (require('yaml') as typeof import('yaml')).parse(text, { logLevel: 'error' });
 
 /** A markdown file split into its YAML frontmatter and body. */
 export interface Frontmatter {
