@@ -20,6 +20,7 @@ export const COMMANDS: Readonly<Record<string, () => Promise<CliCommand>>> = {
   skills: async () => (await import('./commands/skills.js')).skillsCommand,
   code: async () => (await import('./commands/code.js')).codeCommand,
   mcp: async () => (await import('./commands/mcp.js')).mcpCommand,
+  config: async () => (await import('./commands/config.js')).configCommand,
 };
 
 /** The full help: loads every command for its summary (help is rare; a command run loads one). */

@@ -3,7 +3,9 @@ import {
   approveProjectMcpServers,
   loadConfig,
   mcpServerCommandLine,
+  unapprovedConfigMessage,
   type CohortConfig,
+  type ProjectConfigReview,
   type ProjectMcpReview,
 } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
@@ -28,15 +30,22 @@ export const STORE_FLAGS = {
 
 /** The runs already told which project MCP servers were left out (a command loads the config twice). */
 const toldUnapproved = new WeakSet<CliIo>();
+/** The runs already told which settings of the folder's cohort.config.json were left out. */
+const toldUnapprovedConfig = new WeakSet<CliIo>();
 
 /**
  * Loads the config from the file, the environment and the command's flags. The project's
- * `.mcp.json` servers the user has not approved are left out, and stderr says so once a run.
+ * `.mcp.json` servers the user has not approved are left out, and so are the guarded settings of
+ * a found `cohort.config.json` (sandbox off, allow rules, its MCP servers…) not approved with
+ * `cohort config approve`; stderr says so once a run, and how to approve.
  */
 export function configFor(
   io: CliIo,
   values: Record<string, unknown>,
-  options: { onProjectMcpReview?: (review: ProjectMcpReview) => void } = {},
+  options: {
+    onProjectMcpReview?: (review: ProjectMcpReview) => void;
+    onProjectConfigReview?: (review: ProjectConfigReview) => void;
+  } = {},
 ): CohortConfig {
   const dataDir = typeof values['data-dir'] === 'string' ? values['data-dir'] : undefined;
   const file = typeof values.config === 'string' ? values.config : undefined;
@@ -51,6 +60,12 @@ export function configFor(
       if (unapproved.length === 0 || toldUnapproved.has(io)) return;
       toldUnapproved.add(io);
       io.stderr(unapprovedMcpMessage(unapproved.map((server) => server.name)));
+    },
+    onProjectConfigReview: (review) => {
+      if (options.onProjectConfigReview) return options.onProjectConfigReview(review);
+      if (review.approved || toldUnapprovedConfig.has(io)) return;
+      toldUnapprovedConfig.add(io);
+      io.stderr(unapprovedConfigMessage(review));
     },
   });
   // Before anything reads the folder (the start cache, the engine): a file given as the data

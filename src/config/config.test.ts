@@ -139,7 +139,8 @@ describe('loadConfig', () => {
         mcpServers: { 'my-files': { command: 'node', args: ['server.js'] } },
       }),
     );
-    const config = loadConfig({ env: {}, cwd: dir });
+    // The folder's guarded settings (its MCP servers) are the test's own: trusted.
+    const config = loadConfig({ env: { COHORT_TRUST_PROJECT_CONFIG: '1' }, cwd: dir });
     expect(config.routing.threshold).toBe(0.5);
     expect(Object.keys(config.mcpServers)).toEqual(['my-files']);
   });

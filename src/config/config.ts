@@ -13,6 +13,11 @@ import { PermissionSettings } from './permission-settings.js';
 import { SandboxSettings } from './sandbox-settings.js';
 import { findUnknownSetting } from './unknown-setting.js';
 import { reviewProjectMcpServers, type ProjectMcpReview } from './mcp-approvals.js';
+import {
+  reviewProjectConfig,
+  withoutSettings,
+  type ProjectConfigReview,
+} from './project-config-approvals.js';
 
 /** Default data folder of the embedded store. */
 export const DEFAULT_DATA_DIR = '.cohort';
@@ -455,6 +460,11 @@ function readNamedConfig(path: string): string {
 /**
  * Loads the configuration: defaults, then `cohort.config.json` (or `COHORT_CONFIG`), then the
  * environment, then `overrides`. Invalid values are an `invalid_input` error naming the field.
+ * A `cohort.config.json` found in the working directory (not one named with `file` or
+ * `COHORT_CONFIG`) is a repository's file as much as the user's: its guarded settings (sandbox
+ * off, allow rules, MCP servers, endpoints that receive keys; see `project-config-approvals.ts`)
+ * apply only once the user approved them for that folder (`cohort config approve`), and are left
+ * out otherwise; `onProjectConfigReview` is told which.
  *
  * @example
  * const config = loadConfig({ env: process.env, overrides: { dataDir: '/tmp/cohort' } });
@@ -469,6 +479,8 @@ export function loadConfig(
     home?: string;
     /** Receives the project's `.mcp.json` servers and which of them the user approved. */
     onProjectMcpReview?: (review: ProjectMcpReview) => void;
+    /** Receives the found `cohort.config.json`'s guarded settings and whether they were approved. */
+    onProjectConfigReview?: (review: ProjectConfigReview) => void;
   } = {},
 ): CohortConfig {
   const env = options.env ?? process.env;
@@ -502,6 +514,21 @@ export function loadConfig(
         `${path}: unknown setting "${unknown.path}"; ${unknown.within ? `"${unknown.within}" takes` : 'the settings are'} ${unknown.known.join(', ')}.`,
         { file: path, field: unknown.path },
       );
+    }
+    if (!named) {
+      const review = reviewProjectConfig({
+        cwd,
+        configFile: path,
+        settings: fromFile,
+        env,
+        ...(options.home ? { home: options.home } : {}),
+      });
+      options.onProjectConfigReview?.(review);
+      if (!review.approved)
+        fromFile = withoutSettings(
+          fromFile,
+          review.guarded.map((setting) => setting.path),
+        );
     }
   } else if (named) {
     throw new CohortError('invalid_input', `Config file not found: ${path}`, { file: path });

@@ -10,6 +10,7 @@ export { parseJsonFile } from './json-file.js';
 export {
   PROTECTED_PROJECT_ENTRIES,
   protectedEntryOf,
+  protectedLocationOf,
   type ProtectedProjectEntry,
 } from './project-files.js';
 export { OPEN_WITHOUT_WAITING, specialFileType } from './regular-file.js';
@@ -23,3 +24,14 @@ export {
   type ProjectMcpReview,
   type ProjectMcpServer,
 } from './mcp-approvals.js';
+export {
+  APPROVE_CONFIG_COMMAND,
+  approveProjectConfig,
+  configApprovalsPath,
+  guardedSettings,
+  reviewProjectConfig,
+  TRUST_PROJECT_CONFIG_ENV,
+  unapprovedConfigMessage,
+  type GuardedSetting,
+  type ProjectConfigReview,
+} from './project-config-approvals.js';

@@ -53,15 +53,17 @@ describe('project MCP server approvals', () => {
         },
       }),
     );
-    // The user's configuration file redefines "mine": its definition is the user's.
+    // The user's configuration file redefines "mine": its definition is the user's (approved, as
+    // a found cohort.config.json's servers must be: see project-config-approvals.test.ts).
     writeFileSync(
       join(cwd, 'cohort.config.json'),
       JSON.stringify({ mcpServers: { mine: { command: 'good' } } }),
     );
+    const env = { COHORT_TRUST_PROJECT_CONFIG: '1' };
     let review: ProjectMcpReview | undefined;
     const config = loadConfig({
       cwd,
-      env: {},
+      env,
       home,
       onProjectMcpReview: (found) => void (review = found),
     });
@@ -77,12 +79,14 @@ describe('project MCP server approvals', () => {
     // Through a link to the folder: one project, one approval.
     const link = join(folder('cohort-link-'), 'project');
     symlinkSync(cwd, link);
-    expect(Object.keys(loadConfig({ cwd: link, env: {}, home }).mcpServers).sort()).toEqual([
+    expect(Object.keys(loadConfig({ cwd: link, env, home }).mcpServers).sort()).toEqual([
       'constructor',
       'mine',
     ]);
     expect(
-      Object.keys(loadConfig({ cwd, env: { COHORT_TRUST_PROJECT_MCP: '1' }, home }).mcpServers),
+      Object.keys(
+        loadConfig({ cwd, env: { ...env, COHORT_TRUST_PROJECT_MCP: '1' }, home }).mcpServers,
+      ),
     ).toHaveLength(3);
   });
 

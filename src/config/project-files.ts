@@ -10,11 +10,17 @@ export interface ProtectedProjectEntry {
   /** Why a model may not write it, in words for the message it reads. */
   why: string;
   /**
-   * Whether the sandbox keeps the name from being created while it is absent (with an empty
-   * placeholder mounted over it for the command's time). Not for `.git`: an empty `.git` file, even
-   * for a moment, breaks every git command the user runs in the folder meanwhile.
+   * What the sandbox puts at the name, for the command's time, while it is absent, mounted
+   * read-only so that the name cannot be created: a file holding `{}` (no settings), or for `.git`
+   * an empty folder, which git passes over as no repository (an empty `.git` file would break every
+   * git command run in the folder meanwhile, a parent repository's included).
    */
-  guardAbsent: boolean;
+  placeholder: 'file' | 'folder';
+  /**
+   * Whether the name is protected at any depth, not only at the top: a cohort (or git) started in
+   * a subfolder reads that subfolder's copy. Not `skills`: a `src/skills/` folder is source code.
+   */
+  anyDepth: boolean;
 }
 
 /**
@@ -31,44 +37,73 @@ export const PROTECTED_PROJECT_ENTRIES: readonly ProtectedProjectEntry[] = [
   {
     name: '.git',
     why: "git's hooks and config run on your machine the next time you run git",
-    guardAbsent: false,
+    placeholder: 'folder',
+    anyDepth: true,
   },
   {
     name: CONFIG_FILE,
     why: "it is cohort's configuration (sandbox, permissions, MCP servers), read on your machine at the next start",
-    guardAbsent: true,
+    placeholder: 'file',
+    anyDepth: true,
   },
   {
     name: MCP_JSON_FILE,
     why: 'cohort starts the MCP servers it names as commands on your machine, outside the sandbox',
-    guardAbsent: true,
+    placeholder: 'file',
+    anyDepth: true,
   },
   {
     name: '.claude',
     why: "it holds the project's settings (permissions, hooks), skills and agents, which cohort and Claude Code trust",
-    guardAbsent: true,
+    placeholder: 'file',
+    anyDepth: true,
   },
   {
     name: DEFAULT_DATA_DIR,
     why: "it holds cohort's project skills and agents and its data folder",
-    guardAbsent: true,
+    placeholder: 'file',
+    anyDepth: true,
   },
   {
     name: 'skills',
     why: "it holds the project's skills, whose allowed-tools run without asking",
-    guardAbsent: true,
+    placeholder: 'file',
+    anyDepth: false,
   },
 ];
 
 /**
+ * Where the protected entry a path falls under is: the path up to and including the entry's name
+ * (`pkg/.claude` for `pkg/.claude/settings.json`), undefined when the path is free to write.
+ *
+ * @example
+ * protectedLocationOf('pkg/.claude/settings.json'); // 'pkg/.claude'
+ */
+export function protectedLocationOf(relativePath: string): string | undefined {
+  const entry = protectedEntryOf(relativePath);
+  if (!entry) return undefined;
+  const parts = relativePath.split('/');
+  const at = parts.findIndex((part) => part.toLowerCase() === entry.name.toLowerCase());
+  return parts.slice(0, at + 1).join('/');
+}
+
+/**
  * The protected entry a workspace path falls under (the entry itself or anything inside it), from
- * the path relative to the workspace root with `/` separators; undefined when it is free to write.
+ * the path relative to the workspace root with `/` separators (a resolved path: symlinks followed,
+ * no `.` or `..`); undefined when it is free to write. Every part of the path is looked at, since
+ * a cohort or git started in a subfolder trusts that subfolder's copy (`pkg/.mcp.json`,
+ * `pkg/.git/config`); `skills` counts only at the top. Names compare without letter case: on a
+ * case-insensitive file system (macOS, a casefold folder) `.MCP.json` is `.mcp.json`.
  *
  * @example
  * protectedEntryOf('.claude/settings.local.json')?.name; // '.claude'
- * protectedEntryOf('src/skills/loader.ts'); // undefined: only the top of the workspace counts
+ * protectedEntryOf('pkg/.mcp.json')?.name; // '.mcp.json'
+ * protectedEntryOf('src/skills/loader.ts'); // undefined: skills counts only at the top
  */
 export function protectedEntryOf(relativePath: string): ProtectedProjectEntry | undefined {
-  const top = relativePath.split('/')[0];
-  return PROTECTED_PROJECT_ENTRIES.find((entry) => entry.name === top);
+  const parts = relativePath.toLowerCase().split('/');
+  return PROTECTED_PROJECT_ENTRIES.find((entry) => {
+    const name = entry.name.toLowerCase();
+    return entry.anyDepth ? parts.includes(name) : parts[0] === name;
+  });
 }

@@ -48,8 +48,15 @@ export function resolveDenyPaths(
   return [...found].sort();
 }
 
-/** Paths under `root` whose last part is one of `names`; symlinked folders are not followed. */
-function findNames(root: string, names: ReadonlySet<string>): string[] {
+/**
+ * Paths under `root` whose last part is one of `names` (a match is not entered); symlinked
+ * folders are not followed, {@link DENY_SEARCH_SKIPS} are not entered, and at most
+ * {@link DENY_SEARCH_MAX_ENTRIES} entries are read.
+ *
+ * @example
+ * findNames('/repo', new Set(['.env'])); // ['/repo/api/.env']
+ */
+export function findNames(root: string, names: ReadonlySet<string>): string[] {
   const matches: string[] = [];
   const pending = [root];
   let read = 0;

@@ -1,7 +1,19 @@
-import { closeSync, lstatSync, openSync, unlinkSync, writeSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
+import {
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  realpathSync,
+  rmdirSync,
+  unlinkSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
+import { dirname, join, sep } from 'node:path';
 import { PROTECTED_PROJECT_ENTRIES } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
+import { findNames } from './deny-paths.js';
 
 /** The protected entries of one sandboxed run: mounted read-only; `release` after the run. */
 export interface GuardedEntries {
@@ -37,10 +49,11 @@ const lstatOrUndefined = (path: string): Stats | undefined => {
  * The workspace's protected entries (`PROTECTED_PROJECT_ENTRIES`: `.git`, `cohort.config.json`,
  * `.mcp.json`, `.claude`, `.cohort`, `skills`) for a sandbox on `root`. An existing entry is
  * mounted read-only over itself. An absent one cannot be made read-only, and a mount needs a file
- * to land on, so a placeholder file ({@link PLACEHOLDER}) is created for the run's time and
- * mounted read-only:
- * inside, the name cannot be written, removed, renamed or made a folder (it is a mount point),
- * and nothing can be created under it. It is removed when the last run of this process that uses
+ * to land on, so a placeholder is created for the run's time and mounted read-only: a file holding
+ * {@link PLACEHOLDER}, or for `.git` an empty folder (so `git init` and a planted `.git/config` or
+ * hook fail inside, where they would run on the host at the user's next git command). Inside, the
+ * name cannot be written, removed, renamed or replaced (it is a mount point), and nothing can be
+ * created under it. It is removed when the last run of this process that uses
  * it ends. A symbolic link at the top is refused: a mount follows it, which would leave the name
  * itself free to be replaced.
  *
@@ -58,8 +71,9 @@ export function guardProtectedEntries(root: string): GuardedEntries {
       placeholders.delete(path);
       const now = lstatOrUndefined(path);
       // Removed only while it is still the placeholder made here.
-      if (now?.isFile() && now.ino === placeholder.ino && now.size === PLACEHOLDER.length)
-        unlinkSync(path);
+      if (now?.ino !== placeholder.ino) continue;
+      if (now.isFile() && now.size === PLACEHOLDER.length) unlinkSync(path);
+      else if (now.isDirectory() && readdirSync(path).length === 0) rmdirSync(path);
     }
   };
   try {
@@ -84,10 +98,10 @@ export function guardProtectedEntries(root: string): GuardedEntries {
         readOnly.push(path);
         continue;
       }
-      if (!entry.guardAbsent) continue;
-      let fd: number;
+      let fd: number | undefined;
       try {
-        fd = openSync(path, 'wx', 0o444);
+        if (entry.placeholder === 'folder') mkdirSync(path);
+        else fd = openSync(path, 'wx', 0o444);
       } catch (cause) {
         const code = (cause as NodeJS.ErrnoException).code;
         // A workspace cohort cannot create files in is one the sandbox (same user, no
@@ -99,18 +113,48 @@ export function guardProtectedEntries(root: string): GuardedEntries {
       }
       let ino: number;
       try {
-        writeSync(fd, PLACEHOLDER);
+        if (fd !== undefined) writeSync(fd, PLACEHOLDER);
         ({ ino } = lstatSync(path));
       } finally {
-        closeSync(fd);
+        if (fd !== undefined) closeSync(fd);
       }
       placeholders.set(path, { users: 1, ino });
       held.push(path);
       readOnly.push(path);
     }
+    readOnly.push(...nestedEntries(root));
   } catch (error) {
     release();
     throw error;
   }
   return { readOnly, release };
+}
+
+/**
+ * The protected entries below the top of `root` (`pkg/.mcp.json`, `pkg/.git`), which a cohort or
+ * git started in that subfolder trusts: the existing ones, found by the same bounded search as the
+ * deny list's bare names. A symbolic link is kept read-only through its target when that is inside
+ * the workspace (elsewhere is read-only anyway). Absent names this deep cannot all be guarded.
+ */
+function nestedEntries(root: string): string[] {
+  const names = new Set(
+    PROTECTED_PROJECT_ENTRIES.filter((entry) => entry.anyDepth).map((entry) => entry.name),
+  );
+  const found: string[] = [];
+  for (const path of findNames(root, names)) {
+    if (dirname(path) === root) continue; // the top, guarded above
+    const entry = lstatOrUndefined(path);
+    if (!entry) continue;
+    if (!entry.isSymbolicLink()) {
+      found.push(path);
+      continue;
+    }
+    try {
+      const real = realpathSync(path);
+      if (real.startsWith(root + sep)) found.push(real);
+    } catch {
+      // a dangling link: nothing to keep
+    }
+  }
+  return found;
 }

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -151,6 +152,32 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
     }
   });
 
+  it('cannot create a .git where there is none (its hooks and config would run at your next git command)', async () => {
+    // The workspace has no .git: `git init` and a planted core.fsmonitor / hooksPath / hook would
+    // run on the host the next time anyone runs git in the folder.
+    const attempts = [
+      'git init -q',
+      'mkdir -p .git/hooks',
+      "printf '[core]\\n\\tfsmonitor = touch /tmp/pwned\\n\\thooksPath = hooks\\n' > .git/config",
+      "echo 'touch pwned' > .git/hooks/post-checkout",
+      'rm -rf .git; mkdir .git',
+      'mv .git moved-git',
+      'ln -s elsewhere .git',
+    ];
+    const run = await bash(
+      [...attempts, 'ls -A .git', 'echo ok > notes.txt', 'echo end'].join('; '),
+    );
+    try {
+      expect(run.stdout).toBe('end\n');
+      expect(existsSync(join(root, '.git'))).toBe(false);
+      expect(existsSync(join(root, 'moved-git'))).toBe(false);
+      expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('ok\n');
+    } finally {
+      for (const name of ['.git', 'moved-git', 'notes.txt'])
+        rmSync(join(root, name), { recursive: true, force: true });
+    }
+  });
+
   it('cannot write, replace or create the files cohort trusts at start-up, present or absent', async () => {
     // Present: cohort.config.json and .claude/; absent: .mcp.json, .cohort, skills.
     writeFileSync(join(root, 'cohort.config.json'), '{}\n');
@@ -189,6 +216,39 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
     } finally {
       for (const name of ['cohort.config.json', '.claude', 'made.json'])
         rmSync(join(root, name), { recursive: true, force: true });
+    }
+  });
+
+  it('cannot change the trusted files of a subfolder either (a cohort or git started there reads them)', async () => {
+    const pkg = join(root, 'pkg');
+    mkdirSync(join(pkg, '.git', 'hooks'), { recursive: true });
+    writeFileSync(join(pkg, '.git', 'config'), '[core]\n');
+    writeFileSync(join(pkg, '.mcp.json'), '{}\n');
+    writeFileSync(join(pkg, 'cohort.config.json'), '{}\n');
+    mkdirSync(join(pkg, '.claude'));
+    writeFileSync(join(pkg, '.claude', 'settings.json'), '{}\n');
+    const attempts = [
+      `printf '{"mcpServers":{"x":{"command":"sh"}}}' > pkg/.mcp.json`,
+      'rm -f pkg/.mcp.json',
+      `printf '{"sandbox":{"enabled":false}}' > pkg/cohort.config.json`,
+      'echo "#!/bin/sh" > pkg/.git/hooks/pre-commit',
+      'printf "[core]\\n\\tfsmonitor = id\\n" >> pkg/.git/config',
+      `echo '{"permissions":{"allow":["Bash"]}}' > pkg/.claude/settings.local.json`,
+      'rm -rf pkg/.claude',
+      'mv pkg/.git pkg/moved-git',
+    ];
+    try {
+      const run = await bash([...attempts, 'echo ok > pkg/notes.txt', 'echo end'].join('; '));
+      expect(run.stdout).toBe('end\n');
+      expect(readFileSync(join(pkg, '.mcp.json'), 'utf8')).toBe('{}\n');
+      expect(readFileSync(join(pkg, 'cohort.config.json'), 'utf8')).toBe('{}\n');
+      expect(readFileSync(join(pkg, '.git', 'config'), 'utf8')).toBe('[core]\n');
+      expect(existsSync(join(pkg, '.git', 'hooks', 'pre-commit'))).toBe(false);
+      expect(readdirSync(join(pkg, '.claude'))).toEqual(['settings.json']);
+      // The rest of the subfolder is the workspace's, writable as ever.
+      expect(readFileSync(join(pkg, 'notes.txt'), 'utf8')).toBe('ok\n');
+    } finally {
+      rmSync(pkg, { recursive: true, force: true });
     }
   });
 
@@ -343,6 +403,49 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
     });
     expect(optedOut.kind).toBe('none');
     expect(run.stdout).toBe('unconfined\n');
+  });
+});
+
+const hasGit = spawnSync('git', ['--version']).status === 0;
+
+describe.skipIf(!hasGit)('git run by an unconfined command (sandbox.enabled: false)', () => {
+  it("runs no hook and no core.fsmonitor a workspace's .git plants", async () => {
+    // A workspace that came with a .git (an archive, a folder a command wrote earlier) whose config
+    // runs commands: a `git status` or `git commit` the rules let through ran them on the host.
+    const repo = mkdtempSync(join(cache, 'cohort-git-'));
+    const marker = join(repo, 'ran.txt');
+    try {
+      spawnSync('git', ['init', '-q'], { cwd: repo });
+      writeFileSync(join(repo, 'planted.sh'), `#!/bin/sh\necho "$0" >> ${marker}\n`, {
+        mode: 0o755,
+      });
+      writeFileSync(
+        join(repo, '.git', 'hooks', 'pre-commit'),
+        `#!/bin/sh\necho hook >> ${marker}\n`,
+        {
+          mode: 0o755,
+        },
+      );
+      spawnSync('git', ['config', 'core.fsmonitor', join(repo, 'planted.sh')], { cwd: repo });
+      const optedOut = createSandbox({
+        root: repo,
+        settings: settings({ enabled: false }),
+        parentEnv,
+      });
+      const run = await optedOut.run({
+        argv: [
+          '/bin/sh',
+          '-c',
+          'git status --short >/dev/null && git add planted.sh && git -c user.name=a -c user.email=a@b commit -qm x && echo committed',
+        ],
+        timeoutMs: 10_000,
+        keepChars: 10_000,
+      });
+      expect(run.stdout, run.stderr).toBe('committed\n');
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
   });
 });
 

@@ -371,6 +371,50 @@ describe('escapes through the file tools (each closed)', () => {
       rmSync(join(root, name), { recursive: true });
   });
 
+  it('write and edit refuse the trusted files at any depth and in any letter case, by the resolved path', async () => {
+    // A cohort (or git) started in a subfolder reads that subfolder's copies; a case-insensitive
+    // file system (macOS, a casefold folder) reads `.MCP.json` as `.mcp.json`.
+    mkdirSync(join(root, 'pkg', 'sub'), { recursive: true });
+    writeFileSync(join(root, 'pkg', 'sub', '.mcp.json'), '{}\n');
+    symlinkSync(join(root, 'pkg', 'sub'), join(root, 'sub-link'));
+    const write = createWriteTool(workspace);
+    for (const path of [
+      'pkg/.mcp.json',
+      'pkg/sub/.mcp.json',
+      './pkg/sub/.mcp.json',
+      'pkg//sub/./.mcp.json',
+      join(root, 'pkg', 'sub', '.mcp.json'),
+      'sub-link/.mcp.json',
+      'pkg/cohort.config.json',
+      'pkg/.claude/settings.json',
+      'pkg/.cohort/skills/evil/SKILL.md',
+      'pkg/.git/hooks/pre-commit',
+      'pkg/.git/config',
+      '.MCP.json',
+      'Cohort.Config.json',
+      '.Claude/settings.json',
+      '.GIT/config',
+      'Skills/evil/SKILL.md',
+      'pkg/.Cohort/agents/evil.md',
+    ]) {
+      const result = await write.execute({ path, content: '{"mcpServers":{}}' }, {});
+      expect(result, path).toMatchObject({ ok: false, code: 'forbidden' });
+    }
+    const edit = await createEditTool(workspace).execute(
+      { path: 'sub-link/.mcp.json', oldText: '{}', newText: '{"mcpServers":{"x":{}}}' },
+      {},
+    );
+    expect(edit).toMatchObject({ ok: false, code: 'forbidden' });
+    expect(readFileSync(join(root, 'pkg', 'sub', '.mcp.json'), 'utf8')).toBe('{}\n');
+    for (const name of ['pkg/.claude', 'pkg/.cohort', 'pkg/.git', 'pkg/cohort.config.json'])
+      expect(existsSync(join(root, name)), name).toBe(false);
+    // A deeper skills/ folder is still the project's own source.
+    expect(
+      await write.execute({ path: 'pkg/skills/loader.ts', content: 'export {};\n' }, {}),
+    ).toMatchObject({ ok: true });
+    for (const name of ['pkg', 'sub-link']) rmSync(join(root, name), { recursive: true });
+  });
+
   it('a folder swapped for a symlink between the check and the open never leaks', async () => {
     const folder = join(root, 'swap');
     mkdirSync(folder);

@@ -1,7 +1,12 @@
 import { constants, type Stats } from 'node:fs';
 import { mkdir, open, readlink, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, sep } from 'node:path';
-import { OPEN_WITHOUT_WAITING, protectedEntryOf, specialFileType } from '../config/index.js';
+import {
+  OPEN_WITHOUT_WAITING,
+  protectedEntryOf,
+  protectedLocationOf,
+  specialFileType,
+} from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 import type { Workspace } from './workspace.js';
 
@@ -9,17 +14,19 @@ const inside = (root: string, path: string) => path === root || path.startsWith(
 
 /**
  * Refuses to write a protected workspace entry (`.git`, `cohort.config.json`, `.mcp.json`,
- * `.claude/`, `.cohort/`, `skills/`; see {@link PROTECTED_PROJECT_ENTRIES}): what they hold runs on
- * the host, or lets tools run without asking, the next time cohort (or git) starts in the folder,
- * so writing there would let a model leave the sandbox. The sandbox mounts them read-only for bash
- * the same way. `real` is a resolved path (symlinks followed), so every spelling of the path and
- * every symlink to it is refused alike.
+ * `.claude/`, `.cohort/` at any depth, `skills/` at the top; see
+ * {@link PROTECTED_PROJECT_ENTRIES}): what they hold runs on the host, or lets tools run without
+ * asking, the next time cohort (or git) starts in that folder, so writing there would let a model
+ * leave the sandbox. The sandbox mounts them read-only for bash the same way. `real` is a resolved
+ * path (symlinks followed) and names compare without letter case, so every spelling of the path
+ * and every symlink to it is refused alike.
  */
 function refuseProtected(workspace: Workspace, real: string, path: string): void {
   const relativePath = workspace.relative(real);
   const entry = protectedEntryOf(relativePath);
-  if (!entry) return;
-  const where = `${relativePath === entry.name ? '' : 'inside '}the workspace's ${entry.name}`;
+  const location = protectedLocationOf(relativePath);
+  if (!entry || !location) return;
+  const where = `${relativePath === location ? '' : 'inside '}the workspace's ${location}`;
   throw new CohortError(
     'forbidden',
     `Path "${path}" is ${where}, which cohort's tools do not write: ${entry.why}. Change it yourself if you mean to.`,

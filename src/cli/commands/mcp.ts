@@ -86,7 +86,7 @@ function approveServers(io: CliIo, values: Record<string, unknown>, names: strin
   const { config, review } = configAndMcpReview(io, values);
   if (review.servers.length === 0) {
     io.stdout(
-      `No MCP servers in ${MCP_JSON_FILE} here to approve${Object.keys(config.mcpServers).length > 0 ? ' (those of cohort.config.json need no approval)' : ''}.\n`,
+      `No MCP servers in ${MCP_JSON_FILE} here to approve${Object.keys(config.mcpServers).length > 0 ? ' (those of cohort.config.json are approved with its other guarded settings, by `cohort config approve`)' : ''}.\n`,
     );
     return 0;
   }
@@ -96,7 +96,7 @@ function approveServers(io: CliIo, values: Record<string, unknown>, names: strin
     throw new CohortError(
       'invalid_input',
       Object.hasOwn(config.mcpServers, name)
-        ? `"${name}" is a server of cohort.config.json, which needs no approval; the servers of ${MCP_JSON_FILE} are ${known}.`
+        ? `"${name}" is a server of cohort.config.json, approved with that file's other guarded settings by \`cohort config approve\`; the servers of ${MCP_JSON_FILE} are ${known}.`
         : `No MCP server "${name}" in ${MCP_JSON_FILE}; its servers are ${known}.`,
     );
   }

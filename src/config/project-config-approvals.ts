@@ -1,0 +1,334 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { z } from 'zod';
+import { CohortError } from '../errors/index.js';
+import { readFoundFile } from './found-file.js';
+import { parseJsonFile } from './json-file.js';
+import {
+  DEFAULT_CODE_MEMORY_MB,
+  DEFAULT_DENY_READ,
+  DEFAULT_MAX_MEMORY_MB,
+  DEFAULT_MAX_PROCESSES,
+} from './sandbox-settings.js';
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * The variable that applies the guarded settings of a folder's `cohort.config.json` without
+ * approval (for CI, where nobody can approve). Unsafe in a folder whose configuration you did not
+ * write.
+ */
+export const TRUST_PROJECT_CONFIG_ENV = 'COHORT_TRUST_PROJECT_CONFIG';
+
+/** The file, under the user's configuration folder, that records approved project configurations. */
+export const CONFIG_APPROVALS_FILE = join('cohort', 'approved-project-configs.json');
+
+/** The command that approves a folder's guarded settings, as the notices name it. */
+export const APPROVE_CONFIG_COMMAND = 'cohort config approve';
+
+/** `{ version: 1, projects: { "<real path>": "sha256:<hex>" } }` */
+const ConfigApprovals = z.object({
+  version: z.literal(1),
+  projects: z.record(
+    z.string(),
+    z.string().regex(/^sha256:[0-9a-f]{64}$/, 'a "sha256:<hex>" digest'),
+  ),
+});
+type ConfigApprovals = z.infer<typeof ConfigApprovals>;
+
+/** A value of the file and whether it widens what cohort lets run, reach or read. */
+type Widens = (value: unknown, folder: string) => boolean;
+
+const present: Widens = (value) => value !== undefined && value !== null && value !== '';
+const notFalse: Widens = (value) => value !== undefined && value !== false;
+const notTrue: Widens = (value) => value !== undefined && value !== true;
+const nonEmpty: Widens = (value) =>
+  value !== undefined &&
+  !(Array.isArray(value) && value.length === 0) &&
+  !(
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    Object.keys(value).length === 0
+  );
+const above =
+  (limit: number): Widens =>
+  (value) =>
+    value !== undefined && !(typeof value === 'number' && value <= limit);
+const otherThan =
+  (...values: unknown[]): Widens =>
+  (value) =>
+    value !== undefined && !values.includes(value);
+/** A path that leaves the folder (absolute, `~`, or `..` past its top). */
+const outside: Widens = (value, folder) => {
+  if (value === undefined) return false;
+  const paths = Array.isArray(value) ? value : [value];
+  return paths.some((path) => {
+    if (typeof path !== 'string') return true;
+    if (path.startsWith('~') || isAbsolute(path)) return true;
+    const inner = relative(folder, resolve(folder, path));
+    return inner === '..' || inner.startsWith('../');
+  });
+};
+const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1', '[::1]'];
+
+/**
+ * The settings of a found `cohort.config.json` that a repository's author could use against the
+ * person running cohort in it, with when a value does so. A value that only narrows (a deny rule,
+ * `sandbox.enabled: true`, a lower limit, a denyRead list that keeps every default) is harmless
+ * and applies without approval; so do routing, retrieval, model names, timeouts and the like.
+ */
+const GUARDED: ReadonlyArray<{ path: string; widens: Widens; why: string }> = [
+  { path: 'sandbox.enabled', widens: notTrue, why: 'turns the sandbox off' },
+  {
+    path: 'sandbox.bwrapPath',
+    widens: present,
+    why: 'names a program cohort runs on your machine',
+  },
+  { path: 'sandbox.python', widens: present, why: 'names the interpreter code runs with' },
+  {
+    path: 'sandbox.denyRead',
+    widens: (value) =>
+      !Array.isArray(value)
+        ? value !== undefined
+        : DEFAULT_DENY_READ.some((entry) => !value.includes(entry)),
+    why: 'lets commands read paths hidden by default (~/.ssh, .env, …)',
+  },
+  { path: 'sandbox.allowedHosts', widens: nonEmpty, why: 'gives commands network access' },
+  { path: 'sandbox.allowPrivateAddresses', widens: notFalse, why: 'reaches private addresses' },
+  { path: 'sandbox.maxProcesses', widens: above(DEFAULT_MAX_PROCESSES), why: 'raises a limit' },
+  { path: 'sandbox.maxMemoryMb', widens: above(DEFAULT_MAX_MEMORY_MB), why: 'raises a limit' },
+  { path: 'sandbox.codeMemoryMb', widens: above(DEFAULT_CODE_MEMORY_MB), why: 'raises a limit' },
+  { path: 'permissions.allow', widens: nonEmpty, why: 'lets tool calls run without asking' },
+  {
+    path: 'permissions.defaultMode',
+    widens: otherThan('default', 'dontAsk'),
+    why: 'lets tool calls run without asking',
+  },
+  { path: 'mcpServers', widens: nonEmpty, why: 'starts commands on your machine' },
+  { path: 'tools.allowPrivateNetwork', widens: notFalse, why: 'lets web_fetch reach your network' },
+  {
+    path: 'tools.tavilyBaseUrl',
+    widens: otherThan('https://api.tavily.com'),
+    why: 'sends your Tavily key there',
+  },
+  {
+    path: 'tools.arxivBaseUrl',
+    widens: otherThan('https://export.arxiv.org/api/query'),
+    why: 'sends searches there',
+  },
+  {
+    path: 'tools.semanticScholarBaseUrl',
+    widens: otherThan('https://api.semanticscholar.org/graph/v1'),
+    why: 'sends your Semantic Scholar key there',
+  },
+  { path: 'model.baseUrl', widens: present, why: 'sends your model API key and prompts there' },
+  { path: 'databaseUrl', widens: present, why: 'stores your runs and sessions there' },
+  { path: 'dataDir', widens: outside, why: 'keeps the store outside the folder' },
+  { path: 'sampleBook', widens: outside, why: 'reads a file outside the folder' },
+  { path: 'agentDirs', widens: outside, why: 'reads agents outside the folder' },
+  { path: 'telemetry.otlpEndpoint', widens: present, why: 'sends traces (prompts, answers) there' },
+  {
+    path: 'telemetry.otlpTracesEndpoint',
+    widens: present,
+    why: 'sends traces (prompts, answers) there',
+  },
+  { path: 'telemetry.otlpHeaders', widens: nonEmpty, why: 'sets headers of the trace export' },
+  {
+    path: 'server.host',
+    widens: (value) => value !== undefined && !LOOPBACK_HOSTS.includes(String(value)),
+    why: 'serves beyond this machine',
+  },
+  { path: 'server.corsOrigins', widens: nonEmpty, why: 'lets web pages call the server' },
+  { path: 'server.allowedHosts', widens: nonEmpty, why: 'answers to other host names' },
+];
+
+/** The value at a dotted path of a parsed JSON object. */
+function valueAt(settings: Record<string, unknown>, path: string): unknown {
+  let value: unknown = settings;
+  for (const key of path.split('.')) {
+    if (!value || typeof value !== 'object' || Array.isArray(value) || !Object.hasOwn(value, key))
+      return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+/** One guarded setting a configuration file sets, with its value and what it would do. */
+export interface GuardedSetting {
+  /** Dotted path: `sandbox.enabled`, `permissions.allow`. */
+  path: string;
+  value: unknown;
+  why: string;
+}
+
+/**
+ * The guarded settings a folder's configuration sets to a widening value (see {@link GUARDED}).
+ *
+ * @example
+ * guardedSettings({ sandbox: { enabled: false }, routing: { threshold: 0.5 } }, '/repo');
+ * // [{ path: 'sandbox.enabled', value: false, why: 'turns the sandbox off' }]
+ */
+export function guardedSettings(
+  settings: Record<string, unknown>,
+  folder: string,
+): GuardedSetting[] {
+  return GUARDED.flatMap(({ path, widens, why }) => {
+    const value = valueAt(settings, path);
+    return widens(value, folder) ? [{ path, value, why }] : [];
+  });
+}
+
+/**
+ * `settings` without the given dotted paths (copies; the input is left as it is).
+ *
+ * @example
+ * withoutSettings({ sandbox: { enabled: false, maxProcesses: 64 } }, ['sandbox.enabled']);
+ * // { sandbox: { maxProcesses: 64 } }
+ */
+export function withoutSettings(
+  settings: Record<string, unknown>,
+  paths: readonly string[],
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...settings };
+  for (const path of paths) {
+    const keys = path.split('.');
+    let node = out;
+    for (const key of keys.slice(0, -1)) {
+      const inner = node[key];
+      if (!inner || typeof inner !== 'object' || Array.isArray(inner)) break;
+      node[key] = { ...(inner as Record<string, unknown>) };
+      node = node[key] as Record<string, unknown>;
+    }
+    delete node[keys[keys.length - 1] as string];
+  }
+  return out;
+}
+
+/** Sorts object keys at every level, so a digest does not depend on how the file orders them. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+    );
+  return value;
+}
+
+/** The digest of a folder's guarded settings: changing any of them needs approval again. */
+export function guardedSettingsDigest(guarded: readonly GuardedSetting[]): string {
+  const picked = Object.fromEntries(guarded.map((setting) => [setting.path, setting.value]));
+  return `sha256:${createHash('sha256')
+    .update(JSON.stringify(canonical(picked)))
+    .digest('hex')}`;
+}
+
+/** Where a user's approved project configurations live (beside the approved MCP servers). */
+export function configApprovalsPath(options: { env?: Env; home?: string } = {}): string {
+  const env = options.env ?? process.env;
+  const configHome =
+    env.XDG_CONFIG_HOME || join(options.home ?? (env.HOME || homedir()), '.config');
+  return resolve(configHome, CONFIG_APPROVALS_FILE);
+}
+
+/** True when the environment trusts every folder's configuration (`COHORT_TRUST_PROJECT_CONFIG=1`). */
+export function trustsProjectConfig(env: Env): boolean {
+  const value = env[TRUST_PROJECT_CONFIG_ENV]?.trim().toLowerCase();
+  return value === '1' || value === 'true' || value === 'yes';
+}
+
+function readApprovals(file: string): ConfigApprovals {
+  if (!existsSync(file)) return { version: 1, projects: {} };
+  const text = readFoundFile(file, 'file of approved project configurations');
+  const result = ConfigApprovals.safeParse(parseJsonFile(file, text));
+  if (!result.success)
+    throw new CohortError(
+      'invalid_input',
+      `${file}: not a record of approved project configurations (expected { "version": 1, "projects": { "<folder>": "sha256:…" } }). Fix it or delete it and approve again with \`${APPROVE_CONFIG_COMMAND}\`.`,
+      { file },
+    );
+  return result.data;
+}
+
+/** A found `cohort.config.json` checked against the user's approval of its guarded settings. */
+export interface ProjectConfigReview {
+  /** The configuration file. */
+  configFile: string;
+  /** The real path of the folder it is in: approvals are kept per folder. */
+  project: string;
+  /** The approvals file read (and written by {@link approveProjectConfig}). */
+  file: string;
+  /** True when `COHORT_TRUST_PROJECT_CONFIG` applies every folder's settings without approval. */
+  trusted: boolean;
+  /** The guarded settings the file sets (empty: nothing needs approval). */
+  guarded: GuardedSetting[];
+  digest: string;
+  /** True when the guarded settings apply: none, trusted, or this exact set approved. */
+  approved: boolean;
+}
+
+/**
+ * Checks the guarded settings of a `cohort.config.json` found in `cwd` (not one the user named
+ * with `--config`) against the user's approval. The approvals file is read only when there is
+ * something to check.
+ *
+ * @example
+ * const review = reviewProjectConfig({ cwd, configFile, settings });
+ * if (!review.approved) settings = withoutSettings(settings, review.guarded.map((s) => s.path));
+ */
+export function reviewProjectConfig(options: {
+  cwd: string;
+  configFile: string;
+  settings: Record<string, unknown>;
+  env?: Env;
+  home?: string;
+}): ProjectConfigReview {
+  const env = options.env ?? process.env;
+  const guarded = guardedSettings(options.settings, options.cwd);
+  // A folder is approved by its real path: the same project reached through a link is one.
+  const project = guarded.length > 0 ? realpathSync(options.cwd) : resolve(options.cwd);
+  const file = configApprovalsPath({ env, ...(options.home ? { home: options.home } : {}) });
+  const trusted = trustsProjectConfig(env);
+  const digest = guardedSettingsDigest(guarded);
+  const approved =
+    guarded.length === 0 || trusted || readApprovals(file).projects[project] === digest;
+  return { configFile: options.configFile, project, file, trusted, guarded, digest, approved };
+}
+
+/**
+ * Records the user's approval of a folder's guarded settings (their current values), in the
+ * approvals file written whole through a temporary file, readable by the user alone.
+ *
+ * @example
+ * approveProjectConfig(review);
+ */
+export function approveProjectConfig(review: ProjectConfigReview): void {
+  const approvals = readApprovals(review.file);
+  approvals.projects[review.project] = review.digest;
+  mkdirSync(dirname(review.file), { recursive: true, mode: 0o700 });
+  const temporary = `${review.file}.${process.pid}.tmp`;
+  writeFileSync(temporary, JSON.stringify(approvals, null, 2) + '\n', { mode: 0o600 });
+  renameSync(temporary, review.file);
+}
+
+/**
+ * What a run says of the guarded settings it left out: which, and exactly how to approve them.
+ *
+ * @example
+ * unapprovedConfigMessage(review); // 'cohort ignored these settings of /repo/cohort.config.json …'
+ */
+export function unapprovedConfigMessage(review: ProjectConfigReview): string {
+  const lines = review.guarded.map(
+    (setting) => `  ${setting.path} = ${JSON.stringify(setting.value)} (${setting.why})`,
+  );
+  return [
+    `cohort ignored these settings of ${review.configFile}: they are not approved for this folder, and a repository's configuration could use them against you:`,
+    ...lines,
+    `Review them and approve with \`${APPROVE_CONFIG_COMMAND}\` in ${review.project} (again after any change to them), or name the file yourself with --config. ${TRUST_PROJECT_CONFIG_ENV}=1 applies them without approval (for CI; unsafe in a folder you did not write).`,
+    '',
+  ].join('\n');
+}
