@@ -6,6 +6,7 @@ import { loadConfig, type CohortConfigInput } from '../config/index.js';
 import { runCodingAgent } from './coding-agent.js';
 import { createScriptedModel, RECORDED, offeredTools, promptText } from '../test/scripted-model.js';
 import { estimateTokens } from '../subagents/index.js';
+import { findBwrap } from '../sandbox/index.js';
 
 const base = mkdtempSync(join(tmpdir(), 'cohort-coding-'));
 const workspace = join(base, 'ws');
@@ -354,6 +355,47 @@ describe('runCodingAgent with skills', () => {
     expect(promptText(fast.calls[0])).toContain('REFACTOR-BODY');
     expect(promptText(fast.calls[0])).toContain('references/checklist.md');
     expect(offeredTools(fast.calls[0])).toContain('read_skill_resource');
+  });
+
+  it('stops a tool call at tools.callTimeoutSeconds, killing what it started, and the run goes on', async () => {
+    // bash's own limit is far off: the per-call limit is what stops it, with every process.
+    const marker = join(workspace, 'survived.txt');
+    const main = createScriptedModel(
+      (call) =>
+        call === 0
+          ? {
+              toolCalls: [
+                {
+                  toolName: 'bash',
+                  input: {
+                    command: `(sleep 2; touch survived.txt) & setsid sleep 600 & sleep 600`,
+                  },
+                },
+              ],
+            }
+          : { text: 'It took too long.' },
+      RECORDED,
+    );
+    const started = Date.now();
+    const result = await runCodingAgent({
+      request: 'run the long job',
+      workspace,
+      home,
+      config: config({
+        permissions: { allow: ['Bash'] },
+        tools: { bashTimeoutSeconds: 600, callTimeoutSeconds: 1 },
+        // Unconfined where bubblewrap is missing: the process group is killed the same way.
+        sandbox: { enabled: findBwrap(undefined) !== undefined },
+      }),
+      model: () => main,
+    });
+    expect(Date.now() - started).toBeLessThan(8000);
+    expect(result.text).toBe('It took too long.');
+    expect(promptText(main.calls[1])).toMatch(
+      /tool bash did not finish within 1 s \(tools\.callTimeoutSeconds\) and was stopped/,
+    );
+    await new Promise((done) => setTimeout(done, 2500));
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('enforces allowed-tools: a disallowed call is refused, not run', async () => {

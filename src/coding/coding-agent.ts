@@ -351,6 +351,7 @@ async function runWithTools(
     authorize,
     maxSteps: config.model.maxSteps,
     timeoutMs: config.model.timeoutSeconds * 1000,
+    toolTimeoutMs: config.tools.callTimeoutSeconds * 1000,
     maxRetries: config.model.maxRetries,
     ...(config.model.temperature !== undefined ? { temperature: config.model.temperature } : {}),
     ...(options.signal ? { signal: options.signal } : {}),

@@ -110,6 +110,20 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ env: { TIMEOUT_LLM_CALL: '1e9' }, cwd })).toThrow(
       /research\.timeoutLlmCall: must be at most .*TIMEOUT_LLM_CALL/,
     );
+    // The per-tool-call limit: 600 s unless set, a positive number of seconds, named when wrong.
+    expect(loadConfig({ env: {}, cwd }).tools.callTimeoutSeconds).toBe(600);
+    expect(loadConfig({ env: { COHORT_TOOL_TIMEOUT: '90' }, cwd }).tools.callTimeoutSeconds).toBe(
+      90,
+    );
+    expect(() => loadConfig({ env: { COHORT_TOOL_TIMEOUT: 'soon' }, cwd })).toThrow(
+      'COHORT_TOOL_TIMEOUT must be a number, got "soon"',
+    );
+    expect(() => loadConfig({ env: { COHORT_TOOL_TIMEOUT: '0' }, cwd })).toThrow(
+      /tools\.callTimeoutSeconds/,
+    );
+    expect(() => loadConfig({ env: { COHORT_TOOL_TIMEOUT: '3000000' }, cwd })).toThrow(
+      /tools\.callTimeoutSeconds: must be at most .*COHORT_TOOL_TIMEOUT/,
+    );
     expect(loadConfig({ env: { COHORT_MODEL_TIMEOUT: '2147483' }, cwd }).model.timeoutSeconds).toBe(
       MAX_DURATION_SECONDS,
     );

@@ -256,6 +256,13 @@ export const CohortConfig = z.object({
       semanticScholarBaseUrl: z.string().default('https://api.semanticscholar.org/graph/v1'),
       allowPrivateNetwork: z.boolean().default(false),
       bashTimeoutSeconds: seconds(60),
+      /**
+       * Time limit of any one tool call of the coding assistant and its subagents (a backstop
+       * above the tools' own limits: bash's, a subagent's, a web request's, an MCP call's): a call
+       * still running then is stopped (a command is killed with every process it started) and the
+       * model reads why. Approval waits are not counted.
+       */
+      callTimeoutSeconds: seconds(600, 'COHORT_TOOL_TIMEOUT'),
       maxOutputChars: z.number().int().positive().default(30_000),
     })
     .prefault({}),
@@ -418,6 +425,7 @@ export function configFromEnv(env: Env): Record<string, unknown> {
       useSemanticScholar: flag(env.USE_SEMANTIC_SCHOLAR, 'USE_SEMANTIC_SCHOLAR'),
       semanticScholarApiKey: env.SEMANTIC_SCHOLAR_API_KEY,
       semanticScholarBaseUrl: env.SEMANTIC_SCHOLAR_BASE_URL,
+      callTimeoutSeconds: number(env.COHORT_TOOL_TIMEOUT, 'COHORT_TOOL_TIMEOUT'),
     },
     telemetry: {
       otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,

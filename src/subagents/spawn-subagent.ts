@@ -256,6 +256,7 @@ export async function spawnSubagent(
       maxSteps: maxTurns + 1,
       budget: { maxTurns, maxTokens: config.subagents.maxTokens },
       timeoutMs: config.model.timeoutSeconds * 1000,
+      toolTimeoutMs: config.tools.callTimeoutSeconds * 1000,
       maxRetries: config.model.maxRetries,
       signal: runSignal,
       ...(span ? { span } : {}),

@@ -87,6 +87,45 @@ describe('runLoop', () => {
     expect(second.tools?.[0]).toMatchObject({ type: 'function', name: 'add' });
   });
 
+  it('stops a tool call that runs past toolTimeoutMs, aborting its signal, and the run goes on', async () => {
+    // A tool that never ends (a hung MCP server, a tool that ignores its signal) held the run for
+    // ever: every other wait of the loop had a bound, tool calls had none of their own.
+    let aborted = false;
+    const hang = defineTool({
+      name: 'hang',
+      description: 'Never answers.',
+      inputSchema: z.object({}),
+      execute: (_input, { signal }) =>
+        new Promise(() => signal.addEventListener('abort', () => (aborted = true))),
+    });
+    const model = scripted([toolCallStep('hang', {}), textStep('It hung.')]);
+    const started = Date.now();
+    const result = await runLoop({
+      ...base,
+      model,
+      messages: ask,
+      tools: [hang],
+      toolTimeoutMs: 200,
+    });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(result.text).toBe('It hung.');
+    expect(aborted).toBe(true);
+    const second = model.calls[1] as LanguageModelV3CallOptions;
+    expect(second.prompt.at(-1)).toMatchObject({
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolName: 'hang',
+          output: {
+            type: 'error-text',
+            value: expect.stringMatching(/hang did not finish within 0\.2 s.*stopped/),
+          },
+        },
+      ],
+    });
+  });
+
   it('refuses a tool that is not allowed here without running it', async () => {
     const executed: Array<{ a: number; b: number }> = [];
     const model = scripted([toolCallStep('add', { a: 1, b: 1 }), textStep('I cannot add.')]);

@@ -59,6 +59,7 @@ export async function* runLoopStream(options: LoopOptions): AsyncGenerator<LoopE
     byName: new Map(tools.map((tool) => [tool.name, tool])),
     allowed: options.allowedTools ? new Set(options.allowedTools) : undefined,
     ...(options.authorize ? { authorize: options.authorize } : {}),
+    ...(options.toolTimeoutMs !== undefined ? { timeoutMs: options.toolTimeoutMs } : {}),
   };
   const offered = tools.filter((tool) => !table.allowed || table.allowed.has(tool.name));
   const functionTools = await Promise.all(offered.map(toFunctionTool));

@@ -1,3 +1,4 @@
+import { timerDelay } from '../../bounded-call/index.js';
 import { GEN_AI, inSpan, type TraceSpan } from '../../telemetry/index.js';
 import type { JSONValue } from '@ai-sdk/provider';
 import type { ToolResultPart } from 'ai';
@@ -18,6 +19,11 @@ import { mapWithConcurrency } from './map-with-concurrency.js';
 export const MAX_TOOL_CALLS_PER_STEP = 32;
 /** Most tool calls of one reply running at the same time; the others wait their turn. */
 export const MAX_PARALLEL_TOOL_CALLS = 8;
+/**
+ * Time limit of one tool call when the run sets none (config `tools.callTimeoutSeconds`): above
+ * the tools' own limits (bash 60 s, a subagent 300 s), a backstop for a call that never ends.
+ */
+export const DEFAULT_TOOL_CALL_TIMEOUT_MS = 600_000;
 
 /** A tool call as the model sent it: the input is still the raw JSON text. */
 export interface PendingToolCall {
@@ -44,6 +50,8 @@ export interface ToolTable {
   /** Undefined allows every tool. */
   allowed: ReadonlySet<string> | undefined;
   authorize?: LoopOptions['authorize'];
+  /** Time limit of each call's execution, in milliseconds (approval waits are not counted). */
+  timeoutMs?: number;
 }
 
 /**
@@ -108,12 +116,31 @@ async function executeInSpan(
     if (decision.behavior === 'pause')
       return { ...fail(parsed.data, decision.reason), isError: false, paused: decision.reason };
   }
+  const timeoutMs = table.timeoutMs ?? DEFAULT_TOOL_CALL_TIMEOUT_MS;
+  // The call's own signal: aborted with the run, or when the call runs past its time (bash then
+  // kills its whole process tree, a fetch or an MCP request is cancelled).
+  const stop = new AbortController();
+  const onRunAbort = () => stop.abort(signal.reason);
+  signal.addEventListener('abort', onRunAbort, { once: true });
+  if (signal.aborted) onRunAbort();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const overTime = new Promise<'over-time'>((resolve) => {
+    timer = setTimeout(() => resolve('over-time'), timerDelay(timeoutMs));
+  });
   try {
-    const output = await tool.execute(parsed.data, {
-      signal,
-      toolCallId: call.toolCallId,
-      ...(span ? { span } : {}),
-    });
+    const output = await Promise.race([
+      tool.execute(parsed.data, {
+        signal: stop.signal,
+        toolCallId: call.toolCallId,
+        ...(span ? { span } : {}),
+      }),
+      overTime,
+    ]);
+    if (output === 'over-time' && !signal.aborted) {
+      // A tool that ignores its signal is left behind; the run goes on without its result.
+      stop.abort(new Error('tool call timed out'));
+      return fail(parsed.data, toolTimeoutMessage(call.toolName, timeoutMs));
+    }
     return {
       toolCallId: call.toolCallId,
       toolName: call.toolName,
@@ -125,7 +152,15 @@ async function executeInSpan(
     if (signal.aborted) throw error;
     const message = error instanceof Error ? error.message : String(error);
     return fail(parsed.data, `tool ${call.toolName} failed: ${message}`);
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onRunAbort);
   }
+}
+
+/** What the model reads of a call stopped at its time limit. */
+function toolTimeoutMessage(toolName: string, timeoutMs: number): string {
+  return `tool ${toolName} did not finish within ${timeoutMs / 1000} s (tools.callTimeoutSeconds) and was stopped (a command is killed with every process it started). Do not retry it as it was: do less in one call, or tell the user it needs longer.`;
 }
 
 /**

@@ -161,6 +161,12 @@ export interface LoopOptions {
   budget?: LoopBudget;
   /** Tool names the model may call; others are refused without running. Default: every tool. */
   allowedTools?: readonly string[];
+  /**
+   * Time limit of each tool call in milliseconds (config `tools.callTimeoutSeconds`; default
+   * 600,000). A call still running then has its signal aborted (bash kills its process tree) and
+   * the model reads an error saying so; the run goes on.
+   */
+  toolTimeoutMs?: number;
   temperature?: number;
   maxOutputTokens?: number;
   /** Most characters one model call may produce before the run fails (default 1,000,000). */
