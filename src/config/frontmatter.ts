@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 
 import { CohortError } from '../errors/index.js';
+import { findJsonProblem } from '../schema/index.js';
 
 const require = createRequire(import.meta.url);
 /**
@@ -51,6 +52,15 @@ export function parseFrontmatter(text: string, file?: string): Frontmatter {
       {
         file,
       },
+    );
+  }
+  // YAML's "\0" and "\ud800" escapes make from valid UTF-8 a string no database can hold.
+  const problem = findJsonProblem(data);
+  if (problem?.kind === 'unsafe_text') {
+    throw new CohortError(
+      'invalid_input',
+      `${file ?? 'frontmatter'}: frontmatter ${problem.path} holds ${problem.found} (YAML escapes such as "\\0" included)`,
+      { file },
     );
   }
   return { data: data as Record<string, unknown>, body: source.slice(match[0].length) };

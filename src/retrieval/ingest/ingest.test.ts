@@ -169,6 +169,31 @@ describe('ingest', () => {
     });
   });
 
+  it('skips a file whose frontmatter holds a NUL character or a lone surrogate, naming it', async () => {
+    // YAML's "\0" and "\ud800" escapes made such strings from valid UTF-8; the database refused
+    // them and the whole ingestion failed with "unexpected error: invalid byte sequence … 0x00".
+    await withAlphaBook('cohort-frontmatter-nul-', async (book, fresh) => {
+      await writeFile(join(book, 'b.md'), '---\ntitle: "B\\0eta"\n---\n# Beta\n\nAbout beta.\n');
+      await writeFile(join(book, 'c.md'), '---\ntags: ["\\ud800"]\n---\n# Gamma\n\nAbout gamma.\n');
+      const summary = await ingest(book, { store: fresh });
+      expect(summary).toMatchObject({ files: 3, added: 1 });
+      expect(summary.skipped).toEqual([
+        {
+          source: 'b.md',
+          reason:
+            'frontmatter title holds a NUL character at position 2 (YAML escapes such as "\\0" included)',
+          kind: 'invalid_document',
+        },
+        {
+          source: 'c.md',
+          reason:
+            'frontmatter tags.0 holds an unpaired UTF-16 surrogate (U+D800) at position 1 (YAML escapes such as "\\0" included)',
+          kind: 'invalid_document',
+        },
+      ]);
+    });
+  });
+
   it.skipIf(process.platform === 'win32')(
     'names FIFOs and sockets of a supported name as skipped, never opening them',
     async () => {
