@@ -11,6 +11,11 @@ const EditInput = z.object({
   replaceAll: z.boolean().optional().describe('Replace every occurrence.'),
 });
 type EditInput = z.infer<typeof EditInput>;
+/**
+ * Largest file `edit` changes, in bytes (32 MB): it holds the file, its text and the changed text
+ * in memory at once. A larger file is refused by the open file's size, before a byte is read.
+ */
+export const EDIT_MAX_BYTES = 32 * 1024 * 1024;
 /** What `edit` returns. */
 export type EditResult = ToolOutcome<{ path: string; replacements: number }>;
 
@@ -30,7 +35,10 @@ export function createEditTool(workspace: Workspace): CohortTool<EditInput, Edit
     inputSchema: EditInput,
     async execute({ path, oldText, newText, replaceAll }) {
       try {
-        const { real, buffer, isDirectory } = await readInside(workspace, path);
+        const { real, buffer, isDirectory } = await readInside(workspace, path, {
+          maxBytes: EDIT_MAX_BYTES,
+          tooLarge: `edit changes files of at most ${EDIT_MAX_BYTES / (1024 * 1024)} MB; change a larger one with bash (sed, a script), or read the part you need with read`,
+        });
         if (isDirectory)
           throw new CohortError('invalid_input', `"${path}" is a folder, not a file.`, {
             field: 'path',

@@ -10,13 +10,14 @@ import {
   symlinkSync,
   writeFileSync,
   existsSync,
+  ftruncateSync,
   linkSync,
   renameSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEditTool } from './edit-tool.js';
+import { createEditTool, EDIT_MAX_BYTES } from './edit-tool.js';
 import { createGlobTool } from './glob-tool.js';
 import { createGrepTool } from './grep-tool.js';
 import { createReadTool } from './read-tool.js';
@@ -235,6 +236,32 @@ describe('write, edit and write_doc', () => {
     expect(readFileSync(join(root, 'src', 'edit.ts'), 'utf8')).toBe(
       'const a = $&2;\nlet b = $&2;\n',
     );
+  });
+
+  it("edit refuses a file too large to load, by the open file's size, before reading it", async () => {
+    // edit loaded the whole file: a 600 MB file (sparse here: it takes no disk) took 600 MB of
+    // memory per call, eight calls of one reply 4.8 GB, then failed to make it a string.
+    const huge = join(root, 'huge.log');
+    const fd = openSync(huge, 'w');
+    ftruncateSync(fd, 600 * 1024 * 1024);
+    closeSync(fd);
+    const edit = createEditTool(workspace);
+    const before = process.memoryUsage().arrayBuffers;
+    const result = await edit.execute({ path: 'huge.log', oldText: 'a', newText: 'b' }, {});
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(64 * 1024 * 1024);
+    expect(result).toMatchObject({
+      ok: false,
+      code: 'invalid_input',
+      error: expect.stringMatching(
+        /"huge\.log" is 600 MB: edit changes files of at most 32 MB.*bash/,
+      ),
+    });
+    // At the cap it edits as ever.
+    writeFileSync(huge, 'a'.repeat(EDIT_MAX_BYTES - 1) + 'z');
+    expect(
+      await edit.execute({ path: 'huge.log', oldText: 'az', newText: 'ok' }, {}),
+    ).toMatchObject({ ok: true, replacements: 1 });
+    rmSync(huge);
   });
 
   it('write_doc only writes markdown under docs/', async () => {

@@ -103,7 +103,7 @@ export function createGrepTool(
             const real = workspace.resolve(file);
             const info = await stat(real);
             if (!info.isFile() || info.size > GREP_MAX_FILE_BYTES) continue;
-            buffer = (await readInside(workspace, file)).buffer;
+            buffer = (await readInside(workspace, file, { maxBytes: GREP_MAX_FILE_BYTES })).buffer;
           } catch {
             continue; // a symlink or hard link out of the workspace: not ours to read
           }

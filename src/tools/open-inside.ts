@@ -130,20 +130,45 @@ export async function withFileInside<T>(
 }
 
 /**
- * Reads a whole workspace file safely (see {@link withFileInside}).
+ * Reads a whole workspace file safely (see {@link withFileInside}), at most `maxBytes` of it: a
+ * larger file is `invalid_input` (saying how large, and `tooLarge`'s advice) by the open file's
+ * size, before a byte is read; a file that grows while it is read is a `conflict` (try again),
+ * never read past the size checked.
  *
  * @example
- * const { real, buffer } = await readInside(workspace, 'src/index.ts');
+ * const { real, buffer } = await readInside(workspace, 'src/index.ts', { maxBytes: 32 * 1024 * 1024 });
  */
 export async function readInside(
   workspace: Workspace,
   path: string,
+  options: { maxBytes: number; tooLarge?: string },
 ): Promise<{ real: string; buffer: Buffer; isDirectory: boolean }> {
-  return withFileInside(workspace, path, async ({ real, handle, isDirectory }) => ({
-    real,
-    buffer: isDirectory ? Buffer.alloc(0) : await handle.readFile(),
-    isDirectory,
-  }));
+  return withFileInside(workspace, path, async ({ real, handle, isDirectory }) => {
+    if (isDirectory) return { real, buffer: Buffer.alloc(0), isDirectory };
+    const { size } = await handle.stat();
+    if (size > options.maxBytes)
+      throw new CohortError(
+        'invalid_input',
+        `"${path}" is ${megabytes(size)}: ${options.tooLarge ?? `the file tools read at most ${megabytes(options.maxBytes)} of a file whole`}.`,
+        { field: 'path' },
+      );
+    // One byte more than the stat said: a file that grew since is caught, not read on.
+    const buffer = Buffer.alloc(size + 1);
+    let filled = 0;
+    while (filled < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+      if (bytesRead === 0) return { real, buffer: buffer.subarray(0, filled), isDirectory };
+      filled += bytesRead;
+    }
+    throw new CohortError('conflict', `"${path}" grew while it was read; try again.`, {
+      field: 'path',
+    });
+  });
+}
+
+/** A size in bytes as a person reads it: whole megabytes, or bytes below one. */
+function megabytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${bytes} bytes`;
 }
 
 /**
