@@ -9,6 +9,14 @@ describe('openEnglishDictionary', () => {
       expect(english.has(word), word).toBe(true);
     expect(english.lookup('ladders').lemma).toBe('ladder');
   });
+  it('knows the closed-class words WordNet does not list, as everyday words that name nothing', () => {
+    for (const word of ['would', 'could', 'those', 'ours', 'whose', 'dont', 'youre', 'lest']) {
+      expect(english.has(word), word).toBe(true);
+      expect(english.lookup(word).nounShare, word).toBe(0);
+    }
+    // A word WordNet lists keeps its own entry ("can", the container; "will", the testament).
+    expect(english.lookup('can').frequency).not.toBe(english.lookup('would').frequency);
+  });
   it('knows irregular plurals and verb forms by their lemma, and keeps their own lemmas first', () => {
     expect(english.lookup('feet').lemma).toBe('foot');
     expect(english.lookup('mice').lemma).toBe('mouse');

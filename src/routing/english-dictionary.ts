@@ -59,6 +59,44 @@ const IRREGULAR_FORMS: ReadonlyMap<string, string> = new Map(
     .map((pair) => pair.split(':') as [string, string]),
 );
 
+/**
+ * English's closed-class words, which WordNet does not list (it lists nouns, verbs, adjectives and
+ * adverbs): pronouns, determiners, modals, auxiliaries, prepositions, conjunctions, and the
+ * contractions as a question's words read them, without the apostrophe ("don't" → "dont"). Not
+ * knowing them, the speller read "could" as "cloud", "would" as "world", "those" as "these" and
+ * "ours" as "hours".
+ */
+const FUNCTION_WORDS: ReadonlySet<string> = new Set(
+  // pronouns and determiners
+  (
+    'i me my mine myself you your yours yourself yourselves he him his himself she her hers ' +
+    'herself it its itself we us our ours ourselves they them their theirs themselves one ' +
+    'ones oneself this that these those who whom whose which what whatever whichever whoever ' +
+    'whomever a an the some any no every each either neither both all few many much more most ' +
+    'several such other another own ' +
+    // modals and auxiliaries
+    'can could may might must shall should will would ought need dare be am is are was were ' +
+    'been being have has had having do does did done doing ' +
+    // prepositions
+    'about above across after against along amid amidst among amongst around as at before ' +
+    'behind below beneath beside besides between beyond by despite down during except for from ' +
+    'in inside into like near of off on onto out outside over past per since than through ' +
+    'throughout thru till to toward towards under underneath unlike until unto up upon versus ' +
+    'vs via with within without ' +
+    // conjunctions and other function words
+    'and but or nor so yet if unless whether while whilst although though because since lest ' +
+    'albeit whereas whereby wherein once then there here where when why how not also too very ' +
+    'just only even ever never hence thus therefore however otherwise else ' +
+    // contractions, apostrophe dropped
+    'dont doesnt didnt isnt arent wasnt werent havent hasnt hadnt wont wouldnt cant couldnt ' +
+    'shouldnt mustnt neednt mightnt shant aint im ive id youre youve youll youd hes shes itll ' +
+    'itd weve wed theyre theyve theyll theyd thats whats whos wheres whens whys hows theres ' +
+    'heres lets yall gonna wanna gotta'
+  ).split(/\s+/),
+);
+/** Tagged uses given a closed-class word: as everyday as English gets. */
+const FUNCTION_WORD_FREQUENCY = 1000;
+
 const NEWLINE = 0x0a;
 
 /**
@@ -173,6 +211,8 @@ export function openEnglishDictionary(dir: string = defaultWordNetDir()): Englis
         }
       }
     }
+    if (!result.lemma && FUNCTION_WORDS.has(word))
+      result = { lemma: word, frequency: FUNCTION_WORD_FREQUENCY, nounShare: 0 };
     if (cache.size < CACHE_LIMIT) cache.set(word, result);
     return result;
   };

@@ -197,6 +197,17 @@ describe('the spelling corrector leaves English words alone', () => {
     );
     expect(corrections).toEqual([]);
   });
+  it('corrects no function word, which WordNet does not list', () => {
+    // Found on the tenth blind set's tuning half: "how much would one of those set me back" was
+    // read as "world"; "could" as "cloud" (a hardware keyword), "those" as "these", "ours" as "hours".
+    for (const query of [
+      'how much would one of those set me back',
+      'could ours be yours, and shall we say theirs? whose is it',
+      'i dont think youre right, arent they lest it fail',
+    ])
+      expect(router.explain(query).corrections, query).toEqual([]);
+    expect(router.route('how could i get the robot to wave').routingReason).not.toContain('cloud');
+  });
   it('still corrects words that neither the book nor English knows', () => {
     const { corrections, result } = router.explain('capstoen deliverables checklist');
     expect(result.primaryAgent).toBe('capstone');
