@@ -3,6 +3,7 @@ import { runBatch, type Db, type Statement } from './db.js';
 import type { MemoryTraces } from './memory-traces.js';
 import { pruneInterval } from './prune-interval.js';
 import { DELETE_OLD_RUNS } from './run-retention.js';
+import { storableJson } from './storable-text.js';
 
 /** A stored run (a research run, a traced agent run). */
 export interface RunRecord {
@@ -98,7 +99,7 @@ export class RunRepo {
       run.id,
       run.kind,
       run.status,
-      JSON.stringify(run.input ?? {}),
+      storableJson(run.input ?? {}),
     ]);
     this.countWritten(1);
   }
@@ -106,7 +107,7 @@ export class RunRepo {
   async update(id: string, patch: { status: string; output?: unknown }): Promise<void> {
     await this.db.query(
       'UPDATE runs SET status = $2, output = COALESCE($3, output), updated_at = now() WHERE id = $1',
-      [id, patch.status, patch.output === undefined ? null : JSON.stringify(patch.output)],
+      [id, patch.status, patch.output === undefined ? null : storableJson(patch.output)],
     );
   }
 
@@ -137,8 +138,8 @@ export class RunRepo {
         run.id,
         run.kind,
         run.status,
-        JSON.stringify(run.input ?? {}),
-        JSON.stringify(run.output ?? null),
+        storableJson(run.input ?? {}),
+        storableJson(run.output ?? null),
       ],
     );
     this.countWritten(1);
@@ -162,7 +163,7 @@ export class RunRepo {
     await this.db.query(
       `INSERT INTO run_tasks (run_id, task_id, status, output) VALUES ($1, $2, $3, $4)
        ON CONFLICT (run_id, task_id) DO UPDATE SET status = EXCLUDED.status, output = EXCLUDED.output, updated_at = now()`,
-      [task.runId, task.taskId, task.status, JSON.stringify(task.output ?? null)],
+      [task.runId, task.taskId, task.status, storableJson(task.output ?? null)],
     );
   }
 
@@ -302,7 +303,7 @@ export class RunRepo {
          SELECT r.id, r.kind, r.status, r.input
          FROM jsonb_to_recordset($1::jsonb) AS r(id TEXT, kind TEXT, status TEXT, input JSONB)
          ON CONFLICT (id) DO NOTHING`,
-        params: [JSON.stringify(runs)],
+        params: [storableJson(runs)],
       },
     ];
     if (spans.length > 0)
@@ -311,7 +312,7 @@ export class RunRepo {
          SELECT s.run_id, s.span_id, s.parent_id, s.name, s.start_ms, s.duration_ms, s.status, s.error, s.attributes
          FROM jsonb_to_recordset($1::jsonb) AS s(run_id TEXT, span_id TEXT, parent_id TEXT, name TEXT, start_ms DOUBLE PRECISION, duration_ms DOUBLE PRECISION, status TEXT, error TEXT, attributes JSONB)
          ON CONFLICT (run_id, span_id) DO NOTHING`,
-        params: [JSON.stringify(spans)],
+        params: [storableJson(spans)],
       });
     // One batch: one round trip, and on the embedded engine one commit with other batches.
     await runBatch(this.db, statements);

@@ -6,27 +6,25 @@ import { OwnerRepo } from './owner-repo.js';
 import { pruneInterval } from './prune-interval.js';
 import { SessionCache } from './session-cache.js';
 import { PRUNE_SESSIONS_EVERY, pruneSessions } from './session-retention.js';
+import { storableText } from './storable-text.js';
 import { MESSAGE_COLUMNS, TurnWriter } from './turn-writer.js';
 
-/** A message as {@link SessionRepo.history} returns it once stored. */
+/**
+ * A message as {@link SessionRepo.history} returns it once stored: a NUL character or an unpaired
+ * surrogate of a model's answer, which the database refuses, is U+FFFD (see `storableText`).
+ */
 const asStored = (message: Message, timestamp: Date) => ({
   role: message.role,
-  content: message.content,
+  content: storableText(message.content),
   timestamp,
-  ...(message.agentName ? { agentName: message.agentName } : {}),
+  ...(message.agentName ? { agentName: storableText(message.agentName) } : {}),
 });
 
-// PostgreSQL keeps timestamps from year 1 to 294276 at microsecond precision, but a lone surrogate
-// is written as U+FFFD: such a message is read back from the store rather than cached.
-const LONE_SURROGATE = /\p{Surrogate}/u;
+// PostgreSQL keeps timestamps from year 1 to 294276 at microsecond precision: a message outside
+// the years a Date and the store agree on is read back from the store rather than cached.
 const roundTrips = (message: ReturnType<typeof asStored>) => {
   const year = message.timestamp.getUTCFullYear();
-  return (
-    year >= 1 &&
-    year <= 9999 &&
-    !LONE_SURROGATE.test(message.content) &&
-    !LONE_SURROGATE.test(message.agentName ?? '')
-  );
+  return year >= 1 && year <= 9999;
 };
 
 const defaultLogger = createLogger({ level: 'warn' });
