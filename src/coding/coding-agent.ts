@@ -100,6 +100,11 @@ export interface CodingAgentOptions {
   history?: ModelMessage[];
   /** Home folder for `~/.config/cohort/skills` (tests). */
   home?: string;
+  /**
+   * The environment cohort runs with, for the user's approvals of the workspace's
+   * `.claude/settings*.json` (`XDG_CONFIG_HOME`, `COHORT_TRUST_PROJECT_CONFIG`); default the process's.
+   */
+  env?: Record<string, string | undefined>;
   /** MCP servers already connected; by default the configured `mcpServers` are, for the run. */
   mcp?: Pick<McpClientPool, 'tools'>;
   /** Replaces the built-in coding tools (tests). */
@@ -266,6 +271,10 @@ async function runWithTools(
     workspace: workspace.root,
     config,
     ...(options.permissions ? { extra: options.permissions } : {}),
+    projectSettings: {
+      ...(options.env ? { env: options.env } : {}),
+      ...(options.home ? { home: options.home } : {}),
+    },
   });
   // The file tools check deny rules on the file they actually open, not only on the path named.
   const guarded = createWorkspace(workspace.root, {

@@ -3,13 +3,20 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig, type CohortConfigInput } from '../config/index.js';
+import {
+  loadConfig,
+  unapprovedConfigMessage,
+  type CohortConfigInput,
+  type ProjectConfigReview,
+} from '../config/index.js';
+import { checkPermission } from '../tools/index.js';
 import { findBwrap } from '../sandbox/index.js';
 import { runCodingAgent } from './coding-agent.js';
 import { loadSubagentTypes } from '../subagents/index.js';
 import { createScriptedModel, RECORDED, offeredTools, promptText } from '../test/scripted-model.js';
 import { namedPipe } from '../test/named-pipe.js';
-import { readClaudePermissions } from './coding-permissions.js';
+import { runCli } from '../test/run-cli.js';
+import { codingPermissionPolicy, readClaudePermissions } from './coding-permissions.js';
 
 const base = mkdtempSync(join(tmpdir(), 'cohort-permissions-'));
 const workspace = join(base, 'ws');
@@ -242,7 +249,8 @@ describe('approval: an ask pauses the run, an answer resumes it', () => {
       { toolName: 'write', input: { path: 'secret/a.txt', content: 'x' } },
       { toolName: 'write', input: { path: 'open/a.txt', content: 'x' } },
     ]);
-    const result = await runAgent('write', main);
+    // The settings are the test's own: their allow rule applies (a repository's needs approval).
+    const result = await runAgent('write', main, { env: { COHORT_TRUST_PROJECT_CONFIG: '1' } });
     rmSync(join(workspace, '.claude', 'settings.json'));
     expect(promptText(main.calls[1])).toContain(
       'Permission denied: denied by the rule Write(secret/**)',
@@ -254,6 +262,64 @@ describe('approval: an ask pauses the run, an answer resumes it', () => {
 });
 
 describe("a workspace's Claude settings files", () => {
+  it('widen the rules only once the user approved them for the folder; deny and ask rules always apply', async () => {
+    // .claude/settings.json comes with the repository: its author could allow Bash and switch to
+    // bypassPermissions, and every command would run without asking.
+    const workspace = mkdtempSync(join(tmpdir(), 'cohort-claude-settings-'));
+    const env = { XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'cohort-xdg-')) };
+    mkdirSync(join(workspace, '.claude'));
+    writeFileSync(
+      join(workspace, '.claude', 'settings.json'),
+      JSON.stringify({
+        permissions: {
+          allow: ['Bash'],
+          ask: ['WebFetch'],
+          deny: ['Read(.env)'],
+          defaultMode: 'bypassPermissions',
+        },
+      }),
+    );
+    const reviews: ProjectConfigReview[] = [];
+    expect(
+      readClaudePermissions(workspace, { env, onReview: (r) => void reviews.push(r) }),
+    ).toEqual([{ ask: ['WebFetch'], deny: ['Read(.env)'] }]);
+    expect(reviews.map((review) => [review.key, review.approved])).toEqual([
+      ['.claude/settings.json', false],
+    ]);
+    const policy = codingPermissionPolicy({
+      workspace,
+      config: loadConfig({ env: {}, cwd: workspace }),
+      projectSettings: { env },
+    });
+    const context = { workspace };
+    expect(
+      checkPermission(policy, { tool: 'bash', input: { command: 'id' } }, context).behavior,
+    ).toBe('ask');
+    expect(unapprovedConfigMessage(reviews[0]!)).toMatch(
+      /permissions\.allow = \["Bash"\][\s\S]*`cohort config approve`/,
+    );
+    // `cohort config approve` in the folder records it, saying what it approved.
+    const approved = await runCli(['config', 'approve'], env, undefined, { cwd: workspace });
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(approved.stdout).toContain(`${join(workspace, '.claude', 'settings.json')} sets:`);
+    expect(approved.stdout).toContain('permissions.defaultMode = "bypassPermissions"');
+    expect(readClaudePermissions(workspace, { env })).toEqual([
+      {
+        allow: ['Bash'],
+        defaultMode: 'bypassPermissions',
+        ask: ['WebFetch'],
+        deny: ['Read(.env)'],
+      },
+    ]);
+    // Trusted for CI: applied without approval.
+    const fresh = mkdtempSync(join(tmpdir(), 'cohort-xdg-'));
+    expect(
+      readClaudePermissions(workspace, {
+        env: { XDG_CONFIG_HOME: fresh, COHORT_TRUST_PROJECT_CONFIG: '1' },
+      })[0],
+    ).toMatchObject({ allow: ['Bash'] });
+  });
+
   it('refuses a .claude/settings.json that is a named pipe instead of blocking on it', () => {
     // `cohort code` on such a workspace waited for a writer for ever.
     const workspace = mkdtempSync(join(tmpdir(), 'cohort-claude-settings-'));

@@ -6,8 +6,10 @@ import {
   parseJsonFile,
   PermissionMode,
   readFoundFile,
+  reviewProjectConfig,
   type CohortConfig,
   type PermissionSettings,
+  type ProjectConfigReview,
 } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 import { skillPermits, type Skill } from '../skills/index.js';
@@ -43,16 +45,32 @@ const ClaudePermissions = z.object({
   defaultMode: z.string().optional(),
 });
 
+/** Where the user's approvals are read from, and who hears of the settings left out. */
+export interface ProjectSettingsOptions {
+  /** The environment (`XDG_CONFIG_HOME`, `HOME`, `COHORT_TRUST_PROJECT_CONFIG`); default the process's. */
+  env?: Record<string, string | undefined>;
+  /** The user's home (tests). */
+  home?: string;
+  /** Receives each settings file's guarded settings and whether they were approved. */
+  onReview?: (review: ProjectConfigReview) => void;
+}
+
 /**
- * The `permissions` of the project's `.claude/settings.json` and `.claude/settings.local.json`,
- * unchanged (other keys of those files are Claude Code's own and ignored). A file that is not
- * valid JSON, or a malformed rule, is `invalid_input` naming the file. Claude's `plan` mode has
- * no cohort equivalent and reads as `default`.
+ * The `permissions` of the project's `.claude/settings.json` and `.claude/settings.local.json`
+ * (other keys of those files are Claude Code's own and ignored). A file that is not valid JSON,
+ * or a malformed rule, is `invalid_input` naming the file. Claude's `plan` mode has no cohort
+ * equivalent and reads as `default`. The files come with the repository, so what widens (allow
+ * rules, a mode that runs calls without asking) applies only once the user approved it for the
+ * folder (`cohort config approve`, as a found `cohort.config.json`'s guarded settings); deny and
+ * ask rules always apply.
  *
  * @example
- * readClaudePermissions('/repo'); // [{ allow: ['Bash(npm test:*)'], deny: ['Read(.env)'] }]
+ * readClaudePermissions('/repo'); // [{ allow: ['Bash(npm test:*)'], deny: ['Read(.env)'] }] once approved
  */
-export function readClaudePermissions(workspace: string): Array<Partial<PermissionSettings>> {
+export function readClaudePermissions(
+  workspace: string,
+  options: ProjectSettingsOptions = {},
+): Array<Partial<PermissionSettings>> {
   const sources: Array<Partial<PermissionSettings>> = [];
   for (const name of CLAUDE_SETTINGS_FILES) {
     const file = join(workspace, name);
@@ -84,11 +102,22 @@ export function readClaudePermissions(workspace: string): Array<Partial<Permissi
       }
     }
     const mode = PermissionMode.safeParse(defaultMode);
-    sources.push({
+    const widening = {
       ...(allow ? { allow } : {}),
+      ...(mode.success ? { defaultMode: mode.data } : {}),
+    };
+    const review = reviewProjectConfig({
+      cwd: workspace,
+      configFile: file,
+      settings: { permissions: widening },
+      ...(options.env ? { env: options.env } : {}),
+      ...(options.home ? { home: options.home } : {}),
+    });
+    options.onReview?.(review);
+    sources.push({
+      ...(review.approved ? widening : {}),
       ...(ask ? { ask } : {}),
       ...(deny ? { deny } : {}),
-      ...(mode.success ? { defaultMode: mode.data } : {}),
     });
   }
   return sources;
@@ -115,10 +144,12 @@ export function codingPermissionPolicy(options: {
   workspace: string;
   config: CohortConfig;
   extra?: Partial<PermissionSettings>;
+  /** Where the approvals of `.claude/settings*.json` are read from (see {@link readClaudePermissions}). */
+  projectSettings?: ProjectSettingsOptions;
 }): PermissionPolicy {
   return createPermissionPolicy([
     options.config.permissions,
-    ...readClaudePermissions(options.workspace),
+    ...readClaudePermissions(options.workspace, options.projectSettings),
     { deny: denyReadRules(options.config.sandbox.denyRead) },
     ...(options.extra ? [options.extra] : []),
   ]);

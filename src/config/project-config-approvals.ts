@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { CohortError } from '../errors/index.js';
 import { readFoundFile } from './found-file.js';
@@ -28,12 +28,16 @@ export const CONFIG_APPROVALS_FILE = join('cohort', 'approved-project-configs.js
 /** The command that approves a folder's guarded settings, as the notices name it. */
 export const APPROVE_CONFIG_COMMAND = 'cohort config approve';
 
-/** `{ version: 1, projects: { "<real path>": "sha256:<hex>" } }` */
+/**
+ * `{ version: 1, projects: { "<real path>": { "<file>": "sha256:<hex>" } } }`: per folder, the
+ * digest of the guarded settings approved in each of its files (`cohort.config.json`,
+ * `.claude/settings.json`, `.claude/settings.local.json`).
+ */
 const ConfigApprovals = z.object({
   version: z.literal(1),
   projects: z.record(
     z.string(),
-    z.string().regex(/^sha256:[0-9a-f]{64}$/, 'a "sha256:<hex>" digest'),
+    z.record(z.string(), z.string().regex(/^sha256:[0-9a-f]{64}$/, 'a "sha256:<hex>" digest')),
   ),
 });
 type ConfigApprovals = z.infer<typeof ConfigApprovals>;
@@ -248,18 +252,23 @@ function readApprovals(file: string): ConfigApprovals {
   if (!result.success)
     throw new CohortError(
       'invalid_input',
-      `${file}: not a record of approved project configurations (expected { "version": 1, "projects": { "<folder>": "sha256:…" } }). Fix it or delete it and approve again with \`${APPROVE_CONFIG_COMMAND}\`.`,
+      `${file}: not a record of approved project configurations (expected { "version": 1, "projects": { "<folder>": { "<file>": "sha256:…" } } }). Fix it or delete it and approve again with \`${APPROVE_CONFIG_COMMAND}\`.`,
       { file },
     );
   return result.data;
 }
 
-/** A found `cohort.config.json` checked against the user's approval of its guarded settings. */
+/**
+ * A settings file found in a project folder (`cohort.config.json`, `.claude/settings.json`)
+ * checked against the user's approval of its guarded settings.
+ */
 export interface ProjectConfigReview {
-  /** The configuration file. */
+  /** The settings file. */
   configFile: string;
   /** The real path of the folder it is in: approvals are kept per folder. */
   project: string;
+  /** The file's path inside the folder, under which its approval is kept. */
+  key: string;
   /** The approvals file read (and written by {@link approveProjectConfig}). */
   file: string;
   /** True when `COHORT_TRUST_PROJECT_CONFIG` applies every folder's settings without approval. */
@@ -272,9 +281,9 @@ export interface ProjectConfigReview {
 }
 
 /**
- * Checks the guarded settings of a `cohort.config.json` found in `cwd` (not one the user named
- * with `--config`) against the user's approval. The approvals file is read only when there is
- * something to check.
+ * Checks the guarded settings of a settings file found in the folder `cwd` (a `cohort.config.json`
+ * the user did not name with `--config`, a `.claude/settings.json`) against the user's approval.
+ * The approvals file is read only when there is something to check.
  *
  * @example
  * const review = reviewProjectConfig({ cwd, configFile, settings });
@@ -294,9 +303,13 @@ export function reviewProjectConfig(options: {
   const file = configApprovalsPath({ env, ...(options.home ? { home: options.home } : {}) });
   const trusted = trustsProjectConfig(env);
   const digest = guardedSettingsDigest(guarded);
-  const approved =
-    guarded.length === 0 || trusted || readApprovals(file).projects[project] === digest;
-  return { configFile: options.configFile, project, file, trusted, guarded, digest, approved };
+  const key = relative(resolve(options.cwd), resolve(options.configFile)).split(sep).join('/');
+  const approvedHere = () => {
+    const folder = readApprovals(file).projects[project] ?? {};
+    return Object.hasOwn(folder, key) && folder[key] === digest;
+  };
+  const approved = guarded.length === 0 || trusted || approvedHere();
+  return { configFile: options.configFile, project, key, file, trusted, guarded, digest, approved };
 }
 
 /**
@@ -308,7 +321,10 @@ export function reviewProjectConfig(options: {
  */
 export function approveProjectConfig(review: ProjectConfigReview): void {
   const approvals = readApprovals(review.file);
-  approvals.projects[review.project] = review.digest;
+  approvals.projects[review.project] = {
+    ...(approvals.projects[review.project] ?? {}),
+    [review.key]: review.digest,
+  };
   mkdirSync(dirname(review.file), { recursive: true, mode: 0o700 });
   const temporary = `${review.file}.${process.pid}.tmp`;
   writeFileSync(temporary, JSON.stringify(approvals, null, 2) + '\n', { mode: 0o600 });

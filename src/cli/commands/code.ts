@@ -1,7 +1,11 @@
 import { resolve } from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelMessage } from 'ai';
-import { PermissionMode, type PermissionSettings } from '../../config/index.js';
+import {
+  PermissionMode,
+  unapprovedConfigMessage,
+  type PermissionSettings,
+} from '../../config/index.js';
 import { CohortError, isCohortError } from '../../errors/index.js';
 import {
   createSubagentTracker,
@@ -12,6 +16,7 @@ import {
 import {
   loadCodeSession,
   openCoding,
+  readClaudePermissions,
   saveCodeSession,
   type ApprovalAnswer,
   type ApprovalRequest,
@@ -186,6 +191,14 @@ export function createCodeCommand(
         io.isTTY && lines.available && !values.json
           ? await configAskingForMcp(io, values, () => lines.next())
           : configFor(io, values);
+      // The workspace's .claude settings widen the rules only once approved: say which did not.
+      readClaudePermissions(workspace, {
+        env: io.env,
+        ...(io.env.HOME ? { home: io.env.HOME } : {}),
+        onReview: (review) => {
+          if (!review.approved) io.stderr(unapprovedConfigMessage(review));
+        },
+      });
       let coding;
       try {
         coding = openCoding({ config, ...(options.model ? { model: options.model } : {}) });
@@ -220,6 +233,7 @@ export function createCodeCommand(
             ...(requestedSkill ? { skill: requestedSkill } : {}),
             ...(activeSkill ? { activeSkill } : {}),
             ...(io.env.HOME ? { home: io.env.HOME } : {}),
+            env: io.env,
             clock,
             onEvent(event) {
               if (values.json) return;
