@@ -67,9 +67,21 @@ export async function invokeLlmWithRetry<T>(
     );
     if (timed.ok) {
       options.onUsage?.(tokensOf(timed.value.usage));
-      const value = timed.value.output as T;
-      const problem = options.check?.(value);
       const text = timed.value.text;
+      let value: T;
+      try {
+        // Throws NoOutputGeneratedError when the answer holds no object (a tool call instead).
+        value = timed.value.output as T;
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        lastError = `${reason} (the model's answer ended with "${timed.value.finishReason}" and held no JSON object)`;
+        messages.push(...(text ? [{ role: 'assistant' as const, content: text }] : []), {
+          role: 'user',
+          content: `That answer could not be used (${lastError}). Reply again with only one JSON object matching the schema, and call no tool.`,
+        });
+        continue;
+      }
+      const problem = options.check?.(value);
       if (!problem) {
         return {
           ok: true,
