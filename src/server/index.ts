@@ -11,3 +11,4 @@ export {
   type RunningServer,
   type StartServerOptions,
 } from './start-server.js';
+export { SERVER_HEAP_V8_FLAGS, useServerHeapSettings } from './heap-settings.js';
