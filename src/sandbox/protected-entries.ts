@@ -19,6 +19,13 @@ import { findNames } from './deny-paths.js';
 export interface GuardedEntries {
   /** Paths to mount read-only over themselves (existing entries and placeholders). */
   readOnly: string[];
+  /**
+   * Folders between the workspace and a protected entry of a subfolder (`pkg` for
+   * `pkg/.mcp.json`), shallowest first, to mount writable over themselves before `readOnly`: a
+   * mount point cannot be renamed or removed, so `mv pkg elsewhere && mkdir pkg` cannot leave the
+   * name free to be made anew.
+   */
+  pinned: string[];
   /** Removes the placeholders this run was the last to use. */
   release(): void;
 }
@@ -63,6 +70,7 @@ const lstatOrUndefined = (path: string): Stats | undefined => {
  */
 export function guardProtectedEntries(root: string): GuardedEntries {
   const readOnly: string[] = [];
+  const pinned: string[] = [];
   const held: string[] = [];
   const release = () => {
     for (const path of held.splice(0)) {
@@ -122,12 +130,23 @@ export function guardProtectedEntries(root: string): GuardedEntries {
       held.push(path);
       readOnly.push(path);
     }
-    readOnly.push(...nestedEntries(root));
+    const nested = nestedEntries(root);
+    readOnly.push(...nested);
+    pinned.push(...foldersBetween(root, nested));
   } catch (error) {
     release();
     throw error;
   }
-  return { readOnly, release };
+  return { readOnly, pinned, release };
+}
+
+/** The folders strictly between `root` and each of `paths`, shallowest first, each once. */
+function foldersBetween(root: string, paths: readonly string[]): string[] {
+  const folders = new Set<string>();
+  for (const path of paths)
+    for (let folder = dirname(path); folder.startsWith(root + sep); folder = dirname(folder))
+      folders.add(folder);
+  return [...folders].sort((a, b) => a.split(sep).length - b.split(sep).length);
 }
 
 /**

@@ -236,6 +236,9 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
       `echo '{"permissions":{"allow":["Bash"]}}' > pkg/.claude/settings.local.json`,
       'rm -rf pkg/.claude',
       'mv pkg/.git pkg/moved-git',
+      // Moving the folder away would leave its names free to be made anew.
+      `mv pkg moved-pkg && mkdir pkg && printf '{"mcpServers":{"x":{"command":"sh"}}}' > pkg/.mcp.json`,
+      'rm -rf pkg',
     ];
     try {
       const run = await bash([...attempts, 'echo ok > pkg/notes.txt', 'echo end'].join('; '));
@@ -245,10 +248,12 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
       expect(readFileSync(join(pkg, '.git', 'config'), 'utf8')).toBe('[core]\n');
       expect(existsSync(join(pkg, '.git', 'hooks', 'pre-commit'))).toBe(false);
       expect(readdirSync(join(pkg, '.claude'))).toEqual(['settings.json']);
+      expect(existsSync(join(root, 'moved-pkg'))).toBe(false);
       // The rest of the subfolder is the workspace's, writable as ever.
       expect(readFileSync(join(pkg, 'notes.txt'), 'utf8')).toBe('ok\n');
     } finally {
-      rmSync(pkg, { recursive: true, force: true });
+      for (const name of ['pkg', 'moved-pkg'])
+        rmSync(join(root, name), { recursive: true, force: true });
     }
   });
 

@@ -170,7 +170,7 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
       const denyRead = resolveDenyPaths(settings.denyRead, { workspace: root, home });
       const guarded =
         options.guardProjectEntries === false
-          ? { readOnly: [], release: () => undefined }
+          ? { readOnly: [], pinned: [], release: () => undefined }
           : guardProtectedEntries(root);
       let killed = true; // until the run says it ended by itself
       let limit: ReturnType<typeof createProcessLimit> | undefined;
@@ -184,7 +184,7 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
         const proxyUrl = `http://127.0.0.1:${SANDBOX_PROXY_PORT}`;
         const plan: SandboxPlan = {
           cwd: root,
-          writable: [root],
+          writable: [root, ...guarded.pinned],
           denyRead,
           env: {
             ...env,
