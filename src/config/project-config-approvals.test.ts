@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -147,6 +147,12 @@ describe("a found cohort.config.json's guarded settings need approval", () => {
         (setting) => setting.path,
       ),
     ).toEqual(['sandbox.maxProcesses', 'dataDir']);
+    // A link inside the folder that leads out is outside too.
+    const { cwd } = hostileFolder({});
+    symlinkSync(tmpdir(), join(cwd, 'data'));
+    expect(guardedSettings({ dataDir: 'data/store', sampleBook: 'book' }, cwd)).toEqual([
+      { path: 'dataDir', value: 'data/store', why: 'keeps the store outside the folder' },
+    ]);
   });
 
   it('tells the user which settings were left out and exactly how to approve them', async () => {

@@ -65,15 +65,30 @@ const otherThan =
   (...values: unknown[]): Widens =>
   (value) =>
     value !== undefined && !values.includes(value);
-/** A path that leaves the folder (absolute, `~`, or `..` past its top). */
+/** The real path of `path`, or of its deepest existing folder with the rest joined on. */
+function realOrNearest(path: string): string {
+  let existing = path;
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  try {
+    return join(realpathSync(existing), relative(existing, path));
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * A path that leaves the folder: absolute, `~`, `..` past its top, or through a symbolic link
+ * inside it that leads out (`data -> ~/.ssh`).
+ */
 const outside: Widens = (value, folder) => {
   if (value === undefined) return false;
   const paths = Array.isArray(value) ? value : [value];
+  const top = realOrNearest(resolve(folder));
   return paths.some((path) => {
     if (typeof path !== 'string') return true;
     if (path.startsWith('~') || isAbsolute(path)) return true;
-    const inner = relative(folder, resolve(folder, path));
-    return inner === '..' || inner.startsWith('../');
+    const inner = relative(top, realOrNearest(resolve(folder, path)));
+    return inner === '..' || inner.startsWith('../') || isAbsolute(inner);
   });
 };
 const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1', '[::1]'];

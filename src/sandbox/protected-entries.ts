@@ -4,13 +4,14 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
+  readSync,
   realpathSync,
   rmdirSync,
   unlinkSync,
   writeSync,
   type Stats,
 } from 'node:fs';
-import { dirname, join, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { PROTECTED_PROJECT_ENTRIES } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 import { findNames } from './deny-paths.js';
@@ -104,6 +105,13 @@ export function guardProtectedEntries(root: string): GuardedEntries {
       }
       if (found) {
         readOnly.push(path);
+        // A `.git` file (a worktree, --separate-git-dir) names the repository git uses: when that
+        // is inside the workspace, its hooks and config are as much the host's as `.git`'s.
+        const gitDir = found.isFile() && entry.name === '.git' ? gitDirOf(root, path) : undefined;
+        if (gitDir) {
+          readOnly.push(gitDir);
+          pinned.push(...foldersBetween(root, [gitDir]));
+        }
         continue;
       }
       let fd: number | undefined;
@@ -138,6 +146,34 @@ export function guardProtectedEntries(root: string): GuardedEntries {
     throw error;
   }
   return { readOnly, pinned, release };
+}
+
+/**
+ * The repository a `.git` file points git at (`gitdir: <path>`), when it is a folder inside
+ * `root` other than the file itself; undefined otherwise (outside the workspace it is read-only
+ * anyway).
+ */
+function gitDirOf(root: string, file: string): string | undefined {
+  let text: string;
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const buffer = Buffer.alloc(4096);
+      text = buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  const named = /^gitdir:\s*(.+?)\s*$/m.exec(text)?.[1];
+  if (!named) return undefined;
+  try {
+    const real = realpathSync(resolve(root, named));
+    return real.startsWith(root + sep) && lstatSync(real).isDirectory() ? real : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The folders strictly between `root` and each of `paths`, shallowest first, each once. */

@@ -152,6 +152,29 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
     }
   });
 
+  it('cannot write the repository a .git file points at inside the workspace (gitdir: …)', async () => {
+    // `git init --separate-git-dir`, a worktree: `.git` is a file naming the real repository.
+    mkdirSync(join(root, 'repo-data', 'hooks'), { recursive: true });
+    writeFileSync(join(root, 'repo-data', 'config'), '[core]\n');
+    writeFileSync(join(root, '.git'), 'gitdir: repo-data\n');
+    try {
+      const run = await bash(
+        [
+          "echo 'touch pwned' > repo-data/hooks/pre-commit",
+          "printf '\\tfsmonitor = id\\n' >> repo-data/config",
+          'mv repo-data other',
+          'echo end',
+        ].join('; '),
+      );
+      expect(run.stdout).toBe('end\n');
+      expect(readFileSync(join(root, 'repo-data', 'config'), 'utf8')).toBe('[core]\n');
+      expect(existsSync(join(root, 'repo-data', 'hooks', 'pre-commit'))).toBe(false);
+    } finally {
+      for (const name of ['.git', 'repo-data', 'other'])
+        rmSync(join(root, name), { recursive: true, force: true });
+    }
+  });
+
   it('cannot create a .git where there is none (its hooks and config would run at your next git command)', async () => {
     // The workspace has no .git: `git init` and a planted core.fsmonitor / hooksPath / hook would
     // run on the host the next time anyone runs git in the folder.
