@@ -28,6 +28,32 @@ async function lockedByAnotherProcess(dir: string): Promise<number> {
 }
 
 describe('data-folder lock', () => {
+  it.skipIf(process.platform !== 'linux')(
+    'takes over a lock whose holder was killed and is not reaped yet (a zombie)',
+    async () => {
+      // A harness that kills `cohort serve` with SIGKILL and starts it again before it waits for
+      // the child leaves the pid a zombie: the restart was refused, "in use by process …".
+      const dir = folder();
+      const pid = await lockedByAnotherProcess(dir);
+      process.kill(pid, 'SIGKILL');
+      // Synchronously, so this process does not reap its child before the lock is taken.
+      const state = () => {
+        try {
+          const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+          return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+        } catch {
+          return 'gone';
+        }
+      };
+      const deadline = Date.now() + 5_000;
+      while (state() !== 'Z' && Date.now() < deadline);
+      expect(state()).toBe('Z');
+      const lock = acquireFolderLock(dir);
+      expect(JSON.parse(readFileSync(lock.path, 'utf8'))).toMatchObject({ pid: process.pid });
+      lock.release();
+    },
+  );
+
   it('refuses a folder held by a live process, naming it and PostgreSQL, at once', async () => {
     const dir = folder();
     const pid = await lockedByAnotherProcess(dir);

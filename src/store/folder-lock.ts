@@ -89,10 +89,25 @@ function osStartTime(pid: number): number | undefined {
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: the process exists but belongs to another user.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !hasExited(pid);
+}
+
+/**
+ * True when `pid` has exited but is not reaped yet (a zombie, state `Z` or `X` in /proc on Linux):
+ * `kill(pid, 0)` still succeeds for it, and a harness that kills `cohort serve` with SIGKILL and
+ * starts it again before waiting for its child would otherwise find the folder held.
+ */
+function hasExited(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.charAt(stat.lastIndexOf(')') + 2);
+    return state === 'Z' || state === 'X';
+  } catch {
+    return false;
   }
 }
 
