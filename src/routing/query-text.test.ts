@@ -21,6 +21,7 @@ describe('normalizeWords', () => {
     "don't 'quote' me `on` it",
     "a'1 1'a x'' ''y 2d3d ros2humble",
     '   multiple   spaces\tand\nlines   ',
+    "# Topics\nNodes\r\npublish2 topics\u0007\u007fit's",
     '',
     "'",
     'Crème brûlée — déjà vu?',
@@ -28,8 +29,8 @@ describe('normalizeWords', () => {
   ])('gives the same words as the regular expressions for %j', (text) => {
     expect(normalizeWords(text)).toEqual(reference(text));
   });
-  it('gives the same words on random printable text', () => {
-    const alphabet = 'aZ09 \'`-_.?!,;:/\\+()[]{}"#@Qz';
+  it('gives the same words on random ASCII text, control characters (line breaks) included', () => {
+    const alphabet = 'aZ09 \'`-_.?!,;:/\\+()[]{}"#@Qz\n\r\t\u0000\u001f\u007f';
     let seed = 12345;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let n = 0; n < 2000; n += 1) {

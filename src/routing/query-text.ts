@@ -62,8 +62,10 @@ export function normalizeWords(text: string): string[] {
 }
 
 function splitWords(text: string): string[] {
-  // Most queries are printable ASCII: one pass over their characters, no regex and no copies.
-  if (!/[^\x20-\x7e]/.test(text)) return asciiWords(text);
+  // Most queries, and most of a book's passages, are ASCII: one pass over their characters, no
+  // regex and no copies. Control characters (a passage's line breaks) separate words on both
+  // ways; only text with a character beyond ASCII needs Unicode's decomposition.
+  if (!/[\u0080-\uffff]/.test(text)) return asciiWords(text);
   const plain = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
   return plain
     .toLowerCase()
@@ -77,7 +79,7 @@ const APOSTROPHE = 0x27;
 const BACKTICK = 0x60;
 
 /**
- * {@link normalizeWords} of printable ASCII text, without regular expressions: the same words.
+ * {@link normalizeWords} of ASCII text, without regular expressions: the same words.
  * Apostrophes and backticks vanish, every other character that is not a letter or digit ends a
  * word, and a word also ends where letters meet digits ("ros2" → "ros", "2").
  */
