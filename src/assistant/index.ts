@@ -28,4 +28,4 @@ export {
   type ModelSynthesiserOptions,
 } from './model-synthesis.js';
 export { routeEverythingToDefault, ROUTING_OFF_REASON } from './routing-switch.js';
-export { prepareKnowledge } from './prepare-knowledge.js';
+export { knowledgeRouter, prepareKnowledge, type KnowledgeRouter } from './prepare-knowledge.js';

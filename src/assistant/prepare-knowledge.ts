@@ -1,3 +1,4 @@
+import type { CohortConfig } from '../config/index.js';
 import {
   openKnowledgeBase,
   type IngestSummary,
@@ -10,6 +11,29 @@ import {
   trainedRouterFingerprint,
 } from '../routing/index.js';
 
+/** The router {@link prepareKnowledge} trains and the fingerprint it is saved under. */
+export interface KnowledgeRouter {
+  router: ReturnType<typeof createRouter>;
+  fingerprint: string;
+}
+
+/**
+ * The router {@link prepareKnowledge} trains, as `openAssistant` builds it: from the
+ * configuration alone (the agents' files, the arbiter), so it can be built before the store is
+ * ready. `cohort ingest` builds it while the engine writes the chunks.
+ *
+ * @example
+ * const prepared = knowledgeRouter(config);
+ */
+export function knowledgeRouter(config: CohortConfig): KnowledgeRouter {
+  // The same router, key and refresh as `openAssistant`'s, so what is saved is what it loads.
+  const registry = createBookRegistry(config.agentDirs);
+  return {
+    router: createRouter(registry, config.routing),
+    fingerprint: trainedRouterFingerprint(registry.all(), config.routing),
+  };
+}
+
 /**
  * Does now, and saves in the store, what {@link openAssistant} would otherwise build in the
  * process that answers: the first-use ingestion of the sample book (when the store is empty),
@@ -18,25 +42,22 @@ import {
  * `openAssistant` on the same store and config loads the router and the index instead of
  * building them. `cohort serve` runs this in a child process on a new data folder, so the
  * memory that training and building leave behind goes with that process (see cli/first-start.ts).
+ * `router`: the {@link knowledgeRouter} of the same config, when the caller built it already.
  *
  * @example
  * const ingested = await prepareKnowledge({ config: loadConfig() });
  */
 export async function prepareKnowledge(
-  options: OpenKnowledgeBaseOptions,
+  options: OpenKnowledgeBaseOptions & { router?: KnowledgeRouter },
 ): Promise<IngestSummary | undefined> {
   const { config } = options;
+  const { router, fingerprint } = options.router ?? knowledgeRouter(config);
   const knowledgeBase = await openKnowledgeBase(options);
   try {
-    // The same router, key and refresh as `openAssistant`'s, so what is saved is what it loads.
-    const registry = createBookRegistry(config.agentDirs);
-    const router = createRouter(registry, config.routing);
     // Both at once: each is this thread's work (training, building) and then the engine's
     // (saving the value), so one is built while the other is saved. They read the chunks once.
     const [learnt] = await Promise.allSettled([
-      createKnowledgeRefresh(router, knowledgeBase.store, {
-        fingerprint: trainedRouterFingerprint(registry.all(), config.routing),
-      })(),
+      createKnowledgeRefresh(router, knowledgeBase.store, { fingerprint })(),
       // As `cohort serve` does in-process: an index that cannot be built now is built by the
       // serving process (and its first query reports why when it cannot be built there either).
       knowledgeBase.warm?.().catch(() => undefined),

@@ -45,8 +45,12 @@ export const ingestCommand: CliCommand = {
     const opening: Promise<Store> = folder
       ? openStartCached(folder, (hooks) => openStore(config, hooks))
       : openStore(config);
-    // Loaded while the engine writes the chunks (this thread waits for it then), not after.
-    const preparing = import('../../assistant/index.js');
+    // Loaded, and the router to train built from the agents' files, while the engine writes the
+    // chunks (this thread waits for it then), not after.
+    const preparing = import('../../assistant/index.js').then((assistant) => ({
+      prepareKnowledge: assistant.prepareKnowledge,
+      router: assistant.knowledgeRouter(config),
+    }));
     preparing.catch(() => undefined);
     try {
       const summary = await ingest(dir, {
@@ -84,13 +88,14 @@ export const ingestCommand: CliCommand = {
       // took 30 s and 1.1 GB doing it.
       const store = await opening;
       if (store.cache.saves !== false && (await store.chunks.count()) > 0) {
-        const { prepareKnowledge } = await preparing;
-        await prepareKnowledge({ config, store }).catch((cause: unknown) => {
-          // The ingestion is committed: what was not built now is built by the first answer.
-          io.stderr(
-            `The router and the index were not prepared (${describeCause(cause)}): the first answer builds them.\n`,
-          );
-        });
+        await preparing
+          .then(({ prepareKnowledge, router }) => prepareKnowledge({ config, store, router }))
+          .catch((cause: unknown) => {
+            // The ingestion is committed: what was not built now is built by the first answer.
+            io.stderr(
+              `The router and the index were not prepared (${describeCause(cause)}): the first answer builds them.\n`,
+            );
+          });
       }
       return 0;
     } finally {
