@@ -350,4 +350,45 @@ describe('cohort mcp over stdio, malformed lines', () => {
       await opened.close();
     }
   }, 60_000);
+  it('answers large messages sent together, and refuses a line over 10 MiB, going on', async () => {
+    // The SDK's transport reads into a 10 MiB buffer: three 4 MB pings in one write overflowed it
+    // and were all lost without an answer, as was every message after an 11 MB line in its chunk.
+    const opened = await openAssistant({
+      config: loadConfig({ env: { COHORT_DATA_DIR: 'memory://' }, cwd: process.cwd() }),
+    });
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let output = '';
+    stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const served = serveMcpStdio(
+      { assistant: opened.assistant, retriever: opened.retriever, store: opened.store },
+      { stdin, stdout, stderr: new PassThrough() },
+    );
+    const ping = (id: number, size: number) =>
+      `${JSON.stringify({ jsonrpc: '2.0', id, method: 'ping', params: { _meta: { pad: 'a'.repeat(size) } } })}\n`;
+    const replies = async (count: number) => {
+      const deadline = Date.now() + 20_000;
+      while (output.split('\n').filter(Boolean).length < count && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      return output
+        .split('\n')
+        .filter(Boolean)
+        .map(
+          (line) => JSON.parse(line) as { id: unknown; error?: { code: number; message: string } },
+        );
+    };
+    try {
+      stdin.write(ping(1, 4_000_000) + ping(2, 4_000_000) + ping(3, 4_000_000));
+      expect((await replies(3)).map((reply) => reply.id)).toEqual([1, 2, 3]);
+      stdin.write(ping(4, 11 * 1024 * 1024) + ping(5, 10));
+      const [, , , tooLong, after] = await replies(5);
+      expect(tooLong).toMatchObject({ id: null, error: { code: -32600 } });
+      expect(tooLong?.error?.message).toContain('10485760 bytes');
+      expect(after).toMatchObject({ id: 5, result: {} });
+    } finally {
+      stdin.end();
+      await served;
+      await opened.close();
+    }
+  }, 60_000);
 });

@@ -1,5 +1,6 @@
 import { Transform, type Readable, type Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { duplicateKeyMessage, findDuplicateKey } from '../schema/index.js';
 import { createMcpServer, type McpServerParts } from './create-mcp-server.js';
 
@@ -51,26 +52,53 @@ export function duplicateKeyReply(line: string): object | undefined {
   );
 }
 
+/** The longest line the SDK's stdio transport reads (its read buffer, 10 MiB). */
+export const MAX_STDIO_LINE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE - 1;
+
+/** The JSON-RPC error for a line over {@link MAX_STDIO_LINE_BYTES}, which is not read. */
+const tooLongReply = {
+  jsonrpc: '2.0',
+  id: null,
+  error: {
+    code: -32600,
+    message: `Invalid Request: a line (one message) is at most ${STDIO_DEFAULT_MAX_BUFFER_SIZE} bytes; this one was longer and was not read.`,
+  },
+};
+
 /**
- * stdin with each line that gives a key twice taken out and answered on `stdout` (see
- * {@link duplicateKeyReply}); the other lines pass on whole, for the SDK's transport to read.
+ * stdin as lines for the SDK's transport, one chunk per line: a line that gives a key twice is
+ * taken out and answered on `stdout` (see {@link duplicateKeyReply}), and so is a line over
+ * {@link MAX_STDIO_LINE_BYTES} (dropped as it arrives, not held). The transport reads into one
+ * 10 MiB buffer and, when a chunk overflows it, drops the whole buffer without an answer: lines
+ * passed together (three 4 MB messages in one write) were all lost, with any line after them.
  */
 function withoutDuplicateKeys(stdin: Readable, stdout: Writable): Readable {
   let pending = '';
+  let dropping = false;
   const lines = new Transform({
     transform(chunk: Buffer | string, _encoding, done) {
       pending += chunk.toString();
       const end = pending.lastIndexOf('\n');
-      if (end < 0) return done();
+      if (end < 0) {
+        if (Buffer.byteLength(pending) > MAX_STDIO_LINE_BYTES) {
+          dropping = true;
+          pending = '';
+        }
+        return done();
+      }
       const complete = pending.slice(0, end + 1);
       pending = pending.slice(end + 1);
-      let passed = '';
       for (const line of complete.split('\n').slice(0, -1)) {
+        if (dropping || Buffer.byteLength(line) > MAX_STDIO_LINE_BYTES) {
+          dropping = false;
+          stdout.write(`${JSON.stringify(tooLongReply)}\n`);
+          continue;
+        }
         const reply = line.includes('"') ? duplicateKeyReply(line) : undefined;
         if (reply) stdout.write(`${JSON.stringify(reply)}\n`);
-        else passed += `${line}\n`;
+        else this.push(`${line}\n`);
       }
-      done(null, passed);
+      done();
     },
     flush(done) {
       done(null, pending);
