@@ -53,6 +53,14 @@ describe('loadConfig', () => {
     expect(hasModel(config)).toBe(true);
   });
 
+  it('reads an empty COHORT_DATA_DIR as unset, as it does an empty OPENAI_API_KEY', () => {
+    // `COHORT_DATA_DIR= cohort ask …` (a template's empty line) failed: 'Cannot write in the data
+    // folder "" (ENOENT)'.
+    const config = loadConfig({ env: { COHORT_DATA_DIR: '', OPENAI_API_KEY: '' }, cwd });
+    expect(config.dataDir).toBe('.cohort');
+    expect(hasModel(config)).toBe(false);
+  });
+
   it('names the wrong setting', () => {
     expect(() => loadConfig({ env: { COHORT_ROUTING_THRESHOLD: 'high' }, cwd })).toThrow(
       'COHORT_ROUTING_THRESHOLD must be a number',

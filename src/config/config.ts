@@ -387,7 +387,8 @@ const sandboxSwitch = (value: string | undefined): boolean | undefined => {
 /** The settings the environment gives, in the config's shape. */
 export function configFromEnv(env: Env): Record<string, unknown> {
   return prune({
-    dataDir: env.COHORT_DATA_DIR,
+    // Empty is unset, as for every other variable (an empty path would be the folder "").
+    dataDir: env.COHORT_DATA_DIR || undefined,
     databaseUrl: env.DATABASE_URL,
     keepRuns: number(env.COHORT_KEEP_RUNS, 'COHORT_KEEP_RUNS'),
     keepSessions: number(env.COHORT_KEEP_SESSIONS, 'COHORT_KEEP_SESSIONS'),
