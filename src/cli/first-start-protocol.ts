@@ -17,6 +17,7 @@ export const PrepareRequest = z.object({
     pid: z.number().int().positive(),
     host: z.string(),
     startedAt: z.number(),
+    startTicks: z.number().optional(),
     command: z.string(),
   }),
 });

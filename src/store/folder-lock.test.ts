@@ -29,6 +29,39 @@ async function lockedByAnotherProcess(dir: string): Promise<number> {
 
 describe('data-folder lock', () => {
   it.skipIf(process.platform !== 'linux')(
+    'refuses a live holder whose recorded start time is off because the clock was set since',
+    async () => {
+      // startedAt is read off the wall clock: a server started before NTP stepped the clock by
+      // a minute was taken for a dead one, and a second process opened the folder beside it.
+      const dir = folder();
+      const pid = await lockedByAnotherProcess(dir);
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const startTicks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+      writeFileSync(
+        join(dir, LOCK_FILE_NAME),
+        JSON.stringify({
+          pid,
+          host: hostname(),
+          startedAt: Date.now() - 60_000,
+          startTicks,
+          command: 'cohort serve',
+        }),
+      );
+      expect(() => acquireFolderLock(dir)).toThrow(`is in use by process ${pid}`);
+    },
+  );
+
+  it.skipIf(process.platform !== 'linux')('records its start in clock ticks', () => {
+    const dir = folder();
+    const lock = acquireFolderLock(dir);
+    expect(JSON.parse(readFileSync(lock.path, 'utf8'))).toMatchObject({
+      pid: process.pid,
+      startTicks: expect.any(Number),
+    });
+    lock.release();
+  });
+
+  it.skipIf(process.platform !== 'linux')(
     'takes over a lock whose holder was killed and is not reaped yet (a zombie)',
     async () => {
       // A harness that kills `cohort serve` with SIGKILL and starts it again before it waits for

@@ -23,6 +23,12 @@ export interface LockHolder {
   host: string;
   /** When the holding process started (ms since the epoch), to tell a reused pid from the holder. */
   startedAt: number;
+  /**
+   * The holder's start in clock ticks since boot, from /proc (Linux): unlike `startedAt`, which
+   * is read off the wall clock, it does not move when the clock is set (NTP stepping it after a
+   * boot or a resume), so a live holder is never taken for a process started at another time.
+   */
+  startTicks?: number;
   /** The command line of the holder, for the message a second process reads. */
   command: string;
 }
@@ -48,10 +54,12 @@ export interface FolderLock {
  * const me = thisLockHolder(); // { pid: 4242, host: 'box', startedAt: …, command: 'cohort serve' }
  */
 export function thisLockHolder(): LockHolder {
+  const startTicks = osStartTicks(process.pid);
   return {
     pid: process.pid,
     host: hostname(),
     startedAt: processStartedAt(),
+    ...(startTicks !== undefined ? { startTicks } : {}),
     command: process.argv
       .slice(1)
       .map((arg) => arg.replace(/^.*[\\/](cohort(\.js)?)$/, '$1'))
@@ -70,15 +78,24 @@ function processStartedAt(): number {
   return Date.now() - Math.round(process.uptime() * 1000);
 }
 
-/** A process's start time from /proc (Linux), or undefined where that cannot be read. */
-function osStartTime(pid: number): number | undefined {
+/** A process's start in clock ticks since boot from /proc (Linux), or undefined where unreadable. */
+function osStartTicks(pid: number): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces) start at ')'; starttime is field 22.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[19]);
+    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    return Number.isSafeInteger(ticks) ? ticks : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A process's start time from /proc (Linux), or undefined where that cannot be read. */
+function osStartTime(pid: number): number | undefined {
+  try {
+    const ticks = osStartTicks(pid);
     const boot = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1];
-    if (!Number.isFinite(ticks) || !boot) return undefined;
+    if (ticks === undefined || !boot) return undefined;
     // USER_HZ is 100 on every mainstream Linux build.
     return Number(boot) * 1000 + ticks * 10;
   } catch {
@@ -120,6 +137,10 @@ function isStale(holder: LockHolder): boolean {
   if (holder.host !== hostname()) return false;
   if (holder.pid === process.pid) return true;
   if (!isAlive(holder.pid)) return true;
+  if (holder.startTicks !== undefined) {
+    const ticks = osStartTicks(holder.pid);
+    if (ticks !== undefined) return ticks !== holder.startTicks;
+  }
   const started = osStartTime(holder.pid);
   return started !== undefined && Math.abs(started - holder.startedAt) > START_TIME_TOLERANCE_MS;
 }
@@ -151,6 +172,7 @@ function parseHolder(text: string | undefined): LockHolder | undefined {
       pid: parsed.pid,
       host: parsed.host,
       startedAt: Number(parsed.startedAt ?? 0),
+      ...(typeof parsed.startTicks === 'number' ? { startTicks: parsed.startTicks } : {}),
       command: String(parsed.command ?? ''),
     };
   } catch {
