@@ -43,6 +43,7 @@ import {
 import { createCodingTools } from './coding-tools.js';
 import {
   codingPermissionPolicy,
+  reviewProjectSkill,
   createCodingAuthorizer,
   readDeniedBy,
   type ApprovalAnswer,
@@ -283,9 +284,17 @@ async function runWithTools(
       ...(options.home ? { home: options.home } : {}),
     }),
   });
+  const projectSettings = {
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.home ? { home: options.home } : {}),
+  };
   const authorize = createCodingAuthorizer({
     policy,
     ...(activation.skill ? { skill: activation.skill } : {}),
+    ...(activation.skill &&
+    reviewProjectSkill(activation.skill, workspace.root, projectSettings)?.approved === false
+      ? { skillAllows: false }
+      : {}),
     workspace: workspace.root,
     ...(options.home ? { home: options.home } : {}),
     sessionAllow,

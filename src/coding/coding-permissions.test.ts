@@ -16,7 +16,11 @@ import { loadSubagentTypes } from '../subagents/index.js';
 import { createScriptedModel, RECORDED, offeredTools, promptText } from '../test/scripted-model.js';
 import { namedPipe } from '../test/named-pipe.js';
 import { runCli } from '../test/run-cli.js';
-import { codingPermissionPolicy, readClaudePermissions } from './coding-permissions.js';
+import {
+  codingPermissionPolicy,
+  readClaudePermissions,
+  reviewWorkspaceSettings,
+} from './coding-permissions.js';
 
 const base = mkdtempSync(join(tmpdir(), 'cohort-permissions-'));
 const workspace = join(base, 'ws');
@@ -74,9 +78,38 @@ const runAgent = (
 ) => runCodingAgent({ request, workspace, home, config: config(), model: () => main, ...extra });
 const toolResults = (prompt: string) => prompt;
 
+/** The workspace's skill and settings are the test's own: what they allow applies. */
+const trusted = { COHORT_TRUST_PROJECT_CONFIG: '1' };
+
 describe.skipIf(!findBwrap(undefined))(
   'a Claude Code SKILL.md with allowed-tools: Read Grep Bash(git log:*)',
   () => {
+    it("a repository's skill limits the tools, but its allowed-tools run without asking only once approved", async () => {
+      // A cloned repository's skill could allow Bash and describe itself to match every request.
+      const env = { XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'cohort-xdg-')) };
+      const main = oneByOne([
+        { toolName: 'bash', input: { command: 'git log --oneline' } },
+        { toolName: 'write', input: { path: 'x.txt', content: 'x' } },
+      ]);
+      const result = await runAgent('/git-history what changed recently?', main, { env });
+      // No approver: the call the rules would ask about pauses the run instead of running.
+      expect(result.finishReason).toBe('interrupted');
+      expect(result.pending?.map((call) => call.tool)).toEqual(['bash']);
+      const reviews = reviewWorkspaceSettings(workspace, { env });
+      expect(reviews.map((review) => [review.key, review.approved])).toEqual([
+        ['.claude/skills/git-history/SKILL.md', false],
+      ]);
+      expect(unapprovedConfigMessage(reviews[0]!)).toContain(
+        'allowed-tools = ["Read","Grep","Bash(git log:*)"] (these calls run without asking while the skill is active)',
+      );
+      const approved = await runCli(['config', 'approve'], env, undefined, { cwd: workspace });
+      expect(approved.code, approved.stderr).toBe(0);
+      const again = oneByOne([{ toolName: 'bash', input: { command: 'git log --oneline' } }]);
+      const after = await runAgent('/git-history what changed recently?', again, { env });
+      expect(after.finishReason).toBe('stop');
+      expect(promptText(again.calls[1])).toContain('first commit');
+    });
+
     it('can read, grep and run git log, and nothing else', async () => {
       const main = oneByOne([
         { toolName: 'read', input: { path: 'notes.txt' } },
@@ -86,7 +119,7 @@ describe.skipIf(!findBwrap(undefined))(
         { toolName: 'bash', input: { command: 'git log; touch pwned' } },
         { toolName: 'write', input: { path: 'x.txt', content: 'x' } },
       ]);
-      const result = await runAgent('/git-history what changed recently?', main);
+      const result = await runAgent('/git-history what changed recently?', main, { env: trusted });
       expect(result.activation.skill?.source).toBe('project-claude');
       expect(offeredTools(main.calls[0])).toEqual(['bash', 'grep', 'read']);
       const outputs = result.messages
@@ -112,7 +145,7 @@ describe.skipIf(!findBwrap(undefined))(
         { toolName: 'bash', input: { command: 'git log &>notes.txt' } },
         { toolName: 'bash', input: { command: 'git log --oneline 2>/dev/null' } },
       ]);
-      const result = await runAgent('/git-history what changed recently?', main);
+      const result = await runAgent('/git-history what changed recently?', main, { env: trusted });
       const outputs = result.messages
         .filter((message) => message.role === 'tool')
         .map((message) => JSON.stringify(message.content));

@@ -12,7 +12,7 @@ import {
   type ProjectConfigReview,
 } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
-import { skillPermits, type Skill } from '../skills/index.js';
+import { loadSkills, skillPermits, type Skill } from '../skills/index.js';
 import {
   alwaysRule,
   checkPermission,
@@ -123,6 +123,53 @@ export function readClaudePermissions(
   return sources;
 }
 
+/**
+ * A skill's `allowed-tools` checked against the user's approval, when the skill comes with the
+ * workspace (`skills/`, `.cohort/skills/`, `.claude/skills/`): a repository's skill could allow
+ * `Bash` and describe itself to match every request. Undefined for a skill of the user's own
+ * folders, or one without `allowed-tools`. Approved with `cohort config approve`, per SKILL.md
+ * and list.
+ *
+ * @example
+ * reviewProjectSkill(skill, '/repo')?.approved; // false until `cohort config approve`
+ */
+export function reviewProjectSkill(
+  skill: Skill,
+  workspace: string,
+  options: ProjectSettingsOptions = {},
+): ProjectConfigReview | undefined {
+  if (!skill.source.startsWith('project') || !skill.allowedTools?.length) return undefined;
+  const review = reviewProjectConfig({
+    cwd: workspace,
+    configFile: skill.file,
+    settings: { 'allowed-tools': skill.allowedTools },
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.home ? { home: options.home } : {}),
+  });
+  options.onReview?.(review);
+  return review;
+}
+
+/**
+ * The workspace's settings that widen the rules and need the user's approval: its
+ * `.claude/settings*.json` and the `allowed-tools` of its skills, each checked (for `cohort code`
+ * to say which it leaves out, and `cohort config approve` to approve them).
+ *
+ * @example
+ * reviewWorkspaceSettings('/repo').filter((review) => !review.approved);
+ */
+export function reviewWorkspaceSettings(
+  workspace: string,
+  options: Omit<ProjectSettingsOptions, 'onReview'> = {},
+): ProjectConfigReview[] {
+  const reviews: ProjectConfigReview[] = [];
+  const onReview = (review: ProjectConfigReview) => void reviews.push(review);
+  readClaudePermissions(workspace, { ...options, onReview });
+  const { skills } = loadSkills({ workspace, ...(options.home ? { home: options.home } : {}) });
+  for (const skill of skills) reviewProjectSkill(skill, workspace, { ...options, onReview });
+  return reviews;
+}
+
 /** `sandbox.denyRead` entries as Read deny rules, so the file tools hide what bash cannot see. */
 export function denyReadRules(entries: readonly string[]): string[] {
   return entries.map((entry) => {
@@ -184,6 +231,12 @@ export interface CodingAuthorizerOptions {
   policy: PermissionPolicy;
   /** The active skill: its `allowed-tools` limit every call first. */
   skill?: Skill;
+  /**
+   * Whether the active skill's `allowed-tools` also run without asking (Claude Code's meaning).
+   * Default true; false for a project skill whose `allowed-tools` the user has not approved
+   * ({@link reviewProjectSkill}): they then only limit.
+   */
+  skillAllows?: boolean;
   workspace: string;
   home?: string;
   /** Allow rules added by "always" answers; grows during the session. */
@@ -218,7 +271,9 @@ export function createCodingAuthorizer(
       allow: [
         ...options.policy.allow,
         ...options.sessionAllow.map(parsePermissionRule),
-        ...(options.skill?.allowedTools ?? []).map(parsePermissionRule),
+        ...(options.skillAllows === false ? [] : (options.skill?.allowedTools ?? [])).map(
+          parsePermissionRule,
+        ),
       ],
     };
     const decision = checkPermission(policy, permissionCall, context);

@@ -19,6 +19,8 @@ export {
   codingPermissionPolicy,
   createCodingAuthorizer,
   readClaudePermissions,
+  reviewProjectSkill,
+  reviewWorkspaceSettings,
   denyReadRules,
   CLAUDE_SETTINGS_FILES,
   type ApprovalRequest,

@@ -161,6 +161,12 @@ const GUARDED: ReadonlyArray<{ path: string; widens: Widens; why: string }> = [
     why: 'serves beyond this machine',
   },
   { path: 'server.corsOrigins', widens: nonEmpty, why: 'lets web pages call the server' },
+  {
+    // A project skill's SKILL.md frontmatter, read through the same approval.
+    path: 'allowed-tools',
+    widens: nonEmpty,
+    why: 'these calls run without asking while the skill is active',
+  },
   { path: 'server.allowedHosts', widens: nonEmpty, why: 'answers to other host names' },
 ];
 

@@ -16,7 +16,7 @@ import {
 import {
   loadCodeSession,
   openCoding,
-  readClaudePermissions,
+  reviewWorkspaceSettings,
   saveCodeSession,
   type ApprovalAnswer,
   type ApprovalRequest,
@@ -191,14 +191,14 @@ export function createCodeCommand(
         io.isTTY && lines.available && !values.json
           ? await configAskingForMcp(io, values, () => lines.next())
           : configFor(io, values);
-      // The workspace's .claude settings widen the rules only once approved: say which did not.
-      readClaudePermissions(workspace, {
+      // The workspace's .claude settings and skills widen the rules only once approved: say which
+      // did not.
+      const workspaceSettings = reviewWorkspaceSettings(workspace, {
         env: io.env,
         ...(io.env.HOME ? { home: io.env.HOME } : {}),
-        onReview: (review) => {
-          if (!review.approved) io.stderr(unapprovedConfigMessage(review));
-        },
       });
+      for (const review of workspaceSettings)
+        if (!review.approved) io.stderr(unapprovedConfigMessage(review));
       let coding;
       try {
         coding = openCoding({ config, ...(options.model ? { model: options.model } : {}) });

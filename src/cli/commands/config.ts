@@ -6,7 +6,7 @@ import {
   type ProjectConfigReview,
 } from '../../config/index.js';
 import { resolve } from 'node:path';
-import { CLAUDE_SETTINGS_FILES, readClaudePermissions } from '../../coding/index.js';
+import { CLAUDE_SETTINGS_FILES, reviewWorkspaceSettings } from '../../coding/index.js';
 import { CohortError } from '../../errors/index.js';
 import { parseCommandArgs, stringFlag } from '../args.js';
 import type { CliCommand } from '../command.js';
@@ -17,8 +17,8 @@ const usage = 'cohort config approve [--workspace DIR] [--data-dir DIR]';
 /**
  * `cohort config approve`: shows the guarded settings of this folder's `cohort.config.json`
  * (those that turn the sandbox off, let calls run without asking, start MCP servers, send keys to
- * an endpoint…) and of the workspace's `.claude/settings.json` and `settings.local.json` (allow
- * rules, a mode that runs calls without asking), and records the user's approval of them for the
+ * an endpoint…), of the workspace's `.claude/settings.json` and `settings.local.json` (allow
+ * rules, a mode that runs calls without asking) and of its skills (`allowed-tools`), and records the user's approval of them for the
  * folder, so they apply from the next run. A change to any of them needs approval again.
  *
  * @example
@@ -42,15 +42,16 @@ export const configCommand: CliCommand = {
     const reviews: ProjectConfigReview[] = [];
     configFor(io, values, { onProjectConfigReview: (found) => void reviews.push(found) });
     const workspace = resolve(io.cwd, stringFlag(values, 'workspace') ?? '.');
-    readClaudePermissions(workspace, {
-      env: io.env,
-      ...(io.env.HOME ? { home: io.env.HOME } : {}),
-      onReview: (found) => void reviews.push(found),
-    });
+    reviews.push(
+      ...reviewWorkspaceSettings(workspace, {
+        env: io.env,
+        ...(io.env.HOME ? { home: io.env.HOME } : {}),
+      }),
+    );
     const guarded = reviews.filter((review) => review.guarded.length > 0);
     if (guarded.length === 0) {
       io.stdout(
-        `No guarded setting in ${CONFIG_FILE} here or in ${workspace}'s ${CLAUDE_SETTINGS_FILES.join(' and ')}: nothing to approve.\n`,
+        `No guarded setting in ${CONFIG_FILE} here, nor in ${workspace}'s ${CLAUDE_SETTINGS_FILES.join(' and ')} or its skills' allowed-tools: nothing to approve.\n`,
       );
       return 0;
     }
