@@ -339,15 +339,23 @@ export function startCachedStore(
       }
       const real = await opened.catch(() => undefined);
       if (!real) return;
+      let closing: Promise<void> | undefined;
       try {
         // The chunks read from the engine, or the cache's once the engine confirmed them.
         const saved = read?.chunks ?? (confirmed ? cached?.chunks : undefined);
         if (live && missing && saved) {
-          const version = await real.chunks.version();
+          // The engine's version and hash are asked first, and the chunks hashed here meanwhile.
+          const asked = Promise.all([real.chunks.version(), real.chunks.contentHash()]);
+          asked.catch(() => undefined);
           const contentHash = chunkContentHash(saved);
+          const [version, stored] = await asked;
           // Chunks that changed since they were read (through another handle) are not saved:
           // the next start reads the engine and writes the cache then.
-          if (contentHash === (await real.chunks.contentHash())) {
+          if (contentHash === stored) {
+            // Nothing reads the engine after this check: it closes (on its own thread) while
+            // this one writes the file. The seal (`beforeUnlock`) runs once it has closed, by
+            // when the file is written and `wroteCache` set.
+            closing = real.close();
             writeStartCache(dataDir, { version, contentHash, chunks: saved, entries });
             wroteCache = !stale;
           }
@@ -355,7 +363,7 @@ export function startCachedStore(
       } catch {
         // The start cache only saves time: the next start reads the engine instead.
       } finally {
-        await real.close();
+        await (closing ?? real.close());
       }
     },
   };
