@@ -3,7 +3,8 @@
  *
  * 1. Opens the book assistant over the textbook and over the sample book (in memory, arbiter
  *    off) and routes every **tuning** question of eval/routing-*.jsonl and the shared dev set as
- *    an answer would (in the book's spelling). A held-out half or a held-out set is never fitted
+ *    an answer would (in the book's spelling), with what the rules knew of each (the book's
+ *    coverage of its subject, keyword scores, classifier probabilities). A held-out half or a held-out set is never fitted
  *    on, nor used to choose anything.
  * 2. Chooses the L2 penalty and whether character n-grams are features by 5-fold
  *    cross-validation over the questions (a question's decisions on both books in one fold).
@@ -15,7 +16,7 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { openAssistant } from '../src/assistant/index.js';
 import { loadConfig } from '../src/config/index.js';
-import { arbiterFeatures, arbiterPick } from '../src/routing/arbiter.js';
+import { arbiterFeatures, arbiterPick, type ArbiterEvidence } from '../src/routing/arbiter.js';
 import { compileArbiter, type CompiledArbiter } from '../src/routing/compiled-arbiter.js';
 import { fitArbiter, type ArbiterExample } from '../src/routing/fit-arbiter.js';
 import { packArbiter } from '../src/routing/packed-arbiter.js';
@@ -49,6 +50,8 @@ interface Decision {
   set: string;
   text: string;
   result: RouteResult;
+  /** What the rules knew of the question (the router's explanation carries it all). */
+  evidence: ArbiterEvidence;
   agent: string;
 }
 // Each book's assistant is opened once and decides every case; the tuning and held-out cases are
@@ -77,6 +80,7 @@ for (const book of BOOKS) {
       set: c.set,
       text,
       result: opened.router.route(text),
+      evidence: opened.router.explain(text),
       agent: c.agent,
     });
   }
@@ -86,11 +90,11 @@ for (const book of BOOKS) {
 const [heldTextbook, heldSample] = heldOutByBook;
 const examplesOf = (decisions: Decision[], charGrams: boolean): ArbiterExample[] =>
   decisions.map((d) => ({
-    features: arbiterFeatures(d.text, d.result, charGrams),
+    features: arbiterFeatures(d.text, d.result, charGrams, d.evidence),
     agent: d.agent,
   }));
 const decide = (arbiter: CompiledArbiter, d: Decision): string =>
-  arbiterPick(arbiter, d.text, d.result)?.agent ?? d.result.primaryAgent;
+  arbiterPick(arbiter, d.text, d.result, d.evidence)?.agent ?? d.result.primaryAgent;
 
 // 2. The choice whose out-of-fold decisions are most often right.
 const choices = RIDGES.flatMap((ridge) => [false, true].map((charGrams) => ({ ridge, charGrams })));

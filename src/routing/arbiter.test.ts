@@ -9,6 +9,8 @@ import {
   arbiterFits,
   arbiterProbabilities,
   arbitrate,
+  evidenceFeatures,
+  type ArbiterEvidence,
   type RoutingArbiterModel,
 } from './arbiter.js';
 import { createBookRegistry } from './book-registry.js';
@@ -130,6 +132,58 @@ describe('arbitrate', () => {
   });
 });
 
+// What the rules knew of a question: some of the book's coverage, keyword scores, probabilities.
+const EVIDENCE: ArbiterEvidence = {
+  grounding: {
+    score: 0.4,
+    together: 0.3,
+    uncovered: ['derailleur', 'gravel'],
+    named: false,
+    namesOnly: false,
+    judged: true,
+    domainShares: { module_info: 0.7, hardware: 0.3 },
+  },
+  keywords: { hardware: { score: 0.6 }, glossary: { score: 0 } },
+  probabilities: { hardware: 0.5, module_info: 0.3, book: 0.2 },
+  onTopic: true,
+};
+
+describe('what the rules knew, as features', () => {
+  it('reads the book coverage, every keyword score and probability, in a fixed order', () => {
+    expect(evidenceFeatures(EVIDENCE)).toEqual([
+      ['gs', 0.4],
+      ['gt', 0.3],
+      ['gu=2', 1],
+      ['gd=module_info', 0.7],
+      ['gd=hardware', 0.3],
+      ['k=hardware', 0.6],
+      ['q=hardware', 0.5],
+      ['q=module_info', 0.3],
+      ['q=book', 0.2],
+      ['on', 1],
+    ]);
+  });
+  it('changes a decision through the same path as the words do', () => {
+    // A model whose only weight is on "most of the subject uncovered": book over the rules' pick.
+    const model: RoutingArbiterModel = {
+      version: 1,
+      agents: AGENTS,
+      defaultAgent: 'book',
+      charGrams: false,
+      ridge: 1,
+      fittedOn: 1,
+      bias: AGENTS.map(() => 0),
+      weights: { 'gu=2': AGENTS.map((agent) => (agent === 'book' ? 5 : 0)) },
+    };
+    const result = decision();
+    arbitrate(compileArbiter(model), 'Which derailleur suits a gravel bike?', result, EVIDENCE);
+    expect(result.primaryAgent).toBe('book');
+    const without = decision();
+    arbitrate(compileArbiter(model), 'Which derailleur suits a gravel bike?', without);
+    expect(without.primaryAgent).not.toBe('book');
+  });
+});
+
 describe('the compiled arbiter', () => {
   it('gives the logits of the feature list, on the shipped model and odd questions', () => {
     const model = unpackArbiter(readArbiter(ROUTING_ARBITER_FILE));
@@ -151,15 +205,17 @@ describe('the compiled arbiter', () => {
           offTopic: { subject: ['x'], uncovered: ['x'] },
         }),
       ]) {
-        const expected = arbiterProbabilities(
-          model,
-          arbiterFeatures(query, result, model.charGrams),
-        );
-        const logits = Array.from(compiled.logits(query, result));
-        const max = Math.max(...logits);
-        const exps = logits.map((z) => Math.exp(z - max));
-        const sum = exps.reduce((a, b) => a + b, 0);
-        exps.forEach((e, k) => expect(e / sum).toBeCloseTo(expected[k]!, 9));
+        for (const evidence of [undefined, EVIDENCE]) {
+          const expected = arbiterProbabilities(
+            model,
+            arbiterFeatures(query, result, model.charGrams, evidence),
+          );
+          const logits = Array.from(compiled.logits(query, result, evidence));
+          const max = Math.max(...logits);
+          const exps = logits.map((z) => Math.exp(z - max));
+          const sum = exps.reduce((a, b) => a + b, 0);
+          exps.forEach((e, k) => expect(e / sum).toBeCloseTo(expected[k]!, 9));
+        }
       }
   });
 });

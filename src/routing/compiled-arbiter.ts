@@ -1,7 +1,9 @@
 import type { RouteResult } from '../schema/index.js';
 import {
   CHAR_GRAM_VALUE,
+  UNCOVERED_CAP,
   wordGrams,
+  type ArbiterEvidence,
   type ArbiterHeader,
   type RoutingArbiterModel,
 } from './arbiter.js';
@@ -24,7 +26,7 @@ import { rowsWithRoom } from './rows-with-room.js';
  */
 export interface CompiledArbiter {
   model: ArbiterHeader;
-  logits(query: string, decision: ArbiterDecision): Float64Array;
+  logits(query: string, decision: ArbiterDecision, evidence?: ArbiterEvidence): Float64Array;
 }
 
 /** The parts of a rule decision the arbiter reads. */
@@ -234,6 +236,38 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
     if (kept) words.set(word, known);
     return known;
   };
+  // The evidence's features (evidenceFeatures names them), found by agent or domain rather than
+  // by a name built for every question; added in evidenceFeatures' order, so the sums are the same.
+  const groundingScore = offsets.get('gs');
+  const groundingTogether = offsets.get('gt');
+  const uncovered = Array.from({ length: UNCOVERED_CAP + 1 }, (_, n) => offsets.get(`gu=${n}`));
+  const named = offsets.get('gn');
+  const namesOnly = offsets.get('go');
+  const unjudged = offsets.get('gj0');
+  const domainShares = byRest(offsets, 'gd=', itself);
+  const keywordScores = byRest(offsets, 'k=', itself);
+  const probabilities = byRest(offsets, 'q=', itself);
+  const onTopic = offsets.get('on');
+  const addEvidence = (logits: Float64Array, evidence: ArbiterEvidence) => {
+    const g = evidence.grounding;
+    if (g) {
+      add(logits, groundingScore, g.score);
+      add(logits, groundingTogether, g.together);
+      add(logits, uncovered[Math.min(g.uncovered.length, UNCOVERED_CAP)], 1);
+      if (g.named) add(logits, named, 1);
+      if (g.namesOnly) add(logits, namesOnly, 1);
+      if (!g.judged) add(logits, unjudged, 1);
+      for (const domain in g.domainShares)
+        add(logits, domainShares.get(domain), g.domainShares[domain]!);
+    }
+    for (const agent in evidence.keywords) {
+      const score = evidence.keywords[agent]!.score;
+      if (score !== 0) add(logits, keywordScores.get(agent), score);
+    }
+    for (const agent in evidence.probabilities)
+      add(logits, probabilities.get(agent), evidence.probabilities[agent]!);
+    if (evidence.onTopic) add(logits, onTopic, 1);
+  };
   // The question being read, numbered so that a pair is counted once in it.
   let question = 0;
   // The question's words. Reused: routing is synchronous.
@@ -249,7 +283,7 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
   };
   return {
     model: header,
-    logits(query, decision) {
+    logits(query, decision, evidence) {
       const logits = bias.slice();
       const agent = decision.primaryAgent;
       const phase = decision.phase;
@@ -288,6 +322,7 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
       }
       for (const record of records)
         if (record.has & HAS_GRAMS) addFrom(logits, record.own ?? rows, record.at + 2 * width);
+      if (evidence) addEvidence(logits, evidence);
       return logits;
     },
   };

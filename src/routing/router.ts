@@ -14,6 +14,7 @@ import {
 import { arbiterFits, arbitrate, type RoutingArbiterModel } from './arbiter.js';
 import { compileArbiter } from './compiled-arbiter.js';
 import { ROUTING_ARBITER } from './routing-arbiter.js';
+import type { Decision } from './phases/decide-clause.js';
 import { decideQuery, type ClauseRoute } from './phases/multi-part.js';
 import { round, type PhaseSettings } from './phases/phase.js';
 import type { FeatureWeights } from './query-features.js';
@@ -183,7 +184,10 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
   // Whether the arbiter fits the registry, worked out again only when the registry changes.
   let arbiterCheckedAt = -1;
   let arbiterApplies = false;
-  const arbitrated = (query: string, result: RouteResult): RouteResult => {
+  const arbitrated = (
+    query: string,
+    { result, analyzed, classification }: Decision,
+  ): RouteResult => {
     if (!arbiter) return result;
     if (arbiterCheckedAt !== registry.version) {
       arbiterCheckedAt = registry.version;
@@ -193,7 +197,13 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
         registry.defaultAgent.name,
       );
     }
-    if (arbiterApplies) arbitrate(arbiter, query, result);
+    if (arbiterApplies)
+      arbitrate(arbiter, query, result, {
+        grounding: analyzed.grounding,
+        keywords: analyzed.keywords,
+        probabilities: classification.probabilities,
+        onTopic: analyzed.onTopic,
+      });
     return result;
   };
 
@@ -229,13 +239,12 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
           scores: {},
         };
       }
-      return arbitrated(query, calibrated(decideQuery(current(), query, settings)).result);
+      return arbitrated(query, calibrated(decideQuery(current(), query, settings)));
     },
     explain(query) {
-      const { result, analyzed, classification, clauses } = calibrated(
-        decideQuery(current(), query, settings),
-      );
-      arbitrated(query, result);
+      const decision = calibrated(decideQuery(current(), query, settings));
+      const { result, analyzed, classification, clauses } = decision;
+      arbitrated(query, decision);
       return {
         result,
         keywords: analyzed.keywords,
