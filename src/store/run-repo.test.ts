@@ -7,6 +7,7 @@ import type { SpanRecord } from '../telemetry/index.js';
 import { testEngines } from '../test/test-engines.js';
 import { openPgliteDb } from './pglite-db.js';
 import type { Db } from './db.js';
+import { MAX_WAITING_TRACE_SPANS } from './run-repo.js';
 import { createStore, openStore, type Store } from './store.js';
 
 // Traces are recorded off the answer's path: queued, written in batches, and written before any
@@ -121,6 +122,56 @@ describe('recorded traces when the store closes or a write fails', () => {
       store.runs.recordTrace(answerRun('kept'), [span('2', null, 'cohort.ask')]);
       expect((await store.runs.spans('kept')).map((s) => s.spanId)).toEqual(['2']);
       expect(await store.runs.spans('lost')).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('traces waiting to be written', () => {
+  it('are bounded: past MAX_WAITING_TRACE_SPANS a trace is dropped and reported once, and writing goes on', async () => {
+    // Found measuring a folder server under /chat load: traces queued behind a slow engine grew
+    // its memory with every answer.
+    const db = await openPgliteDb('memory://');
+    let release: () => void = () => undefined;
+    const stalled = new Promise<void>((resolve) => (release = resolve));
+    let stall = false;
+    const slow: Db = {
+      ...db,
+      query: db.query.bind(db),
+      exec: db.exec.bind(db),
+      engine: db.engine,
+      close: db.close.bind(db),
+      transaction: async (fn) => {
+        if (stall) await stalled;
+        return db.transaction(fn);
+      },
+    };
+    const reports: { cause: string; runIds: string[] }[] = [];
+    const store = await createStore(slow, {
+      onTraceError: (cause, runIds) => reports.push({ cause: String(cause), runIds }),
+    });
+    stall = true;
+    try {
+      const spansEach = 64;
+      const traces = Math.ceil(MAX_WAITING_TRACE_SPANS / spansEach) + 10;
+      const spans = Array.from({ length: spansEach }, (_, i) => span(i.toString(16), null, 'x'));
+      for (let i = 0; i < traces; i += 1) store.runs.recordTrace(answerRun(`t${i}`), spans);
+      // The writes are stalled: every trace past the bound was dropped, none before it.
+      stall = false;
+      release();
+      await store.runs.flushTraces();
+      const dropped = reports.flatMap((report) => report.runIds);
+      expect(dropped).toEqual(Array.from({ length: 10 }, (_, i) => `t${traces - 10 + i}`));
+      expect(reports).toHaveLength(1);
+      expect(reports[0]!.cause).toContain('spans behind');
+      expect(await storedSpans(db, 't0')).toBe(spansEach);
+      expect(await storedSpans(db, `t${traces - 1}`)).toBe(0);
+      // Once written, traces are recorded again.
+      store.runs.recordTrace(answerRun('after'), spans);
+      expect(await storedSpans(db, 'after')).toBe(0);
+      await store.runs.flushTraces();
+      expect(await storedSpans(db, 'after')).toBe(spansEach);
     } finally {
       await store.close();
     }

@@ -39,6 +39,13 @@ export interface TracedRun {
 export const TRACE_FLUSH_DELAY_MS = 250;
 /** Queued spans that trigger a write at once, so a busy server's queue stays small. */
 export const TRACE_FLUSH_SPANS = 2000;
+/**
+ * Spans waiting to be written (queued, or in batches behind a write still running) beyond which a
+ * new trace is dropped and reported, as OpenTelemetry's batch span processor drops spans past its
+ * queue: when the engine writes slower than a busy server answers, traces would otherwise pile up
+ * in memory without bound (about 24 MB after 6,000 `/chat` answers in `bench/fixed-load.mjs`).
+ */
+export const MAX_WAITING_TRACE_SPANS = 8192;
 /** At most this many runs are written between two deletions of old runs (see `keepRuns`). */
 export const PRUNE_RUNS_EVERY = 100;
 
@@ -49,6 +56,10 @@ export const PRUNE_RUNS_EVERY = 100;
 export class RunRepo {
   private queued: { run: TracedRun; spans: readonly SpanRecord[] }[] = [];
   private queuedSpans = 0;
+  /** Spans in batches handed to a flush that has not finished writing them. */
+  private flushingSpans = 0;
+  /** Runs whose traces were dropped since the last report (see MAX_WAITING_TRACE_SPANS). */
+  private dropped: string[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private writing: Promise<void> = Promise.resolve();
   private readonly onTraceError: (cause: unknown, runIds: string[]) => void;
@@ -198,6 +209,10 @@ export class RunRepo {
       this.traces.record(run, spans);
       return;
     }
+    if (this.queuedSpans + this.flushingSpans + spans.length > MAX_WAITING_TRACE_SPANS) {
+      this.dropped.push(run.id);
+      return;
+    }
     this.queued.push({ run, spans });
     this.queuedSpans += spans.length;
     if (this.queuedSpans >= TRACE_FLUSH_SPANS) {
@@ -219,22 +234,39 @@ export class RunRepo {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     const batch = this.queued;
+    const batchSpans = this.queuedSpans;
     this.queued = [];
     this.queuedSpans = 0;
+    this.flushingSpans += batchSpans;
+    if (this.dropped.length > 0) {
+      // Reported once per flush, not once per trace: a server behind would flood its log.
+      const dropped = this.dropped;
+      this.dropped = [];
+      this.onTraceError(
+        new Error(
+          `the trace writer was ${MAX_WAITING_TRACE_SPANS} spans behind (the store writes slower than answers come); these traces were dropped`,
+        ),
+        dropped,
+      );
+    }
     // Writes stay in order: a flush waits for the one before it, so a reader never overtakes.
     const previous = this.writing;
     const write = (async () => {
       await previous;
-      if (batch.length === 0) return;
       try {
-        await this.writeTraces(batch);
-      } catch (cause) {
-        this.onTraceError(
-          cause,
-          batch.map((entry) => entry.run.id),
-        );
+        if (batch.length === 0) return;
+        try {
+          await this.writeTraces(batch);
+        } catch (cause) {
+          this.onTraceError(
+            cause,
+            batch.map((entry) => entry.run.id),
+          );
+        }
+        await this.pruneIfDue(batch.length);
+      } finally {
+        this.flushingSpans -= batchSpans;
       }
-      await this.pruneIfDue(batch.length);
     })();
     this.writing = write;
     await write;
