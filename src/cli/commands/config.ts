@@ -26,7 +26,7 @@ const usage = 'cohort config approve [--workspace DIR] [--data-dir DIR]';
  */
 export const configCommand: CliCommand = {
   name: 'config',
-  summary: `Approve the guarded settings of this folder's ${CONFIG_FILE} and .claude settings (sandbox, permissions, MCP servers, endpoints)`,
+  summary: `Approve the guarded settings of this folder's ${CONFIG_FILE}, .claude settings and skills (sandbox, permissions, MCP servers, endpoints)`,
   usage,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(
