@@ -111,10 +111,23 @@ export function answerClientError(options: {
   requestTimeoutMs: number;
   logger: Logger;
 }): (error: ClientError, socket: Duplex) => void {
-  return (error, socket) => {
-    const started = (socket as HttpSocket)._httpMessage?.headersSent === true;
-    if (error.code === 'ECONNRESET' || !socket.writable || started) {
+  const answerOn = (error: ClientError, socket: Duplex) => {
+    const pending = (socket as HttpSocket)._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || pending?.headersSent === true) {
       socket.destroy();
+      return;
+    }
+    // Bytes that are not HTTP right behind a whole request (pipelined, or a HEAD's body sent
+    // without Content-Length) are refused while that request's answer is still being made: the
+    // refusal waits for it, or the client would read the 400 as the answer to its request. An
+    // error in the request's own body (a bad chunk size, a timeout) is that request's answer.
+    if (pending && !pending.writableFinished && pending.req.complete) {
+      const after = () => answerOn(error, socket);
+      pending.once('finish', after);
+      pending.once('close', () => {
+        pending.removeListener('finish', after);
+        if (!pending.writableFinished) socket.destroy();
+      });
       return;
     }
     const answer = clientErrorAnswer(error, options.requestTimeoutMs);
@@ -127,6 +140,7 @@ export function answerClientError(options: {
     // Closed once the answer is flushed: the rest of what the client sends cannot be read.
     socket.end(rawErrorResponse(answer, requestId), () => socket.destroy());
   };
+  return answerOn;
 }
 
 /** The methods the API takes on some path, for the `Allow` header of a refused `CONNECT`. */
