@@ -193,6 +193,13 @@ describe('cohort CLI', () => {
       [['route', ''], 'Missing question'],
       [['eval', 'vibes'], 'Unknown evaluation "vibes"'],
       [['eval', 'routing', 'no-such-file.jsonl'], 'Routing set not found'],
+      // Found by an outside try: the default corpus missing (a clone without ../shared) said only
+      // where it looked; and an argument to `agents` was ignored.
+      [
+        ['eval', 'retrieval', '--corpus', '/no/such/book'],
+        'Corpus folder not found: /no/such/book',
+      ],
+      [['agents', 'glossary'], 'Unexpected argument "glossary"'],
       [['ingest', '/no/such/folder'], '/no/such/folder'],
       // Two folders are two arguments, not one path "/tmp/a /tmp/b": the extra one is named.
       [['ingest', '/tmp/a', '/tmp/b'], 'Unexpected argument "/tmp/b": one folder at a time'],
@@ -204,6 +211,17 @@ describe('cohort CLI', () => {
       const { code, stderr } = await run(argv);
       expect(code).toBe(2);
       expect(stderr).toContain(message);
+    });
+
+    it('says how to give the corpus when the default one is not beside the project', async () => {
+      const cwd = mkdtempSync(join(tmpdir(), 'cohort-nocorpus-'));
+      writeFileSync(join(cwd, 'set.jsonl'), '{"query": "What is a topic?", "gold": ["a.md#A"]}\n');
+      const { code, stderr } = await run(['eval', 'retrieval', 'set.jsonl'], {}, undefined, {
+        cwd,
+      });
+      expect(code).toBe(2);
+      expect(stderr).toContain('Corpus folder not found');
+      expect(stderr).toContain('--corpus DIR');
     });
 
     it('names the file and the field of a malformed agent file', async () => {

@@ -1,5 +1,6 @@
 import { describeMode } from '../../assistant/index.js';
 import { hasModel } from '../../config/index.js';
+import { CohortError } from '../../errors/index.js';
 import { createBookRegistry } from '../../routing/index.js';
 import { toWire } from '../../schema/index.js';
 import type { CliCommand } from '../command.js';
@@ -15,7 +16,17 @@ export const agentsCommand: CliCommand = {
   summary: 'List the agents, their domains and keywords, and the answering mode',
   usage,
   async run(args, io) {
-    const { values } = parseCommandArgs(args, { json: { type: 'boolean' }, ...STORE_FLAGS }, usage);
+    const { values, positionals } = parseCommandArgs(
+      args,
+      { json: { type: 'boolean' }, ...STORE_FLAGS },
+      usage,
+    );
+    // `cohort agents glossary` lists them all: say so rather than seem to have filtered.
+    if (positionals.length > 0)
+      throw new CohortError(
+        'invalid_input',
+        `Unexpected argument "${positionals[0]}": cohort agents takes no argument (it lists every agent).\nUsage: ${usage}`,
+      );
     const config = configFor(io, values);
     const registry = createBookRegistry(config.agentDirs);
     const agents = registry.summaries();

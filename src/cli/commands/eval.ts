@@ -34,12 +34,17 @@ export const EVAL_DEFAULTS = {
   skills: 'eval/skills-blind.jsonl',
 } as const;
 
-function existing(io: CliIo, path: string, what: string): string {
+function existing(io: CliIo, path: string, what: string, hint?: string): string {
   const full = resolve(io.cwd, path);
   if (!existsSync(full))
-    throw new CohortError('invalid_input', `${what} not found: ${full}`, { file: full });
+    throw new CohortError('invalid_input', `${what} not found: ${full}${hint ? `. ${hint}` : ''}`, {
+      file: full,
+    });
   return full;
 }
+
+/** What to give instead of a default path that is not there (a clone without `../shared`). */
+const CORPUS_HINT = 'Give the book folder with --corpus DIR.';
 
 /** The cases of one split (`tune` or `heldout`), or all of them when no split is asked for. */
 function filterSplit(cases: RoutingCase[], split: string | undefined): RoutingCase[] {
@@ -98,10 +103,12 @@ export const evalCommand: CliCommand = {
     }
     if (target === 'retrieval') {
       const casesFile = existing(io, file ?? EVAL_DEFAULTS.retrieval, 'Retrieval set');
+      const given = stringFlag(values, 'corpus');
       const corpusDir = existing(
         io,
-        stringFlag(values, 'corpus') ?? EVAL_DEFAULTS.corpus,
+        given ?? EVAL_DEFAULTS.corpus,
         'Corpus folder',
+        given ? undefined : CORPUS_HINT,
       );
       const result = await evaluateRetrievalOnCorpus({
         corpusDir,
