@@ -187,7 +187,7 @@ describe('cohort CLI', () => {
     it.each([
       [['ask', '   '], 'Missing question'],
       [['ask', 'long '.repeat(401)], '2000 characters'],
-      [['ask', 'hi', '--session', 'nope'], 'session_id must be a UUID or "anonymous"'],
+      [['ask', 'hi', '--session', 'nope'], '--session: session_id must be a UUID or "anonymous"'],
       [['ask', 'hi', '--agent', 'chef'], 'Unknown agent "chef"'],
       [['ask', 'hi', '--frobnicate'], "Unknown option '--frobnicate'"],
       [['route', ''], 'Missing question'],
@@ -206,7 +206,10 @@ describe('cohort CLI', () => {
       [['ingest'], 'Missing folder'],
       [['nonsense'], 'Unknown command "nonsense"'],
       [['research', 'q', '--tasks', '9'], '--tasks must be'],
-      [['ask', 'hi', '--multi-domain', 'both'], 'expected one of "sequential"|"parallel"'],
+      [
+        ['ask', 'hi', '--multi-domain', 'both'],
+        '--multi-domain: Invalid option: expected one of "sequential"|"parallel"',
+      ],
     ])('%j', async (argv, message) => {
       const { code, stderr } = await run(argv);
       expect(code).toBe(2);

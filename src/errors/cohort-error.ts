@@ -71,11 +71,21 @@ export function carriedCohortError(error: unknown): CohortError | undefined {
   return undefined;
 }
 
+/** How a validation error is told: the file it is in, a prefix, and the user's names of fields. */
+export interface ZodErrorOptions {
+  file?: string;
+  prefix?: string;
+  /** A field path → the name the user gave it (`{ sessionId: '--session' }` for a CLI flag). */
+  names?: Readonly<Record<string, string>>;
+}
+
 /** Turns a zod failure into an `invalid_input` error naming the first wrong field. */
-export function fromZodError(error: z.ZodError, options: { file?: string; prefix?: string } = {}) {
+export function fromZodError(error: z.ZodError, options: ZodErrorOptions = {}) {
   const issue = error.issues[0];
   const field = issue && issue.path.length > 0 ? issue.path.join('.') : undefined;
-  const where = [options.file, field].filter(Boolean).join(': ');
+  // The message names the field as the user gave it ("--session"), the error keeps the schema's.
+  const named = field !== undefined ? (options.names?.[field] ?? field) : undefined;
+  const where = [options.file, named].filter(Boolean).join(': ');
   const reason = issue?.message ?? 'invalid input';
   const message = `${options.prefix ?? ''}${where ? `${where}: ` : ''}${reason}`;
   return new CohortError('invalid_input', message, { field, file: options.file, cause: error });
@@ -90,7 +100,7 @@ export function fromZodError(error: z.ZodError, options: { file?: string; prefix
 export function parseInput<S extends z.ZodType>(
   schema: S,
   input: unknown,
-  options: { file?: string; prefix?: string } = {},
+  options: ZodErrorOptions = {},
 ): z.infer<S> {
   const result = schema.safeParse(input);
   if (!result.success) throw fromZodError(result.error, options);

@@ -31,12 +31,24 @@ export const askCommand: CliCommand = {
       },
       usage,
     );
-    const input = parseInput(ChatRequest, {
-      query: requirePositional(positionals, 'question', usage),
-      sessionId: stringFlag(values, 'session'),
-      agent: stringFlag(values, 'agent'),
-      multiDomain: stringFlag(values, 'multi-domain'),
-    });
+    const input = parseInput(
+      ChatRequest,
+      {
+        query: requirePositional(positionals, 'question', usage),
+        sessionId: stringFlag(values, 'session'),
+        agent: stringFlag(values, 'agent'),
+        multiDomain: stringFlag(values, 'multi-domain'),
+      },
+      // Found by an outside try: the error named the request's fields ("sessionId: …").
+      {
+        names: {
+          query: 'question',
+          sessionId: '--session',
+          agent: '--agent',
+          multiDomain: '--multi-domain',
+        },
+      },
+    );
     if (input.agent) {
       // Loaded only here: the router's modules load while the store opens (see `openForCli`).
       const { createBookRegistry } = await import('../../routing/book-registry.js');
