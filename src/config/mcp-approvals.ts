@@ -1,11 +1,15 @@
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { CohortError } from '../errors/index.js';
 import { readFoundFile } from './found-file.js';
 import { parseJsonFile } from './json-file.js';
+import {
+  approvalDigest,
+  trustedByEnv,
+  userApprovalsPath,
+  writeApprovals,
+} from './user-approvals.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -30,28 +34,12 @@ type McpApprovals = z.infer<typeof McpApprovals>;
 
 /** Where the approvals of a user live: `$XDG_CONFIG_HOME/cohort/…`, else `~/.config/cohort/…`. */
 export function mcpApprovalsPath(options: { env?: Env; home?: string } = {}): string {
-  const env = options.env ?? process.env;
-  const configHome =
-    env.XDG_CONFIG_HOME || join(options.home ?? (env.HOME || homedir()), '.config');
-  return resolve(configHome, MCP_APPROVALS_FILE);
+  return userApprovalsPath(MCP_APPROVALS_FILE, options);
 }
 
 /** True when the environment trusts every project MCP server (`COHORT_TRUST_PROJECT_MCP=1`). */
 export function trustsProjectMcp(env: Env): boolean {
-  const value = env[TRUST_PROJECT_MCP_ENV]?.trim().toLowerCase();
-  return value === '1' || value === 'true' || value === 'yes';
-}
-
-/** Sorts object keys at every level, so a digest does not depend on how the file orders them. */
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === 'object')
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
-    );
-  return value;
+  return trustedByEnv(env, TRUST_PROJECT_MCP_ENV);
 }
 
 /** A server definition's fields, as `.mcp.json` writes them (none when it is not an object). */
@@ -80,9 +68,7 @@ export function mcpServerDigest(definition: unknown): string {
       .map((field) => [field, entry[field] ?? defaults[field]] as const)
       .filter(([, value]) => value !== undefined),
   );
-  return `sha256:${createHash('sha256')
-    .update(JSON.stringify(canonical(picked)))
-    .digest('hex')}`;
+  return approvalDigest(picked);
 }
 
 /** The command line (or URL) a server definition starts, as `.mcp.json` writes it, for a person. */
@@ -185,8 +171,5 @@ export function approveProjectMcpServers(review: ProjectMcpReview, names: string
     if (server) project[name] = server.digest;
   }
   approvals.projects[review.project] = project;
-  mkdirSync(dirname(review.file), { recursive: true, mode: 0o700 });
-  const temporary = `${review.file}.${process.pid}.tmp`;
-  writeFileSync(temporary, JSON.stringify(approvals, null, 2) + '\n', { mode: 0o600 });
-  renameSync(temporary, review.file);
+  writeApprovals(review.file, approvals);
 }

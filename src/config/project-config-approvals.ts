@@ -1,11 +1,15 @@
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { CohortError } from '../errors/index.js';
 import { readFoundFile } from './found-file.js';
 import { parseJsonFile } from './json-file.js';
+import {
+  approvalDigest,
+  trustedByEnv,
+  userApprovalsPath,
+  writeApprovals,
+} from './user-approvals.js';
 import {
   DEFAULT_CODE_MEMORY_MB,
   DEFAULT_DENY_READ,
@@ -232,38 +236,20 @@ export function withoutSettings(
   return out;
 }
 
-/** Sorts object keys at every level, so a digest does not depend on how the file orders them. */
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === 'object')
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
-    );
-  return value;
-}
-
 /** The digest of a folder's guarded settings: changing any of them needs approval again. */
 export function guardedSettingsDigest(guarded: readonly GuardedSetting[]): string {
   const picked = Object.fromEntries(guarded.map((setting) => [setting.path, setting.value]));
-  return `sha256:${createHash('sha256')
-    .update(JSON.stringify(canonical(picked)))
-    .digest('hex')}`;
+  return approvalDigest(picked);
 }
 
 /** Where a user's approved project configurations live (beside the approved MCP servers). */
 export function configApprovalsPath(options: { env?: Env; home?: string } = {}): string {
-  const env = options.env ?? process.env;
-  const configHome =
-    env.XDG_CONFIG_HOME || join(options.home ?? (env.HOME || homedir()), '.config');
-  return resolve(configHome, CONFIG_APPROVALS_FILE);
+  return userApprovalsPath(CONFIG_APPROVALS_FILE, options);
 }
 
 /** True when the environment trusts every folder's configuration (`COHORT_TRUST_PROJECT_CONFIG=1`). */
 export function trustsProjectConfig(env: Env): boolean {
-  const value = env[TRUST_PROJECT_CONFIG_ENV]?.trim().toLowerCase();
-  return value === '1' || value === 'true' || value === 'yes';
+  return trustedByEnv(env, TRUST_PROJECT_CONFIG_ENV);
 }
 
 function readApprovals(file: string): ConfigApprovals {
@@ -346,10 +332,7 @@ export function approveProjectConfig(review: ProjectConfigReview): void {
     ...(approvals.projects[review.project] ?? {}),
     [review.key]: review.digest,
   };
-  mkdirSync(dirname(review.file), { recursive: true, mode: 0o700 });
-  const temporary = `${review.file}.${process.pid}.tmp`;
-  writeFileSync(temporary, JSON.stringify(approvals, null, 2) + '\n', { mode: 0o600 });
-  renameSync(temporary, review.file);
+  writeApprovals(review.file, approvals);
 }
 
 /**
