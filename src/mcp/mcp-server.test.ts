@@ -306,29 +306,46 @@ describe('cohort mcp over stdio', () => {
   }, 120_000);
 });
 
+interface StdioReply {
+  id: unknown;
+  error?: { code: number; message: string };
+  result?: object;
+}
+
+/** `cohort mcp` over stdio on the sample book, and the replies it has written, one per line. */
+async function stdioServer() {
+  const opened = await openAssistant({
+    config: loadConfig({ env: { COHORT_DATA_DIR: 'memory://' }, cwd: process.cwd() }),
+  });
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  let output = '';
+  stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const served = serveMcpStdio(
+    { assistant: opened.assistant, retriever: opened.retriever, store: opened.store },
+    { stdin, stdout, stderr: new PassThrough() },
+  );
+  const lines = () => output.split('\n').filter(Boolean);
+  return {
+    stdin,
+    /** The first `count` replies, once written (what there is after 20 s). */
+    async replies(count: number): Promise<StdioReply[]> {
+      const deadline = Date.now() + 20_000;
+      while (lines().length < count && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      return lines().map((line) => JSON.parse(line) as StdioReply);
+    },
+    async close() {
+      stdin.end();
+      await served;
+      await opened.close();
+    },
+  };
+}
+
 describe('cohort mcp over stdio, malformed lines', () => {
   it('answers a line that is not JSON or not JSON-RPC with a JSON-RPC error, and goes on', async () => {
-    const opened = await openAssistant({
-      config: loadConfig({ env: { COHORT_DATA_DIR: 'memory://' }, cwd: process.cwd() }),
-    });
-    const stdin = new PassThrough();
-    const stdout = new PassThrough();
-    let output = '';
-    stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const served = serveMcpStdio(
-      { assistant: opened.assistant, retriever: opened.retriever, store: opened.store },
-      { stdin, stdout },
-    );
-    const replies = async (count: number) => {
-      while (output.split('\n').filter(Boolean).length < count)
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      return output
-        .split('\n')
-        .filter(Boolean)
-        .map(
-          (line) => JSON.parse(line) as { id: unknown; error?: { code: number }; result?: object },
-        );
-    };
+    const { stdin, replies, close } = await stdioServer();
     try {
       stdin.write('{not json\n');
       stdin.write('[1, 2]\n');
@@ -345,38 +362,15 @@ describe('cohort mcp over stdio, malformed lines', () => {
       expect(JSON.stringify(twice)).toContain('\\"method\\"');
       expect(ping).toMatchObject({ id: 7, result: {} });
     } finally {
-      stdin.end();
-      await served;
-      await opened.close();
+      await close();
     }
   }, 60_000);
   it('answers large messages sent together, and refuses a line over 10 MiB, going on', async () => {
     // The SDK's transport reads into a 10 MiB buffer: three 4 MB pings in one write overflowed it
     // and were all lost without an answer, as was every message after an 11 MB line in its chunk.
-    const opened = await openAssistant({
-      config: loadConfig({ env: { COHORT_DATA_DIR: 'memory://' }, cwd: process.cwd() }),
-    });
-    const stdin = new PassThrough();
-    const stdout = new PassThrough();
-    let output = '';
-    stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const served = serveMcpStdio(
-      { assistant: opened.assistant, retriever: opened.retriever, store: opened.store },
-      { stdin, stdout, stderr: new PassThrough() },
-    );
+    const { stdin, replies, close } = await stdioServer();
     const ping = (id: number, size: number) =>
       `${JSON.stringify({ jsonrpc: '2.0', id, method: 'ping', params: { _meta: { pad: 'a'.repeat(size) } } })}\n`;
-    const replies = async (count: number) => {
-      const deadline = Date.now() + 20_000;
-      while (output.split('\n').filter(Boolean).length < count && Date.now() < deadline)
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      return output
-        .split('\n')
-        .filter(Boolean)
-        .map(
-          (line) => JSON.parse(line) as { id: unknown; error?: { code: number; message: string } },
-        );
-    };
     try {
       stdin.write(ping(1, 4_000_000) + ping(2, 4_000_000) + ping(3, 4_000_000));
       expect((await replies(3)).map((reply) => reply.id)).toEqual([1, 2, 3]);
@@ -386,9 +380,7 @@ describe('cohort mcp over stdio, malformed lines', () => {
       expect(tooLong?.error?.message).toContain('10485760 bytes');
       expect(after).toMatchObject({ id: 5, result: {} });
     } finally {
-      stdin.end();
-      await served;
-      await opened.close();
+      await close();
     }
   }, 60_000);
 });
