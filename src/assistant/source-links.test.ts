@@ -65,6 +65,6 @@ describe('sourceUrl: sources a reader can open', () => {
       COHORT_SOURCE_URL: 'book.example.org',
     });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('sourceUrl must contain {path}');
+    expect(bad.stderr).toContain('COHORT_SOURCE_URL (sourceUrl): must contain {path}');
   }, 60_000);
 });

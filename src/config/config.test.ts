@@ -24,7 +24,7 @@ describe('loadConfig', () => {
     expect(loadConfig({ env: {}, cwd }).sourceUrl).toBeUndefined();
     expect(() =>
       loadConfig({ env: { COHORT_SOURCE_URL: 'https://robots.example.edu/' }, cwd }),
-    ).toThrow(/sourceUrl must contain \{path\}/);
+    ).toThrow('COHORT_SOURCE_URL (sourceUrl): must contain {path}');
   });
 
   it('reads the routing rollout switch from the file and the environment', () => {
@@ -113,10 +113,10 @@ describe('loadConfig', () => {
       }),
     );
     expect(() => loadConfig({ env: { COHORT_MODEL_TIMEOUT: '3000000' }, cwd })).toThrow(
-      /model\.timeoutSeconds: must be at most 2,147,483 seconds .*COHORT_MODEL_TIMEOUT/,
+      'COHORT_MODEL_TIMEOUT (model.timeoutSeconds): must be at most 2,147,483 seconds',
     );
     expect(() => loadConfig({ env: { TIMEOUT_LLM_CALL: '1e9' }, cwd })).toThrow(
-      /research\.timeoutLlmCall: must be at most .*TIMEOUT_LLM_CALL/,
+      'TIMEOUT_LLM_CALL (research.timeoutLlmCall): must be at most 2,147,483 seconds',
     );
     // The per-tool-call limit: 600 s unless set, a positive number of seconds, named when wrong.
     expect(loadConfig({ env: {}, cwd }).tools.callTimeoutSeconds).toBe(600);
@@ -130,7 +130,7 @@ describe('loadConfig', () => {
       /tools\.callTimeoutSeconds/,
     );
     expect(() => loadConfig({ env: { COHORT_TOOL_TIMEOUT: '3000000' }, cwd })).toThrow(
-      /tools\.callTimeoutSeconds: must be at most .*COHORT_TOOL_TIMEOUT/,
+      'COHORT_TOOL_TIMEOUT (tools.callTimeoutSeconds): must be at most 2,147,483 seconds',
     );
     expect(loadConfig({ env: { COHORT_MODEL_TIMEOUT: '2147483' }, cwd }).model.timeoutSeconds).toBe(
       MAX_DURATION_SECONDS,
@@ -197,7 +197,7 @@ describe('loadConfig', () => {
     // Each was accepted and then never matched an Origin header: CORS stayed shut in silence.
     for (const bad of ['not a url', 'app.example.org', 'https://app.example.org/', 'ftp://x.org']) {
       expect(() => origins(bad), bad).toThrow(
-        /server\.corsOrigins\.0: COHORT_CORS_ORIGINS takes "\*"/,
+        /COHORT_CORS_ORIGINS \(server\.corsOrigins\.0\): takes "\*"/,
       );
     }
   });
@@ -216,7 +216,7 @@ describe('loadConfig', () => {
     // A scheme, a port or a path would never equal the name of a Host header.
     for (const bad of ['http://box', 'box:8787', 'box/x', 'a b', 'fe80::1']) {
       expect(() => hosts(bad), bad).toThrow(
-        /server\.allowedHosts\.0: COHORT_ALLOWED_HOSTS takes "\*" or host names/,
+        /COHORT_ALLOWED_HOSTS \(server\.allowedHosts\.0\): takes "\*" or host names/,
       );
     }
   });
@@ -225,16 +225,16 @@ describe('loadConfig', () => {
     // OPENAI_BASE_URL=localhost:11434/v1 (no scheme) failed only after every retry of the first
     // model call ("Invalid URL"); DATABASE_URL=notaurl said "getaddrinfo ENOTFOUND base".
     expect(() => loadConfig({ env: { OPENAI_BASE_URL: 'notaurl' }, cwd })).toThrow(
-      'model.baseUrl: OPENAI_BASE_URL must be an http or https URL, such as http://localhost:11434/v1',
+      'OPENAI_BASE_URL (model.baseUrl): must be an http or https URL, such as http://localhost:11434/v1',
     );
     expect(() => loadConfig({ env: { OPENAI_BASE_URL: 'file:///etc/passwd' }, cwd })).toThrow(
-      /OPENAI_BASE_URL must be an http or https URL/,
+      /OPENAI_BASE_URL \(model\.baseUrl\): must be an http or https URL/,
     );
     expect(() => loadConfig({ env: { DATABASE_URL: 'notaurl' }, cwd })).toThrow(
-      'DATABASE_URL must be a PostgreSQL URL',
+      'DATABASE_URL (databaseUrl): must be a PostgreSQL URL',
     );
     expect(() => loadConfig({ env: { TAVILY_BASE_URL: 'api.tavily.com' }, cwd })).toThrow(
-      /TAVILY_BASE_URL must be an http or https URL/,
+      /TAVILY_BASE_URL \(tools\.tavilyBaseUrl\): must be an http or https URL/,
     );
     const good = loadConfig({
       env: {
@@ -248,6 +248,48 @@ describe('loadConfig', () => {
       databaseUrl: '',
       model: { baseUrl: '' },
     });
+  });
+
+  it('names the environment variable that gave a refused value, not only the setting', () => {
+    // COHORT_KEEP_RUNS=-1 said "keepRuns: Too small", a name the user who set the variable never
+    // wrote; COHORT_PORT=abc was called PORT.
+    const refusal = (env: Record<string, string>, overrides = {}) => {
+      try {
+        loadConfig({ env, cwd, overrides });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(refusal({ COHORT_KEEP_RUNS: '-1' })).toBe(
+      'Invalid configuration: COHORT_KEEP_RUNS (keepRuns): Too small: expected number to be >0',
+    );
+    expect(refusal({ COHORT_KEEP_SESSIONS: '2.5' })).toMatch(/^[^:]+: COHORT_KEEP_SESSIONS \(/);
+    expect(refusal({ COHORT_PORT: 'abc' })).toBe('COHORT_PORT must be a number, got "abc"');
+    expect(refusal({ PORT: '99999', COHORT_PORT: '1' })).toMatch(
+      /: PORT \(server\.port\): Too big/,
+    );
+    expect(refusal({ COHORT_PORT: '99999' })).toMatch(/: COHORT_PORT \(server\.port\): Too big/);
+    expect(refusal({ COHORT_LOG_LEVEL: 'loud' })).toMatch(/: COHORT_LOG_LEVEL \(logLevel\): /);
+    expect(refusal({ COHORT_MULTI_DOMAIN: 'x' })).toMatch(/COHORT_MULTI_DOMAIN \(routing\./);
+    expect(refusal({ COHORT_ROUTING_THRESHOLD: '5' })).toMatch(/COHORT_ROUTING_THRESHOLD \(/);
+    expect(refusal({ COHORT_MAX_STEPS: '0' })).toMatch(/COHORT_MAX_STEPS \(model\.maxSteps\)/);
+    expect(refusal({ OPENAI_MODEL: '' })).toBe('accepted');
+    expect(refusal({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toMatch(
+      /: OTEL_EXPORTER_OTLP_PROTOCOL \(telemetry\.otlpProtocol\): /,
+    );
+    expect(refusal({ OTEL_EXPORTER_OTLP_ENDPOINT: 'notaurl' })).toMatch(
+      /: OTEL_EXPORTER_OTLP_ENDPOINT \(telemetry\.otlpEndpoint\): /,
+    );
+    expect(refusal({ OTEL_SERVICE_NAME: '' })).toMatch(/: OTEL_SERVICE_NAME \(/);
+    // A flag that overrides the variable is named as the setting, as is a value from the file.
+    expect(refusal({ COHORT_KEEP_RUNS: '5' }, { keepRuns: -1 })).toMatch(/: keepRuns: Too small/);
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-config-'));
+    writeFileSync(join(dir, 'cohort.config.json'), '{"model": {"baseUrl": "notaurl"}}');
+    const file = join(dir, 'cohort.config.json');
+    expect(() => loadConfig({ env: {}, cwd: dir, file })).toThrow(
+      'Invalid configuration: model.baseUrl: must be an http or https URL',
+    );
   });
 
   it('refuses a cohort.config.json or .mcp.json that is a named pipe or a folder', () => {

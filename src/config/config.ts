@@ -5,7 +5,8 @@ import { jsonKind, McpServers } from '../schema/index.js';
 import { MAX_TIMER_MS } from '../bounded-call/index.js';
 import { CohortError, fromZodError } from '../errors/index.js';
 import { MAX_RESEARCH_TASKS } from '../schema/index.js';
-import { LogLevel, parseOtlpHeaders, TracingSettings } from '../telemetry/index.js';
+import { LogLevel, TracingSettings } from '../telemetry/index.js';
+import { configFromEnv, envVariableFor } from './env-settings.js';
 import { cannotRead, readFoundFile } from './found-file.js';
 import { parseJsonFile } from './json-file.js';
 import { sourceUrlProblem } from './source-url-template.js';
@@ -47,17 +48,14 @@ export const CONFIG_FILE = 'cohort.config.json';
  */
 export const MAX_DURATION_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
 
-/**
- * A duration setting in seconds with its default. `env` names the variable that sets it, so the
- * error says what to change whichever way the value was given.
- */
-const seconds = (value: number, env?: string) =>
+/** A duration setting in seconds with its default. */
+const seconds = (value: number) =>
   z
     .number()
     .positive()
     .max(
       MAX_DURATION_SECONDS,
-      `must be at most ${MAX_DURATION_SECONDS.toLocaleString('en-US')} seconds (about 24.8 days, the longest wait a timer can hold)${env ? `; it is set in cohort.config.json or by ${env}` : ''}`,
+      `must be at most ${MAX_DURATION_SECONDS.toLocaleString('en-US')} seconds (about 24.8 days, the longest wait a timer can hold)`,
     )
     .default(value);
 
@@ -73,11 +71,12 @@ const hasScheme = (text: string, schemes: readonly string[]) => {
 /**
  * An http(s) endpoint, checked when the configuration is read: a typo (`localhost:11434/v1`)
  * otherwise surfaced only after every retry of the first model call, as "Invalid URL". Empty
- * means unset, as for every variable (`OPENAI_BASE_URL=` turns the model off).
+ * means unset, as for every variable (`OPENAI_BASE_URL=` turns the model off). The message
+ * leaves the name to the loader: the setting's, or the variable's when one gave the value.
  */
-const httpUrl = (what: string, example: string) =>
+const httpUrl = (example: string) =>
   z.string().refine((text) => text === '' || hasScheme(text, ['http:', 'https:']), {
-    message: `${what} must be an http or https URL, such as ${example}`,
+    message: `must be an http or https URL, such as ${example}`,
   });
 
 /**
@@ -97,7 +96,7 @@ const corsOrigin = z.string().refine(
   },
   {
     message:
-      'COHORT_CORS_ORIGINS takes "*" or origins such as https://app.example.org (scheme, host and port, no path or trailing slash)',
+      'takes "*" or origins such as https://app.example.org (scheme, host and port, no path or trailing slash)',
   },
 );
 
@@ -110,7 +109,7 @@ const allowedHost = z
   .string()
   .regex(
     /^(\*|[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*\.?|\[[0-9a-f:.]+\])$/i,
-    'COHORT_ALLOWED_HOSTS takes "*" or host names as a Host header has them, such as cohort.example.org, 192.168.1.20 or [fe80::1] (no scheme, port or path)',
+    'takes "*" or host names as a Host header has them, such as cohort.example.org, 192.168.1.20 or [fe80::1] (no scheme, port or path)',
   )
   .transform((text) => text.toLowerCase());
 
@@ -122,8 +121,7 @@ export const CohortConfig = z.object({
   databaseUrl: z
     .string()
     .refine((text) => text === '' || hasScheme(text, ['postgres:', 'postgresql:']), {
-      message:
-        'DATABASE_URL must be a PostgreSQL URL, such as postgres://user:password@localhost:5432/cohort',
+      message: 'must be a PostgreSQL URL, such as postgres://user:password@localhost:5432/cohort',
     })
     .optional(),
   /**
@@ -154,7 +152,7 @@ export const CohortConfig = z.object({
     .trim()
     .superRefine((value, context) => {
       const problem = sourceUrlProblem(value);
-      if (problem) context.addIssue({ code: 'custom', message: `sourceUrl ${problem}` });
+      if (problem) context.addIssue({ code: 'custom', message: problem });
     })
     .optional(),
   logLevel: LogLevel.default('warn'),
@@ -200,12 +198,12 @@ export const CohortConfig = z.object({
   model: z
     .object({
       apiKey: z.string().optional(),
-      baseUrl: httpUrl('OPENAI_BASE_URL', 'http://localhost:11434/v1').optional(),
+      baseUrl: httpUrl('http://localhost:11434/v1').optional(),
       /** The `full` tier's model id unless `tiers.full` says otherwise. */
       name: z.string().default(DEFAULT_MODEL),
       tiers: z.object({ fast: z.string().optional(), full: z.string().optional() }).prefault({}),
       embeddingModel: z.string().optional(),
-      timeoutSeconds: seconds(120, 'COHORT_MODEL_TIMEOUT'),
+      timeoutSeconds: seconds(120),
       maxRetries: z.number().int().min(0).max(10).default(2),
       maxSteps: z.number().int().min(1).max(50).default(6),
       temperature: z.number().min(0).max(2).optional(),
@@ -244,10 +242,8 @@ export const CohortConfig = z.object({
   tools: z
     .object({
       tavilyApiKey: z.string().optional(),
-      tavilyBaseUrl: httpUrl('TAVILY_BASE_URL', 'https://api.tavily.com').default(
-        'https://api.tavily.com',
-      ),
-      arxivBaseUrl: httpUrl('ARXIV_BASE_URL', 'https://export.arxiv.org/api/query').default(
+      tavilyBaseUrl: httpUrl('https://api.tavily.com').default('https://api.tavily.com'),
+      arxivBaseUrl: httpUrl('https://export.arxiv.org/api/query').default(
         'https://export.arxiv.org/api/query',
       ),
       /** research-subagent.md §5: Semantic Scholar runs only when switched on and given a key. */
@@ -262,17 +258,17 @@ export const CohortConfig = z.object({
        * still running then is stopped (a command is killed with every process it started) and the
        * model reads why. Approval waits are not counted.
        */
-      callTimeoutSeconds: seconds(600, 'COHORT_TOOL_TIMEOUT'),
+      callTimeoutSeconds: seconds(600),
       maxOutputChars: z.number().int().positive().default(30_000),
     })
     .prefault({}),
   research: z
     .object({
-      timeoutRetrieval: seconds(30, 'TIMEOUT_RETRIEVAL'),
-      timeoutWebSearch: seconds(60, 'TIMEOUT_WEB_SEARCH'),
-      timeoutSubagent: seconds(300, 'TIMEOUT_SUBAGENT'),
-      timeoutPythonRepl: seconds(30, 'TIMEOUT_PYTHON_REPL'),
-      timeoutLlmCall: seconds(120, 'TIMEOUT_LLM_CALL'),
+      timeoutRetrieval: seconds(30),
+      timeoutWebSearch: seconds(60),
+      timeoutSubagent: seconds(300),
+      timeoutPythonRepl: seconds(30),
+      timeoutLlmCall: seconds(120),
       maxRetries: z.number().int().min(0).default(2),
       concurrency: z.number().int().min(1).default(4),
       maxTasks: z.number().int().min(1).max(MAX_RESEARCH_TASKS).default(5),
@@ -295,46 +291,37 @@ export type CohortConfigInput = z.input<typeof CohortConfig>;
 
 type Env = Record<string, string | undefined>;
 
-const number = (value: string | undefined, name: string): number | undefined => {
-  if (value === undefined || value === '') return undefined;
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed)) {
-    throw new CohortError('invalid_input', `${name} must be a number, got "${value}"`, {
-      field: name,
-    });
+/**
+ * The names a configuration error gives its field: a value the environment gave is named by its
+ * variable (`COHORT_KEEP_RUNS (keepRuns)`), since that is what the user set and would change; one
+ * the file or `overrides` (a command-line flag) gave keeps the setting's path.
+ */
+function variableNames(
+  error: z.ZodError,
+  env: Env,
+  overrides: Record<string, unknown>,
+): Record<string, string> {
+  const names: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const field = issue.path.join('.');
+    const overridden = issue.path.some(
+      (_, index) => valueAt(overrides, issue.path.slice(0, index + 1)) !== undefined,
+    );
+    const variable = overridden ? undefined : envVariableFor(field, env);
+    if (variable) names[field] = `${variable} (${field})`;
   }
-  return parsed;
-};
+  return names;
+}
 
-const FLAG_VALUES: Record<string, boolean> = {
-  on: true,
-  true: true,
-  '1': true,
-  off: false,
-  false: false,
-  '0': false,
-};
-
-const flag = (value: string | undefined, name: string): boolean | undefined => {
-  if (value === undefined || value === '') return undefined;
-  const word = value.trim().toLowerCase();
-  // Own keys only: `COHORT_ROUTING=constructor` found Object's constructor function.
-  const parsed = Object.hasOwn(FLAG_VALUES, word) ? FLAG_VALUES[word] : undefined;
-  if (parsed === undefined) {
-    throw new CohortError('invalid_input', `${name} must be on or off, got "${value}"`, {
-      field: name,
-    });
+/** The value at `path` in nested plain objects, or undefined. */
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
   }
-  return parsed;
-};
-
-const list = (value: string | undefined) =>
-  value === undefined || value === ''
-    ? undefined
-    : value
-        .split(',')
-        .map((item) => item.trim())
-        .filter(Boolean);
+  return current;
+}
 
 /** Drops undefined leaves so they do not override values from the file. */
 function prune(value: unknown): unknown {
@@ -372,80 +359,6 @@ function merge(base: Record<string, unknown>, over: Record<string, unknown>) {
         : value;
   }
   return out;
-}
-
-/** `COHORT_SANDBOX=off` (or `0`, `false`) is the explicit opt-out of the bash sandbox. */
-const sandboxSwitch = (value: string | undefined): boolean | undefined => {
-  if (value === undefined || value === '') return undefined;
-  if (/^(off|0|false|no)$/i.test(value)) return false;
-  if (/^(on|1|true|yes)$/i.test(value)) return true;
-  throw new CohortError('invalid_input', `COHORT_SANDBOX must be on or off, got "${value}"`, {
-    field: 'COHORT_SANDBOX',
-  });
-};
-
-/** The settings the environment gives, in the config's shape. */
-export function configFromEnv(env: Env): Record<string, unknown> {
-  return prune({
-    // Empty is unset, as for every other variable (an empty path would be the folder "").
-    dataDir: env.COHORT_DATA_DIR || undefined,
-    databaseUrl: env.DATABASE_URL,
-    keepRuns: number(env.COHORT_KEEP_RUNS, 'COHORT_KEEP_RUNS'),
-    keepSessions: number(env.COHORT_KEEP_SESSIONS, 'COHORT_KEEP_SESSIONS'),
-    agentDirs: list(env.COHORT_AGENT_DIRS),
-    sampleBook: env.COHORT_SAMPLE_BOOK,
-    sourceUrl: env.COHORT_SOURCE_URL,
-    logLevel: env.COHORT_LOG_LEVEL,
-    routing: {
-      enabled: flag(env.COHORT_ROUTING, 'COHORT_ROUTING'),
-      threshold: number(env.COHORT_ROUTING_THRESHOLD, 'COHORT_ROUTING_THRESHOLD'),
-      arbiter: flag(env.COHORT_ROUTING_ARBITER, 'COHORT_ROUTING_ARBITER'),
-      multiDomain: env.COHORT_MULTI_DOMAIN,
-    },
-    model: {
-      apiKey: env.OPENAI_API_KEY,
-      baseUrl: env.OPENAI_BASE_URL,
-      // OPENAI_MODEL is the variable of rag-agent-research.md §5; COHORT_MODEL wins when both are set.
-      name: env.COHORT_MODEL ?? env.OPENAI_MODEL,
-      tiers: { fast: env.COHORT_MODEL_FAST, full: env.COHORT_MODEL_FULL },
-      embeddingModel: env.COHORT_EMBEDDING_MODEL,
-      timeoutSeconds: number(env.COHORT_MODEL_TIMEOUT, 'COHORT_MODEL_TIMEOUT'),
-      maxSteps: number(env.COHORT_MAX_STEPS, 'COHORT_MAX_STEPS'),
-    },
-    server: {
-      port: number(env.PORT ?? env.COHORT_PORT, 'PORT'),
-      host: env.COHORT_HOST,
-      apiKey: env.COHORT_API_KEY,
-      corsOrigins: list(env.COHORT_CORS_ORIGINS),
-      allowedHosts: list(env.COHORT_ALLOWED_HOSTS),
-    },
-    tools: {
-      tavilyApiKey: env.TAVILY_API_KEY,
-      tavilyBaseUrl: env.TAVILY_BASE_URL,
-      arxivBaseUrl: env.ARXIV_BASE_URL,
-      useSemanticScholar: flag(env.USE_SEMANTIC_SCHOLAR, 'USE_SEMANTIC_SCHOLAR'),
-      semanticScholarApiKey: env.SEMANTIC_SCHOLAR_API_KEY,
-      semanticScholarBaseUrl: env.SEMANTIC_SCHOLAR_BASE_URL,
-      callTimeoutSeconds: number(env.COHORT_TOOL_TIMEOUT, 'COHORT_TOOL_TIMEOUT'),
-    },
-    telemetry: {
-      otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
-      otlpTracesEndpoint: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
-      otlpProtocol: env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL,
-      otlpHeaders: parseOtlpHeaders(
-        env.OTEL_EXPORTER_OTLP_TRACES_HEADERS ?? env.OTEL_EXPORTER_OTLP_HEADERS,
-      ),
-      serviceName: env.OTEL_SERVICE_NAME,
-    },
-    research: {
-      timeoutRetrieval: number(env.TIMEOUT_RETRIEVAL, 'TIMEOUT_RETRIEVAL'),
-      timeoutWebSearch: number(env.TIMEOUT_WEB_SEARCH, 'TIMEOUT_WEB_SEARCH'),
-      timeoutSubagent: number(env.TIMEOUT_SUBAGENT, 'TIMEOUT_SUBAGENT'),
-      timeoutPythonRepl: number(env.TIMEOUT_PYTHON_REPL, 'TIMEOUT_PYTHON_REPL'),
-      timeoutLlmCall: number(env.TIMEOUT_LLM_CALL, 'TIMEOUT_LLM_CALL'),
-    },
-    sandbox: { enabled: sandboxSwitch(env.COHORT_SANDBOX) },
-  }) as Record<string, unknown>;
 }
 
 /** What the configuration's files are called in errors about them. */
@@ -544,12 +457,15 @@ export function loadConfig(
   }
   const servers = projectMcpServers(cwd, fromFile.mcpServers, env);
   const withMcp = { ...fromFile, mcpServers: servers.merged };
-  const merged = merge(
-    merge(withMcp, configFromEnv(env)),
-    (prune(options.overrides ?? {}) as Record<string, unknown>) ?? {},
-  );
+  const overrides = (prune(options.overrides ?? {}) as Record<string, unknown>) ?? {};
+  const merged = merge(merge(withMcp, configFromEnv(env)), overrides);
   const result = CohortConfig.safeParse(merged);
-  if (!result.success) throw fromZodError(result.error, { prefix: 'Invalid configuration: ' });
+  if (!result.success) {
+    throw fromZodError(result.error, {
+      prefix: 'Invalid configuration: ',
+      names: variableNames(result.error, env, overrides),
+    });
+  }
   // Checked once every entry is valid, so a malformed one is named even before approval.
   const review = reviewProjectMcpServers({
     cwd,
