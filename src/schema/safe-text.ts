@@ -66,7 +66,7 @@ export function unsafeTextMessage(problem: JsonProblem, whole = 'input'): string
 /**
  * Checks a parsed JSON value without recursion (so no input can overflow the stack): nesting
  * deeper than `maxDepth`, or a key or string value holding a NUL character or an unpaired
- * surrogate. Returns the first problem found, or undefined.
+ * surrogate (unless `text: false`: depth only). Returns the first problem found, or undefined.
  *
  * @example
  * findJsonProblem(JSON.parse(body)); // { kind: 'too_deep', path: 'a.0.b' } | undefined
@@ -74,11 +74,14 @@ export function unsafeTextMessage(problem: JsonProblem, whole = 'input'): string
 export function findJsonProblem(
   value: unknown,
   maxDepth = MAX_JSON_DEPTH,
+  options: { text?: boolean } = {},
 ): JsonProblem | undefined {
+  const checkText = options.text ?? true;
   const stack: { value: unknown; depth: number; path: string }[] = [{ value, depth: 0, path: '' }];
   while (stack.length > 0) {
     const item = stack.pop() as (typeof stack)[number];
     if (typeof item.value === 'string') {
+      if (!checkText) continue;
       const found = unsafeTextFound(item.value);
       if (found) return { kind: 'unsafe_text', path: item.path, found };
       continue;
@@ -90,7 +93,7 @@ export function findJsonProblem(
       : Object.entries(item.value);
     for (const [key, inner] of entries) {
       const path = item.path ? `${item.path}.${key}` : key;
-      const found = unsafeTextFound(key);
+      const found = checkText ? unsafeTextFound(key) : undefined;
       if (found) return { kind: 'unsafe_text', path, found: `${found} of the key` };
       stack.push({ value: inner, depth: item.depth + 1, path });
     }

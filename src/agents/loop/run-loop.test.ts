@@ -3,6 +3,8 @@ import { APICallError } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { isCohortError } from '../../errors/index.js';
+import { toWire } from '../../schema/index.js';
+import { storableJson } from '../../store/storable-text.js';
 import { createScriptedModel, type ScriptedStep } from '../../test/scripted-model.js';
 import { defineTool, runLoop, runLoopStream, type LoopEvent } from './index.js';
 import { MAX_PARALLEL_TOOL_CALLS, MAX_TOOL_CALLS_PER_STEP } from './tool-execution.js';
@@ -179,6 +181,31 @@ describe('runLoop', () => {
       [true, 'tool fail failed: disk on fire'],
       [true, 'invalid arguments for tool add: arguments are not valid JSON'],
     ]);
+    expect(result.text).toBe('Done.');
+  });
+
+  it('refuses arguments nested deeper than a request body may be, keeping them as text', async () => {
+    // A hostile model's 5,000 nested arrays: storing the run (storableJson, toWire) overflowed.
+    const deep = `{"a": ${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    const model = scripted([
+      stream([
+        { type: 'tool-call', toolCallId: 'a', toolName: 'add', input: deep },
+        { type: 'tool-call', toolCallId: 'b', toolName: 'nope', input: deep },
+        {
+          type: 'finish',
+          usage: usage(1, 1),
+          finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+        },
+      ]),
+      textStep('Done.'),
+    ]);
+    const result = await runLoop({ ...base, model, messages: ask, tools: [addTool([])] });
+    expect(result.toolCalls.map((call) => [call.input, call.output])).toEqual([
+      [deep, 'invalid arguments for tool add: arguments are nested more than 64 levels deep'],
+      [deep, 'tool nope does not exist; available tools: add'],
+    ]);
+    expect(() => storableJson(result)).not.toThrow();
+    expect(() => toWire(result.messages)).not.toThrow();
     expect(result.text).toBe('Done.');
   });
 

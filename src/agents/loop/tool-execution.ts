@@ -1,4 +1,5 @@
 import { timerDelay } from '../../bounded-call/index.js';
+import { findJsonProblem, MAX_JSON_DEPTH } from '../../schema/index.js';
 import { GEN_AI, inSpan, type TraceSpan } from '../../telemetry/index.js';
 import type { JSONValue } from '@ai-sdk/provider';
 import type { ToolResultPart } from 'ai';
@@ -101,8 +102,7 @@ async function executeInSpan(
       unknownToolMessage(call.toolName, [...table.byName.keys()]),
     );
   const read = readJsonInput(call.input);
-  if (!read.ok)
-    return fail(call.input, invalidInputMessage(call.toolName, 'arguments are not valid JSON'));
+  if (!read.ok) return fail(call.input, invalidInputMessage(call.toolName, read.problem));
   const parsed = tool.inputSchema.safeParse(read.value);
   if (!parsed.success)
     return fail(read.value, invalidInputMessage(call.toolName, describeZodError(parsed.error)));
@@ -200,16 +200,28 @@ export function toolResultPart(call: ExecutedToolCall): ToolResultPart {
 }
 
 /** A tool call's arguments read as JSON; empty text is `{}`, a call with no arguments. */
-function readJsonInput(text: string): { ok: true; value: unknown } | { ok: false } {
+/**
+ * A tool call's JSON arguments, parsed. Arguments nested deeper than {@link MAX_JSON_DEPTH} are
+ * refused as a request body is: no tool takes them, and the run's records and wire forms walk
+ * every level (a hostile model's 5,000 nested arrays overflowed the stack storing the run: 500).
+ */
+function readJsonInput(
+  text: string,
+): { ok: true; value: unknown } | { ok: false; problem: string } {
   if (text.trim() === '') return { ok: true, value: {} };
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch {
-    return { ok: false };
+    return { ok: false, problem: 'arguments are not valid JSON' };
   }
+  if (findJsonProblem(value, MAX_JSON_DEPTH, { text: false })) {
+    return { ok: false, problem: `arguments are nested more than ${MAX_JSON_DEPTH} levels deep` };
+  }
+  return { ok: true, value };
 }
 
-/** A tool call's input as data, for records and events: text that is not JSON stays the text the model wrote. */
+/** A tool call's input as data, for records and events: text that is not JSON (or nested too deep) stays the text the model wrote. */
 export function parseToolInput(text: string): unknown {
   const read = readJsonInput(text);
   return read.ok ? read.value : text;
