@@ -51,12 +51,17 @@ export function resolveDenyPaths(
 /**
  * Paths under `root` whose last part is one of `names` (a match is not entered); symlinked
  * folders are not followed, {@link DENY_SEARCH_SKIPS} are not entered, and at most
- * {@link DENY_SEARCH_MAX_ENTRIES} entries are read.
+ * {@link DENY_SEARCH_MAX_ENTRIES} entries are read. With `ignoreCase`, `names` are given in
+ * lower case and match in any case.
  *
  * @example
  * findNames('/repo', new Set(['.env'])); // ['/repo/api/.env']
  */
-export function findNames(root: string, names: ReadonlySet<string>): string[] {
+export function findNames(
+  root: string,
+  names: ReadonlySet<string>,
+  options: { ignoreCase?: boolean } = {},
+): string[] {
   const matches: string[] = [];
   const pending = [root];
   let read = 0;
@@ -71,7 +76,7 @@ export function findNames(root: string, names: ReadonlySet<string>): string[] {
     read += children.length;
     for (const child of children) {
       const path = join(dir, child.name);
-      if (names.has(child.name)) matches.push(path);
+      if (names.has(options.ignoreCase ? child.name.toLowerCase() : child.name)) matches.push(path);
       else if (child.isDirectory() && !DENY_SEARCH_SKIPS.has(child.name)) pending.push(path);
     }
   }

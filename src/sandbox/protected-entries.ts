@@ -6,12 +6,13 @@ import {
   readdirSync,
   readSync,
   realpathSync,
+  renameSync,
   rmdirSync,
   unlinkSync,
   writeSync,
   type Stats,
 } from 'node:fs';
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { PROTECTED_PROJECT_ENTRIES } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 import { findNames } from './deny-paths.js';
@@ -29,7 +30,24 @@ export interface GuardedEntries {
   pinned: string[];
   /** Removes the placeholders this run was the last to use. */
   release(): void;
+  /**
+   * Moves aside the protected entries of subfolders the run created (`pkg/.git`, `a/.mcp.json`):
+   * an absent name this deep cannot be mounted read-only beforehand, so a command could otherwise
+   * plant one for the next cohort or git started in that subfolder. Each is renamed to
+   * `<name>.blocked-by-cohort` (numbered when taken), which nothing trusts; returns what was moved,
+   * relative to the workspace. Called once the run's processes are gone.
+   */
+  quarantine(): Quarantined[];
 }
+
+/** A protected entry a sandboxed run created in a subfolder, and the name it was moved to. */
+export interface Quarantined {
+  path: string;
+  movedTo: string;
+}
+
+/** The suffix a protected entry created by a sandboxed command is renamed with. */
+export const QUARANTINE_SUFFIX = '.blocked-by-cohort';
 
 /**
  * What a placeholder holds: no settings. A cohort killed in the middle of a command (Ctrl-C) leaves
@@ -70,6 +88,9 @@ const lstatOrUndefined = (path: string): Stats | undefined => {
  * try { spawn('bwrap', [...guarded.readOnly.flatMap((p) => ['--ro-bind', p, p]), …]); } finally { guarded.release(); }
  */
 export function guardProtectedEntries(root: string): GuardedEntries {
+  const nestedBefore = nestedNames(root);
+  const before = new Set(nestedBefore);
+  const quarantine = () => quarantineCreated(root, before);
   const readOnly: string[] = [];
   const pinned: string[] = [];
   const held: string[] = [];
@@ -138,14 +159,49 @@ export function guardProtectedEntries(root: string): GuardedEntries {
       held.push(path);
       readOnly.push(path);
     }
-    const nested = nestedEntries(root);
+    const nested = nestedEntries(root, nestedBefore);
     readOnly.push(...nested);
     pinned.push(...foldersBetween(root, nested));
   } catch (error) {
     release();
     throw error;
   }
-  return { readOnly, pinned, release };
+  return { readOnly, pinned, release, quarantine };
+}
+
+/** The names of {@link PROTECTED_PROJECT_ENTRIES} protected at any depth. */
+const anyDepthNames = () =>
+  new Set(
+    PROTECTED_PROJECT_ENTRIES.filter((entry) => entry.anyDepth).map((entry) =>
+      entry.name.toLowerCase(),
+    ),
+  );
+
+/**
+ * The protected names below the top of `root`, as found (not resolved), by the deny list's
+ * bounded search. Names compare in lower case: a case-insensitive file system reads `.Git` as
+ * `.git`.
+ */
+function nestedNames(root: string): string[] {
+  const names = anyDepthNames();
+  return findNames(root, names, { ignoreCase: true }).filter((path) => dirname(path) !== root);
+}
+
+/** Renames the nested protected entries not in `before` aside; see `GuardedEntries.quarantine`. */
+function quarantineCreated(root: string, before: ReadonlySet<string>): Quarantined[] {
+  const moved: Quarantined[] = [];
+  for (const path of nestedNames(root)) {
+    if (before.has(path)) continue;
+    let target = `${path}${QUARANTINE_SUFFIX}`;
+    for (let n = 2; lstatOrUndefined(target); n++) target = `${path}${QUARANTINE_SUFFIX}-${n}`;
+    try {
+      renameSync(path, target); // a symbolic link is renamed itself, never followed
+    } catch {
+      continue; // gone meanwhile, or its folder is read-only: nothing was planted there
+    }
+    moved.push({ path: relative(root, path), movedTo: relative(root, target) });
+  }
+  return moved;
 }
 
 /**
@@ -189,15 +245,12 @@ function foldersBetween(root: string, paths: readonly string[]): string[] {
  * The protected entries below the top of `root` (`pkg/.mcp.json`, `pkg/.git`), which a cohort or
  * git started in that subfolder trusts: the existing ones, found by the same bounded search as the
  * deny list's bare names. A symbolic link is kept read-only through its target when that is inside
- * the workspace (elsewhere is read-only anyway). Absent names this deep cannot all be guarded.
+ * the workspace (elsewhere is read-only anyway). Absent names this deep cannot be mounted
+ * beforehand: one a run creates is moved aside after it (`GuardedEntries.quarantine`).
  */
-function nestedEntries(root: string): string[] {
-  const names = new Set(
-    PROTECTED_PROJECT_ENTRIES.filter((entry) => entry.anyDepth).map((entry) => entry.name),
-  );
+function nestedEntries(root: string, paths: readonly string[]): string[] {
   const found: string[] = [];
-  for (const path of findNames(root, names)) {
-    if (dirname(path) === root) continue; // the top, guarded above
+  for (const path of paths) {
     const entry = lstatOrUndefined(path);
     if (!entry) continue;
     if (!entry.isSymbolicLink()) {

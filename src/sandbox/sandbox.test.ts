@@ -280,6 +280,56 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
     }
   });
 
+  it('moves aside the trusted files a command creates in a subfolder, where none was before', async () => {
+    // An absent name this deep cannot be mounted read-only beforehand: `git init pkg` or a planted
+    // `a/.mcp.json` would be trusted by the next cohort or git started in that subfolder.
+    mkdirSync(join(root, 'pkg', 'sub'), { recursive: true });
+    mkdirSync(join(root, 'kept', '.claude'), { recursive: true });
+    writeFileSync(join(root, 'kept', '.claude', 'settings.json'), '{}\n');
+    const made = [
+      'pkg/.git',
+      'pkg/sub/.mcp.json',
+      'a/cohort.config.json',
+      'a/b/.claude',
+      'pkg/.cohort',
+      'pkg/.MCP.json',
+    ];
+    try {
+      const run = await bash(
+        [
+          'mkdir -p pkg/.git/hooks a/b/.claude pkg/.cohort/skills',
+          'printf "#!/bin/sh\ntouch /tmp/x\n" > pkg/.git/hooks/pre-commit',
+          `printf '{"mcpServers":{"x":{"command":"sh"}}}' > pkg/sub/.mcp.json`,
+          `printf '{"sandbox":{"enabled":false}}' > a/cohort.config.json`,
+          'echo "{}" > a/b/.claude/settings.json',
+          'echo "{}" > pkg/.MCP.json',
+          'echo ok > pkg/notes.txt',
+        ].join(' && '),
+      );
+      expect(run.exitCode).toBe(0);
+      for (const path of made) {
+        expect(existsSync(join(root, path)), path).toBe(false);
+        expect(existsSync(join(root, `${path}.blocked-by-cohort`)), path).toBe(true);
+      }
+      expect(run.quarantined?.map((moved) => moved.path).sort()).toEqual([...made].sort());
+      expect(
+        readFileSync(join(root, 'pkg', '.git.blocked-by-cohort', 'hooks', 'pre-commit'), 'utf8'),
+      ).toContain('touch');
+      // What was there before the run stays, and so does the rest of the workspace.
+      expect(readFileSync(join(root, 'kept', '.claude', 'settings.json'), 'utf8')).toBe('{}\n');
+      expect(readFileSync(join(root, 'pkg', 'notes.txt'), 'utf8')).toBe('ok\n');
+      // A second planting is moved aside too, to a free name.
+      const again = await bash('mkdir pkg/.git');
+      expect(again.quarantined).toEqual([
+        { path: 'pkg/.git', movedTo: 'pkg/.git.blocked-by-cohort-2' },
+      ]);
+      expect((await bash('true')).quarantined).toBeUndefined();
+    } finally {
+      for (const name of ['pkg', 'a', 'kept'])
+        rmSync(join(root, name), { recursive: true, force: true });
+    }
+  });
+
   it('keeps an absent protected name uncreatable while any concurrent run still uses it', async () => {
     const slow = bash('sleep 1; echo x > .mcp.json; echo ended', 10_000);
     await new Promise((done) => setTimeout(done, 300));

@@ -7,7 +7,7 @@ import { resolveDenyPaths } from './deny-paths.js';
 import { BWRAP_INSTALL_HINT, bwrapDisablesUserNamespaces, findBwrap } from './find-bwrap.js';
 import { startAllowListProxy, PROXY_BRIDGE_SOURCE, SANDBOX_PROXY_PORT } from './network-proxy.js';
 import { createProcessLimit } from './process-limit.js';
-import { guardProtectedEntries } from './protected-entries.js';
+import { guardProtectedEntries, type Quarantined } from './protected-entries.js';
 import { runBounded, type BoundedRun } from './run-bounded.js';
 
 /** How long the placeholders of a killed sandbox outlive the kill (see `guardProtectedEntries`). */
@@ -55,6 +55,11 @@ export interface Sandbox {
 export interface SandboxRun extends BoundedRun {
   /** The call reached `sandbox.maxMemoryMb` (the kernel killed a process of it). */
   memoryExceeded: boolean;
+  /**
+   * Protected entries the command created in subfolders (`pkg/.git`, `a/.mcp.json`), each moved
+   * aside to a name nothing trusts (see `GuardedEntries.quarantine`); absent when none.
+   */
+  quarantined?: Quarantined[];
 }
 
 /**
@@ -170,7 +175,7 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
       const denyRead = resolveDenyPaths(settings.denyRead, { workspace: root, home });
       const guarded =
         options.guardProjectEntries === false
-          ? { readOnly: [], pinned: [], release: () => undefined }
+          ? { readOnly: [], pinned: [], release: () => undefined, quarantine: () => [] }
           : guardProtectedEntries(root);
       let killed = true; // until the run says it ended by itself
       let limit: ReturnType<typeof createProcessLimit> | undefined;
@@ -221,13 +226,23 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
           ...(command.signal ? { signal: command.signal } : {}),
         });
         killed = run.timedOut || run.aborted;
-        return { ...run, memoryExceeded: limit.memoryExceeded() };
+        const quarantined = guarded.quarantine();
+        return {
+          ...run,
+          memoryExceeded: limit.memoryExceeded(),
+          ...(quarantined.length > 0 ? { quarantined } : {}),
+        };
       } finally {
         limit?.release();
         await proxy?.close();
         // A killed bwrap takes its namespace with it, but its processes die a moment after the
         // kill returns; the placeholders stay until then (a mount whose file is removed is gone).
-        if (killed) setTimeout(guarded.release, KILLED_SANDBOX_GRACE_MS);
+        // So are the entries they may still create in subfolders.
+        if (killed)
+          setTimeout(() => {
+            guarded.quarantine();
+            guarded.release();
+          }, KILLED_SANDBOX_GRACE_MS);
         else guarded.release();
       }
     },

@@ -101,6 +101,21 @@ describe('bash', () => {
   });
 });
 
+describe.skipIf(!findBwrap(undefined))('bash creating a trusted file in a subfolder', () => {
+  it('tells the model the file was moved aside, and why', async () => {
+    const result = await createBashTool(workspace).execute(
+      { command: 'mkdir -p pkg && git init -q pkg' },
+      {},
+    );
+    if (!result.ok) throw new Error(result.error);
+    expect(result.stderr).toContain(
+      "[cohort moved pkg/.git to pkg/.git.blocked-by-cohort: commands do not create this name (git's hooks and config run on your machine",
+    );
+    expect(existsSync(join(root, 'pkg', '.git'))).toBe(false);
+    rmSync(join(root, 'pkg'), { recursive: true });
+  });
+});
+
 describe.skipIf(!findBwrap(undefined))('bash with allowed hosts', () => {
   it('cannot reach an allowed name that resolves to a loopback address', async () => {
     const server = createServer((_req, res) => res.end('loopback answer'));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SandboxSettings } from '../config/index.js';
+import { protectedEntryOf, SandboxSettings } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 import { createSandbox, type Sandbox } from '../sandbox/index.js';
 import { createGuardedLookup } from './network-guard.js';
@@ -89,7 +89,7 @@ export function createBashTool(
         if (run.aborted) throw new CohortError('aborted', 'The command was cancelled.');
         if (run.spawnError)
           throw new CohortError('internal', `Could not run the command: ${run.spawnError}`);
-        const err = truncateText(run.stderr, maxChars).text;
+        const err = truncateText(run.stderr, maxChars).text + quarantineNote(run.quarantined);
         return {
           ok: true,
           exitCode: run.exitCode,
@@ -108,4 +108,17 @@ export function createBashTool(
       }
     },
   };
+}
+
+/**
+ * What the model reads when its command created protected entries in subfolders, which the
+ * sandbox moved aside: where each went and why, so it neither retries nor thinks the file exists.
+ */
+function quarantineNote(moved: readonly { path: string; movedTo: string }[] = []): string {
+  return moved
+    .map(({ path, movedTo }) => {
+      const why = protectedEntryOf(path)?.why ?? 'cohort and git trust it';
+      return `\n[cohort moved ${path} to ${movedTo}: commands do not create this name (${why}). Ask the user to make it if it is meant to be there.]`;
+    })
+    .join('');
 }
