@@ -8,6 +8,7 @@ import {
   approvalDigest,
   trustedByEnv,
   userApprovalsPath,
+  withApprovalsLock,
   writeApprovals,
 } from './user-approvals.js';
 
@@ -164,12 +165,14 @@ export function reviewProjectMcpServers(options: {
  * approveProjectMcpServers(review, ['calc']);
  */
 export function approveProjectMcpServers(review: ProjectMcpReview, names: string[]): void {
-  const approvals = readApprovals(review.file);
-  const project = { ...(approvals.projects[review.project] ?? {}) };
-  for (const name of names) {
-    const server = review.servers.find((candidate) => candidate.name === name);
-    if (server) project[name] = server.digest;
-  }
-  approvals.projects[review.project] = project;
-  writeApprovals(review.file, approvals);
+  withApprovalsLock(review.file, () => {
+    const approvals = readApprovals(review.file);
+    const project = { ...(approvals.projects[review.project] ?? {}) };
+    for (const name of names) {
+      const server = review.servers.find((candidate) => candidate.name === name);
+      if (server) project[name] = server.digest;
+    }
+    approvals.projects[review.project] = project;
+    writeApprovals(review.file, approvals);
+  });
 }

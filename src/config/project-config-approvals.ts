@@ -8,6 +8,7 @@ import {
   approvalDigest,
   trustedByEnv,
   userApprovalsPath,
+  withApprovalsLock,
   writeApprovals,
 } from './user-approvals.js';
 import {
@@ -327,12 +328,14 @@ export function reviewProjectConfig(options: {
  * approveProjectConfig(review);
  */
 export function approveProjectConfig(review: ProjectConfigReview): void {
-  const approvals = readApprovals(review.file);
-  approvals.projects[review.project] = {
-    ...(approvals.projects[review.project] ?? {}),
-    [review.key]: review.digest,
-  };
-  writeApprovals(review.file, approvals);
+  withApprovalsLock(review.file, () => {
+    const approvals = readApprovals(review.file);
+    approvals.projects[review.project] = {
+      ...(approvals.projects[review.project] ?? {}),
+      [review.key]: review.digest,
+    };
+    writeApprovals(review.file, approvals);
+  });
 }
 
 /**

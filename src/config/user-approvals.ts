@@ -1,7 +1,18 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { CohortError } from '../errors/index.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -56,4 +67,87 @@ export function writeApprovals(file: string, approvals: unknown): void {
   const temporary = `${file}.${process.pid}.tmp`;
   writeFileSync(temporary, JSON.stringify(approvals, null, 2) + '\n', { mode: 0o600 });
   renameSync(temporary, file);
+}
+
+/** Longest wait for another process's hold of an approvals file before giving up. */
+export const APPROVALS_LOCK_WAIT_MS = 10_000;
+/** A hold older than this is a crashed process's: an update reads and writes in milliseconds. */
+const STALE_LOCK_MS = 30_000;
+
+/** Whether the process that wrote `lock` is gone (or wrote no process id and is long gone). */
+function staleLock(lock: string): boolean {
+  let text: string;
+  let age: number;
+  try {
+    text = readFileSync(lock, 'utf8');
+    age = Date.now() - statSync(lock).mtimeMs;
+  } catch {
+    return false; // released meanwhile: the next try takes it
+  }
+  if (age > STALE_LOCK_MS) return true;
+  const pid = Number(text.trim());
+  if (!Number.isInteger(pid) || pid <= 0) return false; // being written: wait
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Runs `update` (read an approvals file, change it, {@link writeApprovals}) holding
+ * `<file>.lock`, created exclusively. Two cohort processes approving at once (two folders' `cohort
+ * config approve`, a `cohort code` asking y/N beside `cohort mcp approve`) otherwise each wrote
+ * back the file as they had read it, and one approval they both reported was lost. A hold left by
+ * a process that died is taken over; one still held after `waitMs` is an error naming the lock.
+ *
+ * @example
+ * withApprovalsLock(file, () => writeApprovals(file, { ...readApprovals(file), more }));
+ */
+export function withApprovalsLock<T>(
+  file: string,
+  update: () => T,
+  waitMs = APPROVALS_LOCK_WAIT_MS,
+): T {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const lock = `${file}.lock`;
+  const deadline = Date.now() + waitMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    let fd: number | undefined;
+    try {
+      fd = openSync(lock, 'wx', 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    if (fd !== undefined) {
+      try {
+        writeSync(fd, String(process.pid));
+      } finally {
+        closeSync(fd);
+      }
+      try {
+        return update();
+      } finally {
+        unlinkSync(lock);
+      }
+    }
+    if (staleLock(lock)) {
+      try {
+        unlinkSync(lock);
+      } catch {
+        // another process took it over first
+      }
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      throw new CohortError(
+        'timeout',
+        `${file} is being written by another cohort process (it holds ${lock}) and was not released within ${waitMs / 1000} s. Try again; if no cohort is running, delete ${lock}.`,
+        { file },
+      );
+    }
+    Atomics.wait(pause, 0, 0, 10 + Math.random() * 20);
+  }
 }
