@@ -527,6 +527,102 @@ describe.skipIf(!hasGit)('git run by an unconfined command (sandbox.enabled: fal
   });
 });
 
+describe.skipIf(!hasGit)(
+  'git settings that run a program, unconfined (sandbox.enabled: false)',
+  () => {
+    it("runs none that a workspace's .git/config, an included file, a subfolder's repository or the workspace's ~/.gitconfig names", async () => {
+      // With the sandbox off, a `git status` or `git diff` the rules let through ran the clean and
+      // smudge filters, textconv, external diff, pager, editor, alias or credential helper a hostile
+      // .git/config named, on the host.
+      const repo = mkdtempSync(join(cache, 'cohort-git-'));
+      const marker = join(repo, 'ran.txt');
+      const git = (cwd: string, ...args: string[]) => {
+        const done = spawnSync('git', args, {
+          cwd,
+          encoding: 'utf8',
+          env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' },
+        });
+        if (done.status !== 0) throw new Error(done.stderr);
+      };
+      try {
+        const planted = join(repo, 'planted.sh');
+        writeFileSync(planted, `#!/bin/sh\necho "$*" >> ${marker}\ncat\n`, { mode: 0o755 });
+        const plant = (cwd: string) => {
+          git(cwd, 'init', '-q');
+          writeFileSync(join(cwd, 'a.txt'), 'one\n');
+          git(cwd, 'add', 'a.txt');
+          git(cwd, '-c', 'user.name=a', '-c', 'user.email=a@b', 'commit', '-qm', 'one');
+          writeFileSync(join(cwd, '.gitattributes'), '* filter=ev diff=ev\n');
+          writeFileSync(join(cwd, 'a.txt'), 'two\n');
+          for (const [key, value] of [
+            ['filter.ev.clean', `${planted} clean`],
+            ['filter.ev.smudge', `${planted} smudge`],
+            ['diff.ev.textconv', `${planted} textconv`],
+            ['core.pager', `${planted} pager`],
+            ['pager.log', `${planted} pager.log`],
+            ['core.editor', `${planted} editor`],
+            ['alias.st', `!${planted} alias`],
+            ['alias.co', 'checkout'],
+            ['credential.helper', `!${planted} credential`],
+            ['log.showSignature', 'true'],
+            ['gpg.program', `${planted} gpg`],
+            ['include.path', '../extra.cfg'],
+          ])
+            git(cwd, 'config', key as string, value as string);
+          writeFileSync(join(cwd, 'extra.cfg'), `[diff]\n\texternal = ${planted} external\n`);
+        };
+        plant(repo);
+        mkdirSync(join(repo, 'pkg'));
+        plant(join(repo, 'pkg'));
+        // HOME is the workspace for an unconfined command: its ~/.gitconfig is the workspace's.
+        writeFileSync(
+          join(repo, '.gitconfig'),
+          `[core]\n\tsshCommand = ${planted} ssh\n[filter "home"]\n\tclean = ${planted} home\n`,
+        );
+        writeFileSync(
+          join(repo, 'pkg', '.gitattributes'),
+          '* filter=ev diff=ev\nb.txt filter=home\n',
+        );
+        writeFileSync(join(repo, 'pkg', 'b.txt'), 'b\n');
+        const optedOut = createSandbox({
+          root: repo,
+          settings: settings({ enabled: false }),
+          parentEnv,
+        });
+        const commands = [
+          'git status --short',
+          'git diff',
+          'git diff --no-ext-diff',
+          'git log -p -1',
+          'git add a.txt',
+          'git -c user.name=a -c user.email=a@b commit -q',
+          'git -c user.name=a -c user.email=a@b commit -qm two',
+          'git st',
+          'git co -q HEAD~1 -- a.txt',
+          'echo url=https://example.org | git credential fill',
+          'git -C pkg status --short',
+          'git -C pkg diff',
+          'git -C pkg add b.txt a.txt',
+          'git -C pkg stash -q',
+          'git fetch -q ext::sh 2>/dev/null',
+          'git ls-remote ssh://example.invalid/x 2>/dev/null',
+          'echo done',
+        ];
+        const run = await optedOut.run({
+          argv: ['/bin/sh', '-c', commands.join('; ')],
+          timeoutMs: 20_000,
+          keepChars: 20_000,
+        });
+        expect(run.stdout, run.stderr).toContain('done\n');
+        expect(run.stdout).toContain('-one\n+two');
+        expect(existsSync(marker) ? readFileSync(marker, 'utf8') : '').toBe('');
+      } finally {
+        rmSync(repo, { recursive: true, force: true });
+      }
+    });
+  },
+);
+
 describe('hostAllowed', () => {
   it('matches exact names and *. subdomains, nothing else', () => {
     expect(hostAllowed('registry.npmjs.org', ['registry.npmjs.org'])).toBe(true);

@@ -7,6 +7,7 @@ import { resolveDenyPaths } from './deny-paths.js';
 import { BWRAP_INSTALL_HINT, bwrapDisablesUserNamespaces, findBwrap } from './find-bwrap.js';
 import { startAllowListProxy, PROXY_BRIDGE_SOURCE, SANDBOX_PROXY_PORT } from './network-proxy.js';
 import { createProcessLimit } from './process-limit.js';
+import { neutralGitEnv } from './neutral-git.js';
 import { guardProtectedEntries, type Quarantined } from './protected-entries.js';
 import { runBounded, type BoundedRun } from './run-bounded.js';
 
@@ -81,20 +82,6 @@ export function scrubbedEnv(
   };
 }
 
-/**
- * git settings every unconfined command runs with, given as git's environment form of `-c` (which
- * wins over every config file): no hooks, no `core.fsmonitor`. Without the sandbox a workspace's
- * `.git` (from an archive, or written by an earlier command) runs on the host, and a `git status`
- * or `git commit` the permission rules let through would run what its config or hooks name.
- */
-export const NEUTRAL_GIT_ENV: Readonly<Record<string, string>> = {
-  GIT_CONFIG_COUNT: '2',
-  GIT_CONFIG_KEY_0: 'core.hooksPath',
-  GIT_CONFIG_VALUE_0: '/dev/null',
-  GIT_CONFIG_KEY_1: 'core.fsmonitor',
-  GIT_CONFIG_VALUE_1: 'false',
-};
-
 /** Options of {@link createSandbox}. */
 export interface CreateSandboxOptions {
   /** The workspace (or scratch) folder: the only writable place, and the working folder. */
@@ -128,7 +115,7 @@ export interface CreateSandboxOptions {
  * {@link bwrapArgs}) with a process limit, a scrubbed environment and, when `allowedHosts` is set,
  * network only through a proxy that enforces the allow-list. Without bubblewrap that is an error
  * saying how to install it; `enabled: false` is the explicit opt-out (unconfined, as a plain shell,
- * with git's hooks and `core.fsmonitor` off: {@link NEUTRAL_GIT_ENV}).
+ * with no program a workspace's git config names run by git: {@link neutralGitEnv}).
  *
  * @example
  * const sandbox = createSandbox({ root: '/repo', settings: config.sandbox });
@@ -145,7 +132,7 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
       memoryLimit: 'none',
       run: async (command) => ({
         ...(await runBounded(command.argv[0] ?? '/bin/sh', command.argv.slice(1), {
-          env: { ...env, ...command.env, ...NEUTRAL_GIT_ENV },
+          env: { ...env, ...command.env, ...neutralGitEnv(root) },
           cwd: root,
           timeoutMs: command.timeoutMs,
           keepChars: command.keepChars,

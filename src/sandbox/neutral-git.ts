@@ -1,0 +1,147 @@
+import { spawnSync } from 'node:child_process';
+import { closeSync, lstatSync, openSync, readSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { findNames } from './deny-paths.js';
+
+/**
+ * git settings every unconfined command runs with whatever the workspace's config says: no hooks,
+ * no `core.fsmonitor`, no `ext::` transport (a URL rewrite to it runs a command). `HOME` is the
+ * workspace for such a command (see `scrubbedEnv`), so the "global" `~/.gitconfig` git would read
+ * is the workspace's own file; `GIT_CONFIG_GLOBAL=/dev/null` reads none.
+ */
+const FIXED_SETTINGS: readonly (readonly [string, string])[] = [
+  ['core.hooksPath', '/dev/null'],
+  ['core.fsmonitor', 'false'],
+  ['protocol.ext.allow', 'never'],
+];
+
+/**
+ * The settings of a repository's config that name a program git runs, each with the value that
+ * runs none: an identity for a text conversion (`cat`), the stock program where one is needed,
+ * else empty, which git reads as no filter or helper, or refuses to run ("cannot run :"), failing
+ * the command instead of running what the config named (`git diff --no-ext-diff` still works).
+ */
+const COMMAND_SETTINGS: readonly (readonly [RegExp, string])[] = [
+  [/^filter\..+\.(clean|smudge|process)$/, ''],
+  [/^diff\..+\.textconv$/, 'cat'],
+  [/^diff\..+\.command$/, ''],
+  [/^diff\.external$/, ''],
+  [/^merge\..+\.driver$/, ''],
+  [/^credential\.(.+\.)?helper$/, ''],
+  [/^core\.(pager|editor)$/, 'cat'],
+  [/^pager\..+$/, 'false'],
+  [/^sequence\.editor$/, 'cat'],
+  [/^interactive\.difffilter$/, 'cat'],
+  [/^core\.sshcommand$/, 'ssh'],
+  [/^core\.(askpass|gitproxy|alternaterefscommand)$/, ''],
+  [/^gpg\.program$/, 'gpg'],
+  [/^gpg\.openpgp\.program$/, 'gpg'],
+  [/^gpg\.x509\.program$/, 'gpgsm'],
+  [/^gpg\.ssh\.program$/, 'ssh-keygen'],
+  [/^gpg\.ssh\.defaultkeycommand$/, ''],
+  [/^submodule\..+\.update$/, 'checkout'],
+  [/^remote\..+\.uploadpack$/, 'git-upload-pack'],
+  [/^remote\..+\.receivepack$/, 'git-receive-pack'],
+  [/^(difftool|mergetool|browser|man)\..+\.(cmd|path)$/, ''],
+  [/^web\.browser$/, ''],
+  [/^sendemail\.(.+\.)?(smtpserver|tocmd|cccmd|headercmd|sendmailcmd)$/, ''],
+];
+
+/** How long listing one repository's settings may take before it is given up. */
+const LIST_TIMEOUT_MS = 5000;
+
+/**
+ * git's environment form of `-c` (which wins over every config file) for an unconfined command
+ * in `root`: the fixed settings above, and every setting of the workspace's repositories (the
+ * top one and those of subfolders, found by the deny list's bounded search; with their included
+ * files and worktree configs) that names a program, set to run none. Without the sandbox a
+ * workspace's `.git` (from an archive, a clone, or written by an earlier command) runs on the
+ * host, and a `git status` or `git diff` the permission rules let through would run what its
+ * config names (a clean filter, a textconv, a pager, an alias, a credential helper). Read at each
+ * command's start: a setting a command adds is neutral from the next command on.
+ *
+ * @example
+ * spawn('/bin/sh', ['-c', 'git status'], { env: { ...env, ...neutralGitEnv('/repo') } });
+ */
+export function neutralGitEnv(root: string, gitPath = 'git'): Record<string, string> {
+  const settings = new Map<string, string>(FIXED_SETTINGS);
+  for (const worktree of repositoriesIn(root))
+    for (const [key, value] of repositorySettings(worktree, gitPath)) {
+      if (settings.has(key)) continue;
+      const name = key.toLowerCase();
+      // An alias runs a program only as `!command`; `co = checkout` stays.
+      if (name.startsWith('alias.')) {
+        if (value.trimStart().startsWith('!')) settings.set(key, '');
+        continue;
+      }
+      const neutral = COMMAND_SETTINGS.find(([pattern]) => pattern.test(name));
+      if (neutral) settings.set(key, neutral[1]);
+    }
+  const env: Record<string, string> = {
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_CONFIG_COUNT: String(settings.size),
+  };
+  [...settings].forEach(([key, value], index) => {
+    env[`GIT_CONFIG_KEY_${index}`] = key;
+    env[`GIT_CONFIG_VALUE_${index}`] = value;
+  });
+  return env;
+}
+
+/** The folders of `root` with a `.git` (a folder, or a file naming the repository). */
+function repositoriesIn(root: string): string[] {
+  const folders = findNames(root, new Set(['.git'])).map((path) => dirname(path));
+  try {
+    lstatSync(resolve(root, '.git'));
+    if (!folders.includes(root)) folders.unshift(root);
+  } catch {
+    // no repository at the top
+  }
+  return folders.filter(isRepositoryEntry);
+}
+
+/** True when `folder/.git` is a folder or a small file (`gitdir: …`), not a symbolic link. */
+function isRepositoryEntry(folder: string): boolean {
+  try {
+    const entry = lstatSync(resolve(folder, '.git'));
+    if (entry.isDirectory()) return true;
+    if (!entry.isFile()) return false;
+    const fd = openSync(resolve(folder, '.git'), 'r');
+    try {
+      const head = Buffer.alloc(8);
+      return head.subarray(0, readSync(fd, head, 0, 8, 0)).toString() === 'gitdir: ';
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The settings a repository's own config files give (the local config, its worktree config and
+ * what they include; not the system's or the user's), as git reads them: reading config runs no
+ * program. None when git is missing or the listing fails.
+ */
+function repositorySettings(worktree: string, gitPath: string): [string, string][] {
+  const listed = spawnSync(gitPath, ['config', '--list', '--includes', '-z'], {
+    cwd: worktree,
+    encoding: 'utf8',
+    timeout: LIST_TIMEOUT_MS,
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_DIR: resolve(worktree, '.git'),
+    },
+  });
+  if (listed.status !== 0 || typeof listed.stdout !== 'string') return [];
+  // `-z`: each setting is its name, a newline and its value (no newline for a bare `key`), then NUL.
+  return listed.stdout
+    .split('\0')
+    .filter(Boolean)
+    .map((entry) => {
+      const at = entry.indexOf('\n');
+      return at < 0 ? [entry, ''] : [entry.slice(0, at), entry.slice(at + 1)];
+    });
+}
