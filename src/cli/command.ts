@@ -12,6 +12,11 @@ export interface CliIo {
    * (see terminal-text.ts). Absent where nothing is a terminal (tests).
    */
   control?(stream: 'stdout' | 'stderr', sequence: string): void;
+  /**
+   * True when stdin is a terminal, so a person is there to answer a question (an approval); a
+   * piped stdin's lines are input, not answers. Absent is false.
+   */
+  readonly stdinIsTTY?: boolean;
   /** Lines typed by the user (interactive `cohort chat`); undefined when stdin is not readable. */
   readonly stdin?: AsyncIterable<string>;
 }

@@ -30,6 +30,9 @@ export function processIo(): CliIo {
     env: process.env,
     cwd: process.cwd(),
     isTTY: Boolean(process.stdout.isTTY),
+    get stdinIsTTY() {
+      return Boolean(process.stdin.isTTY);
+    },
     // Made on first use: a line reader starts consuming stdin at once, which would take the
     // protocol messages away from `cohort mcp`'s stdio transport.
     get stdin() {

@@ -1,5 +1,6 @@
 import type { Assistant, OpenedAssistant } from '../assistant/index.js';
 import {
+  approveProjectConfig,
   approveProjectMcpServers,
   loadConfig,
   mcpServerCommandLine,
@@ -90,6 +91,66 @@ export function configAndMcpReview(
   const config = configFor(io, values, { onProjectMcpReview: (found) => void (review = found) });
   if (!review) throw new CohortError('invalid_input', 'The configuration was not read.');
   return { config, review };
+}
+
+/**
+ * True when a person can answer a y/N question: stdin and stdout are terminals. A piped stdin
+ * (`cohort code < tasks.txt`) holds input, not answers, and a prompt on a redirected stdout would
+ * wait unseen.
+ */
+export const canAsk = (io: CliIo): boolean => io.isTTY && io.stdinIsTTY === true;
+
+/**
+ * Asks once, y/N (default No), whether to apply the guarded settings of a project file not
+ * approved yet (a found `cohort.config.json`, the workspace's `.claude/settings.json`, a skill's
+ * `allowed-tools`), listing them as `cohort config approve` does; a "y" is recorded as that
+ * command would (same digest, same approvals file). Returns true for a yes, false for anything
+ * else, undefined at the end of input (ask nothing more).
+ *
+ * @example
+ * if (!(await askToApproveConfig(io, review, readLine))) io.stderr(unapprovedConfigMessage(review));
+ */
+export async function askToApproveConfig(
+  io: CliIo,
+  review: ProjectConfigReview,
+  readLine: () => Promise<string | undefined>,
+): Promise<boolean | undefined> {
+  const settings = review.guarded.map(
+    (setting) => `  ${setting.path} = ${JSON.stringify(setting.value)} (${setting.why})\n`,
+  );
+  io.stdout(
+    `\n? ${review.configFile} sets what is not approved for this folder (a repository's settings could use them against you):\n${settings.join('')}  Apply them (and remember for this folder)? [y/N] `,
+  );
+  const line = await readLine();
+  if (line === undefined) return undefined;
+  if (!/^y(es)?$/i.test(line.trim())) return false;
+  approveProjectConfig(review);
+  io.stdout(`  Approved (recorded in ${review.file}).\n`);
+  return true;
+}
+
+/**
+ * `configFor` for an interactive run (`cohort code` on a terminal, see {@link canAsk}): asks
+ * y/N about the guarded settings of a found `cohort.config.json` not approved yet
+ * ({@link askToApproveConfig}), then about the project's `.mcp.json` servers
+ * ({@link configAskingForMcp}).
+ */
+export async function configAskingForApproval(
+  io: CliIo,
+  values: Record<string, unknown>,
+  readLine: () => Promise<string | undefined>,
+): Promise<CohortConfig> {
+  let review: ProjectConfigReview | undefined;
+  configFor(io, values, {
+    onProjectConfigReview: (found) => void (review = found),
+    onProjectMcpReview: () => undefined,
+  });
+  const found = review as ProjectConfigReview | undefined;
+  if (found && !found.approved && !(await askToApproveConfig(io, found, readLine))) {
+    toldUnapprovedConfig.add(io);
+    io.stderr(unapprovedConfigMessage(found));
+  }
+  return configAskingForMcp(io, values, readLine);
 }
 
 /**

@@ -27,7 +27,13 @@ import { openStore } from '../../store/index.js';
 import { createWorkspace, parsePermissionRule } from '../../tools/index.js';
 import type { CliCommand, CliIo } from '../command.js';
 import { parseCommandArgs, requirePositional, stringFlag } from '../args.js';
-import { configAskingForMcp, configFor, STORE_FLAGS } from '../open.js';
+import {
+  askToApproveConfig,
+  canAsk,
+  configAskingForApproval,
+  configFor,
+  STORE_FLAGS,
+} from '../open.js';
 import { countOf } from '../../telemetry/index.js';
 
 const usage =
@@ -186,19 +192,25 @@ export function createCodeCommand(
       const workspace = createWorkspace(
         resolve(io.cwd, stringFlag(values, 'workspace') ?? '.'),
       ).root;
-      // On a terminal, the project's unapproved MCP servers are asked about once each.
-      const config =
-        io.isTTY && lines.available && !values.json
-          ? await configAskingForMcp(io, values, () => lines.next())
-          : configFor(io, values);
-      // The workspace's .claude settings and skills widen the rules only once approved: say which
-      // did not.
+      // On a terminal, the folder's unapproved cohort.config.json settings and MCP servers are
+      // asked about once each (y/N).
+      const interactive = canAsk(io) && lines.available && !values.json;
+      const config = interactive
+        ? await configAskingForApproval(io, values, () => lines.next())
+        : configFor(io, values);
+      // The workspace's .claude settings and skills widen the rules only once approved: on a
+      // terminal each is asked about (y/N), otherwise, or when declined, stderr says which did not.
       const workspaceSettings = reviewWorkspaceSettings(workspace, {
         env: io.env,
         ...(io.env.HOME ? { home: io.env.HOME } : {}),
       });
-      for (const review of workspaceSettings)
-        if (!review.approved) io.stderr(unapprovedConfigMessage(review));
+      let asking = interactive;
+      for (const review of workspaceSettings) {
+        if (review.approved) continue;
+        const answer = asking ? await askToApproveConfig(io, review, () => lines.next()) : false;
+        if (answer === undefined) asking = false;
+        if (!answer) io.stderr(unapprovedConfigMessage(review));
+      }
       let coding;
       try {
         coding = openCoding({ config, ...(options.model ? { model: options.model } : {}) });

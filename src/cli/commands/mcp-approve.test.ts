@@ -168,6 +168,7 @@ describe('project MCP servers need approval', () => {
       },
       cwd,
       isTTY: true,
+      stdinIsTTY: true,
       stdin: (async function* () {
         yield 'n'; // marker
         yield 'y'; // calc
