@@ -99,6 +99,7 @@ const RAW_REQUESTS: readonly string[] = [
   `GET /${'a'.repeat(70_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
   'GET /healthz HTTP/1.1\r\nHost: x\r\n\x00: y\r\n\r\n',
   '\r\n\r\n\r\n',
+  'POST /route HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\n{}',
 ];
 
 function sendRaw(base: URL, raw: string): Promise<string> {

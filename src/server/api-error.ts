@@ -9,13 +9,15 @@ export type HttpOnlyCode =
   | 'unsupported_media_type'
   | 'request_timeout'
   | 'headers_too_large'
+  | 'expectation_failed'
   | 'host_not_allowed'
   | 'origin_not_allowed'
   | 'store_unavailable';
 
 /** An error as the HTTP API reports it: a status and the `{ error: { code, message, field } }` body. */
 export interface ApiError {
-  status: 400 | 401 | 403 | 404 | 405 | 408 | 409 | 413 | 415 | 422 | 429 | 431 | 500 | 503 | 504;
+  status:
+    400 | 401 | 403 | 404 | 405 | 408 | 409 | 413 | 415 | 417 | 422 | 429 | 431 | 500 | 503 | 504;
   code: CohortErrorCode | HttpOnlyCode;
   message: string;
   /** The wrong field in wire (snake_case) form, when one field is to blame. */
@@ -34,6 +36,7 @@ const STATUS: Record<ApiError['code'], ApiError['status']> = {
   unsupported_media_type: 415,
   request_timeout: 408,
   headers_too_large: 431,
+  expectation_failed: 417,
   host_not_allowed: 403,
   origin_not_allowed: 403,
   invalid_input: 422,

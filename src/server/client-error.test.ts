@@ -115,6 +115,14 @@ describe('a request Node refuses before the app sees it', () => {
     expect(running.openRequests()).toBe(0);
   }, 15_000);
 
+  it('answers an Expect header other than 100-continue with a JSON 417 naming it, and closes', async () => {
+    const reply = await sendRaw(
+      'POST /route HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nExpect: 200-ok\r\nContent-Length: 13\r\n\r\n{"query":"x"}',
+    );
+    expectApiError(reply, 417, 'expectation_failed', /cannot meet the Expect header "200-ok"/);
+    expect(reply.headers.connection).toBe('close');
+  });
+
   it('answers CONNECT (a proxy tunnel) with a JSON 405 naming the methods, and closes', async () => {
     const reply = await sendRaw('CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n');
     expectApiError(reply, 405, 'method_not_allowed', /does not take CONNECT: it is an HTTP API/);

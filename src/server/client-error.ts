@@ -178,6 +178,41 @@ export function refuseConnect(logger: Logger): (request: IncomingMessage, socket
 }
 
 /**
+ * A `checkExpectation` listener for a Node HTTP server: a request whose `Expect` header is not
+ * `100-continue` (the one expectation HTTP/1.1 defines) gets the API's JSON 417
+ * `expectation_failed` naming the header, with `Connection: close` (its body is not read). Node's
+ * own answer is a 417 with no body.
+ *
+ * @example
+ * server.on('checkExpectation', refuseExpectation(logger));
+ */
+export function refuseExpectation(
+  logger: Logger,
+): (request: IncomingMessage, response: ServerResponse) => void {
+  return (request, response) => {
+    const requestId = requestIdFor(undefined);
+    const expect = String(request.headers.expect ?? '').slice(0, 100);
+    const answer = apiError(
+      'expectation_failed',
+      `The server cannot meet the Expect header "${expect}": it takes only "Expect: 100-continue", or none.`,
+    );
+    logger.child({ request_id: requestId }).info('client_error', {
+      status: answer.status,
+      code: answer.code,
+    });
+    const body = JSON.stringify(errorBody(answer));
+    response.shouldKeepAlive = false;
+    response.writeHead(answer.status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      connection: 'close',
+      [REQUEST_ID_HEADER]: requestId,
+    });
+    response.end(body);
+  };
+}
+
+/**
  * Wraps a Node request listener so that an HTTP/1.1 request without a `Host` header (which
  * RFC 9112 requires) is answered 400 in the API's JSON shape with `Connection: close`. Node's own
  * check (`requireHostHeader`) answers with no body, so the server turns it off and checks here;

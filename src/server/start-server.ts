@@ -6,6 +6,7 @@ import {
   adapterErrorResponse,
   answerClientError,
   refuseConnect,
+  refuseExpectation,
   requireHost,
 } from './client-error.js';
 import {
@@ -138,6 +139,7 @@ export async function startServer(
     );
     created.on('clientError', answerClientError({ requestTimeoutMs: requestTimeout, logger }));
     created.on('connect', refuseConnect(logger));
+    created.on('checkExpectation', refuseExpectation(logger));
     created.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, host, port)));
     created.listen(port, host, () => resolve(created));
   });
