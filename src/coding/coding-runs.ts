@@ -153,6 +153,16 @@ async function traced(
 }
 
 /**
+ * Why a run cannot be answered. A run stays `running` in the store when the process running it
+ * was killed (kill -9, a crash): the answer says so and what to do, where "it is running" alone
+ * left the user waiting for a run that would never finish.
+ */
+function notWaitingMessage(runId: string, status: string): string {
+  if (status !== 'running') return `Run "${runId}" is not waiting for approval (it is ${status}).`;
+  return `Run "${runId}" is not waiting for approval: it was answered and is running. If the cohort process running it stopped before it finished, the run cannot go on: send the request again.`;
+}
+
+/**
  * Answers a paused coding run and resumes it from the store: `answers` maps each pending call id
  * (or `*` for all) to yes, no or always. Only one caller can resume a run (the status moves from
  * `awaiting_approval` to `running` atomically); a run that is not waiting is `conflict`, an
@@ -170,13 +180,7 @@ export async function answerCodeRun(
   const run = await runs.get(runId);
   if (!run || run.kind !== CODE_RUN_KIND) throw noCodingRun(runId);
   if (run.status !== AWAITING_APPROVAL)
-    throw new CohortError(
-      'conflict',
-      `Run "${runId}" is not waiting for approval (it is ${run.status}).`,
-      {
-        field: 'run_id',
-      },
-    );
+    throw new CohortError('conflict', notWaitingMessage(runId, run.status), { field: 'run_id' });
   const input = RunInput.parse(run.input);
   const state = RunOutput.parse(run.output).state as CodingRunState;
   const missing = state.pending.filter((call) => !answers[call.toolCallId] && !answers['*']);

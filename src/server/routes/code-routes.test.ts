@@ -79,6 +79,23 @@ describe('POST /code (PGlite)', async () => {
     expect(again.status).toBe(409);
   });
 
+  it('says what to do with a run left running by a process that was killed', async () => {
+    const { post } = server(store, writingModel('killed.txt'));
+    const run = (await (await post('/code', { request: 'write killed.txt' })).json()) as CodeJson;
+    // What a server killed (kill -9) after claiming the answer leaves in the store.
+    expect(await store.runs.claim(run.run_id, 'awaiting_approval', 'running')).toBe(true);
+    const answered = await post(`/code/runs/${run.run_id}/approval`, { decision: 'yes' });
+    expect(answered.status).toBe(409);
+    expect(await answered.json()).toMatchObject({
+      error: {
+        code: 'conflict',
+        message: expect.stringContaining(
+          'If the cohort process running it stopped before it finished, the run cannot go on: send the request again.',
+        ) as string,
+      },
+    });
+  });
+
   it('no returns a tool error the model reads; always runs it', async () => {
     const declined = server(store, writingModel('no.txt'));
     const run = (await (
