@@ -1,11 +1,7 @@
 import { resolve } from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelMessage } from 'ai';
-import {
-  PermissionMode,
-  unapprovedConfigMessage,
-  type PermissionSettings,
-} from '../../config/index.js';
+import { PermissionMode, type PermissionSettings } from '../../config/index.js';
 import { CohortError, isCohortError } from '../../errors/index.js';
 import {
   createSubagentTracker,
@@ -16,7 +12,6 @@ import {
 import {
   loadCodeSession,
   openCoding,
-  reviewWorkspaceSettings,
   saveCodeSession,
   type ApprovalAnswer,
   type ApprovalRequest,
@@ -34,6 +29,7 @@ import {
   configFor,
   STORE_FLAGS,
 } from '../open.js';
+import { tellUnapproved, unapprovedWorkspaceSettings } from '../workspace-notices.js';
 import { countOf } from '../../telemetry/index.js';
 
 const usage =
@@ -200,16 +196,11 @@ export function createCodeCommand(
         : configFor(io, values);
       // The workspace's .claude settings and skills widen the rules only once approved: on a
       // terminal each is asked about (y/N), otherwise, or when declined, stderr says which did not.
-      const workspaceSettings = reviewWorkspaceSettings(workspace, {
-        env: io.env,
-        ...(io.env.HOME ? { home: io.env.HOME } : {}),
-      });
       let asking = interactive;
-      for (const review of workspaceSettings) {
-        if (review.approved) continue;
+      for (const review of unapprovedWorkspaceSettings(io, workspace)) {
         const answer = asking ? await askToApproveConfig(io, review, () => lines.next()) : false;
         if (answer === undefined) asking = false;
-        if (!answer) io.stderr(unapprovedConfigMessage(review));
+        if (!answer) tellUnapproved(io, review);
       }
       let coding;
       try {

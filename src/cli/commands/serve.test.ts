@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -51,6 +51,36 @@ describe('cohort serve', () => {
     process.emit('SIGTERM', 'SIGTERM');
     expect(await exit).toBe(0);
     expect(io.out.join('')).toContain('Stopped.');
+  }, 120_000);
+
+  it("says once at start which of its folder's .claude settings /code leaves out, as cohort code does", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'cohort-serve-claude-'));
+    mkdirSync(join(cwd, '.claude'));
+    writeFileSync(
+      join(cwd, '.claude', 'settings.json'),
+      JSON.stringify({ permissions: { allow: ['Bash(ls:*)'] } }),
+    );
+    const book = mkdtempSync(join(tmpdir(), 'cohort-serve-book-'));
+    writeFileSync(join(book, 'topics.md'), '# Topics\n\nA topic is a named bus for messages.\n');
+    const env = {
+      COHORT_DATA_DIR: 'memory://',
+      COHORT_SAMPLE_BOOK: book,
+      HOME: mkdtempSync(join(tmpdir(), 'cohort-serve-home-')),
+      // A model makes /code usable; it is not called at start.
+      OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+    };
+    const io = { ...captureIo(env), cwd };
+    const exit = serveCommand.run(['--port', '0', '--host', '127.0.0.1'], io);
+    while (!io.out.join('').includes('serving the book assistant'))
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    process.emit('SIGTERM', 'SIGTERM');
+    expect(await exit).toBe(0);
+    const told = io.err.join('');
+    expect(told).toContain(
+      `cohort ignored these settings of ${join(cwd, '.claude', 'settings.json')}: they are not approved for this folder`,
+    );
+    expect(told).toContain('permissions.allow = ["Bash(ls:*)"]');
+    expect(told.split('cohort ignored these settings').length).toBe(2);
   }, 120_000);
 
   it('has the lexical index ready before it says it is serving', async () => {

@@ -1,3 +1,4 @@
+import { hasModel } from '../../config/index.js';
 import { CohortError } from '../../errors/index.js';
 import { assertPortFree, startServer, useServerHeapSettings } from '../../server/index.js';
 import { createLogger, LogLevel } from '../../telemetry/index.js';
@@ -5,6 +6,7 @@ import { integerFlag, parseCommandArgs, stringFlag } from '../args.js';
 import type { CliCommand } from '../command.js';
 import { prepareNewFolderInChild } from '../first-start.js';
 import { configFor, ingestionReport, openForCli, STORE_FLAGS } from '../open.js';
+import { tellUnapproved, unapprovedWorkspaceSettings } from '../workspace-notices.js';
 
 const usage =
   'cohort serve [--port 8787] [--host 127.0.0.1] [--log-level info] [--data-dir DIR] [--config FILE]';
@@ -46,6 +48,10 @@ export const serveCommand: CliCommand = {
     const host = stringFlag(values, 'host');
     const level = levelOf(stringFlag(values, 'log-level'));
     const config = configFor(io, values);
+    // With a model, `/code` works on this folder: its .claude settings and skills are left out
+    // until approved, said once here as `cohort code` says it (a request has no terminal to tell).
+    if (hasModel(config))
+      for (const review of unapprovedWorkspaceSettings(io, io.cwd)) tellUnapproved(io, review);
     const settings = {
       ...config.server,
       ...(port !== undefined ? { port } : {}),
@@ -72,7 +78,12 @@ export const serveCommand: CliCommand = {
     await opened.knowledgeBase.warm?.().catch(() => undefined);
     let running;
     try {
-      running = await startServer(opened, { server: settings, logger, close: opened.close });
+      running = await startServer(opened, {
+        server: settings,
+        logger,
+        close: opened.close,
+        coding: { workspace: io.cwd },
+      });
     } catch (error) {
       await opened.close();
       throw error;
