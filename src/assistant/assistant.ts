@@ -86,6 +86,15 @@ export interface TraceSink {
 /** The `kind` of an answer's run in the store. */
 export const ANSWER_RUN_KIND = 'answer';
 
+/** What an answer's run records as its input: the question, its session and who asked. */
+export interface AnswerRunInput {
+  query: string;
+  /** The session, or `anonymous`. */
+  sessionId: string;
+  /** {@link AskOptions.owner}, when the caller gave one. */
+  owner?: string;
+}
+
 /** How one question is asked. */
 export interface AskOptions {
   /** Cancels the answer (a client that went away); its trace is recorded as `cancelled`. */
@@ -95,6 +104,12 @@ export interface AskOptions {
    * `traceparent` (see `parseTraceparent`). The answer's own trace (`cohort.ask`) nests under it.
    */
   parent?: TraceSpan | RemoteParent;
+  /**
+   * Who asks, as the server knows its caller (a digest of its API key): recorded with the
+   * answer's trace, so that only that caller reads the trace of an answer without a session (one
+   * in a session is its owner's). Never shown in the trace.
+   */
+  owner?: string;
 }
 
 /** An assistant: route → agent(s) → (synthesis) → ChatResponse. */
@@ -173,7 +188,17 @@ export function createAssistant(options: AssistantOptions): Assistant {
       status = ended;
       if (error !== undefined) root.fail(error);
       root.end(attributes);
-      if (collector) recordTrace(request.query, sessionId, queryId, ended, collector);
+      if (collector)
+        recordTrace(
+          {
+            query: request.query,
+            sessionId,
+            ...(streamOptions.owner ? { owner: streamOptions.owner } : {}),
+          },
+          queryId,
+          ended,
+          collector,
+        );
     };
     try {
       for await (const event of answer(request, sessionId, queryId, root, streamOptions)) {
@@ -198,15 +223,14 @@ export function createAssistant(options: AssistantOptions): Assistant {
   }
 
   function recordTrace(
-    query: string,
-    sessionId: string,
+    input: AnswerRunInput,
     queryId: string,
     status: string,
     collector: SpanCollector,
   ): void {
     try {
       options.traces?.recordTrace(
-        { id: queryId, kind: ANSWER_RUN_KIND, status, input: { query, sessionId } },
+        { id: queryId, kind: ANSWER_RUN_KIND, status, input },
         collector.spans,
       );
     } catch (cause) {

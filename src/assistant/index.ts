@@ -1,6 +1,7 @@
 export {
   createAssistant,
   ANSWER_RUN_KIND,
+  type AnswerRunInput,
   type Assistant,
   type AssistantEvent,
   type AssistantOptions,

@@ -67,6 +67,11 @@ export interface McpServedParts {
    * stdio.
    */
   requireRun?: RequireRunAccess;
+  /**
+   * Who calls (the `/mcp` request's API key, as `AskOptions.owner`): an answer without a session
+   * records it, so that only that key reads its trace. Absent over stdio.
+   */
+  owner?: string;
 }
 
 /** The message of a failure that is not a CohortError: the same words the HTTP API uses. */
@@ -111,12 +116,16 @@ function define<S extends z.ZodType>(tool: {
 
 /** An answer as a tool result: the text (with its Sources footer) and the whole response. */
 async function answer(
-  { assistant, claimSession }: McpServedParts,
+  { assistant, claimSession, owner }: McpServedParts,
   request: ChatRequest,
   { signal, span }: ToolCallContext,
 ): Promise<CallToolResult> {
   if (request.sessionId && claimSession) await claimSession(request.sessionId);
-  const response = await assistant.ask(request, { signal, ...(span ? { parent: span } : {}) });
+  const response = await assistant.ask(request, {
+    signal,
+    ...(span ? { parent: span } : {}),
+    ...(owner ? { owner } : {}),
+  });
   // The same rule as /chat: an answer that could not search, reach the model or finish within
   // its step cap is that failure (a tool error with its message), not an answer.
   const failure = answerFailure(response);

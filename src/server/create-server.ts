@@ -18,7 +18,7 @@ import { withFastRoute } from './fast-route.js';
 import { requestGuard, type RequestSource } from './host-guard.js';
 import { storeHealth } from './store-health.js';
 import { rateLimit } from './rate-limit.js';
-import { requireRunAccess, requireSessionAccess } from './session-access.js';
+import { askedBy, requireRunAccess, requireSessionAccess } from './session-access.js';
 import { REQUEST_ID_HEADER, requestContext } from './request-context.js';
 import { chatRoutes } from './routes/chat-routes.js';
 import { healthBody, metaRoutes } from './routes/meta-routes.js';
@@ -246,6 +246,8 @@ export function buildServer(
       version: (version ??= packageVersion()),
       // A session is the API key's that first used it, over MCP as over /chat.
       claimSession: (sessionId) => requireSessionAccess(c, store, sessionId, { claim: true }),
+      // So is the trace of an answer without a session.
+      ...askedBy(c),
       // A research run is the API key's that started it, over MCP as over /research.
       requireRun: (runId, access, refusal) => requireRunAccess(c, store, runId, access, refusal),
     })),

@@ -192,6 +192,40 @@ describe('runs belong to the API key that started them', () => {
     expect((await request('key-a', 'GET', `/runs/${queryId}/trace`)).status).toBe(200);
   });
 
+  it("the trace of an anonymous answer is the key's that asked, over /chat, /chat/stream, /v1 and MCP", async () => {
+    // An answer without a session kept no owner: another key that learnt its query_id (from a
+    // shared log, a screenshot) read the question, the answer's passages and the routing.
+    const { request, mcp } = serve('key-a, key-b');
+    const queryIds: string[] = [];
+    const chat = await request('key-a', 'POST', '/chat', { query: 'What is a topic?' });
+    queryIds.push(((await chat.json()) as { query_id: string }).query_id);
+    const stream = await (
+      await request('key-a', 'POST', '/chat/stream', { query: 'What is a topic?' })
+    ).text();
+    queryIds.push(/"query_id":"([^"]+)"/.exec(stream)?.[1] ?? 'missing');
+    const tool = (await mcp('key-a', 'ask', { query: 'What is a topic?' })) as {
+      structuredContent?: { query_id?: string };
+    };
+    queryIds.push(tool.structuredContent?.query_id ?? 'missing');
+    const v1 = await request('key-a', 'POST', '/v1/chat/completions', {
+      model: 'cohort',
+      messages: [{ role: 'user', content: 'What is a topic?' }],
+    });
+    expect(v1.status).toBe(200);
+    // A completion's id is its answer's query id.
+    queryIds.push(((await v1.json()) as { id: string }).id.replace(/^chatcmpl-/, ''));
+    for (const queryId of queryIds) {
+      expect(queryId).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      );
+      expect(
+        await refusal(await request('key-b', 'GET', `/runs/${queryId}/trace`), queryId),
+        queryId,
+      ).toEqual(await refusal(await request('key-b', 'GET', `/runs/${UNKNOWN}/trace`), UNKNOWN));
+      expect((await request('key-a', 'GET', `/runs/${queryId}/trace`)).status, queryId).toBe(200);
+    }
+  });
+
   it('with one key, or none, every run stays usable as before', async () => {
     for (const key of ['only-key', undefined]) {
       const { request } = serve(key, writingModel(`single-${key ?? 'none'}.txt`));

@@ -42,6 +42,18 @@ export async function requireSessionAccess(
 }
 
 /**
+ * The `owner` of an answer's `AskOptions`: the caller's principal when API keys are in use, so
+ * the trace of an answer without a session is that key's alone; nothing without keys.
+ *
+ * @example
+ * await assistant.ask(request, { signal, ...askedBy(c) });
+ */
+export function askedBy(c: Context<ServerEnv>): { owner?: string } {
+  const principal = c.get('principal');
+  return principal ? { owner: principal } : {};
+}
+
+/**
  * True when `owner` (a session's or a run's, from the store's `owners`) is an API key other than
  * the caller's. Nothing recorded, or no keys in use, is nobody else's.
  */

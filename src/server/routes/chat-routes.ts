@@ -7,7 +7,7 @@ import { degradedFailure } from '../degraded-answer.js';
 import { eventStreamResponse } from '../event-stream.js';
 import { readBody } from '../read-body.js';
 import type { ServerEnv } from '../server-env.js';
-import { requireSessionAccess } from '../session-access.js';
+import { askedBy, requireSessionAccess } from '../session-access.js';
 
 /**
  * `POST /chat` (one `ChatResponse`), `POST /chat/stream` (SSE: `route`, `delta`, `citations`,
@@ -26,7 +26,7 @@ export function chatRoutes(parts: {
   app.post('/chat', async (c) => {
     const request = await readBody(c, ChatRequest);
     await requireSessionAccess(c, store, request.sessionId, { claim: true });
-    const response = await assistant.ask(request, { signal: c.req.raw.signal });
+    const response = await assistant.ask(request, { signal: c.req.raw.signal, ...askedBy(c) });
     const failure = degradedFailure(response);
     if (failure) throw new HttpError(failure);
     return c.json(toWire(response));
@@ -41,7 +41,7 @@ export function chatRoutes(parts: {
     const request = await readBody(c, ChatRequest);
     await requireSessionAccess(c, store, request.sessionId, { claim: true });
     return eventStreamResponse(c, {
-      start: (signal) => assistant.askStream(request, { signal }),
+      start: (signal) => assistant.askStream(request, { signal, ...askedBy(c) }),
       store,
       write: async (event, send) => {
         if (event.type === 'route') await send('route', routeResponse(event.route));

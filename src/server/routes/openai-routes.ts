@@ -23,7 +23,7 @@ import {
 } from '../openai-schemas.js';
 import { readBody } from '../read-body.js';
 import type { ServerEnv } from '../server-env.js';
-import { derivedSessionId, requireSessionAccess } from '../session-access.js';
+import { askedBy, derivedSessionId, requireSessionAccess } from '../session-access.js';
 import { resumeEvents, startEvents } from '../start-events.js';
 
 /**
@@ -85,7 +85,9 @@ export function openAiRoutes(parts: {
     const abort = clientAbort(c);
     let started;
     try {
-      started = await startEvents(assistant.askStream(input, { signal: abort.signal }));
+      started = await startEvents(
+        assistant.askStream(input, { signal: abort.signal, ...askedBy(c) }),
+      );
     } catch (error) {
       // The question travels in `messages`, so that is the field to name.
       if (isCohortError(error, 'invalid_input') && error.field === 'query') {

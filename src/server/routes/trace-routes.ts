@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import { ANSWER_RUN_KIND } from '../../assistant/index.js';
+import { ANSWER_RUN_KIND, type AnswerRunInput } from '../../assistant/index.js';
 import { toWire } from '../../schema/index.js';
 import type { RunRecord, Store } from '../../store/index.js';
 import { traceView } from '../../telemetry/index.js';
@@ -11,16 +11,18 @@ import { isAnotherKeys } from '../session-access.js';
 type TraceStore = Pick<Store, 'runs' | 'sessions' | 'owners'>;
 
 /**
- * True when the caller may read `run`'s trace: an answer is its session's (an anonymous answer,
- * which keeps no session, is nobody's: its query id is the only key to it), any other run the API
- * key's that started it.
+ * True when the caller may read `run`'s trace: an answer in a session is the session owner's, an
+ * answer without one the API key's that asked (recorded with it; one recorded before owners were,
+ * or asked without keys, is nobody's: its query id, a random UUID returned only to the caller, is
+ * then the only key to it), any other run the API key's that started it.
  */
 async function mayRead(c: Context<ServerEnv>, store: TraceStore, run: RunRecord): Promise<boolean> {
   if (!c.get('principal')) return true;
   if (run.kind === ANSWER_RUN_KIND) {
-    const sessionId = (run.input as { sessionId?: unknown } | null)?.sessionId;
-    if (typeof sessionId !== 'string' || sessionId === 'anonymous') return true;
-    return !isAnotherKeys(c, await store.sessions.ownerOf(sessionId));
+    const input = (run.input ?? {}) as Partial<Record<keyof AnswerRunInput, unknown>>;
+    if (typeof input.sessionId === 'string' && input.sessionId !== 'anonymous')
+      return !isAnotherKeys(c, await store.sessions.ownerOf(input.sessionId));
+    return !isAnotherKeys(c, typeof input.owner === 'string' ? input.owner : undefined);
   }
   return !isAnotherKeys(c, await store.owners.ownerOf('run', run.id));
 }
