@@ -70,6 +70,23 @@ for (const engine of testEngines()) {
         expect(Number(rows[0]?.n)).toBe(MIGRATIONS.length);
       });
 
+      it('refuses a store a newer cohort migrated, naming both versions', async () => {
+        // An older process on a shared PostgreSQL read and wrote tables a newer one had changed
+        // (migration 5 dropped session_owners): every session check failed with a bare SQL error.
+        const newer = Math.max(...MIGRATIONS.map((m) => m.id)) + 1;
+        await store.db.exec(
+          `INSERT INTO schema_migrations (id, name) VALUES (${newer}, 'from a newer cohort')`,
+        );
+        try {
+          await expect(migrate(store.db)).rejects.toThrow(
+            `This database was migrated by a newer cohort (schema migration ${newer}; this cohort knows up to ${newer - 1})`,
+          );
+        } finally {
+          await store.db.exec(`DELETE FROM schema_migrations WHERE id = ${newer}`);
+        }
+        await migrate(store.db);
+      });
+
       it('moves the owners of sessions recorded before runs had owners into owners', async () => {
         await store.db.exec(`
           CREATE TABLE session_owners (session_id TEXT PRIMARY KEY, owner TEXT NOT NULL,

@@ -1,3 +1,4 @@
+import { CohortError } from '../errors/index.js';
 import type { Db } from './db.js';
 
 /**
@@ -106,7 +107,10 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
     id: 5,
     name: 'owners of sessions and runs (session_owners generalised)',
     // Written to run again safely: a store whose schema_migrations was lost re-creates an empty
-    // session_owners (migration 2), which this copies from and drops.
+    // session_owners (migration 2), which this copies from and drops. Not additive: a process of
+    // a cohort from before it, still running on a shared PostgreSQL, fails every session check
+    // ('relation "session_owners" does not exist'); stop those first (docs: README, Upgrading).
+    // From here on such a process refuses a newer schema at start (`migrate`).
     sql: `
       CREATE TABLE IF NOT EXISTS owners (
         kind TEXT NOT NULL,
@@ -157,9 +161,22 @@ async function appliedMigrations(db: Db): Promise<Set<number>> {
   return read();
 }
 
-/** Applies the migrations not yet recorded in `schema_migrations`. */
+/** The last migration this cohort knows. */
+const NEWEST_MIGRATION = Math.max(...MIGRATIONS.map((migration) => migration.id));
+
+/**
+ * Applies the migrations not yet recorded in `schema_migrations`. A store a newer cohort migrated
+ * (a migration id past {@link NEWEST_MIGRATION}) is refused: this process's statements may no
+ * longer fit its tables (a shared PostgreSQL during an upgrade).
+ */
 export async function migrate(db: Db): Promise<void> {
   const applied = await appliedMigrations(db);
+  const newer = [...applied].filter((id) => id > NEWEST_MIGRATION);
+  if (newer.length > 0)
+    throw new CohortError(
+      'internal',
+      `This database was migrated by a newer cohort (schema migration ${Math.max(...newer)}; this cohort knows up to ${NEWEST_MIGRATION}): its tables may not be what this version reads and writes. Run the newer cohort here, or upgrade this one; stop older processes before starting a newer one on a shared database.`,
+    );
   for (const migration of MIGRATIONS) {
     if (applied.has(migration.id)) continue;
     await db.transaction(async (tx) => {
