@@ -26,6 +26,12 @@ export type HealthResponse = z.infer<typeof HealthResponse>;
 export const MAX_SESSION_MESSAGES = 1000;
 /** How many messages `GET /sessions/:id/messages` returns when no `limit` is given. */
 export const DEFAULT_SESSION_MESSAGES = 100;
+/**
+ * Most UTF-8 bytes of message text one `GET /sessions/:id/messages` reads: the newest messages
+ * whose newer ones hold less than this (see `SessionRepo.history`). A model's answer may be a
+ * million characters, and 1,000 of them made one page of gigabytes.
+ */
+export const MAX_SESSION_PAGE_BYTES = 32 * 1024 * 1024;
 
 const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${MAX_SESSION_MESSAGES}, in decimal digits only`;
 

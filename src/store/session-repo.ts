@@ -33,6 +33,21 @@ const defaultLogger = createLogger({ level: 'warn' });
 // writes, and they reach the engine in the order they were made.
 const caches = new WeakMap<Db, { cache: SessionCache; writer: TurnWriter }>();
 
+/**
+ * The newest of `messages` (oldest first) down to the first whose newer messages' contents reach
+ * `maxBytes` UTF-8 bytes, as `SessionRepo.read` chooses them in the engine.
+ */
+function newestWithin(messages: Message[], maxBytes: number | undefined): Message[] {
+  if (maxBytes === undefined) return messages;
+  let first = messages.length;
+  let newer = 0;
+  while (first > 0 && newer < maxBytes) {
+    first--;
+    newer += Buffer.byteLength((messages[first] as Message).content);
+  }
+  return messages.slice(first);
+}
+
 /** Conversation history per session. */
 export class SessionRepo {
   private readonly cache: SessionCache | undefined;
@@ -159,12 +174,18 @@ export class SessionRepo {
       });
   }
 
-  /** The last `limit` messages of a session, oldest first. */
-  async history(sessionId: string, limit: number): Promise<Message[]> {
+  /**
+   * The last `limit` messages of a session, oldest first. With `maxBytes`, only those whose newer
+   * messages' contents add up to less than that many UTF-8 bytes (so the newest always, and at
+   * most one message past the budget), chosen by the engine before any text is read: a model's
+   * answers may each be up to a million characters, and 1,000 of them in one page were a string
+   * past what V8 can hold (500) and gigabytes of the server's memory.
+   */
+  async history(sessionId: string, limit: number, maxBytes?: number): Promise<Message[]> {
     const cache = this.cache;
-    if (!cache || limit > cache.depth) return this.read(sessionId, limit);
+    if (!cache || limit > cache.depth) return this.read(sessionId, limit, maxBytes);
     const known = cache.get(sessionId, limit);
-    if (known) return known;
+    if (known) return newestWithin(known, maxBytes);
     const read = cache.beginRead(sessionId);
     let messages: Message[] | undefined;
     try {
@@ -172,10 +193,11 @@ export class SessionRepo {
     } finally {
       cache.endRead(read, messages);
     }
-    return messages.slice(Math.max(0, messages.length - limit));
+    return newestWithin(messages.slice(Math.max(0, messages.length - limit)), maxBytes);
   }
 
-  private async read(sessionId: string, limit: number): Promise<Message[]> {
+  private async read(sessionId: string, limit: number, maxBytes?: number): Promise<Message[]> {
+    // octet_length reads a stored text's size without decompressing it.
     const { rows } = await this.db.query<{
       role: 'user' | 'assistant';
       content: string;
@@ -183,10 +205,11 @@ export class SessionRepo {
       created_at: string | Date;
     }>(
       `SELECT role, content, agent_name, created_at FROM (
-         SELECT id, role, content, agent_name, created_at FROM messages
-         WHERE session_id = $1 ORDER BY id DESC LIMIT $2
-       ) recent ORDER BY id ASC`,
-      [sessionId, limit],
+         SELECT id, role, content, agent_name, created_at,
+           SUM(octet_length(content)) OVER (ORDER BY id DESC) - octet_length(content) AS newer_bytes
+         FROM messages WHERE session_id = $1 ORDER BY id DESC LIMIT $2
+       ) recent WHERE $3::bigint IS NULL OR newer_bytes < $3::bigint ORDER BY id ASC`,
+      [sessionId, limit, maxBytes ?? null],
     );
     return rows.map((row) => ({
       role: row.role,

@@ -80,6 +80,23 @@ for (const engine of testEngines()) {
         expect(await store.sessions.history('s1', 10)).toEqual([]);
       });
 
+      it('reads at most a budget of bytes of history, newest first, from the cache and the engine alike', async () => {
+        const id = randomUUID();
+        for (let i = 0; i < 6; i++) {
+          await store.sessions.save(id, { role: 'user', content: `${i}`.repeat(100) });
+        }
+        const direct = new SessionRepo(store.db);
+        for (const repo of [store.sessions, direct]) {
+          // Newer messages under 250 bytes: the newest three (the third passes the budget).
+          const read = await repo.history(id, 10, 250);
+          expect(read.map((m) => m.content[0])).toEqual(['3', '4', '5']);
+          expect((await repo.history(id, 10, 1)).map((m) => m.content[0])).toEqual(['5']);
+          expect(await repo.history(id, 2, 10_000)).toHaveLength(2);
+          expect(await repo.history(id, 10)).toHaveLength(6);
+        }
+        await store.sessions.delete(id);
+      });
+
       it('keeps each turn whole and adjacent when turns of one session commit at once', async () => {
         const id = randomUUID();
         await Promise.all(

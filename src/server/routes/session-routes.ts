@@ -3,6 +3,7 @@ import { SessionId, toWire } from '../../schema/index.js';
 import type { Store } from '../../store/index.js';
 import { apiError, HttpError } from '../api-error.js';
 import {
+  MAX_SESSION_PAGE_BYTES,
   SessionMessagesQuery,
   type SessionDeletedResponse,
   type SessionMessagesResponse,
@@ -47,7 +48,11 @@ export function sessionRoutes(parts: { store: Pick<Store, 'sessions'> }) {
       throw new HttpError(apiError('bad_request', message, 'limit'));
     }
     await requireSessionAccess(c, store, sessionId, { claim: false });
-    const messages = await store.sessions.history(sessionId, query.data.limit);
+    const messages = await store.sessions.history(
+      sessionId,
+      query.data.limit,
+      MAX_SESSION_PAGE_BYTES,
+    );
     if (messages.length === 0) throw noSession(sessionId);
     const body: SessionMessagesResponse = { sessionId, messages, total: messages.length };
     return c.json(toWire(body));
