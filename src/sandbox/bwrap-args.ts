@@ -28,6 +28,23 @@ export interface SandboxPlan {
   disableUserNamespaces?: boolean;
 }
 
+/**
+ * The parts of the sandbox's own `/proc` that are the host kernel's, not the sandbox's: sysctls
+ * (`kernel.core_pattern`, `vm.*`…), the SysRq trigger, IRQ and bus settings. They are mounted
+ * read-only over the new `/proc`, as Docker and Flatpak do. A fresh `/proc` shows them writable to
+ * uid 0, and dropping every capability does not stop root writing a file root owns: run as root,
+ * `echo x > /proc/sys/kernel/core_pattern` in a command changed the host's core pattern (a `|prog`
+ * pattern runs `prog` as root on the host at the next crash).
+ */
+export const HOST_KERNEL_PROC = [
+  '/proc/sys',
+  '/proc/sysrq-trigger',
+  '/proc/irq',
+  '/proc/bus',
+  '/proc/fs',
+  '/proc/acpi',
+];
+
 /** System folders whose sockets (D-Bus, Docker, PostgreSQL) must not be reachable inside. */
 const SOCKET_FOLDERS = ['/run', '/var/run'];
 
@@ -58,7 +75,8 @@ function hostView(visible: readonly string[] | undefined): string[] {
 
 /**
  * bubblewrap's arguments for `plan`: every namespace unshared (no network, own PID namespace so
- * `/proc` shows only the sandbox, own IPC and UTS), every capability dropped, the host file system
+ * `/proc` shows only the sandbox, own IPC and UTS; the host kernel's settings in it read-only,
+ * {@link HOST_KERNEL_PROC}), every capability dropped, the host file system
  * read-only (or only `plan.visible`), a private `/tmp`, `/run` emptied (host sockets unreachable), `writable` bound
  * read-write, `denyRead` masked, and the sandbox killed with its parent. `command` follows `--`.
  *
@@ -78,6 +96,8 @@ export function bwrapArgs(plan: SandboxPlan, command: readonly string[]): string
     '/dev',
     '--proc',
     '/proc',
+    // `-try`: a kernel without one of them (no ACPI) has nothing to protect there.
+    ...HOST_KERNEL_PROC.flatMap((path) => ['--ro-bind-try', path, path]),
     '--tmpfs',
     '/tmp',
   ];
