@@ -11,9 +11,12 @@ export interface ProtectedProjectEntry {
   why: string;
   /**
    * What the sandbox puts at the name, for the command's time, while it is absent, mounted
-   * read-only so that the name cannot be created: a file holding `{}` (no settings), or for `.git`
-   * an empty folder, which git passes over as no repository (an empty `.git` file would break every
-   * git command run in the folder meanwhile, a parent repository's included).
+   * read-only so that the name cannot be created: a file holding `{}` (no settings) for a settings
+   * file, an empty folder for a folder. An empty `.git` folder is passed over by git as no
+   * repository (an empty `.git` file would break every git command run in the folder meanwhile,
+   * a parent repository's included); an empty `.cohort` is a data folder the next cohort fills (a
+   * `.cohort` file left by a cohort killed mid-command stopped every later start there: "The data
+   * folder ".cohort" is not a folder").
    */
   placeholder: 'file' | 'folder';
   /**
@@ -55,19 +58,19 @@ export const PROTECTED_PROJECT_ENTRIES: readonly ProtectedProjectEntry[] = [
   {
     name: '.claude',
     why: "it holds the project's settings (permissions, hooks), skills and agents, which cohort and Claude Code trust",
-    placeholder: 'file',
+    placeholder: 'folder',
     anyDepth: true,
   },
   {
     name: DEFAULT_DATA_DIR,
     why: "it holds cohort's project skills and agents and its data folder",
-    placeholder: 'file',
+    placeholder: 'folder',
     anyDepth: true,
   },
   {
     name: 'skills',
     why: "it holds the project's skills, whose allowed-tools run without asking",
-    placeholder: 'file',
+    placeholder: 'folder',
     anyDepth: false,
   },
 ];

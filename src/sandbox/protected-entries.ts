@@ -50,10 +50,10 @@ export interface Quarantined {
 export const QUARANTINE_SUFFIX = '.blocked-by-cohort';
 
 /**
- * What a placeholder holds: no settings. A cohort killed in the middle of a command (Ctrl-C) leaves
- * its placeholders behind; `{}` is read as an empty configuration and an empty `.mcp.json`, and a
- * file where `.claude`, `.cohort` or `skills` would be a folder is passed over, so one left behind
- * changes nothing until the user deletes it (an empty file was "not JSON" at the next start).
+ * What a file placeholder holds: no settings. A cohort killed in the middle of a command (Ctrl-C,
+ * kill -9) leaves its placeholders behind; `{}` is read as an empty configuration and an empty
+ * `.mcp.json`, and the folder placeholders (`.git`, `.claude`, `.cohort`, `skills`) are empty
+ * folders, so one left behind changes nothing (an empty file was "not JSON" at the next start).
  */
 const PLACEHOLDER = '{}\n';
 
@@ -76,8 +76,9 @@ const lstatOrUndefined = (path: string): Stats | undefined => {
  * `.mcp.json`, `.claude`, `.cohort`, `skills`) for a sandbox on `root`. An existing entry is
  * mounted read-only over itself. An absent one cannot be made read-only, and a mount needs a file
  * to land on, so a placeholder is created for the run's time and mounted read-only: a file holding
- * {@link PLACEHOLDER}, or for `.git` an empty folder (so `git init` and a planted `.git/config` or
- * hook fail inside, where they would run on the host at the user's next git command). Inside, the
+ * {@link PLACEHOLDER}, or for a folder (`.git`, `.claude`, `.cohort`, `skills`) an empty folder (so
+ * `git init` and a planted `.git/config` or hook fail inside, where they would run on the host at
+ * the user's next git command). Inside, the
  * name cannot be written, removed, renamed or replaced (it is a mount point), and nothing can be
  * created under it. It is removed when the last run of this process that uses
  * it ends. A symbolic link at the top is refused: a mount follows it, which would leave the name

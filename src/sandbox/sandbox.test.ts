@@ -343,6 +343,17 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
     expect(existsSync(join(root, '.mcp.json'))).toBe(false);
   });
 
+  it('makes the placeholders a killed cohort leaves behind harmless: no settings, empty folders', async () => {
+    const slow = bash('sleep 2', 10_000);
+    await new Promise((done) => setTimeout(done, 300));
+    // What kill -9 of cohort now would leave: the next cohort uses an empty .cohort as its data
+    // folder (a .cohort file stopped every start there: 'The data folder ".cohort" is not a folder').
+    for (const name of ['.cohort', '.claude', 'skills', '.git'])
+      expect(readdirSync(join(root, name)), name).toEqual([]);
+    expect(readFileSync(join(root, '.mcp.json'), 'utf8')).toBe('{}\n');
+    await slow;
+  });
+
   it('keeps the placeholders of a killed command a moment longer, then removes them', async () => {
     const run = await bash('sleep 30', 300);
     expect(run.timedOut).toBe(true);
