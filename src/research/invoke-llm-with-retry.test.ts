@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { loadConfig } from '../config/index.js';
+import { createModelProvider } from '../models/index.js';
+import { startFakeOpenAI } from '../test/fake-openai-server.js';
 import { createScriptedModel } from '../test/scripted-model.js';
 import { invokeLlmWithRetry } from './invoke-llm-with-retry.js';
 
@@ -28,6 +31,28 @@ describe('invokeLlmWithRetry', () => {
       attempts: 2,
       value: { tasks: ['What is a ROS 2 topic'] },
     });
+  });
+
+  it('reads a tool call with arguments nested 5,000 deep as an answer without an object', async () => {
+    // The AI SDK deep-clones a call's parsed arguments with its step: the stack overflowed, and
+    // the analysis failed with "Maximum call stack size exceeded".
+    const deep = `{"q":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    const server = await startFakeOpenAI({
+      chat: [{ kind: 'tool_call', name: 'search', arguments: deep }],
+    });
+    try {
+      const config = loadConfig({ env: { OPENAI_BASE_URL: server.baseUrl } });
+      const model = createModelProvider(config).languageModel('full');
+      const result = await invokeLlmWithRetry({
+        ...options(createScriptedModel([])),
+        model,
+        maxRetries: 0,
+      });
+      expect(result).toMatchObject({ ok: false, attempts: 1 });
+      expect(result.ok || result.error).toMatch(/ended with "tool-calls" and held no JSON object/);
+    } finally {
+      await server.close();
+    }
   });
 
   it('returns the error after the last attempt when the model never answers with an object', async () => {

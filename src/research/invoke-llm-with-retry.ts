@@ -1,3 +1,4 @@
+import type { LanguageModelV3Middleware } from '@ai-sdk/provider';
 import type { LanguageModel, ModelMessage } from 'ai';
 import type { z } from 'zod';
 import { settleBounded } from '../bounded-call/index.js';
@@ -36,6 +37,20 @@ const tokensOf = (
 };
 
 /**
+ * Drops the tool calls of the model's answers. These calls offer no tool, so a call is never
+ * wanted (the answer then holds no object, retried with why), and the AI SDK parses each call's
+ * arguments and deep-clones them with the step: a hostile model's 5,000 nested arrays overflowed
+ * the stack, and the analysis failed with "Maximum call stack size exceeded".
+ */
+const WITHOUT_TOOL_CALLS: LanguageModelV3Middleware = {
+  specificationVersion: 'v3',
+  wrapGenerate: async ({ doGenerate }) => {
+    const result = await doGenerate();
+    return { ...result, content: result.content.filter((part) => part.type !== 'tool-call') };
+  },
+};
+
+/**
  * invoke_llm_with_retry (spec): asks `model` for a structured object, bounded by `timeoutMs` per
  * call. On a timeout, a parse or validation failure or any other error it retries up to
  * `maxRetries` times, appending the failed answer and the error to the conversation so the model
@@ -48,7 +63,12 @@ export async function invokeLlmWithRetry<T>(
   options: InvokeLlmOptions<T>,
 ): Promise<InvokeLlmResult<T>> {
   // The AI SDK loads with the first model call: `import('cohort')` does not pay for it.
-  const { generateText, NoObjectGeneratedError, Output, TypeValidationError } = await import('ai');
+  const { generateText, NoObjectGeneratedError, Output, TypeValidationError, wrapLanguageModel } =
+    await import('ai');
+  const model =
+    typeof options.model === 'object' && options.model.specificationVersion === 'v3'
+      ? wrapLanguageModel({ model: options.model, middleware: WITHOUT_TOOL_CALLS })
+      : options.model;
   const messages = [...options.messages];
   let lastError = 'no attempt was made';
   for (let attempt = 1; attempt <= options.maxRetries + 1; attempt++) {
@@ -56,7 +76,7 @@ export async function invokeLlmWithRetry<T>(
     const timed = await settleBounded(
       (signal) =>
         generateText({
-          model: options.model,
+          model,
           system: options.system,
           messages,
           output: Output.object({ schema: options.schema }),
