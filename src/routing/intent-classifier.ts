@@ -357,10 +357,13 @@ function classifierOver(
     return at;
   };
 
+  // The sums of a classification, reused (classify is synchronous and keeps none of them: the
+  // probabilities are copied out), rather than a typed array made on every clause of every route.
+  const sums = new Float64Array(width);
   return {
     classify(features, bundles = []) {
       // Hot path of every route: sums in one typed array, no intermediate arrays per step.
-      const sums = new Float64Array(width);
+      sums.fill(0);
       let seen = 0;
       let total = 0;
       if (features instanceof Map) {

@@ -399,10 +399,11 @@ export function buildRoutingModel(
         const { text: raw, keywords, records: typed } = evidence;
         // Each word as read: its record's `meant` (the record itself unless it is a typo).
         const corrections: Array<[string, string]> = [];
-        const records = typed.map((record) => {
+        for (const record of typed)
           if (record.meant !== record) corrections.push([record.word, record.meant.word]);
-          return record.meant;
-        });
+        // Most questions have no typo: their records are the ones they were typed with.
+        const records: readonly WordRecord[] =
+          corrections.length > 0 ? typed.map((record) => record.meant) : typed;
         const text =
           corrections.length > 0
             ? {
@@ -432,8 +433,14 @@ export function buildRoutingModel(
           content += 1;
           if (record.known) known += 1;
         }
+        let matched = false;
+        for (const agent in keywords)
+          if ((keywords[agent] as KeywordMatch).score > 0) {
+            matched = true;
+            break;
+          }
         const onTopic =
-          Object.values(keywords).some((match) => match.score > 0) ||
+          matched ||
           (content > 0 && known / content >= MIN_KNOWN_SHARE) ||
           (cues.intent === 'definition' && content > 0);
         const grounding = knowledge?.ground(

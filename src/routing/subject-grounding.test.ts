@@ -18,6 +18,26 @@ const compiled = compileKnowledge(knowledge, agents, englishDictionary(), 'book'
 const ground = (query: string) => compiled.ground(analyzeText(query));
 
 describe('subject grounding', () => {
+  it('judges each subject word once, in a long text as in a short one', () => {
+    // Past 32 distinct stems the words met are remembered another way: a word repeated after
+    // them is still judged once, and a grounding does not depend on the one before it.
+    const many = Array.from(
+      { length: 40 },
+      (_, i) =>
+        `zorb${String.fromCharCode(97 + Math.floor(i / 26))}${String.fromCharCode(97 + (i % 26))}`,
+    );
+    const text = `Does the costmap ${many.join(' ')} costmap jetson costmap?`;
+    const grounding = ground(text);
+    expect(grounding.subject.filter((word) => word === 'costmap')).toHaveLength(1);
+    expect(grounding.subject.filter((word) => word === 'jetson')).toHaveLength(1);
+    expect(new Set(grounding.uncovered).size).toBe(grounding.uncovered.length);
+    expect(grounding.uncovered.length).toBeGreaterThan(32);
+    expect(ground('Does the costmap run on the Jetson?')).toEqual(
+      compileKnowledge(knowledge, agents, englishDictionary(), 'book').ground(
+        analyzeText('Does the costmap run on the Jetson?'),
+      ),
+    );
+  });
   it('judges a subject made only of names nobody knows as uncovered', () => {
     const grounding = ground('How much does bitcoin cost?');
     expect(grounding).toMatchObject({ judged: true, score: 0, uncovered: ['bitcoin'] });

@@ -1,5 +1,4 @@
 import type { Agent } from '../agents/index.js';
-import { rankedBy } from './ranked-by.js';
 import { DEFAULT_MIN_GROUNDING } from '../config/index.js';
 import type { BookKnowledge } from '../schema/index.js';
 import type { EnglishDictionary } from './english-dictionary.js';
@@ -153,6 +152,9 @@ export interface WordFacts {
   /** Its idf-weighted share of each domain's chunks, added to the subject's domain mass. */
   mass: Float64Array | undefined;
 }
+
+/** Past this many subject stems in one text, groundText remembers the ones it met in a Set. */
+const SEEN_SCAN = 32;
 
 /** Words whose facts are kept; beyond it facts are worked out each time (odd input cannot grow it). */
 const WORD_FACTS_LIMIT = 20_000;
@@ -354,10 +356,11 @@ export function compileKnowledge(
       for (const chunk of passages[stem] ?? []) if (chunk > maxChunk) maxChunk = chunk;
   const inPassage = new Float64Array(maxChunk + 1);
   const touched: number[] = [];
-  const together = (judged: ReadonlyArray<JudgedWord>): number => {
+  const together = (judged: ReadonlyArray<JudgedWord>, count: number): number => {
     let everywhere = 0;
     let best = 0;
-    for (const entry of judged) {
+    for (let j = 0; j < count; j += 1) {
+      const entry = judged[j]!;
       const value = entry.weight * entry.strength;
       if (value === 0) continue;
       const list = entry.passages;
@@ -442,16 +445,90 @@ export function compileKnowledge(
     return whole;
   };
 
+  // groundText's working state, reused from call to call (routing is synchronous, and a call is
+  // done with it before it returns: its result holds only words and numbers): the judged words
+  // are entries of one pool, filled in place, and the domain mass one typed array, instead of an
+  // object per word, an array of them and a typed array per call, on every clause of every
+  // question.
+  const judged: JudgedWord[] = [];
+  let judgedCount = 0;
+  const judge = (
+    word: string,
+    stem: string,
+    weight: number,
+    strength: number,
+    passages: readonly number[] | undefined,
+  ) => {
+    let entry = judged[judgedCount];
+    if (entry === undefined) {
+      entry = { word, stem, weight, strength, passages };
+      judged.push(entry);
+    } else {
+      entry.word = word;
+      entry.stem = stem;
+      entry.weight = weight;
+      entry.strength = strength;
+      entry.passages = passages;
+    }
+    judgedCount += 1;
+  };
+  const mass = new Float64Array(knowledge.domains.length);
+  // The judged words `keep` picks, highest `key` first, ties in their order: rankedBy's order, by
+  // the entries' positions (one scratch list of them) rather than a list of the entries.
+  const order: number[] = [];
+  const rankedWords = (
+    key: (entry: JudgedWord) => number,
+    keep: (entry: JudgedWord) => boolean,
+    into: string[],
+  ): string[] => {
+    order.length = 0;
+    for (let j = 0; j < judgedCount; j += 1) {
+      const entry = judged[j]!;
+      if (!keep(entry)) continue;
+      let at = order.length;
+      order.push(j);
+      while (at > 0 && key(entry) > key(judged[order[at - 1]!]!)) {
+        order[at] = order[at - 1]!;
+        at -= 1;
+      }
+      order[at] = j;
+    }
+    for (const j of order) into.push(judged[j]!.word);
+    return into;
+  };
+  // The stems a groundText call has met: a scan of a short list (a question has a few words),
+  // and a Set once the text has more than SEEN_SCAN of them, so a long text is not scanned word
+  // by word for each of its words.
+  const seenList: string[] = [];
+  let seenSet: Set<string> | undefined;
+  /** True when `stem` was met before in this call; else it is met now. */
+  const metBefore = (stem: string): boolean => {
+    if (seenSet) {
+      if (seenSet.has(stem)) return true;
+      seenSet.add(stem);
+      return false;
+    }
+    for (let i = 0; i < seenList.length; i += 1) if (seenList[i] === stem) return true;
+    seenList.push(stem);
+    if (seenList.length > SEEN_SCAN) seenSet = new Set(seenList);
+    return false;
+  };
+  const byStrength = (entry: JudgedWord) => entry.strength;
+  const byWeight = (entry: JudgedWord) => entry.weight;
+  const isCovered = (entry: JudgedWord) => entry.strength >= 0.5;
+  const isUncovered = (entry: JudgedWord) => entry.strength < 0.5;
+
   const groundText = (
     text: QueryText,
     facts: readonly WordFacts[] | undefined,
     purposeOnly = false,
   ): Grounding => {
-    const judged: JudgedWord[] = [];
+    judgedCount = 0;
+    mass.fill(0);
+    seenList.length = 0;
+    seenSet = undefined;
     const bookTerms: string[] = [];
     const names: string[] = [];
-    const mass = new Float64Array(knowledge.domains.length);
-    const seen = new Set<string>();
     let named = false;
     const { words, stems } = text;
     // "Go2 versus G1": keywords the word split cannot see weigh as book terms.
@@ -462,17 +539,10 @@ export function compileKnowledge(
       for (let match = COMPOUND.exec(lower); match; match = COMPOUND.exec(lower)) {
         const token = match[0];
         const found = compactForms(token).find((form) => compoundKeywords.has(form));
-        if (!found || seen.has(found)) continue;
-        seen.add(found);
+        if (!found || metBefore(found)) continue;
         named = true;
         bookTerms.push(token);
-        judged.push({
-          word: token,
-          stem: found,
-          weight: COMPOUND_KEYWORD_WEIGHT,
-          strength: 1,
-          passages: undefined,
-        });
+        judge(token, found, COMPOUND_KEYWORD_WEIGHT, 1, undefined);
       }
     }
     for (let i = 0; i < words.length; i += 1) {
@@ -480,21 +550,14 @@ export function compileKnowledge(
       const stem = stems[i] ?? word;
       // Function and form words are skipped through their facts too (`skip`).
       const known = facts?.[i] ?? factsOf(word, stem);
-      if (known.skip || seen.has(stem)) continue;
-      seen.add(stem);
+      if (known.skip || metBefore(stem)) continue;
       if (known.name) {
         names.push(word);
         continue;
       }
       if (known.bookTerm) bookTerms.push(word);
       if (known.named) named = true;
-      judged.push({
-        word,
-        stem,
-        weight: known.weight,
-        strength: known.strength,
-        passages: known.passages,
-      });
+      judge(word, stem, known.weight, known.strength, known.passages);
       const add = known.mass;
       if (add)
         for (let d = 0; d < add.length; d += 1) mass[d] = (mass[d] as number) + (add[d] as number);
@@ -503,7 +566,7 @@ export function compileKnowledge(
     // could not place: beside words that can be judged it says nothing (it may be a typo), but
     // when it is all the subject there is ("How much does bitcoin cost?"), the question is about
     // something the book never names.
-    const namesOnly = judged.length === 0 && names.length > 0;
+    const namesOnly = judgedCount === 0 && names.length > 0;
     // Beside judged words, a name is weighed only when it is written as one (not a typo), or
     // when it is in what the question asks something for ("need to play valorant"): there a
     // word the speller could not place beside a verb is the thing wanted, a lowercase name.
@@ -511,29 +574,15 @@ export function compileKnowledge(
     if (!namesOnly && names.length > 0) {
       const written = purposeOnly ? undefined : writtenAsNames(text.raw);
       properNames = written ? names.filter((word) => written.has(word)) : names;
-      for (const word of properNames)
-        judged.push({
-          word,
-          stem: word,
-          weight: PROPER_NAME_WEIGHT,
-          strength: 0,
-          passages: undefined,
-        });
+      for (const word of properNames) judge(word, word, PROPER_NAME_WEIGHT, 0, undefined);
     }
-    if (namesOnly)
-      for (const word of names)
-        judged.push({
-          word,
-          stem: word,
-          weight: UNKNOWN_NAME_WEIGHT,
-          strength: 0,
-          passages: undefined,
-        });
-    const weight = judged.reduce((sum, entry) => sum + entry.weight, 0);
-    const score =
-      weight > 0
-        ? judged.reduce((sum, entry) => sum + entry.weight * entry.strength, 0) / weight
-        : 1;
+    if (namesOnly) for (const word of names) judge(word, word, UNKNOWN_NAME_WEIGHT, 0, undefined);
+    // The same sums in the same order as reducing over the judged words.
+    let weight = 0;
+    for (let j = 0; j < judgedCount; j += 1) weight += judged[j]!.weight;
+    let covered = 0;
+    for (let j = 0; j < judgedCount; j += 1) covered += judged[j]!.weight * judged[j]!.strength;
+    const score = weight > 0 ? covered / weight : 1;
     // Loops rather than a typed array's reduce and forEach (each a call per element): the same
     // sums in the same order.
     let totalMass = 0;
@@ -542,25 +591,17 @@ export function compileKnowledge(
     if (totalMass > 0)
       for (let d = 0; d < knowledge.domains.length; d += 1)
         domainShares[knowledge.domains[d]!] = (mass[d] ?? 0) / totalMass;
+    const subject: string[] = [];
+    for (let j = 0; j < judgedCount; j += 1) subject.push(judged[j]!.word);
+    // Names the book does not know come first: they are the most specific words there are.
+    const uncovered = namesOnly ? [] : names.filter((word) => !properNames.includes(word));
     return {
-      subject: judged.map((entry) => entry.word),
-      covered: rankedBy(
-        judged,
-        (entry) => entry.strength,
-        (entry) => entry.strength >= 0.5,
-      ).map((entry) => entry.word),
+      subject,
+      covered: rankedWords(byStrength, isCovered, []),
       bookTerms,
-      // Names the book does not know come first: they are the most specific words there are.
-      uncovered: [
-        ...(namesOnly ? [] : names.filter((word) => !properNames.includes(word))),
-        ...rankedBy(
-          judged,
-          (entry) => entry.weight,
-          (entry) => entry.strength < 0.5,
-        ).map((entry) => entry.word),
-      ],
+      uncovered: rankedWords(byWeight, isUncovered, uncovered),
       score,
-      together: weight > 0 ? together(judged) / weight : 1,
+      together: weight > 0 ? together(judged, judgedCount) / weight : 1,
       judged: weight > 0,
       named,
       namesOnly,
