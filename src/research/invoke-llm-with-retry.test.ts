@@ -55,6 +55,21 @@ describe('invokeLlmWithRetry', () => {
     }
   });
 
+  it('reads an answer of JSON nested 5,000 deep as one that cannot be used, and retries', async () => {
+    // The AI SDK stringified the value that failed the schema into its error: the stack overflowed.
+    const model = createScriptedModel(
+      [
+        { text: `{"tasks":${'['.repeat(5000)}${']'.repeat(5000)}}` },
+        { text: '{"tasks":["What is a ROS 2 topic"]}' },
+      ],
+      { record: true },
+    );
+    const result = await invokeLlmWithRetry(options(model));
+    expect(result).toMatchObject({ ok: true, attempts: 2 });
+    const retry = JSON.stringify(model.calls[1]?.prompt ?? '');
+    expect(retry).toContain('nested more than 64 levels deep');
+  });
+
   it('returns the error after the last attempt when the model never answers with an object', async () => {
     const model = createScriptedModel(() => ({
       toolCalls: [{ toolName: 'search', input: { query: 'topic' } }],

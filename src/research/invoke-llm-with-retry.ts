@@ -3,6 +3,7 @@ import type { LanguageModel, ModelMessage } from 'ai';
 import type { z } from 'zod';
 import { settleBounded } from '../bounded-call/index.js';
 import { carriedCohortError } from '../errors/index.js';
+import { findJsonProblem, MAX_JSON_DEPTH } from '../schema/index.js';
 import type { TokenCount } from './research-events.js';
 
 /** Options of {@link invokeLlmWithRetry}. */
@@ -36,17 +37,40 @@ const tokensOf = (
   return { input, output, total: usage?.totalTokens ?? input + output };
 };
 
+/** What stands for an answer nested too deep to be read (see {@link READABLE_ANSWERS}). */
+const TOO_DEEP_ANSWER = `(The answer was JSON nested more than ${MAX_JSON_DEPTH} levels deep, which is not read.)`;
+
+/** Whether `text` is JSON nested deeper than {@link MAX_JSON_DEPTH} (prose or broken JSON is not). */
+function nestedTooDeep(text: string): boolean {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  return findJsonProblem(value, MAX_JSON_DEPTH, { text: false }) !== undefined;
+}
+
 /**
- * Drops the tool calls of the model's answers. These calls offer no tool, so a call is never
- * wanted (the answer then holds no object, retried with why), and the AI SDK parses each call's
- * arguments and deep-clones them with the step: a hostile model's 5,000 nested arrays overflowed
- * the stack, and the analysis failed with "Maximum call stack size exceeded".
+ * Keeps the model's answers to what these calls can read. They offer no tool, so a tool call is
+ * never wanted and is dropped (the answer then holds no object, retried with why); an answer of
+ * JSON nested deeper than {@link MAX_JSON_DEPTH} is replaced by a note saying so, which fails to
+ * parse and is retried. The AI SDK deep-clones a call's parsed arguments with the step, and
+ * stringifies an object that fails the schema into its error: a hostile model's 5,000 nested
+ * arrays, as arguments or as the answer, overflowed the stack, and the analysis failed with
+ * "Maximum call stack size exceeded".
  */
-const WITHOUT_TOOL_CALLS: LanguageModelV3Middleware = {
+const READABLE_ANSWERS: LanguageModelV3Middleware = {
   specificationVersion: 'v3',
   wrapGenerate: async ({ doGenerate }) => {
     const result = await doGenerate();
-    return { ...result, content: result.content.filter((part) => part.type !== 'tool-call') };
+    const content = result.content.flatMap((part) => {
+      if (part.type === 'tool-call') return [];
+      if (part.type === 'text' && nestedTooDeep(part.text))
+        return [{ ...part, text: TOO_DEEP_ANSWER }];
+      return [part];
+    });
+    return { ...result, content };
   },
 };
 
@@ -67,7 +91,7 @@ export async function invokeLlmWithRetry<T>(
     await import('ai');
   const model =
     typeof options.model === 'object' && options.model.specificationVersion === 'v3'
-      ? wrapLanguageModel({ model: options.model, middleware: WITHOUT_TOOL_CALLS })
+      ? wrapLanguageModel({ model: options.model, middleware: READABLE_ANSWERS })
       : options.model;
   const messages = [...options.messages];
   let lastError = 'no attempt was made';
