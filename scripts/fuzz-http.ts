@@ -6,16 +6,23 @@
 // and whether the process survived. Exits 1 on any problem.
 //
 //   npx tsx scripts/fuzz-http.ts [--extra 3000] [--seed 1] [--concurrency 8] [--url http://…]
+//                                [--hostile-model]
 //
 // Without --url it starts `cohort serve --port 0` from the sources on a fresh data folder (the
-// sample book is ingested on first start) with no model configured and no network tools.
+// sample book is ingested on first start) with no model configured and no network tools. With
+// --hostile-model that server's model is a fake OpenAI server answering each call at random as a
+// malicious or broken model would (src/test/hostile-model.ts): the answers, research and coding
+// runs then go through tool calls, loops and model failures, not only extractive answers.
 import { mkdtempSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { startFakeOpenAI, type FakeOpenAI } from '../src/test/fake-openai-server.js';
+import { hostileChatReply } from '../src/test/hostile-model.js';
 import { fuzzCases, fuzzProblem, type FuzzCase } from '../src/test/http-fuzz.js';
+import { seededRandom } from '../src/test/seeded-random.js';
 import { startServeProcess, type ServeProcess } from '../src/test/serve-process.js';
 
 const { values } = parseArgs({
@@ -24,6 +31,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     concurrency: { type: 'string', default: '8' },
     url: { type: 'string' },
+    'hostile-model': { type: 'boolean', default: false },
   },
 });
 const PER_REQUEST_MS = 90_000;
@@ -115,14 +123,22 @@ function sendRaw(base: URL, raw: string): Promise<string> {
 
 async function main(): Promise<number> {
   let server: ServeProcess | undefined;
+  let model: FakeOpenAI | undefined;
   // Stop the server whatever happens to the fuzzer, so no process is left behind.
   process.once('exit', () => server?.child.kill('SIGKILL'));
   let url = values.url;
   if (!url) {
     const dir = mkdtempSync(join(tmpdir(), 'cohort-fuzz-'));
+    const random = seededRandom(Number(values.seed));
+    model = values['hostile-model']
+      ? await startFakeOpenAI({ chat: () => hostileChatReply(random) })
+      : undefined;
+    const modelEnv: Record<string, string> = model
+      ? { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: 'fuzz', COHORT_MODEL_TIMEOUT: '10' }
+      : {};
     process.stdout.write('Starting cohort serve (first start ingests the sample book)…\n');
     server = await startServeProcess(
-      { COHORT_DATA_DIR: join(dir, 'data'), COHORT_LOG_LEVEL: 'warn' },
+      { COHORT_DATA_DIR: join(dir, 'data'), COHORT_LOG_LEVEL: 'warn', ...modelEnv },
       dir,
       180_000,
     );
@@ -184,6 +200,10 @@ async function main(): Promise<number> {
     process.stdout.write(`error log lines: ${errors.length}\n`);
     for (const line of errors.slice(0, 5)) process.stdout.write(`  ${line.slice(0, 300)}\n`);
     await server.stop();
+  }
+  if (model) {
+    process.stdout.write(`hostile model calls: ${model.requests.length}\n`);
+    await model.close();
   }
   return problems.length > 0 || !alive ? 1 : 0;
 }

@@ -5,6 +5,12 @@ import type { AddressInfo } from 'node:net';
 export type ChatReply =
   /** Text, streamed in `pieces` deltas when the request streams. */
   | { kind: 'text'; text: string; pieces?: number; usage?: { prompt: number; completion: number } }
+  /** Several tool calls in one answer (each an SSE chunk when streaming). */
+  | {
+      kind: 'tool_calls';
+      calls: Array<{ name: string; arguments: string }>;
+      usage?: { prompt: number; completion: number };
+    }
   /** One tool call whose JSON arguments are split over `pieces` SSE chunks. */
   | {
       kind: 'tool_call';
@@ -65,9 +71,17 @@ export interface FakeOpenAI {
  * const config = loadConfig({ env: { OPENAI_BASE_URL: server.baseUrl } });
  */
 export async function startFakeOpenAI(
-  script: { chat?: ChatReply[]; embeddings?: EmbeddingReply[] } = {},
+  script: {
+    /** Replies in order, or a function choosing each (the request's body, its index). */
+    chat?: ChatReply[] | ((body: Record<string, unknown>, index: number) => ChatReply);
+    embeddings?: EmbeddingReply[];
+  } = {},
 ): Promise<FakeOpenAI> {
-  const chat = [...(script.chat ?? [])];
+  const chosen = script.chat;
+  const chat = Array.isArray(chosen) ? [...chosen] : [];
+  let chatIndex = 0;
+  const nextChat = (body: Record<string, unknown>) =>
+    typeof chosen === 'function' ? chosen(body, chatIndex++) : chat.shift();
   const embeddings = [...(script.embeddings ?? [])];
   const requests: RecordedRequest[] = [];
   let clientAborts = 0;
@@ -92,7 +106,7 @@ export async function startFakeOpenAI(
           woken.forEach((wake) => wake());
         }
       });
-      if (path.endsWith('/chat/completions')) answerChat(chat.shift(), body, res, endless);
+      if (path.endsWith('/chat/completions')) answerChat(nextChat(body), body, res, endless);
       else if (path.endsWith('/embeddings')) answerEmbeddings(embeddings.shift(), body, res);
       else sendError(res, 404, `no route ${path}`);
     });
@@ -155,13 +169,11 @@ function answerChat(
         : {
             role: 'assistant',
             content: null,
-            tool_calls: [
-              {
-                id: reply.id ?? 'call_1',
-                type: 'function',
-                function: { name: reply.name, arguments: reply.arguments },
-              },
-            ],
+            tool_calls: callsOf(reply).map((call) => ({
+              id: call.id,
+              type: 'function',
+              function: { name: call.name, arguments: call.arguments },
+            })),
           };
     const finish = reply.kind === 'text' ? 'stop' : 'tool_calls';
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -188,6 +200,15 @@ function answerChat(
       events.push(chunk([{ index: 0, delta: { content: piece }, finish_reason: null }]));
     }
     events.push(chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]));
+  } else if (reply.kind === 'tool_calls') {
+    callsOf(reply).forEach((call, index) => {
+      const delta = {
+        ...(index === 0 ? { role: 'assistant', content: null } : {}),
+        tool_calls: [{ index, id: call.id, type: 'function', function: call }],
+      };
+      events.push(chunk([{ index: 0, delta, finish_reason: null }]));
+    });
+    events.push(chunk([{ index: 0, delta: {}, finish_reason: 'tool_calls' }]));
   } else {
     const callId = reply.id ?? 'call_1';
     events.push(
@@ -235,6 +256,15 @@ function answerChat(
     setImmediate(writeNext);
   };
   writeNext();
+}
+
+/** The tool calls of a `tool_call` or `tool_calls` reply, with their ids. */
+function callsOf(
+  reply: Extract<ChatReply, { kind: 'tool_call' | 'tool_calls' }>,
+): Array<{ id: string; name: string; arguments: string }> {
+  if (reply.kind === 'tool_call')
+    return [{ id: reply.id ?? 'call_1', name: reply.name, arguments: reply.arguments }];
+  return reply.calls.map((call, index) => ({ id: `call_${index + 1}`, ...call }));
 }
 
 /** Writes an answer whose line never ends, as fast as the client reads it (see `endless`). */
