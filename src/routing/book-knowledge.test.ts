@@ -30,6 +30,26 @@ describe('learnBookKnowledge', () => {
   });
 });
 
+describe('model names', () => {
+  it('learns names written with letters and digits whole, beside their split words', () => {
+    const knowledge = learnBookKnowledge([
+      chunk('hardware', 'Rent an A100 on a p4d.24xlarge, or a T4 (g4dn).'),
+      chunk('module_info', 'Version 2 of the planner.'),
+    ]);
+    const at = knowledge.domains.indexOf('hardware');
+    expect(knowledge.terms.a100?.[at]).toBe(1);
+    expect(knowledge.terms.p4d?.[at]).toBe(1);
+    expect(knowledge.terms.g4dn?.[at]).toBe(1);
+    expect(knowledge.terms.t4?.[at]).toBe(1);
+    // A number and a word apart are no name; "24xlarge" starts with digits.
+    expect(
+      Object.keys(knowledge.terms)
+        .filter((t) => /\d/.test(t) && /[a-z]/.test(t))
+        .sort(),
+    ).toEqual(['a100', 'g4dn', 'p4d', 't4']);
+  });
+});
+
 describe('passages', () => {
   it('lists the chunks that use each stem in at most a quarter of them, in learning order', () => {
     const knowledge = learnBookKnowledge([

@@ -3,7 +3,7 @@ import type { BookKnowledge, ChunkRecord } from '../schema/index.js';
 import { chunkContentHash, type Store } from '../store/index.js';
 import type { ConfidenceCalibration } from './confidence-calibration.js';
 import type { ClassifierModel } from './intent-classifier.js';
-import { normalizeWords, stemWord } from './query-text.js';
+import { gluedNames, normalizeWords, stemWord } from './query-text.js';
 import {
   decodeTrainedRouter,
   encodeTrainedRouter,
@@ -55,12 +55,8 @@ export function learnBookKnowledge(
     counts[d] = (counts[d] ?? 0) + 1;
     const seen = new Set<string>();
     const text = [chunk.title, ...chunk.headingPath, chunk.text].join('\n');
-    for (const word of normalizeWords(text)) {
-      if (word.length > MAX_WORD_LENGTH) continue;
-      words.set(word, (words.get(word) ?? 0) + 1);
-      let stem = stems.get(word);
-      if (stem === undefined) stems.set(word, (stem = stemWord(word)));
-      if (seen.has(stem)) continue;
+    const note = (stem: string) => {
+      if (seen.has(stem)) return;
       seen.add(stem);
       let list = passages.get(stem);
       if (!list) passages.set(stem, (list = []));
@@ -68,7 +64,18 @@ export function learnBookKnowledge(
       let row = terms.get(stem);
       if (!row) terms.set(stem, (row = domains.map(() => 0)));
       row[d] = (row[d] ?? 0) + 1;
+    };
+    for (const word of normalizeWords(text)) {
+      if (word.length > MAX_WORD_LENGTH) continue;
+      words.set(word, (words.get(word) ?? 0) + 1);
+      let stem = stems.get(word);
+      if (stem === undefined) stems.set(word, (stem = stemWord(word)));
+      note(stem);
     }
+    // Model names ("A100", "Go2") are terms as written: no stem has both letters and digits.
+    if (/\d/.test(text))
+      for (const name of gluedNames(text.toLowerCase()))
+        if (name.length <= MAX_WORD_LENGTH) note(name);
   }
   const limit = MAX_PASSAGE_SHARE * (ordinal + 1);
   return {

@@ -28,6 +28,9 @@ describe('detectIntentCues: definitions', () => {
     'What is a spot fleet on Azure?',
     'Isaac Gym, is that a library or an app?',
     'is it a sensor, a board, a cable?',
+    // "The X" placed in a field, as a textbook reader writes it.
+    'What is the Jacobian matrix in robot kinematics?',
+    'What is the zero moment point in humanoid locomotion?',
   ])('reads a definition: %j', (query) => {
     expect(intentOf(query)).toBe('definition');
   });
@@ -52,6 +55,8 @@ describe('detectIntentCues: definitions', () => {
     ['The arm drifted, so by which means do we re-home it?', 'general'],
     // "Is that a …" with no alternatives asks whether, not what kind of thing.
     ['My arm overshoots, is that a tuning issue?', 'general'],
+    // "The X for Y" asks for a purpose, even placed.
+    ['What is the plan for week 3 in the course?', 'guidance'],
   ])('does not read %j as a definition', (query, intent) => {
     expect(intentOf(query)).toBe(intent);
   });

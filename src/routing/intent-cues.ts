@@ -35,6 +35,10 @@ const BRIEFLY = String.raw`(?: in (?:a|one) (?:sentence|line|word|phrase|nutshel
 // A qualifier that places the term ("a node in ROS 2", "a policy when people talk about robot learning").
 const CONTEXT = String.raw`(?: (?:in|within|when|as used in|used in|for|on) ${WORD}(?: ${WORD}){0,5})?`;
 
+// Where a term named with "the" is placed ("the Jacobian matrix in robot kinematics"): not "for",
+// which asks for a purpose ("the plan for week 3").
+const THE_CONTEXT = String.raw`(?: (?:in|within|as used in|used in) ${WORD}(?: ${WORD}){0,5})?`;
+
 // "How do I pick a Jetson?" asks which one to have (guidance), not how something works.
 const CHOOSER = String.raw`(?:i|we)`;
 const CHOOSE = String.raw`(?:pick|choose|select|decide (?:on|between|which))`;
@@ -58,8 +62,9 @@ const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
       String.raw`\b(?:tell me|know|explain|wondering|idea) what (?:a |an |the )?[\w.+/-]+(?: [\w.+/-]+){0,2} (?:is|are)${BRIEFLY}$|` +
       // "What is (a) X (in Y)?": not "what is in X", "what is it", "what is X about/like".
       String.raw`${OPENING}${WHAT_IS} (?!(?:in|on|for|about|inside|covered|included|there|it|this|that|the)\b)(?!(?:(?:a|an) )?${NOT_A_DEFINITION}\b)(?:(?:a|an) )?${TERM}${CONTEXT}(?<! about| like)${CLOSING}|` +
-      // "What is the X?" names one thing ("the Unitree Go2"); "the role of …" or "the X for Y" does not.
-      String.raw`${OPENING}${WHAT_IS} the (?!(?:best|cheapest|difference|role|purpose|scope|point|cost|price|plan|goal|aim|deadline|timeline|status)\b)${TERM}(?<! about| like| for| of)${CLOSING}|` +
+      // "What is the X?" names one thing ("the Unitree Go2"), also placed ("the Jacobian matrix in
+      // robot kinematics"); "the role of …" or "the X for Y" does not.
+      String.raw`${OPENING}${WHAT_IS} the (?!(?:best|cheapest|difference|role|purpose|scope|point|cost|price|plan|goal|aim|deadline|timeline|status)\b)${TERM}(?<! about| like| for| of)${THE_CONTEXT}${CLOSING}|` +
       // "What are X?" defines a plural term; "what are the X" asks for a list (phases, deliverables).
       String.raw`${OPENING}${WHAT_ARE} (?!(?:the|there|some|my|our|your|in|on)\b)(?!${NOT_A_DEFINITION}\b)${TERM}${CONTEXT}(?<! about| like)${CLOSING}|` +
       // A term, then what kind of thing it is, between alternatives: "Omniverse, is that a
@@ -152,7 +157,11 @@ export const FORM_WORDS: ReadonlySet<string> = new Set(
     'problems issue issues wrong broken ' +
     // tone and filler
     'thing things stuff question questions kind sort lot bit quick quickly short brief briefly ' +
-    'sentence line hey hi hello thanks thank okay ok sure maybe please sorry'
+    'sentence line hey hi hello thanks thank okay ok sure maybe please sorry ' +
+    // interjections that open a follow-up ("wait, what…", "fine, but…")
+    'wait fine alright hmm huh oh anyway btw ngl tbh lol bruh ' +
+    // when and for how long it is asked ("renting it for a weekend"), not what it is about
+    'weekend weekends tonight today tomorrow yesterday overnight'
   )
     .split(/\s+/)
     .filter(Boolean),

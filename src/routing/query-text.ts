@@ -111,6 +111,21 @@ function asciiWords(text: string): string[] {
   return words;
 }
 
+// Letters then digits written together, standing alone: "A100", "Go2", "g5" (of "g5.2xlarge").
+const GLUED = /(?<![a-z0-9])[a-z]+\d[a-z0-9]*(?![a-z0-9])/g;
+
+/**
+ * The names a lowercased text writes as letters and digits together ("a100", "go2", "tx2"): the
+ * word split ({@link normalizeWords}) cuts them apart, so a book's model and product names are
+ * learnt, and looked up, whole.
+ *
+ * @example
+ * gluedNames('the a100 and the g5.2xlarge'); // ['a100', 'g5']
+ */
+export function gluedNames(lower: string): string[] {
+  return lower.match(GLUED) ?? [];
+}
+
 /**
  * Normalises and stems `text`.
  *

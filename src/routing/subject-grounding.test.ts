@@ -70,6 +70,29 @@ describe('subject grounding', () => {
     // A number alone is no keyword.
     expect(withModels.ground(analyzeText('Is 2 enough?')).bookTerms).toEqual([]);
   });
+  it('grounds a model name the book writes with letters and digits, where the book uses it', () => {
+    const book = learnBookKnowledge([
+      {
+        domain: 'hardware',
+        text: 'The T4 and the L40S are data-centre GPUs.',
+        title: 'GPUs',
+        headingPath: ['GPUs'],
+      },
+      {
+        domain: 'module_info',
+        text: 'A costmap marks obstacles.',
+        title: 'Nav',
+        headingPath: ['Nav'],
+      },
+    ]);
+    const withBook = compileKnowledge(book, agents, englishDictionary(), 'book');
+    const grounding = withBook.ground(analyzeText('What is an L40S?'));
+    expect(grounding).toMatchObject({ judged: true, named: true, bookTerms: ['l40s'] });
+    expect(grounding.score).toBeGreaterThan(0.9);
+    expect(grounding.domainShares.hardware).toBe(1);
+    // A model name the book never writes is not its term.
+    expect(withBook.ground(analyzeText('What is an X99?')).bookTerms).toEqual([]);
+  });
   it('reads pronouns such as "something" and "I\'m" as function words, not names', () => {
     expect(ground("I'm here for something, anything").judged).toBe(false);
     expect(ground("I'm here for something: bitcoin").uncovered).toEqual(['bitcoin']);
@@ -150,6 +173,11 @@ describe('subject grounding', () => {
   it('finds no book term in a word that names a property of every object', () => {
     expect(() => ground('What is a constructor, or toString, or hasOwnProperty?')).not.toThrow();
     expect(ground('What is a constructor?').uncovered).toEqual(['constructor']);
+  });
+  it('reads interjections and when it is asked for as no subject', () => {
+    // "weekend" and "fine" are nouns the book never uses, but name no subject.
+    expect(ground('fine, but what would the Jetson cost me for a weekend').uncovered).toEqual([]);
+    expect(ground('wait, does the costmap run tonight?').uncovered).toEqual([]);
   });
   it('has no subject to judge when the question is only its form', () => {
     expect(ground('How much does it cost?')).toMatchObject({ judged: false, score: 1 });

@@ -531,18 +531,36 @@ export function compileKnowledge(
     const names: string[] = [];
     let named = false;
     const { words, stems } = text;
-    // "Go2 versus G1": keywords the word split cannot see weigh as book terms.
-    if (compoundKeywords.size > 0 && /\d/.test(text.raw)) {
+    // "Go2 versus G1", "What is an A100?": keywords and the book's model names, which the word
+    // split cannot see, weigh as book terms.
+    if (/\d/.test(text.raw)) {
       const lower = text.raw.toLowerCase();
       // `exec` on the one global expression: `matchAll` copies it and makes an iterator.
       COMPOUND.lastIndex = 0;
       for (let match = COMPOUND.exec(lower); match; match = COMPOUND.exec(lower)) {
         const token = match[0];
-        const found = compactForms(token).find((form) => compoundKeywords.has(form));
-        if (!found || metBefore(found)) continue;
-        named = true;
-        bookTerms.push(token);
-        judge(token, found, COMPOUND_KEYWORD_WEIGHT, 1, undefined);
+        const forms = compactForms(token);
+        const found = forms.find((form) => compoundKeywords.has(form));
+        if (found) {
+          if (metBefore(found)) continue;
+          named = true;
+          bookTerms.push(token);
+          judge(token, found, COMPOUND_KEYWORD_WEIGHT, 1, undefined);
+          continue;
+        }
+        // A name the book writes as one ("a100" in "the A100's memory"), weighed where it lives.
+        const written = forms[0]!;
+        if (!termRow(written) || metBefore(written)) continue;
+        const known = factsOf(written, written);
+        if (known.strength >= 0.5) {
+          named = true;
+          bookTerms.push(token);
+        }
+        judge(token, written, COMPOUND_KEYWORD_WEIGHT, known.strength, known.passages);
+        const add = known.mass;
+        if (add)
+          for (let d = 0; d < add.length; d += 1)
+            mass[d] = (mass[d] as number) + (add[d] as number);
       }
     }
     for (let i = 0; i < words.length; i += 1) {

@@ -101,6 +101,12 @@ describe('createQueryVocabulary', () => {
     expect(repair('hive weights backed up to icloudd').repairs).toEqual([]);
   });
 
+  it('reads "dose" after a question word as "does", and only there', () => {
+    expect(repair('how dose a queen excluder work').repairs).toEqual([['dose', 'does']]);
+    expect(repair('Why dose the colony swarm?').text).toBe('Why does the colony swarm?');
+    expect(repair('a dose of smoke for the hive').repairs).toEqual([]);
+  });
+
   it('writes a number word in digits only beside a word the book numbers', () => {
     // The book writes "the 2 queens", but "the" numbers nothing.
     expect(repair('keep the third frame').repairs).toEqual([]);

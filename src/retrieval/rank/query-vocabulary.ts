@@ -52,6 +52,17 @@ const KNOWN_CACHE_LIMIT = 20_000;
 /** A name written with a capital inside ("iCloud", "YouTube"): never a typo of a book word. */
 const INNER_CAPITAL = /^[A-Za-z][a-z]*[A-Z]/;
 
+/**
+ * English words typed for another right after a question word: "how dose the arm…" means "does".
+ * Only there: "a dose of" is the word itself.
+ */
+const SLIPS: ReadonlyMap<string, string> = new Map([['dose', 'does']]);
+const QUESTION_WORDS = new Set(['how', 'what', 'why', 'where', 'when', 'who', 'which']);
+const slipAt = (words: readonly Word[], i: number): string | undefined => {
+  const meant = SLIPS.get(words[i]!.text);
+  return meant !== undefined && QUESTION_WORDS.has(words[i - 1]?.text ?? '') ? meant : undefined;
+};
+
 const CARDINALS =
   'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen ' +
   'sixteen seventeen eighteen nineteen twenty';
@@ -215,7 +226,8 @@ export function createQueryVocabulary(
         const text = match[0].toLowerCase();
         return { text, start: match.index, end: match.index + text.length, known: known(text) };
       });
-      if (words.every((word) => word.known)) return { text: query, repairs: [] };
+      if (words.every((word, i) => word.known && slipAt(words, i) === undefined))
+        return { text: query, repairs: [] };
       const read = (book ??= readBookWords(chunks));
       const repairs: VocabularyRepair[] = [];
       let lookups = 0;
@@ -242,6 +254,11 @@ export function createQueryVocabulary(
             word.text + next.text,
           );
           i += 1;
+          continue;
+        }
+        const slip = slipAt(words, i);
+        if (slip !== undefined) {
+          replace(word.start, word.end, word.text, slip);
           continue;
         }
         if (word.known || !/^[a-z]+$/.test(word.text)) continue;
