@@ -24,6 +24,8 @@ const RunInput = z.object({
   request: z.string(),
   skill: z.string().optional(),
   session: z.string().optional(),
+  /** How many messages of the session the run started from (its turn is what follows them). */
+  historyLength: z.number().int().min(0).optional(),
 });
 const RunOutput = z.object({ state: z.unknown() });
 
@@ -49,19 +51,32 @@ export async function loadCodeSession(runs: RunRepo, session: string): Promise<M
   return parsed.success ? (parsed.data.messages as ModelMessage[]) : [];
 }
 
-/** Saves a coding session's conversation after a turn. */
+/**
+ * Saves a coding session's conversation after a turn. With `after` (how many messages of the
+ * session the turn started from), only the turn's own messages, `messages.slice(after)`, are
+ * appended to what the store holds, in one statement: turns of one session answered at once each
+ * keep theirs (three concurrent `POST /code` in one session were all answered, and the session
+ * kept only the last one saved). Without it the conversation is written whole.
+ *
+ * @example
+ * await saveCodeSession(store.runs, 's1', result.messages, { after: history.length });
+ */
 export async function saveCodeSession(
   runs: RunRepo,
   session: string,
   messages: ModelMessage[],
+  options: { after?: number } = {},
 ): Promise<void> {
-  await runs.put({
-    id: codeSessionRunId(session),
-    kind: CODE_SESSION_KIND,
-    status: 'open',
-    input: { session },
-    output: { messages },
-  });
+  const run = { id: codeSessionRunId(session), kind: CODE_SESSION_KIND, status: 'open' };
+  if (options.after !== undefined) {
+    await runs.appendToList(
+      { ...run, input: { session } },
+      'messages',
+      messages.slice(options.after),
+    );
+    return;
+  }
+  await runs.put({ ...run, input: { session }, output: { messages } });
 }
 
 /** What a recorded coding run returns: its id and the agent's result. */
@@ -81,7 +96,12 @@ async function record(
   if (result.state) {
     await runs.update(runId, { status: AWAITING_APPROVAL, output: { state: result.state } });
   } else {
-    if (input.session) await saveCodeSession(runs, input.session, result.messages);
+    if (input.session) {
+      // A run recorded before historyLength was (a paused run resumed after an upgrade) writes
+      // the conversation whole, as it always did.
+      const after = input.historyLength === undefined ? {} : { after: input.historyLength };
+      await saveCodeSession(runs, input.session, result.messages, after);
+    }
     await runs.update(runId, {
       status: result.finishReason === 'stop' ? 'completed' : result.finishReason,
       output: { answer: result.text, skill: result.activation.skill?.name ?? null },
@@ -105,12 +125,12 @@ export async function startCodeRun(
   options: RunOptions & { session?: string; runId?: string },
 ): Promise<RecordedCodeRun> {
   const runId = options.runId ?? randomUUID();
+  const history = options.session ? await loadCodeSession(runs, options.session) : [];
   const input = {
     request: options.request,
     ...(options.skill ? { skill: options.skill } : {}),
-    ...(options.session ? { session: options.session } : {}),
+    ...(options.session ? { session: options.session, historyLength: history.length } : {}),
   };
-  const history = options.session ? await loadCodeSession(runs, options.session) : [];
   await runs.create({ id: runId, kind: CODE_RUN_KIND, status: 'running', input });
   return traced(runs, runId, input, false, async (span) => {
     const { session: _session, runId: _runId, ...agent } = options;

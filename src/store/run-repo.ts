@@ -156,6 +156,36 @@ export class RunRepo {
     this.countWritten(1);
   }
 
+  /**
+   * Appends `items` to the list at `output[key]` of run `id` in one statement, creating the run
+   * with them when it is absent: turns of one conversation saved at once (two requests, or two
+   * processes sharing a database) each keep theirs, where writing the whole list back kept only
+   * the last writer's.
+   *
+   * @example
+   * await runs.appendToList({ id, kind: 'code-session', status: 'open', input: { session } }, 'messages', turn);
+   */
+  async appendToList(
+    run: { id: string; kind: string; status: string; input: unknown },
+    key: string,
+    items: unknown[],
+  ): Promise<void> {
+    await this.db.query(
+      `INSERT INTO runs (id, kind, status, input, output)
+       VALUES ($1, $2, $3, $4, jsonb_build_object($5::text, $6::jsonb))
+       ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status,
+         output = jsonb_set(
+           CASE WHEN jsonb_typeof(runs.output) = 'object' THEN runs.output ELSE '{}'::jsonb END,
+           ARRAY[$5::text],
+           CASE WHEN jsonb_typeof(runs.output -> $5::text) = 'array'
+             THEN runs.output -> $5::text ELSE '[]'::jsonb END || $6::jsonb
+         ),
+         updated_at = now()`,
+      [run.id, run.kind, run.status, storableJson(run.input ?? {}), key, storableJson(items)],
+    );
+    this.countWritten(1);
+  }
+
   async get(id: string): Promise<RunRecord | undefined> {
     await this.pendingTraces();
     const { rows } = await this.db.query<{

@@ -217,6 +217,7 @@ export function createCodeCommand(
       try {
         let history: ModelMessage[] =
           store && session ? await loadCodeSession(store.runs, session) : [];
+        let saved = history.length;
         let sessionAllow: string[] = [];
         // --skill is asked for by name, as the API's `skill` is (an unknown name is an error, not
         // ignored: a typo would drop a restricting skill's tool limits); later turns keep the
@@ -249,8 +250,12 @@ export function createCodeCommand(
           sessionAllow = result.sessionAllow;
           requestedSkill = undefined;
           activeSkill = result.activation.skill?.name ?? activeSkill;
-          if (store && session && !result.pending)
-            await saveCodeSession(store.runs, session, history);
+          if (store && session && !result.pending) {
+            // Only what this process added since its last save: another process's turns in the
+            // same session (a shared PostgreSQL) are kept.
+            await saveCodeSession(store.runs, session, history, { after: saved });
+            saved = history.length;
+          }
           return printResult(io, result, Boolean(values.json));
         };
         if (task) return await turn(task);

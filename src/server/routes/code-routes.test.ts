@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadCodeSession } from '../../coding/index.js';
 import { CohortConfig } from '../../config/index.js';
 import { createStore, openPgliteDb, openPostgresDb, type Store } from '../../store/index.js';
 import { createScriptedModel, RECORDED, promptText } from '../../test/scripted-model.js';
@@ -94,6 +95,24 @@ describe('POST /code (PGlite)', async () => {
         ) as string,
       },
     });
+  });
+
+  it('keeps every turn of a session answered at once', async () => {
+    // Each turn loaded the session, ran, and wrote the whole conversation back: of three turns
+    // answered 200 at once, the session kept the last one saved.
+    const slow = createScriptedModel(() => ({ text: 'noted', delayMs: 50 }), RECORDED);
+    const { post } = server(store, slow);
+    const session = randomUUID();
+    const turns = await Promise.all(
+      ['alpha', 'beta', 'gamma'].map((word) =>
+        post('/code', { request: `remember ${word}`, session_id: session }),
+      ),
+    );
+    expect(turns.map((turn) => turn.status)).toEqual([200, 200, 200]);
+    const kept = (await loadCodeSession(store.runs, session))
+      .filter((message) => message.role === 'user')
+      .map((message) => message.content);
+    expect(kept.sort()).toEqual(['remember alpha', 'remember beta', 'remember gamma']);
   });
 
   it('no returns a tool error the model reads; always runs it', async () => {
