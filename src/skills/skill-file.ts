@@ -69,6 +69,7 @@ export const SkillSource = z.enum([
   'project-claude',
   'user',
   'user-claude',
+  'builtin',
 ]);
 export type SkillSource = z.infer<typeof SkillSource>;
 

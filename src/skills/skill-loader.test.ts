@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { namedPipe } from '../test/named-pipe.js';
 import { parseSkillFile } from './skill-file.js';
-import { loadSkills } from './skill-loader.js';
+import { loadSkills, type SkillCatalog } from './skill-loader.js';
 import { listSkillResources, readSkillResource } from './skill-resources.js';
 
 const base = mkdtempSync(join(tmpdir(), 'cohort-skills-'));
@@ -51,6 +51,10 @@ writeFileSync(join(projectDir, 'pdf-tools', 'notes.txt'), 'not a resource');
 writeFileSync(join(base, 'secret.txt'), 'secret');
 symlinkSync(join(base, 'secret.txt'), join(projectDir, 'pdf-tools', 'references', 'leak.md'));
 
+/** The names of a catalog's skills other than those cohort ships. */
+const ownNames = (catalog: SkillCatalog) =>
+  catalog.skills.filter((s) => s.source !== 'builtin').map((s) => s.name);
+
 describe('loadSkills', () => {
   const catalog = loadSkills({ workspace, home });
 
@@ -58,6 +62,9 @@ describe('loadSkills', () => {
     expect(catalog.skills.map((s) => [s.name, s.source])).toEqual([
       ['pdf-tools', 'project'],
       ['notes', 'project-cohort'],
+      ['designer', 'builtin'],
+      ['developer', 'builtin'],
+      ['refactor', 'builtin'],
     ]);
     expect(catalog.skills[0]).toMatchObject({
       description: 'Work with PDF files.',
@@ -74,6 +81,22 @@ describe('loadSkills', () => {
         shadowedBy: join(projectDir, 'pdf-tools', 'SKILL.md'),
       },
     ]);
+  });
+
+  it("offers the skills cohort ships in any workspace, after the workspace's and the user's own", () => {
+    // They were found only in cohort's own clone: `cohort code --skill developer` elsewhere was
+    // 'Unknown skill "developer". Available skills: none'.
+    const empty = mkdtempSync(join(base, 'empty-'));
+    const shipped = loadSkills({ workspace: empty, home: join(empty, 'home') });
+    expect(shipped.skills.map((s) => [s.name, s.source])).toEqual([
+      ['designer', 'builtin'],
+      ['developer', 'builtin'],
+      ['refactor', 'builtin'],
+    ]);
+    skill(join(empty, 'skills'), 'developer', 'name: developer\ndescription: Ours.');
+    const ours = loadSkills({ workspace: empty, home: join(empty, 'home') });
+    expect(ours.skills.find((s) => s.name === 'developer')?.source).toBe('project');
+    expect(ours.shadowed.map((s) => s.name)).toEqual(['developer']);
   });
 
   it('reports each malformed skill with file, field and reason instead of failing', () => {
@@ -116,7 +139,7 @@ describe('loadSkills on hostile folders', () => {
     const stop = namedPipe(file, '---\nname: piped\ndescription: x\n---\nbody');
     try {
       const catalog = loadSkills({ workspace: root, home: join(root, 'home') });
-      expect(catalog.skills.map((s) => s.name)).toEqual(['fine']);
+      expect(ownNames(catalog)).toEqual(['fine']);
       expect(catalog.problems).toEqual([
         {
           file,
@@ -140,7 +163,7 @@ describe('loadSkills on hostile folders', () => {
     writeFileSync(file, '---\nname: huge\ndescription: big\n---\n');
     truncateSync(file, 200 * 1024 * 1024);
     const catalog = loadSkills({ workspace: root, home: join(root, 'home') });
-    expect(catalog.skills.map((s) => s.name)).toEqual(['fine']);
+    expect(ownNames(catalog)).toEqual(['fine']);
     expect(catalog.problems).toEqual([
       {
         file,
@@ -159,7 +182,7 @@ describe('loadSkills on hostile folders', () => {
     symlinkSync(join(root, 'nowhere'), join(dir, 'dangling'));
     symlinkSync(join(dir, 'loop'), join(dir, 'loop'));
     const catalog = loadSkills({ workspace: root, home: join(root, 'home') });
-    expect(catalog.skills.map((s) => s.name)).toEqual(['fine']);
+    expect(ownNames(catalog)).toEqual(['fine']);
     expect(catalog.problems).toEqual([
       { file: join(dir, 'dangling'), reason: 'a symbolic link to nothing (ENOENT)' },
       { file: join(dir, 'loop'), reason: 'a symbolic link to nothing (ELOOP)' },

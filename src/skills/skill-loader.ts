@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { readFoundFile } from '../config/index.js';
+import { packagePath, readFoundFile } from '../config/index.js';
 import { isCohortError } from '../errors/index.js';
 import { parseSkillFile, SKILL_FILE, type Skill, type SkillSource } from './skill-file.js';
 
@@ -48,6 +48,7 @@ export function skillSearchPaths(options: { workspace: string; home?: string }):
     { dir: join(workspace, '.claude', 'skills'), source: 'project-claude' },
     { dir: join(options.home ?? homedir(), '.config', 'cohort', 'skills'), source: 'user' },
     { dir: join(options.home ?? homedir(), '.claude', 'skills'), source: 'user-claude' },
+    { dir: packagePath('skills'), source: 'builtin' },
   ];
 }
 
