@@ -367,6 +367,27 @@ describe('the OpenAI-compatible endpoint', () => {
     expect(byUser.cohort.session_id).not.toBe('anonymous');
   });
 
+  it('seeds a new derived session with its history once when its first requests arrive together', async () => {
+    // Each checked that the session was new, then saved the history: four requests, four copies.
+    const messages = [
+      { role: 'user', content: 'What is a node? (seeded once)' },
+      { role: 'assistant', content: 'A process [1].' },
+      { role: 'user', content: 'And a topic?' },
+    ];
+    const answers = await Promise.all(
+      [1, 2, 3, 4].map(async () =>
+        (await post('/v1/chat/completions', { model: 'cohort', user: 'grace', messages })).json(),
+      ),
+    );
+    const sessionId = (answers[0] as { cohort: { session_id: string } }).cohort.session_id;
+    const history = (await (await app.request(`/sessions/${sessionId}/messages`)).json()) as {
+      messages: { content: string }[];
+    };
+    const contents = history.messages.map((m) => m.content);
+    expect(contents.filter((c) => c === 'What is a node? (seeded once)')).toHaveLength(1);
+    expect(contents.filter((c) => c === 'And a topic?')).toHaveLength(4);
+  });
+
   it('streams chat.completion.chunk events ending in [DONE]', async () => {
     const response = await post('/v1/chat/completions', {
       model: 'cohort',

@@ -19,3 +19,26 @@ export function singleFlight<T>(run: () => Promise<T>): () => Promise<T> {
     return running;
   };
 }
+
+/**
+ * {@link singleFlight} per key: a call for a key whose run is in flight shares that run's result
+ * (its own `run` is not called); nothing is kept once it settles.
+ *
+ * `POST /v1/chat/completions` seeds a new session with the history a client sends through it, so
+ * that requests arriving together for one new session seed it once, not once each.
+ *
+ * @example
+ * const seed = keyedSingleFlight<void>();
+ * await Promise.all([seed('s1', () => save()), seed('s1', () => save())]); // one save
+ */
+export function keyedSingleFlight<T>(): (key: string, run: () => Promise<T>) => Promise<T> {
+  const running = new Map<string, Promise<T>>();
+  return (key, run) => {
+    let flight = running.get(key);
+    if (!flight) {
+      flight = run().finally(() => running.delete(key));
+      running.set(key, flight);
+    }
+    return flight;
+  };
+}

@@ -24,6 +24,7 @@ import {
 import { readBody } from '../read-body.js';
 import type { ServerEnv } from '../server-env.js';
 import { askedBy, derivedSessionId, requireSessionAccess } from '../session-access.js';
+import { keyedSingleFlight } from '../single-flight.js';
 import { resumeEvents, startEvents } from '../start-events.js';
 
 /**
@@ -42,6 +43,7 @@ export function openAiRoutes(parts: {
   const { assistant, store } = parts;
   const seconds = () => Math.floor((parts.now ?? Date.now)() / 1000);
   const app = new Hono<ServerEnv>();
+  const seedOnce = keyedSingleFlight<void>();
 
   app.get('/v1/models', (c) => {
     const created = seconds();
@@ -69,10 +71,12 @@ export function openAiRoutes(parts: {
       await requireSessionAccess(c, store, turn.sessionId, { claim: true });
     }
     if (turn.sessionId !== 'anonymous' && turn.history.length > 0) {
-      const known = await store.sessions.history(turn.sessionId, 1);
-      if (known.length === 0) {
-        await store.sessions.saveTurn(turn.sessionId, turn.history);
-      }
+      const { sessionId, history } = turn;
+      // Requests arriving together for one new session seed it once, not once each.
+      await seedOnce(sessionId, async () => {
+        const known = await store.sessions.history(sessionId, 1);
+        if (known.length === 0) await store.sessions.saveTurn(sessionId, history);
+      });
     }
     const input: ChatRequest = {
       query: turn.query,
