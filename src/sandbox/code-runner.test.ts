@@ -57,6 +57,25 @@ describe.skipIf(!findBwrap(undefined) || !findPython(undefined))(
       expect(result.stdout).toBe('[False, False, False, False]\nTrue True\n');
     });
 
+    it('says so when a process of the code was killed at sandbox.maxMemoryMb', async (context) => {
+      // The children died (SIGKILL from the memory cgroup) and the code reported 'ok' with no word.
+      const capped = SandboxSettings.parse({ codeMemoryMb: 256, maxMemoryMb: 160 });
+      const code = [
+        'import os',
+        'pid = os.fork()',
+        'if pid == 0:',
+        "    data = b'x' * (200 * 1024 * 1024)",
+        '    os._exit(0)',
+        'print(os.waitpid(pid, 0)[1])',
+      ].join('\n');
+      const result = await runCode(code, { settings: capped, timeoutMs: 10_000, parentEnv });
+      if (result.stdout.trim() === '0') context.skip(); // no memory cgroup on this machine
+      expect(result.status).toBe('ok');
+      expect(result.stderr).toContain(
+        '[killed: the code used more than sandbox.maxMemoryMb (160 MB) of memory]',
+      );
+    });
+
     it('has a scratch folder as its only writable place, and no network', async () => {
       const result = await run(
         [

@@ -193,7 +193,12 @@ export async function runCode(
       env: { PYTHONDONTWRITEBYTECODE: '1', PYTHONUNBUFFERED: '1', MPLBACKEND: 'Agg' },
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    const base = { stdout: run.stdout, stderr: run.stderr, durationMs: elapsed() };
+    // A process of the code killed at the memory cap may leave the code itself running on: it
+    // reads why, as bash's commands do, instead of a child that vanished without a word.
+    const memoryNote = run.memoryExceeded
+      ? `\n[killed: the code used more than sandbox.maxMemoryMb (${options.settings.maxMemoryMb} MB) of memory]`
+      : '';
+    const base = { stdout: run.stdout, stderr: run.stderr + memoryNote, durationMs: elapsed() };
     if (run.spawnError) return failed(`The sandbox could not start: ${run.spawnError}`);
     if (run.aborted) return { ...base, status: 'aborted', error: 'cancelled' };
     if (run.timedOut) {
@@ -214,9 +219,11 @@ export async function runCode(
       status: 'error',
       error:
         traceback.trim() ||
-        (run.exitCode === null
-          ? 'The code was killed (a CPU, memory or process limit).'
-          : `The code exited with status ${run.exitCode}.${run.stderr ? ` ${run.stderr.trim().slice(-500)}` : ''}`),
+        (run.memoryExceeded
+          ? `The code was killed: it used more than sandbox.maxMemoryMb (${options.settings.maxMemoryMb} MB) of memory.`
+          : run.exitCode === null
+            ? 'The code was killed (a CPU, memory or process limit).'
+            : `The code exited with status ${run.exitCode}.${run.stderr ? ` ${run.stderr.trim().slice(-500)}` : ''}`),
     };
   } catch (error) {
     return failed(isCohortError(error) ? error.message : String(error));
