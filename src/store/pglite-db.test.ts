@@ -17,6 +17,18 @@ describe('opening a PGlite store folder', () => {
     );
   });
 
+  it('says what to do when PostgreSQL stops on its damaged files', () => {
+    // A damaged write-ahead log: PGlite's own words were only the compiler's.
+    const error = storeOpenError(
+      '.cohort',
+      new Error('Aborted(). Build with -sASSERTIONS for more info.'),
+      false,
+    );
+    expect(error.message).toBe(
+      'Cannot open the store in .cohort: the embedded PostgreSQL stopped while reading its files (Aborted()). Its PostgreSQL files are damaged, or incomplete (a first start killed while writing them, by a cohort older than this one): restore the folder from a backup or, if it holds nothing you need, remove it and start again.',
+    );
+  });
+
   it('opens a store in a folder reached through a symbolic link, and again after closing', async () => {
     // PGlite's file system does not follow a link at its root (it threw ErrnoError 44).
     mkdirSync(join(dir, 'target'));

@@ -238,12 +238,25 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
  * // CohortError: Cannot open the store in .cohort: {"name":"ErrnoError","errno":44}.
  */
 export function storeOpenError(dataDir: string, cause: unknown, fresh: boolean): CohortError {
-  const reason = describeCause(cause);
+  const reason = readableAbort(describeCause(cause));
   return new CohortError(
     'retrieval_unavailable',
     `Cannot open the store in ${dataDir}: ${reason}.${fresh ? '' : cannotStartAdvice(reason)}`,
     { cause },
   );
+}
+
+/** What PGlite's WebAssembly says when PostgreSQL stops the process (a PANIC, such as on a damaged write-ahead log). */
+const ABORTED = 'Aborted()';
+
+/**
+ * The reason of an open that PostgreSQL itself stopped, in words: PGlite's own is the
+ * compiler's "Aborted(). Build with -sASSERTIONS for more info.", which a damaged write-ahead
+ * log gave with no hint of what to do.
+ */
+function readableAbort(reason: string): string {
+  if (!reason.startsWith(ABORTED)) return reason;
+  return `the embedded PostgreSQL stopped while reading its files (${ABORTED})`;
 }
 
 /**
@@ -252,6 +265,6 @@ export function storeOpenError(dataDir: string, cause: unknown, fresh: boolean):
  * marked unfinished (see `unfinished-folder.ts`), which no start empties on its own.
  */
 function cannotStartAdvice(reason: string): string {
-  if (!reason.includes('failed to initialize')) return '';
+  if (!reason.includes('failed to initialize') && !reason.includes(ABORTED)) return '';
   return ' Its PostgreSQL files are damaged, or incomplete (a first start killed while writing them, by a cohort older than this one): restore the folder from a backup or, if it holds nothing you need, remove it and start again.';
 }
