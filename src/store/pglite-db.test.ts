@@ -27,6 +27,13 @@ describe('opening a PGlite store folder', () => {
     expect(error.message).toBe(
       'Cannot open the store in .cohort: the embedded PostgreSQL stopped while reading its files (Aborted()). Its PostgreSQL files are damaged, or incomplete (a first start killed while writing them, by a cohort older than this one): restore the folder from a backup or, if it holds nothing you need, remove it and start again.',
     );
+    // An overwritten catalog page.
+    const page = storeOpenError(
+      '.cohort',
+      new Error('invalid page in block 3 of relation "base/5/1255"'),
+      false,
+    );
+    expect(page.message).toMatch(/base\/5\/1255"\. Its PostgreSQL files are damaged/);
   });
 
   it('opens a store in a folder reached through a symbolic link, and again after closing', async () => {

@@ -250,6 +250,14 @@ export function storeOpenError(dataDir: string, cause: unknown, fresh: boolean):
 const ABORTED = 'Aborted()';
 
 /**
+ * Reasons that mean the folder's files are damaged: PGlite could not start from them, PostgreSQL
+ * stopped on them, or a page it read back was not one it wrote ("invalid page in block 3 of
+ * relation base/5/1255" when a catalog file was overwritten).
+ */
+const DAMAGED =
+  /failed to initialize|Aborted\(\)|invalid page in block|could not read block|checksum mismatch/;
+
+/**
  * The reason of an open that PostgreSQL itself stopped, in words: PGlite's own is the
  * compiler's "Aborted(). Build with -sASSERTIONS for more info.", which a damaged write-ahead
  * log gave with no hint of what to do.
@@ -265,6 +273,6 @@ function readableAbort(reason: string): string {
  * marked unfinished (see `unfinished-folder.ts`), which no start empties on its own.
  */
 function cannotStartAdvice(reason: string): string {
-  if (!reason.includes('failed to initialize') && !reason.includes(ABORTED)) return '';
+  if (!DAMAGED.test(reason)) return '';
   return ' Its PostgreSQL files are damaged, or incomplete (a first start killed while writing them, by a cohort older than this one): restore the folder from a backup or, if it holds nothing you need, remove it and start again.';
 }
