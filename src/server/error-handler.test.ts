@@ -20,6 +20,12 @@ function appLogging(lines: Record<string, unknown>[]) {
   app.get('/crash', () => {
     throw new TypeError('cannot read properties of undefined');
   });
+  app.get('/damaged', () => {
+    // What the store's thread rejects with when a page it reads back is not one it wrote.
+    throw Object.assign(new Error('invalid page in block 0 of relation "base/5/16434"'), {
+      code: 'XX001',
+    });
+  });
   app.onError(errorHandler({ ping: () => Promise.resolve(true) }));
   return app;
 }
@@ -40,6 +46,20 @@ describe('errorHandler logging', () => {
       }),
     ]);
     expect(JSON.stringify(lines)).not.toContain('stack');
+  });
+
+  it('answers a store error on damaged data 503, saying so and what to do', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const response = await appLogging(lines).request('/damaged');
+    expect(response.status).toBe(503);
+    expect(await response.json()).toMatchObject({
+      error: {
+        code: 'store_unavailable',
+        message: expect.stringContaining(
+          'The store\'s files are damaged (invalid page in block 0 of relation "base/5/16434")',
+        ) as string,
+      },
+    });
   });
 
   it('logs a crash (500) as an error with its cause and stack', async () => {

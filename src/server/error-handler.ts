@@ -10,6 +10,19 @@ function isAbort(error: unknown): boolean {
 }
 
 /**
+ * PostgreSQL's SQLSTATEs for data it read back damaged: `data_corrupted` (XX001, "invalid page in
+ * block 0 of relation base/5/16434") and `index_corrupted` (XX002).
+ */
+const DAMAGED_DATA = new Set(['XX001', 'XX002']);
+
+/** The message of a store error on damaged data, or undefined for any other error. */
+function damagedData(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !DAMAGED_DATA.has(code)) return undefined;
+  return error instanceof Error ? error.message : String(code);
+}
+
+/**
  * Turns anything a route throws into an {@link ApiError}, checking the store when the cause is
  * unknown: an unreachable store is 503 `store_unavailable`, not a bare 500. A 500 is logged as an
  * error with its cause and stack; a 503/504 the server chose is logged as a warning with its
@@ -28,7 +41,14 @@ export async function describeFailure(
     return apiError('aborted', 'The request was cancelled: the client closed the connection.');
   }
   let failure = toApiError(error);
-  if (failure.code === 'internal' && !(await store.ping().catch(() => false))) {
+  const damaged = failure.code === 'internal' ? damagedData(error) : undefined;
+  if (damaged) {
+    // Not a crash of the server: what it needs is stored damaged, and every retry fails alike.
+    failure = apiError(
+      'store_unavailable',
+      `The store's files are damaged (${damaged}), so this cannot be answered: an operator should restore the data folder (or the database) from a backup, or remove the folder and ingest again if it holds nothing needed.`,
+    );
+  } else if (failure.code === 'internal' && !(await store.ping().catch(() => false))) {
     failure = apiError(
       'store_unavailable',
       'The database is unreachable right now. Try again shortly; an operator should check DATABASE_URL or the data folder.',
