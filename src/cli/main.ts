@@ -1,5 +1,6 @@
 import { packageVersion } from '../config/index.js';
 import { isCohortError } from '../errors/index.js';
+import { damagedDataError } from '../store/damaged-data.js';
 import { shutdownTracing } from '../telemetry/index.js';
 import type { CliCommand, CliIo } from './command.js';
 import { processIo } from './io.js';
@@ -108,6 +109,8 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
 
 /** Prints a command's failure as one actionable line and returns its exit code. */
 function report(error: unknown, name: string, io: CliIo): number {
+  const damaged = damagedDataError(error);
+  if (damaged) return report(damaged, name, io);
   if (isCohortError(error)) {
     io.stderr(`cohort ${name}: ${error.message}\n`);
     if (io.env.COHORT_DEBUG === '1' && error.stack) io.stderr(error.stack + '\n');

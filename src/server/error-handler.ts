@@ -1,25 +1,12 @@
 import type { Context } from 'hono';
 import { isCohortError } from '../errors/index.js';
-import type { Store } from '../store/index.js';
+import { damagedDataError, type Store } from '../store/index.js';
 import { apiError, errorBody, toApiError, type ApiError } from './api-error.js';
 import type { ServerEnv } from './server-env.js';
 
 /** True for the errors an aborted signal raises (`AbortError`, cohort's `aborted`). */
 function isAbort(error: unknown): boolean {
   return isCohortError(error, 'aborted') || (error instanceof Error && error.name === 'AbortError');
-}
-
-/**
- * PostgreSQL's SQLSTATEs for data it read back damaged: `data_corrupted` (XX001, "invalid page in
- * block 0 of relation base/5/16434") and `index_corrupted` (XX002).
- */
-const DAMAGED_DATA = new Set(['XX001', 'XX002']);
-
-/** The message of a store error on damaged data, or undefined for any other error. */
-function damagedData(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string' || !DAMAGED_DATA.has(code)) return undefined;
-  return error instanceof Error ? error.message : String(code);
 }
 
 /**
@@ -41,13 +28,10 @@ export async function describeFailure(
     return apiError('aborted', 'The request was cancelled: the client closed the connection.');
   }
   let failure = toApiError(error);
-  const damaged = failure.code === 'internal' ? damagedData(error) : undefined;
+  const damaged = failure.code === 'internal' ? damagedDataError(error) : undefined;
   if (damaged) {
     // Not a crash of the server: what it needs is stored damaged, and every retry fails alike.
-    failure = apiError(
-      'store_unavailable',
-      `The store's files are damaged (${damaged}), so this cannot be answered: an operator should restore the data folder (or the database) from a backup, or remove the folder and ingest again if it holds nothing needed.`,
-    );
+    failure = apiError('store_unavailable', damaged.message);
   } else if (failure.code === 'internal' && !(await store.ping().catch(() => false))) {
     failure = apiError(
       'store_unavailable',

@@ -54,3 +54,4 @@ export {
   TRACE_JOURNAL_FILE,
   type JournalTrace,
 } from './trace-journal.js';
+export { damagedDataError } from './damaged-data.js';
