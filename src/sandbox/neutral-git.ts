@@ -1,11 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, lstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { findNames } from './deny-paths.js';
 
 /**
  * git settings every unconfined command runs with whatever the workspace's config says: no hooks,
- * no `core.fsmonitor`, no `ext::` transport (a URL rewrite to it runs a command). `HOME` is the
+ * no `core.fsmonitor`, no `ext::` transport (a URL rewrite to it runs a command), no bare
+ * repository git finds by itself (a folder laid out as one has no `.git` for the search below to
+ * find, and git would run what its config names; `--git-dir` still reaches one). `HOME` is the
  * workspace for such a command (see `scrubbedEnv`), so the "global" `~/.gitconfig` git would read
  * is the workspace's own file; `GIT_CONFIG_GLOBAL=/dev/null` reads none.
  */
@@ -13,6 +15,7 @@ const FIXED_SETTINGS: readonly (readonly [string, string])[] = [
   ['core.hooksPath', '/dev/null'],
   ['core.fsmonitor', 'false'],
   ['protocol.ext.allow', 'never'],
+  ['safe.bareRepository', 'explicit'],
 ];
 
 /**
@@ -45,10 +48,21 @@ const COMMAND_SETTINGS: readonly (readonly [RegExp, string])[] = [
   [/^(difftool|mergetool|browser|man)\..+\.(cmd|path)$/, ''],
   [/^web\.browser$/, ''],
   [/^sendemail\.(.+\.)?(smtpserver|tocmd|cccmd|headercmd|sendmailcmd)$/, ''],
+  [/^trailer\..+\.(cmd|command)$/, ''],
+  [/^imap\.tunnel$/, ''],
 ];
+
+/**
+ * An alias that runs a program (`!command`) or gives git options before its command (`-c
+ * diff.external=… diff`, which sets as `-c` what the settings here emptied); quotes may come
+ * first, as git splits an alias as a shell would.
+ */
+const RISKY_ALIAS = /^\s*["'\\]*[!-]/;
 
 /** How long listing one repository's settings may take before it is given up. */
 const LIST_TIMEOUT_MS = 5000;
+/** The most output listing one repository's settings may give before it is given up. */
+const LIST_MAX_BYTES = 4 * 1024 * 1024;
 
 /**
  * git's environment form of `-c` (which wins over every config file) for an unconfined command
@@ -65,18 +79,32 @@ const LIST_TIMEOUT_MS = 5000;
  */
 export function neutralGitEnv(root: string, gitPath = 'git'): Record<string, string> {
   const settings = new Map<string, string>(FIXED_SETTINGS);
-  for (const worktree of repositoriesIn(root))
-    for (const [key, value] of repositorySettings(worktree, gitPath)) {
+  const unlisted: string[] = [];
+  for (const worktree of repositoriesIn(root)) {
+    const listed = repositorySettings(worktree, gitPath);
+    if (!listed) {
+      unlisted.push(worktree);
+      continue;
+    }
+    for (const [key, value] of listed) {
       if (settings.has(key)) continue;
       const name = key.toLowerCase();
-      // An alias runs a program only as `!command`; `co = checkout` stays.
+      // `co = checkout` stays.
       if (name.startsWith('alias.')) {
-        if (value.trimStart().startsWith('!')) settings.set(key, '');
+        if (RISKY_ALIAS.test(value)) settings.set(key, '');
         continue;
       }
       const neutral = COMMAND_SETTINGS.find(([pattern]) => pattern.test(name));
       if (neutral) settings.set(key, neutral[1]);
     }
+  }
+  // A config too large or slow to list may name any program: a key git cannot parse makes every
+  // git command of this command fail, saying why, instead of running what that config names.
+  for (const worktree of unlisted)
+    settings.set(
+      `cohort: the git settings of ${worktree} could not be listed, so git is refused here`,
+      '',
+    );
   const env: Record<string, string> = {
     GIT_CONFIG_GLOBAL: '/dev/null',
     GIT_CONFIG_COUNT: String(settings.size),
@@ -88,11 +116,14 @@ export function neutralGitEnv(root: string, gitPath = 'git'): Record<string, str
   return env;
 }
 
-/** The folders of `root` with a `.git` (a folder, or a file naming the repository). */
+/**
+ * The folders of `root` with a `.git` (a folder, or a file naming the repository, or a symbolic
+ * link to either, which git follows).
+ */
 function repositoriesIn(root: string): string[] {
   const folders = findNames(root, new Set(['.git'])).map((path) => dirname(path));
   try {
-    lstatSync(resolve(root, '.git'));
+    statSync(resolve(root, '.git'));
     if (!folders.includes(root)) folders.unshift(root);
   } catch {
     // no repository at the top
@@ -100,10 +131,10 @@ function repositoriesIn(root: string): string[] {
   return folders.filter(isRepositoryEntry);
 }
 
-/** True when `folder/.git` is a folder or a small file (`gitdir: …`), not a symbolic link. */
+/** True when `folder/.git` is (or links to) a folder or a small file (`gitdir: …`). */
 function isRepositoryEntry(folder: string): boolean {
   try {
-    const entry = lstatSync(resolve(folder, '.git'));
+    const entry = statSync(resolve(folder, '.git'));
     if (entry.isDirectory()) return true;
     if (!entry.isFile()) return false;
     const fd = openSync(resolve(folder, '.git'), 'r');
@@ -121,13 +152,15 @@ function isRepositoryEntry(folder: string): boolean {
 /**
  * The settings a repository's own config files give (the local config, its worktree config and
  * what they include; not the system's or the user's), as git reads them: reading config runs no
- * program. None when git is missing or the listing fails.
+ * program. None when git is missing or refuses the repository (as it then refuses the command);
+ * undefined when the listing was given up (too slow, too much output), as nothing is known.
  */
-function repositorySettings(worktree: string, gitPath: string): [string, string][] {
+function repositorySettings(worktree: string, gitPath: string): [string, string][] | undefined {
   const listed = spawnSync(gitPath, ['config', '--list', '--includes', '-z'], {
     cwd: worktree,
     encoding: 'utf8',
     timeout: LIST_TIMEOUT_MS,
+    maxBuffer: LIST_MAX_BYTES,
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       GIT_CONFIG_NOSYSTEM: '1',
@@ -135,6 +168,8 @@ function repositorySettings(worktree: string, gitPath: string): [string, string]
       GIT_DIR: resolve(worktree, '.git'),
     },
   });
+  if ((listed.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') return [];
+  if (listed.error || listed.signal) return undefined;
   if (listed.status !== 0 || typeof listed.stdout !== 'string') return [];
   // `-z`: each setting is its name, a newline and its value (no newline for a bare `key`), then NUL.
   return listed.stdout

@@ -1,0 +1,129 @@
+import { spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { neutralGitEnv } from './neutral-git.js';
+
+const hasGit = spawnSync('git', ['--version']).status === 0;
+const cache = join(process.cwd(), 'node_modules', '.cache');
+mkdirSync(cache, { recursive: true });
+
+const gitEnv = {
+  ...process.env,
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_AUTHOR_NAME: 'a',
+  GIT_AUTHOR_EMAIL: 'a@b',
+  GIT_COMMITTER_NAME: 'a',
+  GIT_COMMITTER_EMAIL: 'a@b',
+};
+const git = (cwd: string, ...args: string[]) => {
+  const done = spawnSync('git', args, { cwd, encoding: 'utf8', env: gitEnv });
+  if (done.status !== 0) throw new Error(done.stderr);
+};
+
+let workspace = '';
+afterEach(() => rmSync(workspace, { recursive: true, force: true }));
+
+/**
+ * A workspace with a planted program that records its runs, and a repository in `folder` whose
+ * a.txt is changed since its one commit (so `git diff` has a difference to show).
+ */
+function plantedRepository(folder = '.') {
+  workspace = mkdtempSync(join(cache, 'cohort-neutral-git-'));
+  const marker = join(workspace, 'ran.txt');
+  const planted = join(workspace, 'planted.sh');
+  writeFileSync(planted, `#!/bin/sh\necho "$*" >> ${marker}\ncat\n`, { mode: 0o755 });
+  const repo = join(workspace, folder);
+  mkdirSync(repo, { recursive: true });
+  git(repo, 'init', '-q');
+  writeFileSync(join(repo, 'a.txt'), 'one\n');
+  git(repo, 'add', 'a.txt');
+  git(repo, 'commit', '-qm', 'one');
+  writeFileSync(join(repo, 'a.txt'), 'two\n');
+  const ran = () => (existsSync(marker) ? readFileSync(marker, 'utf8') : '');
+  return { repo, planted, ran };
+}
+
+/** Runs `command` in the workspace as an unconfined command does, with HOME the workspace. */
+function runUnconfined(command: string) {
+  return spawnSync('/bin/sh', ['-c', command], {
+    cwd: workspace,
+    encoding: 'utf8',
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: workspace,
+      ...neutralGitEnv(workspace),
+    },
+  });
+}
+
+describe.skipIf(!hasGit)('neutralGitEnv', () => {
+  it('neutralises the config of a .git that is a symbolic link to the repository', () => {
+    // git follows a symlinked .git; the search passed over it, so `git diff` ran diff.external.
+    const { repo, planted, ran } = plantedRepository();
+    git(repo, 'config', 'diff.external', `${planted} external`);
+    renameSync(join(repo, '.git'), join(repo, 'elsewhere'));
+    symlinkSync('elsewhere', join(repo, '.git'));
+    runUnconfined('git diff');
+    expect(ran()).toBe('');
+  });
+
+  it('lets git use no bare repository it finds in the workspace (no .git to search for)', () => {
+    // A folder laid out as a bare repository (HEAD, objects, refs, config) is a repository git
+    // discovers from inside it, and its config named programs the search never saw.
+    const { planted, ran } = plantedRepository('work');
+    renameSync(join(workspace, 'work', '.git'), join(workspace, 'bare'));
+    git(workspace, 'config', '--file', 'bare/config', 'core.worktree', join(workspace, 'work'));
+    git(workspace, 'config', '--file', 'bare/config', 'diff.external', `${planted} external`);
+    runUnconfined('cd bare && git diff');
+    expect(ran()).toBe('');
+  });
+
+  it('refuses git when a repository config is too large to list, rather than neutralising none', () => {
+    // A listing past its output bound (spawnSync's 1 MiB then) "failed", and every
+    // setting of that config ran as written.
+    const { repo, planted, ran } = plantedRepository();
+    git(repo, 'config', 'diff.external', `${planted} external`);
+    const padding = Array.from(
+      { length: 130_000 },
+      (_, index) => `\tk${index} = ${'x'.repeat(30)}`,
+    );
+    writeFileSync(
+      join(repo, '.git', 'config'),
+      `${readFileSync(join(repo, '.git', 'config'), 'utf8')}[pad]\n${padding.join('\n')}\n`,
+    );
+    const run = runUnconfined('git diff');
+    expect(ran()).toBe('');
+    expect(run.stderr).toContain('could not be listed');
+  });
+
+  it('empties an alias that gives git options (-c) as well as a ! alias', () => {
+    // `alias.d = -c diff.external=… diff` sets, as -c, what the neutral settings had emptied.
+    const { repo, planted, ran } = plantedRepository();
+    git(repo, 'config', 'alias.d', `-c diff.external=${planted} diff`);
+    git(repo, 'config', 'alias.q', `"-c" diff.external=${planted} diff`);
+    git(repo, 'config', 'alias.co', 'checkout');
+    const run = runUnconfined('git d; git q; git co -q -- a.txt && cat a.txt');
+    expect(ran()).toBe('');
+    expect(run.stdout).toContain('one\n');
+  });
+
+  it("neutralises a trailer's command (git interpret-trailers, git commit --trailer)", () => {
+    const { repo, planted, ran } = plantedRepository();
+    git(repo, 'config', 'trailer.sign.key', 'Signed-off-by: ');
+    git(repo, 'config', 'trailer.sign.cmd', `${planted} cmd`);
+    git(repo, 'config', 'trailer.ack.command', `${planted} command`);
+    runUnconfined('printf "subject\\n\\nbody\\n" | git interpret-trailers --trailer sign=x');
+    expect(ran()).toBe('');
+  });
+});
