@@ -11,7 +11,7 @@ import { setFlagsFromString } from 'node:v8';
  * the data files (the operating system's page cache for a folder, JavaScript memory for
  * `memory://`), so a small pool costs a copy, not a disk read. Measured on the sample book's
  * server: resident memory at start 520 → about 400 MB with 16 MB; ingestion and query times
- * unchanged within noise (see the README's performance section). 16 → 4 MB: the WebAssembly
+ * unchanged within noise (docs/measured.md, memory stage by stage). 16 → 4 MB: the WebAssembly
  * heap's resident part 33 → 21 MB, the folder server's peak under `/route` and `/chat` load
  * 247–260 → 230–236 MB in paired runs; `cohort ingest` of the ROS 2 docs into a new folder took
  * 2.8–4.1 s with 16 MB and 2.9–3.7 s with 4 MB on the loaded machine (same runs).
