@@ -30,6 +30,16 @@ describe('canHandle', () => {
     expect(canHandle(capstone, 'capstoen demo')).toBeCloseTo(0.54);
     expect(canHandle(capstone, 'cap demo')).toBe(0);
   });
+  it('matches a name of letters and digits only where it is not glued to more of them', () => {
+    const robots = agent('robots', ['x7', 'k9', 'rover']);
+    expect(canHandle(robots, 'How tall is the X7?')).toBe(0.6);
+    expect(canHandle(robots, "the x7's battery, and the k9-lite")).toBeGreaterThan(0.8);
+    // "x7b" and "k90" are other names that the word split cuts to the same words.
+    expect(canHandle(robots, 'How do I renew an X7B permit?')).toBe(0);
+    expect(canHandle(robots, 'the k90 gearbox')).toBe(0);
+    // Written on its own too, it counts.
+    expect(canHandle(robots, 'the x7b or the x7')).toBe(0.6);
+  });
   it('is 0 for unrelated text', () => {
     expect(canHandle(hardware, 'tell me a joke')).toBe(0);
   });

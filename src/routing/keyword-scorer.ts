@@ -16,6 +16,13 @@ export interface CompiledKeyword {
   keyword: string;
   stems: string[];
   weight: number;
+  /**
+   * For a name of letters and digits ("H1", "Go2"): the name written glued to more letters or
+   * digits ("h1b", "g12"), another name whose split words start the same; absent otherwise.
+   */
+  gluedOn?: RegExp;
+  /** The name written on its own, which a glued one does not cancel. */
+  alone?: RegExp;
 }
 
 /** Agents' keywords, compiled once: phrases indexed by their first stem, plus a typo lexicon. */
@@ -73,7 +80,19 @@ export function compileKeywords(
       const content = text.words.filter(isContentWord).length;
       const weight = content >= 2 ? PHRASE_KEYWORD_WEIGHT : SINGLE_KEYWORD_WEIGHT;
       const entries = byFirstStem.get(first) ?? [];
-      entries.push({ agent: agent.name, keyword, stems: text.stems, weight });
+      const compact = keyword.toLowerCase();
+      entries.push(
+        /^[a-z]+\d+$/.test(compact)
+          ? {
+              agent: agent.name,
+              keyword,
+              stems: text.stems,
+              weight,
+              gluedOn: new RegExp(`(?<![a-z0-9])${compact}[a-z0-9]`, 'i'),
+              alone: new RegExp(`(?<![a-z0-9])${compact}(?![a-z0-9])`, 'i'),
+            }
+          : { agent: agent.name, keyword, stems: text.stems, weight },
+      );
       // Longest phrases first, so "isaac sim" wins over "isaac" at the same position.
       entries.sort((a, b) => b.stems.length - a.stems.length);
       byFirstStem.set(first, entries);
@@ -198,7 +217,7 @@ export function scoreKeywords(
           break;
         }
       }
-      if (!fits) continue;
+      if (!fits || (keyword.gluedOn && writtenGluedOn(keyword, query.raw))) continue;
       (nextFree ??= new Map()).set(keyword.agent, i + keyword.stems.length);
       const found = matched?.get(keyword.agent) ?? [];
       if (alreadyFound(found, keyword)) continue;
@@ -221,6 +240,11 @@ export function scoreKeywords(
     };
   }
   return result;
+}
+
+/** True when the query writes `keyword` (a letters-and-digits name) only glued to more of them. */
+function writtenGluedOn(keyword: CompiledKeyword, raw: string): boolean {
+  return keyword.gluedOn!.test(raw) && !keyword.alone!.test(raw);
 }
 
 /** True when `found` already holds `keyword`, as written or read through a typo. */

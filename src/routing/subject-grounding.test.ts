@@ -69,6 +69,12 @@ describe('subject grounding', () => {
     expect(withModels.ground(analyzeText('Does ROS 2 run here?')).bookTerms).toContain('ros 2');
     // A number alone is no keyword.
     expect(withModels.ground(analyzeText('Is 2 enough?')).bookTerms).toEqual([]);
+    // Glued to more letters it is another name ("g1b"), not the G1; before a separator the head
+    // is the keyword ("go2.edu" names the Go2).
+    expect(withModels.ground(analyzeText('How do I get a G1B permit?')).bookTerms).toEqual([]);
+    expect(withModels.ground(analyzeText('Is go2.edu a lab for the Go2?')).bookTerms).toEqual(
+      expect.arrayContaining(['go2.edu']),
+    );
   });
   it('grounds a model name the book writes with letters and digits, where the book uses it', () => {
     const book = learnBookKnowledge([

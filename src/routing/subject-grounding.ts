@@ -36,10 +36,13 @@ export const COMPOUND_KEYWORD_WEIGHT = 1;
 // Letters and digits written together ("g5.2xlarge", "go2") or a word then a number ("ros 2").
 const COMPOUND = /[a-z]+\d[a-z0-9]*(?:[.-][a-z0-9]+)*|[a-z]+ \d+\b/g;
 
-/** "G1", "g5.2xlarge", "ROS 2" → "g1", "g5", "ros2": the compact forms a keyword may have. */
+/**
+ * "G1", "g5.2xlarge", "ROS 2" → "g1", "g5", "ros2": the compact forms a keyword may have. The head
+ * ("g5") only before a separator: "h1b" (a visa) is not the H1 robot.
+ */
 function compactForms(token: string): string[] {
   const compact = token.replace(/[^a-z0-9]/g, '');
-  const head = /^[a-z]+\d+/.exec(compact)?.[0];
+  const head = /^[a-z]+\d+(?=[.-])/.exec(token)?.[0];
   return head && head !== compact ? [compact, head] : [compact];
 }
 
