@@ -107,6 +107,12 @@ describe('createQueryVocabulary', () => {
     expect(repair('a dose of smoke for the hive').repairs).toEqual([]);
   });
 
+  it('keeps "dose" after "what" or "which", where a noun is what English puts', () => {
+    // "What dose of syrup…" was read "What does of syrup…", and the query lost its subject.
+    expect(repair('What dose of syrup should a colony get?').repairs).toEqual([]);
+    expect(repair('which dose of smoke calms the hive').repairs).toEqual([]);
+  });
+
   it('writes a number word in digits only beside a word the book numbers', () => {
     // The book writes "the 2 queens", but "the" numbers nothing.
     expect(repair('keep the third frame').repairs).toEqual([]);

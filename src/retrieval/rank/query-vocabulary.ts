@@ -54,10 +54,11 @@ const INNER_CAPITAL = /^[A-Za-z][a-z]*[A-Z]/;
 
 /**
  * English words typed for another right after a question word: "how dose the arm…" means "does".
- * Only there: "a dose of" is the word itself.
+ * Only there: "a dose of" is the word itself, and so is "what dose" or "which dose" (a noun is
+ * what English puts after those: "What dose of syrup…").
  */
 const SLIPS: ReadonlyMap<string, string> = new Map([['dose', 'does']]);
-const QUESTION_WORDS = new Set(['how', 'what', 'why', 'where', 'when', 'who', 'which']);
+const QUESTION_WORDS = new Set(['how', 'why', 'where', 'when', 'who']);
 const slipAt = (words: readonly Word[], i: number): string | undefined => {
   const meant = SLIPS.get(words[i]!.text);
   return meant !== undefined && QUESTION_WORDS.has(words[i - 1]?.text ?? '') ? meant : undefined;
