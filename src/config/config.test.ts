@@ -284,6 +284,10 @@ describe('loadConfig', () => {
     expect(refusal({ OTEL_SERVICE_NAME: '' })).toMatch(/: OTEL_SERVICE_NAME \(/);
     // A flag that overrides the variable is named as the setting, as is a value from the file.
     expect(refusal({ COHORT_KEEP_RUNS: '5' }, { keepRuns: -1 })).toMatch(/: keepRuns: Too small/);
+    // A flag that sets another setting of the same object leaves the variable's value its own.
+    expect(refusal({ COHORT_MAX_STEPS: '0' }, { model: { name: 'm' } })).toMatch(
+      /COHORT_MAX_STEPS \(model\.maxSteps\)/,
+    );
     const dir = mkdtempSync(join(tmpdir(), 'cohort-config-'));
     writeFileSync(join(dir, 'cohort.config.json'), '{"model": {"baseUrl": "notaurl"}}');
     const file = join(dir, 'cohort.config.json');

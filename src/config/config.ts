@@ -304,9 +304,14 @@ function variableNames(
   const names: Record<string, string> = {};
   for (const issue of error.issues) {
     const field = issue.path.join('.');
-    const overridden = issue.path.some(
-      (_, index) => valueAt(overrides, issue.path.slice(0, index + 1)) !== undefined,
-    );
+    // An override gives the value when it sets this field, or a value (not an object, which is
+    // merged key by key) at a path that holds it: `{ model: { name } }` leaves model.maxSteps be.
+    const overridden = issue.path.some((_, index) => {
+      const given = valueAt(overrides, issue.path.slice(0, index + 1));
+      if (given === undefined) return false;
+      const merged = given !== null && typeof given === 'object' && !Array.isArray(given);
+      return !merged || index === issue.path.length - 1;
+    });
     const variable = overridden ? undefined : envVariableFor(field, env);
     if (variable) names[field] = `${variable} (${field})`;
   }
