@@ -89,9 +89,10 @@ const lstatOrUndefined = (path: string): Stats | undefined => {
  * try { spawn('bwrap', [...guarded.readOnly.flatMap((p) => ['--ro-bind', p, p]), …]); } finally { guarded.release(); }
  */
 export function guardProtectedEntries(root: string): GuardedEntries {
+  const startedAt = Date.now();
   const nestedBefore = nestedNames(root);
   const before = new Set(nestedBefore);
-  const quarantine = () => quarantineCreated(root, before);
+  const quarantine = () => quarantineCreated(root, before, startedAt);
   const readOnly: string[] = [];
   const pinned: string[] = [];
   const held: string[] = [];
@@ -188,11 +189,29 @@ function nestedNames(root: string): string[] {
   return findNames(root, names, { ignoreCase: true }).filter((path) => dirname(path) !== root);
 }
 
-/** Renames the nested protected entries not in `before` aside; see `GuardedEntries.quarantine`. */
-function quarantineCreated(root: string, before: ReadonlySet<string>): Quarantined[] {
+/**
+ * How far a file's change time may trail the clock read before it: the kernel stamps files with a
+ * coarse clock, a tick or so behind.
+ */
+const FILE_CLOCK_SLACK_MS = 100;
+
+/**
+ * Renames the nested protected entries not in `before` aside; see `GuardedEntries.quarantine`.
+ * One unchanged since `startedAt` is not the run's: the bounded search before the run may have
+ * stopped short of it (a run that removed files lets the search after it reach further). Creating
+ * an entry, or moving or linking one into place, sets its change time, which no command can set
+ * back.
+ */
+function quarantineCreated(
+  root: string,
+  before: ReadonlySet<string>,
+  startedAt: number,
+): Quarantined[] {
   const moved: Quarantined[] = [];
   for (const path of nestedNames(root)) {
     if (before.has(path)) continue;
+    const entry = lstatOrUndefined(path);
+    if (!entry || entry.ctimeMs < startedAt - FILE_CLOCK_SLACK_MS) continue;
     let target = `${path}${QUARANTINE_SUFFIX}`;
     for (let n = 2; lstatOrUndefined(target); n++) target = `${path}${QUARANTINE_SUFFIX}-${n}`;
     try {
