@@ -31,6 +31,8 @@ describe('detectIntentCues: definitions', () => {
     // "The X" placed in a field, as a textbook reader writes it.
     'What is the Jacobian matrix in robot kinematics?',
     'What is the zero moment point in humanoid locomotion?',
+    // A unit on its own is a term.
+    'What is a watt?',
   ])('reads a definition: %j', (query) => {
     expect(intentOf(query)).toBe('definition');
   });
@@ -57,6 +59,10 @@ describe('detectIntentCues: definitions', () => {
     ['My arm overshoots, is that a tuning issue?', 'general'],
     // "The X for Y" asks for a purpose, even placed.
     ['What is the plan for week 3 in the course?', 'guidance'],
+    // "In hours", "in dollars" ask for a figure in a unit, not a term placed in a field.
+    ['What is the battery life in hours?', 'general'],
+    ['What is the total in dollars?', 'specs'],
+    ['What is the boot time in seconds on the Jetson Orin?', 'general'],
   ])('does not read %j as a definition', (query, intent) => {
     expect(intentOf(query)).toBe(intent);
   });

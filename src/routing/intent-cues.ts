@@ -22,7 +22,9 @@ export interface IntentCues {
 const WORD = String.raw`[\w.+/-]+`;
 // A term of up to four words, not one that asks for a figure or a judgement ("nvidia share price").
 // An amount of money asked for ("what's the damage in dollars", "what's that in euros") is a figure too.
-const TERM = String.raw`(?!(?:\S+ ){0,3}(?:price|prices|cost|costs|worth|budget|bill|fee|fees|dollars|euros|pounds|money)\b)${WORD}(?: ${WORD}){0,3}`;
+// A figure asked for in a unit ("the battery life in hours") is no term either.
+const IN_UNIT = String.raw`in (?:hours?|minutes?|seconds?|days?|weeks?|months?|years?|dollars?|euros?|pounds?|percent|gb|tb|mb|kg|watts?|volts?|total)\b`;
+const TERM = String.raw`(?!(?:\S+ ){0,3}(?:price|prices|cost|costs|worth|budget|bill|fee|fees|dollars|euros|pounds|money)\b|(?:\S+ ){1,3}${IN_UNIT})${WORD}(?: ${WORD}){0,3}`;
 // Words that turn "what is a …" into a request for a recommendation, not a definition.
 const NOT_A_DEFINITION = String.raw`(?:good|best|cheap|cheapest|decent|recommended|suitable|minimum|typical|reasonable|better|common|due|needed|required|involved|included|expected|happening|going|causing|up|next|left|missing|wrong|new|changed|different)`;
 const WHAT_IS = String.raw`(?:what is|whats|what s|wat is|what (?:exactly|precisely|actually|really) is|what is (?:exactly|precisely|actually|really))`;
@@ -37,7 +39,7 @@ const CONTEXT = String.raw`(?: (?:in|within|when|as used in|used in|for|on) ${WO
 
 // Where a term named with "the" is placed ("the Jacobian matrix in robot kinematics"): not "for",
 // which asks for a purpose ("the plan for week 3").
-const THE_CONTEXT = String.raw`(?: (?:in|within|as used in|used in) ${WORD}(?: ${WORD}){0,5})?`;
+const THE_CONTEXT = String.raw`(?: (?!${IN_UNIT})(?:in|within|as used in|used in) ${WORD}(?: ${WORD}){0,5})?`;
 
 // "How do I pick a Jetson?" asks which one to have (guidance), not how something works.
 const CHOOSER = String.raw`(?:i|we)`;
@@ -159,7 +161,7 @@ export const FORM_WORDS: ReadonlySet<string> = new Set(
     'thing things stuff question questions kind sort lot bit quick quickly short brief briefly ' +
     'sentence line hey hi hello thanks thank okay ok sure maybe please sorry ' +
     // interjections that open a follow-up ("wait, what…", "fine, but…")
-    'wait fine alright hmm huh oh anyway btw ngl tbh lol bruh ' +
+    'wait alright hmm huh oh anyway btw ngl tbh lol bruh ' +
     // when and for how long it is asked ("renting it for a weekend"), not what it is about
     'weekend weekends tonight today tomorrow yesterday overnight'
   )
