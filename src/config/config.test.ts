@@ -61,6 +61,18 @@ describe('loadConfig', () => {
     expect(hasModel(config)).toBe(false);
   });
 
+  it('lets an empty variable hide no other variable of its setting (PORT= and COHORT_PORT)', () => {
+    // `PORT= cohort serve` with COHORT_PORT=9000 listened on 8787: the empty PORT counted as set,
+    // won, and was then read as unset.
+    expect(loadConfig({ env: { PORT: '', COHORT_PORT: '9000' }, cwd }).server.port).toBe(9000);
+    expect(loadConfig({ env: { COHORT_MODEL: '', OPENAI_MODEL: 'm' }, cwd }).model.name).toBe('m');
+    expect(() => loadConfig({ env: { PORT: '', COHORT_PORT: '99999' }, cwd })).toThrow(
+      /: COHORT_PORT \(server\.port\): Too big/,
+    );
+    // An empty variable alone is read as it always was (an empty DATABASE_URL is the empty text).
+    expect(loadConfig({ env: { PORT: '' }, cwd }).server.port).toBe(8787);
+  });
+
   it('names the wrong setting', () => {
     expect(() => loadConfig({ env: { COHORT_ROUTING_THRESHOLD: 'high' }, cwd })).toThrow(
       'COHORT_ROUTING_THRESHOLD must be a number',

@@ -138,8 +138,14 @@ const ENV_SETTINGS: readonly EnvSetting[] = [
   setting('sandbox.enabled', 'COHORT_SANDBOX', sandboxSwitch),
 ];
 
-/** The variable that gives `entry` its value, when one is set. */
+/**
+ * The variable that gives `entry` its value, when one is set. An empty variable gives way to a
+ * later one of the same setting that is not empty (`PORT=` does not hide `COHORT_PORT=9000`); alone
+ * it is read as its setting reads empty text (unset for a number, a switch or a list, the empty text
+ * for `DATABASE_URL`).
+ */
 const variableOf = (entry: EnvSetting, env: Env) =>
+  entry.variables.find((name) => env[name] !== undefined && env[name] !== '') ??
   entry.variables.find((name) => env[name] !== undefined);
 
 /** A setting the environment gave: its path, the variable, and the value read from it. */
