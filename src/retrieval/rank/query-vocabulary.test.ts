@@ -113,6 +113,24 @@ describe('createQueryVocabulary', () => {
     expect(repair('which dose of smoke calms the hive').repairs).toEqual([]);
   });
 
+  it('reads "dose" as "does" only before a word that starts a subject: "when dose is doubled" is the noun', () => {
+    // "When dose is doubled…" was read "When does is doubled…", after "when" as after "how".
+    expect(repair('When dose is doubled, does the colony calm down?').repairs).toEqual([]);
+    expect(repair('how dose rises affect the brood').repairs).toEqual([]);
+    // Before a pronoun, an article, a possessive or a name, "does" is what was meant.
+    expect(repair('how dose it swarm').text).toBe('how does it swarm');
+    expect(repair('where dose my queen excluder go').repairs).toEqual([['dose', 'does']]);
+    expect(repair('how dose Langstroth spacing work').repairs).toEqual([['dose', 'does']]);
+    // A name the book writes with a capital counts typed in lower case too.
+    const named = prepareDocument(
+      'hive-kit.md',
+      '# Kits\n\nThe Langstroth hive and the Warre hive differ. Use Langstroth frames in a Warre box.',
+    ).chunks;
+    const kit = createQueryVocabulary(named, sources);
+    expect(kit.repair('how dose langstroth spacing work').repairs).toEqual([['dose', 'does']]);
+    expect(kit.repair('how dose frames fit').repairs).toEqual([]);
+  });
+
   it('writes a number word in digits only beside a word the book numbers', () => {
     // The book writes "the 2 queens", but "the" numbers nothing.
     expect(repair('keep the third frame').repairs).toEqual([]);

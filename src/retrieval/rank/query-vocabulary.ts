@@ -59,9 +59,38 @@ const INNER_CAPITAL = /^[A-Za-z][a-z]*[A-Z]/;
  */
 const SLIPS: ReadonlyMap<string, string> = new Map([['dose', 'does']]);
 const QUESTION_WORDS = new Set(['how', 'why', 'where', 'when', 'who']);
-const slipAt = (words: readonly Word[], i: number): string | undefined => {
-  const meant = SLIPS.get(words[i]!.text);
-  return meant !== undefined && QUESTION_WORDS.has(words[i - 1]?.text ?? '') ? meant : undefined;
+/**
+ * Words that start the subject "does" asks about ("how does it…", "why does the arm…"): after
+ * "when" or "how", "dose" before anything else is the noun ("when dose is doubled").
+ */
+const SUBJECT_STARTS = new Set(
+  (
+    'i you he she it we they one the a an this that these those my your his her its our their ' +
+    'each every any some no all both either neither'
+  ).split(' '),
+);
+/** "dose" typed right after a question word: a slip when the next word starts a subject. */
+const slipCandidate = (words: readonly Word[], i: number): boolean =>
+  SLIPS.has(words[i]!.text) && QUESTION_WORDS.has(words[i - 1]?.text ?? '');
+/**
+ * The word meant by the slip at `i`, when the word after it starts a subject: a pronoun, an
+ * article or a possessive, a name the query writes with a capital (while the slip is in lower
+ * case), or one the book writes with a capital ("how dose gazebo…" when the book writes Gazebo).
+ */
+const slipAt = (
+  query: string,
+  words: readonly Word[],
+  i: number,
+  names: ReadonlySet<string>,
+): string | undefined => {
+  if (!slipCandidate(words, i)) return undefined;
+  const word = words[i]!;
+  const next = words[i + 1];
+  if (!next) return undefined;
+  const capital = (at: Word) => /[A-Z]/.test(query[at.start] ?? '');
+  const subject =
+    SUBJECT_STARTS.has(next.text) || (capital(next) && !capital(word)) || names.has(next.text);
+  return subject ? SLIPS.get(word.text) : undefined;
 };
 
 const CARDINALS =
@@ -134,13 +163,31 @@ interface BookWords {
   compounds: ReadonlyMap<string, string>;
   /** Words the book numbers in digits ("Week 7", "Phase 3"): "week", "phase". */
   numbered: ReadonlySet<string>;
+  /**
+   * Names: words the book writes with a capital inside a sentence more often than without
+   * ("Gazebo", "ROS"), in lower case.
+   */
+  names: ReadonlySet<string>;
 }
+
+/**
+ * A word of running text, with what comes before it when that starts a sentence (a stop, a line,
+ * a list mark): a capital there is not a name's.
+ */
+const TEXT_WORD = /((?:^|[.!?:\n])\s*(?:[-*>#]+\s*|\d+\.\s+)?)?([A-Za-z][A-Za-z0-9]*)/g;
 
 function readBookWords(chunks: readonly ChunkRecord[]): BookWords {
   const counts = new Map<string, number>();
   const compounds = new Map<string, string>();
   const numbered = new Set<string>();
+  const capitalised = new Map<string, number>();
   for (const chunk of chunks) {
+    for (const [, sentenceStart, word] of chunk.text.matchAll(TEXT_WORD)) {
+      if (sentenceStart !== undefined) continue;
+      const lower = (word as string).toLowerCase();
+      const by = /[A-Z]/.test((word as string)[0] as string) ? 1 : -1;
+      capitalised.set(lower, (capitalised.get(lower) ?? 0) + by);
+    }
     const text = `${chunk.title}\n${chunk.headingPath.join('\n')}\n${chunk.text}`;
     for (const token of tokenize(text)) counts.set(token, (counts.get(token) ?? 0) + 1);
     const lower = text.toLowerCase();
@@ -159,6 +206,7 @@ function readBookWords(chunks: readonly ChunkRecord[]): BookWords {
     words: counts,
     compounds,
     numbered,
+    names: new Set([...capitalised].filter(([, lead]) => lead > 0).map(([word]) => word)),
   };
 }
 
@@ -227,7 +275,7 @@ export function createQueryVocabulary(
         const text = match[0].toLowerCase();
         return { text, start: match.index, end: match.index + text.length, known: known(text) };
       });
-      if (words.every((word, i) => word.known && slipAt(words, i) === undefined))
+      if (words.every((word, i) => word.known && !slipCandidate(words, i)))
         return { text: query, repairs: [] };
       const read = (book ??= readBookWords(chunks));
       const repairs: VocabularyRepair[] = [];
@@ -257,7 +305,7 @@ export function createQueryVocabulary(
           i += 1;
           continue;
         }
-        const slip = slipAt(words, i);
+        const slip = slipAt(query, words, i, read.names);
         if (slip !== undefined) {
           replace(word.start, word.end, word.text, slip);
           continue;
