@@ -55,41 +55,45 @@ function plantedRepository(folder = '.') {
 }
 
 /** Runs `command` in the workspace as an unconfined command does, with HOME the workspace. */
-function runUnconfined(command: string) {
+async function runUnconfined(command: string) {
+  const env = await neutralGitEnv(workspace);
   return spawnSync('/bin/sh', ['-c', command], {
     cwd: workspace,
     encoding: 'utf8',
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: workspace,
-      ...neutralGitEnv(workspace),
-    },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: workspace, ...env },
   });
 }
 
+/** A stand-in for git that answers `git config --list` after `seconds` with nothing. */
+function slowGit(seconds: number): string {
+  const path = join(workspace, 'slow-git.sh');
+  writeFileSync(path, `#!/bin/sh\nexec sleep ${seconds}\n`, { mode: 0o755 });
+  return path;
+}
+
 describe.skipIf(!hasGit)('neutralGitEnv', () => {
-  it('neutralises the config of a .git that is a symbolic link to the repository', () => {
+  it('neutralises the config of a .git that is a symbolic link to the repository', async () => {
     // git follows a symlinked .git; the search passed over it, so `git diff` ran diff.external.
     const { repo, planted, ran } = plantedRepository();
     git(repo, 'config', 'diff.external', `${planted} external`);
     renameSync(join(repo, '.git'), join(repo, 'elsewhere'));
     symlinkSync('elsewhere', join(repo, '.git'));
-    runUnconfined('git diff');
+    await runUnconfined('git diff');
     expect(ran()).toBe('');
   });
 
-  it('lets git use no bare repository it finds in the workspace (no .git to search for)', () => {
+  it('lets git use no bare repository it finds in the workspace (no .git to search for)', async () => {
     // A folder laid out as a bare repository (HEAD, objects, refs, config) is a repository git
     // discovers from inside it, and its config named programs the search never saw.
     const { planted, ran } = plantedRepository('work');
     renameSync(join(workspace, 'work', '.git'), join(workspace, 'bare'));
     git(workspace, 'config', '--file', 'bare/config', 'core.worktree', join(workspace, 'work'));
     git(workspace, 'config', '--file', 'bare/config', 'diff.external', `${planted} external`);
-    runUnconfined('cd bare && git diff');
+    await runUnconfined('cd bare && git diff');
     expect(ran()).toBe('');
   });
 
-  it('refuses git when a repository config is too large to list, rather than neutralising none', () => {
+  it('refuses git when a repository config is too large to list, rather than neutralising none', async () => {
     // A listing past its output bound (spawnSync's 1 MiB then) "failed", and every
     // setting of that config ran as written.
     const { repo, planted, ran } = plantedRepository();
@@ -102,28 +106,57 @@ describe.skipIf(!hasGit)('neutralGitEnv', () => {
       join(repo, '.git', 'config'),
       `${readFileSync(join(repo, '.git', 'config'), 'utf8')}[pad]\n${padding.join('\n')}\n`,
     );
-    const run = runUnconfined('git diff');
+    const run = await runUnconfined('git diff');
     expect(ran()).toBe('');
     expect(run.stderr).toContain('could not be listed');
   });
 
-  it('empties an alias that gives git options (-c) as well as a ! alias', () => {
+  it('empties an alias that gives git options (-c) as well as a ! alias', async () => {
     // `alias.d = -c diff.external=… diff` sets, as -c, what the neutral settings had emptied.
     const { repo, planted, ran } = plantedRepository();
     git(repo, 'config', 'alias.d', `-c diff.external=${planted} diff`);
     git(repo, 'config', 'alias.q', `"-c" diff.external=${planted} diff`);
     git(repo, 'config', 'alias.co', 'checkout');
-    const run = runUnconfined('git d; git q; git co -q -- a.txt && cat a.txt');
+    const run = await runUnconfined('git d; git q; git co -q -- a.txt && cat a.txt');
     expect(ran()).toBe('');
     expect(run.stdout).toContain('one\n');
   });
 
-  it("neutralises a trailer's command (git interpret-trailers, git commit --trailer)", () => {
+  it("neutralises a trailer's command (git interpret-trailers, git commit --trailer)", async () => {
     const { repo, planted, ran } = plantedRepository();
     git(repo, 'config', 'trailer.sign.key', 'Signed-off-by: ');
     git(repo, 'config', 'trailer.sign.cmd', `${planted} cmd`);
     git(repo, 'config', 'trailer.ack.command', `${planted} command`);
-    runUnconfined('printf "subject\\n\\nbody\\n" | git interpret-trailers --trailer sign=x');
+    await runUnconfined('printf "subject\\n\\nbody\\n" | git interpret-trailers --trailer sign=x');
     expect(ran()).toBe('');
+  });
+
+  it('lists the settings without blocking the event loop (a server answers meanwhile)', async () => {
+    // spawnSync listed each repository's config: for up to 5 s per repository, before every
+    // unconfined command, `cohort serve` answered no other request.
+    plantedRepository();
+    mkdirSync(join(workspace, 'b', '.git'), { recursive: true });
+    const git = slowGit(0.6);
+    let ticks = 0;
+    const timer = setInterval(() => (ticks += 1), 20);
+    const started = Date.now();
+    try {
+      await neutralGitEnv(workspace, { gitPath: git });
+    } finally {
+      clearInterval(timer);
+    }
+    expect(Date.now() - started).toBeGreaterThanOrEqual(550);
+    // Two repositories listed at once, not one after the other.
+    expect(Date.now() - started).toBeLessThan(1100);
+    expect(ticks).toBeGreaterThan(10);
+  });
+
+  it('refuses git in a repository whose listing is too slow, naming it', async () => {
+    const { repo } = plantedRepository('pkg');
+    const env = await neutralGitEnv(workspace, { gitPath: slowGit(5), listTimeoutMs: 200 });
+    const keys = Object.entries(env).filter(([name]) => name.startsWith('GIT_CONFIG_KEY_'));
+    expect(keys.map(([, key]) => key)).toContain(
+      `cohort: the git settings of ${repo} could not be listed, so git is refused here`,
+    );
   });
 });

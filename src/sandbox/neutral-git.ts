@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { findNames } from './deny-paths.js';
@@ -63,6 +63,16 @@ const RISKY_ALIAS = /^\s*["'\\]*[!-]/;
 const LIST_TIMEOUT_MS = 5000;
 /** The most output listing one repository's settings may give before it is given up. */
 const LIST_MAX_BYTES = 4 * 1024 * 1024;
+/** Repositories whose settings are listed at once (each listing is a git process). */
+const LIST_CONCURRENCY = 4;
+
+/** Options of {@link neutralGitEnv}. */
+export interface NeutralGitOptions {
+  /** The git that lists the settings (tests). */
+  gitPath?: string;
+  /** How long one listing may take (tests; default {@link LIST_TIMEOUT_MS}). */
+  listTimeoutMs?: number;
+}
 
 /**
  * git's environment form of `-c` (which wins over every config file) for an unconfined command
@@ -72,16 +82,26 @@ const LIST_MAX_BYTES = 4 * 1024 * 1024;
  * workspace's `.git` (from an archive, a clone, or written by an earlier command) runs on the
  * host, and a `git status` or `git diff` the permission rules let through would run what its
  * config names (a clean filter, a textconv, a pager, an alias, a credential helper). Read at each
- * command's start: a setting a command adds is neutral from the next command on.
+ * command's start: a setting a command adds is neutral from the next command on. The listings run
+ * as child processes, a few at a time, so a slow one holds up this command only, not the server.
  *
  * @example
- * spawn('/bin/sh', ['-c', 'git status'], { env: { ...env, ...neutralGitEnv('/repo') } });
+ * spawn('/bin/sh', ['-c', 'git status'], { env: { ...env, ...(await neutralGitEnv('/repo')) } });
  */
-export function neutralGitEnv(root: string, gitPath = 'git'): Record<string, string> {
+export async function neutralGitEnv(
+  root: string,
+  options: NeutralGitOptions = {},
+): Promise<Record<string, string>> {
+  const gitPath = options.gitPath ?? 'git';
+  const timeoutMs = options.listTimeoutMs ?? LIST_TIMEOUT_MS;
+  const worktrees = repositoriesIn(root);
+  const listings = await mapBounded(worktrees, LIST_CONCURRENCY, (worktree) =>
+    repositorySettings(worktree, gitPath, timeoutMs),
+  );
   const settings = new Map<string, string>(FIXED_SETTINGS);
   const unlisted: string[] = [];
-  for (const worktree of repositoriesIn(root)) {
-    const listed = repositorySettings(worktree, gitPath);
+  for (const [index, worktree] of worktrees.entries()) {
+    const listed = listings[index];
     if (!listed) {
       unlisted.push(worktree);
       continue;
@@ -149,34 +169,85 @@ function isRepositoryEntry(folder: string): boolean {
   }
 }
 
+/** `work` over `items`, at most `limit` at once, the results in the items' order. */
+async function mapBounded<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
 /**
  * The settings a repository's own config files give (the local config, its worktree config and
  * what they include; not the system's or the user's), as git reads them: reading config runs no
  * program. None when git is missing or refuses the repository (as it then refuses the command);
  * undefined when the listing was given up (too slow, too much output), as nothing is known.
  */
-function repositorySettings(worktree: string, gitPath: string): [string, string][] | undefined {
-  const listed = spawnSync(gitPath, ['config', '--list', '--includes', '-z'], {
-    cwd: worktree,
-    encoding: 'utf8',
-    timeout: LIST_TIMEOUT_MS,
-    maxBuffer: LIST_MAX_BYTES,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_CONFIG_GLOBAL: '/dev/null',
-      GIT_DIR: resolve(worktree, '.git'),
-    },
-  });
-  if ((listed.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') return [];
-  if (listed.error || listed.signal) return undefined;
-  if (listed.status !== 0 || typeof listed.stdout !== 'string') return [];
-  // `-z`: each setting is its name, a newline and its value (no newline for a bare `key`), then NUL.
-  return listed.stdout
-    .split('\0')
-    .filter(Boolean)
-    .map((entry) => {
-      const at = entry.indexOf('\n');
-      return at < 0 ? [entry, ''] : [entry.slice(0, at), entry.slice(at + 1)];
+function repositorySettings(
+  worktree: string,
+  gitPath: string,
+  timeoutMs: number,
+): Promise<[string, string][] | undefined> {
+  return new Promise((done) => {
+    let settled = false;
+    const settle = (value: [string, string][] | undefined) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      done(value);
+    };
+    const child = spawn(gitPath, ['config', '--list', '--includes', '-z'], {
+      cwd: worktree,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_CONFIG_GLOBAL: '/dev/null',
+        GIT_DIR: resolve(worktree, '.git'),
+      },
     });
+    // Given up, the listing is killed and not waited for: a process it left holding the pipe
+    // cannot hold up the command.
+    const giveUp = () => {
+      child.kill('SIGKILL');
+      settle(undefined);
+    };
+    const timer = setTimeout(giveUp, timeoutMs);
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    child.stdout.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > LIST_MAX_BYTES) giveUp();
+      else chunks.push(chunk);
+    });
+    child.on('error', (error: NodeJS.ErrnoException) =>
+      settle(error.code === 'ENOENT' ? [] : undefined),
+    );
+    child.on('close', (status, signal) => {
+      if (signal) return settle(undefined);
+      if (status !== 0) return settle([]);
+      // `-z`: each setting is its name, a newline and its value (no newline for a bare `key`),
+      // then NUL.
+      settle(
+        Buffer.concat(chunks)
+          .toString('utf8')
+          .split('\0')
+          .filter(Boolean)
+          .map((entry) => {
+            const at = entry.indexOf('\n');
+            return at < 0 ? [entry, ''] : [entry.slice(0, at), entry.slice(at + 1)];
+          }),
+      );
+    });
+  });
 }

@@ -132,7 +132,7 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
       memoryLimit: 'none',
       run: async (command) => ({
         ...(await runBounded(command.argv[0] ?? '/bin/sh', command.argv.slice(1), {
-          env: { ...env, ...command.env, ...neutralGitEnv(root) },
+          env: { ...env, ...command.env, ...(await neutralGitEnv(root)) },
           cwd: root,
           timeoutMs: command.timeoutMs,
           keepChars: command.keepChars,
