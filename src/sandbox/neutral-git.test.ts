@@ -159,4 +159,26 @@ describe.skipIf(!hasGit)('neutralGitEnv', () => {
       `cohort: the git settings of ${repo} could not be listed, so git is refused here`,
     );
   });
+
+  it("neutralises a submodule's config wherever it is (under node_modules, which the search skips)", async () => {
+    // `git status` at the top runs `git status` in every populated submodule the index names,
+    // with the submodule's own config: its clean filter ran, as the search never entered
+    // node_modules to find that repository.
+    const { repo, planted, ran } = plantedRepository('sub');
+    git(repo, 'checkout', '-q', '--', 'a.txt');
+    const top = join(workspace, 'top');
+    mkdirSync(top);
+    git(top, 'init', '-q');
+    git(top, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', repo, 'node_modules/x');
+    git(top, 'commit', '-qm', 'sub');
+    const submodule = join(top, 'node_modules', 'x');
+    git(submodule, 'config', 'filter.mark.clean', `${planted} clean`);
+    writeFileSync(join(submodule, '.gitattributes'), '*.txt filter=mark\n');
+    // Of the same size as the committed text, so git reads it through the filter to compare.
+    writeFileSync(join(submodule, 'a.txt'), 'six\n');
+    rmSync(join(workspace, 'sub'), { recursive: true });
+    const run = await runUnconfined('cd top && git status --short && git diff');
+    expect(run.stdout).toContain('node_modules/x');
+    expect(ran()).toBe('');
+  });
 });

@@ -65,6 +65,13 @@ const LIST_TIMEOUT_MS = 5000;
 const LIST_MAX_BYTES = 4 * 1024 * 1024;
 /** Repositories whose settings are listed at once (each listing is a git process). */
 const LIST_CONCURRENCY = 4;
+/**
+ * The most repositories (the workspace's and their submodules) whose settings are listed; past
+ * it, git is refused rather than run with settings nobody read.
+ */
+const MAX_REPOSITORIES = 1000;
+/** git's mode of a submodule's entry in an index (a gitlink). */
+const GITLINK = '160000 ';
 
 /** Options of {@link neutralGitEnv}. */
 export interface NeutralGitOptions {
@@ -81,7 +88,11 @@ export interface NeutralGitOptions {
  * files and worktree configs) that names a program, set to run none. Without the sandbox a
  * workspace's `.git` (from an archive, a clone, or written by an earlier command) runs on the
  * host, and a `git status` or `git diff` the permission rules let through would run what its
- * config names (a clean filter, a textconv, a pager, an alias, a credential helper). Read at each
+ * config names (a clean filter, a textconv, a pager, an alias, a credential helper). The
+ * submodules each repository's index names are listed too, wherever they are (`node_modules/x`,
+ * past the search's bound): `git status` and `git diff` run git in each populated one, with its
+ * own config, and `diff.ignoreSubmodules` is no boundary (a `.gitmodules` entry's `ignore = none`
+ * wins over it). Read at each
  * command's start: a setting a command adds is neutral from the next command on. The listings run
  * as child processes, a few at a time, so a slow one holds up this command only, not the server.
  *
@@ -95,9 +106,34 @@ export async function neutralGitEnv(
   const gitPath = options.gitPath ?? 'git';
   const timeoutMs = options.listTimeoutMs ?? LIST_TIMEOUT_MS;
   const worktrees = repositoriesIn(root);
-  const listings = await mapBounded(worktrees, LIST_CONCURRENCY, (worktree) =>
-    repositorySettings(worktree, gitPath, timeoutMs),
-  );
+  const seen = new Set(worktrees);
+  const listings: ([string, string][] | undefined)[] = [];
+  let tooMany = false;
+  // In rounds: the submodules a round finds are the next round's repositories.
+  for (let from = 0; from < worktrees.length;) {
+    const round = worktrees.slice(from);
+    from = worktrees.length;
+    const listed = await mapBounded(round, LIST_CONCURRENCY, async (worktree) => {
+      const [settings, submodules] = await Promise.all([
+        repositorySettings(worktree, gitPath, timeoutMs),
+        submodulesOf(worktree, gitPath, timeoutMs),
+      ]);
+      // A repository whose submodules are unknown may have any: refused as an unlisted config.
+      return { settings: submodules ? settings : undefined, submodules: submodules ?? [] };
+    });
+    for (const { settings, submodules } of listed) {
+      listings.push(settings);
+      for (const submodule of submodules) {
+        if (seen.has(submodule) || !isRepositoryEntry(submodule)) continue;
+        if (seen.size >= MAX_REPOSITORIES) {
+          tooMany = true;
+          break;
+        }
+        seen.add(submodule);
+        worktrees.push(submodule);
+      }
+    }
+  }
   const settings = new Map<string, string>(FIXED_SETTINGS);
   const unlisted: string[] = [];
   for (const [index, worktree] of worktrees.entries()) {
@@ -123,6 +159,11 @@ export async function neutralGitEnv(
   for (const worktree of unlisted)
     settings.set(
       `cohort: the git settings of ${worktree} could not be listed, so git is refused here`,
+      '',
+    );
+  if (tooMany)
+    settings.set(
+      `cohort: the workspace has more than ${MAX_REPOSITORIES} repositories and submodules, so git is refused here`,
       '',
     );
   const env: Record<string, string> = {
@@ -193,20 +234,67 @@ async function mapBounded<T, R>(
  * program. None when git is missing or refuses the repository (as it then refuses the command);
  * undefined when the listing was given up (too slow, too much output), as nothing is known.
  */
-function repositorySettings(
+async function repositorySettings(
   worktree: string,
   gitPath: string,
   timeoutMs: number,
 ): Promise<[string, string][] | undefined> {
+  const records = await listRecords(worktree, gitPath, ['config', '--list', '--includes', '-z'], {
+    timeoutMs,
+    keep: () => true,
+  });
+  // `-z`: each setting is its name, a newline and its value (no newline for a bare `key`).
+  return records?.map((entry) => {
+    const at = entry.indexOf('\n');
+    return at < 0 ? [entry, ''] : [entry.slice(0, at), entry.slice(at + 1)];
+  });
+}
+
+/**
+ * The folders of the submodules `worktree`'s index names (its gitlinks), populated or not: none
+ * when git is missing or refuses the repository; undefined when the listing was given up. Read
+ * with no hook and no `core.fsmonitor` (reading an index may run the latter).
+ */
+async function submodulesOf(
+  worktree: string,
+  gitPath: string,
+  timeoutMs: number,
+): Promise<string[] | undefined> {
+  const records = await listRecords(worktree, gitPath, ['ls-files', '--stage', '-z'], {
+    timeoutMs,
+    keep: (record) => record.startsWith(GITLINK),
+    env: Object.fromEntries(
+      FIXED_SETTINGS.flatMap(([key, value], index) => [
+        [`GIT_CONFIG_KEY_${index}`, key],
+        [`GIT_CONFIG_VALUE_${index}`, value],
+      ]).concat([['GIT_CONFIG_COUNT', String(FIXED_SETTINGS.length)]]),
+    ),
+  });
+  // `<mode> <object> <stage>\t<path>`, the path relative to `worktree`.
+  return records?.map((record) => resolve(worktree, record.slice(record.indexOf('\t') + 1)));
+}
+
+/**
+ * The NUL-separated records git prints for `args` in `worktree`'s repository that `keep` keeps,
+ * read as they come (an index of a million files is not held whole). None when git is missing
+ * or fails (refuses the repository); undefined when given up: past `timeoutMs`, or when the kept
+ * records pass {@link LIST_MAX_BYTES}. Given up, git is killed and not waited for.
+ */
+function listRecords(
+  worktree: string,
+  gitPath: string,
+  args: readonly string[],
+  options: { timeoutMs: number; keep: (record: string) => boolean; env?: Record<string, string> },
+): Promise<string[] | undefined> {
   return new Promise((done) => {
     let settled = false;
-    const settle = (value: [string, string][] | undefined) => {
+    const settle = (value: string[] | undefined) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       done(value);
     };
-    const child = spawn(gitPath, ['config', '--list', '--includes', '-z'], {
+    const child = spawn(gitPath, args, {
       cwd: worktree,
       stdio: ['ignore', 'pipe', 'ignore'],
       env: {
@@ -214,21 +302,29 @@ function repositorySettings(
         GIT_CONFIG_NOSYSTEM: '1',
         GIT_CONFIG_GLOBAL: '/dev/null',
         GIT_DIR: resolve(worktree, '.git'),
+        ...options.env,
       },
     });
-    // Given up, the listing is killed and not waited for: a process it left holding the pipe
-    // cannot hold up the command.
     const giveUp = () => {
       child.kill('SIGKILL');
       settle(undefined);
     };
-    const timer = setTimeout(giveUp, timeoutMs);
-    const chunks: Buffer[] = [];
-    let bytes = 0;
-    child.stdout.on('data', (chunk: Buffer) => {
-      bytes += chunk.length;
-      if (bytes > LIST_MAX_BYTES) giveUp();
-      else chunks.push(chunk);
+    const timer = setTimeout(giveUp, options.timeoutMs);
+    const records: string[] = [];
+    let kept = 0;
+    let partial = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      const parts = (partial + chunk).split('\0');
+      partial = parts.pop() as string;
+      // A record that never ends counts too: output without a NUL is not read without bound.
+      if (partial.length > LIST_MAX_BYTES) return giveUp();
+      for (const record of parts) {
+        if (!record || !options.keep(record)) continue;
+        kept += record.length;
+        if (kept > LIST_MAX_BYTES) return giveUp();
+        records.push(record);
+      }
     });
     child.on('error', (error: NodeJS.ErrnoException) =>
       settle(error.code === 'ENOENT' ? [] : undefined),
@@ -236,18 +332,8 @@ function repositorySettings(
     child.on('close', (status, signal) => {
       if (signal) return settle(undefined);
       if (status !== 0) return settle([]);
-      // `-z`: each setting is its name, a newline and its value (no newline for a bare `key`),
-      // then NUL.
-      settle(
-        Buffer.concat(chunks)
-          .toString('utf8')
-          .split('\0')
-          .filter(Boolean)
-          .map((entry) => {
-            const at = entry.indexOf('\n');
-            return at < 0 ? [entry, ''] : [entry.slice(0, at), entry.slice(at + 1)];
-          }),
-      );
+      if (partial && options.keep(partial)) records.push(partial);
+      settle(records);
     });
   });
 }
