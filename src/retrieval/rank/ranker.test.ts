@@ -191,3 +191,32 @@ describe('the manner of the answer', () => {
     expect(first('Why do status messages use plain words?')).toContain('Plain Words');
   });
 });
+
+describe('the request', () => {
+  it('does not rank a passage up for sharing only the verb that asks ("suggest")', () => {
+    // A licence page is the only passage with "suggests": the question's subject is elsewhere.
+    const ranker = createRanker(
+      chunksOf(
+        [
+          '## Licence',
+          '',
+          'You may share the rover manual, but not in a way that suggests we endorse you.',
+          '',
+          '## Choosing a Rover',
+          '',
+          'Schools with little funding pick the small rover, the cheapest to run and to repair, for their lab.',
+          '',
+          '## Charging',
+          '',
+          'The dock charges the rover overnight.',
+          '',
+        ].join('\n'),
+      ),
+      { techniques: { wordnet: false } },
+    );
+    const first = ranker.rank('which rover would you suggest for a lab on a budget', {
+      limit: 1,
+    })[0];
+    expect(first?.chunk.headingPath.join(' > ')).toContain('Choosing a Rover');
+  });
+});

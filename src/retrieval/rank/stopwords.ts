@@ -18,6 +18,7 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
  */
 export const QUERY_STOPWORDS: ReadonlySet<string> = new Set(
   `explain explained explaining tell describe describes mean means meaning know need want please
+  suggest suggests suggested suggestion suggestions
   thing things something anything stuff kind kinds sort work works exactly basically actually really
   like get gets give gives go goes say says said good way ways book chapter section talk talks
   mention mentioned mentions covered cover covers course lot lots`
