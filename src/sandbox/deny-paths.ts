@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, realpathSync, type Dirent } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, realpathSync, type Dirent } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve, sep } from 'node:path';
 
@@ -62,10 +63,29 @@ export function findNames(
   names: ReadonlySet<string>,
   options: { ignoreCase?: boolean } = {},
 ): string[] {
-  const matches: string[] = [];
+  return searchNames(root, names, options).matches;
+}
+
+/** What {@link searchNames} found, and whether it read the whole tree. */
+export interface NameSearch {
+  matches: string[];
+  /** The `node_modules` folders it passed over (not entered). */
+  nodeModules: string[];
+  /** False when it stopped at {@link DENY_SEARCH_MAX_ENTRIES} entries with folders left unread. */
+  complete: boolean;
+}
+
+/** {@link findNames}, saying whether the search was cut short and which `node_modules` it skipped. */
+export function searchNames(
+  root: string,
+  names: ReadonlySet<string>,
+  options: { ignoreCase?: boolean } = {},
+): NameSearch {
+  const found: NameSearch = { matches: [], nodeModules: [], complete: true };
   const pending = [root];
   let read = 0;
-  while (pending.length > 0 && read < DENY_SEARCH_MAX_ENTRIES) {
+  while (pending.length > 0) {
+    if (read >= DENY_SEARCH_MAX_ENTRIES) return { ...found, complete: false };
     const dir = pending.pop() as string;
     let children: Dirent[];
     try {
@@ -74,13 +94,91 @@ export function findNames(
       continue; // unreadable or gone: nothing to hide there
     }
     read += children.length;
-    for (const child of children) {
-      const path = join(dir, child.name);
-      if (names.has(options.ignoreCase ? child.name.toLowerCase() : child.name)) matches.push(path);
-      else if (child.isDirectory() && !DENY_SEARCH_SKIPS.has(child.name)) pending.push(path);
-    }
+    sortChildren(dir, children, names, options.ignoreCase, found, pending);
   }
-  return matches;
+  return found;
+}
+
+/**
+ * {@link searchNames} with no bound on the entries read: every folder of the tree is read (names
+ * and types only, no file is looked at), asynchronously, so a tree of millions of entries a
+ * command made holds up that command's end, not the process.
+ */
+export async function searchAllNames(
+  root: string,
+  names: ReadonlySet<string>,
+  options: { ignoreCase?: boolean } = {},
+): Promise<NameSearch> {
+  const found: NameSearch = { matches: [], nodeModules: [], complete: true };
+  const pending = [root];
+  while (pending.length > 0) {
+    const dir = pending.pop() as string;
+    let children: Dirent[];
+    try {
+      children = await readdir(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    sortChildren(dir, children, names, options.ignoreCase, found, pending);
+  }
+  return found;
+}
+
+/** Files `dir`'s children as a match, a skipped `node_modules`, or a folder still to read. */
+function sortChildren(
+  dir: string,
+  children: readonly Dirent[],
+  names: ReadonlySet<string>,
+  ignoreCase: boolean | undefined,
+  found: NameSearch,
+  pending: string[],
+): void {
+  for (const child of children) {
+    const path = join(dir, child.name);
+    if (names.has(ignoreCase ? child.name.toLowerCase() : child.name)) found.matches.push(path);
+    else if (!child.isDirectory()) continue;
+    else if (!DENY_SEARCH_SKIPS.has(child.name)) pending.push(path);
+    else if (child.name === 'node_modules') found.nodeModules.push(path);
+  }
+}
+
+/** Packages whose `.git` is looked for between two turns of the event loop. */
+const PACKAGES_PER_TURN = 1000;
+
+/**
+ * The `.git` entries of the packages in `nodeModules` (scoped ones too), as found. One look per
+ * package (a few milliseconds for hundreds), giving the event loop a turn every
+ * {@link PACKAGES_PER_TURN}. A `.git` there is git's when someone runs git in that package.
+ *
+ * @example
+ * await packageGitEntries('/repo/node_modules'); // ['/repo/node_modules/x/.git']
+ */
+export async function packageGitEntries(nodeModules: string): Promise<string[]> {
+  const folders = async (dir: string) => {
+    try {
+      return (await readdir(dir, { withFileTypes: true })).filter((child) => child.isDirectory());
+    } catch {
+      return [];
+    }
+  };
+  const found: string[] = [];
+  let looked = 0;
+  const look = async (pkg: string) => {
+    if (++looked % PACKAGES_PER_TURN === 0) await new Promise((turn) => setImmediate(turn));
+    const path = join(pkg, '.git');
+    try {
+      lstatSync(path);
+      found.push(path);
+    } catch {
+      // none there
+    }
+  };
+  for (const child of await folders(nodeModules)) {
+    const path = join(nodeModules, child.name);
+    if (!child.name.startsWith('@')) await look(path);
+    else for (const scoped of await folders(path)) await look(join(path, scoped.name));
+  }
+  return found;
 }
 
 /** True when `path` is `denied` or inside it. */

@@ -181,4 +181,12 @@ describe.skipIf(!hasGit)('neutralGitEnv', () => {
     expect(run.stdout).toContain('node_modules/x');
     expect(ran()).toBe('');
   });
+
+  it('neutralises the config of a repository in a package of node_modules', async () => {
+    // The search does not enter node_modules: `cd node_modules/y && git diff` ran its diff.external.
+    const { repo, planted, ran } = plantedRepository(join('node_modules', 'y'));
+    git(repo, 'config', 'diff.external', `${planted} external`);
+    await runUnconfined('cd node_modules/y && git diff');
+    expect(ran()).toBe('');
+  });
 });

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { findNames } from './deny-paths.js';
+import { packageGitEntries, searchNames } from './deny-paths.js';
 
 /**
  * git settings every unconfined command runs with whatever the workspace's config says: no hooks,
@@ -105,7 +105,7 @@ export async function neutralGitEnv(
 ): Promise<Record<string, string>> {
   const gitPath = options.gitPath ?? 'git';
   const timeoutMs = options.listTimeoutMs ?? LIST_TIMEOUT_MS;
-  const worktrees = repositoriesIn(root);
+  const worktrees = await repositoriesIn(root);
   const seen = new Set(worktrees);
   const listings: ([string, string][] | undefined)[] = [];
   let tooMany = false;
@@ -179,10 +179,14 @@ export async function neutralGitEnv(
 
 /**
  * The folders of `root` with a `.git` (a folder, or a file naming the repository, or a symbolic
- * link to either, which git follows).
+ * link to either, which git follows), and the packages of the `node_modules` folders the search
+ * passes over that have one.
  */
-function repositoriesIn(root: string): string[] {
-  const folders = findNames(root, new Set(['.git'])).map((path) => dirname(path));
+async function repositoriesIn(root: string): Promise<string[]> {
+  const search = searchNames(root, new Set(['.git']));
+  const found = [...search.matches];
+  for (const folder of search.nodeModules) found.push(...(await packageGitEntries(folder)));
+  const folders = found.map((path) => dirname(path));
   try {
     statSync(resolve(root, '.git'));
     if (!folders.includes(root)) folders.unshift(root);

@@ -15,7 +15,7 @@ import {
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { PROTECTED_PROJECT_ENTRIES } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
-import { findNames } from './deny-paths.js';
+import { findNames, packageGitEntries, searchAllNames, searchNames } from './deny-paths.js';
 
 /** The protected entries of one sandboxed run: mounted read-only; `release` after the run. */
 export interface GuardedEntries {
@@ -37,7 +37,7 @@ export interface GuardedEntries {
    * `<name>.blocked-by-cohort` (numbered when taken), which nothing trusts; returns what was moved,
    * relative to the workspace. Called once the run's processes are gone.
    */
-  quarantine(): Quarantined[];
+  quarantine(): Promise<Quarantined[]>;
 }
 
 /** A protected entry a sandboxed run created in a subfolder, and the name it was moved to. */
@@ -202,13 +202,13 @@ const FILE_CLOCK_SLACK_MS = 100;
  * an entry, or moving or linking one into place, sets its change time, which no command can set
  * back.
  */
-function quarantineCreated(
+async function quarantineCreated(
   root: string,
   before: ReadonlySet<string>,
   startedAt: number,
-): Quarantined[] {
+): Promise<Quarantined[]> {
   const moved: Quarantined[] = [];
-  for (const path of nestedNames(root)) {
+  for (const path of await sweptNames(root)) {
     if (before.has(path)) continue;
     const entry = lstatOrUndefined(path);
     if (!entry || entry.ctimeMs < startedAt - FILE_CLOCK_SLACK_MS) continue;
@@ -222,6 +222,25 @@ function quarantineCreated(
     moved.push({ path: relative(root, path), movedTo: relative(root, target) });
   }
   return moved;
+}
+
+/**
+ * The protected names below the top of `root` after a run, with no bound a run can outgrow: the
+ * bounded search first (the usual case, as cheap as the search before the run); when it stopped
+ * at its limit, every folder is read (names only), since a command that made 50,000 files first
+ * would otherwise plant past it. Then `.git` in each package of the `node_modules` folders the
+ * search passed over (`node_modules/x/.git`, `node_modules/@scope/x/.git`): git run there by the
+ * user runs its hooks. Only `.git` there: a package may ship a `skills` or `.claude` folder.
+ */
+async function sweptNames(root: string): Promise<string[]> {
+  const names = anyDepthNames();
+  const bounded = searchNames(root, names, { ignoreCase: true });
+  const search = bounded.complete
+    ? bounded
+    : await searchAllNames(root, names, { ignoreCase: true });
+  const nested = search.matches.filter((path) => dirname(path) !== root);
+  for (const folder of search.nodeModules) nested.push(...(await packageGitEntries(folder)));
+  return nested;
 }
 
 /**

@@ -162,7 +162,7 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
       const denyRead = resolveDenyPaths(settings.denyRead, { workspace: root, home });
       const guarded =
         options.guardProjectEntries === false
-          ? { readOnly: [], pinned: [], release: () => undefined, quarantine: () => [] }
+          ? { readOnly: [], pinned: [], release: () => undefined, quarantine: async () => [] }
           : guardProtectedEntries(root);
       let killed = true; // until the run says it ended by itself
       let limit: ReturnType<typeof createProcessLimit> | undefined;
@@ -213,7 +213,7 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
           ...(command.signal ? { signal: command.signal } : {}),
         });
         killed = run.timedOut || run.aborted;
-        const quarantined = guarded.quarantine();
+        const quarantined = await guarded.quarantine();
         return {
           ...run,
           memoryExceeded: limit.memoryExceeded(),
@@ -226,10 +226,14 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
         // kill returns; the placeholders stay until then (a mount whose file is removed is gone).
         // So are the entries they may still create in subfolders.
         if (killed)
-          setTimeout(() => {
-            guarded.quarantine();
-            guarded.release();
-          }, KILLED_SANDBOX_GRACE_MS);
+          setTimeout(
+            () =>
+              void guarded
+                .quarantine()
+                .catch(() => [])
+                .finally(() => guarded.release()),
+            KILLED_SANDBOX_GRACE_MS,
+          );
         else guarded.release();
       }
     },
