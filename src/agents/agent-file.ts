@@ -14,6 +14,7 @@ const KNOWN_KEYS = new Set([
   'model',
   'examples',
   'intents',
+  'aliases',
   'answerStyle',
   'retrievalDomain',
   'fallback',
@@ -21,7 +22,8 @@ const KNOWN_KEYS = new Set([
 
 /**
  * Parses an agent markdown file: YAML frontmatter (name, description, domain, keywords, tools,
- * model, examples, intents, answer_style, retrieval_domain, fallback) and the body as system prompt.
+ * model, examples, intents, aliases, answer_style, retrieval_domain, fallback) and the body as
+ * system prompt.
  * A wrong field is an `invalid_input` error naming the file and the field.
  *
  * @example

@@ -28,6 +28,7 @@ import {
 } from '../telemetry/index.js';
 import { answerFailure } from './answer-failure.js';
 import { resolveFollowUp } from './follow-up.js';
+import { bookNames, inBookNames } from './book-names.js';
 import { questionAsRead } from './question-as-read.js';
 import { mergeResponses } from './merge-responses.js';
 
@@ -239,6 +240,30 @@ export function createAssistant(options: AssistantOptions): Assistant {
     }
   }
 
+  // Names users give an agent's subject (its `aliases`) that the book may never write: whether it
+  // does is asked of retrieval once per alias (the passages found for it hold it or not).
+  const names = bookNames(options.registry.all());
+  const writtenInBook = new Map<string, Promise<boolean>>();
+  const flat = (text: string) => text.toLowerCase().replace(/[\s-]+/g, ' ');
+  function bookWrites(alias: string): Promise<boolean> {
+    let known = writtenInBook.get(alias);
+    if (!known) {
+      known = options.rag.retrieve(alias, { limit: 10 }).then(
+        (found) =>
+          found.some((chunk) =>
+            flat(`${chunk.title ?? ''} ${chunk.section ?? ''} ${chunk.text}`).includes(alias),
+          ),
+        // Unknown now: the alias stays as asked, and is asked about again next time.
+        () => {
+          writtenInBook.delete(alias);
+          return true;
+        },
+      );
+      writtenInBook.set(alias, known);
+    }
+    return known;
+  }
+
   /**
    * The query in the book's spelling, or as typed when the retriever does not repair queries or
    * cannot be read now (the agent then reports the retrieval failure itself).
@@ -297,8 +322,16 @@ export function createAssistant(options: AssistantOptions): Assistant {
     });
     yield { type: 'route', route };
 
-    // Retrieval and sentence choice take the question as the router read it ("topci" → "topic").
-    const asked = questionAsRead(read.text, route.readAs);
+    // Retrieval and sentence choice take the question as the router read it ("topci" → "topic"),
+    // with an agent's alias the book never writes in the book's name ("final project" → "capstone").
+    let asked = questionAsRead(read.text, route.readAs);
+    if (names.length > 0) {
+      const named = await inBookNames(asked, names, bookWrites);
+      if (named.read.length > 0) {
+        asked = named.text;
+        root.set({ 'cohort.answer.read_as': named.read.map(([from, to]) => `${from} → ${to}`) });
+      }
+    }
     const context = parseInput(AgentContext, {
       sessionId,
       query: request.query,

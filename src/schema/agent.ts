@@ -36,6 +36,12 @@ export const AgentSpec = z.object({
   intents: z.array(z.string().trim().min(1)).default([]),
   /** How the agent prefers to quote passages in extractive mode. */
   answerStyle: AnswerStyle.default('general'),
+  /**
+   * Other names users give this agent's subject ("final project" for a book's "capstone"): after
+   * routing, an answer reads one the book never writes as the agent's `domain`, for retrieval and
+   * sentence choice.
+   */
+  aliases: z.array(z.string().trim().min(1)).default([]),
   /** Restrict retrieval to this content domain; unset searches the whole book. */
   retrievalDomain: z.string().optional(),
   /** True for the registry's fallback agent. */
