@@ -200,16 +200,21 @@ export function refuseExpectation(
       status: answer.status,
       code: answer.code,
     });
-    const body = JSON.stringify(errorBody(answer));
-    response.shouldKeepAlive = false;
-    response.writeHead(answer.status, {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(body),
-      connection: 'close',
-      [REQUEST_ID_HEADER]: requestId,
-    });
-    response.end(body);
+    endClosing(response, answer, requestId);
   };
+}
+
+/** Answers `error` in the API's JSON shape and closes the connection after it. */
+function endClosing(response: ServerResponse, error: ApiError, requestId: string): void {
+  const body = JSON.stringify(errorBody(error));
+  response.shouldKeepAlive = false;
+  response.writeHead(error.status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    connection: 'close',
+    [REQUEST_ID_HEADER]: requestId,
+  });
+  response.end(body);
 }
 
 /**
@@ -238,15 +243,7 @@ export function requireHost(
       'The request has no Host header, which HTTP/1.1 requires: send "Host: <host>:<port>".',
       'host',
     );
-    const body = JSON.stringify(errorBody(error));
-    response.shouldKeepAlive = false;
-    response.writeHead(error.status, {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(body),
-      connection: 'close',
-      [REQUEST_ID_HEADER]: requestIdFor(undefined),
-    });
-    response.end(body);
+    endClosing(response, error, requestIdFor(undefined));
   };
 }
 
