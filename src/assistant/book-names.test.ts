@@ -43,6 +43,11 @@ describe('bookNames and inBookNames', () => {
     expect((await inBookNames('a midterm projection', names, never)).read).toEqual([]);
   });
 
+  it('refuses an alias that is not plain words, naming the field', () => {
+    expect(() => testAgent('apiary_plan', { aliases: ['term (project)'] })).toThrow(/aliases/);
+    expect(() => testAgent('apiary_plan', { aliases: ['.*'] })).toThrow(/letters and digits/);
+  });
+
   it('leaves an alias the book writes itself', async () => {
     const written = await inBookNames('What is the term project?', names, async () => true);
     expect(written).toEqual({ text: 'What is the term project?', read: [] });

@@ -8,10 +8,9 @@ export interface BookName {
   pattern: RegExp;
 }
 
-const escaped = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
- * The agents' `aliases`, each mapped onto its agent's domain ("final project" → "capstone").
+ * The agents' `aliases`, each mapped onto its agent's domain ("final project" → "capstone"). An
+ * alias is words of letters and digits (the agent schema checks it), so its words need no escaping.
  *
  * @example
  * bookNames(registry.all()); // [{ alias: 'final project', name: 'capstone', … }]
@@ -28,10 +27,7 @@ export function bookNames(agents: ReadonlyArray<Pick<Agent, 'domain' | 'aliases'
       names.push({
         alias: words.join(' '),
         name: agent.domain,
-        pattern: new RegExp(
-          `(?<![\\p{L}\\p{N}])${words.map(escaped).join('[\\s-]+')}(?![\\p{L}\\p{N}])`,
-          'giu',
-        ),
+        pattern: new RegExp(`(?<![\\p{L}\\p{N}])${words.join('[\\s-]+')}(?![\\p{L}\\p{N}])`, 'giu'),
       });
     }
   return names;

@@ -41,7 +41,17 @@ export const AgentSpec = z.object({
    * routing, an answer reads one the book never writes as the agent's `domain`, for retrieval and
    * sentence choice.
    */
-  aliases: z.array(z.string().trim().min(1)).default([]),
+  aliases: z
+    .array(
+      z
+        .string()
+        .trim()
+        .regex(
+          /^[\p{L}\p{N}]+(?:[\s-]+[\p{L}\p{N}]+)*$/u,
+          'each alias must be words of letters and digits, apart by spaces or hyphens',
+        ),
+    )
+    .default([]),
   /** Restrict retrieval to this content domain; unset searches the whole book. */
   retrievalDomain: z.string().optional(),
   /** True for the registry's fallback agent. */
