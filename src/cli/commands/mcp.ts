@@ -69,6 +69,9 @@ async function listServers(io: CliIo, values: Record<string, unknown>): Promise<
         );
         for (const tool of server.tools)
           io.stdout(`  ${mcpToolName(server.name, tool.name)}  ${tool.description}\n`);
+        // The server chose these names: quoted, so a newline in one cannot fake another line.
+        for (const tool of 'skippedTools' in server ? (server.skippedTools ?? []) : [])
+          io.stdout(`  not offered: ${JSON.stringify(shortened(tool.name))} — ${tool.reason}\n`);
       }
     }
     return statuses.every((server) => server.status === 'connected') ? 0 : 1;
@@ -76,6 +79,9 @@ async function listServers(io: CliIo, values: Record<string, unknown>): Promise<
     await pool.close();
   }
 }
+
+/** A name a server chose, cut to a length a listing can show. */
+const shortened = (name: string) => (name.length > 80 ? `${name.slice(0, 80)}…` : name);
 
 /**
  * `cohort mcp approve [NAME…] [--all]`: shows the project's `.mcp.json` servers with the command

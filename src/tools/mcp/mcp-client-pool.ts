@@ -9,6 +9,7 @@ import { boundedCall } from '../../bounded-call/index.js';
 import { CohortError } from '../../errors/index.js';
 import type { McpServerConfig, McpServers } from '../../schema/index.js';
 import { silentLogger, type Logger } from '../../telemetry/index.js';
+import { unusableToolName } from './mcp-tool-name.js';
 
 /** How long a server may take to start and list its tools before it is reported as failed. */
 export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 15_000;
@@ -24,6 +25,11 @@ export interface McpServerStatus {
   /** Why it failed or closed. */
   error?: string;
   tools: { name: string; description: string }[];
+  /**
+   * Tools the server listed that no model is offered, each with why: a name a model's API refuses
+   * (see `unusableToolName`), or a name listed twice. Absent when there are none.
+   */
+  skippedTools?: { name: string; reason: string }[];
 }
 
 /** A connected server's tool, ready to call. */
@@ -67,6 +73,31 @@ function createTransport(config: McpServerConfig, cwd: string) {
     cwd: config.cwd ?? cwd,
     stderr: 'pipe',
   });
+}
+
+/**
+ * A server's tools split into those a model can be offered and those it cannot (see
+ * {@link unusableToolName}; a name listed again keeps its first tool). A server chooses its tools'
+ * names, and a model's API refuses a whole request whose tools hold one it does not take.
+ */
+function partitionTools(
+  server: string,
+  tools: Tool[],
+): { usable: Tool[]; skipped: { name: string; reason: string }[] } {
+  const usable: Tool[] = [];
+  const skipped: { name: string; reason: string }[] = [];
+  const seen = new Set<string>();
+  for (const tool of tools) {
+    const reason = seen.has(tool.name)
+      ? 'the server lists a tool of this name twice; the first is offered'
+      : unusableToolName(server, tool.name);
+    if (reason) skipped.push({ name: tool.name, reason });
+    else {
+      seen.add(tool.name);
+      usable.push(tool);
+    }
+  }
+  return { usable, skipped };
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -114,12 +145,16 @@ export async function connectMcpServers(
               ? new CohortError('timeout', `no answer within ${timeoutMs} ms`)
               : new CohortError('model_unavailable', messageOf(cause), { cause }),
         });
+        const { usable, skipped } = partitionTools(name, tools);
+        for (const tool of skipped)
+          logger.warn('mcp_tool_skipped', { server: name, tool: tool.name, reason: tool.reason });
         connection.client = client;
-        connection.tools = tools;
+        connection.tools = usable;
         connection.status = {
           ...connection.status,
           status: 'connected',
-          tools: tools.map((tool) => ({ name: tool.name, description: tool.description ?? '' })),
+          tools: usable.map((tool) => ({ name: tool.name, description: tool.description ?? '' })),
+          ...(skipped.length > 0 ? { skippedTools: skipped } : {}),
         };
         client.onclose = () => {
           if (connection.status.status !== 'connected') return;

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { CohortError } from '../../errors/index.js';
 import { GEN_AI, type TraceSpan } from '../../telemetry/index.js';
 import type { McpClientPool, McpRemoteTool } from './mcp-client-pool.js';
+import { mcpToolName } from './mcp-tool-name.js';
 
-/** The name a model sees for an MCP tool, as in Claude Code: `mcp__<server>__<tool>`. */
-export const mcpToolName = (server: string, tool: string) => `mcp__${server}__${tool}`;
+export { mcpToolName };
 
 /**
  * Decides whether an MCP tool call may run: `undefined` lets it run, a string refuses it with

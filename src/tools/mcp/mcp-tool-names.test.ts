@@ -1,0 +1,78 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../test/run-cli.js';
+import { connectMcpServers, mcpTools, type McpClientPool } from './index.js';
+
+// A server's tool names are the server's to choose, but the model's API takes only names of 1 to
+// 64 letters, digits, "_" or "-" (OpenAI refuses any request whose tools break that, so one such
+// tool failed every answer of every agent). Such tools, and a second tool of one name, are left
+// out and reported; the server's other tools are offered.
+
+/** A raw JSON-RPC MCP server over stdio whose tools/list returns `names`. */
+function serverListing(names: string[]) {
+  const source = `
+    const names = ${JSON.stringify(names)};
+    const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
+    let buffer = '';
+    process.stdin.on('data', (chunk) => {
+      buffer += chunk;
+      let end;
+      while ((end = buffer.indexOf('\\n')) >= 0) {
+        const message = JSON.parse(buffer.slice(0, end));
+        buffer = buffer.slice(end + 1);
+        if (message.id === undefined) continue;
+        if (message.method === 'initialize')
+          send({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'odd', version: '1' } } });
+        else if (message.method === 'tools/list')
+          send({ jsonrpc: '2.0', id: message.id, result: { tools: names.map((name) => ({ name, inputSchema: { type: 'object' } })) } });
+        else send({ jsonrpc: '2.0', id: message.id, result: {} });
+      }
+    });`;
+  return { command: process.execPath, args: ['-e', source], env: {} };
+}
+
+describe('MCP tool names', () => {
+  let pool: McpClientPool | undefined;
+  afterEach(async () => {
+    await pool?.close();
+  });
+
+  it('offers the model only tools whose name its API takes, once each, and reports the rest', async () => {
+    const long = 'x'.repeat(60);
+    pool = await connectMcpServers(
+      { odd: serverListing(['ok', 'a\nb', 'has space', 'dotted.name', long, 'ok', 'also-ok_2']) },
+      { timeoutMs: 30_000 },
+    );
+    const names = mcpTools(pool).map((tool) => tool.name);
+    expect(names).toEqual(['mcp__odd__ok', 'mcp__odd__also-ok_2']);
+    for (const name of names) expect(name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+    const [status] = pool.statuses();
+    expect(status?.status).toBe('connected');
+    expect(status?.tools.map((tool) => tool.name)).toEqual(['ok', 'also-ok_2']);
+    const skipped = status?.skippedTools ?? [];
+    expect(skipped.map((tool) => tool.name)).toEqual([
+      'a\nb',
+      'has space',
+      'dotted.name',
+      long,
+      'ok',
+    ]);
+    expect(skipped[0]?.reason).toMatch(/letters, digits, "_" or "-"/);
+    expect(skipped[3]?.reason).toMatch(/64/);
+    expect(skipped[4]?.reason).toMatch(/twice/);
+  }, 60_000);
+
+  it('`cohort mcp list` names each tool it does not offer, quoted, and why', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'cohort-mcp-names-'));
+    const config = join(cwd, 'mine.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: { odd: serverListing(['ok', 'a\nb']) } }));
+    const { code, stdout } = await runCli(['mcp', 'list', '--config', config], {}, undefined, {
+      cwd,
+    });
+    expect(code).toBe(0);
+    expect(stdout).toContain('  mcp__odd__ok');
+    expect(stdout).toContain('  not offered: "a\\nb" — its name may hold only letters');
+  }, 60_000);
+});
