@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { listingMcpServer } from '../../test/listing-mcp-server.js';
 import { runCli } from '../../test/run-cli.js';
 import { connectMcpServers, mcpTools, type McpClientPool } from './index.js';
 
@@ -10,28 +11,8 @@ import { connectMcpServers, mcpTools, type McpClientPool } from './index.js';
 // tool failed every answer of every agent). Such tools, and a second tool of one name, are left
 // out and reported; the server's other tools are offered.
 
-/** A raw JSON-RPC MCP server over stdio whose tools/list returns `names`. */
-function serverListing(names: string[]) {
-  const source = `
-    const names = ${JSON.stringify(names)};
-    const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
-    let buffer = '';
-    process.stdin.on('data', (chunk) => {
-      buffer += chunk;
-      let end;
-      while ((end = buffer.indexOf('\\n')) >= 0) {
-        const message = JSON.parse(buffer.slice(0, end));
-        buffer = buffer.slice(end + 1);
-        if (message.id === undefined) continue;
-        if (message.method === 'initialize')
-          send({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'odd', version: '1' } } });
-        else if (message.method === 'tools/list')
-          send({ jsonrpc: '2.0', id: message.id, result: { tools: names.map((name) => ({ name, inputSchema: { type: 'object' } })) } });
-        else send({ jsonrpc: '2.0', id: message.id, result: {} });
-      }
-    });`;
-  return { command: process.execPath, args: ['-e', source], env: {} };
-}
+/** A server whose tools/list returns `names`. */
+const serverListing = (names: string[]) => listingMcpServer(names.map((name) => ({ name })));
 
 describe('MCP tool names', () => {
   let pool: McpClientPool | undefined;

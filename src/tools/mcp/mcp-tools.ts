@@ -16,12 +16,78 @@ export type McpToolPermission = (toolName: string, input: unknown) => string | u
 /** Anything an MCP server sends is accepted as an object; the server validates its own input. */
 const AnyInput = z.record(z.string(), z.unknown());
 
+/** Keywords whose value is one schema. */
+const SCHEMA_KEYWORDS = new Set([
+  'items',
+  'additionalItems',
+  'contains',
+  'additionalProperties',
+  'propertyNames',
+  'not',
+  'if',
+  'then',
+  'else',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+]);
+/** Keywords whose value is a list of schemas. */
+const SCHEMA_LIST_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
+/** Keywords whose value maps names to schemas. */
+const SCHEMA_MAP_KEYWORDS = new Set(['properties', '$defs', 'definitions', 'dependentSchemas']);
+
+/**
+ * A server's JSON Schema without its regular expressions (`pattern`, `patternProperties`, and the
+ * `additionalProperties` beside them, which would refuse what they allowed): those are the
+ * server's, and run on the model's text on the main thread, where `(a+)+$` against a long string
+ * blocked the process for minutes. Only schema keywords are walked, so a property named `pattern`
+ * and the data of `enum`, `const` or `default` stay as written.
+ */
+function withoutPatterns(schema: unknown): unknown {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return schema;
+  const node = schema as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'pattern' || key === 'patternProperties') continue;
+    if (key === 'additionalProperties' && 'patternProperties' in node) continue;
+    if (SCHEMA_LIST_KEYWORDS.has(key) && Array.isArray(value))
+      out[key] = value.map(withoutPatterns);
+    else if (SCHEMA_KEYWORDS.has(key)) out[key] = withoutPatterns(value);
+    else if (SCHEMA_MAP_KEYWORDS.has(key) && value !== null && typeof value === 'object')
+      out[key] = Object.fromEntries(
+        Object.entries(value).map(([name, inner]) => [name, withoutPatterns(inner)]),
+      );
+    else out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * The check of a model's arguments to a server's tool: the shape its schema gives, without the
+ * schema's regular expressions (see {@link withoutPatterns}). A schema zod cannot build, or one
+ * that throws while checking (a `$ref` to itself: "Maximum call stack size exceeded"), leaves the
+ * check to the server.
+ */
 function inputSchemaOf(remote: McpRemoteTool): z.ZodType {
+  let shape: z.ZodType;
   try {
-    return z.fromJSONSchema(remote.tool.inputSchema as Parameters<typeof z.fromJSONSchema>[0]);
+    shape = z.fromJSONSchema(
+      withoutPatterns(remote.tool.inputSchema) as Parameters<typeof z.fromJSONSchema>[0],
+    );
   } catch {
     return AnyInput;
   }
+  return z.unknown().transform((value, context) => {
+    let result: ReturnType<z.ZodType['safeParse']>;
+    try {
+      result = shape.safeParse(value);
+    } catch {
+      return value;
+    }
+    if (result.success) return result.data;
+    for (const issue of result.error.issues)
+      context.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+    return z.NEVER;
+  });
 }
 
 /** What the model reads back: the text parts, or the structured content when there is no text. */
