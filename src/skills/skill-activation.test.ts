@@ -49,6 +49,20 @@ describe('activateSkill', () => {
     ).toBe('designer');
   });
 
+  it('reads a request whose wanted thing holds regular-expression characters as text', () => {
+    // The head noun of "I need a …" is the request's own word, whatever it holds: "fix(" made an
+    // invalid regular expression (`cohort code` exited with "unexpected error", POST /code 500).
+    for (const request of [
+      'I need a fix( for the parser',
+      'we need a parser[ that reads tests',
+      'I want a (a+)+$ check',
+    ])
+      expect(() => activateSkill(request, skills), request).not.toThrow();
+    expect(activateSkill('I need a fix( for the failing tests', skills).skill?.name).toBe(
+      'developer',
+    );
+  });
+
   it('stays inactive below the threshold or when two skills tie', () => {
     expect(activateSkill('what is the weather like', skills).how).toBe('none');
     expect(activateSkill('what is the weather like', skills).skill).toBeUndefined();

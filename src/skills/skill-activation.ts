@@ -108,6 +108,13 @@ function headEvidence(head: string, known: ReadonlySet<string>, verb: boolean): 
 }
 
 /**
+ * The first place `word` stands alone in a text, any letter case. The word is the request's own
+ * (the head noun of "I need a fix(" is "fix("): matched as text, never as a regular expression.
+ */
+const wholeWord = (word: string) =>
+  new RegExp(`(?<!\\w)${word.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?!\\w)`, 'i');
+
+/**
  * The evidence a request gives, as separate pieces: each word of the clauses that ask for
  * something (strength 1), each {@link INTENT_LEXICON} entry and {@link INTENT_PHRASES} phrase it
  * hits (the words they map to), and the head of each asking clause with its WordNet neighbours.
@@ -126,9 +133,7 @@ function requestEvidence(
   // The asking clauses without their heads: a head is its own piece of evidence, not two.
   const asked = reading.clauses
     .filter((clause) => clause.role === 'asks')
-    .map((clause) =>
-      clause.head ? clause.text.replace(new RegExp(`\\b${clause.head}\\b`, 'i'), ' ') : clause.text,
-    )
+    .map((clause) => (clause.head ? clause.text.replace(wholeWord(clause.head), ' ') : clause.text))
     .join('. ');
   const own = positiveTerms(asked);
   // Writing that is not code (a cover letter, an email) says little about a coding skill, even
