@@ -8,6 +8,27 @@ import { hasModel, loadConfig, MAX_DURATION_SECONDS } from './index.js';
 describe('loadConfig', () => {
   const cwd = mkdtempSync(join(tmpdir(), 'cohort-config-'));
 
+  it('refuses a URL as the data folder, saying where a PostgreSQL URL goes', () => {
+    // `--data-dir postgres://db/cohort` made a folder ./postgres:/db/cohort and ingested into it.
+    for (const dataDir of [
+      'postgres://db.example.org/cohort',
+      'postgresql://u@h/c',
+      'file:///tmp/x',
+    ])
+      expect(() => loadConfig({ env: {}, cwd, overrides: { dataDir } }), dataDir).toThrow(
+        /dataDir: .*not a URL.*DATABASE_URL/,
+      );
+    expect(() => loadConfig({ env: { COHORT_DATA_DIR: 'postgres://h/c' }, cwd })).toThrow(
+      /COHORT_DATA_DIR \(dataDir\)/,
+    );
+    expect(loadConfig({ env: {}, cwd, overrides: { dataDir: 'memory://' } }).dataDir).toBe(
+      'memory://',
+    );
+    expect(loadConfig({ env: {}, cwd, overrides: { dataDir: 'data:2026/x' } }).dataDir).toBe(
+      'data:2026/x',
+    );
+  });
+
   it('has named defaults: extractive mode, 0.7 routing threshold, gpt-4o-mini', () => {
     const config = loadConfig({ env: {}, cwd });
     expect(config.dataDir).toBe('.cohort');

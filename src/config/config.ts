@@ -115,8 +115,17 @@ const allowedHost = z
 
 /** The whole configuration. Every default is named here once. */
 export const CohortConfig = z.object({
-  /** Embedded store folder (PGlite). Ignored when `databaseUrl` is set. */
-  dataDir: z.string().default(DEFAULT_DATA_DIR),
+  /**
+   * Embedded store folder (PGlite), or `memory://` for a store in memory. Ignored when
+   * `databaseUrl` is set. A URL is refused: `--data-dir postgres://…` made a folder `postgres:`.
+   */
+  dataDir: z
+    .string()
+    .refine((text) => text.startsWith('memory://') || !/^[a-z][a-z0-9+.-]*:\/\//i.test(text), {
+      message:
+        'is a folder (or memory:// for a store in memory), not a URL: to use PostgreSQL, set DATABASE_URL (databaseUrl) to its URL instead',
+    })
+    .default(DEFAULT_DATA_DIR),
   /** PostgreSQL connection string; when set, the PostgreSQL engine is used. */
   databaseUrl: z
     .string()
