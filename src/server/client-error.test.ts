@@ -82,6 +82,33 @@ describe('a request Node refuses before the app sees it', () => {
     expectApiError(reply, 400, 'bad_request', /Content-Length header is not a valid length/);
   });
 
+  it('names the framing headers a request gives twice or together', async () => {
+    // Node's parser reports a Content-Length given twice, and Content-Length beside
+    // Transfer-Encoding, under codes whose messages said something else ("both Content-Length and
+    // Transfer-Encoding" for two Content-Lengths; "not a valid length" for a valid one).
+    const twice = await sendRaw(`${post}Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}`);
+    expectApiError(twice, 400, 'bad_request', /Content-Length more than once/);
+    for (const headers of [
+      'Content-Length: 2\r\nTransfer-Encoding: chunked',
+      'Transfer-Encoding: chunked\r\nContent-Length: 2',
+    ]) {
+      const both = await sendRaw(`${post}${headers}\r\n\r\n2\r\n{}\r\n0\r\n\r\n`);
+      expectApiError(both, 400, 'bad_request', /both Content-Length and Transfer-Encoding/);
+    }
+    const gzip = await sendRaw(`${post}Transfer-Encoding: gzip\r\n\r\n{}`);
+    expectApiError(gzip, 400, 'bad_request', /Transfer-Encoding header is not valid/);
+  });
+
+  it('answers a request with two Host headers with a JSON 400 naming it', async () => {
+    // RFC 9112 § 3.2: a request with more than one Host is refused; Node kept the first, and the
+    // Host check read only that one.
+    const reply = await sendRaw(
+      'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n\r\n',
+    );
+    expectApiError(reply, 400, 'bad_request', /more than one Host header/);
+    expect(JSON.parse(reply.body)).toMatchObject({ error: { field: 'host' } });
+  });
+
   it('answers a chunk size that is not hexadecimal with a JSON 400', async () => {
     const reply = await sendRaw(`${post}Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`);
     expectApiError(reply, 400, 'bad_request', /chunk size/);

@@ -8,6 +8,8 @@ import { REQUEST_ID_HEADER, requestIdFor } from './request-context.js';
 export interface ClientError extends Error {
   /** Node's code: `HPE_INVALID_CONTENT_LENGTH`, `HPE_HEADER_OVERFLOW`, `ERR_HTTP_REQUEST_TIMEOUT`… */
   code?: string;
+  /** The parser's own words for a parse error ("Duplicate Content-Length"). */
+  reason?: string;
 }
 
 /** What each of Node's parser codes means to a client, for codes that need more than "malformed". */
@@ -15,7 +17,7 @@ const PARSER_PROBLEMS: Record<string, string> = {
   HPE_INVALID_CONTENT_LENGTH:
     'The Content-Length header is not a valid length: send the body size in bytes, in decimal digits.',
   HPE_UNEXPECTED_CONTENT_LENGTH:
-    'The request carries both Content-Length and Transfer-Encoding: send one of them.',
+    'The request carries Content-Length more than once: send it once, with the body size in bytes.',
   HPE_INVALID_CHUNK_SIZE:
     'A chunk size of the chunked body is not valid: each chunk starts with its size in hexadecimal digits.',
   HPE_INVALID_TRANSFER_ENCODING:
@@ -26,6 +28,15 @@ const PARSER_PROBLEMS: Record<string, string> = {
   HPE_INVALID_HEADER_TOKEN: 'A header name or value holds characters HTTP does not allow.',
   HPE_INVALID_EOF_STATE: 'The connection ended in the middle of the request.',
 };
+
+/**
+ * Node's parser reports Content-Length beside Transfer-Encoding under the code of whichever
+ * header came second (`HPE_INVALID_CONTENT_LENGTH`, `HPE_INVALID_TRANSFER_ENCODING`); its
+ * reason says which it was ("Transfer-Encoding can't be present with Content-Length").
+ */
+const BOTH_FRAMINGS = /can't be present with/;
+const BOTH_FRAMINGS_PROBLEM =
+  'The request carries both Content-Length and Transfer-Encoding: send one of them.';
 
 /**
  * The API error for a request Node's HTTP parser refused, in the API's own terms: 431 when the
@@ -57,7 +68,8 @@ export function clientErrorAnswer(error: ClientError, requestTimeoutMs: number):
     default:
       return apiError(
         'bad_request',
-        (error.code && PARSER_PROBLEMS[error.code]) ??
+        (BOTH_FRAMINGS.test(error.reason ?? '') ? BOTH_FRAMINGS_PROBLEM : undefined) ??
+          (error.code && PARSER_PROBLEMS[error.code]) ??
           'The request is not valid HTTP/1.1 and cannot be read.',
       );
   }
@@ -217,9 +229,20 @@ function endClosing(response: ServerResponse, error: ApiError, requestId: string
   response.end(body);
 }
 
+/** How many Host headers a request carries (its raw headers alternate names and values). */
+function hostHeaderCount(rawHeaders: readonly string[]): number {
+  let count = 0;
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    const name = rawHeaders[index] ?? '';
+    if (name.length === 4 && name.toLowerCase() === 'host') count += 1;
+  }
+  return count;
+}
+
 /**
  * Wraps a Node request listener so that an HTTP/1.1 request without a `Host` header (which
- * RFC 9112 requires) is answered 400 in the API's JSON shape with `Connection: close`. Node's own
+ * RFC 9112 requires), or any request with more than one (RFC 9112 § 3.2), is answered 400 in the
+ * API's JSON shape with `Connection: close`. Node's own
  * check (`requireHostHeader`) answers with no body, so the server turns it off and checks here;
  * HTTP/1.0 may leave `Host` out, as in Node.
  *
@@ -230,6 +253,16 @@ export function requireHost(
   listener: (request: IncomingMessage, response: ServerResponse) => void,
 ): (request: IncomingMessage, response: ServerResponse) => void {
   return (request, response) => {
+    // Node keeps the first of several Host headers; which one a check reads is then a guess.
+    if (hostHeaderCount(request.rawHeaders) > 1) {
+      const error = apiError(
+        'bad_request',
+        'The request has more than one Host header, which HTTP/1.1 forbids: send one "Host: <host>:<port>".',
+        'host',
+      );
+      endClosing(response, error, requestIdFor(undefined));
+      return;
+    }
     if (
       request.headers.host !== undefined ||
       request.httpVersionMajor !== 1 ||
