@@ -1,4 +1,4 @@
-import { normalizeWords } from './query-text.js';
+import { textWords } from './query-text.js';
 
 /** One clause of a question: its text, and whether it asks something (or only gives context). */
 export interface Clause {
@@ -42,11 +42,11 @@ export function splitClauses(query: string): Clause[] {
   const push = (end: number, separator: string) => {
     const text = query.slice(start, end).trim();
     if (text === '') return;
-    const words = normalizeWords(text);
+    const words = textWords(text);
     const asks =
-      separator.includes('?') || (!CONTEXT_OPENING.test(text) && ASKING.test(words.join(' ')));
+      separator.includes('?') || (!CONTEXT_OPENING.test(text) && ASKING.test(words.joined));
     const previous = clauses[clauses.length - 1];
-    if (words.length < MIN_CLAUSE_WORDS && previous) {
+    if (words.words.length < MIN_CLAUSE_WORDS && previous) {
       previous.text = `${previous.text} ${text}`;
       previous.ask ||= asks;
       return;

@@ -9,7 +9,7 @@ import {
 } from './arbiter.js';
 import { headerOf, packedInMemory, type PackedArbiter } from './packed-arbiter.js';
 import { PairTable } from './pair-table.js';
-import { normalizeWords, stemWord } from './query-text.js';
+import { stemWord, textWords } from './query-text.js';
 import { rowsWithRoom } from './rows-with-room.js';
 
 /**
@@ -300,7 +300,7 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
       }
       records.length = 0;
       question += 1;
-      for (const word of normalizeWords(query)) {
+      for (const word of textWords(query).words) {
         const record = wordOf(word);
         const at = records.length;
         if (record.has & HAS_WORD && !stemCounted(record.stem, at))

@@ -116,3 +116,34 @@ describe('detectIntentCues: choosing one', () => {
     },
   );
 });
+
+describe('detectIntentCues: the order of the cues', () => {
+  // Each cue in the order its first match appears, as a stable sort by position gave them
+  // (expected lists recorded before the cues were ordered as they are found).
+  it.each([
+    [
+      'Why is it cheaper to let a learning agent crash thousands of times in Isaac Sim than on real gear?',
+      ['explanation', 'specs', 'troubleshooting'],
+      'explanation',
+    ],
+    [
+      'the capstone robot tips over as soon as it starts talking to people, how do i debug the whole integrated thing',
+      ['guidance', 'explanation', 'troubleshooting'],
+      'guidance',
+    ],
+    [
+      'The humanoid in our capstone keeps dropping messages between perception and planning. Latency spikes whenever the camera runs. How do we troubleshoot the integrated system?',
+      ['troubleshooting', 'guidance', 'explanation'],
+      'troubleshooting',
+    ],
+    [
+      'What does LIDAR stand for, and which one should I buy for a small indoor robot?',
+      ['definition', 'guidance', 'specs'],
+      'definition',
+    ],
+  ])('%j', (query, cues, intent) => {
+    const words = normalizeWords(query);
+    expect(detectIntentCues(words)).toEqual({ cues, intent });
+    expect(detectIntentCues(words, words.join(' '))).toEqual({ cues, intent });
+  });
+});

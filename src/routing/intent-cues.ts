@@ -1,5 +1,3 @@
-import { rankedBy } from './ranked-by.js';
-
 /** The question forms the router recognises (book-subagents-research.md R2, R3). */
 export const INTENT_CUES = [
   'definition',
@@ -88,27 +86,44 @@ const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
   ),
 };
 
+// detectIntentCues' working state: the position of each cue found so far, index for index with
+// its list of cues (detection is synchronous).
+const FOUND_AT: number[] = [];
+
 /**
- * Finds the question forms in `words` (normalised words of the query).
+ * Finds the question forms in `words` (normalised words of the query); `joined` is the words
+ * joined by single spaces, when the caller has it.
  *
  * @example
  * detectIntentCues(['what', 'is', 'a', 'topic']).intent; // 'definition'
  */
-export function detectIntentCues(words: readonly string[]): IntentCues {
-  const text = words.join(' ');
-  const found: Array<{ cue: (typeof INTENT_CUES)[number]; at: number }> = [];
+export function detectIntentCues(
+  words: readonly string[],
+  joined: string = words.join(' '),
+): IntentCues {
+  // Earliest first, ties in the order of INTENT_CUES (as a stable sort by position gives them):
+  // each cue found is moved up past those found later in the text.
+  const cues: Array<(typeof INTENT_CUES)[number]> = [];
+  let definitionFirst = false;
   for (const cue of INTENT_CUES) {
-    const match = PATTERNS[cue].exec(text);
-    if (match) found.push({ cue, at: match.index });
+    const match = PATTERNS[cue].exec(joined);
+    if (!match) continue;
+    const at = match.index;
+    if (cue === 'definition' && at === 0) definitionFirst = true;
+    let slot = cues.length;
+    cues.push(cue);
+    while (slot > 0 && at < FOUND_AT[slot - 1]!) {
+      cues[slot] = cues[slot - 1]!;
+      FOUND_AT[slot] = FOUND_AT[slot - 1]!;
+      slot -= 1;
+    }
+    cues[slot] = cue;
+    FOUND_AT[slot] = at;
   }
-  // Earliest first, ties in the order of INTENT_CUES (as a stable sort by position gives them).
-  const cues = rankedBy(found, (entry) => -entry.at).map(({ cue }) => cue);
   // "What is X?" and "Define X" name a definition even when a later word ("work") looks explanatory.
   // Only a definition that opens the question: "How does the robot know which cup you mean?" opens
   // with an explanation, and "mean" later does not make it a definition.
-  const intent: IntentCue = found.some(({ cue, at }) => cue === 'definition' && at === 0)
-    ? 'definition'
-    : (cues[0] ?? 'general');
+  const intent: IntentCue = definitionFirst ? 'definition' : (cues[0] ?? 'general');
   return { cues, intent };
 }
 

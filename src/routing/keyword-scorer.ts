@@ -13,8 +13,10 @@ export const FUZZY_MATCH_FACTOR = 0.9;
 /** One keyword of an agent as it is matched: its stems, as a phrase. */
 export interface CompiledKeyword {
   agent: string;
+  /** The position of its agent in {@link CompiledKeywords.agents}. */
+  slot: number;
   keyword: string;
-  stems: string[];
+  stems: readonly string[];
   weight: number;
   /**
    * For a name of letters and digits ("H1", "Go2"): the name written glued to more letters or
@@ -72,7 +74,10 @@ export function compileKeywords(
   const byFirstStem = new Map<string, CompiledKeyword[]>();
   const words: string[] = [];
   const stemOf = new Map<string, string>();
+  // Each name once: a name given twice has one entry in the scores, as before slots.
+  const names = [...new Set(list.map((agent) => agent.name))];
   for (const agent of list) {
+    const slot = names.indexOf(agent.name);
     for (const keyword of new Set(agent.keywords.map((k) => k.trim()).filter(Boolean))) {
       const text = analyzeText(keyword);
       const first = text.stems[0];
@@ -85,13 +90,14 @@ export function compileKeywords(
         /^[a-z]+\d+$/.test(compact)
           ? {
               agent: agent.name,
+              slot,
               keyword,
               stems: text.stems,
               weight,
               gluedOn: new RegExp(`(?<![a-z0-9])${compact}[a-z0-9]`, 'i'),
               alone: new RegExp(`(?<![a-z0-9])${compact}(?![a-z0-9])`, 'i'),
             }
-          : { agent: agent.name, keyword, stems: text.stems, weight },
+          : { agent: agent.name, slot, keyword, stems: text.stems, weight },
       );
       // Longest phrases first, so "isaac sim" wins over "isaac" at the same position.
       entries.sort((a, b) => b.stems.length - a.stems.length);
@@ -103,7 +109,7 @@ export function compileKeywords(
     }
   }
   return {
-    agents: list.map((agent) => agent.name),
+    agents: names,
     byFirstStem,
     lexicon: createFuzzyLexicon(words),
     stemOf,
@@ -196,15 +202,21 @@ export function scoreKeywords(
   const { stems, words } = query;
   const known = options.known ?? knownWords(compiled, query, options.isWord ?? isEnglishWord);
 
-  // Per agent, made at its first match (most clauses match few keywords, many none).
-  let miss: Map<string, number> | undefined;
-  let matched: Map<string, string[]> | undefined;
-  let nextFree: Map<string, number> | undefined;
+  // Per agent slot (see CompiledKeyword.slot), in arrays reused from call to call (scoring is
+  // synchronous): a clause's matches are few and its agents a handful, so arrays read by position
+  // cost less than maps made for each clause that matches.
+  const count = compiled.agents.length;
+  for (let a = 0; a < count; a += 1) {
+    MISS[a] = 1;
+    NEXT_FREE[a] = 0;
+    MATCHED[a] = undefined;
+  }
   for (let i = 0; i < stems.length; i += 1) {
     const candidates = known[i]!.keywords;
     if (!candidates) continue;
     for (const keyword of candidates) {
-      if ((nextFree?.get(keyword.agent) ?? 0) > i) continue;
+      const slot = keyword.slot;
+      if (NEXT_FREE[slot]! > i) continue;
       // The phrase's stems follow, each as written or through a typo (a loop, no closure).
       let typo = false;
       let fits = true;
@@ -218,29 +230,32 @@ export function scoreKeywords(
         }
       }
       if (!fits || (keyword.gluedOn && writtenGluedOn(keyword, query.raw))) continue;
-      (nextFree ??= new Map()).set(keyword.agent, i + keyword.stems.length);
-      const found = matched?.get(keyword.agent) ?? [];
-      if (alreadyFound(found, keyword)) continue;
+      NEXT_FREE[slot] = i + keyword.stems.length;
+      let found = MATCHED[slot];
+      if (found !== undefined && alreadyFound(found, keyword)) continue;
       const label = typo
         ? `${keyword.keyword} (~${words.slice(i, i + keyword.stems.length).join(' ')})`
         : keyword.keyword;
+      if (found === undefined) MATCHED[slot] = found = [];
       found.push(label);
-      (matched ??= new Map()).set(keyword.agent, found);
-      (miss ??= new Map()).set(
-        keyword.agent,
-        (miss.get(keyword.agent) ?? 1) * (1 - keyword.weight * (typo ? FUZZY_MATCH_FACTOR : 1)),
-      );
+      MISS[slot] = MISS[slot]! * (1 - keyword.weight * (typo ? FUZZY_MATCH_FACTOR : 1));
     }
   }
   const result: Record<string, KeywordMatch> = {};
-  for (const agent of compiled.agents) {
-    result[agent] = {
-      score: Math.round((1 - (miss?.get(agent) ?? 1)) * 1000) / 1000,
-      matched: matched?.get(agent) ?? [],
+  for (let a = 0; a < count; a += 1) {
+    result[compiled.agents[a]!] = {
+      score: Math.round((1 - MISS[a]!) * 1000) / 1000,
+      matched: MATCHED[a] ?? [],
     };
   }
   return result;
 }
+
+// scoreKeywords' working state per agent slot: the running product of (1 − weight) over the
+// keywords found, the first word a next keyword may start at, and the keywords found.
+const MISS: number[] = [];
+const NEXT_FREE: number[] = [];
+const MATCHED: Array<string[] | undefined> = [];
 
 /** True when the query writes `keyword` (a letters-and-digits name) only glued to more of them. */
 function writtenGluedOn(keyword: CompiledKeyword, raw: string): boolean {

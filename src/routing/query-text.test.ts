@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeWords } from './query-text.js';
+import { normalizeWords, textWords } from './query-text.js';
 
 // The regular-expression normaliser the ASCII fast path replaced: both must give the same words.
 function reference(text: string): string[] {
@@ -61,5 +61,35 @@ describe('normalizeWords, asked again for the same text', () => {
       expect(normalizeWords("What's a node?"), `round ${round}`).toEqual(['whats', 'a', 'node']);
       expect(normalizeWords('g5.2xlarge'), `round ${round}`).toEqual(['g', '5', '2', 'xlarge']);
     }
+  });
+});
+
+describe('textWords', () => {
+  it('shares one split between texts that differ only by separators at their ends', () => {
+    const clause = textWords('What is a topic');
+    expect(textWords('What is a topic?')).toBe(clause);
+    expect(textWords('  "What is a topic"?! ')).toBe(clause);
+    expect(clause.words).toEqual(['what', 'is', 'a', 'topic']);
+    expect(clause.joined).toBe('what is a topic');
+  });
+  it.each([
+    ["'policy'?", ['policy']],
+    ['\u201cpolicy\u201d?', ['policy']],
+    ['\ufb01le?', ['file']],
+    ['\u2460 ?', ['1']],
+    ['x2?', ['x', '2']],
+  ])('keeps what is not an ASCII separator at the ends of %j', (text, words) => {
+    expect(textWords(text).words).toEqual(words);
+    expect(textWords(text).words).toEqual(reference(text));
+  });
+  it("gives the regular expressions' words on texts read one after another with shared cores", () => {
+    const edges = ['', '?', ' ', '!?', '"', '\u201d', "'", '.', '\u2460', '\ufb01'];
+    const cores = ['What is a topic', 'ros2 nodes', "what's SLAM", 'caf\u00e9', 'a', ''];
+    for (const core of cores)
+      for (const before of edges)
+        for (const after of edges) {
+          const text = `${before}${core}${after}`;
+          expect(textWords(text).words, JSON.stringify(text)).toEqual(reference(text));
+        }
   });
 });

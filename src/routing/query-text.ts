@@ -5,9 +5,9 @@ export interface QueryText {
   /** The text as given. */
   raw: string;
   /** Lowercased, accent-free words; letters and digits are split ("ros2" → "ros", "2"). */
-  words: string[];
+  words: readonly string[];
   /** Porter stems of `words`, index for index. */
-  stems: string[];
+  stems: readonly string[];
 }
 
 /**
@@ -44,21 +44,75 @@ export function stemWord(word: string): string {
   return stemmed;
 }
 
-// The last two texts normalizeWords split, newest first, with their words.
-const recentWords: Array<{ text: string; words: string[] } | undefined> = [];
+/**
+ * A text's words as {@link normalizeWords} splits them, shared by everything that reads one
+ * question: read them, never change them.
+ */
+export interface TextWords {
+  readonly words: readonly string[];
+  /** The words joined by single spaces: the text the question-form patterns read. */
+  readonly joined: string;
+}
+
+class SplitText implements TextWords {
+  private joinedWords: string | undefined;
+  constructor(readonly words: readonly string[]) {}
+  get joined(): string {
+    return (this.joinedWords ??= this.words.join(' '));
+  }
+}
+
+// The last texts split, by their text without the separators at its ends: one question is read
+// several times (into clauses, for its form, for its words, by the arbiter), and its clause
+// "What is a topic" has the words of the question "What is a topic?". Four, so that a question of
+// several asks finds its own; too few to hold a previous question's once another is read.
+const RECENT_TEXTS = 4;
+const recentTexts: Array<{ core: string; read: SplitText } | undefined> = [];
+let recentNext = 0;
+
+/** ASCII characters that end a word and vanish in the split: not letters, digits, ' or `. */
+function isEdgeSeparator(code: number): boolean {
+  return (
+    code < 0x80 &&
+    !(code >= 0x30 && code <= 0x39) &&
+    !(code >= 0x41 && code <= 0x5a) &&
+    !(code >= 0x61 && code <= 0x7a) &&
+    code !== APOSTROPHE &&
+    code !== BACKTICK
+  );
+}
+
+/**
+ * The words of `text` ({@link normalizeWords}), shared with the other readers of the same text
+ * (see {@link TextWords}): the text is split once, and a text that differs from one just read
+ * only by separators at its ends ("?", spaces, quotes aside) has the same words.
+ *
+ * @example
+ * textWords('What is a topic?').joined; // 'what is a topic'
+ */
+export function textWords(text: string): TextWords {
+  let from = 0;
+  let to = text.length;
+  while (from < to && isEdgeSeparator(text.charCodeAt(from))) from += 1;
+  while (to > from && isEdgeSeparator(text.charCodeAt(to - 1))) to -= 1;
+  // A separator ends a word whichever way the text is split, so the core has the same words.
+  const core = from === 0 && to === text.length ? text : text.slice(from, to);
+  for (let i = 0; i < recentTexts.length; i += 1) {
+    const entry = recentTexts[i];
+    if (entry !== undefined && entry.core === core) return entry.read;
+  }
+  const read = new SplitText(splitWords(core));
+  recentTexts[recentNext] = { core, read };
+  recentNext = (recentNext + 1) % RECENT_TEXTS;
+  return read;
+}
 
 /**
  * Lowercases, strips accents and apostrophes ("what's" → "whats"), splits letters from digits and
  * breaks on everything else.
  */
 export function normalizeWords(text: string): string[] {
-  // Routing splits one question several times (into clauses, for its form, for its words): the
-  // last two texts split are remembered, and a copy of their words given again.
-  for (const entry of recentWords) if (entry?.text === text) return entry.words.slice();
-  const words = splitWords(text);
-  recentWords[1] = recentWords[0];
-  recentWords[0] = { text, words: words.slice() };
-  return words;
+  return textWords(text).words.slice();
 }
 
 function splitWords(text: string): string[] {

@@ -30,8 +30,8 @@ import { FeatureListBuilder, type FeatureList } from './feature-ids.js';
 import {
   analyzeText,
   isContentWord,
-  normalizeWords,
   stemWord,
+  textWords,
   STOPWORDS,
   type QueryText,
 } from './query-text.js';
@@ -106,7 +106,7 @@ function hasLowerCase(text: string, from: number, to: number): boolean {
 const featureList = new FeatureListBuilder();
 
 const sameWords = (a: readonly string[], b: readonly string[]): boolean =>
-  a.length === b.length && a.every((word, i) => word === b[i]);
+  a === b || (a.length === b.length && a.every((word, i) => word === b[i]));
 
 /** The compiled routing state of one set of agents. */
 export interface RoutingModel {
@@ -322,7 +322,7 @@ export function buildRoutingModel(
   const modelOf = (classifier: IntentClassifier, recordOf: RecordOf): RoutingModel => {
     // The query's words, stems and keyword matches, each word's facts from its record.
     const keywordEvidence = (query: string): KeywordEvidence => {
-      const words = normalizeWords(query);
+      const words = textWords(query).words;
       // The first FUZZY_WORDS_PER_QUESTION words that need a fuzzy lookup get one; later ones
       // are taken as typed (see FUZZY_WORDS_PER_QUESTION).
       let lookups = 0;
@@ -412,8 +412,11 @@ export function buildRoutingModel(
                 stems: records.map((record) => record.stem),
               }
             : raw;
+        // Words as typed are the query's shared words (textWords), joined there already.
         const cues =
-          form && sameWords(form.words, text.words) ? form.cues : detectIntentCues(text.words);
+          form && sameWords(form.words, text.words)
+            ? form.cues
+            : detectIntentCues(text.words, text === raw ? textWords(raw.raw).joined : undefined);
         const features = extractFeatureList(
           text,
           cues,

@@ -1,4 +1,4 @@
-import { normalizeWords } from '../query-text.js';
+import { textWords } from '../query-text.js';
 import { probabilityOf, type Phase } from './phase.js';
 
 /**
@@ -25,8 +25,7 @@ const ABOUT_THE_BOOK = new RegExp(
  */
 export const bookStructurePhase: Phase = (context) => {
   const { model, ask } = context;
-  const words = normalizeWords(ask);
-  if (!ABOUT_THE_BOOK.test(words.join(' '))) return undefined;
+  if (!ABOUT_THE_BOOK.test(textWords(ask).joined)) return undefined;
   const primary = model.defaultAgent;
   return {
     primary,

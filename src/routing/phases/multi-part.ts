@@ -1,6 +1,6 @@
 import { splitClauses } from '../clauses.js';
 import { detectIntentCues, isBareTerm, type IntentCue } from '../intent-cues.js';
-import { normalizeWords } from '../query-text.js';
+import { textWords } from '../query-text.js';
 import type { KnownForm, RoutingModel } from '../routing-model.js';
 import { decideClause, type Decision } from './decide-clause.js';
 import type { PhaseSettings } from './phase.js';
@@ -32,22 +32,25 @@ const hasSubject = ({ analyzed }: Decision) =>
 // Pronouns by which an ask points back at what the context before it named.
 const POINTING_BACK = new Set(['it', 'that', 'this', 'they', 'them', 'those', 'these', 'one']);
 const pointsBack = (text: string): boolean =>
-  normalizeWords(text).some((word) => POINTING_BACK.has(word));
+  textWords(text).words.some((word) => POINTING_BACK.has(word));
 
 // "What's USD, the scene format Isaac Sim uses?": the words before the comma are the ask.
 // The forms found in the ask's words come back too: the whole question, when it has the same
 // words, need not look for them again.
 function formOf(text: string, afterContext: boolean): { intent: IntentCue; known: KnownForm } {
-  const words = normalizeWords(text);
-  const cues = detectIntentCues(words);
+  const read = textWords(text);
+  const words = read.words;
+  const cues = detectIntentCues(words, read.joined);
   // The ask's own text only when context comes before it: otherwise the whole text is the ask.
   const known = afterContext ? { words, cues, text } : { words, cues };
   const comma = text.indexOf(',');
   if (cues.intent === 'definition' || comma < 0) return { intent: cues.intent, known };
-  const head = text.slice(0, comma);
+  const head = textWords(text.slice(0, comma));
   return {
     intent:
-      detectIntentCues(normalizeWords(head)).intent === 'definition' ? 'definition' : cues.intent,
+      detectIntentCues(head.words, head.joined).intent === 'definition'
+        ? 'definition'
+        : cues.intent,
     known,
   };
 }
