@@ -51,6 +51,13 @@ const BLOCKS = new Set([
  * a page nested deeper is read up to the tag that passes it.
  */
 const MAX_HTML_DEPTH = 512;
+/**
+ * Most elements given to the HTML parser. Parsing and rendering cost about 10 µs per element, so
+ * the 1.3 million `<p>` of a 5 MB page (web_fetch's cap) blocked the process for 14 s; this many
+ * hold far more text than the model is given (`tools.maxOutputChars`), and a page with more is
+ * read up to the element that passes it.
+ */
+export const MAX_HTML_ELEMENTS = 40_000;
 /** Elements that never hold children, so never deepen the nesting. */
 const VOID = new Set([
   'area',
@@ -103,18 +110,20 @@ function withoutComments(html: string): string {
 }
 
 /**
- * The part of a page the parser can read in linear time: comments removed by one scan (the
- * parser looked for the end of each open comment from every one of them), and the page cut
- * where elements nest deeper than {@link MAX_HTML_DEPTH}.
+ * The part of a page the parser can read in linear time and bounded time: comments removed by one
+ * scan (the parser looked for the end of each open comment from every one of them), and the page
+ * cut where elements nest deeper than {@link MAX_HTML_DEPTH} or pass {@link MAX_HTML_ELEMENTS}.
  */
 function boundHtml(html: string): string {
   const page = withoutComments(html);
   const lower = page.toLowerCase();
   let depth = 0;
+  let elements = 0;
   TAG.lastIndex = 0;
   for (let match = TAG.exec(page); match; match = TAG.exec(page)) {
     const [, closing, name = '', selfClosing] = match;
     const tag = name.toLowerCase();
+    if (!closing && ++elements > MAX_HTML_ELEMENTS) return page.slice(0, match.index);
     if (SELF_CLOSING_SIBLINGS.has(tag)) continue;
     if (closing) {
       depth = Math.max(0, depth - 1);
@@ -200,8 +209,8 @@ function render(node: Node, out: string[], listDepth: number): void {
 /**
  * Turns an HTML page into readable text: drops script, style, nav and other chrome; keeps headings
  * (as `#`), paragraphs, lists (as `-`), links (as `text (url)`), code blocks and table cells.
- * Comments are dropped and a page nested deeper than 512 elements is read up to that point, so a
- * hostile page costs time in proportion to its size.
+ * Comments are dropped and a page nested deeper than 512 elements, or of more than
+ * {@link MAX_HTML_ELEMENTS} elements, is read up to that point, so a hostile page costs bounded time.
  *
  * @example
  * htmlToText('<h1>Intro</h1><p>Hello <a href="https://x.dev">x</a></p>').text;
