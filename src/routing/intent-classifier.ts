@@ -1,5 +1,4 @@
 import { CohortError } from '../errors/index.js';
-import { rankedBy } from './ranked-by.js';
 import { rowsWithRoom } from './rows-with-room.js';
 import { softmaxInPlace } from './softmax.js';
 import { trainedFeatureId, type FeatureList } from './feature-ids.js';
@@ -402,11 +401,19 @@ function classifierOver(
       for (let c = 0; c < labels.length; c += 1) sums[c] = (sums[c] as number) / norm;
       const probabilities =
         coverage > 0 ? softmaxInPlace(sums, temperature) : sums.fill(1 / labels.length);
-      // Best first, ties in label order (as the stable `sort` by probability put them).
-      const ranked = rankedBy(
-        labels.map((label, c) => ({ label, probability: probabilities[c] ?? 0 })),
-        (entry) => entry.probability,
-      );
+      // Best first, ties in label order (as the stable `sort` by probability put them): each
+      // label's entry moved up past those it outranks, as it is made.
+      const ranked: Array<{ label: string; probability: number }> = [];
+      for (let c = 0; c < labels.length; c += 1) {
+        const entry = { label: labels[c]!, probability: probabilities[c] ?? 0 };
+        let at = ranked.length;
+        ranked.push(entry);
+        while (at > 0 && entry.probability > ranked[at - 1]!.probability) {
+          ranked[at] = ranked[at - 1]!;
+          at -= 1;
+        }
+        ranked[at] = entry;
+      }
       const byLabel: Record<string, number> = {};
       for (const { label, probability } of ranked) byLabel[label] = probability;
       return { probabilities: byLabel, ranked, coverage };

@@ -358,7 +358,11 @@ export function compileKnowledge(
     for (const stem in passages)
       for (const chunk of passages[stem] ?? []) if (chunk > maxChunk) maxChunk = chunk;
   const inPassage = new Float64Array(maxChunk + 1);
-  const touched: number[] = [];
+  // The chunks given a sum, each once (a sum is positive once given), in a fixed array and a
+  // count: emptying a list that grew past a few entries gives its storage back, and the next
+  // call would grow it again.
+  const touched = new Int32Array(maxChunk + 1);
+  let touchedCount = 0;
   const together = (judged: ReadonlyArray<JudgedWord>, count: number): number => {
     let everywhere = 0;
     let best = 0;
@@ -373,14 +377,14 @@ export function compileKnowledge(
       }
       for (const chunk of list) {
         const previous = inPassage[chunk] as number;
-        if (previous === 0) touched.push(chunk);
+        if (previous === 0) touched[touchedCount++] = chunk;
         const sum = previous + value;
         inPassage[chunk] = sum;
         if (sum > best) best = sum;
       }
     }
-    for (const chunk of touched) inPassage[chunk] = 0;
-    touched.length = 0;
+    for (let t = 0; t < touchedCount; t += 1) inPassage[touched[t]!] = 0;
+    touchedCount = 0;
     return everywhere + best;
   };
 

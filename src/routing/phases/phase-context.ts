@@ -1,10 +1,7 @@
 import type { Agent } from '../../agents/index.js';
 import type { IntentCue } from '../intent-cues.js';
 import type { KnownForm, RoutingModel } from '../routing-model.js';
-import { rankedBy } from '../ranked-by.js';
-import type { PhaseContext, PhaseSettings } from './phase.js';
-
-const byScore = (entry: { score: number }) => entry.score;
+import type { PhaseContext, PhaseSettings, RankedKeywords } from './phase.js';
 
 // A model's agents never change (a new set of agents is a new model): its specialists and its
 // definer are found once per model, not on every clause of every question.
@@ -43,15 +40,21 @@ export function phaseContext(
   const analyzed = model.analyze(query, known);
   const classification = model.classifier.classify(analyzed.features, analyzed.bundles);
   const { specialists, definer } = castOf(model);
-  // Strongest first, ties in the agents' order (as a stable sort by score gives them).
-  const byKeyword = rankedBy(
-    specialists.map((agent) => {
-      // Field by field, not spread (a spread looks the object's shape up on every clause).
-      const { score, matched } = analyzed.keywords[agent.name]!;
-      return { agent, score, matched };
-    }),
-    byScore,
-  );
+  // Strongest first, ties in the agents' order (as a stable sort by score gives them): each
+  // specialist's entry moved up past those it outranks, as it is made.
+  const byKeyword: RankedKeywords[] = [];
+  for (const agent of specialists) {
+    // Field by field, not spread (a spread looks the object's shape up on every clause).
+    const { score, matched } = analyzed.keywords[agent.name]!;
+    const entry = { agent, score, matched };
+    let at = byKeyword.length;
+    byKeyword.push(entry);
+    while (at > 0 && score > byKeyword[at - 1]!.score) {
+      byKeyword[at] = byKeyword[at - 1]!;
+      at -= 1;
+    }
+    byKeyword[at] = entry;
+  }
   return {
     model,
     query,
