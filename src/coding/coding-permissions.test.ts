@@ -369,6 +369,27 @@ describe("a workspace's Claude settings files", () => {
     }
   });
 
+  it('names the permissions field that is malformed', () => {
+    // Every malformed field was reported as "allow, ask and deny must be lists of rules", a
+    // defaultMode of 5 or a permissions that is not an object included.
+    const workspace = mkdtempSync(join(tmpdir(), 'cohort-claude-settings-'));
+    mkdirSync(join(workspace, '.claude'));
+    const file = join(workspace, '.claude', 'settings.json');
+    try {
+      for (const [permissions, message] of [
+        ['{"defaultMode":5}', 'permissions.defaultMode must be a mode'],
+        ['"all"', 'permissions must be an object'],
+        ['{"deny":"Bash"}', 'permissions.deny must be a list of rules'],
+        ['{"ask":[1]}', 'permissions.ask must be a list of rules'],
+      ] as const) {
+        writeFileSync(file, `{"permissions":${permissions}}`);
+        expect(() => readClaudePermissions(workspace), permissions).toThrow(`${file}: ${message}`);
+      }
+    } finally {
+      rmSync(workspace, { recursive: true, force: true });
+    }
+  });
+
   it('names a rule list given twice instead of keeping the last (which dropped a deny)', () => {
     const workspace = mkdtempSync(join(tmpdir(), 'cohort-claude-settings-'));
     mkdirSync(join(workspace, '.claude'));

@@ -81,14 +81,17 @@ export function readClaudePermissions(
       (data as { permissions?: unknown } | null)?.permissions ?? {},
     );
     if (!parsed.success) {
-      throw new CohortError(
-        'invalid_input',
-        `${file}: permissions: allow, ask and deny must be lists of rules`,
-        {
-          file,
-          field: 'permissions',
-        },
-      );
+      const key = parsed.error.issues[0]?.path[0];
+      const problem =
+        typeof key !== 'string'
+          ? 'permissions must be an object ({ "allow": [...], "deny": [...] })'
+          : key === 'defaultMode'
+            ? `permissions.defaultMode must be a mode, such as "default" or "acceptEdits"`
+            : `permissions.${key} must be a list of rules, such as ["Bash(npm test:*)"]`;
+      throw new CohortError('invalid_input', `${file}: ${problem}`, {
+        file,
+        field: typeof key === 'string' ? `permissions.${key}` : 'permissions',
+      });
     }
     const { allow, ask, deny, defaultMode } = parsed.data;
     for (const rule of [...(allow ?? []), ...(ask ?? []), ...(deny ?? [])]) {
