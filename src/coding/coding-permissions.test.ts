@@ -1,5 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -365,6 +373,20 @@ describe("a workspace's Claude settings files", () => {
       );
     } finally {
       stop();
+      rmSync(workspace, { recursive: true, force: true });
+    }
+  });
+
+  it('names a settings file that is a broken symbolic link instead of ignoring its deny rules', () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'cohort-claude-settings-'));
+    mkdirSync(join(workspace, '.claude'));
+    const file = join(workspace, '.claude', 'settings.json');
+    symlinkSync(join(workspace, 'gone.json'), file);
+    try {
+      expect(() => readClaudePermissions(workspace)).toThrow(
+        `${file}: this settings file is a symbolic link to ${join(workspace, 'gone.json')}, which does not exist`,
+      );
+    } finally {
       rmSync(workspace, { recursive: true, force: true });
     }
   });

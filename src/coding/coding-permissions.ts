@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import type { LoopOptions, ToolAuthorization } from '../agents/loop/index.js';
 import {
   parseJsonFile,
   PermissionMode,
+  isPresent,
   readFoundFile,
   reviewProjectConfig,
   type CohortConfig,
@@ -74,7 +74,7 @@ export function readClaudePermissions(
   const sources: Array<Partial<PermissionSettings>> = [];
   for (const name of CLAUDE_SETTINGS_FILES) {
     const file = join(workspace, name);
-    if (!existsSync(file)) continue;
+    if (!isPresent(file)) continue;
     const text = readFoundFile(file, 'settings file');
     const data = parseJsonFile(file, text);
     const parsed = ClaudePermissions.safeParse(

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +7,21 @@ import { hasModel, loadConfig, MAX_DURATION_SECONDS } from './index.js';
 
 describe('loadConfig', () => {
   const cwd = mkdtempSync(join(tmpdir(), 'cohort-config-'));
+
+  it('names a cohort.config.json or .mcp.json that is a broken symbolic link instead of ignoring it', () => {
+    // existsSync follows the link: a link to a missing file, or one that loops, read as no file,
+    // and every setting in it was silently left at its default.
+    for (const name of ['cohort.config.json', '.mcp.json']) {
+      const dir = mkdtempSync(join(tmpdir(), 'cohort-config-link-'));
+      symlinkSync(join(dir, 'moved-away.json'), join(dir, name));
+      expect(() => loadConfig({ env: {}, cwd: dir }), name).toThrow(
+        `${join(dir, name)}: this configuration file is a symbolic link to ${join(dir, 'moved-away.json')}, which does not exist`,
+      );
+      const loop = mkdtempSync(join(tmpdir(), 'cohort-config-link-'));
+      symlinkSync(join(loop, name), join(loop, name));
+      expect(() => loadConfig({ env: {}, cwd: loop }), name).toThrow(/a symbolic link .* loops/);
+    }
+  });
 
   it('refuses a URL as the data folder, saying where a PostgreSQL URL goes', () => {
     // `--data-dir postgres://db/cohort` made a folder ./postgres:/db/cohort and ingested into it.

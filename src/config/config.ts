@@ -7,7 +7,7 @@ import { CohortError, fromZodError } from '../errors/index.js';
 import { MAX_RESEARCH_TASKS } from '../schema/index.js';
 import { LogLevel, TracingSettings } from '../telemetry/index.js';
 import { configFromEnv, envVariableFor } from './env-settings.js';
-import { cannotRead, readFoundFile } from './found-file.js';
+import { cannotRead, isPresent, readFoundFile } from './found-file.js';
 import { parseJsonFile } from './json-file.js';
 import { sourceUrlProblem } from './source-url-template.js';
 import { PermissionSettings } from './permission-settings.js';
@@ -425,7 +425,7 @@ export function loadConfig(
   const named = options.file ?? (env.COHORT_CONFIG || undefined);
   const path = resolve(cwd, named ?? CONFIG_FILE);
   let fromFile: Record<string, unknown> = {};
-  if (existsSync(path)) {
+  if (named ? existsSync(path) : isPresent(path)) {
     // A file named by the user is read as given (a pipe too: `--config <(…)`); the one found in
     // the working directory only when it is a regular file.
     const text = named ? readNamedConfig(path) : readFoundFile(path, CONFIG_FILE_KIND);
@@ -514,7 +514,7 @@ function projectMcpServers(
 ): { merged: unknown; project: Record<string, unknown> } {
   const path = resolve(cwd, MCP_JSON_FILE);
   let fromProject: unknown = {};
-  if (existsSync(path)) {
+  if (isPresent(path)) {
     const text = readFoundFile(path, CONFIG_FILE_KIND);
     fromProject = (parseJsonFile(path, text) as { mcpServers?: unknown } | null)?.mcpServers ?? {};
   }

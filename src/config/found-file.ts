@@ -1,4 +1,4 @@
-import { readFileSync, statSync, type Stats } from 'node:fs';
+import { lstatSync, readFileSync, readlinkSync, statSync, type Stats } from 'node:fs';
 import { CohortError } from '../errors/index.js';
 
 /**
@@ -31,6 +31,41 @@ export function cannotRead(path: string, what: string, cause: unknown): CohortEr
 }
 
 /**
+ * True when anything sits at `path`, a symbolic link to nothing included (`existsSync` follows
+ * the link and says false: a broken link at a file cohort reads was taken for no file at all, and
+ * the settings in it silently left at their defaults). Read what is there with
+ * {@link readFoundFile}, which names a broken link.
+ *
+ * @example
+ * if (isPresent('cohort.config.json')) text = readFoundFile('cohort.config.json', 'configuration file');
+ */
+export function isPresent(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The error of a symbolic link at `path` that leads nowhere (or loops), or undefined. */
+function brokenLink(path: string, what: string, cause: unknown): CohortError | undefined {
+  let target: string;
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return undefined;
+    target = readlinkSync(path);
+  } catch {
+    return undefined;
+  }
+  const loops = (cause as NodeJS.ErrnoException).code === 'ELOOP';
+  return new CohortError(
+    'invalid_input',
+    `${path}: this ${what} is a symbolic link to ${target}, which ${loops ? 'loops (links lead back to themselves)' : 'does not exist'}: fix the link or remove it.`,
+    { file: path, cause },
+  );
+}
+
+/**
  * Reads, as UTF-8 text, a file cohort found by itself rather than one a user named: the working
  * directory's `cohort.config.json` or `.mcp.json`, an agent's, a skill's or a subagent's markdown
  * file in a folder it searches. Only a regular file is read (through a symbolic link too): a named
@@ -47,7 +82,7 @@ export function readFoundFile(path: string, what: string): string {
   try {
     stats = statSync(path);
   } catch (cause) {
-    throw cannotRead(path, what, cause);
+    throw brokenLink(path, what, cause) ?? cannotRead(path, what, cause);
   }
   if (!stats.isFile()) {
     throw new CohortError(
