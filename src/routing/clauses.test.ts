@@ -68,4 +68,13 @@ describe('splitClauses', () => {
       ['by the way what does IMU stand for', true],
     ]);
   });
+  it('leaves the spaces before a break out of the clause', () => {
+    expect(asks('What is SLAM  ?  How does Nav2 use it \t; and why')).toEqual([
+      ['What is SLAM', true],
+      ['How does Nav2 use it and why', true],
+    ]);
+    expect(asks('My robot drifts   , and what should I check   ,   then tune?')).toEqual(
+      asks('My robot drifts, and what should I check, then tune?'),
+    );
+  });
 });

@@ -26,6 +26,7 @@ import { rowsWithRoom } from './rows-with-room.js';
  */
 export interface CompiledArbiter {
   model: ArbiterHeader;
+  /** The logits of each agent, in one array reused by the next call: read them before it. */
   logits(query: string, decision: ArbiterDecision, evidence?: ArbiterEvidence): Float64Array;
 }
 
@@ -270,8 +271,12 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
   };
   // The question being read, numbered so that a pair is counted once in it.
   let question = 0;
-  // The question's words. Reused: routing is synchronous.
+  // The question's words (the first `recordCount` entries), and its logits. Reused: routing is
+  // synchronous. A count rather than emptying the list: setting an array's length is a call
+  // into the engine, and gives back the storage of a list that had grown.
   const records: ArbiterWord[] = [];
+  let recordCount = 0;
+  const logits = new Float64Array(width);
   // Whether one of the question's first `before` words has this stem and its weights (a stem
   // counts once a question).
   const stemCounted = (stem: string, before: number): boolean => {
@@ -284,7 +289,7 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
   return {
     model: header,
     logits(query, decision, evidence) {
-      const logits = bias.slice();
+      logits.set(bias);
       const agent = decision.primaryAgent;
       const phase = decision.phase;
       add(logits, ruled.get(agent), 1);
@@ -298,11 +303,11 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
         const score = decision.scores[name]!;
         if (score !== 0) add(logits, phaseScores?.get(name), score);
       }
-      records.length = 0;
+      recordCount = 0;
       question += 1;
       for (const word of textWords(query).words) {
         const record = wordOf(word);
-        const at = records.length;
+        const at = recordCount;
         if (record.has & HAS_WORD && !stemCounted(record.stem, at))
           addFrom(logits, record.own ?? rows, record.at);
         const before = at > 0 ? records[at - 1]!.part : -1;
@@ -311,17 +316,19 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
           pairStore[pair] = question;
           addFrom(logits, pairStore, pair + 1);
         }
-        records.push(record);
+        records[recordCount++] = record;
       }
-      const first = records[0];
-      const second = records[1];
+      const first = recordCount > 0 ? records[0] : undefined;
+      const second = recordCount > 1 ? records[1] : undefined;
       if (first && first.has & HAS_FIRST) addFrom(logits, first.own ?? rows, first.at + width);
       if (first && second && first.part >= 0 && second.part >= 0) {
         const at = firstPairs.get(first.part, second.part);
         if (at >= 0) add(logits, at, 1);
       }
-      for (const record of records)
+      for (let i = 0; i < recordCount; i += 1) {
+        const record = records[i]!;
         if (record.has & HAS_GRAMS) addFrom(logits, record.own ?? rows, record.at + 2 * width);
+      }
       if (evidence) addEvidence(logits, evidence);
       return logits;
     },

@@ -67,7 +67,7 @@ class SplitText implements TextWords {
 // "What is a topic" has the words of the question "What is a topic?". Four, so that a question of
 // several asks finds its own; too few to hold a previous question's once another is read.
 const RECENT_TEXTS = 4;
-const recentTexts: Array<{ core: string; read: SplitText } | undefined> = [];
+const recentTexts: Array<{ text: string; core: string; read: SplitText } | undefined> = [];
 let recentNext = 0;
 
 /** ASCII characters that end a word and vanish in the split: not letters, digits, ' or `. */
@@ -91,6 +91,12 @@ function isEdgeSeparator(code: number): boolean {
  * textWords('What is a topic?').joined; // 'what is a topic'
  */
 export function textWords(text: string): TextWords {
+  // The same text read again (the question handed from step to step): found by the text itself,
+  // which is the same string, before its core is cut out and compared character by character.
+  for (let i = 0; i < recentTexts.length; i += 1) {
+    const entry = recentTexts[i];
+    if (entry !== undefined && entry.text === text) return entry.read;
+  }
   let from = 0;
   let to = text.length;
   while (from < to && isEdgeSeparator(text.charCodeAt(from))) from += 1;
@@ -102,7 +108,7 @@ export function textWords(text: string): TextWords {
     if (entry !== undefined && entry.core === core) return entry.read;
   }
   const read = new SplitText(splitWords(core));
-  recentTexts[recentNext] = { core, read };
+  recentTexts[recentNext] = { text, core, read };
   recentNext = (recentNext + 1) % RECENT_TEXTS;
   return read;
 }

@@ -481,32 +481,35 @@ export function compileKnowledge(
   };
   const mass = new Float64Array(knowledge.domains.length);
   // The judged words `keep` picks, highest `key` first, ties in their order: rankedBy's order, by
-  // the entries' positions (one scratch list of them) rather than a list of the entries.
+  // the entries' positions (the first `orderCount` of one scratch list) rather than a list of the
+  // entries. Counts rather than emptying lists: setting an array's length is a call into the
+  // engine.
   const order: number[] = [];
+  let orderCount = 0;
   const rankedWords = (
     key: (entry: JudgedWord) => number,
     keep: (entry: JudgedWord) => boolean,
     into: string[],
   ): string[] => {
-    order.length = 0;
+    orderCount = 0;
     for (let j = 0; j < judgedCount; j += 1) {
       const entry = judged[j]!;
       if (!keep(entry)) continue;
-      let at = order.length;
-      order.push(j);
+      let at = orderCount++;
       while (at > 0 && key(entry) > key(judged[order[at - 1]!]!)) {
         order[at] = order[at - 1]!;
         at -= 1;
       }
       order[at] = j;
     }
-    for (const j of order) into.push(judged[j]!.word);
+    for (let o = 0; o < orderCount; o += 1) into.push(judged[order[o]!]!.word);
     return into;
   };
   // The stems a groundText call has met: a scan of a short list (a question has a few words),
   // and a Set once the text has more than SEEN_SCAN of them, so a long text is not scanned word
   // by word for each of its words.
   const seenList: string[] = [];
+  let seenCount = 0;
   let seenSet: Set<string> | undefined;
   /** True when `stem` was met before in this call; else it is met now. */
   const metBefore = (stem: string): boolean => {
@@ -515,9 +518,9 @@ export function compileKnowledge(
       seenSet.add(stem);
       return false;
     }
-    for (let i = 0; i < seenList.length; i += 1) if (seenList[i] === stem) return true;
-    seenList.push(stem);
-    if (seenList.length > SEEN_SCAN) seenSet = new Set(seenList);
+    for (let i = 0; i < seenCount; i += 1) if (seenList[i] === stem) return true;
+    seenList[seenCount++] = stem;
+    if (seenCount > SEEN_SCAN) seenSet = new Set(seenList.slice(0, seenCount));
     return false;
   };
   const byStrength = (entry: JudgedWord) => entry.strength;
@@ -532,7 +535,7 @@ export function compileKnowledge(
   ): Grounding => {
     judgedCount = 0;
     mass.fill(0);
-    seenList.length = 0;
+    seenCount = 0;
     seenSet = undefined;
     const bookTerms: string[] = [];
     const names: string[] = [];
