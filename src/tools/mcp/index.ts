@@ -7,3 +7,4 @@ export {
   type McpServerStatus,
 } from './mcp-client-pool.js';
 export { mcpTools, mcpToolName, type McpTool, type McpToolPermission } from './mcp-tools.js';
+export { boundedMcpFetch, MCP_MAX_MESSAGE_BYTES } from './bounded-fetch.js';

@@ -9,6 +9,7 @@ import { boundedCall } from '../../bounded-call/index.js';
 import { CohortError } from '../../errors/index.js';
 import type { McpServerConfig, McpServers } from '../../schema/index.js';
 import { silentLogger, type Logger } from '../../telemetry/index.js';
+import { boundedMcpFetch } from './bounded-fetch.js';
 import { unusableToolName } from './mcp-tool-name.js';
 
 /** How long a server may take to start and list its tools before it is reported as failed. */
@@ -55,7 +56,12 @@ interface Connection {
 
 const transportOf = (config: McpServerConfig) => ('url' in config ? 'http' : 'stdio');
 
-function createTransport(config: McpServerConfig, cwd: string) {
+function createTransport(
+  name: string,
+  config: McpServerConfig,
+  cwd: string,
+  onTooLarge: (error: CohortError) => void,
+) {
   if ('url' in config) {
     let url: URL;
     try {
@@ -63,7 +69,10 @@ function createTransport(config: McpServerConfig, cwd: string) {
     } catch {
       throw new CohortError('invalid_input', `"${config.url}" is not a URL.`);
     }
-    return new StreamableHTTPClientTransport(url, { requestInit: { headers: config.headers } });
+    return new StreamableHTTPClientTransport(url, {
+      requestInit: { headers: config.headers },
+      fetch: boundedMcpFetch(name, { onTooLarge }),
+    });
   }
   return new StdioClientTransport({
     command: config.command,
@@ -131,8 +140,14 @@ export async function connectMcpServers(
       };
       connections.set(name, connection);
       const client = new Client({ name: 'cohort', version: '1' });
+      // A message cut at its size bound: the connection is closed, and this is why.
+      let cut: CohortError | undefined;
+      const onTooLarge = (error: CohortError) => {
+        cut = error;
+        void client.close().catch(() => undefined);
+      };
       try {
-        const transport = createTransport(config, cwd);
+        const transport = createTransport(name, config, cwd, onTooLarge);
         const ready = (async () => {
           await client.connect(transport, { timeout: timeoutMs });
           return (await client.listTools(undefined, { timeout: timeoutMs })).tools;
@@ -161,7 +176,7 @@ export async function connectMcpServers(
           connection.status = {
             ...connection.status,
             status: 'closed',
-            error: 'the server closed the connection',
+            error: cut?.message ?? 'the server closed the connection',
           };
           logger.warn('mcp_server_closed', { server: name });
         };
@@ -169,9 +184,9 @@ export async function connectMcpServers(
         connection.status = {
           ...connection.status,
           status: 'failed',
-          error: `did not start: ${messageOf(error)}`,
+          error: `did not start: ${messageOf(cut ?? error)}`,
         };
-        logger.warn('mcp_server_failed', { server: name, cause: messageOf(error) });
+        logger.warn('mcp_server_failed', { server: name, cause: messageOf(cut ?? error) });
         await client.close().catch(() => undefined);
       }
     }),
