@@ -1,5 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -176,6 +183,32 @@ describe('data-folder lock', () => {
     // Only Linux reports start times; elsewhere a live pid always counts as the holder.
     if (!existsSync(`/proc/${pid}/stat`)) return;
     acquireFolderLock(dir).release();
+  });
+
+  it('reads a lock file whose pid or start time is not one it writes as unreadable', async () => {
+    // A start time written as text made the message that names the holder throw "Invalid time
+    // value" (`cohort route: unexpected error`), and pid -1 (kill(-1, 0) succeeds) was a live
+    // holder for ever. Such a file is not cohort's: it is taken over once old, as an unreadable one.
+    const dir = folder();
+    const pid = await lockedByAnotherProcess(dir);
+    const path = join(dir, LOCK_FILE_NAME);
+    writeFileSync(
+      path,
+      JSON.stringify({ pid, host: hostname(), startedAt: '2026-11-28T00:00:00Z', command: 'x' }),
+    );
+    expect(() => acquireFolderLock(dir)).toThrow(/in use by another process/);
+    for (const holder of [
+      { pid: -1, host: hostname(), startedAt: 0, command: 'x' },
+      { pid: 0, host: hostname(), startedAt: 0, command: 'x' },
+      { pid: 1.5, host: hostname(), startedAt: 0, command: 'x' },
+      { pid, host: hostname(), startedAt: '2026-11-28T00:00:00Z', command: 'x' },
+      { pid, host: hostname(), startedAt: 9e15, command: 'x' },
+    ]) {
+      writeFileSync(path, JSON.stringify(holder));
+      const minuteAgo = new Date(Date.now() - 60_000);
+      utimesSync(path, minuteAgo, minuteAgo);
+      acquireFolderLock(dir).release();
+    }
   });
 
   it('refuses a second open in the same process and allows it after release', () => {

@@ -167,9 +167,20 @@ function readLockText(path: string): string | undefined {
 function parseHolder(text: string | undefined): LockHolder | undefined {
   try {
     const parsed = JSON.parse(text ?? '') as Partial<LockHolder>;
-    if (typeof parsed.pid !== 'number' || typeof parsed.host !== 'string') return undefined;
+    // Only what cohort writes: a pid of 0 or below signals a process group (kill(-1, 0) succeeds,
+    // so -1 was a live holder for ever), and a start time that is not a number named no time
+    // ("Invalid time value" from the message). Anything else reads as an unreadable lock.
+    if (
+      !Number.isSafeInteger(parsed.pid) ||
+      (parsed.pid ?? 0) <= 0 ||
+      typeof parsed.host !== 'string' ||
+      (parsed.startedAt !== undefined &&
+        (typeof parsed.startedAt !== 'number' ||
+          Number.isNaN(new Date(parsed.startedAt).getTime())))
+    )
+      return undefined;
     return {
-      pid: parsed.pid,
+      pid: parsed.pid as number,
       host: parsed.host,
       startedAt: Number(parsed.startedAt ?? 0),
       ...(typeof parsed.startTicks === 'number' ? { startTicks: parsed.startTicks } : {}),
