@@ -109,6 +109,25 @@ describe('loadConfig', () => {
     expect(loadConfig({ env: { PORT: '' }, cwd }).server.port).toBe(8787);
   });
 
+  it('reads a number variable only as a decimal number', () => {
+    // Number() read ' ' as 0 (COHORT_ROUTING_THRESHOLD=' ' routed with threshold 0, PORT=' ' took
+    // a random port) and '0x1f90' as 8080, both without a word.
+    for (const value of [' ', '\t', '0x1f90', '0b1', '0o17', '1_000'])
+      expect(() => loadConfig({ env: { PORT: value }, cwd }), JSON.stringify(value)).toThrow(
+        `PORT must be a number, got "${value}"`,
+      );
+    for (const [value, port] of [
+      ['8080', 8080],
+      [' 8080 ', 8080],
+      ['8.08e3', 8080],
+      ['+80', 80],
+    ] as const)
+      expect(loadConfig({ env: { PORT: value }, cwd }).server.port, value).toBe(port);
+    expect(loadConfig({ env: { COHORT_ROUTING_THRESHOLD: '.5' }, cwd }).routing.threshold).toBe(
+      0.5,
+    );
+  });
+
   it('names the wrong setting', () => {
     expect(() => loadConfig({ env: { COHORT_ROUTING_THRESHOLD: 'high' }, cwd })).toThrow(
       'COHORT_ROUTING_THRESHOLD must be a number',

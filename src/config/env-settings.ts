@@ -21,9 +21,15 @@ const text: ReadValue = (value) => value;
 /** Empty is unset, as for every other variable (an empty path would be the folder ""). */
 const nonEmpty: ReadValue = (value) => value || undefined;
 
+/**
+ * A number as people write one in decimal (`8080`, `0.5`, `.5`, `2e3`, spaces around it). Number()
+ * alone read blanks as 0 and `0x1f90` as 8080, so a slip became a silent setting.
+ */
+const DECIMAL = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
+
 const number: ReadValue = (value, name) => {
   if (value === '') return undefined;
-  const parsed = Number(value);
+  const parsed = DECIMAL.test(value) ? Number(value) : NaN;
   if (!Number.isFinite(parsed)) {
     throw new CohortError('invalid_input', `${name} must be a number, got "${value}"`, {
       field: name,
