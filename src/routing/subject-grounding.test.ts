@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { learnBookKnowledge } from './book-knowledge.js';
 import { englishDictionary } from './english-dictionary.js';
 import { analyzeText } from './query-text.js';
-import { compileKnowledge } from './subject-grounding.js';
+import { compileKnowledge, isArithmetic } from './subject-grounding.js';
 
 const knowledge = learnBookKnowledge(
   [
@@ -187,5 +187,19 @@ describe('subject grounding', () => {
   });
   it('has no subject to judge when the question is only its form', () => {
     expect(ground('How much does it cost?')).toMatchObject({ judged: false, score: 1 });
+  });
+});
+
+describe('isArithmetic', () => {
+  it.each([
+    ['What is 17 times 23?', true],
+    ['how much is 45 plus 12', true],
+    ['What is 3 SQUARED?', true],
+    ['Square root of 81?', true],
+    ['What is seventeen times twenty-three?', false],
+    ['weeks 1-3', false],
+    ['How does a robot add two vectors?', false],
+  ])('%j: %s', (query, arithmetic) => {
+    expect(isArithmetic(analyzeText(query))).toBe(arithmetic);
   });
 });

@@ -647,6 +647,8 @@ export function compileKnowledge(
   return { knowledge, size, termStrength, ground, wordFacts: factsOf, domainShare };
 }
 
+const DIGIT = /\d/;
+
 // Two numbers joined by an operator: "17 times 23", "45 + 12", "what is 3 squared" (not "-" or
 // "/", which join ranges and versions: "weeks 1-3").
 const ARITHMETIC =
@@ -660,7 +662,8 @@ const ARITHMETIC =
  * isArithmetic(analyzeText('how much is 45 plus 12')); // true
  */
 export function isArithmetic(text: QueryText): boolean {
-  return ARITHMETIC.test(text.raw.toLowerCase());
+  // Every form holds a digit: most questions have none, and are not lowercased and searched.
+  return DIGIT.test(text.raw) && ARITHMETIC.test(text.raw.toLowerCase());
 }
 
 export { DEFAULT_MIN_GROUNDING };

@@ -10,6 +10,14 @@ describe('keywordPhase', () => {
     expect(decision?.reason).toMatch(/capstone keywords matched/);
     expect(decision?.scores.capstone).toBeGreaterThanOrEqual(0.7);
   });
+  it('gives every specialist its keyword score, strongest first', () => {
+    const context = testContext('Capstone milestones');
+    const decision = keywordPhase(context);
+    expect(Object.entries(decision?.scores ?? {})).toEqual(
+      context.byKeyword.map(({ agent, score }) => [agent.name, score]),
+    );
+    expect(Object.keys(decision?.scores ?? {})[0]).toBe('capstone');
+  });
   it('does not decide when two specialists have keywords in the query', () => {
     const context = testContext('What hardware do I need for the capstone?');
     expect(keywordWins(context)).toBe(false);

@@ -25,13 +25,17 @@ export const keywordPhase: Phase = (context) => {
   const first = context.byKeyword[0];
   if (!first || !keywordWins(context)) return undefined;
   const primary = first.agent.name;
+  // Each specialist's score, strongest first: set one by one, as Object.fromEntries would, without
+  // an entry array per specialist.
+  const scores: Record<string, number> = {};
+  for (const { agent, score } of context.byKeyword) scores[agent.name] = score;
   return {
     primary,
     phase: 'keyword',
     // The keyword score alone overstates certainty on short queries; the classifier agreeing
     // or not is the better evidence of how often such a decision is right.
     confidence: Math.max(probabilityOf(context, primary), Math.min(first.score, 0.9) * 0.9),
-    scores: Object.fromEntries(context.byKeyword.map(({ agent, score }) => [agent.name, score])),
+    scores,
     reason:
       `Keyword phase: ${primary} keywords matched (${first.matched.join(', ')}), score ${first.score} ≥ threshold ${context.settings.threshold}, ` +
       'and no other specialist has a keyword in the query.',
