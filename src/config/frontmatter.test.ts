@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseFrontmatter } from './frontmatter.js';
+import { MAX_FRONTMATTER_CHARS, parseFrontmatter } from './frontmatter.js';
 
 describe('parseFrontmatter', () => {
   afterEach(() => vi.restoreAllMocks());
@@ -12,6 +12,18 @@ describe('parseFrontmatter', () => {
     expect(data).toEqual({ title: 'Bar' });
     expect(body).toBe('# Bar\n');
     expect(emitWarning).not.toHaveBeenCalled();
+  });
+
+  it('refuses a frontmatter longer than MAX_FRONTMATTER_CHARS before parsing it', () => {
+    // The YAML parser holds ~2.5 KB per line while it reads: a 7 MB document (under ingestion's
+    // 8 MB per file) whose frontmatter was 1.4 million short lines took 44 s and 3.6 GB.
+    const lines = Array.from({ length: 20_000 }, (_, i) => `key${i}: value`).join('\n');
+    const text = `---\n${lines}\n---\n# Title\n`;
+    expect(() => parseFrontmatter(text, 'big.md')).toThrow(
+      `big.md: the frontmatter is ${Math.round(lines.length / 1024)} KB, over the ${MAX_FRONTMATTER_CHARS / 1024} KB a frontmatter may hold`,
+    );
+    const fits = Array.from({ length: 100 }, (_, i) => `key${i}: value`).join('\n');
+    expect(parseFrontmatter(`---\n${fits}\n---\nbody`).data.key99).toBe('value');
   });
 
   it('still refuses YAML that is not valid, naming the file', () => {

@@ -21,6 +21,14 @@ export interface Frontmatter {
 const FENCE = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
 /**
+ * The longest frontmatter read, in characters: twenty times the largest of cohort's agents and
+ * skills. The YAML parser takes time and memory per line well beyond the text's own (a 7 MB
+ * document, under ingestion's 8 MB per file, whose frontmatter was 1.4 million short lines took
+ * 44 s and 3.6 GB), and a frontmatter comes with a document or a cloned repository's skill.
+ */
+export const MAX_FRONTMATTER_CHARS = 64 * 1024;
+
+/**
  * Splits `text` into YAML frontmatter (between `---` fences at the top) and body. A file with no
  * frontmatter has empty `data`. Malformed YAML is an `invalid_input` error naming `file`.
  *
@@ -31,9 +39,16 @@ export function parseFrontmatter(text: string, file?: string): Frontmatter {
   const source = text.replace(/^\uFEFF/, '');
   const match = FENCE.exec(source);
   if (!match) return { data: {}, body: source };
+  const yaml = match[1] ?? '';
+  if (yaml.length > MAX_FRONTMATTER_CHARS)
+    throw new CohortError(
+      'invalid_input',
+      `${file ?? 'frontmatter'}: the frontmatter is ${Math.round(yaml.length / 1024)} KB, over the ${MAX_FRONTMATTER_CHARS / 1024} KB a frontmatter may hold: keep it to a few settings.`,
+      { file },
+    );
   let data: unknown;
   try {
-    data = parseYaml(match[1] ?? '') ?? {};
+    data = parseYaml(yaml) ?? {};
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message.split('\n')[0] : String(cause);
     throw new CohortError(
