@@ -44,6 +44,12 @@ const refuse = (socket: Socket, reason: string) => {
 };
 const notAllowed = (host: string) => `${host} is not in sandbox.allowedHosts`;
 
+/** The TCP port a CONNECT target names (`host:443`), or undefined when it names none. */
+function connectPort(text: string): number | undefined {
+  const port = /^\d{1,5}$/.test(text) ? Number(text) : 0;
+  return port >= 1 && port <= 65535 ? port : undefined;
+}
+
 /** Options of {@link startAllowListProxy}. */
 export interface AllowListProxyOptions {
   /**
@@ -93,8 +99,8 @@ export async function startAllowListProxy(
       res.writeHead(403).end(`cohort sandbox: ${notAllowed(target.hostname)}\n`);
       return;
     }
-    resolveTarget(lookup, target.hostname.replace(/^\[|\]$/g, '')).then(
-      (address) => {
+    resolveTarget(lookup, target.hostname.replace(/^\[|\]$/g, ''))
+      .then((address) => {
         const upstream = httpRequest(
           {
             protocol: 'http:',
@@ -114,31 +120,42 @@ export async function startAllowListProxy(
           res.end(`cohort sandbox: ${error.message}\n`);
         });
         req.pipe(upstream);
-      },
-      (error: Error) => {
-        res.writeHead(403).end(`cohort sandbox: ${error.message}\n`);
-      },
-    );
+      })
+      // A refused address, or anything thrown setting the request up (never an unhandled
+      // rejection, which would end cohort's process).
+      .catch((error: Error) => {
+        if (!res.headersSent) res.writeHead(403);
+        res.end(`cohort sandbox: ${error.message}\n`);
+      });
   });
   server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
-    const [host = '', portText = '443'] = (req.url ?? '').split(/:(?=\d+$)/);
+    const [host = '', portText = '443'] = (req.url ?? '').split(/:(?=\d*$)/);
     client.on('error', () => undefined);
     if (!hostAllowed(host, allowedHosts)) {
       refuse(client, notAllowed(host));
       return;
     }
-    resolveTarget(lookup, host.replace(/^\[|\]$/g, '')).then(
-      (address) => {
-        const upstream = connect(Number(portText), address, () => {
+    // The command's text: net.connect throws on a port past 65535, and thrown in the callback
+    // below that was an unhandled rejection, which ends cohort's whole process.
+    const port = connectPort(portText);
+    if (port === undefined) {
+      client.end(
+        `HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n` +
+          `cohort sandbox: "${portText}" is not a port from 1 to 65535\n`,
+      );
+      return;
+    }
+    resolveTarget(lookup, host.replace(/^\[|\]$/g, ''))
+      .then((address) => {
+        const upstream = connect(port, address, () => {
           client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
           if (head.length) upstream.write(head);
           upstream.pipe(client);
           client.pipe(upstream);
         });
         upstream.on('error', () => client.destroy());
-      },
-      (error: Error) => refuse(client, error.message),
-    );
+      })
+      .catch((error: Error) => refuse(client, error.message));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
