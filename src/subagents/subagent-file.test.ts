@@ -39,7 +39,7 @@ describe('loadSubagentTypes on hostile folders', () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(
       join(dir, 'long.md'),
-      `---\nname: long\ndescription: ${'x'.repeat(100_000)}\n---\nB\n`,
+      `---\nname: long\ndescription: ${'x'.repeat(5_000)}\n---\nB\n`,
     );
     const catalog = loadSubagentTypes(workspace, { home: join(base, 'home') });
     expect(catalog.types.has('long')).toBe(false);
