@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../test/seeded-random.js';
-import { findAcronymDefinitions } from './acronyms.js';
+import { findAcronymDefinitions, initialismsOf, mineInitialisms } from './acronyms.js';
 
 /** How definitions were found before: the pattern tried at every position of the text. */
 const byScanning = (text: string) =>
@@ -85,5 +85,45 @@ describe('findAcronymDefinitions', () => {
     };
     walk(corpora);
     expect(found).toBeGreaterThan(50);
+  });
+});
+
+describe('initialismsOf', () => {
+  it('reads the initials of a term without articles, and without any small word', () => {
+    expect(initialismsOf('Degrees of Freedom')).toEqual(['dof']);
+    expect(initialismsOf('Total Cost of Ownership')).toEqual(['tcoo', 'tco']);
+    expect(initialismsOf('Hardware-in-the-Loop')).toEqual(['hil']);
+    expect(initialismsOf('Human-Robot Interaction')).toEqual(['hri']);
+  });
+  it('reads two letters only from a two-word term, and nothing from names with digits', () => {
+    expect(initialismsOf('Forward Kinematics')).toEqual(['fk']);
+    expect(initialismsOf('Week 3 Plan')).toEqual([]);
+    expect(initialismsOf('Kinematics')).toEqual([]);
+  });
+});
+
+describe('mineInitialisms', () => {
+  const chunk = (text: string, headingPath: string[] = []) => ({ text, headingPath });
+  it('reads the terms a book writes in bold', () => {
+    const found = mineInitialisms([chunk('- **Central Pattern Generators**: rhythmic gaits')]);
+    expect(found.get('cpg')).toBe('central pattern generators');
+  });
+  it('reads a heading only when the text also uses its term', () => {
+    const headingOnly = mineInitialisms([chunk('Rates change often.', ['New Pricing Models'])]);
+    expect(headingOnly.has('npm')).toBe(false);
+    const used = mineInitialisms([
+      chunk('Each leg has six degrees of freedom.', ['Degrees of Freedom']),
+      chunk('Arms add more degrees of freedom.'),
+    ]);
+    expect(used.get('dof')).toBe('degrees of freedom');
+  });
+  it('leaves out an initialism two terms share equally, and names a term inside its heading', () => {
+    const tied = mineInitialisms([chunk('**Motion Planning** and **Model Predictive** control')]);
+    expect(tied.has('mp')).toBe(false);
+    const named = mineInitialisms([
+      chunk('**Appendix: Soft Body Dynamics** and **Publish/Subscribe (Topics)**'),
+    ]);
+    expect(named.get('sbd')).toBe('soft body dynamics');
+    expect(named.get('ps')).toBe('publish/subscribe');
   });
 });

@@ -101,3 +101,163 @@ export function mineAcronyms(texts: Iterable<string>): AcronymMap {
   }
   return found;
 }
+
+/** Articles an initialism always skips ("Hardware-in-the-Loop" is HIL). */
+const ARTICLES = new Set(['a', 'an', 'the']);
+
+/** A term's initialisms are read only from terms of this many words or fewer. */
+const MAX_TERM_WORDS = 6;
+
+/**
+ * The initialisms a multi-word term is commonly shortened to, lower-case: the initials of its
+ * words and hyphenated parts without articles ("Degrees of Freedom" → "dof", "Hardware-in-the-Loop"
+ * → "hil", "Human-Robot Interaction" → "hri"), and without any small word ("Total Cost of
+ * Ownership" → "tco"). Two-letter initialisms only come from two-word terms ("Forward Kinematics" →
+ * "fk"): read from longer terms ("df" for degrees of freedom) they are nobody's abbreviation.
+ *
+ * @example
+ * initialismsOf('Central Pattern Generators'); // ['cpg']
+ */
+export function initialismsOf(term: string): string[] {
+  const words = term
+    .toLowerCase()
+    .split(/[\s\-/]+/)
+    .map((word) => word.replace(/[^a-z0-9]/g, ''))
+    .filter(Boolean);
+  if (words.length < 2 || words.length > MAX_TERM_WORDS) return [];
+  // A name with a digit ("ROS 2 Humble") is not shortened to its initials.
+  if (words.some((word) => !/^[a-z]/.test(word) || /\d/.test(word))) return [];
+  const found = new Set<string>();
+  const initials = (kept: string[]) => kept.map((word) => word[0]).join('');
+  const withoutArticles = words.filter((word) => !ARTICLES.has(word));
+  const contentOnly = words.filter((word) => !SMALL_WORDS.has(word));
+  for (const kept of [withoutArticles, contentOnly]) {
+    if (kept.length < 2) continue;
+    const short = initials(kept);
+    if (short.length === 2 && words.length > 2) continue;
+    found.add(short);
+  }
+  return [...found];
+}
+
+/** Bold spans of markdown text ("**Central Pattern Generators**"): a term the text names. */
+const BOLD = /\*\*([^*\n]{3,80}?)\*\*/g;
+
+/**
+ * The term a heading or bold span names: "Appendix: Architecture Diagrams" names "Architecture
+ * Diagrams", "Publish/Subscribe (Topics)" names "Publish/Subscribe"; a question ("What is URDF?")
+ * names none.
+ */
+function namedTerm(written: string): string | undefined {
+  if (written.includes('?')) return undefined;
+  const term = written
+    .replace(/\([^)]*\)/g, ' ')
+    .split(':')
+    .at(-1)
+    ?.trim()
+    .replace(/\s+/g, ' ')
+    .toLowerCase();
+  return term || undefined;
+}
+
+/** Initialism → the long form a book names most often with it: {@link mineInitialisms}. */
+export type InitialismMap = Map<string, string>;
+
+/** A heading's term is a term of the book when its text also uses it this often (in chunks). */
+const MIN_TEXT_USES = 2;
+
+/**
+ * The terms a book names, by their initialisms (see {@link initialismsOf}): "dof" for the book's
+ * "Degrees of Freedom", which never writes "DOF". A term is one the book writes in bold ("**Central
+ * Pattern Generators**"), or a heading's that its text also uses in {@link MIN_TEXT_USES} chunks:
+ * a heading alone ("New Pricing Models") names a section, not something a reader abbreviates. An
+ * initialism two terms share as often as each other is left out: the book prefers no reading.
+ * Whether a question's word is read through it is the caller's choice (only words the book and
+ * English never use should be: a word the book uses means what the book means by it).
+ *
+ * @example
+ * mineInitialisms([{ text: '- **Central Pattern Generators**: rhythm', headingPath: [] }]);
+ * // Map { 'cpg' => 'central pattern generators' }
+ */
+export function mineInitialisms(
+  sources: Iterable<{ text: string; headingPath: readonly string[] }>,
+): InitialismMap {
+  const chunks = [...sources];
+  // Each term's uses: bold spans, then (for headings' terms) chunks whose text writes it.
+  const uses = new Map<string, number>();
+  const headed = new Set<string>();
+  for (const { text, headingPath } of chunks) {
+    for (const heading of headingPath) {
+      const term = namedTerm(heading);
+      if (term !== undefined && initialismsOf(term).length > 0) headed.add(term);
+    }
+    if (!text.includes('**')) continue;
+    for (const match of text.matchAll(BOLD)) {
+      const term = namedTerm(match[1] ?? '');
+      if (term !== undefined && initialismsOf(term).length > 0)
+        uses.set(term, (uses.get(term) ?? 0) + MIN_TEXT_USES);
+    }
+  }
+  const unproven = [...headed].filter((term) => (uses.get(term) ?? 0) < MIN_TEXT_USES);
+  for (const [term, count] of countTextUses(chunks, unproven)) uses.set(term, count);
+  const best = new Map<string, { form: string; count: number; tied: boolean }>();
+  for (const [form, count] of uses) {
+    if (count < MIN_TEXT_USES) continue;
+    for (const initialism of initialismsOf(form)) {
+      const held = best.get(initialism);
+      if (!held || count > held.count) best.set(initialism, { form, count, tied: false });
+      else if (count === held.count && form !== held.form) held.tied = true;
+    }
+  }
+  const found: InitialismMap = new Map();
+  for (const [initialism, { form, tied }] of best) if (!tied) found.set(initialism, form);
+  return found;
+}
+
+/**
+ * How many chunks' text writes each of `terms` (lower case, words as {@link namedTerm} gives
+ * them): one pass over each chunk's words, trying the terms that start with each word.
+ */
+function countTextUses(
+  chunks: readonly { text: string }[],
+  terms: readonly string[],
+): Map<string, number> {
+  const byFirst = new Map<string, string[][]>();
+  for (const term of terms) {
+    const words = term.split(/[\s\-/]+/).filter(Boolean);
+    const first = words[0];
+    if (first === undefined) continue;
+    let list = byFirst.get(first);
+    if (!list) byFirst.set(first, (list = []));
+    list.push(words);
+  }
+  const counts = new Map<string, number>();
+  for (const { text } of chunks) {
+    const words = text.toLowerCase().split(/[^a-z0-9]+/);
+    const seen = new Set<string>();
+    for (let at = 0; at < words.length; at++) {
+      for (const term of byFirst.get(words[at] as string) ?? []) {
+        if (!term.every((word, i) => words[at + i] === word.replace(/[^a-z0-9]/g, ''))) continue;
+        const key = term.join(' ');
+        if (!seen.has(key)) seen.add(key);
+      }
+    }
+    for (const key of seen) counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  // Back to each term as given (its words may have been joined by hyphens or slashes).
+  const byKey = new Map(
+    terms.map((term) => [
+      term
+        .split(/[\s\-/]+/)
+        .filter(Boolean)
+        .join(' '),
+      term,
+    ]),
+  );
+  const result = new Map<string, number>();
+  for (const [key, count] of counts) {
+    const term = byKey.get(key);
+    if (term !== undefined) result.set(term, count);
+  }
+  return result;
+}

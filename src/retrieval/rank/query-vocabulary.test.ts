@@ -191,3 +191,47 @@ describe('oneEditApart and spellingVariant', () => {
     expect(spellingVariant('hives', 'hive')).toBe(false);
   });
 });
+
+describe("createQueryVocabulary: initialisms of the book's terms", () => {
+  // A small robotics book (new wording): a bold term, and a heading whose term the text uses,
+  // neither ever shortened by the book itself.
+  const robotics = prepareDocument(
+    'legs.md',
+    [
+      '# Legged Robots',
+      '## Degrees of Freedom',
+      'A leg with three degrees of freedom can place its foot anywhere in reach.',
+      'Each added joint adds degrees of freedom and cost.',
+      '## Gaits',
+      '- **Central Pattern Generators**: rhythmic signals that drive a walking gait.',
+      'A gait uses every degrees of freedom of the hips.',
+      '## New Pricing Models',
+      'Vendors now rent robots by the month.',
+    ].join('\n\n'),
+  ).chunks;
+  const words = new Set(robotics.flatMap((c) => analyze(`${c.headingPath.join(' ')} ${c.text}`)));
+  const read = (query: string) =>
+    createQueryVocabulary(robotics, {
+      indexed: (term) => words.has(term),
+      synonyms: (word) => ({ idk: undefined, dna: ['deoxyribonucleic acid'] })[word],
+    }).repair(query);
+
+  it('reads a word the book and English never use as the term it abbreviates', () => {
+    expect(read('What does DOF mean?')).toEqual({
+      text: 'What does degrees of freedom mean?',
+      repairs: [['dof', 'degrees of freedom']],
+    });
+    expect(read('how do cpgs make a robot walk').text).toBe(
+      'how do central pattern generators make a robot walk',
+    );
+  });
+  it('leaves a lower-case word one edit from a function word, chat shorthand and English alone', () => {
+    // "dof" typed in lower case may be a slip for "of"; in capitals it is an initialism.
+    expect(read('what is dof').repairs).toEqual([]);
+    expect(read('idk what a gait is').repairs).toEqual([]);
+    expect(read('What is DNA?').repairs).toEqual([]);
+  });
+  it('does not read a heading the text never uses as a term', () => {
+    expect(read('is npm free').repairs).toEqual([]);
+  });
+});

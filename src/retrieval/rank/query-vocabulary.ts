@@ -1,4 +1,5 @@
 import type { ChunkRecord } from '../../schema/index.js';
+import { mineInitialisms, type InitialismMap } from './acronyms.js';
 import { createFuzzyLexicon, type FuzzyLexicon } from './fuzzy-lexicon.js';
 import { QUERY_STOPWORDS, STOPWORDS } from './stopwords.js';
 import { stem, tokenize } from './tokenizer.js';
@@ -93,6 +94,43 @@ const slipAt = (
   return subject ? SLIPS.get(word.text) : undefined;
 };
 
+/**
+ * Chat shorthand, never read as a book term's initialism however its letters fall ("idk what a
+ * topic is" is not a question about some "Isaac Development Kit").
+ */
+const CHAT_SHORTHAND = new Set(
+  (
+    'lol idk imo imho tbh btw ngl fyi asap pls plz thx ty np omg brb afaik iirc tldr lmk irl smh ' +
+    'rn wtf bc cuz ofc ikr ftw jk nvm gg ok okay ur'
+  ).split(' '),
+);
+/** Longest word read as an initialism (the book's terms are read up to six words long). */
+const MAX_INITIALISM_LENGTH = 6;
+
+/**
+ * The book term `typed` abbreviates, when it is one: a word the book and English never use ("DOF"
+ * for the book's "degrees of freedom", "cpgs" for "central pattern generators"). Typed in lower
+ * case, a word one edit from a function word is taken for its slip instead ("dof" may be "of").
+ */
+function initialismAt(
+  query: string,
+  word: Word,
+  read: BookWords,
+  english: (word: string) => readonly string[] | undefined,
+): string | undefined {
+  const text = word.text;
+  if (text.length < 2 || text.length > MAX_INITIALISM_LENGTH || CHAT_SHORTHAND.has(text))
+    return undefined;
+  const longForm =
+    read.initialisms.get(text) ??
+    (text.length > 3 && text.endsWith('s') ? read.initialisms.get(text.slice(0, -1)) : undefined);
+  if (longForm === undefined || english(text) !== undefined) return undefined;
+  const capitals = query.slice(word.start, word.end).replace(/[^A-Z]/g, '').length;
+  if (capitals < 2 && [...STOPWORDS].some((function_) => oneEditApart(text, function_)))
+    return undefined;
+  return longForm;
+}
+
 const CARDINALS =
   'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen ' +
   'sixteen seventeen eighteen nineteen twenty';
@@ -168,6 +206,8 @@ interface BookWords {
    * ("Gazebo", "ROS"), in lower case.
    */
   names: ReadonlySet<string>;
+  /** "dof" → "degrees of freedom": the terms the book names, by their initialisms. */
+  initialisms: InitialismMap;
 }
 
 /**
@@ -207,13 +247,14 @@ function readBookWords(chunks: readonly ChunkRecord[]): BookWords {
     compounds,
     numbered,
     names: new Set([...capitalised].filter(([, lead]) => lead > 0).map(([word]) => word)),
+    initialisms: mineInitialisms(chunks),
   };
 }
 
 /**
  * Reads a query's words in the book's spelling, so a word the index never saw still finds the
  * passages that use it. Only words the book does not use are touched (a word the book uses is
- * never changed), in three ways, first match wins:
+ * never changed), in five ways, first match wins:
  *
  * 1. two neighbouring words, split by a space or a hyphen, that the book writes closed up and of
  *    which one is not the book's ("work station", "pre-emptible", "Nav 2" → `workstation`,
@@ -222,7 +263,11 @@ function readBookWords(chunks: readonly ChunkRecord[]): BookWords {
  *    "real time", the tokens the index holds for "Mid-term" and "Real-time");
  * 3. a number word beside a word the book numbers in digits ("week seven", "the third phase"
  *    → "week 7", "the 3 phase");
- * 4. a word one edit away from a book word (insertion, deletion, substitution or swap, the
+ * 4. a word neither the book nor English uses, of two to six letters, that is the initialism of a
+ *    term the book names in bold or in a heading ("DOF" → "degrees of freedom", "cpgs" →
+ *    "central pattern generators"; see `mineInitialisms`), unless it is chat shorthand ("idk") or,
+ *    typed in lower case, one edit from a function word ("dof" may be a slip for "of");
+ * 5. a word one edit away from a book word (insertion, deletion, substitution or swap, the
  *    routing speller's {@link createFuzzyLexicon}), when English does not know it and it has six
  *    letters or more (a typo: "diffrence", "continous"; not a name written as one, "iCloud") or
  *    English knows it as a synonym of the book's word in the other spelling convention (a
@@ -311,6 +356,12 @@ export function createQueryVocabulary(
           continue;
         }
         if (word.known || !/^[a-z]+$/.test(word.text)) continue;
+        // Before the names: an initialism is often typed in capitals ("DOF").
+        const longForm = initialismAt(query, word, read, sources.synonyms);
+        if (longForm !== undefined) {
+          replace(word.start, word.end, word.text, longForm);
+          continue;
+        }
         if (INNER_CAPITAL.test(query.slice(word.start, word.end))) continue;
         // "week seven", "the seventh week": only beside a word the book numbers in digits.
         const number = NUMBERS.get(word.text);
