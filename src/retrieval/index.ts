@@ -61,7 +61,7 @@ export {
   type RepairedQuery,
   type VocabularyRepair,
 } from './rank/query-vocabulary.js';
-export { QUERY_STOPWORDS, STOPWORDS } from './rank/stopwords.js';
+export { QUERY_STOPWORDS, STOPWORDS, withoutAskingManner } from './rank/stopwords.js';
 export {
   openKnowledgeBase,
   embeddingFor,

@@ -39,7 +39,7 @@ const IRREGULAR_FORMS: ReadonlyMap<string, string> = new Map(
     'shelves:shelf wolves:wolf loaves:loaf thieves:thief ' +
     // verbs
     'was:be were:be been:be am:be is:be are:be had:have has:have did:do done:do does:do ' +
-    'went:go gone:go said:say told:tell made:make took:take taken:take came:come gave:give ' +
+    'went:go gone:go goes:go said:say told:tell made:make took:take taken:take came:come gave:give ' +
     'given:give got:get gotten:get saw:see seen:see knew:know known:know thought:think ' +
     'brought:bring bought:buy caught:catch taught:teach sought:seek fought:fight found:find ' +
     'held:hold kept:keep left:leave felt:feel meant:mean met:meet paid:pay sent:send spent:spend ' +

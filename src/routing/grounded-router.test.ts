@@ -275,6 +275,38 @@ describe('multi-part questions: the first ask is primary, each later ask adds it
     expect(result.primaryAgent).toBe('hardware');
     expect(result.secondaryAgents).toEqual([]);
   });
+  it('decides a later ask that points back, with no subject of its own, with what the ask before named', () => {
+    // "its battery" is the Go2's: a specs question about a robot the book names.
+    const battery = router.route('What is a Go2, and how long does its battery last?');
+    expect(battery.primaryAgent).toBe('glossary');
+    expect(battery.secondaryAgents).toEqual(['hardware']);
+    // "they" are wedding cakes, which the book does not cover: no specialist for the second ask.
+    const cakes = router.route('What is a wedding cake, and how are they decorated?');
+    expect(cakes.primaryAgent).toBe('book');
+    expect(cakes.secondaryAgents).toEqual([]);
+    // "a cheaper one" is another card, named by the ask itself.
+    const cheaper = router.route('Is an RTX 4070 enough, or would a cheaper one work?');
+    expect(cheaper.primaryAgent).toBe('hardware');
+    expect(cheaper.secondaryAgents).toEqual([]);
+  });
+});
+
+describe('a description, then the term for it', () => {
+  it('goes to the definer when the book covers what is described', () => {
+    const result = router.route("What's the name for a robot learning by trial and error?");
+    expect(result.primaryAgent).toBe('glossary');
+    expect(result.routingReason).toMatch(/definition question/);
+  });
+  it('goes to the fallback when it does not', () => {
+    const result = router.route('What do you call a group of crows?');
+    expect(result.primaryAgent).toBe('book');
+    expect(result.routingReason).toMatch(/does not cover .*"crows"/);
+  });
+  it('reads a follow-up asked in plain words without taking the manner for its subject', () => {
+    expect(router.route('hmm, and what does it mean in plain words?').primaryAgent).toBe(
+      'glossary',
+    );
+  });
 });
 
 describe('a question with no specialist keyword goes where the book keeps its subject', () => {

@@ -145,5 +145,33 @@ describe('detectIntentCues: the order of the cues', () => {
     const words = normalizeWords(query);
     expect(detectIntentCues(words)).toEqual({ cues, intent });
     expect(detectIntentCues(words, words.join(' '))).toEqual({ cues, intent });
+
+describe('detectIntentCues: not knowing what a term is', () => {
+  it.each(['idk what a gimbal is', 'dunno what odometry is', 'not sure what a costmap is'])(
+    'reads %j as a definition',
+    (query) => {
+      expect(intentOf(query)).toBe('definition');
+    },
+  );
+});
+
+describe('detectIntentCues: a description, then the term for it', () => {
+  it.each([
+    "what's the word for when a drone holds still in the wind?",
+    "What's the technical term for a gripper that copies a hand?",
+    "what's it called when a robot's joints line up and it loses a direction of motion?",
+    'What do roboticists call the gap between a simulator and the real world?',
+    'Is there a term for learning a task by watching someone do it?',
+    'What is that trick where the simulator changes colours every episode called?',
+    "what's the Jacobian when people talk about a robot arm?",
+  ])('reads %j as a definition', (query) => {
+    expect(intentOf(query)).toBe('definition');
+  });
+  it.each([
+    // The names of things just listed, not a term; a first step asks what to do.
+    'Into how many parts is the project split, and what are they called?',
+    'What is the first step when the robot falls?',
+  ])('does not read %j as one', (query) => {
+    expect(intentOf(query)).not.toBe('definition');
   });
 });

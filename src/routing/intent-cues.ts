@@ -37,7 +37,9 @@ const CONTEXT = String.raw`(?: (?:in|within|when|as used in|used in|for|on) ${WO
 
 // Where a term named with "the" is placed ("the Jacobian matrix in robot kinematics"): not "for",
 // which asks for a purpose ("the plan for week 3").
-const THE_CONTEXT = String.raw`(?: (?!${IN_UNIT})(?:in|within|as used in|used in) ${WORD}(?: ${WORD}){0,5})?`;
+// "… when people talk about robot arms" places it too; a bare "when" does not ("the first step
+// when it falls" asks what to do).
+const THE_CONTEXT = String.raw`(?: (?!${IN_UNIT})(?:in|within|as used in|used in|when (?:people|you|we|they|engineers|roboticists|researchers) (?:talk|speak|write) about) ${WORD}(?: ${WORD}){0,5})?`;
 
 // "How do I pick a Jetson?" asks which one to have (guidance), not how something works.
 const CHOOSER = String.raw`(?:i|we)`;
@@ -57,16 +59,25 @@ const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
       // A term, then a bare ask for it: "Digital twin: one sentence, what is it?", "Managed
       // nodes in ROS 2: what are those?", "Go2 from Unitree, what kind of machine is that?".
       String.raw`\b(?:whats|wh?at (?:even )?(?:is|are|s|re|(?:kind|sort|type) of ${WORD} (?:is|are))) (?:it|they|those|these|that)(?: exactly| anyway| then| really| actually)?${BRIEFLY}$|` +
+      // A description, then the term for it: "what's the word for when a robot copies a
+      // person?", "what's it called when…", "what do engineers call…", "is there a term for…".
+      String.raw`\b${WHAT_IS} (?:the |a )?(?:(?:proper|right|correct|technical|official|fancy) )?(?:word|term|name) for\b|` +
+      // ("what are they called?" alone asks the names of things just listed, not a term).
+      String.raw`\b(?:whats|what (?:is|are|s|re)) (?:it|that|this|they|those) called (?:when|where|if)\b|` +
+      String.raw`\bwhat (?:do|does|would|did) (?:you|we|they|people|engineers|roboticists|researchers|experts|the book|one) call\b|` +
+      // "What is that thing where the robot maps and localises at once called?"
+      String.raw`${OPENING}(?:${WHAT_IS}|${WHAT_ARE}) (?:that|the|this|those|these) (?:thing|things|idea|concept|technique|trick|method|approach|process|part|bit)s? .* called$|` +
+      String.raw`\bis there (?:a|an) (?:(?:proper|technical|official) )?(?:word|term|name) for\b|` +
       // "Expand LiDAR for me", "SLAM is short for what?": asks what an acronym stands for.
       String.raw`^(?:please |can you |could you )?expand (?:the )?${WORD}|\bshort for\b|` +
-      String.raw`\b(?:tell me|know|explain|wondering|idea) what (?:a |an |the )?[\w.+/-]+(?: [\w.+/-]+){0,2} (?:is|are)${BRIEFLY}$|` +
+      String.raw`\b(?:tell me|know|explain|wondering|idea|idk|dunno|sure) what (?:a |an |the )?[\w.+/-]+(?: [\w.+/-]+){0,2} (?:is|are)${BRIEFLY}$|` +
       // "What is (a) X (in Y)?": not "what is in X", "what is it", "what is X about/like".
       String.raw`${OPENING}${WHAT_IS} (?!(?:in|on|for|about|inside|covered|included|there|it|this|that|the)\b)(?!(?:(?:a|an) )?${NOT_A_DEFINITION}\b)(?:(?:a|an) )?${TERM}${CONTEXT}(?<! about| like)${CLOSING}|` +
       // "What is the X?" names one thing ("the Unitree Go2"), also placed ("the Jacobian matrix in
       // robot kinematics"); "the role of …" or "the X for Y" does not.
       String.raw`${OPENING}${WHAT_IS} the (?!(?:best|cheapest|difference|role|purpose|scope|point|cost|price|plan|goal|aim|deadline|timeline|status)\b)${TERM}(?<! about| like| for| of)${THE_CONTEXT}${CLOSING}|` +
       // "What are X?" defines a plural term; "what are the X" asks for a list (phases, deliverables).
-      String.raw`${OPENING}${WHAT_ARE} (?!(?:the|there|some|my|our|your|in|on)\b)(?!${NOT_A_DEFINITION}\b)${TERM}${CONTEXT}(?<! about| like)${CLOSING}|` +
+      String.raw`${OPENING}${WHAT_ARE} (?!(?:the|there|some|my|our|your|in|on|they|those|these|them|we|you)\b)(?!${NOT_A_DEFINITION}\b)${TERM}${CONTEXT}(?<! about| like)${CLOSING}|` +
       // A term, then what kind of thing it is, between alternatives: "Omniverse, is that a
       // program or a company?", "Orin Nano: is it a board, a chip, a kit?" (not "is that a
       // hardware problem?", which asks no kind).
@@ -176,7 +187,7 @@ export const FORM_WORDS: ReadonlySet<string> = new Set(
     'thing things stuff question questions kind sort lot bit quick quickly short brief briefly ' +
     'sentence line hey hi hello thanks thank okay ok sure maybe please sorry ' +
     // interjections that open a follow-up ("wait, what…", "fine, but…")
-    'wait alright hmm huh oh anyway btw ngl tbh lol bruh ' +
+    'wait alright hmm hm um uh erm huh oh anyway btw ngl tbh lol bruh idk dunno ' +
     // when and for how long it is asked ("renting it for a weekend"), not what it is about
     'weekend weekends tonight today tomorrow yesterday overnight'
   )

@@ -1,4 +1,5 @@
-import { splitClauses } from '../clauses.js';
+import { withoutAskingManner } from '../../retrieval/index.js';
+import { splitClauses, type Clause } from '../clauses.js';
 import { detectIntentCues, isBareTerm, type IntentCue } from '../intent-cues.js';
 import { textWords } from '../query-text.js';
 import type { KnownForm, RoutingModel } from '../routing-model.js';
@@ -29,8 +30,29 @@ const hasSubject = ({ analyzed }: Decision) =>
   Object.values(analyzed.keywords).some((match) => match.matched.some(namesSubject)) ||
   (analyzed.grounding?.covered.length ?? 0) > 0;
 
+// True when a clause names a subject itself: a specialist keyword that names one, or a term of
+// the book's own ("costmap"); words the book merely uses ("power", "trained") do not.
+const namesOwnSubject = ({ analyzed }: Decision) =>
+  Object.values(analyzed.keywords).some((match) => match.matched.some(namesSubject)) ||
+  (analyzed.grounding?.bookTerms.length ?? 0) > 0;
+
+// "an AMD one", "a cheaper one": "one" standing for another thing of the kind named before, which
+// the ask names itself; not the thing named before ("what does one cost?").
+const ANOTHER_ONE = /\b(?:a|an|the|another) (?:[\w-]+ )?one\b/i;
+
 // Pronouns by which an ask points back at what the context before it named.
-const POINTING_BACK = new Set(['it', 'that', 'this', 'they', 'them', 'those', 'these', 'one']);
+const POINTING_BACK = new Set([
+  'it',
+  'its',
+  'that',
+  'this',
+  'they',
+  'them',
+  'their',
+  'those',
+  'these',
+  'one',
+]);
 const pointsBack = (text: string): boolean =>
   textWords(text).words.some((word) => POINTING_BACK.has(word));
 
@@ -93,8 +115,57 @@ const asSourceless = (query: string): string =>
       )
     : query;
 
+/** One ask of a multi-part question as decided. */
+interface Part {
+  ask: Clause;
+  decision: Decision;
+  /** Decided with the subject of the ask before it, which it points back at. */
+  pointedBack: boolean;
+}
+
+/**
+ * Decides an ask after the first. One that points back and names no subject of its own ("What's
+ * a Jetson AGX Orin, and how much power does it draw?", "What is a service dog, and how are they
+ * trained?") asks about what the ask before it named: it is decided with that ask's subject words
+ * (not its form: "What does IMU stand for, and which one should I buy?" asks which IMU to buy),
+ * its form its own. One that names its own ("… and what lidar would I buy for it?") is decided
+ * alone.
+ */
+function laterAsk(
+  model: RoutingModel,
+  ask: Clause,
+  before: Decision,
+  settings: PhaseSettings,
+): Part {
+  const decision = decideClause(model, ask.text, settings);
+  const subject = before.analyzed.grounding?.subject ?? [];
+  if (
+    subject.length === 0 ||
+    !pointsBack(ask.text) ||
+    ANOTHER_ONE.test(ask.text) ||
+    namesOwnSubject(decision)
+  )
+    return { ask, decision, pointedBack: false };
+  const form = formOf(ask.text, true);
+  return {
+    ask,
+    decision: decideClause(
+      model,
+      `${ask.text} ${subject.join(' ')}`,
+      settings,
+      form.intent,
+      form.known,
+    ),
+    // Its agent counts without a keyword of its own only when its form says what it asks ("how
+    // much power…" asks specs; "what are they called?" says nothing of its own).
+    pointedBack: form.intent !== 'general',
+  };
+}
+
 function decideRead(model: RoutingModel, typed: string, settings: PhaseSettings): QueryDecision {
-  const query = asSourceless(typed);
+  // "… in plain English?", "in a nutshell": how the answer should be put is no part of its
+  // subject (the ranker reads the question the same way).
+  const query = withoutAskingManner(asSourceless(typed));
   const clauses = splitClauses(query);
   const asks = clauses.filter((clause) => clause.ask);
   // One ask after some context: the ask gives the form, the whole text the subject.
@@ -126,12 +197,21 @@ function decideRead(model: RoutingModel, typed: string, settings: PhaseSettings)
           .map((clause) => clause.text)
           .join(' ')
       : undefined;
-  const parts = asks.map((ask, i) => {
-    if (i > 0 || lead === undefined)
-      return { ask, decision: decideClause(model, ask.text, settings) };
-    const form = formOf(ask.text, true);
-    return { ask, decision: decideClause(model, lead, settings, form.intent, form.known) };
-  });
+  const parts: Part[] = [];
+  for (const [i, ask] of asks.entries()) {
+    if (i === 0) {
+      const form = lead === undefined ? undefined : formOf(ask.text, true);
+      parts.push({
+        ask,
+        decision: form
+          ? decideClause(model, lead!, settings, form.intent, form.known)
+          : decideClause(model, ask.text, settings),
+        pointedBack: false,
+      });
+      continue;
+    }
+    parts.push(laterAsk(model, ask, parts[i - 1]!.decision, settings));
+  }
   // The whole question decides only when its first ask names no subject: decided only then.
   const head =
     parts[0] && hasSubject(parts[0].decision)
@@ -142,7 +222,7 @@ function decideRead(model: RoutingModel, typed: string, settings: PhaseSettings)
     (agent) => agent.name !== model.defaultAgent && agent.intents.includes('definition'),
   );
   const secondary: string[] = [];
-  for (const { decision } of parts.slice(1)) {
+  for (const { decision, pointedBack } of parts.slice(1)) {
     const agent = decision.result.primaryAgent;
     if (
       agent !== primary &&
@@ -150,7 +230,10 @@ function decideRead(model: RoutingModel, typed: string, settings: PhaseSettings)
       decision.result.phase !== 'fallback' &&
       decision.result.confidence >= CLAUSE_MIN_PROBABILITY &&
       hasSubject(decision) &&
-      (agent === definer?.name || (decision.analyzed.keywords[agent]?.score ?? 0) > 0) &&
+      // An ask decided with the one before it names its subject there, not by a keyword.
+      (agent === definer?.name ||
+        pointedBack ||
+        (decision.analyzed.keywords[agent]?.score ?? 0) > 0) &&
       !secondary.includes(agent)
     )
       secondary.push(agent);
