@@ -145,6 +145,8 @@ describe('detectIntentCues: the order of the cues', () => {
     const words = normalizeWords(query);
     expect(detectIntentCues(words)).toEqual({ cues, intent });
     expect(detectIntentCues(words, words.join(' '))).toEqual({ cues, intent });
+  });
+});
 
 describe('detectIntentCues: not knowing what a term is', () => {
   it.each(['idk what a gimbal is', 'dunno what odometry is', 'not sure what a costmap is'])(
