@@ -35,12 +35,22 @@ export function createDataFolder(dir: string): void {
  */
 export function dataFolderError(dir: string, action: 'create' | 'write in', cause: unknown) {
   const reason = (cause as NodeJS.ErrnoException).code ?? String(cause);
+  const advice = DISK_FULL.has(reason)
+    ? 'The disk holding it is full: free some space and try again.'
+    : 'Pass --data-dir (or COHORT_DATA_DIR) a folder this user can write; it is created if it does not exist.';
   return new CohortError(
     'invalid_input',
-    `Cannot ${action} the data folder "${dir}" (${reason}). Pass --data-dir (or COHORT_DATA_DIR) a folder this user can write; it is created if it does not exist.`,
-    { field: 'data-dir', file: dir, cause },
+    `Cannot ${action} the data folder "${dir}" (${reason}). ${advice}`,
+    {
+      field: 'data-dir',
+      file: dir,
+      cause,
+    },
   );
 }
+
+/** The system's codes for a write refused for want of room. */
+const DISK_FULL = new Set(['ENOSPC', 'EDQUOT']);
 
 function exists(path: string): boolean {
   try {

@@ -211,6 +211,31 @@ describe('data-folder lock', () => {
     }
   });
 
+  it('leaves no empty lock behind when it cannot write the lock, and says why', async () => {
+    // On a full disk the lock file was created but not written: the error was the system's, and
+    // the empty file left behind made the next start say the folder was "in use by another
+    // process". A file size limit of 0 (ulimit -f 0, SIGXFSZ ignored) fails the write the same way.
+    const dir = folder();
+    const script = `import { acquireFolderLock } from ${JSON.stringify(new URL('./folder-lock.ts', import.meta.url).pathname)};
+try { acquireFolderLock(${JSON.stringify(dir)}); console.log('locked'); } catch (error) { console.log(error.message); }`;
+    const child = spawn(
+      '/bin/sh',
+      [
+        '-c',
+        `trap '' XFSZ; ulimit -f 0; exec "$0" --import tsx --input-type=module -e "$1"`,
+        process.execPath,
+        script,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    children.push(child);
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    await new Promise((resolve) => child.once('close', resolve));
+    expect(out).toMatch(/Cannot write in the data folder .* \(EFBIG\)/);
+    expect(readdirSync(dir)).toEqual([]);
+  }, 30_000);
+
   it('refuses a second open in the same process and allows it after release', () => {
     const dir = folder();
     const lock = acquireFolderLock(dir);

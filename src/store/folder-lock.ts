@@ -300,9 +300,14 @@ export function acquireFolderLock(
     }
     try {
       writeSync(fd, JSON.stringify(me));
-    } finally {
+    } catch (error) {
+      // A full disk (or a file size limit): the file exists but says nothing, and left there it
+      // made the next start say the folder was in use by another process.
       closeSync(fd);
+      unlinkQuietly(path);
+      throw dataFolderError(dataDir, 'write in', error);
     }
+    closeSync(fd);
     break;
   }
   heldHere.set(key, path);

@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import type { MemoryFS, PGlite, Transaction } from '@electric-sql/pglite';
 import { CohortError, describeCause } from '../errors/index.js';
 import type { Db } from './db.js';
+import { errnoWords, freeBytes, lowSpaceAdvice } from './disk-space.js';
 import {
   checkDataFolder,
   createDataFolder,
@@ -224,7 +225,7 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
     return release(db);
   } catch (cause) {
     lock?.release();
-    throw storeOpenError(dataDir, cause, fresh);
+    throw storeOpenError(dataDir, cause, fresh, freeBytes(dataDir));
   }
 }
 
@@ -235,14 +236,26 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
  *
  * @example
  * storeOpenError('.cohort', { name: 'ErrnoError', errno: 44 }, true);
- * // CohortError: Cannot open the store in .cohort: {"name":"ErrnoError","errno":44}.
+ * // CohortError: Cannot open the store in .cohort: {"name":"ErrnoError","errno":44} (no such file or directory).
  */
-export function storeOpenError(dataDir: string, cause: unknown, fresh: boolean): CohortError {
-  const reason = readableAbort(describeCause(cause));
+export function storeOpenError(
+  dataDir: string,
+  cause: unknown,
+  fresh: boolean,
+  free?: number,
+): CohortError {
+  const described = describeCause(cause);
+  const reason = readableAbort(described) + errnoWords(cause, described);
+  // A full disk first: PGlite then fails as it does on damaged files, and the advice for those
+  // (remove the folder) deleted intact stores.
+  const advice =
+    lowSpaceAdvice(dataDir, cause, described, free) ?? (fresh ? '' : cannotStartAdvice(reason));
   return new CohortError(
     'retrieval_unavailable',
-    `Cannot open the store in ${dataDir}: ${reason}.${fresh ? '' : cannotStartAdvice(reason)}`,
-    { cause },
+    `Cannot open the store in ${dataDir}: ${reason}.${advice}`,
+    {
+      cause,
+    },
   );
 }
 
