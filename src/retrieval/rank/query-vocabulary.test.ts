@@ -231,6 +231,12 @@ describe("createQueryVocabulary: initialisms of the book's terms", () => {
     expect(read('idk what a gait is').repairs).toEqual([]);
     expect(read('What is DNA?').repairs).toEqual([]);
   });
+  it('does not read part of a name joined by a hyphen as initials', () => {
+    expect(read('How do I wire a DOF-SR12 servo board?').repairs).toEqual([]);
+    expect(read('Is the DOF count on a.dof file?').repairs).toEqual([
+      ['dof', 'degrees of freedom'],
+    ]);
+  });
   it('does not read a heading the text never uses as a term', () => {
     expect(read('is npm free').repairs).toEqual([]);
   });

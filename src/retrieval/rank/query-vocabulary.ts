@@ -104,6 +104,9 @@ const CHAT_SHORTHAND = new Set(
     'rn wtf bc cuz ofc ikr ftw jk nvm gg ok okay ur'
   ).split(' '),
 );
+/** A joiner and a word character just before a word, or just after it (see `initialismAt`). */
+const GLUED = /[A-Za-z0-9][-._/]$/;
+const GLUED_AFTER = /^[-._/][A-Za-z0-9]/;
 /** Longest word read as an initialism (the book's terms are read up to six words long). */
 const MAX_INITIALISM_LENGTH = 6;
 
@@ -120,6 +123,13 @@ function initialismAt(
 ): string | undefined {
   const text = word.text;
   if (text.length < 2 || text.length > MAX_INITIALISM_LENGTH || CHAT_SHORTHAND.has(text))
+    return undefined;
+  // Part of a name joined by a hyphen, dot or underscore ("HC-SR04", "tf.tsc"): not a term's
+  // initials.
+  if (
+    GLUED.test(query.slice(Math.max(0, word.start - 2), word.start)) ||
+    GLUED_AFTER.test(query.slice(word.end, word.end + 2))
+  )
     return undefined;
   const longForm =
     read.initialisms.get(text) ??
