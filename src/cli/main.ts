@@ -1,6 +1,6 @@
 import { packageVersion } from '../config/index.js';
 import { isCohortError } from '../errors/index.js';
-import { damagedDataError } from '../store/damaged-data.js';
+import { storeFaultError } from '../store/store-fault.js';
 import { shutdownTracing } from '../telemetry/index.js';
 import type { CliCommand, CliIo } from './command.js';
 import { processIo } from './io.js';
@@ -109,7 +109,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
 
 /** Prints a command's failure as one actionable line and returns its exit code. */
 function report(error: unknown, name: string, io: CliIo): number {
-  const damaged = damagedDataError(error);
+  const damaged = storeFaultError(error);
   if (damaged) return report(damaged, name, io);
   if (isCohortError(error)) {
     io.stderr(`cohort ${name}: ${error.message}\n`);

@@ -26,6 +26,13 @@ function appLogging(lines: Record<string, unknown>[]) {
       code: 'XX001',
     });
   });
+  app.get('/full', () => {
+    // What a write on a full disk rejects with (PostgreSQL's disk_full).
+    throw Object.assign(
+      new Error('could not extend file "base/5/16434": No space left on device'),
+      { code: '53100' },
+    );
+  });
   app.onError(errorHandler({ ping: () => Promise.resolve(true) }));
   return app;
 }
@@ -46,6 +53,21 @@ describe('errorHandler logging', () => {
       }),
     ]);
     expect(JSON.stringify(lines)).not.toContain('stack');
+  });
+
+  it("answers a write on the store's full disk 503, saying so and what to do", async () => {
+    // It was 500 "The server failed to answer this request" on every /chat with a session_id.
+    const lines: Record<string, unknown>[] = [];
+    const response = await appLogging(lines).request('/full');
+    expect(response.status).toBe(503);
+    expect(await response.json()).toMatchObject({
+      error: {
+        code: 'store_unavailable',
+        message: expect.stringContaining(
+          'The store\'s disk is full (could not extend file "base/5/16434": No space left on device): free some space',
+        ) as string,
+      },
+    });
   });
 
   it('answers a store error on damaged data 503, saying so and what to do', async () => {

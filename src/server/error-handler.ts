@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { isCohortError } from '../errors/index.js';
-import { damagedDataError, type Store } from '../store/index.js';
+import { storeFaultError, type Store } from '../store/index.js';
 import { apiError, errorBody, toApiError, type ApiError } from './api-error.js';
 import type { ServerEnv } from './server-env.js';
 
@@ -28,9 +28,10 @@ export async function describeFailure(
     return apiError('aborted', 'The request was cancelled: the client closed the connection.');
   }
   let failure = toApiError(error);
-  const damaged = failure.code === 'internal' ? damagedDataError(error) : undefined;
+  const damaged = failure.code === 'internal' ? storeFaultError(error) : undefined;
   if (damaged) {
-    // Not a crash of the server: what it needs is stored damaged, and every retry fails alike.
+    // Not a crash of the server: what it needs is stored damaged, or its disk is full, and every
+    // retry fails alike.
     failure = apiError('store_unavailable', damaged.message);
   } else if (failure.code === 'internal' && !(await store.ping().catch(() => false))) {
     failure = apiError(

@@ -55,3 +55,4 @@ export {
   type JournalTrace,
 } from './trace-journal.js';
 export { damagedDataError } from './damaged-data.js';
+export { diskFullError, storeFaultError } from './store-fault.js';
