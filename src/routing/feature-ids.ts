@@ -90,7 +90,9 @@ export class FeatureListBuilder {
 
   start(): this {
     this.count = 0;
-    this.keys.length = 0;
+    // Keys are written only for features without an id, which most lists have none of: the
+    // length is set (a call into the engine) only when the last list wrote some.
+    if (this.keys.length !== 0) this.keys.length = 0;
     this.unnamed = undefined;
     this.current += 1;
     if (this.current === 0xffffffff) {
