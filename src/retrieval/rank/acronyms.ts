@@ -183,18 +183,30 @@ export function mineInitialisms(
   sources: Iterable<{ text: string; headingPath: readonly string[] }>,
 ): InitialismMap {
   const chunks = [...sources];
+  // A term recurs (a bold term in every section of a list, a heading on every chunk under it):
+  // its initialisms are worked out once.
+  const initialisms = new Map<string, string[]>();
+  const initialismsOfTerm = (term: string): string[] => {
+    let found = initialisms.get(term);
+    if (found === undefined) initialisms.set(term, (found = initialismsOf(term)));
+    return found;
+  };
   // Each term's uses: bold spans, then (for headings' terms) chunks whose text writes it.
   const uses = new Map<string, number>();
   const headed = new Set<string>();
+  // A heading is on the path of every chunk under it: each is read once.
+  const headings = new Set<string>();
   for (const { text, headingPath } of chunks) {
     for (const heading of headingPath) {
+      if (headings.has(heading)) continue;
+      headings.add(heading);
       const term = namedTerm(heading);
-      if (term !== undefined && initialismsOf(term).length > 0) headed.add(term);
+      if (term !== undefined && initialismsOfTerm(term).length > 0) headed.add(term);
     }
     if (!text.includes('**')) continue;
     for (const match of text.matchAll(BOLD)) {
       const term = namedTerm(match[1] ?? '');
-      if (term !== undefined && initialismsOf(term).length > 0)
+      if (term !== undefined && initialismsOfTerm(term).length > 0)
         uses.set(term, (uses.get(term) ?? 0) + MIN_TEXT_USES);
     }
   }
@@ -203,7 +215,7 @@ export function mineInitialisms(
   const best = new Map<string, { form: string; count: number; tied: boolean }>();
   for (const [form, count] of uses) {
     if (count < MIN_TEXT_USES) continue;
-    for (const initialism of initialismsOf(form)) {
+    for (const initialism of initialismsOfTerm(form)) {
       const held = best.get(initialism);
       if (!held || count > held.count) best.set(initialism, { form, count, tied: false });
       else if (count === held.count && form !== held.form) held.tied = true;
@@ -214,50 +226,41 @@ export function mineInitialisms(
   return found;
 }
 
+/** A term's or a text's words as {@link countTextUses} compares them: letters and digits. */
+const textWordsOf = (text: string): string[] => text.split(/[^a-z0-9]+/).filter(Boolean);
+
 /**
- * How many chunks' text writes each of `terms` (lower case, words as {@link namedTerm} gives
- * them): one pass over each chunk's words, trying the terms that start with each word.
+ * How many chunks' text writes each of `terms` (lower case): one pass over each chunk's words,
+ * trying only the terms that start with each word.
  */
 function countTextUses(
   chunks: readonly { text: string }[],
   terms: readonly string[],
 ): Map<string, number> {
-  const byFirst = new Map<string, string[][]>();
+  const byFirst = new Map<string, { term: string; words: string[] }[]>();
   for (const term of terms) {
-    const words = term.split(/[\s\-/]+/).filter(Boolean);
+    const words = textWordsOf(term);
     const first = words[0];
     if (first === undefined) continue;
     let list = byFirst.get(first);
     if (!list) byFirst.set(first, (list = []));
-    list.push(words);
+    list.push({ term, words });
   }
   const counts = new Map<string, number>();
+  const seen = new Set<string>();
   for (const { text } of chunks) {
     const words = text.toLowerCase().split(/[^a-z0-9]+/);
-    const seen = new Set<string>();
+    seen.clear();
     for (let at = 0; at < words.length; at++) {
-      for (const term of byFirst.get(words[at] as string) ?? []) {
-        if (!term.every((word, i) => words[at + i] === word.replace(/[^a-z0-9]/g, ''))) continue;
-        const key = term.join(' ');
-        if (!seen.has(key)) seen.add(key);
+      const candidates = byFirst.get(words[at] as string);
+      if (candidates === undefined) continue;
+      for (const { term, words: termWords } of candidates) {
+        let i = 1;
+        while (i < termWords.length && words[at + i] === termWords[i]) i++;
+        if (i === termWords.length) seen.add(term);
       }
     }
-    for (const key of seen) counts.set(key, (counts.get(key) ?? 0) + 1);
+    for (const term of seen) counts.set(term, (counts.get(term) ?? 0) + 1);
   }
-  // Back to each term as given (its words may have been joined by hyphens or slashes).
-  const byKey = new Map(
-    terms.map((term) => [
-      term
-        .split(/[\s\-/]+/)
-        .filter(Boolean)
-        .join(' '),
-      term,
-    ]),
-  );
-  const result = new Map<string, number>();
-  for (const [key, count] of counts) {
-    const term = byKey.get(key);
-    if (term !== undefined) result.set(term, count);
-  }
-  return result;
+  return counts;
 }
