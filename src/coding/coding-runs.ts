@@ -32,6 +32,11 @@ const RunOutput = z.object({ state: z.unknown() });
 /** The run id a coding conversation is stored under (its owner is recorded against it too). */
 export const codeSessionRunId = (session: string) => `${CODE_SESSION_KIND}:${session}`;
 
+/** What a coding session id may be, over HTTP (`session_id`) and on the command line (`--session`). */
+export const CODE_SESSION_ID = /^[\w.-]{1,100}$/;
+/** What {@link CODE_SESSION_ID} allows, in words. */
+export const CODE_SESSION_ID_RULE = '1-100 letters, digits, dots, dashes or underscores';
+
 /** The `not_found` of a coding run that is not there (or, over HTTP, is another API key's). */
 export function noCodingRun(runId: string): CohortError {
   return new CohortError('not_found', `No coding run "${runId}".`, { field: 'run_id' });

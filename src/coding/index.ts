@@ -32,6 +32,8 @@ export {
   loadCodeSession,
   saveCodeSession,
   codeSessionRunId,
+  CODE_SESSION_ID,
+  CODE_SESSION_ID_RULE,
   noCodingRun,
   CODE_RUN_KIND,
   CODE_SESSION_KIND,

@@ -100,6 +100,30 @@ describe('cohort code', () => {
       ),
     ).not.toBe('ok');
   });
+  it('refuses a --session id POST /code refuses, naming the flag, before the model runs', async () => {
+    // '../x', 'a b', '' and 200 characters were kept as sessions; the HTTP API takes 1-100
+    // letters, digits, dots, dashes or underscores.
+    let calls = 0;
+    const command = createCodeCommand({
+      model: () => createScriptedModel(() => ((calls += 1), { text: 'done' }), RECORDED),
+    });
+    for (const session of ['../x', 'a b', '', 'a'.repeat(101)]) {
+      let message = '';
+      try {
+        await command.run(
+          ['fix it', '--session', session, '--workspace', workspace],
+          io({ OPENAI_API_KEY: 'sk', COHORT_DATA_DIR: 'memory://' }).io,
+        );
+      } catch (error) {
+        message = isCohortError(error, 'invalid_input') ? error.message : String(error);
+      }
+      expect(message, session).toContain(
+        `--session must be 1-100 letters, digits, dots, dashes or underscores, got "${session}"`,
+      );
+    }
+    expect(calls).toBe(0);
+  });
+
   it('refuses an unknown --skill before the model runs, and activates a known one', async () => {
     // A typo used to be ignored: the run went on with every tool, past a skill's tool limits.
     let calls = 0;

@@ -10,6 +10,8 @@ import {
   renderSubagentTree,
 } from '../../subagents/index.js';
 import {
+  CODE_SESSION_ID,
+  CODE_SESSION_ID_RULE,
   loadCodeSession,
   openCoding,
   saveCodeSession,
@@ -180,6 +182,13 @@ export function createCodeCommand(
         },
         usage,
       );
+      const session = stringFlag(values, 'session');
+      if (session !== undefined && !CODE_SESSION_ID.test(session))
+        throw new CohortError(
+          'invalid_input',
+          `--session must be ${CODE_SESSION_ID_RULE}, got "${session}".`,
+          { field: 'session' },
+        );
       const task = positionals.join(' ').trim();
       const lines = lineReader(io);
       if (!task && (!lines.available || values.json)) requirePositional(positionals, 'task', usage);
@@ -212,7 +221,6 @@ export function createCodeCommand(
         return 1;
       }
       const clock = options.clock ?? Date.now;
-      const session = stringFlag(values, 'session');
       const store = session ? await openStore(config) : undefined;
       try {
         let history: ModelMessage[] =

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import {
   answerCodeRun,
   ApprovalAnswer,
+  CODE_SESSION_ID,
+  CODE_SESSION_ID_RULE,
   codeSessionRunId,
   noCodingRun,
   startCodeRun,
@@ -27,10 +29,7 @@ export const CodeBody = z.object({
   /** Continues a coding conversation kept in the store. */
   sessionId: z
     .string()
-    .regex(
-      /^[\w.-]{1,100}$/,
-      'session_id must be 1-100 letters, digits, dots, dashes or underscores',
-    )
+    .regex(CODE_SESSION_ID, `session_id must be ${CODE_SESSION_ID_RULE}`)
     .optional(),
 });
 export type CodeBody = z.infer<typeof CodeBody>;
