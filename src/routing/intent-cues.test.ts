@@ -76,6 +76,9 @@ describe('isBareTerm', () => {
     'VLA = ?',
     'loop closure =??',
     'IMU: ? (the sensor)',
+    'URDF ?',
+    '  "SLAM"  ?? ',
+    'point cloud:?',
   ])('reads %j as a bare term', (query) => expect(isBareTerm(query)).toBe(true));
   it.each([
     'Capstone milestones',
@@ -83,6 +86,8 @@ describe('isBareTerm', () => {
     'What is a topic?',
     'why = because?',
     '42',
+    'URDF ? please',
+    'SLAM ?x',
   ])('does not read %j as one', (query) => expect(isBareTerm(query)).toBe(false));
 });
 

@@ -145,6 +145,12 @@ export function detectIntentCues(
 const BARE_TERM =
   /^\s*["'“‘]?[A-Za-z][\w.+/-]*["'”’]?\s*\?*\s*$|^\s*[\w.+/-]+(?:\s+[\w.+/-]+){0,3}\s*[=:]\s*\?+\s*(?:\([^)]*\)\s*)?$/;
 
+// What BARE_TERM needs, found cheaply first (most questions have neither, and are not tried
+// against it word by word): a term set equal to "?" has "=" or ":"; a term alone has nothing
+// after a space but spaces and question marks ("URDF ?").
+const TERM_SET_EQUAL = /[=:]/;
+const SECOND_WORD = /\S\s+[^\s?]/;
+
 /**
  * True when the whole question is a bare term, asked for as a definition (see `BARE_TERM`).
  *
@@ -152,7 +158,8 @@ const BARE_TERM =
  * isBareTerm('SLAM = ?'); // true
  * isBareTerm('Capstone milestones'); // false
  */
-export const isBareTerm = (query: string): boolean => BARE_TERM.test(query);
+export const isBareTerm = (query: string): boolean =>
+  (TERM_SET_EQUAL.test(query) || !SECOND_WORD.test(query)) && BARE_TERM.test(query);
 
 /**
  * Words that carry a question's form (what kind of answer it wants) or its tone, not its subject:
