@@ -216,16 +216,23 @@ describe('cohort CLI', () => {
       expect(stderr).toContain(message);
     });
 
-    it('says how to give the corpus when the default one is not beside the project', async () => {
-      const cwd = mkdtempSync(join(tmpdir(), 'cohort-nocorpus-'));
-      writeFileSync(join(cwd, 'set.jsonl'), '{"query": "What is a topic?", "gold": ["a.md#A"]}\n');
-      const { code, stderr } = await run(['eval', 'retrieval', 'set.jsonl'], {}, undefined, {
-        cwd,
-      });
-      expect(code).toBe(2);
-      expect(stderr).toContain('Corpus folder not found');
-      expect(stderr).toContain('--corpus DIR');
-    });
+    // `eval answers` printed "Skipped" and exited 0 here (outside report): both now fail the same way.
+    it.each(['retrieval', 'answers'])(
+      'eval %s says how to give the corpus when the default one is not beside the project',
+      async (target) => {
+        // Two levels down a new folder: its `../shared` is certainly absent.
+        const cwd = mkdtempSync(join(mkdtempSync(join(tmpdir(), 'cohort-nocorpus-')), 'cwd-'));
+        writeFileSync(
+          join(cwd, 'set.jsonl'),
+          '{"query": "What is a topic?", "gold": ["a.md#A"]}\n',
+        );
+        const { code, stderr } = await run(['eval', target, 'set.jsonl'], {}, undefined, { cwd });
+        expect(code).toBe(2);
+        expect(stderr).toContain('Corpus folder not found');
+        expect(stderr).toContain(join(cwd, '..', 'shared'));
+        expect(stderr).toContain('--corpus DIR');
+      },
+    );
 
     it('names the file and the field of a malformed agent file', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'cohort-agents-'));

@@ -144,14 +144,16 @@ describe('cohort eval answers', () => {
     expect(server.requests).toHaveLength(4);
   }, 60_000);
 
-  it('skips with a message when the default set is absent, and rejects a missing file', async () => {
-    const skipped = await runCli(['eval', 'answers', '--corpus', SAMPLE_BOOK_DIR], {}, undefined, {
+  it('fails naming the default set when it is absent, and rejects a missing file', async () => {
+    // A skip that exited 0 read as a measured run (outside report); it now fails as `eval retrieval` does.
+    const absent = await runCli(['eval', 'answers', '--corpus', SAMPLE_BOOK_DIR], {}, undefined, {
       // Two levels down a new folder: its `../shared` is certainly absent (a `/tmp/shared` of
       // the machine's own would otherwise be found from a folder right under the temp folder).
       cwd: mkdtempSync(join(mkdtempSync(join(tmpdir(), 'cohort-nowhere-')), 'cwd-')),
     });
-    expect(skipped.code).toBe(0);
-    expect(skipped.stderr).toMatch(/Skipped: .*retrieval-dev\.jsonl not found/);
+    expect(absent.code).toBe(2);
+    expect(absent.stderr).toMatch(/Answer set not found: .*retrieval-dev\.jsonl/);
+    expect(absent.stderr).toContain('cohort eval answers FILE.jsonl');
     const missing = await runCli(['eval', 'answers', 'no-such.jsonl', '--corpus', SAMPLE_BOOK_DIR]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('Answer set not found');

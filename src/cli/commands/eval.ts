@@ -46,6 +46,9 @@ function existing(io: CliIo, path: string, what: string, hint?: string): string 
 /** What to give instead of a default path that is not there (a clone without `../shared`). */
 const CORPUS_HINT = 'Give the book folder with --corpus DIR.';
 
+/** What to give instead of the default answer set when it is not there. */
+const SET_HINT = 'Give a set: cohort eval answers FILE.jsonl --corpus DIR.';
+
 /** The cases of one split (`tune` or `heldout`), or all of them when no split is asked for. */
 function filterSplit(cases: RoutingCase[], split: string | undefined): RoutingCase[] {
   if (split === undefined) return cases;
@@ -132,22 +135,20 @@ export const evalCommand: CliCommand = {
     }
     if (target === 'answers') {
       const config = configFor(io, values);
-      // The defaults live beside the project; a clone without them skips instead of failing.
-      const missing = [
-        ...(file ? [] : [EVAL_DEFAULTS.answers]),
-        ...(stringFlag(values, 'corpus') ? [] : [EVAL_DEFAULTS.corpus]),
-      ].filter((path) => !existsSync(resolve(io.cwd, path)));
-      if (missing.length > 0) {
-        io.stderr(
-          `Skipped: ${missing.map((path) => resolve(io.cwd, path)).join(' and ')} not found. Give a set and --corpus DIR.\n`,
-        );
-        return 0;
-      }
-      const casesFile = existing(io, file ?? EVAL_DEFAULTS.answers, 'Answer set');
+      // A missing default is an error, as for `eval retrieval`: a skip that exits 0 would read as
+      // a measured run in a script or CI.
+      const casesFile = existing(
+        io,
+        file ?? EVAL_DEFAULTS.answers,
+        'Answer set',
+        file ? undefined : SET_HINT,
+      );
+      const given = stringFlag(values, 'corpus');
       const corpusDir = existing(
         io,
-        stringFlag(values, 'corpus') ?? EVAL_DEFAULTS.corpus,
+        given ?? EVAL_DEFAULTS.corpus,
         'Corpus folder',
+        given ? undefined : CORPUS_HINT,
       );
       const report = await evaluateAnswersOnCorpus({
         corpusDir,
