@@ -142,6 +142,8 @@ export function initialismsOf(term: string): string[] {
 
 /** Bold spans of markdown text ("**Central Pattern Generators**"): a term the text names. */
 const BOLD = /\*\*([^*\n]{3,80}?)\*\*/g;
+/** A word with two capitals ("DDPG", "SDK", "JetPack", "IoT"): an acronym or a product's name. */
+const SHORT_OR_NAME = /(?:^|[^A-Za-z0-9])[A-Z][A-Za-z0-9]*[A-Z]/;
 
 /**
  * The term a heading or bold span names: "Appendix: Architecture Diagrams" names "Architecture
@@ -150,6 +152,15 @@ const BOLD = /\*\*([^*\n]{3,80}?)\*\*/g;
  */
 function namedTerm(written: string): string | undefined {
   if (written.includes('?')) return undefined;
+  const named =
+    written
+      .replace(/\([^)]*\)/g, ' ')
+      .split(':')
+      .at(-1) ?? '';
+  // "Twin Delayed DDPG", "JetPack SDK", "NVIDIA Isaac Sim": a term that holds a short form of its
+  // own, or a name with a capital inside, is not shortened to its initials by anyone ("TDD" and
+  // "JS" are what readers mean by them); a heading in capitals throughout is only a style.
+  if (named !== named.toUpperCase() && SHORT_OR_NAME.test(named)) return undefined;
   const term = written
     .replace(/\([^)]*\)/g, ' ')
     .split(':')
@@ -230,34 +241,48 @@ export function mineInitialisms(
 const textWordsOf = (text: string): string[] => text.split(/[^a-z0-9]+/).filter(Boolean);
 
 /**
- * How many chunks' text writes each of `terms` (lower case): one pass over each chunk's words,
- * trying only the terms that start with each word.
+ * Terms by their words, one word a level: the terms that end at a node ("human-robot interaction"
+ * and "human robot interaction" end at one), and the words that may follow.
+ */
+interface TermNode {
+  terms: string[];
+  next: Map<string, TermNode>;
+}
+
+/**
+ * How many chunks' text writes each of `terms` (lower case, words as {@link namedTerm} gives
+ * them): one pass over each chunk's words, following from each word the terms that go on with the
+ * words after it (at most {@link MAX_TERM_WORDS} steps, each a map lookup). Trying every term that
+ * starts with a word at each use of it took time in the number of such terms: 5,000 headings
+ * "The …" cost minutes over a corpus, on the first question.
  */
 function countTextUses(
   chunks: readonly { text: string }[],
   terms: readonly string[],
 ): Map<string, number> {
-  const byFirst = new Map<string, { term: string; words: string[] }[]>();
+  const root: TermNode = { terms: [], next: new Map() };
   for (const term of terms) {
     const words = textWordsOf(term);
-    const first = words[0];
-    if (first === undefined) continue;
-    let list = byFirst.get(first);
-    if (!list) byFirst.set(first, (list = []));
-    list.push({ term, words });
+    if (words.length === 0) continue;
+    let node = root;
+    for (const word of words) {
+      let child = node.next.get(word);
+      if (!child) node.next.set(word, (child = { terms: [], next: new Map() }));
+      node = child;
+    }
+    node.terms.push(term);
   }
   const counts = new Map<string, number>();
+  if (root.next.size === 0) return counts;
   const seen = new Set<string>();
   for (const { text } of chunks) {
     const words = text.toLowerCase().split(/[^a-z0-9]+/);
     seen.clear();
     for (let at = 0; at < words.length; at++) {
-      const candidates = byFirst.get(words[at] as string);
-      if (candidates === undefined) continue;
-      for (const { term, words: termWords } of candidates) {
-        let i = 1;
-        while (i < termWords.length && words[at + i] === termWords[i]) i++;
-        if (i === termWords.length) seen.add(term);
+      let node = root.next.get(words[at] as string);
+      for (let end = at + 1; node !== undefined; end++) {
+        for (const term of node.terms) seen.add(term);
+        node = end < words.length ? node.next.get(words[end] as string) : undefined;
       }
     }
     for (const term of seen) counts.set(term, (counts.get(term) ?? 0) + 1);
