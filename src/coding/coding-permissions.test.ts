@@ -400,6 +400,11 @@ describe("a workspace's Claude settings files", () => {
     try {
       for (const [permissions, message] of [
         ['{"defaultMode":5}', 'permissions.defaultMode must be a mode'],
+        // An unknown mode was read as "default" without a word (outside report).
+        [
+          '{"defaultMode":"yolo"}',
+          'permissions.defaultMode must be a mode, one of default, acceptEdits, bypassPermissions, dontAsk, plan; got "yolo"',
+        ],
         ['"all"', 'permissions must be an object'],
         ['{"deny":"Bash"}', 'permissions.deny must be a list of rules'],
         ['{"ask":[1]}', 'permissions.ask must be a list of rules'],
@@ -407,6 +412,20 @@ describe("a workspace's Claude settings files", () => {
         writeFileSync(file, `{"permissions":${permissions}}`);
         expect(() => readClaudePermissions(workspace), permissions).toThrow(`${file}: ${message}`);
       }
+    } finally {
+      rmSync(workspace, { recursive: true, force: true });
+    }
+  });
+
+  it("reads Claude's plan mode as default rather than refusing it", () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'cohort-claude-settings-'));
+    mkdirSync(join(workspace, '.claude'));
+    writeFileSync(
+      join(workspace, '.claude', 'settings.json'),
+      '{"permissions":{"defaultMode":"plan","deny":["Read(.env)"]}}',
+    );
+    try {
+      expect(readClaudePermissions(workspace)).toEqual([{ deny: ['Read(.env)'] }]);
     } finally {
       rmSync(workspace, { recursive: true, force: true });
     }

@@ -38,11 +38,18 @@ export type ApprovalAnswer = z.infer<typeof ApprovalAnswer>;
 /** Claude Code's settings files of a project, read for their `permissions` key only. */
 export const CLAUDE_SETTINGS_FILES = ['.claude/settings.json', '.claude/settings.local.json'];
 
+/**
+ * The modes a Claude settings file may name: cohort's own, and Claude's `plan`, which has no cohort
+ * equivalent and reads as `default`. Anything else is refused: a typo such as `"yolo"` read as
+ * `default` would leave the user believing a mode applies that does not.
+ */
+const CLAUDE_PERMISSION_MODES = [...PermissionMode.options, 'plan'] as const;
+
 const ClaudePermissions = z.object({
   allow: z.array(z.string()).optional(),
   ask: z.array(z.string()).optional(),
   deny: z.array(z.string()).optional(),
-  defaultMode: z.string().optional(),
+  defaultMode: z.enum(CLAUDE_PERMISSION_MODES).optional(),
 });
 
 /** Where the user's approvals are read from, and who hears of the settings left out. */
@@ -77,16 +84,15 @@ export function readClaudePermissions(
     if (!isPresent(file)) continue;
     const text = readFoundFile(file, 'settings file');
     const data = parseJsonFile(file, text);
-    const parsed = ClaudePermissions.safeParse(
-      (data as { permissions?: unknown } | null)?.permissions ?? {},
-    );
+    const permissions = (data as { permissions?: unknown } | null)?.permissions ?? {};
+    const parsed = ClaudePermissions.safeParse(permissions);
     if (!parsed.success) {
       const key = parsed.error.issues[0]?.path[0];
       const problem =
         typeof key !== 'string'
           ? 'permissions must be an object ({ "allow": [...], "deny": [...] })'
           : key === 'defaultMode'
-            ? `permissions.defaultMode must be a mode, such as "default" or "acceptEdits"`
+            ? `permissions.defaultMode must be a mode, one of ${CLAUDE_PERMISSION_MODES.join(', ')}; got ${JSON.stringify((permissions as { defaultMode?: unknown }).defaultMode)}`
             : `permissions.${key} must be a list of rules, such as ["Bash(npm test:*)"]`;
       throw new CohortError('invalid_input', `${file}: ${problem}`, {
         file,
