@@ -207,6 +207,11 @@ describe("createQueryVocabulary: initialisms of the book's terms", () => {
       'A gait uses every degrees of freedom of the hips.',
       '## New Pricing Models',
       'Vendors now rent robots by the month.',
+      '## Skills',
+      '- **Hierarchical Decomposition**: a task split into steps.',
+      '- **Temporal Synchronization**: sensors stamped on one clock.',
+      '- **Robust Control**: a controller that tolerates error.',
+      '- **Functional Understanding**: what an object is for; a finger grips it.',
     ].join('\n\n'),
   ).chunks;
   const words = new Set(robotics.flatMap((c) => analyze(`${c.headingPath.join(' ')} ${c.text}`)));
@@ -239,5 +244,19 @@ describe("createQueryVocabulary: initialisms of the book's terms", () => {
   });
   it('does not read a heading the text never uses as a term', () => {
     expect(read('is npm free').repairs).toEqual([]);
+  });
+  it('leaves an everyday short form alone whatever book term has its letters', () => {
+    expect(read('Is an HD camera enough?').repairs).toEqual([]);
+    expect(read('Can I write the nodes in TS?').repairs).toEqual([]);
+    expect(read('Will an RC car do as a base?').repairs).toEqual([]);
+  });
+  it('reads no part of a word with letters beyond A to Z', () => {
+    // "Fußball" is one word: its "fu" is no initialism, and "Schrödinger"'s "dinger" no typo.
+    expect(read('Was ist Fußball?').repairs).toEqual([]);
+    expect(read('How does a Schrödinger gripper work?').repairs).toEqual([]);
+  });
+  it('looks up as many words as an initialism as it looks up as a typo', () => {
+    const many = read('DOF '.repeat(REPAIRS_LOOKED_UP_PER_QUERY + 10));
+    expect(many.repairs).toHaveLength(REPAIRS_LOOKED_UP_PER_QUERY);
   });
 });

@@ -39,7 +39,13 @@ interface Word {
   known: boolean;
 }
 
-const WORD = /[A-Za-z0-9]+/g;
+/**
+ * A word, letters beyond A to Z included: "Fußball" and "Schrödinger" are one word each, none of
+ * whose pieces ("fu", "dinger") is a word to read as a term's initials or a typo.
+ */
+const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+/** Longest word read as an initialism (the book's terms are read up to six words long). */
+const MAX_INITIALISM_LENGTH = 6;
 /** Shortest word English does not know that is read as a typo of a book word. */
 const MIN_TYPO_LENGTH = 6;
 /**
@@ -104,11 +110,29 @@ const CHAT_SHORTHAND = new Set(
     'rn wtf bc cuz ofc ikr ftw jk nvm gg ok okay ur'
   ).split(' '),
 );
+/**
+ * Short forms everyone writes that WordNet does not list (screens, files, hardware, programming,
+ * work): a reader who types "HD", "TS" or "RC" means what everyone means, not a book's "Hierarchical
+ * Decomposition", "Temporal Synchronization" or "Robust Control", however its bold lists are named.
+ */
+const EVERYDAY_SHORT_FORMS = new Set(
+  (
+    'hd uhd fhd sd hdd ssd psu pcb mcu soc rc diy eta faq pm hr hrs min mins sec secs ' +
+    'js ts py cpp sql pg db vm ide cli gui api sdk npm tdd bdd oop ci cd pr qa ux ui os pc tv ' +
+    'ac dc usb lan wan tcp udp http https ssh ftp dns url pdf png jpg csv xml json yaml html css ' +
+    'iot st cb uk us eu usa'
+  ).split(' '),
+);
+/**
+ * The function words a lower-case initialism may be a slip for ("dof" for "of"): those of letters
+ * only, at most one longer than an initialism (see `initialismAt`).
+ */
+const SLIP_TARGETS = [...STOPWORDS].filter(
+  (word) => /^[a-z]+$/.test(word) && word.length <= MAX_INITIALISM_LENGTH + 1,
+);
 /** A joiner and a word character just before a word, or just after it (see `initialismAt`). */
 const GLUED = /[A-Za-z0-9][-._/]$/;
 const GLUED_AFTER = /^[-._/][A-Za-z0-9]/;
-/** Longest word read as an initialism (the book's terms are read up to six words long). */
-const MAX_INITIALISM_LENGTH = 6;
 
 /**
  * The book term `typed` abbreviates, when it is one: a word the book and English never use ("DOF"
@@ -122,7 +146,13 @@ function initialismAt(
   english: (word: string) => readonly string[] | undefined,
 ): string | undefined {
   const text = word.text;
-  if (text.length < 2 || text.length > MAX_INITIALISM_LENGTH || CHAT_SHORTHAND.has(text))
+  if (
+    text.length < 2 ||
+    text.length > MAX_INITIALISM_LENGTH ||
+    CHAT_SHORTHAND.has(text) ||
+    EVERYDAY_SHORT_FORMS.has(text) ||
+    (text.endsWith('s') && EVERYDAY_SHORT_FORMS.has(text.slice(0, -1)))
+  )
     return undefined;
   // Part of a name joined by a hyphen, dot or underscore ("HC-SR04", "tf.tsc"): not a term's
   // initials.
@@ -136,7 +166,7 @@ function initialismAt(
     (text.length > 3 && text.endsWith('s') ? read.initialisms.get(text.slice(0, -1)) : undefined);
   if (longForm === undefined || english(text) !== undefined) return undefined;
   const capitals = query.slice(word.start, word.end).replace(/[^A-Z]/g, '').length;
-  if (capitals < 2 && [...STOPWORDS].some((function_) => oneEditApart(text, function_)))
+  if (capitals < 2 && SLIP_TARGETS.some((function_) => oneEditApart(text, function_)))
     return undefined;
   return longForm;
 }
@@ -328,7 +358,8 @@ export function createQueryVocabulary(
       // reads every question here, on `POST /route`'s hot path.
       const words: Word[] = [...query.matchAll(WORD)].map((match) => {
         const text = match[0].toLowerCase();
-        return { text, start: match.index, end: match.index + text.length, known: known(text) };
+        // The end as typed: lower case may change a word's length ("İ" is two characters).
+        return { text, start: match.index, end: match.index + match[0].length, known: known(text) };
       });
       if (words.every((word, i) => word.known && !slipCandidate(words, i)))
         return { text: query, repairs: [] };
@@ -366,8 +397,11 @@ export function createQueryVocabulary(
           continue;
         }
         if (word.known || !/^[a-z]+$/.test(word.text)) continue;
+        // Within the query's budget, a word is looked up once, as an initialism and as a typo.
+        const lookUp = lookups < REPAIRS_LOOKED_UP_PER_QUERY;
+        lookups += 1;
         // Before the names: an initialism is often typed in capitals ("DOF").
-        const longForm = initialismAt(query, word, read, sources.synonyms);
+        const longForm = lookUp ? initialismAt(query, word, read, sources.synonyms) : undefined;
         if (longForm !== undefined) {
           replace(word.start, word.end, word.text, longForm);
           continue;
@@ -381,8 +415,7 @@ export function createQueryVocabulary(
             replace(word.start, word.end, word.text, number);
           continue;
         }
-        const meant = correction(word.text, read, lookups < REPAIRS_LOOKED_UP_PER_QUERY);
-        lookups += 1;
+        const meant = correction(word.text, read, lookUp);
         if (meant) replace(word.start, word.end, word.text, meant);
       }
       return repairs.length
