@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { XMLParser } from 'fast-xml-parser';
 import type { SourceDocument } from '../schema/index.js';
-import { timedFetch, toCohortError, type FetchLike } from './timed-fetch.js';
+import { readServiceText, timedFetch, toCohortError, type FetchLike } from './timed-fetch.js';
 import { toolFailure, type ToolOutcome } from './tool.js';
 
 /** arXiv's public Atom query endpoint. */
@@ -114,7 +114,10 @@ export async function arxivSearch(
         service: 'arXiv',
       },
     );
-    return { ok: true, papers: parseArxivFeed(await response.text()) };
+    return {
+      ok: true,
+      papers: parseArxivFeed(await readServiceText(response, { service: 'arXiv' })),
+    };
   } catch (error) {
     return toolFailure(toCohortError(error, 'arXiv'));
   }

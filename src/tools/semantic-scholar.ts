@@ -6,7 +6,7 @@ import {
   type PaperSearchOptions,
   type PaperSearchOutcome,
 } from './arxiv.js';
-import { timedFetch, toCohortError } from './timed-fetch.js';
+import { readServiceText, timedFetch, toCohortError } from './timed-fetch.js';
 import { toolFailure } from './tool.js';
 
 /** Semantic Scholar's Graph API. */
@@ -85,7 +85,12 @@ export async function semanticScholarSearch(
         service: 'Semantic Scholar',
       },
     );
-    return { ok: true, papers: parseSemanticScholar(await response.json()) };
+    return {
+      ok: true,
+      papers: parseSemanticScholar(
+        JSON.parse(await readServiceText(response, { service: 'Semantic Scholar' })),
+      ),
+    };
   } catch (error) {
     return toolFailure(toCohortError(error, 'Semantic Scholar'));
   }

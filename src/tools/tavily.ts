@@ -1,12 +1,18 @@
 import { z } from 'zod';
 import { boundedCall } from '../bounded-call/index.js';
 import { CohortError } from '../errors/index.js';
+import { readCappedBody, type CappedBody } from './read-capped-body.js';
 import { toolFailure, type ToolFailure } from './tool.js';
 
 /** Tavily's public endpoint (config `tools.tavilyBaseUrl` overrides it). */
 export const DEFAULT_TAVILY_BASE_URL = 'https://api.tavily.com';
 /** Default limit on one search request. */
 export const DEFAULT_WEB_SEARCH_TIMEOUT_MS = 30_000;
+/**
+ * Most bytes read of one search answer: room for twenty hits with their raw page text
+ * (`includeRawContent`); only an endpoint that sends without end reaches it.
+ */
+export const WEB_SEARCH_MAX_BYTES = 16 * 1024 * 1024;
 
 /** One web search hit. */
 export const WebSearchHit = z.object({
@@ -90,10 +96,10 @@ export async function tavilySearch(
   const timeoutMs = options.timeoutMs ?? DEFAULT_WEB_SEARCH_TIMEOUT_MS;
   const url = `${(options.baseUrl ?? DEFAULT_TAVILY_BASE_URL).replace(/\/+$/, '')}/search`;
   let response: Response;
-  let text: string;
+  let body: CappedBody;
   try {
     // The bound covers the body too: a service that sends headers and then stalls still times out.
-    ({ response, text } = await boundedCall(
+    ({ response, body } = await boundedCall(
       async (signal) => {
         const answered = await doFetch(url, {
           method: 'POST',
@@ -113,7 +119,11 @@ export async function tavilySearch(
           }),
           signal,
         });
-        return { response: answered, text: await answered.text().catch(() => '') };
+        const read = await readCappedBody(answered, WEB_SEARCH_MAX_BYTES).catch(() => ({
+          text: '',
+          exceeded: false,
+        }));
+        return { response: answered, body: read };
       },
       {
         what: 'The web search',
@@ -136,6 +146,7 @@ export async function tavilySearch(
   } catch (error) {
     return toolFailure(error);
   }
+  const { text } = body;
   if (!response.ok) {
     const detail = text.slice(0, 200);
     const code =
@@ -158,16 +169,22 @@ export async function tavilySearch(
       response.status,
     );
   }
-  let body: unknown;
+  if (body.exceeded) {
+    return failure(
+      'retrieval_unavailable',
+      `The web search service sent more than ${WEB_SEARCH_MAX_BYTES / (1024 * 1024)} MB without ending; cohort stopped reading it. Check tools.tavilyBaseUrl.`,
+    );
+  }
+  let json: unknown;
   try {
-    body = JSON.parse(text);
+    json = JSON.parse(text);
   } catch {
     return failure(
       'retrieval_unavailable',
       'The web search service answered with something that is not JSON.',
     );
   }
-  const parsed = TavilyResponse.safeParse(body);
+  const parsed = TavilyResponse.safeParse(json);
   if (!parsed.success) {
     return failure(
       'retrieval_unavailable',

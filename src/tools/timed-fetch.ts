@@ -1,5 +1,14 @@
 import { boundedCall } from '../bounded-call/index.js';
 import { CohortError } from '../errors/index.js';
+import { readCappedBody } from './read-capped-body.js';
+
+/**
+ * Most bytes read of one API answer (arXiv's Atom feed, Semantic Scholar's JSON). A hundred papers
+ * with their abstracts is well under a megabyte; only an endpoint that sends without end reaches it.
+ */
+export const SERVICE_MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
+/** Bytes of an error answer read for its message (200 characters are shown). */
+const ERROR_BODY_BYTES = 4 * 1024;
 
 /** The `fetch` signature adapters take, so tests can pass a fake or a local server. */
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
@@ -50,7 +59,8 @@ export async function timedFetch(
     },
   });
   if (!response.ok) {
-    const body = await response.text().catch(() => '');
+    const body = (await readCappedBody(response, ERROR_BODY_BYTES).catch(() => ({ text: '' })))
+      .text;
     const code = response.status === 429 ? 'rate_limited' : 'retrieval_unavailable';
     const hint =
       response.status === 401 || response.status === 403
@@ -86,4 +96,25 @@ export function toCohortError(error: unknown, service: string): CohortError {
     `${service} failed: ${error instanceof Error ? error.message : String(error)}`,
     { cause: error },
   );
+}
+
+/**
+ * The text of a service's answer, at most `maxBytes` of it; a longer one is a
+ * `retrieval_unavailable` error naming the service, since a cut feed or JSON does not parse.
+ *
+ * @example
+ * const xml = await readServiceText(response, { service: 'arXiv' });
+ */
+export async function readServiceText(
+  response: Response,
+  options: { service: string; maxBytes?: number },
+): Promise<string> {
+  const maxBytes = options.maxBytes ?? SERVICE_MAX_RESPONSE_BYTES;
+  const { text, exceeded } = await readCappedBody(response, maxBytes);
+  if (exceeded)
+    throw new CohortError(
+      'retrieval_unavailable',
+      `${options.service} sent more than ${maxBytes / (1024 * 1024)} MB without ending; cohort stopped reading it. Check the service's base URL.`,
+    );
+  return text;
 }

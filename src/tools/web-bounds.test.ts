@@ -1,16 +1,31 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tavilySearch } from './tavily.js';
+import { arxivSearch } from './arxiv.js';
+import { semanticScholarSearch } from './semantic-scholar.js';
+import { tavilySearch, WEB_SEARCH_MAX_BYTES } from './tavily.js';
+import { SERVICE_MAX_RESPONSE_BYTES } from './timed-fetch.js';
 import { fetchReadable } from './web-fetch-tool.js';
 
 // The web tools' waits go through the bounded-call helper: a deadline over the whole request (body
 // included), the caller's cancellation, and each failure mapped to a code and a message.
 
-/** Paths: /hang never answers; /stall sends headers and part of a body, then nothing. */
+/**
+ * Paths: /hang never answers; /stall sends headers and part of a body, then nothing; /endless
+ * sends a body without end (until the client hangs up).
+ */
 const open: ServerResponse[] = [];
+const chunk = Buffer.alloc(64 * 1024, 'a');
 const server = createServer((request, response) => {
   open.push(response);
+  if (request.url?.startsWith('/endless')) {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    const pump = () => {
+      while (!response.destroyed && response.write(chunk));
+      if (!response.destroyed) response.once('drain', pump);
+    };
+    pump();
+  }
   if (request.url?.startsWith('/stall')) {
     response.writeHead(200, { 'content-type': 'text/html' });
     response.write('<html><body>first part');
@@ -63,6 +78,39 @@ describe('tavilySearch bounds', () => {
     expect(found).toMatchObject({ ok: false, code: 'retrieval_unavailable' });
     expect(found.ok ? '' : found.error).toMatch(/^The web search service could not be reached/);
   });
+});
+
+// The API tools read their answers as web_fetch reads a page, up to a size: an endless body was
+// read whole into memory (outside report).
+describe('API answers are read up to a size', () => {
+  const mb = (bytes: number) => `${bytes / (1024 * 1024)} MB`;
+
+  it('tavilySearch fails on an endless answer, naming the limit', async () => {
+    const found = await tavilySearch('q', {
+      apiKey: 'k',
+      baseUrl: `${base}/endless`,
+      timeoutMs: 20_000,
+    });
+    expect(found).toEqual({
+      ok: false,
+      code: 'retrieval_unavailable',
+      error: `The web search service sent more than ${mb(WEB_SEARCH_MAX_BYTES)} without ending; cohort stopped reading it. Check tools.tavilyBaseUrl.`,
+    });
+  }, 30_000);
+
+  it('arxivSearch and semanticScholarSearch fail on an endless answer, naming the limit', async () => {
+    const options = { baseUrl: `${base}/endless`, timeoutMs: 20_000 };
+    expect(await arxivSearch('robots', options)).toEqual({
+      ok: false,
+      code: 'retrieval_unavailable',
+      error: `arXiv sent more than ${mb(SERVICE_MAX_RESPONSE_BYTES)} without ending; cohort stopped reading it. Check the service's base URL.`,
+    });
+    expect(await semanticScholarSearch('robots', { ...options, apiKey: 'k' })).toMatchObject({
+      ok: false,
+      code: 'retrieval_unavailable',
+      error: expect.stringContaining('Semantic Scholar sent more than') as unknown,
+    });
+  }, 30_000);
 });
 
 describe('fetchReadable bounds', () => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { boundedCall } from '../bounded-call/index.js';
 import { CohortError } from '../errors/index.js';
 import { htmlToText } from './html-to-text.js';
+import { readCappedBody } from './read-capped-body.js';
 import { assertPublicUrl, guardedFetch, type HostLookup } from './network-guard.js';
 import { toolFailure, type CohortTool, type ToolOutcome } from './tool.js';
 import { DEFAULT_MAX_OUTPUT_CHARS, truncateText } from './truncate-text.js';
@@ -35,21 +36,6 @@ export interface WebFetchOptions {
   fetch?: typeof fetch;
   lookup?: HostLookup;
   signal?: AbortSignal;
-}
-
-async function readCapped(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (size < WEB_FETCH_MAX_BYTES) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-  }
-  await reader.cancel().catch(() => undefined);
-  return Buffer.concat(chunks).subarray(0, WEB_FETCH_MAX_BYTES).toString('utf8');
 }
 
 /** One page read: the redirect hops (each checked by the guard), then the capped body. */
@@ -104,7 +90,7 @@ async function readPage(
       `${current.href} is ${contentType}, not a text page; web_fetch reads HTML and text only.`,
     );
   }
-  const body = await readCapped(response);
+  const { text: body } = await readCappedBody(response, WEB_FETCH_MAX_BYTES);
   const page =
     /html/i.test(contentType) || /^\s*<(!doctype|html)/i.test(body)
       ? htmlToText(body)
