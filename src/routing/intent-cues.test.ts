@@ -160,6 +160,16 @@ describe('detectIntentCues: not knowing what a term is', () => {
       expect(intentOf(query)).toBe('definition');
     },
   );
+  it.each([
+    // Not knowing which one to pick, or what comes next: a recommendation or a step, as after
+    // "what is a …" (NOT_A_DEFINITION).
+    "I'm not sure what the best GPU is",
+    'idk what a good first robot is',
+    'dunno what the next step is',
+    'not sure what the minimum RAM is',
+  ])('does not read %j as one', (query) => {
+    expect(intentOf(query)).not.toBe('definition');
+  });
 });
 
 describe('detectIntentCues: a description, then the term for it', () => {
