@@ -26,9 +26,12 @@ export function bearerAuth(options: { apiKey: string | undefined }): MiddlewareH
   const keys = apiKeys(options.apiKey).map(digest);
   return async (c, next) => {
     if (keys.length === 0) return next();
-    const header = c.req.header('authorization') ?? '';
-    const match = /^Bearer\s+(.+)$/i.exec(header.trim());
-    const given = match?.[1] ? digest(match[1].trim()) : undefined;
+    const header = (c.req.header('authorization') ?? '').trim();
+    // The token is optional here so that `Bearer` with nothing after it reads as a missing key,
+    // not a wrong one: the client forgot to fill it in (an empty COHORT_API_KEY in a script).
+    const match = /^Bearer(?:\s+(.*))?$/i.exec(header);
+    const token = match?.[1]?.trim() ?? '';
+    const given = token ? digest(token) : undefined;
     // Every key is compared, so the time taken does not say which one matched.
     let matched: Buffer | undefined;
     for (const key of keys) if (given && timingSafeEqual(given, key)) matched = key;
@@ -38,9 +41,11 @@ export function bearerAuth(options: { apiKey: string | undefined }): MiddlewareH
       throw new HttpError(
         apiError(
           'unauthorized',
-          header
-            ? 'The API key is wrong. Send the key the server was started with (COHORT_API_KEY).'
-            : 'This server needs an API key: send "Authorization: Bearer <COHORT_API_KEY>".',
+          !header
+            ? 'This server needs an API key: send "Authorization: Bearer <COHORT_API_KEY>".'
+            : match && !token
+              ? 'The API key is missing: the Authorization header says Bearer but gives no key. Send "Authorization: Bearer <COHORT_API_KEY>".'
+              : 'The API key is wrong. Send the key the server was started with (COHORT_API_KEY).',
         ),
       );
     }

@@ -38,6 +38,24 @@ describe('bearer-token auth', () => {
     expect((await app().request('/v1/models')).status).toBe(401);
   });
 
+  it('says a Bearer header without a key is missing a key, not wrong (still 401)', async () => {
+    // `Authorization: Bearer` with nothing after it said "The API key is wrong" (outside report).
+    for (const authorization of ['Bearer', 'Bearer   ', 'bearer \t']) {
+      const response = await post(app(), '/chat', { authorization });
+      expect(response.status, authorization).toBe(401);
+      expect(await response.json(), authorization).toMatchObject({
+        error: {
+          code: 'unauthorized',
+          message: expect.stringMatching(/^The API key is missing/) as unknown,
+        },
+      });
+    }
+    const wrong = await post(app(), '/chat', { authorization: 'Bearer nope' });
+    expect(await wrong.json()).toMatchObject({
+      error: { message: expect.stringMatching(/^The API key is wrong/) as unknown },
+    });
+  });
+
   it('lets the key through, and keeps /healthz and the page open', async () => {
     expect((await post(app(), '/chat', { authorization: 'Bearer s3cret' })).status).toBe(200);
     expect((await app().request('/healthz')).status).toBe(200);
