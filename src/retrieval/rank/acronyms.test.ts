@@ -94,6 +94,8 @@ describe('initialismsOf', () => {
     expect(initialismsOf('Total Cost of Ownership')).toEqual(['tcoo', 'tco']);
     expect(initialismsOf('Hardware-in-the-Loop')).toEqual(['hil']);
     expect(initialismsOf('Human-Robot Interaction')).toEqual(['hri']);
+    expect(initialismsOf('Human–Robot Interaction')).toEqual(['hri']);
+    expect(initialismsOf('Sim‑to‑Real')).toEqual(['str']);
   });
   it('reads two letters only from a two-word term, and nothing from names with digits', () => {
     expect(initialismsOf('Forward Kinematics')).toEqual(['fk']);

@@ -121,7 +121,8 @@ const MAX_TERM_WORDS = 6;
 export function initialismsOf(term: string): string[] {
   const words = term
     .toLowerCase()
-    .split(/[\s\-/]+/)
+    // Typeset dashes join parts as a hyphen does ("Human–Robot Interaction" is HRI, not "hi").
+    .split(/[\s\-/\u2010-\u2015]+/)
     .map((word) => word.replace(/[^a-z0-9]/g, ''))
     .filter(Boolean);
   if (words.length < 2 || words.length > MAX_TERM_WORDS) return [];
