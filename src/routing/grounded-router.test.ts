@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { learnBookKnowledge } from './book-knowledge.js';
 import { createBookRegistry } from './book-registry.js';
+import { MAX_ASKS_WITH_SUBJECT_BEFORE } from './phases/multi-part.js';
 import { createRouter, type Router } from './router.js';
 import { sampleBookRouter } from '../test/sample-book-router.js';
 
@@ -288,6 +289,15 @@ describe('multi-part questions: the first ask is primary, each later ask adds it
     const cheaper = router.route('Is an RTX 4070 enough, or would a cheaper one work?');
     expect(cheaper.primaryAgent).toBe('hardware');
     expect(cheaper.secondaryAgents).toEqual([]);
+  });
+  it('decides at most a few later asks twice, however many point back', () => {
+    const asks = Array.from({ length: 10 }, () => 'and how much does it cost?').join(' ');
+    const { clauses } = router.explain(`What is a Go2? ${asks}`);
+    expect(clauses.length).toBe(11);
+    expect(clauses.filter((clause) => clause.withSubjectBefore)).toHaveLength(
+      MAX_ASKS_WITH_SUBJECT_BEFORE,
+    );
+    expect(clauses[1]?.withSubjectBefore).toBe(true);
   });
 });
 

@@ -16,7 +16,15 @@ export interface ClauseRoute {
   agent: string;
   probability: number;
   keywordScore: number;
+  /** Decided with the subject words of the ask before, which it points back at. */
+  withSubjectBefore: boolean;
 }
+
+/**
+ * Later asks of one question decided with the ask before's subject, at most (each is decided
+ * twice): a question of dozens of "…, and what does it cost?" asks costs what one of a few does.
+ */
+export const MAX_ASKS_WITH_SUBJECT_BEFORE = 4;
 
 /** A decision about a whole question, with the route of each of its asks when it has several. */
 export interface QueryDecision extends Decision {
@@ -119,8 +127,10 @@ const asSourceless = (query: string): string =>
 interface Part {
   ask: Clause;
   decision: Decision;
-  /** Decided with the subject of the ask before it, which it points back at. */
+  /** Its agent may be a secondary without a keyword of its own (see {@link laterAsk}). */
   pointedBack: boolean;
+  /** Decided with the subject words of the ask before it, which it points back at. */
+  withSubjectBefore: boolean;
 }
 
 /**
@@ -136,16 +146,18 @@ function laterAsk(
   ask: Clause,
   before: Decision,
   settings: PhaseSettings,
+  mayLookBack: boolean,
 ): Part {
   const decision = decideClause(model, ask.text, settings);
   const subject = before.analyzed.grounding?.subject ?? [];
   if (
+    !mayLookBack ||
     subject.length === 0 ||
     !pointsBack(ask.text) ||
     ANOTHER_ONE.test(ask.text) ||
     namesOwnSubject(decision)
   )
-    return { ask, decision, pointedBack: false };
+    return { ask, decision, pointedBack: false, withSubjectBefore: false };
   const form = formOf(ask.text, true);
   return {
     ask,
@@ -159,6 +171,7 @@ function laterAsk(
     // Its agent counts without a keyword of its own only when its form says what it asks ("how
     // much power…" asks specs; "what are they called?" says nothing of its own).
     pointedBack: form.intent !== 'general',
+    withSubjectBefore: true,
   };
 }
 
@@ -207,10 +220,20 @@ function decideRead(model: RoutingModel, typed: string, settings: PhaseSettings)
           ? decideClause(model, lead!, settings, form.intent, form.known)
           : decideClause(model, ask.text, settings),
         pointedBack: false,
+        withSubjectBefore: false,
       });
       continue;
     }
-    parts.push(laterAsk(model, ask, parts[i - 1]!.decision, settings));
+    const lookedBack = parts.filter((part) => part.withSubjectBefore).length;
+    parts.push(
+      laterAsk(
+        model,
+        ask,
+        parts[i - 1]!.decision,
+        settings,
+        lookedBack < MAX_ASKS_WITH_SUBJECT_BEFORE,
+      ),
+    );
   }
   // The whole question decides only when its first ask names no subject: decided only then.
   const head =
@@ -238,11 +261,12 @@ function decideRead(model: RoutingModel, typed: string, settings: PhaseSettings)
     )
       secondary.push(agent);
   }
-  const clauseRoutes: ClauseRoute[] = parts.map(({ ask, decision }) => ({
+  const clauseRoutes: ClauseRoute[] = parts.map(({ ask, decision, withSubjectBefore }) => ({
     text: ask.text,
     agent: decision.result.primaryAgent,
     probability: decision.result.confidence,
     keywordScore: decision.analyzed.keywords[decision.result.primaryAgent]?.score ?? 0,
+    withSubjectBefore,
   }));
   const reason =
     `Multi-part question (${asks.length} asks); first ask "${parts[0]?.ask.text ?? ''}": ${head.result.routingReason}` +
