@@ -162,13 +162,7 @@ function namedTerm(written: string): string | undefined {
   // own, or a name with a capital inside, is not shortened to its initials by anyone ("TDD" and
   // "JS" are what readers mean by them); a heading in capitals throughout is only a style.
   if (named !== named.toUpperCase() && SHORT_OR_NAME.test(named)) return undefined;
-  const term = written
-    .replace(/\([^)]*\)/g, ' ')
-    .split(':')
-    .at(-1)
-    ?.trim()
-    .replace(/\s+/g, ' ')
-    .toLowerCase();
+  const term = named.trim().replace(/\s+/g, ' ').toLowerCase();
   return term || undefined;
 }
 
@@ -277,7 +271,7 @@ function countTextUses(
   if (root.next.size === 0) return counts;
   const seen = new Set<string>();
   for (const { text } of chunks) {
-    const words = text.toLowerCase().split(/[^a-z0-9]+/);
+    const words = textWordsOf(text.toLowerCase());
     seen.clear();
     for (let at = 0; at < words.length; at++) {
       let node = root.next.get(words[at] as string);

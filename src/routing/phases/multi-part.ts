@@ -31,18 +31,20 @@ export interface QueryDecision extends Decision {
   clauses: ClauseRoute[];
 }
 
+// True when a specialist keyword in a clause names a subject, not only a form ("how do").
+const keywordNamesSubject = ({ analyzed }: Decision) =>
+  Object.values(analyzed.keywords).some((match) => match.matched.some(namesSubject));
+
 // True when a clause says what it is about (a keyword that names a subject, or a word the book
 // covers): "and how do we deploy it?" and "and what does it mean?" (only keywords of the form) do
 // not, so the whole question decides for them.
-const hasSubject = ({ analyzed }: Decision) =>
-  Object.values(analyzed.keywords).some((match) => match.matched.some(namesSubject)) ||
-  (analyzed.grounding?.covered.length ?? 0) > 0;
+const hasSubject = (decision: Decision) =>
+  keywordNamesSubject(decision) || (decision.analyzed.grounding?.covered.length ?? 0) > 0;
 
 // True when a clause names a subject itself: a specialist keyword that names one, or a term of
 // the book's own ("costmap"); words the book merely uses ("power", "trained") do not.
-const namesOwnSubject = ({ analyzed }: Decision) =>
-  Object.values(analyzed.keywords).some((match) => match.matched.some(namesSubject)) ||
-  (analyzed.grounding?.bookTerms.length ?? 0) > 0;
+const namesOwnSubject = (decision: Decision) =>
+  keywordNamesSubject(decision) || (decision.analyzed.grounding?.bookTerms.length ?? 0) > 0;
 
 // "an AMD one", "a cheaper one": "one" standing for another thing of the kind named before, which
 // the ask names itself; not the thing named before ("what does one cost?").
@@ -211,6 +213,7 @@ function decideRead(model: RoutingModel, typed: string, settings: PhaseSettings)
           .join(' ')
       : undefined;
   const parts: Part[] = [];
+  let lookedBack = 0;
   for (const [i, ask] of asks.entries()) {
     if (i === 0) {
       const form = lead === undefined ? undefined : formOf(ask.text, true);
@@ -224,16 +227,15 @@ function decideRead(model: RoutingModel, typed: string, settings: PhaseSettings)
       });
       continue;
     }
-    const lookedBack = parts.filter((part) => part.withSubjectBefore).length;
-    parts.push(
-      laterAsk(
-        model,
-        ask,
-        parts[i - 1]!.decision,
-        settings,
-        lookedBack < MAX_ASKS_WITH_SUBJECT_BEFORE,
-      ),
+    const part = laterAsk(
+      model,
+      ask,
+      parts[i - 1]!.decision,
+      settings,
+      lookedBack < MAX_ASKS_WITH_SUBJECT_BEFORE,
     );
+    if (part.withSubjectBefore) lookedBack += 1;
+    parts.push(part);
   }
   // The whole question decides only when its first ask names no subject: decided only then.
   const head =
