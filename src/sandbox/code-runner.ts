@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, realpathSync, rmSync, type Dirent } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { SandboxSettings } from '../config/index.js';
@@ -228,6 +228,40 @@ export async function runCode(
   } catch (error) {
     return failed(isCohortError(error) ? error.message : String(error));
   } finally {
-    rmSync(scratch, { recursive: true, force: true });
+    removeScratch(scratch);
+  }
+}
+
+/**
+ * Removes a code run's scratch folder whatever the code left in it, without throwing: a folder
+ * the code made unwritable (`os.chmod('a', 0o500)` over `a/b`) made `rmSync` fail with EACCES for
+ * a user who is not root, and that error escaped runCode (which never throws) and failed the
+ * research run, the folder left in the temporary folder. Folders are made writable again and the
+ * removal tried once more; what still resists (a path past the system's length limit) is left.
+ */
+function removeScratch(scratch: string): void {
+  const remove = () => rmSync(scratch, { recursive: true, force: true, maxRetries: 2 });
+  try {
+    remove();
+    return;
+  } catch {
+    // a folder the code locked: unlock them all, then once more
+  }
+  const pending = [scratch];
+  while (pending.length > 0) {
+    const dir = pending.pop() as string;
+    let children: Dirent[];
+    try {
+      chmodSync(dir, 0o700);
+      children = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const child of children) if (child.isDirectory()) pending.push(join(dir, child.name));
+  }
+  try {
+    remove();
+  } catch {
+    // left in the system's temporary folder: nothing of it is read again
   }
 }

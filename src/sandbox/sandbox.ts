@@ -255,13 +255,17 @@ function describeLimitKind(): { processes: string; memory: string } {
  * The shell text run first inside the sandbox: resource limits (inherited by everything the
  * command starts), the network bridge when a proxy is in use, then `exec` of the command.
  */
-function limitsPrelude(
+export function limitsPrelude(
   limits: SandboxLimits | undefined,
   nproc: number | undefined,
   proxySocket: string | undefined,
 ): string {
   const lines: string[] = [];
-  if (nproc !== undefined) lines.push(`ulimit -u ${nproc} || exit 125`);
+  // RLIMIT_NPROC is `ulimit -u` in bash but `-p` in dash (Debian's and Ubuntu's /bin/sh), which
+  // refuses `-u` as an illegal option: without the second form every sandboxed command of a user
+  // with no cgroup of their own exited 125 before it started.
+  if (nproc !== undefined)
+    lines.push(`ulimit -u ${nproc} 2>/dev/null || ulimit -p ${nproc} || exit 125`);
   if (limits?.memoryMb) lines.push(`ulimit -v ${limits.memoryMb * 1024} || exit 125`);
   if (limits?.cpuSeconds) lines.push(`ulimit -t ${Math.ceil(limits.cpuSeconds)} || exit 125`);
   // POSIX sh counts `ulimit -f` in 512-byte blocks (dash, and bash run as sh), `-v` in KiB.
