@@ -79,6 +79,12 @@ export function mcpRoutes<E extends Env>(parts: (c: Context<E>) => McpServerPart
       return invalidRequest(
         `the body gives ${duplicateKeyMessage(duplicate)}: give each key of an object once.`,
       );
+    // JSON-RPC 2.0 §6: an empty batch is one Invalid Request; the transport found no request in
+    // it and answered 202 Accepted, as if notifications had been taken.
+    if (Array.isArray(sent?.value) && sent.value.length === 0)
+      return invalidRequest(
+        'an empty batch is not a JSON-RPC 2.0 message; send {"jsonrpc": "2.0", "id", "method", "params"}, or an array of at least one.',
+      );
     const messages: unknown[] = Array.isArray(sent?.value) ? sent.value : [sent?.value];
     const wrong = sent ? messages.findIndex((m) => !JSONRPCMessageSchema.safeParse(m).success) : -1;
     const server = createMcpServer(parts(c));

@@ -215,6 +215,8 @@ describe('cohort MCP server over streamable HTTP', () => {
       '[1, 2]',
       '"ping"',
       '[{"jsonrpc": "2.0", "id": 1, "method": "ping"}, {}]',
+      // An empty batch was 202 Accepted, as if notifications had been taken.
+      '[]',
     ]) {
       const { status, reply } = await post(body);
       expect(status, body).toBe(400);
