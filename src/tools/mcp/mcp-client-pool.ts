@@ -1,8 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  getDefaultEnvironment,
-  StdioClientTransport,
-} from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { boundedCall } from '../../bounded-call/index.js';
@@ -11,6 +8,7 @@ import type { McpServerConfig, McpServers } from '../../schema/index.js';
 import { silentLogger, type Logger } from '../../telemetry/index.js';
 import { boundedMcpFetch } from './bounded-fetch.js';
 import { unusableToolName } from './mcp-tool-name.js';
+import { stdioProcessTransport } from './stdio-process-transport.js';
 
 /** How long a server may take to start and list its tools before it is reported as failed. */
 export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 15_000;
@@ -74,13 +72,12 @@ function createTransport(
       fetch: boundedMcpFetch(name, { onTooLarge }),
     });
   }
-  return new StdioClientTransport({
+  return stdioProcessTransport({
     command: config.command,
     args: config.args,
     // The SDK's safe default environment (PATH, HOME…) plus the server's own; not all of ours.
     env: { ...getDefaultEnvironment(), ...config.env },
     cwd: config.cwd ?? cwd,
-    stderr: 'pipe',
   });
 }
 
@@ -110,6 +107,20 @@ function partitionTools(
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Characters of a failed server's stderr its status quotes. */
+const STDERR_NOTE_CHARS = 300;
+
+/**
+ * The end of what a server that did not start wrote to stderr, on one line: 'Connection closed'
+ * alone does not say that its token was missing or its package not found.
+ */
+function stderrNote(tail: string): string {
+  const text = tail.trim().replace(/\s*\n\s*/g, ' / ');
+  if (!text) return '';
+  const end = text.length > STDERR_NOTE_CHARS ? `…${text.slice(-STDERR_NOTE_CHARS)}` : text;
+  return ` (its stderr ends: ${end})`;
+}
 
 /**
  * Connects to every configured MCP server in parallel and lists its tools. A server that does not
@@ -146,8 +157,10 @@ export async function connectMcpServers(
         cut = error;
         void client.close().catch(() => undefined);
       };
+      let stderrTail = () => '';
       try {
         const transport = createTransport(name, config, cwd, onTooLarge);
+        if ('stderrTail' in transport) stderrTail = transport.stderrTail;
         const ready = (async () => {
           await client.connect(transport, { timeout: timeoutMs });
           return (await client.listTools(undefined, { timeout: timeoutMs })).tools;
@@ -181,13 +194,13 @@ export async function connectMcpServers(
           logger.warn('mcp_server_closed', { server: name });
         };
       } catch (error) {
+        await client.close().catch(() => undefined);
         connection.status = {
           ...connection.status,
           status: 'failed',
-          error: `did not start: ${messageOf(cut ?? error)}`,
+          error: `did not start: ${messageOf(cut ?? error)}${stderrNote(stderrTail())}`,
         };
         logger.warn('mcp_server_failed', { server: name, cause: messageOf(cut ?? error) });
-        await client.close().catch(() => undefined);
       }
     }),
   );

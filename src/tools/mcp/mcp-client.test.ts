@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -56,6 +56,43 @@ describe('MCP client', () => {
       error: 'did not start: no answer within 300 ms',
     });
     expect(Date.now() - started).toBeLessThan(10_000);
+  }, 30_000);
+
+  it('ends every process of a server started through a wrapper when it closes', async () => {
+    // 'sh -c' starts the real server as its child; signalling only the process cohort started
+    // left that child running with the other end of stdout, and `cohort mcp list` never exited.
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-mcp-wrapper-'));
+    const pidFile = join(dir, 'child.pid');
+    const wrapped = {
+      command: '/bin/sh',
+      args: ['-c', `sleep 300 & echo $! > ${pidFile}; wait`],
+      env: {},
+    };
+    const started = Date.now();
+    pool = await connectMcpServers({ wrapped }, { timeoutMs: 500 });
+    expect(pool.statuses()[0]).toMatchObject({ status: 'failed' });
+    const child = Number(readFileSync(pidFile, 'utf8'));
+    const alive = () => {
+      try {
+        process.kill(child, 0);
+        return readFileSync(`/proc/${child}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 50 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(alive()).toBe(false);
+    expect(Date.now() - started).toBeLessThan(15_000);
+  }, 30_000);
+
+  it("names the end of a server's stderr when it did not start", async () => {
+    const failing = {
+      command: '/bin/sh',
+      args: ['-c', 'echo "Error: the API token is missing" >&2; exit 1'],
+      env: {},
+    };
+    pool = await connectMcpServers({ failing }, { timeoutMs: 10_000 });
+    expect(pool.statuses()[0]?.error).toContain('Error: the API token is missing');
   }, 30_000);
 
   it('drops the tools of a server that dies mid-run; the run goes on', async () => {
