@@ -67,6 +67,12 @@ function createTransport(
     } catch {
       throw new CohortError('invalid_input', `"${config.url}" is not a URL.`);
     }
+    // fetch refuses any other scheme with 'fetch failed', which names nothing.
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new CohortError(
+        'invalid_input',
+        `"${config.url}" is not an http or https URL (a streamable HTTP server's address, e.g. http://127.0.0.1:8787/mcp).`,
+      );
     return new StreamableHTTPClientTransport(url, {
       requestInit: { headers: config.headers },
       fetch: boundedMcpFetch(name, { onTooLarge }),

@@ -85,6 +85,13 @@ describe('MCP client', () => {
     expect(Date.now() - started).toBeLessThan(15_000);
   }, 30_000);
 
+  it('names a url that is not http or https, instead of "fetch failed"', async () => {
+    pool = await connectMcpServers({ local: { url: 'file:///etc/passwd', headers: {} } });
+    expect(pool.statuses()[0]?.error).toBe(
+      'did not start: "file:///etc/passwd" is not an http or https URL (a streamable HTTP server\'s address, e.g. http://127.0.0.1:8787/mcp).',
+    );
+  });
+
   it("names the end of a server's stderr when it did not start", async () => {
     const failing = {
       command: '/bin/sh',
