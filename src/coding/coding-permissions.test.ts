@@ -189,6 +189,63 @@ describe.skipIf(!findBwrap(undefined))('denied paths reached another way', () =>
   });
 });
 
+describe.skipIf(!findBwrap(undefined))("cohort's own secrets and store", () => {
+  it('are read by neither bash nor the file tools; the rest of the data folder is', async () => {
+    // Found by an outside tester: read and cat gave the model the API key of the workspace's
+    // cohort.config.json, and grep -r the store's files, every API key's conversations.
+    writeFileSync(join(workspace, 'cohort.config.json'), '{"model":{"apiKey":"sk-in-config"}}');
+    mkdirSync(join(workspace, 'pkg'));
+    writeFileSync(
+      join(workspace, 'pkg', '.mcp.json'),
+      '{"mcpServers":{"gh":{"command":"gh-mcp","env":{"GITHUB_TOKEN":"ghp-in-mcp"}}}}',
+    );
+    const store = join(workspace, '.cohort');
+    mkdirSync(join(store, 'base', '5'), { recursive: true });
+    mkdirSync(join(store, 'pg_wal'));
+    mkdirSync(join(store, 'skills', 'notes'), { recursive: true });
+    writeFileSync(join(store, 'base', '5', '16408'), 'another key: my-private-conversation');
+    writeFileSync(join(store, 'pg_wal', '0001'), 'my-private-conversation again');
+    writeFileSync(join(store, 'cohort-trace-journal.jsonl'), '{"q":"my-private-conversation"}');
+    writeFileSync(join(store, 'skills', 'notes', 'guide.txt'), 'skill guide text');
+    try {
+      const main = oneByOne([
+        {
+          toolName: 'bash',
+          input: {
+            command:
+              'cat cohort.config.json pkg/.mcp.json; grep -r private .cohort; cat .cohort/skills/notes/guide.txt',
+          },
+        },
+        { toolName: 'read', input: { path: 'cohort.config.json' } },
+        { toolName: 'read', input: { path: 'pkg/.mcp.json' } },
+        { toolName: 'grep', input: { pattern: 'private', path: '.cohort' } },
+        { toolName: 'read', input: { path: '.cohort/cohort-trace-journal.jsonl' } },
+        { toolName: 'read', input: { path: '.cohort/skills/notes/guide.txt' } },
+      ]);
+      const result = await runAgent('look around', main, {
+        config: config({ dataDir: store, permissions: { defaultMode: 'bypassPermissions' } }),
+      });
+      const outputs = result.messages
+        .filter((message) => message.role === 'tool')
+        .map((message) => JSON.stringify(message.content));
+      expect(outputs).toHaveLength(6);
+      for (const output of outputs) {
+        expect(output).not.toContain('sk-in-config');
+        expect(output).not.toContain('ghp-in-mcp');
+        expect(output).not.toContain('my-private-conversation');
+      }
+      expect(outputs[0]).toContain('skill guide text');
+      expect(outputs[1]).toContain('denied by the rule Read(cohort.config.json)');
+      expect(outputs[2]).toContain('denied by the rule Read(.mcp.json)');
+      expect(outputs[4]).toContain('denied by the rule');
+      expect(outputs[5]).toContain('skill guide text');
+    } finally {
+      for (const path of ['cohort.config.json', 'pkg', '.cohort'])
+        rmSync(join(workspace, path), { recursive: true, force: true });
+    }
+  });
+});
+
 describe('Claude Code agent files', () => {
   it('reads ~/.claude/agents and lets the project file of the same name win', () => {
     const { types, overridden } = loadSubagentTypes(workspace, { home });

@@ -20,6 +20,7 @@ import {
   parsePermissionRule,
   type PermissionPolicy,
 } from '../tools/index.js';
+import { hiddenFromTools } from './hidden-files.js';
 
 /** A tool call waiting for a person: what it is, why it asks, and the rule "always" would add. */
 export interface ApprovalRequest {
@@ -206,7 +207,9 @@ export function codingPermissionPolicy(options: {
   return createPermissionPolicy([
     options.config.permissions,
     ...readClaudePermissions(options.workspace, options.projectSettings),
-    { deny: denyReadRules(options.config.sandbox.denyRead) },
+    {
+      deny: denyReadRules([...options.config.sandbox.denyRead, ...hiddenFromTools(options.config)]),
+    },
     ...(options.extra ? [options.extra] : []),
   ]);
 }

@@ -13,6 +13,7 @@ import {
   type HostLookup,
   type Workspace,
 } from '../tools/index.js';
+import { hiddenFromTools } from './hidden-files.js';
 
 /** Names of every tool the coding assistant has, in the order they are offered. */
 export const CODING_TOOL_NAMES = [
@@ -57,7 +58,10 @@ export function createCodingTools(options: {
     createBashTool(workspace, {
       timeoutSeconds: config.tools.bashTimeoutSeconds,
       maxOutputChars,
-      sandbox: config.sandbox,
+      sandbox: {
+        ...config.sandbox,
+        denyRead: [...config.sandbox.denyRead, ...hiddenFromTools(config)],
+      },
       ...(options.parentEnv ? { parentEnv: options.parentEnv } : {}),
       ...(options.home ? { home: options.home } : {}),
     }),
