@@ -26,6 +26,11 @@ describe('normalizeWords', () => {
     "'",
     'Crème brûlée — déjà vu?',
     'Ünïcödé and ASCII mixed: nav2’s costmap',
+    // Beyond ASCII only after ASCII words, or one that lowercases into ASCII (the Kelvin sign).
+    "Schrödinger's cat in ROS2",
+    '\u212Aelvin scale, ros2 humble',
+    'what is a costmap?\u00a0',
+    'İstanbul robots',
   ])('gives the same words as the regular expressions for %j', (text) => {
     expect(normalizeWords(text)).toEqual(reference(text));
   });

@@ -125,7 +125,8 @@ function splitWords(text: string): string[] {
   // Most queries, and most of a book's passages, are ASCII: one pass over their characters, no
   // regex and no copies. Control characters (a passage's line breaks) separate words on both
   // ways; only text with a character beyond ASCII needs Unicode's decomposition.
-  if (!/[\u0080-\uffff]/.test(text)) return asciiWords(text);
+  const ascii = asciiWords(text);
+  if (ascii) return ascii;
   const plain = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
   return plain
     .toLowerCase()
@@ -139,11 +140,12 @@ const APOSTROPHE = 0x27;
 const BACKTICK = 0x60;
 
 /**
- * {@link normalizeWords} of ASCII text, without regular expressions: the same words.
- * Apostrophes and backticks vanish, every other character that is not a letter or digit ends a
- * word, and a word also ends where letters meet digits ("ros2" → "ros", "2").
+ * {@link normalizeWords} of ASCII text, without regular expressions: the same words; undefined
+ * when the text has a character beyond ASCII (found in the same pass, not by an expression run
+ * over the text first). Apostrophes and backticks vanish, every other character that is not a
+ * letter or digit ends a word, and a word also ends where letters meet digits ("ros2" → "ros", "2").
  */
-function asciiWords(text: string): string[] {
+function asciiWords(text: string): string[] | undefined {
   const lower = text.toLowerCase();
   const words: string[] = [];
   // The current word is `pending` (its part before an apostrophe) plus lower[start, i).
@@ -152,6 +154,9 @@ function asciiWords(text: string): string[] {
   // 0 outside a word, 1 in letters, 2 in digits.
   let kind = 0;
   for (let i = 0; i < lower.length; i += 1) {
+    // The text's own character: lowercasing may turn one beyond ASCII into ASCII (the Kelvin
+    // sign into "k"), and until the first such character both texts are the same, index for index.
+    if (text.charCodeAt(i) >= 0x80) return undefined;
     const code = lower.charCodeAt(i);
     if (code === APOSTROPHE || code === BACKTICK) {
       if (start >= 0) pending += lower.slice(start, i);

@@ -24,3 +24,68 @@ describe('withoutAskingManner: how the answer should be put is not what is asked
       expect(withoutAskingManner(query)).toBe(query);
   });
 });
+
+describe('withoutAskingManner: the closing phrase found without a leading run of separators', () => {
+  // The expression as it was, separators and all: the reference the faster form must agree with.
+  const MANNER =
+    /(?:in\s+(?:plain|simple|layman'?s|everyday|easy|basic)\s+(?:words|terms|english)|in\s+(?:one|a)\s+(?:sentence|line|nutshell|few\s+words)|(?:explained\s+|put\s+)?simply|briefly|in\s+short)/;
+  const END = new RegExp(`[\\s,;:-]*\\b${MANNER.source}(?=\\s*[?.!]*\\s*$)`, 'i');
+  const START = new RegExp(`^\\s*${MANNER.source}\\s*[,:;-]\\s*`, 'i');
+  const reference = (query: string) => {
+    const stripped = query.replace(START, '').replace(END, '');
+    return /[\p{L}\p{N}]/u.test(stripped) ? stripped : query;
+  };
+
+  it('strips what the old expression stripped, separators before the phrase included', () => {
+    for (const query of [
+      'What is SLAM , ;  - in plain words?',
+      'odometry:\u00a0briefly!',
+      'lidar -- simply put simply?',
+      'Explain PID, in a nutshell. ',
+      'in short',
+      ', briefly?',
+      'briefly, in short?',
+      'what is a costmap;in one sentence?!',
+      'IN SIMPLE TERMS, explain it in plain english',
+      'a-briefly',
+      'not briefly enough',
+      'robot\tin few words?',
+      'robot, in a few words?',
+    ])
+      expect(withoutAskingManner(query)).toBe(reference(query));
+  });
+
+  it('agrees with the old expression on random texts made of the phrases, separators and words', () => {
+    const parts = [
+      ' ',
+      ',',
+      ';',
+      ':',
+      '-',
+      '?',
+      '.',
+      '!',
+      '\t',
+      '\u00a0',
+      'in plain words',
+      'in a nutshell',
+      'briefly',
+      'simply',
+      'put simply',
+      'in short',
+      'robot',
+      'What is',
+      'a',
+      'in',
+      'é',
+    ];
+    let seed = 12345;
+    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed / 2 ** 31);
+    for (let i = 0; i < 5000; i += 1) {
+      let query = '';
+      const length = 1 + Math.floor(next() * 8);
+      for (let j = 0; j < length; j += 1) query += parts[Math.floor(next() * parts.length)];
+      expect(withoutAskingManner(query)).toBe(reference(query));
+    }
+  });
+});

@@ -34,8 +34,25 @@ export const QUERY_STOPWORDS: ReadonlySet<string> = new Set(
  */
 const ASKING_MANNER =
   /(?:in\s+(?:plain|simple|layman'?s|everyday|easy|basic)\s+(?:words|terms|english)|in\s+(?:one|a)\s+(?:sentence|line|nutshell|few\s+words)|(?:explained\s+|put\s+)?simply|briefly|in\s+short)/;
-const MANNER_AT_END = new RegExp(`[\\s,;:-]*\\b${ASKING_MANNER.source}(?=\\s*[?.!]*\\s*$)`, 'i');
+// The phrase closing the question. It goes with the separators before it (`[\s,;:-]*`), found
+// by stepping back from the phrase: written into the expression, that leading run made it try a
+// match at every character of every question (4x the time, on every route and every search).
+const MANNER_AT_END = new RegExp(`\\b${ASKING_MANNER.source}(?=\\s*[?.!]*\\s*$)`, 'i');
+const SEPARATOR = /[\s,;:-]/;
 const MANNER_AT_START = new RegExp(`^\\s*${ASKING_MANNER.source}\\s*[,:;-]\\s*`, 'i');
+
+/**
+ * `text` without its closing manner phrase and the separators before it: what replacing
+ * `[\s,;:-]*\b<manner>(?=…$)` gives. The leftmost such match starts the run of separators right
+ * before the leftmost phrase (a phrase starts with a letter, so no earlier run reaches a later one).
+ */
+function withoutMannerAtEnd(text: string): string {
+  const match = MANNER_AT_END.exec(text);
+  if (!match) return text;
+  let start = match.index;
+  while (start > 0 && SEPARATOR.test(text[start - 1]!)) start -= 1;
+  return text.slice(0, start) + text.slice(match.index + match[0].length);
+}
 
 /**
  * `query` without the phrase that says how the answer should be put ({@link ASKING_MANNER}), so
@@ -45,6 +62,8 @@ const MANNER_AT_START = new RegExp(`^\\s*${ASKING_MANNER.source}\\s*[,:;-]\\s*`,
  * withoutAskingManner('sensorimotor learning in plain words?'); // 'sensorimotor learning?'
  */
 export function withoutAskingManner(query: string): string {
-  const stripped = query.replace(MANNER_AT_START, '').replace(MANNER_AT_END, '');
+  const stripped = withoutMannerAtEnd(query.replace(MANNER_AT_START, ''));
+  // Nothing stripped (most questions): the query itself, without looking for a letter in it.
+  if (stripped === query) return query;
   return /[\p{L}\p{N}]/u.test(stripped) ? stripped : query;
 }
