@@ -14,9 +14,10 @@ import {
   type RoutingArbiterModel,
 } from './arbiter.js';
 import { createBookRegistry } from './book-registry.js';
-import { compileArbiter } from './compiled-arbiter.js';
+import { compileArbiter, type CompiledArbiter } from './compiled-arbiter.js';
 import { fitArbiter } from './fit-arbiter.js';
 import { headerOf, packArbiter, unpackArbiter } from './packed-arbiter.js';
+import { textWords } from './query-text.js';
 import { createRouter } from './router.js';
 import { readArbiter, ROUTING_ARBITER, ROUTING_ARBITER_FILE } from './routing-arbiter.js';
 import { sampleBookRouter } from '../test/sample-book-router.js';
@@ -237,6 +238,40 @@ describe("the compiled arbiter's memory of words", () => {
       expect(Array.from(filled.logits(query, result))).toEqual(
         Array.from(fresh.logits(query, result)),
       );
+  });
+});
+
+describe("the compiled arbiter reading the caller's word slots", () => {
+  it('gives the same logits with slots, fresh or filled, and never reads another arbiter’s', () => {
+    const packed = readArbiter(ROUTING_ARBITER_FILE);
+    const one = compileArbiter(packed);
+    const other = compileArbiter(derailleurModel());
+    const plain = compileArbiter(packed);
+    const result = decision();
+    for (const query of [
+      'What is a ROS 2 topic?',
+      'How does a bicycle derailleur work, and what is a costmap costmap?',
+      'derailleur derailleur',
+    ]) {
+      const words = textWords(query).words;
+      const slots = words.map(() => ({ arbiterOf: undefined, arbiterWord: undefined }));
+      const withSlots = (arbiter: CompiledArbiter) =>
+        Array.from(arbiter.logits(query, result, { ...EVIDENCE, words, slots }));
+      // First read fills the slots, the second reads them; the other arbiter finds them
+      // written by another and looks its words up itself, in turn.
+      for (let round = 0; round < 2; round += 1) {
+        expect(withSlots(one)).toEqual(Array.from(plain.logits(query, result, EVIDENCE)));
+        expect(withSlots(other)).toEqual(
+          Array.from(compileArbiter(derailleurModel()).logits(query, result, EVIDENCE)),
+        );
+      }
+      // Slots of other words (not the same split) are not read.
+      const stranger = words.map(() => ({ arbiterOf: undefined, arbiterWord: undefined }));
+      expect(
+        Array.from(one.logits(query, result, { ...EVIDENCE, words: [...words], slots: stranger })),
+      ).toEqual(Array.from(plain.logits(query, result, EVIDENCE)));
+      expect(stranger.every((slot) => slot.arbiterOf === undefined)).toBe(true);
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { softmax, softmaxInPlace } from './softmax.js';
 import type { RouteResult } from '../schema/index.js';
-import type { CompiledArbiter } from './compiled-arbiter.js';
+import type { ArbiterSlot, CompiledArbiter } from './compiled-arbiter.js';
 import type { Grounding } from './subject-grounding.js';
 import { round } from './phases/phase.js';
 import { normalizeWords, stemWord } from './query-text.js';
@@ -88,6 +88,13 @@ export interface ArbiterEvidence {
   keywords: Readonly<Record<string, { score: number }>>;
   probabilities: Readonly<Record<string, number>>;
   onTopic: boolean;
+  /**
+   * The question's words as the caller split them (`textWords`, the same array) and its slot for
+   * each word, index for index (see {@link ArbiterSlot}): no feature, only where the compiled
+   * arbiter finds what it knows of each word.
+   */
+  words?: readonly string[];
+  slots?: readonly ArbiterSlot[];
 }
 
 /** Uncovered subject words counted up to this many (more says no more). */

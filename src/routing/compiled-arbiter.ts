@@ -45,7 +45,7 @@ const WORD_CACHE_LIMIT = 20_000;
  * (`f=`) and of its character n-grams summed, side by side in one row of the kept words' one
  * array; `has` says which are there ({@link HAS_WORD}, {@link HAS_FIRST}, {@link HAS_GRAMS}).
  */
-interface ArbiterWord {
+export interface ArbiterWord {
   stem: string;
   has: number;
   /**
@@ -61,6 +61,18 @@ interface ArbiterWord {
    */
   part: number;
 }
+/**
+ * A place on the caller's own record of a word where an arbiter keeps its {@link ArbiterWord}
+ * (the router's word records are such places): found with the record the caller already holds,
+ * instead of by a lookup of the word in the arbiter's table on every route (in the server, a
+ * lookup and the table's memory cost more than the rest of reading the word). `arbiterOf` is the
+ * arbiter that wrote it: another arbiter reading the same records looks the word up as before.
+ */
+export interface ArbiterSlot {
+  arbiterOf: object | undefined;
+  arbiterWord: ArbiterWord | undefined;
+}
+
 const HAS_WORD = 1;
 const HAS_FIRST = 2;
 const HAS_GRAMS = 4;
@@ -286,6 +298,8 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
     }
     return false;
   };
+  // This arbiter, as the slots it writes name it.
+  const self = {};
   return {
     model: header,
     logits(query, decision, evidence) {
@@ -305,8 +319,22 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
       }
       recordCount = 0;
       question += 1;
-      for (const word of textWords(query).words) {
-        const record = wordOf(word);
+      const words = textWords(query).words;
+      // The caller's slots, when it split the same text (the same words array): its record of
+      // each word, index for index.
+      const slots = evidence?.words === words ? evidence.slots : undefined;
+      for (let i = 0; i < words.length; i += 1) {
+        const slot = slots?.[i];
+        let record: ArbiterWord;
+        if (slot !== undefined && slot.arbiterOf === self) {
+          record = slot.arbiterWord!;
+        } else {
+          record = wordOf(words[i]!);
+          if (slot !== undefined) {
+            slot.arbiterOf = self;
+            slot.arbiterWord = record;
+          }
+        }
         const at = recordCount;
         if (record.has & HAS_WORD && !stemCounted(record.stem, at))
           addFrom(logits, record.own ?? rows, record.at);

@@ -203,6 +203,9 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
         keywords: analyzed.keywords,
         probabilities: classification.probabilities,
         onTopic: analyzed.onTopic,
+        // The words the decision read and their records, where the arbiter keeps its own.
+        words: analyzed.text.words,
+        slots: analyzed.records,
       });
     return result;
   };

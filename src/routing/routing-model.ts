@@ -73,6 +73,8 @@ export interface AnalyzedQuery {
   bundles: FeatureBundle[];
   /** False when nothing in the query ties it to any agent's vocabulary (see {@link MIN_KNOWN_SHARE}). */
   onTopic: boolean;
+  /** The model's record of each word of `text`, index for index. */
+  records: readonly WordRecord[];
   /** What the book says about the query's subject; absent when the router has no book knowledge. */
   grounding?: Grounding;
 }
@@ -459,6 +461,7 @@ export function buildRoutingModel(
           features,
           bundles,
           onTopic,
+          records,
         };
         // Set, not spread in (see decide-clause.ts): the same keys in the same order.
         if (grounding) analyzed.grounding = grounding;

@@ -1,3 +1,4 @@
+import type { ArbiterSlot } from './compiled-arbiter.js';
 import type { FeatureBundle } from './intent-classifier.js';
 import type { CompiledKeyword } from './keyword-scorer.js';
 import type { StemKeys } from './query-features.js';
@@ -9,9 +10,10 @@ import type { WordFacts } from './subject-grounding.js';
  * about a topic and whether training saw it, its character n-grams and its grounding facts. Found
  * with one lookup per word instead of one lookup per fact in a table of its own (a dozen tables
  * and more per word): in the server the HTTP work between routes evicts those tables from the
- * processor's caches, and each lookup then costs a trip to memory.
+ * processor's caches, and each lookup then costs a trip to memory. The routing arbiter keeps what
+ * it knows of the word on it too ({@link ArbiterSlot}, written on first use).
  */
-export interface WordRecord {
+export interface WordRecord extends ArbiterSlot {
   /** The word as split from the question (lowercase). */
   readonly word: string;
   /** Its stem (`stemWord`). */
@@ -102,6 +104,8 @@ export function wordRecords(sources: WordRecordSources): RecordOf {
       bundle: sources.bundle(word),
       facts: sources.facts(word, stem),
       spelled,
+      arbiterOf: undefined,
+      arbiterWord: undefined,
     };
     record.meant = meant ?? record;
     return record;
