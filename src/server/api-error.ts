@@ -12,7 +12,8 @@ export type HttpOnlyCode =
   | 'expectation_failed'
   | 'host_not_allowed'
   | 'origin_not_allowed'
-  | 'store_unavailable';
+  | 'store_unavailable'
+  | 'shutting_down';
 
 /** An error as the HTTP API reports it: a status and the `{ error: { code, message, field } }` body. */
 export interface ApiError {
@@ -50,6 +51,7 @@ const STATUS: Record<ApiError['code'], ApiError['status']> = {
   model_unavailable: 503,
   model_not_configured: 503,
   store_unavailable: 503,
+  shutting_down: 503,
   timeout: 504,
   aborted: 503,
   budget_exceeded: 503,

@@ -107,7 +107,13 @@ export function createServer(
 export function buildServer(
   served: ServedAssistant,
   options: ServerOptions = {},
-): { app: Hono<ServerEnv>; fetch: AppFetch; close: () => Promise<void> } {
+): {
+  app: Hono<ServerEnv>;
+  fetch: AppFetch;
+  close: () => Promise<void>;
+  /** Stops the runs of open requests, which answer `shutting_down` (see `ServerEnv.stopping`). */
+  stop: () => void;
+} {
   const settings = serverSettings(served, options);
   const logger = options.logger ?? silentLogger;
   const { assistant, store } = served;
@@ -118,6 +124,11 @@ export function buildServer(
   const ping = health.ping;
 
   app.use(requestContext(logger));
+  const stopping = new AbortController();
+  app.use((c, next) => {
+    c.set('stopping', stopping.signal);
+    return next();
+  });
   // Before anything else answers: a page that is not the server's own gets nothing but the 403.
   const guard = requestGuard({
     listenHost: settings.host,
@@ -334,5 +345,5 @@ export function buildServer(
     const agent = await opened?.catch(() => undefined);
     await agent?.close();
   };
-  return { app, fetch, close };
+  return { app, fetch, close, stop: () => stopping.abort() };
 }

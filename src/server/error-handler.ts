@@ -22,6 +22,14 @@ export async function describeFailure(
   store: Pick<Store, 'ping'>,
 ): Promise<ApiError> {
   const log = c.get('logger');
+  // Stopped by the server's shutdown, not by the client, who is still there to read why.
+  if (c.get('stopping')?.aborted && !c.req.raw.signal?.aborted && isAbort(error)) {
+    log.info('shutdown_stopped_request', { method: c.req.method, path: c.req.path });
+    return apiError(
+      'shutting_down',
+      'The server is shutting down and stopped this request before it finished: send it again (a run with an id can be resumed once the server is back).',
+    );
+  }
   // A client that closed the connection is not a server failure: nobody reads the answer.
   if (c.req.raw.signal?.aborted || isAbort(error)) {
     log.info('client_disconnected', { method: c.req.method, path: c.req.path });

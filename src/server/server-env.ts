@@ -13,5 +13,10 @@ export interface ServerEnv {
     logger: Logger;
     /** Who is calling, when API keys are in use: a digest of the caller's key, never the key. */
     principal?: string;
+    /**
+     * Aborted when the server, shutting down, stops waiting for open requests: a run it started
+     * stops, and a stream says why in an `error` event before the connection is cut.
+     */
+    stopping?: AbortSignal;
   };
 }

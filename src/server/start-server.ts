@@ -16,6 +16,8 @@ import {
   type ServerOptions,
 } from './create-server.js';
 
+/** How long requests stopped at shutdown have to write why before their connections are cut. */
+const STOPPED_REQUESTS_GRACE_MS = 1_000;
 /** How long shutdown waits for open requests before cutting them off. */
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 
@@ -107,7 +109,7 @@ export async function startServer(
   served: ServedAssistant,
   options: StartServerOptions = {},
 ): Promise<RunningServer> {
-  const { fetch, close: closeParts } = buildServer(served, options);
+  const { fetch, close: closeParts, stop } = buildServer(served, options);
   const { port, host } = serverSettings(served, options);
   const logger = options.logger ?? silentLogger;
   const bound = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
@@ -177,7 +179,16 @@ export async function startServer(
         new Promise<void>((resolve) => (timer = setTimeout(resolve, bound))),
       ]);
       clearTimeout(timer);
-      if (open > 0) logger.warn('shutdown_cut_off', { open_requests: open, after_ms: bound });
+      if (open > 0) {
+        logger.warn('shutdown_cut_off', { open_requests: open, after_ms: bound });
+        // Their runs stop, and streams write an `error` event saying so, before the cut.
+        stop();
+        await Promise.race([
+          new Promise<void>((resolve) => (drained = resolve)),
+          new Promise<void>((resolve) => (timer = setTimeout(resolve, STOPPED_REQUESTS_GRACE_MS))),
+        ]);
+        clearTimeout(timer);
+      }
     }
     server.closeAllConnections();
     await stopped;
