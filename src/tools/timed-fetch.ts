@@ -38,26 +38,37 @@ export async function timedFetch(
   options: TimedFetchOptions,
 ): Promise<Response> {
   const doFetch = options.fetch ?? fetch;
-  const response = await boundedCall((signal) => doFetch(url, { ...init, signal }), {
-    what: options.service,
-    timeoutMs: options.timeoutMs,
-    ...(options.signal ? { signal: options.signal } : {}),
-    toError(cause, { cancelled, timedOut }) {
-      if (cancelled)
-        return new CohortError('aborted', `${options.service} request was cancelled.`, { cause });
-      if (timedOut)
+  // The bounded call's signal ends with the headers; the body is read after it returns. The
+  // deadline and the caller's signal go to fetch too, which aborts the body's stream with them: a
+  // service that sent its headers and then stalled held the read (and a research task) for good.
+  const deadlines = [
+    AbortSignal.timeout(options.timeoutMs),
+    ...(options.signal ? [options.signal] : []),
+  ];
+  const response = await boundedCall(
+    (signal) => doFetch(url, { ...init, signal: AbortSignal.any([signal, ...deadlines]) }),
+    {
+      what: options.service,
+      timeoutMs: options.timeoutMs,
+      ...(options.signal ? { signal: options.signal } : {}),
+      toError(cause, { cancelled, timedOut }) {
+        if (cancelled)
+          return new CohortError('aborted', `${options.service} request was cancelled.`, { cause });
+        // The body's deadline (the same length) may fire a moment before the call's own.
+        if (timedOut || (cause instanceof Error && cause.name === 'TimeoutError'))
+          return new CohortError(
+            'timeout',
+            `${options.service} did not answer within ${options.timeoutMs} ms; try again or raise the timeout.`,
+            { cause },
+          );
         return new CohortError(
-          'timeout',
-          `${options.service} did not answer within ${options.timeoutMs} ms; try again or raise the timeout.`,
+          'retrieval_unavailable',
+          `${options.service} is unreachable: ${cause instanceof Error ? cause.message : String(cause)}. Check the network and the base URL.`,
           { cause },
         );
-      return new CohortError(
-        'retrieval_unavailable',
-        `${options.service} is unreachable: ${cause instanceof Error ? cause.message : String(cause)}. Check the network and the base URL.`,
-        { cause },
-      );
+      },
     },
-  });
+  );
   if (!response.ok) {
     const body = (await readCappedBody(response, ERROR_BODY_BYTES).catch(() => ({ text: '' })))
       .text;

@@ -113,6 +113,27 @@ describe('API answers are read up to a size', () => {
   }, 30_000);
 });
 
+describe('paper searches: the deadline covers the body', () => {
+  // Found by an outside tester: the deadline ended with the headers, so a service that sent them
+  // and then stalled held the search (and the research task) until the tool call's own limit.
+  it('arxivSearch and semanticScholarSearch time out on an answer that stalls mid-body', async () => {
+    const options = { baseUrl: `${base}/stall`, timeoutMs: 150 };
+    const within = <T>(search: Promise<T>) =>
+      Promise.race([
+        search,
+        new Promise<string>((resolve) => setTimeout(() => resolve('still waiting'), 5_000)),
+      ]);
+    expect(await within(arxivSearch('robots', options))).toMatchObject({
+      ok: false,
+      code: 'timeout',
+      error: expect.stringContaining('arXiv') as unknown,
+    });
+    expect(
+      await within(semanticScholarSearch('robots', { ...options, apiKey: 'k' })),
+    ).toMatchObject({ ok: false, code: 'timeout' });
+  }, 30_000);
+});
+
 describe('fetchReadable bounds', () => {
   const read = (path: string, extra: Parameters<typeof fetchReadable>[1] = {}) =>
     fetchReadable(`${base}${path}`, { allowPrivateNetwork: true, timeoutMs: 150, ...extra });
