@@ -253,6 +253,30 @@ describe('loadConfig', () => {
     );
   });
 
+  it('names a deeply nested .mcp.json server instead of overflowing the stack', () => {
+    // Found by an outside tester: every command said 'unexpected error: Maximum call stack size
+    // exceeded' reading ${VAR} in a server definition nested 100,000 levels deep.
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-config-'));
+    const depth = 100_000;
+    writeFileSync(
+      join(dir, '.mcp.json'),
+      `{"mcpServers": ${'{"a": '.repeat(depth)}1${'}'.repeat(depth)}}`,
+    );
+    expect(() => loadConfig({ env: {}, cwd: dir })).toThrow(
+      'mcpServers.a: an MCP server needs "command" (stdio) or "url" (streamable HTTP)',
+    );
+    writeFileSync(
+      join(dir, '.mcp.json'),
+      '{"mcpServers": {"a": {"command": "${TOOL:-x}", "args": ["${ARG}"], "env": {"K": "${V}"}}}}',
+    );
+    const env = { ARG: 'one', V: 'two', COHORT_TRUST_PROJECT_MCP: '1' };
+    expect(loadConfig({ env, cwd: dir }).mcpServers.a).toMatchObject({
+      command: 'x',
+      args: ['one'],
+      env: { K: 'two' },
+    });
+  });
+
   it('takes CORS origins as browsers send them and names one that is not', () => {
     const origins = (value: string) =>
       loadConfig({ env: { COHORT_CORS_ORIGINS: value }, cwd }).server.corsOrigins;

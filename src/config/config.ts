@@ -529,17 +529,29 @@ function projectMcpServers(
   return { merged: expandEnv({ ...objectOr(fromProject), ...fromConfig }, env), project };
 }
 
-/** Replaces `${VAR}` and `${VAR:-default}` in every string with the environment's value. */
-function expandEnv(value: unknown, env: Env): unknown {
+/**
+ * How deep {@link expandEnv} reads: a server's strings are at most three levels down
+ * (`name.env.VAR`, `name.args[0]`); what lies deeper is no server definition, and the schema
+ * refuses it as written.
+ */
+const EXPAND_ENV_DEPTH = 4;
+
+/**
+ * Replaces `${VAR}` and `${VAR:-default}` in every string with the environment's value, down to
+ * {@link EXPAND_ENV_DEPTH} levels: a `.mcp.json` nested 100,000 levels deep overflowed the stack
+ * here ('unexpected error: Maximum call stack size exceeded' from every command).
+ */
+function expandEnv(value: unknown, env: Env, depth = 0): unknown {
   if (typeof value === 'string')
     return value.replace(
       /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
       (_, name: string, fallback?: string) => env[name] ?? fallback ?? '',
     );
-  if (Array.isArray(value)) return value.map((item) => expandEnv(item, env));
+  if (depth >= EXPAND_ENV_DEPTH) return value;
+  if (Array.isArray(value)) return value.map((item) => expandEnv(item, env, depth + 1));
   if (value && typeof value === 'object')
     return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [key, expandEnv(inner, env)]),
+      Object.entries(value).map(([key, inner]) => [key, expandEnv(inner, env, depth + 1)]),
     );
   return value;
 }
