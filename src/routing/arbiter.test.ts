@@ -164,6 +164,25 @@ describe('what the rules knew, as features', () => {
       ['on', 1],
     ]);
   });
+  it('reads the probabilities best first when the ranking is given, whatever their own order', () => {
+    const ranked = [
+      { label: 'hardware', probability: 0.5 },
+      { label: 'module_info', probability: 0.3 },
+      { label: 'book', probability: 0.2 },
+    ];
+    // The classifier's object holds them in its labels' order; the ranking decides the order.
+    const inLabelOrder = {
+      ...EVIDENCE,
+      probabilities: { book: 0.2, hardware: 0.5, module_info: 0.3 },
+    };
+    expect(evidenceFeatures({ ...inLabelOrder, ranked })).toEqual(evidenceFeatures(EVIDENCE));
+    const compiled = compileArbiter(unpackArbiter(readArbiter(ROUTING_ARBITER_FILE)));
+    const result = decision();
+    const expected = Array.from(compiled.logits('What is a costmap?', result, EVIDENCE));
+    expect(
+      Array.from(compiled.logits('What is a costmap?', result, { ...inLabelOrder, ranked })),
+    ).toEqual(expected);
+  });
   it('changes a decision through the same path as the words do', () => {
     // A model whose only weight is on "most of the subject uncovered": book over the rules' pick.
     const model: RoutingArbiterModel = {

@@ -87,6 +87,12 @@ export interface ArbiterEvidence {
     | undefined;
   keywords: Readonly<Record<string, { score: number }>>;
   probabilities: Readonly<Record<string, number>>;
+  /**
+   * The same probabilities best first (the classifier's `ranked`): the order they are read in
+   * when given, else `probabilities`' own order. The shipped arbiter was fitted on them best
+   * first, and the logits are sums, so the order keeps them the same to the bit.
+   */
+  ranked?: ReadonlyArray<{ label: string; probability: number }>;
   onTopic: boolean;
   /**
    * The question's words as the caller split them (`textWords`, the same array) and its slot for
@@ -126,8 +132,12 @@ export function evidenceFeatures(evidence: ArbiterEvidence): ArbiterFeature[] {
     const score = evidence.keywords[agent]!.score;
     if (score !== 0) features.push([`k=${agent}`, score]);
   }
-  for (const agent in evidence.probabilities)
-    features.push([`q=${agent}`, evidence.probabilities[agent]!]);
+  if (evidence.ranked)
+    for (const { label, probability } of evidence.ranked)
+      features.push([`q=${label}`, probability]);
+  else
+    for (const agent in evidence.probabilities)
+      features.push([`q=${agent}`, evidence.probabilities[agent]!]);
   if (evidence.onTopic) features.push(['on', 1]);
   return features;
 }

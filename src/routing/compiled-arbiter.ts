@@ -277,8 +277,12 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
       const score = evidence.keywords[agent]!.score;
       if (score !== 0) add(logits, keywordScores.get(agent), score);
     }
-    for (const agent in evidence.probabilities)
-      add(logits, probabilities.get(agent), evidence.probabilities[agent]!);
+    if (evidence.ranked)
+      for (const { label, probability } of evidence.ranked)
+        add(logits, probabilities.get(label), probability);
+    else
+      for (const agent in evidence.probabilities)
+        add(logits, probabilities.get(agent), evidence.probabilities[agent]!);
     if (evidence.onTopic) add(logits, onTopic, 1);
   };
   // The question being read, numbered so that a pair is counted once in it.

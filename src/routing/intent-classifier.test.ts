@@ -31,6 +31,15 @@ describe('trainIntentClassifier', () => {
     expect(Object.values(result.probabilities).reduce((a, b) => a + b, 0)).toBeCloseTo(1);
     expect(result.coverage).toBe(1);
   });
+  it("keys the probabilities in the labels' order whatever the ranking, with the ranking's numbers", () => {
+    // 'b' ranks first here, 'a' in the next: both objects list 'a' then 'b' (one shape).
+    for (const feature of ['w:banana', 'w:apple']) {
+      const result = classifier.classify(new Map([[feature, 1]]));
+      expect(Object.keys(result.probabilities)).toEqual(['a', 'b']);
+      for (const { label, probability } of result.ranked)
+        expect(result.probabilities[label]).toBe(probability);
+    }
+  });
   it('is uniform on features it never saw', () => {
     const result = classifier.classify(new Map([['w:zebra', 1]]));
     expect(result.coverage).toBe(0);

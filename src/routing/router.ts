@@ -202,6 +202,7 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
         grounding: analyzed.grounding,
         keywords: analyzed.keywords,
         probabilities: classification.probabilities,
+        ranked: classification.ranked,
         onTopic: analyzed.onTopic,
         // The words the decision read and their records, where the arbiter keeps its own.
         words: analyzed.text.words,
@@ -252,7 +253,10 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
         result,
         keywords: analyzed.keywords,
         intent: { cues: analyzed.cues.cues, main: analyzed.cues.intent },
-        probabilities: classification.probabilities,
+        // Best first, as explanations have always listed them.
+        probabilities: Object.fromEntries(
+          classification.ranked.map(({ label, probability }) => [label, probability]),
+        ),
         corrections: analyzed.corrections,
         onTopic: analyzed.onTopic,
         ...(analyzed.grounding ? { grounding: analyzed.grounding } : {}),

@@ -28,9 +28,20 @@ export const PHASES: readonly Phase[] = [
   intentPhase,
 ];
 
-/** The scores rounded for the result, in the same key order (no entry arrays). */
-function roundedScores(scores: Readonly<Record<string, number>>): Record<string, number> {
+/**
+ * The scores rounded for the result, in the same key order (no entry arrays); the classifier's
+ * probabilities best first, from `ranked` (results have always listed them so; the classifier
+ * keeps its own object in the labels' order).
+ */
+function roundedScores(
+  scores: Readonly<Record<string, number>>,
+  ranked: Classification['ranked'] | undefined,
+): Record<string, number> {
   const rounded: Record<string, number> = {};
+  if (ranked) {
+    for (const { label, probability } of ranked) rounded[label] = round(probability);
+    return rounded;
+  }
   for (const name of Object.keys(scores)) rounded[name] = round(scores[name] as number);
   return rounded;
 }
@@ -77,7 +88,10 @@ export function decideClause(
     routingReason: decision!.reason + corrected,
     isMultiDomain: secondary.length > 0,
     phase,
-    scores: roundedScores(scores),
+    scores: roundedScores(
+      scores,
+      scores === context.classification.probabilities ? context.classification.ranked : undefined,
+    ),
   };
   // Set after, in the same key order, rather than spread in: spreading copies by looking each
   // object's shape up, on every clause of every question.
