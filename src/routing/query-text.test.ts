@@ -26,13 +26,24 @@ describe('normalizeWords', () => {
     "'",
     'Crème brûlée — déjà vu?',
     'Ünïcödé and ASCII mixed: nav2’s costmap',
-    // Beyond ASCII only after ASCII words, or one that lowercases into ASCII (the Kelvin sign).
+    // Beyond ASCII only after ASCII words, or the one character that lowercases into ASCII (the
+    // Kelvin sign: a test over every code point in the test below).
     "Schrödinger's cat in ROS2",
     '\u212Aelvin scale, ros2 humble',
     'what is a costmap?\u00a0',
     'İstanbul robots',
   ])('gives the same words as the regular expressions for %j', (text) => {
     expect(normalizeWords(text)).toEqual(reference(text));
+  });
+  it('gives the same words for every character beyond ASCII that lowercases into ASCII', () => {
+    for (let code = 0x80; code <= 0x10ffff; code += 1) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const char = String.fromCodePoint(code);
+      const lower = char.toLowerCase();
+      if ([...lower].some((c) => c.charCodeAt(0) >= 0x80)) continue;
+      const text = `a${char}b ${char}2 x`;
+      expect(normalizeWords(text)).toEqual(reference(text));
+    }
   });
   it('gives the same words on random ASCII text, control characters (line breaks) included', () => {
     const alphabet = 'aZ09 \'`-_.?!,;:/\\+()[]{}"#@Qz\n\r\t\u0000\u001f\u007f';

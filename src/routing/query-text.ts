@@ -154,10 +154,11 @@ function asciiWords(text: string): string[] | undefined {
   // 0 outside a word, 1 in letters, 2 in digits.
   let kind = 0;
   for (let i = 0; i < lower.length; i += 1) {
-    // The text's own character: lowercasing may turn one beyond ASCII into ASCII (the Kelvin
-    // sign into "k"), and until the first such character both texts are the same, index for index.
-    if (text.charCodeAt(i) >= 0x80) return undefined;
+    // Read in the lowercased text (flat, where the text may be a slice of another, slower to
+    // read character by character). The one character beyond ASCII that lowercases into ASCII
+    // is the Kelvin sign ("k"), which Unicode's decomposition reads as "K" too: the same words.
     const code = lower.charCodeAt(i);
+    if (code >= 0x80) return undefined;
     if (code === APOSTROPHE || code === BACKTICK) {
       if (start >= 0) pending += lower.slice(start, i);
       start = -1;
