@@ -398,6 +398,32 @@ describe('runCodingAgent with skills', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('ends a run at tools.runTimeoutSeconds, stopping the command in flight', async () => {
+    // Each call had a limit (tools.callTimeoutSeconds), the run none: a model calling slow tools
+    // held it for up to model.maxSteps times that.
+    const main = createScriptedModel(
+      () => ({ toolCalls: [{ toolName: 'bash', input: { command: 'sleep 600' } }] }),
+      RECORDED,
+    );
+    const started = Date.now();
+    const result = await runCodingAgent({
+      request: 'run the long job',
+      workspace,
+      home,
+      config: config({
+        permissions: { allow: ['Bash'] },
+        tools: { bashTimeoutSeconds: 600, runTimeoutSeconds: 1 },
+        sandbox: { enabled: findBwrap(undefined) !== undefined },
+      }),
+      model: () => main,
+    });
+    expect(Date.now() - started).toBeLessThan(8000);
+    expect(result.finishReason).toBe('budget');
+    expect(result.stopMessage).toContain(
+      'time limit of 1 s; what was running was stopped. Ask for less at once, or raise tools.runTimeoutSeconds (COHORT_RUN_TIMEOUT).',
+    );
+  });
+
   it('enforces allowed-tools: a disallowed call is refused, not run', async () => {
     const main = createScriptedModel(
       (call) =>

@@ -370,6 +370,10 @@ async function runWithTools(
     maxSteps: config.model.maxSteps,
     timeoutMs: config.model.timeoutSeconds * 1000,
     toolTimeoutMs: config.tools.callTimeoutSeconds * 1000,
+    budget: {
+      maxMs: config.tools.runTimeoutSeconds * 1000,
+      maxMsSetting: 'tools.runTimeoutSeconds (COHORT_RUN_TIMEOUT)',
+    },
     maxRetries: config.model.maxRetries,
     ...(config.model.temperature !== undefined ? { temperature: config.model.temperature } : {}),
     ...(options.signal ? { signal: options.signal } : {}),

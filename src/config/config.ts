@@ -268,6 +268,13 @@ export const CohortConfig = z.object({
        * model reads why. Approval waits are not counted.
        */
       callTimeoutSeconds: seconds(600),
+      /**
+       * Time limit of one coding run (a request to the coding assistant, up to its answer or a
+       * pause for approval): then what is running is stopped and the run ends (finish reason
+       * `budget`, saying so). Without it a model that kept calling slow tools held a run for up
+       * to model.maxSteps times callTimeoutSeconds (hours).
+       */
+      runTimeoutSeconds: seconds(3600),
       maxOutputChars: z.number().int().positive().default(30_000),
     })
     .prefault({}),

@@ -124,6 +124,7 @@ const ENV_SETTINGS: readonly EnvSetting[] = [
   setting('tools.semanticScholarApiKey', 'SEMANTIC_SCHOLAR_API_KEY'),
   setting('tools.semanticScholarBaseUrl', 'SEMANTIC_SCHOLAR_BASE_URL'),
   setting('tools.callTimeoutSeconds', 'COHORT_TOOL_TIMEOUT', number),
+  setting('tools.runTimeoutSeconds', 'COHORT_RUN_TIMEOUT', number),
   setting('telemetry.otlpEndpoint', 'OTEL_EXPORTER_OTLP_ENDPOINT'),
   setting('telemetry.otlpTracesEndpoint', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'),
   setting('telemetry.otlpProtocol', [

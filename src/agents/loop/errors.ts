@@ -13,6 +13,11 @@ export function budgetMessage(kind: 'tokens' | 'turns', used: number, limit: num
     : `Stopped: the run used ${countOf(used, 'turn')}, its budget is ${limit}.`;
 }
 
+/** Why a run stopped at its time limit (`LoopBudget.maxMs`), and what raises it. */
+export function timeLimitMessage(limitMs: number, setting: string | undefined): string {
+  return `Stopped: the run reached its time limit of ${limitMs / 1000} s; what was running was stopped.${setting ? ` Ask for less at once, or raise ${setting}.` : ''}`;
+}
+
 /** The tool error the model sees when it calls a tool it may not use here. */
 export function refusedToolMessage(name: string): string {
   return `tool ${name} is not allowed here`;

@@ -128,6 +128,43 @@ describe('runLoop', () => {
     });
   });
 
+  it('ends a run at budget.maxMs, stopping the tool calls in flight, apart from a cancellation', async () => {
+    // Found by an outside tester: a run had no overall limit, only each call's.
+    let aborted = false;
+    const slow = defineTool({
+      name: 'slow',
+      description: 'Takes its time.',
+      inputSchema: z.object({}),
+      execute: (_input, { signal }) =>
+        new Promise(() => signal.addEventListener('abort', () => (aborted = true))),
+    });
+    const started = Date.now();
+    const result = await runLoop({
+      ...base,
+      model: scripted([toolCallStep('slow', {}), textStep('never read')]),
+      messages: ask,
+      tools: [slow],
+      budget: { maxMs: 300, maxMsSetting: 'tools.runTimeoutSeconds' },
+    });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(aborted).toBe(true);
+    expect(result.finishReason).toBe('budget');
+    expect(result.stopMessage).toBe(
+      'Stopped: the run reached its time limit of 0.3 s; what was running was stopped. Ask for less at once, or raise tools.runTimeoutSeconds.',
+    );
+    const cancel = new AbortController();
+    const cancelled = runLoop({
+      ...base,
+      model: scripted([toolCallStep('slow', {}), textStep('never read')]),
+      messages: ask,
+      tools: [slow],
+      budget: { maxMs: 60_000 },
+      signal: cancel.signal,
+    });
+    setTimeout(() => cancel.abort(), 100);
+    expect((await cancelled).finishReason).toBe('aborted');
+  });
+
   it('refuses a tool that is not allowed here without running it', async () => {
     const executed: Array<{ a: number; b: number }> = [];
     const model = scripted([toolCallStep('add', { a: 1, b: 1 }), textStep('I cannot add.')]);

@@ -6,7 +6,7 @@ import type {
 } from '@ai-sdk/provider';
 import type { AssistantContent, ModelMessage } from 'ai';
 import { CohortError, isCohortError } from '../../errors/index.js';
-import { budgetMessage, stepCapMessage } from './errors.js';
+import { budgetMessage, stepCapMessage, timeLimitMessage } from './errors.js';
 import {
   executeToolCalls,
   parseToolInput,
@@ -74,7 +74,11 @@ export async function* runLoopStream(options: LoopOptions): AsyncGenerator<LoopE
     download: undefined,
   });
   const messages: ModelMessage[] = [...options.messages];
-  const signal = options.signal ?? NEVER;
+  // The run's time limit stops what is in flight as a cancellation does, but is reported apart.
+  const deadline = budget?.maxMs !== undefined ? AbortSignal.timeout(budget.maxMs) : undefined;
+  const signal = deadline
+    ? AbortSignal.any([options.signal ?? NEVER, deadline])
+    : (options.signal ?? NEVER);
   const usage = emptyUsage();
   const calls: LoopCall[] = [];
   const toolCalls: LoopToolCall[] = [];
@@ -99,13 +103,17 @@ export async function* runLoopStream(options: LoopOptions): AsyncGenerator<LoopE
       ...(pending ? { pending } : {}),
     },
   });
+  const stopped = () =>
+    deadline?.aborted && !options.signal?.aborted && budget?.maxMs !== undefined
+      ? finish('budget', timeLimitMessage(budget.maxMs, budget.maxMsSetting))
+      : finish('aborted', 'The run was cancelled.');
   const end = function* (event: LoopEvent & { type: 'finish' }): Generator<LoopEvent, LoopResult> {
     yield event;
     return event.result;
   };
 
   for (;;) {
-    if (signal.aborted) return yield* end(finish('aborted', 'The run was cancelled.'));
+    if (signal.aborted) return yield* end(stopped());
     if (step >= maxSteps) return yield* end(finish('max_steps', stepCapMessage(maxSteps)));
     if (budget?.maxTurns !== undefined && step >= budget.maxTurns) {
       return yield* end(finish('budget', budgetMessage('turns', step, budget.maxTurns)));
@@ -138,14 +146,13 @@ export async function* runLoopStream(options: LoopOptions): AsyncGenerator<LoopE
         timeoutMs: options.timeoutMs,
         maxRetries: options.maxRetries ?? 2,
         retryDelayMs: options.retryDelayMs,
-        signal: options.signal,
+        signal,
         ...(options.maxOutputChars !== undefined ? { maxOutputChars: options.maxOutputChars } : {}),
       });
     } catch (error) {
       chat?.fail(error);
       chat?.end();
-      if (isCohortError(error, 'aborted'))
-        return yield* end(finish('aborted', 'The run was cancelled.'));
+      if (isCohortError(error, 'aborted')) return yield* end(stopped());
       throw error;
     }
     chat?.end({
@@ -201,7 +208,7 @@ export async function* runLoopStream(options: LoopOptions): AsyncGenerator<LoopE
     try {
       executed = await executeToolCalls(outcome.toolCalls, table, signal, options.span);
     } catch (error) {
-      if (signal.aborted) return yield* end(finish('aborted', 'The run was cancelled.'));
+      if (signal.aborted) return yield* end(stopped());
       throw error;
     }
     const done = executed.filter((call) => call.paused === undefined);

@@ -120,7 +120,14 @@ async function executeInSpan(
   // The call's own signal: aborted with the run, or when the call runs past its time (bash then
   // kills its whole process tree, a fetch or an MCP request is cancelled).
   const stop = new AbortController();
-  const onRunAbort = () => stop.abort(signal.reason);
+  // A run that ends (cancelled, or at its time limit) does not wait for a tool that ignores its
+  // signal: such a call held a cancelled run until its own limit.
+  let runEnded: () => void = () => undefined;
+  const ended = new Promise<'run-ended'>((resolve) => (runEnded = () => resolve('run-ended')));
+  const onRunAbort = () => {
+    stop.abort(signal.reason);
+    runEnded();
+  };
   signal.addEventListener('abort', onRunAbort, { once: true });
   if (signal.aborted) onRunAbort();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -135,7 +142,9 @@ async function executeInSpan(
         ...(span ? { span } : {}),
       }),
       overTime,
+      ended,
     ]);
+    if (output === 'run-ended') throw signal.reason;
     if (output === 'over-time' && !signal.aborted) {
       // A tool that ignores its signal is left behind; the run goes on without its result.
       stop.abort(new Error('tool call timed out'));

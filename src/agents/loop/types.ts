@@ -33,6 +33,13 @@ export interface LoopBudget {
   maxTokens?: number;
   /** Model calls. */
   maxTurns?: number;
+  /**
+   * Wall time of the whole run, in milliseconds: then the model call or tool calls in flight are
+   * stopped (as a cancellation stops them) and the run ends with finish reason `budget`.
+   */
+  maxMs?: number;
+  /** The setting that gives `maxMs`, named in the message of a run it stopped. */
+  maxMsSetting?: string;
 }
 
 /** Why a run ended. */
