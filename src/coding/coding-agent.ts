@@ -159,7 +159,7 @@ export interface CodingAgentResult {
   sessionAllow: string[];
 }
 
-function skillResourceTool(skill: Skill): LoopTool {
+function skillResourceTool(skill: Skill, maxChars: number): LoopTool {
   return defineTool({
     name: SKILL_RESOURCE_TOOL_NAME,
     description: `Read a file from the active skill "${skill.name}" (under references/, scripts/ or assets/).`,
@@ -168,7 +168,7 @@ function skillResourceTool(skill: Skill): LoopTool {
     }),
     execute: async ({ path }) => {
       try {
-        return { ok: true, path, content: readSkillResource(skill, path) };
+        return { ok: true, path, content: readSkillResource(skill, path, maxChars) };
       } catch (error) {
         return toolFailure(error);
       }
@@ -337,7 +337,8 @@ async function runWithTools(
   const tools: LoopTool[] = [...baseTools];
   if (config.subagents.maxDepth > 0) tools.push(createTaskTool(env));
   const resources = skill ? listSkillResources(skill) : [];
-  if (skill && resources.length > 0) tools.push(skillResourceTool(skill));
+  if (skill && resources.length > 0)
+    tools.push(skillResourceTool(skill, config.tools.maxOutputChars));
   const allowed = allowedToolsFor(
     skill,
     tools.map((tool) => tool.name),

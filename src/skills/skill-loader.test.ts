@@ -6,7 +6,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { namedPipe } from '../test/named-pipe.js';
 import { parseSkillFile } from './skill-file.js';
 import { loadSkills, type SkillCatalog } from './skill-loader.js';
-import { listSkillResources, readSkillResource } from './skill-resources.js';
+import {
+  listSkillResources,
+  MAX_LISTED_SKILL_RESOURCES,
+  readSkillResource,
+} from './skill-resources.js';
 
 const base = mkdtempSync(join(tmpdir(), 'cohort-skills-'));
 const workspace = join(base, 'ws');
@@ -239,6 +243,25 @@ describe('skill resources', () => {
     expect(() => readSkillResource(pdf, 'references/../../../secret.txt')).toThrow(/\.\./);
     expect(() => readSkillResource(pdf, join(base, 'secret.txt'))).toThrow(/outside/);
     expect(() => readSkillResource(pdf, 'references/leak.md')).toThrow(/symlink/);
+  });
+  it('reads a large resource only up to the output bound, and names a binary one', () => {
+    // Found by an outside tester: a 5 MB reference went into the model's prompt whole, and a
+    // 300 MB asset was read into memory (2.4 GB at the peak).
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-skill-big-'));
+    mkdirSync(join(dir, 'references'));
+    mkdirSync(join(dir, 'assets'));
+    writeFileSync(join(dir, 'references', 'huge.md'), 'word '.repeat(1_000_000));
+    writeFileSync(join(dir, 'assets', 'model.bin'), Buffer.alloc(1_000_000));
+    for (let i = 0; i < 300; i++) writeFileSync(join(dir, 'assets', `frame-${i}.txt`), 'x');
+    const big = { name: 'big', dir };
+    const text = readSkillResource(big, 'references/huge.md', 1_000);
+    expect(text.length).toBeLessThan(1_200);
+    expect(text).toContain('characters cut');
+    expect(text).toContain('the file has 5000000 bytes; the first 4000 were read');
+    expect(readSkillResource(big, 'assets/model.bin')).toBe(
+      '[assets/model.bin is a binary file of 1000000 bytes; it is not shown as text.]',
+    );
+    expect(listSkillResources(big)).toHaveLength(MAX_LISTED_SKILL_RESOURCES);
   });
 });
 

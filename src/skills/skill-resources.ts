@@ -1,23 +1,33 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { CohortError } from '../errors/index.js';
-import { createWorkspace } from '../tools/index.js';
+import { createWorkspace, DEFAULT_MAX_OUTPUT_CHARS, truncateText } from '../tools/index.js';
 import type { Skill } from './skill-file.js';
 
 /** The folders of a skill read only on demand (Agent Skills format). */
 export const SKILL_RESOURCE_FOLDERS = ['references', 'scripts', 'assets'] as const;
+/**
+ * Most resources a skill lists to the model: their names go into the prompt, and a cloned
+ * repository's skill may hold a dataset of thousands of files.
+ */
+export const MAX_LISTED_SKILL_RESOURCES = 200;
 
 function walk(dir: string, out: string[]): void {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) walk(path, out);
-    else if (entry.isFile()) out.push(path);
+  const pending = [dir];
+  while (pending.length > 0 && out.length <= MAX_LISTED_SKILL_RESOURCES) {
+    const current = pending.pop() as string;
+    for (const entry of readdirSync(current, { withFileTypes: true })) {
+      const path = join(current, entry.name);
+      if (entry.isDirectory()) pending.push(path);
+      else if (entry.isFile()) out.push(path);
+    }
   }
 }
 
 /**
  * The files under a skill's `references/`, `scripts/` and `assets/`, relative to the skill folder,
- * without reading them (progressive disclosure: the model asks for what it needs).
+ * without reading them (progressive disclosure: the model asks for what it needs); at most
+ * {@link MAX_LISTED_SKILL_RESOURCES} of them.
  *
  * @example
  * listSkillResources(skill); // ['references/checklist.md', 'scripts/lint.sh']
@@ -28,17 +38,27 @@ export function listSkillResources(skill: Pick<Skill, 'dir'>): string[] {
     const dir = join(skill.dir, folder);
     if (existsSync(dir) && statSync(dir).isDirectory()) walk(dir, out);
   }
-  return out.map((path) => relative(skill.dir, path).split(sep).join('/')).sort();
+  return out
+    .map((path) => relative(skill.dir, path).split(sep).join('/'))
+    .sort()
+    .slice(0, MAX_LISTED_SKILL_RESOURCES);
 }
 
 /**
- * Reads one resource of a skill. The path must be inside `references/`, `scripts/` or `assets/`
- * of that skill; `..`, absolute paths elsewhere and symlinks out are refused (`forbidden`).
+ * Reads one resource of a skill, cut to `maxChars` as every tool's output is (the file is read
+ * up to four bytes a character, not whole). The path must be inside `references/`, `scripts/` or
+ * `assets/` of that skill; `..`, absolute paths elsewhere and symlinks out are refused
+ * (`forbidden`). A file holding NUL bytes is named as binary, not shown. A 5 MB reference went
+ * into the model's prompt whole, and a 300 MB asset was read into memory (2.4 GB at its peak).
  *
  * @example
  * readSkillResource(skill, 'references/checklist.md');
  */
-export function readSkillResource(skill: Pick<Skill, 'dir' | 'name'>, path: string): string {
+export function readSkillResource(
+  skill: Pick<Skill, 'dir' | 'name'>,
+  path: string,
+  maxChars: number = DEFAULT_MAX_OUTPUT_CHARS,
+): string {
   const folder = createWorkspace(skill.dir);
   const real = folder.resolve(path);
   const top = folder.relative(real).split('/')[0] ?? '';
@@ -58,5 +78,20 @@ export function readSkillResource(skill: Pick<Skill, 'dir' | 'name'>, path: stri
       },
     );
   }
-  return readFileSync(real, 'utf8');
+  const size = statSync(real).size;
+  const bytes = Buffer.alloc(Math.min(size, maxChars * 4));
+  const handle = openSync(real, 'r');
+  let read = 0;
+  try {
+    read = readSync(handle, bytes, 0, bytes.length, 0);
+  } finally {
+    closeSync(handle);
+  }
+  const head = bytes.subarray(0, read);
+  if (head.includes(0))
+    return `[${path} is a binary file of ${size} bytes; it is not shown as text.]`;
+  const { text } = truncateText(head.toString('utf8'), maxChars);
+  return read < size
+    ? `${text}\n… [the file has ${size} bytes; the first ${read} were read]`
+    : text;
 }
