@@ -316,7 +316,13 @@ async function runWithTools(
         ...(options.home ? { home: options.home } : {}),
       }),
     ).map((tool) => defineTool(tool));
-  if (mcp) baseTools = [...baseTools, ...mcpTools(mcp).map((tool) => defineTool(tool))];
+  if (mcp)
+    baseTools = [
+      ...baseTools,
+      ...mcpTools(mcp, { maxOutputChars: config.tools.maxOutputChars }).map((tool) =>
+        defineTool(tool),
+      ),
+    ];
   const tracker = createSubagentTracker();
   const env: SubagentEnvironment = {
     model: options.model,

@@ -2,6 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { CohortError } from '../../errors/index.js';
 import { GEN_AI, type TraceSpan } from '../../telemetry/index.js';
+import { DEFAULT_MAX_OUTPUT_CHARS, truncateText } from '../truncate-text.js';
 import type { McpClientPool, McpRemoteTool } from './mcp-client-pool.js';
 import { mcpToolName } from './mcp-tool-name.js';
 
@@ -111,7 +112,9 @@ export interface McpTool {
 /**
  * The connected servers' tools as loop tools named `mcp__<server>__<tool>`, each call an `mcp
  * tools/call` span under the tool call's span. A tool error result, a refusal by `permit`, or a
- * server that died since is an error the model reads; the run goes on.
+ * server that died since is an error the model reads; the run goes on. What a call returns is
+ * cut to `maxOutputChars` (default {@link DEFAULT_MAX_OUTPUT_CHARS}) as the other tools' output
+ * is: a server's answer may be up to 10 MiB, and went into the model's prompt whole.
  *
  * @example
  * const tools = mcpTools(pool).map((tool) => defineTool(tool));
@@ -119,8 +122,10 @@ export interface McpTool {
  */
 export function mcpTools(
   pool: Pick<McpClientPool, 'tools'>,
-  options: { permit?: McpToolPermission } = {},
+  options: { permit?: McpToolPermission; maxOutputChars?: number } = {},
 ): McpTool[] {
+  const cut = (text: string) =>
+    truncateText(text, options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS).text;
   return pool.tools().map((remote) => {
     const name = mcpToolName(remote.server, remote.tool.name);
     return {
@@ -138,7 +143,7 @@ export function mcpTools(
         });
         try {
           const result = await remote.call(input, { signal: context.signal });
-          const output = outputOf(result);
+          const output = cut(outputOf(result));
           if (result.isError) throw new CohortError('internal', output || 'the MCP tool failed');
           return output;
         } catch (error) {
