@@ -94,7 +94,9 @@ export async function openAssistant(options: OpenAssistantOptions): Promise<Open
     if (hasModel(config) && Object.keys(config.mcpServers).length > 0) {
       const mcp = await import('../tools/mcp/index.js');
       mcpPool = await mcp.connectMcpServers(config.mcpServers, { logger });
-      tools = mcp.mcpTools(mcpPool).map((tool) => defineTool(tool));
+      tools = mcp
+        .mcpTools(mcpPool, { maxOutputChars: config.tools.maxOutputChars })
+        .map((tool) => defineTool(tool));
     }
     const model = hasModel(config)
       ? await (options.modelParts ?? modelPartsFor)(config, logger, { tools })
