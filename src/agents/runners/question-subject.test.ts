@@ -15,6 +15,14 @@ describe('questionSubject', () => {
     ['Can you explain how a PID controller works?', 'explanation', 'PID controller', 'controller'],
     ['I read chapter 3. What is a tf tree?', 'definition', 'tf tree', 'tree'],
     ['definition of a gait cycle please', 'definition', 'gait cycle', 'cycle'],
+    // A part or property of the subject, asked as a list: not a definition of "benefits".
+    [
+      'What are the benefits of multi-instance simulation workloads?',
+      'other',
+      'benefits of multi-instance simulation workloads',
+      'workloads',
+    ],
+    ['What are the components of a digital twin?', 'other', 'components of a digital twin', 'twin'],
   ])('%s', (query, form, phrase, head) => {
     const subject = questionSubject(query);
     expect(subject.form).toBe(form);

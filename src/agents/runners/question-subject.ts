@@ -60,6 +60,11 @@ function trimPhrase(raw: string): string {
 
 // Nouns that relate to another ("the purpose of X"): the subject is what follows "of".
 const RELATIONAL = /^(?:idea|meaning|definition|concept|notion|purpose|role|point|job|function)$/i;
+// Nouns naming a part or property of another, answered as a list ("the benefits of multi-instance
+// simulation", "the components of a digital twin"): the list's items rarely repeat the noun, so the
+// subject is what follows "of", and the question asks for the list, not a definition.
+const ASPECT =
+  /^(?:benefits?|advantages?|disadvantages?|drawbacks?|pros|cons|limitations?|challenges?|risks?|types?|kinds?|components?|parts?|elements?|features?|characteristics?|properties|steps?|stages?|phases?|requirements?|applications?|uses?|examples?|goals?|principles?|causes?|effects?|strengths?|weaknesses?|trade-?offs?)$/i;
 // "What is covered/needed/…": a passive verb, not a term to define.
 const PASSIVE =
   /^(?:(?:the\s+)?(?:differences?|similarit\w*|best|main|first|next|last)\b|covered|needed|required|included|involved|used|meant|expected|done|taught|given|known|considered|recommended|happening|going on|new|next|left|better|best|worse|wrong|possible)\b/i;
@@ -67,13 +72,14 @@ const PASSIVE =
 /**
  * The head word of a noun phrase: its last word ("topic" of "ROS 2 topic"), a versioned name whole
  * ("ROS 2"), and before "of" the noun that "of" qualifies ("capacity" of "capacity of the battery")
- * unless that noun only points at what follows ("the purpose of Nav2" → "Nav2").
+ * unless that noun only points at what follows ("the purpose of Nav2" → "Nav2") or names a part of
+ * it ("the benefits of multi-instance simulation" → "simulation").
  */
 function headOf(phrase: string): string | undefined {
   const [before, after] = phrase.split(/\s+of\s+/i, 2);
   if (after !== undefined && before) {
     const last = before.split(/\s+/).at(-1) ?? '';
-    if (!RELATIONAL.test(last)) return last;
+    if (!RELATIONAL.test(last) && !ASPECT.test(last)) return last;
     return headOf(after.replace(ARTICLE, ''));
   }
   const words = phrase.split(/\s+/).filter(Boolean);
@@ -111,7 +117,9 @@ export function questionSubject(query: string): QuestionSubject {
         // "What is the difference between …", "what are the steps …" are not definitions of a term.
         if (form === 'definition' && phrase.split(/\s+/).length > 5) return { form: 'other' };
         const head = headOf(phrase);
-        return { form, phrase, ...(head ? { head } : {}) };
+        const aspect =
+          form === 'definition' && ASPECT.test(/^(\S+)\s+of\s/i.exec(phrase)?.[1] ?? '');
+        return { form: aspect ? 'other' : form, phrase, ...(head ? { head } : {}) };
       }
     }
   }

@@ -241,6 +241,28 @@ describe('selectSentences: the subject as the book names it', () => {
     expect(selectSentences('What is the Acme Q4?', [deep], options)).toEqual([]);
   });
 
+  it('answers "the benefits of X" from the section about X, not one whose heading says "Benefits"', () => {
+    const scaling = chunk(
+      'Cloud Computing > Benefits of Cloud Computing > Scalability',
+      '- **Parallel Processing**: Using many machines for faster computation',
+      0.7,
+    );
+    const multi = chunk(
+      'Simulation Workloads > Multi-Instance Simulation',
+      '- **Parallel Training**: Training multiple agents simultaneously',
+      0.7,
+    );
+    // Before, "benefits" was the subject to define: only the other section's items named it.
+    const picked = selectSentences(
+      'What are the benefits of multi-instance simulation workloads?',
+      [scaling, multi],
+      options,
+    );
+    expect(picked.map((s) => s.text)).toContain(
+      'Parallel Training: Training multiple agents simultaneously',
+    );
+  });
+
   it('does not require a clause the question form caught as its subject', () => {
     const demo = chunk(
       'Demo',
