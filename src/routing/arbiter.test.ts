@@ -113,6 +113,27 @@ describe('arbitrate', () => {
     expect(explicit.primaryAgent).toBe('module_info');
   });
 
+  it("never reviews what the rules are sure of: arithmetic, a subject surely not the book's", () => {
+    const model = {
+      ...derailleurModel(),
+      weights: { 'w=3.5': [0, 0, 5, 0, 0], 'w=gold': [0, 0, 0, 5, 0] },
+    };
+    const fallback = (overrides: Partial<RouteResult> = {}) =>
+      decision({ primaryAgent: 'book', phase: 'fallback', ...overrides });
+    const arithmetic = fallback();
+    arbitrate(compileArbiter(model), 'what is 3.5 * 4', arithmetic);
+    expect(arithmetic.primaryAgent).toBe('book');
+    const market = fallback({
+      offTopic: { subject: ['gold'], uncovered: ['gold'], certain: true },
+    });
+    arbitrate(compileArbiter(model), 'gold price today', market);
+    expect(market.primaryAgent).toBe('book');
+    // Not sure: reviewed as before.
+    const unsure = fallback({ offTopic: { subject: ['gold'], uncovered: ['gold'] } });
+    arbitrate(compileArbiter(model), 'gold price today', unsure);
+    expect(unsure.primaryAgent).toBe('hardware');
+  });
+
   it("drops the off-topic subject when a specialist is picked over the fallback's decision", () => {
     const model = { ...derailleurModel(), weights: { 'w=costmap': [0, 0, 5, 0, 0] } };
     const result = decision({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { softmax, softmaxInPlace } from './softmax.js';
 import type { RouteResult } from '../schema/index.js';
 import type { ArbiterSlot, CompiledArbiter } from './compiled-arbiter.js';
-import type { Grounding } from './subject-grounding.js';
+import { isArithmeticText, type Grounding } from './subject-grounding.js';
 import { round } from './phases/phase.js';
 import { normalizeWords, stemWord } from './query-text.js';
 
@@ -241,7 +241,12 @@ export function arbiterPick(
   result: RouteResult,
   evidence?: ArbiterEvidence,
 ): ArbiterPick | undefined {
-  if (result.phase === 'explicit') return undefined;
+  // What the rules are sure of by R10 is not reviewed: arithmetic, and a subject that is surely
+  // not the book's (a market, a sports result, names no dictionary knows). A word model fitted on
+  // a few thousand questions has seen too few of them: refitted with one more set, it sent
+  // "what is 3.5 * 4" to the glossary.
+  if (result.phase === 'explicit' || result.offTopic?.certain || isArithmeticText(query))
+    return undefined;
   const { model } = arbiter;
   const ruledAt = model.agents.indexOf(result.primaryAgent);
   if (ruledAt < 0) return undefined;

@@ -662,8 +662,13 @@ const ARITHMETIC =
  * isArithmetic(analyzeText('how much is 45 plus 12')); // true
  */
 export function isArithmetic(text: QueryText): boolean {
+  return isArithmeticText(text.raw);
+}
+
+/** {@link isArithmetic} of a question's raw text. */
+export function isArithmeticText(raw: string): boolean {
   // Every form holds a digit: most questions have none, and are not lowercased and searched.
-  return DIGIT.test(text.raw) && ARITHMETIC.test(text.raw.toLowerCase());
+  return DIGIT.test(raw) && ARITHMETIC.test(raw.toLowerCase());
 }
 
 export { DEFAULT_MIN_GROUNDING };
