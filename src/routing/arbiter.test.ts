@@ -134,6 +134,33 @@ describe('arbitrate', () => {
     expect(unsure.primaryAgent).toBe('hardware');
   });
 
+  it("drops one ask's secondary agents when it picks the fallback, not a multi-part question's", () => {
+    const oneAsk = decision({ secondaryAgents: ['hardware'], isMultiDomain: true });
+    arbitrate(compileArbiter(derailleurModel()), 'How does a bicycle derailleur work?', oneAsk, {
+      keywords: {},
+      probabilities: {},
+      onTopic: false,
+      multiPart: false,
+    });
+    expect(oneAsk.primaryAgent).toBe('book');
+    expect(oneAsk.secondaryAgents).toEqual([]);
+    expect(oneAsk.isMultiDomain).toBe(false);
+    const multiPart = decision({ secondaryAgents: ['hardware'], isMultiDomain: true });
+    arbitrate(
+      compileArbiter(derailleurModel()),
+      'How does a derailleur work, and what GPU?',
+      multiPart,
+      {
+        keywords: {},
+        probabilities: {},
+        onTopic: false,
+        multiPart: true,
+      },
+    );
+    expect(multiPart.primaryAgent).toBe('book');
+    expect(multiPart.secondaryAgents).toEqual(['hardware']);
+  });
+
   it("drops the off-topic subject when a specialist is picked over the fallback's decision", () => {
     const model = { ...derailleurModel(), weights: { 'w=costmap': [0, 0, 5, 0, 0] } };
     const result = decision({

@@ -101,6 +101,11 @@ export interface ArbiterEvidence {
    */
   words?: readonly string[];
   slots?: readonly ArbiterSlot[];
+  /**
+   * Whether the rules decided the question ask by ask (a multi-part question, whose secondary
+   * agents are its later asks') or as one ask; unknown when unset. No feature.
+   */
+  multiPart?: boolean;
 }
 
 /** Uncovered subject words counted up to this many (more says no more). */
@@ -278,6 +283,14 @@ export function arbitrate(
   if (!pick) return;
   const ruled = result.primaryAgent;
   result.primaryAgent = pick.agent;
+  // One ask the arbiter finds off the book's subjects needs no specialist beside the fallback:
+  // the rules' secondary agents were the other specialists its words named ("Best simulation
+  // games on Steam?" kept module_info), and the rules give a fallback decision none either. The
+  // later asks of a multi-part question keep theirs.
+  if (pick.agent === arbiter.model.defaultAgent && evidence?.multiPart === false) {
+    result.secondaryAgents = [];
+    result.isMultiDomain = false;
+  }
   // The off-topic subject is the fallback's reason to quote nothing; a specialist answers.
   if (pick.agent !== arbiter.model.defaultAgent) delete result.offTopic;
   result.confidence = round(pick.p);

@@ -14,8 +14,7 @@ import {
 import { arbiterFits, arbitrate, type RoutingArbiterModel } from './arbiter.js';
 import { compileArbiter } from './compiled-arbiter.js';
 import { ROUTING_ARBITER } from './routing-arbiter.js';
-import type { Decision } from './phases/decide-clause.js';
-import { decideQuery, type ClauseRoute } from './phases/multi-part.js';
+import { decideQuery, type ClauseRoute, type QueryDecision } from './phases/multi-part.js';
 import { round, type PhaseSettings } from './phases/phase.js';
 import type { FeatureWeights } from './query-features.js';
 import { fitRouterCalibration } from './router-calibration.js';
@@ -186,7 +185,7 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
   let arbiterApplies = false;
   const arbitrated = (
     query: string,
-    { result, analyzed, classification }: Decision,
+    { result, analyzed, classification, clauses }: QueryDecision,
   ): RouteResult => {
     if (!arbiter) return result;
     if (arbiterCheckedAt !== registry.version) {
@@ -207,6 +206,7 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
         // The words the decision read and their records, where the arbiter keeps its own.
         words: analyzed.text.words,
         slots: analyzed.records,
+        multiPart: clauses.length > 1,
       });
     return result;
   };
