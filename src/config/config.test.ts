@@ -417,6 +417,17 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads a named configuration only up to 1 MB: /dev/zero is an error, not a read without end', () => {
+    // Found by an outside tester: --config /dev/zero grew the process until it ran out of memory.
+    const cwd = mkdtempSync(join(tmpdir(), 'cohort-config-'));
+    expect(() => loadConfig({ env: {}, cwd, file: '/dev/zero' })).toThrow(
+      '/dev/zero: this configuration file holds more than 1 MB (or never ends)',
+    );
+    const file = join(cwd, 'settings.json');
+    writeFileSync(file, JSON.stringify({ routing: { threshold: 0.5 } }));
+    expect(loadConfig({ env: {}, cwd, file }).routing.threshold).toBe(0.5);
+  });
+
   it('reads only on and off as switches, not the names of Object.prototype', () => {
     // "constructor" read as a function ("expected boolean, received function"), "__proto__" as
     // no value at all.

@@ -1,4 +1,4 @@
-import { readFileSync, existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { jsonKind, McpServers } from '../schema/index.js';
@@ -7,7 +7,7 @@ import { CohortError, fromZodError } from '../errors/index.js';
 import { MAX_RESEARCH_TASKS } from '../schema/index.js';
 import { LogLevel, TracingSettings } from '../telemetry/index.js';
 import { configFromEnv, envVariableFor } from './env-settings.js';
-import { cannotRead, isPresent, readFoundFile } from './found-file.js';
+import { cannotRead, isPresent, MAX_FOUND_FILE_BYTES, readFoundFile } from './found-file.js';
 import { parseJsonFile } from './json-file.js';
 import { sourceUrlProblem } from './source-url-template.js';
 import { PermissionSettings } from './permission-settings.js';
@@ -385,11 +385,32 @@ function merge(base: Record<string, unknown>, over: Record<string, unknown>) {
 /** What the configuration's files are called in errors about them. */
 const CONFIG_FILE_KIND = 'configuration file';
 
-/** The configuration file a user named (`--config`, `COHORT_CONFIG`), or an error naming it. */
+/**
+ * The configuration file a user named (`--config`, `COHORT_CONFIG`), or an error naming it. It is
+ * read up to {@link MAX_FOUND_FILE_BYTES}, as a found one is, but not refused for its kind: a pipe
+ * (`--config <(…)`, `/dev/stdin`) is a way to give one. `--config /dev/zero` read without end,
+ * the process growing until it ran out of memory.
+ */
 function readNamedConfig(path: string): string {
+  let handle: number | undefined;
   try {
-    return readFileSync(path, 'utf8');
+    handle = openSync(path, 'r');
+    const bytes = Buffer.alloc(MAX_FOUND_FILE_BYTES + 1);
+    let length = 0;
+    for (;;) {
+      const read = readSync(handle, bytes, length, bytes.length - length, null);
+      if (read === 0) break;
+      length += read;
+      if (length > MAX_FOUND_FILE_BYTES)
+        throw new CohortError(
+          'invalid_input',
+          `${path}: this ${CONFIG_FILE_KIND} holds more than ${MAX_FOUND_FILE_BYTES / 1024 / 1024} MB (or never ends): name the JSON file of your settings.`,
+          { file: path },
+        );
+    }
+    return new TextDecoder().decode(bytes.subarray(0, length));
   } catch (cause) {
+    if (cause instanceof CohortError) throw cause;
     if ((cause as NodeJS.ErrnoException).code === 'EISDIR')
       throw new CohortError(
         'invalid_input',
@@ -397,6 +418,8 @@ function readNamedConfig(path: string): string {
         { file: path },
       );
     throw cannotRead(path, CONFIG_FILE_KIND, cause);
+  } finally {
+    if (handle !== undefined) closeSync(handle);
   }
 }
 
