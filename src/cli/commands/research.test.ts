@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isCohortError } from '../../errors/index.js';
 import { startFixtureServer, type FixtureServer } from '../../test/fixture-server.js';
@@ -63,5 +65,19 @@ describe('cohort research', () => {
     expect(isCohortError(bad, 'invalid_input')).toBe(true);
     const missing = await researchCommand.run([], io([], [])).catch((e: unknown) => e);
     expect(isCohortError(missing, 'invalid_input')).toBe(true);
+  });
+
+  it('refuses a question it cannot take before it opens the store: no data folder is made', async () => {
+    // Found by an outside tester: a question over 2,000 characters made the data folder and
+    // ingested the book, then was refused.
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'cohort-research-')), 'data');
+    const err: string[] = [];
+    const refused = await researchCommand
+      .run(['x'.repeat(2_001), '--data-dir', dataDir], io([], err))
+      .catch((e: unknown) => e);
+    expect(isCohortError(refused, 'invalid_input')).toBe(true);
+    expect(String((refused as Error).message)).toContain('The question is too long');
+    expect(existsSync(dataDir)).toBe(false);
+    expect(err.join('')).not.toContain('Ingested');
   });
 });

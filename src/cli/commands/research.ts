@@ -1,5 +1,6 @@
+import { parseInput } from '../../errors/index.js';
 import { openResearch } from '../../research/index.js';
-import { MAX_RESEARCH_TASKS, toWire } from '../../schema/index.js';
+import { MAX_RESEARCH_TASKS, Query, toWire } from '../../schema/index.js';
 import type { CliCommand } from '../command.js';
 import { integerFlag, parseCommandArgs, requirePositional, stringFlag } from '../args.js';
 import { openWithProgress, STORE_FLAGS } from '../open.js';
@@ -34,6 +35,9 @@ export const researchCommand: CliCommand = {
       ? positionals.join(' ').trim()
       : requirePositional(positionals, 'question', usage);
     const maxTasks = integerFlag(values, 'tasks', { min: 1, max: MAX_RESEARCH_TASKS }, usage);
+    // Checked before the store opens, as ask and route do: a question the run refuses (over 2,000
+    // characters, a NUL) made a new data folder and ingested the book first.
+    if (!resume) parseInput(Query, question, { prefix: 'Research question: ' });
     // The knowledge base alone: research needs no router, agents or assistant.
     const research = await openWithProgress(
       io,
