@@ -51,4 +51,15 @@ describe('cohort eval skills', () => {
     writeFileSync(file, '{"task": "ok", "skill": null}\n{"task": "", "skill": "x"}\n');
     expect(() => loadSkillCases(file)).toThrow(/bad.jsonl:2: task: task must not be empty/);
   });
+
+  it('names a set that is a folder or never ends, instead of failing unexpectedly', () => {
+    // Found by an outside tester: 'cohort eval skills /tmp' said 'unexpected error: EISDIR'
+    // (exit 1), and /dev/zero was read without end.
+    expect(() => loadSkillCases(base)).toThrow(
+      `${base}: this skill set is a folder, not a JSONL file: name the file in it.`,
+    );
+    expect(() => loadSkillCases('/dev/zero')).toThrow(
+      '/dev/zero: this skill set holds more than 64 MB (or never ends)',
+    );
+  });
 });

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { CohortError } from '../errors/index.js';
+import { readCasesFile } from './cases-file.js';
 import { activateSkill, type Skill } from '../skills/index.js';
 
 /** One labelled task: the skill it should activate (`null`: none should), and its split. */
@@ -44,7 +44,7 @@ export interface SkillReport extends SkillAccuracy {
  * const cases = loadSkillCases('eval/skills-blind.jsonl');
  */
 export function loadSkillCases(file: string): SkillCase[] {
-  const lines = readFileSync(file, 'utf8').split('\n');
+  const lines = readCasesFile(file, 'skill set').split('\n');
   const cases: SkillCase[] = [];
   lines.forEach((line, index) => {
     if (!line.trim()) return;

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { CohortError, parseInput } from '../errors/index.js';
+import { readCasesFile } from './cases-file.js';
 
 /** One evaluation question: gold passages are `relative/path.md#Heading`. */
 export const RetrievalCase = z.object({
@@ -47,15 +47,5 @@ export function parseRetrievalCases(text: string, file = 'cases'): RetrievalCase
  * const cases = await loadRetrievalCases('../shared/eval/retrieval-dev.jsonl');
  */
 export async function loadRetrievalCases(file: string): Promise<RetrievalCase[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (cause) {
-    throw new CohortError(
-      'invalid_input',
-      `Cannot read the cases file "${file}": ${String(cause)}`,
-      { file, cause },
-    );
-  }
-  return parseRetrievalCases(text, file);
+  return parseRetrievalCases(readCasesFile(file, 'cases file'), file);
 }
