@@ -154,12 +154,16 @@ describe('detectIntentCues: the order of the cues', () => {
 });
 
 describe('detectIntentCues: not knowing what a term is', () => {
-  it.each(['idk what a gimbal is', 'dunno what odometry is', 'not sure what a costmap is'])(
-    'reads %j as a definition',
-    (query) => {
-      expect(intentOf(query)).toBe('definition');
-    },
-  );
+  it.each([
+    'idk what a gimbal is',
+    'dunno what odometry is',
+    'not sure what a costmap is',
+    'Remind me what DARwIn-OP is.',
+    'Explain briefly what Isaac Gym is.',
+    'I forgot what a URDF is',
+  ])('reads %j as a definition', (query) => {
+    expect(intentOf(query)).toBe('definition');
+  });
   it.each([
     // Not knowing which one to pick, or what comes next: a recommendation or a step, as after
     // "what is a …" (NOT_A_DEFINITION).
@@ -167,6 +171,7 @@ describe('detectIntentCues: not knowing what a term is', () => {
     'idk what a good first robot is',
     'dunno what the next step is',
     'not sure what the minimum RAM is',
+    'remind me what the next step is',
   ])('does not read %j as one', (query) => {
     expect(intentOf(query)).not.toBe('definition');
   });
