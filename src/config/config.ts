@@ -1,4 +1,4 @@
-import { closeSync, existsSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { jsonKind, McpServers } from '../schema/index.js';
@@ -7,7 +7,13 @@ import { CohortError, fromZodError } from '../errors/index.js';
 import { MAX_RESEARCH_TASKS } from '../schema/index.js';
 import { LogLevel, TracingSettings } from '../telemetry/index.js';
 import { configFromEnv, envVariableFor } from './env-settings.js';
-import { cannotRead, isPresent, MAX_FOUND_FILE_BYTES, readFoundFile } from './found-file.js';
+import {
+  cannotRead,
+  isPresent,
+  MAX_FOUND_FILE_BYTES,
+  readFoundFile,
+  readUpTo,
+} from './found-file.js';
 import { parseJsonFile } from './json-file.js';
 import { sourceUrlProblem } from './source-url-template.js';
 import { PermissionSettings } from './permission-settings.js';
@@ -395,20 +401,14 @@ function readNamedConfig(path: string): string {
   let handle: number | undefined;
   try {
     handle = openSync(path, 'r');
-    const bytes = Buffer.alloc(MAX_FOUND_FILE_BYTES + 1);
-    let length = 0;
-    for (;;) {
-      const read = readSync(handle, bytes, length, bytes.length - length, null);
-      if (read === 0) break;
-      length += read;
-      if (length > MAX_FOUND_FILE_BYTES)
-        throw new CohortError(
-          'invalid_input',
-          `${path}: this ${CONFIG_FILE_KIND} holds more than ${MAX_FOUND_FILE_BYTES / 1024 / 1024} MB (or never ends): name the JSON file of your settings.`,
-          { file: path },
-        );
-    }
-    return new TextDecoder().decode(bytes.subarray(0, length));
+    const text = readUpTo(handle, MAX_FOUND_FILE_BYTES);
+    if (text === undefined)
+      throw new CohortError(
+        'invalid_input',
+        `${path}: this ${CONFIG_FILE_KIND} holds more than ${MAX_FOUND_FILE_BYTES / 1024 / 1024} MB (or never ends): name the JSON file of your settings.`,
+        { file: path },
+      );
+    return text;
   } catch (cause) {
     if (cause instanceof CohortError) throw cause;
     if ((cause as NodeJS.ErrnoException).code === 'EISDIR')

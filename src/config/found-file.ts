@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync, readlinkSync, statSync, type Stats } from 'node:fs';
+import { lstatSync, readFileSync, readlinkSync, readSync, statSync, type Stats } from 'node:fs';
 import { CohortError } from '../errors/index.js';
 
 /**
@@ -7,6 +7,31 @@ import { CohortError } from '../errors/index.js';
  * whole into memory (about 460 MB RSS for `cohort skills`) before anything refused it.
  */
 export const MAX_FOUND_FILE_BYTES = 1024 * 1024;
+
+/**
+ * Reads an open file (or pipe, or device) to its end as UTF-8 text, or gives `undefined` as soon
+ * as it holds more than `maxBytes`: a device such as /dev/zero never ends, and a huge file is not
+ * read whole before it is refused. The buffer grows as the text does, so a small file costs a
+ * small buffer whatever the bound.
+ *
+ * @example
+ * const text = readUpTo(openSync(path, 'r'), 1024 * 1024) ?? tooLarge();
+ */
+export function readUpTo(handle: number, maxBytes: number): string | undefined {
+  let bytes = Buffer.alloc(Math.min(maxBytes + 1, 64 * 1024));
+  let length = 0;
+  for (;;) {
+    if (length === bytes.length) {
+      const grown = Buffer.alloc(Math.min(maxBytes + 1, bytes.length * 2));
+      bytes.copy(grown, 0, 0, length);
+      bytes = grown;
+    }
+    const read = readSync(handle, bytes, length, bytes.length - length, null);
+    if (read === 0) return new TextDecoder().decode(bytes.subarray(0, length));
+    length += read;
+    if (length > maxBytes) return undefined;
+  }
+}
 
 /** What a path that is not a regular file is, in words a user recognises. */
 function otherKind(stats: Stats): string {

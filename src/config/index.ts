@@ -5,7 +5,7 @@ export * from './sandbox-settings.js';
 export { packageVersion } from './package-version.js';
 export { packagePath, packageRoot } from './package-root.js';
 export { sourceUrlProblem, SOURCE_URL_PLACEHOLDER } from './source-url-template.js';
-export { isPresent, readFoundFile } from './found-file.js';
+export { isPresent, readFoundFile, readUpTo } from './found-file.js';
 export { parseJsonFile } from './json-file.js';
 export {
   PROTECTED_PROJECT_ENTRIES,

@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import { readUpTo } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 
 /** Largest evaluation set read, in bytes: the sets cohort ships hold well under 1 MB. */
@@ -22,20 +23,14 @@ export function readCasesFile(file: string, what: string): string {
         `${file}: this ${what} is a folder, not a JSONL file: name the file in it.`,
         { file },
       );
-    const bytes = Buffer.alloc(MAX_CASES_FILE_BYTES + 1);
-    let length = 0;
-    for (;;) {
-      const read = readSync(handle, bytes, length, bytes.length - length, null);
-      if (read === 0) break;
-      length += read;
-      if (length > MAX_CASES_FILE_BYTES)
-        throw new CohortError(
-          'invalid_input',
-          `${file}: this ${what} holds more than ${MAX_CASES_FILE_BYTES / 1024 / 1024} MB (or never ends): name a JSONL file of cases.`,
-          { file },
-        );
-    }
-    return new TextDecoder().decode(bytes.subarray(0, length));
+    const text = readUpTo(handle, MAX_CASES_FILE_BYTES);
+    if (text === undefined)
+      throw new CohortError(
+        'invalid_input',
+        `${file}: this ${what} holds more than ${MAX_CASES_FILE_BYTES / 1024 / 1024} MB (or never ends): name a JSONL file of cases.`,
+        { file },
+      );
+    return text;
   } catch (cause) {
     if (cause instanceof CohortError) throw cause;
     throw new CohortError(
