@@ -1,3 +1,4 @@
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,6 +93,32 @@ describe('cohort CLI', () => {
       expect(stderr, args[0]).toContain(`The data folder "${file}" is not a folder`);
       expect(stderr).not.toContain('unexpected error');
       expect(code).toBe(2);
+    }
+  });
+
+  it('reads a configuration given through a pipe once: --config <(…) works', async () => {
+    // Found by an outside tester: route, ask and serve read the named file twice, so a pipe
+    // (process substitution, /dev/stdin) was empty the second time: '/dev/fd/63: not valid JSON'.
+    // The FIFO's writer gives the settings, then an empty file to every later read.
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-pipe-config-'));
+    const fifo = join(dir, 'settings.fifo');
+    execFileSync('mkfifo', [fifo]);
+    writeFileSync(join(dir, 'settings.json'), '{"routing": {"threshold": 0.5}}');
+    const writer = spawn(
+      '/bin/sh',
+      ['-c', 'cat settings.json > settings.fifo; while :; do : > settings.fifo; done'],
+      {
+        cwd: dir,
+        stdio: 'ignore',
+      },
+    );
+    try {
+      const { code, stdout, stderr } = await run(['route', 'What is a topic?', '--config', fifo]);
+      expect(stderr).not.toContain('not valid JSON');
+      expect(code).toBe(0);
+      expect(stdout).toContain('agent:');
+    } finally {
+      writer.kill();
     }
   });
 

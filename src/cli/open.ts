@@ -229,7 +229,9 @@ export function ingestionReport(
  * How a command opens what it needs, with the first-use ingestion drawn on stderr: the progress
  * bar on a terminal, then one line saying what was ingested. `open` receives the config, logger
  * and progress callback and returns anything with an `ingested` summary (an assistant, a
- * knowledge base, a research agent's knowledge base).
+ * knowledge base, a research agent's knowledge base). `config` is the one the caller already
+ * read, if it did: a configuration given through a pipe (`--config <(…)`, `/dev/stdin`) can be
+ * read once only, and a second read found it empty ('not valid JSON').
  */
 export async function openWithProgress<T>(
   io: CliIo,
@@ -240,8 +242,8 @@ export async function openWithProgress<T>(
     onIngestProgress: (progress: IngestProgress) => void;
   }) => Promise<T>,
   ingestedOf: (opened: T) => IngestSummary | undefined,
+  config: CohortConfig = configFor(io, values),
 ): Promise<T> {
-  const config = configFor(io, values);
   const report = ingestionReport(io, config);
   const opened = await open({
     config,
@@ -285,9 +287,14 @@ export class StaleStartCache extends Error {}
 export async function openForCli(
   io: CliIo,
   values: Record<string, unknown>,
-  options: { startCache?: boolean; detached?: boolean } = {},
+  options: {
+    startCache?: boolean;
+    detached?: boolean;
+    /** The configuration the command already read (see {@link openWithProgress}). */
+    config?: CohortConfig;
+  } = {},
 ): Promise<CliAssistant> {
-  const config = configFor(io, values);
+  const config = options.config ?? configFor(io, values);
   const storeOptions = knowledgeStoreOptions(config, cliLogger(io, config));
   let opening: Promise<Store>;
   let current = Promise.resolve();
@@ -319,6 +326,7 @@ export async function openForCli(
       values,
       (options) => openAssistant({ ...options, store: store as Store }),
       (assistant) => assistant.ingested,
+      config,
     );
     return {
       ...opened,

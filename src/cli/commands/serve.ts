@@ -67,7 +67,7 @@ export const serveCommand: CliCommand = {
     // folder as every later start does, loading what the child saved.
     const report = ingestionReport(io, config);
     report.finish(await prepareNewFolderInChild(config, io, report.onIngestProgress));
-    const opened = await openForCli(io, values);
+    const opened = await openForCli(io, values, { config });
     const logger = createLogger({
       level: level ?? opened.config.logLevel,
       write: (line) => io.stderr(line + '\n'),
