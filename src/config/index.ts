@@ -35,3 +35,4 @@ export {
   type GuardedSetting,
   type ProjectConfigReview,
 } from './project-config-approvals.js';
+export { MAX_CASES_FILE_BYTES, readCasesFile } from './cases-file.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CohortError } from '../errors/index.js';
-import { readCasesFile } from './cases-file.js';
+import { readCasesFile } from '../config/index.js';
 import { activateSkill, type Skill } from '../skills/index.js';
 
 /** One labelled task: the skill it should activate (`null`: none should), and its split. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CohortError, parseInput } from '../errors/index.js';
-import { readCasesFile } from './cases-file.js';
+import { readCasesFile } from '../config/index.js';
 
 /** One evaluation question: gold passages are `relative/path.md#Heading`. */
 export const RetrievalCase = z.object({

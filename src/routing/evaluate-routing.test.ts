@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RouteResult } from '../schema/index.js';
-import { evaluateRouting, parseRoutingCases } from './evaluate-routing.js';
+import { evaluateRouting, loadRoutingCases, parseRoutingCases } from './evaluate-routing.js';
 import { formatRoutingReport } from '../eval/format-routing-report.js';
 
 const fakeRouter = (answers: Record<string, [string, string[], number]>) => ({
@@ -33,6 +33,16 @@ describe('parseRoutingCases', () => {
       /dev\.jsonl:1: not valid JSON/,
     );
     expect(() => parseRoutingCases('\n', 'dev.jsonl')).toThrow(/no routing cases/);
+  });
+});
+
+describe('loadRoutingCases', () => {
+  it('names a folder, and refuses a file that never ends instead of reading it for ever', () => {
+    expect(() => loadRoutingCases('/tmp')).toThrow(
+      '/tmp: this routing set is a folder, not a JSONL file: name the file in it.',
+    );
+    // Before, /dev/zero was read without end (the process grew until it ran out of memory).
+    expect(() => loadRoutingCases('/dev/zero')).toThrow(/routing set holds more than 64 MB/);
   });
 });
 

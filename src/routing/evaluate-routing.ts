@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { readCasesFile } from '../config/index.js';
 import { CohortError, parseInput } from '../errors/index.js';
 import type { RouteResult } from '../schema/index.js';
 
@@ -156,20 +156,8 @@ export function parseRoutingCases(text: string, file = 'routing cases'): Routing
  * const cases = loadRoutingCases('../shared/eval/routing-dev.jsonl');
  */
 export function loadRoutingCases(file: string): RoutingCase[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (cause) {
-    throw new CohortError(
-      'invalid_input',
-      `Cannot read routing cases ${file}: ${(cause as Error).message}`,
-      {
-        file,
-        cause,
-      },
-    );
-  }
-  return parseRoutingCases(text, file);
+  // Bounded, as the other eval sets are: `cohort eval routing /dev/zero` read without end.
+  return parseRoutingCases(readCasesFile(file, 'routing set'), file);
 }
 
 const ratio = (part: number, whole: number, empty = 0) => (whole === 0 ? empty : part / whole);

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync } from 'node:fs';
-import { readUpTo } from '../config/index.js';
+import { readUpTo } from './found-file.js';
 import { CohortError } from '../errors/index.js';
 
 /** Largest evaluation set read, in bytes: the sets cohort ships hold well under 1 MB. */
