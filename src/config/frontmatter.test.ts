@@ -26,6 +26,13 @@ describe('parseFrontmatter', () => {
     expect(parseFrontmatter(`---\n${fits}\n---\nbody`).data.key99).toBe('value');
   });
 
+  it('says a frontmatter nested too deeply is so, not that the stack overflowed', () => {
+    const deep = `---\na: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n---\n`;
+    expect(() => parseFrontmatter(deep, 'deep.md')).toThrow(
+      'deep.md: invalid YAML frontmatter (nested too deeply: a frontmatter holds a few flat settings)',
+    );
+  });
+
   it('still refuses YAML that is not valid, naming the file', () => {
     expect(() => parseFrontmatter('---\ntitle: [unclosed\n---\n', 'a.md')).toThrow(
       /a\.md: invalid YAML frontmatter/,

@@ -50,7 +50,14 @@ export function parseFrontmatter(text: string, file?: string): Frontmatter {
   try {
     data = parseYaml(yaml) ?? {};
   } catch (cause) {
-    const reason = cause instanceof Error ? cause.message.split('\n')[0] : String(cause);
+    // The parser recurses per level: a frontmatter nested thousands deep overflows the stack,
+    // which is no message for a user ("Maximum call stack size exceeded at line 1, column …").
+    const reason =
+      cause instanceof RangeError || /call stack/i.test(String(cause))
+        ? 'nested too deeply: a frontmatter holds a few flat settings'
+        : cause instanceof Error
+          ? cause.message.split('\n')[0]
+          : String(cause);
     throw new CohortError(
       'invalid_input',
       `${file ?? 'frontmatter'}: invalid YAML frontmatter (${reason})`,
