@@ -80,4 +80,24 @@ describe('cohort research', () => {
     expect(existsSync(dataDir)).toBe(false);
     expect(err.join('')).not.toContain('Ingested');
   });
+
+  it('says there is no run to resume in a data folder that holds no store, and makes none', async () => {
+    // Found by an outside tester: --resume on a missing folder made it and ingested the book
+    // before saying the run did not exist.
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'cohort-research-')), 'data');
+    const err: string[] = [];
+    const refused = await researchCommand
+      .run(['--resume', 'no-such-run', '--data-dir', dataDir], io([], err))
+      .catch((e: unknown) => e);
+    expect(isCohortError(refused, 'not_found')).toBe(true);
+    expect(String((refused as Error).message)).toContain(
+      `No research run "no-such-run": the data folder ${dataDir} holds no store (nothing was created).`,
+    );
+    expect(existsSync(dataDir)).toBe(false);
+    // In memory there is never a run to resume.
+    const inMemory = await researchCommand
+      .run(['--resume', 'no-such-run'], io([], []))
+      .catch((e: unknown) => e);
+    expect(isCohortError(inMemory, 'not_found')).toBe(true);
+  });
 });

@@ -1,9 +1,10 @@
-import { parseInput } from '../../errors/index.js';
+import { CohortError, parseInput } from '../../errors/index.js';
 import { openResearch } from '../../research/index.js';
 import { MAX_RESEARCH_TASKS, Query, toWire } from '../../schema/index.js';
 import type { CliCommand } from '../command.js';
 import { integerFlag, parseCommandArgs, requirePositional, stringFlag } from '../args.js';
-import { openWithProgress, STORE_FLAGS } from '../open.js';
+import { configFor, openWithProgress, STORE_FLAGS } from '../open.js';
+import { isNewDataFolder, LOCK_FILE_NAME, storeFolder } from '../../store/index.js';
 import { createResearchView } from './research-view.js';
 
 const usage =
@@ -38,12 +39,27 @@ export const researchCommand: CliCommand = {
     // Checked before the store opens, as ask and route do: a question the run refuses (over 2,000
     // characters, a NUL) made a new data folder and ingested the book first.
     if (!resume) parseInput(Query, question, { prefix: 'Research question: ' });
+    // Read once (a configuration given through a pipe cannot be read again).
+    const config = configFor(io, values);
+    // A run to resume lives in a store that exists: opening a data folder that does not (or one
+    // in memory) would create it and ingest the book before saying there is no such run.
+    const folder = storeFolder(config);
+    if (
+      resume &&
+      !config.databaseUrl &&
+      (folder === undefined || isNewDataFolder(folder, LOCK_FILE_NAME))
+    )
+      throw new CohortError(
+        'not_found',
+        `No research run "${resume}": the data folder ${config.dataDir} holds no store (nothing was created). Give the --data-dir the run used.`,
+      );
     // The knowledge base alone: research needs no router, agents or assistant.
     const research = await openWithProgress(
       io,
       values,
       openResearch,
       (opened) => opened.knowledgeBase.ingested,
+      config,
     );
     const controller = new AbortController();
     const stop = () => controller.abort();
