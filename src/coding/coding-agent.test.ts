@@ -357,6 +357,24 @@ describe('runCodingAgent with skills', () => {
     expect(offeredTools(fast.calls[0])).toContain('read_skill_resource');
   });
 
+  /** A run allowed bash (far-off limit of its own) with the given time limits. */
+  const runLongJob = (
+    limits: { callTimeoutSeconds?: number; runTimeoutSeconds?: number },
+    main: ReturnType<typeof createScriptedModel>,
+  ) =>
+    runCodingAgent({
+      request: 'run the long job',
+      workspace,
+      home,
+      config: config({
+        permissions: { allow: ['Bash'] },
+        tools: { bashTimeoutSeconds: 600, ...limits },
+        // Unconfined where bubblewrap is missing: the process group is killed the same way.
+        sandbox: { enabled: findBwrap(undefined) !== undefined },
+      }),
+      model: () => main,
+    });
+
   it('stops a tool call at tools.callTimeoutSeconds, killing what it started, and the run goes on', async () => {
     // bash's own limit is far off: the per-call limit is what stops it, with every process.
     const marker = join(workspace, 'survived.txt');
@@ -377,18 +395,7 @@ describe('runCodingAgent with skills', () => {
       RECORDED,
     );
     const started = Date.now();
-    const result = await runCodingAgent({
-      request: 'run the long job',
-      workspace,
-      home,
-      config: config({
-        permissions: { allow: ['Bash'] },
-        tools: { bashTimeoutSeconds: 600, callTimeoutSeconds: 1 },
-        // Unconfined where bubblewrap is missing: the process group is killed the same way.
-        sandbox: { enabled: findBwrap(undefined) !== undefined },
-      }),
-      model: () => main,
-    });
+    const result = await runLongJob({ callTimeoutSeconds: 1 }, main);
     expect(Date.now() - started).toBeLessThan(8000);
     expect(result.text).toBe('It took too long.');
     expect(promptText(main.calls[1])).toMatch(
@@ -406,17 +413,7 @@ describe('runCodingAgent with skills', () => {
       RECORDED,
     );
     const started = Date.now();
-    const result = await runCodingAgent({
-      request: 'run the long job',
-      workspace,
-      home,
-      config: config({
-        permissions: { allow: ['Bash'] },
-        tools: { bashTimeoutSeconds: 600, runTimeoutSeconds: 1 },
-        sandbox: { enabled: findBwrap(undefined) !== undefined },
-      }),
-      model: () => main,
-    });
+    const result = await runLongJob({ runTimeoutSeconds: 1 }, main);
     expect(Date.now() - started).toBeLessThan(8000);
     expect(result.finishReason).toBe('budget');
     expect(result.stopMessage).toContain(
