@@ -250,7 +250,11 @@ export function arbiterPick(
   // not the book's (a market, a sports result, names no dictionary knows). A word model fitted on
   // a few thousand questions has seen too few of them: refitted with one more set, it sent
   // "what is 3.5 * 4" to the glossary.
-  if (result.phase === 'explicit' || result.offTopic?.certain || isArithmeticText(query))
+  if (
+    result.phase === 'explicit' ||
+    result.offTopic?.certain ||
+    (result.phase === 'fallback' && isArithmeticText(query))
+  )
     return undefined;
   const { model } = arbiter;
   const ruledAt = model.agents.indexOf(result.primaryAgent);

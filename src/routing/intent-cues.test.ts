@@ -172,6 +172,11 @@ describe('detectIntentCues: not knowing what a term is', () => {
     'dunno what the next step is',
     'not sure what the minimum RAM is',
     'remind me what the next step is',
+    // A value asked for, not a term (found by an outside reviewer).
+    'remind me what the RAM requirement is',
+    'I forgot what the deadline is',
+    'explain briefly what the capstone is',
+    'I forgot what my password is',
   ])('does not read %j as one', (query) => {
     expect(intentOf(query)).not.toBe('definition');
   });

@@ -71,8 +71,10 @@ const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
       // "Expand LiDAR for me", "SLAM is short for what?": asks what an acronym stands for.
       String.raw`^(?:please |can you |could you )?expand (?:the )?${WORD}|\bshort for\b|` +
       // Not "not sure what the best GPU is": which one to pick, as after "what is a" (NOT_A_DEFINITION).
-      // "Remind me what DARwIn-OP is", "explain briefly what Isaac Gym is".
-      String.raw`\b(?:tell me|remind me|know|explain|wondering|idea|idk|dunno|sure|forgot|forget|recall)(?: (?:briefly|quickly|again|please|simply))? what (?!(?:(?:a|an|the) )?${NOT_A_DEFINITION}\b)(?:a |an |the )?[\w.+/-]+(?: [\w.+/-]+){0,2} (?:is|are)${BRIEFLY}$|` +
+      // "Remind me what DARwIn-OP is", "explain briefly what Isaac Gym is": a term, not "the X"
+      // or "my X", which ask for a value ("remind me what the deadline is").
+      String.raw`\b(?:remind me|forgot|forget|recall|explain (?:briefly|quickly|simply))(?: again)? what (?!(?:the|my|our|your|their|his|her|its|this|that)\b)(?!(?:(?:a|an) )?${NOT_A_DEFINITION}\b)(?:a |an )?[\w.+/-]+(?: [\w.+/-]+){0,2} (?:is|are)${BRIEFLY}$|` +
+      String.raw`\b(?:tell me|know|explain|wondering|idea|idk|dunno|sure) what (?!(?:(?:a|an|the) )?${NOT_A_DEFINITION}\b)(?:a |an |the )?[\w.+/-]+(?: [\w.+/-]+){0,2} (?:is|are)${BRIEFLY}$|` +
       // "What is (a) X (in Y)?": not "what is in X", "what is it", "what is X about/like".
       String.raw`${OPENING}${WHAT_IS} (?!(?:in|on|for|about|inside|covered|included|there|it|this|that|the)\b)(?!(?:(?:a|an) )?${NOT_A_DEFINITION}\b)(?:(?:a|an) )?${TERM}${CONTEXT}(?<! about| like)${CLOSING}|` +
       // "What is the X?" names one thing ("the Unitree Go2"), also placed ("the Jacobian matrix in

@@ -199,6 +199,13 @@ describe('isArithmetic', () => {
     ['What is seventeen times twenty-three?', false],
     ['weeks 1-3', false],
     ['How does a robot add two vectors?', false],
+    ['what is 12 x 4?', true],
+    ['what is 3.5 × 4', true],
+    // Sizes written with "x" (found by an outside reviewer: the arbiter no longer reviews
+    // arithmetic, so these went to the fallback for good).
+    ['Which depth camera gives 640 x 480 at 90 fps for the robot?', false],
+    ['What is a 3 x 3 rotation matrix in a URDF?', false],
+    ['How do I set a 10 × 10 m map in Nav2?', false],
   ])('%j: %s', (query, arithmetic) => {
     expect(isArithmetic(analyzeText(query))).toBe(arithmetic);
   });

@@ -650,9 +650,10 @@ export function compileKnowledge(
 const DIGIT = /\d/;
 
 // Two numbers joined by an operator: "17 times 23", "45 + 12", "what is 3 squared" (not "-" or
-// "/", which join ranges and versions: "weeks 1-3").
+// "/", which join ranges and versions: "weeks 1-3"). "x" and "×" also write sizes ("640 x 480 at
+// 90 fps", "a 3 x 3 rotation matrix", "a 10 × 10 m map"): with them the product must end the ask.
 const ARITHMETIC =
-  /\b\d+(?:\.\d+)?(?:\s*[+*\u00d7\u00f7^=]\s*| x | (?:plus|minus|times|multiplied by|divided by) )\d|\b\d+(?:\.\d+)? (?:squared|cubed)\b|\b(?:square root|sqrt) of \d/;
+  /\b\d+(?:\.\d+)?(?:\s*[+*\u00f7^=]\s*| (?:plus|minus|times|multiplied by|divided by) )\d|\b\d+(?:\.\d+)?(?:\s*\u00d7\s*| x )\d+(?:\.\d+)?\s*(?:[?!.=]|$)|\b\d+(?:\.\d+)? (?:squared|cubed)\b|\b(?:square root|sqrt) of \d/;
 
 /**
  * True when the query is arithmetic ("What is 17 times 23?"): its subject is numbers, which no

@@ -15,14 +15,19 @@ describe('questionSubject', () => {
     ['Can you explain how a PID controller works?', 'explanation', 'PID controller', 'controller'],
     ['I read chapter 3. What is a tf tree?', 'definition', 'tf tree', 'tree'],
     ['definition of a gait cycle please', 'definition', 'gait cycle', 'cycle'],
-    // A part or property of the subject, asked as a list: not a definition of "benefits".
+    // A part or property of the subject, asked as a list: not a definition of "benefits"; the
+    // subject is what follows "of", as a follow-up reads it ("How does it work?").
     [
       'What are the benefits of multi-instance simulation workloads?',
       'other',
-      'benefits of multi-instance simulation workloads',
+      'multi-instance simulation workloads',
       'workloads',
     ],
-    ['What are the components of a digital twin?', 'other', 'components of a digital twin', 'twin'],
+    ['What are the components of a digital twin?', 'other', 'digital twin', 'twin'],
+    ['What are the different types of QoS policies?', 'other', 'QoS policies', 'policies'],
+    ['What are some benefits of Isaac Sim?', 'other', 'Isaac Sim', 'Sim'],
+    ['What are the pros and cons of Gazebo?', 'other', undefined, undefined],
+    ['What is the use of a launch file?', 'definition', 'use of a launch file', 'file'],
   ])('%s', (query, form, phrase, head) => {
     const subject = questionSubject(query);
     expect(subject.form).toBe(form);

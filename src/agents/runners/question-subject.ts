@@ -59,12 +59,13 @@ function trimPhrase(raw: string): string {
 }
 
 // Nouns that relate to another ("the purpose of X"): the subject is what follows "of".
-const RELATIONAL = /^(?:idea|meaning|definition|concept|notion|purpose|role|point|job|function)$/i;
+const RELATIONAL =
+  /^(?:idea|meaning|definition|concept|notion|purpose|role|point|job|function|use)$/i;
 // Nouns naming a part or property of another, answered as a list ("the benefits of multi-instance
 // simulation", "the components of a digital twin"): the list's items rarely repeat the noun, so the
 // subject is what follows "of", and the question asks for the list, not a definition.
 const ASPECT =
-  /^(?:benefits?|advantages?|disadvantages?|drawbacks?|pros|cons|limitations?|challenges?|risks?|types?|kinds?|components?|parts?|elements?|features?|characteristics?|properties|steps?|stages?|phases?|requirements?|applications?|uses?|examples?|goals?|principles?|causes?|effects?|strengths?|weaknesses?|trade-?offs?)$/i;
+  /^(?:benefits?|advantages?|disadvantages?|drawbacks?|pros|cons|limitations?|challenges?|risks?|types?|kinds?|components?|parts?|elements?|features?|characteristics?|propert(?:y|ies)|steps?|stages?|phases?|requirements?|applications?|examples?|goals?|principles?|causes?|effects?|strengths?|weaknesses?|trade-?offs?)$/i;
 // "What is covered/needed/…": a passive verb, not a term to define.
 const PASSIVE =
   /^(?:(?:the\s+)?(?:differences?|similarit\w*|best|main|first|next|last)\b|covered|needed|required|included|involved|used|meant|expected|done|taught|given|known|considered|recommended|happening|going on|new|next|left|better|best|worse|wrong|possible)\b/i;
@@ -116,10 +117,20 @@ export function questionSubject(query: string): QuestionSubject {
         if (PRONOUNS.test(phrase)) return { form, pronoun: true };
         // "What is the difference between …", "what are the steps …" are not definitions of a term.
         if (form === 'definition' && phrase.split(/\s+/).length > 5) return { form: 'other' };
+        if (form === 'definition') {
+          // "the (different / two / key) benefits of X": a list about X, whose subject is X;
+          // "the pros and cons of X", cut at "and", names no subject of its own.
+          const [before, after] = phrase.split(/\s+of\s+/i, 2);
+          if (ASPECT.test(before?.split(/\s+/).at(-1) ?? '')) {
+            const subject = after?.replace(ARTICLE, '');
+            const head = subject ? headOf(subject) : undefined;
+            return subject
+              ? { form: 'other', phrase: subject, ...(head ? { head } : {}) }
+              : { form: 'other' };
+          }
+        }
         const head = headOf(phrase);
-        const aspect =
-          form === 'definition' && ASPECT.test(/^(\S+)\s+of\s/i.exec(phrase)?.[1] ?? '');
-        return { form: aspect ? 'other' : form, phrase, ...(head ? { head } : {}) };
+        return { form, phrase, ...(head ? { head } : {}) };
       }
     }
   }
