@@ -28,6 +28,12 @@ describe('questionSubject', () => {
     ['What are some benefits of Isaac Sim?', 'other', 'Isaac Sim', 'Sim'],
     ['What are the pros and cons of Gazebo?', 'other', undefined, undefined],
     ['What is the use of a launch file?', 'definition', 'use of a launch file', 'file'],
+    [
+      'What is the principle of least privilege?',
+      'definition',
+      'principle of least privilege',
+      'principle',
+    ],
   ])('%s', (query, form, phrase, head) => {
     const subject = questionSubject(query);
     expect(subject.form).toBe(form);
