@@ -169,6 +169,65 @@ describe('ingest', () => {
     });
   });
 
+  it('skips a folder whose name is not UTF-8, naming it, and ingests the rest', async () => {
+    // Node lists such a name with U+FFFD, a folder no path reaches: its ENOENT stopped the whole
+    // ingestion as 'Cannot read the folder "<book>": ENOENT' (exit 2).
+    await withAlphaBook('cohort-folder-name-', async (book, fresh) => {
+      const folder = Buffer.concat([Buffer.from(`${book}/bad`), Buffer.from([0xff])]);
+      await mkdir(folder);
+      await writeFile(Buffer.concat([folder, Buffer.from('/b.md')]), '# Beta\n\nAbout beta.\n');
+      const summary = await ingest(book, { store: fresh });
+      expect(summary).toMatchObject({ files: 1, added: 1 });
+      expect(summary.skipped).toEqual([
+        {
+          source: 'bad\uFFFD',
+          reason: expect.stringMatching(/cannot be listed: its name is not valid UTF-8.*rename/),
+          kind: 'unreadable',
+        },
+      ]);
+      expect(describeSkipped(summary.skipped)).toBe('1 skipped (1 unreadable)');
+    });
+  });
+
+  it('skips a folder whose path is too long to list, and keeps what it stored from it', async () => {
+    // 'nested' holds folders 3,600 characters deep: listable under a short root, not once the
+    // book is moved 500 characters deeper (ENAMETOOLONG stopped the whole ingestion).
+    await withAlphaBook('cohort-deep-', async (book, fresh) => {
+      const deep = Array.from({ length: 300 }, () => 'd0123456789').join('/');
+      await mkdir(join(book, 'nested', deep), { recursive: true });
+      await writeFile(join(book, 'nested', deep, 'b.md'), '# Beta\n\nAbout beta.\n');
+      const chunks = { chunks: fresh.chunks };
+      expect(await ingest(book, { store: chunks })).toMatchObject({ files: 2, added: 2 });
+      const from = join(book, 'x'.repeat(250), 'y'.repeat(250));
+      await mkdir(from, { recursive: true });
+      await writeFile(join(book, 'staying.md'), '# Gamma\n\nAbout gamma.\n');
+      execFileSync('sh', ['-c', 'mv "$1"/a.md "$1"/staying.md "$1"/nested "$2"/', '-', book, from]);
+      try {
+        const summary = await ingest(from, { store: chunks, prune: true });
+        expect(summary.skipped).toHaveLength(1);
+        expect(summary.skipped[0]).toMatchObject({
+          source: expect.stringMatching(/^nested\/d0123456789\//),
+          reason: expect.stringMatching(
+            /cannot be listed: its path is longer than the system allows/,
+          ),
+          kind: 'unreadable',
+        });
+        // What it stored from the folder it could not list is neither missing nor pruned.
+        expect(summary).toMatchObject({
+          files: 2,
+          added: 1,
+          unchanged: 1,
+          missing: [],
+          removed: [],
+        });
+        expect((await fresh.chunks.documentHashes()).has(`nested/${deep}/b.md`)).toBe(true);
+      } finally {
+        // Node's rm cannot reach a path this long; GNU rm walks down folder by folder.
+        execFileSync('rm', ['-rf', join(book, 'x'.repeat(250))]);
+      }
+    });
+  });
+
   it('skips a file whose frontmatter holds a NUL character or a lone surrogate, naming it', async () => {
     // YAML's "\0" and "\ud800" escapes made such strings from valid UTF-8; the database refused
     // them and the whole ingestion failed with "unexpected error: invalid byte sequence … 0x00".

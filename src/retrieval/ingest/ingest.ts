@@ -1,4 +1,5 @@
 import { constants } from 'node:fs';
+import type { Dirent } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, extname, join, relative, resolve, sep } from 'node:path';
 import { OPEN_WITHOUT_WAITING } from '../../config/index.js';
@@ -112,6 +113,12 @@ export interface IngestEntries {
    * `skipped`, never opened (reading a FIFO waits for a writer; a device may never end).
    */
   special?: { path: string; type: string }[];
+  /**
+   * Folders inside the one ingested that could not be listed (a name that is not UTF-8, a path
+   * longer than the system allows, no permission), with why: named in the summary's `skipped`;
+   * what an earlier ingestion stored from them is kept, never counted missing nor pruned.
+   */
+  unreadable?: { path: string; reason: string }[];
 }
 
 /**
@@ -121,10 +128,18 @@ export interface IngestEntries {
  * are returned apart so the summary can name them.
  */
 async function listEntries(dir: string): Promise<IngestEntries> {
-  const found: Required<IngestEntries> = { files: [], links: [], special: [] };
+  const found: Required<IngestEntries> = { files: [], links: [], special: [], unreadable: [] };
   const supported = (name: string) => SUPPORTED_EXTENSIONS.includes(extname(name).toLowerCase());
   const walk = async (folder: string) => {
-    const entries = await readdir(folder, { withFileTypes: true });
+    let entries: Dirent[];
+    try {
+      entries = await readdir(folder, { withFileTypes: true });
+    } catch (cause) {
+      // The folder given is the caller's error; one folder inside it does not stop the others.
+      if (folder === dir) throw cause;
+      found.unreadable.push({ path: folder, reason: unreadableFolderReason(folder, cause) });
+      return;
+    }
     for (const entry of entries) {
       if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
       const path = join(folder, entry.name);
@@ -142,7 +157,21 @@ async function listEntries(dir: string): Promise<IngestEntries> {
   found.files.sort();
   found.links.sort();
   found.special.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  found.unreadable.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return found;
+}
+
+/** Why a folder inside the one ingested could not be listed, in words a user can act on. */
+function unreadableFolderReason(folder: string, cause: unknown): string {
+  const code = (cause as NodeJS.ErrnoException).code;
+  // Node lists a name that is not UTF-8 with U+FFFD in place of its bytes, a name no folder has.
+  if (code === 'ENOENT' && folder.includes('\uFFFD'))
+    return 'a folder that cannot be listed: its name is not valid UTF-8 (shown with �); rename the folder';
+  if (code === 'ENAMETOOLONG')
+    return 'a folder that cannot be listed: its path is longer than the system allows (ENAMETOOLONG); move its files to a shallower folder';
+  if (code === 'EACCES' || code === 'EPERM')
+    return `a folder that cannot be listed: permission denied (${code}); let this user read it, or move its files out`;
+  return `a folder that cannot be listed (${code ?? String(cause)})`;
 }
 
 /** Whether `path` leads to a folder (following links); false when it leads nowhere. */
@@ -239,6 +268,7 @@ export async function findIngestEntries(dir: string): Promise<IngestEntries> {
   }
   if (entries.files.length === 0) {
     const special = entries.special ?? [];
+    const unreadable = entries.unreadable ?? [];
     const names = (paths: readonly string[]) =>
       paths
         .slice(0, 3)
@@ -250,6 +280,9 @@ export async function findIngestEntries(dir: string): Promise<IngestEntries> {
         : []),
       ...(special.length
         ? [`files that are not regular files: ${names(special.map((entry) => entry.path))}`]
+        : []),
+      ...(unreadable.length
+        ? [`folders that cannot be listed: ${names(unreadable.map((entry) => entry.path))}`]
         : []),
     ];
     const links = left.length ? ` (only ${left.join('; and ')})` : '';
@@ -286,7 +319,12 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
     () => undefined,
   );
   throwIfAborted(signal);
-  const { files, links, special = [] } = options.entries ?? (await findIngestEntries(dir));
+  const {
+    files,
+    links,
+    special = [],
+    unreadable = [],
+  } = options.entries ?? (await findIngestEntries(dir));
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const root = resolve(dir);
   let known: StoredState | undefined = store
@@ -304,6 +342,11 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
       source: sourceOf(path),
       reason: notRegularFileReason(type),
       kind: 'not_regular_file' as const,
+    })),
+    ...unreadable.map(({ path, reason }) => ({
+      source: sourceOf(path),
+      reason,
+      kind: 'unreadable' as const,
     })),
   ];
   for (const file of files) {
@@ -375,8 +418,14 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
     ...skipped.map((s) => s.source),
   ]);
   // Another folder's documents are not this folder's missing files, and are never pruned by it.
+  // Nor is a document under a folder that could not be listed: it may well still be there.
+  const unlisted = unreadable.map(({ path }) => `${sourceOf(path)}/`);
+  const inUnlisted = (source: string) => unlisted.some((folder) => source.startsWith(folder));
   summary.missing = [...stored.keys()]
-    .filter((source) => !present.has(source) && !others.has(source) && !standIn.has(source))
+    .filter(
+      (source) =>
+        !present.has(source) && !others.has(source) && !standIn.has(source) && !inUnlisted(source),
+    )
     .sort();
   const standInRemove = [...standIn].filter((source) => stored.has(source) && !present.has(source));
 
