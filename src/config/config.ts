@@ -1,4 +1,4 @@
-import { closeSync, existsSync, openSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { jsonKind, McpServers } from '../schema/index.js';
@@ -7,13 +7,7 @@ import { CohortError, fromZodError } from '../errors/index.js';
 import { MAX_RESEARCH_TASKS } from '../schema/index.js';
 import { LogLevel, TracingSettings } from '../telemetry/index.js';
 import { configFromEnv, envVariableFor } from './env-settings.js';
-import {
-  cannotRead,
-  isPresent,
-  MAX_FOUND_FILE_BYTES,
-  readFoundFile,
-  readUpTo,
-} from './found-file.js';
+import { isPresent, MAX_FOUND_FILE_BYTES, readFoundFile, readNamedFile } from './found-file.js';
 import { parseJsonFile } from './json-file.js';
 import { sourceUrlProblem } from './source-url-template.js';
 import { PermissionSettings } from './permission-settings.js';
@@ -398,29 +392,11 @@ const CONFIG_FILE_KIND = 'configuration file';
  * the process growing until it ran out of memory.
  */
 function readNamedConfig(path: string): string {
-  let handle: number | undefined;
-  try {
-    handle = openSync(path, 'r');
-    const text = readUpTo(handle, MAX_FOUND_FILE_BYTES);
-    if (text === undefined)
-      throw new CohortError(
-        'invalid_input',
-        `${path}: this ${CONFIG_FILE_KIND} holds more than ${MAX_FOUND_FILE_BYTES / 1024 / 1024} MB (or never ends): name the JSON file of your settings.`,
-        { file: path },
-      );
-    return text;
-  } catch (cause) {
-    if (cause instanceof CohortError) throw cause;
-    if ((cause as NodeJS.ErrnoException).code === 'EISDIR')
-      throw new CohortError(
-        'invalid_input',
-        `${path}: this ${CONFIG_FILE_KIND} is a folder, not a file: name the JSON file in it.`,
-        { file: path },
-      );
-    throw cannotRead(path, CONFIG_FILE_KIND, cause);
-  } finally {
-    if (handle !== undefined) closeSync(handle);
-  }
+  return readNamedFile(path, CONFIG_FILE_KIND, {
+    maxBytes: MAX_FOUND_FILE_BYTES,
+    fileKind: 'JSON file',
+    tooLargeHint: 'name the JSON file of your settings',
+  });
 }
 
 /**

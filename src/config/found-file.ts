@@ -1,4 +1,14 @@
-import { lstatSync, readFileSync, readlinkSync, readSync, statSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  readSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
 import { CohortError } from '../errors/index.js';
 
 /**
@@ -127,5 +137,54 @@ export function readFoundFile(path: string, what: string): string {
     return readFileSync(path, 'utf8');
   } catch (cause) {
     throw cannotRead(path, what, cause);
+  }
+}
+
+/** How {@link readNamedFile} bounds a file and names what belongs there. */
+export interface NamedFileLimits {
+  /** The most the file may hold, in bytes. */
+  maxBytes: number;
+  /** What a user should name instead, as in "name the JSON file in it" (`JSON file`). */
+  fileKind: string;
+  /** What to name instead of a file that is too large, as in "name a JSONL file of cases". */
+  tooLargeHint: string;
+}
+
+/**
+ * Reads, as UTF-8 text, a file a user named (`--config`, an evaluation set), up to
+ * `limits.maxBytes`. Unlike {@link readFoundFile} it takes any kind of file that can be read to its
+ * end, a pipe included (`--config <(…)`): a folder, more than `maxBytes`, or a device that never
+ * ends (`/dev/zero`) is an `invalid_input` error naming the file, read no further than the bound.
+ *
+ * @example
+ * const text = readNamedFile('eval/skills-blind.jsonl', 'skill set', {
+ *   maxBytes: 64 * 1024 * 1024, fileKind: 'JSONL file', tooLargeHint: 'name a JSONL file of cases',
+ * });
+ */
+export function readNamedFile(path: string, what: string, limits: NamedFileLimits): string {
+  const isFolder = () =>
+    new CohortError(
+      'invalid_input',
+      `${path}: this ${what} is a folder, not a file: name the ${limits.fileKind} in it.`,
+      { file: path },
+    );
+  let handle: number | undefined;
+  try {
+    handle = openSync(path, 'r');
+    if (fstatSync(handle).isDirectory()) throw isFolder();
+    const text = readUpTo(handle, limits.maxBytes);
+    if (text === undefined)
+      throw new CohortError(
+        'invalid_input',
+        `${path}: this ${what} holds more than ${limits.maxBytes / 1024 / 1024} MB (or never ends): ${limits.tooLargeHint}.`,
+        { file: path },
+      );
+    return text;
+  } catch (cause) {
+    if (cause instanceof CohortError) throw cause;
+    if ((cause as NodeJS.ErrnoException).code === 'EISDIR') throw isFolder();
+    throw brokenLink(path, what, cause) ?? cannotRead(path, what, cause);
+  } finally {
+    if (handle !== undefined) closeSync(handle);
   }
 }

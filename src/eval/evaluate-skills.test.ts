@@ -56,7 +56,7 @@ describe('cohort eval skills', () => {
     // Found by an outside tester: 'cohort eval skills /tmp' said 'unexpected error: EISDIR'
     // (exit 1), and /dev/zero was read without end.
     expect(() => loadSkillCases(base)).toThrow(
-      `${base}: this skill set is a folder, not a JSONL file: name the file in it.`,
+      `${base}: this skill set is a folder, not a file: name the JSONL file in it.`,
     );
     expect(() => loadSkillCases('/dev/zero')).toThrow(
       '/dev/zero: this skill set holds more than 64 MB (or never ends)',

@@ -39,7 +39,7 @@ describe('parseRoutingCases', () => {
 describe('loadRoutingCases', () => {
   it('names a folder, and refuses a file that never ends instead of reading it for ever', () => {
     expect(() => loadRoutingCases('/tmp')).toThrow(
-      '/tmp: this routing set is a folder, not a JSONL file: name the file in it.',
+      '/tmp: this routing set is a folder, not a file: name the JSONL file in it.',
     );
     // Before, /dev/zero was read without end (the process grew until it ran out of memory).
     expect(() => loadRoutingCases('/dev/zero')).toThrow(/routing set holds more than 64 MB/);
