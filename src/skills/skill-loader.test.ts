@@ -263,6 +263,25 @@ describe('skill resources', () => {
     );
     expect(listSkillResources(big)).toHaveLength(MAX_LISTED_SKILL_RESOURCES);
   });
+  it('lists the resources it can, past a folder it cannot list and out of no link', () => {
+    // A folder whose name is not UTF-8 (Node lists it with U+FFFD, a path no folder has) threw
+    // ENOENT out of the listing: 'cohort code: unexpected error: ENOENT … scandir', and POST
+    // /code answered 500. A resource folder that is a link out of the skill was walked: the names
+    // of the files under / went into the prompt, none of which read_skill_resource reads.
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-skill-odd-'));
+    mkdirSync(join(dir, 'references'));
+    writeFileSync(join(dir, 'references', 'guide.md'), '# Guide');
+    const odd = Buffer.concat([Buffer.from(join(dir, 'references', 'bad')), Buffer.from([0xff])]);
+    mkdirSync(odd);
+    writeFileSync(Buffer.concat([odd, Buffer.from('/hidden.md')]), 'x');
+    symlinkSync(base, join(dir, 'assets'));
+    symlinkSync(join(dir, 'references'), join(dir, 'scripts'));
+    try {
+      expect(listSkillResources({ dir })).toEqual(['references/guide.md']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('shipped skills', () => {

@@ -1,4 +1,12 @@
-import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  statSync,
+  type Dirent,
+} from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { CohortError } from '../errors/index.js';
 import { createWorkspace, DEFAULT_MAX_OUTPUT_CHARS, truncateText } from '../tools/index.js';
@@ -12,11 +20,22 @@ export const SKILL_RESOURCE_FOLDERS = ['references', 'scripts', 'assets'] as con
  */
 export const MAX_LISTED_SKILL_RESOURCES = 200;
 
+/** The entries of a folder; none when it cannot be listed (a name that is not UTF-8, no permission). */
+function entriesOf(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    // A folder a skill's author shipped is no reason to fail the run that activated the skill.
+    return [];
+  }
+}
+
+/** Regular files under `dir`, not through links, until there are more than enough. */
 function walk(dir: string, out: string[]): void {
   const pending = [dir];
   while (pending.length > 0 && out.length <= MAX_LISTED_SKILL_RESOURCES) {
     const current = pending.pop() as string;
-    for (const entry of readdirSync(current, { withFileTypes: true })) {
+    for (const entry of entriesOf(current)) {
       const path = join(current, entry.name);
       if (entry.isDirectory()) pending.push(path);
       else if (entry.isFile()) out.push(path);
@@ -24,10 +43,21 @@ function walk(dir: string, out: string[]): void {
   }
 }
 
+/** Whether `path` is a folder itself, not a link to one (which may lead out of the skill). */
+function isOwnFolder(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The files under a skill's `references/`, `scripts/` and `assets/`, relative to the skill folder,
  * without reading them (progressive disclosure: the model asks for what it needs); at most
- * {@link MAX_LISTED_SKILL_RESOURCES} of them.
+ * {@link MAX_LISTED_SKILL_RESOURCES} of them. Links are not followed (one could lead out of the
+ * skill, where {@link readSkillResource} reads nothing), and a folder that cannot be listed is
+ * left out: the listing never fails the run.
  *
  * @example
  * listSkillResources(skill); // ['references/checklist.md', 'scripts/lint.sh']
@@ -36,7 +66,7 @@ export function listSkillResources(skill: Pick<Skill, 'dir'>): string[] {
   const out: string[] = [];
   for (const folder of SKILL_RESOURCE_FOLDERS) {
     const dir = join(skill.dir, folder);
-    if (existsSync(dir) && statSync(dir).isDirectory()) walk(dir, out);
+    if (isOwnFolder(dir)) walk(dir, out);
   }
   return out
     .map((path) => relative(skill.dir, path).split(sep).join('/'))
