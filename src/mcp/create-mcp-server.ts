@@ -7,7 +7,7 @@ import {
   type CallToolResult,
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
-import { isCohortError } from '../errors/index.js';
+import { clipText, isCohortError } from '../errors/index.js';
 import { GEN_AI, inSpan, parseTraceparent, type TraceSpan } from '../telemetry/index.js';
 import type { Store } from '../store/index.js';
 import { cohortTools, type CohortTool, type McpServedParts } from './cohort-tools.js';
@@ -122,6 +122,14 @@ function reportMalformedParams(server: McpServer): void {
       try {
         return await handler(request, extra);
       } catch (error) {
+        // resources/read: the SDK reads the URI with new URL() before cohort's handler runs.
+        if (method === 'resources/read' && isInvalidUrl(error)) {
+          const uri = (request as { params?: { uri?: unknown } }).params?.uri;
+          throw new McpError(
+            ErrorCode.InvalidParams,
+            `uri: ${JSON.stringify(clipText(String(uri), 200))} is not a URI: use one the resource list gives (cohort://docs/<path>).`,
+          );
+        }
         const issue = zodIssue(error);
         if (!issue) throw error;
         const field = issue.path.map(String).join('.') || 'params';
@@ -129,6 +137,11 @@ function reportMalformedParams(server: McpServer): void {
       }
     });
   }
+}
+
+/** Whether `error` is the TypeError of `new URL()` given a string that is no URL. */
+function isInvalidUrl(error: unknown): boolean {
+  return error instanceof TypeError && (error as NodeJS.ErrnoException).code === 'ERR_INVALID_URL';
 }
 
 /** The first issue of a zod error (the SDK's parse), else undefined. */

@@ -258,8 +258,11 @@ describe('cohort MCP server over streamable HTTP', () => {
   });
 
   it('answers a document URI it cannot read with -32602 naming why, not -32603', async () => {
-    // A malformed escape was "-32603 URI malformed"; an unknown document -32603 too.
+    // A malformed escape was "-32603 URI malformed"; an unknown document -32603 too; a string
+    // that is no URI at all "-32603 Invalid URL" (the SDK's new URL() threw before cohort's code).
     for (const [uri, message] of [
+      ['', 'uri: "" is not a URI'],
+      ['glossary.md', 'uri: "glossary.md" is not a URI'],
       ['cohort://docs/%E0%A4%A', 'is not a valid document URI'],
       ['cohort://docs/no-such-page.md', 'No ingested document "no-such-page.md"'],
       ['cohort://docs/glossary.md?section=No%20such%20section', 'has no section'],
