@@ -1,5 +1,6 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { timerDelay } from '../bounded-call/index.js';
+import { stdioWithoutInherited } from './inherited-fds.js';
 
 /** What a bounded process run produced. */
 export interface BoundedRun {
@@ -46,12 +47,19 @@ export function runBounded(
       resolve({ ...empty, aborted: true });
       return;
     }
-    const child = spawn(file, args, {
-      cwd: options.cwd,
-      env: options.env,
-      detached: true,
-      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', 'pipe'],
-    });
+    // Nothing cohort's own parent left open reaches the command (bwrap closes no descriptor).
+    const { stdio, close } = stdioWithoutInherited([
+      options.input === undefined ? 'ignore' : 'pipe',
+      'pipe',
+      'pipe',
+      'pipe',
+    ]);
+    let child: ChildProcess;
+    try {
+      child = spawn(file, args, { cwd: options.cwd, env: options.env, detached: true, stdio });
+    } finally {
+      close();
+    }
     const out = { stdout: '', stderr: '', extra: '' };
     const collect = (key: keyof typeof out) => (chunk: Buffer) => {
       if (out[key].length < options.keepChars) out[key] += chunk.toString('utf8');

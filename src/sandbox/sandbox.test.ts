@@ -10,6 +10,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxSettings } from '../config/index.js';
 import { isCohortError } from '../errors/index.js';
@@ -401,6 +402,30 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
     );
     expect(run.stdout).not.toContain('loopback answer');
     expect(run.exitCode).not.toBe(0);
+  });
+
+  it('gets no file descriptor cohort inherited open (a pipe of its parent, make’s jobserver)', () => {
+    // Node leaves an inherited descriptor without close-on-exec as it found it, and bwrap closes
+    // none: a command in the sandbox could write into its parent's pipe (found by the outside
+    // tester: the shell cohort ran in held its fd 251, and sandboxed code listed and wrote it).
+    const sandboxModule = pathToFileURL(join(import.meta.dirname, 'sandbox.ts')).href;
+    const configModule = pathToFileURL(join(import.meta.dirname, '../config/index.ts')).href;
+    const script = `
+      import { createSandbox } from ${JSON.stringify(sandboxModule)};
+      import { SandboxSettings } from ${JSON.stringify(configModule)};
+      const sandbox = createSandbox({ root: ${JSON.stringify(root)}, settings: SandboxSettings.parse({}) });
+      const run = await sandbox.run({ argv: ['/bin/sh', '-c', 'readlink /proc/self/fd/40 || echo closed'], timeoutMs: 10000, keepChars: 1000 });
+      process.stdout.write(run.stdout + run.stderr);`;
+    const stdio = Array.from({ length: 41 }, (_, fd) =>
+      fd === 1 || fd === 40 ? 'pipe' : 'ignore',
+    );
+    const child = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { stdio: stdio as ('pipe' | 'ignore')[], encoding: 'utf8', timeout: 30_000 },
+    );
+    const seen = String(child.stdout).trim();
+    expect(seen).toMatch(/^(\/dev\/null|closed)$/);
   });
 
   it('ends setsid and background jobs with the command, without waiting for them', async () => {
