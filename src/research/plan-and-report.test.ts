@@ -137,6 +137,23 @@ describe('writeReport', () => {
     expect(report).toContain('## 2. Task task-2\n\nB again [2], C [3], ghost.');
     expect(report).toContain('## Sources\n\n[1] HTTPS://A.ORG — https://a.org (web)\n[2]');
   });
+
+  it("ends a finding's reason with one full stop, whether or not the reason has its own", () => {
+    // 'arXiv is unreachable: fetch failed. Check the network and the base URL.' ended '.._'.
+    const reasons = ['web search is not configured', 'arXiv is unreachable. Check the network.'];
+    const written = writeReport(
+      'Q?',
+      reasons.map((reason, i) => ({ ...finding(`task-${i + 1}`, 'Nothing.', []), reason })),
+      'model',
+    ).report;
+    expect(written).toContain('_web search is not configured._');
+    expect(written).toContain('_arXiv is unreachable. Check the network._');
+    expect(written).not.toContain('.._');
+    const failed = { ...finding('task-1', 'None.', []), status: 'failed' as const };
+    expect(writeReport('Q?', [{ ...failed, reason: 'it broke.' }], 'model').report).toContain(
+      '(failed): it broke._',
+    );
+  });
 });
 
 describe('reducers and the visited registry', () => {

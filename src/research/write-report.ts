@@ -64,15 +64,17 @@ export function writeReport(
       : '_Findings written by the analysis model from the cited sources._',
     '',
   );
+  // A reason may end with its own full stop ('… Check the network and the base URL.').
+  const sentence = (reason: string) => reason.replace(/\.+$/, '') + '.';
   renumbered.forEach((finding, i) => {
     lines.push(`## ${i + 1}. ${finding.task}`, '', finding.summary);
     if (finding.status !== 'done')
       lines.push(
         '',
-        `_This task ended early (${finding.status}): ${finding.reason ?? 'no reason given'}._`,
+        `_This task ended early (${finding.status}): ${sentence(finding.reason ?? 'no reason given')}_`,
       );
     else if (finding.citations.length === 0 && finding.reason)
-      lines.push('', `_${finding.reason}._`);
+      lines.push('', `_${sentence(finding.reason)}_`);
     lines.push('');
   });
   lines.push(REPORT_SOURCES_HEADING, '');
