@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -251,6 +251,41 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ env: {}, cwd: dir })).toThrow(
       '.mcp.json: gives the key "mcpServers" twice',
     );
+  });
+
+  it("refuses an MCP server name that would run into its tools' names (`__`, a trailing `_`)", () => {
+    // Tools are named mcp__<server>__<tool>, and the rule "mcp__docs" covers every name that
+    // starts "mcp__docs__": server "docs__admin"'s tools (mcp__docs__admin__drop) and server
+    // "docs_"'s (mcp__docs___drop) ran without asking under an allow rule meant for "docs".
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-config-'));
+    for (const name of ['docs__admin', 'docs_', '__docs']) {
+      writeFileSync(
+        join(dir, 'cohort.config.json'),
+        JSON.stringify({ mcpServers: { [name]: { command: 'x' } } }),
+      );
+      const trusted = { COHORT_TRUST_PROJECT_CONFIG: '1' };
+      expect(() => loadConfig({ env: trusted, cwd: dir }), name).toThrow(
+        `mcpServers.${name}: an MCP server name must not hold "__" nor end with "_"`,
+      );
+    }
+    // A record key's own message, where zod said only 'Invalid key in record'.
+    writeFileSync(join(dir, 'cohort.config.json'), '{}');
+    writeFileSync(
+      join(dir, '.mcp.json'),
+      JSON.stringify({ mcpServers: { 'a b': { command: 'x' } } }),
+    );
+    expect(() => loadConfig({ env: {}, cwd: dir })).toThrow(
+      'mcpServers.a b: an MCP server name is 1 to 64 letters, digits, "_" or "-"',
+    );
+    rmSync(join(dir, '.mcp.json'));
+    for (const name of ['docs', 'my_docs', '_docs', 'docs-2']) {
+      writeFileSync(
+        join(dir, 'cohort.config.json'),
+        JSON.stringify({ mcpServers: { [name]: { command: 'x' } } }),
+      );
+      const env = { COHORT_TRUST_PROJECT_CONFIG: '1' };
+      expect(Object.keys(loadConfig({ env, cwd: dir }).mcpServers), name).toEqual([name]);
+    }
   });
 
   it('names a deeply nested .mcp.json server instead of overflowing the stack', () => {

@@ -79,6 +79,15 @@ export interface ZodErrorOptions {
   names?: Readonly<Record<string, string>>;
 }
 
+/**
+ * Why a record's key was refused (`mcpServers: { "bad name": … }`): zod's own message says only
+ * "Invalid key in record", and keeps the key schema's message in the issue's own issues.
+ */
+function keyIssueMessage(issue: z.core.$ZodIssue): string | undefined {
+  if (issue.code !== 'invalid_key') return undefined;
+  return issue.issues[0]?.message;
+}
+
 /** Turns a zod failure into an `invalid_input` error naming the first wrong field. */
 export function fromZodError(error: z.ZodError, options: ZodErrorOptions = {}) {
   const issue = error.issues[0];
@@ -86,7 +95,7 @@ export function fromZodError(error: z.ZodError, options: ZodErrorOptions = {}) {
   // The message names the field as the user gave it ("--session"), the error keeps the schema's.
   const named = field !== undefined ? (options.names?.[field] ?? field) : undefined;
   const where = [options.file, named].filter(Boolean).join(': ');
-  const reason = issue?.message ?? 'invalid input';
+  const reason = (issue && keyIssueMessage(issue)) ?? issue?.message ?? 'invalid input';
   const message = `${options.prefix ?? ''}${where ? `${where}: ` : ''}${reason}`;
   return new CohortError('invalid_input', message, { field, file: options.file, cause: error });
 }

@@ -1,11 +1,20 @@
 import { z } from 'zod';
 
-/** A server name: it becomes part of tool names (`mcp__<server>__<tool>`). */
+/**
+ * A server name: it becomes part of tool names (`mcp__<server>__<tool>`), so it holds no `__` and
+ * does not end with `_`: the tools of "docs__admin" (`mcp__docs__admin__drop`) or of "docs_"
+ * (`mcp__docs___drop`) would read as tools of "docs", and a rule allowing "mcp__docs" would let
+ * them run without asking.
+ */
 export const McpServerName = z
   .string()
   .regex(
     /^[A-Za-z0-9_-]{1,64}$/,
     'an MCP server name is 1 to 64 letters, digits, "_" or "-" (it becomes part of tool names)',
+  )
+  .refine(
+    (name) => !name.includes('__') && !name.endsWith('_'),
+    'an MCP server name must not hold "__" nor end with "_": tools are named mcp__<server>__<tool>, and such a name would read as another server\'s (rename it, e.g. "docs-admin")',
   );
 
 /** A server started as a child process, spoken to over stdio (Claude Desktop / Claude Code shape). */
