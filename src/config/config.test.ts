@@ -44,6 +44,19 @@ describe('loadConfig', () => {
     );
   });
 
+  it('refuses a blank data folder, or one whose name holds a control character', () => {
+    // COHORT_DATA_DIR=' ' made a folder named ' ' and ingested the book into it; a line break
+    // (a pasted value) made a folder 'a\nb'. Neither is a folder anyone means.
+    for (const dataDir of [' ', '\t', 'data\n', 'a\nb', 'x\u0007'])
+      expect(() => loadConfig({ env: {}, cwd, overrides: { dataDir } }), dataDir).toThrow(
+        /dataDir: (is blank|holds a control character)/,
+      );
+    expect(() => loadConfig({ env: { COHORT_DATA_DIR: '  ' }, cwd })).toThrow(
+      /COHORT_DATA_DIR \(dataDir\): is blank/,
+    );
+    expect(loadConfig({ env: {}, cwd, overrides: { dataDir: 'my data' } }).dataDir).toBe('my data');
+  });
+
   it('has named defaults: extractive mode, 0.7 routing threshold, gpt-4o-mini', () => {
     const config = loadConfig({ env: {}, cwd });
     expect(config.dataDir).toBe('.cohort');

@@ -121,6 +121,14 @@ export const CohortConfig = z.object({
    */
   dataDir: z
     .string()
+    // ' ' made a folder named ' ', a pasted line break one named 'a\nb': no folder anyone means.
+    .refine((text) => text === '' || text.trim() !== '', {
+      message: 'is blank: name a folder, or leave it unset for .cohort',
+    })
+    // eslint-disable-next-line no-control-regex
+    .refine((text) => !/[\u0000-\u001f\u007f]/.test(text), {
+      message: 'holds a control character (a line break, a tab): name the folder without it',
+    })
     .refine((text) => text.startsWith('memory://') || !/^[a-z][a-z0-9+.-]*:\/\//i.test(text), {
       message:
         'is a folder (or memory:// for a store in memory), not a URL: to use PostgreSQL, set DATABASE_URL (databaseUrl) to its URL instead',
