@@ -14,7 +14,7 @@ import { apiKeys, bearerAuth } from './bearer-auth.js';
 import { bodySizeLimit } from './body-size-limit.js';
 import { errorHandler } from './error-handler.js';
 import { pathOf, withFastProbe, type AppFetch } from './fast-probe.js';
-import { withFastRoute } from './fast-route.js';
+import { withFastRoute, type NodeListener } from './fast-route.js';
 import { requestGuard, type RequestSource } from './host-guard.js';
 import { storeHealth } from './store-health.js';
 import { rateLimit } from './rate-limit.js';
@@ -100,9 +100,10 @@ export function createServer(
  * agent and the MCP servers it started), so {@link startServer} can stop them on shutdown instead
  * of leaving their child processes to the process's exit, and the `fetch` to serve it with: the
  * app's, with `GET /healthz` answered without the middleware chain while the store is known good
- * (see `withFastProbe`), unless CORS is on (its middleware adds headers to the probe too), and a
- * plain `POST /route` likewise (see `withFastRoute`), unless CORS, a rate limit or an API key is on.
- * The fast paths answer only requests the Host and Origin guard (`requestGuard`) lets through.
+ * (see `withFastProbe`), unless CORS is on (its middleware adds headers to the probe too), and the
+ * Node `listener` around the adapter's: a plain `POST /route` is answered there (see
+ * `withFastRoute`), unless CORS, a rate limit or an API key is on. The fast paths answer only
+ * requests the Host and Origin guard (`requestGuard`) lets through.
  */
 export function buildServer(
   served: ServedAssistant,
@@ -110,6 +111,8 @@ export function buildServer(
 ): {
   app: Hono<ServerEnv>;
   fetch: AppFetch;
+  /** The Node request listener to serve with, around the adapter's listener of `fetch`. */
+  listener: (adapter: NodeListener) => NodeListener;
   close: () => Promise<void>;
   /** Stops the runs of open requests, which answer `shutting_down` (see `ServerEnv.stopping`). */
   stop: () => void;
@@ -300,18 +303,20 @@ export function buildServer(
   let healthy: { agents: number; body: string } | undefined;
   const corsOn = settings.corsOrigins.length > 0;
   // `POST /route` goes through the rate limit and the API key when they are on, and CORS adds
-  // headers to every answer: only a server with none of them answers it on the fast path.
-  const routed =
+  // headers to every answer: only a server with none of them answers it on the fast path, in
+  // Node's request listener before the adapter makes a fetch request of it.
+  const listener = (adapter: NodeListener): NodeListener =>
     corsOn || guarded
-      ? app.fetch
-      : withFastRoute(app.fetch, {
+      ? adapter
+      : withFastRoute(adapter, {
           route: (query) => assistant.route(query),
           maxBodyBytes: settings.bodyLimitBytes,
           logger,
+          refuses: (source) => guard(source) !== undefined,
         });
   const fast = corsOn
-    ? routed
-    : withFastProbe(routed, {
+    ? app.fetch
+    : withFastProbe(app.fetch, {
         logger,
         answer: () => {
           const reachable = health.probe();
@@ -345,5 +350,5 @@ export function buildServer(
     const agent = await opened?.catch(() => undefined);
     await agent?.close();
   };
-  return { app, fetch, close, stop: () => stopping.abort() };
+  return { app, fetch, listener, close, stop: () => stopping.abort() };
 }

@@ -1,10 +1,9 @@
-import type { HttpBindings } from '@hono/node-server';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { findDuplicateKey, plainQuery, type RouteResult } from '../schema/index.js';
 import type { Logger } from '../telemetry/index.js';
-import { pathOf, type AppFetch } from './fast-probe.js';
+import type { RequestSource } from './host-guard.js';
 import { bodyEncodingProblem, JSON_CONTENT_TYPE, utf8Text } from './read-body.js';
 import { logRequest, REQUEST_ID_HEADER, requestIdFor } from './request-context.js';
-import type { ServerEnv } from './server-env.js';
 
 /** The path of the routing endpoint. */
 export const ROUTE_PATH = '/route';
@@ -16,6 +15,8 @@ export interface FastRouteOptions {
   /** The largest body accepted (`server.bodyLimitBytes`): a larger one goes to the app (413). */
   maxBodyBytes: number;
   logger: Logger;
+  /** True when the Host and Origin guard refuses a request: the app then answers it (403). */
+  refuses: (source: RequestSource) => boolean;
   /** Clock of the logged duration (default `performance.now`). */
   now?: () => number;
 }
@@ -67,23 +68,63 @@ export function routeAnswerText(route: RouteResult): string {
   });
 }
 
+/** A Node request listener, as @hono/node-server's `getRequestListener` makes one. */
+export type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse) => void;
+
 /**
- * Wraps an app's `fetch` so that a plain `POST /route` served by @hono/node-server (a JSON body
- * of declared length within the limit, holding one valid question) is answered by the same
- * response the app gives (status 200, the JSON decision, content type and `x-request-id`, and
- * the same `request` log line) without Hono's middleware chain, its body reader and zod: on the
- * routing endpoint, which is cheap in itself, those cost as much as a whole request to a bare
- * Hono app. The body is read once; whatever the fast path does not take as it is (another
- * path or method, a chunked or oversized body, not JSON, a question the app would refuse, a
- * routing error) goes to the app with the same bytes, so every error keeps the app's answer.
- * Questions that arrive in the same turn of the event loop are routed one after another before
- * any is answered, which keeps routing's tables in the processor's caches. Only for a server
- * without CORS, rate limit or API key (those layers apply to `/route`).
+ * A request as the fast path hands it on, its body read: @hono/node-server makes the fetch
+ * request's body of `rawBody` when it is set, instead of reading the stream (its hook for hosts
+ * that read the body first, as Google Cloud Functions do). Every refused body of
+ * fast-route.test.ts goes through it.
+ */
+type ReadIncoming = IncomingMessage & { rawBody?: Buffer };
+
+/**
+ * True when a request's line and headers are those of a plain `POST /route`: the path itself
+ * (a query string aside), a JSON content type without a charset other than UTF-8 or a content
+ * encoding, a declared length within `maxBodyBytes`, no chunked body, and a `Host` header.
+ */
+function isPlainRoutePost(incoming: IncomingMessage, maxBodyBytes: number): boolean {
+  if (incoming.method !== 'POST') return false;
+  const url = incoming.url ?? '';
+  if (
+    !url.startsWith(ROUTE_PATH) ||
+    (url.length > ROUTE_PATH.length && url[ROUTE_PATH.length] !== '?')
+  )
+    return false;
+  const headers = incoming.headers;
+  const type = headers['content-type'];
+  const length = headers['content-length'];
+  return (
+    headers.host !== undefined &&
+    type !== undefined &&
+    JSON_CONTENT_TYPE.test(type) &&
+    length !== undefined &&
+    headers['transfer-encoding'] === undefined &&
+    bodyEncodingProblem(type, headers['content-encoding']) === undefined &&
+    Number.parseInt(length, 10) <= maxBodyBytes
+  );
+}
+
+/**
+ * Wraps the Node request listener of @hono/node-server so that a plain `POST /route` (a JSON body
+ * of declared length within the limit, holding one valid question) is answered in Node's own
+ * request and response objects, with the response the app gives (status 200, the JSON decision,
+ * content type and `x-request-id`, and the same `request` log line): without the adapter's fetch
+ * `Request` and `Response`, Hono's middleware chain, its body reader and zod. On the routing
+ * endpoint, which is cheap in itself, those cost as much as a whole request to a bare Hono app
+ * (a bare Node listener answers the bench's `/route` for about 0.7 of bare Hono's CPU). The body
+ * is read once; whatever the fast path does not take as it is (another path or method, a chunked
+ * or oversized body, not JSON, a question the app would refuse, a routing error, a request the
+ * Host and Origin guard refuses) goes to the adapter, with the bytes already read, so every error
+ * keeps the app's answer. Questions that arrive in the same turn of the event loop are routed one
+ * after another before any is answered, which keeps routing's tables in the processor's caches.
+ * Only for a server without CORS, rate limit or API key (those layers apply to `/route`).
  *
  * @example
- * serve({ fetch: withFastRoute(app.fetch, { route: assistant.route, maxBodyBytes, logger }) });
+ * createServer(requireHost(withFastRoute(getRequestListener(app.fetch), options)));
  */
-export function withFastRoute(fetch: AppFetch, options: FastRouteOptions): AppFetch {
+export function withFastRoute(listener: NodeListener, options: FastRouteOptions): NodeListener {
   const now = options.now ?? performance.now.bind(performance);
 
   // Questions whose bodies arrived in one turn of the event loop are routed together, then
@@ -104,72 +145,67 @@ export function withFastRoute(fetch: AppFetch, options: FastRouteOptions): AppFe
       done(text);
     }
   };
-  const routeSoon = (query: string) =>
-    new Promise<string | undefined>((done) => {
-      if (waiting.push({ query, done }) === 1) setImmediate(routeWaiting);
-    });
-
-  // The body read, then answered here or handed to the app as a request with the same bytes.
-  const answer = async (
-    request: Request,
-    node: HttpBindings,
-    executionContext: Parameters<AppFetch>[2],
-  ): Promise<Response> => {
-    const started = now();
-    let bytes: ArrayBuffer;
-    try {
-      bytes = await request.arrayBuffer();
-    } catch {
-      // The client went away mid-body: the app meets the same unreadable body and says so.
-      return fetch(request, node, executionContext);
-    }
-    // Bytes that are not UTF-8 go to the app, which answers 400 saying so.
-    const body = utf8Text(bytes);
-    const query = body === undefined ? undefined : plainRouteQuery(body);
-    const text = query === undefined ? undefined : await routeSoon(query);
-    if (text === undefined) {
-      const again = new Request(request.url, {
-        method: request.method,
-        headers: request.headers,
-        body: bytes,
-      });
-      return fetch(again, node, executionContext);
-    }
-    const incoming = node.incoming.headers[REQUEST_ID_HEADER];
-    const requestId = requestIdFor(typeof incoming === 'string' ? incoming : undefined);
-    // A plain headers object and a string body: @hono/node-server writes it without copying.
-    const response = new Response(text, {
-      status: 200,
-      headers: { 'content-type': 'application/json', [REQUEST_ID_HEADER]: requestId },
-    });
-    logRequest(options.logger.child({ request_id: requestId }), {
-      method: 'POST',
-      path: ROUTE_PATH,
-      status: 200,
-      ms: Math.round(now() - started),
-    });
-    return response;
+  const routeSoon = (query: string, done: (text: string | undefined) => void) => {
+    if (waiting.push({ query, done }) === 1) setImmediate(routeWaiting);
   };
 
-  return (request, env, executionContext) => {
-    const node = env as ServerEnv['Bindings'] | undefined;
-    if (request.method !== 'POST' || !node?.incoming || !node.outgoing) {
-      return fetch(request, env, executionContext);
-    }
-    if (pathOf(request.url) !== ROUTE_PATH) return fetch(request, env, executionContext);
-    const headers = node.incoming.headers;
-    const type = headers['content-type'];
-    const length = headers['content-length'];
+  // The app answers with the body already read: the adapter makes its request from `rawBody`.
+  const toApp = (incoming: ReadIncoming, outgoing: ServerResponse, body: Buffer) => {
+    incoming.rawBody = body;
+    listener(incoming, outgoing);
+  };
+
+  const answer = (
+    incoming: IncomingMessage,
+    outgoing: ServerResponse,
+    body: Buffer,
+    started: number,
+  ) => {
+    // Bytes that are not UTF-8 go to the app, which answers 400 saying so.
+    const text = utf8Text(body);
+    const query = text === undefined ? undefined : plainRouteQuery(text);
+    if (query === undefined) return toApp(incoming, outgoing, body);
+    routeSoon(query, (decision) => {
+      if (decision === undefined) return toApp(incoming, outgoing, body);
+      const incomingId = incoming.headers[REQUEST_ID_HEADER];
+      const requestId = requestIdFor(typeof incomingId === 'string' ? incomingId : undefined);
+      // The headers the adapter writes for the app's answer, in one call (no header map).
+      outgoing.writeHead(200, {
+        'content-type': 'application/json',
+        [REQUEST_ID_HEADER]: requestId,
+        'content-length': Buffer.byteLength(decision),
+      });
+      outgoing.end(decision);
+      logRequest(options.logger.child({ request_id: requestId }), {
+        method: 'POST',
+        path: ROUTE_PATH,
+        status: 200,
+        ms: Math.round(now() - started),
+      });
+    });
+  };
+
+  return (incoming, outgoing) => {
     if (
-      type === undefined ||
-      !JSON_CONTENT_TYPE.test(type) ||
-      length === undefined ||
-      headers['transfer-encoding'] !== undefined ||
-      bodyEncodingProblem(type, headers['content-encoding']) !== undefined ||
-      !(Number.parseInt(length, 10) <= options.maxBodyBytes)
-    ) {
-      return fetch(request, env, executionContext);
-    }
-    return answer(request, node as HttpBindings, executionContext);
+      !isPlainRoutePost(incoming, options.maxBodyBytes) ||
+      options.refuses({
+        method: 'POST',
+        path: ROUTE_PATH,
+        host: incoming.headers.host as string,
+        origin: incoming.headers.origin,
+      })
+    )
+      return listener(incoming, outgoing);
+    const started = now();
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () =>
+      answer(incoming, outgoing, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), started),
+    );
+    // The client went away mid-body: the app meets the same unreadable body and says so (its
+    // answer goes nowhere, its log line is written).
+    incoming.on('close', () => {
+      if (!incoming.complete) listener(incoming, outgoing);
+    });
   };
 }

@@ -109,7 +109,7 @@ export async function startServer(
   served: ServedAssistant,
   options: StartServerOptions = {},
 ): Promise<RunningServer> {
-  const { fetch, close: closeParts, stop } = buildServer(served, options);
+  const { fetch, listener: around, close: closeParts, stop } = buildServer(served, options);
   const { port, host } = serverSettings(served, options);
   const logger = options.logger ?? silentLogger;
   const bound = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
@@ -120,10 +120,12 @@ export async function startServer(
   const { getRequestListener } = await import('@hono/node-server');
   // The adapter's listener on a server of our own (what its `serve` does), so that what Node and
   // the adapter refuse before the app sees a request is answered as the app answers errors.
-  const listener = getRequestListener(fetch, {
-    hostname: host,
-    errorHandler: (error) => adapterErrorResponse(error, logger),
-  });
+  const listener = around(
+    getRequestListener(fetch, {
+      hostname: host,
+      errorHandler: (error) => adapterErrorResponse(error, logger),
+    }),
+  );
   let open = 0;
   let drained: (() => void) | undefined;
   const server = await new Promise<Server>((resolve, reject) => {
