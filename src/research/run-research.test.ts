@@ -247,6 +247,44 @@ describe('runResearch end to end', () => {
     expect(second.queries).toHaveLength(1);
   });
 
+  it('refuses to resume a run while it is running, and resumes it once it stopped', async () => {
+    // A second resume (a client retrying, two tabs) ran the same pending tasks a second time
+    // beside the first: every model call twice, and the run's report was whichever ended last.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow = fakeRetriever(() => [chunk('zmp-1', LONG)]);
+    const first = runResearch('Explain the zero moment point; explain the support polygon', {
+      settings: testSettings({ concurrency: 2 }),
+      runs: store.runs,
+      newId: () => 'run-busy',
+      retriever: {
+        retrieve: async (query, options) => {
+          await held;
+          return slow.retrieve(query, options);
+        },
+      },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const refused = await runResearch('', {
+      settings: testSettings(),
+      runs: store.runs,
+      resume: 'run-busy',
+      retriever: slow,
+    }).catch((error: unknown) => error);
+    expect(isCohortError(refused, 'conflict')).toBe(true);
+    expect((refused as Error).message).toMatch(/run-busy.*is running now.*wait for its report/);
+    release();
+    const done = await first;
+    expect(slow.queries).toHaveLength(2);
+    // Once it stopped, the same id resumes (here: its stored report).
+    const again = await runResearch('', {
+      settings: testSettings(),
+      runs: store.runs,
+      resume: 'run-busy',
+    });
+    expect(again.report).toBe(done.report);
+  });
+
   it('says what is wrong with an unknown run id', async () => {
     const error = await runResearch('', {
       settings: testSettings(),

@@ -93,6 +93,28 @@ export async function ownedResearchRun(
   return { newId: () => runId };
 }
 
+/**
+ * The research runs this process is running now, per run store: a second run of one id (a resume
+ * while the run goes on) would run its pending tasks again beside it, every model call twice. An
+ * embedded store is opened by one process at a time, so its runs are all here.
+ */
+const runningNow = new WeakMap<object, Set<string>>();
+
+/** Marks `runId` as running in this process, or throws `conflict` when it already is. */
+function claimRunning(runs: object | undefined, runId: string): () => void {
+  if (!runs) return () => undefined;
+  let ids = runningNow.get(runs);
+  if (!ids) runningNow.set(runs, (ids = new Set()));
+  if (ids.has(runId))
+    throw new CohortError(
+      'conflict',
+      `Research run ${runId} is running now; wait for its report (resuming it then shows the report), or stop it before resuming it.`,
+    );
+  const mine = ids;
+  mine.add(runId);
+  return () => void mine.delete(runId);
+}
+
 async function loadRun(options: ResearchOptions, runId: string) {
   const runs = options.runs;
   if (!runs)
@@ -139,8 +161,13 @@ export async function runResearch(
   );
   let runId: string | undefined;
   let status = 'failed';
+  let release = () => undefined as void;
   try {
-    const result = await research(question, options, root, (id) => (runId = id));
+    const result = await research(question, options, root, (id, running) => {
+      // Claimed first: a refused second run records no trace under the running run's id.
+      if (running) release = claimRunning(options.runs, id);
+      runId = id;
+    });
     status = 'done';
     return result;
   } catch (error) {
@@ -148,6 +175,7 @@ export async function runResearch(
     root.fail(error);
     throw error;
   } finally {
+    release();
     root.end({ 'cohort.research.status': status });
     if (collector && runId) {
       try {
@@ -166,7 +194,8 @@ async function research(
   question: string,
   options: ResearchOptions,
   root: TraceSpan,
-  identify: (runId: string) => void,
+  /** Called once the run's id is known; `running` when its tasks are about to run. */
+  identify: (runId: string, running: boolean) => void,
 ): Promise<ResearchResult> {
   const now = options.clock ?? (() => performance.now());
   const signal = options.signal ?? new AbortController().signal;
@@ -188,7 +217,7 @@ async function research(
   if (options.resume) {
     const run = await loadRun(options, options.resume);
     if (run.done) {
-      identify(run.done.runId);
+      identify(run.done.runId, false);
       emit({ type: 'report', runId: run.done.runId, result: run.done });
       return run.done;
     }
@@ -221,7 +250,7 @@ async function research(
       input: { question: query, tasks },
     });
   }
-  identify(runId);
+  identify(runId, true);
   root.set({ 'cohort.run_id': runId, 'cohort.research.tasks': tasks.length });
   let findings: Finding[] = [];
   let citations = [...finished.values()].flatMap((output) => output.allExtractedCitations);
