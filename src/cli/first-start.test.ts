@@ -10,6 +10,7 @@ import { loadConfig, type CohortConfig } from '../config/index.js';
 import { isCohortError } from '../errors/index.js';
 import { LOCK_FILE_NAME, openStore, UNFINISHED_FOLDER_FILE, type Store } from '../store/index.js';
 import { startServeProcess } from '../test/serve-process.js';
+import { snapshotCacheEnv } from '../test/fresh-folder-snapshot.js';
 import { prepareNewFolderInChild } from './first-start.js';
 
 const CLI = fileURLToPath(new URL('../test/cohort-cli.ts', import.meta.url));
@@ -190,7 +191,7 @@ describe("cohort serve's first start in a child process", () => {
     const env = { COHORT_DATA_DIR: dir, COHORT_SAMPLE_BOOK: book, ...extractive };
     const serve = spawn(process.execPath, ['--import', TSX, CLI, 'serve', '--port', '0'], {
       cwd,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, ...env },
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, ...snapshotCacheEnv(), ...env },
       stdio: 'ignore',
     });
     children.push(serve);

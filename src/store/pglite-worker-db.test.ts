@@ -4,12 +4,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshFolderSnapshot } from '../test/fresh-folder-snapshot.js';
 import { openPgliteWorkerDb, PGLITE_THREAD_IDLE_COLLECT_MS } from './pglite-worker-db.js';
+import { unpackSnapshot } from './snapshot-unpack.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cohort-worker-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const STORE = fileURLToPath(new URL('./index.ts', import.meta.url));
+
+// New folders start from the saved fresh folder, as openPgliteDb starts them: initdb on the
+// thread is seconds of work none of these tests is about.
+let snapshot: string | undefined;
+beforeAll(async () => {
+  snapshot = await freshFolderSnapshot();
+}, 60_000);
+const unpacked = (folder: string) => (snapshot ? unpackSnapshot(snapshot, folder) : undefined);
+const fromSnapshot = (folder: string) => ({ prepareFolder: () => unpacked(folder) });
 
 describe('the PGlite thread', () => {
   it('opens a folder from a process started with V8 options and `--input-type=module -e`', async () => {
@@ -34,7 +45,7 @@ await store.close();`;
   }, 60_000);
 
   it('hands back a result far larger than its small young generation, whole', async () => {
-    const db = await openPgliteWorkerDb(join(dir, 'large'));
+    const db = await openPgliteWorkerDb(join(dir, 'large'), fromSnapshot(join(dir, 'large')));
     try {
       const { rows } = await db.query<{ i: number; t: string }>(
         "SELECT i, repeat('x', 100) || i AS t FROM generate_series(1, 100000) AS i",
@@ -47,7 +58,7 @@ await store.close();`;
   }, 60_000);
 
   it('collects the garbage a burst of work left once no message has come for a while', async () => {
-    const db = await openPgliteWorkerDb(join(dir, 'idle'));
+    const db = await openPgliteWorkerDb(join(dir, 'idle'), fromSnapshot(join(dir, 'idle')));
     try {
       const before = await db.threadHeapUsed();
       // A 30 MB value passes through the thread and is garbage once handed back.
@@ -75,6 +86,7 @@ await store.close();`;
     let prepared = false;
     const db = await openPgliteWorkerDb(join(dir, 'prepared'), {
       prepareFolder: () => {
+        unpacked(join(dir, 'prepared'));
         prepared = true;
       },
     });

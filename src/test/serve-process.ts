@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { snapshotCacheEnv } from './fresh-folder-snapshot.js';
 
 const CLI = fileURLToPath(new URL('./cohort-cli.ts', import.meta.url));
 // An absolute loader: the process runs in the test's workspace, where `tsx` alone would not resolve.
@@ -22,7 +23,7 @@ export interface ServeProcess {
 
 /**
  * Starts `cohort serve --port 0` from the sources (no build needed) in `cwd` with only `env` (and
- * PATH), and resolves once it prints its URL. Rejects with its stderr if it exits first.
+ * PATH, and the shared snapshot cache), and resolves once it prints its URL. Rejects with its stderr if it exits first.
  *
  * @example
  * const server = await startServeProcess({ DATABASE_URL: url }, workspace);
@@ -36,7 +37,8 @@ export function startServeProcess(
 ): Promise<ServeProcess> {
   const child = spawn(process.execPath, ['--import', TSX, CLI, 'serve', '--port', '0'], {
     cwd,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, ...env },
+    // The saved fresh folder is shared (see snapshotCacheEnv); `env` may still name another cache.
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, ...snapshotCacheEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
