@@ -2,6 +2,7 @@ export {
   connectMcpServers,
   DEFAULT_MCP_CONNECT_TIMEOUT_MS,
   DEFAULT_MCP_CALL_TIMEOUT_MS,
+  MAX_OFFERED_MCP_TOOLS,
   type McpClientPool,
   type McpRemoteTool,
   type McpServerStatus,

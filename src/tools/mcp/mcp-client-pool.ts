@@ -112,6 +112,40 @@ function partitionTools(
   return { usable, skipped };
 }
 
+/**
+ * Most MCP tools offered to a model, all servers together: OpenAI refuses a whole request whose
+ * tools are more than 128 ("Invalid 'tools': array too long"), cohort's own tools included (at
+ * most 16 in an agent), so servers of many tools failed every model call of every agent.
+ */
+export const MAX_OFFERED_MCP_TOOLS = 112;
+
+/**
+ * Leaves out the tools past {@link MAX_OFFERED_MCP_TOOLS}, in the order of the servers and of each
+ * server's list, naming each as a skipped tool of its server with why.
+ */
+function capOfferedTools(connections: Iterable<Connection>, logger: Logger): void {
+  let offered = 0;
+  for (const connection of connections) {
+    if (connection.status.status !== 'connected') continue;
+    const room = Math.max(0, MAX_OFFERED_MCP_TOOLS - offered);
+    offered += Math.min(room, connection.tools.length);
+    if (connection.tools.length <= room) continue;
+    const left = connection.tools.slice(room);
+    const reason = `cohort offers a model at most ${MAX_OFFERED_MCP_TOOLS} MCP tools in all (a model's API takes at most 128 tools in a request, cohort's own included), and the servers before it in the configuration filled them: name fewer servers, or this one earlier`;
+    for (const tool of left)
+      logger.warn('mcp_tool_skipped', { server: connection.status.name, tool: tool.name, reason });
+    connection.tools = connection.tools.slice(0, room);
+    connection.status = {
+      ...connection.status,
+      tools: connection.status.tools.slice(0, room),
+      skippedTools: [
+        ...(connection.status.skippedTools ?? []),
+        ...left.map((tool) => ({ name: tool.name, reason })),
+      ],
+    };
+  }
+}
+
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Characters of a failed server's stderr its status quotes. */
@@ -211,6 +245,7 @@ export async function connectMcpServers(
     }),
   );
 
+  capOfferedTools(connections.values(), logger);
   return {
     statuses: () => [...connections.values()].map((connection) => connection.status),
     tools: () =>
