@@ -19,6 +19,26 @@ export const EDIT_MAX_BYTES = 32 * 1024 * 1024;
 /** What `edit` returns. */
 export type EditResult = ToolOutcome<{ path: string; replacements: number }>;
 
+/** Reads UTF-8 strictly; a byte-order mark is kept, so the file is written back as it was. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The file's text, or an `invalid_input` error when it is not UTF-8: decoded leniently and written
+ * back, every byte that is not UTF-8 anywhere in the file (a Latin-1 'café' in a comment, a
+ * UTF-16 file) became U+FFFD, not only the text the edit changed.
+ */
+function utf8Text(buffer: Buffer, path: string): string {
+  try {
+    return STRICT_UTF8.decode(buffer);
+  } catch {
+    throw new CohortError(
+      'invalid_input',
+      `"${path}" is not UTF-8 text (another encoding such as Latin-1 or UTF-16, or binary): edit changes UTF-8 files only, since writing it back would replace each byte that is not UTF-8 with U+FFFD; change it with bash (sed, iconv, a script) instead.`,
+      { field: 'path' },
+    );
+  }
+}
+
 /**
  * The `edit` tool: replaces an exact piece of text in a workspace file. An absent or ambiguous
  * `oldText` is an error the model can fix (read the file again, give more context).
@@ -43,7 +63,7 @@ export function createEditTool(workspace: Workspace): CohortTool<EditInput, Edit
           throw new CohortError('invalid_input', `"${path}" is a folder, not a file.`, {
             field: 'path',
           });
-        const content = buffer.toString('utf8');
+        const content = utf8Text(buffer, path);
         const count = content.split(oldText).length - 1;
         if (count === 0) {
           throw new CohortError(

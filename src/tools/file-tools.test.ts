@@ -238,6 +238,40 @@ describe('write, edit and write_doc', () => {
     );
   });
 
+  it('edit refuses a file that is not UTF-8 text, leaving every byte as it was', async () => {
+    // edit decoded the file as UTF-8 and wrote it back: every byte that was not UTF-8 anywhere in
+    // the file (a Latin-1 'café' in a comment, a UTF-16 file) became U+FFFD, not only the text
+    // the edit changed.
+    const edit = createEditTool(workspace);
+    const latin1 = Buffer.concat([
+      Buffer.from('// caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('\nlet a = 1;\n'),
+    ]);
+    const utf16 = Buffer.from('\ufefflet a = 1;\n', 'utf16le');
+    for (const [name, bytes] of [
+      ['latin1.c', latin1],
+      ['utf16.ts', utf16],
+    ] as const) {
+      writeFileSync(join(root, name), bytes);
+      const result = await edit.execute({ path: name, oldText: 'a = 1', newText: 'a = 2' }, {});
+      expect(result, name).toMatchObject({
+        ok: false,
+        code: 'invalid_input',
+        error: expect.stringMatching(new RegExp(`"${name}" is not UTF-8 text.*bash`)),
+      });
+      expect(readFileSync(join(root, name)).equals(bytes), name).toBe(true);
+      rmSync(join(root, name));
+    }
+    // A UTF-8 file keeps its byte-order mark and line endings.
+    writeFileSync(join(root, 'bom.ts'), '\ufefflet a = 1;\r\nlet é = 2;\r\n');
+    expect(
+      await edit.execute({ path: 'bom.ts', oldText: 'a = 1', newText: 'a = 3' }, {}),
+    ).toMatchObject({ ok: true });
+    expect(readFileSync(join(root, 'bom.ts'), 'utf8')).toBe('\ufefflet a = 3;\r\nlet é = 2;\r\n');
+    rmSync(join(root, 'bom.ts'));
+  });
+
   it("edit refuses a file too large to load, by the open file's size, before reading it", async () => {
     // edit loaded the whole file: a 600 MB file (sparse here: it takes no disk) took 600 MB of
     // memory per call, eight calls of one reply 4.8 GB, then failed to make it a string.
