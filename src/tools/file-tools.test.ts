@@ -16,6 +16,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEditTool, EDIT_MAX_BYTES } from './edit-tool.js';
 import { createGlobTool } from './glob-tool.js';
@@ -270,6 +271,61 @@ describe('write, edit and write_doc', () => {
     ).toMatchObject({ ok: true });
     expect(readFileSync(join(root, 'bom.ts'), 'utf8')).toBe('\ufefflet a = 3;\r\nlet é = 2;\r\n');
     rmSync(join(root, 'bom.ts'));
+  });
+
+  it('edit and write on a full disk say so and leave the file as it was', (context) => {
+    // A short write (the disk filled up part-way) was not noticed: the file kept only what fit,
+    // its tail was lost, and edit answered ok. Run in a mount namespace of its own, on a 64 KB
+    // tmpfs; skipped where the system allows no such namespace.
+    const editModule = pathToFileURL(join(import.meta.dirname, 'edit-tool.ts')).href;
+    const writeModule = pathToFileURL(join(import.meta.dirname, 'write-tool.ts')).href;
+    const workspaceModule = pathToFileURL(join(import.meta.dirname, 'workspace.ts')).href;
+    const disk = mkdtempSync(join(tmpdir(), 'cohort-full-disk-'));
+    const script = `
+      import { readFileSync, writeFileSync } from 'node:fs';
+      import { createEditTool } from ${JSON.stringify(editModule)};
+      import { createWriteTool } from ${JSON.stringify(writeModule)};
+      import { createWorkspace } from ${JSON.stringify(workspaceModule)};
+      const dir = ${JSON.stringify(disk)};
+      const before = 'HEAD\\n' + 'line of code\\n'.repeat(2000);
+      writeFileSync(dir + '/code.txt', before);
+      try { writeFileSync(dir + '/filler', Buffer.alloc(30 * 1024)); } catch {}
+      const workspace = createWorkspace(dir);
+      const edited = await createEditTool(workspace).execute({ path: 'code.txt', oldText: 'HEAD', newText: 'X'.repeat(20000) }, {});
+      const afterEdit = readFileSync(dir + '/code.txt', 'utf8') === before;
+      const written = await createWriteTool(workspace).execute({ path: 'code.txt', content: 'Y'.repeat(40000) }, {});
+      const afterWrite = readFileSync(dir + '/code.txt', 'utf8') === before;
+      process.stdout.write(JSON.stringify({ edited, afterEdit, written, afterWrite }));`;
+    try {
+      const child = spawnSync(
+        'unshare',
+        [
+          '-rm',
+          'sh',
+          '-c',
+          'mount -t tmpfs -o size=64k tmpfs "$1" && exec "$2" --import tsx --input-type=module -e "$3"',
+          '-',
+          disk,
+          process.execPath,
+          script,
+        ],
+        { encoding: 'utf8', timeout: 60_000 },
+      );
+      if (child.status !== 0 && !child.stdout) {
+        context.skip(`no mount namespace with a tmpfs here: ${child.stderr || child.error}`);
+        return;
+      }
+      const seen = JSON.parse(child.stdout) as Record<string, unknown>;
+      for (const key of ['edited', 'written'])
+        expect(seen[key], key).toMatchObject({
+          ok: false,
+          error: expect.stringMatching(/ENOSPC: the disk is full.*left as it was/),
+        });
+      expect(seen.afterEdit).toBe(true);
+      expect(seen.afterWrite).toBe(true);
+    } finally {
+      rmSync(disk, { recursive: true, force: true });
+    }
   });
 
   it("edit refuses a file too large to load, by the open file's size, before reading it", async () => {

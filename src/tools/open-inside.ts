@@ -193,7 +193,15 @@ export async function writeInside(
   let created = false;
   let handle: FileHandle;
   try {
-    handle = await open(again, constants.O_WRONLY | constants.O_NOFOLLOW | OPEN_WITHOUT_WAITING);
+    // Read and write: what it held is put back if the new text cannot be written whole.
+    handle = await open(
+      again,
+      constants.O_RDWR | constants.O_NOFOLLOW | OPEN_WITHOUT_WAITING,
+    ).catch((error: NodeJS.ErrnoException) =>
+      error.code === 'EACCES'
+        ? open(again, constants.O_WRONLY | constants.O_NOFOLLOW | OPEN_WITHOUT_WAITING)
+        : Promise.reject(error),
+    );
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
       throw openError(error as NodeJS.ErrnoException, path);
@@ -212,12 +220,69 @@ export async function writeInside(
       if (created) await unlink(opened).catch(() => undefined);
       refuseProtected(workspace, opened, path);
     }
+    const previous = created ? undefined : await restorable(handle);
     await handle.truncate(0);
-    await handle.write(content, 0, 'utf8');
+    try {
+      await writeAll(handle, Buffer.from(content, 'utf8'));
+    } catch (cause) {
+      // A full disk wrote part of the text and said nothing (a short write): the file lost its
+      // tail and the tool answered ok. Put back what it held, and say what happened.
+      const restored = await handle
+        .truncate(0)
+        .then(() => (previous ? writeAll(handle, previous) : undefined))
+        .then(
+          () => true,
+          () => false,
+        );
+      const code = (cause as NodeJS.ErrnoException).code ?? String(cause);
+      throw new CohortError(
+        'internal',
+        `Could not write "${path}" (${code}${code === 'ENOSPC' ? ': the disk is full' : ''}): ${
+          created
+            ? 'the new file was left empty'
+            : restored && previous
+              ? 'the file was left as it was'
+              : 'the file may now hold only part of the text'
+        }. Free some space, then try again.`,
+        { field: 'path', cause },
+      );
+    }
   } finally {
     await handle.close();
   }
   return { real: again, created };
+}
+
+/** Largest content a write keeps in memory to put back when the new text fails part-way. */
+const RESTORE_MAX_BYTES = 32 * 1024 * 1024;
+
+/** What an open file holds, to put back after a failed write; undefined when unreadable or large. */
+async function restorable(handle: FileHandle): Promise<Buffer | undefined> {
+  try {
+    const { size } = await handle.stat();
+    if (size > RESTORE_MAX_BYTES) return undefined;
+    const buffer = Buffer.alloc(size);
+    let filled = 0;
+    while (filled < size) {
+      const { bytesRead } = await handle.read(buffer, filled, size - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return buffer.subarray(0, filled);
+  } catch {
+    return undefined; // opened write-only
+  }
+}
+
+/** Writes every byte from the start of the file: a short write (a full disk) goes on or throws. */
+async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
+  let written = 0;
+  while (written < bytes.length) {
+    const { bytesWritten } = await handle.write(bytes, written, bytes.length - written, written);
+    if (bytesWritten === 0)
+      throw Object.assign(new Error('nothing was written'), { code: 'ENOSPC' });
+    written += bytesWritten;
+  }
 }
 
 function openError(error: NodeJS.ErrnoException, path: string): CohortError {
