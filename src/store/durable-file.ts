@@ -1,4 +1,12 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  openSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -6,6 +14,25 @@ import { join } from 'node:path';
  * journal), written and removed so that what a call did is on disk when it returns: a crash
  * leaves the old file or the new one, never a part of one.
  */
+
+/**
+ * Writes all of `data` at the descriptor's position, or throws: `writeSync` writes what fits on a
+ * full disk and returns a short count without an error, so a caller that wrote once took a torn
+ * file for a whole one (the next write then throws ENOSPC).
+ *
+ * @example
+ * writeFullySync(fd, JSON.stringify(trace) + '\n');
+ */
+export function writeFullySync(fd: number, data: string | Uint8Array, length?: number): void {
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  const end = length ?? bytes.length;
+  for (let written = 0; written < end;) {
+    const count = writeSync(fd, bytes, written, end - written);
+    if (count === 0)
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    written += count;
+  }
+}
 
 /** Flushes a folder's entries (a rename, a deletion) to disk. */
 export function syncFolder(dir: string): void {

@@ -7,12 +7,12 @@ import {
   statSync,
   unlinkSync,
   writeFileSync,
-  writeSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { CohortError } from '../errors/index.js';
 import { dataFolderError } from './data-folder.js';
+import { writeFullySync } from './durable-file.js';
 
 /** The lock file kept in an embedded data folder while a process has it open. */
 export const LOCK_FILE_NAME = 'cohort.lock';
@@ -299,7 +299,7 @@ export function acquireFolderLock(
       continue;
     }
     try {
-      writeSync(fd, JSON.stringify(me));
+      writeFullySync(fd, JSON.stringify(me));
     } catch (error) {
       // A full disk (or a file size limit): the file exists but says nothing, and left there it
       // made the next start say the folder was in use by another process.

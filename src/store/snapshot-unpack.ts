@@ -1,5 +1,6 @@
-import { closeSync, mkdirSync, openSync, readSync, utimesSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFullySync } from './durable-file.js';
 
 /** A tar block: headers and file contents are padded to multiples of it. */
 const BLOCK = 512;
@@ -149,7 +150,7 @@ export function unpackSnapshot(tarball: string, dir: string): void {
     try {
       for (let done = 0; done < member.size;) {
         const read = member.read(buffer, done, COPY_BYTES);
-        writeSync(out, buffer, 0, read);
+        writeFullySync(out, buffer, read);
         done += read;
       }
     } finally {

@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SpanRecord } from '../telemetry/index.js';
 import { acquireFolderLock } from './folder-lock.js';
@@ -59,6 +59,45 @@ describe('the trace journal', () => {
     appendTraceJournal(dir, [trace('b')]);
     expect(readTraceJournal(dir).map((entry) => entry.run.id)).toEqual(['a', 'b']);
     expect(readFileSync(join(dir, TRACE_JOURNAL_FILE), 'utf8')).not.toContain('torn');
+  });
+
+  it('throws when a full disk cuts the write short, instead of acknowledging a torn line', (context) => {
+    // writeSync wrote what fit and returned a short count: the call returned as if its traces
+    // were on disk, and the next append cut the torn line off. Run in a mount namespace of its
+    // own, on a 64 KB tmpfs; skipped where the system allows no such namespace.
+    const journalModule = pathToFileURL(join(import.meta.dirname, 'trace-journal.ts')).href;
+    const disk = newDir();
+    const big = {
+      ...trace('big'),
+      run: { ...trace('big').run, input: { text: 'x'.repeat(100_000) } },
+    };
+    const script = `
+      import { appendTraceJournal } from ${JSON.stringify(journalModule)};
+      try {
+        appendTraceJournal(${JSON.stringify(disk)}, [${JSON.stringify(big)}]);
+        process.stdout.write('acknowledged');
+      } catch (error) {
+        process.stdout.write('refused: ' + error.code);
+      }`;
+    const child = spawnSync(
+      'unshare',
+      [
+        '-rm',
+        'sh',
+        '-c',
+        'mount -t tmpfs -o size=64k tmpfs "$1" && exec "$2" --import tsx --input-type=module -e "$3"',
+        '-',
+        disk,
+        process.execPath,
+        script,
+      ],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    if (!child.stdout) {
+      context.skip(`no mount namespace with a tmpfs here: ${child.stderr || child.error}`);
+      return;
+    }
+    expect(child.stdout).toBe('refused: ENOSPC');
   });
 
   it('skips lines that are not traces (the file is on disk: anything may be in it)', () => {

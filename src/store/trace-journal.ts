@@ -6,14 +6,18 @@ import {
   openSync,
   readFileSync,
   readSync,
-  writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { SpanRecord } from '../telemetry/index.js';
 import type { Db } from './db.js';
 import type { RunRepo, TracedRun } from './run-repo.js';
-import { removeFilesDurably, syncFolder, writeFileDurably } from './durable-file.js';
+import {
+  removeFilesDurably,
+  syncFolder,
+  writeFileDurably,
+  writeFullySync,
+} from './durable-file.js';
 
 /**
  * The trace journal of an embedded store's data folder: traces recorded by a process that
@@ -82,7 +86,7 @@ export function appendTraceJournal(dataDir: string, traces: readonly JournalTrac
       const end = completeLength(fd, size);
       if (end < size) ftruncateSync(fd, end);
     }
-    writeSync(fd, traces.map((trace) => JSON.stringify(trace) + '\n').join(''));
+    writeFullySync(fd, traces.map((trace) => JSON.stringify(trace) + '\n').join(''));
     fsyncSync(fd);
   } finally {
     closeSync(fd);
