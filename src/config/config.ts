@@ -553,13 +553,15 @@ const EXPAND_ENV_DEPTH = 4;
 /**
  * Replaces `${VAR}` and `${VAR:-default}` in every string with the environment's value, down to
  * {@link EXPAND_ENV_DEPTH} levels: a `.mcp.json` nested 100,000 levels deep overflowed the stack
- * here ('unexpected error: Maximum call stack size exceeded' from every command).
+ * here ('unexpected error: Maximum call stack size exceeded' from every command). A variable
+ * that is not set and has no default stays as written: that server does not start, and says
+ * which variable it lacks (`unsetVariables` in tools/mcp), where it became '' ('Bearer ').
  */
 function expandEnv(value: unknown, env: Env, depth = 0): unknown {
   if (typeof value === 'string')
     return value.replace(
       /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
-      (_, name: string, fallback?: string) => env[name] ?? fallback ?? '',
+      (written: string, name: string, fallback?: string) => env[name] ?? fallback ?? written,
     );
   if (depth >= EXPAND_ENV_DEPTH) return value;
   if (Array.isArray(value)) return value.map((item) => expandEnv(item, env, depth + 1));

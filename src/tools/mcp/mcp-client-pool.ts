@@ -54,12 +54,35 @@ interface Connection {
 
 const transportOf = (config: McpServerConfig) => ('url' in config ? 'http' : 'stdio');
 
+/**
+ * The `${VAR}` a server's definition still holds: variables the environment did not set and the
+ * definition gave no default (`${VAR:-value}`), which the configuration leaves as written.
+ */
+function unsetVariables(config: McpServerConfig): string[] {
+  const strings =
+    'url' in config
+      ? [config.url, ...Object.values(config.headers)]
+      : [config.command, ...config.args, ...Object.values(config.env), config.cwd ?? ''];
+  const names = strings.flatMap((text) =>
+    [...text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((match) => match[0]),
+  );
+  return [...new Set(names)];
+}
+
 function createTransport(
   name: string,
   config: McpServerConfig,
   cwd: string,
   onTooLarge: (error: CohortError) => void,
 ) {
+  const unset = unsetVariables(config);
+  if (unset.length > 0) {
+    const first = unset[0] ?? '';
+    throw new CohortError(
+      'invalid_input',
+      `${unset.join(', ')} ${unset.length === 1 ? 'is' : 'are'} not set in the environment: set ${unset.length === 1 ? 'it' : 'them'}, or give the definition a default (${first.slice(0, -1)}:-value}).`,
+    );
+  }
   if ('url' in config) {
     let url: URL;
     try {

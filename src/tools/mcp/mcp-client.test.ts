@@ -6,6 +6,7 @@ import { defineTool, runLoop } from '../../agents/index.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../../test/fake-openai-server.js';
 import { CALC_MCP_SERVER } from '../../test/fixture-mcp-config.js';
 import { runCli } from '../../test/run-cli.js';
+import { loadConfig } from '../../config/index.js';
 import { createScriptedModel } from '../../test/scripted-model.js';
 import { connectMcpServers, mcpTools, type McpClientPool } from './index.js';
 
@@ -91,6 +92,34 @@ describe('MCP client', () => {
       'did not start: "file:///etc/passwd" is not an http or https URL (a streamable HTTP server\'s address, e.g. http://127.0.0.1:8787/mcp).',
     );
   });
+
+  it('does not start a server whose ${VAR} is not set, naming the variable', async () => {
+    // An unset variable without a default became '': 'Bearer ${DOCS_TOKEN}' was sent as
+    // 'Bearer ', a token as an empty string, and the server's own error named nothing of it.
+    // Claude Code refuses such a definition; cohort leaves that server out, saying why.
+    const cwd = mkdtempSync(join(tmpdir(), 'cohort-mcp-env-'));
+    writeFileSync(
+      join(cwd, '.mcp.json'),
+      JSON.stringify({
+        mcpServers: {
+          docs: {
+            url: 'http://127.0.0.1:9/mcp',
+            headers: { Authorization: 'Bearer ${DOCS_TOKEN}' },
+          },
+          tool: { command: '${TOOL:-/bin/true}', args: ['--key=${KEY}'], env: {} },
+        },
+      }),
+    );
+    const env = { COHORT_TRUST_PROJECT_MCP: '1', KEY: 'k1' };
+    const { mcpServers } = loadConfig({ env, cwd });
+    expect(mcpServers.tool).toMatchObject({ command: '/bin/true', args: ['--key=k1'] });
+    pool = await connectMcpServers(mcpServers, { timeoutMs: 10_000 });
+    const docs = pool.statuses().find((status) => status.name === 'docs');
+    expect(docs?.status).toBe('failed');
+    expect(docs?.error).toBe(
+      'did not start: ${DOCS_TOKEN} is not set in the environment: set it, or give the definition a default (${DOCS_TOKEN:-value}).',
+    );
+  }, 30_000);
 
   it("names the end of a server's stderr when it did not start", async () => {
     const failing = {
