@@ -430,6 +430,25 @@ describe('the OpenAI-compatible endpoint', () => {
     expect(fine.status).toBe(200);
   });
 
+  it("refuses a tool_choice that needs a call of the client's tools, which cohort never makes", async () => {
+    // 'required' or a named function was ignored: the client, waiting for tool_calls, got text.
+    const ask = (extra: Record<string, unknown>) =>
+      post('/v1/chat/completions', {
+        model: 'cohort',
+        messages: [{ role: 'user', content: 'What is a ROS 2 topic?' }],
+        tools: [{ type: 'function', function: { name: 'lookup', parameters: {} } }],
+        ...extra,
+      });
+    for (const choice of ['required', { type: 'function', function: { name: 'lookup' } }])
+      expect(await errorOf(await ask({ tool_choice: choice }))).toMatchObject({
+        status: 422,
+        field: 'tool_choice',
+        message: expect.stringMatching(/"auto" or "none": cohort answers with text/),
+      });
+    for (const choice of ['auto', 'none', undefined])
+      expect((await ask(choice ? { tool_choice: choice } : {})).status).toBe(200);
+  });
+
   it('rejects an unknown model (404), no user message (422) and bad shapes (422)', async () => {
     expect(
       await errorOf(

@@ -15,7 +15,9 @@ export type OpenAiMessage = z.infer<typeof OpenAiMessage>;
  * Body of `POST /v1/chat/completions`. Sampling fields (temperature, max_tokens…) are accepted so
  * any OpenAI client works, and ignored: the agents decide how they answer. Those cohort knows are
  * still checked against OpenAI's ranges, so a wrong one is a 422 naming it rather than silence,
- * and `n` must be 1: cohort gives one answer, and a client asking for more would get fewer.
+ * and `n` must be 1: cohort gives one answer, and a client asking for more would get fewer. A
+ * client's `tools` are ignored, so a `tool_choice` that needs a call ('required', a function) is
+ * a 422 too: the client would wait for a tool call that never comes.
  */
 export const ChatCompletionRequest = z.looseObject({
   temperature: z.number().min(0).max(2).nullable().optional(),
@@ -23,6 +25,14 @@ export const ChatCompletionRequest = z.looseObject({
   max_tokens: z.number().int().positive().nullable().optional(),
   n: z
     .literal(1, { error: 'n must be 1: cohort returns one answer per request' })
+    .nullable()
+    .optional(),
+  // A client's `tools` are accepted and never called: a choice that needs a call cannot be met.
+  tool_choice: z
+    .enum(['auto', 'none'], {
+      error:
+        'tool_choice must be "auto" or "none": cohort answers with text and never calls the tools a client sends',
+    })
     .nullable()
     .optional(),
   model: z.string({ error: 'model is required: use "cohort" or an agent name' }).min(1),
