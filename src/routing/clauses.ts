@@ -68,3 +68,27 @@ export function splitClauses(query: string): Clause[] {
   push(query.length, '');
   return clauses;
 }
+
+// Pronouns by which an ask points back at what the context before it named.
+const POINTING_BACK = new Set([
+  'it',
+  'its',
+  'that',
+  'this',
+  'they',
+  'them',
+  'their',
+  'those',
+  'these',
+  'one',
+]);
+
+/**
+ * True when an ask points back at what the context before it named ("My PC has a GTX 1060, can
+ * it handle the sim?"): its subject is then partly the context's.
+ *
+ * @example
+ * pointsBack('can it handle the sim'); // true
+ */
+export const pointsBack = (text: string): boolean =>
+  textWords(text).words.some((word) => POINTING_BACK.has(word));

@@ -1,5 +1,5 @@
 import { withoutAskingManner } from '../../retrieval/index.js';
-import { splitClauses, type Clause } from '../clauses.js';
+import { pointsBack, splitClauses, type Clause } from '../clauses.js';
 import { detectIntentCues, isBareTerm, type IntentCue } from '../intent-cues.js';
 import { textWords } from '../query-text.js';
 import type { KnownForm, RoutingModel } from '../routing-model.js';
@@ -49,22 +49,6 @@ const namesOwnSubject = (decision: Decision) =>
 // "an AMD one", "a cheaper one": "one" standing for another thing of the kind named before, which
 // the ask names itself; not the thing named before ("what does one cost?").
 const ANOTHER_ONE = /\b(?:a|an|the|another) (?:[\w-]+ )?one\b/i;
-
-// Pronouns by which an ask points back at what the context before it named.
-const POINTING_BACK = new Set([
-  'it',
-  'its',
-  'that',
-  'this',
-  'they',
-  'them',
-  'their',
-  'those',
-  'these',
-  'one',
-]);
-const pointsBack = (text: string): boolean =>
-  textWords(text).words.some((word) => POINTING_BACK.has(word));
 
 // "What's USD, the scene format Isaac Sim uses?": the words before the comma are the ask.
 // The forms found in the ask's words come back too: the whole question, when it has the same

@@ -37,6 +37,37 @@ describe('offTopicPhase', () => {
       decide("My grandmother's parrot is squawking again. Why do parrots do that?"),
     ).toMatchObject({ primaryAgent: 'book', phase: 'fallback' });
   });
+  it('judges an ask naming two covered words alone, whatever the context before it', () => {
+    const decide = (text: string) =>
+      decideQuery(testRoutingModels().grounded, text, TEST_PHASE_SETTINGS).result;
+    // Neither "named" nor "bus" is a keyword or a term only the book uses, but together they
+    // name the book's subject: the parrot in the context does not make the ask off-topic.
+    const query = 'My parrot keeps squawking at the neighbours. What is a named bus?';
+    expect(offTopicPhase(testContext(query))?.primary).toBe('book');
+    expect(decide(query).primaryAgent).toBe('glossary');
+    // One everyday word the book uses may be the context's subject: still off-topic.
+    expect(decide('My parrot keeps squawking at the neighbours. What is the bus?')).toMatchObject({
+      primaryAgent: 'book',
+      phase: 'fallback',
+    });
+  });
+  it('does not let context make a term the book never uses one of its own', () => {
+    const decide = (text: string) =>
+      decideQuery(testRoutingModels().grounded, text, TEST_PHASE_SETTINGS).result;
+    const query = 'Our ROS 2 nodes publish on topics all day. What is photosynthesis?';
+    expect(decide(query)).toMatchObject({ primaryAgent: 'book', phase: 'fallback' });
+    expect(decide(query).routingReason).toContain('"photosynthesis"');
+    // A learnt review may not bring it back: its only tie to the book is the context.
+    expect(decide(query).offTopic?.certain).toBe(true);
+    // An ask of another form may name no subject of its own: the context gives it one.
+    expect(
+      decide('Our ROS 2 nodes stopped exchanging messages. Where should we look?').primaryAgent,
+    ).not.toBe('book');
+    // An ask pointing back at the context is judged with it.
+    expect(decide('Our robot uses Nav2 and a costmap. What is it, exactly?').primaryAgent).not.toBe(
+      'book',
+    );
+  });
   it('keeps a question about what the course needs, whatever everyday word names the thing', () => {
     // "bungalow" and "barbecue" are words the test book never uses, but what they are wanted for
     // is the course itself: the question asks what the book requires.
