@@ -282,7 +282,7 @@ describe('write, edit and write_doc', () => {
     const workspaceModule = pathToFileURL(join(import.meta.dirname, 'workspace.ts')).href;
     const disk = mkdtempSync(join(tmpdir(), 'cohort-full-disk-'));
     const script = `
-      import { readFileSync, writeFileSync } from 'node:fs';
+      import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
       import { createEditTool } from ${JSON.stringify(editModule)};
       import { createWriteTool } from ${JSON.stringify(writeModule)};
       import { createWorkspace } from ${JSON.stringify(workspaceModule)};
@@ -295,7 +295,8 @@ describe('write, edit and write_doc', () => {
       const afterEdit = readFileSync(dir + '/code.txt', 'utf8') === before;
       const written = await createWriteTool(workspace).execute({ path: 'code.txt', content: 'Y'.repeat(40000) }, {});
       const afterWrite = readFileSync(dir + '/code.txt', 'utf8') === before;
-      process.stdout.write(JSON.stringify({ edited, afterEdit, written, afterWrite }));`;
+      const left = readdirSync(dir).sort();
+      process.stdout.write(JSON.stringify({ edited, afterEdit, written, afterWrite, left }));`;
     try {
       const child = spawnSync(
         'unshare',
@@ -323,6 +324,8 @@ describe('write, edit and write_doc', () => {
         });
       expect(seen.afterEdit).toBe(true);
       expect(seen.afterWrite).toBe(true);
+      // The temporary file the text went to first is removed.
+      expect(seen.left).toEqual(['code.txt', 'filler']);
     } finally {
       rmSync(disk, { recursive: true, force: true });
     }

@@ -1,6 +1,16 @@
 import { constants, type Stats } from 'node:fs';
-import { mkdir, open, readlink, stat, unlink, type FileHandle } from 'node:fs/promises';
-import { dirname, sep } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import {
+  lstat,
+  mkdir,
+  open,
+  readlink,
+  rename,
+  stat,
+  unlink,
+  type FileHandle,
+} from 'node:fs/promises';
+import { basename, dirname, join, sep } from 'node:path';
 import {
   OPEN_WITHOUT_WAITING,
   protectedEntryOf,
@@ -172,9 +182,22 @@ function megabytes(bytes: number): string {
 }
 
 /**
- * Writes a workspace file safely: creates missing folders, opens (or creates) the file without
- * following a final symlink and without truncating, verifies the descriptor, and only then
- * replaces the content. Returns whether the file was created.
+ * A moment inside {@link writeInside} where a test stands for a crash (a throw) or a racing
+ * process (a swap): called with the temporary file once it is written and flushed, before the
+ * file is checked again and the temporary file renamed over it.
+ */
+export interface WriteSteps {
+  afterTemporaryWritten?: (temporary: string) => Promise<void>;
+}
+
+/**
+ * Writes a workspace file safely and whole: creates missing folders, opens the file's folder
+ * without following a symlink and checks where it really is, checks the file there (if any)
+ * without following a final symlink (see {@link verifyOpen}), then writes the text to a new
+ * temporary file in that same folder, flushes it to disk and renames it over the file. A process
+ * killed at any point leaves the old file or the new one, never a part of one (a `kill -9` between
+ * truncating and writing left a partial file when the file was overwritten in place). The file
+ * keeps its mode (and its owner, where allowed). Returns whether the file was created.
  *
  * @example
  * await writeInside(workspace, 'notes/todo.md', '# Todo\n');
@@ -183,6 +206,7 @@ export async function writeInside(
   workspace: Workspace,
   path: string,
   content: string,
+  steps: WriteSteps = {},
 ): Promise<{ real: string; created: boolean }> {
   const real = workspace.resolve(path, { mustExist: false });
   refuseProtected(workspace, real, path);
@@ -190,88 +214,188 @@ export async function writeInside(
   // Resolved again: the folders now exist, and one of them may have been swapped meanwhile.
   const again = workspace.resolve(path, { mustExist: false });
   refuseProtected(workspace, again, path);
-  let created = false;
+  if (again === workspace.root)
+    throw new CohortError('invalid_input', `"${path}" is a folder, not a file.`, { field: 'path' });
+  const folder = await openFolderInside(workspace, dirname(again), path);
+  try {
+    const name = basename(again);
+    // The kernel's path of the folder actually opened: one swapped for a symlink meanwhile.
+    if (folder.real !== undefined) refuseProtected(workspace, join(folder.real, name), path);
+    const existing = await checkTarget(workspace, join(folder.path, name), path);
+    await replaceWhole(folder, name, Buffer.from(content, 'utf8'), existing, path, steps);
+    return { real: again, created: existing === undefined };
+  } finally {
+    await folder.handle.close();
+  }
+}
+
+/**
+ * A folder opened to write in: `path` names it by its descriptor (`/proc/self/fd/<n>`), so every
+ * name made through it lands in the folder checked even if its path is swapped afterwards (the
+ * folder's own path where there is no /proc); `real` is the kernel's path of it.
+ */
+interface OpenFolder {
+  handle: FileHandle;
+  path: string;
+  real: string | undefined;
+}
+
+/** Opens the folder `dir` (a resolved path) without following a symlink and checks it is inside. */
+async function openFolderInside(
+  workspace: Workspace,
+  dir: string,
+  path: string,
+): Promise<OpenFolder> {
+  const handle = await open(
+    dir,
+    constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW,
+  ).catch((error: NodeJS.ErrnoException) => {
+    throw error.code === 'ELOOP' || error.code === 'ENOTDIR' || error.code === 'ENOENT'
+      ? new CohortError(
+          'forbidden',
+          `The folder of "${path}" was replaced (by a symlink or a file) while it was written; nothing was written. Try again.`,
+          { field: 'path', cause: error },
+        )
+      : openError(error, path);
+  });
+  try {
+    const real = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+    if (real !== undefined) {
+      if (!inside(workspace.root, real))
+        throw new CohortError(
+          'forbidden',
+          `Path "${path}" leads outside the workspace ${workspace.root}.`,
+          { field: 'path' },
+        );
+      return { handle, path: `/proc/self/fd/${handle.fd}`, real };
+    }
+    // No /proc (macOS): the folder opened must be the one the path names now.
+    const [opened, named] = await Promise.all([handle.stat(), stat(dir)]);
+    if (opened.dev !== named.dev || opened.ino !== named.ino)
+      throw new CohortError('forbidden', `Path "${path}" changed while it was opened; try again.`, {
+        field: 'path',
+      });
+    return { handle, path: dir, real: undefined };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/**
+ * Checks the file about to be replaced, by opening it for writing without following a final
+ * symlink and without waiting (a FIFO): it must be a regular file the tools may write, inside the
+ * workspace, with one link, and writable (a read-only file is refused, as writing in place did).
+ * Returns its stat, or undefined when there is no file yet.
+ */
+async function checkTarget(
+  workspace: Workspace,
+  target: string,
+  path: string,
+): Promise<Stats | undefined> {
   let handle: FileHandle;
   try {
-    // Read and write: what it held is put back if the new text cannot be written whole.
-    handle = await open(
-      again,
-      constants.O_RDWR | constants.O_NOFOLLOW | OPEN_WITHOUT_WAITING,
-    ).catch((error: NodeJS.ErrnoException) =>
-      error.code === 'EACCES'
-        ? open(again, constants.O_WRONLY | constants.O_NOFOLLOW | OPEN_WITHOUT_WAITING)
-        : Promise.reject(error),
-    );
+    handle = await open(target, constants.O_WRONLY | constants.O_NOFOLLOW | OPEN_WITHOUT_WAITING);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-      throw openError(error as NodeJS.ErrnoException, path);
-    handle = await open(
-      again,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-    ).catch((cause: NodeJS.ErrnoException) => {
-      throw openError(cause, path);
-    });
-    created = true;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw openError(error as NodeJS.ErrnoException, path);
   }
   try {
-    const { real: opened } = await verifyOpen(handle, workspace, path);
-    // The kernel's path of the file actually opened: a folder swapped for a symlink meanwhile.
-    if (opened !== undefined && protectedEntryOf(workspace.relative(opened))) {
-      if (created) await unlink(opened).catch(() => undefined);
-      refuseProtected(workspace, opened, path);
-    }
-    const previous = created ? undefined : await restorable(handle);
-    await handle.truncate(0);
-    try {
-      await writeAll(handle, Buffer.from(content, 'utf8'));
-    } catch (cause) {
-      // A full disk wrote part of the text and said nothing (a short write): the file lost its
-      // tail and the tool answered ok. Put back what it held, and say what happened.
-      const restored = await handle
-        .truncate(0)
-        .then(() => (previous ? writeAll(handle, previous) : undefined))
-        .then(
-          () => true,
-          () => false,
-        );
-      const code = (cause as NodeJS.ErrnoException).code ?? String(cause);
-      throw new CohortError(
-        'internal',
-        `Could not write "${path}" (${code}${code === 'ENOSPC' ? ': the disk is full' : ''}): ${
-          created
-            ? 'the new file was left empty'
-            : restored && previous
-              ? 'the file was left as it was'
-              : 'the file may now hold only part of the text'
-        }. Free some space, then try again.`,
-        { field: 'path', cause },
-      );
-    }
+    const { real, info } = await verifyOpen(handle, workspace, path);
+    if (real !== undefined) refuseProtected(workspace, real, path);
+    return info;
   } finally {
     await handle.close();
   }
-  return { real: again, created };
 }
 
-/** Largest content a write keeps in memory to put back when the new text fails part-way. */
-const RESTORE_MAX_BYTES = 32 * 1024 * 1024;
-
-/** What an open file holds, to put back after a failed write; undefined when unreadable or large. */
-async function restorable(handle: FileHandle): Promise<Buffer | undefined> {
+/**
+ * Writes `bytes` to a new temporary file in `folder`, flushes it, and renames it over `name`, after
+ * checking `name` is still the file checked (or still absent): a rename never follows a symlink,
+ * and this one does not replace one put there meanwhile either. The temporary file is removed on
+ * any failure, and the file is then left as it was.
+ */
+async function replaceWhole(
+  folder: OpenFolder,
+  name: string,
+  bytes: Uint8Array,
+  existing: Stats | undefined,
+  path: string,
+  steps: WriteSteps,
+): Promise<void> {
+  const target = join(folder.path, name);
+  const temporary = join(folder.path, temporaryName());
+  let made = false;
   try {
-    const { size } = await handle.stat();
-    if (size > RESTORE_MAX_BYTES) return undefined;
-    const buffer = Buffer.alloc(size);
-    let filled = 0;
-    while (filled < size) {
-      const { bytesRead } = await handle.read(buffer, filled, size - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
+    const handle = await open(
+      temporary,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      // A new file gets what `open` gives one (the umask applies); a replaced one its old mode.
+      existing ? 0o600 : NEW_FILE_MODE,
+    );
+    made = true;
+    try {
+      if (existing) await keepOwnerAndMode(handle, existing);
+      await writeAll(handle, bytes);
+      await handle.sync();
+    } finally {
+      await handle.close();
     }
-    return buffer.subarray(0, filled);
-  } catch {
-    return undefined; // opened write-only
+    await steps.afterTemporaryWritten?.(temporary);
+    await refuseChanged(target, existing, path);
+    await rename(temporary, target);
+    made = false;
+    // Flushes the rename; a file system that cannot flush a folder has still renamed.
+    await folder.handle.sync().catch(() => undefined);
+  } catch (cause) {
+    if (made) await unlink(temporary).catch(() => undefined);
+    if (cause instanceof CohortError) throw cause;
+    const code = (cause as NodeJS.ErrnoException).code ?? String(cause);
+    const full = code === 'ENOSPC';
+    throw new CohortError(
+      'internal',
+      `Could not write "${path}" (${code}${full ? ': the disk is full' : ''}): ${
+        existing ? 'the file was left as it was' : 'no file was created'
+      }. ${full ? 'Free some space, then try again.' : 'Try again.'}`,
+      { field: 'path', cause },
+    );
   }
+}
+
+/** Mode of a file `write` creates, before the umask: what `open` and editors give a new file. */
+const NEW_FILE_MODE = 0o666;
+
+/** A name no other write uses: hidden, and marked as cohort's, should a crash leave it behind. */
+function temporaryName(): string {
+  return `.cohort-write-${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
+}
+
+/** Gives the new file the replaced one's owner (where the process may) and mode. */
+async function keepOwnerAndMode(handle: FileHandle, existing: Stats): Promise<void> {
+  const own = await handle.stat();
+  if (own.uid !== existing.uid || own.gid !== existing.gid)
+    await handle.chown(existing.uid, existing.gid).catch(() => undefined); // not root: stays ours
+  // After chown, which clears set-user-ID and set-group-ID bits.
+  await handle.chmod(existing.mode & 0o7777);
+}
+
+/** Refuses to rename over `target` when it is no longer the file checked (or no longer absent). */
+async function refuseChanged(target: string, existing: Stats | undefined, path: string) {
+  const now = await lstat(target).catch((error: NodeJS.ErrnoException) =>
+    error.code === 'ENOENT' ? undefined : Promise.reject(error),
+  );
+  if (existing ? now?.dev === existing.dev && now.ino === existing.ino : now === undefined) return;
+  if (now?.isSymbolicLink())
+    throw new CohortError(
+      'forbidden',
+      `"${path}" became a symlink while it was written; the file tools do not follow or replace it, and nothing was written.`,
+      { field: 'path' },
+    );
+  throw new CohortError(
+    'conflict',
+    `"${path}" was ${existing ? 'replaced or removed' : 'created by something else'} while it was written; nothing was written. Try again.`,
+    { field: 'path' },
+  );
 }
 
 /** Writes every byte from the start of the file: a short write (a full disk) goes on or throws. */
