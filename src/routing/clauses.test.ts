@@ -68,6 +68,22 @@ describe('splitClauses', () => {
       ['by the way what does IMU stand for', true],
     ]);
   });
+  it('starts a new ask at "and who wrote / who is", not at a job named inside one ask', () => {
+    expect(asks('What is the reality gap and who wrote this book?')).toEqual([
+      ['What is the reality gap', true],
+      ['who wrote this book', true],
+    ]);
+    expect(asks('Why do lifecycle nodes matter, who is the book for?')).toEqual([
+      ['Why do lifecycle nodes matter', true],
+      ['who is the book for', true],
+    ]);
+    expect(
+      asks('our team cant agree who does perception and who does control, how should we split it'),
+    ).toEqual([
+      ['our team cant agree who does perception and who does control', false],
+      ['how should we split it', true],
+    ]);
+  });
   it('leaves the spaces before a break out of the clause', () => {
     expect(asks('What is SLAM  ?  How does Nav2 use it \t; and why')).toEqual([
       ['What is SLAM', true],

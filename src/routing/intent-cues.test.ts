@@ -161,6 +161,9 @@ describe('detectIntentCues: not knowing what a term is', () => {
     'Remind me what DARwIn-OP is.',
     'Explain briefly what Isaac Gym is.',
     'I forgot what a URDF is',
+    // The order of a direct question, as many non-native speakers write it.
+    'Can you tell me what is a series elastic actuator?',
+    'I would like to know what is odometry',
   ])('reads %j as a definition', (query) => {
     expect(intentOf(query)).toBe('definition');
   });
@@ -177,6 +180,8 @@ describe('detectIntentCues: not knowing what a term is', () => {
     'I forgot what the deadline is',
     'explain briefly what the capstone is',
     'I forgot what my password is',
+    'Can you tell me what is the deadline?',
+    'tell me what is a good first robot',
   ])('does not read %j as one', (query) => {
     expect(intentOf(query)).not.toBe('definition');
   });

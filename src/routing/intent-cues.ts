@@ -75,6 +75,9 @@ const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
       // or "my X", which ask for a value ("remind me what the deadline is").
       String.raw`\b(?:remind me|forgot|forget|recall|explain (?:briefly|quickly|simply))(?: again)? what (?!(?:the|my|our|your|their|his|her|its|this|that)\b)(?!(?:(?:a|an) )?${NOT_A_DEFINITION}\b)(?:a |an )?[\w.+/-]+(?: [\w.+/-]+){0,2} (?:is|are)${BRIEFLY}$|` +
       String.raw`\b(?:tell me|know|explain|wondering|idea|idk|dunno|sure) what (?!(?:(?:a|an|the) )?${NOT_A_DEFINITION}\b)(?:a |an |the )?[\w.+/-]+(?: [\w.+/-]+){0,2} (?:is|are)${BRIEFLY}$|` +
+      // The same in the order of a direct question, as many non-native speakers write it: "can you
+      // tell me what is a series elastic actuator?" (not "… what is the deadline", a value).
+      String.raw`\b(?:tell me|know|explain|wondering|idea|idk|dunno|sure|remind me) what (?:is|are) (?!(?:the|my|our|your|their|his|her|its|this|that|it|there|in|on|for)\b)(?!(?:(?:a|an) )?${NOT_A_DEFINITION}\b)(?:a |an )?[\w.+/-]+(?: [\w.+/-]+){0,3}${BRIEFLY}$|` +
       // "What is (a) X (in Y)?": not "what is in X", "what is it", "what is X about/like".
       String.raw`${OPENING}${WHAT_IS} (?!(?:in|on|for|about|inside|covered|included|there|it|this|that|the)\b)(?!(?:(?:a|an) )?${NOT_A_DEFINITION}\b)(?:(?:a|an) )?${TERM}${CONTEXT}(?<! about| like)${CLOSING}|` +
       // "What is the X?" names one thing ("the Unitree Go2"), also placed ("the Jacobian matrix in

@@ -13,6 +13,15 @@ describe('decideQuery', () => {
     expect(clauses.map((clause) => clause.agent)).toEqual(['module_info', 'glossary']);
     expect(result.routingReason).toMatch(/^Multi-part question \(2 asks\)/);
   });
+  it('takes a first ask about a subject the book does not cover as the primary, the fallback', () => {
+    const { result } = decide("What's the capital of Peru, and what does Nav2 stand for?");
+    expect(result.primaryAgent).toBe('book');
+    expect(result.secondaryAgents).toEqual(['glossary']);
+    // One uncovered word may be elliptical: the later ask says what it is about.
+    expect(
+      decide('What processor and how much VRAM does the workstation need?').result.primaryAgent,
+    ).toBe('hardware');
+  });
   it('decides the first ask with the context before it ("it" is the workstation)', () => {
     const query =
       'My workstation has 24 GB of VRAM, how fast will it train policies, or do I need a cloud instance?';

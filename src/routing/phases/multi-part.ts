@@ -39,7 +39,13 @@ const keywordNamesSubject = ({ analyzed }: Decision) =>
 // covers): "and how do we deploy it?" and "and what does it mean?" (only keywords of the form) do
 // not, so the whole question decides for them.
 const hasSubject = (decision: Decision) =>
-  keywordNamesSubject(decision) || (decision.analyzed.grounding?.covered.length ?? 0) > 0;
+  keywordNamesSubject(decision) ||
+  (decision.analyzed.grounding?.covered.length ?? 0) > 0 ||
+  // A subject the book does not cover is a subject too, when two of its words say so: "What's the
+  // capital of Peru, and what does VSLAM stand for?" first asks about Peru, which the fallback
+  // agent answers; "What processor and how much RAM does the workstation need?" asks about the
+  // workstation in both asks.
+  (decision.result.offTopic?.uncovered.length ?? 0) >= 2;
 
 // True when a clause names a subject itself: a specialist keyword that names one, or a term of
 // the book's own ("costmap"); words the book merely uses ("power", "trained") do not.
