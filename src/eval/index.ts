@@ -27,3 +27,5 @@ export {
   type SkillReport,
   type SkillAccuracy,
 } from './evaluate-skills.js';
+export { loadRoutingSet, parseRoutingSet } from './routing-set.js';
+export { casesOfSplit, parseSplit, SPLITS, type Split } from './split.js';

@@ -8,10 +8,13 @@ import {
   formatAnswerReport,
   formatRoutingReport,
   formatSkillReport,
+  casesOfSplit,
+  loadRoutingSet,
   loadSkillCases,
+  parseSplit,
 } from '../../eval/index.js';
 import { loadSkills } from '../../skills/index.js';
-import { evaluateRouting, loadRoutingCases, type RoutingCase } from '../../routing/index.js';
+import { createBookRegistry, evaluateRouting } from '../../routing/index.js';
 import { toWire } from '../../schema/index.js';
 import { createLogger } from '../../telemetry/index.js';
 import type { CliCommand, CliIo } from '../command.js';
@@ -49,20 +52,8 @@ const CORPUS_HINT = 'Give the book folder with --corpus DIR.';
 /** What to give instead of the default answer set when it is not there. */
 const SET_HINT = 'Give a set: cohort eval answers FILE.jsonl --corpus DIR.';
 
-/** The cases of one split (`tune` or `heldout`), or all of them when no split is asked for. */
-function filterSplit(cases: RoutingCase[], split: string | undefined): RoutingCase[] {
-  if (split === undefined) return cases;
-  const kept = cases.filter((entry) => entry.split === split);
-  if (kept.length === 0) {
-    const splits = [...new Set(cases.map((entry) => entry.split).filter(Boolean))];
-    throw new CohortError(
-      'invalid_input',
-      `No routing case has split "${split}"${splits.length ? ` (the file has: ${splits.join(', ')})` : ' (the file has no split field)'}.`,
-      { field: 'split' },
-    );
-  }
-  return kept;
-}
+/** Evaluations that take no `--split`: they report every split of a set, or have none. */
+const WITHOUT_SPLIT = ['retrieval', 'answers'];
 
 /** `cohort eval`: accuracy of the router and recall of the retriever on labelled sets. */
 export const evalCommand: CliCommand = {
@@ -82,15 +73,32 @@ export const evalCommand: CliCommand = {
       usage,
     );
     const [target, file] = positionals;
-    if (target === 'routing') {
-      const split = stringFlag(values, 'split');
-      const cases = filterSplit(
-        loadRoutingCases(existing(io, file ?? EVAL_DEFAULTS.routing, 'Routing set')),
-        split,
+    // Before anything is read or opened: a value no set uses, or a flag the evaluation ignores.
+    const split = parseSplit(stringFlag(values, 'split'));
+    if (split !== undefined && target !== undefined && WITHOUT_SPLIT.includes(target))
+      throw new CohortError(
+        'invalid_input',
+        `--split applies to eval routing and eval skills: eval ${target} ${
+          target === 'answers'
+            ? 'reports each split of the set on its own line (per split)'
+            : 'has no split'
+        }; give a set holding only the cases you want.`,
+        { field: 'split' },
       );
+    if (target === 'routing') {
+      // Checked against the assistant's agents before the store is opened: an unknown name in
+      // the set is refused, not scored as a miss.
+      const config = configFor(io, values);
+      const agents = createBookRegistry(config.agentDirs)
+        .all()
+        .map((agent) => agent.name);
+      const cases = loadRoutingSet(existing(io, file ?? EVAL_DEFAULTS.routing, 'Routing set'), {
+        agents,
+        split,
+      });
       // The assistant's own router, built from the agents and from what the store's book covers,
       // deciding as `/route` and an answer do (in the book's spelling).
-      const opened = await openForCli(io, values);
+      const opened = await openForCli(io, values, { config });
       let result;
       try {
         result = evaluateRouting(await routerAsAnswered(opened), cases);
@@ -162,13 +170,8 @@ export const evalCommand: CliCommand = {
       return 0;
     }
     if (target === 'skills') {
-      const split = stringFlag(values, 'split');
-      if (split !== undefined && split !== 'tune' && split !== 'heldout')
-        throw new CohortError('invalid_input', `--split must be tune or heldout, got "${split}".`, {
-          field: 'split',
-        });
       const all = loadSkillCases(existing(io, file ?? EVAL_DEFAULTS.skills, 'Skill set'));
-      const cases = split ? all.filter((entry) => entry.split === split) : all;
+      const cases = casesOfSplit(all, split, 'skill case');
       // The skills of the workspace (default: here), as cohort code would load them.
       const workspace = resolve(io.cwd, stringFlag(values, 'workspace') ?? '.');
       const { skills } = loadSkills({ workspace, ...(io.env.HOME ? { home: io.env.HOME } : {}) });
