@@ -5,14 +5,18 @@ import { SessionId } from '../../schema/index.js';
 import type { CliCommand } from '../command.js';
 import { parseCommandArgs, stringFlag } from '../args.js';
 import { openForCli, STORE_FLAGS } from '../open.js';
+import { chatHelp, readChatLine, unknownChatCommand } from './chat-line.js';
 import { describeRoute } from './describe-route.js';
 
-const usage = 'cohort chat [--session ID] [--data-dir DIR]   (type /exit to leave)';
+const usage =
+  'cohort chat [--session ID] [--data-dir DIR]   (type /help for the commands, /exit to leave)';
 
 /**
  * `cohort chat`: a conversation kept in one session, typed or piped. Every input line is read,
  * including lines that arrive while the store opens; the chat ends at `/exit` (or `/quit`) or at
- * the end of input. A failed answer (model or search down) is shown on stderr and not kept.
+ * the end of input, `/help` lists the commands, and another `/command` is answered by the chat,
+ * never sent to the assistant (see {@link readChatLine}). A failed answer (model or search down)
+ * is shown on stderr and not kept.
  */
 export const chatCommand: CliCommand = {
   name: 'chat',
@@ -33,13 +37,22 @@ export const chatCommand: CliCommand = {
       return 2;
     }
     const opened = await openForCli(io, values);
-    io.stdout(`Session ${sessionId} · ${opened.assistant.mode} mode · /exit to leave\n> `);
+    io.stdout(
+      `Session ${sessionId} · ${opened.assistant.mode} mode · /help for the commands, /exit to leave\n> `,
+    );
     let failed = false;
     try {
       for await (const line of input) {
-        const query = line.trim();
-        if (query === '/exit' || query === '/quit') break;
-        if (query) {
+        const read = readChatLine(line);
+        if (read.kind === 'exit') break;
+        if (read.kind === 'help') io.stdout(chatHelp(sessionId));
+        if (read.kind === 'unknown') {
+          // A mistake, like a failed turn: a script that pipes one fails.
+          failed = true;
+          io.stderr(unknownChatCommand(read.command));
+        }
+        if (read.kind === 'question') {
+          const { query } = read;
           try {
             for await (const event of opened.assistant.askStream({ query, sessionId })) {
               if (event.type !== 'done') {
