@@ -1,6 +1,13 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { camelKeys, parseFrontmatter, readFoundFile } from '../config/index.js';
+import {
+  camelKeys,
+  NOT_UTF8_NAME,
+  parseFrontmatter,
+  readFolderEntries,
+  readFoundFile,
+  type FolderEntry,
+} from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 import { defineAgent, type Agent } from './define-agent.js';
 
@@ -74,10 +81,12 @@ export function loadAgentFile(path: string): Agent {
 /** Loads every `*.md` agent file in `dir`, in name order. */
 export function loadAgentDir(dir: string): Agent[] {
   const root = resolve(dir);
-  let names: string[];
+  let entries: FolderEntry[];
   try {
     if (!statSync(root).isDirectory()) throw new Error('not a folder');
-    names = readdirSync(root).filter((name) => name.endsWith('.md') && name !== 'README.md');
+    entries = readFolderEntries(root).filter(
+      ({ name }) => name.endsWith('.md') && name !== 'README.md',
+    );
   } catch (cause) {
     throw new CohortError(
       'invalid_input',
@@ -88,8 +97,18 @@ export function loadAgentDir(dir: string): Agent[] {
       },
     );
   }
+  // A name that is not UTF-8 opens nothing by its decoded name: it said "Cannot read the agent
+  // file … (ENOENT)", as if the file were not there.
+  const undecodable = entries.find(({ utf8 }) => !utf8);
+  if (undecodable)
+    throw new CohortError(
+      'invalid_input',
+      `Cannot read the agent file ${join(root, undecodable.name)}: ${NOT_UTF8_NAME}.`,
+      { file: join(root, undecodable.name) },
+    );
   // Found in the folder, not named by the user: a pipe or a folder called `x.md` is refused, not
   // read (a pipe blocked for ever).
+  const names = entries.map(({ name }) => name);
   return names.sort().map((name) => {
     const path = join(root, name);
     return parseAgentFile(readFoundFile(path, 'agent file'), path);

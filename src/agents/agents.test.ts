@@ -111,6 +111,23 @@ describe('agent markdown files', () => {
       'this agent file is a folder, not a file',
     );
   });
+
+  it('names an agent file whose name is not UTF-8, instead of saying it cannot be found', () => {
+    // A Latin-1 'café.md' said "Cannot read the agent file …/caf\uFFFD.md (ENOENT)".
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-agent-dir-'));
+    const agent = '---\nname: cafe\ndescription: C\ndomain: c\nkeywords: [a, b, c]\n---\nBody.';
+    writeFileSync(
+      Buffer.concat([Buffer.from(join(dir, 'caf')), Buffer.from([0xe9, 0x2e, 0x6d, 0x64])]),
+      agent,
+    );
+    const error = errorOf(() => loadAgentDir(dir));
+    expect(isCohortError(error, 'invalid_input')).toBe(true);
+    expect(error.message).toMatch(
+      `Cannot read the agent file ${join(dir, 'caf\\xE9.md')}: its name is not UTF-8 (\\xNN marks each byte that is not;`,
+    );
+    expect(error.message).toContain('rename it using UTF-8 only');
+    expect(error.message).not.toContain('ENOENT');
+  });
 });
 
 describe('AgentRegistry', () => {

@@ -1,8 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { NOT_UTF8_NAME } from '../config/index.js';
 import { namedPipe } from '../test/named-pipe.js';
 import { parseSkillFile } from './skill-file.js';
 import { loadSkills, type SkillCatalog } from './skill-loader.js';
@@ -278,6 +280,44 @@ describe('skill resources', () => {
     symlinkSync(join(dir, 'references'), join(dir, 'scripts'));
     try {
       expect(listSkillResources({ dir })).toEqual(['references/guide.md']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it('names a FIFO among the resources as a FIFO, without waiting on it', () => {
+    // It was called "a folder".
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-skill-fifo-'));
+    mkdirSync(join(dir, 'references'));
+    const made = spawnSync('mkfifo', [join(dir, 'references', 'pipe.md')]);
+    if (made.status !== 0) throw new Error(`mkfifo failed: ${String(made.stderr)}`);
+    try {
+      expect(() => readSkillResource({ name: 'odd', dir }, 'references/pipe.md')).toThrow(
+        '"references/pipe.md" is a FIFO (named pipe), not a file; list the skill\'s resources to pick a file.',
+      );
+      expect(() => readSkillResource({ name: 'odd', dir }, 'references')).toThrow(
+        '"references" is a folder, not a file',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('skills whose folder name is not UTF-8', () => {
+  it('are reported as such, not as a folder with no SKILL.md', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-skill-latin1-'));
+    const folder = Buffer.concat([Buffer.from(join(dir, 'caf')), Buffer.from([0xe9])]);
+    mkdirSync(folder);
+    writeFileSync(
+      Buffer.concat([folder, Buffer.from('/SKILL.md')]),
+      '---\nname: cafe\ndescription: x\n---\nbody\n',
+    );
+    skill(dir, 'plain', 'name: plain\ndescription: A plain skill.');
+    try {
+      const catalog = loadSkills({ workspace: dir, paths: [{ dir, source: 'project' }] });
+      expect(catalog.skills.map((s) => s.name)).toEqual(['plain']);
+      expect(catalog.problems).toEqual([{ file: join(dir, 'caf\\xE9'), reason: NOT_UTF8_NAME }]);
+      expect(NOT_UTF8_NAME).toMatch(/^its name is not UTF-8 .*rename it using UTF-8 only/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { packagePath, readFoundFile } from '../config/index.js';
+import { NOT_UTF8_NAME, packagePath, readFolderEntries, readFoundFile } from '../config/index.js';
 import { isCohortError } from '../errors/index.js';
 import { parseSkillFile, SKILL_FILE, type Skill, type SkillSource } from './skill-file.js';
 
@@ -114,14 +114,18 @@ export function loadSkills(options: {
     if (seen.has(real)) continue;
     seen.add(real);
     const entries: string[] = [];
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name.startsWith('.')) continue;
-      if (entry.isDirectory()) entries.push(entry.name);
-      else if (entry.isSymbolicLink()) {
-        const target = linkTarget(join(dir, entry.name));
-        if (target.kind === 'folder') entries.push(entry.name);
+    for (const { name, utf8, kind } of readFolderEntries(dir)) {
+      if (name.startsWith('.')) continue;
+      if (!kind.isDirectory() && !kind.isSymbolicLink()) continue;
+      // A folder (or link) whose name is not UTF-8 cannot be opened by name: it was reported as
+      // "folder has no SKILL.md", which it may well have.
+      if (!utf8) problems.push({ file: join(dir, name), reason: NOT_UTF8_NAME });
+      else if (kind.isDirectory()) entries.push(name);
+      else {
+        const target = linkTarget(join(dir, name));
+        if (target.kind === 'folder') entries.push(name);
         else if (target.kind === 'nothing')
-          problems.push({ file: join(dir, entry.name), reason: target.reason });
+          problems.push({ file: join(dir, name), reason: target.reason });
       }
     }
     entries.sort();

@@ -1,13 +1,11 @@
-import {
-  closeSync,
-  lstatSync,
-  openSync,
-  readdirSync,
-  readSync,
-  statSync,
-  type Dirent,
-} from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import {
+  OPEN_WITHOUT_WAITING,
+  readFolderEntries,
+  specialFileType,
+  type FolderEntry,
+} from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 import { createWorkspace, DEFAULT_MAX_OUTPUT_CHARS, truncateText } from '../tools/index.js';
 import type { Skill } from './skill-file.js';
@@ -20,10 +18,13 @@ export const SKILL_RESOURCE_FOLDERS = ['references', 'scripts', 'assets'] as con
  */
 export const MAX_LISTED_SKILL_RESOURCES = 200;
 
-/** The entries of a folder; none when it cannot be listed (a name that is not UTF-8, no permission). */
-function entriesOf(dir: string): Dirent[] {
+/**
+ * The entries of a folder; none when it cannot be listed (no permission). A name that is not
+ * UTF-8 is left out: no path the model could give names it.
+ */
+function entriesOf(dir: string): FolderEntry[] {
   try {
-    return readdirSync(dir, { withFileTypes: true });
+    return readFolderEntries(dir).filter(({ utf8 }) => utf8);
   } catch {
     // A folder a skill's author shipped is no reason to fail the run that activated the skill.
     return [];
@@ -35,10 +36,10 @@ function walk(dir: string, out: string[]): void {
   const pending = [dir];
   while (pending.length > 0 && out.length <= MAX_LISTED_SKILL_RESOURCES) {
     const current = pending.pop() as string;
-    for (const entry of entriesOf(current)) {
-      const path = join(current, entry.name);
-      if (entry.isDirectory()) pending.push(path);
-      else if (entry.isFile()) out.push(path);
+    for (const { name, kind } of entriesOf(current)) {
+      const path = join(current, name);
+      if (kind.isDirectory()) pending.push(path);
+      else if (kind.isFile()) out.push(path);
     }
   }
 }
@@ -99,20 +100,24 @@ export function readSkillResource(
       { field: 'path' },
     );
   }
-  if (!statSync(real).isFile()) {
-    throw new CohortError(
-      'invalid_input',
-      `"${path}" is a folder; list the skill's resources to pick a file.`,
-      {
-        field: 'path',
-      },
-    );
-  }
-  const size = statSync(real).size;
-  const bytes = Buffer.alloc(Math.min(size, maxChars * 4));
-  const handle = openSync(real, 'r');
+  // Opened without waiting and checked on the descriptor: a FIFO was called "a folder", and one
+  // swapped in after a check would block the open for ever.
+  const handle = openResource(real, path);
+  let size: number;
+  let bytes: Buffer;
   let read = 0;
   try {
+    const info = fstatSync(handle);
+    if (!info.isFile()) {
+      const kind = info.isDirectory() ? 'a folder' : (specialFileType(info) ?? 'not a file');
+      throw new CohortError(
+        'invalid_input',
+        `"${path}" is ${kind}, not a file; list the skill's resources to pick a file.`,
+        { field: 'path' },
+      );
+    }
+    size = info.size;
+    bytes = Buffer.alloc(Math.min(size, maxChars * 4));
     read = readSync(handle, bytes, 0, bytes.length, 0);
   } finally {
     closeSync(handle);
@@ -124,4 +129,18 @@ export function readSkillResource(
   return read < size
     ? `${text}\n… [the file has ${size} bytes; the first ${read} were read]`
     : text;
+}
+
+/** Opens a resource without waiting; a socket (which cannot be opened) is named, not `ENXIO`. */
+function openResource(real: string, path: string): number {
+  try {
+    return openSync(real, constants.O_RDONLY | OPEN_WITHOUT_WAITING);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENXIO') throw error;
+    throw new CohortError(
+      'invalid_input',
+      `"${path}" is a socket, not a file; list the skill's resources to pick a file.`,
+      { field: 'path', cause: error },
+    );
+  }
 }

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { NOT_UTF8_NAME } from '../config/index.js';
 import { namedPipe } from '../test/named-pipe.js';
 import { loadSubagentTypes } from './subagent-file.js';
 
@@ -30,6 +31,20 @@ describe('loadSubagentTypes on hostile folders', () => {
     } finally {
       stop();
     }
+  });
+
+  it('names a subagent file whose name is not UTF-8, instead of saying it cannot be found', () => {
+    // A Latin-1 'café.md' was reported as "Cannot read the subagent file …/caf\uFFFD.md (ENOENT)".
+    const workspace = join(base, 'ws-latin1');
+    const dir = join(workspace, '.claude', 'agents');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      Buffer.from([...Buffer.from(join(dir, 'caf')), 0xe9, ...Buffer.from('.md')]),
+      '---\nname: cafe\ndescription: x\n---\nBody.\n',
+    );
+    const catalog = loadSubagentTypes(workspace, { home: join(base, 'home') });
+    expect(catalog.types.has('cafe')).toBe(false);
+    expect(catalog.problems).toEqual([{ file: join(dir, 'caf\\xE9.md'), reason: NOT_UTF8_NAME }]);
   });
 
   it("refuses a description longer than a skill's, which every model call would carry", () => {

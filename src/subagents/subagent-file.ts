@@ -1,7 +1,13 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { camelKeys, parseFrontmatter, readFoundFile } from '../config/index.js';
+import {
+  camelKeys,
+  NOT_UTF8_NAME,
+  parseFrontmatter,
+  readFolderEntries,
+  readFoundFile,
+} from '../config/index.js';
 import { CohortError, isCohortError, parseInput } from '../errors/index.js';
 import { parsePermissionRule, splitToolList } from '../tools/index.js';
 import { BUILTIN_SUBAGENT_TYPES } from './builtin-types.js';
@@ -132,10 +138,15 @@ export function loadSubagentTypes(
   const overridden: SubagentCatalog['overridden'] = [];
   for (const dir of subagentDirs(workspace, options.home)) {
     if (!existsSync(dir) || !statSync(dir).isDirectory()) continue;
-    for (const name of readdirSync(dir)
-      .filter((entry) => entry.endsWith('.md'))
-      .sort()) {
+    for (const { name, utf8 } of readFolderEntries(dir)
+      .filter((entry) => entry.name.endsWith('.md'))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       const file = join(dir, name);
+      // Opened by its decoded name, a name that is not UTF-8 said "(ENOENT)", as if not there.
+      if (!utf8) {
+        problems.push({ file, reason: NOT_UTF8_NAME });
+        continue;
+      }
       try {
         const type = parseSubagentFile(readFoundFile(file, 'subagent file'), file);
         const earlier = types.get(type.name);
