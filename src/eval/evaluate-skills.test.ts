@@ -46,6 +46,16 @@ describe('cohort eval skills', () => {
     expect(text).toContain('[heldout] refactor → developer: Fix the crash in the login form');
   });
 
+  it('refuses a set labelling a skill the workspace does not have, instead of scoring a miss', () => {
+    const evaluate = () =>
+      evaluateSkills(skills, [
+        { task: 'Refactor the parser', skill: 'refactr' },
+        { task: 'hi there', skill: null },
+      ]);
+    expect(evaluate).toThrow(/labels a skill this workspace does not have: "refactr"/);
+    expect(evaluate).toThrow(/Its skills are: .*refactor/);
+  });
+
   it('names the line of a bad case', () => {
     const file = join(base, 'bad.jsonl');
     writeFileSync(file, '{"task": "ok", "skill": null}\n{"task": "", "skill": "x"}\n');

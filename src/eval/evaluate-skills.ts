@@ -75,6 +75,35 @@ const rate = (correct: number, cases: number): SkillAccuracy => ({
   accuracy: cases === 0 ? 0 : Math.round((correct / cases) * 1000) / 1000,
 });
 
+/** Most unknown names one error lists; the rest are counted. */
+const LISTED_UNKNOWN = 5;
+
+/**
+ * Refuses a set labelling a skill the workspace does not have (a typo, a skill of another
+ * project): it was scored as a miss, lowering the accuracy without a word.
+ */
+function refuseUnknownSkills(skills: readonly Skill[], cases: readonly SkillCase[]): void {
+  const known = new Set(skills.map((skill) => skill.name));
+  const unknown = [
+    ...new Set(
+      cases.flatMap((entry) => (entry.skill && !known.has(entry.skill) ? [entry.skill] : [])),
+    ),
+  ];
+  if (unknown.length === 0) return;
+  const more = unknown.length - LISTED_UNKNOWN;
+  throw new CohortError(
+    'invalid_input',
+    `The skill set labels ${unknown.length === 1 ? 'a skill' : 'skills'} this workspace does not have: ` +
+      `${unknown
+        .slice(0, LISTED_UNKNOWN)
+        .map((name) => `"${name}"`)
+        .join(', ')}${more > 0 ? ` and ${more} more` : ''}. ` +
+      `Its skills are: ${[...known].sort().join(', ')} (cohort skills lists them; --workspace DIR ` +
+      `names another workspace). Nothing was evaluated.`,
+    { field: 'skill' },
+  );
+}
+
 /**
  * Runs automatic skill activation (the same {@link activateSkill} `cohort code` uses, model-free)
  * on every case and measures how often it picks the labelled skill, or none when none is labelled.
@@ -84,6 +113,7 @@ const rate = (correct: number, cases: number): SkillAccuracy => ({
  * report.splits.heldout?.accuracy; // 0.94
  */
 export function evaluateSkills(skills: readonly Skill[], cases: readonly SkillCase[]): SkillReport {
+  refuseUnknownSkills(skills, cases);
   const confusion: SkillReport['confusion'] = {};
   const misses: SkillReport['misses'] = [];
   const bySplit = new Map<string, { correct: number; cases: number }>();
