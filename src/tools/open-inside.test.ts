@@ -12,6 +12,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -75,6 +76,28 @@ describe('writeInside replaces a file whole (a temporary file renamed over it)',
         code: 'invalid_input',
         message: `"${path}" is a folder, not a file.`,
       });
+  });
+
+  it('removes what a write of a dead process left behind, and nothing else', async () => {
+    // A workspace of its own: the other tests list this file's workspace.
+    const own = join(base, 'leftovers-project');
+    const dir = join(own, 'leftovers');
+    mkdirSync(dir, { recursive: true });
+    // A process that has ended: its id names no running process (a kill -9 between writing and
+    // renaming leaves such a file).
+    const dead = spawnSync('true').pid;
+    const names = [
+      `.cohort-write-${dead}-0123456789ab.tmp`,
+      // This process's own (a write of it may be under way), one of a running process, and
+      // names that are not cohort's.
+      `.cohort-write-${process.pid}-0123456789ab.tmp`,
+      '.cohort-write-1-0123456789ab.tmp',
+      '.cohort-write-notes.tmp',
+      'cohort-write-1-0123456789ab.tmp',
+    ];
+    for (const name of names) writeFileSync(join(dir, name), 'x');
+    await writeInside(createWorkspace(own), 'leftovers/file.txt', 'text');
+    expect(readdirSync(dir).sort()).toEqual([...names.slice(1), 'file.txt'].sort());
   });
 
   it('write and edit keep the mode of the file they replace', async () => {

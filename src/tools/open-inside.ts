@@ -4,6 +4,7 @@ import {
   lstat,
   mkdir,
   open,
+  readdir,
   readlink,
   rename,
   stat,
@@ -347,6 +348,7 @@ async function replaceWhole(
     made = false;
     // Flushes the rename; a file system that cannot flush a folder has still renamed.
     await folder.handle.sync().catch(() => undefined);
+    await removeLeftovers(folder.path);
   } catch (cause) {
     if (made) await unlink(temporary).catch(() => undefined);
     if (cause instanceof CohortError) throw cause;
@@ -368,6 +370,34 @@ const NEW_FILE_MODE = 0o666;
 /** A name no other write uses: hidden, and marked as cohort's, should a crash leave it behind. */
 function temporaryName(): string {
   return `.cohort-write-${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
+}
+
+/** The temporary files {@link temporaryName} makes, with the process that made each. */
+const TEMPORARY_NAME = /^\.cohort-write-(\d+)-[0-9a-f]{12}\.tmp$/;
+
+/** True when a process with this id runs (or runs as another user: it may still be writing). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+/**
+ * Removes from a folder just written in the temporary files of writes whose process died before
+ * renaming them (a `kill -9` between writing and renaming leaves one): they are cohort's by name,
+ * and no running process will rename them. A file of a process that still runs is left alone, and
+ * nothing that fails here fails the write that succeeded.
+ */
+async function removeLeftovers(folder: string): Promise<void> {
+  const names = await readdir(folder).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = TEMPORARY_NAME.exec(name)?.[1];
+    if (pid === undefined || Number(pid) === process.pid || isRunning(Number(pid))) continue;
+    await unlink(join(folder, name)).catch(() => undefined);
+  }
 }
 
 /** Gives the new file the replaced one's owner (where the process may) and mode. */
