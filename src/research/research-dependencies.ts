@@ -31,9 +31,12 @@ export type ScrapePage = (url: string, options: { signal: AbortSignal }) => Prom
 /** The research settings (config section `research`). */
 export type ResearchSettings = CohortConfig['research'];
 
-/** The stored-run surface a research run needs (the store's RunRepo). */
+/**
+ * The stored-run surface a research run needs (the store's RunRepo). With `start` and `take` a run
+ * is claimed in the store while it runs, so no other process sharing the database resumes it.
+ */
 export type ResearchRuns = Pick<RunRepo, 'create' | 'update' | 'get' | 'saveTask' | 'tasks'> &
-  Partial<Pick<RunRepo, 'recordTrace'>>;
+  Partial<Pick<RunRepo, 'recordTrace' | 'start' | 'take'>>;
 
 /**
  * What a research run is given. Everything is passed in so tests use fakes; a missing part

@@ -285,6 +285,48 @@ describe('runResearch end to end', () => {
     expect(again.report).toBe(done.report);
   });
 
+  it('refuses to resume a run another process sharing the database runs, until it is done', async () => {
+    // Two `cohort serve` replicas on one PostgreSQL (here: a second store over the same engine):
+    // the in-process check did not see the other's run, so both ran its tasks and the stored
+    // report was whichever ended last.
+    const other = await createStore(store.db);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow = fakeRetriever(() => [chunk('zmp-1', LONG)]);
+    const first = runResearch('Explain the zero moment point; explain the support polygon', {
+      settings: testSettings({ concurrency: 2 }),
+      runs: store.runs,
+      newId: () => 'run-elsewhere',
+      retriever: {
+        retrieve: async (query, options) => {
+          await held;
+          return slow.retrieve(query, options);
+        },
+      },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const refused = await runResearch('', {
+      settings: testSettings(),
+      runs: other.runs,
+      resume: 'run-elsewhere',
+      retriever: slow,
+    }).catch((error: unknown) => error);
+    expect(isCohortError(refused, 'conflict')).toBe(true);
+    expect((refused as Error).message).toMatch(
+      /run-elsewhere is running now, in this or another cohort process.*claim lapses at \d{4}-\d\d-\d\dT[\d:]+Z.*resume it after that/,
+    );
+    release();
+    const done = await first;
+    expect(slow.queries).toHaveLength(2);
+    const again = await runResearch('', {
+      settings: testSettings(),
+      runs: other.runs,
+      resume: 'run-elsewhere',
+    });
+    expect(again.report).toBe(done.report);
+    expect(slow.queries).toHaveLength(2);
+  });
+
   it('says what is wrong with an unknown run id', async () => {
     const error = await runResearch('', {
       settings: testSettings(),

@@ -7,6 +7,7 @@ import { isolateSubgraphState } from './isolation.js';
 import { planTasks } from './plan-tasks.js';
 import { mergeExtractedCitations, mergeFindings } from './reducers.js';
 import type { ResearchDependencies } from './research-dependencies.js';
+import type { RunBusy, RunHold } from '../store/index.js';
 import type { ResearchEvent, ResearchEventHandler } from './research-events.js';
 import { subagentNode, type SubagentRunner } from './subagent-node.js';
 import { SubagentOutput } from './subagent-state.js';
@@ -94,9 +95,10 @@ export async function ownedResearchRun(
 }
 
 /**
- * The research runs this process is running now, per run store: a second run of one id (a resume
- * while the run goes on) would run its pending tasks again beside it, every model call twice. An
- * embedded store is opened by one process at a time, so its runs are all here.
+ * The research runs this process is running now, per run store without claims (`start`/`take`,
+ * a test's fake): a second run of one id (a resume while the run goes on) would run its pending
+ * tasks again beside it, every model call twice. The store's runs are claimed in the database
+ * instead, which also holds between processes.
  */
 const runningNow = new WeakMap<object, Set<string>>();
 
@@ -113,6 +115,42 @@ function claimRunning(runs: object | undefined, runId: string): () => void {
   const mine = ids;
   mine.add(runId);
   return () => void mine.delete(runId);
+}
+
+/** The `conflict` of a run another process (or this one) holds now, saying when to retry. */
+function runBusy(runId: string, busy: RunBusy): CohortError {
+  const until = busy.claimedUntil?.toISOString().replace(/\.\d+Z$/, 'Z');
+  return new CohortError(
+    'conflict',
+    `Research run ${runId} is running now, in this or another cohort process sharing the database; wait for its report (resuming it then shows the report).` +
+      (until
+        ? ` If that process was stopped without finishing (killed, its machine lost), its claim lapses at ${until} unless renewed: resume it after that.`
+        : ''),
+  );
+}
+
+/**
+ * Takes a stored run to resume it (see `RunRepo.take`): the run as loaded after taking it (the
+ * tasks its last holder saved), or, when it finished meanwhile, with its report.
+ */
+async function takeToResume(options: ResearchOptions, runId: string, box: { hold?: RunHold }) {
+  const runs = options.runs;
+  const stored = await loadRun(options, runId);
+  if (!runs?.take || stored.done) return stored;
+  const taken = await runs.take(runId);
+  if (!taken) throw noResearchRun(runId);
+  if ('finish' in taken) box.hold = taken;
+  else if (taken.status !== 'done') throw runBusy(runId, taken);
+  return loadRun(options, runId);
+}
+
+/** The `conflict` of a run whose claim this process lost: its report is not stored from here. */
+function claimLost(runId: string, hold: RunHold): CohortError {
+  const reason = hold.lost.aborted ? String(hold.lost.reason) : 'its claim had lapsed';
+  return new CohortError(
+    'conflict',
+    `Research run ${runId} was stopped here: ${reason}. Resume it (\`cohort research --resume ${runId}\`) to see its report once that run ends.`,
+  );
 }
 
 async function loadRun(options: ResearchOptions, runId: string) {
@@ -162,10 +200,12 @@ export async function runResearch(
   let runId: string | undefined;
   let status = 'failed';
   let release = () => undefined as void;
+  // The store's claim on the run, once taken: given up below if the run did not finish.
+  const box: { hold?: RunHold } = {};
   try {
-    const result = await research(question, options, root, (id, running) => {
+    const result = await research(question, options, root, box, (id, running) => {
       // Claimed first: a refused second run records no trace under the running run's id.
-      if (running) release = claimRunning(options.runs, id);
+      if (running && !box.hold) release = claimRunning(options.runs, id);
       runId = id;
     });
     status = 'done';
@@ -176,6 +216,9 @@ export async function runResearch(
     throw error;
   } finally {
     release();
+    await box.hold?.release().catch((cause: unknown) => {
+      options.logger?.warn('run_claim_not_released', { runId, cause: String(cause) });
+    });
     root.end({ 'cohort.research.status': status });
     if (collector && runId) {
       try {
@@ -194,11 +237,12 @@ async function research(
   question: string,
   options: ResearchOptions,
   root: TraceSpan,
+  box: { hold?: RunHold },
   /** Called once the run's id is known; `running` when its tasks are about to run. */
   identify: (runId: string, running: boolean) => void,
 ): Promise<ResearchResult> {
   const now = options.clock ?? (() => performance.now());
-  const signal = options.signal ?? new AbortController().signal;
+  let signal = options.signal ?? new AbortController().signal;
   const settings = options.settings;
   const spans = researchSpans(root);
   const emit = (event: ResearchEvent) => {
@@ -215,7 +259,7 @@ async function research(
   let tasks: ResearchTask[];
   let finished = new Map<string, SubagentOutput>();
   if (options.resume) {
-    const run = await loadRun(options, options.resume);
+    const run = await takeToResume(options, options.resume, box);
     if (run.done) {
       identify(run.done.runId, false);
       emit({ type: 'report', runId: run.done.runId, result: run.done });
@@ -223,7 +267,7 @@ async function research(
     }
     ({ question: query, tasks, finished } = run);
     runId = options.resume;
-    await options.runs?.update(runId, { status: 'running' });
+    if (!box.hold) await options.runs?.update(runId, { status: 'running' });
   } else {
     query = parseInput(Query, question, { prefix: 'Research question: ' });
     const planning = root.child('research.plan');
@@ -243,13 +287,19 @@ async function research(
       ...(plan.reason ? { 'cohort.research.plan_reason': plan.reason } : {}),
     });
     runId = options.newId?.() ?? randomUUID();
-    await options.runs?.create({
-      id: runId,
-      kind: RESEARCH_RUN_KIND,
-      status: 'running',
-      input: { question: query, tasks },
-    });
+    const input = { question: query, tasks };
+    if (options.runs?.start)
+      box.hold = await options.runs.start({ id: runId, kind: RESEARCH_RUN_KIND, input });
+    else
+      await options.runs?.create({ id: runId, kind: RESEARCH_RUN_KIND, status: 'running', input });
   }
+  const hold = box.hold;
+  // A claim lost (this process stalled past its lease, another took the run) stops the run.
+  if (hold) signal = AbortSignal.any([signal, hold.lost]);
+  const finish = async (patch: { status: string; output?: unknown }) => {
+    if (!hold) return options.runs?.update(runId, patch);
+    if (!(await hold.finish(patch))) throw claimLost(runId, hold);
+  };
   identify(runId, true);
   root.set({ 'cohort.run_id': runId, 'cohort.research.tasks': tasks.length });
   let findings: Finding[] = [];
@@ -308,8 +358,9 @@ async function research(
     });
   });
 
+  if (hold?.lost.aborted) throw claimLost(runId, hold);
   if (signal.aborted) {
-    await options.runs?.update(runId, { status: 'interrupted' }).catch(() => undefined);
+    await finish({ status: 'interrupted' }).catch(() => undefined);
     throw new CohortError(
       'aborted',
       `Research run ${runId} was interrupted; continue it with \`cohort research --resume ${runId}\`.`,
@@ -326,7 +377,7 @@ async function research(
     mode,
   };
   options.logger?.debug('research_citations', { runId, count: citations.length });
-  await options.runs?.update(runId, { status: 'done', output: result });
+  await finish({ status: 'done', output: result });
   emit({ type: 'report', runId, result });
   return result;
 }

@@ -27,6 +27,7 @@ export {
   type RunTaskRecord,
   type TracedRun,
 } from './run-repo.js';
+export { RUN_CLAIM_LEASE_MS, type RunBusy, type RunHold } from './run-claim.js';
 export { assertDataFolder, createStore, openStore, storeFolder, type Store } from './store.js';
 export { openPgliteDb } from './pglite-db.js';
 export { openPostgresDb } from './postgres-db.js';

@@ -134,6 +134,17 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
     // A catalogue change only: values already saved stay as they are.
     sql: `ALTER TABLE build_cache ALTER COLUMN data SET STORAGE EXTERNAL;`,
   },
+  {
+    id: 7,
+    name: 'run claims (one process works on a run at a time)',
+    // Additive: a process of a cohort from before it reads and writes runs as before (it takes
+    // no claims, so it can still resume a run another process works on; stop those first).
+    // `claimed_by` names the process and the claim, `claimed_until` is its lease (`run-claim.ts`).
+    sql: `
+      ALTER TABLE runs ADD COLUMN IF NOT EXISTS claimed_by TEXT;
+      ALTER TABLE runs ADD COLUMN IF NOT EXISTS claimed_until TIMESTAMPTZ;
+    `,
+  },
 ];
 
 /** PostgreSQL's SQLSTATE for a table that does not exist. */

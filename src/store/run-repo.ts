@@ -2,6 +2,13 @@ import { createLogger, type SpanRecord } from '../telemetry/index.js';
 import { runBatch, type Db, type Statement } from './db.js';
 import type { MemoryTraces } from './memory-traces.js';
 import { pruneInterval } from './prune-interval.js';
+import {
+  createTakenRun,
+  RUN_CLAIM_LEASE_MS,
+  takeRun,
+  type RunBusy,
+  type RunHold,
+} from './run-claim.js';
 import { DELETE_OLD_RUNS } from './run-retention.js';
 import { storableJson } from './storable-text.js';
 
@@ -65,6 +72,7 @@ export class RunRepo {
   private readonly onTraceError: (cause: unknown, runIds: string[]) => void;
   private readonly keepRuns: number | undefined;
   private readonly traces: MemoryTraces | undefined;
+  private readonly claimLeaseMs: number;
   /** Runs written since old ones were last deleted. */
   private runsSincePrune = 0;
 
@@ -86,9 +94,12 @@ export class RunRepo {
        * engine, which still keeps `keepRuns` of them.
        */
       traces?: MemoryTraces;
+      /** How long a claim on a run lasts unrenewed (see `RUN_CLAIM_LEASE_MS`, its default). */
+      claimLeaseMs?: number;
     } = {},
   ) {
     this.keepRuns = options.keepRuns;
+    this.claimLeaseMs = options.claimLeaseMs ?? RUN_CLAIM_LEASE_MS;
     this.traces = options.traces;
     this.onTraceError =
       options.onTraceError ??
@@ -113,6 +124,30 @@ export class RunRepo {
       storableJson(run.input ?? {}),
     ]);
     this.countWritten(1);
+  }
+
+  /**
+   * Creates a `running` run taken by this process: no other process sharing the database can
+   * take it (see {@link take}) while this one renews its claim.
+   */
+  async start(run: { id: string; kind: string; input: unknown }): Promise<RunHold> {
+    const hold = await createTakenRun(
+      this.db,
+      { id: run.id, kind: run.kind, input: storableJson(run.input ?? {}) },
+      this.claimLeaseMs,
+    );
+    this.countWritten(1);
+    return hold;
+  }
+
+  /**
+   * Takes run `id` to work on it (a resume), atomically among every process sharing the
+   * database: a {@link RunHold} for the one that wins; for the others, or when the run is done,
+   * its status and when its claim lapses; `undefined` when there is no such run. A claim whose
+   * process died lapses after the lease, so such a run is never blocked for good.
+   */
+  async take(id: string): Promise<RunHold | RunBusy | undefined> {
+    return takeRun(this.db, id, this.claimLeaseMs);
   }
 
   async update(id: string, patch: { status: string; output?: unknown }): Promise<void> {

@@ -51,6 +51,8 @@ export async function createStore(
     discardBuildCache?: boolean;
     /** Keep only this many of the most recent finished runs (see `RunRepo`); unset keeps all. */
     keepRuns?: number;
+    /** How long a claim on a run lasts unrenewed (see `RunRepo`); tests shorten it. */
+    claimLeaseMs?: number;
     /** Keep only this many of the most recently active sessions (see `SessionRepo`); unset keeps all. */
     keepSessions?: number;
     /**
