@@ -164,6 +164,7 @@ describe('detectIntentCues: not knowing what a term is', () => {
     // The order of a direct question, as many non-native speakers write it.
     'Can you tell me what is a series elastic actuator?',
     'I would like to know what is odometry',
+    'Can you say what is a lifecycle node?',
   ])('reads %j as a definition', (query) => {
     expect(intentOf(query)).toBe('definition');
   });
@@ -182,6 +183,12 @@ describe('detectIntentCues: not knowing what a term is', () => {
     'I forgot what my password is',
     'Can you tell me what is the deadline?',
     'tell me what is a good first robot',
+    // Found by an outside review of the rule above: a participle, a comparison, a place.
+    'Tell me what is graded in the capstone.',
+    'Tell me what is cheaper, Jetson or cloud?',
+    'Can you tell me what is covered in week 3?',
+    'Tell me what is week 3 about.',
+    'Can you tell me what is inside a servo motor?',
   ])('does not read %j as one', (query) => {
     expect(intentOf(query)).not.toBe('definition');
   });

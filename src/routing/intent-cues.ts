@@ -76,8 +76,9 @@ const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
       String.raw`\b(?:remind me|forgot|forget|recall|explain (?:briefly|quickly|simply))(?: again)? what (?!(?:the|my|our|your|their|his|her|its|this|that)\b)(?!(?:(?:a|an) )?${NOT_A_DEFINITION}\b)(?:a |an )?[\w.+/-]+(?: [\w.+/-]+){0,2} (?:is|are)${BRIEFLY}$|` +
       String.raw`\b(?:tell me|know|explain|wondering|idea|idk|dunno|sure) what (?!(?:(?:a|an|the) )?${NOT_A_DEFINITION}\b)(?:a |an |the )?[\w.+/-]+(?: [\w.+/-]+){0,2} (?:is|are)${BRIEFLY}$|` +
       // The same in the order of a direct question, as many non-native speakers write it: "can you
-      // tell me what is a series elastic actuator?" (not "… what is the deadline", a value).
-      String.raw`\b(?:tell me|know|explain|wondering|idea|idk|dunno|sure|remind me) what (?:is|are) (?!(?:the|my|our|your|their|his|her|its|this|that|it|there|in|on|for)\b)(?!(?:(?:a|an) )?${NOT_A_DEFINITION}\b)(?:a |an )?[\w.+/-]+(?: [\w.+/-]+){0,3}${BRIEFLY}$|` +
+      // tell me what is a series elastic actuator?", with the direct form's exclusions (not "… what
+      // is the deadline", "… what is covered in week 3", "… what is cheaper, X or Y").
+      String.raw`\b(?:tell me|say|know|explain|wondering|idea|idk|dunno|sure|remind me) what (?:is|are) (?!(?:in|on|for|about|inside|covered|included|there|it|this|that|the|my|our|your)\b)(?!(?:(?:a|an) )?${NOT_A_DEFINITION}\b)(?![a-z]+ed\b)(?![a-z]+er\b,? ${WORD}(?: ${WORD})? (?:or|than)\b)(?:(?:a|an) )?${TERM}${CONTEXT}(?<! about| like)${BRIEFLY}$|` +
       // "What is (a) X (in Y)?": not "what is in X", "what is it", "what is X about/like".
       String.raw`${OPENING}${WHAT_IS} (?!(?:in|on|for|about|inside|covered|included|there|it|this|that|the)\b)(?!(?:(?:a|an) )?${NOT_A_DEFINITION}\b)(?:(?:a|an) )?${TERM}${CONTEXT}(?<! about| like)${CLOSING}|` +
       // "What is the X?" names one thing ("the Unitree Go2"), also placed ("the Jacobian matrix in

@@ -37,19 +37,15 @@ describe('offTopicPhase', () => {
       decide("My grandmother's parrot is squawking again. Why do parrots do that?"),
     ).toMatchObject({ primaryAgent: 'book', phase: 'fallback' });
   });
-  it('judges an ask naming two covered words alone, whatever the context before it', () => {
+  it('keeps the context of an ask that names only everyday words the book uses', () => {
     const decide = (text: string) =>
       decideQuery(testRoutingModels().grounded, text, TEST_PHASE_SETTINGS).result;
-    // Neither "named" nor "bus" is a keyword or a term only the book uses, but together they
-    // name the book's subject: the parrot in the context does not make the ask off-topic.
-    const query = 'My parrot keeps squawking at the neighbours. What is a named bus?';
-    expect(offTopicPhase(testContext(query))?.primary).toBe('book');
-    expect(decide(query).primaryAgent).toBe('glossary');
-    // One everyday word the book uses may be the context's subject: still off-topic.
-    expect(decide('My parrot keeps squawking at the neighbours. What is the bus?')).toMatchObject({
-      primaryAgent: 'book',
-      phase: 'fallback',
-    });
+    // "named" and "bus" are words the book uses, but neither a keyword nor a term of its own: the
+    // parrot may well be what the ask is about ("My bank account was hacked. What is a security
+    // key?" was routed to glossary by a rule letting two such words through).
+    expect(
+      decide('My parrot keeps squawking at the neighbours. What is a named bus?'),
+    ).toMatchObject({ primaryAgent: 'book', phase: 'fallback' });
   });
   it('does not let context make a term the book never uses one of its own', () => {
     const decide = (text: string) =>

@@ -24,13 +24,6 @@ export const MIN_GROUNDING_WITHOUT_KEYWORD = 0.5;
  */
 export const MIN_GROUNDING_KEYWORD_ONLY = 0.4;
 
-/**
- * Covered words an ask after context needs to be judged alone when none of them is a book term or
- * a specialist's keyword word: two name a subject ("floating joint"), one everyday word
- * ("treatment") may belong to the context's subject.
- */
-export const MIN_COVERED_ASK_WORDS = 2;
-
 /** Raw confidence of a market, sports or news question's fallback (calibrated afterwards). */
 export const OUTSIDE_CONFIDENCE = 0.95;
 
@@ -105,16 +98,6 @@ function servesTheCourse(purpose: Grounding | undefined): boolean {
   return course;
 }
 
-/**
- * True when the ask ends the question, its context all before it ("My friend says robots are
- * puppets. What is a floating joint?"), not after ("How would you structure a chat server? I
- * want the big picture first.", where what follows the ask says more about its subject).
- */
-function endsWithAsk(context: PhaseContext): boolean {
-  const at = context.query.lastIndexOf(context.ask);
-  return at > 0 && /^[\s?!.]*$/.test(context.query.slice(at + context.ask.length));
-}
-
 /** The first test of {@link uncoveredBy} the analysed text fails, at the floor its subject's naming sets. */
 function subjectFailure(
   context: PhaseContext,
@@ -161,20 +144,14 @@ export const offTopicPhase: Phase = (context) => {
   let failed = subjectFailure(context, analyzed);
   let askOutside = false;
   // Context before the ask ("Sorry, dumb question. SLAM is short for what?") does not make a
-  // question off-topic when the ask names a subject of its own that the book covers: a
-  // specialist's keyword word or a book term, or two words the book covers ("My friend says robots
-  // are puppets. What is a floating joint?"). One everyday word is not enough ("My dog is sick.
-  // What is the treatment?"), and an ask with no subject of its own ("What is it really?", "How do
-  // I stop it?") is judged with its context.
+  // question off-topic when the ask names a subject of its own (a specialist's keyword word or a
+  // book term) that the book covers; an ask with no subject of its own ("What is it really?",
+  // "How do I stop it?") is judged with its context. Two everyday words the book uses are not
+  // enough: "My bank account was hacked. What is a security key?" is the context's subject (found
+  // by an outside review of a rule that let them through).
   if (failed && context.ask !== context.query) {
     const ask = model.analyze(context.ask);
-    const ownSubject =
-      ask.grounding !== undefined &&
-      (ask.grounding.named ||
-        (ask.grounding.covered.length >= MIN_COVERED_ASK_WORDS &&
-          endsWithAsk(context) &&
-          !pointsBack(context.ask)));
-    if (ownSubject && !subjectFailure(context, ask)) failed = undefined;
+    if (ask.grounding?.named && !subjectFailure(context, ask)) failed = undefined;
   } else if (
     !failed &&
     context.intent === 'definition' &&
