@@ -17,6 +17,12 @@ describe('decideQuery', () => {
     const { result } = decide("What's the capital of Peru, and what does Nav2 stand for?");
     expect(result.primaryAgent).toBe('book');
     expect(result.secondaryAgents).toEqual(['glossary']);
+    // One such word in an ask of a sentence's length is its subject too (found by an outside
+    // review): "How do vaccines work" asks about vaccines.
+    expect(decide('How do vaccines work, and what does Nav2 stand for?').result).toMatchObject({
+      primaryAgent: 'book',
+      secondaryAgents: ['glossary'],
+    });
     // One uncovered word may be elliptical: the later ask says what it is about.
     expect(
       decide('What processor and how much VRAM does the workstation need?').result.primaryAgent,

@@ -35,17 +35,26 @@ export interface QueryDecision extends Decision {
 const keywordNamesSubject = ({ analyzed }: Decision) =>
   Object.values(analyzed.keywords).some((match) => match.matched.some(namesSubject));
 
+/**
+ * Words an ask needs for one word the book does not cover to be its subject: "How do vaccines
+ * work" says what it asks; "What processor" and "Which laptop brand" lean on the ask after them.
+ */
+export const MIN_WORDS_OF_A_WHOLE_ASK = 4;
+
 // True when a clause says what it is about (a keyword that names a subject, or a word the book
 // covers): "and how do we deploy it?" and "and what does it mean?" (only keywords of the form) do
 // not, so the whole question decides for them.
 const hasSubject = (decision: Decision) =>
   keywordNamesSubject(decision) ||
   (decision.analyzed.grounding?.covered.length ?? 0) > 0 ||
-  // A subject the book does not cover is a subject too, when two of its words say so: "What's the
-  // capital of Peru, and what does VSLAM stand for?" first asks about Peru, which the fallback
-  // agent answers; "What processor and how much RAM does the workstation need?" asks about the
-  // workstation in both asks.
-  (decision.result.offTopic?.uncovered.length ?? 0) >= 2;
+  // A subject the book does not cover is a subject too, when two of its words say so ("What's
+  // the capital of Peru, and what does VSLAM stand for?" first asks about Peru, which the fallback
+  // agent answers), or one in an ask of its own sentence's length ("How do vaccines work, and
+  // what is a ROS 2 topic?"); "What processor and how much RAM does the workstation need?" asks
+  // about the workstation in both asks.
+  (decision.result.offTopic?.uncovered.length ?? 0) >= 2 ||
+  ((decision.result.offTopic?.uncovered.length ?? 0) === 1 &&
+    decision.analyzed.text.words.length >= MIN_WORDS_OF_A_WHOLE_ASK);
 
 // True when a clause names a subject itself: a specialist keyword that names one, or a term of
 // the book's own ("costmap"); words the book merely uses ("power", "trained") do not.
