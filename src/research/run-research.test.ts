@@ -247,16 +247,18 @@ describe('runResearch end to end', () => {
     expect(second.queries).toHaveLength(1);
   });
 
-  it('refuses to resume a run while it is running, and resumes it once it stopped', async () => {
-    // A second resume (a client retrying, two tabs) ran the same pending tasks a second time
-    // beside the first: every model call twice, and the run's report was whichever ended last.
+  /**
+   * Starts a two-task run under `id` in `store` whose retrieval waits until `release` is called,
+   * and gives it 50 ms to be under way.
+   */
+  async function startHeldRun(id: string) {
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
     const slow = fakeRetriever(() => [chunk('zmp-1', LONG)]);
     const first = runResearch('Explain the zero moment point; explain the support polygon', {
       settings: testSettings({ concurrency: 2 }),
       runs: store.runs,
-      newId: () => 'run-busy',
+      newId: () => id,
       retriever: {
         retrieve: async (query, options) => {
           await held;
@@ -265,6 +267,13 @@ describe('runResearch end to end', () => {
       },
     });
     await new Promise((resolve) => setTimeout(resolve, 50));
+    return { first, slow, release };
+  }
+
+  it('refuses to resume a run while it is running, and resumes it once it stopped', async () => {
+    // A second resume (a client retrying, two tabs) ran the same pending tasks a second time
+    // beside the first: every model call twice, and the run's report was whichever ended last.
+    const { first, slow, release } = await startHeldRun('run-busy');
     const refused = await runResearch('', {
       settings: testSettings(),
       runs: store.runs,
@@ -290,21 +299,7 @@ describe('runResearch end to end', () => {
     // the in-process check did not see the other's run, so both ran its tasks and the stored
     // report was whichever ended last.
     const other = await createStore(store.db);
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const slow = fakeRetriever(() => [chunk('zmp-1', LONG)]);
-    const first = runResearch('Explain the zero moment point; explain the support polygon', {
-      settings: testSettings({ concurrency: 2 }),
-      runs: store.runs,
-      newId: () => 'run-elsewhere',
-      retriever: {
-        retrieve: async (query, options) => {
-          await held;
-          return slow.retrieve(query, options);
-        },
-      },
-    });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const { first, slow, release } = await startHeldRun('run-elsewhere');
     const refused = await runResearch('', {
       settings: testSettings(),
       runs: other.runs,

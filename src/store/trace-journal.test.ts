@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SpanRecord } from '../telemetry/index.js';
+import { runOnTinyDisk } from '../test/tiny-disk.js';
 import { acquireFolderLock } from './folder-lock.js';
 import { openPgliteDb } from './pglite-db.js';
 import { createStore, openStore } from './store.js';
@@ -79,22 +80,9 @@ describe('the trace journal', () => {
       } catch (error) {
         process.stdout.write('refused: ' + error.code);
       }`;
-    const child = spawnSync(
-      'unshare',
-      [
-        '-rm',
-        'sh',
-        '-c',
-        'mount -t tmpfs -o size=64k tmpfs "$1" && exec "$2" --import tsx --input-type=module -e "$3"',
-        '-',
-        disk,
-        process.execPath,
-        script,
-      ],
-      { encoding: 'utf8', timeout: 60_000 },
-    );
-    if (!child.stdout) {
-      context.skip(`no mount namespace with a tmpfs here: ${child.stderr || child.error}`);
+    const child = runOnTinyDisk(disk, script);
+    if ('skipped' in child) {
+      context.skip(child.skipped);
       return;
     }
     expect(child.stdout).toBe('refused: ENOSPC');

@@ -24,6 +24,7 @@ import { createGrepTool } from './grep-tool.js';
 import { createReadTool } from './read-tool.js';
 import { createWorkspace, type Workspace } from './workspace.js';
 import { namedPipe } from '../test/named-pipe.js';
+import { runOnTinyDisk } from '../test/tiny-disk.js';
 import { createWriteDocTool, createWriteTool } from './write-tool.js';
 
 const base = mkdtempSync(join(tmpdir(), 'cohort-tools-'));
@@ -298,22 +299,9 @@ describe('write, edit and write_doc', () => {
       const left = readdirSync(dir).sort();
       process.stdout.write(JSON.stringify({ edited, afterEdit, written, afterWrite, left }));`;
     try {
-      const child = spawnSync(
-        'unshare',
-        [
-          '-rm',
-          'sh',
-          '-c',
-          'mount -t tmpfs -o size=64k tmpfs "$1" && exec "$2" --import tsx --input-type=module -e "$3"',
-          '-',
-          disk,
-          process.execPath,
-          script,
-        ],
-        { encoding: 'utf8', timeout: 60_000 },
-      );
-      if (child.status !== 0 && !child.stdout) {
-        context.skip(`no mount namespace with a tmpfs here: ${child.stderr || child.error}`);
+      const child = runOnTinyDisk(disk, script);
+      if ('skipped' in child) {
+        context.skip(child.skipped);
         return;
       }
       const seen = JSON.parse(child.stdout) as Record<string, unknown>;
