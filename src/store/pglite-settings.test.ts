@@ -43,6 +43,9 @@ describe('embedded PostgreSQL memory settings', () => {
     expect(await setting(folder, 'shared_buffers')).toBe(wanted);
     // fsync stays on for a folder: the memory settings do not replace the durability ones.
     expect(await setting(folder, 'fsync')).toBe('on');
+    // One session (single-user mode), so shared memory is set up for one backend.
+    expect(await setting('memory://', 'max_connections')).toBe('1');
+    expect(await setting(folder, 'max_connections')).toBe('1');
   }, 120_000);
 
   it("compile the engine's WebAssembly with the baseline compiler only, in memory and in a folder", async () => {

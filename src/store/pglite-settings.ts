@@ -20,13 +20,23 @@ export const EMBEDDED_POSTGRES_SETTINGS: Readonly<Record<string, string>> = {
   // The buffer pool: 4 MB (512 pages) holds the sample book's tables and indexes, and what a
   // turn or an ingestion batch writes, many times over.
   shared_buffers: '4MB',
+  // PGlite runs PostgreSQL in single-user mode: one session, never a second connection. The
+  // default of 100 sized the shared memory PostgreSQL sets up (and so touches) at start for 100
+  // backends: their process slots and the lock table they share (11 → 8 MB of shared memory).
+  // Measured: the WebAssembly heap's resident part after opening `memory://` 17.3 → 13.3 MB; the
+  // sample book's server peak under `/route` then `/chat` 249.9–252.4 → 246.7–248.9 MB
+  // (`memory://`) and 255.8–259.1 → 248.7–253.2 MB (a folder's first start), alternating runs.
+  max_connections: '1',
+  // Connections kept for superusers must be fewer than `max_connections` (a check of the
+  // multi-user server, which single-user mode skips): none, so the pair stays valid anywhere.
+  superuser_reserved_connections: '0',
 };
 
 /**
  * The settings as PostgreSQL start parameters (`-c name=value` pairs), appended to PGlite's own.
  *
  * @example
- * embeddedStartParams(); // ['-c', 'shared_buffers=4MB']
+ * embeddedStartParams({ shared_buffers: '4MB' }); // ['-c', 'shared_buffers=4MB']
  */
 export function embeddedStartParams(
   settings: Readonly<Record<string, string>> = EMBEDDED_POSTGRES_SETTINGS,
