@@ -21,9 +21,14 @@ describe('feature lists', () => {
       const map = extractFeatures(text, cues, scores, DEFAULT_FEATURE_WEIGHTS, {
         charGrams: false,
       });
-      const list = extractFeatureList(text, cues, scores, DEFAULT_FEATURE_WEIGHTS, builder);
+      const matches = Object.fromEntries(
+        Object.entries(scores).map(([agent, score]) => [agent, { score }]),
+      );
+      const list = extractFeatureList(text, cues, matches, DEFAULT_FEATURE_WEIGHTS, builder);
       expect(featureKeys(list)).toEqual([...map.keys()]);
-      expect([...list.values]).toEqual([...map.values()]);
+      expect(Array.from({ length: list.count }, (_, i) => list.values[i])).toEqual([
+        ...map.values(),
+      ]);
     }
   });
 });

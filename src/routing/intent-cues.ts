@@ -125,9 +125,9 @@ export function detectIntentCues(
   const cues: Array<(typeof INTENT_CUES)[number]> = [];
   let definitionFirst = false;
   for (const cue of INTENT_CUES) {
-    const match = PATTERNS[cue].exec(joined);
-    if (!match) continue;
-    const at = match.index;
+    // `search`, not `exec`: only the place is read, and no match array is made.
+    const at = joined.search(PATTERNS[cue]);
+    if (at < 0) continue;
     if (cue === 'definition' && at === 0) definitionFirst = true;
     let slot = cues.length;
     cues.push(cue);

@@ -217,16 +217,17 @@ function idIn(ids: Map<string, number>, keys: Map<string, string>, prefix: strin
 
 /**
  * {@link extractFeatures} without character n-grams, into `list` (started here): the same keys
- * in the same order with the same weights, each key by its id. `keys`, when given, are the
+ * in the same order with the same weights, each key by its id; each agent's keyword score is
+ * read from its match (`scoreKeywords`' result as it is). `keys`, when given, are the
  * {@link keysOf} of the text's stems, index for index (a router's word records keep them).
  *
  * @example
- * const features = extractFeatureList(text, cues, scores, weights, new FeatureListBuilder());
+ * const features = extractFeatureList(text, cues, matches, weights, new FeatureListBuilder());
  */
 export function extractFeatureList(
   text: QueryText,
   cues: IntentCues,
-  keywordScores: Readonly<Record<string, number>>,
+  keywordScores: Readonly<Record<string, { readonly score: number }>>,
   weights: FeatureWeights,
   list: FeatureListBuilder,
   keys?: ReadonlyArray<{ readonly keys: StemKeys }>,
@@ -252,10 +253,10 @@ export function extractFeatureList(
     list.add(
       id,
       id >= 0 ? '' : keyIn(AGENT_KEYS, 'k', agent),
-      weights.keyword * (keywordScores[agent] ?? 0),
+      weights.keyword * (keywordScores[agent]?.score ?? 0),
     );
   }
-  return list.snapshot();
+  return list.view();
 }
 
 // One bundle object per word and weight set: routing allocates nothing for words it has seen.

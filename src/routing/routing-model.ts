@@ -67,7 +67,8 @@ export interface AnalyzedQuery {
   keywords: Record<string, KeywordMatch>;
   /**
    * The classifier's input: sparse features (by id, see feature-ids.ts), plus each word's
-   * character n-grams as a bundle.
+   * character n-grams as a bundle. The features are the model's one reused list: read them
+   * before the model analyses another query.
    */
   features: FeatureList;
   bundles: FeatureBundle[];
@@ -419,14 +420,8 @@ export function buildRoutingModel(
           form && sameWords(form.words, text.words)
             ? form.cues
             : detectIntentCues(text.words, text === raw ? textWords(raw.raw).joined : undefined);
-        const features = extractFeatureList(
-          text,
-          cues,
-          scoresOf(keywords),
-          weights,
-          featureList,
-          records,
-        );
+        // The keyword matches as they are: no record of their scores made for each clause.
+        const features = extractFeatureList(text, cues, keywords, weights, featureList, records);
         const bundles: FeatureBundle[] = [];
         for (const record of records) if (record.bundle) bundles.push(record.bundle);
         // On topic: a keyword matched, or at least half the content words were seen in training, or

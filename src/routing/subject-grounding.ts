@@ -33,8 +33,13 @@ export const UNKNOWN_NAME_WEIGHT = 1;
  */
 export const COMPOUND_KEYWORD_WEIGHT = 1;
 
+const DIGIT = /\d/;
+
 // Letters and digits written together ("g5.2xlarge", "go2") or a word then a number ("ros 2").
-const COMPOUND = /[a-z]+\d[a-z0-9]*(?:[.-][a-z0-9]+)*|[a-z]+ \d+\b/g;
+// A match starts where a run of letters does (one found inside a run would be found from its
+// start first): said outright, the letters of a word are not each tried as a start, with the
+// run read to its end and back again from every one of them.
+const COMPOUND = /(?<![a-z])[a-z]+\d[a-z0-9]*(?:[.-][a-z0-9]+)*|(?<![a-z])[a-z]+ \d+\b/g;
 
 /**
  * "G1", "g5.2xlarge", "ROS 2" → "g1", "g5", "ros2": the compact forms a keyword may have. The head
@@ -58,11 +63,37 @@ export const PROPER_NAME_WEIGHT = UNCOVERED_NOUN_WEIGHT * UNKNOWN_NAME_WEIGHT;
 const WRITTEN_AS_NAME =
   /(?<=[^\s.?!:;]\s+)[A-Za-z]*[A-Z][A-Za-z0-9]*|(?<=^|\s)[a-z]+[A-Z][A-Za-z0-9]*/g;
 
+const NO_NAMES: ReadonlySet<string> = new Set();
+
 /** The lowercased words `raw` writes as names (see {@link WRITTEN_AS_NAME}). */
-function writtenAsNames(raw: string): Set<string> {
+function writtenAsNames(raw: string): ReadonlySet<string> {
+  // Every match has a capital after the text's first character: most questions have none, and
+  // are not searched with the look-behind at every character.
+  if (!hasCapitalAfterFirst(raw)) return NO_NAMES;
   const found = new Set<string>();
   for (const [token] of raw.matchAll(WRITTEN_AS_NAME)) found.add(token.toLowerCase());
   return found;
+}
+
+/** True when `raw` has an ASCII capital letter after its first character. */
+function hasCapitalAfterFirst(raw: string): boolean {
+  for (let i = 1; i < raw.length; i += 1) {
+    const code = raw.charCodeAt(i);
+    if (code >= 0x41 && code <= 0x5a) return true;
+  }
+  return false;
+}
+
+/** True when a word of `words`, from `from` on, has a digit: `/\d/` of their text joined. */
+function hasDigitFrom(words: readonly string[], from: number): boolean {
+  for (let i = from; i < words.length; i += 1) {
+    const word = words[i]!;
+    for (let c = 0; c < word.length; c += 1) {
+      const code = word.charCodeAt(c);
+      if (code >= 0x30 && code <= 0x39) return true;
+    }
+  }
+  return false;
 }
 
 /** Weight of a word used only as a verb or adverb, against 1 for a noun. */
@@ -431,17 +462,8 @@ export function compileKnowledge(
     const purposeAt = purposeStart(text.words);
     const at = purposeAt < 0 && definition ? definitionSettingStart(text.words) : purposeAt;
     if (at < 0) return whole;
-    const purpose = groundText(
-      {
-        // Its own words only: the whole question's raw text would lend the purpose a keyword
-        // of the subject ("h1 tags … for seo" is not asked for an H1).
-        raw: text.words.slice(at).join(' '),
-        words: text.words.slice(at),
-        stems: text.stems.slice(at),
-      },
-      facts?.slice(at),
-      true,
-    );
+    // Its own words only (from `at` on, read in place rather than copied).
+    const purpose = groundText(text, facts, true, at);
     // After "need to", one bare verb is what the subject must do, not what it is for: "What does
     // the demo need to show?" (a purpose names a thing: "need to play Elden Ring").
     const named = at !== purposeAt || text.words[at - 1] === 'for' || purpose.subject.length >= 2;
@@ -528,13 +550,18 @@ export function compileKnowledge(
   const isCovered = (entry: JudgedWord) => entry.strength >= 0.5;
   const isUncovered = (entry: JudgedWord) => entry.strength < 0.5;
 
+  // The grounding of `text`'s words from `from` on (a purpose's, when `purposeOnly`): their text
+  // is the words joined, not the whole question's raw text, which would lend the purpose a
+  // keyword of the subject ("h1 tags … for seo" is not asked for an H1).
   const groundText = (
     text: QueryText,
     facts: readonly WordFacts[] | undefined,
     purposeOnly = false,
+    from = 0,
   ): Grounding => {
     judgedCount = 0;
-    mass.fill(0);
+    // A loop, not `fill` (a call into the engine for a handful of domains).
+    for (let d = 0; d < mass.length; d += 1) mass[d] = 0;
     seenCount = 0;
     seenSet = undefined;
     const bookTerms: string[] = [];
@@ -543,8 +570,9 @@ export function compileKnowledge(
     const { words, stems } = text;
     // "Go2 versus G1", "What is an A100?": keywords and the book's model names, which the word
     // split cannot see, weigh as book terms.
-    if (/\d/.test(text.raw)) {
-      const lower = text.raw.toLowerCase();
+    // The joined words are built only when they hold a digit (the compounds need one).
+    if (from === 0 ? DIGIT.test(text.raw) : hasDigitFrom(words, from)) {
+      const lower = (from === 0 ? text.raw : words.slice(from).join(' ')).toLowerCase();
       // `exec` on the one global expression: `matchAll` copies it and makes an iterator.
       COMPOUND.lastIndex = 0;
       for (let match = COMPOUND.exec(lower); match; match = COMPOUND.exec(lower)) {
@@ -573,7 +601,7 @@ export function compileKnowledge(
             mass[d] = (mass[d] as number) + (add[d] as number);
       }
     }
-    for (let i = 0; i < words.length; i += 1) {
+    for (let i = from; i < words.length; i += 1) {
       const word = words[i] as string;
       const stem = stems[i] ?? word;
       // Function and form words are skipped through their facts too (`skip`).
@@ -622,7 +650,12 @@ export function compileKnowledge(
     const subject: string[] = [];
     for (let j = 0; j < judgedCount; j += 1) subject.push(judged[j]!.word);
     // Names the book does not know come first: they are the most specific words there are.
-    const uncovered = namesOnly ? [] : names.filter((word) => !properNames.includes(word));
+    // `names` itself when none is a proper name: it is this call's own, and not read after.
+    const uncovered = namesOnly
+      ? []
+      : properNames.length === 0
+        ? names
+        : names.filter((word) => !properNames.includes(word));
     return {
       subject,
       covered: rankedWords(byStrength, isCovered, []),
@@ -646,8 +679,6 @@ export function compileKnowledge(
 
   return { knowledge, size, termStrength, ground, wordFacts: factsOf, domainShare };
 }
-
-const DIGIT = /\d/;
 
 // Two numbers joined by an operator: "17 times 23", "45 + 12", "what is 3 squared" (not "-" or
 // "/", which join ranges and versions: "weeks 1-3"). "x" and "×" also write sizes ("640 x 480 at

@@ -41,12 +41,38 @@ const MANNER_AT_END = new RegExp(`\\b${ASKING_MANNER.source}(?=\\s*[?.!]*\\s*$)`
 const SEPARATOR = /[\s,;:-]/;
 const MANNER_AT_START = new RegExp(`^\\s*${ASKING_MANNER.source}\\s*[,:;-]\\s*`, 'i');
 
+// The last word of every manner phrase, and what may follow the phrase (see MANNER_AT_END).
+const MANNER_ENDINGS = [
+  'words',
+  'terms',
+  'english',
+  'sentence',
+  'line',
+  'nutshell',
+  'simply',
+  'briefly',
+  'short',
+];
+const AFTER_MANNER = /[\s?.!]/;
+
+/**
+ * True when `text` may close with a manner phrase: it ends, but for spaces and ?.!, in a word
+ * that ends one. Most questions do not, and are not searched for a phrase at every word.
+ */
+function mayEndInManner(text: string): boolean {
+  let end = text.length;
+  while (end > 0 && AFTER_MANNER.test(text[end - 1]!)) end -= 1;
+  const tail = text.slice(Math.max(0, end - 8), end).toLowerCase();
+  return MANNER_ENDINGS.some((ending) => tail.endsWith(ending));
+}
+
 /**
  * `text` without its closing manner phrase and the separators before it: what replacing
  * `[\s,;:-]*\b<manner>(?=…$)` gives. The leftmost such match starts the run of separators right
  * before the leftmost phrase (a phrase starts with a letter, so no earlier run reaches a later one).
  */
 function withoutMannerAtEnd(text: string): string {
+  if (!mayEndInManner(text)) return text;
   const match = MANNER_AT_END.exec(text);
   if (!match) return text;
   let start = match.index;

@@ -2,6 +2,9 @@ import { probabilityOf, type Phase } from './phase.js';
 
 const BOOK_AS_SOURCE =
   /\s+(?:in|as|by|according to|as used in|as defined in|the way)\s+(?:(?:this|the|our|your|my)\s+)?(?:book|books|book['’]s|textbook|textbooks|textbook['’]s|course|course['’]s)\b.*$|\s+as (?:the|this) (?:book|textbook|course) (?:uses|means|defines) it\b.*$/i;
+// Every match names the book or the course: most asks do not, and are not searched with the
+// expression above at every space.
+const BOOK_OR_COURSE = /book|course/i;
 
 /**
  * The definition phase (R3): "What is X?" goes to the agent that defines terms, for a term of any
@@ -19,7 +22,8 @@ export const definitionPhase: Phase = (context) => {
   // question about the book.
   // A closing qualifier that names the book as the source of the term ("whats a jacobian in this
   // book's sense", "… as the book uses it") places the term; it does not ask about the book.
-  const askHead = (ask.split(',')[0] ?? ask).replace(BOOK_AS_SOURCE, '');
+  const head = ask.split(',')[0] ?? ask;
+  const askHead = BOOK_OR_COURSE.test(head) ? head.replace(BOOK_AS_SOURCE, '') : head;
   const askKeywords = askHead === query ? analyzed.keywords : model.keywords(askHead).keywords;
   const aboutTheBook = (askKeywords[model.defaultAgent]?.score ?? 0) > 0;
   if (aboutTheBook || !(analyzed.onTopic || analyzed.grounding?.judged)) return undefined;

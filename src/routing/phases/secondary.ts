@@ -64,15 +64,20 @@ function livesWith(context: PhaseContext, agent: Agent, keyword: string): boolea
 export function secondaryAgents(context: PhaseContext, primary: string): string[] {
   const { model, analyzed, specialists, definer } = context;
   if (primary === model.defaultAgent || primary === definer?.name) return [];
-  const secondary = specialists
-    .filter(
-      (agent) =>
-        agent.name !== primary &&
-        (analyzed.keywords[agent.name]?.matched ?? []).some(
-          (keyword) => namesSubject(keyword) && livesWith(context, agent, keyword),
-        ) &&
-        probabilityOf(context, agent.name) >= SECONDARY_MIN_PROBABILITY,
-    )
-    .map((agent) => agent.name);
+  // Loops rather than filter, map and some with their closures: every clause of every question.
+  const secondary: string[] = [];
+  for (const agent of specialists) {
+    if (agent.name === primary) continue;
+    const matched = analyzed.keywords[agent.name]?.matched;
+    if (matched === undefined) continue;
+    let named = false;
+    for (const keyword of matched)
+      if (namesSubject(keyword) && livesWith(context, agent, keyword)) {
+        named = true;
+        break;
+      }
+    if (named && probabilityOf(context, agent.name) >= SECONDARY_MIN_PROBABILITY)
+      secondary.push(agent.name);
+  }
   return secondary.sort((a, b) => probabilityOf(context, b) - probabilityOf(context, a));
 }
