@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectIntentCues, isBareTerm } from './intent-cues.js';
+import { cuePlaces, detectIntentCues, INTENT_CUES, isBareTerm } from './intent-cues.js';
 import { normalizeWords } from './query-text.js';
 
 const intentOf = (query: string) => detectIntentCues(normalizeWords(query)).intent;
@@ -212,5 +212,39 @@ describe('detectIntentCues: a description, then the term for it', () => {
     'What is the first step when the robot falls?',
   ])('does not read %j as one', (query) => {
     expect(intentOf(query)).not.toBe('definition');
+  });
+});
+
+describe('cue places', () => {
+  // Every alternative's first words, anchored forms, look-behinds and look-aheads, at the start,
+  // inside and at the end of a text.
+  it.each([
+    'what is a topic',
+    'so what is the jacobian matrix in robot kinematics',
+    'how does the robot know which cup you mean',
+    'by what means does it move and what does slam stand for',
+    'can you tell me what is a series elastic actuator',
+    'omniverse is that a program or a company',
+    'the term costmap in the nav2 chapter',
+    'i keep seeing the term costmap',
+    'by the end of the term what is due',
+    'expand lidar for me',
+    'slam is short for what',
+    'is there a word for a robot copying a person',
+    'what do engineers call a robot that copies a person',
+    'digital twin one sentence what is it',
+    'how much ram does isaac sim need',
+    'how do i pick a jetson and how do we decide between two arms',
+    'should we split the capstone into phases per hour',
+    'my robot keeps drifting and the arm falls over when it does not work',
+    'tell me why the gpu crashes and how much does it cost in dollars',
+    'wat r managed nodes',
+    'remind me what darwin op is',
+  ])('finds each cue where its expression does: %j', (text) => {
+    const words = normalizeWords(text);
+    for (const cue of INTENT_CUES) {
+      const { found, searched } = cuePlaces(cue, words);
+      expect(found).toBe(searched);
+    }
   });
 });

@@ -105,9 +105,78 @@ const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
   ),
 };
 
-// detectIntentCues' working state: the position of each cue found so far, index for index with
-// its list of cues (detection is synchronous).
+/**
+ * The words a match of each cue's expression can start with: every alternative of it starts a
+ * whole word with one of these, except the definition's alternatives anchored at the text's
+ * start (`^`), which are tried at the first word whatever it is. A match starts where a word
+ * does, so the earliest match of an expression is found by trying it (sticky) only at the words
+ * listed for it, earliest first, instead of at every character of the text. The tests check the
+ * places against the expressions' own search.
+ */
+const CUE_STARTS: Record<(typeof INTENT_CUES)[number], string> = {
+  definition:
+    'define definition defined meaning means mean stand stands acronym abbreviation terminology ' +
+    'what whats wat the is short remind forgot forget recall explain tell know wondering idea idk ' +
+    'dunno sure say',
+  explanation:
+    'how tell show explain explanation why walk walkthrough break intuition describe difference ' +
+    'differ in understand work works',
+  specs:
+    'spec specs specification specifications requirement requirements required minimum ' +
+    'recommended how do does cost costs price prices pricing budget cheap cheaper cheapest buy ' +
+    'purchase afford per dollar dollars euro euros money spend compare comparison vs versus ' +
+    'enough draw draws tops gb tb',
+  guidance:
+    'should how recommend plan planning sequence step steps milestone milestones deliverable ' +
+    'deliverables deadline due graded grading rubric submit hand checklist timeline organise ' +
+    'organize split phase phases roadmap tips advice suggest',
+  troubleshooting:
+    'debug debugging troubleshoot fix error errors fail fails failing failed crash crashes ' +
+    'crashing doesnt does dont wont cant never keeps broken lag lags lagging drift drifts ' +
+    'drifting stuck wrong not gets fall falls',
+};
+// Cues by their bit (1 << index in INTENT_CUES); a word's bits say which cues it may start.
+const CUE_BITS = new Map<string, number>();
+INTENT_CUES.forEach((cue, bit) => {
+  for (const word of CUE_STARTS[cue].split(' '))
+    CUE_BITS.set(word, (CUE_BITS.get(word) ?? 0) | (1 << bit));
+});
+// The cues with an alternative anchored at the text's start.
+const ANCHORED_BITS = 1 << INTENT_CUES.indexOf('definition');
+const ALL_BITS = (1 << INTENT_CUES.length) - 1;
+// Each expression sticky: tried at one place only.
+const AT_PLACE = INTENT_CUES.map((cue) => new RegExp(PATTERNS[cue].source, 'y'));
+
+// detectIntentCues' working state (detection is synchronous): where each cue matched (-1 for
+// none), by its index in INTENT_CUES; then the position of each cue listed so far, index for
+// index with its list of cues.
+const MATCHED_AT: number[] = INTENT_CUES.map(() => -1);
 const FOUND_AT: number[] = [];
+
+/**
+ * Where each cue's expression first matches `joined` (`words` joined by single spaces), into
+ * MATCHED_AT: the same places as searching the text with each, tried only where a word may start
+ * a match (see {@link CUE_STARTS}).
+ */
+function findCues(words: readonly string[], joined: string): void {
+  for (let c = 0; c < MATCHED_AT.length; c += 1) MATCHED_AT[c] = -1;
+  let pending = ALL_BITS;
+  let at = 0;
+  for (let i = 0; i < words.length && pending !== 0; i += 1) {
+    const word = words[i]!;
+    let starts = (CUE_BITS.get(word) ?? 0) | (i === 0 ? ANCHORED_BITS : 0);
+    starts &= pending;
+    for (let c = 0; starts !== 0; c += 1, starts >>= 1) {
+      if ((starts & 1) === 0) continue;
+      const pattern = AT_PLACE[c]!;
+      pattern.lastIndex = at;
+      if (!pattern.test(joined)) continue;
+      MATCHED_AT[c] = at;
+      pending &= ~(1 << c);
+    }
+    at += word.length + 1;
+  }
+}
 
 /**
  * Finds the question forms in `words` (normalised words of the query); `joined` is the words
@@ -120,13 +189,14 @@ export function detectIntentCues(
   words: readonly string[],
   joined: string = words.join(' '),
 ): IntentCues {
+  findCues(words, joined);
   // Earliest first, ties in the order of INTENT_CUES (as a stable sort by position gives them):
   // each cue found is moved up past those found later in the text.
   const cues: Array<(typeof INTENT_CUES)[number]> = [];
   let definitionFirst = false;
-  for (const cue of INTENT_CUES) {
-    // `search`, not `exec`: only the place is read, and no match array is made.
-    const at = joined.search(PATTERNS[cue]);
+  for (let c = 0; c < INTENT_CUES.length; c += 1) {
+    const cue = INTENT_CUES[c]!;
+    const at = MATCHED_AT[c]!;
     if (at < 0) continue;
     if (cue === 'definition' && at === 0) definitionFirst = true;
     let slot = cues.length;
@@ -144,6 +214,22 @@ export function detectIntentCues(
   // with an explanation, and "mean" later does not make it a definition.
   const intent: IntentCue = definitionFirst ? 'definition' : (cues[0] ?? 'general');
   return { cues, intent };
+}
+
+/**
+ * Where `cue` is found in `words` as {@link detectIntentCues} finds it, and where searching their
+ * text with the cue's expression finds it (-1: nowhere): always the same place. For tests.
+ *
+ * @example
+ * cuePlaces('definition', ['so', 'what', 'is', 'a', 'topic']); // { found: 0, searched: 0 }
+ */
+export function cuePlaces(
+  cue: (typeof INTENT_CUES)[number],
+  words: readonly string[],
+): { found: number; searched: number } {
+  const joined = words.join(' ');
+  findCues(words, joined);
+  return { found: MATCHED_AT[INTENT_CUES.indexOf(cue)]!, searched: joined.search(PATTERNS[cue]) };
 }
 
 // A bare term as the whole question: one word written alone ("URDF?", "tf2", "Jacobian?"), or a
