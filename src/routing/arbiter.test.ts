@@ -501,6 +501,23 @@ describe('the router with an arbiter', () => {
     expect(reviewed.explain(query).result.primaryAgent).toBe('book');
     expect(reviewed.route(query, { agent: 'hardware' }).primaryAgent).toBe('hardware');
   });
+
+  it('leaves a router without book knowledge to its rules: the fitted arbiter learnt with it', () => {
+    // The fitted arbiter, refitted on 5,470 decisions, sent the spec's R3 example to book when
+    // handed a router's evidence without the book's coverage, which it never saw.
+    const bare = createRouter(createBookRegistry());
+    const rulesOnly = createRouter(createBookRegistry(), { arbiter: false });
+    for (const question of [
+      'What hardware supports ROS 2?',
+      'How do I map a network drive on Windows?',
+      'Are we allowed groups of five on the big end project or is there a cap?',
+    ]) {
+      const decision = bare.route(question);
+      expect(decision).toEqual(rulesOnly.route(question));
+      expect(decision.routingReason).not.toMatch(/^Arbiter/);
+    }
+    expect(bare.route('What hardware supports ROS 2?').primaryAgent).toBe('hardware');
+  });
 });
 
 describe('the fitted arbiter over the sample book', () => {

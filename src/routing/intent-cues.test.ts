@@ -240,11 +240,49 @@ describe('cue places', () => {
     'tell me why the gpu crashes and how much does it cost in dollars',
     'wat r managed nodes',
     'remind me what darwin op is',
+    'jetpack is what',
+    'a revolute joint is what kind of joint',
+    'so revolute joints are what kind of joints',
+    'whats meant by the reality gap',
+    'what counts as a humanoid robot',
+    'unitree g1 what is this thing',
+    'wats a quaternion',
+    'so wats the word for a robot copying a person',
+    'what iz odometry',
+    'whats usually in a robot starter kit',
   ])('finds each cue where its expression does: %j', (text) => {
     const words = normalizeWords(text);
     for (const cue of INTENT_CUES) {
       const { found, searched } = cuePlaces(cue, words);
       expect(found).toBe(searched);
     }
+  });
+});
+
+describe('detectIntentCues: the term first, the ask last', () => {
+  it.each([
+    'Odometry is what?',
+    'Sim-to-real transfer in robotics is what, in one sentence?',
+    'A revolute joint is what kind of joint?',
+    "What's meant by the reality gap?",
+    'what counts as a humanoid robot',
+    'Unitree G1, what is this thing?',
+    // Typed fast: "wats", "what iz".
+    'wats a quaternion',
+    'what iz odometry',
+  ])('reads a definition: %j', (query) => {
+    expect(intentOf(query)).toBe('definition');
+  });
+  it.each([
+    // A value asked for, not a term: "the X", "my X", "it".
+    ['The deadline is what?', 'guidance'],
+    ['My budget is what, then?', 'specs'],
+    ['So the robot falls over, and then what?', 'troubleshooting'],
+    ['What counts as late for the capstone?', 'general'],
+    // What something usually holds, not what it is.
+    ["What's usually in a robot starter kit?", 'general'],
+    ['What is typically inside a lidar?', 'general'],
+  ])('does not read %j as a definition', (query, intent) => {
+    expect(intentOf(query)).toBe(intent);
   });
 });

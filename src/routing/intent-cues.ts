@@ -24,8 +24,8 @@ const WORD = String.raw`[\w.+/-]+`;
 const IN_UNIT = String.raw`in (?:hours?|minutes?|seconds?|days?|weeks?|months?|years?|dollars?|euros?|pounds?|percent|gb|tb|mb|kg|watts?|volts?|total)\b`;
 const TERM = String.raw`(?!(?:\S+ ){0,3}(?:price|prices|cost|costs|worth|budget|bill|fee|fees|dollars|euros|pounds|money)\b|(?:\S+ ){1,3}${IN_UNIT})${WORD}(?: ${WORD}){0,3}`;
 // Words that turn "what is a …" into a request for a recommendation, not a definition.
-const NOT_A_DEFINITION = String.raw`(?:good|best|cheap|cheapest|decent|recommended|suitable|minimum|typical|reasonable|better|common|due|needed|required|involved|included|expected|happening|going|causing|up|next|left|missing|wrong|new|changed|different)`;
-const WHAT_IS = String.raw`(?:what is|whats|what s|wat is|what (?:exactly|precisely|actually|really) is|what is (?:exactly|precisely|actually|really))`;
+const NOT_A_DEFINITION = String.raw`(?:good|best|cheap|cheapest|decent|recommended|suitable|minimum|typical|reasonable|better|common|due|needed|required|involved|included|expected|happening|going|causing|up|next|left|missing|wrong|new|changed|different|usually|normally|typically|generally|often|commonly|mostly)`;
+const WHAT_IS = String.raw`(?:what is|whats|what s|wat is|wats|wat s|what iz|wat iz|what (?:exactly|precisely|actually|really) is|what is (?:exactly|precisely|actually|really))`;
 const WHAT_ARE = String.raw`(?:what are|what r|what re|wat are|wat r|what (?:exactly|precisely|actually|really) are)`;
 const OPENING = String.raw`^(?:so |and |ok |hey |um |sorry |quick question |also )?`;
 // "anyway", "again": the tail of a definition asked in passing ("…and what's a digital twin anyway?").
@@ -58,7 +58,13 @@ const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
       String.raw`(?<!(?:end|start|rest|middle) of )\bthe term\b|` +
       // A term, then a bare ask for it: "Digital twin: one sentence, what is it?", "Managed
       // nodes in ROS 2: what are those?", "Go2 from Unitree, what kind of machine is that?".
-      String.raw`\b(?:whats|wh?at (?:even )?(?:is|are|s|re|(?:kind|sort|type) of ${WORD} (?:is|are))) (?:it|they|those|these|that)(?: exactly| anyway| then| really| actually)?${BRIEFLY}$|` +
+      String.raw`\b(?:whats|wh?at (?:even )?(?:is|are|s|re|(?:kind|sort|type) of ${WORD} (?:is|are))) (?:it|they|those|these|that|(?:this|that) thing)(?: exactly| anyway| then| really| actually)?${BRIEFLY}$|` +
+      // The term first and the ask last, as in speech or a non-native word order: "JetPack is
+      // what?", "Imitation learning is what, in a sentence?", "a continuous joint is what kind of
+      // joint?" (not "the deadline is what?" or "my GPU is what?", which ask for a value).
+      String.raw`^(?!(?:the|my|our|your|this|that|it|there)\b)${TERM}${CONTEXT} (?:is|are) what${BRIEFLY}$|\b(?:is|are) what (?:kind|sort|type) of ${WORD}$|` +
+      // "What's meant by whole-body control?", "what counts as synthetic data?".
+      String.raw`\bwhat(?: is| s|s)? meant by\b|^what counts as (?!(?:late|done|passing|failing|enough|complete|finished|on time)\b)(?:a |an )?${TERM}$|` +
       // A description, then the term for it: "what's the word for when a robot copies a
       // person?", "what's it called when…", "what do engineers call…", "is there a term for…".
       String.raw`\b${WHAT_IS} (?:the |a )?(?:(?:proper|right|correct|technical|official|fancy) )?(?:word|term|name) for\b|` +
@@ -116,7 +122,7 @@ const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
 const CUE_STARTS: Record<(typeof INTENT_CUES)[number], string> = {
   definition:
     'define definition defined meaning means mean stand stands acronym abbreviation terminology ' +
-    'what whats wat the is short remind forgot forget recall explain tell know wondering idea idk ' +
+    'what whats wat wats the is are short remind forgot forget recall explain tell know wondering idea idk ' +
     'dunno sure say',
   explanation:
     'how tell show explain explanation why walk walkthrough break intuition describe difference ' +

@@ -45,7 +45,8 @@ export interface RouterOptions {
   fieldCalibration?: ConfidenceCalibration | false;
   /**
    * The arbiter that reviews each rule decision (config `routing.arbiter`): true or unset uses the
-   * fitted {@link ROUTING_ARBITER} when the registry has exactly its agents; false turns it off.
+   * fitted {@link ROUTING_ARBITER} when the registry has exactly its agents and the router has book
+   * knowledge (`knowledge`, or {@link Router.learn}); false turns it off.
    */
   arbiter?: boolean | RoutingArbiterModel;
 }
@@ -174,6 +175,11 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
     return model;
   };
 
+  // The fitted arbiter learnt from decisions made with a book's knowledge (its coverage of each
+  // subject is among its evidence); a router without it would hand it evidence it never saw, and
+  // it then overturned spec examples ("What hardware supports ROS 2?" to book). A model passed in
+  // is the caller's, and applies either way.
+  const fittedArbiter = options.arbiter === true || options.arbiter === undefined;
   const arbiter =
     options.arbiter === false
       ? undefined
@@ -187,7 +193,7 @@ export function createRouter(registry: AgentRegistry, options: RouterOptions = {
     query: string,
     { result, analyzed, classification, clauses }: QueryDecision,
   ): RouteResult => {
-    if (!arbiter) return result;
+    if (!arbiter || (fittedArbiter && !knowledge)) return result;
     if (arbiterCheckedAt !== registry.version) {
       arbiterCheckedAt = registry.version;
       arbiterApplies = arbiterFits(
