@@ -307,7 +307,8 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
   return {
     model: header,
     logits(query, decision, evidence) {
-      logits.set(bias);
+      // A loop, not `set` (a call into the engine for a handful of agents).
+      for (let k = 0; k < width; k += 1) logits[k] = bias[k]!;
       const agent = decision.primaryAgent;
       const phase = decision.phase;
       add(logits, ruled.get(agent), 1);

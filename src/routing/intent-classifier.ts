@@ -369,7 +369,8 @@ function classifierOver(
   return {
     classify(features, bundles = []) {
       // Hot path of every route: sums in one typed array, no intermediate arrays per step.
-      sums.fill(0);
+      // A loop, not `fill` (a call into the engine for a handful of labels).
+      for (let c = 0; c < width; c += 1) sums[c] = 0;
       let seen = 0;
       let total = 0;
       if (features instanceof Map) {

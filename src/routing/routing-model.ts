@@ -27,6 +27,7 @@ import {
   wordKey,
 } from './query-features.js';
 import { FeatureListBuilder, type FeatureList } from './feature-ids.js';
+import { LetterRunMemo } from './letter-run-memo.js';
 import {
   analyzeText,
   isContentWord,
@@ -282,14 +283,17 @@ export function buildRoutingModel(
     if (readAs.size < CORRECTION_CACHE_LIMIT) readAs.set(word, corrected);
     return corrected;
   };
-  // The function word a short word is a slip of (bounded cache, as `readAs`);
-  // false: a word the lexicon or English knows (no lookup); null: looked up, no slip found.
-  const functionWords = new Map<string, string | null | false>();
-  const functionWordOf = (word: string): string | null | false => {
-    let meant = functionWords.get(word);
+  // The function word the short word `query[from, to)` (ASCII letters, any case) is a slip of,
+  // kept by the word lowercased (bounded, as `readAs`) and found without cutting it out of the
+  // question (see LetterRunMemo); false: a word the lexicon or English knows (no lookup); null:
+  // looked up, no slip found.
+  const functionWords = new LetterRunMemo<string | null | false>(CORRECTION_CACHE_LIMIT);
+  const functionWordAt = (query: string, from: number, to: number): string | null | false => {
+    let meant = functionWords.get(query, from, to);
     if (meant === undefined) {
+      const word = query.slice(from, to).toLowerCase();
       meant = lexicon.has(word) || isWord(word) ? false : (mistypedFunctionWord(word) ?? null);
-      if (functionWords.size < CORRECTION_CACHE_LIMIT) functionWords.set(word, meant);
+      functionWords.set(word, meant);
     }
     return meant;
   };
@@ -376,12 +380,13 @@ export function buildRoutingModel(
             // Not an acronym ("TODO").
             hasLowerCase(query, i, end)
           ) {
-            const typed = query.slice(i, end);
-            const word = typed.toLowerCase();
-            const slip = lookups < FUZZY_WORDS_PER_QUESTION ? functionWordOf(word) : false;
+            const slip = lookups < FUZZY_WORDS_PER_QUESTION ? functionWordAt(query, i, end) : false;
             if (slip !== false) lookups += 1;
             const meant = slip || undefined;
             if (meant !== undefined) {
+              // The word as a string only for a slip.
+              const typed = query.slice(i, end);
+              const word = typed.toLowerCase();
               (corrections ??= []).push([word, meant]);
               text +=
                 query.slice(from, i) +
