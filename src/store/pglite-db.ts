@@ -12,6 +12,7 @@ import {
 import { acquireFolderLock, LOCK_FILE_NAME, type FolderLock } from './folder-lock.js';
 import { openPgliteWorkerDb, type Dumpable } from './pglite-worker-db.js';
 import { embeddedStartParams, useEmbeddedWasmCompiler } from './pglite-settings.js';
+import { pgliteWasmModule } from './pglite-wasm.js';
 import {
   defaultSnapshotDir,
   discardSnapshot,
@@ -200,6 +201,8 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
       const { PGlite: Engine, MemoryFS } = await import('@electric-sql/pglite');
       const pg = await Engine.create({
         startParams: [...Engine.defaultStartParams, ...embeddedStartParams()],
+        // Compiled here, not by PGlite's loader, which left the C heaps holding freed memory.
+        pgliteWasmModule: await pgliteWasmModule(),
         parsers: { [BYTEA_TYPE_ID]: parseBytea },
         // PGlite's type has a serializer return text; a byte view it sends as a binary parameter.
         serializers: { [BYTEA_TYPE_ID]: serializeBytea as unknown as (value: unknown) => string },

@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { CohortError } from '../errors/index.js';
 import type { Db } from './db.js';
 import { embeddedStartParams, useEmbeddedWasmCompiler } from './pglite-settings.js';
+import { pgliteWasmModule } from './pglite-wasm.js';
 import { PGLITE_WORKER_SOURCE } from './pglite-worker-source.js';
 
 /** A failure reported by the worker thread, rebuilt on this side with PostgreSQL's fields. */
@@ -75,6 +76,8 @@ export async function openPgliteWorkerDb(
 ): Promise<ThreadDb> {
   // Process-wide, so set here for the thread's compilation of PGlite (see pglite-settings.ts).
   useEmbeddedWasmCompiler();
+  // Compiled here while the thread starts, and posted to it (see pglite-wasm.ts).
+  const wasm = pgliteWasmModule();
   const worker = new Worker(PGLITE_WORKER_SOURCE, {
     eval: true,
     // None of the process's own options: a worker inherits them by default and refuses V8's
@@ -89,18 +92,8 @@ export async function openPgliteWorkerDb(
       ...(options.vector ? { vectorPath: require.resolve('@electric-sql/pglite-pgvector') } : {}),
       startParams: embeddedStartParams(),
       idleCollectMs: PGLITE_THREAD_IDLE_COLLECT_MS,
-      ...(options.prepareFolder ? { awaitFolder: true } : {}),
     },
   });
-  if (options.prepareFolder) {
-    try {
-      options.prepareFolder();
-    } catch (error) {
-      await worker.terminate();
-      throw error;
-    }
-    worker.postMessage({ op: 'open' });
-  }
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let stopped: Error | undefined;
@@ -144,8 +137,13 @@ export async function openPgliteWorkerDb(
   };
 
   try {
+    options.prepareFolder?.();
+    // The thread opens the engine once the folder is whole and the module compiled.
+    worker.postMessage({ op: 'open', wasmModule: await wasm });
     await ready;
   } catch (error) {
+    // Stopping the thread rejects `ready` when it was not what failed: nobody waits on it now.
+    ready.catch(() => undefined);
     await worker.terminate();
     throw error;
   }

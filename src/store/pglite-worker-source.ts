@@ -49,9 +49,11 @@ async function main() {
       serializers: { [BYTEA_TYPE_ID]: serializeBytea },
     };
     if (workerData.vectorPath) options.extensions = { vector: require(workerData.vectorPath).vector };
-    // The folder is being written (a new store unpacked from the snapshot) while this thread
-    // starts and loads PGlite: the engine opens it once told it is whole.
-    if (workerData.awaitFolder) await new Promise((resolve) => parentPort.once('message', resolve));
+    // The folder may be being written (a new store unpacked from the snapshot) and PGlite's
+    // module compiled while this thread starts and loads PGlite: the engine opens once told the
+    // folder is whole, with the compiled module the message carries (pglite-wasm.ts).
+    const open = await new Promise((resolve) => parentPort.once('message', resolve));
+    options.pgliteWasmModule = open.wasmModule;
     pg = await PGlite.create(workerData.dataDir, options);
   } catch (error) {
     reply(0, undefined, describe(error));
