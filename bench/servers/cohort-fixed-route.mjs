@@ -2,7 +2,10 @@
 // from the compiled library, same middleware, validation and serialisation), over an assistant
 // whose `route` returns one fixed decision without any work. `POST /route` on it is the server's
 // own path, so the bench can tell the server's cost from routing's. Prints its URL on stdout.
-import { startServer } from '../../dist/server/index.js';
+import { startServer, useServerHeapSettings } from '../../dist/server/index.js';
+
+// The heap settings of `cohort serve`, as cohort-sample.mjs sets them: the two differ by routing only.
+useServerHeapSettings();
 
 const decision = {
   primaryAgent: 'module_info',
