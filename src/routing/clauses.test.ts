@@ -84,6 +84,20 @@ describe('splitClauses', () => {
       ['how should we split it', true],
     ]);
   });
+  it('keeps a two-word ask for a term after context as its own ask ("What\'s X?", "Define X")', () => {
+    expect(splitClauses("We covered mapping on Monday. What's odometry?")).toEqual([
+      { text: 'We covered mapping on Monday', ask: false },
+      { text: "What's odometry", ask: true },
+    ]);
+    expect(splitClauses('Chapter 4 was dense. Define URDF.')).toEqual([
+      { text: 'Chapter 4 was dense', ask: false },
+      { text: 'Define URDF.', ask: true },
+    ]);
+    // Other short clauses still join the clause before them.
+    expect(splitClauses('I like robots. Why?')).toEqual([{ text: 'I like robots Why', ask: true }]);
+    expect(splitClauses("How do joints work? What's revolute?")).toHaveLength(1);
+  });
+
   it('leaves the spaces before a break out of the clause', () => {
     expect(asks('What is SLAM  ?  How does Nav2 use it \t; and why')).toEqual([
       ['What is SLAM', true],

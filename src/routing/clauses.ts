@@ -1,4 +1,4 @@
-import { textWords } from './query-text.js';
+import { textWords, type TextWords } from './query-text.js';
 
 /** One clause of a question: its text, and whether it asks something (or only gives context). */
 export interface Clause {
@@ -33,6 +33,18 @@ const ASKING =
 const CONTEXT_OPENING =
   /^\s*(?:(?:we|you|they)['’]re|if|before|after|while|once|since|because|although|though|unless|until|between|whenever)\b/i;
 
+// The one word that makes a two-word clause a whole ask for a term: "What's X?", "Define X".
+const TERM_ASKS = new Set(['whats', 'wats', 'define']);
+
+/**
+ * True when a clause too short to stand alone is still a whole ask for a term after context:
+ * "Reading the VSLAM chapter. What's relocalization?" asks what relocalization is, and joined
+ * to the context before it, it no longer opened like a definition (it went to the fallback).
+ */
+function asksForATerm(asks: boolean, words: TextWords, previous: Clause): boolean {
+  return asks && !previous.ask && words.words.length === 2 && TERM_ASKS.has(words.words[0]!);
+}
+
 /**
  * Splits a question into clauses where a new ask starts and marks which clauses ask something: a
  * clause ending in "?" or opening like a question or a request ("explain…", "compare…"). Clauses of fewer than {@link MIN_CLAUSE_WORDS} words join the clause before them.
@@ -51,7 +63,7 @@ export function splitClauses(query: string): Clause[] {
     const asks =
       separator.includes('?') || (!CONTEXT_OPENING.test(text) && ASKING.test(words.joined));
     const previous = clauses[clauses.length - 1];
-    if (words.words.length < MIN_CLAUSE_WORDS && previous) {
+    if (words.words.length < MIN_CLAUSE_WORDS && previous && !asksForATerm(asks, words, previous)) {
       previous.text = `${previous.text} ${text}`;
       previous.ask ||= asks;
       return;

@@ -243,6 +243,8 @@ describe('cue places', () => {
     'jetpack is what',
     'a revolute joint is what kind of joint',
     'so revolute joints are what kind of joints',
+    'admittance control is what exactly',
+    'lidar full form',
     'whats meant by the reality gap',
     'what counts as a humanoid robot',
     'unitree g1 what is this thing',
@@ -262,6 +264,10 @@ describe('cue places', () => {
 describe('detectIntentCues: the term first, the ask last', () => {
   it.each([
     'Odometry is what?',
+    'Admittance control is what exactly?',
+    // "Full form", as acronyms are asked for in Indian English.
+    'LiDAR, full form?',
+    'what is the full form of IMU',
     'Sim-to-real transfer in robotics is what, in one sentence?',
     'A revolute joint is what kind of joint?',
     "What's meant by the reality gap?",

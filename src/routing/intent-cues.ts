@@ -49,7 +49,7 @@ const CHOOSE = String.raw`(?:pick|choose|select|decide (?:on|between|which))`;
 // forms match whatever the punctuation and casing of the query.
 const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
   definition: new RegExp(
-    String.raw`(?<!\bby (?:what|which|any|all|no|some|other) )\b(?:define|definition|defined|meaning|means|mean|stand for|stands for|acronym|abbreviation|terminology|what is meant by)\b|` +
+    String.raw`(?<!\bby (?:what|which|any|all|no|some|other) )\b(?:define|definition|defined|meaning|means|mean|stand for|stands for|full form|acronym|abbreviation|terminology|what is meant by)\b|` +
       // "What does the word X refer to?", not "how does the robot know what my words refer to".
       String.raw`\bwhat (?:does|do) (?:${WORD} ){1,6}refers? to$|` +
       // "What does SLAM expand to?": what an acronym stands for.
@@ -62,7 +62,7 @@ const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
       // The term first and the ask last, as in speech or a non-native word order: "JetPack is
       // what?", "Imitation learning is what, in a sentence?", "a continuous joint is what kind of
       // joint?" (not "the deadline is what?" or "my GPU is what?", which ask for a value).
-      String.raw`^(?!(?:the|my|our|your|this|that|it|there)\b)${TERM}${CONTEXT} (?:is|are) what${BRIEFLY}$|\b(?:is|are) what (?:kind|sort|type) of ${WORD}$|` +
+      String.raw`^(?!(?:the|my|our|your|this|that|it|there)\b)${TERM}${CONTEXT} (?:is|are) what(?: exactly| then| really| again)?${BRIEFLY}$|\b(?:is|are) what (?:kind|sort|type) of ${WORD}$|` +
       // "What's meant by whole-body control?", "what counts as synthetic data?".
       String.raw`\bwhat(?: is| s|s)? meant by\b|^what counts as (?!(?:late|done|passing|failing|enough|complete|finished|on time)\b)(?:a |an )?${TERM}$|` +
       // A description, then the term for it: "what's the word for when a robot copies a
@@ -121,7 +121,7 @@ const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
  */
 const CUE_STARTS: Record<(typeof INTENT_CUES)[number], string> = {
   definition:
-    'define definition defined meaning means mean stand stands acronym abbreviation terminology ' +
+    'define definition defined meaning means mean stand stands full acronym abbreviation terminology ' +
     'what whats wat wats the is are short remind forgot forget recall explain tell know wondering idea idk ' +
     'dunno sure say',
   explanation:

@@ -137,9 +137,15 @@ export interface Grounding {
   together: number;
   /**
    * The grounding of what the question asks something for ("the best laptop for a law student"):
-   * the words after its first "for", when they hold a subject.
+   * the words after its first "for", when they hold a subject; or the setting a question is
+   * placed in ("What is a policy in economics?", "In economics, what is a policy?").
    */
   purpose?: Grounding;
+  /**
+   * True when `purpose` is a setting put before the ask and closed by a comma ("In economics,
+   * …"): part of the ask, which context before an ask is not.
+   */
+  settingFirst?: boolean;
   /** False when the question has no subject word at all: nothing to judge by. */
   judged: boolean;
   /**
@@ -281,6 +287,34 @@ function definitionSettingStart(words: readonly string[]): number {
     return next;
   }
   return -1;
+}
+
+// A setting put before the question and closed by a comma: "In economics, what is a policy?".
+const LEADING_SETTING = /^\s*(?:in|within)\s+([^,?!.;]+),/i;
+
+/**
+ * The words of a setting a definition is placed in before it is asked ("In economics, what is a
+ * policy?", "In marketing, what does 'pipeline' mean?"), as {@link definitionSettingStart} reads
+ * one after the term: from the word after "in" (and an article) to the comma, as a text of its
+ * own; undefined when there is none, or when it is a manner or the book itself ("In simple terms,
+ * …", "In chapter 3, …").
+ */
+function leadingSetting(text: QueryText): QueryText | undefined {
+  const match = LEADING_SETTING.exec(text.raw);
+  if (!match) return undefined;
+  const count = analyzeText(match[1]!).words.length;
+  const from = SETTING_ARTICLE.has(text.words[1] ?? '') ? 2 : 1;
+  const head = text.words[from];
+  if (count === 0 || head === undefined || MANNER.has(head) || BOOK_PLACES.has(head))
+    return undefined;
+  // Its words are the question's own from `from` on, as the comma ends them.
+  const to = 1 + count;
+  if (to <= from || to >= text.words.length) return undefined;
+  return {
+    raw: text.words.slice(from, to).join(' '),
+    words: text.words.slice(from, to),
+    stems: text.stems.slice(from, to),
+  };
 }
 
 /** True when the word at `at` names who something is for ("for me"), not what ("for her taxes"). */
@@ -461,7 +495,18 @@ export function compileKnowledge(
     const whole = groundText(text, facts);
     const purposeAt = purposeStart(text.words);
     const at = purposeAt < 0 && definition ? definitionSettingStart(text.words) : purposeAt;
-    if (at < 0) return whole;
+    if (at < 0) {
+      // Before the ask, a setting places any question, not only a definition: the whole text,
+      // which is what is grounded when context comes first, opens with it.
+      const setting = purposeAt < 0 ? leadingSetting(text) : undefined;
+      if (!setting) return whole;
+      const placed = groundText(setting, undefined, true);
+      if (placed.judged) {
+        whole.purpose = placed;
+        whole.settingFirst = true;
+      }
+      return whole;
+    }
     // Its own words only (from `at` on, read in place rather than copied).
     const purpose = groundText(text, facts, true, at);
     // After "need to", one bare verb is what the subject must do, not what it is for: "What does

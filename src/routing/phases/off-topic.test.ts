@@ -37,6 +37,19 @@ describe('offTopicPhase', () => {
       decide("My grandmother's parrot is squawking again. Why do parrots do that?"),
     ).toMatchObject({ primaryAgent: 'book', phase: 'fallback' });
   });
+  it('judges a setting put before the ask ("In economics, …") as part of it, not as context', () => {
+    const decide = (text: string) =>
+      decideQuery(testRoutingModels().grounded, text, TEST_PHASE_SETTINGS).result;
+    // The field the term is asked in is not the book's, first or last.
+    for (const query of ['In astronomy, what is a node?', 'What is a node, in astronomy?']) {
+      expect(decide(query)).toMatchObject({ primaryAgent: 'book', phase: 'fallback' });
+      expect(decide(query).routingReason).toContain('"astronomy"');
+    }
+    // A field the book covers, a manner and the book itself are no such setting.
+    expect(decide('In ROS 2, what is a node?').primaryAgent).toBe('glossary');
+    expect(decide('In simple terms, what is a node?').primaryAgent).toBe('glossary');
+    expect(decide('In chapter 3, what is a node?').primaryAgent).toBe('glossary');
+  });
   it('keeps the context of an ask that names only everyday words the book uses', () => {
     const decide = (text: string) =>
       decideQuery(testRoutingModels().grounded, text, TEST_PHASE_SETTINGS).result;

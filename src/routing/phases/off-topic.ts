@@ -34,6 +34,7 @@ const OUTSIDE_NAMES: Record<OutsideDomain, string> = {
 };
 
 const PURPOSE = 'purpose (what it is asked for)';
+const SETTING = 'setting (the field it is asked in)';
 
 /** Why a question's subject is not the book's, for the reason: the first test it fails. */
 function uncoveredBy(
@@ -42,6 +43,12 @@ function uncoveredBy(
   minGrounding: number,
 ): { share: number; floor: number; words: string[]; what: string } | undefined {
   if (!grounding.judged) return undefined;
+  // A setting put first ("In biology, what is a reward pathway?") is judged first: it is the
+  // failure that context after it cannot lift (see offTopicPhase).
+  if (grounding.settingFirst) {
+    const failure = purposeFailure(grounding, minGrounding);
+    if (failure) return failure;
+  }
   if (grounding.score < floor)
     return { share: grounding.score, floor, words: grounding.uncovered, what: 'subject' };
   // The words the book covers must meet somewhere: "laptop" and "video" in different chapters
@@ -54,6 +61,13 @@ function uncoveredBy(
       what: 'subject in any one passage',
     };
   // What something is wanted for must be the book's too ("the best GPU for playing Cyberpunk").
+  return purposeFailure(grounding, minGrounding);
+}
+
+function purposeFailure(
+  grounding: Grounding,
+  minGrounding: number,
+): { share: number; floor: number; words: string[]; what: string } | undefined {
   const purpose = grounding.purpose;
   // A purpose with no keyword word or book term of its own ("for a third-year law student") is
   // held to the higher bar, as a subject is: everyday words alone do not make it the book's.
@@ -65,7 +79,7 @@ function uncoveredBy(
       share: purpose.score,
       floor: purposeFloor,
       words: purpose.uncovered,
-      what: PURPOSE,
+      what: grounding.settingFirst ? SETTING : PURPOSE,
     };
   return undefined;
 }
@@ -149,7 +163,9 @@ export const offTopicPhase: Phase = (context) => {
   // "How do I stop it?") is judged with its context. Two everyday words the book uses are not
   // enough: "My bank account was hacked. What is a security key?" is the context's subject (found
   // by an outside review of a rule that let them through).
-  if (failed && context.ask !== context.query) {
+  // A setting put before the ask ("In economics, what is a policy?") is the ask's own, not context.
+  const settingFailed = failed?.what === SETTING;
+  if (failed && context.ask !== context.query && !settingFailed) {
     const ask = model.analyze(context.ask);
     if (ask.grounding?.named && !subjectFailure(context, ask)) failed = undefined;
   } else if (
