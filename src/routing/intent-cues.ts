@@ -45,6 +45,12 @@ const THE_CONTEXT = String.raw`(?: (?!${IN_UNIT})(?:in|within|as used in|used in
 const CHOOSER = String.raw`(?:i|we)`;
 const CHOOSE = String.raw`(?:pick|choose|select|decide (?:on|between|which))`;
 
+// Two of the definition's alternatives, also left out of it for texts that cannot match them
+// (see definitionAt): the term first and the ask last ("JetPack is what?"), and a term then what
+// kind of thing it is ("Omniverse, is that a program or a company?").
+const TERM_FIRST = String.raw`^(?!(?:the|my|our|your|this|that|it|there)\b)${TERM}${CONTEXT} (?:is|are) what(?: exactly| then| really| again)?${BRIEFLY}$`;
+const KIND_BETWEEN = String.raw`^(?:${WORD}(?: ${WORD}){0,3} )?(?:is|are) (?:that|it|this|those|these|they) (?:a |an )?${WORD}(?: ${WORD})? (?:or|a|an) `;
+
 // Each pattern runs on the normalised text (lowercase, no apostrophes, single spaces) so that the
 // forms match whatever the punctuation and casing of the query.
 const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
@@ -62,7 +68,8 @@ const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
       // The term first and the ask last, as in speech or a non-native word order: "JetPack is
       // what?", "Imitation learning is what, in a sentence?", "a continuous joint is what kind of
       // joint?" (not "the deadline is what?" or "my GPU is what?", which ask for a value).
-      String.raw`^(?!(?:the|my|our|your|this|that|it|there)\b)${TERM}${CONTEXT} (?:is|are) what(?: exactly| then| really| again)?${BRIEFLY}$|\b(?:is|are) what (?:kind|sort|type) of ${WORD}$|` +
+      `${TERM_FIRST}|` +
+      String.raw`\b(?:is|are) what (?:kind|sort|type) of ${WORD}$|` +
       // "What's meant by whole-body control?", "what counts as synthetic data?".
       String.raw`\bwhat(?: is| s|s)? meant by\b|^what counts as (?!(?:late|done|passing|failing|enough|complete|finished|on time)\b)(?:a |an )?${TERM}$|` +
       // A description, then the term for it: "what's the word for when a robot copies a
@@ -95,7 +102,7 @@ const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
       // A term, then what kind of thing it is, between alternatives: "Omniverse, is that a
       // program or a company?", "Orin Nano: is it a board, a chip, a kit?" (not "is that a
       // hardware problem?", which asks no kind).
-      String.raw`^(?:${WORD}(?: ${WORD}){0,3} )?(?:is|are) (?:that|it|this|those|these|they) (?:a |an )?${WORD}(?: ${WORD})? (?:or|a|an) `,
+      KIND_BETWEEN,
   ),
   explanation: new RegExp(
     String.raw`\b(?:how (?:does|do|did|is|are|can|could|would)(?! ${CHOOSER} ${CHOOSE}\b)|(?:tell|show) me (?:how|why)|explain|explanation|why|walk me through|walkthrough|break down|intuition|describe|difference between|differ|in simple terms|understand|works?)\b`,
@@ -147,11 +154,48 @@ INTENT_CUES.forEach((cue, bit) => {
   for (const word of CUE_STARTS[cue].split(' '))
     CUE_BITS.set(word, (CUE_BITS.get(word) ?? 0) | (1 << bit));
 });
+const DEFINITION = INTENT_CUES.indexOf('definition');
 // The cues with an alternative anchored at the text's start.
-const ANCHORED_BITS = 1 << INTENT_CUES.indexOf('definition');
+const ANCHORED_BITS = 1 << DEFINITION;
 const ALL_BITS = (1 << INTENT_CUES.length) - 1;
 // Each expression sticky: tried at one place only.
 const AT_PLACE = INTENT_CUES.map((cue) => new RegExp(PATTERNS[cue].source, 'y'));
+
+/** The definition's expression, sticky, with each of `parts` (alternatives of it) never matching. */
+function definitionWithout(...parts: string[]): RegExp {
+  let source = PATTERNS.definition.source;
+  // Each part as an expression's source writes it ("/" escaped), as the definition's does.
+  for (const part of parts) source = source.replace(new RegExp(part).source, '(?!)');
+  return new RegExp(source, 'y');
+}
+// The definition's expression for texts that cannot match TERM_FIRST, KIND_BETWEEN or either:
+// those two are most of its cost at a question's first word, and most questions have neither
+// "is what" nor "is that/it/this/they" (a never-matching "(?!)" stands in each one's place).
+const DEFINITION_AT = [
+  AT_PLACE[DEFINITION]!,
+  definitionWithout(TERM_FIRST),
+  definitionWithout(KIND_BETWEEN),
+  definitionWithout(TERM_FIRST, KIND_BETWEEN),
+];
+
+// The words after "is" or "are" that KIND_BETWEEN asks about ("is that a …", "are they …").
+const POINTED_AT = new Set(['that', 'it', 'this', 'those', 'these', 'they']);
+
+/** The definition's expression to try on `words`: without the alternatives they cannot match. */
+function definitionAt(words: readonly string[]): RegExp {
+  // What each alternative's words must hold: a word, then "is what" or "are what" (TERM_FIRST);
+  // "is" or "are" before "that", "it", "this", "those", "these" or "they" (KIND_BETWEEN).
+  let termFirst = false;
+  let kindBetween = false;
+  for (let i = 0; i + 1 < words.length; i += 1) {
+    const word = words[i]!;
+    if (word !== 'is' && word !== 'are') continue;
+    const next = words[i + 1]!;
+    if (next === 'what') termFirst ||= i > 0;
+    else if (POINTED_AT.has(next)) kindBetween = true;
+  }
+  return DEFINITION_AT[(termFirst ? 0 : 1) + (kindBetween ? 0 : 2)]!;
+}
 
 // detectIntentCues' working state (detection is synchronous): where each cue matched (-1 for
 // none), by its index in INTENT_CUES; then the position of each cue listed so far, index for
@@ -168,13 +212,14 @@ function findCues(words: readonly string[], joined: string): void {
   for (let c = 0; c < MATCHED_AT.length; c += 1) MATCHED_AT[c] = -1;
   let pending = ALL_BITS;
   let at = 0;
+  const definition = definitionAt(words);
   for (let i = 0; i < words.length && pending !== 0; i += 1) {
     const word = words[i]!;
     let starts = (CUE_BITS.get(word) ?? 0) | (i === 0 ? ANCHORED_BITS : 0);
     starts &= pending;
     for (let c = 0; starts !== 0; c += 1, starts >>= 1) {
       if ((starts & 1) === 0) continue;
-      const pattern = AT_PLACE[c]!;
+      const pattern = c === DEFINITION ? definition : AT_PLACE[c]!;
       pattern.lastIndex = at;
       if (!pattern.test(joined)) continue;
       MATCHED_AT[c] = at;
