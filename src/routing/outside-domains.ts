@@ -130,6 +130,10 @@ export function outsideDomain(
   covered: (word: string, index: number) => boolean,
 ): OutsideSubject | undefined {
   const { words } = text;
+  // Most questions have no word that matters here: they are answered before any list is made.
+  let first = 0;
+  while (first < words.length && !ANY_CUE.has(words[first] as string)) first += 1;
+  if (first === words.length) return undefined;
   const market: string[] = [];
   const sports: string[] = [];
   const news: string[] = [];
@@ -137,7 +141,7 @@ export function outsideDomain(
   let shares: string | undefined;
   let trading = false;
   let worth = false;
-  for (let i = 0; i < words.length; i++) {
+  for (let i = first; i < words.length; i++) {
     const word = words[i] as string;
     // Most words are none of these: one lookup, then the next word.
     if (!ANY_CUE.has(word)) continue;
