@@ -96,6 +96,9 @@ describe('splitClauses', () => {
     // Other short clauses still join the clause before them.
     expect(splitClauses('I like robots. Why?')).toEqual([{ text: 'I like robots Why', ask: true }]);
     expect(splitClauses("How do joints work? What's revolute?")).toHaveLength(1);
+    // A word that is no noun asks about the context, found by an outside review.
+    expect(splitClauses("The Go2 is expensive. What's cheaper?")).toHaveLength(1);
+    expect(splitClauses("Finished chapter 2. What's after?")).toHaveLength(1);
   });
 
   it('leaves the spaces before a break out of the clause', () => {

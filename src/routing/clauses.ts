@@ -1,3 +1,4 @@
+import { englishDictionary } from './english-dictionary.js';
 import { textWords, type TextWords } from './query-text.js';
 
 /** One clause of a question: its text, and whether it asks something (or only gives context). */
@@ -42,8 +43,17 @@ const TERM_ASKS = new Set(['whats', 'wats', 'define']);
  * to the context before it, it no longer opened like a definition (it went to the fallback).
  */
 function asksForATerm(asks: boolean, words: TextWords, previous: Clause): boolean {
-  return asks && !previous.ask && words.words.length === 2 && TERM_ASKS.has(words.words[0]!);
+  if (!asks || previous.ask || words.words.length !== 2 || !TERM_ASKS.has(words.words[0]!))
+    return false;
+  // A term is a noun or a word English does not know ("relocalization", "com"): "The Go2 is
+  // expensive. What's cheaper?" and "Finished chapter 2. What's after?" ask about the context
+  // (an outside review found them read as terms).
+  const word = englishDictionary().lookup(words.words[1]!);
+  return word.lemma === undefined || word.nounShare >= MIN_TERM_NOUN_SHARE;
 }
+
+/** How much of a word's English use must be as a noun for "What's X?" to ask for a term. */
+const MIN_TERM_NOUN_SHARE = 0.75;
 
 /**
  * Splits a question into clauses where a new ask starts and marks which clauses ask something: a

@@ -285,6 +285,15 @@ describe('detectIntentCues: the term first, the ask last', () => {
     ['My budget is what, then?', 'specs'],
     ['So the robot falls over, and then what?', 'troubleshooting'],
     ['What counts as late for the capstone?', 'general'],
+    // A value asked for term-first, found by an outside review.
+    ['Capstone deadline is what?', 'guidance'],
+    ['Go2 battery life is what?', 'general'],
+    ['Recommended GPU is what?', 'specs'],
+    ['Capstone submission is what type of file?', 'general'],
+    // A judgement of what qualifies, not a term.
+    ['What counts as a good GPU?', 'general'],
+    // A form to fill in is no acronym's "full form".
+    ['Is there a full form I need to fill in for the lab?', 'general'],
     // What something usually holds, not what it is.
     ["What's usually in a robot starter kit?", 'general'],
     ['What is typically inside a lidar?', 'general'],

@@ -23,6 +23,8 @@ const WORD = String.raw`[\w.+/-]+`;
 // A figure asked for in a unit ("the battery life in hours") is no term either.
 const IN_UNIT = String.raw`in (?:hours?|minutes?|seconds?|days?|weeks?|months?|years?|dollars?|euros?|pounds?|percent|gb|tb|mb|kg|watts?|volts?|total)\b`;
 const TERM = String.raw`(?!(?:\S+ ){0,3}(?:price|prices|cost|costs|worth|budget|bill|fee|fees|dollars|euros|pounds|money)\b|(?:\S+ ){1,3}${IN_UNIT})${WORD}(?: ${WORD}){0,3}`;
+// Words that name a value asked for, not a term: "Capstone deadline is what?", "Go2 weight is what?".
+const VALUE_WORD = String.raw`(?:deadline|deadlines|due|date|dates|time|timeline|schedule|life|ram|memory|vram|storage|weight|size|height|length|version|format|grade|grades|score|mark|marks|price|cost|budget|minimum|maximum|submission|battery|speed|range|capacity|exam|exams|quiz|test|assessment|assignment|limit)`;
 // Words that turn "what is a …" into a request for a recommendation, not a definition.
 const NOT_A_DEFINITION = String.raw`(?:good|best|cheap|cheapest|decent|recommended|suitable|minimum|typical|reasonable|better|common|due|needed|required|involved|included|expected|happening|going|causing|up|next|left|missing|wrong|new|changed|different|usually|normally|typically|generally|often|commonly|mostly)`;
 const WHAT_IS = String.raw`(?:what is|whats|what s|wat is|wats|wat s|what iz|wat iz|what (?:exactly|precisely|actually|really) is|what is (?:exactly|precisely|actually|really))`;
@@ -48,14 +50,14 @@ const CHOOSE = String.raw`(?:pick|choose|select|decide (?:on|between|which))`;
 // Two of the definition's alternatives, also left out of it for texts that cannot match them
 // (see definitionAt): the term first and the ask last ("JetPack is what?"), and a term then what
 // kind of thing it is ("Omniverse, is that a program or a company?").
-const TERM_FIRST = String.raw`^(?!(?:the|my|our|your|this|that|it|there)\b)${TERM}${CONTEXT} (?:is|are) what(?: exactly| then| really| again)?${BRIEFLY}$`;
+const TERM_FIRST = String.raw`^(?!(?:the|my|our|your|this|that|it|there)\b)(?!(?:\S+ ){0,5}(?:${NOT_A_DEFINITION}|${VALUE_WORD})\b)${TERM}${CONTEXT} (?:is|are) what(?: exactly| then| really| again)?${BRIEFLY}$`;
 const KIND_BETWEEN = String.raw`^(?:${WORD}(?: ${WORD}){0,3} )?(?:is|are) (?:that|it|this|those|these|they) (?:a |an )?${WORD}(?: ${WORD})? (?:or|a|an) `;
 
 // Each pattern runs on the normalised text (lowercase, no apostrophes, single spaces) so that the
 // forms match whatever the punctuation and casing of the query.
 const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
   definition: new RegExp(
-    String.raw`(?<!\bby (?:what|which|any|all|no|some|other) )\b(?:define|definition|defined|meaning|means|mean|stand for|stands for|full form|acronym|abbreviation|terminology|what is meant by)\b|` +
+    String.raw`(?<!\bby (?:what|which|any|all|no|some|other) )\b(?:define|definition|defined|meaning|means|mean|stand for|stands for|(?<!\ba )full form|acronym|abbreviation|terminology|what is meant by)\b|` +
       // "What does the word X refer to?", not "how does the robot know what my words refer to".
       String.raw`\bwhat (?:does|do) (?:${WORD} ){1,6}refers? to$|` +
       // "What does SLAM expand to?": what an acronym stands for.
@@ -68,10 +70,12 @@ const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
       // The term first and the ask last, as in speech or a non-native word order: "JetPack is
       // what?", "Imitation learning is what, in a sentence?", "a continuous joint is what kind of
       // joint?" (not "the deadline is what?" or "my GPU is what?", which ask for a value).
+      // A term that names a value ("Capstone deadline is what?", "Go2 battery life is what?",
+      // "Minimum RAM for Isaac Sim is what?") is no term (an outside review found these).
       `${TERM_FIRST}|` +
-      String.raw`\b(?:is|are) what (?:kind|sort|type) of ${WORD}$|` +
+      String.raw`^(?!(?:the|my|our|your|this|that|it|there)\b)(?!(?:\S+ ){0,3}(?:${NOT_A_DEFINITION}|${VALUE_WORD})\b)${WORD}(?: ${WORD}){0,3} (?:is|are) what (?:kind|sort|type) of ${WORD}$|` +
       // "What's meant by whole-body control?", "what counts as synthetic data?".
-      String.raw`\bwhat(?: is| s|s)? meant by\b|^what counts as (?!(?:late|done|passing|failing|enough|complete|finished|on time)\b)(?:a |an )?${TERM}$|` +
+      String.raw`\bwhat(?: is| s|s)? meant by\b|^what counts as (?!(?:a |an )?(?:late|done|passing|failing|enough|complete|finished|on time|good|decent|acceptable|bad|fair|valid|sufficient|reasonable|cheating|plagiarism|${NOT_A_DEFINITION})\b)(?:a |an )?${TERM}$|` +
       // A description, then the term for it: "what's the word for when a robot copies a
       // person?", "what's it called when…", "what do engineers call…", "is there a term for…".
       String.raw`\b${WHAT_IS} (?:the |a )?(?:(?:proper|right|correct|technical|official|fancy) )?(?:word|term|name) for\b|` +

@@ -290,6 +290,15 @@ function definitionSettingStart(words: readonly string[]): number {
 }
 
 // A setting put before the question and closed by a comma: "In economics, what is a policy?".
+// Words after a leading "in" that name an occasion, a source, an opinion or a manner, not a field.
+const NOT_A_FIELD: ReadonlySet<string> = new Set(
+  (
+    'this that these those todays today lecture lectures class classes exam exams quiz test tests ' +
+    'notes slides homework assignment assignments seminar tutorial tutorials practice theory ' +
+    'general short summary particular addition fact reality opinion experience total person ' +
+    'public private advance detail details order case terms words brief'
+  ).split(' '),
+);
 const LEADING_SETTING = /^\s*(?:in|within)\s+([^,?!.;]+),/i;
 
 /**
@@ -301,11 +310,22 @@ const LEADING_SETTING = /^\s*(?:in|within)\s+([^,?!.;]+),/i;
  */
 function leadingSetting(text: QueryText): QueryText | undefined {
   const match = LEADING_SETTING.exec(text.raw);
-  if (!match) return undefined;
+  // A field is written as a common noun in lower case: "In India," and "In Python," name a place
+  // or a tool, "In my country," "In the exam," and "In today's lecture," an occasion or a source,
+  // none of them the field a term is asked in (an outside review found these sent to the
+  // fallback).
+  if (!match || !/^[a-z]/.test(match[1]!)) return undefined;
   const count = analyzeText(match[1]!).words.length;
-  const from = SETTING_ARTICLE.has(text.words[1] ?? '') ? 2 : 1;
+  const from = 1;
   const head = text.words[from];
-  if (count === 0 || head === undefined || MANNER.has(head) || BOOK_PLACES.has(head))
+  if (
+    count === 0 ||
+    head === undefined ||
+    SETTING_ARTICLE.has(head) ||
+    NOT_A_FIELD.has(head) ||
+    MANNER.has(head) ||
+    BOOK_PLACES.has(head)
+  )
     return undefined;
   // Its words are the question's own from `from` on, as the comma ends them.
   const to = 1 + count;

@@ -49,6 +49,15 @@ describe('offTopicPhase', () => {
     expect(decide('In ROS 2, what is a node?').primaryAgent).toBe('glossary');
     expect(decide('In simple terms, what is a node?').primaryAgent).toBe('glossary');
     expect(decide('In chapter 3, what is a node?').primaryAgent).toBe('glossary');
+    // An occasion, a source, a place or a person's view is no field (found by an outside review).
+    for (const query of [
+      'In lecture, what is a node?',
+      "In today's lecture, what is a node?",
+      'In my country, what is a node?',
+      'In the exam, what is a node?',
+      'In India, what is a node?',
+    ])
+      expect(decide(query).primaryAgent).toBe('glossary');
   });
   it('keeps the context of an ask that names only everyday words the book uses', () => {
     const decide = (text: string) =>
