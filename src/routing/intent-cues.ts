@@ -50,7 +50,16 @@ const CHOOSE = String.raw`(?:pick|choose|select|decide (?:on|between|which))`;
 // Two of the definition's alternatives, also left out of it for texts that cannot match them
 // (see definitionAt): the term first and the ask last ("JetPack is what?"), and a term then what
 // kind of thing it is ("Omniverse, is that a program or a company?").
-const TERM_FIRST = String.raw`^(?!(?:the|my|our|your|this|that|it|there)\b)(?!(?:\S+ ){0,5}(?:${NOT_A_DEFINITION}|${VALUE_WORD})\b)${TERM}${CONTEXT} (?:is|are) what(?: exactly| then| really| again)?${BRIEFLY}$`;
+//
+// The term first and the ask last, as in speech or a non-native word order: "JetPack is what?",
+// "Imitation learning is what, in a sentence?", "a continuous joint is what kind of joint?". Not
+// "the deadline is what?" or "my GPU is what?", nor a term that names a value ("Capstone deadline
+// is what?", "Minimum RAM for Isaac Sim is what?", found by an outside review): within `reach`
+// words of the start.
+const termFirstStart = (reach: number) =>
+  String.raw`^(?!(?:the|my|our|your|this|that|it|there)\b)(?!(?:\S+ ){0,${reach}}(?:${NOT_A_DEFINITION}|${VALUE_WORD})\b)`;
+const TERM_FIRST = String.raw`${termFirstStart(5)}${TERM}${CONTEXT} (?:is|are) what(?: exactly| then| really| again)?${BRIEFLY}$`;
+const TERM_FIRST_KIND = String.raw`${termFirstStart(3)}${WORD}(?: ${WORD}){0,3} (?:is|are) what (?:kind|sort|type) of ${WORD}$`;
 const KIND_BETWEEN = String.raw`^(?:${WORD}(?: ${WORD}){0,3} )?(?:is|are) (?:that|it|this|those|these|they) (?:a |an )?${WORD}(?: ${WORD})? (?:or|a|an) `;
 
 // Each pattern runs on the normalised text (lowercase, no apostrophes, single spaces) so that the
@@ -67,13 +76,7 @@ const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
       // A term, then a bare ask for it: "Digital twin: one sentence, what is it?", "Managed
       // nodes in ROS 2: what are those?", "Go2 from Unitree, what kind of machine is that?".
       String.raw`\b(?:whats|wh?at (?:even )?(?:is|are|s|re|(?:kind|sort|type) of ${WORD} (?:is|are))) (?:it|they|those|these|that|(?:this|that) thing)(?: exactly| anyway| then| really| actually)?${BRIEFLY}$|` +
-      // The term first and the ask last, as in speech or a non-native word order: "JetPack is
-      // what?", "Imitation learning is what, in a sentence?", "a continuous joint is what kind of
-      // joint?" (not "the deadline is what?" or "my GPU is what?", which ask for a value).
-      // A term that names a value ("Capstone deadline is what?", "Go2 battery life is what?",
-      // "Minimum RAM for Isaac Sim is what?") is no term (an outside review found these).
-      `${TERM_FIRST}|` +
-      String.raw`^(?!(?:the|my|our|your|this|that|it|there)\b)(?!(?:\S+ ){0,3}(?:${NOT_A_DEFINITION}|${VALUE_WORD})\b)${WORD}(?: ${WORD}){0,3} (?:is|are) what (?:kind|sort|type) of ${WORD}$|` +
+      `${TERM_FIRST}|${TERM_FIRST_KIND}|` +
       // "What's meant by whole-body control?", "what counts as synthetic data?".
       String.raw`\bwhat(?: is| s|s)? meant by\b|^what counts as (?!(?:a |an )?(?:late|done|passing|failing|enough|complete|finished|on time|good|decent|acceptable|bad|fair|valid|sufficient|reasonable|cheating|plagiarism|${NOT_A_DEFINITION})\b)(?:a |an )?${TERM}$|` +
       // A description, then the term for it: "what's the word for when a robot copies a

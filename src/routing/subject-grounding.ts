@@ -3,7 +3,7 @@ import { DEFAULT_MIN_GROUNDING } from '../config/index.js';
 import type { BookKnowledge } from '../schema/index.js';
 import type { EnglishDictionary } from './english-dictionary.js';
 import { FORM_WORDS } from './intent-cues.js';
-import { analyzeText, isContentWord, type QueryText } from './query-text.js';
+import { analyzeText, isContentWord, textWords, type QueryText } from './query-text.js';
 
 /**
  * Tagged senses in WordNet's sense index (the sum of its SemCor counts): the size of the everyday
@@ -302,11 +302,11 @@ const NOT_A_FIELD: ReadonlySet<string> = new Set(
 const LEADING_SETTING = /^\s*(?:in|within)\s+([^,?!.;]+),/i;
 
 /**
- * The words of a setting a definition is placed in before it is asked ("In economics, what is a
+ * The words of a setting a question is placed in before it is asked ("In economics, what is a
  * policy?", "In marketing, what does 'pipeline' mean?"), as {@link definitionSettingStart} reads
- * one after the term: from the word after "in" (and an article) to the comma, as a text of its
- * own; undefined when there is none, or when it is a manner or the book itself ("In simple terms,
- * …", "In chapter 3, …").
+ * one after the term: from the word after "in" to the comma, as a text of its own; undefined when
+ * there is none, or when it is no field (see below), a manner or the book itself ("In simple
+ * terms, …", "In chapter 3, …").
  */
 function leadingSetting(text: QueryText): QueryText | undefined {
   const match = LEADING_SETTING.exec(text.raw);
@@ -315,11 +315,12 @@ function leadingSetting(text: QueryText): QueryText | undefined {
   // none of them the field a term is asked in (an outside review found these sent to the
   // fallback).
   if (!match || !/^[a-z]/.test(match[1]!)) return undefined;
-  const count = analyzeText(match[1]!).words.length;
-  const from = 1;
-  const head = text.words[from];
+  // Its words are the question's own after "in", up to the comma, and some must follow it.
+  const to = 1 + textWords(match[1]!).words.length;
+  const head = text.words[1];
   if (
-    count === 0 ||
+    to === 1 ||
+    to >= text.words.length ||
     head === undefined ||
     SETTING_ARTICLE.has(head) ||
     NOT_A_FIELD.has(head) ||
@@ -327,13 +328,10 @@ function leadingSetting(text: QueryText): QueryText | undefined {
     BOOK_PLACES.has(head)
   )
     return undefined;
-  // Its words are the question's own from `from` on, as the comma ends them.
-  const to = 1 + count;
-  if (to <= from || to >= text.words.length) return undefined;
   return {
-    raw: text.words.slice(from, to).join(' '),
-    words: text.words.slice(from, to),
-    stems: text.stems.slice(from, to),
+    raw: text.words.slice(1, to).join(' '),
+    words: text.words.slice(1, to),
+    stems: text.stems.slice(1, to),
   };
 }
 

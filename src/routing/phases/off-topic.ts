@@ -36,12 +36,20 @@ const OUTSIDE_NAMES: Record<OutsideDomain, string> = {
 const PURPOSE = 'purpose (what it is asked for)';
 const SETTING = 'setting (the field it is asked in)';
 
+/** The first test a question's subject fails, for the reason. */
+interface SubjectFailure {
+  share: number;
+  floor: number;
+  words: string[];
+  what: string;
+}
+
 /** Why a question's subject is not the book's, for the reason: the first test it fails. */
 function uncoveredBy(
   grounding: Grounding,
   floor: number,
   minGrounding: number,
-): { share: number; floor: number; words: string[]; what: string } | undefined {
+): SubjectFailure | undefined {
   if (!grounding.judged) return undefined;
   // A setting put first ("In biology, what is a reward pathway?") is judged first: it is the
   // failure that context after it cannot lift (see offTopicPhase).
@@ -60,14 +68,12 @@ function uncoveredBy(
       words: grounding.uncovered.length > 0 ? grounding.uncovered : grounding.covered,
       what: 'subject in any one passage',
     };
-  // What something is wanted for must be the book's too ("the best GPU for playing Cyberpunk").
-  return purposeFailure(grounding, minGrounding);
+  // What something is wanted for must be the book's too ("the best GPU for playing Cyberpunk"); a
+  // setting put first was judged above.
+  return grounding.settingFirst ? undefined : purposeFailure(grounding, minGrounding);
 }
 
-function purposeFailure(
-  grounding: Grounding,
-  minGrounding: number,
-): { share: number; floor: number; words: string[]; what: string } | undefined {
+function purposeFailure(grounding: Grounding, minGrounding: number): SubjectFailure | undefined {
   const purpose = grounding.purpose;
   // A purpose with no keyword word or book term of its own ("for a third-year law student") is
   // held to the higher bar, as a subject is: everyday words alone do not make it the book's.
