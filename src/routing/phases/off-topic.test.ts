@@ -45,6 +45,8 @@ describe('offTopicPhase', () => {
       expect(decide(query)).toMatchObject({ primaryAgent: 'book', phase: 'fallback' });
       expect(decide(query).routingReason).toContain('"astronomy"');
     }
+    // Put first, the field is the ask's own, and certain: the book's "node" is another sense.
+    expect(decide('In astronomy, what is a node?').offTopic?.certain).toBe(true);
     // A field the book covers, a manner and the book itself are no such setting.
     expect(decide('In ROS 2, what is a node?').primaryAgent).toBe('glossary');
     expect(decide('In simple terms, what is a node?').primaryAgent).toBe('glossary');

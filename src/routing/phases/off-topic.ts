@@ -229,7 +229,10 @@ export const offTopicPhase: Phase = (context) => {
           offTopic: {
             subject: grounding.subject,
             uncovered,
-            ...(grounding.namesOnly || askOutside ? { certain: true } : {}),
+            // A term asked in a field the book does not cover ("In finance, what is a margin
+            // call?") is certain too: the book's sentences that share its words ("an inflated
+            // safety margin") use them in another sense, and the fallback quoted them.
+            ...(grounding.namesOnly || askOutside || settingFailed ? { certain: true } : {}),
           },
         }),
     reason:
