@@ -59,6 +59,10 @@ describe('askingAboutTheWork', () => {
     expect(askingAboutTheWork('What is this guide about?', index)).toBe('only');
     expect(askingAboutTheWork('Who is the course meant for?', index)).toBe('only');
     expect(askingAboutTheWork('how many weeks is the whole course', index)).toBe('only');
+    expect(askingAboutTheWork('how long does the entire program run?', index)).toBe('only');
+    expect(
+      askingAboutTheWork('I have just opened this handbook. What will it teach me?', index),
+    ).toBe('only');
   });
 
   it('reads a phrase about the work beside other topics as that too', () => {

@@ -39,7 +39,7 @@ export function frontMatterChunks(chunks: readonly ChunkRecord[]): Int32Array {
 }
 
 const WORK =
-  '(?:book|textbook|guide|course|text|tutorial|curriculum|syllabus|programme|material|documentation|docs|manual|handbook|site)';
+  '(?:book|textbook|guide|course|text|tutorial|curriculum|syllabus|programme|program|material|documentation|docs|manual|handbook|site)';
 
 /** Phrases that ask about the whole work whatever else the question names ("can I follow along?"). */
 const ABOUT_THE_WORK = new RegExp(
@@ -49,6 +49,7 @@ const ABOUT_THE_WORK = new RegExp(
     String.raw`\bwho\s+(?:is|was|'s)\s+(?:this|the)\s+${WORK}\s+(?:\w+\s+)?for\b`,
     String.raw`\b(?:this|the)\s+(?:whole|entire|full)\s+${WORK}\b`,
     String.raw`\bwhat\s+(?:is|'s)\s+(?:this|the)\s+${WORK}\s+about\b`,
+    String.raw`\bwhat\s+(?:will|would|does|is)\s+(?:it|this|this\s+${WORK})\s+(?:going\s+to\s+)?teach\b`,
   ].join('|'),
 );
 
@@ -61,14 +62,14 @@ const NAMES_THE_WORK = new RegExp(String.raw`\b(?:this|the|your)\s+${WORK}s?\b`)
  */
 const WORK_QUESTION_WORDS = new Set(
   analyze(
-    `book textbook guide course text tutorial curriculum syllabus programme material documentation
+    `book textbook guide course text tutorial curriculum syllabus programme program material documentation
     docs manual handbook site
     cover covers covered teach teaches learn learning about written write aimed meant suitable
     audience reader readers student students beginner beginners long weeks week semester months
     hours take takes need needs install buy require required prerequisites start begin pitch
     summary overview structure structured organised organized parts chapters topics content
     contents include includes focus goal goals purpose broadly main idea read finish complete
-    whole entire full one line short`,
+    whole entire full one line short run runs last lasts open opened going broadly overall`,
   ),
 );
 
