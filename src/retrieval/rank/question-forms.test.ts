@@ -57,4 +57,27 @@ describe('question forms', () => {
       ),
     ).toBe('Safety Metrics');
   });
+
+  it('reads what a reader should be able to do by the end as a question of learning outcomes', () => {
+    const course = prepareDocument(
+      'pottery.md',
+      '# Pottery\n\n## Throwing on the Wheel\n\nCentre the clay on the wheel, then open and pull the walls.\n\n## Learning Outcomes\n\nStudents can centre clay and pull a cylinder on the wheel.\n',
+    ).chunks;
+    const query = 'What should I be able to do on the wheel by the end of the course?';
+    const top = (questionForms: boolean) =>
+      createRanker(course, { techniques: { ...BM25_ONLY, questionForms } })
+        .rank(query)[0]
+        ?.chunk.headingPath.at(-1);
+    expect(top(false)).toBe('Throwing on the Wheel');
+    expect(top(true)).toBe('Learning Outcomes');
+    const expansions = new Map<string, number>();
+    expect(
+      expandQuestionForms(
+        'Will the robot be able to climb stairs?',
+        buildLexicalIndex(course),
+        new Map(),
+        expansions,
+      ),
+    ).not.toContain('outcomes');
+  });
 });

@@ -108,6 +108,12 @@ export const QUESTION_FORMS: readonly QuestionForm[] = [
     sectionWords: ['strategy', 'approach', 'method'],
   },
   {
+    name: 'outcomes',
+    pattern:
+      /\b(?:(?:should|will|would|must) (?:i|we|you|students?|learners?|readers?) be able to|by the end of (?:the|this|a|each) (?:course|class|week|chapter|module|book|unit|semester|term)|learning (?:outcomes?|objectives?|goals?))\b/,
+    sectionWords: ['outcome', 'objective'],
+  },
+  {
     name: 'impact',
     pattern: /\b(?:society|workers?|people|ethic\w*|moral\w*|jobs)\b/,
     sectionWords: ['impact', 'ethical', 'social'],
