@@ -60,6 +60,11 @@ export interface ArbiterWord {
    * of words is found in a {@link PairTable}; -1 when the stem is in no pair.
    */
   part: number;
+  /**
+   * The number of its stem's `w=` feature, by which the stem is counted once a question; -1 when
+   * the stem has none.
+   */
+  stemSerial: number;
 }
 /**
  * A place on the caller's own record of a word where an arbiter keeps its {@link ArbiterWord}
@@ -172,6 +177,11 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
   const off = offsets.get('off');
   const scores = byNames(offsets, 's=', '|');
   const stems = byRest(offsets, 'w=', itself);
+  // Each `w=` stem's number, and the question it was last counted in (a stem counts once a
+  // question): one array read per word instead of comparing its stem with each word before it.
+  const stemSerials = new Map<string, number>();
+  for (const stem of stems.keys()) stemSerials.set(stem, stemSerials.size);
+  const stemCountedIn = new Float64Array(stemSerials.size);
   const firsts = byRest(offsets, 'f=', itself);
   // The stems that are parts of pair names, numbered.
   const parts = new Map<string, number>();
@@ -245,7 +255,14 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
     } else if (has !== 0) {
       own = row.slice();
     }
-    known = { stem, has, at, own, part: parts.get(stem) ?? -1 };
+    known = {
+      stem,
+      has,
+      at,
+      own,
+      part: parts.get(stem) ?? -1,
+      stemSerial: has & HAS_WORD ? stemSerials.get(stem)! : -1,
+    };
     if (kept) words.set(word, known);
     return known;
   };
@@ -293,15 +310,6 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
   const records: ArbiterWord[] = [];
   let recordCount = 0;
   const logits = new Float64Array(width);
-  // Whether one of the question's first `before` words has this stem and its weights (a stem
-  // counts once a question).
-  const stemCounted = (stem: string, before: number): boolean => {
-    for (let i = 0; i < before; i += 1) {
-      const earlier = records[i]!;
-      if (earlier.has & HAS_WORD && earlier.stem === stem) return true;
-    }
-    return false;
-  };
   // This arbiter, as the slots it writes name it.
   const self = {};
   return {
@@ -341,8 +349,10 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
           }
         }
         const at = recordCount;
-        if (record.has & HAS_WORD && !stemCounted(record.stem, at))
+        if (record.has & HAS_WORD && stemCountedIn[record.stemSerial] !== question) {
+          stemCountedIn[record.stemSerial] = question;
           addFrom(logits, record.own ?? rows, record.at);
+        }
         const before = at > 0 ? records[at - 1]!.part : -1;
         const pair = before >= 0 && record.part >= 0 ? pairs.get(before, record.part) : -1;
         if (pair >= 0 && pairStore[pair] !== question) {

@@ -259,6 +259,38 @@ describe('cue places', () => {
       expect(found).toBe(searched);
     }
   });
+  // The first word decides whether the anchored forms are tried at it: every opener of them, and
+  // words that open none, before tails that complete one form or another.
+  it('finds each cue where its expression does, whatever the first word', () => {
+    const firsts = (
+      'so and ok hey um sorry quick also what whats wat wats please can could expand how which ' +
+      'define explain tell is are the my costmap jetpack lidar i'
+    ).split(' ');
+    const tails = [
+      'is a topic',
+      'what is a topic',
+      'question what is a costmap',
+      'you expand slam',
+      'expand slam',
+      'counts as a humanoid robot',
+      'is that a program or a company',
+      'is what',
+      'joint is what kind of joint',
+      'are they a board or a kit',
+      'is that thing where it maps called',
+      'exactly is odometry',
+      'r quaternions',
+      'does slam stand for',
+    ];
+    for (const first of firsts)
+      for (const tail of tails) {
+        const words = normalizeWords(`${first} ${tail}`);
+        for (const cue of INTENT_CUES) {
+          const { found, searched } = cuePlaces(cue, words);
+          expect(found, `${cue}: ${first} ${tail}`).toBe(searched);
+        }
+      }
+  });
 });
 
 describe('detectIntentCues: the term first, the ask last', () => {

@@ -184,6 +184,15 @@ const DEFINITION_AT = [
   definitionWithout(KIND_BETWEEN),
   definitionWithout(TERM_FIRST, KIND_BETWEEN),
 ];
+const WITHOUT_ANY_START = DEFINITION_AT[3]!;
+
+// The first words the definition's anchored alternatives other than TERM_FIRST, TERM_FIRST_KIND
+// and KIND_BETWEEN open with (OPENING, then WHAT_IS or WHAT_ARE; "what counts as"; "please / can
+// you / could you expand"). With those three left out (see definitionAt), a text opening with
+// another word can match at its start only by an alternative that a listed word starts.
+const ANCHORED_OPENERS = new Set(
+  'so and ok hey um sorry quick also what whats wat wats please can could expand'.split(' '),
+);
 
 // The words after "is" or "are" that KIND_BETWEEN asks about ("is that a …", "are they …").
 const POINTED_AT = new Set(['that', 'it', 'this', 'those', 'these', 'they']);
@@ -220,9 +229,11 @@ function findCues(words: readonly string[], joined: string): void {
   let pending = ALL_BITS;
   let at = 0;
   const definition = definitionAt(words);
+  // The anchored alternatives are tried at the first word only when one of them can match there.
+  const anchored = definition !== WITHOUT_ANY_START || ANCHORED_OPENERS.has(words[0] ?? '');
   for (let i = 0; i < words.length && pending !== 0; i += 1) {
     const word = words[i]!;
-    let starts = (CUE_BITS.get(word) ?? 0) | (i === 0 ? ANCHORED_BITS : 0);
+    let starts = (CUE_BITS.get(word) ?? 0) | (i === 0 && anchored ? ANCHORED_BITS : 0);
     starts &= pending;
     for (let c = 0; starts !== 0; c += 1, starts >>= 1) {
       if ((starts & 1) === 0) continue;

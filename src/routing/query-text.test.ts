@@ -56,6 +56,30 @@ describe('normalizeWords', () => {
       expect(normalizeWords(text)).toEqual(reference(text));
     }
   });
+  it('joins the words by single spaces, on plain and random text alike', () => {
+    // The lowercased text stands for its joined words only when it is them: a sample of each way.
+    const texts = [
+      'what is a topic',
+      'What is a Topic',
+      'what  is',
+      ' what',
+      'what ',
+      'ros2 humble',
+    ];
+    const alphabet = "aZ09 '`-.?,\n";
+    let seed = 777;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let n = 0; n < 2000; n += 1) {
+      let text = '';
+      const length = Math.floor(next() * 16);
+      for (let i = 0; i < length; i += 1) text += alphabet[Math.floor(next() * alphabet.length)];
+      texts.push(text);
+    }
+    for (const text of texts) {
+      const read = textWords(text);
+      expect(read.joined, text).toBe(read.words.join(' '));
+    }
+  });
 });
 
 describe('normalizeWords, asked again for the same text', () => {

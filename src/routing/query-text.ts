@@ -55,8 +55,11 @@ export interface TextWords {
 }
 
 class SplitText implements TextWords {
-  private joinedWords: string | undefined;
-  constructor(readonly words: readonly string[]) {}
+  constructor(
+    readonly words: readonly string[],
+    // The text itself lowercased, when it is its words joined by single spaces already.
+    private joinedWords: string | undefined,
+  ) {}
   get joined(): string {
     return (this.joinedWords ??= this.words.join(' '));
   }
@@ -107,7 +110,10 @@ export function textWords(text: string): TextWords {
     const entry = recentTexts[i];
     if (entry !== undefined && entry.core === core) return entry.read;
   }
-  const read = new SplitText(splitWords(core));
+  const ascii = asciiWords(core);
+  const read = ascii
+    ? new SplitText(ascii.words, ascii.joined)
+    : new SplitText(unicodeWords(core), undefined);
   recentTexts[recentNext] = { text, core, read };
   recentNext = (recentNext + 1) % RECENT_TEXTS;
   return read;
@@ -121,12 +127,10 @@ export function normalizeWords(text: string): string[] {
   return textWords(text).words.slice();
 }
 
-function splitWords(text: string): string[] {
-  // Most queries, and most of a book's passages, are ASCII: one pass over their characters, no
-  // regex and no copies. Control characters (a passage's line breaks) separate words on both
-  // ways; only text with a character beyond ASCII needs Unicode's decomposition.
-  const ascii = asciiWords(text);
-  if (ascii) return ascii;
+// Most queries, and most of a book's passages, are ASCII: one pass over their characters, no
+// regex and no copies (asciiWords). Control characters (a passage's line breaks) separate words on
+// both ways; only text with a character beyond ASCII needs Unicode's decomposition.
+function unicodeWords(text: string): string[] {
   const plain = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
   return plain
     .toLowerCase()
@@ -144,10 +148,14 @@ const BACKTICK = 0x60;
  * when the text has a character beyond ASCII (found in the same pass, not by an expression run
  * over the text first). Apostrophes and backticks vanish, every other character that is not a
  * letter or digit ends a word, and a word also ends where letters meet digits ("ros2" → "ros", "2").
+ * `joined` is the text lowercased when that is its words joined by single spaces (most asks).
  */
-function asciiWords(text: string): string[] | undefined {
+function asciiWords(text: string): { words: string[]; joined: string | undefined } | undefined {
   const lower = text.toLowerCase();
   const words: string[] = [];
+  // Whether the text so far is its words joined by single spaces: it starts with a word, and
+  // words are set apart by one space and nothing else.
+  let plain = true;
   // The current word is `pending` (its part before an apostrophe) plus lower[start, i).
   let pending = '';
   let start = -1;
@@ -162,6 +170,7 @@ function asciiWords(text: string): string[] | undefined {
     if (code === APOSTROPHE || code === BACKTICK) {
       if (start >= 0) pending += lower.slice(start, i);
       start = -1;
+      plain = false;
       continue;
     }
     const next = code >= 0x61 && code <= 0x7a ? 1 : code >= 0x30 && code <= 0x39 ? 2 : 0;
@@ -169,12 +178,17 @@ function asciiWords(text: string): string[] | undefined {
       words.push(start >= 0 ? pending + lower.slice(start, i) : pending);
       pending = '';
       start = -1;
+      // Letters meeting digits ("ros2") end a word where no space does.
+      if (next !== 0) plain = false;
     }
-    if (next !== 0 && start < 0) start = i;
+    if (next === 0) {
+      // A separator other than one space between two words.
+      if (code !== 0x20 || kind === 0) plain = false;
+    } else if (start < 0) start = i;
     kind = next;
   }
   if (start >= 0 || pending !== '') words.push(start >= 0 ? pending + lower.slice(start) : pending);
-  return words;
+  return { words, joined: plain && kind !== 0 ? lower : undefined };
 }
 
 // Letters then digits written together, standing alone: "A100", "Go2", "g5" (of "g5.2xlarge").

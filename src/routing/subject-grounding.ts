@@ -33,7 +33,14 @@ export const UNKNOWN_NAME_WEIGHT = 1;
  */
 export const COMPOUND_KEYWORD_WEIGHT = 1;
 
-const DIGIT = /\d/;
+/** True when `text` has an ASCII digit: `/\d/.test(text)`, without a call into the engine. */
+function hasDigit(text: string): boolean {
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x30 && code <= 0x39) return true;
+  }
+  return false;
+}
 
 // Letters and digits written together ("g5.2xlarge", "go2") or a word then a number ("ros 2").
 // A match starts where a run of letters does (one found inside a run would be found from its
@@ -634,7 +641,7 @@ export function compileKnowledge(
     // "Go2 versus G1", "What is an A100?": keywords and the book's model names, which the word
     // split cannot see, weigh as book terms.
     // The joined words are built only when they hold a digit (the compounds need one).
-    if (from === 0 ? DIGIT.test(text.raw) : hasDigitFrom(words, from)) {
+    if (from === 0 ? hasDigit(text.raw) : hasDigitFrom(words, from)) {
       const lower = (from === 0 ? text.raw : words.slice(from).join(' ')).toLowerCase();
       // `exec` on the one global expression: `matchAll` copies it and makes an iterator.
       COMPOUND.lastIndex = 0;
@@ -763,7 +770,7 @@ export function isArithmetic(text: QueryText): boolean {
 /** {@link isArithmetic} of a question's raw text. */
 export function isArithmeticText(raw: string): boolean {
   // Every form holds a digit: most questions have none, and are not lowercased and searched.
-  return DIGIT.test(raw) && ARITHMETIC.test(raw.toLowerCase());
+  return hasDigit(raw) && ARITHMETIC.test(raw.toLowerCase());
 }
 
 export { DEFAULT_MIN_GROUNDING };
