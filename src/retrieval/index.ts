@@ -62,6 +62,7 @@ export {
   type VocabularyRepair,
 } from './rank/query-vocabulary.js';
 export { QUERY_STOPWORDS, STOPWORDS, withoutAskingManner } from './rank/stopwords.js';
+export { isWorkQuestionStem, namesTheWork } from './rank/front-matter.js';
 export {
   openKnowledgeBase,
   embeddingFor,

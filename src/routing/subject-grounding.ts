@@ -3,6 +3,7 @@ import { DEFAULT_MIN_GROUNDING } from '../config/index.js';
 import type { BookKnowledge } from '../schema/index.js';
 import type { EnglishDictionary } from './english-dictionary.js';
 import { FORM_WORDS } from './intent-cues.js';
+import { isWorkQuestionStem, namesTheWork } from '../retrieval/index.js';
 import { analyzeText, isContentWord, textWords, type QueryText } from './query-text.js';
 
 /**
@@ -517,7 +518,10 @@ export function compileKnowledge(
   };
 
   const ground = (text: QueryText, facts?: readonly WordFacts[], definition = false): Grounding => {
-    const whole = groundText(text, facts);
+    // "Who is this textbook aimed at?": a question about the work itself, whose words about it
+    // (the work's name, "aimed", "written", "covers") are no subject the book must cover; the book
+    // rarely calls itself a "textbook", and never says who it is "aimed" at.
+    const whole = groundText(text, facts, false, 0, namesTheWork(text.words));
     const purposeAt = purposeStart(text.words);
     const at = purposeAt < 0 && definition ? definitionSettingStart(text.words) : purposeAt;
     if (at < 0) {
@@ -628,6 +632,7 @@ export function compileKnowledge(
     facts: readonly WordFacts[] | undefined,
     purposeOnly = false,
     from = 0,
+    aboutTheWork = false,
   ): Grounding => {
     judgedCount = 0;
     // A loop, not `fill` (a call into the engine for a handful of domains).
@@ -676,7 +681,7 @@ export function compileKnowledge(
       const stem = stems[i] ?? word;
       // Function and form words are skipped through their facts too (`skip`).
       const known = facts?.[i] ?? factsOf(word, stem);
-      if (known.skip || metBefore(stem)) continue;
+      if (known.skip || (aboutTheWork && isWorkQuestionStem(stem)) || metBefore(stem)) continue;
       if (known.name) {
         names.push(word);
         continue;

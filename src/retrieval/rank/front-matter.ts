@@ -38,8 +38,42 @@ export function frontMatterChunks(chunks: readonly ChunkRecord[]): Int32Array {
   return Int32Array.from(docs);
 }
 
-const WORK =
-  '(?:book|textbook|guide|course|text|tutorial|curriculum|syllabus|programme|program|material|documentation|docs|manual|handbook|site)';
+/** What a reader calls the work they are reading: "this book", "the course", "your guide". */
+const WORK_NAMES = [
+  'book',
+  'textbook',
+  'guide',
+  'course',
+  'text',
+  'tutorial',
+  'curriculum',
+  'syllabus',
+  'programme',
+  'program',
+  'material',
+  'documentation',
+  'docs',
+  'manual',
+  'handbook',
+  'site',
+];
+const WORK_NAME_SET: ReadonlySet<string> = new Set(WORK_NAMES);
+const WORK = `(?:${WORK_NAMES.join('|')})`;
+const POINTS_AT_THE_WORK = new Set(['this', 'the', 'your']);
+
+/**
+ * True when lower-case `words` name the work ("this book", "the courses", "your guide"), as the
+ * router reads a question: its words about the work are then no subject of it.
+ */
+export function namesTheWork(words: readonly string[]): boolean {
+  for (let i = 1; i < words.length; i += 1) {
+    const word = words[i]!;
+    if (!POINTS_AT_THE_WORK.has(words[i - 1]!)) continue;
+    if (WORK_NAME_SET.has(word) || (word.endsWith('s') && WORK_NAME_SET.has(word.slice(0, -1))))
+      return true;
+  }
+  return false;
+}
 
 /** Phrases that ask about the whole work whatever else the question names ("can I follow along?"). */
 const ABOUT_THE_WORK = new RegExp(
@@ -60,18 +94,22 @@ const NAMES_THE_WORK = new RegExp(String.raw`\b(?:this|the|your)\s+${WORK}s?\b`)
  * Words a question about the work itself is made of besides the work's name: what it covers, for
  * whom, how long it takes, what a reader needs (stemmed, as the index reads them).
  */
-const WORK_QUESTION_WORDS = new Set(
+const WORK_QUESTION_WORDS: ReadonlySet<string> = new Set(
   analyze(
-    `book textbook guide course text tutorial curriculum syllabus programme program material documentation
-    docs manual handbook site
+    `${WORK_NAMES.join(' ')}
     cover covers covered teach teaches learn learning about written write aimed meant suitable
     audience reader readers student students beginner beginners long weeks week semester months
     hours take takes need needs install buy require required prerequisites start begin pitch
-    summary overview structure structured organised organized parts chapters topics content
+    summary overview structure structured organised organized parts chapters topics subjects content
     contents include includes focus goal goals purpose broadly main idea read finish complete
-    whole entire full one line short run runs last lasts open opened going broadly overall`,
+    whole entire full one line short run runs last lasts open opened going overall`,
   ),
 );
+
+/** True for a word (stemmed) a question about the work is made of: covers, written, weeks… */
+export function isWorkQuestionStem(stem: string): boolean {
+  return WORK_QUESTION_WORDS.has(stem);
+}
 
 /**
  * How a question asks about the work itself: `'only'` when it has no other topic ("What does this

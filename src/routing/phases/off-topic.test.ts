@@ -104,4 +104,15 @@ describe('offTopicPhase', () => {
       'book',
     );
   });
+  it('does not judge a question about the work itself by the words it asks it in', () => {
+    // The test book never calls itself a "textbook" nor says who it is "aimed" at or "written"
+    // for: those words ask about the work, which the book is, so nothing here is off-topic.
+    expect(offTopicPhase(testContext('Who is this textbook aimed at?'))).toBeUndefined();
+    expect(offTopicPhase(testContext('Who is the guide written for?'))).toBeUndefined();
+    expect(offTopicPhase(testContext('Which subjects does this handbook cover?'))).toBeUndefined();
+    // A subject asked through the work is still judged: the book does not cover gardening.
+    expect(
+      offTopicPhase(testContext('What does this textbook say about wanderlust?'))?.primary,
+    ).toBe('book');
+  });
 });
