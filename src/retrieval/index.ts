@@ -62,7 +62,12 @@ export {
   type VocabularyRepair,
 } from './rank/query-vocabulary.js';
 export { QUERY_STOPWORDS, STOPWORDS, withoutAskingManner } from './rank/stopwords.js';
-export { isWorkQuestionStem, namesTheWork } from './rank/front-matter.js';
+export {
+  asksOnlyAboutTheWork,
+  isWorkQuestionStem,
+  namesTheWork,
+  WORK_NAME_SET,
+} from './rank/front-matter.js';
 export {
   openKnowledgeBase,
   embeddingFor,

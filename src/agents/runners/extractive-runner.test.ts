@@ -45,10 +45,25 @@ const BOOK = [
   passage('gpu', 'Workstations', 'A workstation with an RTX GPU runs the simulator.', 'hardware'),
 ];
 
-async function ask(query: string) {
+// The same book with an opening page at its root, as `intro.md` is.
+const opening = (heading: string, text: string) => ({
+  ...passage('intro', heading, text, 'general'),
+  id: `intro-${heading}`,
+  hash: `intro-${heading}`,
+});
+const BOOK_WITH_INTRO = [
+  opening(
+    'Welcome',
+    'Welcome to ROS 2 in practice. This guide covers nodes, topics, launch files and lifecycle nodes.',
+  ),
+  opening('Readers', 'It is meant for first-year students and hobbyists who know some Python.'),
+  ...BOOK,
+];
+
+async function ask(query: string, book: readonly ChunkRecord[] = BOOK) {
   // The configured floor, as the assistant passes it: the default `retrieval.minScore`.
   const { retrieval } = CohortConfig.parse({});
-  const rag = createRagSkill(createRetrieverFromChunks(BOOK, { minScore: retrieval.minScore }));
+  const rag = createRagSkill(createRetrieverFromChunks(book, { minScore: retrieval.minScore }));
   const context = AgentContext.parse({ sessionId: 'anonymous', query });
   return finalResponse(
     createExtractiveRunner().run(testAgent('book', { fallback: true }), context, {
@@ -75,5 +90,16 @@ describe('extractive runner: paraphrased questions are answered from the section
   it('still finds nothing for a question none of whose words the book uses', async () => {
     const response = await ask('Qwxz vbnm plokij?');
     expect(response.sources).toEqual([]);
+  });
+
+  it('answers a question about the book from its opening page, in the words it asks in', async () => {
+    // "written" is no subject to define, and the opening page never repeats it: this answer was
+    // "I couldn't find relevant information".
+    const audience = await ask('Who is this book written for?', BOOK_WITH_INTRO);
+    expect(new Set(audience.sources.map((source) => source.source))).toEqual(new Set(['intro.md']));
+    expect(audience.response).toContain('first-year students');
+    // "cover" is a word of asking elsewhere ("what does chapter 2 cover?"); here it is the answer's.
+    const covers = await ask('What does this book cover?', BOOK_WITH_INTRO);
+    expect(covers.response.split('\n')[0]).toContain('This guide covers nodes, topics');
   });
 });

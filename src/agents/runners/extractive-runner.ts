@@ -3,7 +3,12 @@ import type { AgentDependencies } from '../dependencies.js';
 import { ANSWER_MESSAGES, EXTRACTIVE_NOTICE } from '../messages.js';
 import type { AgentEvent, AgentRunner } from './runner.js';
 import { isCohortError } from '../../errors/index.js';
-import { analyze, QUERY_STOPWORDS } from '../../retrieval/index.js';
+import {
+  analyze,
+  asksOnlyAboutTheWork,
+  QUERY_STOPWORDS,
+  WORK_NAME_SET,
+} from '../../retrieval/index.js';
 import type { AgentContext, RetrievedChunk } from '../../schema/index.js';
 import { formatCitations, formatSourcesFooter } from '../../citations/index.js';
 import { cachedPassageSentences } from './passage-sentences.js';
@@ -107,7 +112,11 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
         ? selectSentences(asked, relevant, {
             terms,
             sentences,
-            queryTerms: (text) => analyze(text, QUERY_STOPWORDS),
+            // A question about the work asks in the words its opening page answers in ("What
+            // does this book cover?": "This guide covers…"), which other questions only ask with;
+            // the work's own name is on every line of that page.
+            queryTerms: (text) =>
+              analyze(text, asksOnlyAboutTheWork(text) ? WORK_NAME_SET : QUERY_STOPWORDS),
             style: agent.answerStyle,
             max: maxSentences,
             requireSubject: context.offTopic !== undefined,

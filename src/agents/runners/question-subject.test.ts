@@ -58,4 +58,11 @@ describe('questionSubject', () => {
     );
     expect(questionSubject('Which GPU should I buy?').form).toBe('other');
   });
+
+  it('reads a question about the work itself as naming no term', () => {
+    expect(questionSubject('Who is this book written for?')).toEqual({ form: 'other' });
+    expect(questionSubject('What is the course about?')).toEqual({ form: 'other' });
+    // A term asked through the work is still the subject.
+    expect(questionSubject('What is the definition of a node in the book?').head).toBe('node');
+  });
 });

@@ -1,3 +1,5 @@
+import { asksOnlyAboutTheWork } from '../../retrieval/index.js';
+
 /** The kind of answer a question asks for, read from its wording. */
 export type QuestionForm = 'definition' | 'explanation' | 'other';
 
@@ -102,6 +104,9 @@ function headOf(phrase: string): string | undefined {
  * questionSubject('What is a ROS 2 topic?'); // { form: 'definition', phrase: 'ROS 2 topic', head: 'topic' }
  */
 export function questionSubject(query: string): QuestionSubject {
+  // "Who is this book written for?" asks about the work, not for a definition of "written": its
+  // answer is the opening page, which need not repeat the question's words.
+  if (asksOnlyAboutTheWork(query)) return { form: 'other' };
   // A question may follow a remark ("I'm new here. What is a topic?"): each sentence is tried.
   for (const sentence of query.trim().split(/(?<=[.?!])\s+/)) {
     const text = sentence.replace(LEAD, '').replace(POLITE, '');

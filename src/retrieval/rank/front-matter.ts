@@ -57,7 +57,8 @@ const WORK_NAMES = [
   'handbook',
   'site',
 ];
-const WORK_NAME_SET: ReadonlySet<string> = new Set(WORK_NAMES);
+/** {@link WORK_NAMES} as a set of words, to leave out of a question's terms. */
+export const WORK_NAME_SET: ReadonlySet<string> = new Set(WORK_NAMES);
 const WORK = `(?:${WORK_NAMES.join('|')})`;
 const POINTS_AT_THE_WORK = new Set(['this', 'the', 'your']);
 
@@ -109,6 +110,17 @@ const WORK_QUESTION_WORDS: ReadonlySet<string> = new Set(
 /** True for a word (stemmed) a question about the work is made of: covers, written, weeks… */
 export function isWorkQuestionStem(stem: string): boolean {
   return WORK_QUESTION_WORDS.has(stem);
+}
+
+/**
+ * True when `query` names the work and asks nothing else of it: every other word is one a
+ * question about the work is made of ("Who is this book written for?", "What topics does the
+ * course cover?"). Such a question has no subject of its own for an answer to name.
+ */
+export function asksOnlyAboutTheWork(query: string): boolean {
+  const lower = query.toLowerCase();
+  if (!NAMES_THE_WORK.test(lower)) return false;
+  return analyze(lower, QUERY_STOPWORDS).every((word) => WORK_QUESTION_WORDS.has(word));
 }
 
 /**
