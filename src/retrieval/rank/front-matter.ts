@@ -103,7 +103,7 @@ const WORK_QUESTION_WORDS: ReadonlySet<string> = new Set(
     hours take takes need needs install buy require required prerequisites start begin pitch
     summary overview structure structured organised organized parts chapters topics subjects content
     contents include includes focus goal goals purpose broadly main idea read finish complete
-    whole entire full one line short run runs last lasts open opened going overall`,
+    whole entire full one line short run runs open opened going overall`,
   ),
 );
 
