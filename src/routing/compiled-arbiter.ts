@@ -105,17 +105,21 @@ function eachSplit(
   }
 }
 
-/** The features named `<prefix><a><separator><b>` (see {@link eachSplit}), by `a` then `b`. */
+/**
+ * The features named `<prefix><a><separator><b>` (see {@link eachSplit}), by `a` then `b`, each
+ * as `of` makes it from the offset of its weights.
+ */
 function byNames(
   offsets: ReadonlyMap<string, number>,
   prefix: string,
   separator: string,
+  of: (at: number) => number,
 ): Map<string, Map<string, number>> {
   const parts = new Map<string, Map<string, number>>();
   eachSplit(offsets, prefix, separator, (a, b, at) => {
     let inner = parts.get(a);
     if (!inner) parts.set(a, (inner = new Map()));
-    inner.set(b, at);
+    inner.set(b, of(at));
   });
   return parts;
 }
@@ -169,13 +173,35 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
   const table = packed.weights;
   const offsets = new Map<string, number>();
   packed.features.forEach((name, i) => offsets.set(name, i * width));
-  const ruled = byRest(offsets, 'r=', itself);
-  const phases = byRest(offsets, 'p=', itself);
-  const ruledPhases = byNames(offsets, 'rp=', '|');
-  const intents = byRest(offsets, 'i=', itself);
-  const confidences = byRest(offsets, 'c=', itself);
-  const off = offsets.get('off');
-  const scores = byNames(offsets, 's=', '|');
+  // The weights every question may read (the rule decision's and the evidence's features, and
+  // the pairs of first words), copied side by side into one small array: they are read by their
+  // offsets there, a few dozen rows in a few kilobytes, instead of rows scattered over the whole
+  // table, each on a cache line of its own that the rest of routing has evicted.
+  let fixed = new Float64Array(128 * width);
+  let fixedUsed = 0;
+  const fixedAt = new Map<number, number>();
+  const fixedOf = (at: number): number => {
+    let copy = fixedAt.get(at);
+    if (copy === undefined) {
+      fixed = rowsWithRoom(fixed, fixedUsed, width);
+      copy = fixedUsed;
+      fixed.set(table.subarray(at, at + width), copy);
+      fixedUsed += width;
+      fixedAt.set(at, copy);
+    }
+    return copy;
+  };
+  const fixedNamed = (name: string): number | undefined => {
+    const at = offsets.get(name);
+    return at === undefined ? undefined : fixedOf(at);
+  };
+  const ruled = byRest(offsets, 'r=', fixedOf);
+  const phases = byRest(offsets, 'p=', fixedOf);
+  const ruledPhases = byNames(offsets, 'rp=', '|', fixedOf);
+  const intents = byRest(offsets, 'i=', fixedOf);
+  const confidences = byRest(offsets, 'c=', fixedOf);
+  const off = fixedNamed('off');
+  const scores = byNames(offsets, 's=', '|', fixedOf);
   const stems = byRest(offsets, 'w=', itself);
   // Each `w=` stem's number, and the question it was last counted in (a stem counts once a
   // question): one array read per word instead of comparing its stem with each word before it.
@@ -185,7 +211,7 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
   const firsts = byRest(offsets, 'f=', itself);
   // The stems that are parts of pair names, numbered.
   const parts = new Map<string, number>();
-  const firstPairs = byParts(offsets, 'f2=', '_', parts, itself);
+  const firstPairs = byParts(offsets, 'f2=', '_', parts, fixedOf);
   // Every pair's weights in one array, each after the number of the question it was last counted
   // in (a pair counts once a question), found by its offset.
   const pairNames = [...offsets.keys()].filter((name) => name.startsWith('b='));
@@ -198,10 +224,14 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
   });
   const pairs = byParts(offsets, 'b=', '_', parts, (at) => pairAt.get(at)!);
 
-  // The `width` weights from `table[at]` on, times `value`, added to the logits.
+  // The `width` weights from `table[at]` on, times `value`, added to `total`.
+  const addFromTable = (total: Float64Array, at: number, value: number) => {
+    for (let k = 0; k < width; k += 1) total[k]! += table[at + k]! * value;
+  };
+  // The `width` weights from `fixed[at]` on, times `value`, added to the logits.
   const add = (logits: Float64Array, at: number | undefined, value: number) => {
     if (at === undefined) return;
-    for (let k = 0; k < width; k += 1) logits[k]! += table[at + k]! * value;
+    for (let k = 0; k < width; k += 1) logits[k]! += fixed[at + k]! * value;
   };
   // The `width` weights from `store[from]` on, added to the logits (times 1, as `add` does).
   const addFrom = (logits: Float64Array, store: Float64Array, from: number) => {
@@ -214,7 +244,7 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
       const at = offsets.get(gram);
       if (at === undefined) continue;
       any = true;
-      add(total, at, CHAR_GRAM_VALUE * count);
+      addFromTable(total, at, CHAR_GRAM_VALUE * count);
     }
     return any;
   };
@@ -268,16 +298,16 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
   };
   // The evidence's features (evidenceFeatures names them), found by agent or domain rather than
   // by a name built for every question; added in evidenceFeatures' order, so the sums are the same.
-  const groundingScore = offsets.get('gs');
-  const groundingTogether = offsets.get('gt');
-  const uncovered = Array.from({ length: UNCOVERED_CAP + 1 }, (_, n) => offsets.get(`gu=${n}`));
-  const named = offsets.get('gn');
-  const namesOnly = offsets.get('go');
-  const unjudged = offsets.get('gj0');
-  const domainShares = byRest(offsets, 'gd=', itself);
-  const keywordScores = byRest(offsets, 'k=', itself);
-  const probabilities = byRest(offsets, 'q=', itself);
-  const onTopic = offsets.get('on');
+  const groundingScore = fixedNamed('gs');
+  const groundingTogether = fixedNamed('gt');
+  const uncovered = Array.from({ length: UNCOVERED_CAP + 1 }, (_, n) => fixedNamed(`gu=${n}`));
+  const named = fixedNamed('gn');
+  const namesOnly = fixedNamed('go');
+  const unjudged = fixedNamed('gj0');
+  const domainShares = byRest(offsets, 'gd=', fixedOf);
+  const keywordScores = byRest(offsets, 'k=', fixedOf);
+  const probabilities = byRest(offsets, 'q=', fixedOf);
+  const onTopic = fixedNamed('on');
   const addEvidence = (logits: Float64Array, evidence: ArbiterEvidence) => {
     const g = evidence.grounding;
     if (g) {

@@ -108,7 +108,12 @@ export function textWords(text: string): TextWords {
   const core = from === 0 && to === text.length ? text : text.slice(from, to);
   for (let i = 0; i < recentTexts.length; i += 1) {
     const entry = recentTexts[i];
-    if (entry !== undefined && entry.core === core) return entry.read;
+    if (entry === undefined || entry.core !== core) continue;
+    // Found by its core ("What is a topic?" after its clause "What is a topic"): the entry now
+    // answers to this text itself, which the steps after read again (the question, by analysis
+    // and by the arbiter), so those find it without cutting the core out again.
+    entry.text = text;
+    return entry.read;
   }
   const ascii = asciiWords(core);
   const read = ascii

@@ -36,12 +36,7 @@ import {
   STOPWORDS,
   type QueryText,
 } from './query-text.js';
-import {
-  compileKnowledge,
-  type CompiledKnowledge,
-  type Grounding,
-  type WordFacts,
-} from './subject-grounding.js';
+import { compileKnowledge, type CompiledKnowledge, type Grounding } from './subject-grounding.js';
 import {
   FUZZY_WORDS_PER_QUESTION,
   wordRecords,
@@ -333,12 +328,16 @@ export function buildRoutingModel(
       // The first FUZZY_WORDS_PER_QUESTION words that need a fuzzy lookup get one; later ones
       // are taken as typed (see FUZZY_WORDS_PER_QUESTION).
       let lookups = 0;
-      const records = words.map((word) => {
+      // Records and stems in one pass (no closure, no second list walk).
+      const records: WordRecord[] = [];
+      const stems: string[] = [];
+      for (const word of words) {
         const record = recordOf(word, lookups < FUZZY_WORDS_PER_QUESTION);
         if (record.spelled) lookups += 1;
-        return record;
-      });
-      const text = { raw: query, words, stems: records.map((record) => record.stem) };
+        records.push(record);
+        stems.push(record.stem);
+      }
+      const text = { raw: query, words, stems };
       return { text, keywords: scoreKeywords(compiled, text, { known: records }), records };
     };
     return {
@@ -427,13 +426,14 @@ export function buildRoutingModel(
             : detectIntentCues(text.words, text === raw ? textWords(raw.raw).joined : undefined);
         // The keyword matches as they are: no record of their scores made for each clause.
         const features = extractFeatureList(text, cues, keywords, weights, featureList, records);
-        const bundles: FeatureBundle[] = [];
-        for (const record of records) if (record.bundle) bundles.push(record.bundle);
         // On topic: a keyword matched, or at least half the content words were seen in training, or
         // it asks to define a term (any term may be in the book, even one no example mentions).
+        // Counted in the same pass as the words' n-gram bundles are gathered.
+        const bundles: FeatureBundle[] = [];
         let content = 0;
         let known = 0;
         for (const record of records) {
+          if (record.bundle) bundles.push(record.bundle);
           if (!record.content) continue;
           content += 1;
           if (record.known) known += 1;
@@ -448,11 +448,7 @@ export function buildRoutingModel(
           matched ||
           (content > 0 && known / content >= MIN_KNOWN_SHARE) ||
           (cues.intent === 'definition' && content > 0);
-        const grounding = knowledge?.ground(
-          text,
-          records.map((record) => record.facts as WordFacts),
-          cues.intent === 'definition',
-        );
+        const grounding = knowledge?.ground(text, records, cues.intent === 'definition');
         const analyzed: AnalyzedQuery = {
           text,
           corrections,

@@ -201,6 +201,11 @@ export interface WordFacts {
   mass: Float64Array | undefined;
 }
 
+/** A caller's record of a word that holds its {@link WordFacts} (a router's word record). */
+export interface KnownFacts {
+  readonly facts: WordFacts | undefined;
+}
+
 /** Past this many subject stems in one text, groundText remembers the ones it met in a Set. */
 const SEEN_SCAN = 32;
 
@@ -358,10 +363,11 @@ export interface CompiledKnowledge {
   /** How strongly a stem is a term of the book (0..1), from its keyness against English. */
   termStrength(stem: string, word: string): number;
   /**
-   * Judges a query's subject. `facts` are {@link CompiledKnowledge.wordFacts} of its words, index
-   * for index, when the caller has them at hand (a router's per-word records): not looked up again.
+   * Judges a query's subject. `known` holds {@link CompiledKnowledge.wordFacts} of its words, index
+   * for index, when the caller has them at hand (a router's per-word records, read in place rather
+   * than copied into a list for each question): not looked up again.
    */
-  ground(text: QueryText, facts?: readonly WordFacts[], definition?: boolean): Grounding;
+  ground(text: QueryText, known?: readonly KnownFacts[], definition?: boolean): Grounding;
   /** What grounding needs to know of `word` (whose stem is `stem`), whatever the question. */
   wordFacts(word: string, stem: string): WordFacts;
   /** Share of the chunks using `stem` that are in `domain`; undefined when the book never uses it. */
@@ -517,7 +523,11 @@ export function compileKnowledge(
     return result;
   };
 
-  const ground = (text: QueryText, facts?: readonly WordFacts[], definition = false): Grounding => {
+  const ground = (
+    text: QueryText,
+    facts?: readonly KnownFacts[],
+    definition = false,
+  ): Grounding => {
     // "Who is this textbook aimed at?": a question about the work itself, whose words about it
     // (the work's name, "aimed", "written", "covers") are no subject the book must cover; the book
     // rarely calls itself a "textbook", and never says who it is "aimed" at.
@@ -629,7 +639,7 @@ export function compileKnowledge(
   // keyword of the subject ("h1 tags … for seo" is not asked for an H1).
   const groundText = (
     text: QueryText,
-    facts: readonly WordFacts[] | undefined,
+    facts: readonly KnownFacts[] | undefined,
     purposeOnly = false,
     from = 0,
     aboutTheWork = false,
@@ -680,7 +690,7 @@ export function compileKnowledge(
       const word = words[i] as string;
       const stem = stems[i] ?? word;
       // Function and form words are skipped through their facts too (`skip`).
-      const known = facts?.[i] ?? factsOf(word, stem);
+      const known = facts?.[i]?.facts ?? factsOf(word, stem);
       if (known.skip || (aboutTheWork && isWorkQuestionStem(stem)) || metBefore(stem)) continue;
       if (known.name) {
         names.push(word);
