@@ -144,10 +144,14 @@ export function calibrateConfidence(
   phase: RoutingPhase,
 ): number {
   if (!calibration || phase === 'explicit') return confidence;
-  const x = featuresOf(confidence, phase);
-  return sigmoid(
-    calibration.bias + x.reduce((sum, value, j) => sum + value * (calibration.weights[j] ?? 0), 0),
-  );
+  // featuresOf's three values summed as reducing over them does, without the list (twice a route).
+  const [w0, w1, w2] = calibration.weights;
+  const sum =
+    0 +
+    logit(confidence) * (w0 ?? 0) +
+    (phase === 'fallback' ? 1 : 0) * (w1 ?? 0) +
+    (phase === 'keyword' ? 1 : 0) * (w2 ?? 0);
+  return sigmoid(calibration.bias + sum);
 }
 
 /**

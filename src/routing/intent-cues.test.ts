@@ -291,6 +291,29 @@ describe('cue places', () => {
         }
       }
   });
+  // A start word that starts a cue only before certain words ("the term", "how much", "does
+  // not"), at the start and inside a text, before each of them and before others.
+  it('finds each cue where its expression does, whatever follows a start word', () => {
+    const starts = 'the is are how do does what tell'.split(' ');
+    const nexts = (
+      'term there much does do did is are can could would should to not i we it you a what me ' +
+      'need pick'
+    ).split(' ');
+    for (const start of starts)
+      for (const next of nexts)
+        for (const text of [
+          `${start} ${next}`,
+          `${start} ${next} i need a robot`,
+          `so ${start} ${next} we pick a costmap`,
+          `my robot ${start} ${next} work for slam`,
+        ]) {
+          const words = normalizeWords(text);
+          for (const cue of INTENT_CUES) {
+            const { found, searched } = cuePlaces(cue, words);
+            expect(found, `${cue}: ${text}`).toBe(searched);
+          }
+        }
+  });
 });
 
 describe('detectIntentCues: the term first, the ask last', () => {

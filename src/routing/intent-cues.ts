@@ -130,13 +130,13 @@ const PATTERNS: Record<(typeof INTENT_CUES)[number], RegExp> = {
  * whole word with one of these, except the definition's alternatives anchored at the text's
  * start (`^`), which are tried at the first word whatever it is. A match starts where a word
  * does, so the earliest match of an expression is found by trying it (sticky) only at the words
- * listed for it, earliest first, instead of at every character of the text. The tests check the
- * places against the expressions' own search.
+ * listed for it, earliest first, instead of at every character of the text ("are" starts only
+ * anchored forms). The tests check the places against the expressions' own search.
  */
 const CUE_STARTS: Record<(typeof INTENT_CUES)[number], string> = {
   definition:
     'define definition defined meaning means mean stand stands full acronym abbreviation terminology ' +
-    'what whats wat wats the is are short remind forgot forget recall explain tell know wondering idea idk ' +
+    'what whats wat wats the is short remind forgot forget recall explain tell know wondering idea idk ' +
     'dunno sure say',
   explanation:
     'how tell show explain explanation why walk walkthrough break intuition describe difference ' +
@@ -155,12 +155,47 @@ const CUE_STARTS: Record<(typeof INTENT_CUES)[number], string> = {
     'crashing doesnt does dont wont cant never keeps broken lag lags lagging drift drifts ' +
     'drifting stuck wrong not gets fall falls',
 };
-// Cues by their bit (1 << index in INTENT_CUES); a word's bits say which cues it may start.
-const CUE_BITS = new Map<string, number>();
+/**
+ * Start words of {@link CUE_STARTS} that start a cue's alternatives only before certain words:
+ * "the term", "is there a word for", "how does", "how much", "how should", "do I need", "does
+ * not". At such a word followed by another, the cue's expression is not tried.
+ */
+const CUE_NEXT_WORDS: Partial<Record<(typeof INTENT_CUES)[number], Record<string, string>>> = {
+  definition: { the: 'term', is: 'there' },
+  explanation: { how: 'does do did is are can could would' },
+  specs: { how: 'much', do: 'i we it you', does: 'i we it you' },
+  guidance: { how: 'should do can could would to' },
+  troubleshooting: { does: 'not' },
+};
+
+/** The cues a word may start (by bit: 1 << index in INTENT_CUES), and what must follow it. */
+interface CueStart {
+  bits: number;
+  /** By cue index: the words that must come next for the cue to start here, if only some. */
+  next: Array<ReadonlySet<string> | undefined> | undefined;
+}
+const CUE_BITS = new Map<string, CueStart>();
 INTENT_CUES.forEach((cue, bit) => {
-  for (const word of CUE_STARTS[cue].split(' '))
-    CUE_BITS.set(word, (CUE_BITS.get(word) ?? 0) | (1 << bit));
+  for (const word of CUE_STARTS[cue].split(' ')) {
+    let start = CUE_BITS.get(word);
+    if (!start) CUE_BITS.set(word, (start = { bits: 0, next: undefined }));
+    start.bits |= 1 << bit;
+    const next = CUE_NEXT_WORDS[cue]?.[word];
+    if (next !== undefined) (start.next ??= [])[bit] = new Set(next.split(' '));
+  }
 });
+
+/** The cues `words[i]` may start, given the word after it. */
+function startsAt(words: readonly string[], i: number): number {
+  const start = CUE_BITS.get(words[i]!);
+  if (start === undefined) return 0;
+  let bits = start.bits;
+  if (start.next === undefined) return bits;
+  const following = words[i + 1] ?? '';
+  for (let c = 0; c < start.next.length; c += 1)
+    if (start.next[c]?.has(following) === false) bits &= ~(1 << c);
+  return bits;
+}
 const DEFINITION = INTENT_CUES.indexOf('definition');
 // The cues with an alternative anchored at the text's start.
 const ANCHORED_BITS = 1 << DEFINITION;
@@ -233,7 +268,7 @@ function findCues(words: readonly string[], joined: string): void {
   const anchored = definition !== WITHOUT_ANY_START || ANCHORED_OPENERS.has(words[0] ?? '');
   for (let i = 0; i < words.length && pending !== 0; i += 1) {
     const word = words[i]!;
-    let starts = (CUE_BITS.get(word) ?? 0) | (i === 0 && anchored ? ANCHORED_BITS : 0);
+    let starts = startsAt(words, i) | (i === 0 && anchored ? ANCHORED_BITS : 0);
     starts &= pending;
     for (let c = 0; starts !== 0; c += 1, starts >>= 1) {
       if ((starts & 1) === 0) continue;

@@ -451,9 +451,18 @@ export function compileKnowledge(
   // passage list meets every other: it is everywhere in the book, or a specialist's own word.
   // Sums per chunk live in one reused typed array (zeroed after each use through `touched`).
   let maxChunk = -1;
+  // Whether every list names each passage once, in order (as book knowledge is built): then a
+  // subject with one word that has a list meets itself in each of its passages, its value alone.
+  let distinctLists = true;
   if (passages)
-    for (const stem in passages)
-      for (const chunk of passages[stem] ?? []) if (chunk > maxChunk) maxChunk = chunk;
+    for (const stem in passages) {
+      let previous = -1;
+      for (const chunk of passages[stem] ?? []) {
+        if (chunk > maxChunk) maxChunk = chunk;
+        if (chunk <= previous) distinctLists = false;
+        previous = chunk;
+      }
+    }
   const inPassage = new Float64Array(maxChunk + 1);
   // The chunks given a sum, each once (a sum is positive once given), in a fixed array and a
   // count: emptying a list that grew past a few entries gives its storage back, and the next
@@ -462,16 +471,30 @@ export function compileKnowledge(
   let touchedCount = 0;
   const together = (judged: ReadonlyArray<JudgedWord>, count: number): number => {
     let everywhere = 0;
-    let best = 0;
+    // The words with a list, and the last of them: with one, its passages are not read.
+    let lists = 0;
+    let last: JudgedWord | undefined;
     for (let j = 0; j < count; j += 1) {
       const entry = judged[j]!;
       const value = entry.weight * entry.strength;
       if (value === 0) continue;
+      if (entry.passages) {
+        lists += 1;
+        last = entry;
+      } else everywhere += value;
+    }
+    if (lists === 0) return everywhere;
+    if (lists === 1 && distinctLists) {
+      // Each of its passages sums to its value once, as the loop below would find.
+      const value = last!.weight * last!.strength;
+      return everywhere + (last!.passages!.length > 0 && value > 0 ? value : 0);
+    }
+    let best = 0;
+    for (let j = 0; j < count; j += 1) {
+      const entry = judged[j]!;
+      const value = entry.weight * entry.strength;
       const list = entry.passages;
-      if (!list) {
-        everywhere += value;
-        continue;
-      }
+      if (value === 0 || !list) continue;
       for (const chunk of list) {
         const previous = inPassage[chunk] as number;
         if (previous === 0) touched[touchedCount++] = chunk;
