@@ -390,3 +390,52 @@ describe('questions in a spelling the book does not use', () => {
     expect(routed.at(-1)).toBe('What is checked at the midseason?');
   });
 });
+
+describe('multi-part questions', () => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await createStore(await openPgliteDb('memory://'));
+  });
+  afterAll(() => store.close());
+
+  it('has each secondary agent answer its own ask, the primary the whole question', async () => {
+    const asked: Record<string, string> = {};
+    const registry = new AgentRegistry([
+      agent('book', { fallback: true }),
+      agent('glossary', { retrievalDomain: 'glossary' }),
+    ]);
+    const route: RouteResult = {
+      primaryAgent: 'glossary',
+      secondaryAgents: ['book'],
+      secondaryAsks: { book: 'how many weeks is the course' },
+      confidence: 0.9,
+      routingReason: 'Multi-part question (2 asks)',
+      isMultiDomain: true,
+      phase: 'intent',
+      scores: {},
+    };
+    const passages: Record<string, RetrievedChunk> = {
+      glossary: chunk('costmap', 'A costmap is a grid of traversal costs around the robot.', 0.8),
+      general: chunk('intro', 'The course runs for thirteen weeks.', 0.8),
+    };
+    const reply = await createAssistant({
+      registry,
+      router: { route: () => route },
+      rag: createRagSkill({
+        retrieve: async (query, options) => {
+          asked[options?.domain ?? 'general'] = query;
+          return [passages[options?.domain ?? 'general']!];
+        },
+      }),
+      context: createContextSkill(store.sessions),
+      runner: createExtractiveRunner(),
+    }).ask({ query: 'What is a costmap, and how many weeks is the course?' });
+    // Before, both agents searched with the whole question.
+    expect(asked).toEqual({
+      glossary: 'What is a costmap, and how many weeks is the course?',
+      general: 'how many weeks is the course',
+    });
+    expect(reply.answer).toContain('thirteen weeks');
+    expect(reply.answer).toContain('grid of traversal costs');
+  });
+});

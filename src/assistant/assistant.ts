@@ -367,11 +367,19 @@ export function createAssistant(options: AssistantOptions): Assistant {
       }
     } else {
       const agents = agentNames.map((name) => options.registry.require(name));
+      // A secondary agent answers its own ask ("how long is the course" of "What is a costmap,
+      // and how long is the course?"), as read; the primary the whole question.
+      const contextOf = (name: string) => {
+        const own = name === route.primaryAgent ? undefined : route.secondaryAsks?.[name];
+        return own === undefined
+          ? context
+          : { ...context, standaloneQuery: questionAsRead(own, route.readAs) };
+      };
       const run = async (agent: (typeof agents)[number]) => {
         const traced = agentDeps(deps, root, agent.name);
         let part: AgentResponse | undefined;
         try {
-          part = await finalResponse(options.runner.run(agent, context, traced.deps));
+          part = await finalResponse(options.runner.run(agent, contextOf(agent.name), traced.deps));
           return part;
         } catch (error) {
           traced.span.fail(error);

@@ -293,6 +293,7 @@ export function arbitrate(
   // later asks of a multi-part question keep theirs.
   if (pick.agent === arbiter.model.defaultAgent && evidence?.multiPart === false) {
     result.secondaryAgents = [];
+    delete result.secondaryAsks;
     result.isMultiDomain = false;
   }
   // The off-topic subject is the fallback's reason to quote nothing; a specialist answers.

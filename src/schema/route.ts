@@ -29,6 +29,13 @@ export const RouteResult = z.object({
    * slip routed right is also answered.
    */
   readAs: z.array(z.tuple([z.string(), z.string()])).optional(),
+  /**
+   * What each secondary agent of a multi-part question is asked: the text of its own ask ("how
+   * long is the course" of "What is a costmap, and how long is the course?"), with the subject
+   * of the ask before it when it points back at it ("how much power does it draw Jetson Orin").
+   * An agent answers its own ask rather than the whole question.
+   */
+  secondaryAsks: z.record(z.string(), z.string()).optional(),
 });
 export type RouteResult = z.infer<typeof RouteResult>;
 

@@ -12,6 +12,25 @@ describe('decideQuery', () => {
     expect(result.secondaryAgents).toEqual(['glossary']);
     expect(clauses.map((clause) => clause.agent)).toEqual(['module_info', 'glossary']);
     expect(result.routingReason).toMatch(/^Multi-part question \(2 asks\)/);
+    // Each secondary agent is given its own ask to answer.
+    expect(result.secondaryAsks).toEqual({ glossary: 'what does revolute mean' });
+  });
+  it('gives a later ask about the work itself to the default agent as a secondary', () => {
+    // Before, the default agent was never a secondary: "how long is the course" went unanswered.
+    expect(decide('What does revolute mean, and how long is the course?').result).toMatchObject({
+      primaryAgent: 'glossary',
+      secondaryAgents: ['book'],
+      secondaryAsks: { book: 'how long is the course' },
+    });
+    // A later ask the book does not cover is not one: the fallback says so for the whole question.
+    expect(
+      decide('What does revolute mean, and what is the capital of Peru?').result.secondaryAgents,
+    ).toEqual([]);
+  });
+  it('asks a later ask that points back with the subject of the ask before it', () => {
+    expect(
+      decide('What is a Jetson, and how much power does it draw?').result.secondaryAsks,
+    ).toEqual({ hardware: 'how much power does it draw jetson' });
   });
   it('takes a first ask about a subject the book does not cover as the primary, the fallback', () => {
     const { result } = decide("What's the capital of Peru, and what does Nav2 stand for?");

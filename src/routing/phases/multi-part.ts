@@ -1,4 +1,4 @@
-import { withoutAskingManner } from '../../retrieval/index.js';
+import { namesTheWork, withoutAskingManner } from '../../retrieval/index.js';
 import { pointsBack, splitClauses, type Clause } from '../clauses.js';
 import { detectIntentCues, isBareTerm, type IntentCue } from '../intent-cues.js';
 import { textWords } from '../query-text.js';
@@ -127,6 +127,8 @@ const asSourceless = (query: string): string =>
 /** One ask of a multi-part question as decided. */
 interface Part {
   ask: Clause;
+  /** The text it was decided on: the ask's, with the subject before it when it points back. */
+  asked: string;
   decision: Decision;
   /** Its agent may be a secondary without a keyword of its own (see {@link laterAsk}). */
   pointedBack: boolean;
@@ -158,17 +160,13 @@ function laterAsk(
     ANOTHER_ONE.test(ask.text) ||
     namesOwnSubject(decision)
   )
-    return { ask, decision, pointedBack: false, withSubjectBefore: false };
+    return { ask, asked: ask.text, decision, pointedBack: false, withSubjectBefore: false };
   const form = formOf(ask.text, true);
+  const asked = `${ask.text} ${subject.join(' ')}`;
   return {
     ask,
-    decision: decideClause(
-      model,
-      `${ask.text} ${subject.join(' ')}`,
-      settings,
-      form.intent,
-      form.known,
-    ),
+    asked,
+    decision: decideClause(model, asked, settings, form.intent, form.known),
     // Its agent counts without a keyword of its own only when its form says what it asks ("how
     // much power…" asks specs; "what are they called?" says nothing of its own).
     pointedBack: form.intent !== 'general',
@@ -218,6 +216,7 @@ function decideRead(model: RoutingModel, typed: string, settings: PhaseSettings)
       const form = lead === undefined ? undefined : formOf(ask.text, true);
       parts.push({
         ask,
+        asked: ask.text,
         decision: form
           ? decideClause(model, lead!, settings, form.intent, form.known)
           : decideClause(model, ask.text, settings),
@@ -246,8 +245,21 @@ function decideRead(model: RoutingModel, typed: string, settings: PhaseSettings)
     (agent) => agent.name !== model.defaultAgent && agent.intents.includes('definition'),
   );
   const secondary: string[] = [];
-  for (const { decision, pointedBack } of parts.slice(1)) {
+  const secondaryAsks: Record<string, string> = {};
+  for (const { ask, asked, decision, pointedBack } of parts.slice(1)) {
     const agent = decision.result.primaryAgent;
+    // "…, and how long is the course?", "Also, who wrote this book?": a later ask about the work
+    // itself is the default agent's, which answers it from the book's opening page.
+    if (
+      agent === model.defaultAgent &&
+      agent !== primary &&
+      !secondary.includes(agent) &&
+      namesTheWork(textWords(ask.text).words)
+    ) {
+      secondary.push(agent);
+      secondaryAsks[agent] = asked;
+      continue;
+    }
     if (
       agent !== primary &&
       agent !== model.defaultAgent &&
@@ -259,8 +271,10 @@ function decideRead(model: RoutingModel, typed: string, settings: PhaseSettings)
         pointedBack ||
         (decision.analyzed.keywords[agent]?.score ?? 0) > 0) &&
       !secondary.includes(agent)
-    )
+    ) {
       secondary.push(agent);
+      secondaryAsks[agent] = asked;
+    }
   }
   const clauseRoutes: ClauseRoute[] = parts.map(({ ask, decision, withSubjectBefore }) => ({
     text: ask.text,
@@ -284,6 +298,7 @@ function decideRead(model: RoutingModel, typed: string, settings: PhaseSettings)
       ...head.result,
       secondaryAgents: secondary,
       isMultiDomain: secondary.length > 0,
+      ...(secondary.length > 0 ? { secondaryAsks } : {}),
       routingReason: reason,
       ...(readAs.length > 0 ? { readAs } : {}),
     },
