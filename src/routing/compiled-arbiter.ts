@@ -8,6 +8,7 @@ import {
   type RoutingArbiterModel,
 } from './arbiter.js';
 import { headerOf, packedInMemory, type PackedArbiter } from './packed-arbiter.js';
+import { NameTable } from './name-table.js';
 import { PairTable } from './pair-table.js';
 import { stemWord, textWords } from './query-text.js';
 import { rowsWithRoom } from './rows-with-room.js';
@@ -160,6 +161,12 @@ function byRest<T>(
 
 const itself = (at: number) => at;
 
+/** Maps of maps by name as {@link NameTable}s of them. */
+const nameTables = (
+  byName: ReadonlyMap<string, ReadonlyMap<string, number>>,
+): NameTable<NameTable<number>> =>
+  new NameTable(new Map([...byName].map(([name, inner]) => [name, new NameTable(inner)])));
+
 /**
  * Lays a model out for routing (see {@link CompiledArbiter}): a packed one as read from its file,
  * or a table of feature name → weights as fitted (packed first).
@@ -195,13 +202,14 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
     const at = offsets.get(name);
     return at === undefined ? undefined : fixedOf(at);
   };
-  const ruled = byRest(offsets, 'r=', fixedOf);
-  const phases = byRest(offsets, 'p=', fixedOf);
-  const ruledPhases = byNames(offsets, 'rp=', '|', fixedOf);
-  const intents = byRest(offsets, 'i=', fixedOf);
-  const confidences = byRest(offsets, 'c=', fixedOf);
+  // The rule decision's features by agent, phase and intent, each among a handful of names.
+  const ruled = new NameTable(byRest(offsets, 'r=', fixedOf));
+  const phases = new NameTable(byRest(offsets, 'p=', fixedOf));
+  const ruledPhases = nameTables(byNames(offsets, 'rp=', '|', fixedOf));
+  const intents = new NameTable(byRest(offsets, 'i=', fixedOf));
+  const confidences = new NameTable(byRest(offsets, 'c=', fixedOf));
   const off = fixedNamed('off');
-  const scores = byNames(offsets, 's=', '|', fixedOf);
+  const scores = nameTables(byNames(offsets, 's=', '|', fixedOf));
   const stems = byRest(offsets, 'w=', itself);
   // Each `w=` stem's number, and the question it was last counted in (a stem counts once a
   // question): one array read per word instead of comparing its stem with each word before it.
@@ -304,9 +312,9 @@ export function compileArbiter(model: PackedArbiter | RoutingArbiterModel): Comp
   const named = fixedNamed('gn');
   const namesOnly = fixedNamed('go');
   const unjudged = fixedNamed('gj0');
-  const domainShares = byRest(offsets, 'gd=', fixedOf);
-  const keywordScores = byRest(offsets, 'k=', fixedOf);
-  const probabilities = byRest(offsets, 'q=', fixedOf);
+  const domainShares = new NameTable(byRest(offsets, 'gd=', fixedOf));
+  const keywordScores = new NameTable(byRest(offsets, 'k=', fixedOf));
+  const probabilities = new NameTable(byRest(offsets, 'q=', fixedOf));
   const onTopic = fixedNamed('on');
   const addEvidence = (logits: Float64Array, evidence: ArbiterEvidence) => {
     const g = evidence.grounding;
