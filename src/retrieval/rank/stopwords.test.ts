@@ -14,6 +14,15 @@ describe('withoutAskingManner: how the answer should be put is not what is asked
     );
   });
 
+  it('drops an opener asking for a short or simple answer', () => {
+    expect(withoutAskingManner("TL;DR: what's a gimbal?")).toBe("what's a gimbal?");
+    expect(withoutAskingManner('tldr - what is dead reckoning')).toBe('what is dead reckoning');
+    expect(withoutAskingManner('ELI5: how does a gimbal work?')).toBe('how does a gimbal work?');
+    expect(withoutAskingManner('Quick one: PWM = ?')).toBe('PWM = ?');
+    // Only as an opener closed by a colon, comma or dash: "quick ones" are something asked about.
+    expect(withoutAskingManner('Quick ones: are they safe?')).toBe('Quick ones: are they safe?');
+  });
+
   it('keeps the words when they are part of what is asked', () => {
     // Mid-question the phrase is the subject's: a robot that reports in plain words, a linear joint.
     for (const query of [

@@ -34,12 +34,18 @@ export const QUERY_STOPWORDS: ReadonlySet<string> = new Set(
  */
 const ASKING_MANNER =
   /(?:in\s+(?:plain|simple|layman'?s|everyday|easy|basic)\s+(?:words|terms|english)|in\s+(?:one|a)\s+(?:sentence|line|nutshell|few\s+words)|(?:explained\s+|put\s+)?simply|briefly|in\s+short)/;
+// Openers that ask for a short or simple answer ("TL;DR: what's a spherical wrist?", "ELI5: …",
+// "Quick one: ATE = ?"): only at the start, before a colon or a dash.
+const BRIEF_OPENER = /tl\s*;?\s*dr|eli5|quick\s+(?:one|question|q)|real\s+quick/;
 // The phrase closing the question. It goes with the separators before it (`[\s,;:-]*`), found
 // by stepping back from the phrase: written into the expression, that leading run made it try a
 // match at every character of every question (4x the time, on every route and every search).
 const MANNER_AT_END = new RegExp(`\\b${ASKING_MANNER.source}(?=\\s*[?.!]*\\s*$)`, 'i');
 const SEPARATOR = /[\s,;:-]/;
-const MANNER_AT_START = new RegExp(`^\\s*${ASKING_MANNER.source}\\s*[,:;-]\\s*`, 'i');
+const MANNER_AT_START = new RegExp(
+  `^\\s*(?:${ASKING_MANNER.source}|${BRIEF_OPENER.source})\\s*[,:;-]\\s*`,
+  'i',
+);
 
 // The last word of every manner phrase, and what may follow the phrase (see MANNER_AT_END).
 const MANNER_ENDINGS = [

@@ -115,4 +115,9 @@ describe('offTopicPhase', () => {
       offTopicPhase(testContext('What does this textbook say about wanderlust?'))?.primary,
     ).toBe('book');
   });
+  it('reads a "TL;DR:" opener as how the answer should be put, not as a subject', () => {
+    const decide = (text: string) =>
+      decideQuery(testRoutingModels().grounded, text, TEST_PHASE_SETTINGS).result;
+    expect(decide("TL;DR: what's a revolute joint?").primaryAgent).toBe('glossary');
+  });
 });
