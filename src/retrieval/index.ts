@@ -66,7 +66,7 @@ export {
   asksOnlyAboutTheWork,
   isWorkQuestionStem,
   namesTheWork,
-  WORK_NAME_SET,
+  workQuestionTerms,
 } from './rank/front-matter.js';
 export {
   openKnowledgeBase,

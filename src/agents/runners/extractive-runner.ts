@@ -7,7 +7,7 @@ import {
   analyze,
   asksOnlyAboutTheWork,
   QUERY_STOPWORDS,
-  WORK_NAME_SET,
+  workQuestionTerms,
 } from '../../retrieval/index.js';
 import type { AgentContext, RetrievedChunk } from '../../schema/index.js';
 import { formatCitations, formatSourcesFooter } from '../../citations/index.js';
@@ -113,10 +113,9 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
             terms,
             sentences,
             // A question about the work asks in the words its opening page answers in ("What
-            // does this book cover?": "This guide covers…"), which other questions only ask with;
-            // the work's own name is on every line of that page.
+            // does this book cover?": "This guide covers…"), which other questions only ask with.
             queryTerms: (text) =>
-              analyze(text, asksOnlyAboutTheWork(text) ? WORK_NAME_SET : QUERY_STOPWORDS),
+              asksOnlyAboutTheWork(text) ? workQuestionTerms(text) : analyze(text, QUERY_STOPWORDS),
             style: agent.answerStyle,
             max: maxSentences,
             requireSubject: context.offTopic !== undefined,

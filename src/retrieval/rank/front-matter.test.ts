@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { prepareDocument } from '../ingest/ingest.js';
-import { askingAboutTheWork, frontMatterChunks, isFrontMatter } from './front-matter.js';
+import {
+  askingAboutTheWork,
+  frontMatterChunks,
+  isFrontMatter,
+  workQuestionTerms,
+} from './front-matter.js';
 import { buildLexicalIndexData, lexicalIndexFromData } from './lexical-index.js';
 import { DEFAULT_TECHNIQUES, createRanker } from './ranker.js';
 
@@ -92,5 +97,15 @@ describe('the front matter in ranking', () => {
     expect(sources('What does the book say about turning compost?', true)[0]).toBe(
       'chapters/soil/index.md#Compost',
     );
+  });
+});
+
+describe('workQuestionTerms', () => {
+  it("is the question's words but the work's name, and reader words for who it is for", () => {
+    expect(workQuestionTerms('What does this book cover?')).toEqual(['cover']);
+    expect(workQuestionTerms('Who is the course meant for?')).toEqual(
+      expect.arrayContaining(['meant', 'student', 'beginn']),
+    );
+    expect(workQuestionTerms('How long is the course?')).not.toContain('student');
   });
 });

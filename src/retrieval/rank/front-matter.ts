@@ -58,7 +58,7 @@ const WORK_NAMES = [
   'site',
 ];
 /** {@link WORK_NAMES} as a set of words, to leave out of a question's terms. */
-export const WORK_NAME_SET: ReadonlySet<string> = new Set(WORK_NAMES);
+const WORK_NAME_SET: ReadonlySet<string> = new Set(WORK_NAMES);
 const WORK = `(?:${WORK_NAMES.join('|')})`;
 const POINTS_AT_THE_WORK = new Set(['this', 'the', 'your']);
 
@@ -121,6 +121,27 @@ export function asksOnlyAboutTheWork(query: string): boolean {
   const lower = query.toLowerCase();
   if (!NAMES_THE_WORK.test(lower)) return false;
   return analyze(lower, QUERY_STOPWORDS).every((word) => WORK_QUESTION_WORDS.has(word));
+}
+
+// "Who is this book for?", "Who is the course aimed at?": the opening page answers with the
+// readers it names, in words the question never uses.
+const ASKS_WHO_FOR = /\bwho\b.*\b(?:for|aimed|meant|intended|suitable|written)\b|\baudience\b/;
+const AUDIENCE_TERMS = analyze(
+  'students student beginners beginner researchers readers reader learners engineers developers audience newcomers',
+);
+
+/**
+ * The terms an answer to a question about the work is chosen by (see `asksOnlyAboutTheWork`): the
+ * question's own words but the work's name, which is on every line of its opening page, and for
+ * "who is it for?" the words that name readers.
+ *
+ * @example
+ * workQuestionTerms('What does this book cover?'); // ['cover']
+ */
+export function workQuestionTerms(query: string): string[] {
+  const lower = query.toLowerCase();
+  const terms = analyze(lower, WORK_NAME_SET);
+  return ASKS_WHO_FOR.test(lower) ? [...terms, ...AUDIENCE_TERMS] : terms;
 }
 
 /**
