@@ -398,7 +398,7 @@ describe('multi-part questions', () => {
   });
   afterAll(() => store.close());
 
-  it('has each secondary agent answer its own ask, the primary the whole question', async () => {
+  it('has each agent answer its own asks: a secondary its ask, the primary the rest', async () => {
     const asked: Record<string, string> = {};
     const registry = new AgentRegistry([
       agent('book', { fallback: true }),
@@ -408,6 +408,7 @@ describe('multi-part questions', () => {
       primaryAgent: 'glossary',
       secondaryAgents: ['book'],
       secondaryAsks: { book: 'how many weeks is the course' },
+      primaryAsk: 'What is a costmap',
       confidence: 0.9,
       routingReason: 'Multi-part question (2 asks)',
       isMultiDomain: true,
@@ -432,7 +433,7 @@ describe('multi-part questions', () => {
     }).ask({ query: 'What is a costmap, and how many weeks is the course?' });
     // Before, both agents searched with the whole question.
     expect(asked).toEqual({
-      glossary: 'What is a costmap, and how many weeks is the course?',
+      glossary: 'What is a costmap',
       general: 'how many weeks is the course',
     });
     expect(reply.answer).toContain('thirteen weeks');

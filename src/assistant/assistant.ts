@@ -367,10 +367,10 @@ export function createAssistant(options: AssistantOptions): Assistant {
       }
     } else {
       const agents = agentNames.map((name) => options.registry.require(name));
-      // A secondary agent answers its own ask ("how long is the course" of "What is a costmap,
-      // and how long is the course?"), as read; the primary the whole question.
+      // Each agent answers its own asks, as read: a secondary its ask ("how long is the course"
+      // of "What is a costmap, and how long is the course?"), the primary the rest.
       const contextOf = (name: string) => {
-        const own = name === route.primaryAgent ? undefined : route.secondaryAsks?.[name];
+        const own = name === route.primaryAgent ? route.primaryAsk : route.secondaryAsks?.[name];
         return own === undefined
           ? context
           : { ...context, standaloneQuery: questionAsRead(own, route.readAs) };

@@ -66,6 +66,7 @@ export {
   asksOnlyAboutTheWork,
   isWorkQuestionStem,
   namesTheWork,
+  withoutTheWork,
   workQuestionTerms,
 } from './rank/front-matter.js';
 export {

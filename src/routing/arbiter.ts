@@ -294,6 +294,7 @@ export function arbitrate(
   if (pick.agent === arbiter.model.defaultAgent && evidence?.multiPart === false) {
     result.secondaryAgents = [];
     delete result.secondaryAsks;
+    delete result.primaryAsk;
     result.isMultiDomain = false;
   }
   // The off-topic subject is the fallback's reason to quote nothing; a specialist answers.

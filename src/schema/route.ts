@@ -36,6 +36,11 @@ export const RouteResult = z.object({
    * An agent answers its own ask rather than the whole question.
    */
   secondaryAsks: z.record(z.string(), z.string()).optional(),
+  /**
+   * With secondary agents: what the primary agent is asked, the question without the asks they
+   * answer ("What is a topic" of "What is a topic, and who is this book for?").
+   */
+  primaryAsk: z.string().optional(),
 });
 export type RouteResult = z.infer<typeof RouteResult>;
 

@@ -1,6 +1,5 @@
 import type { ChunkRecord } from '../../schema/index.js';
-import type { LexicalIndex } from './lexical-index.js';
-import { QUERY_STOPWORDS } from './stopwords.js';
+import { QUERY_STOPWORDS, withoutAskingManner } from './stopwords.js';
 import { analyze } from './tokenizer.js';
 
 /**
@@ -49,7 +48,6 @@ const WORK_NAMES = [
   'curriculum',
   'syllabus',
   'programme',
-  'program',
   'material',
   'documentation',
   'docs',
@@ -61,6 +59,7 @@ const WORK_NAMES = [
 const WORK_NAME_SET: ReadonlySet<string> = new Set(WORK_NAMES);
 const WORK = `(?:${WORK_NAMES.join('|')})`;
 const POINTS_AT_THE_WORK = new Set(['this', 'the', 'your']);
+const WHOLE = new Set(['whole', 'entire', 'full']);
 
 /**
  * True when lower-case `words` name the work ("this book", "the courses", "your guide"), as the
@@ -69,7 +68,9 @@ const POINTS_AT_THE_WORK = new Set(['this', 'the', 'your']);
 export function namesTheWork(words: readonly string[]): boolean {
   for (let i = 1; i < words.length; i += 1) {
     const word = words[i]!;
-    if (!POINTS_AT_THE_WORK.has(words[i - 1]!)) continue;
+    // "the whole textbook": one of these may stand between.
+    const before = WHOLE.has(words[i - 1]!) && i > 1 ? words[i - 2]! : words[i - 1]!;
+    if (!POINTS_AT_THE_WORK.has(before)) continue;
     if (WORK_NAME_SET.has(word) || (word.endsWith('s') && WORK_NAME_SET.has(word.slice(0, -1))))
       return true;
   }
@@ -84,12 +85,31 @@ const ABOUT_THE_WORK = new RegExp(
     String.raw`\bwho\s+(?:is|was|'s)\s+(?:this|the)\s+${WORK}\s+(?:\w+\s+)?for\b`,
     String.raw`\b(?:this|the)\s+(?:whole|entire|full)\s+${WORK}\b`,
     String.raw`\bwhat\s+(?:is|'s)\s+(?:this|the)\s+${WORK}\s+about\b`,
-    String.raw`\bwhat\s+(?:will|would|does|is)\s+(?:it|this|this\s+${WORK})\s+(?:going\s+to\s+)?teach\b`,
+    // "What will it teach me?", not "What will this course teach me about ROS 2 topics?".
+    String.raw`\bwhat\s+(?:will|would|does|is)\s+(?:it|this|this\s+${WORK})\s+(?:going\s+to\s+)?teach(?:\s+(?:me|us|you))?\s*[?.!]*$`,
   ].join('|'),
 );
 
 /** The work named as such: "this book", "the course", "your guide". */
-const NAMES_THE_WORK = new RegExp(String.raw`\b(?:this|the|your)\s+${WORK}s?\b`);
+const NAMES_THE_WORK = new RegExp(
+  String.raw`\b(?:this|the|your)\s+(?:(?:whole|entire|full)\s+)?${WORK}s?\b`,
+);
+
+const THE_WORK_NAMED = new RegExp(
+  String.raw`\b(?:this|that|the|your)\s+(?:(?:whole|entire|full)\s+)?${WORK}s?\b`,
+  'gi',
+);
+
+/**
+ * `text` without the names of the work ("this guide", "the whole course"): "this" there points at
+ * the work, not back at what was asked before.
+ *
+ * @example
+ * withoutTheWork('and what does this guide cover'); // 'and what does   cover'
+ */
+export function withoutTheWork(text: string): string {
+  return text.replace(THE_WORK_NAMED, ' ');
+}
 
 /**
  * Words a question about the work itself is made of besides the work's name: what it covers, for
@@ -103,7 +123,9 @@ const WORK_QUESTION_WORDS: ReadonlySet<string> = new Set(
     hours take takes need needs install buy require required prerequisites start begin pitch
     summary overview structure structured organised organized parts chapters topics subjects content
     contents include includes focus goal goals purpose broadly main idea read finish complete
-    whole entire full one line short run runs open opened going overall`,
+    whole entire full one line short open opened going overall many much time wrote author authors
+    intended target big picture point hard difficult level assume assumes say says said mention
+    mentions discuss discusses talk talks just`,
   ),
 );
 
@@ -118,7 +140,7 @@ export function isWorkQuestionStem(stem: string): boolean {
  * course cover?"). Such a question has no subject of its own for an answer to name.
  */
 export function asksOnlyAboutTheWork(query: string): boolean {
-  const lower = query.toLowerCase();
+  const lower = withoutAskingManner(query).toLowerCase();
   if (!NAMES_THE_WORK.test(lower)) return false;
   return analyze(lower, QUERY_STOPWORDS).every((word) => WORK_QUESTION_WORDS.has(word));
 }
@@ -149,17 +171,15 @@ export function workQuestionTerms(query: string): string[] {
  * book cover?", "How long is the course?"), `'also'` when it says so in a phrase and names topics
  * too ("Can I follow along without a robot or a GPU?"), undefined when it asks about a topic in
  * the work. "What does the book say about sensor fusion?" names the book but asks about sensor
- * fusion: the work's name only counts when every other word the index knows is one such a
- * question is made of ({@link WORK_QUESTION_WORDS}).
+ * fusion: the work's name only counts when every other word is one such a question is made of
+ * ({@link WORK_QUESTION_WORDS}).
  */
-export function askingAboutTheWork(
-  query: string,
-  index: LexicalIndex,
-): 'only' | 'also' | undefined {
-  const lower = query.toLowerCase();
+export function askingAboutTheWork(query: string): 'only' | 'also' | undefined {
+  // "Quick one: how long is the course?": how the answer should be put is no part of the ask.
+  const lower = withoutAskingManner(query).toLowerCase();
   const phrase = ABOUT_THE_WORK.test(lower);
   if (!phrase && !NAMES_THE_WORK.test(lower)) return undefined;
   const words = analyze(lower, QUERY_STOPWORDS);
-  if (words.every((word) => WORK_QUESTION_WORDS.has(word) || index.df(word) === 0)) return 'only';
+  if (words.every((word) => WORK_QUESTION_WORDS.has(word))) return 'only';
   return phrase ? 'also' : undefined;
 }

@@ -287,7 +287,7 @@ export function createRanker(
         const bonus = bonusList(defined.bonuses(terms, index, mask));
         if (bonus) lists.push(bonus);
       }
-      const aboutTheWork = frontMatter.length > 0 ? askingAboutTheWork(query, index) : undefined;
+      const aboutTheWork = frontMatter.length > 0 ? askingAboutTheWork(query) : undefined;
       if (aboutTheWork) {
         const factor =
           aboutTheWork === 'only'

@@ -19,6 +19,11 @@ describe('withoutAskingManner: how the answer should be put is not what is asked
     expect(withoutAskingManner('tldr - what is dead reckoning')).toBe('what is dead reckoning');
     expect(withoutAskingManner('ELI5: how does a gimbal work?')).toBe('how does a gimbal work?');
     expect(withoutAskingManner('Quick one: PWM = ?')).toBe('PWM = ?');
+    // "TL;DR" and "ELI5" with any separator or none (found by an outside review).
+    expect(withoutAskingManner('TL;DR what is a gimbal')).toBe('what is a gimbal');
+    expect(withoutAskingManner('TL;DR. What is a gimbal?')).toBe('What is a gimbal?');
+    expect(withoutAskingManner('tl;dr \u2014 what is a gimbal?')).toBe('what is a gimbal?');
+    expect(withoutAskingManner('tldrs are long')).toBe('tldrs are long');
     // Only as an opener closed by a colon, comma or dash: "quick ones" are something asked about.
     expect(withoutAskingManner('Quick ones: are they safe?')).toBe('Quick ones: are they safe?');
   });

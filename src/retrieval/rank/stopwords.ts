@@ -37,13 +37,15 @@ const ASKING_MANNER =
 // Openers that ask for a short or simple answer ("TL;DR: what's a spherical wrist?", "ELI5: …",
 // "Quick one: ATE = ?"): only at the start, before a colon or a dash.
 const BRIEF_OPENER = /tl\s*;?\s*dr|eli5|quick\s+(?:one|question|q)|real\s+quick/;
+// "TL;DR" and "ELI5" say so whatever follows them ("TL;DR what's a costmap", "TL;DR. What is…").
+const BRIEF_TOKEN = /tl\s*;?\s*dr|eli5/;
 // The phrase closing the question. It goes with the separators before it (`[\s,;:-]*`), found
 // by stepping back from the phrase: written into the expression, that leading run made it try a
 // match at every character of every question (4x the time, on every route and every search).
 const MANNER_AT_END = new RegExp(`\\b${ASKING_MANNER.source}(?=\\s*[?.!]*\\s*$)`, 'i');
 const SEPARATOR = /[\s,;:-]/;
 const MANNER_AT_START = new RegExp(
-  `^\\s*(?:${ASKING_MANNER.source}|${BRIEF_OPENER.source})\\s*[,:;-]\\s*`,
+  `^\\s*(?:(?:${ASKING_MANNER.source}|${BRIEF_OPENER.source})\\s*[,:;\\-\u2013\u2014]|(?:${BRIEF_TOKEN.source})\\b\\.?)\\s*`,
   'i',
 );
 

@@ -22,6 +22,15 @@ describe('decideQuery', () => {
       secondaryAgents: ['book'],
       secondaryAsks: { book: 'how long is the course' },
     });
+    // The primary answers the rest of the question, not the ask given away (an outside review
+    // found "who is this book for" answered in place of the definition).
+    expect(decide('What does revolute mean, and how long is the course?').result.primaryAsk).toBe(
+      'What does revolute mean',
+    );
+    // "this guide" names the work: it points back at nothing asked before.
+    expect(
+      decide('What does revolute mean, and what does this guide cover?').result.secondaryAsks,
+    ).toEqual({ book: 'what does this guide cover' });
     // A later ask the book does not cover is not one: the fallback says so for the whole question.
     expect(
       decide('What does revolute mean, and what is the capital of Peru?').result.secondaryAgents,

@@ -1,4 +1,4 @@
-import { namesTheWork, withoutAskingManner } from '../../retrieval/index.js';
+import { namesTheWork, withoutAskingManner, withoutTheWork } from '../../retrieval/index.js';
 import { pointsBack, splitClauses, type Clause } from '../clauses.js';
 import { detectIntentCues, isBareTerm, type IntentCue } from '../intent-cues.js';
 import { textWords } from '../query-text.js';
@@ -156,7 +156,8 @@ function laterAsk(
   if (
     !mayLookBack ||
     subject.length === 0 ||
-    !pointsBack(ask.text) ||
+    // "…, and what does this guide cover?": "this" names the work, not what was asked before.
+    !pointsBack(withoutTheWork(ask.text)) ||
     ANOTHER_ONE.test(ask.text) ||
     namesOwnSubject(decision)
   )
@@ -246,6 +247,8 @@ function decideRead(model: RoutingModel, typed: string, settings: PhaseSettings)
   );
   const secondary: string[] = [];
   const secondaryAsks: Record<string, string> = {};
+  // The asks a secondary agent answers: the primary answers the rest of the question.
+  const answeredElsewhere = new Set<Clause>();
   for (const { ask, asked, decision, pointedBack } of parts.slice(1)) {
     const agent = decision.result.primaryAgent;
     // "…, and how long is the course?", "Also, who wrote this book?": a later ask about the work
@@ -258,6 +261,7 @@ function decideRead(model: RoutingModel, typed: string, settings: PhaseSettings)
     ) {
       secondary.push(agent);
       secondaryAsks[agent] = asked;
+      answeredElsewhere.add(ask);
       continue;
     }
     if (
@@ -274,8 +278,13 @@ function decideRead(model: RoutingModel, typed: string, settings: PhaseSettings)
     ) {
       secondary.push(agent);
       secondaryAsks[agent] = asked;
+      answeredElsewhere.add(ask);
     }
   }
+  const primaryAsk = clauses
+    .filter((clause) => !answeredElsewhere.has(clause))
+    .map((clause) => clause.text)
+    .join('. ');
   const clauseRoutes: ClauseRoute[] = parts.map(({ ask, decision, withSubjectBefore }) => ({
     text: ask.text,
     agent: decision.result.primaryAgent,
@@ -298,7 +307,7 @@ function decideRead(model: RoutingModel, typed: string, settings: PhaseSettings)
       ...head.result,
       secondaryAgents: secondary,
       isMultiDomain: secondary.length > 0,
-      ...(secondary.length > 0 ? { secondaryAsks } : {}),
+      ...(secondary.length > 0 ? { secondaryAsks, primaryAsk } : {}),
       routingReason: reason,
       ...(readAs.length > 0 ? { readAs } : {}),
     },
