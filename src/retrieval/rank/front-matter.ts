@@ -90,15 +90,12 @@ const ABOUT_THE_WORK = new RegExp(
   ].join('|'),
 );
 
-/** The work named as such: "this book", "the course", "your guide". */
-const NAMES_THE_WORK = new RegExp(
-  String.raw`\b(?:this|the|your)\s+(?:(?:whole|entire|full)\s+)?${WORK}s?\b`,
-);
-
-const THE_WORK_NAMED = new RegExp(
-  String.raw`\b(?:this|that|the|your)\s+(?:(?:whole|entire|full)\s+)?${WORK}s?\b`,
-  'gi',
-);
+/** The work named with a pointer to it: "this book", "the whole course", "your guide". */
+const workNamedBy = (pointers: string) =>
+  String.raw`\b(?:${pointers})\s+(?:(?:whole|entire|full)\s+)?${WORK}s?\b`;
+const NAMES_THE_WORK = new RegExp(workNamedBy('this|the|your'));
+// "that guide" too, when the work's names are taken out of a later ask.
+const THE_WORK_NAMED = new RegExp(workNamedBy('this|that|the|your'), 'gi');
 
 /**
  * `text` without the names of the work ("this guide", "the whole course"): "this" there points at
@@ -141,8 +138,12 @@ export function isWorkQuestionStem(stem: string): boolean {
  */
 export function asksOnlyAboutTheWork(query: string): boolean {
   const lower = withoutAskingManner(query).toLowerCase();
-  if (!NAMES_THE_WORK.test(lower)) return false;
-  return analyze(lower, QUERY_STOPWORDS).every((word) => WORK_QUESTION_WORDS.has(word));
+  return NAMES_THE_WORK.test(lower) && madeOfWorkWords(lower);
+}
+
+/** True when every word of lower-case `text` but its asking words is one about the work. */
+function madeOfWorkWords(text: string): boolean {
+  return analyze(text, QUERY_STOPWORDS).every((word) => WORK_QUESTION_WORDS.has(word));
 }
 
 // "Who is this book for?", "Who is the course aimed at?": the opening page answers with the
@@ -179,7 +180,6 @@ export function askingAboutTheWork(query: string): 'only' | 'also' | undefined {
   const lower = withoutAskingManner(query).toLowerCase();
   const phrase = ABOUT_THE_WORK.test(lower);
   if (!phrase && !NAMES_THE_WORK.test(lower)) return undefined;
-  const words = analyze(lower, QUERY_STOPWORDS);
-  if (words.every((word) => WORK_QUESTION_WORDS.has(word))) return 'only';
+  if (madeOfWorkWords(lower)) return 'only';
   return phrase ? 'also' : undefined;
 }

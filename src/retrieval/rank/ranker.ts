@@ -171,17 +171,19 @@ export function normaliseScore(raw: number, maxAttainable: number): number {
   return Math.round((Math.min(1, 1 - Math.exp(-2.2 * share)) / (1 - Math.exp(-2.2))) * 1e4) / 1e4;
 }
 
-/** The best score a chunk could reach for `terms`: every term matched and saturated. */
-export function maxAttainableScore(terms: Map<string, number>, index: LexicalIndex): number {
+/**
+ * The best score a chunk could reach for `terms`: every term matched and saturated. With `held`,
+ * over the terms the index holds only (what a chunk of this index can really reach).
+ */
+export function maxAttainableScore(
+  terms: Map<string, number>,
+  index: LexicalIndex,
+  held = false,
+): number {
   let max = 0;
-  for (const [term, weight] of terms) max += weight * index.idf(term);
-  return max;
-}
-
-/** {@link maxAttainableScore} over the terms the index holds: the best score a chunk can reach. */
-function knownAttainableScore(terms: Map<string, number>, index: LexicalIndex): number {
-  let max = 0;
-  for (const [term, weight] of terms) if (index.df(term) > 0) max += weight * index.idf(term);
+  for (const [term, weight] of terms) {
+    if (!held || index.df(term) > 0) max += weight * index.idf(term);
+  }
   return max;
 }
 
@@ -292,7 +294,7 @@ export function createRanker(
         const factor =
           aboutTheWork === 'only'
             ? maxAttainable
-            : FRONT_MATTER_SHARE * knownAttainableScore(terms, index);
+            : FRONT_MATTER_SHARE * maxAttainableScore(terms, index, true);
         lists.push({ docs: frontMatter, weights: frontMatterWeights, factor, own: true });
       }
       return topScoring(lists, limit, scratch, mask).map(({ doc, own, total }) => ({
