@@ -169,6 +169,19 @@ describe('the vocabulary technique in the ranker', () => {
       repairs: [],
     });
   });
+  it('leaves an opener saying how to answer as typed ("TL;DR:" is no initialism of the book)', () => {
+    const drones = prepareDocument(
+      'drones.md',
+      '# Drones\n\n## Navigation\n\n- **Dead Reckoning**: estimating position from speed and heading.\n',
+    ).chunks;
+    const ranker = createRanker(drones);
+    // The book's initialism is still read elsewhere in the question.
+    expect(ranker.readQuery?.('how accurate is DR?').repairs).not.toEqual([]);
+    expect(ranker.readQuery?.('TL;DR: how accurate is it?')).toEqual({
+      text: 'TL;DR: how accurate is it?',
+      repairs: [],
+    });
+  });
 });
 
 describe('oneEditApart and spellingVariant', () => {

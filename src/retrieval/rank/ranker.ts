@@ -25,8 +25,12 @@ import {
 import { expandQuestionForms } from './question-forms.js';
 import { askingAboutTheWork, frontMatterChunks } from './front-matter.js';
 import { openWordNet, type WordNet } from './wordnet.js';
-import { createQueryVocabulary, type RepairedQuery } from './query-vocabulary.js';
-import { withoutAskingManner } from './stopwords.js';
+import {
+  createQueryVocabulary,
+  type QueryVocabulary,
+  type RepairedQuery,
+} from './query-vocabulary.js';
+import { askingMannerOpener, withoutAskingManner } from './stopwords.js';
 
 /**
  * The ranking techniques layered over plain BM25; each can be switched off to measure it. The
@@ -279,9 +283,9 @@ export function createRanker(
     chunks,
     techniques,
     toSave: () => ({ index: indexData, acronyms: minedAcronyms(), definitions: definedTerms() }),
-    readQuery: (query) => vocabulary?.repair(query) ?? { text: query, repairs: [] },
+    readQuery: (query) => (vocabulary ? repairedAfterOpener(vocabulary, query) : unrepaired(query)),
     rank(asked, { limit = 5, mask } = {}) {
-      const query = vocabulary ? vocabulary.repair(asked).text : asked;
+      const query = vocabulary ? repairedAfterOpener(vocabulary, asked).text : asked;
       const { terms, expansions } = expandQuery(query, index, techniques, sources);
       const maxAttainable = maxAttainableScore(terms, index);
       const lists = [...scoredLists(index, terms, true), ...scoredLists(index, expansions, false)];
@@ -305,6 +309,20 @@ export function createRanker(
       }));
     },
   };
+}
+
+const unrepaired = (query: string): RepairedQuery => ({ text: query, repairs: [] });
+
+/**
+ * `query` in the book's spelling, all but how it opens by saying how the answer should be put:
+ * "TL;DR: what is a costmap?" is no "TL;domain randomization" (an outside try found routing then
+ * matching a module keyword on it).
+ */
+function repairedAfterOpener(vocabulary: QueryVocabulary, query: string): RepairedQuery {
+  const opener = askingMannerOpener(query);
+  if (opener === 0) return vocabulary.repair(query);
+  const rest = vocabulary.repair(query.slice(opener));
+  return { text: query.slice(0, opener) + rest.text, repairs: rest.repairs };
 }
 
 /**

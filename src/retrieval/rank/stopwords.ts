@@ -89,6 +89,17 @@ function withoutMannerAtEnd(text: string): string {
 }
 
 /**
+ * How many characters of `query` open it with how the answer should be put ("TL;DR: ",
+ * "In simple terms, "), separators included; 0 when none does.
+ *
+ * @example
+ * askingMannerOpener('TL;DR: what is a costmap?'); // 7
+ */
+export function askingMannerOpener(query: string): number {
+  return MANNER_AT_START.exec(query)?.[0].length ?? 0;
+}
+
+/**
  * `query` without the phrase that says how the answer should be put ({@link ASKING_MANNER}), so
  * its words ("plain", "words", "sentence") do not outweigh the subject in the ranking.
  *
