@@ -16,6 +16,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    globalSetup: ['src/test/temp-root.ts'],
     maxWorkers: MAX_TEST_FILES_AT_ONCE,
   },
 });

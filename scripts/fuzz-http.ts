@@ -13,7 +13,7 @@
 // --hostile-model that server's model is a fake OpenAI server answering each call at random as a
 // malicious or broken model would (src/test/hostile-model.ts): the answers, research and coding
 // runs then go through tool calls, loops and model failures, not only extractive answers.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -124,11 +124,16 @@ function sendRaw(base: URL, raw: string): Promise<string> {
 async function main(): Promise<number> {
   let server: ServeProcess | undefined;
   let model: FakeOpenAI | undefined;
-  // Stop the server whatever happens to the fuzzer, so no process is left behind.
-  process.once('exit', () => server?.child.kill('SIGKILL'));
+  let dir: string | undefined;
+  // Stop the server and remove its data folder whatever happens to the fuzzer, so nothing is left
+  // behind (each run's folder holds a PGlite store of about 80 MB).
+  process.once('exit', () => {
+    server?.child.kill('SIGKILL');
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
   let url = values.url;
   if (!url) {
-    const dir = mkdtempSync(join(tmpdir(), 'cohort-fuzz-'));
+    dir = mkdtempSync(join(tmpdir(), 'cohort-fuzz-'));
     const random = seededRandom(Number(values.seed));
     model = values['hostile-model']
       ? await startFakeOpenAI({ chat: () => hostileChatReply(random) })

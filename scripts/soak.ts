@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -24,7 +24,10 @@ const env = (extra: Record<string, string>) => {
   }
   return { ...base, COHORT_LOG_LEVEL: 'warn', ...extra };
 };
-const folder = () => mkdtempSync(join(tmpdir(), 'cohort-soak-'));
+// Every folder of a soak run lives under one, removed when the run ends however it ends.
+const soakRoot = mkdtempSync(join(tmpdir(), 'cohort-soak-'));
+process.once('exit', () => rmSync(soakRoot, { recursive: true, force: true }));
+const folder = () => mkdtempSync(join(soakRoot, 'run-'));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function serve(extra: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
