@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import type { Logger } from '../telemetry/index.js';
-import { logRequest, REQUEST_ID_HEADER, requestIdFor } from './request-context.js';
+import { logRequestWithId, REQUEST_ID_HEADER, requestIdFor } from './request-context.js';
 import type { ServerEnv } from './server-env.js';
 
 /** The path of the health probe. */
@@ -67,7 +67,8 @@ export function withFastProbe(fetch: AppFetch, options: FastProbeOptions): AppFe
       status: answer.status,
       headers: { 'content-type': 'application/json', [REQUEST_ID_HEADER]: requestId },
     });
-    logRequest(options.logger.child({ request_id: requestId }), {
+    logRequestWithId(options.logger, {
+      request_id: requestId,
       method: 'GET',
       path,
       status: answer.status,

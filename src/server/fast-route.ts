@@ -3,7 +3,7 @@ import { findDuplicateKey, plainQuery, type RouteResult } from '../schema/index.
 import type { Logger } from '../telemetry/index.js';
 import type { RequestSource } from './host-guard.js';
 import { bodyEncodingProblem, JSON_CONTENT_TYPE, utf8Text } from './read-body.js';
-import { logRequest, REQUEST_ID_HEADER, requestIdFor } from './request-context.js';
+import { logRequestWithId, REQUEST_ID_HEADER, requestIdFor } from './request-context.js';
 
 /** The path of the routing endpoint. */
 export const ROUTE_PATH = '/route';
@@ -179,7 +179,8 @@ export function withFastRoute(listener: NodeListener, options: FastRouteOptions)
         'content-length': Buffer.byteLength(decision),
       });
       outgoing.end(decision);
-      logRequest(options.logger.child({ request_id: requestId }), {
+      logRequestWithId(options.logger, {
+        request_id: requestId,
         method: 'POST',
         path: ROUTE_PATH,
         status: 200,

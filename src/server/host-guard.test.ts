@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore, openPgliteDb, type Store } from '../store/index.js';
 import { createTestAssistant, testWebAssets } from '../test/test-assistant.js';
 import { createServer, type ServerOptions } from './create-server.js';
-import { isLoopbackHost } from './host-guard.js';
+import { isLoopbackHost, requestGuard } from './host-guard.js';
 import { startServer, type RunningServer } from './start-server.js';
 import { errorOf } from '../test/api-error-of.js';
 
@@ -91,6 +91,15 @@ describe('the Host check of a server on a loopback address', () => {
   it('does not check Host on a server listening on every address (use an API key there)', async () => {
     const app = serve({ server: { host: '0.0.0.0' } });
     expect((await call(app, 'POST', '/route', { host: 'cohort.example.org' })).status).toBe(200);
+  });
+
+  it('judges each Host on its own when Hosts alternate (the last one is kept)', () => {
+    const guard = requestGuard({ listenHost: '127.0.0.1', allowedHosts: [], corsOrigins: [] });
+    const source = (host: string) => ({ method: 'POST', path: '/route', host, origin: undefined });
+    for (const host of ['127.0.0.1:8787', 'evil.example:8787', 'evil.example:8787', 'localhost'])
+      expect(guard(source(host))?.code, host).toBe(
+        host.startsWith('evil') ? 'host_not_allowed' : undefined,
+      );
   });
 
   it('knows the loopback addresses', () => {

@@ -2,8 +2,13 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../telemetry/index.js';
-import { REQUEST_ID_HEADER, requestContext } from './request-context.js';
+import { createLogger, silentLogger } from '../telemetry/index.js';
+import {
+  logRequest,
+  logRequestWithId,
+  REQUEST_ID_HEADER,
+  requestContext,
+} from './request-context.js';
 import type { ServerEnv } from './server-env.js';
 
 function app() {
@@ -56,5 +61,21 @@ describe('requestContext', () => {
     } finally {
       await new Promise((closed) => server.close(closed));
     }
+  });
+});
+
+describe('logRequestWithId', () => {
+  it("writes the line logRequest writes on the request's child logger, key for key", () => {
+    const lines: string[] = [];
+    const logger = createLogger({
+      level: 'info',
+      write: (line) => lines.push(line.replace(/"time":"[^"]*"/, '"time":""')),
+      fields: { service: 'cohort', path: '/ignored' },
+    });
+    const line = { method: 'POST', path: '/route', status: 200, ms: 3 };
+    logRequest(logger.child({ request_id: 'trace-7' }), line);
+    logRequestWithId(logger, { request_id: 'trace-7', ...line });
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toBe(lines[0]);
   });
 });

@@ -34,6 +34,22 @@ export function logRequest(
 }
 
 /**
+ * Logs the `request` line of a request that has no logger of its own, its id among the line's
+ * fields: the same line as {@link logRequest} on a child logger carrying `request_id` (the id
+ * after the logger's own fields, then the rest), without making that child (five closures and two
+ * objects) for one line that the default level does not even write. The fast paths log so.
+ *
+ * @example
+ * logRequestWithId(logger, { request_id: id, method: 'GET', path: '/healthz', status: 200, ms: 0 });
+ */
+export function logRequestWithId(
+  log: Logger,
+  line: { request_id: string; method: string; path: string; status: number; ms: number },
+): void {
+  log.info('request', line);
+}
+
+/**
  * Gives each request an id (the caller's `x-request-id` when safe, else a new UUID), returns it in
  * the response header, and logs one `request` line with method, path, status and duration.
  *
