@@ -101,6 +101,47 @@ describe('off-topic questions sent to the fallback agent', () => {
     expect(reply.answer).not.toContain('approximate US dollars');
   });
 
+  it('quotes no passage that names a subject word but not a name the book does not cover', async () => {
+    // "What's the weather in Oslo?" was answered with the book's simulated weather.
+    const WEATHER = chunk('weather', 'Weather Simulation: rain, fog and snow in the scene.', 0.42);
+    const setup = offTopic("What's the weather in Oslo?", [WEATHER]);
+    setup.route = {
+      ...setup.route,
+      offTopic: { subject: ['weather', 'oslo'], uncovered: ['oslo'] },
+    };
+    const reply = await ask(setup);
+    expect(reply.answer.startsWith(ANSWER_MESSAGES.notCovered(['oslo']))).toBe(true);
+    expect(reply.citations).toEqual([]);
+    // Names are read from capitals: in lower case "oslo" might be the book's subject in other
+    // words, and one subject word the passage names is enough, as before.
+    setup.query = "what's the weather in oslo?";
+    expect((await ask(setup)).answer).toContain('Weather Simulation');
+  });
+
+  it('says the book does not cover a later ask given to the default agent, and answers the rest', async () => {
+    const setup = offTopic(
+      'How much memory does the Jetson have, and what is the capital of Peru?',
+      [...PASSAGES.hardware!],
+    );
+    setup.registry = new AgentRegistry([
+      agent('book', { fallback: true }),
+      agent('hardware', { retrievalDomain: 'hardware' }),
+    ]);
+    const { offTopic: _whole, ...rest } = setup.route;
+    setup.route = {
+      ...rest,
+      primaryAgent: 'hardware',
+      secondaryAgents: ['book'],
+      isMultiDomain: true,
+      secondaryAsks: { book: 'what is the capital of Peru' },
+      primaryAsk: 'How much memory does the Jetson have',
+      secondaryOffTopic: { book: { subject: ['capital', 'peru'], uncovered: ['capital', 'peru'] } },
+    };
+    const reply = await ask(setup);
+    expect(reply.answer).toContain(ANSWER_MESSAGES.notCovered(['capital', 'peru']));
+    expect(reply.answer).toContain('8 GB of memory');
+  });
+
   it('leaves a multi-part answer alone: its later asks have subjects of their own', async () => {
     const setup = offTopic("What's the price of gold today, and what do prices mean here?", [
       PRICES,

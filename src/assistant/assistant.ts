@@ -371,9 +371,14 @@ export function createAssistant(options: AssistantOptions): Assistant {
       // of "What is a costmap, and how long is the course?"), the primary the rest.
       const contextOf = (name: string) => {
         const own = name === route.primaryAgent ? route.primaryAsk : route.secondaryAsks?.[name];
+        const offTopic = name === route.primaryAgent ? undefined : route.secondaryOffTopic?.[name];
         return own === undefined
           ? context
-          : { ...context, standaloneQuery: questionAsRead(own, route.readAs) };
+          : {
+              ...context,
+              standaloneQuery: questionAsRead(own, route.readAs),
+              ...(offTopic ? { offTopic } : {}),
+            };
       };
       const run = async (agent: (typeof agents)[number]) => {
         const traced = agentDeps(deps, root, agent.name);

@@ -52,7 +52,8 @@ export function answerBody(response: AgentResponse): string {
 /**
  * The extractive multi-domain synthesis (spec R5): each agent's answer under its name, with the
  * citations merged, renumbered and de-duplicated, and one Sources footer. A sentence an earlier
- * agent already quoted is not repeated; an agent left with nothing new is not shown. When every
+ * agent already quoted is not repeated; an agent left with nothing new is not shown, except to say
+ * the book does not cover what it was asked. When every
  * part failed ({@link answerFailure}), the first part, failure and all, is the result.
  *
  * @example
@@ -84,6 +85,11 @@ export function mergeResponses(
   const sections = bodies.map(({ part, body }) =>
     bodies.length > 1 ? `**${part.agentName}**\n\n${body}` : body,
   );
+  // An ask the book does not cover is said so after the answers ("…, and what is the capital of
+  // Peru?"): dropped like a part that found nothing, it left the user guessing.
+  for (const part of parts)
+    if (!kept.includes(part) && Array.isArray(part.metadata.uncovered))
+      sections.push(answerBody(part));
   // Only passages still quoted are cited, numbered again in order of first use.
   const used = citationMarkers(sections.join('\n\n'));
   const order = new Map(used.map((n, i) => [n, i + 1]));

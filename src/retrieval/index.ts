@@ -62,6 +62,7 @@ export {
   type VocabularyRepair,
 } from './rank/query-vocabulary.js';
 export { QUERY_STOPWORDS, STOPWORDS, withoutAskingManner } from './rank/stopwords.js';
+export { namesWritten } from './rank/names-written.js';
 export {
   asksOnlyAboutTheWork,
   isWorkQuestionStem,

@@ -295,6 +295,7 @@ export function arbitrate(
     result.secondaryAgents = [];
     delete result.secondaryAsks;
     delete result.primaryAsk;
+    delete result.secondaryOffTopic;
     result.isMultiDomain = false;
   }
   // The off-topic subject is the fallback's reason to quote nothing; a specialist answers.

@@ -4,6 +4,19 @@ import { splitClauses } from './clauses.js';
 const asks = (query: string) => splitClauses(query).map(({ text, ask }) => [text, ask]);
 
 describe('splitClauses', () => {
+  it('opens the next ask with a clause that only leads into it ("Also,", "Oh, and")', () => {
+    // Before, "Also" joined the ask before it: "Define VSLAM Also" was routed and answered.
+    expect(splitClauses('Define VSLAM. Also, what are the capstone milestones?')).toEqual([
+      { text: 'Define VSLAM', ask: true },
+      { text: 'Also what are the capstone milestones', ask: true },
+    ]);
+    expect(splitClauses('What is URDF? Also, what GPU do I need?').map((c) => c.text)).toEqual([
+      'What is URDF',
+      'Also what GPU do I need',
+    ]);
+    // A lead-in at the very end leads into nothing and joins nothing.
+    expect(splitClauses('What is a topic? And?').map((c) => c.text)).toEqual(['What is a topic']);
+  });
   it('splits a new ask after a comma and marks both as asking', () => {
     expect(asks('How do URDF joints work, and what does revolute mean?')).toEqual([
       ['How do URDF joints work', true],

@@ -52,6 +52,39 @@ function asksForATerm(asks: boolean, words: TextWords, previous: Clause): boolea
   return word.lemma === undefined || word.nounShare >= MIN_TERM_NOUN_SHARE;
 }
 
+// Words that only lead into the next ask ("Define VSLAM. Also, what are the milestones?"): a
+// clause made of them alone opens the clause after it, not the end of the one before it.
+const LEAD_INS = new Set([
+  'also',
+  'and',
+  'plus',
+  'btw',
+  'oh',
+  'ok',
+  'okay',
+  'so',
+  'then',
+  'lastly',
+  'finally',
+  'additionally',
+  'besides',
+  'moreover',
+  'next',
+  'second',
+  'secondly',
+  'ps',
+  'one',
+  'more',
+  'thing',
+  'by',
+  'the',
+  'way',
+]);
+
+/** True when a clause only leads into the next one ("Also", "Oh, and", "One more thing"). */
+const onlyLeadsIn = (words: TextWords): boolean =>
+  words.words.length > 0 && words.words.every((word) => LEAD_INS.has(word));
+
 /** How much of a word's English use must be as a noun for "What's X?" to ask for a term. */
 const MIN_TERM_NOUN_SHARE = 0.75;
 
@@ -66,10 +99,17 @@ const MIN_TERM_NOUN_SHARE = 0.75;
 export function splitClauses(query: string): Clause[] {
   const clauses: Clause[] = [];
   let start = 0;
+  let leadIn = '';
   const push = (end: number, separator: string) => {
-    const text = query.slice(start, end).trim();
-    if (text === '') return;
+    const own = query.slice(start, end).trim();
+    if (own === '') return;
+    const text = leadIn === '' ? own : `${leadIn} ${own}`;
     const words = textWords(text);
+    if (end < query.length && words.words.length < MIN_CLAUSE_WORDS && onlyLeadsIn(words)) {
+      leadIn = text;
+      return;
+    }
+    leadIn = '';
     const asks =
       separator.includes('?') || (!CONTEXT_OPENING.test(text) && ASKING.test(words.joined));
     const previous = clauses[clauses.length - 1];

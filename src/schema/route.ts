@@ -41,6 +41,12 @@ export const RouteResult = z.object({
    * answer ("What is a topic" of "What is a topic, and who is this book for?").
    */
   primaryAsk: z.string().optional(),
+  /**
+   * A secondary agent asked something the book does not cover ("what's the price of gold today"
+   * of "Which sensors should we buy, and what's the price of gold today?"): the subject check's
+   * verdict on its ask, by agent. That agent says the book does not cover it.
+   */
+  secondaryOffTopic: z.record(z.string(), OffTopicSubject).optional(),
 });
 export type RouteResult = z.infer<typeof RouteResult>;
 

@@ -6,10 +6,11 @@ import { isCohortError } from '../../errors/index.js';
 import {
   analyze,
   asksOnlyAboutTheWork,
+  namesWritten,
   QUERY_STOPWORDS,
   workQuestionTerms,
 } from '../../retrieval/index.js';
-import type { AgentContext, RetrievedChunk } from '../../schema/index.js';
+import type { AgentContext, OffTopicSubject, RetrievedChunk } from '../../schema/index.js';
 import { formatCitations, formatSourcesFooter } from '../../citations/index.js';
 import { cachedPassageSentences } from './passage-sentences.js';
 import { selectSentences } from './select-sentences.js';
@@ -41,14 +42,24 @@ function notCovered(agent: Agent, uncovered: string[], retrieved: number): Gener
   });
 }
 
-/** True when one of the quoted sentences names a word of `subject`. */
+/**
+ * True when the quoted sentences name the question's subject: a word of it, and every name the
+ * book does not cover ("What's the weather in Oslo?" is not answered by the book's sentences on
+ * simulated weather, which name "weather" but not Oslo). Everyday words the router found
+ * uncovered are often the book's subject put in other words, so one subject word is enough for
+ * them.
+ */
 function namesSubject(
-  subject: readonly string[],
+  offTopic: OffTopicSubject,
+  question: string,
   picked: ReadonlyArray<{ text: string }>,
   terms: (text: string) => string[],
 ): boolean {
-  const wanted = new Set(subject.flatMap((word) => terms(word)));
-  return picked.some((sentence) => terms(sentence.text).some((term) => wanted.has(term)));
+  const quoted = new Set(picked.flatMap((sentence) => terms(sentence.text)));
+  const named = (word: string) => terms(word).some((term) => quoted.has(term));
+  const names = namesWritten(question);
+  if (offTopic.uncovered.some((word) => names.has(word) && !named(word))) return false;
+  return offTopic.subject.some(named);
 }
 
 /** Options of the extractive runner. */
@@ -121,6 +132,11 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
             requireSubject: context.offTopic !== undefined,
           })
         : [];
+      // Nothing names the subject the router found outside the book: say which words.
+      if (picked.length === 0 && context.offTopic) {
+        yield* notCovered(agent, context.offTopic.uncovered, chunks.length);
+        return;
+      }
       if (picked.length === 0) {
         yield* uncited(agent, `${ANSWER_MESSAGES.nothingRelevant}\n\n${EXTRACTIVE_NOTICE}`, {
           retrieved: chunks.length,
@@ -129,7 +145,7 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
       }
       // Off-topic: passages that share only the question's form ("price" in "the price of gold")
       // are not an answer unless a quoted sentence names a word of the question's subject.
-      if (context.offTopic && !namesSubject(context.offTopic.subject, picked, terms)) {
+      if (context.offTopic && !namesSubject(context.offTopic, asked, picked, terms)) {
         yield* notCovered(agent, context.offTopic.uncovered, chunks.length);
         return;
       }

@@ -31,10 +31,24 @@ describe('decideQuery', () => {
     expect(
       decide('What does revolute mean, and what does this guide cover?').result.secondaryAsks,
     ).toEqual({ book: 'what does this guide cover' });
-    // A later ask the book does not cover is not one: the fallback says so for the whole question.
+  });
+  it('gives a later ask naming a thing the book does not cover to the default agent', () => {
+    // Before, the ask was dropped: the primary answered the whole question and never said the
+    // book does not cover Peru (an outside review: "a part that finds nothing disappears").
+    const { result } = decide('What does revolute mean, and what is the capital of Peru?');
+    expect(result).toMatchObject({
+      primaryAgent: 'glossary',
+      secondaryAgents: ['book'],
+      secondaryAsks: { book: 'what is the capital of Peru' },
+      primaryAsk: 'What does revolute mean',
+    });
+    // The default agent is told what the book does not cover, to say so for that ask.
+    expect(result.secondaryOffTopic?.book?.uncovered).toEqual(expect.arrayContaining(['peru']));
+    // An ask in words the book does not use about what the ask before it is about is no such
+    // thing ("what should we cut", "what does it involve"): the primary answers it.
     expect(
-      decide('What does revolute mean, and what is the capital of Peru?').result.secondaryAgents,
-    ).toEqual([]);
+      decide('Can two people do the capstone, and what should we cut?').result.secondaryAgents,
+    ).not.toContain('book');
   });
   it('asks a later ask that points back with the subject of the ask before it', () => {
     expect(

@@ -1,5 +1,12 @@
-import { namesTheWork, withoutAskingManner, withoutTheWork } from '../../retrieval/index.js';
+import {
+  namesTheWork,
+  namesWritten,
+  withoutAskingManner,
+  withoutTheWork,
+} from '../../retrieval/index.js';
+import type { OffTopicSubject } from '../../schema/index.js';
 import { pointsBack, splitClauses, type Clause } from '../clauses.js';
+import { englishDictionary } from '../english-dictionary.js';
 import { detectIntentCues, isBareTerm, type IntentCue } from '../intent-cues.js';
 import { textWords } from '../query-text.js';
 import type { KnownForm, RoutingModel } from '../routing-model.js';
@@ -55,6 +62,31 @@ const hasSubject = (decision: Decision) =>
   (decision.result.offTopic?.uncovered.length ?? 0) >= 2 ||
   ((decision.result.offTopic?.uncovered.length ?? 0) === 1 &&
     decision.analyzed.text.words.length >= MIN_WORDS_OF_A_WHOLE_ASK);
+
+/**
+ * True when an ask names a thing the book does not cover: a sports result or market (`certain`),
+ * a name ("what's the weather in Paris"), or two things ("the best pizza topping"); not words it
+ * does not use for what the question before it is about ("what should we cut", "what does it
+ * involve", "give me the gist of the chapter", "what datasets exist for quizzing a model").
+ */
+function namesThingOutside(offTopic: OffTopicSubject, ask: string): boolean {
+  if (offTopic.certain) return true;
+  // "…, and notice faults itself?" goes on with the question before it in a few words.
+  if (pointsBack(ask) || textWords(ask).words.length < MIN_WORDS_OF_A_WHOLE_ASK) return false;
+  const names = namesWritten(ask);
+  if (offTopic.uncovered.some((word) => names.has(word))) return true;
+  const dictionary = englishDictionary();
+  const things = offTopic.uncovered.filter((word) => {
+    const entry = dictionary.lookup(word);
+    return entry.lemma !== undefined && entry.nounShare >= MIN_THING_NOUN_SHARE;
+  });
+  // Every word of its subject outside the book: "the gist of the chapter on controlling
+  // humanoids" is about the book's humanoids.
+  return things.length >= 2 && offTopic.subject.every((word) => offTopic.uncovered.includes(word));
+}
+
+/** How much of a word's English use must be as a noun for it to name a thing. */
+const MIN_THING_NOUN_SHARE = 0.75;
 
 // True when a clause names a subject itself: a specialist keyword that names one, or a term of
 // the book's own ("costmap"); words the book merely uses ("power", "trained") do not.
@@ -247,6 +279,7 @@ function decideRead(model: RoutingModel, typed: string, settings: PhaseSettings)
   );
   const secondary: string[] = [];
   const secondaryAsks: Record<string, string> = {};
+  let secondaryOffTopic: Record<string, OffTopicSubject> | undefined;
   // The asks a secondary agent answers: the primary answers the rest of the question.
   const answeredElsewhere = new Set<Clause>();
   for (const { ask, asked, decision, pointedBack } of parts.slice(1)) {
@@ -261,6 +294,23 @@ function decideRead(model: RoutingModel, typed: string, settings: PhaseSettings)
     ) {
       secondary.push(agent);
       secondaryAsks[agent] = asked;
+      answeredElsewhere.add(ask);
+      continue;
+    }
+    // "…, and what's the price of gold today?": a later ask whose subject the book does not cover
+    // is the default agent's too, which says so for that ask; the primary answers the rest.
+    const offTopic = decision.result.offTopic;
+    if (
+      agent === model.defaultAgent &&
+      agent !== primary &&
+      !secondary.includes(agent) &&
+      decision.result.phase === 'fallback' &&
+      offTopic &&
+      namesThingOutside(offTopic, ask.text)
+    ) {
+      secondary.push(agent);
+      secondaryAsks[agent] = asked;
+      secondaryOffTopic = { [agent]: offTopic };
       answeredElsewhere.add(ask);
       continue;
     }
@@ -308,6 +358,7 @@ function decideRead(model: RoutingModel, typed: string, settings: PhaseSettings)
       secondaryAgents: secondary,
       isMultiDomain: secondary.length > 0,
       ...(secondary.length > 0 ? { secondaryAsks, primaryAsk } : {}),
+      ...(secondaryOffTopic ? { secondaryOffTopic } : {}),
       routingReason: reason,
       ...(readAs.length > 0 ? { readAs } : {}),
     },

@@ -1,0 +1,16 @@
+/**
+ * The words of a question written as names: capitalised where no sentence begins ("the weather
+ * in Oslo", "pizza in New York"), lower-cased. A name the book never uses is a subject the book
+ * does not cover; an everyday word it never uses is often the book's subject in other words.
+ *
+ * @example
+ * namesWritten("What's the weather in Oslo?"); // Set { 'oslo' }
+ */
+export function namesWritten(question: string): Set<string> {
+  const names = new Set<string>();
+  for (const match of question.matchAll(NAME)) names.add(match[0].toLowerCase());
+  return names;
+}
+
+// A capitalised word not at the start of the text or of a sentence ("What", "Also" open one).
+const NAME = /(?<![.?!:;]\s*|^\s*)\b[A-Z][a-z]+\b/g;
