@@ -59,6 +59,17 @@ describe('questionSubject', () => {
     expect(questionSubject('Which GPU should I buy?').form).toBe('other');
   });
 
+  it('reads the specs of a thing as a list about that thing', () => {
+    // "specs" was the subject: no line of a specifications list names it, and "What are the specs
+    // of the Unitree Go2?" answered that the book does not say.
+    expect(questionSubject('What are the specs of the Unitree Go2?')).toEqual({
+      form: 'other',
+      phrase: 'Unitree Go2',
+      head: 'Go2',
+    });
+    expect(questionSubject('What are the specifications of the Jetson Orin?').head).toBe('Orin');
+  });
+
   it('reads a question about the work itself as naming no term', () => {
     expect(questionSubject('Who is this book written for?')).toEqual({ form: 'other' });
     expect(questionSubject('What is the course about?')).toEqual({ form: 'other' });

@@ -68,7 +68,7 @@ const RELATIONAL =
 // the noun, so the subject is what follows "of", and the question asks for the list, not a
 // definition. Plural only: "the principle of least privilege" is a term to define.
 const ASPECT =
-  /^(?:benefits|advantages|disadvantages|drawbacks|pros|cons|limitations|challenges|risks|types|kinds|components|parts|elements|features|characteristics|properties|steps|stages|phases|requirements|applications|examples|goals|principles|causes|effects|strengths|weaknesses|trade-?offs)$/i;
+  /^(?:benefits|advantages|disadvantages|drawbacks|pros|cons|limitations|challenges|risks|types|kinds|components|parts|elements|features|characteristics|properties|specs|specifications|capabilities|dimensions|responsibilities|steps|stages|phases|requirements|applications|examples|goals|principles|causes|effects|strengths|weaknesses|trade-?offs)$/i;
 // "What is covered/needed/…": a passive verb, not a term to define.
 const PASSIVE =
   /^(?:(?:the\s+)?(?:differences?|similarit\w*|best|main|first|next|last)\b|covered|needed|required|included|involved|used|meant|expected|done|taught|given|known|considered|recommended|happening|going on|new|next|left|better|best|worse|wrong|possible)\b/i;

@@ -50,6 +50,22 @@ describe('selectSentences: the answer is about the subject asked', () => {
     expect(selectSentences('What is a gyrocompass?', [SENSORS, DRIFT], options)).toEqual([]);
   });
 
+  it('quotes the prose of a passage whose own heading names the subject', () => {
+    // "What are the capstone milestones?" over a page titled "Capstone: Milestones, Deliverables
+    // and Grading" found no sentence naming milestones, and answered that the book does not say.
+    const page = chunk(
+      'Capstone: Milestones and Grading',
+      'How the capstone is run: teams, phases, deliverables and the final demo.',
+      0.8,
+    );
+    expect(selectSentences('What are the capstone milestones?', [page], options)[0]?.text).toBe(
+      'How the capstone is run: teams, phases, deliverables and the final demo.',
+    );
+    // A heading higher up spans a whole chapter: its prose names its own subject.
+    const deeper = { ...page, section: 'Capstone: Milestones and Grading > Team rules' };
+    expect(selectSentences('What are the capstone milestones?', [deeper], options)).toEqual([]);
+  });
+
   it('matches a subject written as one word or two', () => {
     const grid = chunk('Planning', 'A costmap is a grid of traversal costs around the robot.', 0.7);
     expect(selectSentences('What is a cost map?', [grid], options)[0]?.text).toContain('costmap');

@@ -234,6 +234,13 @@ function subjectRequired(
   return test.names(text, new Set(terms(text)));
 }
 
+/** The last heading of a section path ("Robot options > G1 or H1?" → "G1 or H1?"). */
+function lastHeading(section: string | undefined): string {
+  const path = section ?? '';
+  const at = path.lastIndexOf(' > ');
+  return at < 0 ? path : path.slice(at + 3);
+}
+
 /** The answer style a question asks for: its own form first, then the agent's style. */
 function effectiveStyle(subject: QuestionSubject, style: AnswerStyle): AnswerStyle {
   if (subject.form === 'definition') return 'definition';
@@ -298,13 +305,20 @@ export function selectSentences(
         .split(' > ')
         .slice(-2)
         .some((heading) => test.names(heading, new Set(options.terms(heading))));
+    // A passage's own heading that names the subject ("Capstone: Milestones, Deliverables and
+    // Grading" for "What are the capstone milestones?") makes its prose about it too.
+    const ownHeadingNames =
+      test !== undefined &&
+      headingNames &&
+      test.names(lastHeading(chunk.section), new Set(options.terms(lastHeading(chunk.section))));
     // So is a list introduced by a sentence that names it ("This book is structured as follows:").
     let intro: ReadonlySet<string> | undefined;
     for (const sentence of sentencesOf(chunk.text)) {
       const terms = sentence.terms;
       if (terms.size === 0) continue;
       const ownNames = test ? test.names(sentence.text, terms) : true;
-      const names = ownNames || (sentence.listItem && (headingNames || intro !== undefined));
+      const names =
+        ownNames || (sentence.listItem ? headingNames || intro !== undefined : ownHeadingNames);
       const introTerms = sentence.listItem ? intro : undefined;
       if (!sentence.listItem) intro = ownNames && sentence.text.endsWith(':') ? terms : undefined;
       if (!names && required) continue;

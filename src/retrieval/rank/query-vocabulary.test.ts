@@ -23,6 +23,8 @@ const chunks = prepareDocument(
     '## Mid-season Inspection',
     'Check brood pattern, stores and signs of varroa in a mid-season inspection.',
     '## Smoker Workstation',
+    '## Smoker Setup',
+    'Light the fuel first, then the setup is done in a minute.',
     'A workstation beside the hive keeps the smoker, hive tool and fuel together.',
     '## Hive Optimization',
     'Optimization of hive layout improves the colony behavior through the continuous flow of nectar.',
@@ -60,6 +62,14 @@ describe('createQueryVocabulary', () => {
       'where does the smoker workstation go',
     );
     expect(repair('a smoker work-station?').repairs).toEqual([['work-station', 'workstation']]);
+  });
+
+  it("closes up a phrasal verb the book writes as one word ('set up' → setup)", () => {
+    // Both words are the book's, so nothing was read: "How do I set up the smoker?" missed the
+    // "Smoker Setup" heading.
+    expect(repair('how do I set up the smoker').text).toBe('how do I setup the smoker');
+    // Two words of the book that are no phrasal verb stay apart.
+    expect(repair('split strong colonies').repairs).toEqual([]);
   });
 
   it('corrects typos one edit from a book word when English does not know them', () => {

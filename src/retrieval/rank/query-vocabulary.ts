@@ -79,6 +79,11 @@ const SUBJECT_STARTS = new Set(
 /** "dose" typed right after a question word: a slip when the next word starts a subject. */
 const slipCandidate = (words: readonly Word[], i: number): boolean =>
   SLIPS.has(words[i]!.text) && QUESTION_WORDS.has(words[i - 1]?.text ?? '');
+
+// The particles of phrasal verbs whose noun the book writes closed up ("set up" / "setup",
+// "shut down" / "shutdown", "roll out" / "rollout"): the verb and its particle are both words the
+// book uses, but its headings name the thing in the closed form ("Installation and Setup").
+const PARTICLES = new Set(['up', 'down', 'out', 'off']);
 /**
  * The word meant by the slip at `i`, when the word after it starts a subject: a pronoun, an
  * article or a possessive, a name the query writes with a capital (while the slip is in lower
@@ -298,7 +303,7 @@ function readBookWords(chunks: readonly ChunkRecord[]): BookWords {
  *
  * 1. two neighbouring words, split by a space or a hyphen, that the book writes closed up and of
  *    which one is not the book's ("work station", "pre-emptible", "Nav 2" → `workstation`,
- *    `preemptible`, `nav2`);
+ *    `preemptible`, `nav2`), or the second a phrasal verb's particle ("set up" → `setup`);
  * 2. a closed compound the book writes with a hyphen ("midterm", "realtime" → "mid term",
  *    "real time", the tokens the index holds for "Mid-term" and "Real-time");
  * 3. a number word beside a word the book numbers in digits ("week seven", "the third phase"
@@ -361,7 +366,11 @@ export function createQueryVocabulary(
         // The end as typed: lower case may change a word's length ("İ" is two characters).
         return { text, start: match.index, end: match.index + match[0].length, known: known(text) };
       });
-      if (words.every((word, i) => word.known && !slipCandidate(words, i)))
+      if (
+        words.every(
+          (word, i) => word.known && !slipCandidate(words, i) && !PARTICLES.has(word.text),
+        )
+      )
         return { text: query, repairs: [] };
       const read = (book ??= readBookWords(chunks));
       const repairs: VocabularyRepair[] = [];
@@ -379,7 +388,7 @@ export function createQueryVocabulary(
         if (
           next &&
           /^[\s-]$/.test(query.slice(word.end, next.start)) &&
-          (!word.known || !next.known) &&
+          (!word.known || !next.known || PARTICLES.has(next.text)) &&
           read.words.has(word.text + next.text)
         ) {
           replace(
