@@ -15,7 +15,8 @@ const workspace = join(base, 'ws');
 // and the read-only system are what must stop the reads and writes. A clone that itself lives
 // under /tmp uses the home folder's cache instead, or a write into the sandbox's private /tmp
 // would look like a write that got out.
-const underTmp = (path: string) => path === tmpdir() || path.startsWith(tmpdir() + sep);
+// The sandbox's private folder is /tmp itself, whatever TMPDIR says (the test run sets its own).
+const underTmp = (path: string) => path === '/tmp' || path.startsWith('/tmp' + sep);
 const cache = underTmp(process.cwd())
   ? join(homedir(), '.cache')
   : join(process.cwd(), 'node_modules', '.cache');
