@@ -28,6 +28,7 @@ import {
 } from '../telemetry/index.js';
 import { answerFailure } from './answer-failure.js';
 import { resolveFollowUp } from './follow-up.js';
+import { withoutMarkup } from './without-markup.js';
 import { bookNames, inBookNames } from './book-names.js';
 import { questionAsRead } from './question-as-read.js';
 import { mergeResponses } from './merge-responses.js';
@@ -297,7 +298,8 @@ export function createAssistant(options: AssistantOptions): Assistant {
     const started = now();
     const history = await options.context.getHistory(sessionId);
     // A follow-up with no subject of its own is routed and retrieved with the earlier subject.
-    const followUp = resolveFollowUp(request.query, history);
+    // HTML pasted with the question is no part of it ("<script>alert(1)</script>" searched "alert").
+    const followUp = resolveFollowUp(withoutMarkup(request.query), history);
     // Words the book never uses are read in its spelling ("midterm" → "mid term", "optimisation"
     // → "optimization") before routing, retrieval and sentence choice, so none of them takes a
     // spelling the book does not use for a subject the book does not cover.
