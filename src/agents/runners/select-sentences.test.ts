@@ -66,6 +66,32 @@ describe('selectSentences: the answer is about the subject asked', () => {
     expect(selectSentences('What are the capstone milestones?', [deeper], options)).toEqual([]);
   });
 
+  it('quotes a sentence that introduces a list with the first items of its list', () => {
+    // "Nav2 is the navigation framework for ROS 2, providing:" was quoted alone, followed by
+    // another passage's lines, as if they were what it provides.
+    const stack = chunk(
+      'Navigation Stack',
+      [
+        'Nav2 is the navigation framework for ROS 2, providing:',
+        '',
+        '- Global Planner: Path planning from start to goal',
+        '- Local Planner: Obstacle avoidance',
+        '- Controller: Low-level motion control',
+        '- Recovery: Behaviours when stuck',
+      ].join('\n'),
+      0.9,
+    );
+    const texts = selectSentences('What is Nav2?', [stack], { ...options, max: 1 }).map(
+      (sentence) => sentence.text,
+    );
+    expect(texts).toEqual([
+      'Nav2 is the navigation framework for ROS 2, providing:',
+      'Global Planner: Path planning from start to goal',
+      'Local Planner: Obstacle avoidance',
+      'Controller: Low-level motion control',
+    ]);
+  });
+
   it('matches a subject written as one word or two', () => {
     const grid = chunk('Planning', 'A costmap is a grid of traversal costs around the robot.', 0.7);
     expect(selectSentences('What is a cost map?', [grid], options)[0]?.text).toContain('costmap');

@@ -234,6 +234,9 @@ function subjectRequired(
   return test.names(text, new Set(terms(text)));
 }
 
+/** How many items of a list are quoted with the sentence that introduces it. */
+const LIST_ITEMS_WITH_INTRO = 3;
+
 /** The last heading of a section path ("Robot options > G1 or H1?" → "G1 or H1?"). */
 function lastHeading(section: string | undefined): string {
   const path = section ?? '';
@@ -397,6 +400,30 @@ export function selectSentences(
     if (best < 0) break;
     const [picked] = candidates.splice(best, 1);
     if (picked) chosen.push(picked);
+  }
+  // A sentence that introduces a list ("Nav2 is the navigation framework for ROS 2, providing:")
+  // is quoted with the first items of its list, not alone before other passages' lines.
+  for (const intro of [...chosen]) {
+    if (intro.listItem || !intro.text.endsWith(':')) continue;
+    const chunk = chunks[intro.chunk];
+    if (!chunk) continue;
+    let added = 0;
+    for (const sentence of sentencesOf(chunk.text)) {
+      if (sentence.position <= intro.position) continue;
+      if (!sentence.listItem || added >= LIST_ITEMS_WITH_INTRO) break;
+      added += 1;
+      if (chosen.some((c) => c.chunk === intro.chunk && c.position === sentence.position)) continue;
+      chosen.push({
+        text: sentence.text,
+        chunk: intro.chunk,
+        position: sentence.position,
+        score: 0,
+        listItem: true,
+        step: sentence.step,
+        whole: false,
+        terms: sentence.terms,
+      });
+    }
   }
   const ordered = chosen
     .sort((a, b) => a.chunk - b.chunk || a.position - b.position)
