@@ -66,6 +66,20 @@ describe('selectSentences: the answer is about the subject asked', () => {
     expect(selectSentences('What are the capstone milestones?', [deeper], options)).toEqual([]);
   });
 
+  it("quotes a passage whose document's title names the subject, as a last resort", () => {
+    // "What is the weekly breakdown of the course?" found the weeks of "Chapter 18: Weekly
+    // Breakdown" and said the book has nothing: no sentence says "breakdown".
+    const week = {
+      ...chunk('Weekly Structure > Week 1', '- Week 1: the concept of Physical AI', 0.9),
+      title: 'Chapter 18: Weekly Breakdown',
+    };
+    expect(
+      selectSentences('What is the weekly breakdown of the course?', [week], options).map(
+        (sentence) => sentence.text,
+      ),
+    ).toEqual(['Week 1: the concept of Physical AI']);
+  });
+
   it('quotes a sentence that introduces a list with the first items of its list', () => {
     // "Nav2 is the navigation framework for ROS 2, providing:" was quoted alone, followed by
     // another passage's lines, as if they were what it provides.

@@ -314,6 +314,12 @@ export function selectSentences(
       test !== undefined &&
       headingNames &&
       test.names(lastHeading(chunk.section), new Set(options.terms(lastHeading(chunk.section))));
+    // The title of the passage's document ("Chapter 18: Weekly Breakdown" for "What is the weekly
+    // breakdown of the course?") lets its sentences be quoted, without counting as naming it.
+    const titleNames =
+      test !== undefined &&
+      chunk.title !== undefined &&
+      test.names(chunk.title, new Set(options.terms(chunk.title)));
     // So is a list introduced by a sentence that names it ("This book is structured as follows:").
     let intro: ReadonlySet<string> | undefined;
     for (const sentence of sentencesOf(chunk.text)) {
@@ -324,7 +330,7 @@ export function selectSentences(
         ownNames || (sentence.listItem ? headingNames || intro !== undefined : ownHeadingNames);
       const introTerms = sentence.listItem ? intro : undefined;
       if (!sentence.listItem) intro = ownNames && sentence.text.endsWith(':') ? terms : undefined;
-      if (!names && required) continue;
+      if (!names && !titleNames && required) continue;
       let covered = 0;
       for (const term of queryTerms) {
         if (terms.has(term)) covered += 1;
