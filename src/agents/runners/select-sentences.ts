@@ -237,13 +237,6 @@ function subjectRequired(
 /** How many items of a list are quoted with the sentence that introduces it. */
 const LIST_ITEMS_WITH_INTRO = 3;
 
-/** The last heading of a section path ("Robot options > G1 or H1?" → "G1 or H1?"). */
-function lastHeading(section: string | undefined): string {
-  const path = section ?? '';
-  const at = path.lastIndexOf(' > ');
-  return at < 0 ? path : path.slice(at + 3);
-}
-
 /** The answer style a question asks for: its own form first, then the agent's style. */
 function effectiveStyle(subject: QuestionSubject, style: AnswerStyle): AnswerStyle {
   if (subject.form === 'definition') return 'definition';
@@ -299,27 +292,19 @@ export function selectSentences(
   chunks.forEach((chunk, chunkIndex) => {
     if (!kept(chunkIndex)) return;
     const headingTerms = new Set(options.terms(chunk.section ?? ''));
-    // A list under a heading that names the subject is about the subject, item by item, also under
-    // its subheading ("Unitree Go2 Quadruped Robot > Specifications Overview"; higher headings
-    // span whole chapters); prose sentences name their own subject.
-    const headingNames =
-      test !== undefined &&
-      (chunk.section ?? '')
-        .split(' > ')
-        .slice(-2)
-        .some((heading) => test.names(heading, new Set(options.terms(heading))));
-    // A passage's own heading that names the subject ("Capstone: Milestones, Deliverables and
-    // Grading" for "What are the capstone milestones?") makes its prose about it too.
-    const ownHeadingNames =
-      test !== undefined &&
-      headingNames &&
-      test.names(lastHeading(chunk.section), new Set(options.terms(lastHeading(chunk.section))));
+    const named = (text: string) =>
+      test !== undefined && test.names(text, new Set(options.terms(text)));
     // The title of the passage's document ("Chapter 18: Weekly Breakdown" for "What is the weekly
     // breakdown of the course?") lets its sentences be quoted, without counting as naming it.
-    const titleNames =
-      test !== undefined &&
-      chunk.title !== undefined &&
-      test.names(chunk.title, new Set(options.terms(chunk.title)));
+    const titleNames = chunk.title !== undefined && named(chunk.title);
+    // A list under a heading that names the subject is about the subject, item by item, also under
+    // its subheading ("Unitree Go2 Quadruped Robot > Specifications Overview"; higher headings
+    // span whole chapters); prose sentences name their own subject, unless the passage's own
+    // heading names it ("Capstone: Milestones, Deliverables and Grading" for "What are the
+    // capstone milestones?").
+    const headings = (chunk.section ?? '').split(' > ').slice(-2);
+    const ownHeadingNames = named(headings[headings.length - 1] ?? '');
+    const headingNames = ownHeadingNames || (headings.length > 1 && named(headings[0]!));
     // So is a list introduced by a sentence that names it ("This book is structured as follows:").
     let intro: ReadonlySet<string> | undefined;
     for (const sentence of sentencesOf(chunk.text)) {

@@ -282,36 +282,28 @@ function decideRead(model: RoutingModel, typed: string, settings: PhaseSettings)
   let secondaryOffTopic: Record<string, OffTopicSubject> | undefined;
   // The asks a secondary agent answers: the primary answers the rest of the question.
   const answeredElsewhere = new Set<Clause>();
+  const give = (agent: string, ask: Clause, asked: string) => {
+    secondary.push(agent);
+    secondaryAsks[agent] = asked;
+    answeredElsewhere.add(ask);
+  };
   for (const { ask, asked, decision, pointedBack } of parts.slice(1)) {
     const agent = decision.result.primaryAgent;
-    // "…, and how long is the course?", "Also, who wrote this book?": a later ask about the work
-    // itself is the default agent's, which answers it from the book's opening page.
-    if (
-      agent === model.defaultAgent &&
-      agent !== primary &&
-      !secondary.includes(agent) &&
-      namesTheWork(textWords(ask.text).words)
-    ) {
-      secondary.push(agent);
-      secondaryAsks[agent] = asked;
-      answeredElsewhere.add(ask);
-      continue;
-    }
-    // "…, and what's the price of gold today?": a later ask whose subject the book does not cover
-    // is the default agent's too, which says so for that ask; the primary answers the rest.
     const offTopic = decision.result.offTopic;
-    if (
-      agent === model.defaultAgent &&
-      agent !== primary &&
-      !secondary.includes(agent) &&
-      decision.result.phase === 'fallback' &&
-      offTopic &&
-      namesThingOutside(offTopic, ask.text)
-    ) {
-      secondary.push(agent);
-      secondaryAsks[agent] = asked;
-      secondaryOffTopic = { [agent]: offTopic };
-      answeredElsewhere.add(ask);
+    if (agent === model.defaultAgent && agent !== primary && !secondary.includes(agent)) {
+      // "…, and how long is the course?", "Also, who wrote this book?": a later ask about the
+      // work itself is the default agent's, which answers it from the book's opening page.
+      if (namesTheWork(textWords(ask.text).words)) give(agent, ask, asked);
+      // "…, and what's the price of gold today?": so is a later ask whose subject the book does
+      // not cover, which it says so for; the primary answers the rest.
+      else if (
+        decision.result.phase === 'fallback' &&
+        offTopic &&
+        namesThingOutside(offTopic, ask.text)
+      ) {
+        give(agent, ask, asked);
+        secondaryOffTopic = { [agent]: offTopic };
+      }
       continue;
     }
     if (
@@ -325,11 +317,8 @@ function decideRead(model: RoutingModel, typed: string, settings: PhaseSettings)
         pointedBack ||
         (decision.analyzed.keywords[agent]?.score ?? 0) > 0) &&
       !secondary.includes(agent)
-    ) {
-      secondary.push(agent);
-      secondaryAsks[agent] = asked;
-      answeredElsewhere.add(ask);
-    }
+    )
+      give(agent, ask, asked);
   }
   const primaryAsk = clauses
     .filter((clause) => !answeredElsewhere.has(clause))
