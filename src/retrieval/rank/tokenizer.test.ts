@@ -22,6 +22,30 @@ describe('text analysis', () => {
     expect(tokenize('ROS2 and ROS 2')).toEqual(['ros2', 'and', 'ros2']);
   });
 
+  it('reads a unit as one word however it is written', () => {
+    expect(tokenize('32GB, or 16 gigs')).toEqual([
+      '32gb',
+      '32',
+      'gigabyte',
+      'or',
+      '16',
+      'gigabyte',
+    ]);
+    expect(tokenize('typically 10W-30W')).toEqual([
+      'typically',
+      '10w',
+      '10',
+      'watt',
+      '30w',
+      '30',
+      'watt',
+    ]);
+    expect(analyze('How many watts?')).toContain('watt');
+    expect(tokenize('2.4GHz, 47 kilos')).toEqual(['2.4ghz', '2.4', 'gigahertz', '47', 'kilogram']);
+    // A letter alone is no unit, nor is a model or a dimension written like one.
+    expect(tokenize('w m g5 3D 5G h1')).toEqual(['w', 'm', 'g5', '3d', '5g', 'h1']);
+  });
+
   it('drops stopwords and stems', () => {
     expect(analyze('How are the nodes communicating?')).toEqual(['node', 'commun']);
   });
