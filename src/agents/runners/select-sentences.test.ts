@@ -279,6 +279,25 @@ describe('selectSentences: the subject as the book names it', () => {
     expect(selectSentences('What is an SDF file?', [config], options)).toEqual([]);
   });
 
+  it('reads "a VLA model" as VLA, but "a world model" as the term it is', () => {
+    const vla = chunk(
+      'Overview',
+      'The Vision-Language-Action (VLA) pipeline integrates perception, understanding and action.',
+      0.6,
+    );
+    const reconstruction = chunk(
+      'Multi-View Integration',
+      '- **3D Scene Reconstruction**: Building 3D models from 2D images',
+      0.9,
+    );
+    // Before, "model" had to be named: the 3D models item was quoted, the VLA sentence never.
+    const picked = selectSentences('What is a VLA model?', [reconstruction, vla], options);
+    expect(picked.map((s) => s.text).join(' ')).toContain('(VLA) pipeline');
+    expect(picked.map((s) => s.text).join(' ')).not.toContain('3D models');
+    const planning = chunk('Planning', 'The robot plans in the world before it acts.', 0.7);
+    expect(selectSentences("What's a world model?", [planning], options)).toEqual([]);
+  });
+
   it('quotes the items of a section whose parent heading names the subject', () => {
     const specs = chunk(
       'Robot Platforms > Acme Q4 Quadruped > Specifications',

@@ -165,6 +165,26 @@ const CATEGORY_NOUNS = new Set([
 ]);
 
 /**
+ * Nouns that are a category only after an acronym ("a VLA model", "the SLAM algorithm", "the ZMP
+ * approach"): the book writes "VLA systems" or "the VLA pipeline". After plain words they are
+ * part of the term ("a world model", "a dynamic model").
+ */
+const CATEGORY_AFTER_ACRONYM = new Set([
+  'model',
+  'models',
+  'systems',
+  'pipeline',
+  'architecture',
+  'algorithm',
+  'algorithms',
+  'approach',
+  'method',
+  'technique',
+  'stack',
+]);
+const ACRONYM_WORD = /(?:^|\s)[A-Z][A-Za-z]?[A-Z]{1,5}s?(?:\s|$)/;
+
+/**
  * The subject test of a question: a sentence names the subject when it has every term of the head
  * word ("topic"; "URDF" of "URDF file", see {@link CATEGORY_NOUNS}), or the head or a two-word
  * phrase written together ("costmap" for "cost map"); it defines it when the head is in its label
@@ -178,7 +198,11 @@ function subjectTest(
   if (!subject.head) return undefined;
   let head = terms(subject.head);
   const modifier = terms(subject.phrase ?? '').filter((term) => !head.includes(term));
-  const category = CATEGORY_NOUNS.has(subject.head.toLowerCase()) && modifier.length > 0;
+  const headWord = subject.head.toLowerCase();
+  const category =
+    modifier.length > 0 &&
+    (CATEGORY_NOUNS.has(headWord) ||
+      (CATEGORY_AFTER_ACRONYM.has(headWord) && ACRONYM_WORD.test(subject.phrase ?? '')));
   if (category) head = modifier;
   // Written together or apart: "cost map" is named by "costmap", "Nav 2" by "Nav2". A longer
   // phrase is a clause the question form caught ("the minimum the robot has"), not a name.
