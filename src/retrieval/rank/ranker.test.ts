@@ -220,3 +220,37 @@ describe('the request', () => {
     expect(first?.chunk.headingPath.join(' > ')).toContain('Choosing a Rover');
   });
 });
+
+describe('sections that list the course', () => {
+  const book = chunksOf(
+    [
+      '## Learning Objectives',
+      '',
+      '- Describe URDF links, URDF joints and joint types of a robot model',
+      '',
+      '## URDF Structure',
+      '',
+      '### Joints',
+      '',
+      'Joints connect two links: revolute, continuous, prismatic and fixed are the common types.',
+      '',
+      '## Week 6: URDF and Robot Modeling',
+      '',
+      '- URDF joints and joint types, URDF links',
+      '',
+    ].join('\n'),
+  );
+  const first = (query: string, courseMeta = true) =>
+    createRanker(book, { techniques: { wordnet: false, courseMeta } })
+      .rank(query, { limit: 1 })[0]
+      ?.chunk.headingPath.join(' > ');
+
+  it('answers a topic question from the section that explains it, not the one that lists it', () => {
+    expect(first('what joint types are there in urdf', false)).not.toContain('Joints');
+    expect(first('what joint types are there in urdf')).toContain('URDF Structure > Joints');
+  });
+
+  it('still answers a question about the course from the week that covers it', () => {
+    expect(first('which week covers urdf joint types')).toContain('Week 6');
+  });
+});

@@ -23,6 +23,7 @@ import {
   type WordNetExpansionOptions,
 } from './query-expansion.js';
 import { expandQuestionForms } from './question-forms.js';
+import { asksAboutTheCourse, courseMetaPrior } from './course-meta.js';
 import { askingAboutTheWork, frontMatterChunks } from './front-matter.js';
 import { openWordNet, type WordNet } from './wordnet.js';
 import {
@@ -60,6 +61,12 @@ export interface Techniques {
    * its sections get a share of the query's best score. See `asksAboutTheWork`.
    */
   frontMatter: boolean;
+  /**
+   * Sections that list a course's topics rather than explain them (learning objectives, a week of
+   * the schedule, a summary) keep 0.8 of their score unless the question asks about the course.
+   * See `course-meta.ts`.
+   */
+  courseMeta: boolean;
 }
 
 /**
@@ -72,6 +79,8 @@ export interface Techniques {
  * Measured with `npx tsx scripts/experiments/retrieval-ablation.ts`. The book's spelling
  * (`vocabulary`): dev and held-out figures unchanged, recall@1 on the tune answer sets 0.636 →
  * 0.657 and 0.728 → 0.748 (`docs/book-assistant.md`, "Words the book spells differently").
+ * Course-meta sections (`courseMeta`): 3 more of the 551 tune answer questions cite a gold
+ * section, none fewer; dev and paraphrase sets the same (`scripts/answer-stage-gaps.ts`).
  */
 export const DEFAULT_TECHNIQUES: Techniques = {
   fields: true,
@@ -81,6 +90,7 @@ export const DEFAULT_TECHNIQUES: Techniques = {
   definedTerms: true,
   vocabulary: true,
   frontMatter: true,
+  courseMeta: true,
 };
 /** Every technique on: the same set as {@link DEFAULT_TECHNIQUES}. */
 export const ALL_TECHNIQUES: Techniques = DEFAULT_TECHNIQUES;
@@ -93,6 +103,7 @@ export const BM25_ONLY: Techniques = {
   definedTerms: false,
   vocabulary: false,
   frontMatter: false,
+  courseMeta: false,
 };
 
 /** Options of {@link createRanker}. */
@@ -278,6 +289,7 @@ export function createRanker(
   const scratch = createScoreScratch(chunks.length);
   const frontMatter = techniques.frontMatter ? frontMatterChunks(chunks) : new Int32Array(0);
   const frontMatterWeights = new Float64Array(frontMatter.length).fill(1);
+  const metaPrior = techniques.courseMeta ? courseMetaPrior(chunks) : undefined;
 
   return {
     chunks,
@@ -301,7 +313,8 @@ export function createRanker(
             : FRONT_MATTER_SHARE * maxAttainableScore(terms, index, true);
         lists.push({ docs: frontMatter, weights: frontMatterWeights, factor, own: true });
       }
-      return topScoring(lists, limit, scratch, mask).map(({ doc, own, total }) => ({
+      const prior = metaPrior && !asksAboutTheCourse(query) ? metaPrior : undefined;
+      return topScoring(lists, limit, scratch, mask, prior).map(({ doc, own, total }) => ({
         doc,
         chunk: chunks[doc] as ChunkRecord,
         raw: total,

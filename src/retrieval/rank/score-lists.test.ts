@@ -72,8 +72,14 @@ describe('topScoring', () => {
       const scratch = createScoreScratch(size);
       const mask =
         next() < 0.3 ? Uint8Array.from({ length: size }, () => (next() < 0.6 ? 1 : 0)) : undefined;
+      const prior =
+        next() < 0.3
+          ? Float64Array.from({ length: size }, () => (next() < 0.2 ? 0.8 : 1))
+          : undefined;
       for (const k of [1, 3, 10, 1000]) {
-        expect(topScoring(lists, k, scratch, mask)).toEqual(exhaustiveTopK(lists, k, mask));
+        expect(topScoring(lists, k, scratch, mask, prior)).toEqual(
+          exhaustiveTopK(lists, k, mask, prior),
+        );
       }
       // Every score is cleared again, so the next query starts from zero.
       expect(scratch.scores.every((score) => score === 0)).toBe(true);

@@ -37,7 +37,8 @@ export function createScoreScratch(size: number): ScoreScratch {
 /**
  * The `k` chunks with the highest positive total, best first, ties to the lower chunk number;
  * only chunks `mask` allows (1). `own` and `total` are summed as {@link exhaustiveTopK} sums
- * them (own lists in order, then the others in order), so the numbers are the same to the bit.
+ * them (own lists in order, then the others in order), so the numbers are the same to the bit;
+ * with a `prior`, each chunk's total is then multiplied by its factor there.
  *
  * Term at a time into the scratch's accumulator: each posting costs one add, the chunks touched
  * are listed as they are first reached, and only those are ranked (a bounded heap) and cleared
@@ -54,6 +55,7 @@ export function topScoring(
   k: number,
   scratch: ScoreScratch,
   mask?: Uint8Array,
+  prior?: Float64Array,
 ): ScoredDoc[] {
   if (k <= 0) return [];
   const { scores, touched } = scratch;
@@ -62,6 +64,12 @@ export function topScoring(
     for (const mine of [true, false]) {
       for (const list of lists) {
         if (list.own === mine) count = addList(list, scores, touched, count, mask);
+      }
+    }
+    if (prior) {
+      for (let i = 0; i < count; i++) {
+        const doc = touched[i] as number;
+        scores[doc] = (scores[doc] as number) * (prior[doc] as number);
       }
     }
     return topK(scores, touched.subarray(0, count), k).map((doc) => ({
@@ -142,6 +150,7 @@ export function exhaustiveTopK(
   lists: readonly ScoredList[],
   k: number,
   mask?: Uint8Array,
+  prior?: Float64Array,
 ): ScoredDoc[] {
   const own = new Map<number, number>();
   const total = new Map<number, number>();
@@ -160,6 +169,7 @@ export function exhaustiveTopK(
       total.set(doc, (total.get(doc) ?? 0) + list.factor * (list.weights[i] as number));
     });
   }
+  if (prior) for (const [doc, score] of total) total.set(doc, score * (prior[doc] as number));
   return [...total]
     .filter(([, score]) => score > 0)
     .map(([doc, score]) => ({ doc, own: own.get(doc) ?? 0, total: score }))
