@@ -50,6 +50,31 @@ describe('resolveFollowUp', () => {
     });
   });
 
+  it('asks the earlier question again of a new subject ("and an action?")', () => {
+    // These were left as asked: "and an action?" has a word of its own but no question, and was
+    // answered with any sentence holding "action".
+    const topic = [user('What is a ROS 2 topic?'), assistant('Topics are named buses [1].')];
+    expect(resolveFollowUp('and an action?', topic)).toEqual({
+      query: 'What is a ROS 2 action?',
+      subject: 'ROS 2 topic',
+    });
+    expect(resolveFollowUp('what about services?', [user('How do ROS 2 topics work?')]).query).toBe(
+      'How do ROS 2 services work?',
+    );
+    expect(resolveFollowUp('ok and LiDAR?', [user('What does IMU stand for?')]).query).toBe(
+      'What does LiDAR stand for?',
+    );
+    // A common word before the old head is part of the old term, not context to keep.
+    expect(resolveFollowUp('and an action?', [user('What is a joint limit in URDF?')]).query).toBe(
+      'What is an action in URDF?',
+    );
+    // No new subject, or no earlier question with one: as before.
+    expect(resolveFollowUp('and then?', history).query).toBe('and then? (about IMU)');
+    expect(resolveFollowUp('and the Nano?', [user('How much does a Jetson Orin cost?')])).toEqual({
+      query: 'and the Nano?',
+    });
+  });
+
   it('looks past earlier follow-ups to the question that named the subject', () => {
     const longer = [...history, user('What does it stand for?'), assistant('Inertial …')];
     expect(resolveFollowUp('How accurate is it?', longer).query).toBe('How accurate is IMU?');

@@ -62,11 +62,60 @@ function leansOnHistory(query: string): boolean {
   return own.length === 0 && madeOfFunctionWords(query);
 }
 
+/**
+ * A follow-up that names a new subject and asks of it what the earlier question asked ("and an
+ * action?", "what about services?", "how about the Nano?"): the capture is the new subject.
+ */
+const ELLIPSIS =
+  /^(?:(?:ok(?:ay)?|so|and|but)[\s,]+)*(?:and|what about|how about|what of|same for|and for)\s+((?:(?:a|an|the)\s+)?[\w+.-]+(?:\s+[\w+.-]+){0,3})\s*[?.!]*$/i;
+/** A name, the context a term is asked in: "ROS 2", "Isaac Sim", "NVIDIA Jetson". */
+const NAME = /^(?:[A-Z][\w.-]*|\d+)(?:\s+(?:[A-Z][\w.-]*|\d+))*$/;
+/** Words that cannot make up the whole of a new subject ("and then?", "what about it?"). */
+const NO_SUBJECT =
+  /^(?:then|now|it|that|this|them|those|these|so|why|how|more|you|me|us|yes|no|ok|okay)$/i;
+
+/**
+ * The earlier question asked again of a new subject: "What is a ROS 2 topic?" then "and an
+ * action?" reads "What is an action?". Undefined unless `query` is such an ellipsis and the latest
+ * earlier question that named a subject wrote it out.
+ */
+function askedAgainOf(query: string, history: readonly Message[]): FollowUp | undefined {
+  const match = ELLIPSIS.exec(query.trim());
+  const subject = match?.[1]?.trim();
+  if (!subject || NO_SUBJECT.test(subject)) return undefined;
+  for (let i = history.length - 1; i >= 0; i--) {
+    const message = history[i];
+    if (message?.role !== 'user') continue;
+    const { phrase: earlier, head } = questionSubject(message.content);
+    if (!earlier) continue;
+    // "a ROS 2 topic" then "and an action?": the name before the head is the context the new
+    // subject is asked in ("a ROS 2 action"); a common word before it is part of the old term
+    // ("a joint limit" then "and an action?" asks of an action, not of a "joint action").
+    const context = head && earlier.endsWith(head) ? earlier.slice(0, -head.length).trim() : '';
+    const noun = subject.replace(/^(?:a|an|the)\s+/i, '');
+    const inContext = NAME.test(context) && noun === noun.toLowerCase();
+    const replaced = inContext ? head! : earlier;
+    // The replaced words with the article before them, replaced whole by the new subject's.
+    const escaped = replaced.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const written = new RegExp(
+      inContext ? `\\b${escaped}\\b` : `(?:\\b(?:a|an|the)\\s+)?${escaped}`,
+      'i',
+    );
+    if (!written.test(message.content)) return undefined;
+    const asked = message.content.trim().replace(written, () => (inContext ? noun : subject));
+    return { query: asked, subject: earlier };
+  }
+  return undefined;
+}
+
 /** How a follow-up was read. */
 export interface FollowUp {
   /** The question with its subject filled in, or the question itself. */
   query: string;
-  /** The subject taken from an earlier turn, when one was. */
+  /**
+   * The subject taken from an earlier turn, when one was; for an earlier question asked again of a
+   * new subject ("and an action?"), the earlier subject the new one replaced.
+   */
   subject?: string;
 }
 
@@ -97,6 +146,8 @@ function earlierSubject(history: readonly Message[]): string | undefined {
  */
 export function resolveFollowUp(query: string, history: readonly Message[]): FollowUp {
   if (history.length === 0) return { query };
+  const again = askedAgainOf(query, history);
+  if (again) return again;
   if (questionSubject(query).phrase || !leansOnHistory(query)) return { query };
   const subject = earlierSubject(history);
   if (!subject) return { query };
