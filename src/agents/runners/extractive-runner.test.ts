@@ -103,3 +103,43 @@ describe('extractive runner: paraphrased questions are answered from the section
     expect(covers.response.split('\n')[0]).toContain('This guide covers nodes, topics');
   });
 });
+
+describe('extractive runner: lists asked for', () => {
+  const robot = (id: string, name: string, aspect: string, items: string[]) =>
+    ({
+      ...passage(id, aspect, items.map((item) => `- ${item}`).join('\n'), 'hardware'),
+      headingPath: ['Robot Lab', name, aspect],
+    }) satisfies ChunkRecord;
+  const ROBOTS = [
+    robot('h1-specs', 'Unitree H1 Humanoid Robot', 'Specifications Overview', [
+      '**Degrees of Freedom**: 25+ joints for full-body control',
+      '**Height**: Approximately 1.3 meters',
+      '**Weight**: Around 40-45 kg',
+      '**Battery Life**: Several hours of operation',
+    ]),
+    robot('g1-specs', 'Unitree G1 Humanoid Robot', 'Specifications Overview', [
+      '**Degrees of Freedom**: Advanced joint configuration',
+      '**Design Philosophy**: Cost-effective humanoid research',
+    ]),
+  ];
+
+  it('quotes the list about the subject whole, under the heading that says what it is about', async () => {
+    // Before: "- Weight: Around 40-45 kg. [1]" alone, then one item of the G1's list, neither
+    // saying which robot it described.
+    const response = await ask('What are the specs of the Unitree H1?', ROBOTS);
+    const lines = response.response.split('\n');
+    const label = lines.indexOf('Unitree H1 Humanoid Robot › Specifications Overview:');
+    expect(label).toBeGreaterThanOrEqual(0);
+    expect(lines.slice(label + 1, label + 5)).toEqual([
+      '- Degrees of Freedom: 25+ joints for full-body control. [1]',
+      '- Height: Approximately 1.3 meters. [1]',
+      '- Weight: Around 40-45 kg. [1]',
+      '- Battery Life: Several hours of operation. [1]',
+    ]);
+  });
+
+  it('labels no list whose own heading says what it is about', async () => {
+    const response = await ask('How do nodes use topics?');
+    expect(response.response).not.toContain('›');
+  });
+});

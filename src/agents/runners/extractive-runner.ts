@@ -78,6 +78,26 @@ export interface ExtractiveRunnerOptions {
  * const runner = createExtractiveRunner();
  * const response = await finalResponse(runner.run(agent, context, dependencies));
  */
+/**
+ * Headings that name an aspect of what their parent heading names, not a thing of their own:
+ * "Specifications Overview", "Technical Capabilities", "Key Features".
+ */
+const ASPECT_HEADING =
+  /^(?:(?:key|main|technical|core|research|general|basic|hardware|software|system|performance)\s+)*(?:specifications?|specs|overview|capabilities|features|applications|components|requirements|characteristics|properties|considerations|advantages|limitations|use cases|details)(?:\s+(?:overview|summary))?$/i;
+
+/**
+ * The lead line of list items quoted without their own introduction, when their heading names only
+ * an aspect ({@link ASPECT_HEADING}): the parent heading says of what. "- Weight: Around 40-45 kg"
+ * under "Specifications Overview" does not say which robot weighs that; "Unitree H1 Humanoid
+ * Robot › Specifications Overview:" does.
+ */
+function listLabel(chunk: RetrievedChunk | undefined): string | undefined {
+  const headings = (chunk?.section ?? '').split(' > ');
+  const own = headings.at(-1)?.trim() ?? '';
+  const parent = headings.at(-2)?.trim();
+  return parent && ASPECT_HEADING.test(own) ? `${parent} › ${own}:` : undefined;
+}
+
 export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): AgentRunner {
   // The same analyzer as the index, so a sentence matches the question the way its chunk did.
   const terms = options.terms ?? ((text: string) => analyze(text));
@@ -163,8 +183,13 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
           previous !== undefined &&
           previous.chunk === sentence.chunk &&
           previous.listItem === sentence.listItem;
-        if (sentence.listItem) blocks.push(`${continues ? '' : '\n'}- ${cited}`);
-        else if (continues) blocks[blocks.length - 1] += ` ${cited}`;
+        if (sentence.listItem) {
+          // Items quoted without the sentence that introduces them say under which heading they
+          // stand: "- Weight: Around 40-45 kg" alone does not say which robot weighs that.
+          const introduced = previous !== undefined && previous.chunk === sentence.chunk;
+          const label = introduced ? undefined : listLabel(relevant[sentence.chunk]);
+          blocks.push(`${continues ? '' : '\n'}${label ? `${label}\n` : ''}- ${cited}`);
+        } else if (continues) blocks[blocks.length - 1] += ` ${cited}`;
         else blocks.push(`\n${cited}`);
         previous = sentence;
       }

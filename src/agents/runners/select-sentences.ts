@@ -259,6 +259,8 @@ function subjectRequired(
 }
 
 /** How many items of a list are quoted with the sentence that introduces it. */
+/** Items of a list asked for ("the specs of X") quoted from the first list about its subject. */
+const LIST_ITEMS_ASKED = 5;
 const LIST_ITEMS_WITH_INTRO = 3;
 
 /** The answer style a question asks for: its own form first, then the agent's style. */
@@ -313,6 +315,8 @@ export function selectSentences(
     test !== undefined &&
     (options.requireSubject === true ||
       subjectRequired(subject, chunks[0], test, options.terms, queryTerms));
+  // Passages whose heading names the subject: their list is about it, item by item.
+  const listsAboutSubject = new Set<number>();
   chunks.forEach((chunk, chunkIndex) => {
     if (!kept(chunkIndex)) return;
     const headingTerms = new Set(options.terms(chunk.section ?? ''));
@@ -329,6 +333,7 @@ export function selectSentences(
     const headings = (chunk.section ?? '').split(' > ').slice(-2);
     const ownHeadingNames = named(headings[headings.length - 1] ?? '');
     const headingNames = ownHeadingNames || (headings.length > 1 && named(headings[0]!));
+    if (headingNames) listsAboutSubject.add(chunkIndex);
     // So is a list introduced by a sentence that names it ("This book is structured as follows:").
     let intro: ReadonlySet<string> | undefined;
     for (const sentence of sentencesOf(chunk.text)) {
@@ -431,6 +436,34 @@ export function selectSentences(
       chosen.push({
         text: sentence.text,
         chunk: intro.chunk,
+        position: sentence.position,
+        score: 0,
+        listItem: true,
+        step: sentence.step,
+        whole: false,
+        terms: sentence.terms,
+      });
+    }
+  }
+  // "What are the specs of the Unitree H1?" asks for a list about its subject: the first list
+  // quoted under a heading that names it is quoted whole (up to LIST_ITEMS_ASKED items), not one
+  // item before the next passage's.
+  const asksForList =
+    subject.form === 'other' && subject.phrase !== undefined && test !== undefined;
+  const list = asksForList
+    ? chosen.find((c) => c.listItem && listsAboutSubject.has(c.chunk))
+    : undefined;
+  const listChunk = list ? chunks[list.chunk] : undefined;
+  if (list && listChunk) {
+    let added = 0;
+    for (const sentence of sentencesOf(listChunk.text)) {
+      if (!sentence.listItem) continue;
+      if (added >= LIST_ITEMS_ASKED) break;
+      added += 1;
+      if (chosen.some((c) => c.chunk === list.chunk && c.position === sentence.position)) continue;
+      chosen.push({
+        text: sentence.text,
+        chunk: list.chunk,
         position: sentence.position,
         score: 0,
         listItem: true,
