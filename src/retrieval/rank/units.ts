@@ -49,6 +49,9 @@ export function unitWord(token: string): string | undefined {
  * (["32", "gigabyte"]); undefined for any other token ("g5", "3d", "h1").
  */
 export function figureWithUnit(token: string): [figure: string, unit: string] | undefined {
+  // Most tokens are words: a first character that is no digit settles it without the expression.
+  const first = token.charCodeAt(0);
+  if (first < 48 || first > 57) return undefined;
   const match = FIGURE_WITH_UNIT.exec(token);
   if (!match) return undefined;
   const unit = UNIT_WORDS.get(match[2]!) ?? GLUED_ONLY.get(match[2]!);
