@@ -64,6 +64,7 @@ export {
 export { QUERY_STOPWORDS, STOPWORDS, withoutAskingManner } from './rank/stopwords.js';
 export { namesWritten } from './rank/names-written.js';
 export {
+  askingAboutTheWork,
   asksOnlyAboutTheWork,
   isWorkQuestionStem,
   namesTheWork,

@@ -5,7 +5,7 @@ import type { AgentEvent, AgentRunner } from './runner.js';
 import { isCohortError } from '../../errors/index.js';
 import {
   analyze,
-  asksOnlyAboutTheWork,
+  askingAboutTheWork,
   namesWritten,
   QUERY_STOPWORDS,
   workQuestionTerms,
@@ -146,7 +146,7 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
             // A question about the work asks in the words its opening page answers in ("What
             // does this book cover?": "This guide covers…"), which other questions only ask with.
             queryTerms: (text) =>
-              asksOnlyAboutTheWork(text) ? workQuestionTerms(text) : analyze(text, QUERY_STOPWORDS),
+              askingAboutTheWork(text) ? workQuestionTerms(text) : analyze(text, QUERY_STOPWORDS),
             style: agent.answerStyle,
             max: maxSentences,
             requireSubject: context.offTopic !== undefined,

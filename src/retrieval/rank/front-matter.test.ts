@@ -113,3 +113,42 @@ describe('workQuestionTerms', () => {
     expect(workQuestionTerms('How long is the course?')).not.toContain('student');
   });
 });
+
+describe('what following the work requires', () => {
+  const book = [
+    ...prepareDocument(
+      'readme.md',
+      [
+        '# Welcome',
+        'Welcome to Growing Vegetables, a guide to soil, seeds, watering and harvest.',
+        '## Parts',
+        'Part I covers soil and spades; Part II covers seeds.',
+        '## Before You Start',
+        'Every lesson is conceptual, rather than requiring tools or a garden setup.',
+      ].join('\n\n'),
+    ).chunks,
+    ...prepareDocument(
+      'chapters/tools/index.md',
+      [
+        '# Tools',
+        '## Spades',
+        'A spade with a steel blade turns clay; buy a spade with a long handle.',
+      ].join('\n\n'),
+    ).chunks,
+  ];
+
+  it('reads "do I need X to follow this guide" as a question about the work', () => {
+    expect(askingAboutTheWork('Do I need a spade to follow this guide?')).toBe('also');
+    expect(askingAboutTheWork('Do I need a spade for this course?')).toBe('also');
+    expect(askingAboutTheWork('Do I need a spade?')).toBeUndefined();
+  });
+
+  it('answers it from where the opening page says what the work requires', () => {
+    // Before, the opening page's section naming spades came first, and its words were quoted.
+    const first = createRanker(book).rank('Do I need a spade to follow this guide?', { limit: 1 });
+    expect(first[0]?.chunk.headingPath.at(-1)).toBe('Before You Start');
+    expect(workQuestionTerms('Do I need a spade to follow this guide?')).toEqual(
+      expect.arrayContaining(['requir', 'setup']),
+    );
+  });
+});

@@ -81,6 +81,10 @@ export function namesTheWork(words: readonly string[]): boolean {
 const ABOUT_THE_WORK = new RegExp(
   [
     String.raw`\bfollow(?:ing)?\s+along\b`,
+    // "Do I need a robot to follow this book?": to follow the work is to read it through.
+    String.raw`\bfollow(?:ing)?\s+(?:this|the)\s+${WORK}\b`,
+    // "Do I need a GPU for this course?": what it takes to follow the work is asked of it.
+    String.raw`\b(?:need|require)\b.*\b(?:for|to\s+(?:follow|take|do|read|finish|complete|start))\s+(?:this|the)\s+${WORK}\b`,
     String.raw`\bget\s+through\s+(?:all\s+(?:of\s+)?)?(?:this|it)\b`,
     String.raw`\bwho\s+(?:is|was|'s)\s+(?:this|the)\s+${WORK}\s+(?:\w+\s+)?for\b`,
     String.raw`\b(?:this|the)\s+(?:whole|entire|full)\s+${WORK}\b`,
@@ -153,6 +157,20 @@ const AUDIENCE_TERMS = analyze(
   'students student beginners beginner researchers readers reader learners engineers developers audience newcomers',
 );
 
+// "Can I follow along without a robot?", "Do I need a GPU for this course?": the opening page
+// answers with what it requires, or that it requires nothing, in words the question never uses.
+const ASKS_WHAT_IT_NEEDS =
+  /\b(?:need|needs|needed|require[sd]?|requirements?|without|prerequisites?|have to (?:buy|own|have))\b/;
+const NEEDS_TERMS = analyze('requiring requirements prerequisites hardware software setup');
+
+/**
+ * The words in which an opening page says what following the work requires, for a question about
+ * the work that asks so ("Do I need a robot to follow this book?"); none for other questions.
+ */
+export function workNeedsTerms(query: string): readonly string[] {
+  return ASKS_WHAT_IT_NEEDS.test(query.toLowerCase()) ? NEEDS_TERMS : [];
+}
+
 /**
  * The terms an answer to a question about the work is chosen by (see `asksOnlyAboutTheWork`): the
  * question's own words but the work's name, which is on every line of its opening page, and for
@@ -164,7 +182,9 @@ const AUDIENCE_TERMS = analyze(
 export function workQuestionTerms(query: string): string[] {
   const lower = query.toLowerCase();
   const terms = analyze(lower, WORK_NAME_SET);
-  return ASKS_WHO_FOR.test(lower) ? [...terms, ...AUDIENCE_TERMS] : terms;
+  if (ASKS_WHO_FOR.test(lower)) terms.push(...AUDIENCE_TERMS);
+  if (ASKS_WHAT_IT_NEEDS.test(lower)) terms.push(...NEEDS_TERMS);
+  return terms;
 }
 
 /**

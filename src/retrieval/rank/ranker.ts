@@ -24,7 +24,7 @@ import {
 } from './query-expansion.js';
 import { expandQuestionForms } from './question-forms.js';
 import { asksAboutTheCourse, courseMetaPrior } from './course-meta.js';
-import { askingAboutTheWork, frontMatterChunks } from './front-matter.js';
+import { askingAboutTheWork, frontMatterChunks, workNeedsTerms } from './front-matter.js';
 import { openWordNet, type WordNet } from './wordnet.js';
 import {
   createQueryVocabulary,
@@ -312,6 +312,7 @@ export function createRanker(
             ? maxAttainable
             : FRONT_MATTER_SHARE * maxAttainableScore(terms, index, true);
         lists.push({ docs: frontMatter, weights: frontMatterWeights, factor, own: true });
+        lists.push(...frontMatterLists(index, workNeedsTerms(query), frontMatter));
       }
       const prior = metaPrior && !asksAboutTheCourse(query) ? metaPrior : undefined;
       return topScoring(lists, limit, scratch, mask, prior).map(({ doc, own, total }) => ({
@@ -357,6 +358,38 @@ export function scoredLists(
       weights: postings.weights,
       factor: weight * postings.idf,
       own,
+    });
+  }
+  return lists;
+}
+
+/**
+ * `terms` as expansions of the query over the front matter's chunks only: "Do I need a robot to
+ * follow this book?" is answered where the opening page says what the book requires ("rather than
+ * requiring hardware or software setup"), a chapter on hardware requirements is no answer to it.
+ */
+function frontMatterLists(
+  index: LexicalIndex,
+  terms: readonly string[],
+  frontMatter: Int32Array,
+): ScoredList[] {
+  const lists: ScoredList[] = [];
+  for (const term of terms) {
+    const postings = index.postings(term);
+    if (!postings) continue;
+    const docs: number[] = [];
+    const weights: number[] = [];
+    postings.docs.forEach((doc, i) => {
+      if (!frontMatter.includes(doc)) return;
+      docs.push(doc);
+      weights.push(postings.weights[i] as number);
+    });
+    if (docs.length === 0) continue;
+    lists.push({
+      docs: Int32Array.from(docs),
+      weights: Float64Array.from(weights),
+      factor: EXPANSION_EVIDENCE * postings.idf,
+      own: false,
     });
   }
   return lists;
