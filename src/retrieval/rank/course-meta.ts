@@ -21,7 +21,7 @@ const ASKS_ABOUT_THE_COURSE =
  * How much of its score a course-meta section keeps for a question about a topic: enough to
  * stay in the top 5 when it is the only section that names the topic, not enough to push the
  * explaining section out (tune answer sets: 3 more of 551 cite a gold section at 0.8, none
- * fewer; at 0.6 two more and one of the ninth set's fewer; dev and paraphrase sets the same).
+ * fewer; at 0.6 the same three more and two of the ninth set's fewer; dev and paraphrase sets the same).
  */
 export const COURSE_META_FACTOR = 0.8;
 
