@@ -68,11 +68,50 @@ describe('resolveFollowUp', () => {
     expect(resolveFollowUp('and an action?', [user('What is a joint limit in URDF?')]).query).toBe(
       'What is an action in URDF?',
     );
-    // No new subject, or no earlier question with one: as before.
+    // An earlier question with no subject phrase is asked of the names it wrote.
+    expect(
+      resolveFollowUp('and the Nano?', [user('How much does a Jetson Orin cost?')]).query,
+    ).toBe('How much does the Nano cost?');
+    // No new subject: as before.
     expect(resolveFollowUp('and then?', history).query).toBe('and then? (about IMU)');
-    expect(resolveFollowUp('and the Nano?', [user('How much does a Jetson Orin cost?')])).toEqual({
-      query: 'and the Nano?',
-    });
+  });
+
+  it('reads a session the way its user wrote it (an outside review)', () => {
+    const session = (lines: string[]) => {
+      const turns: Message[] = [];
+      return lines.map((line) => {
+        const read = resolveFollowUp(line, turns).query;
+        turns.push(user(line), assistant('…'));
+        return read;
+      });
+    };
+    // "this book" points at the work, not back at the costmap: read "Who is costmap book for?".
+    expect(session(['What is a costmap?', 'Who is this book for?'])).toEqual([
+      'What is a costmap?',
+      'Who is this book for?',
+    ]);
+    // The earlier question's names, not the whole question, stand for "it": these read "how
+    // about the G1? (about How tall is …)" and "and how heavy is How tall is the Unitree H1?".
+    expect(
+      session(['How tall is the Unitree H1?', 'how about the G1?', 'and how heavy is it?']),
+    ).toEqual(['How tall is the Unitree H1?', 'How tall is the G1?', 'and how heavy is G1?']);
+    expect(
+      session([
+        'What is Nav2?',
+        'ok and what about Isaac Sim?',
+        'Who is this book for?',
+        'and how long is it?',
+      ]),
+    ).toEqual([
+      'What is Nav2?',
+      'What is Isaac Sim?',
+      'Who is this book for?',
+      'and how long is this book?',
+    ]);
+    // An ellipsis after an ellipsis asks the question as the first one resolved it.
+    expect(
+      session(['What is a ROS 2 topic?', 'and an action?', 'what about the services?']),
+    ).toEqual(['What is a ROS 2 topic?', 'What is a ROS 2 action?', 'What is a ROS 2 services?']);
   });
 
   it('looks past earlier follow-ups to the question that named the subject', () => {

@@ -1,5 +1,12 @@
 import { questionSubject } from '../agents/index.js';
-import { analyze, QUERY_STOPWORDS, STOPWORDS } from '../retrieval/index.js';
+import {
+  analyze,
+  askingAboutTheWork,
+  QUERY_STOPWORDS,
+  STOPWORDS,
+  withoutTheWork,
+  workNamedIn,
+} from '../retrieval/index.js';
 import type { Message } from '../schema/index.js';
 
 /** A pronoun standing for the previous turns' subject. */
@@ -46,7 +53,11 @@ const OPENER =
  * that only starts with "how" or "why" asks something of its own).
  */
 function leansOnHistory(query: string): boolean {
-  const asked = query.trim().replace(OPENER, '');
+  // "this book", "the course" name the work: that "this" points at nothing said before, and a
+  // question naming the work has a subject of its own ("Who is this book for?").
+  const opened = query.trim().replace(OPENER, '');
+  const asked = withoutTheWork(opened).replace(/\s+/g, ' ').trim();
+  const namesWork = asked !== opened.replace(/\s+/g, ' ').trim();
   const own = analyze(asked, QUERY_STOPWORDS);
   const pronoun = PRONOUN.exec(asked);
   if (
@@ -57,6 +68,7 @@ function leansOnHistory(query: string): boolean {
   )
     return true;
   // "Why?", "how so?", "more details please"; "How long is the course?" asks about the course.
+  if (namesWork) return false;
   if (BARE.test(asked) && own.length <= 1 && asked.split(/\s+/).length <= MAX_BARE_WORDS)
     return true;
   return own.length === 0 && madeOfFunctionWords(query);
@@ -75,19 +87,57 @@ const NO_SUBJECT =
   /^(?:then|now|it|that|this|them|those|these|so|why|how|more|you|me|us|yes|no|ok|okay)$/i;
 
 /**
+ * Names a question writes ("Unitree H1", "Isaac Sim", "G1"): capitalised words not opening it,
+ * acronyms and model numbers, in runs.
+ */
+const NAMES_WRITTEN = /(?<!^\s*)\b(?:[A-Z][\w-]*|[a-z]*\d[\w-]*)(?:\s+(?:[A-Z][\w-]*|\d[\w-]*))*/g;
+
+/** The new subject of an ellipsis ("how about the G1?" → "the G1"), if `text` is one. */
+function ellipsisSubject(text: string): string | undefined {
+  const subject = ELLIPSIS.exec(text.trim())?.[1]?.trim();
+  if (!subject || NO_SUBJECT.test(subject)) return undefined;
+  // "and how heavy is it?" is a question of its own, not a new subject.
+  return subject.split(/\s+/).some((word) => ASKING_WORD.test(word)) ? undefined : subject;
+}
+const ASKING_WORD =
+  /^(?:what|how|why|when|where|who|which|is|are|was|were|does|do|did|can|could|should|would|will|it|they|them)$/i;
+
+/**
+ * What an earlier question was about, as it wrote it, for a later one to ask of: its subject
+ * phrase ("ROS 2 topic"); the work for a question about the work ("this book"); the new subject
+ * of an ellipsis ("the G1"); else the names it wrote ("How tall is the Unitree H1?": "Unitree
+ * H1"). Undefined when it names none of these.
+ */
+function subjectOf(question: string): { phrase: string; head?: string } | undefined {
+  const { phrase, head } = questionSubject(question);
+  if (phrase) return { phrase, ...(head ? { head } : {}) };
+  if (askingAboutTheWork(question) === 'only') {
+    const work = workNamedIn(question);
+    if (work) return { phrase: work };
+  }
+  const again = ellipsisSubject(question);
+  if (again) return { phrase: again.replace(/^(?:a|an|the)\s+/i, '') };
+  const names = [...question.matchAll(NAMES_WRITTEN)].map((match) => match[0]);
+  const longest = names.sort((a, b) => b.length - a.length)[0];
+  return longest ? { phrase: longest } : undefined;
+}
+
+/**
  * The earlier question asked again of a new subject: "What is a ROS 2 topic?" then "and an
  * action?" reads "What is an action?". Undefined unless `query` is such an ellipsis and the latest
  * earlier question that named a subject wrote it out.
  */
 function askedAgainOf(query: string, history: readonly Message[]): FollowUp | undefined {
-  const match = ELLIPSIS.exec(query.trim());
-  const subject = match?.[1]?.trim();
-  if (!subject || NO_SUBJECT.test(subject)) return undefined;
+  const subject = ellipsisSubject(query);
+  if (!subject) return undefined;
   for (let i = history.length - 1; i >= 0; i--) {
     const message = history[i];
     if (message?.role !== 'user') continue;
-    const { phrase: earlier, head } = questionSubject(message.content);
-    if (!earlier) continue;
+    // An earlier ellipsis is read as it was resolved: "and an action?" as "What is a ROS 2 action?".
+    const content = askedAgainOf(message.content, history.slice(0, i))?.query ?? message.content;
+    const found = subjectOf(content);
+    if (!found) continue;
+    const { phrase: earlier, head } = found;
     // "a ROS 2 topic" then "and an action?": the name before the head is the context the new
     // subject is asked in ("a ROS 2 action"); a common word before it is part of the old term
     // ("a joint limit" then "and an action?" asks of an action, not of a "joint action").
@@ -101,8 +151,8 @@ function askedAgainOf(query: string, history: readonly Message[]): FollowUp | un
       inContext ? `\\b${escaped}\\b` : `(?:\\b(?:a|an|the)\\s+)?${escaped}`,
       'i',
     );
-    if (!written.test(message.content)) return undefined;
-    const asked = message.content.trim().replace(written, () => (inContext ? noun : subject));
+    if (!written.test(content)) return undefined;
+    const asked = content.trim().replace(written, () => (inContext ? noun : subject));
     return { query: asked, subject: earlier };
   }
   return undefined;
@@ -119,17 +169,25 @@ export interface FollowUp {
   subject?: string;
 }
 
-/** The subject an earlier question named: its subject phrase, or the question itself. */
-function earlierSubject(history: readonly Message[]): string | undefined {
+/**
+ * The subject an earlier question named ({@link subjectOf}), or for `whole` the question itself
+ * when it named none ("Why? (about how robots keep their balance)").
+ */
+function earlierSubject(
+  history: readonly Message[],
+): { phrase: string; whole: boolean } | undefined {
   for (let i = history.length - 1; i >= 0; i--) {
     const message = history[i];
     if (message?.role !== 'user') continue;
-    const subject = questionSubject(message.content);
-    if (subject.phrase) return subject.phrase;
+    // "how about the G1?" names its subject, though it opens like a bare "how?".
+    const again = ellipsisSubject(message.content);
+    if (again) return { phrase: again.replace(/^(?:a|an|the)\s+/i, ''), whole: false };
     // A follow-up itself ("what does it stand for?", "why is that?") points further back.
     if (leansOnHistory(message.content)) continue;
+    const subject = subjectOf(message.content);
+    if (subject) return { phrase: subject.phrase, whole: false };
     if (analyze(message.content, QUERY_STOPWORDS).length > 0)
-      return message.content.trim().replace(/[?!.]+$/, '');
+      return { phrase: message.content.trim().replace(/[?!.]+$/, ''), whole: true };
   }
   return undefined;
 }
@@ -149,10 +207,13 @@ export function resolveFollowUp(query: string, history: readonly Message[]): Fol
   const again = askedAgainOf(query, history);
   if (again) return again;
   if (questionSubject(query).phrase || !leansOnHistory(query)) return { query };
-  const subject = earlierSubject(history);
-  if (!subject) return { query };
-  const resolved = PRONOUN.test(query)
-    ? query.replace(PRONOUN, (word) => (/^its$/i.test(word) ? `${subject}'s` : subject))
-    : `${query.trim()} (about ${subject})`;
+  const earlier = earlierSubject(history);
+  if (!earlier) return { query };
+  const subject = earlier.phrase;
+  // A whole earlier question does not read in a pronoun's place ("how heavy is How tall is …").
+  const resolved =
+    PRONOUN.test(withoutTheWork(query)) && !earlier.whole
+      ? query.replace(PRONOUN, (word) => (/^its$/i.test(word) ? `${subject}'s` : subject))
+      : `${query.trim()} (about ${subject})`;
   return { query: resolved, subject };
 }

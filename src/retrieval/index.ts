@@ -69,6 +69,7 @@ export {
   isWorkQuestionStem,
   namesTheWork,
   withoutTheWork,
+  workNamedIn,
   workQuestionTerms,
 } from './rank/front-matter.js';
 export {

@@ -101,6 +101,12 @@ const NAMES_THE_WORK = new RegExp(workNamedBy('this|the|your'));
 // "that guide" too, when the work's names are taken out of a later ask.
 const THE_WORK_NAMED = new RegExp(workNamedBy('this|that|the|your'), 'gi');
 
+/** The work as `text` names it ("this book", "the whole course"), if it does. */
+export function workNamedIn(text: string): string | undefined {
+  return NAMES_THE_WORK_CASED.exec(text)?.[0];
+}
+const NAMES_THE_WORK_CASED = new RegExp(workNamedBy('this|the|your'), 'i');
+
 /**
  * `text` without the names of the work ("this guide", "the whole course"): "this" there points at
  * the work, not back at what was asked before.
