@@ -138,6 +138,15 @@ describe('extractive runner: lists asked for', () => {
     ]);
   });
 
+  it('answers "how tall" with the height, "how heavy" with the weight', async () => {
+    // Before, "tall" matched no word of the list, and the first item quoted was the weight.
+    const tall = await ask('How tall is the Unitree H1?', ROBOTS);
+    expect(tall.response).toContain('- Height: Approximately 1.3 meters. [1]');
+    expect(tall.response).not.toContain('Weight');
+    const heavy = await ask('How heavy is the Unitree H1?', ROBOTS);
+    expect(heavy.response).toContain('- Weight: Around 40-45 kg. [1]');
+  });
+
   it('labels no list whose own heading says what it is about', async () => {
     const response = await ask('How do nodes use topics?');
     expect(response.response).not.toContain('›');

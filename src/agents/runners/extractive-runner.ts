@@ -6,6 +6,7 @@ import { isCohortError } from '../../errors/index.js';
 import {
   analyze,
   askingAboutTheWork,
+  measureTerms,
   namesWritten,
   QUERY_STOPWORDS,
   workQuestionTerms,
@@ -145,8 +146,13 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
             sentences,
             // A question about the work asks in the words its opening page answers in ("What
             // does this book cover?": "This guide covers…"), which other questions only ask with.
-            queryTerms: (text) =>
-              askingAboutTheWork(text) ? workQuestionTerms(text) : analyze(text, QUERY_STOPWORDS),
+            queryTerms: (text) => [
+              ...(askingAboutTheWork(text)
+                ? workQuestionTerms(text)
+                : analyze(text, QUERY_STOPWORDS)),
+              // "How tall is …": the book writes the measure as a noun ("Height: …").
+              ...measureTerms(text),
+            ],
             style: agent.answerStyle,
             max: maxSentences,
             requireSubject: context.offTopic !== undefined,

@@ -352,7 +352,9 @@ export function selectSentences(
       }
       const coverage = queryTerms.size ? covered / queryTerms.size : 0;
       const length = sentence.text.length;
-      const lengthPenalty = length < 25 ? 0.25 : length > 400 ? 0.15 : 0;
+      // A list item is short by nature ("Weight: Around 40-45 kg"): only a fragment is too short.
+      const tooShort = length < (sentence.listItem ? 15 : 25);
+      const lengthPenalty = tooShort ? 0.25 : length > 400 ? 0.15 : 0;
       const defines = test !== undefined && test.defines(sentence.text);
       const explains = style === 'explanation';
       const score =
