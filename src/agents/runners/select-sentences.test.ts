@@ -294,6 +294,13 @@ describe('selectSentences: the subject as the book names it', () => {
     const picked = selectSentences('What is a VLA model?', [reconstruction, vla], options);
     expect(picked.map((s) => s.text).join(' ')).toContain('(VLA) pipeline');
     expect(picked.map((s) => s.text).join(' ')).not.toContain('3D models');
+    // "a QoS profile" too: the book writes "QoS policies", and "Resource Profiling" is no answer.
+    const qos = chunk('QoS', 'QoS policies in ROS 2 allow fine-tuning of communication.', 0.5);
+    const profiling = chunk('Profiling', '- **Resource Profiling**: Measuring usage profiles', 0.9);
+    const qosPicked = selectSentences('What is a QoS profile?', [profiling, qos], options);
+    expect(qosPicked.map((s) => s.text)).toEqual([
+      'QoS policies in ROS 2 allow fine-tuning of communication.',
+    ]);
     const planning = chunk('Planning', 'The robot plans in the world before it acts.', 0.7);
     expect(selectSentences("What's a world model?", [planning], options)).toEqual([]);
   });

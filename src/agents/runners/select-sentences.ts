@@ -181,6 +181,9 @@ const CATEGORY_AFTER_ACRONYM = new Set([
   'method',
   'technique',
   'stack',
+  'profile',
+  'profiles',
+  'settings',
 ]);
 const ACRONYM_WORD = /(?:^|\s)[A-Z][A-Za-z]?[A-Z]{1,5}s?(?:\s|$)/;
 
