@@ -61,3 +61,21 @@ describe('passage sentences', () => {
         );
   });
 });
+
+describe('splitSentences', () => {
+  it('quotes the words of a drawn diagram without its lines', () => {
+    // A box diagram outside a code fence was quoted as "│ Hardware Interface Layer │."
+    const drawn = [
+      'The architecture has layers.',
+      '┌──────────────────────────┐',
+      '│  Hardware Interface Layer │',
+      '│  • Sensor drivers         │',
+      '└──────────────────────────┘',
+    ].join('\n');
+    expect(splitSentences(drawn).map((sentence) => sentence.text)).toEqual([
+      'The architecture has layers.',
+      'Hardware Interface Layer',
+      'Sensor drivers',
+    ]);
+  });
+});

@@ -10,6 +10,8 @@ export interface Sentence {
 }
 
 const FENCE = /^\s*(```|~~~)/;
+/** The lines and bullets of a drawn diagram (box drawing): its words are quoted without them. */
+const DRAWING = /[\u2500-\u257f\u2580-\u259f\u2022\u25b2-\u25bc\u2190-\u21ff]+/g;
 
 /** Markdown and reStructuredText markup that reads badly when quoted. */
 function clean(line: string): string {
@@ -45,6 +47,7 @@ export function splitSentences(text: string): Sentence[] {
     const step = /^\s*\d+[.)]\s+/.test(raw);
     const line = clean(
       raw
+        .replace(DRAWING, ' ')
         .replace(/^\s*\|/, '')
         .replace(/\|\s*$/, '')
         .replace(/\s*\|\s*/g, ' | '),
