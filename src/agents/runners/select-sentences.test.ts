@@ -305,6 +305,25 @@ describe('selectSentences: the subject as the book names it', () => {
     expect(selectSentences("What's a world model?", [planning], options)).toEqual([]);
   });
 
+  it("does not answer for one model with another's figures", () => {
+    const g1 = chunk(
+      'Unitree G1 Humanoid Robot > Specifications Overview',
+      '- **Degrees of Freedom**: Advanced joint configuration\n- **Design Philosophy**: Cost-effective research',
+      0.54,
+    );
+    const h1 = chunk(
+      'Unitree H1 Humanoid Robot > Specifications Overview',
+      '- **Height**: Approximately 1.3 meters\n- **Weight**: Around 40-45 kg',
+      0.49,
+    );
+    const weightTerms = (text: string) => [...analyze(text, QUERY_STOPWORDS), 'weight'];
+    const texts = (query: string) =>
+      selectSentences(query, [g1, h1], { ...options, queryTerms: weightTerms }).map((s) => s.text);
+    // The G1's list gives no weight: the H1's was quoted for it.
+    expect(texts('How heavy is the Unitree G1?')).not.toContain('Weight: Around 40-45 kg');
+    expect(texts('How heavy are the Unitree H1 and G1?')).toContain('Weight: Around 40-45 kg');
+  });
+
   it('quotes the items of a section whose parent heading names the subject', () => {
     const specs = chunk(
       'Robot Platforms > Acme Q4 Quadruped > Specifications',

@@ -273,6 +273,20 @@ function effectiveStyle(subject: QuestionSubject, style: AnswerStyle): AnswerSty
   return style;
 }
 
+/** Model names: a word of letters then digits ("G1", "Go2", "g5", "A10G", "RTX4090"), lower-cased. */
+const MODEL_NAME = /\b[a-z]+\d+[a-z0-9]*\b/gi;
+function modelNames(text: string): Set<string> {
+  return new Set([...text.matchAll(MODEL_NAME)].map((match) => match[0].toLowerCase()));
+}
+
+/** True when a passage's headings name models, none of them one the question asks about. */
+function aboutOtherModels(chunk: RetrievedChunk, asked: ReadonlySet<string>): boolean {
+  const named = modelNames(chunk.section ?? '');
+  if (named.size === 0) return false;
+  for (const model of named) if (asked.has(model)) return false;
+  return true;
+}
+
 /**
  * Picks the sentences of the retrieved chunks that best answer `query`, with maximal marginal
  * relevance so near-duplicates are not quoted twice, and returns them in reading order (by chunk
@@ -320,8 +334,12 @@ export function selectSentences(
       subjectRequired(subject, chunks[0], test, options.terms, queryTerms));
   // Passages whose heading names the subject: their list is about it, item by item.
   const listsAboutSubject = new Set<number>();
+  const asked = modelNames(query);
   chunks.forEach((chunk, chunkIndex) => {
     if (!kept(chunkIndex)) return;
+    // "How heavy is the Unitree G1?": a section under "Unitree H1 Humanoid Robot" describes
+    // another model, however well its "Weight" item matches.
+    if (asked.size > 0 && aboutOtherModels(chunk, asked)) return;
     const headingTerms = new Set(options.terms(chunk.section ?? ''));
     const named = (text: string) =>
       test !== undefined && test.names(text, new Set(options.terms(text)));
