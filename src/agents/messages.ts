@@ -16,6 +16,9 @@ export const ANSWER_MESSAGES = {
   /** Extractive mode: the router found the question's subject outside the book. */
   notCovered: (words: readonly string[]) =>
     `The book does not cover ${quotedList(words, 'or')}, so I can't answer that from it.`,
+  /** Extractive mode: a measure was asked ("How heavy is…") and no quoted line gives it. */
+  measureNotStated: (measures: readonly string[]) =>
+    `The book does not state the ${measures.join(' or ')} asked about here. The closest passages it has:`,
   /** Spec §4: the search tool returned no results. */
   noResults: "I couldn't find relevant information about that topic in the book.",
   /** Spec §4: the retrieval store is unavailable. */

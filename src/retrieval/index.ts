@@ -63,7 +63,7 @@ export {
 } from './rank/query-vocabulary.js';
 export { QUERY_STOPWORDS, STOPWORDS, withoutAskingManner } from './rank/stopwords.js';
 export { namesWritten } from './rank/names-written.js';
-export { measureTerms } from './rank/measure-words.js';
+export { measuresAsked, measureTerms } from './rank/measure-words.js';
 export {
   askingAboutTheWork,
   asksOnlyAboutTheWork,

@@ -147,6 +147,16 @@ describe('extractive runner: lists asked for', () => {
     expect(heavy.response).toContain('- Weight: Around 40-45 kg. [1]');
   });
 
+  it('says so first when no quoted line gives the measure asked', async () => {
+    // The G1's list gives no weight: its nearest lines were quoted as if they answered.
+    const g1 = await ask('How heavy is the Unitree G1?', ROBOTS);
+    expect(g1.response.split('\n')[0]).toBe(
+      'The book does not state the weight asked about here. The closest passages it has:',
+    );
+    const h1 = await ask('How heavy is the Unitree H1?', ROBOTS);
+    expect(h1.response).not.toContain('does not state');
+  });
+
   it('labels no list whose own heading says what it is about', async () => {
     const response = await ask('How do nodes use topics?');
     expect(response.response).not.toContain('›');

@@ -6,6 +6,7 @@ import { isCohortError } from '../../errors/index.js';
 import {
   analyze,
   askingAboutTheWork,
+  measuresAsked,
   measureTerms,
   namesWritten,
   QUERY_STOPWORDS,
@@ -201,9 +202,17 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
       }
       const lines = [blocks.join('\n').trim()];
       const fellBack = relevant.some((chunk) => chunk.metadata.domainFallback === true);
-      const preface = fellBack
-        ? `Nothing in the ${domain} part of the book matched, so I searched the whole book.\n\n`
-        : '';
+      // "How heavy is the Unitree G1?" where no quoted line gives a weight: say so first, rather
+      // than let the nearest lines pass for the answer.
+      const unstated = measuresAsked(asked)
+        .filter(
+          (measure) => !picked.some((s) => measure.terms.some((t) => terms(s.text).includes(t))),
+        )
+        .map((measure) => measure.name);
+      const preface =
+        (fellBack
+          ? `Nothing in the ${domain} part of the book matched, so I searched the whole book.\n\n`
+          : '') + (unstated.length > 0 ? `${ANSWER_MESSAGES.measureNotStated(unstated)}\n\n` : '');
       const body = `${preface}${lines.join('\n\n')}`;
       const response = `${body}${formatSourcesFooter(citations)}\n\n${EXTRACTIVE_NOTICE}`;
       yield { type: 'delta', text: response };

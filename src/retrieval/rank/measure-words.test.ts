@@ -1,13 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { measureTerms } from './measure-words.js';
+import { measuresAsked, measureTerms } from './measure-words.js';
 
 describe('measureTerms', () => {
   it('reads the measure an adjective asks for as the noun a book writes', () => {
     expect(measureTerms('How tall is the Unitree H1?')).toEqual(['height']);
     expect(measureTerms('how heavy is the G1')).toEqual(['weight']);
     expect(measureTerms('How much does the H1 weigh?')).toEqual(['weight']);
-    expect(measureTerms('How long does the battery last?')).toEqual(['batteri', 'life', 'durat']);
+    expect(measureTerms('How long does the battery last?')).toEqual(['life', 'durat']);
     expect(measureTerms('How much does a Jetson cost?')).toEqual(['cost', 'price']);
+  });
+
+  it('names the measures asked', () => {
+    expect(measuresAsked('How heavy is the G1, and how tall?').map((m) => m.name)).toEqual([
+      'height',
+      'weight',
+    ]);
   });
 
   it('asks for no measure when the question does not', () => {
