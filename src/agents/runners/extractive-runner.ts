@@ -204,10 +204,11 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
       const fellBack = relevant.some((chunk) => chunk.metadata.domainFallback === true);
       // "How heavy is the Unitree G1?" where no quoted line gives a weight: say so first, rather
       // than let the nearest lines pass for the answer.
-      const unstated = measuresAsked(asked)
-        .filter(
-          (measure) => !picked.some((s) => measure.terms.some((t) => terms(s.text).includes(t))),
-        )
+      const measures = measuresAsked(asked);
+      // Each quoted line analysed once, and only when a measure was asked.
+      const quoted = new Set(measures.length > 0 ? picked.flatMap((s) => terms(s.text)) : []);
+      const unstated = measures
+        .filter((measure) => !measure.terms.some((term) => quoted.has(term)))
         .map((measure) => measure.name);
       const preface =
         (fellBack

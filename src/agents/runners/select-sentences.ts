@@ -444,21 +444,23 @@ export function selectSentences(
     const [picked] = candidates.splice(best, 1);
     if (picked) chosen.push(picked);
   }
-  // A sentence that introduces a list ("Nav2 is the navigation framework for ROS 2, providing:")
-  // is quoted with the first items of its list, not alone before other passages' lines.
-  for (const intro of [...chosen]) {
-    if (intro.listItem || !intro.text.endsWith(':')) continue;
-    const chunk = chunks[intro.chunk];
-    if (!chunk) continue;
+  // Quotes `count` list items of a chosen passage (after `position`, or from its start), each once.
+  const quoteItems = (chunkIndex: number, after: number, count: number, stopAtProse: boolean) => {
+    const chunk = chunks[chunkIndex];
+    if (!chunk) return;
     let added = 0;
     for (const sentence of sentencesOf(chunk.text)) {
-      if (sentence.position <= intro.position) continue;
-      if (!sentence.listItem || added >= LIST_ITEMS_WITH_INTRO) break;
+      if (sentence.position <= after) continue;
+      if (!sentence.listItem) {
+        if (stopAtProse) break;
+        continue;
+      }
+      if (added >= count) break;
       added += 1;
-      if (chosen.some((c) => c.chunk === intro.chunk && c.position === sentence.position)) continue;
+      if (chosen.some((c) => c.chunk === chunkIndex && c.position === sentence.position)) continue;
       chosen.push({
         text: sentence.text,
-        chunk: intro.chunk,
+        chunk: chunkIndex,
         position: sentence.position,
         score: 0,
         listItem: true,
@@ -467,34 +469,19 @@ export function selectSentences(
         terms: sentence.terms,
       });
     }
+  };
+  // A sentence that introduces a list ("Nav2 is the navigation framework for ROS 2, providing:")
+  // is quoted with the first items of its list, not alone before other passages' lines.
+  for (const intro of [...chosen]) {
+    if (!intro.listItem && intro.text.endsWith(':'))
+      quoteItems(intro.chunk, intro.position, LIST_ITEMS_WITH_INTRO, true);
   }
   // "What are the specs of the Unitree H1?" asks for a list about its subject: the first list
   // quoted under a heading that names it is quoted whole (up to LIST_ITEMS_ASKED items), not one
   // item before the next passage's.
-  const asksForList =
-    subject.form === 'other' && subject.phrase !== undefined && test !== undefined;
-  const list = asksForList
-    ? chosen.find((c) => c.listItem && listsAboutSubject.has(c.chunk))
-    : undefined;
-  const listChunk = list ? chunks[list.chunk] : undefined;
-  if (list && listChunk) {
-    let added = 0;
-    for (const sentence of sentencesOf(listChunk.text)) {
-      if (!sentence.listItem) continue;
-      if (added >= LIST_ITEMS_ASKED) break;
-      added += 1;
-      if (chosen.some((c) => c.chunk === list.chunk && c.position === sentence.position)) continue;
-      chosen.push({
-        text: sentence.text,
-        chunk: list.chunk,
-        position: sentence.position,
-        score: 0,
-        listItem: true,
-        step: sentence.step,
-        whole: false,
-        terms: sentence.terms,
-      });
-    }
+  if (subject.form === 'other' && subject.phrase !== undefined && test !== undefined) {
+    const list = chosen.find((c) => c.listItem && listsAboutSubject.has(c.chunk));
+    if (list) quoteItems(list.chunk, -1, LIST_ITEMS_ASKED, false);
   }
   const ordered = chosen
     .sort((a, b) => a.chunk - b.chunk || a.position - b.position)
