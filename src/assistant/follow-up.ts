@@ -2,6 +2,7 @@ import { questionSubject } from '../agents/index.js';
 import {
   analyze,
   askingAboutTheWork,
+  nameRunsWritten,
   QUERY_STOPWORDS,
   STOPWORDS,
   withoutTheWork,
@@ -86,12 +87,6 @@ const NAME = /^(?:[A-Z][\w.-]*|\d+)(?:\s+(?:[A-Z][\w.-]*|\d+))*$/;
 const NO_SUBJECT =
   /^(?:then|now|it|that|this|them|those|these|so|why|how|more|you|me|us|yes|no|ok|okay)$/i;
 
-/**
- * Names a question writes ("Unitree H1", "Isaac Sim", "G1"): capitalised words not opening it,
- * acronyms and model numbers, in runs.
- */
-const NAMES_WRITTEN = /(?<!^\s*)\b(?:[A-Z][\w-]*|[a-z]*\d[\w-]*)(?:\s+(?:[A-Z][\w-]*|\d[\w-]*))*/g;
-
 /** The new subject of an ellipsis ("how about the G1?" → "the G1"), if `text` is one. */
 function ellipsisSubject(text: string): string | undefined {
   const subject = ELLIPSIS.exec(text.trim())?.[1]?.trim();
@@ -117,8 +112,7 @@ function subjectOf(question: string): { phrase: string; head?: string } | undefi
   }
   const again = ellipsisSubject(question);
   if (again) return { phrase: again.replace(/^(?:a|an|the)\s+/i, '') };
-  const names = [...question.matchAll(NAMES_WRITTEN)].map((match) => match[0]);
-  const longest = names.sort((a, b) => b.length - a.length)[0];
+  const longest = nameRunsWritten(question).sort((a, b) => b.length - a.length)[0];
   return longest ? { phrase: longest } : undefined;
 }
 

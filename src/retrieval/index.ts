@@ -62,7 +62,7 @@ export {
   type VocabularyRepair,
 } from './rank/query-vocabulary.js';
 export { QUERY_STOPWORDS, STOPWORDS, withoutAskingManner } from './rank/stopwords.js';
-export { namesWritten } from './rank/names-written.js';
+export { nameRunsWritten, namesWritten } from './rank/names-written.js';
 export { measuresAsked, measureTerms } from './rank/measure-words.js';
 export {
   askingAboutTheWork,

@@ -14,3 +14,13 @@ export function namesWritten(question: string): Set<string> {
 
 // A capitalised word not at the start of the text or of a sentence ("What", "Also" open one).
 const NAME = /(?<![.?!:;]\s*|^\s*)\b[A-Z][a-z]+\b/g;
+
+/**
+ * The names a question writes, as runs of words: capitalised words not opening it, acronyms and
+ * model numbers ("How tall is the Unitree H1?" → ["Unitree H1"]), as written.
+ */
+export function nameRunsWritten(question: string): string[] {
+  return [...question.matchAll(NAME_RUN)].map((match) => match[0]);
+}
+
+const NAME_RUN = /(?<!^\s*)\b(?:[A-Z][\w-]*|[a-z]*\d[\w-]*)(?:\s+(?:[A-Z][\w-]*|\d[\w-]*))*/g;
