@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CohortConfig } from '../../config/index.js';
 import { createRetrieverFromChunks } from '../../retrieval/index.js';
-import { AgentContext, type ChunkRecord } from '../../schema/index.js';
+import { AgentContext, type ChunkRecord, type OffTopicSubject } from '../../schema/index.js';
 import { createLogger } from '../../telemetry/index.js';
 import { testAgent } from '../../test/test-agent.js';
 import { createRagSkill } from '../rag-skill.js';
@@ -60,11 +60,15 @@ const BOOK_WITH_INTRO = [
   ...BOOK,
 ];
 
-async function ask(query: string, book: readonly ChunkRecord[] = BOOK) {
+async function ask(
+  query: string,
+  book: readonly ChunkRecord[] = BOOK,
+  extra: { offTopic?: OffTopicSubject; domainFilter?: string } = {},
+) {
   // The configured floor, as the assistant passes it: the default `retrieval.minScore`.
   const { retrieval } = CohortConfig.parse({});
   const rag = createRagSkill(createRetrieverFromChunks(book, { minScore: retrieval.minScore }));
-  const context = AgentContext.parse({ sessionId: 'anonymous', query });
+  const context = AgentContext.parse({ sessionId: 'anonymous', query, ...extra });
   return finalResponse(
     createExtractiveRunner().run(testAgent('book', { fallback: true }), context, {
       rag,
@@ -160,5 +164,77 @@ describe('extractive runner: lists asked for', () => {
   it('labels no list whose own heading says what it is about', async () => {
     const response = await ask('How do nodes use topics?');
     expect(response.response).not.toContain('›');
+  });
+});
+
+describe('extractive runner: what an answer says besides its quotes (outside review, 2026-11-29)', () => {
+  const listed = (id: string, headings: string[], items: string[], domain = 'general') =>
+    ({
+      ...passage(id, headings.at(-1) ?? id, items.map((item) => `- ${item}`).join('\n'), domain),
+      headingPath: ['Course', ...headings],
+    }) satisfies ChunkRecord;
+
+  it('leads list items quoted without an introduction with their heading, which may hold the answer', async () => {
+    // Before: "- Comprehensive understanding of ROS 2 …" alone: the week was only in the heading.
+    const book = [
+      listed(
+        'midterm',
+        ['Assessment', 'Mid-term Evaluation (Week 6-7)'],
+        ['Comprehensive understanding of ROS 2 and simulation concepts'],
+      ),
+      ...BOOK,
+    ];
+    const response = await ask('When is the mid-term evaluation?', book);
+    expect(response.response).toContain(
+      'Mid-term Evaluation (Week 6-7):\n- Comprehensive understanding of ROS 2 and simulation concepts. [1]',
+    );
+  });
+
+  it('does not say a cost is missing when a quoted line gives it in money', async () => {
+    // Before: "The book does not state the cost asked about here" above "~$0.75-1.00 per hour".
+    const book = [
+      listed(
+        'pricing',
+        ['Cloud', 'On-Demand Pricing'],
+        ['g5.xlarge: ~$0.75-1.00 per hour', 'g5.12xlarge: ~$36.00-48.00 per hour'],
+        'hardware',
+      ),
+      ...BOOK,
+    ];
+    const response = await ask('How much does a g5.xlarge instance cost per hour?', book);
+    expect(response.response).not.toContain('does not state');
+    expect(response.response).toContain('~$0.75-1.00 per hour');
+  });
+
+  it('says the book does not cover a name it never uses, written with inner capitals or as a possessive', async () => {
+    // Before: the book's lines on fine-tuning and on regulators were quoted as if they answered.
+    const book = [
+      listed(
+        'transfer',
+        ['Learning', 'Transfer Learning'],
+        ['Transfer Learning: Fine-tuning pre-trained models'],
+      ),
+      listed(
+        'ethics',
+        ['Society', 'Policy'],
+        ['Regulatory Frameworks: Developing appropriate regulations'],
+      ),
+      ...BOOK,
+    ];
+    const lora = await ask('How do I fine-tune a large language model with LoRA?', book, {
+      offTopic: { subject: ['fine-tune', 'language', 'model', 'lora'], uncovered: ['lora'] },
+    });
+    expect(lora.response).toMatch(/^The book does not cover "lora"/);
+    const germany = await ask("What are Germany's regulations for self-driving cars?", book, {
+      offTopic: { subject: ['germanys', 'regulations', 'cars'], uncovered: ['germanys', 'cars'] },
+    });
+    expect(germany.response).toMatch(/^The book does not cover/);
+  });
+
+  it("does not tell the reader about the agent's part of the book when it searched the whole book", async () => {
+    // "Nothing in the glossary part of the book matched" named a part no book has.
+    const response = await ask('How do nodes use topics?', BOOK, { domainFilter: 'glossary' });
+    expect(response.response).not.toContain('part of the book');
+    expect(response.metadata.domainFallback).toBe(true);
   });
 });

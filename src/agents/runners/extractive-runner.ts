@@ -60,7 +60,9 @@ function namesSubject(
   const quoted = new Set(picked.flatMap((sentence) => terms(sentence.text)));
   const named = (word: string) => terms(word).some((term) => quoted.has(term));
   const names = namesWritten(question);
-  if (offTopic.uncovered.some((word) => names.has(word) && !named(word))) return false;
+  // The router reads "Germany's" as "germanys", the name as written is "Germany".
+  const isName = (word: string) => names.has(word) || names.has(word.replace(/s$/, ''));
+  if (offTopic.uncovered.some((word) => isName(word) && !named(word))) return false;
   return offTopic.subject.some(named);
 }
 
@@ -88,16 +90,20 @@ const ASPECT_HEADING =
   /^(?:(?:key|main|technical|core|research|general|basic|hardware|software|system|performance)\s+)*(?:specifications?|specs|overview|capabilities|features|applications|components|requirements|characteristics|properties|considerations|advantages|limitations|use cases|details)(?:\s+(?:overview|summary))?$/i;
 
 /**
- * The lead line of list items quoted without their own introduction, when their heading names only
- * an aspect ({@link ASPECT_HEADING}): the parent heading says of what. "- Weight: Around 40-45 kg"
- * under "Specifications Overview" does not say which robot weighs that; "Unitree H1 Humanoid
- * Robot › Specifications Overview:" does.
+ * The lead line of list items quoted without their own introduction: their heading, which often
+ * holds the answer itself ("Mid-term Evaluation (Week 6-7)", "Week 10: NVIDIA Isaac Platform -
+ * Navigation"); a bare "- Comprehensive understanding of ROS 2" says neither when nor of what.
+ * A heading that names only an aspect ({@link ASPECT_HEADING}) is led by its parent: "- Weight:
+ * Around 40-45 kg" under "Specifications Overview" does not say which robot weighs that;
+ * "Unitree H1 Humanoid Robot › Specifications Overview:" does.
  */
 function listLabel(chunk: RetrievedChunk | undefined): string | undefined {
   const headings = (chunk?.section ?? '').split(' > ');
   const own = headings.at(-1)?.trim() ?? '';
   const parent = headings.at(-2)?.trim();
-  return parent && ASPECT_HEADING.test(own) ? `${parent} › ${own}:` : undefined;
+  if (!own) return undefined;
+  if (parent && ASPECT_HEADING.test(own)) return `${parent} › ${own}:`;
+  return own.endsWith(':') ? own : `${own}:`;
 }
 
 export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): AgentRunner {
@@ -208,12 +214,16 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
       // Each quoted line analysed once, and only when a measure was asked.
       const quoted = new Set(measures.length > 0 ? picked.flatMap((s) => terms(s.text)) : []);
       const unstated = measures
-        .filter((measure) => !measure.terms.some((term) => quoted.has(term)))
+        .filter(
+          (measure) =>
+            !measure.terms.some((term) => quoted.has(term)) &&
+            !picked.some((sentence) => measure.value.test(sentence.text)),
+        )
         .map((measure) => measure.name);
+      // A whole-book fallback stays in the metadata, not the text: "Nothing in the glossary part of
+      // the book matched" named a part no book has, before answers that were right.
       const preface =
-        (fellBack
-          ? `Nothing in the ${domain} part of the book matched, so I searched the whole book.\n\n`
-          : '') + (unstated.length > 0 ? `${ANSWER_MESSAGES.measureNotStated(unstated)}\n\n` : '');
+        unstated.length > 0 ? `${ANSWER_MESSAGES.measureNotStated(unstated)}\n\n` : '';
       const body = `${preface}${lines.join('\n\n')}`;
       const response = `${body}${formatSourcesFooter(citations)}\n\n${EXTRACTIVE_NOTICE}`;
       yield { type: 'delta', text: response };

@@ -148,8 +148,9 @@ describe('selectSentences: the answer is about the subject asked', () => {
   });
 
   it('draws on the next passages too, at most two sentences from one', () => {
+    // Not a list asked for ("Which sensors does a robot carry?" quotes the list whole).
     const picked = selectSentences(
-      'Which sensors does a mobile robot carry?',
+      'How does a mobile robot sense its surroundings with sensors?',
       [SENSORS, DRIFT],
       options,
     );
@@ -413,5 +414,99 @@ describe('selectSentences: the ranking order stands', () => {
     expect(
       selectSentences(query, ranked, { ...options, relativeCutoff: 0.6 }).map((s) => s.chunk),
     ).not.toContain(1);
+  });
+});
+
+describe('selectSentences: lists and comparisons asked for (outside review, 2026-11-29)', () => {
+  const LIFECYCLE = chunk(
+    'Lifecycle Nodes > Lifecycle States',
+    [
+      '- **Unconfigured**: Node created but not configured',
+      '- **Inactive**: Configured but not active',
+      '- **Active**: Running and processing data',
+      '- **Finalized**: Ready for cleanup',
+    ].join('\n'),
+    0.8,
+  );
+  const WEEK = chunk('Week 5', '- Lifecycle nodes and state management', 0.7);
+  const STATE = chunk('State', 'The robot state publisher reads the joint states of a node.', 0.6);
+
+  it('quotes the whole list a question asks for, not its first item', () => {
+    // Before: "- Unconfigured: …" alone, then the week plan and the state publisher.
+    const picked = selectSentences(
+      'What are the lifecycle states of a ROS 2 lifecycle node?',
+      [LIFECYCLE, WEEK, STATE],
+      options,
+    );
+    const items = picked.filter((s) => s.chunk === 0).map((s) => s.text.split(':')[0]);
+    expect(items).toEqual(['Unconfigured', 'Inactive', 'Active', 'Finalized']);
+  });
+
+  it('quotes the list a sentence introduces when it names what is listed', () => {
+    const rl = chunk(
+      'The RL Framework',
+      [
+        'Reinforcement Learning is defined by four key components:',
+        '- **Agent**: The learning entity',
+        '- **Environment**: The world the agent acts in',
+        '- **State**: The current situation',
+        '- **Action**: The decision made',
+        '- **Reward**: The feedback signal',
+      ].join('\n'),
+      0.8,
+    );
+    const picked = selectSentences(
+      'What are the components of the reinforcement learning framework?',
+      [rl, STATE],
+      options,
+    );
+    expect(picked.filter((s) => s.listItem).map((s) => s.text.split(':')[0])).toEqual([
+      'Agent',
+      'Environment',
+      'State',
+      'Action',
+      'Reward',
+    ]);
+  });
+
+  it('quotes both sides of a comparison, from the list that holds them', () => {
+    // Before: "Static Balance" alone, then a kinematics line naming static and dynamic analysis.
+    const walking = chunk(
+      'Walking Patterns',
+      [
+        '- **Static Balance**: Maintaining balance at all times (slow, stable)',
+        '- **Dynamic Balance**: Using momentum to maintain balance (natural, efficient)',
+        '- **Gait Cycle**: The repeating pattern of steps',
+      ].join('\n'),
+      0.8,
+    );
+    const kinematics = chunk(
+      'Static vs. Dynamic Kinematics',
+      '- **Static Analysis**: Motion without considering dynamics',
+      0.75,
+    );
+    const picked = selectSentences(
+      'What is the difference between static balance and dynamic balance?',
+      [walking, kinematics],
+      { ...options, maxPerChunk: 1 },
+    );
+    const texts = picked.map((s) => s.text);
+    expect(texts).toContain('Static Balance: Maintaining balance at all times (slow, stable)');
+    expect(texts).toContain(
+      'Dynamic Balance: Using momentum to maintain balance (natural, efficient)',
+    );
+  });
+
+  it('reads the sentence that spells an acronym out as its definition', () => {
+    const vla = chunk(
+      'Overview',
+      'The VLA approach is fundamental to capable robots. The Vision-Language-Action (VLA) pipeline integrates perception, understanding and action.',
+      0.8,
+    );
+    const picked = selectSentences('What does VLA stand for?', [vla], {
+      ...options,
+      style: 'definition',
+    });
+    expect(picked[0]?.text).toContain('Vision-Language-Action (VLA)');
   });
 });

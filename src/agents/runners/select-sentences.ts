@@ -1,5 +1,7 @@
 import type { AnswerStyle, RetrievedChunk } from '../../schema/index.js';
 import { questionSubject, type QuestionSubject } from './question-subject.js';
+import { comparedSides } from './compared-sides.js';
+import { listAsked } from './list-asked.js';
 import { passageSentences, type PassageSentences } from './passage-sentences.js';
 
 /** A sentence chosen for an extractive answer. */
@@ -226,6 +228,13 @@ function subjectTest(
     // The defined words are the subject and the question's own words, nothing else: "A node is"
     // and "ROS 2 nodes:" define a node; "A lifecycle node is" and "ros2 node list prints" do not.
     defines: (text) => {
+      // "The Vision-Language-Action (VLA) pipeline …" is how a book says what an acronym stands for.
+      if (
+        acronym !== undefined &&
+        (text.includes(`(${acronym})`) || text.includes(`${acronym} (`)) &&
+        spellsOut(text, acronym)
+      )
+        return true;
       const label = LABELLED.exec(text)?.[1] ?? COPULA.exec(text)?.[1];
       if (label === undefined) return false;
       const own = terms(label);
@@ -261,10 +270,50 @@ function subjectRequired(
   return test.names(text, new Set(terms(text)));
 }
 
-/** How many items of a list are quoted with the sentence that introduces it. */
-/** Items of a list asked for ("the specs of X") quoted from the first list about its subject. */
+/** Items of a list about the subject ("the specs of X") quoted from the first list about it. */
 const LIST_ITEMS_ASKED = 5;
+/** How many items of a list are quoted with the sentence that introduces it. */
 const LIST_ITEMS_WITH_INTRO = 3;
+/** Items quoted of the list a question asks for ({@link listAsked}): textbook lists run 3–8. */
+const LIST_ITEMS_WHOLE = 8;
+
+/**
+ * The passage (among those quoted, best ranked first) whose list a question asks for, and the
+ * position after which its items start: a passage whose own heading names the listed noun (-1,
+ * its items from the start) or with a sentence introducing a list that names it ("… defined by
+ * four key components:"); else the first passage a list item was quoted from.
+ */
+function askedList(
+  noun: string,
+  chosen: readonly SelectedSentence[],
+  chunks: readonly RetrievedChunk[],
+  terms: (text: string) => string[],
+  sentencesOf: PassageSentences,
+): { chunk: number; after: number } | undefined {
+  const nounTerms = terms(noun);
+  if (nounTerms.length === 0) return undefined;
+  const quoted = [...new Set(chosen.map((c) => c.chunk))].sort((a, b) => a - b);
+  for (const chunkIndex of quoted) {
+    const chunk = chunks[chunkIndex];
+    if (!chunk) continue;
+    const sentences = sentencesOf(chunk.text);
+    if (!sentences.some((sentence) => sentence.listItem)) continue;
+    const own = new Set(terms((chunk.section ?? '').split(' > ').at(-1) ?? ''));
+    if (nounTerms.every((term) => own.has(term))) return { chunk: chunkIndex, after: -1 };
+    const intro = sentences.find(
+      (sentence, i) =>
+        !sentence.listItem &&
+        sentence.text.endsWith(':') &&
+        sentences[i + 1]?.listItem === true &&
+        nounTerms.every((term) => sentence.terms.has(term)),
+    );
+    if (intro) return { chunk: chunkIndex, after: intro.position };
+  }
+  const first = chosen
+    .filter((c) => c.listItem)
+    .reduce<SelectedSentence | undefined>((a, c) => (a && a.chunk <= c.chunk ? a : c), undefined);
+  return first ? { chunk: first.chunk, after: -1 } : undefined;
+}
 
 /** The answer style a question asks for: its own form first, then the agent's style. */
 function effectiveStyle(subject: QuestionSubject, style: AnswerStyle): AnswerStyle {
@@ -399,6 +448,8 @@ export function selectSentences(
       });
     }
   });
+  // Every candidate, before the cutoffs: a side of a comparison may score low on its own.
+  const pool = [...candidates];
   const topSentence = Math.max(0, ...candidates.map((c) => c.score));
   for (let i = candidates.length - 1; i >= 0; i--) {
     if ((candidates[i]?.score ?? 0) < sentenceCutoff * topSentence) candidates.splice(i, 1);
@@ -482,6 +533,52 @@ export function selectSentences(
   if (subject.form === 'other' && subject.phrase !== undefined && test !== undefined) {
     const list = chosen.find((c) => c.listItem && listsAboutSubject.has(c.chunk));
     if (list) quoteItems(list.chunk, -1, LIST_ITEMS_ASKED, false);
+  }
+  // "What is the difference between static and dynamic balance?": an answer quoting one side
+  // compares nothing, so a side no quoted line names gets its best line, from the passage that
+  // names the other side when one does (the two are often neighbouring items of one list).
+  const sides = comparedSides(query);
+  if (sides) {
+    const [first, second] = sides.map((side) => options.terms(side)) as [string[], string[]];
+    const distinct = [
+      first.filter((term) => !second.includes(term)),
+      second.filter((term) => !first.includes(term)),
+    ];
+    const whole = [first, second];
+    distinct.forEach((own, i) => {
+      const other = distinct[1 - i] ?? [];
+      const all = whole[i] ?? [];
+      const has = (c: (typeof pool)[number], terms: readonly string[]) =>
+        terms.filter((term) => c.terms.has(term)).length;
+      const partners = new Set(chosen.filter((c) => has(c, other) > 0).map((c) => c.chunk));
+      // Named: by all its words, or by its own beside the other side's line ("Continuous: …
+      // without limits" under "Joints"), not by a line naming both ("Static Analysis: … without
+      // dynamics") nor by another chapter's "continuous states".
+      const quoted = chosen.some(
+        (c) =>
+          has(c, own) === own.length &&
+          (has(c, all) === all.length || (partners.has(c.chunk) && has(c, other) === 0)),
+      );
+      if (own.length === 0 || quoted) return;
+      const best = pool
+        .filter((c) => has(c, own) > 0 && !chosen.includes(c))
+        .sort(
+          (a, b) =>
+            Number(partners.has(b.chunk)) - Number(partners.has(a.chunk)) ||
+            has(b, all) - has(a, all) ||
+            Number(has(a, other) > 0) - Number(has(b, other) > 0) ||
+            b.score - a.score,
+        )[0];
+      if (best) chosen.push(best);
+    });
+  }
+  // "What are the lifecycle states of a lifecycle node?" asks for a list: the one whose heading or
+  // introducing sentence names what is listed ("Lifecycle States", "defined by four key
+  // components:"), else the first quoted, is quoted whole rather than its first item or two.
+  const listed = listAsked(query);
+  if (listed !== undefined) {
+    const list = askedList(listed, chosen, chunks, options.terms, sentencesOf);
+    if (list) quoteItems(list.chunk, list.after, LIST_ITEMS_WHOLE, list.after >= 0);
   }
   const ordered = chosen
     .sort((a, b) => a.chunk - b.chunk || a.position - b.position)

@@ -9,4 +9,13 @@ describe('namesWritten', () => {
     // Initialisms are no names of this kind: the book's own terms are written so.
     expect([...namesWritten('What is URDF and how does ROS use it?')]).toEqual([]);
   });
+
+  it('reads a word with a capital after a small letter as a name, wherever it stands', () => {
+    // "LoRA" was no name, so an off-topic question about it was answered from the book's lines
+    // on fine-tuning.
+    expect([...namesWritten('How do I fine-tune a large language model with LoRA?')]).toEqual([
+      'lora',
+    ]);
+    expect([...namesWritten('PyTorch or TensorFlow?')]).toEqual(['pytorch', 'tensorflow']);
+  });
 });

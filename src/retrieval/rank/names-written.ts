@@ -5,6 +5,7 @@
  *
  * @example
  * namesWritten("What's the weather in Oslo?"); // Set { 'oslo' }
+ * namesWritten('How do I fine-tune a model with LoRA?'); // Set { 'lora' }
  */
 export function namesWritten(question: string): Set<string> {
   const names = new Set<string>();
@@ -12,8 +13,11 @@ export function namesWritten(question: string): Set<string> {
   return names;
 }
 
-// A capitalised word not at the start of the text or of a sentence ("What", "Also" open one).
-const NAME = /(?<![.?!:;]\s*|^\s*)\b[A-Z][a-z]+\b/g;
+// A capitalised word not at the start of the text or of a sentence ("What", "Also" open one), or
+// a word whose capitals follow a small letter anywhere ("LoRA", "PyTorch", "iPhone"): written so,
+// only a name is, where "URDF" is how a book writes its own initialisms.
+const NAME =
+  /(?<![.?!:;]\s*|^\s*)\b[A-Z][a-z]+\b|\b[A-Za-z]*[a-z][A-Z][A-Za-z]*\b/g;
 
 /**
  * The names a question writes, as runs of words: capitalised words not opening it, acronyms and
