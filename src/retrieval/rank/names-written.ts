@@ -16,8 +16,7 @@ export function namesWritten(question: string): Set<string> {
 // A capitalised word not at the start of the text or of a sentence ("What", "Also" open one), or
 // a word whose capitals follow a small letter anywhere ("LoRA", "PyTorch", "iPhone"): written so,
 // only a name is, where "URDF" is how a book writes its own initialisms.
-const NAME =
-  /(?<![.?!:;]\s*|^\s*)\b[A-Z][a-z]+\b|\b[A-Za-z]*[a-z][A-Z][A-Za-z]*\b/g;
+const NAME = /(?<![.?!:;]\s*|^\s*)\b[A-Z][a-z]+\b|\b[A-Za-z]*[a-z][A-Z][A-Za-z]*\b/g;
 
 /**
  * The names a question writes, as runs of words: capitalised words not opening it, acronyms and
