@@ -19,6 +19,9 @@ export const ANSWER_MESSAGES = {
   /** Extractive mode: a measure was asked ("How heavy is…") and no quoted line gives it. */
   measureNotStated: (measures: readonly string[]) =>
     `The book does not state the ${measures.join(' or ')} asked about here. The closest passages it has:`,
+  /** Extractive mode: the question names a model ("the Unitree G1") no quoted passage names. */
+  modelNotNamed: (models: readonly string[]) =>
+    `The book does not say this about the ${models.join(' or ')}: none of the passages below names it. The closest passages it has:`,
   /** Spec §4: the search tool returned no results. */
   noResults: "I couldn't find relevant information about that topic in the book.",
   /** Spec §4: the retrieval store is unavailable. */

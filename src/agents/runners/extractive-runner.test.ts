@@ -231,6 +231,34 @@ describe('extractive runner: what an answer says besides its quotes (outside rev
     expect(germany.response).toMatch(/^The book does not cover/);
   });
 
+  it('says first when no quoted passage names the model a question asks about', async () => {
+    // Before: "What is the price of the Unitree G1?" quoted lines on platform costs in general,
+    // as if they gave the G1's price.
+    const book = [
+      listed(
+        'costs',
+        ['Lab', 'Cost Considerations'],
+        [
+          'Platform Cost: Base price of the robotic platform',
+          'Maintenance: Yearly service contracts',
+        ],
+        'hardware',
+      ),
+      listed(
+        'g1',
+        ['Lab', 'Unitree G1 Humanoid Robot', 'Research Applications'],
+        ['Humanoid Robotics: Fundamental humanoid research'],
+        'hardware',
+      ),
+    ];
+    const price = await ask('What is the price of the Unitree G1?', book);
+    expect(price.response.split('\n')[0]).toBe(
+      'The book does not say this about the G1: none of the passages below names it. The closest passages it has:',
+    );
+    const research = await ask('What research is the Unitree G1 used for?', book);
+    expect(research.response).not.toContain('does not say');
+  });
+
   it("does not tell the reader about the agent's part of the book when it searched the whole book", async () => {
     // "Nothing in the glossary part of the book matched" named a part no book has.
     const response = await ask('How do nodes use topics?', BOOK, { domainFilter: 'glossary' });

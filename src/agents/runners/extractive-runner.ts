@@ -14,6 +14,7 @@ import {
 } from '../../retrieval/index.js';
 import type { AgentContext, OffTopicSubject, RetrievedChunk } from '../../schema/index.js';
 import { formatCitations, formatSourcesFooter } from '../../citations/index.js';
+import { modelNames, namesModel } from './model-names.js';
 import { cachedPassageSentences } from './passage-sentences.js';
 import { selectSentences } from './select-sentences.js';
 
@@ -64,6 +65,11 @@ function namesSubject(
   const isName = (word: string) => names.has(word) || names.has(word.replace(/s$/, ''));
   if (offTopic.uncovered.some((word) => isName(word) && !named(word))) return false;
   return offTopic.subject.some(named);
+}
+
+/** The models as the question writes them ("G1", not "g1"), for the reader. */
+function writtenModels(question: string, models: readonly string[]): string[] {
+  return models.map((model) => question.match(new RegExp(`\\b${model}\\b`, 'i'))?.[0] ?? model);
 }
 
 /** Options of the extractive runner. */
@@ -220,10 +226,23 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
             !picked.some((sentence) => measure.value.test(sentence.text)),
         )
         .map((measure) => measure.name);
+      // "What is the price of the Unitree G1?" answered by lines on platform costs in general: when
+      // the question names a model and no quoted passage (headings or text) names it, say so first.
+      // Not the document's title: "Robot Lab Options (Unitree Go2/G1/H1 comparison)" names all.
+      const models = [...modelNames(asked)];
+      const quotedChunks = used.map((i) => relevant[i] as RetrievedChunk);
+      const unnamed =
+        models.length > 0 &&
+        !quotedChunks.some((chunk) =>
+          models.some((model) => namesModel(`${chunk.section ?? ''}\n${chunk.text}`, model)),
+        );
       // A whole-book fallback stays in the metadata, not the text: "Nothing in the glossary part of
       // the book matched" named a part no book has, before answers that were right.
-      const preface =
-        unstated.length > 0 ? `${ANSWER_MESSAGES.measureNotStated(unstated)}\n\n` : '';
+      const preface = unnamed
+        ? `${ANSWER_MESSAGES.modelNotNamed(writtenModels(asked, models))}\n\n`
+        : unstated.length > 0
+          ? `${ANSWER_MESSAGES.measureNotStated(unstated)}\n\n`
+          : '';
       const body = `${preface}${lines.join('\n\n')}`;
       const response = `${body}${formatSourcesFooter(citations)}\n\n${EXTRACTIVE_NOTICE}`;
       yield { type: 'delta', text: response };

@@ -2,6 +2,7 @@ import type { AnswerStyle, RetrievedChunk } from '../../schema/index.js';
 import { questionSubject, type QuestionSubject } from './question-subject.js';
 import { comparedSides } from './compared-sides.js';
 import { listAsked } from './list-asked.js';
+import { modelNames } from './model-names.js';
 import { passageSentences, type PassageSentences } from './passage-sentences.js';
 
 /** A sentence chosen for an extractive answer. */
@@ -320,12 +321,6 @@ function effectiveStyle(subject: QuestionSubject, style: AnswerStyle): AnswerSty
   if (subject.form === 'definition') return 'definition';
   if (subject.form === 'explanation' && style !== 'specs') return 'explanation';
   return style;
-}
-
-/** Model names: a word of letters then digits ("G1", "Go2", "g5", "A10G", "RTX4090"), lower-cased. */
-const MODEL_NAME = /\b[a-z]+\d+[a-z0-9]*\b/gi;
-function modelNames(text: string): Set<string> {
-  return new Set([...text.matchAll(MODEL_NAME)].map((match) => match[0].toLowerCase()));
 }
 
 /** True when a passage's headings name models, none of them one the question asks about. */
