@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createStore, openPgliteDb } from '../../store/index.js';
 import { ingest, prepareDocument } from '../ingest/ingest.js';
-import { boldLeadTerms } from './defined-terms.js';
+import { boldLeadTerms, headingDefinedTerm } from './defined-terms.js';
 import { DEFAULT_TECHNIQUES, createRanker } from './ranker.js';
 
 // A small drone book: one section defines its parts as a bold-lead list, others only mention them.
@@ -56,6 +56,66 @@ describe('defined-terms technique', () => {
     const query =
       'Why do real cameras on a drone blur when it turns quickly, and is the gimbal to blame?';
     expect(top(query, true)).toBe(top(query, false));
+  });
+});
+
+describe('headingDefinedTerm: a term a section defines under its own heading', () => {
+  const section = (heading: string, text: string) => ({
+    headingPath: [heading],
+    title: 'Doc',
+    text,
+  });
+  it('reads the heading when the passage opens by making it the subject', () => {
+    expect(headingDefinedTerm(section('Topics', 'Topics are one of the three styles.'))).toEqual([
+      'topic',
+    ]);
+    expect(
+      headingDefinedTerm(
+        section('What is URDF?', 'URDF (Unified Robot Description Format) is the standard format.'),
+      ),
+    ).toEqual(['urdf']);
+    expect(headingDefinedTerm(section('Nodes', '- a list first\n\nA node is a process.'))).toEqual([
+      'node',
+    ]);
+  });
+  it('reads nothing when the opening sentence is about something else, or the heading is long', () => {
+    expect(
+      headingDefinedTerm(section('Topics', 'Run ros2 topic list to see them.')),
+    ).toBeUndefined();
+    expect(
+      headingDefinedTerm(section('Background on the ROS graph today', 'The graph is a network.')),
+    ).toBeUndefined();
+  });
+  it('ranks the page that defines a term above tutorial steps that repeat it', () => {
+    // Over the textbook and the ROS 2 docs together, "What is a ROS 2 topic?" ranked ten
+    // tutorial steps saying "ros2 topic" above the page "Topics" that defines them.
+    const docs = [
+      ...['list', 'echo', 'info', 'pub', 'hz', 'find'].map(
+        (command) =>
+          prepareDocument(
+            `topics-${command}.rst`,
+            `# ros2 topic ${command}\n\nRun ros2 topic ${command} in a new terminal to see what it prints about the running ROS 2 system.`,
+          ).chunks,
+      ),
+      // Other pages of the docs, so "topic" is as rare as in a real corpus.
+      ...['lidar', 'battery', 'gazebo', 'urdf', 'colcon', 'rviz', 'tf2', 'qos', 'dds', 'nav2'].map(
+        (subject) =>
+          prepareDocument(
+            `${subject}.rst`,
+            `# ${subject}\n\nThe ${subject} page explains how ROS 2 uses ${subject} in a running system.`,
+          ).chunks,
+      ),
+      prepareDocument(
+        'about-topics.rst',
+        '# Topics\n\nTopics are one of the three primary styles of interfaces provided by ROS 2. Publishers and subscribers that share a name exchange messages, much like a device bus in electrical engineering, and may come and go as they please.',
+      ).chunks,
+    ].flat();
+    const ranked = (definedTerms: boolean) =>
+      createRanker(docs, { techniques: { ...DEFAULT_TECHNIQUES, definedTerms } })
+        .rank('What is a ROS 2 topic?')
+        .map((hit) => hit.chunk.source);
+    expect(ranked(false)[0]).not.toBe('about-topics.rst');
+    expect(ranked(true)[0]).toBe('about-topics.rst');
   });
 });
 

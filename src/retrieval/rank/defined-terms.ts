@@ -58,6 +58,39 @@ export interface DefinedTermIndex {
   ): number[];
 }
 
+// "What is URDF?", "About Topics": a heading that asks or announces, around the term it names.
+const HEADING_ASKS = /^(?:what\s+(?:is|are)\s+(?:an?\s+|the\s+)?|about\s+)/i;
+// Lines that are no prose: list items, tables, quotes, headings, code fences, directives.
+const NOT_PROSE = /^(?:[-*+|#>]|\d+[.)]\s|```|~~~|\.\.|:)/;
+/** "Topics are …", "A node is …", "URDF (Unified Robot Description Format) is …". */
+const DEFINING_START =
+  /^(?:(?:a|an|the)\s+)?(.{1,80}?)\s+(?:is|are|refers?\s+to|means|stands\s+for|describes?)\b/i;
+
+/**
+ * The stems of the term a section defines under its own heading: a heading of at most four words
+ * ("Topics", "What is URDF?") whose passage opens with a sentence making it the subject ("Topics
+ * are one of the three primary styles of interfaces…"). Reference docs define their terms so, not
+ * in bold leads: over a textbook and the ROS 2 docs together, "What is a ROS 2 topic?" ranked
+ * ten tutorial steps that say "ros2 topic" above the page that defines topics.
+ */
+export function headingDefinedTerm(chunk: Pick<ChunkRecord, 'headingPath' | 'title' | 'text'>) {
+  const heading = (chunk.headingPath.at(-1) ?? chunk.title)
+    .replace(HEADING_ASKS, '')
+    .replace(/[?:]+\s*$/, '')
+    .trim();
+  if (!heading || heading.split(/\s+/).length > 4) return undefined;
+  const stems = [...new Set(analyze(heading))];
+  if (stems.length === 0) return undefined;
+  const opening = chunk.text
+    .split('\n')
+    .map((line) => line.trim())
+    .find((line) => line.length > 0 && !NOT_PROSE.test(line));
+  const subject = opening ? DEFINING_START.exec(opening)?.[1] : undefined;
+  if (subject === undefined) return undefined;
+  const named = new Set(analyze(subject));
+  return stems.every((stem) => named.has(stem)) ? stems : undefined;
+}
+
 /** One bold-lead definition: the chunk it is in and the stems of the term it defines. */
 export interface DefinedTerm {
   doc: number;
@@ -65,13 +98,16 @@ export interface DefinedTerm {
 }
 
 /**
- * Every bold-lead definition of `chunks` (see {@link boldLeadTerms}), in chunk order: what
+ * Every bold-lead definition of `chunks` (see {@link boldLeadTerms}) and every term a section
+ * defines under its own heading ({@link headingDefinedTerm}), in chunk order: what
  * {@link definedTermIndex} is built from, read from the text once and saved with the lexical index.
  */
 export function findDefinedTerms(chunks: readonly ChunkRecord[]): DefinedTerm[] {
   const found: DefinedTerm[] = [];
   chunks.forEach((chunk, doc) => {
     for (const stems of boldLeadTerms(chunk.text)) found.push({ doc, stems });
+    const defined = headingDefinedTerm(chunk);
+    if (defined) found.push({ doc, stems: defined });
   });
   return found;
 }

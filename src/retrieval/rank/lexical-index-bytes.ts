@@ -4,8 +4,10 @@ import type { SavedRanker } from './ranker.js';
 /**
  * First bytes of a saved index: the format's name and version (a new layout bumps the digit).
  * 2: the acronyms and bold-lead definitions read from the text are saved with the index.
+ * 3: the definitions also hold the terms sections define under their own heading; an index saved
+ *    before lacks them, so it is rebuilt rather than read.
  */
-const MAGIC = 'CLX2';
+const MAGIC = 'CLX3';
 
 type ArrayName = Exclude<keyof LexicalIndexData, 'terms' | 'bigrams'>;
 
@@ -35,7 +37,7 @@ interface Header {
 const align8 = (offset: number) => Math.ceil(offset / 8) * 8;
 
 /**
- * Writes a built index as bytes: `CLX2`, the header's byte length (u32), a JSON header (terms,
+ * Writes a built index as bytes: `CLX3`, the header's byte length (u32), a JSON header (terms,
  * flags, array lengths, acronyms, definitions), then each typed array at an 8-byte boundary, in
  * platform byte order.
  *
