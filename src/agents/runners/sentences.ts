@@ -1,3 +1,5 @@
+import { plainInline } from './inline-markup.js';
+
 /** A sentence of a passage, with where it came from so a selection can be put back in order. */
 export interface Sentence {
   text: string;
@@ -15,15 +17,11 @@ const DRAWING = /[\u2500-\u257f\u2580-\u259f\u2022\u25b2-\u25bc\u2190-\u21ff]+/g
 
 /** Markdown and reStructuredText markup that reads badly when quoted. */
 function clean(line: string): string {
-  return line
+  // A role first: its target is in backticks, which the inline markup reads as code.
+  const unroled = line
     .replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '')
-    .replace(/\*\*([^*]+)\*\*/g, '$1')
-    .replace(/__([^_]+)__/g, '$1')
-    .replace(/`([^`]+)`/g, '$1')
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
-    .replace(/:[a-z]+:`([^`<]+?)(?:\s*<[^>]*>)?`/g, '$1')
-    .replace(/\s+/g, ' ')
-    .trim();
+    .replace(/:[a-z]+:`([^`<]+?)(?:\s*<[^>]*>)?`/g, '$1');
+  return plainInline(unroled).replace(/\s+/g, ' ').trim();
 }
 
 /**
