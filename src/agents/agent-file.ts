@@ -15,6 +15,7 @@ import { defineAgent, type Agent } from './define-agent.js';
 const KNOWN_KEYS = new Set([
   'name',
   'description',
+  'title',
   'domain',
   'keywords',
   'tools',
@@ -28,7 +29,7 @@ const KNOWN_KEYS = new Set([
 ]);
 
 /**
- * Parses an agent markdown file: YAML frontmatter (name, description, domain, keywords, tools,
+ * Parses an agent markdown file: YAML frontmatter (name, description, title, domain, keywords, tools,
  * model, examples, intents, aliases, answer_style, retrieval_domain, fallback) and the body as
  * system prompt.
  * A wrong field is an `invalid_input` error naming the file and the field.

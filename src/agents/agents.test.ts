@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isCohortError } from '../errors/index.js';
 import { namedPipe } from '../test/named-pipe.js';
-import { AgentRegistry, defineAgent, loadAgentDir, parseAgentFile } from './index.js';
+import { packagePath } from '../config/index.js';
+import { agentTitle, AgentRegistry, defineAgent, loadAgentDir, parseAgentFile } from './index.js';
 
 const spec = {
   name: 'recipes',
@@ -46,14 +47,29 @@ describe('defineAgent enforces the BaseAgent rules', () => {
   });
 });
 
+describe('agentTitle', () => {
+  it("is the agent's title, else its name with underscores read as spaces", () => {
+    expect(agentTitle(defineAgent({ ...spec, title: 'Recipes and baking' }))).toBe(
+      'Recipes and baking',
+    );
+    expect(agentTitle(defineAgent({ ...spec, name: 'module_info' }))).toBe('module info');
+  });
+
+  it('is a title for every bundled agent, never its id', () => {
+    for (const agent of loadAgentDir(packagePath('agents')))
+      expect(agent.title, agent.name).toMatch(/^[A-Z][a-z]+(?: [a-z]+)*$/);
+  });
+});
+
 describe('agent markdown files', () => {
   it('reads frontmatter fields and the body as the system prompt', () => {
     const agent = parseAgentFile(
-      '---\nname: recipes\ndescription: Recipes\ndomain: cooking\nkeywords: [recipe, bake, oven]\ntools: search_book_content\nmodel: fast\nanswer_style: definition\nexamples:\n  - how long do I bake bread\n---\nAnswer only from the book.\n',
+      '---\nname: recipes\ndescription: Recipes\ntitle: Recipes and baking\ndomain: cooking\nkeywords: [recipe, bake, oven]\ntools: search_book_content\nmodel: fast\nanswer_style: definition\nexamples:\n  - how long do I bake bread\n---\nAnswer only from the book.\n',
       'recipes.md',
     );
     expect(agent).toMatchObject({
       name: 'recipes',
+      title: 'Recipes and baking',
       model: 'fast',
       answerStyle: 'definition',
       tools: ['search_book_content'],

@@ -40,3 +40,15 @@ export function defineAgent(
   });
   return { ...parsed, ...(run ? { run } : {}), ...(options.file ? { file: options.file } : {}) };
 }
+
+/**
+ * The name a reader sees for an agent: its `title`, else its `name` with underscores read as
+ * spaces. Answers show it, never the id ("**module_info**" read as a code word to a student).
+ *
+ * @example
+ * agentTitle({ name: 'module_info', title: 'Course modules' }); // 'Course modules'
+ * agentTitle({ name: 'lab_safety' }); // 'lab safety'
+ */
+export function agentTitle(agent: Pick<Agent, 'name' | 'title'>): string {
+  return agent.title ?? agent.name.replace(/_/g, ' ');
+}

@@ -1,4 +1,4 @@
-export { defineAgent, type Agent, type AgentRunOverride } from './define-agent.js';
+export { agentTitle, defineAgent, type Agent, type AgentRunOverride } from './define-agent.js';
 export { parseAgentFile, loadAgentFile, loadAgentDir } from './agent-file.js';
 export { AgentRegistry } from './registry.js';
 export type { AgentDependencies } from './dependencies.js';

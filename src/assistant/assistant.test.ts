@@ -192,8 +192,8 @@ describe('assistant (extractive mode)', () => {
   let store: Store;
   const registry = new AgentRegistry([
     agent('glossary', { answerStyle: 'definition', retrievalDomain: 'glossary' }),
-    agent('hardware', { answerStyle: 'specs', retrievalDomain: 'hardware' }),
-    agent('capstone', { retrievalDomain: 'capstone' }),
+    agent('hardware', { answerStyle: 'specs', retrievalDomain: 'hardware', title: 'Hardware' }),
+    agent('capstone', { retrievalDomain: 'capstone', title: 'Capstone project' }),
     agent('book', { fallback: true }),
   ]);
   const routes: Record<string, RouteResult> = {};
@@ -283,8 +283,10 @@ describe('assistant (extractive mode)', () => {
     expect(new Set(sources).size).toBe(sources.length);
     expect(reply.citations.map((c) => c.index)).toEqual(sources.map((_, i) => i + 1));
     expect(sources).toContain('milestones.md');
-    expect(reply.answer).toContain('**hardware**');
-    expect(reply.answer).toContain('**capstone**');
+    // Each part under its agent's title, as a reader names it, not the agent's id.
+    expect(reply.answer).toContain('**Hardware**');
+    expect(reply.answer).toContain('**Capstone project**');
+    expect(reply.answer).not.toMatch(/\*\*(?:hardware|capstone)\*\*/);
     for (const marker of reply.answer.matchAll(/\[(\d+)\]/g)) {
       expect(Number(marker[1])).toBeLessThanOrEqual(reply.citations.length);
     }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentDependencies, AgentEvent, AgentRegistry, AgentRunner } from '../agents/index.js';
-import { EXTRACTIVE_NOTICE, finalResponse } from '../agents/index.js';
+import { agentTitle, EXTRACTIVE_NOTICE, finalResponse } from '../agents/index.js';
 import { CohortError, parseInput } from '../errors/index.js';
 import {
   AgentContext,
@@ -31,14 +31,16 @@ import { resolveFollowUp } from './follow-up.js';
 import { withoutMarkup } from './without-markup.js';
 import { bookNames, inBookNames } from './book-names.js';
 import { questionAsRead } from './question-as-read.js';
-import { mergeResponses } from './merge-responses.js';
+import { mergeResponses, type AgentTitleOf } from './merge-responses.js';
 
 /** Merges several agents' answers into one (spec R5). */
 export interface Synthesiser {
+  /** `titleOf` names each part's agent as a reader sees it (its `title`; see `agentTitle`). */
   synthesise(
     query: string,
     parts: AgentResponse[],
     dependencies: AgentDependencies,
+    titleOf?: AgentTitleOf,
   ): AsyncIterable<AgentEvent>;
 }
 
@@ -138,8 +140,11 @@ function responseAttributes(response: AgentResponse | undefined) {
 }
 
 const extractiveSynthesiser: Synthesiser = {
-  async *synthesise(_query, parts) {
-    const response = mergeResponses(parts, { notice: EXTRACTIVE_NOTICE });
+  async *synthesise(_query, parts, _dependencies, titleOf) {
+    const response = mergeResponses(parts, {
+      notice: EXTRACTIVE_NOTICE,
+      ...(titleOf ? { titleOf } : {}),
+    });
     yield { type: 'delta', text: response.response };
     yield { type: 'response', response };
   },
@@ -403,10 +408,14 @@ export function createAssistant(options: AssistantOptions): Assistant {
       }
       const synthesis = root.child('cohort.synthesis', { 'cohort.synthesis.parts': parts.length });
       try {
-        for await (const event of synthesiser.synthesise(request.query, parts, {
-          ...deps,
-          span: synthesis,
-        })) {
+        // Each part is headed by its agent's title: "**module_info**" reads as a code word.
+        const titleOf = (name: string) => agentTitle(options.registry.get(name) ?? { name });
+        for await (const event of synthesiser.synthesise(
+          request.query,
+          parts,
+          { ...deps, span: synthesis },
+          titleOf,
+        )) {
           if (event.type === 'delta') yield { type: 'delta', text: event.text };
           if (event.type === 'response') response = event.response;
         }

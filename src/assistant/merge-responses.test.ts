@@ -46,6 +46,21 @@ describe('mergeResponses (extractive multi-domain answers)', () => {
     ]);
   });
 
+  it("heads each part with its agent's title, never its id", () => {
+    const parts = [
+      part('module_info', '- Edge platforms cut latency. [1]', [cite(1, 'edge.md', 'Purpose')]),
+      part('hardware', '- Jetson Orin: 10W-30W. [1]', [cite(1, 'jetson.md', 'Power')]),
+    ];
+    const titles: Record<string, string> = { module_info: 'Course modules', hardware: 'Hardware' };
+    const body = String(
+      mergeResponses(parts, { titleOf: (name) => titles[name] ?? name }).metadata.body,
+    );
+    expect(body).toContain('**Course modules**\n\n- Edge platforms cut latency. [1]');
+    expect(body).toContain('**Hardware**\n\n- Jetson Orin: 10W-30W. [2]');
+    // Without titles an id is still read as words: "module info", not "module_info".
+    expect(String(mergeResponses(parts).metadata.body)).toContain('**module info**');
+  });
+
   it('keeps a single answer as it is', () => {
     const merged = mergeResponses([
       part('glossary', 'A gripper grasps. [1]', [cite(1, 'g.md', 'G')]),

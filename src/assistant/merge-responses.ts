@@ -1,4 +1,4 @@
-import { EXTRACTIVE_NOTICE } from '../agents/index.js';
+import { agentTitle, EXTRACTIVE_NOTICE } from '../agents/index.js';
 import type { AgentResponse } from '../schema/index.js';
 import { answerFailure } from './answer-failure.js';
 import {
@@ -8,6 +8,9 @@ import {
   renumberMarkers,
   splitSourcesFooter,
 } from '../citations/index.js';
+
+/** The name a reader sees for the agent named `agentName` (see `agentTitle`). */
+export type AgentTitleOf = (agentName: string) => string;
 
 /** A quoted sentence as compared across answers: no markers, no list dash, no case. */
 const sentenceKey = (text: string) =>
@@ -50,8 +53,9 @@ export function answerBody(response: AgentResponse): string {
 }
 
 /**
- * The extractive multi-domain synthesis (spec R5): each agent's answer under its name, with the
- * citations merged, renumbered and de-duplicated, and one Sources footer. A sentence an earlier
+ * The extractive multi-domain synthesis (spec R5): each agent's answer under its title (`titleOf`:
+ * the agent's `title`, see `agentTitle`), with the citations merged, renumbered and
+ * de-duplicated, and one Sources footer. A sentence an earlier
  * agent already quoted is not repeated; an agent left with nothing new is not shown, except to say
  * the book does not cover what it was asked. When every
  * part failed ({@link answerFailure}), the first part, failure and all, is the result.
@@ -61,8 +65,9 @@ export function answerBody(response: AgentResponse): string {
  */
 export function mergeResponses(
   parts: readonly AgentResponse[],
-  options: { notice?: string; agentName?: string } = {},
+  options: { notice?: string; agentName?: string; titleOf?: AgentTitleOf } = {},
 ): AgentResponse {
+  const titleOf = options.titleOf ?? ((agentName: string) => agentTitle({ name: agentName }));
   // Every part failed (the model or the search down, the step cap): the merge is that failure,
   // which shells report and the session does not keep, not an answer made of apologies.
   const first = parts[0];
@@ -83,7 +88,7 @@ export function mergeResponses(
     }))
     .filter(({ body }) => citationMarkers(body).length > 0 || kept.length === 1);
   const sections = bodies.map(({ part, body }) =>
-    bodies.length > 1 ? `**${part.agentName}**\n\n${body}` : body,
+    bodies.length > 1 ? `**${titleOf(part.agentName)}**\n\n${body}` : body,
   );
   // An ask the book does not cover is said so after the answers ("…, and what is the capital of
   // Peru?"): dropped like a part that found nothing, it left the user guessing.

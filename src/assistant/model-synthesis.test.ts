@@ -39,6 +39,9 @@ const capstone = part('capstone', 'The capstone runs ROS 2 [1] on a humanoid [2]
   citation(2, 'C', 'cap.md'),
 ]);
 
+const titleOf = (name: string) =>
+  ({ hardware: 'Hardware', capstone: 'Capstone project' })[name] ?? name;
+
 const config = CohortConfig.parse({
   model: { baseUrl: 'http://127.0.0.1:9/v1', name: 'full-model' },
 });
@@ -114,9 +117,23 @@ describe('createModelSynthesiser', () => {
       provider: providerOf(model),
       config: CohortConfig.parse({ model: { ...config.model, maxRetries: 0 } }),
     });
-    const { response } = await collect(synthesiser.synthesise('q', [hardware, capstone], deps));
+    const { response } = await collect(
+      synthesiser.synthesise('q', [hardware, capstone], deps, titleOf),
+    );
     expect(response.metadata.synthesis).toBe('fallback');
     expect(response.sources.map((s) => s.chunkId)).toEqual(['A', 'B', 'C']);
     expect(response.response).toContain('The capstone runs ROS 2 [2] on a humanoid [3].');
+    // Each part under its agent's title, as in an extractive merge, not the agent's id.
+    expect(response.response).toContain('**Capstone project**');
+    expect(response.response).not.toContain('**capstone**');
+  });
+
+  it("names each answer by its agent's title in the synthesis prompt", async () => {
+    const model = createScriptedModel([{ text: ['Both use ROS 2 [2].'] }], { record: true });
+    const synthesiser = createModelSynthesiser({ provider: providerOf(model), config });
+    await collect(synthesiser.synthesise('q', [hardware, capstone], deps, titleOf));
+    const prompt = JSON.stringify(model.calls[0]?.prompt);
+    expect(prompt).toContain('### Answer from the Capstone project agent');
+    expect(prompt).not.toContain('the capstone agent');
   });
 });

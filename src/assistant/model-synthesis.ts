@@ -1,5 +1,11 @@
 import type { ModelMessage } from 'ai';
-import { emptyUsage, runLoopStream, type AgentEvent, type LoopResult } from '../agents/index.js';
+import {
+  agentTitle,
+  emptyUsage,
+  runLoopStream,
+  type AgentEvent,
+  type LoopResult,
+} from '../agents/index.js';
 import type { CohortConfig } from '../config/index.js';
 import { CohortError, isCohortError } from '../errors/index.js';
 import type { ModelProvider } from '../models/index.js';
@@ -13,7 +19,7 @@ import {
 } from '../citations/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
 import type { Synthesiser } from './assistant.js';
-import { answerBody, mergeResponses } from './merge-responses.js';
+import { answerBody, mergeResponses, type AgentTitleOf } from './merge-responses.js';
 
 /** How much of each cited passage the synthesis call sees, in characters. */
 const PASSAGE_PREVIEW_CHARS = 400;
@@ -49,11 +55,11 @@ export interface ModelSynthesiserOptions {
  */
 export function createModelSynthesiser(options: ModelSynthesiserOptions): Synthesiser {
   return {
-    async *synthesise(query, parts, dependencies) {
+    async *synthesise(query, parts, dependencies, titleOf) {
       const logger = dependencies.logger ?? options.logger ?? silentLogger;
       const answered = parts.filter((part) => part.sources.length > 0 && !part.metadata.error);
       if (answered.length <= 1) {
-        const only = answered[0] ?? mergeResponses(parts);
+        const only = answered[0] ?? mergeResponses(parts, titleOf ? { titleOf } : {});
         yield { type: 'delta', text: only.response };
         yield { type: 'response', response: only };
         return;
@@ -70,7 +76,7 @@ export function createModelSynthesiser(options: ModelSynthesiserOptions): Synthe
         const events = runLoopStream({
           model: options.provider.languageModel('full'),
           system: SYNTHESIS_SYSTEM_PROMPT,
-          messages: synthesisMessages(query, answered, bodies, citations),
+          messages: synthesisMessages(query, answered, bodies, citations, titleOf),
           maxSteps: 1,
           timeoutMs: options.config.model.timeoutSeconds * 1000,
           maxRetries: options.config.model.maxRetries,
@@ -99,7 +105,7 @@ export function createModelSynthesiser(options: ModelSynthesiserOptions): Synthe
           code: isCohortError(error) ? error.code : 'model_unavailable',
           message: error instanceof Error ? error.message : String(error),
         });
-        yield* fallback(answered);
+        yield* fallback(answered, titleOf);
         return;
       }
       if (!result || result.finishReason === 'aborted')
@@ -112,7 +118,7 @@ export function createModelSynthesiser(options: ModelSynthesiserOptions): Synthe
       const body = shown.trim();
       if (!body) {
         logger.warn('synthesis_empty', { model: modelId });
-        yield* fallback(answered);
+        yield* fallback(answered, titleOf);
         return;
       }
       const sources = guard
@@ -144,8 +150,8 @@ export function createModelSynthesiser(options: ModelSynthesiserOptions): Synthe
 }
 
 /** Merges without a model when the synthesis call fails or says nothing. */
-function* fallback(parts: readonly AgentResponse[]): Generator<AgentEvent> {
-  const merged = mergeResponses(parts);
+function* fallback(parts: readonly AgentResponse[], titleOf?: AgentTitleOf): Generator<AgentEvent> {
+  const merged = mergeResponses(parts, titleOf ? { titleOf } : {});
   const response = {
     ...merged,
     metadata: { ...merged.metadata, mode: 'model', synthesis: 'fallback' },
@@ -160,9 +166,11 @@ function synthesisMessages(
   parts: readonly AgentResponse[],
   bodies: readonly string[],
   citations: readonly Citation[],
+  titleOf: AgentTitleOf = (name) => agentTitle({ name }),
 ): ModelMessage[] {
+  // The title, not the id: the model may name the part it quotes, and a reader sees that name.
   const answers = parts
-    .map((part, i) => `### Answer from the ${part.agentName} agent\n${bodies[i] ?? ''}`)
+    .map((part, i) => `### Answer from the ${titleOf(part.agentName)} agent\n${bodies[i] ?? ''}`)
     .join('\n\n');
   const sources = citations
     .map(

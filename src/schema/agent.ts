@@ -16,6 +16,11 @@ export const AgentSpec = z.object({
     .string()
     .regex(AGENT_NAME_PATTERN, 'name must be lowercase letters, digits and underscores only'),
   description: z.string().trim().min(1, 'description must not be empty'),
+  /**
+   * The agent's name as a reader sees it ("Course modules" for `module_info`): the header of its
+   * part of a merged answer. Its `name`, underscores read as spaces, when not given.
+   */
+  title: z.string().trim().min(1, 'title must not be empty').optional(),
   domain: z.string().trim().min(1, 'domain must not be empty'),
   keywords: z.array(z.string().trim().min(1)).min(3, 'keywords must contain at least 3 items'),
   systemPrompt: z
