@@ -57,6 +57,7 @@ export { analyze, tokenize, stem } from './rank/tokenizer.js';
 export { createFuzzyLexicon, MIN_FUZZY_LENGTH, type FuzzyLexicon } from './rank/fuzzy-lexicon.js';
 export {
   createQueryVocabulary,
+  oneEditApart,
   type QueryVocabulary,
   type RepairedQuery,
   type VocabularyRepair,

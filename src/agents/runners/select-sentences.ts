@@ -4,6 +4,7 @@ import { comparedSides } from './compared-sides.js';
 import { listAsked } from './list-asked.js';
 import { modelNames } from './model-names.js';
 import { passageSentences, type PassageSentences } from './passage-sentences.js';
+import { subjectAsWritten } from './subject-as-written.js';
 
 /** A sentence chosen for an extractive answer. */
 export interface SelectedSentence {
@@ -353,7 +354,7 @@ export function selectSentences(
   const lambda = options.lambda ?? 0.7;
   const cutoff = options.relativeCutoff ?? RELATIVE_CUTOFF;
   const sentenceCutoff = options.sentenceCutoff ?? 0.4;
-  const subject = options.subject ?? questionSubject(query);
+  const subject = subjectAsWritten(options.subject ?? questionSubject(query), chunks, options);
   const style = effectiveStyle(subject, options.style);
   const queryTerms = new Set((options.queryTerms ?? options.terms)(query));
   const sentencesOf = options.sentences ?? passageSentences(options.terms);
