@@ -50,6 +50,72 @@ describe('resolveFollowUp', () => {
     });
   });
 
+  it('fills a pronoun after the words a question asks about it, or in an object place', () => {
+    // An outside review: these were left as asked, retrieved without the subject, and "Which
+    // numerical methods can solve it?" was routed on "numerical methods" alone.
+    const after = (opener: string, query: string) =>
+      resolveFollowUp(query, [user(opener), assistant('…')]).query;
+    expect(after('What is Nav2?', 'Which path planning algorithms does it use?')).toBe(
+      'Which path planning algorithms does Nav2 use?',
+    );
+    expect(after('What is inverse kinematics?', 'Which numerical methods can solve it?')).toBe(
+      'Which numerical methods can solve inverse kinematics?',
+    );
+    expect(after('What is the capstone project about?', 'What are its success metrics?')).toBe(
+      "What are capstone project's success metrics?",
+    );
+    expect(after('What is the Unitree G1?', 'What sensors are mounted on it?')).toBe(
+      'What sensors are mounted on Unitree G1?',
+    );
+    expect(after('What is Isaac Sim?', 'How do I install it on a workstation?')).toBe(
+      'How do I install Isaac Sim on a workstation?',
+    );
+    expect(after('What is Isaac Sim?', 'Why would I use it?')).toBe('Why would I use Isaac Sim?');
+    // A pronoun that may stand for a noun of its own question, or stands for nothing, stays.
+    for (const query of [
+      'How does the robot pick up a cup without dropping it?',
+      'Which sensor should I buy, and how do I calibrate it?',
+      'How do I connect a camera to the Jetson and configure it?',
+      'What do engineers call it when a robot slips?',
+      'How does the robot get people to trust it?',
+      'Is the RTX 4090 worth it for 4K gaming?',
+      'Can I copy some of it into my blog?',
+      'Where does the robot store its map?',
+      'What factory jobs could these robots take on?',
+    ])
+      expect(after('What is Nav2?', query)).toBe(query);
+  });
+
+  it('replaces the whole earlier subject, a name with dots or digits or a numbered part', () => {
+    // These read "How much does a g5.the g5.4xlarge cost per hour?" and "What is covered in week
+    // week 11?": the earlier subject was taken as "2xlarge" and "10".
+    const after = (opener: string, query: string) => resolveFollowUp(query, [user(opener)]);
+    expect(after('How much does a g5.2xlarge cost per hour?', 'and the g5.4xlarge?')).toEqual({
+      query: 'How much does the g5.4xlarge cost per hour?',
+      subject: 'g5.2xlarge',
+    });
+    expect(after('What is covered in week 10?', 'What about week 11?')).toEqual({
+      query: 'What is covered in week 11?',
+      subject: 'week 10',
+    });
+    expect(after('What GPU does the g5.xlarge have?', 'and the g6.xlarge?').query).toBe(
+      'What GPU does the g6.xlarge have?',
+    );
+    // A model number replaces a model number, not the longer name beside it.
+    expect(after('Is the A10G enough for Isaac Sim?', 'and the L4?').query).toBe(
+      'Is the L4 enough for Isaac Sim?',
+    );
+    expect(after('Does ros2 run on a Raspberry Pi?', 'and on a Jetson?').query).toBe(
+      'Does ros2 run on a Jetson?',
+    );
+    expect(
+      after('How much does a g5.2xlarge cost per hour?', 'How much memory does it have?'),
+    ).toEqual({
+      query: 'How much memory does g5.2xlarge have?',
+      subject: 'g5.2xlarge',
+    });
+  });
+
   it('asks the earlier question again of a new subject ("and an action?")', () => {
     // These were left as asked: "and an action?" has a word of its own but no question, and was
     // answered with any sentence holding "action".

@@ -9,6 +9,7 @@ import {
   workNamedIn,
 } from '../retrieval/index.js';
 import type { Message } from '../schema/index.js';
+import { objectPronounAt } from './object-pronoun.js';
 
 /** A pronoun standing for the previous turns' subject. */
 const PRONOUN = /\b(it|its|that|this|they|them|those|these)\b/i;
@@ -34,13 +35,20 @@ function madeOfFunctionWords(query: string): boolean {
  */
 const MAX_FOLLOW_UP_TERMS = 3;
 /**
+ * Most topic words of a question whose pronoun's place says it stands for an earlier subject (the
+ * subject of "What hardware does it need?", the object of "Which numerical methods can solve
+ * it?"): the words it asks about it are its own. "Which path planning algorithms does it use?" has
+ * four and was left as asked.
+ */
+const MAX_PLACED_FOLLOW_UP_TERMS = 5;
+/**
  * A pronoun that is the subject of a wh-question whose few words before it are what is asked
  * about it ("What hardware does it need?", "How much RAM does it take?", "Which GPU can they
  * use?"): it cannot stand for those words (they are its own clause's object), so it stands for
  * an earlier turn's subject.
  */
 const PRONOUN_SUBJECT =
-  /^(?:what|which|how (?:much|many))(?: [a-z0-9-]+){1,3} (?:does|do|did|is|are|was|were|can|could|will|would|should|might) (?:it|they|this|that|these|those)\b/i;
+  /^(?:what|which|how (?:much|many))(?: [a-z0-9-]+){1,3} (?:does|do|did|is|are|was|were|can|could|will|would|should|might) (it|they|this|that|these|those)\b/i;
 /** Most words of a bare request for more ("tell me more", "how about an example?"). */
 const MAX_BARE_WORDS = 4;
 /** Words that open a turn of conversation without being part of the question ("ok but …"). */
@@ -48,12 +56,17 @@ const OPENER =
   /^(?:(?:and|so|ok(?:ay)?|but|well|hmm+|right|cool|great|thanks|alright|also)\b[\s,.!]*)+/i;
 
 /**
- * True when a question leans on the earlier turns for its subject: a pronoun with nothing before it
+ * How a question leans on the earlier turns for its subject: by a pronoun with nothing before it
  * that it could stand for ("What does it stand for?"; in "How does the robot know it's tipping
- * over?" it stands for the robot), or a bare request for more ("Why?", "tell me more"; a question
- * that only starts with "how" or "why" asks something of its own).
+ * over?" it stands for the robot) or that is the subject of what is asked ("What hardware does it
+ * need?"); by an object pronoun at `index` of the question ("Which numerical methods can solve
+ * it?"); or as a whole, a bare request for more ("Why?", "tell me more"; a question that only
+ * starts with "how" or "why" asks something of its own). Undefined when it does not.
  */
-function leansOnHistory(query: string): boolean {
+type Leaning =
+  { by: 'pronoun' } | { by: 'object'; index: number; word: string } | { by: 'question' };
+
+function leaningOf(query: string): Leaning | undefined {
   // "this book", "the course" name the work: that "this" points at nothing said before, and a
   // question naming the work has a subject of its own ("Who is this book for?").
   const opened = query.trim().replace(OPENER, '');
@@ -64,15 +77,27 @@ function leansOnHistory(query: string): boolean {
   if (
     pronoun !== null &&
     own.length <= MAX_FOLLOW_UP_TERMS &&
-    (analyze(asked.slice(0, pronoun.index), QUERY_STOPWORDS).length === 0 ||
-      PRONOUN_SUBJECT.test(asked))
+    analyze(asked.slice(0, pronoun.index), QUERY_STOPWORDS).length === 0
   )
-    return true;
+    return { by: 'pronoun' };
+  // "What factory jobs could these robots take on?": a demonstrative may be a determiner, whose
+  // noun is the subject; only "it" and "they" take the wider limit.
+  const placed = PRONOUN_SUBJECT.exec(asked)?.[1];
+  if (
+    placed &&
+    own.length <= (/^(?:it|they)$/i.test(placed) ? MAX_PLACED_FOLLOW_UP_TERMS : MAX_FOLLOW_UP_TERMS)
+  )
+    return { by: 'pronoun' };
+  const object = own.length <= MAX_PLACED_FOLLOW_UP_TERMS ? objectPronounAt(opened) : undefined;
+  if (object) {
+    const offset = query.length - query.trimStart().length + query.trim().length - opened.length;
+    return { by: 'object', index: offset + object.index, word: object.word };
+  }
   // "Why?", "how so?", "more details please"; "How long is the course?" asks about the course.
-  if (namesWork) return false;
+  if (namesWork) return undefined;
   if (BARE.test(asked) && own.length <= 1 && asked.split(/\s+/).length <= MAX_BARE_WORDS)
-    return true;
-  return own.length === 0 && madeOfFunctionWords(query);
+    return { by: 'question' };
+  return own.length === 0 && madeOfFunctionWords(query) ? { by: 'question' } : undefined;
 }
 
 /**
@@ -89,7 +114,10 @@ const NO_SUBJECT =
 
 /** The new subject of an ellipsis ("how about the G1?" → "the G1"), if `text` is one. */
 function ellipsisSubject(text: string): string | undefined {
-  const subject = ELLIPSIS.exec(text.trim())?.[1]?.trim();
+  // "and on a Jetson?" asks of "a Jetson": kept, the preposition read "run on on a Jetson".
+  const subject = ELLIPSIS.exec(text.trim())?.[1]
+    ?.trim()
+    .replace(/^(?:on|in|for|with|at|from|by)\s+(?=\S)/i, '');
   if (!subject || NO_SUBJECT.test(subject)) return undefined;
   // "and how heavy is it?" is a question of its own, not a new subject.
   return subject.split(/\s+/).some((word) => ASKING_WORD.test(word)) ? undefined : subject;
@@ -98,22 +126,34 @@ const ASKING_WORD =
   /^(?:what|how|why|when|where|who|which|is|are|was|were|does|do|did|can|could|should|would|will|it|they|them)$/i;
 
 /**
+ * A subject phrase that names nothing of its own: the one asking ("Why would I use it?") or an
+ * owner left to an earlier turn ("What are its success metrics?", which was left as asked).
+ */
+const NAMES_NOTHING = /^(?:i|we|you)$|^(?:its|their)\b/i;
+
+/**
  * What an earlier question was about, as it wrote it, for a later one to ask of: its subject
  * phrase ("ROS 2 topic"); the work for a question about the work ("this book"); the new subject
  * of an ellipsis ("the G1"); else the names it wrote ("How tall is the Unitree H1?": "Unitree
- * H1"). Undefined when it names none of these.
+ * H1"). Of several names, the longest; for a new subject `like` a model number ("the L4"), the
+ * longest that is one too ("Is the A10G enough for Isaac Sim?": "A10G", not "Isaac Sim").
+ * Undefined when it names none of these.
  */
-function subjectOf(question: string): { phrase: string; head?: string } | undefined {
+function subjectOf(question: string, like?: string): { phrase: string; head?: string } | undefined {
   const { phrase, head } = questionSubject(question);
-  if (phrase) return { phrase, ...(head ? { head } : {}) };
+  if (phrase && !NAMES_NOTHING.test(phrase)) return { phrase, ...(head ? { head } : {}) };
   if (askingAboutTheWork(question) === 'only') {
     const work = workNamedIn(question);
     if (work) return { phrase: work };
   }
   const again = ellipsisSubject(question);
   if (again) return { phrase: again.replace(/^(?:a|an|the)\s+/i, '') };
-  const longest = nameRunsWritten(question).sort((a, b) => b.length - a.length)[0];
-  return longest ? { phrase: longest } : undefined;
+  const numbered = (name: string) => /\d/.test(name);
+  const alike = (name: string) => like !== undefined && numbered(name) === numbered(like);
+  const best = nameRunsWritten(question).sort(
+    (a, b) => Number(alike(b)) - Number(alike(a)) || b.length - a.length,
+  )[0];
+  return best ? { phrase: best } : undefined;
 }
 
 /**
@@ -129,7 +169,7 @@ function askedAgainOf(query: string, history: readonly Message[]): FollowUp | un
     if (message?.role !== 'user') continue;
     // An earlier ellipsis is read as it was resolved: "and an action?" as "What is a ROS 2 action?".
     const content = askedAgainOf(message.content, history.slice(0, i))?.query ?? message.content;
-    const found = subjectOf(content);
+    const found = subjectOf(content, subject);
     if (!found) continue;
     const { phrase: earlier, head } = found;
     // "a ROS 2 topic" then "and an action?": the name before the head is the context the new
@@ -141,10 +181,9 @@ function askedAgainOf(query: string, history: readonly Message[]): FollowUp | un
     const replaced = inContext ? head! : earlier;
     // The replaced words with the article before them, replaced whole by the new subject's.
     const escaped = replaced.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const written = new RegExp(
-      inContext ? `\\b${escaped}\\b` : `(?:\\b(?:a|an|the)\\s+)?${escaped}`,
-      'i',
-    );
+    // Whole words only, a dotted name included: "2xlarge" is no part of "g5.2xlarge" to replace.
+    const whole = `(?<![\\w.-])${escaped}(?![\\w-]|\\.\\w)`;
+    const written = new RegExp(inContext ? whole : `(?:\\b(?:a|an|the)\\s+)?${whole}`, 'i');
     if (!written.test(content)) return undefined;
     const asked = content.trim().replace(written, () => (inContext ? noun : subject));
     return { query: asked, subject: earlier };
@@ -177,7 +216,7 @@ function earlierSubject(
     const again = ellipsisSubject(message.content);
     if (again) return { phrase: again.replace(/^(?:a|an|the)\s+/i, ''), whole: false };
     // A follow-up itself ("what does it stand for?", "why is that?") points further back.
-    if (leansOnHistory(message.content)) continue;
+    if (leaningOf(message.content)) continue;
     const subject = subjectOf(message.content);
     if (subject) return { phrase: subject.phrase, whole: false };
     if (analyze(message.content, QUERY_STOPWORDS).length > 0)
@@ -200,14 +239,19 @@ export function resolveFollowUp(query: string, history: readonly Message[]): Fol
   if (history.length === 0) return { query };
   const again = askedAgainOf(query, history);
   if (again) return again;
-  if (questionSubject(query).phrase || !leansOnHistory(query)) return { query };
+  const own = questionSubject(query).phrase;
+  if (own && !NAMES_NOTHING.test(own)) return { query };
+  const leaning = leaningOf(query);
+  if (!leaning) return { query };
   const earlier = earlierSubject(history);
   if (!earlier) return { query };
   const subject = earlier.phrase;
   // A whole earlier question does not read in a pronoun's place ("how heavy is How tall is …").
+  if (earlier.whole || !PRONOUN.test(withoutTheWork(query)))
+    return { query: `${query.trim()} (about ${subject})`, subject };
   const resolved =
-    PRONOUN.test(withoutTheWork(query)) && !earlier.whole
-      ? query.replace(PRONOUN, (word) => (/^its$/i.test(word) ? `${subject}'s` : subject))
-      : `${query.trim()} (about ${subject})`;
+    leaning.by === 'object'
+      ? query.slice(0, leaning.index) + subject + query.slice(leaning.index + leaning.word.length)
+      : query.replace(PRONOUN, (word) => (/^its$/i.test(word) ? `${subject}'s` : subject));
   return { query: resolved, subject };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { namesWritten } from './names-written.js';
+import { nameRunsWritten, namesWritten } from './names-written.js';
 
 describe('namesWritten', () => {
   it('reads capitalised words inside a sentence as names, not the first word of one', () => {
@@ -17,5 +17,19 @@ describe('namesWritten', () => {
       'lora',
     ]);
     expect([...namesWritten('PyTorch or TensorFlow?')]).toEqual(['pytorch', 'tensorflow']);
+  });
+});
+
+describe('nameRunsWritten', () => {
+  it('keeps a name with dots or digits whole, and a number with the word it numbers', () => {
+    // "g5.2xlarge" was read as "2xlarge" and "week 10" as "10": the follow-ups "and the
+    // g5.4xlarge?" and "What about week 11?" read "a g5.the g5.4xlarge" and "week week 11".
+    expect(nameRunsWritten('How much does a g5.2xlarge cost per hour?')).toEqual(['g5.2xlarge']);
+    expect(nameRunsWritten('What is covered in week 10?')).toEqual(['week 10']);
+    expect(nameRunsWritten('Does ros2 run on the A10G?')).toEqual(['ros2', 'A10G']);
+    expect(nameRunsWritten('Is Isaac Sim 4.2 out yet?')).toEqual(['Isaac Sim 4.2']);
+    expect(nameRunsWritten('How tall is the Unitree H1?')).toEqual(['Unitree H1']);
+    // A number after a function word is a number alone.
+    expect(nameRunsWritten('What are the 3 laws?')).toEqual(['3']);
   });
 });

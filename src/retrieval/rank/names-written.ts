@@ -1,3 +1,5 @@
+import { STOPWORDS } from './stopwords.js';
+
 /**
  * The words of a question written as names: capitalised where no sentence begins ("the weather
  * in Oslo", "pizza in New York"), lower-cased. A name the book never uses is a subject the book
@@ -20,10 +22,24 @@ const NAME = /(?<![.?!:;]\s*|^\s*)\b[A-Z][a-z]+\b|\b[A-Za-z]*[a-z][A-Z][A-Za-z]*
 
 /**
  * The names a question writes, as runs of words: capitalised words not opening it, acronyms and
- * model numbers ("How tall is the Unitree H1?" → ["Unitree H1"]), as written.
+ * model numbers ("How tall is the Unitree H1?" → ["Unitree H1"]), as written. A name with dots or
+ * digits is one word ("g5.2xlarge", "ros2", "A10G"), and a bare number keeps the word it numbers
+ * ("week 10", "chapter 3"): a follow-up asking "and the g5.4xlarge?" or "what about week 11?"
+ * replaces the whole name, where "2xlarge" or "10" alone was replaced and left "g5." or "week".
+ *
+ * @example
+ * nameRunsWritten('How much does a g5.2xlarge cost in week 10?'); // ['g5.2xlarge', 'week 10']
  */
 export function nameRunsWritten(question: string): string[] {
-  return [...question.matchAll(NAME_RUN)].map((match) => match[0]);
+  return [...question.matchAll(NAME_RUN)].map((match) => {
+    if (!/^\d/.test(match[0])) return match[0];
+    const numbered = /\b([a-z]+)\s+$/i.exec(question.slice(0, match.index))?.[1];
+    return numbered && !STOPWORDS.has(numbered.toLowerCase())
+      ? `${numbered} ${match[0]}`
+      : match[0];
+  });
 }
 
-const NAME_RUN = /(?<!^\s*)\b(?:[A-Z][\w-]*|[a-z]*\d[\w-]*)(?:\s+(?:[A-Z][\w-]*|\d[\w-]*))*/g;
+// Capitalised words or words holding a digit, not opening the text; dotted parts belong to the word.
+const NAME_RUN =
+  /(?<!^\s*)\b(?:[A-Z][\w-]*|[a-z]*\d[\w-]*)(?:\.[\w-]+)*(?:\s+(?:[A-Z][\w-]*|\d[\w-]*)(?:\.[\w-]+)*)*/g;
