@@ -20,6 +20,31 @@ describe('cohort CLI', () => {
     expect((reply.citations as unknown[]).length).toBeGreaterThan(0);
   });
 
+  it('says under an answer how to ask a follow-up, in a session that continues', async () => {
+    // The plain text named no session: a user who asked without --session could not go on.
+    const env = {
+      COHORT_DATA_DIR: join(mkdtempSync(join(tmpdir(), 'cohort-session-line-')), 'data'),
+      OPENAI_API_KEY: '',
+      OPENAI_BASE_URL: '',
+    };
+    const alone = await run(['ask', 'What is a costmap?'], env);
+    expect(alone.code, alone.stderr).toBe(0);
+    const offered =
+      /Not kept in a session · .*cohort ask --session ([0-9a-f-]{36}) "<question>"/.exec(
+        alone.stdout,
+      )?.[1];
+    expect(offered, alone.stdout).toBeDefined();
+    const first = await run(['ask', 'What is a costmap?', '--session', offered!], env);
+    expect(first.stdout.trimEnd().split('\n').at(-1)).toBe(
+      `Session ${offered} · ask a follow-up with: cohort ask --session ${offered} "<question>"`,
+    );
+    const next = await run(['ask', 'What does it combine?', '--session', offered!, '--json'], env);
+    const reply = JSON.parse(next.stdout) as {
+      metadata: { follow_up?: { resolved_query: string } };
+    };
+    expect(reply.metadata.follow_up?.resolved_query).toBe('What does costmap combine?');
+  }, 60_000);
+
   it('prints its version for --version, like package.json says', async () => {
     const { version } = JSON.parse(
       readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),

@@ -5,6 +5,7 @@ import type { CliCommand } from '../command.js';
 import { parseCommandArgs, requirePositional, stringFlag } from '../args.js';
 import { configFor, openForCli, StaleStartCache, STORE_FLAGS } from '../open.js';
 import { describeRoute } from './describe-route.js';
+import { describeSession } from './session-line.js';
 
 const usage =
   'cohort ask "<question>" [--session ID] [--agent NAME] [--multi-domain sequential|parallel] [--stream] [--json] [--data-dir DIR]';
@@ -94,7 +95,9 @@ export const askCommand: CliCommand = {
               const failure = answerFailure(event.response);
               if (failure) throw failure;
               if (!streamed) io.stdout(event.response.answer);
-              io.stdout(`\n\n${describeRoute(event.response)}\n`);
+              io.stdout(
+                `\n\n${describeRoute(event.response)}\n${describeSession(input.sessionId)}\n`,
+              );
             }
           }
         });
