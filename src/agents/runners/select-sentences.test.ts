@@ -80,7 +80,7 @@ describe('selectSentences: the answer is about the subject asked', () => {
     ).toEqual(['Week 1: the concept of Physical AI']);
   });
 
-  it('quotes a sentence that introduces a list with the first items of its list', () => {
+  it('quotes a sentence that introduces a list with its list', () => {
     // "Nav2 is the navigation framework for ROS 2, providing:" was quoted alone, followed by
     // another passage's lines, as if they were what it provides.
     const stack = chunk(
@@ -103,7 +103,20 @@ describe('selectSentences: the answer is about the subject asked', () => {
       'Global Planner: Path planning from start to goal',
       'Local Planner: Obstacle avoidance',
       'Controller: Low-level motion control',
+      'Recovery: Behaviours when stuck',
     ]);
+  });
+
+  it('does not quote a sentence that introduces a list its passage does not hold', () => {
+    // "… students will be able to:" stood alone: its outcomes are the sections after it.
+    const outcomes = chunk(
+      'Course Learning Outcomes',
+      'Upon completion of this course on Nav2, students will be able to:',
+      0.9,
+    );
+    const stack = chunk('Navigation Stack', 'Nav2 plans paths and avoids obstacles.', 0.8);
+    const texts = selectSentences('What is Nav2?', [outcomes, stack], options).map((s) => s.text);
+    expect(texts).toEqual(['Nav2 plans paths and avoids obstacles.']);
   });
 
   it('matches a subject written as one word or two', () => {

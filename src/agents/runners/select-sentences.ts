@@ -274,9 +274,10 @@ function subjectRequired(
 
 /** Items of a list about the subject ("the specs of X") quoted from the first list about it. */
 const LIST_ITEMS_ASKED = 5;
-/** How many items of a list are quoted with the sentence that introduces it. */
-const LIST_ITEMS_WITH_INTRO = 3;
-/** Items quoted of the list a question asks for ({@link listAsked}): textbook lists run 3–8. */
+/**
+ * Items quoted of the list a question asks for ({@link listAsked}), and of a list a quoted
+ * sentence introduces: textbook lists run 3–8 ("defined by four key components:" lists five).
+ */
 const LIST_ITEMS_WHOLE = 8;
 
 /**
@@ -520,8 +521,15 @@ export function selectSentences(
   // A sentence that introduces a list ("Nav2 is the navigation framework for ROS 2, providing:")
   // is quoted with the first items of its list, not alone before other passages' lines.
   for (const intro of [...chosen]) {
-    if (!intro.listItem && intro.text.endsWith(':'))
-      quoteItems(intro.chunk, intro.position, LIST_ITEMS_WITH_INTRO, true);
+    if (intro.listItem || !intro.text.endsWith(':')) continue;
+    const before = chosen.length;
+    quoteItems(intro.chunk, intro.position, LIST_ITEMS_WHOLE, true);
+    // "… students will be able to:" with its items in the sections after it: quoted alone it
+    // introduces nothing.
+    const introduces =
+      chosen.length > before ||
+      chosen.some((c) => c.chunk === intro.chunk && c.listItem && c.position > intro.position);
+    if (!introduces) chosen.splice(chosen.indexOf(intro), 1);
   }
   // "What are the specs of the Unitree H1?" asks for a list about its subject: the first list
   // quoted under a heading that names it is quoted whole (up to LIST_ITEMS_ASKED items), not one

@@ -32,7 +32,13 @@ const MEASURES: readonly [asks: RegExp, name: string, nouns: string, value: RegE
     'speed',
     /\d\s*(?:m\/s|km\/h|kph|mph|hz|fps|ms)\b/i,
   ],
-  [/\bhow\s+(?:big|large|small)\b/i, 'size', 'size', LENGTH_UNIT],
+  [
+    /\bhow\s+(?:big|large|small)\b/i,
+    'size',
+    'size',
+    // "How big is the discount?" (a share), "how large is its memory?" (bytes), or a length.
+    /\d\s*(?:%|percent|gb|tb|mb|kb)|\d\s*(?:m|cm|mm|km|meters?|metres?|ft|feet|foot|inch(?:es)?)\b/i,
+  ],
   [/\bhow\s+(?:wide|narrow)\b/i, 'width', 'width', LENGTH_UNIT],
   [/\bhow\s+(?:deep|shallow)\b/i, 'depth', 'depth', LENGTH_UNIT],
   [

@@ -16,6 +16,11 @@ const ABOUT_THE_BOOK = new RegExp(
     String.raw`(?:does|do|will|did) (?:the|this) (?:book|course|class|textbook) (?:teach|cover|explain|assume|include|expect|require|discuss|go into|get into)\b)`,
 );
 
+/** True when `joined` (a question's words joined by spaces) asks about the book's structure. */
+export function asksAboutBookStructure(joined: string): boolean {
+  return ABOUT_THE_BOOK.test(joined);
+}
+
 /**
  * The book-structure phase: an ask about the book's chapters, weeks or what the course teaches
  * goes to the default agent, whatever subject it names.
@@ -25,7 +30,7 @@ const ABOUT_THE_BOOK = new RegExp(
  */
 export const bookStructurePhase: Phase = (context) => {
   const { model, ask } = context;
-  if (!ABOUT_THE_BOOK.test(textWords(ask).joined)) return undefined;
+  if (!asksAboutBookStructure(textWords(ask).joined)) return undefined;
   const primary = model.defaultAgent;
   return {
     primary,

@@ -20,6 +20,21 @@ describe('offTopicPhase', () => {
       expect(decision?.reason).toMatch(/arithmetic/);
     }
   });
+  it("leaves an ask about the book's structure to the structure phase, unless it names a thing", () => {
+    // An outside review: "What parts is the book divided into?" was answered 'The book does not
+    // cover "divided"'.
+    const decide = (text: string) =>
+      decideQuery(testRoutingModels().grounded, text, TEST_PHASE_SETTINGS).result;
+    expect(offTopicPhase(testContext('What parts is the book divided into?'))).toBeUndefined();
+    expect(decide('What parts is the book divided into?')).toMatchObject({
+      primaryAgent: 'book',
+      phase: 'fallback',
+    });
+    expect(decide('What parts is the book divided into?').offTopic).toBeUndefined();
+    expect(
+      offTopicPhase(testContext('Is there a chapter on baking bread?'))?.offTopic,
+    ).toBeDefined();
+  });
   it('lets a book subject through, and judges nothing without book knowledge', () => {
     expect(offTopicPhase(testContext('What exactly is a node in ROS 2?'))).toBeUndefined();
     expect(offTopicPhase(testContext("What does 'wanderlust' mean?", 'plain'))).toBeUndefined();
