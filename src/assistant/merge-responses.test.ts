@@ -61,6 +61,22 @@ describe('mergeResponses (extractive multi-domain answers)', () => {
     expect(String(mergeResponses(parts).metadata.body)).toContain('**module info**');
   });
 
+  it("drops a list's heading whose items another agent already quoted", () => {
+    // A second review: "**Course modules**" then "Joints:" with nothing under it.
+    const joints = cite(1, 'urdf.md', 'Joints');
+    const merged = mergeResponses([
+      part('hardware', 'Joints:\n- Revolute: rotation with limits. [1]', [joints]),
+      part(
+        'module_info',
+        'Joints:\n- Revolute: rotation with limits. [1]\n\nLinks:\n- A link is a rigid body. [2]',
+        [cite(1, 'urdf.md', 'Joints'), cite(2, 'urdf.md', 'Links')],
+      ),
+    ]);
+    const body = String(merged.metadata.body);
+    expect(body.match(/Joints:/g)).toHaveLength(1);
+    expect(body).toContain('Links:\n- A link is a rigid body.');
+  });
+
   it('keeps a single answer as it is', () => {
     const merged = mergeResponses([
       part('glossary', 'A gripper grasps. [1]', [cite(1, 'g.md', 'G')]),

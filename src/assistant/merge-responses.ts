@@ -22,7 +22,8 @@ const sentenceKey = (text: string) =>
 
 /**
  * Drops from `body` every cited sentence already said (`seen`), so two agents quoting the same
- * passage do not repeat it; a line left empty goes too.
+ * passage do not repeat it; a line left empty goes too, and so does a list's heading left with no
+ * items under it.
  */
 function withoutRepeats(body: string, seen: Set<string>): string {
   const lines: string[] = [];
@@ -39,7 +40,12 @@ function withoutRepeats(body: string, seen: Set<string>): string {
     });
     if (kept.length > 0 || line.trim() === '') lines.push(kept.join(' '));
   }
-  return lines
+  // A list's heading ("Joints:", uncited) whose items were all said before goes with them.
+  const labelled = lines.filter((line, i) => {
+    const label = line.trim().endsWith(':') && citationMarkers(line).length === 0;
+    return !label || /^\s*-\s+/.test(lines[i + 1] ?? '');
+  });
+  return labelled
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
