@@ -523,3 +523,24 @@ describe('selectSentences: lists and comparisons asked for (outside review, 2026
     expect(picked[0]?.text).toContain('Vision-Language-Action (VLA)');
   });
 });
+
+describe('selectSentences: figures in the units a spec is written in', () => {
+  it('reads a network speed as a figure, so the line the question names is quoted', () => {
+    // A second review: "What network performance do G5 instances offer?" quoted the GPU memory
+    // line, whose "24GB" counted as a figure while "100 Gbps" did not.
+    const specs = chunk(
+      'Instance Specifications > Technical Specifications',
+      [
+        '- **GPU Memory**: Varies by instance type (24GB per A10G)',
+        '- **Network Performance**: Up to 100 Gbps networking',
+      ].join('\n'),
+      0.8,
+    );
+    const picked = selectSentences('What network performance do G5 instances offer?', [specs], {
+      ...options,
+      style: 'specs',
+      max: 1,
+    });
+    expect(picked[0]?.text).toBe('Network Performance: Up to 100 Gbps networking');
+  });
+});

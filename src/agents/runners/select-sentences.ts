@@ -88,7 +88,7 @@ const WEIGHTS = {
 
 const DEFINITION = /\b(is|are|refers to|means|stands for|is defined as|describes?)\b/i;
 const SPEC_UNIT =
-  /\b\d+(?:\.\d+)?\s*(?:gb|tb|mb|w|watts?|tops|tflops|hz|ghz|mhz|fps|kg|m|cm|mm|v|mah|hours?|h|cores?|%)\b|\$\s?\d|\b(?:rtx|gtx|jetson|orin|ram|vram|cpu|gpu|ubuntu)\b/i;
+  /\b\d+(?:\.\d+)?\s*(?:gbps|mbps|gb\/s|mb\/s|gb|tb|mb|w|watts?|tops|tflops|hz|ghz|mhz|fps|kg|m|cm|mm|v|mah|hours?|h|cores?|%)(?![a-z])|\$\s?\d|\b(?:rtx|gtx|jetson|orin|ram|vram|cpu|gpu|ubuntu)\b/i;
 const GUIDANCE =
   /\b(first|then|next|finally|step|should|must|check|make sure|milestone|phase|week)\b/i;
 const EXPLANATION =
