@@ -43,8 +43,13 @@ export function subjectAsWritten(
   const headTerms = options.terms(head);
   if (headTerms.length === 0) return subject;
   const texts = chunks.map((chunk) => `${chunk.section ?? ''}\n${chunk.text}`);
-  const written = new Set(options.terms(texts.join('\n')));
-  if (headTerms.every((term) => written.has(term))) return subject;
+  // Passage by passage, stopping at the first that completes the head: this runs on every answer,
+  // and the head is almost always written, most often in the best passage.
+  const written = new Set<string>();
+  for (const text of texts) {
+    for (const term of options.terms(text)) written.add(term);
+    if (headTerms.every((term) => written.has(term))) return subject;
+  }
   const typed = head.toLowerCase();
   // Compared as written ("flies" / "files") and as stems ("planers" / "planners": planer /
   // planner), a stem only when long enough to place; never onto a stopword, which names nothing.

@@ -169,12 +169,12 @@ const ASKS_WHAT_IT_NEEDS =
   /\b(?:need|needs|needed|require[sd]?|requirements?|without|prerequisites?|have to (?:buy|own|have))\b/;
 const NEEDS_TERMS = analyze('requiring requirements prerequisites hardware software setup');
 
-/**
- * The words in which an opening page says what following the work requires, for a question about
- * the work that asks so ("Do I need a robot to follow this book?"); none for other questions.
- */
-export function workNeedsTerms(query: string): readonly string[] {
-  return ASKS_WHAT_IT_NEEDS.test(query.toLowerCase()) ? NEEDS_TERMS : [];
+/** The words in which an opening page says what following the work requires. */
+export const WORK_NEEDS_TERMS: readonly string[] = NEEDS_TERMS;
+
+/** True when a question asks what following the work requires ("Do I need a robot to …?"). */
+export function asksWhatTheWorkNeeds(query: string): boolean {
+  return ASKS_WHAT_IT_NEEDS.test(query.toLowerCase());
 }
 
 /**

@@ -24,7 +24,12 @@ import {
 } from './query-expansion.js';
 import { expandQuestionForms } from './question-forms.js';
 import { asksAboutTheCourse, courseMetaPrior } from './course-meta.js';
-import { askingAboutTheWork, frontMatterChunks, workNeedsTerms } from './front-matter.js';
+import {
+  askingAboutTheWork,
+  asksWhatTheWorkNeeds,
+  frontMatterChunks,
+  WORK_NEEDS_TERMS,
+} from './front-matter.js';
 import { openWordNet, type WordNet } from './wordnet.js';
 import {
   createQueryVocabulary,
@@ -289,6 +294,8 @@ export function createRanker(
   const scratch = createScoreScratch(chunks.length);
   const frontMatter = techniques.frontMatter ? frontMatterChunks(chunks) : new Int32Array(0);
   const frontMatterWeights = new Float64Array(frontMatter.length).fill(1);
+  // The same lists for every question that asks what the work requires: built on the first one.
+  let needsLists: ScoredList[] | undefined;
   const metaPrior = techniques.courseMeta ? courseMetaPrior(chunks) : undefined;
 
   return {
@@ -312,7 +319,8 @@ export function createRanker(
             ? maxAttainable
             : FRONT_MATTER_SHARE * maxAttainableScore(terms, index, true);
         lists.push({ docs: frontMatter, weights: frontMatterWeights, factor, own: true });
-        lists.push(...frontMatterLists(index, workNeedsTerms(query), frontMatter));
+        if (asksWhatTheWorkNeeds(query))
+          lists.push(...(needsLists ??= frontMatterLists(index, WORK_NEEDS_TERMS, frontMatter)));
       }
       const prior = metaPrior && !asksAboutTheCourse(query) ? metaPrior : undefined;
       return topScoring(lists, limit, scratch, mask, prior).map(({ doc, own, total }) => ({
@@ -374,13 +382,14 @@ function frontMatterLists(
   frontMatter: Int32Array,
 ): ScoredList[] {
   const lists: ScoredList[] = [];
+  const inFrontMatter = new Set(frontMatter);
   for (const term of terms) {
     const postings = index.postings(term);
     if (!postings) continue;
     const docs: number[] = [];
     const weights: number[] = [];
     postings.docs.forEach((doc, i) => {
-      if (!frontMatter.includes(doc)) return;
+      if (!inFrontMatter.has(doc)) return;
       docs.push(doc);
       weights.push(postings.weights[i] as number);
     });
