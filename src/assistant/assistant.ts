@@ -31,7 +31,7 @@ import { resolveFollowUp } from './follow-up.js';
 import { withoutMarkup } from './without-markup.js';
 import { bookNames, inBookNames } from './book-names.js';
 import { questionAsRead } from './question-as-read.js';
-import { mergeResponses, type AgentTitleOf } from './merge-responses.js';
+import { mergeResponses, titleFromName, type AgentTitleOf } from './merge-responses.js';
 
 /** Merges several agents' answers into one (spec R5). */
 export interface Synthesiser {
@@ -140,11 +140,8 @@ function responseAttributes(response: AgentResponse | undefined) {
 }
 
 const extractiveSynthesiser: Synthesiser = {
-  async *synthesise(_query, parts, _dependencies, titleOf) {
-    const response = mergeResponses(parts, {
-      notice: EXTRACTIVE_NOTICE,
-      ...(titleOf ? { titleOf } : {}),
-    });
+  async *synthesise(_query, parts, _dependencies, titleOf = titleFromName) {
+    const response = mergeResponses(parts, { notice: EXTRACTIVE_NOTICE, titleOf });
     yield { type: 'delta', text: response.response };
     yield { type: 'response', response };
   },

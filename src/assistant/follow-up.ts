@@ -90,7 +90,8 @@ function leaningOf(query: string): Leaning | undefined {
     return { by: 'pronoun' };
   const object = own.length <= MAX_PLACED_FOLLOW_UP_TERMS ? objectPronounAt(opened) : undefined;
   if (object) {
-    const offset = query.length - query.trimStart().length + query.trim().length - opened.length;
+    // `opened` is the end of the trimmed query: its place in `query` is what comes before it.
+    const offset = query.trimEnd().length - opened.length;
     return { by: 'object', index: offset + object.index, word: object.word };
   }
   // "Why?", "how so?", "more details please"; "How long is the course?" asks about the course.
@@ -122,6 +123,10 @@ function ellipsisSubject(text: string): string | undefined {
   // "and how heavy is it?" is a question of its own, not a new subject.
   return subject.split(/\s+/).some((word) => ASKING_WORD.test(word)) ? undefined : subject;
 }
+/** The new subject of an ellipsis without its article ("how about the G1?" → "G1"), if any. */
+function ellipsisName(text: string): string | undefined {
+  return ellipsisSubject(text)?.replace(/^(?:a|an|the)\s+/i, '');
+}
 const ASKING_WORD =
   /^(?:what|how|why|when|where|who|which|is|are|was|were|does|do|did|can|could|should|would|will|it|they|them)$/i;
 
@@ -146,8 +151,8 @@ function subjectOf(question: string, like?: string): { phrase: string; head?: st
     const work = workNamedIn(question);
     if (work) return { phrase: work };
   }
-  const again = ellipsisSubject(question);
-  if (again) return { phrase: again.replace(/^(?:a|an|the)\s+/i, '') };
+  const again = ellipsisName(question);
+  if (again) return { phrase: again };
   const numbered = (name: string) => /\d/.test(name);
   const alike = (name: string) => like !== undefined && numbered(name) === numbered(like);
   const best = nameRunsWritten(question).sort(
@@ -213,8 +218,8 @@ function earlierSubject(
     const message = history[i];
     if (message?.role !== 'user') continue;
     // "how about the G1?" names its subject, though it opens like a bare "how?".
-    const again = ellipsisSubject(message.content);
-    if (again) return { phrase: again.replace(/^(?:a|an|the)\s+/i, ''), whole: false };
+    const again = ellipsisName(message.content);
+    if (again) return { phrase: again, whole: false };
     // A follow-up itself ("what does it stand for?", "why is that?") points further back.
     if (leaningOf(message.content)) continue;
     const subject = subjectOf(message.content);

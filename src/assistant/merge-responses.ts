@@ -12,6 +12,9 @@ import {
 /** The name a reader sees for the agent named `agentName` (see `agentTitle`). */
 export type AgentTitleOf = (agentName: string) => string;
 
+/** An agent's title when only its name is known: the name with underscores read as spaces. */
+export const titleFromName: AgentTitleOf = (agentName) => agentTitle({ name: agentName });
+
 /** A quoted sentence as compared across answers: no markers, no list dash, no case. */
 const sentenceKey = (text: string) =>
   renumberMarkers(text, new Map())
@@ -73,7 +76,7 @@ export function mergeResponses(
   parts: readonly AgentResponse[],
   options: { notice?: string; agentName?: string; titleOf?: AgentTitleOf } = {},
 ): AgentResponse {
-  const titleOf = options.titleOf ?? ((agentName: string) => agentTitle({ name: agentName }));
+  const titleOf = options.titleOf ?? titleFromName;
   // Every part failed (the model or the search down, the step cap): the merge is that failure,
   // which shells report and the session does not keep, not an answer made of apologies.
   const first = parts[0];

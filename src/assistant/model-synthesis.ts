@@ -1,11 +1,5 @@
 import type { ModelMessage } from 'ai';
-import {
-  agentTitle,
-  emptyUsage,
-  runLoopStream,
-  type AgentEvent,
-  type LoopResult,
-} from '../agents/index.js';
+import { emptyUsage, runLoopStream, type AgentEvent, type LoopResult } from '../agents/index.js';
 import type { CohortConfig } from '../config/index.js';
 import { CohortError, isCohortError } from '../errors/index.js';
 import type { ModelProvider } from '../models/index.js';
@@ -19,7 +13,7 @@ import {
 } from '../citations/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
 import type { Synthesiser } from './assistant.js';
-import { answerBody, mergeResponses, type AgentTitleOf } from './merge-responses.js';
+import { answerBody, mergeResponses, titleFromName, type AgentTitleOf } from './merge-responses.js';
 
 /** How much of each cited passage the synthesis call sees, in characters. */
 const PASSAGE_PREVIEW_CHARS = 400;
@@ -55,11 +49,11 @@ export interface ModelSynthesiserOptions {
  */
 export function createModelSynthesiser(options: ModelSynthesiserOptions): Synthesiser {
   return {
-    async *synthesise(query, parts, dependencies, titleOf) {
+    async *synthesise(query, parts, dependencies, titleOf = titleFromName) {
       const logger = dependencies.logger ?? options.logger ?? silentLogger;
       const answered = parts.filter((part) => part.sources.length > 0 && !part.metadata.error);
       if (answered.length <= 1) {
-        const only = answered[0] ?? mergeResponses(parts, titleOf ? { titleOf } : {});
+        const only = answered[0] ?? mergeResponses(parts, { titleOf });
         yield { type: 'delta', text: only.response };
         yield { type: 'response', response: only };
         return;
@@ -150,8 +144,8 @@ export function createModelSynthesiser(options: ModelSynthesiserOptions): Synthe
 }
 
 /** Merges without a model when the synthesis call fails or says nothing. */
-function* fallback(parts: readonly AgentResponse[], titleOf?: AgentTitleOf): Generator<AgentEvent> {
-  const merged = mergeResponses(parts, titleOf ? { titleOf } : {});
+function* fallback(parts: readonly AgentResponse[], titleOf: AgentTitleOf): Generator<AgentEvent> {
+  const merged = mergeResponses(parts, { titleOf });
   const response = {
     ...merged,
     metadata: { ...merged.metadata, mode: 'model', synthesis: 'fallback' },
@@ -166,7 +160,7 @@ function synthesisMessages(
   parts: readonly AgentResponse[],
   bodies: readonly string[],
   citations: readonly Citation[],
-  titleOf: AgentTitleOf = (name) => agentTitle({ name }),
+  titleOf: AgentTitleOf,
 ): ModelMessage[] {
   // The title, not the id: the model may name the part it quotes, and a reader sees that name.
   const answers = parts

@@ -226,3 +226,15 @@ let shared: EnglishDictionary | undefined;
 export function englishDictionary(): EnglishDictionary {
   return (shared ??= openEnglishDictionary());
 }
+
+/**
+ * How much of a word's English use must be as a noun for it to name a thing ("bread", "algebra"),
+ * not an action or a quality it is asked with ("divided", "split").
+ */
+export const MIN_THING_NOUN_SHARE = 0.75;
+
+/** The words of `words` that name things ({@link MIN_THING_NOUN_SHARE}); unknown words do not. */
+export function thingWords(words: readonly string[]): string[] {
+  const dictionary = englishDictionary();
+  return words.filter((word) => dictionary.lookup(word).nounShare >= MIN_THING_NOUN_SHARE);
+}

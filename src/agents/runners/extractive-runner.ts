@@ -14,7 +14,7 @@ import {
 } from '../../retrieval/index.js';
 import type { AgentContext, OffTopicSubject, RetrievedChunk } from '../../schema/index.js';
 import { formatCitations, formatSourcesFooter } from '../../citations/index.js';
-import { modelNames, namesModel } from './model-names.js';
+import { modelNamesWritten, namesModel } from './model-names.js';
 import { cachedPassageSentences } from './passage-sentences.js';
 import { selectSentences } from './select-sentences.js';
 
@@ -65,11 +65,6 @@ function namesSubject(
   const isName = (word: string) => names.has(word) || names.has(word.replace(/s$/, ''));
   if (offTopic.uncovered.some((word) => isName(word) && !named(word))) return false;
   return offTopic.subject.some(named);
-}
-
-/** The models as the question writes them ("G1", not "g1"), for the reader. */
-function writtenModels(question: string, models: readonly string[]): string[] {
-  return models.map((model) => question.match(new RegExp(`\\b${model}\\b`, 'i'))?.[0] ?? model);
 }
 
 /** Options of the extractive runner. */
@@ -229,7 +224,8 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
       // "What is the price of the Unitree G1?" answered by lines on platform costs in general: when
       // the question names a model and no quoted passage (headings or text) names it, say so first.
       // Not the document's title: "Robot Lab Options (Unitree Go2/G1/H1 comparison)" names all.
-      const models = [...modelNames(asked)];
+      const written = modelNamesWritten(asked);
+      const models = [...written.keys()];
       const quotedChunks = used.map((i) => relevant[i] as RetrievedChunk);
       const unnamed =
         models.length > 0 &&
@@ -239,7 +235,7 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
       // A whole-book fallback stays in the metadata, not the text: "Nothing in the glossary part of
       // the book matched" named a part no book has, before answers that were right.
       const preface = unnamed
-        ? `${ANSWER_MESSAGES.modelNotNamed(writtenModels(asked, models))}\n\n`
+        ? `${ANSWER_MESSAGES.modelNotNamed([...written.values()])}\n\n`
         : unstated.length > 0
           ? `${ANSWER_MESSAGES.measureNotStated(unstated)}\n\n`
           : '';

@@ -8,7 +8,18 @@ const MODEL_NAME = /\b[a-z]+\d+[a-z0-9]*\b/gi;
  * modelNames('How heavy is the Unitree G1?'); // Set { 'g1' }
  */
 export function modelNames(text: string): Set<string> {
-  return new Set([...text.matchAll(MODEL_NAME)].map((match) => match[0].toLowerCase()));
+  return new Set(modelNamesWritten(text).keys());
+}
+
+/**
+ * The model names `text` writes, lower-cased, each with its first spelling as written ("g1" →
+ * "G1"), in the order written.
+ */
+export function modelNamesWritten(text: string): Map<string, string> {
+  const written = new Map<string, string>();
+  for (const [name] of text.matchAll(MODEL_NAME))
+    if (!written.has(name.toLowerCase())) written.set(name.toLowerCase(), name);
+  return written;
 }
 
 /**

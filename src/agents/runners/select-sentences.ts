@@ -318,6 +318,53 @@ function askedList(
   return first ? { chunk: first.chunk, after: -1 } : undefined;
 }
 
+/** A candidate sentence with the terms it holds, as sentence choice weighs it. */
+type WithTerms = SelectedSentence & { terms: ReadonlySet<string> };
+
+/**
+ * Adds to `chosen` the best line (from `pool`) for each side of a comparison no chosen line names,
+ * from the passage that names the other side when one does: the two are often neighbouring items
+ * of one list. A side is named by all its words, or by its own beside the other side's line
+ * ("Continuous: … without limits" under "Joints"), not by a line naming both ("Static Analysis: …
+ * without dynamics") nor by another chapter's "continuous states".
+ */
+function quoteBothSides<T extends WithTerms>(
+  sides: readonly [string, string],
+  chosen: T[],
+  pool: readonly T[],
+  terms: (text: string) => string[],
+): void {
+  const [first, second] = sides.map((side) => terms(side)) as [string[], string[]];
+  const whole = [first, second];
+  const distinct = [
+    first.filter((term) => !second.includes(term)),
+    second.filter((term) => !first.includes(term)),
+  ];
+  const has = (c: WithTerms, words: readonly string[]) =>
+    words.filter((term) => c.terms.has(term)).length;
+  distinct.forEach((own, i) => {
+    const other = distinct[1 - i] ?? [];
+    const all = whole[i] ?? [];
+    const partners = new Set(chosen.filter((c) => has(c, other) > 0).map((c) => c.chunk));
+    const quoted = chosen.some(
+      (c) =>
+        has(c, own) === own.length &&
+        (has(c, all) === all.length || (partners.has(c.chunk) && has(c, other) === 0)),
+    );
+    if (own.length === 0 || quoted) return;
+    const best = pool
+      .filter((c) => has(c, own) > 0 && !chosen.includes(c))
+      .sort(
+        (a, b) =>
+          Number(partners.has(b.chunk)) - Number(partners.has(a.chunk)) ||
+          has(b, all) - has(a, all) ||
+          Number(has(a, other) > 0) - Number(has(b, other) > 0) ||
+          b.score - a.score,
+      )[0];
+    if (best) chosen.push(best);
+  });
+}
+
 /** The answer style a question asks for: its own form first, then the agent's style. */
 function effectiveStyle(subject: QuestionSubject, style: AnswerStyle): AnswerStyle {
   if (subject.form === 'definition') return 'definition';
@@ -539,43 +586,9 @@ export function selectSentences(
     if (list) quoteItems(list.chunk, -1, LIST_ITEMS_ASKED, false);
   }
   // "What is the difference between static and dynamic balance?": an answer quoting one side
-  // compares nothing, so a side no quoted line names gets its best line, from the passage that
-  // names the other side when one does (the two are often neighbouring items of one list).
+  // compares nothing (see quoteBothSides).
   const sides = comparedSides(query);
-  if (sides) {
-    const [first, second] = sides.map((side) => options.terms(side)) as [string[], string[]];
-    const distinct = [
-      first.filter((term) => !second.includes(term)),
-      second.filter((term) => !first.includes(term)),
-    ];
-    const whole = [first, second];
-    distinct.forEach((own, i) => {
-      const other = distinct[1 - i] ?? [];
-      const all = whole[i] ?? [];
-      const has = (c: (typeof pool)[number], terms: readonly string[]) =>
-        terms.filter((term) => c.terms.has(term)).length;
-      const partners = new Set(chosen.filter((c) => has(c, other) > 0).map((c) => c.chunk));
-      // Named: by all its words, or by its own beside the other side's line ("Continuous: …
-      // without limits" under "Joints"), not by a line naming both ("Static Analysis: … without
-      // dynamics") nor by another chapter's "continuous states".
-      const quoted = chosen.some(
-        (c) =>
-          has(c, own) === own.length &&
-          (has(c, all) === all.length || (partners.has(c.chunk) && has(c, other) === 0)),
-      );
-      if (own.length === 0 || quoted) return;
-      const best = pool
-        .filter((c) => has(c, own) > 0 && !chosen.includes(c))
-        .sort(
-          (a, b) =>
-            Number(partners.has(b.chunk)) - Number(partners.has(a.chunk)) ||
-            has(b, all) - has(a, all) ||
-            Number(has(a, other) > 0) - Number(has(b, other) > 0) ||
-            b.score - a.score,
-        )[0];
-      if (best) chosen.push(best);
-    });
-  }
+  if (sides) quoteBothSides(sides, chosen, pool, options.terms);
   // "What are the lifecycle states of a lifecycle node?" asks for a list: the one whose heading or
   // introducing sentence names what is listed ("Lifecycle States", "defined by four key
   // components:"), else the first quoted, is quoted whole rather than its first item or two.

@@ -6,7 +6,7 @@ import {
 } from '../../retrieval/index.js';
 import type { OffTopicSubject } from '../../schema/index.js';
 import { pointsBack, splitClauses, type Clause } from '../clauses.js';
-import { englishDictionary } from '../english-dictionary.js';
+import { thingWords } from '../english-dictionary.js';
 import { detectIntentCues, isBareTerm, type IntentCue } from '../intent-cues.js';
 import { textWords } from '../query-text.js';
 import type { KnownForm, RoutingModel } from '../routing-model.js';
@@ -75,18 +75,11 @@ function namesThingOutside(offTopic: OffTopicSubject, ask: string): boolean {
   if (pointsBack(ask) || textWords(ask).words.length < MIN_WORDS_OF_A_WHOLE_ASK) return false;
   const names = namesWritten(ask);
   if (offTopic.uncovered.some((word) => names.has(word))) return true;
-  const dictionary = englishDictionary();
-  const things = offTopic.uncovered.filter((word) => {
-    const entry = dictionary.lookup(word);
-    return entry.lemma !== undefined && entry.nounShare >= MIN_THING_NOUN_SHARE;
-  });
+  const things = thingWords(offTopic.uncovered);
   // Every word of its subject outside the book: "the gist of the chapter on controlling
   // humanoids" is about the book's humanoids.
   return things.length >= 2 && offTopic.subject.every((word) => offTopic.uncovered.includes(word));
 }
-
-/** How much of a word's English use must be as a noun for it to name a thing. */
-const MIN_THING_NOUN_SHARE = 0.75;
 
 // True when a clause names a subject itself: a specialist keyword that names one, or a term of
 // the book's own ("costmap"); words the book merely uses ("power", "trained") do not.

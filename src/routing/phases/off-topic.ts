@@ -1,6 +1,6 @@
 import { outsideDomain, type OutsideDomain } from '../outside-domains.js';
 import { pointsBack } from '../clauses.js';
-import { englishDictionary } from '../english-dictionary.js';
+import { thingWords } from '../english-dictionary.js';
 import { asksAboutBookStructure } from './book-structure.js';
 import { textWords } from '../query-text.js';
 import { isArithmetic, type Grounding } from '../subject-grounding.js';
@@ -26,13 +26,6 @@ export const MIN_GROUNDING_WITHOUT_KEYWORD = 0.5;
  * subject covered than "Sorry, newbie here. What is a costmap?".
  */
 export const MIN_GROUNDING_KEYWORD_ONLY = 0.4;
-
-/**
- * How much of a word's English use must be as a noun for an ask about the book's structure to
- * name it as a thing the book may lack ("baking" in "Is there a chapter on baking?"); the words it
- * asks with ("divided", "organised") are verbs.
- */
-const MIN_STRUCTURE_THING_NOUN_SHARE = 0.75;
 
 /** Raw confidence of a market, sports or news question's fallback (calibrated afterwards). */
 export const OUTSIDE_CONFIDENCE = 0.95;
@@ -230,13 +223,13 @@ export const offTopicPhase: Phase = (context) => {
   // "What parts is the book divided into?" asks about the book's own structure, and "divided" is
   // how it asks, not a subject the book lacks: the structure phase answers it. A thing named in
   // such an ask ("Is there a chapter on baking bread?") is still judged here.
-  if (!arithmetic && failed && asksAboutBookStructure(textWords(context.query).joined)) {
-    const dictionary = englishDictionary();
-    const things = failed.words.filter(
-      (word) => (dictionary.lookup(word).nounShare ?? 1) >= MIN_STRUCTURE_THING_NOUN_SHARE,
-    );
-    if (things.length === 0) return undefined;
-  }
+  if (
+    !arithmetic &&
+    failed &&
+    asksAboutBookStructure(textWords(context.query).joined) &&
+    thingWords(failed.words).length === 0
+  )
+    return undefined;
   const uncovered = failed?.words ?? [];
   return {
     primary,
