@@ -544,3 +544,67 @@ describe('selectSentences: figures in the units a spec is written in', () => {
     expect(picked[0]?.text).toBe('Network Performance: Up to 100 Gbps networking');
   });
 });
+
+describe('selectSentences: a list written as sibling sections', () => {
+  const phase = (own: string, ord: number, score: number, items: string[]): RetrievedChunk => ({
+    ...chunk(
+      `Implementation Roadmap > Development Phases > ${own}`,
+      items.map((i) => `- ${i}`).join('\n'),
+      score,
+    ),
+    source: 'capstone.md',
+    metadata: {
+      headingPath: ['Capstone', 'Implementation Roadmap', 'Development Phases', own],
+      ord,
+    },
+  });
+  const passages = [
+    phase('Phase 2: Integration', 12, 0.63, [
+      'Multi-modal perception integration',
+      'Complex task execution',
+    ]),
+    phase('Phase 3: Autonomy', 13, 0.63, ['Long-term autonomy capabilities']),
+    phase('Phase 1: Foundation', 11, 0.62, [
+      'Basic locomotion and balance',
+      'Simple manipulation capabilities',
+    ]),
+    phase('Phase 4: Deployment', 14, 0.62, ['Real-world deployment']),
+    chunk(
+      'Redundant Manipulation > Task Prioritization',
+      '- **Projection Methods**: Projecting tasks to appropriate spaces',
+      0.55,
+    ),
+  ];
+
+  it("quotes each section in the book's order and nothing chosen for other words", () => {
+    // Before: the answer was the one passage naming "project" ("Projecting tasks"), or the phases
+    // in rank order (2, 3, 1, 4).
+    const picked = selectSentences(
+      'What are the phases of the capstone project?',
+      passages,
+      options,
+    );
+    expect(picked.map((s) => s.text)).toEqual([
+      'Basic locomotion and balance',
+      'Simple manipulation capabilities',
+      'Multi-modal perception integration',
+      'Complex task execution',
+      'Long-term autonomy capabilities',
+      'Real-world deployment',
+    ]);
+  });
+
+  it('keeps the ranking when the best passage is not one of the sections', () => {
+    const better = chunk(
+      'Capstone Overview',
+      'The capstone project runs in phases, from foundation to deployment, over the last weeks.',
+      0.9,
+    );
+    const picked = selectSentences(
+      'What are the phases of the capstone project?',
+      [better, ...passages],
+      options,
+    );
+    expect(picked[0]?.text).toMatch(/^The capstone project runs in phases/);
+  });
+});

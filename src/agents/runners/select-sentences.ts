@@ -2,6 +2,7 @@ import type { AnswerStyle, RetrievedChunk } from '../../schema/index.js';
 import { questionSubject, type QuestionSubject } from './question-subject.js';
 import { comparedSides } from './compared-sides.js';
 import { listAsked } from './list-asked.js';
+import { siblingSections } from './sibling-sections.js';
 import { modelNames } from './model-names.js';
 import { passageSentences, type PassageSentences } from './passage-sentences.js';
 import { subjectAsWritten } from './subject-as-written.js';
@@ -565,6 +566,29 @@ export function selectSentences(
       });
     }
   };
+  // The first `count` lines of a passage, items or prose, each once: a section that is one entry
+  // of a list the question asks for.
+  const quoteOpening = (chunkIndex: number, count: number) => {
+    const chunk = chunks[chunkIndex];
+    if (!chunk) return;
+    const quoted = chosen.filter((c) => c.chunk === chunkIndex);
+    for (const sentence of sentencesOf(chunk.text)) {
+      if (quoted.length >= count) break;
+      if (quoted.some((c) => c.position === sentence.position)) continue;
+      const line = {
+        text: sentence.text,
+        chunk: chunkIndex,
+        position: sentence.position,
+        score: 0,
+        listItem: sentence.listItem,
+        step: sentence.step,
+        whole: false,
+        terms: sentence.terms,
+      };
+      chosen.push(line);
+      quoted.push(line);
+    }
+  };
   // A sentence that introduces a list ("Nav2 is the navigation framework for ROS 2, providing:")
   // is quoted with the first items of its list, not alone before other passages' lines.
   for (const intro of [...chosen]) {
@@ -593,12 +617,35 @@ export function selectSentences(
   // introducing sentence names what is listed ("Lifecycle States", "defined by four key
   // components:"), else the first quoted, is quoted whole rather than its first item or two.
   const listed = listAsked(query);
-  if (listed !== undefined) {
+  // "What are the phases of the capstone project?" where the book gives each phase a section of
+  // its own ("Development Phases" > "Phase 1: Foundation" …): the sections are the list, each led
+  // by its heading, in the book's order, and lines of other passages go (they were chosen for the
+  // question's other words: "Projecting tasks" for "project"). Only when the best passage is one of
+  // them: below a better passage ("Sensor Simulation" for "Which kinds of cameras …"), the sections
+  // are a neighbour of the answer, not the answer.
+  const grouped =
+    listed !== undefined
+      ? siblingSections(listed, chunks, options.terms, queryTerms, kept)
+      : undefined;
+  const siblings = grouped?.chunks.includes(0) ? grouped : undefined;
+  const place = new Map<number, number>();
+  if (siblings) {
+    const first = siblings.chunks.reduce((a, b) => Math.min(a, b));
+    siblings.chunks.forEach((chunkIndex, i) =>
+      place.set(chunkIndex, first + i / (siblings.chunks.length + 1)),
+    );
+    for (let i = chosen.length - 1; i >= 0; i--) {
+      if (!place.has(chosen[i]?.chunk ?? 0)) chosen.splice(i, 1);
+    }
+    const each = Math.max(1, Math.floor(LIST_ITEMS_WHOLE / siblings.chunks.length));
+    for (const chunkIndex of siblings.chunks) quoteOpening(chunkIndex, each);
+  } else if (listed !== undefined) {
     const list = askedList(listed, chosen, chunks, options.terms, sentencesOf);
     if (list) quoteItems(list.chunk, list.after, LIST_ITEMS_WHOLE, list.after >= 0);
   }
+  const at = (chunk: number) => place.get(chunk) ?? chunk;
   const ordered = chosen
-    .sort((a, b) => a.chunk - b.chunk || a.position - b.position)
+    .sort((a, b) => at(a.chunk) - at(b.chunk) || a.position - b.position)
     .map(({ text, chunk, position, score, listItem }) => ({
       text,
       chunk,

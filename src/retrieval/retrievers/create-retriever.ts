@@ -78,7 +78,12 @@ export function toRetrievedChunk(
   score: number,
   fallback: boolean,
 ): RetrievedChunk {
-  const metadata: Record<string, unknown> = { ...chunk.metadata, headingPath: chunk.headingPath };
+  const metadata: Record<string, unknown> = {
+    ...chunk.metadata,
+    headingPath: chunk.headingPath,
+    // Where the passage stands in its document: sibling sections are quoted in the book's order.
+    ord: chunk.ord,
+  };
   if (fallback) metadata.domainFallback = true;
   return {
     id: chunk.id,
