@@ -13,6 +13,11 @@ describe('listAsked: the plural noun a question asks a list of', () => {
     ['List the phases of the capstone roadmap.', 'phases'],
     ['Can you name all the learning outcomes?', 'outcomes'],
     ['What kinds of joints does URDF support?', 'joints'],
+    // A kind word names the list's kind, not its items: the book lists them under "Joints".
+    ['What joint types does URDF support?', 'joint'],
+    ['What are the different types of joints?', 'joints'],
+    ['Which executor types does rclcpp provide?', 'executor'],
+    ['What types can a ROS 2 parameter value have?', 'types'],
   ])('%s → %s', (query, noun) => {
     expect(listAsked(query)).toBe(noun);
   });

@@ -21,6 +21,29 @@ const LEAD =
 /** Plural nouns that ask to compare two things, not for a list (see the comparison rule). */
 const NOT_A_LIST = new Set(['differences', 'similarities', 'ones', 'things', 'others']);
 
+/** Nouns that name a list's kind, not its items: "joint types" lists joints. */
+const KIND_OF = new Set(['types', 'kinds', 'sorts', 'categories', 'varieties', 'classes', 'forms']);
+
+/** Words that describe a kind rather than name what is listed: "the different types". */
+const DESCRIBING = new Set([
+  'different',
+  'various',
+  'main',
+  'key',
+  'common',
+  'major',
+  'several',
+  'many',
+  'other',
+  'two',
+  'three',
+  'four',
+  'five',
+  'basic',
+  'possible',
+  'available',
+]);
+
 /** True for a plural noun: "states", "properties"; not "process", "focus", "analysis". */
 function plural(word: string): boolean {
   return word.length > 3 && /s$/i.test(word) && !/(?:ss|us|is)$/i.test(word);
@@ -32,14 +55,25 @@ function plural(word: string): boolean {
  *
  * @example
  * listAsked('Which safety standards does the book list?'); // 'standards'
+ * listAsked('What joint types does URDF support?'); // 'joint'
  * listAsked('What are nodes in ROS 2?'); // undefined
  */
 export function listAsked(query: string): string | undefined {
   const text = query.trim().replace(LEAD, '');
   for (const form of FORMS) {
-    const words = form.exec(text)?.[1]?.toLowerCase().split(/\s+/);
+    const match = form.exec(text);
+    const words = match?.[1]?.toLowerCase().split(/\s+/);
     const head = words?.at(-1);
-    if (head === undefined || !plural(head) || NOT_A_LIST.has(head)) continue;
+    if (!match || head === undefined || !plural(head) || NOT_A_LIST.has(head)) continue;
+    if (KIND_OF.has(head)) {
+      // "What are the different types of joints?", "What joint types does URDF support?": the
+      // book lists them under "Joints".
+      const after = /^\s+of\s+(?:the\s+)?([\w-]+)/i.exec(text.slice(match.index + match[0].length));
+      const of = after?.[1]?.toLowerCase();
+      if (of !== undefined && plural(of)) return of;
+      const kindOf = words?.at(-2);
+      if (kindOf !== undefined && !DESCRIBING.has(kindOf)) return kindOf;
+    }
     return head;
   }
   return undefined;

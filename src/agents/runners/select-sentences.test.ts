@@ -608,3 +608,137 @@ describe('selectSentences: a list written as sibling sections', () => {
     expect(picked[0]?.text).toMatch(/^The capstone project runs in phases/);
   });
 });
+
+describe('selectSentences: comparisons state each side, first', () => {
+  it('quotes the line stating a side, not one naming both sides or mentioning it in passing', () => {
+    // Before: "Balancing: … between exploration and exploitation" counted as quoting exploration,
+    // and "Exploration: Trying new actions …" was left out.
+    const list = chunk(
+      'RL Problem Types > Exploration vs. Exploitation',
+      [
+        '- **Exploration**: Trying new actions to discover better strategies',
+        '- **Exploitation**: Using known good actions to maximize rewards',
+        '- **Balancing**: Managing the trade-off between exploration and exploitation',
+      ].join('\n'),
+      0.86,
+    );
+    const mapping = chunk(
+      'SLAM > Map Building',
+      '- **Initial Mapping**: Building maps during exploration',
+      0.45,
+    );
+    const texts = selectSentences(
+      'What is the difference between exploration and exploitation?',
+      [list, mapping],
+      options,
+    ).map((s) => s.text);
+    expect(texts).toContain('Exploration: Trying new actions to discover better strategies');
+    expect(texts).toContain('Exploitation: Using known good actions to maximize rewards');
+  });
+
+  it("leads with the sides' own sections, in the question's order", () => {
+    // Before: a Jacobian item and a DH item came first, the two definitions fourth and fifth.
+    const passages = [
+      chunk(
+        'Inverse Kinematics > Numerical Methods > Jacobian Matrix',
+        '- **Computation**: Partial derivatives of forward kinematics',
+        0.72,
+      ),
+      chunk(
+        'Coordinate Systems > Denavit-Hartenberg (DH) Convention',
+        '- **Forward Kinematics**: Using DH parameters to compute end-effector pose',
+        0.61,
+      ),
+      chunk(
+        'Inverse Kinematics > Concept and Purpose',
+        'Inverse kinematics solves for the joint angles required to achieve a desired end-effector position and orientation.',
+        0.64,
+      ),
+      chunk(
+        'Forward Kinematics > Concept and Purpose',
+        'Forward kinematics computes the position and orientation of the end-effector given the joint angles.',
+        0.64,
+      ),
+    ];
+    const texts = selectSentences(
+      'What is the difference between forward and inverse kinematics?',
+      passages,
+      options,
+    ).map((s) => s.text);
+    expect(texts[0]).toMatch(/^Forward kinematics computes/);
+    expect(texts[1]).toMatch(/^Inverse kinematics solves/);
+  });
+
+  it('does not take a bare name of a side for a line stating it', () => {
+    const references = chunk('References > Official Documentation', '- ROS 2 Documentation', 0.7);
+    const patterns = chunk(
+      'Core Concepts > Communication Patterns',
+      'ROS 2 provides multiple communication patterns to suit different use cases.',
+      0.6,
+    );
+    const texts = selectSentences(
+      'How does ROS 2 differ from ROS 1?',
+      [references, patterns],
+      options,
+    ).map((s) => s.text);
+    expect(texts[0]).not.toBe('ROS 2 Documentation');
+  });
+});
+
+describe('selectSentences: the list asked for leads', () => {
+  const urdf = chunk(
+    'What is URDF?',
+    [
+      'URDF describes:',
+      '',
+      '- **Kinematic structure**: How different parts of the robot are connected',
+      '- **Joint constraints**: Limits and ranges of motion',
+    ].join('\n'),
+    0.68,
+  );
+  const joints = chunk(
+    'URDF Structure > Joints',
+    [
+      'Joints connect links and define their relative motion:',
+      '',
+      '- **Fixed**: No relative motion between links',
+      '- **Revolute**: Single-axis rotation with limits',
+      '- **Prismatic**: Single-axis translation with limits',
+    ].join('\n'),
+    0.62,
+  );
+
+  it('puts the list under a heading that is the noun asked first', () => {
+    // Before: "What is URDF?"'s items came first and the joint types fifth.
+    const texts = selectSentences(
+      'What joint types does URDF support?',
+      [urdf, joints],
+      options,
+    ).map((s) => s.text);
+    expect(texts.slice(0, 4)).toEqual([
+      'Joints connect links and define their relative motion:',
+      'Fixed: No relative motion between links',
+      'Revolute: Single-axis rotation with limits',
+      'Prismatic: Single-axis translation with limits',
+    ]);
+  });
+
+  it('keeps the ranking when the heading holds words the question does not', () => {
+    const architecture = chunk(
+      'Optimization Techniques > Architecture Optimization',
+      '- **Containerization**: Using containers for better resource utilization',
+      0.73,
+    );
+    const estimation = chunk(
+      'Budget Planning > Estimation Techniques',
+      '- **Historical Data**: Using past usage to estimate future optimization costs',
+      0.57,
+    );
+    const picked = selectSentences(
+      'Which architecture optimization techniques does the book recommend?',
+      [architecture, estimation],
+      options,
+    );
+    expect(picked[0]?.text).toMatch(/^Containerization/);
+  });
+});

@@ -293,7 +293,8 @@ function askedList(
   chunks: readonly RetrievedChunk[],
   terms: (text: string) => string[],
   sentencesOf: PassageSentences,
-): { chunk: number; after: number } | undefined {
+  asked: ReadonlySet<string>,
+): { chunk: number; after: number; named: boolean } | undefined {
   const nounTerms = terms(noun);
   if (nounTerms.length === 0) return undefined;
   const quoted = [...new Set(chosen.map((c) => c.chunk))].sort((a, b) => a - b);
@@ -303,7 +304,15 @@ function askedList(
     const sentences = sentencesOf(chunk.text);
     if (!sentences.some((sentence) => sentence.listItem)) continue;
     const own = new Set(terms((chunk.section ?? '').split(' > ').at(-1) ?? ''));
-    if (nounTerms.every((term) => own.has(term))) return { chunk: chunkIndex, after: -1 };
+    // Named as asked when the heading is the noun and the question's words, nothing else:
+    // "Joints" for "What joint types …", not "Estimation Techniques" for "Which architecture
+    // optimization techniques …".
+    if (nounTerms.every((term) => own.has(term)))
+      return {
+        chunk: chunkIndex,
+        after: -1,
+        named: [...own].every((term) => asked.has(term) || nounTerms.includes(term)),
+      };
     const intro = sentences.find(
       (sentence, i) =>
         !sentence.listItem &&
@@ -311,12 +320,12 @@ function askedList(
         sentences[i + 1]?.listItem === true &&
         nounTerms.every((term) => sentence.terms.has(term)),
     );
-    if (intro) return { chunk: chunkIndex, after: intro.position };
+    if (intro) return { chunk: chunkIndex, after: intro.position, named: false };
   }
   const first = chosen
     .filter((c) => c.listItem)
     .reduce<SelectedSentence | undefined>((a, c) => (a && a.chunk <= c.chunk ? a : c), undefined);
-  return first ? { chunk: first.chunk, after: -1 } : undefined;
+  return first ? { chunk: first.chunk, after: -1, named: false } : undefined;
 }
 
 /** A candidate sentence with the terms it holds, as sentence choice weighs it. */
@@ -334,7 +343,8 @@ function quoteBothSides<T extends WithTerms>(
   chosen: T[],
   pool: readonly T[],
   terms: (text: string) => string[],
-): void {
+  headingTerms: (chunk: number) => ReadonlySet<string>,
+): number[] {
   const [first, second] = sides.map((side) => terms(side)) as [string[], string[]];
   const whole = [first, second];
   const distinct = [
@@ -343,27 +353,59 @@ function quoteBothSides<T extends WithTerms>(
   ];
   const has = (c: WithTerms, words: readonly string[]) =>
     words.filter((term) => c.terms.has(term)).length;
+  const stating: number[] = [];
   distinct.forEach((own, i) => {
     const other = distinct[1 - i] ?? [];
     const all = whole[i] ?? [];
     const partners = new Set(chosen.filter((c) => has(c, other) > 0).map((c) => c.chunk));
-    const quoted = chosen.some(
-      (c) =>
-        has(c, own) === own.length &&
-        (has(c, all) === all.length || (partners.has(c.chunk) && has(c, other) === 0)),
-    );
-    if (own.length === 0 || quoted) return;
+    // A line states a side when its label is the side or it opens with it ("Exploration: Trying
+    // new actions …", "Forward kinematics computes …"); "Balancing: … between exploration and exploitation" names both and
+    // states neither, "Initial Mapping: Building maps during exploration" mentions it in passing.
+    const states = (c: WithTerms) => {
+      const label = LABELLED.exec(c.text)?.[1];
+      const words = terms(c.text);
+      // "ROS 2 Documentation." names a side and says nothing of it.
+      if (words.length < all.length + 3) return false;
+      const lead = label !== undefined ? terms(label) : words.slice(0, all.length);
+      return (
+        lead.length === all.length &&
+        all.every((term) => lead.includes(term)) &&
+        has(c, other) === 0
+      );
+    };
+    if (own.length === 0) return;
+    // Best, a line stating the side under a heading that names it ("Forward Kinematics > Concept
+    // and Purpose"), quoted already or not, over one under another heading ("Forward Kinematics:
+    // Using DH parameters …" under "Denavit-Hartenberg (DH) Convention").
+    const underOwnHeading = (c: WithTerms) => {
+      const heading = headingTerms(c.chunk);
+      return states(c) && all.every((term) => heading.has(term));
+    };
+    const quoted =
+      chosen.find(underOwnHeading) ??
+      pool.find(underOwnHeading) ??
+      chosen.find((c) => states(c) && (has(c, all) === all.length || partners.has(c.chunk)));
+    if (quoted) {
+      if (!chosen.includes(quoted)) chosen.push(quoted);
+      stating.push(quoted.chunk);
+      return;
+    }
     const best = pool
       .filter((c) => has(c, own) > 0 && !chosen.includes(c))
       .sort(
         (a, b) =>
+          Number(states(b)) - Number(states(a)) ||
           Number(partners.has(b.chunk)) - Number(partners.has(a.chunk)) ||
           has(b, all) - has(a, all) ||
           Number(has(a, other) > 0) - Number(has(b, other) > 0) ||
           b.score - a.score,
       )[0];
-    if (best) chosen.push(best);
+    if (best) {
+      chosen.push(best);
+      if (states(best)) stating.push(best.chunk);
+    }
   });
+  return stating;
 }
 
 /** The answer style a question asks for: its own form first, then the agent's style. */
@@ -612,7 +654,9 @@ export function selectSentences(
   // "What is the difference between static and dynamic balance?": an answer quoting one side
   // compares nothing (see quoteBothSides).
   const sides = comparedSides(query);
-  if (sides) quoteBothSides(sides, chosen, pool, options.terms);
+  const headingTermsOf = (chunkIndex: number) =>
+    new Set(options.terms(chunks[chunkIndex]?.section ?? ''));
+  const stating = sides ? quoteBothSides(sides, chosen, pool, options.terms, headingTermsOf) : [];
   // "What are the lifecycle states of a lifecycle node?" asks for a list: the one whose heading or
   // introducing sentence names what is listed ("Lifecycle States", "defined by four key
   // components:"), else the first quoted, is quoted whole rather than its first item or two.
@@ -640,9 +684,16 @@ export function selectSentences(
     const each = Math.max(1, Math.floor(LIST_ITEMS_WHOLE / siblings.chunks.length));
     for (const chunkIndex of siblings.chunks) quoteOpening(chunkIndex, each);
   } else if (listed !== undefined) {
-    const list = askedList(listed, chosen, chunks, options.terms, sentencesOf);
+    const list = askedList(listed, chosen, chunks, options.terms, sentencesOf, queryTerms);
     if (list) quoteItems(list.chunk, list.after, LIST_ITEMS_WHOLE, list.after >= 0);
+    // The list named as asked leads: "What joint types does URDF support?" is answered by the
+    // list under "Joints", not after what "What is URDF?" says URDF describes.
+    if (list?.named) place.set(list.chunk, -2);
   }
+  // The passages stating each side of a comparison lead, in the question's order: "Forward
+  // kinematics computes …" and "Inverse kinematics solves …" before a Jacobian's "partial
+  // derivatives of forward kinematics".
+  [...new Set(stating)].forEach((chunk, i) => place.set(chunk, -1 + i / (stating.length + 1)));
   const at = (chunk: number) => place.get(chunk) ?? chunk;
   const ordered = chosen
     .sort((a, b) => at(a.chunk) - at(b.chunk) || a.position - b.position)
