@@ -18,6 +18,9 @@ describe('listAsked: the plural noun a question asks a list of', () => {
     ['What are the different types of joints?', 'joints'],
     ['Which executor types does rclcpp provide?', 'executor'],
     ['What types can a ROS 2 parameter value have?', 'types'],
+    // A follow-up's "its" filled in with the subject of the turn before.
+    ["What are digital twin's key characteristics?", 'characteristics'],
+    ["What are ROS 2's main features?", 'features'],
   ])('%s → %s', (query, noun) => {
     expect(listAsked(query)).toBe(noun);
   });

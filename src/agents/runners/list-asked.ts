@@ -5,8 +5,9 @@
  * "What are nodes?" (a definition) asks for no list.
  */
 const FORMS: readonly RegExp[] = [
-  // "What are the (key) components of …", "What were the two phases …"
-  /^(?:what|which)\s+(?:are|were)\s+(?:the|some|all(?:\s+the)?|its|their|his|her)\s+((?:[\w-]+\s+){0,3}?[\w-]+)(?=\s+(?:of|in|for|that|which|used|does|do|did|to|from|on|at|with|a|an|the|this|these|we|i|you|they|it)\b|\s*[?.!]?\s*$)/i,
+  // "What are the (key) components of …", "What were the two phases …", "What are a digital
+  // twin's key characteristics?" (a follow-up's "its" filled in)
+  /^(?:what|which)\s+(?:are|were)\s+(?:the|some|all(?:\s+the)?|its|their|his|her|(?:the\s+)?(?:[\w-]+\s+){0,2}[\w-]+['’]s)\s+((?:[\w-]+\s+){0,3}?[\w-]+)(?=\s+(?:of|in|for|that|which|used|does|do|did|to|from|on|at|with|a|an|the|this|these|we|i|you|they|it)\b|\s*[?.!]?\s*$)/i,
   // "Which safety standards does the book list?", "What sensors does the G1 have?"
   /^(?:what|which)\s+((?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:does|do|did|are|were|can|could|should|will|would|has|have|is)\b/i,
   // "List the …", "Name all the …"
