@@ -91,6 +91,21 @@ describe('extractive runner: paraphrased questions are answered from the section
     expect(response.response).toContain('processes data only once it is activated');
   });
 
+  it('says so when the best passage matches only loosely, and not when it matches well', async () => {
+    // The review's "What keeps a two-legged robot from tipping over?" was answered from QoS's
+    // "Keep last message" with nothing to show the match was weak.
+    const loose = await ask(
+      'Can my program be configured but sit idle, crunching no data until I switch it on?',
+    );
+    expect(loose.response).toMatch(
+      /^These passages match the question only loosely \(best relevance 0\.\d\d\)/,
+    );
+    expect(loose.metadata.weakMatch).toBe(true);
+    const close = await ask('What does a launch file start?');
+    expect(close.response).not.toContain('only loosely');
+    expect(close.metadata.weakMatch).toBe(false);
+  });
+
   it('still finds nothing for a question none of whose words the book uses', async () => {
     const response = await ask('Qwxz vbnm plokij?');
     expect(response.sources).toEqual([]);
