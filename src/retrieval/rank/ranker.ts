@@ -25,6 +25,13 @@ import {
 import { expandQuestionForms } from './question-forms.js';
 import { asksAboutTheCourse, courseMetaPrior } from './course-meta.js';
 import {
+  asksAboutReleases,
+  releaseNotes,
+  releasePagesNamed,
+  type ReleaseNotes,
+} from './release-notes.js';
+import { analyze } from './tokenizer.js';
+import {
   askingAboutTheWork,
   asksWhatTheWorkNeeds,
   frontMatterChunks,
@@ -72,6 +79,12 @@ export interface Techniques {
    * See `course-meta.ts`.
    */
   courseMeta: boolean;
+  /**
+   * Release notes and changelogs keep 0.7 of their score (`RELEASE_NOTES_FACTOR`) unless the
+   * question asks about a release or a change, or names the release page's title. See
+   * `release-notes.ts`.
+   */
+  releaseNotes: boolean;
 }
 
 /**
@@ -86,6 +99,9 @@ export interface Techniques {
  * 0.657 and 0.728 → 0.748 (`docs/book-assistant.md`, "Words the book spells differently").
  * Course-meta sections (`courseMeta`): 3 more of the 551 tune answer questions cite a gold
  * section, none fewer; dev and paraphrase sets the same (`scripts/answer-stage-gaps.ts`).
+ * Release pages (`releaseNotes`): over the textbook and the ROS 2 docs together, the first
+ * citation of 19 of the outside review's 35 combined-store probes is in the gold file, 17 before;
+ * the textbook has none, so its figures are the same.
  */
 export const DEFAULT_TECHNIQUES: Techniques = {
   fields: true,
@@ -96,6 +112,7 @@ export const DEFAULT_TECHNIQUES: Techniques = {
   vocabulary: true,
   frontMatter: true,
   courseMeta: true,
+  releaseNotes: true,
 };
 /** Every technique on: the same set as {@link DEFAULT_TECHNIQUES}. */
 export const ALL_TECHNIQUES: Techniques = DEFAULT_TECHNIQUES;
@@ -109,6 +126,7 @@ export const BM25_ONLY: Techniques = {
   vocabulary: false,
   frontMatter: false,
   courseMeta: false,
+  releaseNotes: false,
 };
 
 /** Options of {@link createRanker}. */
@@ -297,6 +315,8 @@ export function createRanker(
   // The same lists for every question that asks what the work requires: built on the first one.
   let needsLists: ScoredList[] | undefined;
   const metaPrior = techniques.courseMeta ? courseMetaPrior(chunks) : undefined;
+  const releases = techniques.releaseNotes ? releaseNotes(chunks) : undefined;
+  const priorFor = priorsOf(metaPrior, releases);
 
   return {
     chunks,
@@ -322,7 +342,7 @@ export function createRanker(
         if (asksWhatTheWorkNeeds(query))
           lists.push(...(needsLists ??= frontMatterLists(index, WORK_NEEDS_TERMS, frontMatter)));
       }
-      const prior = metaPrior && !asksAboutTheCourse(query) ? metaPrior : undefined;
+      const prior = priorFor(query);
       return topScoring(lists, limit, scratch, mask, prior).map(({ doc, own, total }) => ({
         doc,
         chunk: chunks[doc] as ChunkRecord,
@@ -330,6 +350,32 @@ export function createRanker(
         score: relevance(own, total, maxAttainable),
       }));
     },
+  };
+}
+
+/**
+ * The per-chunk score factors for a question: course-meta sections unless it asks about the
+ * course, release pages unless it asks about releases; a release page the question names by its
+ * title keeps its whole score. The factor arrays are built once; a question naming a release page
+ * gets a copy.
+ */
+function priorsOf(
+  meta: Float64Array | undefined,
+  releases: ReleaseNotes | undefined,
+): (query: string) => Float64Array | undefined {
+  let both: Float64Array | undefined;
+  return (query) => {
+    const useMeta = meta !== undefined && !asksAboutTheCourse(query);
+    const useReleases = releases !== undefined && !asksAboutReleases(query);
+    if (!useReleases) return useMeta ? meta : undefined;
+    const factors = useMeta
+      ? (both ??= meta.map((factor, doc) => factor * (releases.factors[doc] as number)))
+      : releases.factors;
+    const named = releasePagesNamed(releases, analyze(query));
+    if (named.length === 0) return factors;
+    const prior = factors.slice();
+    for (const doc of named) prior[doc] = useMeta ? (meta[doc] as number) : 1;
+    return prior;
   };
 }
 
