@@ -85,6 +85,24 @@ describe('headingDefinedTerm: a term a section defines under its own heading', (
     expect(
       headingDefinedTerm(section('Background on the ROS graph today', 'The graph is a network.')),
     ).toBeUndefined();
+    // A part of a set ("many of the tf2 tutorials") is what the sentence is about, not tf2.
+    expect(
+      headingDefinedTerm(section('tf2', 'Many of the tf2 tutorials are available in C++.')),
+    ).toBeUndefined();
+  });
+  it("reads the page's title over its overview, not over its other sections", () => {
+    // Reference docs title a page with the term and define it under "Overview": "Tf2 > Overview"
+    // opens "tf2 is the transform library…".
+    const under = (headingPath: string[], text: string) => ({ headingPath, title: 'Tf2', text });
+    expect(
+      headingDefinedTerm(under(['Tf2', 'Overview'], 'tf2 is the transform library of ROS 2.')),
+    ).toEqual(['tf2']);
+    expect(
+      headingDefinedTerm(under(['Tf2', 'Supported Platforms'], 'Tf2 is supported on Linux.')),
+    ).toBeUndefined();
+    expect(
+      headingDefinedTerm(under(['Tf2', 'Overview'], 'Frames are what the library tracks.')),
+    ).toBeUndefined();
   });
   it('ranks the page that defines a term above tutorial steps that repeat it', () => {
     // Over the textbook and the ROS 2 docs together, "What is a ROS 2 topic?" ranked ten
@@ -116,6 +134,40 @@ describe('headingDefinedTerm: a term a section defines under its own heading', (
         .map((hit) => hit.chunk.source);
     expect(ranked(false)[0]).not.toBe('about-topics.rst');
     expect(ranked(true)[0]).toBe('about-topics.rst');
+  });
+  it('ranks a page defining its title under Overview above the tutorials that name it', () => {
+    // "What is tf2?" over the ROS 2 docs quoted "Many of the tf2 tutorials are available for both
+    // C++ and Python." (the tutorials' index) instead of the concept page's overview.
+    const docs = [
+      prepareDocument(
+        'tutorials/tf2-main.md',
+        '# tf2\n\nMany of the tf2 tutorials are available for both C++ and Python.',
+      ).chunks,
+      ...['listener', 'broadcaster', 'frames'].map(
+        (part) =>
+          prepareDocument(
+            `tutorials/tf2-${part}.md`,
+            `# Writing a tf2 ${part}\n\nThis tutorial shows how to use tf2 to write a ${part} for the turtles.`,
+          ).chunks,
+      ),
+      ...['lidar', 'battery', 'gazebo', 'urdf', 'colcon', 'rviz', 'qos', 'dds', 'nav2'].map(
+        (subject) =>
+          prepareDocument(
+            `${subject}.md`,
+            `# ${subject}\n\nThe ${subject} page explains how ROS 2 uses ${subject} in a running system.`,
+          ).chunks,
+      ),
+      prepareDocument(
+        'concepts/about-tf2.md',
+        '# Tf2\n\n## Overview\n\nThe tf2 package is the transform library, which lets the user keep track of multiple coordinate frames over time and transform points between any two of them at any desired point in time.\n\n## Properties\n\nA robotic system typically has many coordinate frames that change over time.',
+      ).chunks,
+    ].flat();
+    const first = (definedTerms: boolean) =>
+      createRanker(docs, { techniques: { ...DEFAULT_TECHNIQUES, wordnet: false, definedTerms } })
+        .rank('What is tf2?', { limit: 1 })
+        .map((hit) => `${hit.chunk.source}#${hit.chunk.headingPath.at(-1)}`);
+    expect(first(false)).not.toEqual(['concepts/about-tf2.md#Overview']);
+    expect(first(true)).toEqual(['concepts/about-tf2.md#Overview']);
   });
 });
 

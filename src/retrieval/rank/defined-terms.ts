@@ -60,6 +60,11 @@ export interface DefinedTermIndex {
 
 // "What is URDF?", "About Topics": a heading that asks or announces, around the term it names.
 const HEADING_ASKS = /^(?:what\s+(?:is|are)\s+(?:an?\s+|the\s+)?|about\s+)/i;
+// "Many of …", "some of …": a part of a set is the subject, not the term the set is named after.
+const PARTITIVE =
+  /^(?:many|most|some|several|few|all|none|each|any|one|two|three|both|either|neither|much|part)\s+of\b/i;
+// The heading under which a page introduces its subject.
+const OVERVIEW_HEADING = /^(?:overview|introduction|background|about|description|definition)$/i;
 // Lines that are no prose: list items, tables, quotes, headings, code fences, directives.
 const NOT_PROSE = /^(?:[-*+|#>]|\d+[.)]\s|```|~~~|\.\.|:)/;
 /** "Topics are …", "A node is …", "URDF (Unified Robot Description Format) is …". */
@@ -74,21 +79,33 @@ const DEFINING_START =
  * ten tutorial steps that say "ros2 topic" above the page that defines topics.
  */
 export function headingDefinedTerm(chunk: Pick<ChunkRecord, 'headingPath' | 'title' | 'text'>) {
-  const heading = (chunk.headingPath.at(-1) ?? chunk.title)
-    .replace(HEADING_ASKS, '')
-    .replace(/[?:]+\s*$/, '')
-    .trim();
-  if (!heading || heading.split(/\s+/).length > 4) return undefined;
-  const stems = [...new Set(analyze(heading))];
-  if (stems.length === 0) return undefined;
   const opening = chunk.text
     .split('\n')
     .map((line) => line.trim())
     .find((line) => line.length > 0 && !NOT_PROSE.test(line));
   const subject = opening ? DEFINING_START.exec(opening)?.[1] : undefined;
-  if (subject === undefined) return undefined;
+  // "Many of the tf2 tutorials are …" says something of some tutorials, not what tf2 is.
+  if (subject === undefined || PARTITIVE.test(subject)) return undefined;
   const named = new Set(analyze(subject));
-  return stems.every((stem) => named.has(stem)) ? stems : undefined;
+  const own = chunk.headingPath.at(-1) ?? chunk.title;
+  // The section's own heading ("Topics"), or the page's title over its overview ("Tf2 > Overview").
+  const overview = chunk.headingPath.length === 2 && OVERVIEW_HEADING.test(own.trim());
+  for (const written of overview ? [own, chunk.title] : [own]) {
+    const stems = termOfHeading(written);
+    if (stems && stems.every((stem) => named.has(stem))) return stems;
+  }
+  return undefined;
+}
+
+/** The stems of the term a heading names: at most four words, without "What is" or "About". */
+function termOfHeading(written: string): string[] | undefined {
+  const heading = written
+    .replace(HEADING_ASKS, '')
+    .replace(/[?:]+\s*$/, '')
+    .trim();
+  if (!heading || heading.split(/\s+/).length > 4) return undefined;
+  const stems = [...new Set(analyze(heading))];
+  return stems.length > 0 ? stems : undefined;
 }
 
 /** One bold-lead definition: the chunk it is in and the stems of the term it defines. */

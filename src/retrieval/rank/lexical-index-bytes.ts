@@ -6,8 +6,10 @@ import type { SavedRanker } from './ranker.js';
  * 2: the acronyms and bold-lead definitions read from the text are saved with the index.
  * 3: the definitions also hold the terms sections define under their own heading; an index saved
  *    before lacks them, so it is rebuilt rather than read.
+ * 4: a page's title is also a term its overview defines ("Tf2 > Overview": "tf2 is the transform
+ *    library…"), and "Many of the X tutorials are…" defines nothing.
  */
-const MAGIC = 'CLX3';
+const MAGIC = 'CLX4';
 
 type ArrayName = Exclude<keyof LexicalIndexData, 'terms' | 'bigrams'>;
 
@@ -37,7 +39,7 @@ interface Header {
 const align8 = (offset: number) => Math.ceil(offset / 8) * 8;
 
 /**
- * Writes a built index as bytes: `CLX3`, the header's byte length (u32), a JSON header (terms,
+ * Writes a built index as bytes: `CLX4`, the header's byte length (u32), a JSON header (terms,
  * flags, array lengths, acronyms, definitions), then each typed array at an 8-byte boundary, in
  * platform byte order.
  *
