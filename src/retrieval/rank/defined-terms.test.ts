@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createStore, openPgliteDb } from '../../store/index.js';
 import { ingest, prepareDocument } from '../ingest/ingest.js';
-import { boldLeadTerms, headingDefinedTerm } from './defined-terms.js';
+import { boldLeadTerms, headingDefinedTerm, openingTitleTerm } from './defined-terms.js';
 import { DEFAULT_TECHNIQUES, createRanker } from './ranker.js';
 
 // A small drone book: one section defines its parts as a bold-lead list, others only mention them.
@@ -135,39 +135,45 @@ describe('headingDefinedTerm: a term a section defines under its own heading', (
     expect(ranked(false)[0]).not.toBe('about-topics.rst');
     expect(ranked(true)[0]).toBe('about-topics.rst');
   });
-  it('ranks a page defining its title under Overview above the tutorials that name it', () => {
-    // "What is tf2?" over the ROS 2 docs quoted "Many of the tf2 tutorials are available for both
-    // C++ and Python." (the tutorials' index) instead of the concept page's overview.
+});
+
+describe('openingTitleTerm: a short page title names what its opening section is about', () => {
+  it('reads the title of at most three words, for the first section only', () => {
+    expect(openingTitleTerm({ ord: 0, title: 'Discovery' })).toEqual(['discoveri']);
+    expect(openingTitleTerm({ ord: 1, title: 'Discovery' })).toBeUndefined();
+    expect(
+      openingTitleTerm({ ord: 0, title: 'Using Fast DDS Discovery Server as discovery protocol' }),
+    ).toBeUndefined();
+  });
+  it('ranks the page about the subject above tutorial sections that repeat it', () => {
+    // "How does node discovery work in ROS 2?" ranked ten sections of Discovery Server tutorials
+    // above the one-section page "Discovery".
     const docs = [
-      prepareDocument(
-        'tutorials/tf2-main.md',
-        '# tf2\n\nMany of the tf2 tutorials are available for both C++ and Python.',
-      ).chunks,
-      ...['listener', 'broadcaster', 'frames'].map(
+      ...['servers', 'partitions', 'redundancy', 'introspection'].map(
         (part) =>
           prepareDocument(
-            `tutorials/tf2-${part}.md`,
-            `# Writing a tf2 ${part}\n\nThis tutorial shows how to use tf2 to write a ${part} for the turtles.`,
+            `tutorials/discovery-server-${part}.md`,
+            `# Using a discovery server for ${part}\n\nThe discovery server tutorial sets discovery ${part} so that nodes discovery traffic shrinks.`,
           ).chunks,
       ),
       ...['lidar', 'battery', 'gazebo', 'urdf', 'colcon', 'rviz', 'qos', 'dds', 'nav2'].map(
         (subject) =>
           prepareDocument(
             `${subject}.md`,
-            `# ${subject}\n\nThe ${subject} page explains how ROS 2 uses ${subject} in a running system.`,
+            `# ${subject}\n\nThe ${subject} page explains how ROS 2 nodes use ${subject} in a running system.`,
           ).chunks,
       ),
       prepareDocument(
-        'concepts/about-tf2.md',
-        '# Tf2\n\n## Overview\n\nThe tf2 package is the transform library, which lets the user keep track of multiple coordinate frames over time and transform points between any two of them at any desired point in time.\n\n## Properties\n\nA robotic system typically has many coordinate frames that change over time.',
+        'concepts/about-discovery.md',
+        '# Discovery\n\nDiscovery of nodes happens automatically through the middleware. When a node starts, it advertises its presence to other nodes on the network with the same domain, and they answer with information about themselves so that connections can be made.',
       ).chunks,
     ].flat();
     const first = (definedTerms: boolean) =>
       createRanker(docs, { techniques: { ...DEFAULT_TECHNIQUES, wordnet: false, definedTerms } })
-        .rank('What is tf2?', { limit: 1 })
-        .map((hit) => `${hit.chunk.source}#${hit.chunk.headingPath.at(-1)}`);
-    expect(first(false)).not.toEqual(['concepts/about-tf2.md#Overview']);
-    expect(first(true)).toEqual(['concepts/about-tf2.md#Overview']);
+        .rank('How does node discovery work in ROS 2?', { limit: 1 })
+        .map((hit) => hit.chunk.source);
+    expect(first(false)).not.toEqual(['concepts/about-discovery.md']);
+    expect(first(true)).toEqual(['concepts/about-discovery.md']);
   });
 });
 

@@ -108,6 +108,24 @@ function termOfHeading(written: string): string[] | undefined {
   return stems.length > 0 ? stems : undefined;
 }
 
+/** The longest page title read as the name of what the page is about ("Discovery", "Domain ID"). */
+export const MAX_TITLE_TERM_WORDS = 3;
+
+/**
+ * The stems of a short page title, for the page's opening section: a page titled "Discovery" is
+ * about discovery, and opens by saying what it is ("Discovery of nodes happens automatically…"),
+ * though not as "X is …". Over the ROS 2 docs, "How does node discovery work in ROS 2?" ranked
+ * ten sections of two Discovery Server tutorials above that page, whose one section names
+ * "discovery" less often than they do.
+ */
+export function openingTitleTerm(chunk: Pick<ChunkRecord, 'ord' | 'title'>) {
+  const title = chunk.title.trim();
+  if (chunk.ord !== 0 || !title || title.split(/\s+/).length > MAX_TITLE_TERM_WORDS)
+    return undefined;
+  const stems = [...new Set(analyze(title))];
+  return stems.length > 0 ? stems : undefined;
+}
+
 /** One bold-lead definition: the chunk it is in and the stems of the term it defines. */
 export interface DefinedTerm {
   doc: number;
@@ -115,8 +133,9 @@ export interface DefinedTerm {
 }
 
 /**
- * Every bold-lead definition of `chunks` (see {@link boldLeadTerms}) and every term a section
- * defines under its own heading ({@link headingDefinedTerm}), in chunk order: what
+ * Every bold-lead definition of `chunks` (see {@link boldLeadTerms}), every term a section
+ * defines under its own heading ({@link headingDefinedTerm}) and every short page title its opening
+ * section introduces ({@link openingTitleTerm}), in chunk order: what
  * {@link definedTermIndex} is built from, read from the text once and saved with the lexical index.
  */
 export function findDefinedTerms(chunks: readonly ChunkRecord[]): DefinedTerm[] {
@@ -125,6 +144,8 @@ export function findDefinedTerms(chunks: readonly ChunkRecord[]): DefinedTerm[] 
     for (const stems of boldLeadTerms(chunk.text)) found.push({ doc, stems });
     const defined = headingDefinedTerm(chunk);
     if (defined) found.push({ doc, stems: defined });
+    const titled = openingTitleTerm(chunk);
+    if (titled) found.push({ doc, stems: titled });
   });
   return found;
 }

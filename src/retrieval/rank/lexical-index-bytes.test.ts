@@ -35,7 +35,8 @@ describe('encodeLexicalIndex / decodeLexicalIndex', () => {
     it(`gives back the same arrays, acronyms and definitions (bigrams ${bigrams})`, () => {
       const saved = savedOf({ bigrams });
       expect(saved.acronyms.get('zmp')).toEqual(new Set(['zero moment point']));
-      expect(saved.definitions.length).toBe(1);
+      // The bold lead "Topic", and the page's short title "Course" over its first section.
+      expect(saved.definitions.length).toBe(2);
       const decoded = decodeLexicalIndex(encodeLexicalIndex(saved), chunks.length);
       expect(decoded).toEqual(saved);
       // In the same order, which the query expansion iterates.

@@ -8,8 +8,9 @@ import type { SavedRanker } from './ranker.js';
  *    before lacks them, so it is rebuilt rather than read.
  * 4: a page's title is also a term its overview defines ("Tf2 > Overview": "tf2 is the transform
  *    library…"), and "Many of the X tutorials are…" defines nothing.
+ * 5: a page's opening section also holds its short title ("Discovery").
  */
-const MAGIC = 'CLX4';
+const MAGIC = 'CLX5';
 
 type ArrayName = Exclude<keyof LexicalIndexData, 'terms' | 'bigrams'>;
 
@@ -39,7 +40,7 @@ interface Header {
 const align8 = (offset: number) => Math.ceil(offset / 8) * 8;
 
 /**
- * Writes a built index as bytes: `CLX4`, the header's byte length (u32), a JSON header (terms,
+ * Writes a built index as bytes: `CLX5`, the header's byte length (u32), a JSON header (terms,
  * flags, array lengths, acronyms, definitions), then each typed array at an 8-byte boundary, in
  * platform byte order.
  *
