@@ -5,7 +5,7 @@ import { AgentContext, type ChunkRecord, type OffTopicSubject } from '../../sche
 import { createLogger } from '../../telemetry/index.js';
 import { testAgent } from '../../test/test-agent.js';
 import { createRagSkill } from '../rag-skill.js';
-import { createExtractiveRunner } from './extractive-runner.js';
+import { createExtractiveRunner, looksLikeCode } from './extractive-runner.js';
 import { finalResponse } from './runner.js';
 
 const passage = (id: string, heading: string, text: string, domain = 'module_info') =>
@@ -279,5 +279,40 @@ describe('extractive runner: what an answer says besides its quotes (outside rev
     const response = await ask('How do nodes use topics?', BOOK, { domainFilter: 'glossary' });
     expect(response.response).not.toContain('part of the book');
     expect(response.metadata.domainFallback).toBe(true);
+  });
+});
+
+describe('extractive runner: commands are quoted as code', () => {
+  const TOOLS = [
+    passage(
+      'bag',
+      'Record a topic',
+      [
+        'To record the data published to a topic use the command syntax:',
+        '',
+        '```',
+        'ros2 bag record <topic_name>',
+        '```',
+        '',
+        'Move into the directory you created first, because the bag is saved where you record it.',
+      ].join('\n'),
+    ),
+  ];
+
+  it('writes the command a quoted sentence introduces as a fenced block, without a period', async () => {
+    const response = await ask('How do I record a topic to a bag file?', TOOLS);
+    expect(response.response).toContain(
+      'To record the data published to a topic use the command syntax: [1]\n\n```\nros2 bag record <topic_name>\n```',
+    );
+  });
+
+  it('adds no period after a line that is code', () => {
+    expect(looksLikeCode('t.transform.translation.x = atof(transformation[2]);')).toBe(true);
+    expect(looksLikeCode('colcon build --symlink-install')).toBe(true);
+    expect(
+      looksLikeCode('ros2 pkg create my_pkg --build-type ament_python --dependencies rclpy'),
+    ).toBe(true);
+    expect(looksLikeCode('A lifecycle node starts unconfigured')).toBe(false);
+    expect(looksLikeCode('Use the -r flag to remap a name')).toBe(false);
   });
 });

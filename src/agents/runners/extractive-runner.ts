@@ -114,6 +114,33 @@ function listLabel(chunk: RetrievedChunk | undefined): string | undefined {
   return own.endsWith(':') ? own : `${own}:`;
 }
 
+/**
+ * A quoted line as a sentence: a period added where the book wrote none, except after a line of
+ * code ("t.x = atof(argv[2]);", "colcon build --symlink-install"), where it would break a copy.
+ */
+function endSentence(text: string): string {
+  if (/[.!?:]$/.test(text) || looksLikeCode(text)) return text;
+  return `${text}.`;
+}
+
+/**
+ * True for a line that reads as code rather than words: it ends as a statement or block does
+ * (";", "{", "}", "\\"), or is a shell command line (a "$ " prompt, or a lowercase program name
+ * followed by options: "colcon build --symlink-install", "ros2 pkg create … --dependencies rclpy").
+ */
+export function looksLikeCode(text: string): boolean {
+  return (
+    /[;{}\\]$/.test(text) ||
+    /^\$ /.test(text) ||
+    /^[a-z][\w.-]*(?: [\w./<>{}:=~-]+)* --?[a-z][\w-]*(?:[ =][^\s]+)*(?: [^\s]+)*$/.test(text)
+  );
+}
+
+/** A code block as Markdown writes it, its lines as the book has them. */
+function fencedCode(code: string): string {
+  return `\`\`\`\n${code}\n\`\`\``;
+}
+
 export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): AgentRunner {
   // The same analyzer as the index, so a sentence matches the question the way its chunk did.
   const terms = options.terms ?? ((text: string) => analyze(text));
@@ -198,9 +225,10 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
       const blocks: string[] = [];
       let previous: (typeof picked)[number] | undefined;
       for (const sentence of picked) {
-        const text = /[.!?:]$/.test(sentence.text) ? sentence.text : `${sentence.text}.`;
+        const text = endSentence(sentence.text);
         const cited = `${text} [${number.get(sentence.chunk)}]`;
         const continues =
+          previous?.code === undefined &&
           previous !== undefined &&
           previous.chunk === sentence.chunk &&
           previous.listItem === sentence.listItem;
@@ -212,6 +240,8 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
           blocks.push(`${continues ? '' : '\n'}${label ? `${label}\n` : ''}- ${cited}`);
         } else if (continues) blocks[blocks.length - 1] += ` ${cited}`;
         else blocks.push(`\n${cited}`);
+        // The command or snippet the sentence introduces, as code: copied, it runs as written.
+        if (sentence.code !== undefined) blocks.push(`\n${fencedCode(sentence.code)}`);
         previous = sentence;
       }
       const lines = [blocks.join('\n').trim()];

@@ -742,3 +742,38 @@ describe('selectSentences: the list asked for leads', () => {
     expect(picked[0]?.text).toMatch(/^Containerization/);
   });
 });
+
+describe('selectSentences: a how-to question gets the command', () => {
+  const RECORD = chunk(
+    'Record a topic',
+    [
+      'To record the data published to a topic use the command syntax:',
+      '',
+      '```',
+      'ros2 bag record <topic_name>',
+      '```',
+      '',
+      'Before running this command on your topic, open a new terminal and move into the bag_files directory you created, because the bag file is saved where you run it.',
+    ].join('\n'),
+    0.9,
+  );
+
+  it('quotes the sentence that introduces the command, with the command as code', () => {
+    // The prose around the command named more of the question's words, and was quoted without it.
+    const picked = selectSentences('How do I record a topic to a bag file?', [RECORD], {
+      ...options,
+      max: 1,
+    });
+    expect(picked).toEqual([
+      expect.objectContaining({
+        text: 'To record the data published to a topic use the command syntax:',
+        code: 'ros2 bag record <topic_name>',
+      }),
+    ]);
+  });
+
+  it('keeps a sentence ending in a colon that introduces code rather than a list', () => {
+    const picked = selectSentences('What does ros2 bag record?', [RECORD], options);
+    expect(picked.map((sentence) => sentence.code)).toContain('ros2 bag record <topic_name>');
+  });
+});

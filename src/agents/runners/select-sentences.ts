@@ -6,6 +6,7 @@ import { siblingSections } from './sibling-sections.js';
 import { modelNames } from './model-names.js';
 import { passageSentences, type PassageSentences } from './passage-sentences.js';
 import { subjectAsWritten } from './subject-as-written.js';
+import { asksHowTo, introducedCode } from './introduced-code.js';
 
 /** A sentence chosen for an extractive answer. */
 export interface SelectedSentence {
@@ -16,6 +17,8 @@ export interface SelectedSentence {
   score: number;
   /** A list item or table row, shown as a list line rather than prose. */
   listItem: boolean;
+  /** The code block the sentence introduces, quoted after it as code (see `introducedCode`). */
+  code?: string;
 }
 
 /** Options of {@link selectSentences}. */
@@ -85,6 +88,8 @@ const WEIGHTS = {
   namesSubject: 0.1,
   /** Headings count for less than the sentence's own words. */
   heading: 0.5,
+  /** A how-to question ("How do I record a topic?") is answered by a sentence bringing a command. */
+  introducesCommand: 0.2,
 } as const;
 
 const DEFINITION = /\b(is|are|refers to|means|stands for|is defined as|describes?)\b/i;
@@ -458,6 +463,7 @@ export function selectSentences(
     step: boolean;
     whole: boolean;
   })[] = [];
+  const howTo = asksHowTo(query);
   const topChunk = Math.max(0, ...chunks.map((chunk) => chunk.score));
   // The ranking orders passages by their whole score (synonyms and expansions included), the
   // cutoff reads their relevance to the question's own words: a passage ranked above one the
@@ -514,12 +520,14 @@ export function selectSentences(
       const lengthPenalty = tooShort ? 0.25 : length > 400 ? 0.15 : 0;
       const defines = test !== undefined && test.defines(sentence.text);
       const explains = style === 'explanation';
+      const code = introducedCode(sentence);
       const score =
         WEIGHTS.coverage * coverage +
         WEIGHTS.rank * (topChunk > 0 ? chunk.score / topChunk : 0) +
         (test && names ? WEIGHTS.namesSubject : 0) +
         (defines ? (explains ? WEIGHTS.explainsSubject : WEIGHTS.definesSubject) : 0) +
         (explains && sentence.step ? WEIGHTS.step : 0) +
+        (howTo && code !== undefined ? WEIGHTS.introducesCommand : 0) +
         styleBonus(style, sentence.text, sentence.listItem, sentence.position) -
         lengthPenalty -
         0.01 * sentence.position;
@@ -532,6 +540,7 @@ export function selectSentences(
         step: sentence.step,
         whole: style === 'explanation' && sentence.step,
         terms,
+        ...(code !== undefined ? { code } : {}),
       });
     }
   });
@@ -634,7 +643,8 @@ export function selectSentences(
   // A sentence that introduces a list ("Nav2 is the navigation framework for ROS 2, providing:")
   // is quoted with the first items of its list, not alone before other passages' lines.
   for (const intro of [...chosen]) {
-    if (intro.listItem || !intro.text.endsWith(':')) continue;
+    // One that introduces code brings it instead (see introducedCode).
+    if (intro.listItem || !intro.text.endsWith(':') || intro.code !== undefined) continue;
     const before = chosen.length;
     quoteItems(intro.chunk, intro.position, LIST_ITEMS_WHOLE, true);
     // "… students will be able to:" with its items in the sections after it: quoted alone it
@@ -697,12 +707,13 @@ export function selectSentences(
   const at = (chunk: number) => place.get(chunk) ?? chunk;
   const ordered = chosen
     .sort((a, b) => at(a.chunk) - at(b.chunk) || a.position - b.position)
-    .map(({ text, chunk, position, score, listItem }) => ({
+    .map(({ text, chunk, position, score, listItem, code }) => ({
       text,
       chunk,
       position,
       score,
       listItem,
+      ...(code !== undefined ? { code } : {}),
     }));
   // A definition reads best when the defining sentence comes first, whatever its position.
   if (style === 'definition' && ordered.length > 1) {

@@ -9,6 +9,12 @@ export interface Sentence {
   listItem: boolean;
   /** True for a numbered list item: a step of a procedure. */
   step: boolean;
+  /**
+   * The code block right after this sentence, if one follows it before any other sentence
+   * ("To record a topic use the command syntax:" then "ros2 bag record <topic_name>"): what the
+   * sentence may introduce. Code is never a sentence of its own.
+   */
+  code?: string;
 }
 
 const FENCE = /^\s*(```|~~~)/;
@@ -34,12 +40,26 @@ function clean(line: string): string {
 export function splitSentences(text: string): Sentence[] {
   const out: Sentence[] = [];
   let inFence = false;
+  let code: string[] = [];
+  // The sentence a code block would follow directly: none after a heading or another block.
+  let introducer: Sentence | undefined;
   for (const raw of text.split('\n')) {
     if (FENCE.test(raw)) {
       inFence = !inFence;
+      if (!inFence && introducer && code.some((line) => line.trim() !== ''))
+        introducer.code = code.join('\n');
+      if (!inFence) introducer = undefined;
+      code = [];
       continue;
     }
-    if (inFence || /^\s*#{1,6}\s/.test(raw) || /^\s*[=\-~^"*+#]{3,}\s*$/.test(raw)) continue;
+    if (inFence) {
+      code.push(raw.trimEnd());
+      continue;
+    }
+    if (/^\s*#{1,6}\s/.test(raw) || /^\s*[=\-~^"*+#]{3,}\s*$/.test(raw)) {
+      introducer = undefined;
+      continue;
+    }
     if (/^\s*\|?\s*:?-{3,}/.test(raw)) continue;
     const listItem = /^\s*(?:[-*+]|\d+[.)])\s+/.test(raw) || /^\s*\|/.test(raw);
     const step = /^\s*\d+[.)]\s+/.test(raw);
@@ -54,7 +74,9 @@ export function splitSentences(text: string): Sentence[] {
     const parts = listItem ? [line] : line.split(/(?<=[.!?])\s+(?=["'(A-Z0-9])/);
     for (const part of parts) {
       const sentence = part.trim();
-      if (sentence.length >= 3) out.push({ text: sentence, position: out.length, listItem, step });
+      if (sentence.length < 3) continue;
+      introducer = { text: sentence, position: out.length, listItem, step };
+      out.push(introducer);
     }
   }
   return out;

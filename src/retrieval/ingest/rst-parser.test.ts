@@ -48,4 +48,46 @@ describe('parseRst', () => {
       'Top/Dee',
     ]);
   });
+
+  it('writes code directives and literal blocks as fenced code, options and markup left out', () => {
+    const parsed = parseRst(
+      [
+        'Record',
+        '======',
+        '',
+        'To record a topic use the command syntax:',
+        '',
+        '.. code-block:: console',
+        '   :linenos:',
+        '',
+        '    ros2 bag record <topic_name>',
+        '',
+        'Run the command::',
+        '',
+        '    ros2 bag record ``/turtle1/cmd_vel``',
+        '      --output bag',
+        '',
+        'Press Ctrl+C to stop.',
+        '',
+      ].join('\n'),
+    );
+    expect(parsed.sections[0]?.text).toBe(
+      [
+        'To record a topic use the command syntax:',
+        '',
+        '```',
+        'ros2 bag record <topic_name>',
+        '```',
+        '',
+        'Run the command:',
+        '',
+        '```',
+        'ros2 bag record ``/turtle1/cmd_vel``',
+        '  --output bag',
+        '```',
+        '',
+        'Press Ctrl+C to stop.',
+      ].join('\n'),
+    );
+  });
 });

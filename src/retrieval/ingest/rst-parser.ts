@@ -24,6 +24,13 @@ const DROPPED_DIRECTIVES = new Set([
   'ifconfig',
 ]);
 
+/**
+ * Directives whose content is code or a drawing's source: written out as a fenced block, as a
+ * Markdown book writes it, so a reader of the passage knows which lines are code (an answer quotes
+ * a command as code, not as a sentence ending in a period).
+ */
+const CODE_DIRECTIVES = new Set(['code-block', 'code', 'sourcecode', 'parsed-literal', 'graphviz']);
+
 /** Directives whose argument is words worth keeping (an admonition's title), not a language or path. */
 const TITLED_DIRECTIVES = new Set([
   'admonition',
@@ -92,6 +99,20 @@ export function parseRst(source: string, fallbackTitle = ''): ParsedDocument {
   /** Indentation of the directive or comment block being dropped, or of an options block. */
   let skipIndent: number | undefined;
   let optionIndent: number | undefined;
+  /** The code block being read (a code directive or a literal block after "::"), and its indent. */
+  let code: { indent: number; lines: string[] } | undefined;
+  /** Indent of a paragraph ending in "::": an indented block after it is a literal (code) block. */
+  let literalAfter: number | undefined;
+  const closeCode = () => {
+    if (!code) return;
+    const body = code.lines.slice();
+    while (body.length > 0 && body.at(-1)?.trim() === '') body.pop();
+    while (body.length > 0 && body[0]?.trim() === '') body.shift();
+    const margin = Math.min(...body.filter((l) => l.trim() !== '').map(indentOf));
+    if (body.length > 0)
+      current.lines.push('', '```', ...body.map((l) => l.slice(margin)), '```', '');
+    code = undefined;
+  };
 
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
@@ -105,6 +126,17 @@ export function parseRst(source: string, fallbackTitle = ''): ParsedDocument {
     if (optionIndent !== undefined) {
       if (line.trim() !== '' && indentOf(line) > optionIndent && OPTION_LINE.test(line)) continue;
       optionIndent = undefined;
+    }
+    if (literalAfter !== undefined && line.trim() !== '') {
+      if (indentOf(line) > literalAfter) code = { indent: literalAfter, lines: [] };
+      literalAfter = undefined;
+    }
+    if (code) {
+      if (line.trim() === '' || indentOf(line) > code.indent) {
+        code.lines.push(line.trimEnd());
+        continue;
+      }
+      closeCode();
     }
 
     const title = sectionTitle(line, next, after, lines[i - 1]);
@@ -132,6 +164,10 @@ export function parseRst(source: string, fallbackTitle = ''): ParsedDocument {
         continue;
       }
       optionIndent = indent;
+      if (CODE_DIRECTIVES.has(name)) {
+        code = { indent, lines: [] };
+        continue;
+      }
       const argument = (directive[3] ?? '').trim();
       if (argument && (TITLED_DIRECTIVES.has(name) || !/^[\w.+-]+$/.test(argument))) {
         current.lines.push(rstInlineText(argument));
@@ -144,8 +180,12 @@ export function parseRst(source: string, fallbackTitle = ''): ParsedDocument {
       skipIndent = markup[1]?.length ?? 0;
       continue;
     }
-    current.lines.push(rstInlineText(line.replace(/::\s*$/, ':')).trimEnd());
+    if (/::\s*$/.test(line)) literalAfter = indentOf(line);
+    // "Run the command::" reads "Run the command:"; a lone "::" only opens the literal block.
+    if (line.trim() !== '::')
+      current.lines.push(rstInlineText(line.replace(/::\s*$/, ':')).trimEnd());
   }
+  closeCode();
   flush();
 
   const title = sections.find((s) => s.headingPath.length > 0)?.headingPath[0] ?? fallbackTitle;

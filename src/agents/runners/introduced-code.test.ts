@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { asksHowTo, CODE_LINES_QUOTED, introducedCode } from './introduced-code.js';
+import { splitSentences } from './sentences.js';
+
+describe('introducedCode', () => {
+  const [intro, pointer, plain] = splitSentences(
+    [
+      'To record a topic use the command syntax:',
+      '',
+      '```',
+      'ros2 bag record <topic_name>',
+      '```',
+      '',
+      'The following invocation starts the talker under another name.',
+      '',
+      '```',
+      'ros2 run demo talker --ros-args -r __node:=my_talker',
+      '```',
+      '',
+      'Recording stops on Ctrl+C.',
+      '',
+      '```',
+      '[INFO] stopped',
+      '```',
+    ].join('\n'),
+  );
+
+  it('is the block right after a sentence that ends with a colon or points to what follows', () => {
+    expect(introducedCode(intro!)).toBe('ros2 bag record <topic_name>');
+    expect(introducedCode(pointer!)).toBe('ros2 run demo talker --ros-args -r __node:=my_talker');
+  });
+
+  it('is nothing after a sentence that does not introduce it, or a block too long to quote', () => {
+    expect(plain?.code).toBe('[INFO] stopped');
+    expect(introducedCode(plain!)).toBeUndefined();
+    const program = Array.from({ length: CODE_LINES_QUOTED + 1 }, (_, i) => `line(${i});`);
+    expect(introducedCode({ text: 'The node:', code: program.join('\n') })).toBeUndefined();
+  });
+
+  it('is never the block after a heading', () => {
+    const [sentence] = splitSentences('Build it:\n\n## Next\n\n```\ncolcon build\n```');
+    expect(sentence?.code).toBeUndefined();
+  });
+});
+
+describe('asksHowTo', () => {
+  it('reads "how do I", "how can we", "how to" as asking for a way to do something', () => {
+    expect(asksHowTo('How do I record a topic to a bag file?')).toBe(true);
+    expect(asksHowTo('how can we remap a node name?')).toBe(true);
+    expect(asksHowTo('How to source the setup file?')).toBe(true);
+    expect(asksHowTo('How does a topic work?')).toBe(false);
+    expect(asksHowTo('How many joints does the H1 have?')).toBe(false);
+  });
+});

@@ -1,0 +1,39 @@
+import type { Sentence } from './sentences.js';
+
+/**
+ * Most lines of a code block quoted after the sentence that introduces it: a command or a short
+ * snippet is the answer; a whole program is not, and cutting one would misquote it.
+ */
+export const CODE_LINES_QUOTED = 12;
+
+/** "… use the command syntax:", "The following invocation …", "… as follows", "… below". */
+const INTRODUCES = /:$|\b(?:the following|as follows|below)\b/i;
+
+/**
+ * The code block `sentence` introduces, when it is short enough to quote whole: the block comes
+ * right after the sentence (see {@link Sentence.code}) and the sentence says so, by ending with a
+ * colon or pointing to what follows ("The following invocation will start the talker …").
+ *
+ * @example
+ * introducedCode({ text: 'Use the command syntax:', code: 'ros2 bag record <topic>', … });
+ * // 'ros2 bag record <topic>'
+ */
+export function introducedCode(sentence: Pick<Sentence, 'text' | 'code'>): string | undefined {
+  if (sentence.code === undefined || !INTRODUCES.test(sentence.text)) return undefined;
+  return sentence.code.split('\n').length <= CODE_LINES_QUOTED ? sentence.code : undefined;
+}
+
+/**
+ * True when the question asks how to do something ("How do I record a topic?", "How can we
+ * remap a node's name?", "How to source the setup file?"): its answer is a command or code, and a
+ * sentence that introduces one answers it better than one that talks about it.
+ *
+ * @example
+ * asksHowTo('How do I record a topic to a bag file?'); // true
+ * asksHowTo('How does a topic work?'); // false
+ */
+export function asksHowTo(query: string): boolean {
+  return /^\s*how\s+(?:(?:do|can|could|should|would|will|shall)\s+(?:i|you|we|one)\b|to\b)/i.test(
+    query,
+  );
+}
