@@ -777,3 +777,23 @@ describe('selectSentences: a how-to question gets the command', () => {
     expect(picked.map((sentence) => sentence.code)).toContain('ros2 bag record <topic_name>');
   });
 });
+
+describe('selectSentences: a sentence that points to other text is not the answer', () => {
+  it('quotes the sentence that states the value over the one announcing the text below', () => {
+    const domains = chunk(
+      'Choosing a domain ID',
+      [
+        'The text below explains the derivation of the range of domain IDs that should be used.',
+        'To skip that background and just choose a safe number, choose a domain ID between 0 and 101.',
+      ].join('\n'),
+      0.9,
+    );
+    const picked = selectSentences('Which domain IDs are safe to use?', [domains], {
+      ...options,
+      max: 1,
+    });
+    expect(picked.map((sentence) => sentence.text)).toEqual([
+      'To skip that background and just choose a safe number, choose a domain ID between 0 and 101.',
+    ]);
+  });
+});

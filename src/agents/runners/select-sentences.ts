@@ -7,6 +7,7 @@ import { modelNames } from './model-names.js';
 import { passageSentences, type PassageSentences } from './passage-sentences.js';
 import { subjectAsWritten } from './subject-as-written.js';
 import { asksHowTo, introducedCode } from './introduced-code.js';
+import { pointsElsewhere } from './pointer-sentences.js';
 
 /** A sentence chosen for an extractive answer. */
 export interface SelectedSentence {
@@ -90,6 +91,8 @@ const WEIGHTS = {
   heading: 0.5,
   /** A how-to question ("How do I record a topic?") is answered by a sentence bringing a command. */
   introducesCommand: 0.2,
+  /** A sentence pointing to other text ("The text below explains …") says less than its words. */
+  pointsElsewhere: 0.1,
 } as const;
 
 const DEFINITION = /\b(is|are|refers to|means|stands for|is defined as|describes?)\b/i;
@@ -527,7 +530,8 @@ export function selectSentences(
         (test && names ? WEIGHTS.namesSubject : 0) +
         (defines ? (explains ? WEIGHTS.explainsSubject : WEIGHTS.definesSubject) : 0) +
         (explains && sentence.step ? WEIGHTS.step : 0) +
-        (howTo && code !== undefined ? WEIGHTS.introducesCommand : 0) +
+        (howTo && code !== undefined ? WEIGHTS.introducesCommand : 0) -
+        (pointsElsewhere(sentence.text) ? WEIGHTS.pointsElsewhere : 0) +
         styleBonus(style, sentence.text, sentence.listItem, sentence.position) -
         lengthPenalty -
         0.01 * sentence.position;
