@@ -797,3 +797,35 @@ describe('selectSentences: a sentence that points to other text is not the answe
     ]);
   });
 });
+
+describe('selectSentences: the list a quoted sentence goes on to introduce', () => {
+  it('quotes "This is particularly important for:" and its list after the sentence it continues', () => {
+    const lifecycle = chunk(
+      'Lifecycle Nodes',
+      [
+        'ROS 2 introduces lifecycle nodes that provide a state machine for managing the state of nodes. This is particularly important for:',
+        '',
+        '- **Safety-critical applications**: Ensuring proper initialization and shutdown',
+        '- **Complex systems**: Coordinating multiple components',
+        '- **Resource management**: Efficiently managing computational resources',
+      ].join('\n'),
+      0.9,
+    );
+    const states = chunk(
+      'Lifecycle States',
+      '- **Unconfigured**: Node created but not configured',
+      0.8,
+    );
+    const picked = selectSentences('Why are lifecycle nodes important?', [lifecycle, states], {
+      ...options,
+      max: 2,
+    });
+    expect(picked.filter((sentence) => sentence.chunk === 0).map((s) => s.text)).toEqual([
+      'ROS 2 introduces lifecycle nodes that provide a state machine for managing the state of nodes.',
+      'This is particularly important for:',
+      'Safety-critical applications: Ensuring proper initialization and shutdown',
+      'Complex systems: Coordinating multiple components',
+      'Resource management: Efficiently managing computational resources',
+    ]);
+  });
+});

@@ -95,6 +95,12 @@ const WEIGHTS = {
   pointsElsewhere: 0.1,
 } as const;
 
+/**
+ * A sentence that goes on about what the one before it named, its subject a pronoun: "ROS 2
+ * introduces lifecycle nodes … This is particularly important for:".
+ */
+const CONTINUES =
+  /^(?:this|these|it|they)\s+(?:is|are|was|were|can|also|makes?|allows?|enables?|helps?|matters?)\b/i;
 const DEFINITION = /\b(is|are|refers to|means|stands for|is defined as|describes?)\b/i;
 const SPEC_UNIT =
   /\b\d+(?:\.\d+)?\s*(?:gbps|mbps|gb\/s|mb\/s|gb|tb|mb|w|watts?|tops|tflops|hz|ghz|mhz|fps|kg|m|cm|mm|v|mah|hours?|h|cores?|%)(?![a-z])|\$\s?\d|\b(?:rtx|gtx|jetson|orin|ram|vram|cpu|gpu|ubuntu)\b/i;
@@ -644,6 +650,37 @@ export function selectSentences(
       quoted.push(line);
     }
   };
+  // "ROS 2 introduces lifecycle nodes that provide a state machine … This is particularly
+  // important for:" — the list the next sentence introduces about what a quoted one named is its
+  // own: that sentence is quoted too (and its list, below), when the passage is the best ranked or
+  // the sentence has a word of the question ("Why are lifecycle nodes important?"); in a passage
+  // quoted for a side point, the list would be more of what was not asked.
+  for (const quoted of [...chosen]) {
+    if (quoted.listItem || quoted.text.endsWith(':')) continue;
+    const sentences = sentencesOf(chunks[quoted.chunk]?.text ?? '');
+    const index = sentences.findIndex((sentence) => sentence.position === quoted.position);
+    const next = sentences[index + 1];
+    if (
+      !next ||
+      next.listItem ||
+      !next.text.endsWith(':') ||
+      !CONTINUES.test(next.text) ||
+      (quoted.chunk !== 0 && ![...next.terms].some((term) => queryTerms.has(term))) ||
+      sentences[index + 2]?.listItem !== true ||
+      chosen.some((c) => c.chunk === quoted.chunk && c.position === next.position)
+    )
+      continue;
+    chosen.push({
+      text: next.text,
+      chunk: quoted.chunk,
+      position: next.position,
+      score: 0,
+      listItem: false,
+      step: next.step,
+      whole: false,
+      terms: next.terms,
+    });
+  }
   // A sentence that introduces a list ("Nav2 is the navigation framework for ROS 2, providing:")
   // is quoted with the first items of its list, not alone before other passages' lines.
   for (const intro of [...chosen]) {
