@@ -65,6 +65,7 @@ export {
 export { QUERY_STOPWORDS, STOPWORDS, withoutAskingManner } from './rank/stopwords.js';
 export { nameRunsWritten, namesWritten } from './rank/names-written.js';
 export { measuresAsked, measureTerms } from './rank/measure-words.js';
+export { asksAboutTheCourse, listsTopicsOnly } from './rank/course-meta.js';
 export {
   askingAboutTheWork,
   asksOnlyAboutTheWork,

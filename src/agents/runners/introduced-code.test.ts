@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksHowTo, CODE_LINES_QUOTED, introducedCode } from './introduced-code.js';
+import { asksHowTo, CODE_LINES_QUOTED, introducedCode, namesCommand } from './introduced-code.js';
 import { splitSentences } from './sentences.js';
 
 describe('introducedCode', () => {
@@ -50,5 +50,15 @@ describe('asksHowTo', () => {
     expect(asksHowTo('How to source the setup file?')).toBe(true);
     expect(asksHowTo('How does a topic work?')).toBe(false);
     expect(asksHowTo('How many joints does the H1 have?')).toBe(false);
+  });
+});
+
+describe('namesCommand', () => {
+  it("is true when the question writes the code's command", () => {
+    expect(namesCommand('What does ros2 bag record?', 'ros2 bag record <topic_name>')).toBe(true);
+    expect(namesCommand('What is a component in ROS 2 composition?', 'ros2 component list')).toBe(
+      false,
+    );
+    expect(namesCommand('What does it print?', 'ls')).toBe(false);
   });
 });

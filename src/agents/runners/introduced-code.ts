@@ -37,3 +37,17 @@ export function asksHowTo(query: string): boolean {
     query,
   );
 }
+
+/**
+ * True when the question writes the code's command: its first two words ("ros2 bag" of
+ * "ros2 bag record <topic_name>"), as a question about that command does.
+ *
+ * @example
+ * namesCommand('What does ros2 bag record?', 'ros2 bag record <topic_name>'); // true
+ * namesCommand('What is a component in ROS 2 composition?', 'ros2 component list'); // false
+ */
+export function namesCommand(query: string, code: string): boolean {
+  const words = new Set(query.toLowerCase().split(/[^\w.-]+/));
+  const command = (code.trim().split('\n')[0] ?? '').toLowerCase().split(/\s+/).slice(0, 2);
+  return command.length === 2 && command.every((word) => words.has(word));
+}

@@ -772,6 +772,30 @@ describe('selectSentences: a how-to question gets the command', () => {
     ]);
   });
 
+  it('leaves the code out of an answer about something else', () => {
+    // A re-run of the review's probes: any question quoting code brought terminal output, YAML
+    // schemas and graphviz blocks into answers about concepts.
+    const listing = chunk(
+      'Topics',
+      [
+        'Topics carry messages between nodes. The topics a running system has are listed below:',
+        '',
+        '```',
+        '/parameter_events',
+        '/rosout',
+        '```',
+      ].join('\n'),
+      0.9,
+    );
+    const picked = selectSentences(
+      'Why do topics carry messages between nodes?',
+      [listing],
+      options,
+    );
+    expect(picked.length).toBeGreaterThan(0);
+    expect(picked.every((sentence) => sentence.code === undefined)).toBe(true);
+  });
+
   it('keeps a sentence ending in a colon that introduces code rather than a list', () => {
     const picked = selectSentences('What does ros2 bag record?', [RECORD], options);
     expect(picked.map((sentence) => sentence.code)).toContain('ros2 bag record <topic_name>');
@@ -827,5 +851,55 @@ describe('selectSentences: the list a quoted sentence goes on to introduce', () 
       'Complex systems: Coordinating multiple components',
       'Resource management: Efficiently managing computational resources',
     ]);
+  });
+});
+
+describe("selectSentences: a course's objectives and weekly plan are not an answer about a topic", () => {
+  const withPath = (path: string[], text: string, score: number): RetrievedChunk => ({
+    ...chunk(path.slice(1).join(' > '), text, score),
+    metadata: { headingPath: path },
+  });
+  const objectives = withPath(
+    ['ROS 2 Part 2', 'Learning Objectives'],
+    '- Describe the lifecycle node concept and its benefits',
+    0.8,
+  );
+  const week = withPath(
+    ['Weekly Breakdown', 'Weekly Structure', 'Week 5: Advanced ROS 2 Concepts'],
+    '- Lifecycle nodes and state management',
+    0.75,
+  );
+  const lifecycle = withPath(
+    ['ROS 2 Part 2', 'Lifecycle Nodes'],
+    'Lifecycle nodes provide a state machine for managing the operational state of nodes.',
+    0.7,
+  );
+
+  it('leaves out lines that only name the topic', () => {
+    // Before: "Describe the lifecycle node concept and its benefits" and the week's line were
+    // quoted beside the answer, as if they said something of lifecycle nodes.
+    const texts = selectSentences(
+      'Why are lifecycle nodes important?',
+      [objectives, week, lifecycle],
+      options,
+    ).map((s) => s.text);
+    expect(texts).toEqual([
+      'Lifecycle nodes provide a state machine for managing the operational state of nodes.',
+    ]);
+  });
+
+  it('quotes them when the question asks about the course, or when nothing else names the topic', () => {
+    const asked = selectSentences(
+      'Which week covers lifecycle nodes?',
+      [objectives, week, lifecycle],
+      options,
+    ).map((s) => s.text);
+    expect(asked).toContain('Lifecycle nodes and state management');
+    const alone = selectSentences(
+      'Why are lifecycle nodes important?',
+      [objectives, week],
+      options,
+    );
+    expect(alone.length).toBeGreaterThan(0);
   });
 });

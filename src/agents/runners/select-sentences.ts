@@ -1,3 +1,4 @@
+import { asksAboutTheCourse, listsTopicsOnly } from '../../retrieval/index.js';
 import type { AnswerStyle, RetrievedChunk } from '../../schema/index.js';
 import { questionSubject, type QuestionSubject } from './question-subject.js';
 import { comparedSides } from './compared-sides.js';
@@ -6,7 +7,7 @@ import { siblingSections } from './sibling-sections.js';
 import { modelNames } from './model-names.js';
 import { passageSentences, type PassageSentences } from './passage-sentences.js';
 import { subjectAsWritten } from './subject-as-written.js';
-import { asksHowTo, introducedCode } from './introduced-code.js';
+import { asksHowTo, introducedCode, namesCommand } from './introduced-code.js';
 import { pointsElsewhere } from './pointer-sentences.js';
 
 /** A sentence chosen for an extractive answer. */
@@ -486,8 +487,21 @@ export function selectSentences(
   // Passages whose heading names the subject: their list is about it, item by item.
   const listsAboutSubject = new Set<number>();
   const asked = modelNames(query);
+  // "Why are lifecycle nodes important?" is not answered by "Learning Objectives: Describe the
+  // lifecycle node concept and its benefits": a course's objectives, outcomes and weekly plan name
+  // a topic without saying anything of it. Quoted only when the question asks about the course, or
+  // when nothing else was found.
+  const headingPathOf = (chunk: RetrievedChunk): string[] =>
+    Array.isArray(chunk.metadata.headingPath)
+      ? (chunk.metadata.headingPath as string[])
+      : (chunk.section ?? '').split(' > ');
+  const courseMeta = asksAboutTheCourse(query)
+    ? () => false
+    : (chunk: RetrievedChunk) => listsTopicsOnly(headingPathOf(chunk));
+  const onlyCourseMeta = chunks.every((chunk, i) => !kept(i) || courseMeta(chunk));
   chunks.forEach((chunk, chunkIndex) => {
     if (!kept(chunkIndex)) return;
+    if (!onlyCourseMeta && courseMeta(chunk)) return;
     // "How heavy is the Unitree G1?": a section under "Unitree H1 Humanoid Robot" describes
     // another model, however well its "Weight" item matches.
     if (asked.size > 0 && aboutOtherModels(chunk, asked)) return;
@@ -529,7 +543,14 @@ export function selectSentences(
       const lengthPenalty = tooShort ? 0.25 : length > 400 ? 0.15 : 0;
       const defines = test !== undefined && test.defines(sentence.text);
       const explains = style === 'explanation';
-      const code = introducedCode(sentence);
+      // Code answers how to do something, or a question about that code ("What does ros2 bag
+      // record?"); quoted for any question it brought terminal output, YAML schemas and graphviz
+      // blocks into answers about concepts (a re-run of the outside review's probes).
+      const introduced = introducedCode(sentence);
+      const code =
+        introduced !== undefined && (howTo || namesCommand(query, introduced))
+          ? introduced
+          : undefined;
       const score =
         WEIGHTS.coverage * coverage +
         WEIGHTS.rank * (topChunk > 0 ? chunk.score / topChunk : 0) +

@@ -15,7 +15,7 @@ const COURSE_META_HEADING =
  * which those sections are the answer.
  */
 const ASKS_ABOUT_THE_COURSE =
-  /\b(?:weeks?|weekly|learn\w*|objectives?|outcomes?|course|chapters?|syllabus|modules?|assess\w*|semester|term|stud(?:y|ying)|schedule|summar\w*|goals?|taught|teach\w*)\b/i;
+  /\b(?:weeks?|weekly|learn\w*|objectives?|outcomes?|course|chapters?|syllabus|modules?|assess\w*|semester|term|stud(?:y|ying)|schedule|summar\w*|goals?|taught|teach\w*|be able to|by the end)\b/i;
 
 /**
  * How much of its score a course-meta section keeps for a question about a topic: enough to
@@ -24,6 +24,19 @@ const ASKS_ABOUT_THE_COURSE =
  * fewer; at 0.6 the same three more and two of the ninth set's fewer; dev and paraphrase sets the same).
  */
 export const COURSE_META_FACTOR = 0.8;
+
+/**
+ * Course-meta headings whose lines name topics without saying anything of them ("Describe the
+ * lifecycle node concept and its benefits"): objectives, outcomes, the weekly plan. A summary or
+ * key takeaways state facts.
+ */
+const TOPIC_LIST_HEADING =
+  /^(?:learning (?:objectives|outcomes|goals)|course learning outcomes|objectives|weekly (?:structure|breakdown|schedule)|week \d+\b.*)$/i;
+
+/** True when a heading path has a heading of a list of topics ({@link TOPIC_LIST_HEADING}). */
+export function listsTopicsOnly(headingPath: readonly string[]): boolean {
+  return headingPath.some((heading) => TOPIC_LIST_HEADING.test(heading.trim()));
+}
 
 /** True when a heading path has a course-meta heading ({@link COURSE_META_HEADING}) at any level. */
 export function isCourseMeta(headingPath: readonly string[]): boolean {
