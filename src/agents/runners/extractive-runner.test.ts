@@ -5,7 +5,7 @@ import { AgentContext, type ChunkRecord, type OffTopicSubject } from '../../sche
 import { createLogger } from '../../telemetry/index.js';
 import { testAgent } from '../../test/test-agent.js';
 import { createRagSkill } from '../rag-skill.js';
-import { createExtractiveRunner, looksLikeCode } from './extractive-runner.js';
+import { createExtractiveRunner, endSentence, looksLikeCode } from './extractive-runner.js';
 import { finalResponse } from './runner.js';
 
 const passage = (id: string, heading: string, text: string, domain = 'module_info') =>
@@ -314,5 +314,14 @@ describe('extractive runner: commands are quoted as code', () => {
     ).toBe(true);
     expect(looksLikeCode('A lifecycle node starts unconfigured')).toBe(false);
     expect(looksLikeCode('Use the -r flag to remap a name')).toBe(false);
+  });
+
+  it('ends a sentence cut at a comma with "…", not ",."', () => {
+    // The re-run review found "… as a Python launch file,." where the book went on into code.
+    expect(endSentence('The same setup can be written as a Python launch file,')).toBe(
+      'The same setup can be written as a Python launch file …',
+    );
+    expect(endSentence('Nodes exchange messages')).toBe('Nodes exchange messages.');
+    expect(endSentence('Use the command syntax:')).toBe('Use the command syntax:');
   });
 });

@@ -115,11 +115,14 @@ function listLabel(chunk: RetrievedChunk | undefined): string | undefined {
 }
 
 /**
- * A quoted line as a sentence: a period added where the book wrote none, except after a line of
- * code ("t.x = atof(argv[2]);", "colcon build --symlink-install"), where it would break a copy.
+ * A quoted line as a sentence: a period added where the book wrote none ("…" after a trailing
+ * comma), except after a line of code ("t.x = atof(argv[2]);", "colcon build --symlink-install"), where it would break a copy.
  */
-function endSentence(text: string): string {
+export function endSentence(text: string): string {
   if (/[.!?:]$/.test(text) || looksLikeCode(text)) return text;
+  // A sentence the book continues past what is quoted (into a code block it does not quote)
+  // ends "…", not ",.": "… as a Python launch file,".
+  if (/[,;]$/.test(text)) return `${text.slice(0, -1)} …`;
   return `${text}.`;
 }
 
