@@ -903,3 +903,22 @@ describe("selectSentences: a course's objectives and weekly plan are not an answ
     expect(alone.length).toBeGreaterThan(0);
   });
 });
+
+describe('selectSentences: a sentence opening with a pronoun comes with the one it refers to', () => {
+  it('quotes the sentence before "It …" from the same passage, first', () => {
+    // The re-run review found answers opening "It provides …", which says nothing of what "it" is.
+    const gazebo = chunk(
+      'Simulators > Gazebo',
+      'Gazebo is the simulator the course uses for its first labs. It simulates rigid body physics with several physics engines.',
+      0.8,
+    );
+    const texts = selectSentences('Which engines simulate rigid body physics?', [gazebo], {
+      ...options,
+      max: 1,
+    }).map((s) => s.text);
+    expect(texts.slice(0, 2)).toEqual([
+      'Gazebo is the simulator the course uses for its first labs.',
+      'It simulates rigid body physics with several physics engines.',
+    ]);
+  });
+});

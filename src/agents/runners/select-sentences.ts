@@ -343,6 +343,9 @@ function askedList(
   return first ? { chunk: first.chunk, after: -1, named: false } : undefined;
 }
 
+/** A sentence whose subject is the one before it: "It provides …", "This allows …", "They …". */
+const OPENS_WITH_PRONOUN = /^(?:it|this|these|they|its|their)\b/i;
+
 /** A candidate sentence with the terms it holds, as sentence choice weighs it. */
 type WithTerms = SelectedSentence & { terms: ReadonlySet<string> };
 
@@ -766,6 +769,29 @@ export function selectSentences(
   // kinematics computes …" and "Inverse kinematics solves …" before a Jacobian's "partial
   // derivatives of forward kinematics".
   [...new Set(stating)].forEach((chunk, i) => place.set(chunk, -1 + i / (stating.length + 1)));
+  // "It provides …" quoted alone says nothing of what "it" is: the sentence before it in its
+  // passage, which names it, comes with it.
+  for (const sentence of [...chosen]) {
+    if (sentence.listItem || sentence.position === 0 || !OPENS_WITH_PRONOUN.test(sentence.text))
+      continue;
+    if (chosen.some((c) => c.chunk === sentence.chunk && c.position === sentence.position - 1))
+      continue;
+    const chunk = chunks[sentence.chunk];
+    const before = chunk
+      ? sentencesOf(chunk.text).find((s) => s.position === sentence.position - 1)
+      : undefined;
+    if (!before || before.listItem) continue;
+    chosen.push({
+      text: before.text,
+      chunk: sentence.chunk,
+      position: before.position,
+      score: 0,
+      listItem: false,
+      step: before.step,
+      whole: false,
+      terms: before.terms,
+    });
+  }
   const at = (chunk: number) => place.get(chunk) ?? chunk;
   const ordered = chosen
     .sort((a, b) => at(a.chunk) - at(b.chunk) || a.position - b.position)
