@@ -4,6 +4,7 @@ import { storeFaultError } from '../store/store-fault.js';
 import { shutdownTracing } from '../telemetry/index.js';
 import type { CliCommand, CliIo } from './command.js';
 import { processIo } from './io.js';
+import { useCliRegexpSettings } from './regexp-settings.js';
 
 /**
  * Every `cohort` subcommand, in help order, each loaded only when it runs: `cohort ask` must not
@@ -89,6 +90,8 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     io.stderr(`Unknown command "${name}".\n\n${await help()}\n`);
     return 2;
   }
+  // Before the command's modules run any expression (see regexp-settings.ts).
+  useCliRegexpSettings();
   const command = await load();
   // After `--` every word is an argument: `cohort ask -- "--help"` asks about "--help".
   const end = args.indexOf('--');
