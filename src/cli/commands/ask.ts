@@ -1,4 +1,5 @@
 import { answerFailure } from '../../assistant/answer-failure.js';
+import type { Assistant } from '../../assistant/index.js';
 import { parseInput } from '../../errors/index.js';
 import { ChatRequest, toWire } from '../../schema/index.js';
 import type { CliCommand } from '../command.js';
@@ -75,6 +76,11 @@ export const askCommand: CliCommand = {
         }
       };
       try {
+        // With a session, the history and the turn wait for the engine, still opening on its own
+        // thread: the question is routed once meanwhile (result unused), so that routing's first
+        // use (its expressions compiled, its lexicon and classifier built) is paid while the
+        // engine opens, not after it. Without a session nothing waits: the answer routes it.
+        if (input.sessionId) routeAhead(opened.assistant, input.query);
         if (values.json) {
           const reply = await shown(() => opened.assistant.ask(input));
           const failure = answerFailure(reply);
@@ -116,3 +122,15 @@ export const askCommand: CliCommand = {
     }
   },
 };
+
+/**
+ * Routes `query` and drops the result: what routing builds on first use stays built for the
+ * answer's own routing, which decides (and reports any failure) as it would have.
+ */
+function routeAhead(assistant: Pick<Assistant, 'route'>, query: string): void {
+  try {
+    assistant.route(query);
+  } catch {
+    // The answer routes the question again and reports what fails.
+  }
+}
