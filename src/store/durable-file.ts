@@ -1,7 +1,11 @@
 import {
   closeSync,
+  fstatSync,
   fsyncSync,
+  ftruncateSync,
   openSync,
+  readFileSync,
+  readSync,
   renameSync,
   rmSync,
   writeFileSync,
@@ -11,8 +15,8 @@ import { join } from 'node:path';
 
 /**
  * Small files cohort keeps beside an engine's in a data folder (start cache, its seal, the trace
- * journal), written and removed so that what a call did is on disk when it returns: a crash
- * leaves the old file or the new one, never a part of one.
+ * and session journals), written and removed so that what a call did is on disk when it returns:
+ * a crash leaves the old file or the new one, never a part of one.
  */
 
 /**
@@ -93,4 +97,64 @@ export function removeFilesDurably(dir: string, names: readonly string[]): boole
   }
   if (removed) syncFolder(dir);
   return removed;
+}
+
+const NEWLINE = 0x0a;
+
+/**
+ * Appends `lines` (each ending in a newline) to the journal `dir/name` and flushes them to disk:
+ * when this returns they survive a crash. Call it with the folder lock held. A last line left
+ * unfinished by a process that was killed while appending (never acknowledged) is cut off first,
+ * so it cannot swallow the lines that follow it.
+ *
+ * @example
+ * appendLinesDurably('.cohort', 'cohort-trace-journal.jsonl', [JSON.stringify(trace) + '\n']);
+ */
+export function appendLinesDurably(dir: string, name: string, lines: readonly string[]): void {
+  if (lines.length === 0) return;
+  const fd = openSync(join(dir, name), 'a+');
+  try {
+    const size = fstatSync(fd).size;
+    if (size > 0) {
+      const end = completeLength(fd, size);
+      if (end < size) ftruncateSync(fd, end);
+    }
+    writeFullySync(fd, lines.join(''));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  // A new file's name must be on disk too.
+  syncFolder(dir);
+}
+
+/** The length of the file up to and including its last newline. */
+function completeLength(fd: number, size: number): number {
+  const chunk = Buffer.alloc(64 * 1024);
+  for (let end = size; end > 0;) {
+    const start = Math.max(0, end - chunk.length);
+    const read = readSync(fd, chunk, 0, end - start, start);
+    const at = chunk.subarray(0, read).lastIndexOf(NEWLINE);
+    if (at >= 0) return start + at + 1;
+    end = start;
+  }
+  return 0;
+}
+
+/**
+ * The complete lines of the journal `dir/name`, oldest first, without their newlines: the part
+ * after the last newline is a line still being written, or never finished, and is left out. None
+ * when there is no file.
+ *
+ * @example
+ * for (const line of completeLines('.cohort', 'cohort-trace-journal.jsonl')) JSON.parse(line);
+ */
+export function completeLines(dir: string, name: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, name), 'utf8');
+  } catch {
+    return [];
+  }
+  return text.split('\n').slice(0, -1);
 }

@@ -1,22 +1,12 @@
-import {
-  closeSync,
-  fstatSync,
-  fsyncSync,
-  ftruncateSync,
-  openSync,
-  readFileSync,
-  readSync,
-} from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
 import type { SpanRecord } from '../telemetry/index.js';
 import type { Db } from './db.js';
 import type { RunRepo, TracedRun } from './run-repo.js';
 import {
+  appendLinesDurably,
+  completeLines,
   removeFilesDurably,
-  syncFolder,
   writeFileDurably,
-  writeFullySync,
 } from './durable-file.js';
 
 /**
@@ -65,8 +55,6 @@ export interface JournalTrace {
   spans: readonly SpanRecord[];
 }
 
-const NEWLINE = 0x0a;
-
 /**
  * Appends `traces` to the journal of `dataDir` and flushes them to disk: when this returns they
  * survive a crash. Call it with the folder lock held. A last line left unfinished by a process
@@ -77,35 +65,11 @@ const NEWLINE = 0x0a;
  * appendTraceJournal('.cohort', [{ run, spans }]);
  */
 export function appendTraceJournal(dataDir: string, traces: readonly JournalTrace[]): void {
-  if (traces.length === 0) return;
-  const path = join(dataDir, TRACE_JOURNAL_FILE);
-  const fd = openSync(path, 'a+');
-  try {
-    const size = fstatSync(fd).size;
-    if (size > 0) {
-      const end = completeLength(fd, size);
-      if (end < size) ftruncateSync(fd, end);
-    }
-    writeFullySync(fd, traces.map((trace) => JSON.stringify(trace) + '\n').join(''));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  // A new file's name must be on disk too.
-  syncFolder(dataDir);
-}
-
-/** The length of the file up to and including its last newline. */
-function completeLength(fd: number, size: number): number {
-  const chunk = Buffer.alloc(64 * 1024);
-  for (let end = size; end > 0;) {
-    const start = Math.max(0, end - chunk.length);
-    const read = readSync(fd, chunk, 0, end - start, start);
-    const at = chunk.subarray(0, read).lastIndexOf(NEWLINE);
-    if (at >= 0) return start + at + 1;
-    end = start;
-  }
-  return 0;
+  appendLinesDurably(
+    dataDir,
+    TRACE_JOURNAL_FILE,
+    traces.map((trace) => JSON.stringify(trace) + '\n'),
+  );
 }
 
 /**
@@ -113,16 +77,8 @@ function completeLength(fd: number, size: number): number {
  * (the file is on disk, so anything may be in it) is skipped.
  */
 export function readTraceJournal(dataDir: string): JournalTrace[] {
-  let text: string;
-  try {
-    text = readFileSync(join(dataDir, TRACE_JOURNAL_FILE), 'utf8');
-  } catch {
-    return [];
-  }
   const traces: JournalTrace[] = [];
-  const lines = text.split('\n');
-  // The part after the last newline is a line still being written, or never finished.
-  for (const line of lines.slice(0, -1)) {
+  for (const line of completeLines(dataDir, TRACE_JOURNAL_FILE)) {
     try {
       const parsed = JournalEntry.safeParse(JSON.parse(line));
       if (parsed.success) traces.push(parsed.data as JournalTrace);
