@@ -262,6 +262,11 @@ export type CliAssistant = OpenedAssistant & {
    * Wait for it before showing or returning anything the assistant produced.
    */
   current: Promise<void>;
+  /**
+   * True while the engine has not been opened: the assistant answers from a sealed start cache
+   * (and the session journal), as `detached` allows.
+   */
+  readonly detached: boolean;
 };
 
 /**
@@ -289,7 +294,12 @@ export async function openForCli(
   values: Record<string, unknown>,
   options: {
     startCache?: boolean;
+    /**
+     * A command that needs of the engine only what a sealed start cache holds, and the turns of
+     * `session` when the engine holds none of them (see `startCachedStore`).
+     */
     detached?: boolean;
+    session?: string;
     /** The configuration the command already read (see {@link openWithProgress}). */
     config?: CohortConfig;
   } = {},
@@ -299,14 +309,19 @@ export async function openForCli(
   let opening: Promise<Store>;
   let current = Promise.resolve();
   let stale = () => false;
+  let detached = () => false;
   const folder = storeFolder(config);
   if (options.startCache && folder) {
     const cached = startCachedStore(
       folder,
       (hooks) => openStore(config, { ...storeOptions, ...hooks }),
-      { detached: options.detached === true },
+      {
+        detached: options.detached === true,
+        ...(options.session === undefined ? {} : { session: options.session }),
+      },
     );
     stale = () => cached.stale;
+    detached = () => cached.detached;
     opening = Promise.resolve(cached.store);
     current = cached.current.catch((cause: unknown) => {
       throw cached.stale ? new StaleStartCache('The start cache was stale.', { cause }) : cause;
@@ -331,6 +346,9 @@ export async function openForCli(
     return {
       ...opened,
       current,
+      get detached() {
+        return detached();
+      },
       close: async () => {
         try {
           await opened.close();

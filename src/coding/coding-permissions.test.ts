@@ -206,6 +206,10 @@ describe.skipIf(!findBwrap(undefined))("cohort's own secrets and store", () => {
     writeFileSync(join(store, 'base', '5', '16408'), 'another key: my-private-conversation');
     writeFileSync(join(store, 'pg_wal', '0001'), 'my-private-conversation again');
     writeFileSync(join(store, 'cohort-trace-journal.jsonl'), '{"q":"my-private-conversation"}');
+    writeFileSync(
+      join(store, 'cohort-session-journal.jsonl'),
+      '{"messages":[{"content":"my-private-conversation"}]}',
+    );
     writeFileSync(join(store, 'skills', 'notes', 'guide.txt'), 'skill guide text');
     try {
       const main = oneByOne([
@@ -221,6 +225,7 @@ describe.skipIf(!findBwrap(undefined))("cohort's own secrets and store", () => {
         { toolName: 'grep', input: { pattern: 'private', path: '.cohort' } },
         { toolName: 'read', input: { path: '.cohort/cohort-trace-journal.jsonl' } },
         { toolName: 'read', input: { path: '.cohort/skills/notes/guide.txt' } },
+        { toolName: 'read', input: { path: '.cohort/cohort-session-journal.jsonl' } },
       ]);
       const result = await runAgent('look around', main, {
         config: config({ dataDir: store, permissions: { defaultMode: 'bypassPermissions' } }),
@@ -228,7 +233,7 @@ describe.skipIf(!findBwrap(undefined))("cohort's own secrets and store", () => {
       const outputs = result.messages
         .filter((message) => message.role === 'tool')
         .map((message) => JSON.stringify(message.content));
-      expect(outputs).toHaveLength(6);
+      expect(outputs).toHaveLength(7);
       for (const output of outputs) {
         expect(output).not.toContain('sk-in-config');
         expect(output).not.toContain('ghp-in-mcp');
@@ -239,6 +244,7 @@ describe.skipIf(!findBwrap(undefined))("cohort's own secrets and store", () => {
       expect(outputs[2]).toContain('denied by the rule Read(.mcp.json)');
       expect(outputs[4]).toContain('denied by the rule');
       expect(outputs[5]).toContain('skill guide text');
+      expect(outputs[6]).toContain('denied by the rule');
     } finally {
       for (const path of ['cohort.config.json', 'pkg', '.cohort'])
         rmSync(join(workspace, path), { recursive: true, force: true });

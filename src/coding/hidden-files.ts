@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { CohortConfig } from '../config/index.js';
 import {
   LOCK_FILE_NAME,
+  SESSION_JOURNAL_FILE,
   START_CACHE_FILE,
   START_CACHE_SEAL_FILE,
   storeFolder,
@@ -23,6 +24,7 @@ const COHORT_STORE_FILES = [
   START_CACHE_FILE,
   START_CACHE_SEAL_FILE,
   TRACE_JOURNAL_FILE,
+  SESSION_JOURNAL_FILE,
   UNFINISHED_FOLDER_FILE,
 ];
 /** What PGlite (PostgreSQL's data directory layout) makes in the folder, present or not yet. */
@@ -57,8 +59,9 @@ const isStoreEntry = (name: string) =>
  * What the coding assistant's tools may not read whatever the configuration says, as
  * `sandbox.denyRead` entries (bash's sandbox hides them, the file tools refuse them): the files
  * cohort reads secrets from, and the embedded store's own files, which hold every session, answer
- * and trace of every API key (`.cohort/base`, its write-ahead log, the trace journal). The store's
- * folder keeps the rest of what it holds (`.cohort/skills`, `.cohort/agents`) readable. A model
+ * and trace of every API key (`.cohort/base`, its write-ahead log, the trace and session
+ * journals). The store's folder keeps the rest of what it holds (`.cohort/skills`,
+ * `.cohort/agents`) readable. A model
  * (or a request to `POST /code`) read the model's API key out of `cohort.config.json` with `read`
  * or `cat`, and other keys' conversations out of the store with `grep -r`.
  *

@@ -45,7 +45,10 @@ export { startCachedStore, type EngineHooks, type StartCachedStore } from './sta
 export {
   folderFingerprint,
   isStartCacheSealed,
+  MAX_SEALED_SESSIONS,
+  readStartCacheSeal,
   sealStartCache,
+  type StartCacheSeal,
   START_CACHE_SEAL_FILE,
 } from './start-cache-seal.js';
 export {
@@ -55,5 +58,13 @@ export {
   TRACE_JOURNAL_FILE,
   type JournalTrace,
 } from './trace-journal.js';
+export {
+  foldSessionJournal,
+  MAX_SESSION_JOURNAL_BYTES,
+  openSessionJournal,
+  readSessionJournal,
+  SESSION_JOURNAL_FILE,
+  type SessionJournal,
+} from './session-journal.js';
 export { damagedDataError } from './damaged-data.js';
 export { diskFullError, storeFaultError } from './store-fault.js';

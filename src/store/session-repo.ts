@@ -13,7 +13,7 @@ import { MESSAGE_COLUMNS, TurnWriter } from './turn-writer.js';
  * A message as {@link SessionRepo.history} returns it once stored: a NUL character or an unpaired
  * surrogate of a model's answer, which the database refuses, is U+FFFD (see `storableText`).
  */
-const asStored = (message: Message, timestamp: Date) => ({
+export const storedMessage = (message: Message, timestamp: Date) => ({
   role: message.role,
   content: storableText(message.content),
   timestamp,
@@ -22,7 +22,7 @@ const asStored = (message: Message, timestamp: Date) => ({
 
 // PostgreSQL keeps timestamps from year 1 to 294276 at microsecond precision: a message outside
 // the years a Date and the store agree on is read back from the store rather than cached.
-const roundTrips = (message: ReturnType<typeof asStored>) => {
+const roundTrips = (message: ReturnType<typeof storedMessage>) => {
   const year = message.timestamp.getUTCFullYear();
   return year >= 1 && year <= 9999;
 };
@@ -37,7 +37,7 @@ const caches = new WeakMap<Db, { cache: SessionCache; writer: TurnWriter }>();
  * The newest of `messages` (oldest first) down to the first whose newer messages' contents reach
  * `maxBytes` UTF-8 bytes, as `SessionRepo.read` chooses them in the engine.
  */
-function newestWithin(messages: Message[], maxBytes: number | undefined): Message[] {
+export function newestWithin(messages: Message[], maxBytes: number | undefined): Message[] {
   if (maxBytes === undefined) return messages;
   let first = messages.length;
   let newer = 0;
@@ -105,7 +105,9 @@ export class SessionRepo {
   async saveTurn(sessionId: string, messages: readonly Message[]): Promise<void> {
     if (messages.length === 0) return;
     // Each message as a read will return it, timestamp fixed now.
-    const stored = messages.map((message) => asStored(message, message.timestamp ?? new Date()));
+    const stored = messages.map((message) =>
+      storedMessage(message, message.timestamp ?? new Date()),
+    );
     const rows = stored.map((message) => [
       sessionId,
       message.role,
@@ -217,6 +219,20 @@ export class SessionRepo {
       timestamp: new Date(row.created_at),
       ...(row.agent_name ? { agentName: row.agent_name } : {}),
     }));
+  }
+
+  /**
+   * Ids of sessions that have messages, at most `limit` of them, in no particular order.
+   *
+   * @example
+   * const some = await sessions.ids(1001); // more than 1,000: too many to list
+   */
+  async ids(limit: number): Promise<string[]> {
+    const { rows } = await this.db.query<{ session_id: string }>(
+      'SELECT DISTINCT session_id FROM messages LIMIT $1',
+      [limit],
+    );
+    return rows.map((row) => row.session_id);
   }
 
   /** Deletes a session's messages (and who owned it); returns how many messages were removed. */

@@ -1,11 +1,22 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { invalidateStartCache, START_CACHE_FILE } from './start-cache.js';
+import { SESSION_JOURNAL_FILE } from './session-journal.js';
 import {
   folderFingerprint,
   isStartCacheSealed,
+  MAX_SEALED_SESSIONS,
+  readStartCacheSeal,
   sealStartCache,
   START_CACHE_SEAL_FILE,
 } from './start-cache-seal.js';
@@ -33,6 +44,7 @@ describe('the start cache seal', () => {
     sealStartCache(dir);
     expect(isStartCacheSealed(dir)).toBe(true);
     writeFileSync(join(dir, TRACE_JOURNAL_FILE), '{}\n');
+    writeFileSync(join(dir, SESSION_JOURNAL_FILE), '{}\n');
     writeFileSync(join(dir, 'cohort.lock'), '{}');
     expect(isStartCacheSealed(dir)).toBe(true);
   });
@@ -87,5 +99,28 @@ describe('the start cache seal', () => {
     const dir = folder();
     writeFileSync(join(dir, START_CACHE_SEAL_FILE), 'not json');
     expect(isStartCacheSealed(dir)).toBe(false);
+  });
+
+  it('says which sessions the engine holds, when it was given them and they were few enough', () => {
+    const dir = folder();
+    sealStartCache(dir, ['6f1c1e9e-5b9a-4b0e-9a53-2f8d1c3b7a10']);
+    const seal = readStartCacheSeal(dir);
+    expect(seal?.mayHoldSession('6f1c1e9e-5b9a-4b0e-9a53-2f8d1c3b7a10')).toBe(true);
+    expect(seal?.mayHoldSession('0b6f6a4e-3f43-4d6e-9d5e-0f3c2a1b9c8d')).toBe(false);
+    // The seal keeps digests, not the ids themselves.
+    expect(readFileSync(join(dir, START_CACHE_SEAL_FILE), 'utf8')).not.toContain('6f1c1e9e');
+
+    // Not given, or too many to list: any session may be the engine's.
+    sealStartCache(dir);
+    expect(readStartCacheSeal(dir)?.mayHoldSession('0b6f6a4e-3f43-4d6e-9d5e-0f3c2a1b9c8d')).toBe(
+      true,
+    );
+    sealStartCache(
+      dir,
+      Array.from({ length: MAX_SEALED_SESSIONS + 1 }, (_, i) => `session-${i}`),
+    );
+    expect(readStartCacheSeal(dir)?.mayHoldSession('0b6f6a4e-3f43-4d6e-9d5e-0f3c2a1b9c8d')).toBe(
+      true,
+    );
   });
 });

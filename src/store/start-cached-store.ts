@@ -1,11 +1,17 @@
 import { CohortError } from '../errors/index.js';
-import type { ChunkRecord } from '../schema/index.js';
+import type { ChunkRecord, Message } from '../schema/index.js';
 import type { SpanRecord } from '../telemetry/index.js';
 import { chunkContentHash, type DocumentWrite, type UpsertOutcome } from './chunk-repo.js';
 import { acquireFolderLock, type FolderLock } from './folder-lock.js';
 import { chunksAfterIngestion } from './ingested-chunks.js';
 import type { TracedRun } from './run-repo.js';
-import { isStartCacheSealed, sealStartCache } from './start-cache-seal.js';
+import { openSessionJournal, type SessionJournal } from './session-journal.js';
+import {
+  MAX_SEALED_SESSIONS,
+  readStartCacheSeal,
+  sealStartCache,
+  type StartCacheSeal,
+} from './start-cache-seal.js';
 import {
   invalidateStartCache,
   readStartCache,
@@ -64,7 +70,10 @@ const methodsOf = (value: unknown) => value as Record<PropertyKey, Method>;
  * nothing of the engine but what the cache holds, such as `cohort ask` without a session), a
  * sealed cache is trusted without the engine: `current` resolves at once, the engine opens only
  * if a call needs it, and traces recorded meanwhile go to the folder's trace journal on `close`
- * (trace-journal.ts), flushed to disk before the folder lock is released.
+ * (trace-journal.ts), flushed to disk before the folder lock is released. With `session` too,
+ * the start stays detached only when the seal says the engine holds no message of that session:
+ * its history is then read from the folder's session journal and its turn appended there, on disk
+ * before `saveTurn` returns (session-journal.ts); otherwise the engine opens at once.
  *
  * @example
  * const { store, current } = startCachedStore('.cohort', openStore(config));
@@ -79,6 +88,8 @@ export function startCachedStore(
      * the chunks first (`cohort ingest`), which would only read a cache it is about to delete.
      */
     fresh?: boolean;
+    /** The session a detached start answers in, if any (see above). */
+    session?: string;
   } = {},
 ): StartCachedStore {
   // A detached start holds the folder's lock itself, before it reads the cache (so no other
@@ -101,18 +112,30 @@ export function startCachedStore(
   // Traces recorded while detached: journaled on close unless the engine opened meanwhile.
   const journal: { run: TracedRun; spans: readonly SpanRecord[] }[] = [];
   let chunksWritten = false;
+  // The sessions the engine held when it closed (asked before it closed), for the seal.
+  let heldSessions: string[] | undefined;
   const beforeUnlock = () => {
     // Current: written at close from chunks that hash to the engine's, or confirmed and not
     // changed since.
     if (stale || !(wroteCache || (confirmed && !chunksWritten))) return;
     try {
-      sealStartCache(dataDir);
+      sealStartCache(dataDir, heldSessions);
     } catch {
       // The seal only saves time: without it the next start waits for the engine.
     }
   };
 
-  if (lock && typeof open === 'function' && !(cached && isStartCacheSealed(dataDir))) {
+  const seal = lock && cached ? readStartCacheSeal(dataDir) : undefined;
+  // The session's turns when the engine holds none of them: the journal's (read once, here).
+  const sessionJournal =
+    seal && options.session !== undefined && !seal.mayHoldSession(options.session)
+      ? openSessionJournal(dataDir)
+      : undefined;
+  if (
+    lock &&
+    typeof open === 'function' &&
+    !(seal && (options.session === undefined || sessionJournal))
+  ) {
     // Not sealed: the engine opens now, with the lock this start already holds.
     const held = lock;
     lock = undefined;
@@ -304,13 +327,37 @@ export function startCachedStore(
     },
   });
 
+  /**
+   * The session methods of a start that keeps its session's turns in the journal: a session the
+   * engine holds none of is the journal's while the engine stays closed. Once it opens (it folds
+   * the journal in first), every session is the engine's.
+   */
+  function journaled(
+    journal: SessionJournal,
+    seal: StartCacheSeal,
+  ): Partial<Record<PropertyKey, Method>> {
+    const inJournal = (sessionId: string) => !opened && !seal.mayHoldSession(sessionId);
+    const saveTurn = async (sessionId: string, messages: readonly Message[]) => {
+      if (inJournal(sessionId)) return journal.saveTurn(sessionId, messages);
+      return (await ready()).sessions.saveTurn(sessionId, messages);
+    };
+    return {
+      history: (async (sessionId: string, limit: number, maxBytes?: number) => {
+        if (inJournal(sessionId)) return journal.history(sessionId, limit, maxBytes);
+        return (await ready()).sessions.history(sessionId, limit, maxBytes);
+      }) as Method,
+      saveTurn: saveTurn as Method,
+      save: ((sessionId: string, message: Message) => saveTurn(sessionId, [message])) as Method,
+    };
+  }
+
   const store: Store = {
     get db() {
       return live?.db ?? repository('db', {});
     },
     chunks,
     cache,
-    sessions: repository('sessions', {}),
+    sessions: repository('sessions', sessionJournal && seal ? journaled(sessionJournal, seal) : {}),
     runs: repository('runs', {
       recordTrace: (run: unknown, spans: unknown) => {
         if (live) return live.runs.recordTrace(run as TracedRun, spans as SpanRecord[]);
@@ -341,6 +388,9 @@ export function startCachedStore(
       if (!real) return;
       let closing: Promise<void> | undefined;
       try {
+        // Which sessions the engine holds, for the seal (see start-cache-seal.ts).
+        if (live)
+          heldSessions = await real.sessions.ids(MAX_SEALED_SESSIONS + 1).catch(() => undefined);
         // The chunks read from the engine, or the cache's once the engine confirmed them.
         const saved = read?.chunks ?? (confirmed ? cached?.chunks : undefined);
         if (live && missing && saved) {

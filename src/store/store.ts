@@ -16,6 +16,7 @@ import { openPgliteDb } from './pglite-db.js';
 import { openPostgresDb } from './postgres-db.js';
 import { OwnerRepo } from './owner-repo.js';
 import { RunRepo } from './run-repo.js';
+import { foldSessionJournal } from './session-journal.js';
 import { SessionRepo } from './session-repo.js';
 import { invalidateStartCache } from './start-cache.js';
 import { foldTraceJournal } from './trace-journal.js';
@@ -159,8 +160,12 @@ export async function openStore(
       discardBuildCache: inMemory(config),
       tracesInMemory: inMemory(config),
     });
-    // Traces journaled by starts that never opened the engine go in before anything reads it.
-    if (folder) await foldTraceJournal(folder, store);
+    // Traces and session turns journaled by starts that never opened the engine go in before
+    // anything reads it.
+    if (folder) {
+      await foldTraceJournal(folder, store);
+      await foldSessionJournal(folder, store.db);
+    }
   } catch (error) {
     await db.close().catch(() => undefined);
     throw error;

@@ -10,7 +10,9 @@ import {
   isStartCacheSealed,
   openPgliteDb,
   openStore,
+  readSessionJournal,
   readTraceJournal,
+  SESSION_JOURNAL_FILE,
   START_CACHE_FILE,
   START_CACHE_SEAL_FILE,
   TRACE_JOURNAL_FILE,
@@ -76,10 +78,15 @@ describe('cohort ask without a session, from a sealed start cache', () => {
   const folder = join(root, 'sealed');
   const sealedEnv = { ...env, COHORT_DATA_DIR: folder };
   const question = 'What is a ROS 2 topic?';
-  const askHere = async (...extra: string[]) => {
-    const { code, stdout, stderr } = await runCli(['ask', question, '--json', ...extra], sealedEnv);
+  const askHere = (...extra: string[]) => askThere(question, ...extra);
+  const askThere = async (asked: string, ...extra: string[]) => {
+    const { code, stdout, stderr } = await runCli(['ask', asked, '--json', ...extra], sealedEnv);
     expect(code, stderr).toBe(0);
-    return JSON.parse(stdout) as { answer: string; query_id: string };
+    return JSON.parse(stdout) as {
+      answer: string;
+      query_id: string;
+      metadata: { follow_up?: { resolved_query: string } };
+    };
   };
   const answerRuns = async () => {
     const store = await openStore({ dataDir: folder });
@@ -136,17 +143,43 @@ describe('cohort ask without a session, from a sealed start cache', () => {
     expect(JSON.stringify(after)).not.toContain(String(source));
   }, 120_000);
 
-  it('with a session, reads the history from the engine and saves the turn there', async () => {
+  it('in a session the engine holds none of, journals the turn without opening the engine', async () => {
     const session = '6f1c1e9e-5b9a-4b0e-9a53-2f8d1c3b7a10';
     await askHere(); // seals
-    await askHere('--session', session);
-    expect(existsSync(join(folder, TRACE_JOURNAL_FILE))).toBe(false);
-    const store = await openStore({ dataDir: folder });
+    const engineFiles = folderFingerprint(folder);
+    const first = await askHere('--session', session);
+    const followUp = await askThere('What does it stand for?', '--session', session);
+    // Not one of PGlite's files was opened for writing; the follow-up read the first turn from
+    // the session journal, as it would have from the engine.
+    expect(folderFingerprint(folder)).toBe(engineFiles);
+    expect(readSessionJournal(folder).map((turn) => turn.sessionId)).toEqual([session, session]);
+    expect(followUp.metadata.follow_up?.resolved_query).toMatch(/ROS 2 topic/);
+
+    // The next process that opens the engine writes the turns in, in order, and the journal goes.
+    let store = await openStore({ dataDir: folder });
     try {
-      expect((await store.sessions.history(session, 10)).map((m) => m.role)).toEqual([
-        'user',
-        'assistant',
+      expect((await store.sessions.history(session, 10)).map((m) => m.content)).toEqual([
+        question,
+        first.answer,
+        'What does it stand for?',
+        followUp.answer,
       ]);
+    } finally {
+      await store.close();
+    }
+    expect(existsSync(join(folder, SESSION_JOURNAL_FILE))).toBe(false);
+
+    // Now the engine holds the session: a turn in it opens the engine and is saved there, and
+    // the seal written on close lists the session, so the next turn in it opens the engine too.
+    await askHere('--session', session);
+    expect(isStartCacheSealed(folder)).toBe(true);
+    const sealedFiles = folderFingerprint(folder);
+    await askHere('--session', session);
+    expect(folderFingerprint(folder)).not.toBe(sealedFiles);
+    expect(existsSync(join(folder, SESSION_JOURNAL_FILE))).toBe(false);
+    store = await openStore({ dataDir: folder });
+    try {
+      expect(await store.sessions.history(session, 10)).toHaveLength(8);
     } finally {
       await store.close();
     }
@@ -156,9 +189,12 @@ describe('cohort ask without a session, from a sealed start cache', () => {
 describe('cohort ask from several processes on one data folder', () => {
   const folder = join(root, 'shared');
   const main = fileURLToPath(new URL('../main.ts', import.meta.url));
-  /** `cohort ask` in a process of its own (the sources, through tsx); `killAfterMs`: SIGKILL. */
+  /**
+   * `cohort ask` in a process of its own (the sources, through tsx); `killAfterMs`: SIGKILL then,
+   * or as soon as the answer is on stdout (`'answered'`).
+   */
   const askProcess = (...argv: string[]) => askKilled(undefined, ...argv);
-  const askKilled = (killAfterMs: number | undefined, ...argv: string[]) =>
+  const askKilled = (killAfterMs: number | 'answered' | undefined, ...argv: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       const script = `const { main } = await import(${JSON.stringify(main)});
 process.exitCode = await main(${JSON.stringify(['ask', ...argv, '--json'])});`;
@@ -169,7 +205,13 @@ process.exitCode = await main(${JSON.stringify(['ask', ...argv, '--json'])});`;
         (error, stdout, stderr) =>
           resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
       );
-      if (killAfterMs !== undefined) setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+      if (typeof killAfterMs === 'number') setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+      let shown = '';
+      if (killAfterMs === 'answered')
+        child.stdout?.on('data', (data: Buffer) => {
+          shown += data.toString();
+          if (shown.trimEnd().endsWith('}')) child.kill('SIGKILL');
+        });
     });
 
   it('loses no answered question’s trace: each process answers, or is refused and saves nothing', async () => {
@@ -227,5 +269,34 @@ process.exitCode = await main(${JSON.stringify(['ask', ...argv, '--json'])});`;
         await store.close();
       }
     }
+  }, 300_000);
+
+  it('keeps a session turn once its answer is shown, though the process is killed right then', async () => {
+    const session = '3c2a1b9c-8d0b-4f6a-9e43-6d4e0f3c2a1b';
+    const contents = async () => {
+      const store = await openStore({ dataDir: folder });
+      try {
+        return (await store.sessions.history(session, 10)).map((message) => message.content);
+      } finally {
+        await store.close();
+      }
+    };
+    const answerOf = (result: { stdout: string }) =>
+      (JSON.parse(result.stdout) as { answer: string }).answer;
+    const sealing = await askProcess('What is a ROS 2 topic?');
+    expect(sealing.code, sealing.stderr).toBe(0);
+    expect(isStartCacheSealed(folder)).toBe(true);
+
+    // Sealed, and the engine holds none of the session: the turn is in the session journal.
+    const journaled = await askKilled('answered', 'What is VSLAM?', '--session', session);
+    expect(await contents()).toEqual(['What is VSLAM?', answerOf(journaled)]);
+    // That open folded the journal in (and broke the seal): this turn is the engine's.
+    const committed = await askKilled('answered', 'What does it stand for?', '--session', session);
+    expect(await contents()).toEqual([
+      'What is VSLAM?',
+      answerOf(journaled),
+      'What does it stand for?',
+      answerOf(committed),
+    ]);
   }, 300_000);
 });

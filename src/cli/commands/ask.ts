@@ -57,10 +57,15 @@ export const askCommand: CliCommand = {
       createBookRegistry(configFor(io, values).agentDirs).require(input.agent);
     }
     const answer = async (startCache: boolean): Promise<number> => {
-      // With the start cache the question is routed and searched while the store opens. Without
-      // a session nothing needs the engine (no history is read, no turn is saved): with a sealed
-      // start cache it is not opened at all, and the answer's trace goes to the folder's journal.
-      const opened = await openForCli(io, values, { startCache, detached: !input.sessionId });
+      // With the start cache the question is routed and searched while the store opens. With a
+      // sealed start cache the engine is not opened at all when nothing needs it: without a
+      // session, or in one the engine holds no message of (its history and the new turn are the
+      // folder's session journal's); the answer's trace then goes to the folder's trace journal.
+      const opened = await openForCli(io, values, {
+        startCache,
+        detached: true,
+        ...(input.sessionId ? { session: input.sessionId } : {}),
+      });
       // The index loads while the question is routed; a failure shows up in the answer instead.
       const warming = opened.knowledgeBase.warm?.().catch(() => undefined);
       // Nothing read from the start cache is shown before the store confirmed it current; when
@@ -76,11 +81,11 @@ export const askCommand: CliCommand = {
         }
       };
       try {
-        // With a session, the history and the turn wait for the engine, still opening on its own
-        // thread: the question is routed once meanwhile (result unused), so that routing's first
-        // use (its expressions compiled, its lexicon and classifier built) is paid while the
-        // engine opens, not after it. Without a session nothing waits: the answer routes it.
-        if (input.sessionId) routeAhead(opened.assistant, input.query);
+        // When the history and the turn wait for the engine, still opening on its own thread,
+        // the question is routed once meanwhile (result unused), so that routing's first use (its
+        // expressions compiled, its lexicon and classifier built) is paid while the engine opens,
+        // not after it. Otherwise nothing waits: the answer routes it.
+        if (input.sessionId && !opened.detached) routeAhead(opened.assistant, input.query);
         if (values.json) {
           const reply = await shown(() => opened.assistant.ask(input));
           const failure = answerFailure(reply);
