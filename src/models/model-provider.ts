@@ -1,9 +1,8 @@
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { EmbeddingModelV3, LanguageModelV3 } from '@ai-sdk/provider';
 import type { CohortConfig } from '../config/index.js';
 import { hasModel } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
+import { lazyEmbeddingModel, lazyLanguageModel, onceAsync } from './lazy-model.js';
 import { capResponseBytes, type FetchFunction } from './response-byte-cap.js';
 
 export type { FetchFunction } from './response-byte-cap.js';
@@ -120,6 +119,10 @@ export function createModelProvider(
   return provider;
 }
 
+/**
+ * Where the models come from. Its provider package is imported on a model's first call
+ * (lazy-model.ts), once per backend.
+ */
 interface Backend {
   label: string;
   chat(id: string): LanguageModelV3;
@@ -131,15 +134,28 @@ function openAIBackend(
   fetch: FetchFunction | undefined,
   chatFetch: FetchFunction,
 ): Backend {
-  const chat = createOpenAI({ apiKey, fetch: chatFetch });
-  const embeddings = createOpenAI({ apiKey, ...(fetch ? { fetch } : {}) });
+  const providers = onceAsync(async () => {
+    const { createOpenAI } = await import('@ai-sdk/openai');
+    return {
+      chat: createOpenAI({ apiKey, fetch: chatFetch }),
+      embeddings: createOpenAI({ apiKey, ...(fetch ? { fetch } : {}) }),
+    };
+  });
   // Chat Completions, not Responses: the same wire format as every compatible server (spec §1).
+  // The names are the ones @ai-sdk/openai's models report (model-provider.test.ts checks them).
   return {
     label: 'OpenAI',
-    chat: (id) => chat.chat(id),
-    embedding: (id) => embeddings.embedding(id),
+    chat: (id) =>
+      lazyLanguageModel('openai.chat', id, async () => (await providers()).chat.chat(id)),
+    embedding: (id) =>
+      lazyEmbeddingModel('openai.embedding', id, async () =>
+        (await providers()).embeddings.embedding(id),
+      ),
   };
 }
+
+/** The name a compatible server's models report their provider under, before the `.chat` part. */
+const COMPATIBLE_NAME = 'openai-compatible';
 
 function compatibleBackend(
   baseUrl: string,
@@ -148,17 +164,28 @@ function compatibleBackend(
   chatFetch: FetchFunction,
 ): Backend {
   const settings = {
-    name: 'openai-compatible',
+    name: COMPATIBLE_NAME,
     baseURL: baseUrl,
     ...(apiKey ? { apiKey } : {}),
     // Ask for usage in the final stream chunk so streamed calls are counted too.
     includeUsage: true,
   };
-  const chat = createOpenAICompatible({ ...settings, fetch: chatFetch });
-  const embeddings = createOpenAICompatible({ ...settings, ...(fetch ? { fetch } : {}) });
+  const providers = onceAsync(async () => {
+    const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
+    return {
+      chat: createOpenAICompatible({ ...settings, fetch: chatFetch }),
+      embeddings: createOpenAICompatible({ ...settings, ...(fetch ? { fetch } : {}) }),
+    };
+  });
   return {
     label: `OpenAI-compatible server at ${baseUrl}`,
-    chat: (id) => chat.chatModel(id),
-    embedding: (id) => embeddings.embeddingModel(id),
+    chat: (id) =>
+      lazyLanguageModel(`${COMPATIBLE_NAME}.chat`, id, async () =>
+        (await providers()).chat.chatModel(id),
+      ),
+    embedding: (id) =>
+      lazyEmbeddingModel(`${COMPATIBLE_NAME}.embedding`, id, async () =>
+        (await providers()).embeddings.embeddingModel(id),
+      ),
   };
 }
