@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { jsonKind, McpServers } from '../schema/index.js';
 import { MAX_TIMER_MS } from '../bounded-call/index.js';
-import { CohortError, fromZodError } from '../errors/index.js';
+import { CohortError, fromZodError, formatNumber } from '../errors/index.js';
 import { MAX_RESEARCH_TASKS } from '../schema/index.js';
 import { LogLevel, TracingSettings } from '../telemetry/index.js';
 import { configFromEnv, envVariableFor } from './env-settings.js';
@@ -55,7 +55,7 @@ const seconds = (value: number) =>
     .positive()
     .max(
       MAX_DURATION_SECONDS,
-      `must be at most ${MAX_DURATION_SECONDS.toLocaleString('en-US')} seconds (about 24.8 days, the longest wait a timer can hold)`,
+      `must be at most ${formatNumber(MAX_DURATION_SECONDS)} seconds (about 24.8 days, the longest wait a timer can hold)`,
     )
     .default(value);
 

@@ -1,3 +1,5 @@
+import { formatNumber } from './format-number.js';
+
 /**
  * Text from outside (a server's error body, a log field) cut to `maxChars`, saying how much was
  * left out: one of megabytes would otherwise be carried whole into every message or log line.
@@ -8,5 +10,5 @@
 export function clipText(text: string, maxChars: number): string {
   return text.length <= maxChars
     ? text
-    : `${text.slice(0, maxChars)}… (${(text.length - maxChars).toLocaleString('en-US')} more characters)`;
+    : `${text.slice(0, maxChars)}… (${formatNumber(text.length - maxChars)} more characters)`;
 }

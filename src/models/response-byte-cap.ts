@@ -1,4 +1,4 @@
-import { CohortError } from '../errors/index.js';
+import { CohortError, formatNumber } from '../errors/index.js';
 
 /** A fetch implementation; tests and proxies pass their own. */
 export type FetchFunction = typeof globalThis.fetch;
@@ -99,6 +99,6 @@ function responseTooLarge(maxBytes: number, eventStream: boolean): CohortError {
   const where = eventStream ? ' in one event of its stream' : '';
   return new CohortError(
     'model_unavailable',
-    `The model's response exceeded ${maxBytes.toLocaleString('en-US')} bytes${where} without ending; cohort stopped reading it. Check the model server (OPENAI_BASE_URL).`,
+    `The model's response exceeded ${formatNumber(maxBytes)} bytes${where} without ending; cohort stopped reading it. Check the model server (OPENAI_BASE_URL).`,
   );
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseFrontmatter } from '../config/index.js';
-import { CohortError, parseInput } from '../errors/index.js';
+import { CohortError, formatNumber, parseInput } from '../errors/index.js';
 import { parsePermissionRule, splitToolList } from '../tools/index.js';
 
 /** Skill names (Agent Skills format): lowercase letters and digits, single hyphens between. */
@@ -131,7 +131,7 @@ export function parseSkillFile(
   if (prompt.length > MAX_SKILL_BODY_CHARS) {
     throw new CohortError(
       'invalid_input',
-      `${file}: body is ${prompt.length.toLocaleString('en-US')} characters; at most ${MAX_SKILL_BODY_CHARS.toLocaleString('en-US')} fit in a prompt. Move the detail to references/, which the model reads when it needs it.`,
+      `${file}: body is ${formatNumber(prompt.length)} characters; at most ${formatNumber(MAX_SKILL_BODY_CHARS)} fit in a prompt. Move the detail to references/, which the model reads when it needs it.`,
       { file, field: 'body' },
     );
   }

@@ -1,3 +1,5 @@
+import { formatNumber } from '../errors/index.js';
+
 /**
  * A count with its noun in agreement: `1 file`, `0 files`, `2 chunks`. `many` is for nouns whose
  * plural is not the singular plus "s"; `format` shows the number (thousands separators).
@@ -11,6 +13,6 @@ export function countOf(
   one: string,
   options: { many?: string; format?: boolean } = {},
 ): string {
-  const number = options.format ? count.toLocaleString('en-US') : String(count);
+  const number = options.format ? formatNumber(count) : String(count);
   return `${number} ${count === 1 ? one : (options.many ?? `${one}s`)}`;
 }

@@ -3,7 +3,7 @@ import type {
   LanguageModelV3CallOptions,
   LanguageModelV3StreamPart,
 } from '@ai-sdk/provider';
-import { CohortError } from '../../errors/index.js';
+import { CohortError, formatNumber } from '../../errors/index.js';
 import { attemptSignal, sleep } from '../../bounded-call/index.js';
 import {
   isRetryable,
@@ -142,6 +142,6 @@ export async function* runTurn(request: TurnRequest): AsyncGenerator<LoopEvent, 
 function outputTooLong(maxChars: number): CohortError {
   return new CohortError(
     'model_unavailable',
-    `The model call produced more than ${maxChars.toLocaleString('en-US')} characters without finishing; cohort stopped reading it. Check the model server (OPENAI_BASE_URL).`,
+    `The model call produced more than ${formatNumber(maxChars)} characters without finishing; cohort stopped reading it. Check the model server (OPENAI_BASE_URL).`,
   );
 }

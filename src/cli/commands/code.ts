@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelMessage } from 'ai';
 import { PermissionMode, type PermissionSettings } from '../../config/index.js';
-import { CohortError, isCohortError } from '../../errors/index.js';
+import { CohortError, isCohortError, formatNumber } from '../../errors/index.js';
 import {
   createSubagentTracker,
   describeSubagent,
@@ -322,7 +322,7 @@ function printResult(io: CliIo, result: CodingAgentResult, json: boolean): numbe
   }
   const sub = result.totalUsage.totalTokens - result.usage.totalTokens;
   io.stdout(
-    `\n[${result.model} · ${countOf(result.usage.totalTokens, 'token', { format: true })} main + ${sub.toLocaleString('en-US')} in ${countOf(result.subagents.length, 'subagent')}]\n`,
+    `\n[${result.model} · ${countOf(result.usage.totalTokens, 'token', { format: true })} main + ${formatNumber(sub)} in ${countOf(result.subagents.length, 'subagent')}]\n`,
   );
   return finished ? 0 : 1;
 }
