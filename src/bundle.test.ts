@@ -53,6 +53,22 @@ describe.skipIf(!built)('the bundle `npm run build` makes', () => {
     expect(providers).toEqual([]);
   });
 
+  it('parses the agent files once: a later command reads their frontmatter from the user cache', async () => {
+    // Loading the YAML parser and parsing the five built-in agents was a tenth of a cold ask.
+    const cache = mkdtempSync(join(dir, 'xdg-'));
+    const loads = async () =>
+      (
+        await promisify(execFile)(process.execPath, [join(ROOT, 'bin/cohort.js'), 'agents'], {
+          env: { ...process.env, XDG_CACHE_HOME: cache, NODE_DEBUG: 'module' },
+          timeout: 60_000,
+        })
+      ).stderr
+        .split('\n')
+        .filter((line) => /load ".*\/node_modules\/yaml\/dist\//.test(line));
+    expect((await loads()).length).toBeGreaterThan(0);
+    expect(await loads()).toEqual([]);
+  });
+
   it('reads the version from package.json and the built-in agents from the package', async () => {
     const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
       version: string;

@@ -2,11 +2,13 @@ import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   camelKeys,
+  createYamlCache,
   NOT_UTF8_NAME,
   parseFrontmatter,
   readFolderEntries,
   readFoundFile,
   type FolderEntry,
+  type YamlCache,
 } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 import { defineAgent, type Agent } from './define-agent.js';
@@ -29,6 +31,12 @@ const KNOWN_KEYS = new Set([
 ]);
 
 /**
+ * The agent files' parsed frontmatter, kept between processes: every command reads the same
+ * agents, and loading the YAML parser was a tenth of a cold `cohort ask` (see yaml-cache.ts).
+ */
+let yamlCache: YamlCache | undefined;
+
+/**
  * Parses an agent markdown file: YAML frontmatter (name, description, title, domain, keywords, tools,
  * model, examples, intents, aliases, answer_style, retrieval_domain, fallback) and the body as
  * system prompt.
@@ -38,7 +46,8 @@ const KNOWN_KEYS = new Set([
  * const agent = parseAgentFile(readFileSync('agents/glossary.md', 'utf8'), 'agents/glossary.md');
  */
 export function parseAgentFile(text: string, file: string): Agent {
-  const { data, body } = parseFrontmatter(text, file);
+  yamlCache ??= createYamlCache();
+  const { data, body } = parseFrontmatter(text, file, { yamlCache });
   const fields = camelKeys(data);
   for (const key of Object.keys(fields)) {
     if (!KNOWN_KEYS.has(key)) {

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 
 import { CohortError } from '../errors/index.js';
 import { findJsonProblem } from '../schema/index.js';
+import type { YamlCache } from './yaml-cache.js';
 
 const require = createRequire(import.meta.url);
 /**
@@ -30,12 +31,20 @@ export const MAX_FRONTMATTER_CHARS = 64 * 1024;
 
 /**
  * Splits `text` into YAML frontmatter (between `---` fences at the top) and body. A file with no
- * frontmatter has empty `data`. Malformed YAML is an `invalid_input` error naming `file`.
+ * frontmatter has empty `data`. Malformed YAML is an `invalid_input` error naming `file` (a
+ * `yamlCache` keeps only what parsed, so the error is the parser's every time).
  *
  * @example
  * const { data, body } = parseFrontmatter('---\nname: glossary\n---\nYou define terms.');
  */
-export function parseFrontmatter(text: string, file?: string): Frontmatter {
+export function parseFrontmatter(
+  text: string,
+  file?: string,
+  options: {
+    /** Where the parsed YAML of files read by every command is kept (see yaml-cache.ts). */
+    yamlCache?: YamlCache;
+  } = {},
+): Frontmatter {
   const source = text.replace(/^\uFEFF/, '');
   const match = FENCE.exec(source);
   if (!match) return { data: {}, body: source };
@@ -48,7 +57,7 @@ export function parseFrontmatter(text: string, file?: string): Frontmatter {
     );
   let data: unknown;
   try {
-    data = parseYaml(yaml) ?? {};
+    data = (options.yamlCache ? options.yamlCache.parse(yaml, parseYaml) : parseYaml(yaml)) ?? {};
   } catch (cause) {
     // The parser recurses per level: a frontmatter nested thousands deep overflows the stack,
     // which is no message for a user ("Maximum call stack size exceeded at line 1, column …").

@@ -1,5 +1,7 @@
 export * from './config.js';
 export * from './frontmatter.js';
+export * from './user-cache.js';
+export * from './yaml-cache.js';
 export * from './permission-settings.js';
 export * from './sandbox-settings.js';
 export { packageVersion } from './package-version.js';

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
+import { userCacheDir } from '../config/index.js';
 
 /**
  * A new PGlite data folder is made by running `initdb` in WebAssembly: seconds of work and a few
@@ -14,13 +14,14 @@ import type { PGlite } from '@electric-sql/pglite';
  */
 
 /**
- * The folder snapshots are kept in: `$XDG_CACHE_HOME/cohort`, else `~/.cache/cohort`.
+ * The folder snapshots are kept in: cohort's user cache folder, `$XDG_CACHE_HOME/cohort`, else
+ * `~/.cache/cohort`.
  *
  * @example
  * defaultSnapshotDir({ XDG_CACHE_HOME: '/var/cache' }); // '/var/cache/cohort'
  */
 export function defaultSnapshotDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'cohort');
+  return userCacheDir(env);
 }
 
 let pgliteVersion: string | undefined;
