@@ -361,8 +361,6 @@ export function scoreSkills(request: string, skills: readonly Skill[]): SkillSco
       const score = (1 - miss) * (1 - RULED_OUT_PENALTY * against);
       return { skill, score: Math.round(score * 1000) / 1000, matched };
     })
-    // Ties by name in code-point order: skill names are lowercase letters, digits and hyphens, and
-    // `localeCompare`'s first call loads ICU's collation (60–70 ms of a `cohort code` request).
     .sort((a, b) => b.score - a.score || byCodePoint(a.skill.name, b.skill.name));
 }
 
@@ -520,4 +518,8 @@ export function skillPermits(
   return toolRestriction(skill.allowedTools).permits(call, context);
 }
 
+/**
+ * Ties by name in code-point order: skill names are lowercase letters, digits and hyphens, and
+ * `localeCompare`'s first call loads ICU's collation (60–70 ms of a `cohort code` request).
+ */
 const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
