@@ -7,7 +7,14 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isCohortError } from '../../errors/index.js';
 import { createStore, openPgliteDb, type Store } from '../../store/index.js';
-import { findIngestEntries, ingest, MAX_SECTION_CHARS, type IngestProgress } from './ingest.js';
+import { sha1 } from './chunker.js';
+import {
+  documentHash,
+  findIngestEntries,
+  ingest,
+  MAX_SECTION_CHARS,
+  type IngestProgress,
+} from './ingest.js';
 import { describeSkipped } from './skipped-file.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures/book', import.meta.url));
@@ -87,6 +94,28 @@ describe('ingest', () => {
     expect(changed).toMatchObject({ replaced: 1, unchanged: 1 });
     const guide = (await store.chunks.all()).filter((c) => c.source === 'guide.mdx');
     expect(guide.map((c) => c.headingPath)).toEqual([['Guide v2']]);
+  });
+
+  it('re-reads a file stored by an older parser of its format, though its text is the same', async () => {
+    // A store written before the reStructuredText parser read tabs holds the text's bare hash.
+    const text = 'Pump\n====\n\n.. tabs::\n\n   .. tab:: Debian\n\n      Run the pump.\n';
+    expect(documentHash('pump.rst', text)).not.toBe(sha1(text));
+    expect(documentHash('pump.md', text)).toBe(sha1(text));
+    const fresh = await createStore(await openPgliteDb('memory://'));
+    const folder = await mkdtemp(join(tmpdir(), 'cohort-parser-'));
+    try {
+      await writeFile(join(folder, 'pump.rst'), text);
+      await ingest(folder, { store: fresh });
+      await fresh.chunks.upsertDocument(
+        { source: 'pump.rst', title: 'Pump', hash: sha1(text), domain: 'general' },
+        [],
+      );
+      expect(await ingest(folder, { store: fresh })).toMatchObject({ replaced: 1, unchanged: 0 });
+      expect((await fresh.chunks.all()).map((c) => c.text)).toEqual(['Debian:\n\nRun the pump.']);
+    } finally {
+      await fresh.close();
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 
   it('reports files that disappeared and removes them only when pruning', async () => {

@@ -201,6 +201,20 @@ export function parseFile(source: string, text: string): ParsedDocument {
     : parseMarkdown(text, source, fallback);
 }
 
+/**
+ * The version of the parser of each format whose output changed since stores were first written:
+ * a stored document is unchanged only if its text and its parser's version are the same, so a
+ * `cohort ingest` after an upgrade re-reads the files the new parser reads differently (version 2
+ * of reStructuredText keeps tabs, admonitions' and figures' content).
+ */
+const PARSER_VERSIONS: Record<string, number> = { '.rst': 2 };
+
+/** A document's hash: its text's, and its parser's version when that changed since version 1. */
+export function documentHash(source: string, text: string): string {
+  const version = PARSER_VERSIONS[extname(source).toLowerCase()];
+  return version === undefined ? sha1(text) : sha1(`${text}\u0000parser ${version}`);
+}
+
 /** Longest section body kept, in characters; the rest of a longer section is cut and reported. */
 export const MAX_SECTION_CHARS = 500_000;
 
@@ -224,7 +238,7 @@ export function prepareDocument(
   const document = {
     source,
     title: parsed.title,
-    hash: sha1(text),
+    hash: documentHash(source, text),
     domain: documentDomain(source, parsed.title),
   };
   const chunks = chunkDocument(parsed, source).map((chunk) => ({
@@ -364,7 +378,7 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
       continue;
     }
     const text = decoded.text;
-    const hash = sha1(text);
+    const hash = documentHash(source, text);
     if (known && known.stored.get(source) === hash) {
       prepared.push({ source });
       continue;

@@ -31,6 +31,7 @@ describe('parseRst', () => {
     expect(doc.sections[0]?.text).toContain('see the nodes page and ros2 topic list');
     expect(rstInlineText(':ref:`Target-Only`')).toBe('Target-Only');
     expect(rstInlineText('`Docs <https://x.org>`_')).toBe('Docs');
+    expect(rstInlineText('See the `soil guide <../Soil>` page.')).toBe('See the soil guide page.');
   });
 
   it('needs the underline to be at least as long as the title', () => {
@@ -87,6 +88,141 @@ describe('parseRst', () => {
         '```',
         '',
         'Press Ctrl+C to stop.',
+      ].join('\n'),
+    );
+  });
+
+  it('keeps the content of tabs, each tab led by its label', () => {
+    const parsed = parseRst(
+      [
+        'Start the garden pump',
+        '=====================',
+        '',
+        'Open a terminal and load the pump settings, like so:',
+        '',
+        '.. tabs::',
+        '',
+        '   .. group-tab:: Debian',
+        '',
+        '      .. code-block:: sh',
+        '',
+        '        source /etc/pump/env.sh',
+        '',
+        '   .. tab:: Windows',
+        '',
+        '      Run the batch file from the install folder:',
+        '',
+        '      .. code-block:: bat',
+        '',
+        '        call C:\\pump\\env.bat',
+        '',
+        '   .. code-tab:: py Python API',
+        '',
+        '        pump.load_settings()',
+        '',
+        'The pump then starts on its own.',
+        '',
+      ].join('\n'),
+    );
+    expect(parsed.sections[0]?.text).toBe(
+      [
+        'Open a terminal and load the pump settings, like so:',
+        '',
+        'Debian:',
+        '',
+        '```',
+        'source /etc/pump/env.sh',
+        '```',
+        '',
+        'Windows:',
+        '',
+        'Run the batch file from the install folder:',
+        '',
+        '```',
+        'call C:\\pump\\env.bat',
+        '```',
+        '',
+        'Python API:',
+        '',
+        '```',
+        'pump.load_settings()',
+        '```',
+        '',
+        'The pump then starts on its own.',
+      ].join('\n'),
+    );
+  });
+
+  it('keeps admonitions, figure captions and conditional content, not their conditions or paths', () => {
+    const parsed = parseRst(
+      [
+        'Watering',
+        '========',
+        '',
+        '.. warning:: Never water at noon in summer.',
+        '',
+        '.. only:: html and not latex',
+        '',
+        '   Seedlings need a fine spray.',
+        '',
+        '.. ifconfig:: edition != "short"',
+        '',
+        '   .. tip::',
+        '',
+        '      Collect rain in a barrel.',
+        '',
+        '.. figure:: ../images/can.png',
+        '   :alt: a watering can',
+        '',
+        '   A can with a long spout reaches the back row.',
+        '',
+        '.. contents::',
+        '   :depth: 2',
+        '',
+        'Water the roots, not the leaves.',
+        '',
+      ].join('\n'),
+    );
+    const text = parsed.sections[0]?.text ?? '';
+    for (const kept of [
+      'Never water at noon in summer.',
+      'Seedlings need a fine spray.',
+      'Collect rain in a barrel.',
+      'A can with a long spout reaches the back row.',
+      'Water the roots, not the leaves.',
+    ])
+      expect(text).toContain(kept);
+    for (const dropped of ['html and not latex', 'edition', 'can.png', ':alt:', 'depth'])
+      expect(text).not.toContain(dropped);
+  });
+
+  it('reads a lone "::" as the start of a literal block, not a section adornment', () => {
+    const parsed = parseRst(
+      [
+        'Check',
+        '=====',
+        '',
+        'The output lists the beds:',
+        '',
+        '::',
+        '',
+        '  BED_A=tomato',
+        '  BED_B=bean',
+        '',
+        'Then water them.',
+        '',
+      ].join('\n'),
+    );
+    expect(parsed.sections[0]?.text).toBe(
+      [
+        'The output lists the beds:',
+        '',
+        '```',
+        'BED_A=tomato',
+        'BED_B=bean',
+        '```',
+        '',
+        'Then water them.',
       ].join('\n'),
     );
   });

@@ -6,41 +6,65 @@ const DIRECTIVE = /^(\s*)\.\.\s+([\w:-]+)::(.*)$/;
 const EXPLICIT_MARKUP = /^(\s*)\.\.(\s|$)/;
 const OPTION_LINE = /^\s*:[\w -]+:(\s.*)?$/;
 
-/** Directives whose content is navigation or markup, not prose: dropped whole. */
+/**
+ * Directives whose content is navigation or markup, not prose: dropped whole. Containers of prose
+ * (admonitions, tabs, `only`, `ifconfig`, a figure's caption) are read: a setup page's commands
+ * live in its tabs.
+ */
 const DROPPED_DIRECTIVES = new Set([
   'toctree',
   'redirect-from',
   'contents',
   'image',
-  'figure',
   'raw',
   'include',
   'literalinclude',
   'meta',
   'highlight',
   'index',
-  'only',
-  'tabs',
-  'ifconfig',
 ]);
+
+/**
+ * Directives whose argument is a condition or a path, not words (`only:: html`, `ifconfig::
+ * version != 'x'`, `figure:: plot.png`): their content is kept, their argument is not.
+ */
+const CONTENT_ONLY_DIRECTIVES = new Set(['only', 'ifconfig', 'figure', 'tabs']);
+
+/**
+ * A tab of a tab set (sphinx-tabs): its label ("Linux", "macOS") leads its content as "Linux:",
+ * so a command under it says which system it is for.
+ */
+const TAB_DIRECTIVES = new Set(['tab', 'group-tab']);
+
+/** How sphinx-tabs names a `code-tab` given only its language. */
+const CODE_TAB_LABELS: Record<string, string> = {
+  py: 'Python',
+  python: 'Python',
+  python3: 'Python',
+  cpp: 'C++',
+  'c++': 'C++',
+  c: 'C',
+  sh: 'Shell',
+  bash: 'Bash',
+  console: 'Console',
+};
 
 /**
  * Directives whose content is code or a drawing's source: written out as a fenced block, as a
  * Markdown book writes it, so a reader of the passage knows which lines are code (an answer quotes
  * a command as code, not as a sentence ending in a period).
  */
-const CODE_DIRECTIVES = new Set(['code-block', 'code', 'sourcecode', 'parsed-literal', 'graphviz']);
+const CODE_DIRECTIVES = new Set([
+  'code-block',
+  'code',
+  'sourcecode',
+  'parsed-literal',
+  'graphviz',
+  'code-tab',
+]);
 
 /** Directives whose argument is words worth keeping (an admonition's title), not a language or path. */
-const TITLED_DIRECTIVES = new Set([
-  'admonition',
-  'topic',
-  'rubric',
-  'seealso',
-  'glossary',
-  'tab',
-  'group-tab',
-]);
+const TITLED_DIRECTIVES = new Set(['admonition', 'topic', 'rubric', 'seealso', 'glossary']);
 
 const indentOf = (line: string) => /^\s*/.exec(line)?.[0].length ?? 0;
 
@@ -53,7 +77,7 @@ export function rstInlineText(line: string): string {
     .replace(/:[\w:+.-]{1,64}:`([^`]*)`/g, (_, inner: string) => stripTarget(inner))
     .replace(/``([^`]+)``/g, '$1')
     .replace(/`([^`]+)`__?/g, (_, inner: string) => stripTarget(inner))
-    .replace(/`([^`]+)`/g, '$1')
+    .replace(/`([^`]+)`/g, (_, inner: string) => stripTarget(inner))
     .replace(/\|(\w[\w -]{0,63})\|/g, '$1');
 }
 
@@ -103,6 +127,11 @@ export function parseRst(source: string, fallbackTitle = ''): ParsedDocument {
   let code: { indent: number; lines: string[] } | undefined;
   /** Indent of a paragraph ending in "::": an indented block after it is a literal (code) block. */
   let literalAfter: number | undefined;
+  /**
+   * The directives whose content is being read (a note, a tab), innermost last: the indent of each
+   * and of its content, whose margin is taken off the prose lines read in it.
+   */
+  const containers: { indent: number; margin?: number }[] = [];
   const closeCode = () => {
     if (!code) return;
     const body = code.lines.slice();
@@ -138,6 +167,12 @@ export function parseRst(source: string, fallbackTitle = ''): ParsedDocument {
       }
       closeCode();
     }
+    if (line.trim() !== '') {
+      while (containers.length > 0 && indentOf(line) <= (containers.at(-1)?.indent ?? 0))
+        containers.pop();
+      const inner = containers.at(-1);
+      if (inner && inner.margin === undefined) inner.margin = indentOf(line);
+    }
 
     const title = sectionTitle(line, next, after, lines[i - 1]);
     if (title) {
@@ -153,6 +188,11 @@ export function parseRst(source: string, fallbackTitle = ''): ParsedDocument {
       i += title.consumed - 1;
       continue;
     }
+    // A lone "::" opens a literal block (it looks like an adornment, but none is two characters).
+    if (line.trim() === '::') {
+      literalAfter = indentOf(line);
+      continue;
+    }
     if (ADORNMENT.test(line)) continue;
 
     const directive = DIRECTIVE.exec(line);
@@ -164,12 +204,21 @@ export function parseRst(source: string, fallbackTitle = ''): ParsedDocument {
         continue;
       }
       optionIndent = indent;
+      const argument = (directive[3] ?? '').trim();
       if (CODE_DIRECTIVES.has(name)) {
+        const label = name === 'code-tab' ? codeTabLabel(argument) : '';
+        if (label) current.lines.push('', `${label}:`);
         code = { indent, lines: [] };
         continue;
       }
-      const argument = (directive[3] ?? '').trim();
-      if (argument && (TITLED_DIRECTIVES.has(name) || !/^[\w.+-]+$/.test(argument))) {
+      containers.push({ indent });
+      if (TAB_DIRECTIVES.has(name)) {
+        if (argument) current.lines.push('', `${rstInlineText(argument)}:`, '');
+      } else if (
+        argument &&
+        !CONTENT_ONLY_DIRECTIVES.has(name) &&
+        (TITLED_DIRECTIVES.has(name) || !/^[\w.+-]+$/.test(argument))
+      ) {
         current.lines.push(rstInlineText(argument));
       }
       continue;
@@ -181,9 +230,10 @@ export function parseRst(source: string, fallbackTitle = ''): ParsedDocument {
       continue;
     }
     if (/::\s*$/.test(line)) literalAfter = indentOf(line);
-    // "Run the command::" reads "Run the command:"; a lone "::" only opens the literal block.
-    if (line.trim() !== '::')
-      current.lines.push(rstInlineText(line.replace(/::\s*$/, ':')).trimEnd());
+    // "Run the command::" reads "Run the command:". Inside a directive the line loses the
+    // directive's margin: a tab's or a note's prose reads as the page's.
+    const margin = Math.min(indentOf(line), containers.at(-1)?.margin ?? 0);
+    current.lines.push(rstInlineText(line.slice(margin).replace(/::\s*$/, ':')).trimEnd());
   }
   closeCode();
   flush();
@@ -193,6 +243,13 @@ export function parseRst(source: string, fallbackTitle = ''): ParsedDocument {
     s.headingPath.length === 0 ? { ...s, headingPath: title ? [title] : [] } : s,
   );
   return { title, sections: withTitle };
+}
+
+/** The label of a `code-tab`: the words after its language, else the language's usual name. */
+function codeTabLabel(argument: string): string {
+  const [language = '', ...label] = argument.split(/\s+/);
+  if (label.length > 0) return rstInlineText(label.join(' '));
+  return CODE_TAB_LABELS[language.toLowerCase()] ?? language;
 }
 
 /** Recognises a section title at `line` (underline, or overline + title + underline). */
