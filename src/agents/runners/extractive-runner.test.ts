@@ -306,6 +306,33 @@ describe('extractive runner: commands are quoted as code', () => {
     );
   });
 
+  it('writes the label a command stands under before it, never as a sentence', async () => {
+    const tabs = passage(
+      'pump',
+      'Start the pump',
+      [
+        'Load the pump settings in every new shell:',
+        '',
+        'Debian:',
+        '',
+        '```',
+        'source /etc/pump/env.sh',
+        '```',
+        '',
+        'Windows:',
+        '',
+        '```',
+        'call C:\\pump\\env.bat',
+        '```',
+      ].join('\n'),
+    );
+    const response = await ask('How do I load the pump settings?', [tabs]);
+    expect(response.response).toContain(
+      'Load the pump settings in every new shell: [1]\n\nDebian:\n```\nsource /etc/pump/env.sh\n```',
+    );
+    expect(response.response).not.toContain('Windows: [1]');
+  });
+
   it('adds no period after a line that is code', () => {
     expect(looksLikeCode('t.transform.translation.x = atof(transformation[2]);')).toBe(true);
     expect(looksLikeCode('colcon build --symlink-install')).toBe(true);

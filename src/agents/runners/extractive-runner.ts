@@ -244,7 +244,10 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
         } else if (continues) blocks[blocks.length - 1] += ` ${cited}`;
         else blocks.push(`\n${cited}`);
         // The command or snippet the sentence introduces, as code: copied, it runs as written.
-        if (sentence.code !== undefined) blocks.push(`\n${fencedCode(sentence.code)}`);
+        if (sentence.code !== undefined) {
+          const label = sentence.codeLabel === undefined ? '' : `${sentence.codeLabel}:\n`;
+          blocks.push(`\n${label}${fencedCode(sentence.code)}`);
+        }
         previous = sentence;
       }
       const lines = [blocks.join('\n').trim()];

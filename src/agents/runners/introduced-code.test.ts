@@ -43,6 +43,37 @@ describe('introducedCode', () => {
   });
 });
 
+describe('splitSentences: label lines', () => {
+  it('gives the first labelled block of a tab set to the sentence that introduces it', () => {
+    const sentences = splitSentences(
+      [
+        'Load the pump settings in every new shell:',
+        '',
+        'Debian:',
+        '',
+        '```',
+        'source /etc/pump/env.sh',
+        '```',
+        '',
+        'Windows:',
+        '',
+        '```',
+        'call C:\\pump\\env.bat',
+        '```',
+        '',
+        'Windows:',
+        '',
+        'Only the administrator may run the batch file.',
+      ].join('\n'),
+    );
+    expect(sentences.map((s) => s.text)).toEqual([
+      'Load the pump settings in every new shell:',
+      'Windows: Only the administrator may run the batch file.',
+    ]);
+    expect(sentences[0]).toMatchObject({ code: 'source /etc/pump/env.sh', codeLabel: 'Debian' });
+  });
+});
+
 describe('asksHowTo', () => {
   it('reads "how do I", "how can we", "how to" as asking for a way to do something', () => {
     expect(asksHowTo('How do I record a topic to a bag file?')).toBe(true);

@@ -21,6 +21,8 @@ export interface SelectedSentence {
   listItem: boolean;
   /** The code block the sentence introduces, quoted after it as code (see `introducedCode`). */
   code?: string;
+  /** Which system or language the code is for ("Linux"), written before it. */
+  codeLabel?: string;
 }
 
 /** Options of {@link selectSentences}. */
@@ -575,6 +577,9 @@ export function selectSentences(
         whole: style === 'explanation' && sentence.step,
         terms,
         ...(code !== undefined ? { code } : {}),
+        ...(code !== undefined && sentence.codeLabel !== undefined
+          ? { codeLabel: sentence.codeLabel }
+          : {}),
       });
     }
   });
@@ -795,13 +800,14 @@ export function selectSentences(
   const at = (chunk: number) => place.get(chunk) ?? chunk;
   const ordered = chosen
     .sort((a, b) => at(a.chunk) - at(b.chunk) || a.position - b.position)
-    .map(({ text, chunk, position, score, listItem, code }) => ({
+    .map(({ text, chunk, position, score, listItem, code, codeLabel }) => ({
       text,
       chunk,
       position,
       score,
       listItem,
       ...(code !== undefined ? { code } : {}),
+      ...(codeLabel !== undefined ? { codeLabel } : {}),
     }));
   // A definition reads best when the defining sentence comes first, whatever its position.
   if (style === 'definition' && ordered.length > 1) {

@@ -15,11 +15,23 @@ export interface Sentence {
    * sentence may introduce. Code is never a sentence of its own.
    */
   code?: string;
+  /**
+   * The label the code stands under ("Linux" of a tab set's "Linux:" line, between the sentence
+   * and its code): which system or language the code is for.
+   */
+  codeLabel?: string;
 }
 
 const FENCE = /^\s*(```|~~~)/;
 /** The lines and bullets of a drawn diagram (box drawing): its words are quoted without them. */
 const DRAWING = /[\u2500-\u257f\u2580-\u259f\u2022\u25b2-\u25bc\u2190-\u21ff]+/g;
+
+/**
+ * A label line: up to three words and a colon, no sentence ("Linux:", "Python API:", "Output:"),
+ * as a tab set's tabs lead their content.
+ */
+const LABEL = /^[^\s.!?:][^.!?:]{0,38}:$/;
+const isLabel = (line: string) => LABEL.test(line) && line.split(/\s+/).length <= 3;
 
 /** Markdown and reStructuredText markup that reads badly when quoted. */
 function clean(line: string): string {
@@ -43,12 +55,21 @@ export function splitSentences(text: string): Sentence[] {
   let code: string[] = [];
   // The sentence a code block would follow directly: none after a heading or another block.
   let introducer: Sentence | undefined;
-  for (const raw of text.split('\n')) {
+  // A label line read before the code it labels, or before the sentence it leads.
+  let codeLabel: string | undefined;
+  let lead: string | undefined;
+  const lines = text.split('\n');
+  for (const [index, raw] of lines.entries()) {
     if (FENCE.test(raw)) {
       inFence = !inFence;
-      if (!inFence && introducer && code.some((line) => line.trim() !== ''))
+      if (!inFence && introducer && code.some((line) => line.trim() !== '')) {
         introducer.code = code.join('\n');
-      if (!inFence) introducer = undefined;
+        if (codeLabel !== undefined) introducer.codeLabel = codeLabel;
+      }
+      if (!inFence) {
+        introducer = undefined;
+        codeLabel = undefined;
+      }
       code = [];
       continue;
     }
@@ -58,6 +79,7 @@ export function splitSentences(text: string): Sentence[] {
     }
     if (/^\s*#{1,6}\s/.test(raw) || /^\s*[=\-~^"*+#]{3,}\s*$/.test(raw)) {
       introducer = undefined;
+      lead = undefined;
       continue;
     }
     if (/^\s*\|?\s*:?-{3,}/.test(raw)) continue;
@@ -71,7 +93,28 @@ export function splitSentences(text: string): Sentence[] {
         .replace(/\s*\|\s*/g, ' | '),
     );
     if (line.length < 3) continue;
-    const parts = listItem ? [line] : line.split(/(?<=[.!?])\s+(?=["'(A-Z0-9])/);
+    // A label says nothing alone: "Linux:" before a command labels it, under the sentence that
+    // introduces the command ("Source the setup files:" then the tabs "Linux:", "macOS:"), and
+    // before prose it leads the sentence ("Windows: Only for PowerShell users, …"). A label of
+    // code no sentence introduces is dropped with it, as code after a heading is.
+    if (!listItem && isLabel(line)) {
+      let after = index + 1;
+      while (after < lines.length && lines[after]?.trim() === '') after += 1;
+      const next = lines[after] ?? '';
+      if (FENCE.test(next)) {
+        if (introducer?.code === undefined && introducer !== undefined)
+          codeLabel = line.slice(0, -1);
+        else introducer = undefined;
+        continue;
+      }
+      if (next !== '' && !/^\s*(?:[-*+]|\d+[.)])\s|^\s*#{1,6}\s|^\s*\|/.test(next)) {
+        lead = line;
+        continue;
+      }
+    }
+    const led = lead === undefined ? line : `${lead} ${line}`;
+    lead = undefined;
+    const parts = listItem ? [led] : led.split(/(?<=[.!?])\s+(?=["'(A-Z0-9])/);
     for (const part of parts) {
       const sentence = part.trim();
       if (sentence.length < 3) continue;
