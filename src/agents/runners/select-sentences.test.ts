@@ -922,3 +922,37 @@ describe('selectSentences: a sentence opening with a pronoun comes with the one 
     ]);
   });
 });
+
+describe('selectSentences: a sentence introducing code that is not quoted', () => {
+  const SPEEDS = chunk(
+    'Pump speeds',
+    [
+      "The garden pump's speeds are ordered by power:",
+      '',
+      '```',
+      'High',
+      'Medium',
+      'Low',
+      '```',
+      '',
+      'The default speed is Medium.',
+    ].join('\n'),
+    0.8,
+  );
+  const HOSE = chunk('Hoses', 'A longer hose lowers the pressure the garden pump delivers.', 0.85);
+
+  it('is no candidate: the passage is quoted by its next sentence instead', () => {
+    const picked = selectSentences(
+      'What is the default speed of the garden pump?',
+      [HOSE, SPEEDS],
+      {
+        ...options,
+        max: 2,
+      },
+    );
+    expect(picked.map((s) => s.text)).toContain('The default speed is Medium.');
+    expect(picked.map((s) => s.text)).not.toContain(
+      "The garden pump's speeds are ordered by power:",
+    );
+  });
+});

@@ -556,6 +556,11 @@ export function selectSentences(
         introduced !== undefined && (howTo || namesCommand(query, introduced))
           ? introduced
           : undefined;
+      // "ROS 2's logger levels are ordered by severity:" with its code left out introduces
+      // nothing: it would be dropped once chosen, and its passage's place with it, so the passage's
+      // next sentence ("The default level is Info.") is its candidate instead.
+      if (sentence.code !== undefined && code === undefined && sentence.text.endsWith(':'))
+        continue;
       const score =
         WEIGHTS.coverage * coverage +
         WEIGHTS.rank * (topChunk > 0 ? chunk.score / topChunk : 0) +
