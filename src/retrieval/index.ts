@@ -66,6 +66,7 @@ export { QUERY_STOPWORDS, STOPWORDS, withoutAskingManner } from './rank/stopword
 export { nameRunsWritten, namesWritten } from './rank/names-written.js';
 export { measuresAsked, measureTerms } from './rank/measure-words.js';
 export { asksAboutTheCourse, listsTopicsOnly } from './rank/course-meta.js';
+export { comparedSides } from './rank/compared-sides.js';
 export {
   askingAboutTheWork,
   asksOnlyAboutTheWork,

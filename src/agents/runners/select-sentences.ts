@@ -1,7 +1,7 @@
-import { asksAboutTheCourse, listsTopicsOnly } from '../../retrieval/index.js';
+import { asksAboutTheCourse, comparedSides, listsTopicsOnly } from '../../retrieval/index.js';
 import type { AnswerStyle, RetrievedChunk } from '../../schema/index.js';
 import { questionSubject, type QuestionSubject } from './question-subject.js';
-import { comparedSides } from './compared-sides.js';
+
 import { listAsked } from './list-asked.js';
 import { siblingSections } from './sibling-sections.js';
 import { modelNames } from './model-names.js';

@@ -3,7 +3,13 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createStore, openPgliteDb } from '../../store/index.js';
 import { ingest, prepareDocument } from '../ingest/ingest.js';
-import { boldLeadTerms, headingDefinedTerm, openingTitleTerm } from './defined-terms.js';
+import {
+  boldLeadTerms,
+  definedTermIndex,
+  headingDefinedTerm,
+  openingTitleTerm,
+} from './defined-terms.js';
+import { buildLexicalIndex } from './lexical-index.js';
 import { DEFAULT_TECHNIQUES, createRanker } from './ranker.js';
 
 // A small drone book: one section defines its parts as a bold-lead list, others only mention them.
@@ -56,6 +62,21 @@ describe('defined-terms technique', () => {
     const query =
       'Why do real cameras on a drone blur when it turns quickly, and is the gimbal to blame?';
     expect(top(query, true)).toBe(top(query, false));
+  });
+});
+
+describe('defined-terms bonus in a comparison', () => {
+  it('counts a term that is the bulk of one side, though not of the whole question', () => {
+    const index = buildLexicalIndex(chunks);
+    const terms = new Map([
+      ['differ', 1],
+      ['rotor', 1],
+      ['gimbal', 1],
+    ]);
+    const defined = definedTermIndex(chunks);
+    expect(defined.bonuses(terms, index, undefined).size).toBe(0);
+    const sides = [['rotor'], ['gimbal']];
+    expect([...defined.bonuses(terms, index, undefined, sides).keys()]).toEqual([0]);
   });
 });
 

@@ -39,12 +39,14 @@ export function boldLeadTerms(text: string): string[][] {
 export interface DefinedTermIndex {
   /**
    * The bonus weight (before {@link DEFINED_TERM_WEIGHT}) of every chunk (that `mask` allows)
-   * defining a term all of whose words are among the query's `terms`, by chunk number.
+   * defining a term all of whose words are among the query's `terms`, by chunk number. `sides`:
+   * the stems of each side a comparison asks about (see `comparedSides`).
    */
   bonuses(
     terms: ReadonlyMap<string, number>,
     index: LexicalIndex,
     mask: Uint8Array | undefined,
+    sides?: readonly (readonly string[])[],
   ): Map<number, number>;
   /**
    * Adds to `scores` the bonus of every chunk (that `mask` allows) defining a term all of whose
@@ -170,17 +172,30 @@ export function definedTermIndex(
     if (!entries) byStem.set(key, (entries = []));
     entries.push({ doc, stems });
   }
-  const bonuses: DefinedTermIndex['bonuses'] = (terms, index, mask) => {
+  const bonuses: DefinedTermIndex['bonuses'] = (terms, index, mask, sides = []) => {
     const bonus = new Map<number, number>();
     // The query's best attainable weight: a defined term must be the bulk of what it asks about.
-    let total = 0;
-    for (const [term, weight] of terms) total += weight * index.idf(term);
+    const weightOf = (stems: Iterable<string>) => {
+      let sum = 0;
+      for (const stem of stems) sum += (terms.get(stem) ?? 0) * index.idf(stem);
+      return sum;
+    };
+    const total = weightOf(terms.keys());
+    // In a comparison each side is asked about: a term is the bulk of the question, or of a side
+    // that holds it ("services" of "the difference between services and actions").
+    const bulk = (stems: readonly string[], weight: number) =>
+      weight >= MIN_QUERY_SHARE * total ||
+      sides.some(
+        (side) =>
+          stems.every((stem) => side.includes(stem)) &&
+          weight >= MIN_QUERY_SHARE * weightOf(new Set(side)),
+      );
     for (const term of terms.keys()) {
       for (const { doc, stems } of byStem.get(term) ?? []) {
         if (mask && mask[doc] === 0) continue;
         if (!stems.every((stem) => terms.has(stem))) continue;
         const weight = stems.reduce((sum, stem) => sum + index.idf(stem), 0);
-        if (weight < MIN_QUERY_SHARE * total) continue;
+        if (!bulk(stems, weight)) continue;
         // One bonus per chunk: its best-matching definition, not one per list item.
         bonus.set(doc, Math.max(bonus.get(doc) ?? 0, weight));
       }

@@ -254,3 +254,42 @@ describe('sections that list the course', () => {
     expect(first('which week covers urdf joint types')).toContain('Week 6');
   });
 });
+
+describe('a comparison asks about each side', () => {
+  const both = Array.from({ length: 8 }, (_, i) => [
+    `## Closet shelf ${i + 1}`,
+    '',
+    `Shelf ${i + 1} holds a broom and a mop side by side, and the broom hangs above the mop.`,
+    '',
+  ]).flat();
+  const book = chunksOf(
+    [
+      ...both,
+      '## Brooms',
+      '',
+      'Brooms are stiff brushes on a long handle, for sweeping dry dust from a floor.',
+      '',
+      '## Mops',
+      '',
+      'Mops are wet cloths on a long handle, for washing a floor.',
+      '',
+    ].join('\n'),
+  );
+  const top = (query: string, comparedSides: boolean) =>
+    createRanker(book, { techniques: { wordnet: false, comparedSides } })
+      .rank(query, { limit: 5 })
+      .map((hit) => hit.chunk.headingPath.at(-1));
+
+  it('gives the page defining each side a place among the top passages', () => {
+    const query = 'What is the difference between brooms and mops?';
+    expect(top(query, false)).not.toContain('Brooms');
+    expect(top(query, false)).not.toContain('Mops');
+    expect(top(query, true)).toEqual(expect.arrayContaining(['Brooms', 'Mops']));
+  });
+
+  it('ranks a question that compares nothing as before', () => {
+    expect(top('Where does the broom hang?', true)).toEqual(
+      top('Where does the broom hang?', false),
+    );
+  });
+});

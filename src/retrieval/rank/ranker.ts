@@ -23,6 +23,7 @@ import {
   type WordNetExpansionOptions,
 } from './query-expansion.js';
 import { expandQuestionForms } from './question-forms.js';
+import { comparedSides } from './compared-sides.js';
 import { asksAboutTheCourse, courseMetaPrior } from './course-meta.js';
 import {
   asksAboutReleases,
@@ -85,6 +86,13 @@ export interface Techniques {
    * `release-notes.ts`.
    */
   releaseNotes: boolean;
+  /**
+   * A comparison ("the difference between services and actions") asks about each side: a term a
+   * side defines counts for the defined-term bonus when it is the bulk of that side, and each
+   * side's best passage, the side asked alone, has a place in the top `limit`. See
+   * {@link withComparedSides}.
+   */
+  comparedSides: boolean;
 }
 
 /**
@@ -113,6 +121,7 @@ export const DEFAULT_TECHNIQUES: Techniques = {
   frontMatter: true,
   courseMeta: true,
   releaseNotes: true,
+  comparedSides: true,
 };
 /** Every technique on: the same set as {@link DEFAULT_TECHNIQUES}. */
 export const ALL_TECHNIQUES: Techniques = DEFAULT_TECHNIQUES;
@@ -127,6 +136,7 @@ export const BM25_ONLY: Techniques = {
   frontMatter: false,
   courseMeta: false,
   releaseNotes: false,
+  comparedSides: false,
 };
 
 /** Options of {@link createRanker}. */
@@ -310,6 +320,8 @@ export function createRanker(
       })
     : undefined;
   const scratch = createScoreScratch(chunks.length);
+  // The terms each chunk defines, for a comparison's sides: read on the first comparison.
+  let termsDefinedBy: string[][][] | undefined;
   const frontMatter = techniques.frontMatter ? frontMatterChunks(chunks) : new Int32Array(0);
   const frontMatterWeights = new Float64Array(frontMatter.length).fill(1);
   // The same lists for every question that asks what the work requires: built on the first one.
@@ -324,33 +336,105 @@ export function createRanker(
     toSave: () => ({ index: indexData, acronyms: minedAcronyms(), definitions: definedTerms() }),
     readQuery: (query) => (vocabulary ? repairedAfterOpener(vocabulary, query) : unrepaired(query)),
     rank(asked, { limit = 5, mask } = {}) {
-      const query = vocabulary ? repairedAfterOpener(vocabulary, asked).text : asked;
-      const { terms, expansions } = expandQuery(query, index, techniques, sources);
-      const maxAttainable = maxAttainableScore(terms, index);
-      const lists = [...scoredLists(index, terms, true), ...scoredLists(index, expansions, false)];
-      if (defined) {
-        const bonus = bonusList(defined.bonuses(terms, index, mask));
-        if (bonus) lists.push(bonus);
-      }
-      const aboutTheWork = frontMatter.length > 0 ? askingAboutTheWork(query) : undefined;
-      if (aboutTheWork) {
-        const factor =
-          aboutTheWork === 'only'
-            ? maxAttainable
-            : FRONT_MATTER_SHARE * maxAttainableScore(terms, index, true);
-        lists.push({ docs: frontMatter, weights: frontMatterWeights, factor, own: true });
-        if (asksWhatTheWorkNeeds(query))
-          lists.push(...(needsLists ??= frontMatterLists(index, WORK_NEEDS_TERMS, frontMatter)));
-      }
-      const prior = priorFor(query);
-      return topScoring(lists, limit, scratch, mask, prior).map(({ doc, own, total }) => ({
-        doc,
-        chunk: chunks[doc] as ChunkRecord,
-        raw: total,
-        score: relevance(own, total, maxAttainable),
-      }));
+      if (!techniques.comparedSides) return rankQuery(asked, limit, mask);
+      return withComparedSides(
+        asked,
+        limit,
+        (query, n) => rankQuery(query, n, mask),
+        (doc, side) =>
+          (termsDefinedBy ??= definedByDoc(definedTerms()))[doc]?.some((stems) =>
+            stems.every((stem) => side.includes(stem)),
+          ) ?? false,
+      );
     },
   };
+
+  function rankQuery(asked: string, limit: number, mask: Uint8Array | undefined): RankedChunk[] {
+    const query = vocabulary ? repairedAfterOpener(vocabulary, asked).text : asked;
+    const { terms, expansions } = expandQuery(query, index, techniques, sources);
+    const maxAttainable = maxAttainableScore(terms, index);
+    const lists = [...scoredLists(index, terms, true), ...scoredLists(index, expansions, false)];
+    if (defined) {
+      const sides = techniques.comparedSides
+        ? comparedSides(query)?.map((side) => analyze(side))
+        : undefined;
+      const bonus = bonusList(defined.bonuses(terms, index, mask, sides));
+      if (bonus) lists.push(bonus);
+    }
+    const aboutTheWork = frontMatter.length > 0 ? askingAboutTheWork(query) : undefined;
+    if (aboutTheWork) {
+      const factor =
+        aboutTheWork === 'only'
+          ? maxAttainable
+          : FRONT_MATTER_SHARE * maxAttainableScore(terms, index, true);
+      lists.push({ docs: frontMatter, weights: frontMatterWeights, factor, own: true });
+      if (asksWhatTheWorkNeeds(query))
+        lists.push(...(needsLists ??= frontMatterLists(index, WORK_NEEDS_TERMS, frontMatter)));
+    }
+    const prior = priorFor(query);
+    return topScoring(lists, limit, scratch, mask, prior).map(({ doc, own, total }) => ({
+      doc,
+      chunk: chunks[doc] as ChunkRecord,
+      raw: total,
+      score: relevance(own, total, maxAttainable),
+    }));
+  }
+}
+
+/** The stems of each term each chunk defines, by chunk number. */
+function definedByDoc(definitions: readonly DefinedTerm[]): string[][][] {
+  const byDoc: string[][][] = [];
+  for (const { doc, stems } of definitions) (byDoc[doc] ??= []).push(stems);
+  return byDoc;
+}
+
+/** How far down the whole question's ranking a side's passage is looked for, for its score. */
+const SIDE_SEARCH_DEPTH = 50;
+/** How many of a side's own best passages are looked through for one that defines it. */
+const SIDE_CANDIDATES = 10;
+
+/**
+ * The top `limit` of `query`, with a place for the definition of each side of a comparison: when
+ * no passage of the top `limit` defines a side (`defines`, see `findDefinedTerms`), the first of
+ * the best passages of the side asked alone ("topics") that defines it replaces the last passage
+ * that is no side's definition. It keeps its score for the whole question when it is in the top
+ * {@link SIDE_SEARCH_DEPTH}, else takes the score of the passage it replaces (a page about one
+ * side matches half the question's words: its own score would put it under the cutoffs that keep
+ * passages worth quoting). "What is the difference between a topic and a service?" ranked forty
+ * sections naming both words above the page that defines topics. A side whose definition is in
+ * the top already is left alone: "actions" asked alone ranks a reinforcement-learning chapter's
+ * "Actions (A): Set of all possible actions" first, not what a question on ROS services asks.
+ *
+ * @example
+ * withComparedSides('What is the difference between services and actions?', 5, rankQuery, defines);
+ */
+export function withComparedSides(
+  query: string,
+  limit: number,
+  rankQuery: (query: string, limit: number) => RankedChunk[],
+  defines: (doc: number, side: readonly string[]) => boolean,
+): RankedChunk[] {
+  const sides = comparedSides(query);
+  if (!sides || limit < 3) return rankQuery(query, limit);
+  const wide = rankQuery(query, Math.max(limit, SIDE_SEARCH_DEPTH));
+  const top = wide.slice(0, limit);
+  const placed = new Set<number>();
+  for (const side of sides) {
+    const stems = analyze(side);
+    const kept = top.find((hit) => defines(hit.doc, stems));
+    if (kept) {
+      placed.add(kept.doc);
+      continue;
+    }
+    const best = rankQuery(side, SIDE_CANDIDATES).find((hit) => defines(hit.doc, stems));
+    const at = top.findLastIndex((hit) => !placed.has(hit.doc));
+    if (!best || at < 0) continue;
+    const [replaced] = top.splice(at, 1);
+    placed.add(best.doc);
+    const found = wide.find((hit) => hit.doc === best.doc);
+    top.push(found ?? { ...best, score: replaced?.score ?? best.score });
+  }
+  return top;
 }
 
 /**
