@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChunkRecord } from '../../schema/index.js';
 import { prepareDocument } from '../ingest/ingest.js';
 import { mineAcronyms } from './acronyms.js';
+import { codeShares } from './code-share.js';
 import { findDefinedTerms } from './defined-terms.js';
 import { decodeLexicalIndex, encodeLexicalIndex } from './lexical-index-bytes.js';
 import { buildLexicalIndexData, DEFAULT_FIELD_WEIGHTS } from './lexical-index.js';
@@ -9,13 +10,14 @@ import { createRanker, type SavedRanker } from './ranker.js';
 
 const { chunks } = prepareDocument(
   'course.md',
-  `# Course\n\n## Jetson Boards\n\nThe Jetson Orin Nano runs neural networks at the edge.\n\n## Topics\n\nTopics carry messages from publishers to subscribers.\n\n- **Topic**: a named bus between nodes.\n\n## Balance\n\nA Zero Moment Point (ZMP) keeps a walking robot upright; so does Model Predictive Control (MPC).\n`,
+  `# Course\n\n## Jetson Boards\n\nThe Jetson Orin Nano runs neural networks at the edge.\n\n## Topics\n\nTopics carry messages from publishers to subscribers.\n\n- **Topic**: a named bus between nodes.\n\nList them:\n\n\`\`\`\nros2 topic list\n\`\`\`\n\n## Balance\n\nA Zero Moment Point (ZMP) keeps a walking robot upright; so does Model Predictive Control (MPC).\n`,
 );
 
 const savedOf = (options: { bigrams?: boolean } = {}): SavedRanker => ({
   index: buildLexicalIndexData(chunks, { fields: DEFAULT_FIELD_WEIGHTS, ...options }),
   acronyms: mineAcronyms(chunks.map((chunk) => chunk.text)),
   definitions: findDefinedTerms(chunks),
+  codeShares: codeShares(chunks),
 });
 
 /** The chunks with a text that may not be read: a ranker loaded from saved bytes must not. */
@@ -37,6 +39,7 @@ describe('encodeLexicalIndex / decodeLexicalIndex', () => {
       expect(saved.acronyms.get('zmp')).toEqual(new Set(['zero moment point']));
       // The bold lead "Topic", and the page's short title "Course" over its first section.
       expect(saved.definitions.length).toBe(2);
+      expect(saved.codeShares.map(([doc]) => doc)).toEqual([1]);
       const decoded = decodeLexicalIndex(encodeLexicalIndex(saved), chunks.length);
       expect(decoded).toEqual(saved);
       // In the same order, which the query expansion iterates.

@@ -9,8 +9,9 @@ import type { SavedRanker } from './ranker.js';
  * 4: a page's title is also a term its overview defines ("Tf2 > Overview": "tf2 is the transform
  *    library…"), and "Many of the X tutorials are…" defines nothing.
  * 5: a page's opening section also holds its short title ("Discovery").
+ * 6: each chunk's share of code (the `codeShare` technique) is saved with the index.
  */
-const MAGIC = 'CLX5';
+const MAGIC = 'CLX6';
 
 type ArrayName = Exclude<keyof LexicalIndexData, 'terms' | 'bigrams'>;
 
@@ -35,13 +36,15 @@ interface Header {
   acronyms: [string, string[]][];
   /** The definitions as [chunk number, stems] pairs, in chunk order. */
   definitions: [number, string[]][];
+  /** The chunks with code, as [chunk number, share of code] pairs, in chunk order. */
+  codeShares: [number, number][];
 }
 
 const align8 = (offset: number) => Math.ceil(offset / 8) * 8;
 
 /**
- * Writes a built index as bytes: `CLX5`, the header's byte length (u32), a JSON header (terms,
- * flags, array lengths, acronyms, definitions), then each typed array at an 8-byte boundary, in
+ * Writes a built index as bytes: `CLX6`, the header's byte length (u32), a JSON header (terms,
+ * flags, array lengths, acronyms, definitions, code shares), then each typed array at an 8-byte boundary, in
  * platform byte order.
  *
  * @example
@@ -55,6 +58,7 @@ export function encodeLexicalIndex(saved: SavedRanker): Uint8Array {
     lengths: ARRAYS.map(([name]) => data[name].length),
     acronyms: [...saved.acronyms].map(([acronym, forms]) => [acronym, [...forms]]),
     definitions: saved.definitions.map(({ doc, stems }) => [doc, stems]),
+    codeShares: saved.codeShares.map(([doc, share]) => [doc, share]),
   };
   const headerBytes = new TextEncoder().encode(JSON.stringify(header));
   let size = align8(8 + headerBytes.length);
@@ -103,6 +107,18 @@ const isHeader = (value: unknown, chunkCount: number): value is Header => {
         pair[0] < chunkCount &&
         isStrings(pair[1]) &&
         pair[1].length > 0,
+    ) &&
+    Array.isArray(header.codeShares) &&
+    header.codeShares.every(
+      (pair) =>
+        Array.isArray(pair) &&
+        pair.length === 2 &&
+        Number.isInteger(pair[0]) &&
+        pair[0] >= 0 &&
+        pair[0] < chunkCount &&
+        typeof pair[1] === 'number' &&
+        pair[1] >= 0 &&
+        pair[1] <= 1,
     )
   );
 };
@@ -149,6 +165,7 @@ export function decodeLexicalIndex(bytes: Uint8Array, chunkCount: number): Saved
       index: data,
       acronyms: new Map(header.acronyms.map(([acronym, forms]) => [acronym, new Set(forms)])),
       definitions: header.definitions.map(([doc, stems]) => ({ doc, stems })),
+      codeShares: header.codeShares,
     };
   } catch {
     return undefined;

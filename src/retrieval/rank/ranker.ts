@@ -24,6 +24,7 @@ import {
 } from './query-expansion.js';
 import { expandQuestionForms } from './question-forms.js';
 import { comparedSides } from './compared-sides.js';
+import { asksForCode, codeSharePrior, codeShares } from './code-share.js';
 import { asksAboutTheCourse, courseMetaPrior } from './course-meta.js';
 import {
   asksAboutReleases,
@@ -93,6 +94,12 @@ export interface Techniques {
    * {@link withComparedSides}.
    */
   comparedSides: boolean;
+  /**
+   * Sections made mostly of code keep 1 − 0.5 × their code share of their score unless the
+   * question asks for code (how to do something, a command, or code it writes). See
+   * `code-share.ts`.
+   */
+  codeShare: boolean;
 }
 
 /**
@@ -122,6 +129,7 @@ export const DEFAULT_TECHNIQUES: Techniques = {
   courseMeta: true,
   releaseNotes: true,
   comparedSides: true,
+  codeShare: true,
 };
 /** Every technique on: the same set as {@link DEFAULT_TECHNIQUES}. */
 export const ALL_TECHNIQUES: Techniques = DEFAULT_TECHNIQUES;
@@ -137,6 +145,7 @@ export const BM25_ONLY: Techniques = {
   courseMeta: false,
   releaseNotes: false,
   comparedSides: false,
+  codeShare: false,
 };
 
 /** Options of {@link createRanker}. */
@@ -179,6 +188,8 @@ export interface SavedRanker {
   acronyms: AcronymMap;
   /** The bold-lead definitions `findDefinedTerms` found, in chunk order. */
   definitions: readonly DefinedTerm[];
+  /** Each chunk with code and its share of code (`codeShares`), in chunk order. */
+  codeShares: readonly (readonly [number, number])[];
 }
 
 /** A ranker over a fixed set of chunks. */
@@ -328,12 +339,36 @@ export function createRanker(
   let needsLists: ScoredList[] | undefined;
   const metaPrior = techniques.courseMeta ? courseMetaPrior(chunks) : undefined;
   const releases = techniques.releaseNotes ? releaseNotes(chunks) : undefined;
-  const priorFor = priorsOf(metaPrior, releases);
+  const priorForForm = priorsOf(metaPrior, releases);
+  let shares = built?.codeShares;
+  const sharesOfCode = () => (shares ??= codeShares(chunks));
+  // Read on the first question that does not ask for code.
+  let codePrior: Float64Array | undefined | null = techniques.codeShare ? null : undefined;
+  // Code-heavy sections keep part of their score unless the question asks for code.
+  const withCode = new Map<Float64Array | undefined, Float64Array | undefined>();
+  const priorFor = (query: string) => {
+    const prior = priorForForm(query);
+    if (codePrior === undefined || asksForCode(query)) return prior;
+    if (codePrior === null) codePrior = codeSharePrior(sharesOfCode(), chunks.length);
+    if (!codePrior) return prior;
+    const factors = codePrior;
+    let both = withCode.get(prior);
+    if (!both) {
+      both = prior ? prior.map((factor, doc) => factor * (factors[doc] as number)) : factors;
+      if (withCode.size < 8) withCode.set(prior, both);
+    }
+    return both;
+  };
 
   return {
     chunks,
     techniques,
-    toSave: () => ({ index: indexData, acronyms: minedAcronyms(), definitions: definedTerms() }),
+    toSave: () => ({
+      index: indexData,
+      acronyms: minedAcronyms(),
+      definitions: definedTerms(),
+      codeShares: sharesOfCode(),
+    }),
     readQuery: (query) => (vocabulary ? repairedAfterOpener(vocabulary, query) : unrepaired(query)),
     rank(asked, { limit = 5, mask } = {}) {
       if (!techniques.comparedSides) return rankQuery(asked, limit, mask);
