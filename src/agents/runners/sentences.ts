@@ -33,6 +33,37 @@ const DRAWING = /[\u2500-\u257f\u2580-\u259f\u2022\u25b2-\u25bc\u2190-\u21ff]+/g
 const LABEL = /^[^\s.!?:][^.!?:]{0,38}:$/;
 const isLabel = (line: string) => LABEL.test(line) && line.split(/\s+/).length <= 3;
 
+/** A line that is no prose: a list item, table row, heading, rule, quote or fence. */
+const NOT_PROSE = /^\s*(?:[-*+]\s|\d+[.)]\s|\||#{1,6}\s|>|```|~~~|$)|^\s*[=\-~^"*+#]{3,}\s*$/;
+/** A line that stops mid-sentence: it ends in a word, a comma or a closing bracket or quote. */
+const MID_SENTENCE = /[\p{L}\p{N},)\]'"`]$/u;
+
+/**
+ * A paragraph's hard-wrapped lines as one line each: "… every node's default callback group is
+ * a" then "Mutually Exclusive Callback Group." is one sentence, which was quoted as two fragments
+ * ("… is a."). A prose line that stops mid-sentence goes on with the prose line after it, a list
+ * item with the indented line after it; code and lines ending in a stop or a colon are left as
+ * they are.
+ */
+function joinWrappedLines(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  let inFence = false;
+  // The last line stops mid-sentence: prose, or a list item (which goes on indented).
+  let open: 'prose' | 'item' | undefined;
+  for (const line of lines) {
+    if (FENCE.test(line)) inFence = !inFence;
+    const prose = !inFence && !FENCE.test(line) && !NOT_PROSE.test(line);
+    const item = !inFence && /^\s*(?:[-*+]|\d+[.)])\s/.test(line);
+    const joins = prose && (open === 'prose' || (open === 'item' && /^\s/.test(line)));
+    if (joins) out[out.length - 1] = `${out.at(-1)?.trimEnd()} ${line.trim()}`;
+    else out.push(line);
+    const stops = !MID_SENTENCE.test(line.trimEnd()) || isLabel(line.trim());
+    if (stops || (!prose && !item)) open = undefined;
+    else if (!joins) open = item ? 'item' : 'prose';
+  }
+  return out;
+}
+
 /** Markdown and reStructuredText markup that reads badly when quoted. */
 function clean(line: string): string {
   // A role first: its target is in backticks, which the inline markup reads as code.
@@ -58,7 +89,7 @@ export function splitSentences(text: string): Sentence[] {
   // A label line read before the code it labels, or before the sentence it leads.
   let codeLabel: string | undefined;
   let lead: string | undefined;
-  const lines = text.split('\n');
+  const lines = joinWrappedLines(text.split('\n'));
   for (const [index, raw] of lines.entries()) {
     if (FENCE.test(raw)) {
       inFence = !inFence;

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { splitSentences } from './sentences.js';
+
+describe('splitSentences: hard-wrapped paragraphs', () => {
+  it('joins a line that stops mid-sentence with the prose line after it', () => {
+    const text = [
+      'Every bed of the garden has its own valve, and the default valve of a bed is a',
+      'Slow Drip Valve.',
+      'It opens at dawn.',
+      '',
+      'Valves come in three kinds:',
+      '- slow drip',
+      '- spray',
+    ].join('\n');
+    expect(splitSentences(text).map((s) => s.text)).toEqual([
+      'Every bed of the garden has its own valve, and the default valve of a bed is a Slow Drip Valve.',
+      'It opens at dawn.',
+      'Valves come in three kinds:',
+      'slow drip',
+      'spray',
+    ]);
+  });
+
+  it('joins a list item with its indented continuation', () => {
+    const text = [
+      '* Spray valves water a whole bed at once, which',
+      '  wastes water on windy days.',
+      '* Drip valves do not.',
+    ].join('\n');
+    expect(splitSentences(text).map((s) => s.text)).toEqual([
+      'Spray valves water a whole bed at once, which wastes water on windy days.',
+      'Drip valves do not.',
+    ]);
+  });
+
+  it('leaves code and the line before a list as they are', () => {
+    const text = ['Open the valve with', '', '```', 'valve open bed_1', '```'].join('\n');
+    expect(splitSentences(text).map((s) => [s.text, s.code])).toEqual([
+      ['Open the valve with', 'valve open bed_1'],
+    ]);
+  });
+});
