@@ -226,4 +226,19 @@ describe('parseRst', () => {
       ].join('\n'),
     );
   });
+
+  it('numbers auto-numbered list items, so they read as steps', () => {
+    const parsed = parseRst(
+      [
+        'Planting',
+        '========',
+        '',
+        '#. Dig a hole.',
+        '#. Set the bulb in it,',
+        '   tip up.',
+        '',
+      ].join('\n'),
+    );
+    expect(parsed.sections[0]?.text).toBe('1. Dig a hole.\n1. Set the bulb in it,\n   tip up.');
+  });
 });

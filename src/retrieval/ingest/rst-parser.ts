@@ -233,7 +233,13 @@ export function parseRst(source: string, fallbackTitle = ''): ParsedDocument {
     // "Run the command::" reads "Run the command:". Inside a directive the line loses the
     // directive's margin: a tab's or a note's prose reads as the page's.
     const margin = Math.min(indentOf(line), containers.at(-1)?.margin ?? 0);
-    current.lines.push(rstInlineText(line.slice(margin).replace(/::\s*$/, ':')).trimEnd());
+    // "#. Start a container" is an auto-numbered list item: written with a number, it reads as
+    // a step of a procedure, not as prose starting with "#.".
+    const text = line
+      .slice(margin)
+      .replace(/::\s*$/, ':')
+      .replace(/^(\s*)#\.(\s)/, '$11.$2');
+    current.lines.push(rstInlineText(text).trimEnd());
   }
   closeCode();
   flush();
