@@ -32,6 +32,9 @@ describe('parseRst', () => {
     expect(rstInlineText(':ref:`Target-Only`')).toBe('Target-Only');
     expect(rstInlineText('`Docs <https://x.org>`_')).toBe('Docs');
     expect(rstInlineText('See the `soil guide <../Soil>` page.')).toBe('See the soil guide page.');
+    expect(rstInlineText('Water the *roses*\\ : they wilt first.')).toBe(
+      'Water the *roses*: they wilt first.',
+    );
   });
 
   it('needs the underline to be at least as long as the title', () => {

@@ -70,10 +70,12 @@ const indentOf = (line: string) => /^\s*/.exec(line)?.[0].length ?? 0;
 
 /**
  * Strips inline roles and markup to their text: :doc:`Nodes <../Nodes>` → Nodes, ``code`` → code,
- * `link <https://x>`_ → link.
+ * `link <https://x>`_ → link; an escaped space ("talker\\ :", which joins markup to what follows)
+ * is nothing.
  */
 export function rstInlineText(line: string): string {
   return line
+    .replace(/\\ /g, '')
     .replace(/:[\w:+.-]{1,64}:`([^`]*)`/g, (_, inner: string) => stripTarget(inner))
     .replace(/``([^`]+)``/g, '$1')
     .replace(/`([^`]+)`__?/g, (_, inner: string) => stripTarget(inner))
