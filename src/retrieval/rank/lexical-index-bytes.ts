@@ -97,31 +97,35 @@ const isHeader = (value: unknown, chunkCount: number): value is Header => {
         typeof pair[0] === 'string' &&
         isStrings(pair[1]),
     ) &&
-    Array.isArray(header.definitions) &&
-    header.definitions.every(
-      (pair) =>
-        Array.isArray(pair) &&
-        pair.length === 2 &&
-        Number.isInteger(pair[0]) &&
-        pair[0] >= 0 &&
-        pair[0] < chunkCount &&
-        isStrings(pair[1]) &&
-        pair[1].length > 0,
+    isChunkPairs(
+      header.definitions,
+      chunkCount,
+      (terms): terms is string[] => isStrings(terms) && terms.length > 0,
     ) &&
-    Array.isArray(header.codeShares) &&
-    header.codeShares.every(
-      (pair) =>
-        Array.isArray(pair) &&
-        pair.length === 2 &&
-        Number.isInteger(pair[0]) &&
-        pair[0] >= 0 &&
-        pair[0] < chunkCount &&
-        typeof pair[1] === 'number' &&
-        pair[1] >= 0 &&
-        pair[1] <= 1,
+    isChunkPairs(
+      header.codeShares,
+      chunkCount,
+      (share): share is number => typeof share === 'number' && share >= 0 && share <= 1,
     )
   );
 };
+
+/** A list of `[chunk, value]` pairs, each chunk an index below `chunkCount`, each value `isValue`. */
+const isChunkPairs = <T>(
+  list: unknown,
+  chunkCount: number,
+  isValue: (value: unknown) => value is T,
+): list is [number, T][] =>
+  Array.isArray(list) &&
+  list.every(
+    (pair) =>
+      Array.isArray(pair) &&
+      pair.length === 2 &&
+      Number.isInteger(pair[0]) &&
+      pair[0] >= 0 &&
+      pair[0] < chunkCount &&
+      isValue(pair[1]),
+  );
 
 /**
  * Reads bytes written by {@link encodeLexicalIndex} for an index over `chunkCount` chunks;
