@@ -331,6 +331,12 @@ describe('extractive runner: commands are quoted as code', () => {
       'Load the pump settings in every new shell: [1]\n\nDebian:\n```\nsource /etc/pump/env.sh\n```',
     );
     expect(response.response).not.toContain('Windows: [1]');
+    // The tab the question names: its label and its command, not the first tab's.
+    const windows = await ask('How do I load the pump settings on Windows?', [tabs]);
+    expect(windows.response).toContain(
+      'Load the pump settings in every new shell: [1]\n\nWindows:\n```\ncall C:\\pump\\env.bat\n```',
+    );
+    expect(windows.response).not.toContain('source /etc/pump/env.sh');
   });
 
   it('adds no period after a line that is code', () => {

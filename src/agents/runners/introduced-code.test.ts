@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { asksHowTo, CODE_LINES_QUOTED, introducedCode, namesCommand } from './introduced-code.js';
+import {
+  asksHowTo,
+  CODE_LINES_QUOTED,
+  introducedCode,
+  namesCommand,
+  tabAsked,
+} from './introduced-code.js';
 import { splitSentences } from './sentences.js';
 
 describe('introducedCode', () => {
@@ -71,6 +77,56 @@ describe('splitSentences: label lines', () => {
       'Windows: Only the administrator may run the batch file.',
     ]);
     expect(sentences[0]).toMatchObject({ code: 'source /etc/pump/env.sh', codeLabel: 'Debian' });
+    // The set's other tabs stay with it, for a question that names one.
+    expect(sentences[0]?.tabs).toEqual([{ label: 'Windows', code: 'call C:\\pump\\env.bat' }]);
+  });
+
+  it('ends a tab set at prose or a heading: later labelled code is not its tab', () => {
+    const sentences = splitSentences(
+      [
+        'Load the settings:',
+        '',
+        'Debian:',
+        '',
+        '```',
+        'source env.sh',
+        '```',
+        '',
+        'Then start the pump.',
+        '',
+        'Windows:',
+        '',
+        '```',
+        'call env.bat',
+        '```',
+      ].join('\n'),
+    );
+    expect(sentences[0]?.tabs).toBeUndefined();
+  });
+});
+
+describe('tabAsked', () => {
+  const sentence = {
+    code: 'source env.sh',
+    codeLabel: 'Linux',
+    tabs: [
+      { label: 'macOS', code: '. env.sh' },
+      { label: 'Windows PowerShell', code: 'call env.ps1' },
+    ],
+  };
+  it('gives the code of the tab the question names, else the first tab', () => {
+    expect(tabAsked('How do I source the setup file on macOS?', sentence)).toMatchObject({
+      code: '. env.sh',
+      codeLabel: 'macOS',
+    });
+    expect(tabAsked('How do I do it in Windows PowerShell?', sentence).codeLabel).toBe(
+      'Windows PowerShell',
+    );
+    // Every word of a label: "Windows" alone does not name "Windows PowerShell".
+    expect(tabAsked('How do I source it on Windows?', sentence)).toBe(sentence);
+    expect(tabAsked('How do I source the setup file?', sentence)).toBe(sentence);
+    // Naming the first tab too keeps it.
+    expect(tabAsked('On Linux or macOS, how do I source it?', sentence)).toBe(sentence);
   });
 });
 

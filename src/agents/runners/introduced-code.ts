@@ -24,6 +24,33 @@ export function introducedCode(sentence: Pick<Sentence, 'text' | 'code'>): strin
 }
 
 /**
+ * `sentence` with the code of the tab the question names, when it introduces a tab set and the
+ * question names one of its later tabs and not its first ("How do I source the setup file on
+ * Windows?" gets the "Windows:" tab's command, not the first tab's, "Linux:"). A label is named
+ * when each of its words is a word of the question, whatever the case.
+ *
+ * @example
+ * tabAsked('… on macOS?', { code: 'source …', codeLabel: 'Linux', tabs: [{ label: 'macOS', code: '. …' }] });
+ * // { …, code: '. …', codeLabel: 'macOS' }
+ */
+export function tabAsked<T extends Pick<Sentence, 'code' | 'codeLabel' | 'tabs'>>(
+  query: string,
+  sentence: T,
+): T {
+  if (!sentence.tabs || sentence.codeLabel === undefined) return sentence;
+  const words = new Set(query.toLowerCase().split(/[^\p{L}\p{N}_+#]+/u));
+  const named = (label: string) =>
+    label
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}_+#]+/u)
+      .filter(Boolean)
+      .every((word) => words.has(word));
+  if (named(sentence.codeLabel)) return sentence;
+  const tab = sentence.tabs.find((candidate) => named(candidate.label));
+  return tab ? { ...sentence, code: tab.code, codeLabel: tab.label } : sentence;
+}
+
+/**
  * True when the question asks how to do something ("How do I record a topic?", "How can we
  * remap a node's name?", "How to source the setup file?"): its answer is a command or code, and a
  * sentence that introduces one answers it better than one that talks about it.

@@ -7,7 +7,7 @@ import { siblingSections } from './sibling-sections.js';
 import { modelNames } from './model-names.js';
 import { passageSentences, type PassageSentences } from './passage-sentences.js';
 import { subjectAsWritten } from './subject-as-written.js';
-import { asksHowTo, introducedCode, namesCommand } from './introduced-code.js';
+import { asksHowTo, introducedCode, namesCommand, tabAsked } from './introduced-code.js';
 import { pointsElsewhere } from './pointer-sentences.js';
 
 /** A sentence chosen for an extractive answer. */
@@ -551,7 +551,9 @@ export function selectSentences(
       // Code answers how to do something, or a question about that code ("What does ros2 bag
       // record?"); quoted for any question it brought terminal output, YAML schemas and graphviz
       // blocks into answers about concepts (a re-run of the outside review's probes).
-      const introduced = introducedCode(sentence);
+      // The tab the question names, when the sentence introduces a tab set ("… on Windows?").
+      const asked = tabAsked(query, sentence);
+      const introduced = introducedCode(asked);
       const code =
         introduced !== undefined && (howTo || namesCommand(query, introduced))
           ? introduced
@@ -582,8 +584,8 @@ export function selectSentences(
         whole: style === 'explanation' && sentence.step,
         terms,
         ...(code !== undefined ? { code } : {}),
-        ...(code !== undefined && sentence.codeLabel !== undefined
-          ? { codeLabel: sentence.codeLabel }
+        ...(code !== undefined && asked.codeLabel !== undefined
+          ? { codeLabel: asked.codeLabel }
           : {}),
       });
     }

@@ -20,6 +20,11 @@ export interface Sentence {
    * and its code): which system or language the code is for.
    */
   codeLabel?: string;
+  /**
+   * The other tabs of the tab set whose first tab is {@link code} ("macOS:", "Windows:" after
+   * "Linux:"), in order: a question that names one of them is quoted its code (see `tabAsked`).
+   */
+  tabs?: { label: string; code: string }[];
 }
 
 const FENCE = /^\s*(```|~~~)/;
@@ -89,17 +94,27 @@ export function splitSentences(text: string): Sentence[] {
   // A label line read before the code it labels, or before the sentence it leads.
   let codeLabel: string | undefined;
   let lead: string | undefined;
+  // The sentence whose code is a tab set's first tab, while its other tabs follow, and the label
+  // of the tab being read.
+  let tabSet: Sentence | undefined;
+  let tabLabel: string | undefined;
   const lines = joinWrappedLines(text.split('\n'));
   for (const [index, raw] of lines.entries()) {
     if (FENCE.test(raw)) {
       inFence = !inFence;
-      if (!inFence && introducer && code.some((line) => line.trim() !== '')) {
+      const written = code.some((line) => line.trim() !== '');
+      if (!inFence && introducer && written) {
         introducer.code = code.join('\n');
-        if (codeLabel !== undefined) introducer.codeLabel = codeLabel;
-      }
+        if (codeLabel !== undefined) {
+          introducer.codeLabel = codeLabel;
+          tabSet = introducer;
+        }
+      } else if (!inFence && tabSet && tabLabel !== undefined && written)
+        (tabSet.tabs ??= []).push({ label: tabLabel, code: code.join('\n') });
       if (!inFence) {
         introducer = undefined;
         codeLabel = undefined;
+        tabLabel = undefined;
       }
       code = [];
       continue;
@@ -111,6 +126,7 @@ export function splitSentences(text: string): Sentence[] {
     if (/^\s*#{1,6}\s/.test(raw) || /^\s*[=\-~^"*+#]{3,}\s*$/.test(raw)) {
       introducer = undefined;
       lead = undefined;
+      tabSet = undefined;
       continue;
     }
     if (/^\s*\|?\s*:?-{3,}/.test(raw)) continue;
@@ -135,7 +151,10 @@ export function splitSentences(text: string): Sentence[] {
       if (FENCE.test(next)) {
         if (introducer?.code === undefined && introducer !== undefined)
           codeLabel = line.slice(0, -1);
-        else introducer = undefined;
+        else {
+          introducer = undefined;
+          tabLabel = line.slice(0, -1);
+        }
         continue;
       }
       if (next !== '' && !/^\s*(?:[-*+]|\d+[.)])\s|^\s*#{1,6}\s|^\s*\|/.test(next)) {
@@ -145,6 +164,8 @@ export function splitSentences(text: string): Sentence[] {
     }
     const led = lead === undefined ? line : `${lead} ${line}`;
     lead = undefined;
+    // Prose ends the tab set.
+    tabSet = undefined;
     const parts = listItem ? [led] : led.split(/(?<=[.!?])\s+(?=["'(A-Z0-9])/);
     for (const part of parts) {
       const sentence = part.trim();
