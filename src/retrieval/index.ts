@@ -67,6 +67,7 @@ export { nameRunsWritten, namesWritten } from './rank/names-written.js';
 export { measuresAsked, measureTerms } from './rank/measure-words.js';
 export { asksAboutTheCourse, listsTopicsOnly } from './rank/course-meta.js';
 export { comparedSides } from './rank/compared-sides.js';
+export { asksHowTo } from './rank/code-share.js';
 export {
   askingAboutTheWork,
   asksOnlyAboutTheWork,

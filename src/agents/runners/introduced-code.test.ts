@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  asksHowTo,
-  CODE_LINES_QUOTED,
-  introducedCode,
-  namesCommand,
-  tabAsked,
-} from './introduced-code.js';
+import { asksHowTo } from '../../retrieval/index.js';
+import { CODE_LINES_QUOTED, introducedCode, namesCommand, tabAsked } from './introduced-code.js';
 import { splitSentences } from './sentences.js';
 
 describe('introducedCode', () => {

@@ -51,21 +51,6 @@ export function tabAsked<T extends Pick<Sentence, 'code' | 'codeLabel' | 'tabs'>
 }
 
 /**
- * True when the question asks how to do something ("How do I record a topic?", "How can we
- * remap a node's name?", "How to source the setup file?"): its answer is a command or code, and a
- * sentence that introduces one answers it better than one that talks about it.
- *
- * @example
- * asksHowTo('How do I record a topic to a bag file?'); // true
- * asksHowTo('How does a topic work?'); // false
- */
-export function asksHowTo(query: string): boolean {
-  return /^\s*how\s+(?:(?:do|can|could|should|would|will|shall)\s+(?:i|you|we|one)\b|to\b)/i.test(
-    query,
-  );
-}
-
-/**
  * True when the question writes the code's command: its first two words ("ros2 bag" of
  * "ros2 bag record <topic_name>"), as a question about that command does.
  *

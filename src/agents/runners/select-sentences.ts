@@ -1,4 +1,9 @@
-import { asksAboutTheCourse, comparedSides, listsTopicsOnly } from '../../retrieval/index.js';
+import {
+  asksAboutTheCourse,
+  asksHowTo,
+  comparedSides,
+  listsTopicsOnly,
+} from '../../retrieval/index.js';
 import type { AnswerStyle, RetrievedChunk } from '../../schema/index.js';
 import { questionSubject, type QuestionSubject } from './question-subject.js';
 
@@ -7,7 +12,7 @@ import { siblingSections } from './sibling-sections.js';
 import { modelNames } from './model-names.js';
 import { passageSentences, type PassageSentences } from './passage-sentences.js';
 import { subjectAsWritten } from './subject-as-written.js';
-import { asksHowTo, introducedCode, namesCommand, tabAsked } from './introduced-code.js';
+import { introducedCode, namesCommand, tabAsked } from './introduced-code.js';
 import { pointsElsewhere } from './pointer-sentences.js';
 
 /** A sentence chosen for an extractive answer. */

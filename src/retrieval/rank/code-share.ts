@@ -71,15 +71,27 @@ export function codeSharePrior(
 }
 
 /**
- * True when code may answer the question: it asks how to do something ("How do I source the
- * setup file?", "How to …"), asks for a command or code, or writes code itself (`colcon_cd`,
- * `rclcpp::Node`, `--ros-args`).
+ * True when the question asks how to do something ("How do I record a topic?", "How can we
+ * remap a node's name?", "How to source the setup file?"): its answer is a command or code, and a
+ * sentence that introduces one answers it better than one that talks about it.
+ *
+ * @example
+ * asksHowTo('How do I record a topic to a bag file?'); // true
+ * asksHowTo('How does a topic work?'); // false
+ */
+export function asksHowTo(query: string): boolean {
+  return /^\s*how\s+(?:(?:do|can|could|should|would|will|shall)\s+(?:i|you|we|one)\b|to\b)/i.test(
+    query,
+  );
+}
+
+/**
+ * True when code may answer the question: it asks how to do something ({@link asksHowTo}), asks
+ * for a command or code, or writes code itself (`colcon_cd`, `rclcpp::Node`, `--ros-args`).
  */
 export function asksForCode(query: string): boolean {
   return (
-    /^\s*how\s+(?:(?:do|can|could|should|would|will|shall)\s+(?:i|you|we|one)\b|to\b)/i.test(
-      query,
-    ) ||
+    asksHowTo(query) ||
     /\b(?:commands?|syntax|code|snippet|script|example|cli)\b/i.test(query) ||
     /\w_\w|::|(?:^|\s)--?\w/.test(query)
   );
