@@ -181,14 +181,16 @@ export function definedTermIndex(
       return sum;
     };
     const total = weightOf(terms.keys());
+    // Each side's weight once per question, not once per definition tried against it.
+    const sideTotals = sides.map((side) => weightOf(new Set(side)));
     // In a comparison each side is asked about: a term is the bulk of the question, or of a side
     // that holds it ("services" of "the difference between services and actions").
     const bulk = (stems: readonly string[], weight: number) =>
       weight >= MIN_QUERY_SHARE * total ||
       sides.some(
-        (side) =>
+        (side, i) =>
           stems.every((stem) => side.includes(stem)) &&
-          weight >= MIN_QUERY_SHARE * weightOf(new Set(side)),
+          weight >= MIN_QUERY_SHARE * (sideTotals[i] as number),
       );
     for (const term of terms.keys()) {
       for (const { doc, stems } of byStem.get(term) ?? []) {
