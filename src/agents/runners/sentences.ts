@@ -38,6 +38,12 @@ const DRAWING = /[\u2500-\u257f\u2580-\u259f\u2022\u25b2-\u25bc\u2190-\u21ff]+/g
 const LABEL = /^[^\s.!?:][^.!?:]{0,38}:$/;
 const isLabel = (line: string) => LABEL.test(line) && line.split(/\s+/).length <= 3;
 
+/** A list item's start: a bullet or a number, then a space. */
+const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s/;
+/** A Markdown heading, or a heading's underline (reStructuredText) or a rule. */
+const HEADING = /^\s*#{1,6}\s/;
+const RULE = /^\s*[=\-~^"*+#]{3,}\s*$/;
+
 /** A line that is no prose: a list item, table row, heading, rule, quote or fence. */
 const NOT_PROSE = /^\s*(?:[-*+]\s|\d+[.)]\s|\||#{1,6}\s|>|```|~~~|$)|^\s*[=\-~^"*+#]{3,}\s*$/;
 /** A line that stops mid-sentence: it ends in a word, a comma or a closing bracket or quote. */
@@ -58,7 +64,7 @@ function joinWrappedLines(lines: readonly string[]): string[] {
   for (const line of lines) {
     if (FENCE.test(line)) inFence = !inFence;
     const prose = !inFence && !FENCE.test(line) && !NOT_PROSE.test(line);
-    const item = !inFence && /^\s*(?:[-*+]|\d+[.)])\s/.test(line);
+    const item = !inFence && LIST_ITEM.test(line);
     const joins = prose && (open === 'prose' || (open === 'item' && /^\s/.test(line)));
     if (joins) out[out.length - 1] = `${out.at(-1)?.trimEnd()} ${line.trim()}`;
     else out.push(line);
@@ -123,14 +129,14 @@ export function splitSentences(text: string): Sentence[] {
       code.push(raw.trimEnd());
       continue;
     }
-    if (/^\s*#{1,6}\s/.test(raw) || /^\s*[=\-~^"*+#]{3,}\s*$/.test(raw)) {
+    if (HEADING.test(raw) || RULE.test(raw)) {
       introducer = undefined;
       lead = undefined;
       tabSet = undefined;
       continue;
     }
     if (/^\s*\|?\s*:?-{3,}/.test(raw)) continue;
-    const listItem = /^\s*(?:[-*+]|\d+[.)])\s+/.test(raw) || /^\s*\|/.test(raw);
+    const listItem = LIST_ITEM.test(raw) || /^\s*\|/.test(raw);
     const step = /^\s*\d+[.)]\s+/.test(raw);
     const line = clean(
       raw
@@ -149,15 +155,14 @@ export function splitSentences(text: string): Sentence[] {
       while (after < lines.length && lines[after]?.trim() === '') after += 1;
       const next = lines[after] ?? '';
       if (FENCE.test(next)) {
-        if (introducer?.code === undefined && introducer !== undefined)
-          codeLabel = line.slice(0, -1);
+        if (introducer && introducer.code === undefined) codeLabel = line.slice(0, -1);
         else {
           introducer = undefined;
           tabLabel = line.slice(0, -1);
         }
         continue;
       }
-      if (next !== '' && !/^\s*(?:[-*+]|\d+[.)])\s|^\s*#{1,6}\s|^\s*\|/.test(next)) {
+      if (next !== '' && !LIST_ITEM.test(next) && !HEADING.test(next) && !/^\s*\|/.test(next)) {
         lead = line;
         continue;
       }
