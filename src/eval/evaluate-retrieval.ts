@@ -1,6 +1,6 @@
 import type { RetrievedChunk } from '../schema/index.js';
 import type { RetrievalCase } from './retrieval-cases.js';
-import type { Retriever } from '../retrieval/index.js';
+import { headingPathOf, type Retriever } from '../retrieval/index.js';
 
 /** One question's outcome: the 1-based rank of the first gold passage, if any was returned. */
 export interface QueryResult {
@@ -18,13 +18,6 @@ export interface RetrievalReport {
   recallAt10: number;
   mrr: number;
   perQuery: QueryResult[];
-}
-
-/** Heading path of a returned passage: from metadata when present, else from its section label. */
-function headingPathOf(chunk: RetrievedChunk): string[] {
-  const path = chunk.metadata.headingPath;
-  if (Array.isArray(path)) return path.map(String);
-  return [chunk.title, ...(chunk.section ?? '').split(' > ')];
 }
 
 /** A gold reference `path#Heading` as its source path and lower-cased heading. */

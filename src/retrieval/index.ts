@@ -4,6 +4,7 @@ export {
   createRetrieverFromChunks,
   DEFAULT_MIN_SCORE,
   DEFAULT_VERSION_CHECK_MS,
+  headingPathOf,
   type IndexedRetriever,
   type RetrieverOptions,
 } from './retrievers/create-retriever.js';

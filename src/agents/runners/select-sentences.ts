@@ -2,6 +2,7 @@ import {
   asksAboutTheCourse,
   asksHowTo,
   comparedSides,
+  headingPathOf,
   listsTopicsOnly,
 } from '../../retrieval/index.js';
 import type { AnswerStyle, RetrievedChunk } from '../../schema/index.js';
@@ -501,10 +502,6 @@ export function selectSentences(
   // lifecycle node concept and its benefits": a course's objectives, outcomes and weekly plan name
   // a topic without saying anything of it. Quoted only when the question asks about the course, or
   // when nothing else was found.
-  const headingPathOf = (chunk: RetrievedChunk): string[] =>
-    Array.isArray(chunk.metadata.headingPath)
-      ? (chunk.metadata.headingPath as string[])
-      : (chunk.section ?? '').split(' > ');
   const courseMeta = asksAboutTheCourse(query)
     ? () => false
     : (chunk: RetrievedChunk) => listsTopicsOnly(headingPathOf(chunk));

@@ -1,3 +1,4 @@
+import { headingPathOf } from '../../retrieval/index.js';
 import type { RetrievedChunk } from '../../schema/index.js';
 
 /** Sections under one heading, as a list a question asks for, in the book's order. */
@@ -5,13 +6,6 @@ export interface SiblingSections {
   /** Indices into the passages, in the order the document gives the sections. */
   chunks: number[];
 }
-
-const headingPath = (chunk: RetrievedChunk): string[] => {
-  const path = chunk.metadata.headingPath;
-  if (Array.isArray(path) && path.every((heading) => typeof heading === 'string'))
-    return path as string[];
-  return [chunk.title, ...(chunk.section ? chunk.section.split(' > ') : [])];
-};
 
 const order = (chunk: RetrievedChunk): number =>
   typeof chunk.metadata.ord === 'number' ? chunk.metadata.ord : 0;
@@ -45,7 +39,7 @@ export function siblingSections(
   const groups = new Map<string, { members: number[]; parentNames: boolean; allOwn: boolean }>();
   chunks.forEach((chunk, chunkIndex) => {
     if (!kept(chunkIndex)) return;
-    const path = headingPath(chunk);
+    const path = headingPathOf(chunk);
     if (path.length < 2) return;
     const parent = path.slice(0, -1);
     const key = `${chunk.source}\u0000${parent.join('\u0000')}`;
@@ -64,7 +58,7 @@ export function siblingSections(
   const singlesOneOut = (members: readonly number[]) => {
     const counts = new Map<string, number>();
     const owns = members.map((chunkIndex) => {
-      const own = new Set(terms(headingPath(chunks[chunkIndex] as RetrievedChunk).at(-1) ?? ''));
+      const own = new Set(terms(headingPathOf(chunks[chunkIndex] as RetrievedChunk).at(-1) ?? ''));
       for (const term of own) counts.set(term, (counts.get(term) ?? 0) + 1);
       return own;
     });

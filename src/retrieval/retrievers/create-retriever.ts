@@ -70,6 +70,21 @@ function throwIfAborted(signal: AbortSignal | undefined) {
 }
 
 /**
+ * The heading path of a retrieved passage, document title first: from its metadata, as
+ * {@link toRetrievedChunk} keeps it, else (a passage from another retriever) its title and its
+ * section label read back.
+ *
+ * @example
+ * headingPathOf(passage); // ['Chapter 2', 'Topics', 'Publishers']
+ */
+export function headingPathOf(chunk: RetrievedChunk): string[] {
+  const path = chunk.metadata.headingPath;
+  if (Array.isArray(path) && path.every((heading) => typeof heading === 'string'))
+    return path as string[];
+  return [chunk.title, ...(chunk.section ? chunk.section.split(SECTION_SEPARATOR) : [])];
+}
+
+/**
  * A stored chunk as a retrieval result with a 0..1 `score`: `section` is its heading path below
  * the title, and `metadata.domainFallback` marks a whole-book fallback.
  */
