@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,6 +77,21 @@ describe('the parsed-YAML cache', () => {
     } finally {
       chmodSync(readOnly, 0o700);
     }
+  });
+
+  it('passes over a cache that is a named pipe or over 1 MB, without waiting or reading it', () => {
+    const piped = folder();
+    execFileSync('mkfifo', [join(piped, YAML_CACHE_FILE)]);
+    // Before: readFileSync waited for a writer for ever.
+    expect(createYamlCache(piped).parse(AGENT, parse)).toMatchObject({ name: 'glossary' });
+    const huge = folder();
+    writeFileSync(
+      join(huge, YAML_CACHE_FILE),
+      JSON.stringify({ format: 1, entries: { pad: 'x'.repeat(2 * 1024 * 1024) } }),
+    );
+    const calls = counting();
+    expect(createYamlCache(huge).parse(AGENT, calls.parse)).toMatchObject({ name: 'glossary' });
+    expect(calls.calls).toHaveLength(1);
   });
 
   it('is checked as a fresh parse is: frontmatter rules still apply to a cached value', () => {

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { readFoundFile } from './found-file.js';
 import { userCacheDir } from './user-cache.js';
 
 /**
@@ -81,7 +82,11 @@ const writesBackExactly = (value: unknown): boolean => {
 
 function readEntries(file: string): Map<string, unknown> {
   try {
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as { format?: unknown; entries?: unknown };
+    // A regular file of at most 1 MB (readFoundFile): a named pipe there would block every command.
+    const saved = JSON.parse(readFoundFile(file, 'parsed-YAML cache')) as {
+      format?: unknown;
+      entries?: unknown;
+    };
     if (saved?.format !== FORMAT || typeof saved.entries !== 'object' || saved.entries === null)
       return new Map();
     return new Map(Object.entries(saved.entries));
