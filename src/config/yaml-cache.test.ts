@@ -23,14 +23,18 @@ const counting = () => {
   return { calls, parse: (text: string) => (calls.push(text), parse(text) as unknown) };
 };
 
+/** After the cache's write, which waits for the synchronous run that parsed to end. */
+const settled = () => new Promise((resolve) => setImmediate(resolve));
+
 const AGENT = 'name: glossary\nkeywords: [topic, node]\nexamples:\n  - What is a node?\n';
 
 describe('the parsed-YAML cache', () => {
-  it('gives a later process the value without parsing, and a changed text is parsed', () => {
+  it('gives a later process the value without parsing, and a changed text is parsed', async () => {
     const dir = folder();
     const first = counting();
     const value = createYamlCache(dir).parse(AGENT, first.parse);
     expect(first.calls).toHaveLength(1);
+    await settled();
     // A new cache over the same folder stands for the next process.
     const later = counting();
     const cache = createYamlCache(dir);
@@ -49,20 +53,22 @@ describe('the parsed-YAML cache', () => {
     expect(cache.parse(AGENT, parse)).toMatchObject({ keywords: ['topic', 'node'] });
   });
 
-  it('keeps no value JSON would change (.inf, .nan) and no failed parse', () => {
+  it('keeps no value JSON would change (.inf, .nan) and no failed parse', async () => {
     const dir = folder();
     const cache = createYamlCache(dir);
     expect(cache.parse('limit: .inf\n', parse)).toEqual({ limit: Infinity });
     expect(() => cache.parse('a: [unclosed\n', parse)).toThrow();
+    await settled();
     const later = counting();
     expect(createYamlCache(dir).parse('limit: .inf\n', later.parse)).toEqual({ limit: Infinity });
     expect(later.calls).toHaveLength(1);
   });
 
-  it('passes over a damaged cache file, and one it cannot write, parsing as before', () => {
+  it('passes over a damaged cache file, and one it cannot write, parsing as before', async () => {
     const dir = folder();
     writeFileSync(join(dir, YAML_CACHE_FILE), '{"format":1,"entries":');
     expect(createYamlCache(dir).parse(AGENT, parse)).toMatchObject({ name: 'glossary' });
+    await settled();
     // Rewritten whole: the next process reads it.
     expect(JSON.parse(readFileSync(join(dir, YAML_CACHE_FILE), 'utf8'))).toMatchObject({
       format: 1,
@@ -70,10 +76,12 @@ describe('the parsed-YAML cache', () => {
     const blocked = join(folder(), 'not-a-folder');
     writeFileSync(blocked, '');
     expect(createYamlCache(blocked).parse(AGENT, parse)).toMatchObject({ name: 'glossary' });
+    await settled();
     const readOnly = folder();
     chmodSync(readOnly, 0o500);
     try {
       expect(createYamlCache(readOnly).parse(AGENT, parse)).toMatchObject({ name: 'glossary' });
+      await settled();
     } finally {
       chmodSync(readOnly, 0o700);
     }
@@ -92,6 +100,19 @@ describe('the parsed-YAML cache', () => {
     const calls = counting();
     expect(createYamlCache(huge).parse(AGENT, calls.parse)).toMatchObject({ name: 'glossary' });
     expect(calls.calls).toHaveLength(1);
+  });
+
+  it('writes the entries one synchronous run adds once, after it', async () => {
+    const dir = folder();
+    const cache = createYamlCache(dir);
+    for (let i = 0; i < 5; i++) cache.parse(`name: agent-${i}\n`, parse);
+    // Not yet: a registry parsing many agent files wrote the file once per file.
+    expect(() => readFileSync(join(dir, YAML_CACHE_FILE))).toThrow();
+    await settled();
+    const saved = JSON.parse(readFileSync(join(dir, YAML_CACHE_FILE), 'utf8')) as {
+      entries: Record<string, unknown>;
+    };
+    expect(Object.keys(saved.entries)).toHaveLength(5);
   });
 
   it('is checked as a fresh parse is: frontmatter rules still apply to a cached value', () => {

@@ -41,6 +41,17 @@ export interface YamlCache {
 export function createYamlCache(dir: string = userCacheDir()): YamlCache {
   let entries: Map<string, unknown> | undefined;
   let version: string | undefined;
+  // The new entries of one synchronous run (a registry parses all its agent files in one) are
+  // written once, after it: a project with more agent files than entries wrote the file per file.
+  let writing = false;
+  const save = () => {
+    if (writing) return;
+    writing = true;
+    queueMicrotask(() => {
+      writing = false;
+      if (entries) writeEntries(dir, file, entries);
+    });
+  };
   const file = join(dir, YAML_CACHE_FILE);
   const keyOf = (text: string) => {
     version ??= yamlVersion();
@@ -58,7 +69,7 @@ export function createYamlCache(dir: string = userCacheDir()): YamlCache {
         if (entries.size <= MAX_ENTRIES) break;
         entries.delete(oldest);
       }
-      writeEntries(dir, file, entries);
+      save();
       return structuredClone(value);
     },
   };
