@@ -28,6 +28,13 @@ describe('questionSubject', () => {
     ['What are some benefits of Isaac Sim?', 'other', 'Isaac Sim', 'Sim'],
     ['What are the pros and cons of Gazebo?', 'other', undefined, undefined],
     ['What is the use of a launch file?', 'definition', 'use of a launch file', 'file'],
+    // "What is X for?" asks what X does for its user, as "the purpose of X" does: answered by
+    // "Launch files allow you to …", not by any sentence with "is" in it.
+    ['What is a launch file for?', 'explanation', 'launch file', 'file'],
+    ['what are ROS 2 services used for', 'explanation', 'ROS 2 services', 'services'],
+    ["What's a costmap good for?", 'explanation', 'costmap', 'costmap'],
+    // "for" before the end starts the subject's context, as before.
+    ['What is QoS for sensor data?', 'definition', 'QoS', 'QoS'],
     [
       'What is the principle of least privilege?',
       'definition',

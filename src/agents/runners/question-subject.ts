@@ -37,6 +37,8 @@ const EXPLANATION_FORMS: readonly RegExp[] = [
   /^how\s+(?:is|are|was|were)\s+(.+?)\s+[a-z]+(?:ed|en|wn|lt|ne)\b/i,
   /^why\s+(?:do|does|is|are|would|should)\s+(.+?)\s+(?:need|use|matter|have)\b/i,
   /^(?:what\s+is|what's)\s+the\s+(?:role|purpose|point|job)\s+of\s+(.+)/i,
+  // "What is a launch file for?", "What are services used for?": the purpose of the subject.
+  /^(?:what\s+(?:is|are)|what's|what’s)\s+(.+?)\s+(?:(?:used|good|meant|needed)\s+)?for\s*[?!.]*$/i,
 ];
 
 // Where the subject stops and its context begins: "a node in ROS 2", "QoS for sensor data".

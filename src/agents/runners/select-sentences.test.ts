@@ -46,6 +46,27 @@ describe('selectSentences: the answer is about the subject asked', () => {
     for (const sentence of picked) expect(sentence.text.toLowerCase()).toContain('odometry');
   });
 
+  it('never quotes a list item that only repeats the question', () => {
+    // "What is the robot state publisher for?" over the ROS 2 docs opened with "What's happening?:
+    // - robot_state_publisher.", one name of a list of nodes, instead of the prose that says
+    // what that node does.
+    const demo = chunk(
+      "What's happening?",
+      [
+        'If you have a closer look at the launch file, we start a couple of nodes at the same time.',
+        '',
+        '* dummy_laser',
+        '* robot_state_publisher',
+        '',
+        'The robot_state_publisher is doing the actual interesting work: it parses the URDF file and publishes TF values.',
+      ].join('\n'),
+      0.8,
+    );
+    const picked = selectSentences('What is the robot state publisher for?', [demo], options);
+    expect(picked.map((s) => s.text)).not.toContain('robot_state_publisher');
+    expect(picked[0]?.text).toMatch(/^The robot_state_publisher is doing/);
+  });
+
   it('picks nothing when no retrieved sentence names the subject (the book does not say)', () => {
     expect(selectSentences('What is a gyrocompass?', [SENSORS, DRIFT], options)).toEqual([]);
   });

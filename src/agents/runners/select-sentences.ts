@@ -441,6 +441,19 @@ function effectiveStyle(subject: QuestionSubject, style: AnswerStyle): AnswerSty
   return style;
 }
 
+/**
+ * True when every term of a sentence is one of the question's: a compound name
+ * ("robot_state_publisher") counts as its parts, which the analyser lists beside it; a figure
+ * ("0.75-1.00") is always something more.
+ */
+function saysNothingMore(terms: ReadonlySet<string>, queryTerms: ReadonlySet<string>): boolean {
+  for (const term of terms) {
+    if (queryTerms.has(term)) continue;
+    if (/\d/.test(term) || !/[^\p{L}\p{N}]/u.test(term)) return false;
+  }
+  return true;
+}
+
 /** True when a passage's headings name models, none of them one the question asks about. */
 function aboutOtherModels(chunk: RetrievedChunk, asked: ReadonlySet<string>): boolean {
   const named = modelNames(chunk.section ?? '');
@@ -538,6 +551,9 @@ export function selectSentences(
       const introTerms = sentence.listItem ? intro : undefined;
       if (!sentence.listItem) intro = ownNames && sentence.text.endsWith(':') ? terms : undefined;
       if (!names && !titleNames && required) continue;
+      // A list item made only of the question's words ("robot_state_publisher", one node of a
+      // list, for "What is the robot state publisher for?") names the subject and says nothing.
+      if (sentence.listItem && saysNothingMore(terms, queryTerms)) continue;
       let covered = 0;
       for (const term of queryTerms) {
         if (terms.has(term)) covered += 1;
