@@ -46,6 +46,24 @@ describe('selectSentences: the answer is about the subject asked', () => {
     for (const sentence of picked) expect(sentence.text.toLowerCase()).toContain('odometry');
   });
 
+  it('reads "X defines …" as a definition of X', () => {
+    // "What is a QoS profile?" over the ROS 2 docs opened with a FastDDS tutorial's "ROS 2 QoS
+    // contained in rmw_qos_profile_t are always honored", whose "are" counted, above the concept
+    // page's "A QoS profile defines a set of policies …".
+    const fastdds = chunk(
+      'Prioritization of rmw_qos_profile_t',
+      'ROS 2 QoS contained in rmw_qos_profile_t are always honored, unless set to *_SYSTEM_DEFAULT.',
+      0.9,
+    );
+    const profiles = chunk(
+      'QoS profiles',
+      'A QoS profile defines a set of policies that are expected to go well together for a particular use case.',
+      0.85,
+    );
+    const picked = selectSentences('What is a QoS profile?', [fastdds, profiles], options);
+    expect(picked[0]?.text).toMatch(/^A QoS profile defines/);
+  });
+
   it('never quotes a list item that only repeats the question', () => {
     // "What is the robot state publisher for?" over the ROS 2 docs opened with "What's happening?:
     // - robot_state_publisher.", one name of a list of nodes, instead of the prose that says

@@ -121,7 +121,7 @@ const EXPLANATION =
 const LABELLED = /^([^:]{1,60}):\s+\S/;
 /** "Term is / are / refers to …": the defined words come before the verb, early in the sentence. */
 const COPULA =
-  /^(.{1,80}?)\s+(?:is|are|refers to|means|stands for|is defined as|is called|are called)\b/i;
+  /^(.{1,80}?)\s+(?:is|are|refers to|means|stands for|is defined as|is called|are called|defines)\b/i;
 
 function styleBonus(style: AnswerStyle, text: string, listItem: boolean, position: number): number {
   switch (style) {
