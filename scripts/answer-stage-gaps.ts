@@ -26,7 +26,12 @@ import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { openAssistant } from '../src/assistant/index.js';
 import { loadConfig } from '../src/config/index.js';
-import { loadRetrievalCases, parseGold, type RetrievalCase } from '../src/eval/index.js';
+import {
+  headingIsGold,
+  loadRetrievalCases,
+  parseGold,
+  type RetrievalCase,
+} from '../src/eval/index.js';
 import { ingest } from '../src/retrieval/index.js';
 import type { RetrievedChunk } from '../src/schema/index.js';
 import { createStore, openPgliteDb } from '../src/store/index.js';
@@ -54,7 +59,7 @@ for (const file of files) {
 function chunkIsGold(chunk: Pick<RetrievedChunk, 'source' | 'title' | 'section'>, gold: string) {
   const { source, heading } = parseGold(gold);
   const headings = [chunk.title, ...(chunk.section ? chunk.section.split(' > ') : [])];
-  return chunk.source === source && headings.some((h) => h.trim().toLowerCase() === heading);
+  return chunk.source === source && headings.some((h) => headingIsGold(h, heading));
 }
 
 const anyGold = (item: RetrievalCase, chunks: readonly RetrievedChunk[]) =>

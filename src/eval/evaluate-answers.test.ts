@@ -49,6 +49,18 @@ describe('scoring one answer', () => {
     expect(citationIsGold(nested, 'ch2/index.md#Node')).toBe(false);
   });
 
+  it('matches a gold heading written without the step number the book opens it with', () => {
+    // The ROS 2 tutorials number their steps ("3.1 Record a single topic"); a gold label naming the
+    // step ("…#Record a single topic") was never matched.
+    const step = citation(1, 'bag.rst', 'Recording', 'Record topics > 3.1 Record a single topic');
+    expect(citationIsGold(step, 'bag.rst#Record a single topic')).toBe(true);
+    expect(citationIsGold(step, 'bag.rst#3.1 Record a single topic')).toBe(true);
+    expect(citationIsGold(step, 'bag.rst#Record a topic')).toBe(false);
+    // Only a number that opens the heading is a step number.
+    const named = citation(1, 'ros.md', 'ROS', 'ROS 2 Humble');
+    expect(citationIsGold(named, 'ros.md#ROS Humble')).toBe(false);
+  });
+
   it('separates "cites gold", "first citation gold" and "not in the book"', () => {
     const item = { query: 'What is a node?', gold: ['ch2/index.md#Nodes'], split: 'heldout' };
     const second = scoreAnswer(

@@ -1,6 +1,6 @@
 import type { AnswerMode, ChatResponse, Citation } from '../schema/index.js';
 import type { Assistant } from '../assistant/index.js';
-import { parseGold } from './evaluate-retrieval.js';
+import { headingIsGold, parseGold } from './evaluate-retrieval.js';
 import type { RetrievalCase } from './retrieval-cases.js';
 
 /** One question's outcome, end to end. */
@@ -50,7 +50,7 @@ function headingsOf(citation: Citation): string[] {
  */
 export function citationIsGold(citation: Citation, gold: string): boolean {
   const { source, heading } = parseGold(gold);
-  return citation.source === source && headingsOf(citation).includes(heading);
+  return citation.source === source && headingsOf(citation).some((h) => headingIsGold(h, heading));
 }
 
 const round = (value: number) => Math.round(value * 1000) / 1000;

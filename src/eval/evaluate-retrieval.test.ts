@@ -31,6 +31,12 @@ describe('retrieval evaluation', () => {
     expect(isGoldHit(chunk, 'a/index.md#Global Path Planning')).toBe(false);
   });
 
+  it('counts a step heading named without its number', () => {
+    const step = passage('bag.rst', ['Recording', 'Record topics', '3.1 Record a single topic']);
+    expect(isGoldHit(step, 'bag.rst#Record a single topic')).toBe(true);
+    expect(isGoldHit(step, 'bag.rst#Record topics')).toBe(true);
+  });
+
   it('computes recall@k and MRR from ranks', async () => {
     const retriever = {
       retrieve: async (query: string) =>

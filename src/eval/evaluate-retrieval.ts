@@ -32,12 +32,23 @@ export function parseGold(gold: string): { source: string; heading: string } {
   };
 }
 
+/** A step number opening a heading ("3.1 Record a single topic", "2. Build"). */
+const STEP_NUMBER = /^\d+(?:\.\d+)*\.?\s+/;
+
+/**
+ * True when a heading as the book writes it is the gold heading (lower-cased, see
+ * {@link parseGold}): the same words, with or without the step number that opens it — a gold
+ * label written "Record a single topic" names the ROS 2 tutorial's "3.1 Record a single topic".
+ */
+export function headingIsGold(heading: string, gold: string): boolean {
+  const written = heading.trim().toLowerCase();
+  return written === gold || written.replace(STEP_NUMBER, '') === gold;
+}
+
 /** True when `chunk` is the gold `path#Heading`: same file, and the heading is on its heading path. */
 export function isGoldHit(chunk: RetrievedChunk, gold: string): boolean {
   const { source, heading } = parseGold(gold);
-  return (
-    chunk.source === source && headingPathOf(chunk).some((h) => h.trim().toLowerCase() === heading)
-  );
+  return chunk.source === source && headingPathOf(chunk).some((h) => headingIsGold(h, heading));
 }
 
 const describe = (chunk: RetrievedChunk) => `${chunk.source}#${headingPathOf(chunk).at(-1) ?? ''}`;

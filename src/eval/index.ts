@@ -1,5 +1,6 @@
 export {
   evaluateRetrieval,
+  headingIsGold,
   isGoldHit,
   parseGold,
   type RetrievalReport,
