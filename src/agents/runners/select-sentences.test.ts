@@ -64,6 +64,29 @@ describe('selectSentences: the answer is about the subject asked', () => {
     expect(picked[0]?.text).toMatch(/^A QoS profile defines/);
   });
 
+  it('reads "X <verb>s …" as a definition of X, and not "X is <participle> …"', () => {
+    // "What is a security enclave?" over the ROS 2 docs opened with "A ROS 2 security enclave is
+    // established with six files", from a section ranked below the one that says what it is.
+    const enclave = chunk(
+      'The Security Enclave',
+      'A security enclave encapsulates a single policy for protecting ROS communications.',
+      0.9,
+    );
+    const files = chunk(
+      'Security Files',
+      'A ROS 2 security enclave is established with six files as outlined by the DDS specification.',
+      0.85,
+    );
+    const picked = selectSentences('What is a security enclave?', [enclave, files], options);
+    expect(picked[0]?.text).toMatch(/^A security enclave encapsulates/);
+    // Asked with the docs' own context words, the second sentence covers more of them: the one
+    // that opens with the subject and its verb still defines it.
+    const inContext = 'What is a security enclave in ROS 2 security?';
+    expect(selectSentences(inContext, [enclave, files], options)[0]?.text).toMatch(
+      /^A security enclave encapsulates/,
+    );
+  });
+
   it('never quotes a list item that only repeats the question', () => {
     // "What is the robot state publisher for?" over the ROS 2 docs opened with "What's happening?:
     // - robot_state_publisher.", one name of a list of nodes, instead of the prose that says

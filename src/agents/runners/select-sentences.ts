@@ -110,7 +110,6 @@ const WEIGHTS = {
  */
 const CONTINUES =
   /^(?:this|these|it|they)\s+(?:is|are|was|were|can|also|makes?|allows?|enables?|helps?|matters?)\b/i;
-const DEFINITION = /\b(is|are|refers to|means|stands for|is defined as|describes?)\b/i;
 const SPEC_UNIT =
   /\b\d+(?:\.\d+)?\s*(?:gbps|mbps|gb\/s|mb\/s|gb|tb|mb|w|watts?|tops|tflops|hz|ghz|mhz|fps|kg|m|cm|mm|v|mah|hours?|h|cores?|%)(?![a-z])|\$\s?\d|\b(?:rtx|gtx|jetson|orin|ram|vram|cpu|gpu|ubuntu)\b/i;
 const GUIDANCE =
@@ -119,9 +118,28 @@ const EXPLANATION =
   /\b(because|so that|which|allows?|enables?|works? by|in order to|when|by|through|uses?|sends?|receives?|publish\w*|subscrib\w*)\b/i;
 /** "Term: what it is" — how textbooks write a definition as a list item or a bold lead-in. */
 const LABELLED = /^([^:]{1,60}):\s+\S/;
+/**
+ * "is" or "are" as a definition says it ("A topic is a named bus"), not before a participle: "A
+ * ROS 2 security enclave is established with six files" says what is done to the enclave, where
+ * "A security enclave encapsulates a single policy …" says what it is ("is defined as", "is
+ * called", "is known as" and "is used to" still define).
+ */
+const IS =
+  '(?:is|are)(?!\\s+(?:\\w+ly\\s+)?(?!(?:called|defined|known|used)\\b)(?:\\w{2,}ed|built|made|written|sent|kept|held|run|done|given|taken|shown|known)\\b)';
+const DEFINITION = new RegExp(`\\b(?:${IS}|refers to|means|stands for|describes?)\\b`, 'i');
 /** "Term is / are / refers to …": the defined words come before the verb, early in the sentence. */
-const COPULA =
-  /^(.{1,80}?)\s+(?:is|are|refers to|means|stands for|is defined as|is called|are called|defines)\b/i;
+const COPULA = new RegExp(
+  `^(.{1,80}?)\\s+(?:${IS}|refers to|means|stands for|is called|are called|defines)\\b`,
+  'i',
+);
+
+/**
+ * "A security enclave encapsulates …", "Nav2 provides …": a sentence opening with a short noun
+ * phrase and a verb in the present ("…s") says what its subject does, which defines it when the
+ * phrase is the subject asked (see `defines`). Up to four words, so the verb is the first one.
+ */
+const SUBJECT_VERB =
+  /^((?:(?:[Aa]n?|[Tt]he)\s+)?(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?!is\b|was\b|has\b)[a-z]+[a-rt-z]s\b/;
 
 function styleBonus(style: AnswerStyle, text: string, listItem: boolean, position: number): number {
   switch (style) {
@@ -261,7 +279,8 @@ function subjectTest(
         spellsOut(text, acronym)
       )
         return true;
-      const label = LABELLED.exec(text)?.[1] ?? COPULA.exec(text)?.[1];
+      const label =
+        LABELLED.exec(text)?.[1] ?? COPULA.exec(text)?.[1] ?? SUBJECT_VERB.exec(text)?.[1];
       if (label === undefined) return false;
       const own = terms(label);
       return (
