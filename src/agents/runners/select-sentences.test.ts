@@ -87,6 +87,25 @@ describe('selectSentences: the answer is about the subject asked', () => {
     );
   });
 
+  it('never quotes alone a list item that introduces items of its own', () => {
+    // "Why can't my nodes see each other on different machines?" opened with "node: - Differences
+    // from ROS 1:", a migration guide's item whose own items were left behind.
+    const tag = chunk(
+      'node',
+      [
+        '* Launches a new node.',
+        '* Differences from ROS 1:',
+        '',
+        '   * The type attribute is now exec.',
+        '   * The ns attribute is now namespace.',
+      ].join('\n'),
+      0.9,
+    );
+    const question = "Why can't my nodes see each other on different machines?";
+    const picked = selectSentences(question, [tag], options);
+    expect(picked.map((s) => s.text)).not.toContain('Differences from ROS 1:');
+  });
+
   it('never quotes a list item that only repeats the question', () => {
     // "What is the robot state publisher for?" over the ROS 2 docs opened with "What's happening?:
     // - robot_state_publisher.", one name of a list of nodes, instead of the prose that says
@@ -854,6 +873,7 @@ describe('selectSentences: a how-to question gets the command', () => {
       [listing],
       options,
     );
+    console.log(picked.map((s) => s.text));
     expect(picked.length).toBeGreaterThan(0);
     expect(picked.every((sentence) => sentence.code === undefined)).toBe(true);
   });

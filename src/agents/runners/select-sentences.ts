@@ -573,6 +573,9 @@ export function selectSentences(
       // A list item made only of the question's words ("robot_state_publisher", one node of a
       // list, for "What is the robot state publisher for?") names the subject and says nothing.
       if (sentence.listItem && saysNothingMore(terms, queryTerms)) continue;
+      // A list item that introduces items of its own ("Differences from ROS 1:") says nothing
+      // quoted alone; its items are candidates themselves.
+      if (sentence.listItem && sentence.text.endsWith(':')) continue;
       let covered = 0;
       for (const term of queryTerms) {
         if (terms.has(term)) covered += 1;
