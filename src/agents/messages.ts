@@ -34,6 +34,21 @@ export const ANSWER_MESSAGES = {
   modelFailure: "I'm unable to process your question right now. Please try again.",
 } as const;
 
+/**
+ * Extractive mode's replies to a message that asks nothing of the book (see `socialMessage`): the
+ * fallback agent's description promises greetings, and "I couldn't find relevant information"
+ * answered "hello", while "thank you, that helps" quoted the book's lines on help-seeking.
+ */
+export const SOCIAL_REPLIES = {
+  greeting:
+    'Hello! Ask me a question about the book and I will answer it from the book, citing the passages I quote.',
+  identity:
+    'I answer questions about the book from the book itself: each answer quotes the passages that hold it and cites them. Ask what a term means, how something works, what hardware it needs, or how the course is organised.',
+  thanks: "You're welcome! Ask me anything else about the book.",
+  farewell: 'Goodbye! Come back with any question about the book.',
+  acknowledgement: 'Is there anything else you would like to know from the book?',
+} as const;
+
 /** Appended to every extractive answer so a reader knows no model wrote it. */
 export const EXTRACTIVE_NOTICE =
   '_Extractive mode: no language model is configured, so this answer quotes the book directly. Set OPENAI_API_KEY or OPENAI_BASE_URL for generated answers._';

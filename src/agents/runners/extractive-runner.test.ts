@@ -5,6 +5,7 @@ import { AgentContext, type ChunkRecord, type OffTopicSubject } from '../../sche
 import { createLogger } from '../../telemetry/index.js';
 import { testAgent } from '../../test/test-agent.js';
 import { createRagSkill } from '../rag-skill.js';
+import { SOCIAL_REPLIES } from '../messages.js';
 import { createExtractiveRunner, endSentence, looksLikeCode } from './extractive-runner.js';
 import { finalResponse } from './runner.js';
 
@@ -78,6 +79,27 @@ async function ask(
     }),
   );
 }
+
+describe('extractive runner: messages that ask nothing of the book', () => {
+  it('replies to a greeting, thanks and "who are you?" without quoting the book', async () => {
+    // Before: "hello" got "I couldn't find relevant information about that in the book", and
+    // "thank you, that helps" quoted the book's lines on help-seeking.
+    const hello = await ask('hello');
+    expect(hello.response).toBe(SOCIAL_REPLIES.greeting);
+    expect(hello.sources).toEqual([]);
+    expect(hello.metadata.social).toBe('greeting');
+    const thanks = await ask('thank you, that helps');
+    expect(thanks.response).toBe(SOCIAL_REPLIES.thanks);
+    expect(thanks.sources).toEqual([]);
+    expect((await ask('Who are you?')).response).toBe(SOCIAL_REPLIES.identity);
+  });
+
+  it('answers a question that opens with a greeting from the book', async () => {
+    const response = await ask('Hi! What does a launch file start?');
+    expect(response.metadata.social).toBeUndefined();
+    expect(response.sources.length).toBeGreaterThan(0);
+  });
+});
 
 describe('extractive runner: paraphrased questions are answered from the section retrieval found', () => {
   it('answers a paraphrase whose words the book mostly does not use', async () => {

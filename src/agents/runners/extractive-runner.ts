@@ -1,6 +1,6 @@
 import type { Agent } from '../define-agent.js';
 import type { AgentDependencies } from '../dependencies.js';
-import { ANSWER_MESSAGES, EXTRACTIVE_NOTICE } from '../messages.js';
+import { ANSWER_MESSAGES, EXTRACTIVE_NOTICE, SOCIAL_REPLIES } from '../messages.js';
 import type { AgentEvent, AgentRunner } from './runner.js';
 import { isCohortError } from '../../errors/index.js';
 import {
@@ -17,6 +17,7 @@ import { formatCitations, formatSourcesFooter } from '../../citations/index.js';
 import { modelNamesWritten, namesModel } from './model-names.js';
 import { cachedPassageSentences } from './passage-sentences.js';
 import { selectSentences } from './select-sentences.js';
+import { socialMessage } from './social-message.js';
 
 /** An answer with no sources: the retrieval failed or found nothing relevant. */
 function* uncited(
@@ -157,6 +158,12 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
       context: AgentContext,
       deps: AgentDependencies,
     ): AsyncIterable<AgentEvent> {
+      // "hello", "thanks!", "who are you?": nothing to look up, and no quote answers them.
+      const social = socialMessage(context.query);
+      if (social !== undefined) {
+        yield* uncited(agent, SOCIAL_REPLIES[social], { social });
+        return;
+      }
       const domain = context.domainFilter ?? agent.retrievalDomain;
       // A follow-up is answered about the subject it takes from the earlier turns.
       const asked = context.standaloneQuery ?? context.query;

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { socialMessage } from './social-message.js';
+
+describe('socialMessage', () => {
+  it.each([
+    ['hello', 'greeting'],
+    ['Hi there!', 'greeting'],
+    ['Good morning 👋', 'greeting'],
+    ['thanks!', 'thanks'],
+    ['thank you, that helps', 'thanks'],
+    ['ok great, thank you so much for your help', 'thanks'],
+    ['Thanks a lot!!', 'thanks'],
+    ['bye', 'farewell'],
+    ['ok, see you later', 'farewell'],
+    ['ok', 'acknowledgement'],
+    ['got it, makes sense', 'acknowledgement'],
+    ['who are you?', 'identity'],
+    ['What can you do?', 'identity'],
+    ['help', 'identity'],
+  ])('%s → %s', (message, kind) => {
+    expect(socialMessage(message)).toBe(kind);
+  });
+
+  it.each([
+    'Hi, what is a ROS 2 topic?',
+    'thanks, and how do I install ROS 2?',
+    'Who are you and what is URDF?',
+    'Is this good?',
+    'help me install ROS 2',
+    'What does "hello world" print?',
+    '',
+    'good balance control',
+  ])('asks something of the book: %s', (message) => {
+    expect(socialMessage(message)).toBeUndefined();
+  });
+});
