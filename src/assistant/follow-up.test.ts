@@ -67,6 +67,10 @@ describe('resolveFollowUp', () => {
     expect(after('What is the Unitree G1?', 'What sensors are mounted on it?')).toBe(
       'What sensors are mounted on Unitree G1?',
     );
+    // "one": a new one of the earlier subject.
+    expect(after('What is a digital twin?', 'Which tools does the book use to build one?')).toBe(
+      'Which tools does the book use to build digital twin?',
+    );
     expect(after('What is Isaac Sim?', 'How do I install it on a workstation?')).toBe(
       'How do I install Isaac Sim on a workstation?',
     );

@@ -252,7 +252,7 @@ export function resolveFollowUp(query: string, history: readonly Message[]): Fol
   if (!earlier) return { query };
   const subject = earlier.phrase;
   // A whole earlier question does not read in a pronoun's place ("how heavy is How tall is …").
-  if (earlier.whole || !PRONOUN.test(withoutTheWork(query)))
+  if (earlier.whole || (leaning.by !== 'object' && !PRONOUN.test(withoutTheWork(query))))
     return { query: `${query.trim()} (about ${subject})`, subject };
   const resolved =
     leaning.by === 'object'

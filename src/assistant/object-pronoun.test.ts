@@ -12,6 +12,21 @@ describe('objectPronounAt', () => {
     expect(objectPronounAt('How do I install it on a Jetson?')?.index).toBe(17);
   });
 
+  it('finds "one" standing for a new one of the earlier subject, and not a number', () => {
+    // After "What is a digital twin?", this was answered from the book's "Tool Use" list.
+    expect(objectPronounAt('Which tools does the book use to build one?')?.word).toBe('one');
+    expect(objectPronounAt('Can I buy one for the lab?')?.word).toBe('one');
+    for (const question of [
+      'How much does one cost?',
+      'Which one is better?',
+      'Is the best one the Orin?',
+      'Do I need one camera or two?',
+      'Can one robot do both?',
+      'Which is one of the chapters on ROS?',
+    ])
+      expect(objectPronounAt(question)).toBeUndefined();
+  });
+
   it('finds none where the pronoun is a subject or may stand for a noun of the question', () => {
     for (const question of [
       'What does it stand for?',

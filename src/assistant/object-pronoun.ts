@@ -3,8 +3,14 @@
  * such a pronoun stands for something said in an earlier turn. Read by `resolveFollowUp`.
  */
 
-/** "it" and "them" as the object of a verb or preposition ("solve it", "mounted on them"). */
-const OBJECT_PRONOUN = /\b(?:it|them)\b/gi;
+/**
+ * "it", "them" and "one" as the object of a verb or preposition ("solve it", "mounted on them",
+ * "build one": a new one of the kind the earlier turn asked about).
+ */
+const OBJECT_PRONOUN = /\b(?:it|them|one)\b/gi;
+/** Words before "one" that make it a noun's determiner or a number, not a pronoun ("the best one"). */
+const BEFORE_NUMBER_ONE =
+  /^(?:the|a|an|this|that|which|each|every|no|any|another|some|only|just|best|first|last|next|new|right|wrong|good|better|cheaper|cheapest|other|same|main|single|than|of|one|per)$/i;
 /** Words after which a pronoun is its clause's subject, not an object ("does it", "is it"). */
 const BEFORE_SUBJECT =
   /^(?:is|are|was|were|be|been|do|does|did|can|could|will|would|should|shall|may|might|must|has|have|had|what|which|how|why|where|when|who)$/i;
@@ -57,8 +63,12 @@ export function objectPronounAt(question: string): { index: number; word: string
     if (BEFORE_SUBJECT.test(governing)) continue;
     if (NOT_AN_OBJECT.test(governing) || NOT_AN_OBJECT.test(words.slice(-2).join(' ')))
       return undefined;
+    const one = /^one$/i.test(match[0]);
+    if (one && BEFORE_NUMBER_ONE.test(governing)) continue;
     const between = words.slice(1, -1).join(' ');
-    if (INNER_CLAUSE.test(words.slice(1).join(' '))) return undefined;
+    // "one" is a new thing of a kind, never the subject of its own question: an infinitive before
+    // it ("Which tools does the book use to build one?") leaves it the earlier turn's.
+    if (!one && INNER_CLAUSE.test(words.slice(1).join(' '))) return undefined;
     const tail = question
       .slice(match.index + match[0].length)
       .replace(/[?!.\s]+$/, '')
