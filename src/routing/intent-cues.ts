@@ -375,6 +375,8 @@ export const FORM_WORDS: ReadonlySet<string> = new Set(
     'walk walkthrough break understand understanding intuition difference differences differ differs ' +
     'work works working worked happen happens happening role purpose simple plain detail details ' +
     'overview example examples ' +
+    // a request for a list or a summary ("List the weeks of the course", "Name the …")
+    'list enumerate outline summarize summarise summary name tell show give ' +
     // specs
     'spec specs specification specifications requirement requirements required require requires ' +
     'minimum maximum recommended cost costs price prices pricing budget cheap cheaper cheapest ' +

@@ -35,6 +35,15 @@ describe('offTopicPhase', () => {
       offTopicPhase(testContext('Is there a chapter on baking bread?'))?.offTopic,
     ).toBeDefined();
   });
+  it('reads a request for a list or a summary as the ask, not as its subject', () => {
+    // "List the weeks of the course" was answered 'The book does not cover "list"', and "Name the
+    // weeks of the course" 'does not cover "name"'.
+    for (const ask of ['list', 'name', 'summarize', 'outline', 'give me'])
+      expect(
+        offTopicPhase(testContext(`${ask} the weeks of the course`))?.offTopic,
+      ).toBeUndefined();
+    expect(offTopicPhase(testContext('List the ingredients of a pizza'))?.offTopic).toBeDefined();
+  });
   it('lets a book subject through, and judges nothing without book knowledge', () => {
     expect(offTopicPhase(testContext('What exactly is a node in ROS 2?'))).toBeUndefined();
     expect(offTopicPhase(testContext("What does 'wanderlust' mean?", 'plain'))).toBeUndefined();
