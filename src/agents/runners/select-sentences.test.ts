@@ -1003,6 +1003,21 @@ describe('selectSentences: a sentence opening with a pronoun comes with the one 
       'It simulates rigid body physics with several physics engines.',
     ]);
   });
+
+  it('does not bring a page\'s field line before "This …"', () => {
+    // "What is colcon?" over the ROS 2 docs quoted "Time: 20 minutes." before "This is a brief
+    // tutorial on how to create and build a ROS 2 workspace with colcon."
+    const tutorial = chunk(
+      'Using colcon to build packages',
+      'Time: 20 minutes\n\nThis is a brief tutorial on how to create and build a ROS 2 workspace with colcon.',
+      0.8,
+    );
+    const texts = selectSentences('What is colcon?', [tutorial], options).map((s) => s.text);
+    expect(texts).toContain(
+      'This is a brief tutorial on how to create and build a ROS 2 workspace with colcon.',
+    );
+    expect(texts).not.toContain('Time: 20 minutes');
+  });
 });
 
 describe('selectSentences: a sentence introducing code that is not quoted', () => {

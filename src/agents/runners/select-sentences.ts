@@ -370,6 +370,8 @@ function askedList(
   return first ? { chunk: first.chunk, after: -1, named: false } : undefined;
 }
 
+/** A short "Label: value" line, a page's field rather than a sentence ("Time: 20 minutes"). */
+const FIELD_LINE = /^[^:]{1,30}:\s+\S+(?:\s+\S+){0,2}$/;
 /** A sentence whose subject is the one before it: "It provides …", "This allows …", "They …". */
 const OPENS_WITH_PRONOUN = /^(?:it|this|these|they|its|their)\b/i;
 
@@ -581,6 +583,14 @@ export function selectSentences(
         if (terms.has(term)) covered += 1;
         else if (headingTerms.has(term) || introTerms?.has(term)) covered += WEIGHTS.heading;
       }
+      // A page's field ("Time: 20 minutes", a paragraph of its own, not a list's item such as
+      // "RAM: 32 GB") answers only a question about it.
+      if (
+        !sentence.listItem &&
+        FIELD_LINE.test(sentence.text) &&
+        ![...terms].some((term) => queryTerms.has(term))
+      )
+        continue;
       const coverage = queryTerms.size ? covered / queryTerms.size : 0;
       const length = sentence.text.length;
       // A list item is short by nature ("Weight: Around 40-45 kg"): only a fragment is too short.
@@ -832,7 +842,9 @@ export function selectSentences(
     const before = chunk
       ? sentencesOf(chunk.text).find((s) => s.position === sentence.position - 1)
       : undefined;
-    if (!before || before.listItem) continue;
+    // A page's field line ("Time: 20 minutes", "Tutorial level: Beginner") names nothing "This"
+    // could stand for.
+    if (!before || before.listItem || FIELD_LINE.test(before.text)) continue;
     chosen.push({
       text: before.text,
       chunk: sentence.chunk,
