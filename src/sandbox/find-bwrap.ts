@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
 import { findExecutable } from './find-executable.js';
+import { nodeChildProcess } from '../builtins/index.js';
 
 /** What a refused bash call says when bubblewrap is missing: how to install it, or opt out. */
 export const BWRAP_INSTALL_HINT =
@@ -37,7 +37,7 @@ const userNamespaceSupport = new Map<string, boolean>();
 export function bwrapDisablesUserNamespaces(bwrap: string): boolean {
   let supported = userNamespaceSupport.get(bwrap);
   if (supported === undefined) {
-    const probe = spawnSync(
+    const probe = nodeChildProcess().spawnSync(
       bwrap,
       ['--unshare-all', '--unshare-user', '--disable-userns', '--ro-bind', '/', '/', '--', 'true'],
       { stdio: 'ignore', timeout: 10_000 },

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
-import { lookup as systemLookup } from 'node:dns';
-import { connect, type LookupFunction, type Socket } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import type { LookupFunction, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { nodeDns, nodeHttp, nodeNet } from '../builtins/index.js';
 
 /** The port the in-sandbox bridge listens on (inside the sandbox's own network namespace). */
 export const SANDBOX_PROXY_PORT = 3128;
@@ -84,10 +84,10 @@ export async function startAllowListProxy(
   allowedHosts: readonly string[],
   options: AllowListProxyOptions = {},
 ): Promise<AllowListProxy> {
-  const lookup = options.lookup ?? (systemLookup as LookupFunction);
+  const lookup = options.lookup ?? (nodeDns().lookup as LookupFunction);
   const socketDir = mkdtempSync(join(tmpdir(), 'cohort-proxy-'));
   const socketPath = join(socketDir, 'proxy.sock');
-  const server = createServer((req: IncomingMessage, res) => {
+  const server = nodeHttp().createServer((req: IncomingMessage, res) => {
     let target: URL;
     try {
       target = new URL(req.url ?? '');
@@ -101,7 +101,7 @@ export async function startAllowListProxy(
     }
     resolveTarget(lookup, target.hostname.replace(/^\[|\]$/g, ''))
       .then((address) => {
-        const upstream = httpRequest(
+        const upstream = nodeHttp().request(
           {
             protocol: 'http:',
             hostname: address,
@@ -147,7 +147,7 @@ export async function startAllowListProxy(
     }
     resolveTarget(lookup, host.replace(/^\[|\]$/g, ''))
       .then((address) => {
-        const upstream = connect(port, address, () => {
+        const upstream = nodeNet().connect(port, address, () => {
           client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
           if (head.length) upstream.write(head);
           upstream.pipe(client);

@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { packageGitEntries, searchNames } from './deny-paths.js';
+import { nodeChildProcess } from '../builtins/index.js';
 
 /**
  * git settings every unconfined command runs with whatever the workspace's config says: no hooks,
@@ -298,7 +298,7 @@ function listRecords(
       clearTimeout(timer);
       done(value);
     };
-    const child = spawn(gitPath, args, {
+    const child = nodeChildProcess().spawn(gitPath, args, {
       cwd: worktree,
       stdio: ['ignore', 'pipe', 'ignore'],
       env: {

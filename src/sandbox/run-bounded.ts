@@ -1,6 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { timerDelay } from '../bounded-call/index.js';
 import { stdioWithoutInherited } from './inherited-fds.js';
+import { nodeChildProcess } from '../builtins/index.js';
 
 /** What a bounded process run produced. */
 export interface BoundedRun {
@@ -56,7 +57,12 @@ export function runBounded(
     ]);
     let child: ChildProcess;
     try {
-      child = spawn(file, args, { cwd: options.cwd, env: options.env, detached: true, stdio });
+      child = nodeChildProcess().spawn(file, args, {
+        cwd: options.cwd,
+        env: options.env,
+        detached: true,
+        stdio,
+      });
     } finally {
       close();
     }

@@ -1,8 +1,9 @@
-import { STATUS_CODES, maxHeaderSize, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../telemetry/index.js';
 import { apiError, errorBody, toApiError, type ApiError } from './api-error.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-context.js';
+import { nodeHttp } from '../builtins/index.js';
 
 /** A request Node's HTTP parser refused, as the `clientError` event reports it. */
 export interface ClientError extends Error {
@@ -53,7 +54,7 @@ export function clientErrorAnswer(error: ClientError, requestTimeoutMs: number):
     case 'HPE_HEADER_OVERFLOW':
       return apiError(
         'headers_too_large',
-        `The request line and headers are larger than the server takes (${maxHeaderSize} bytes in all): send a shorter path or query, or fewer or smaller headers.`,
+        `The request line and headers are larger than the server takes (${nodeHttp().maxHeaderSize} bytes in all): send a shorter path or query, or fewer or smaller headers.`,
       );
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return apiError(
@@ -94,7 +95,7 @@ export function rawErrorResponse(
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
   return (
-    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\n` +
+    `HTTP/1.1 ${error.status} ${nodeHttp().STATUS_CODES[error.status] ?? ''}\r\n` +
     'Content-Type: application/json\r\n' +
     `Content-Length: ${Buffer.byteLength(body)}\r\n` +
     'Connection: close\r\n' +

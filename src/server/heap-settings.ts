@@ -1,5 +1,4 @@
-import { setFlagsFromString } from 'node:v8';
-
+import { nodeV8 } from '../builtins/index.js';
 /**
  * V8 settings for the process `cohort serve` runs in: after each full collection, the old
  * generation may grow by a quarter of what was live before the next one, instead of by V8's own
@@ -25,6 +24,8 @@ export const SERVER_HEAP_V8_FLAGS: readonly string[] = ['--heap-growing-percent=
  * @example
  * useServerHeapSettings(); // then start the server
  */
-export function useServerHeapSettings(set: (flag: string) => void = setFlagsFromString): void {
+export function useServerHeapSettings(
+  set: (flag: string) => void = (flag) => nodeV8().setFlagsFromString(flag),
+): void {
   for (const flag of SERVER_HEAP_V8_FLAGS) set(flag);
 }

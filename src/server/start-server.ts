@@ -1,5 +1,5 @@
-import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { CohortError } from '../errors/index.js';
 import { silentLogger } from '../telemetry/index.js';
 import {
@@ -15,6 +15,7 @@ import {
   type ServedAssistant,
   type ServerOptions,
 } from './create-server.js';
+import { nodeHttp, nodeNet } from '../builtins/index.js';
 
 /** How long requests stopped at shutdown have to write why before their connections are cut. */
 const STOPPED_REQUESTS_GRACE_MS = 1_000;
@@ -89,7 +90,7 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
 export async function assertPortFree(host: string, port: number): Promise<void> {
   if (port === 0) return;
   await new Promise<void>((resolve, reject) => {
-    const probe = createNetServer();
+    const probe = nodeNet().createServer();
     probe.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, host, port)));
     probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
   });
@@ -129,7 +130,7 @@ export async function startServer(
   let open = 0;
   let drained: (() => void) | undefined;
   const server = await new Promise<Server>((resolve, reject) => {
-    const created = createHttpServer(
+    const created = nodeHttp().createServer(
       {
         requestTimeout,
         headersTimeout,

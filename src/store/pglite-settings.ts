@@ -1,5 +1,4 @@
-import { setFlagsFromString } from 'node:v8';
-
+import { nodeV8 } from '../builtins/index.js';
 /**
  * PostgreSQL memory settings for the embedded engine (PGlite), passed as `-c` start parameters.
  *
@@ -68,5 +67,5 @@ export const EMBEDDED_WASM_V8_FLAGS: readonly string[] = ['--liftoff-only'];
  * useEmbeddedWasmCompiler(); // then create PGlite
  */
 export function useEmbeddedWasmCompiler(): void {
-  for (const flag of EMBEDDED_WASM_V8_FLAGS) setFlagsFromString(flag);
+  for (const flag of EMBEDDED_WASM_V8_FLAGS) nodeV8().setFlagsFromString(flag);
 }

@@ -1,10 +1,10 @@
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 import { CohortError } from '../errors/index.js';
 import type { Db } from './db.js';
 import { embeddedStartParams, useEmbeddedWasmCompiler } from './pglite-settings.js';
 import { pgliteWasmModule } from './pglite-wasm.js';
 import { PGLITE_WORKER_SOURCE } from './pglite-worker-source.js';
+import { nodeWorkerThreads } from '../builtins/index.js';
 
 /** A failure reported by the worker thread, rebuilt on this side with PostgreSQL's fields. */
 interface WorkerFailure {
@@ -78,7 +78,7 @@ export async function openPgliteWorkerDb(
   useEmbeddedWasmCompiler();
   // Compiled here while the thread starts, and posted to it (see pglite-wasm.ts).
   const wasm = pgliteWasmModule();
-  const worker = new Worker(PGLITE_WORKER_SOURCE, {
+  const worker = new (nodeWorkerThreads().Worker)(PGLITE_WORKER_SOURCE, {
     eval: true,
     // None of the process's own options: a worker inherits them by default and refuses V8's
     // (`node --max-old-space-size=4096 …` failed to open any folder store, "Initiated Worker with

@@ -1,5 +1,5 @@
-import { Worker } from 'node:worker_threads';
 import { CohortError } from '../errors/index.js';
+import { nodeWorkerThreads } from '../builtins/index.js';
 
 /**
  * How long one grep call's regular expression may run in all, in milliseconds. A pattern the
@@ -48,7 +48,7 @@ export function startLineMatcher(
   options: { budgetMs?: number; signal?: AbortSignal } = {},
 ): LineMatcher {
   const budgetMs = options.budgetMs ?? GREP_REGEX_BUDGET_MS;
-  const worker = new Worker(MATCHER_SOURCE, {
+  const worker = new (nodeWorkerThreads().Worker)(MATCHER_SOURCE, {
     eval: true,
     // Not the parent's flags: `--input-type=module` would make the CommonJS source a module.
     execArgv: [],

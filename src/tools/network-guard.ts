@@ -1,15 +1,17 @@
-import { lookup as dnsLookupCallback, type LookupAddress } from 'node:dns';
-import { lookup as dnsLookup } from 'node:dns/promises';
-import { isIP, type LookupFunction } from 'node:net';
+import type { LookupAddress } from 'node:dns';
+import type { LookupFunction } from 'node:net';
 import type { Agent, fetch as UndiciFetch } from 'undici';
 import { CohortError } from '../errors/index.js';
+import { nodeDns, nodeDnsPromises, nodeNet } from '../builtins/index.js';
 
 /** Resolves a host name to every address it has (injected so tests need no DNS). */
 export type HostLookup = (host: string) => Promise<string[]>;
 
 /** The system resolver: every A and AAAA address of `host`. */
 export const systemLookup: HostLookup = async (host) =>
-  (await dnsLookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+  (await nodeDnsPromises().lookup(host, { all: true, verbatim: true })).map(
+    (entry) => entry.address,
+  );
 
 /**
  * IANA's IPv4 special-purpose registry (RFC 6890 and updates) plus multicast: every block that is
@@ -138,7 +140,7 @@ export function isPrivateAddress(ip: string): boolean {
   const text = ip.trim().replace(/^\[|\]$/g, '');
   const v4 = parseIpv4(text);
   if (v4 !== undefined) return ipv4Special(v4);
-  if (isIP(text.split('%')[0] ?? '') !== 6) return true;
+  if (nodeNet().isIP(text.split('%')[0] ?? '') !== 6) return true;
   const groups = ipv6Groups(text);
   return groups ? ipv6Special(groups) : true;
 }
@@ -167,7 +169,7 @@ export async function assertPublicUrl(
   if (options.allowPrivate) return;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: string[];
-  if (isIP(host) || parseIpv4(host) !== undefined) addresses = [host];
+  if (nodeNet().isIP(host) || parseIpv4(host) !== undefined) addresses = [host];
   else {
     try {
       addresses = await (options.lookup ?? systemLookup)(host);
@@ -249,13 +251,13 @@ export function createGuardedLookup(
             wanted,
             callback,
             null,
-            found.map((address) => ({ address, family: isIP(address) === 6 ? 6 : 4 })),
+            found.map((address) => ({ address, family: nodeNet().isIP(address) === 6 ? 6 : 4 })),
           ),
         (error: Error) => answer(hostname, wanted, callback, error, []),
       );
       return;
     }
-    dnsLookupCallback(hostname, { ...wanted, all: true }, (error, addresses: LookupAddress[]) =>
+    nodeDns().lookup(hostname, { ...wanted, all: true }, (error, addresses: LookupAddress[]) =>
       answer(hostname, wanted, callback, error, addresses),
     );
   };

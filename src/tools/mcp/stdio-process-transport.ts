@@ -1,7 +1,8 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { nodeChildProcess } from '../../builtins/index.js';
 
 /** How long a server has to exit by itself once its stdin is closed, then after SIGTERM. */
 const EXIT_GRACE_MS = 2_000;
@@ -54,7 +55,7 @@ export function stdioProcessTransport(server: StdioServerCommand): StdioProcessT
     stderrTail: () => stderr,
     start: () =>
       new Promise<void>((resolve, reject) => {
-        const started = spawn(server.command, server.args, {
+        const started = nodeChildProcess().spawn(server.command, server.args, {
           env: server.env,
           cwd: server.cwd,
           stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,0 +1,9 @@
+export {
+  nodeChildProcess,
+  nodeDns,
+  nodeDnsPromises,
+  nodeHttp,
+  nodeNet,
+  nodeV8,
+  nodeWorkerThreads,
+} from './lazy-builtins.js';
