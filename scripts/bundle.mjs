@@ -26,13 +26,14 @@ const fingerprint = createHash('sha1')
 // only what cohort uses loads. A user's schemas still run on the user's zod: zod 4 recognises a
 // schema by its `_zod` internals, not by the copy that built it (src/bundle-zod.test.ts).
 // Bundled too, the packages `import('cohort')` loads: hono (34 modules, for `createServer`, which
-// returns its app at once), stemmer, picomatch and tinyglobby (with fdir). Resolving, reading and
-// linking them one by one, and Node's CommonJS loader for picomatch, was a sixth of the import;
-// so `import('cohort')` loads cohort's files and Node's built-ins only (src/bundle.test.ts). Their
-// values cross no copy's identity: hono's app, context and middleware work with a user's hono
-// (it checks no `instanceof` of its own classes; src/bundle-hono.test.ts), the others are functions.
+// returns its app at once) and stemmer (the tokenizer's). Resolving, reading and linking them one
+// by one was a sixth of the import (picomatch and tinyglobby, with Node's CommonJS loader for
+// picomatch, are loaded on first use instead: see match-rule.ts and the glob and grep tools), so
+// `import('cohort')` loads cohort's files and Node's built-ins only (src/bundle.test.ts). hono's
+// values cross no copy's identity: its app, context and middleware work with a user's hono (it
+// checks no `instanceof` of its own classes; src/bundle-hono.test.ts); stemmer is a function.
 const pkg = JSON.parse(readFileSync(path('package.json'), 'utf8'));
-const loadedAtImport = new Set(['hono', 'stemmer', 'picomatch', 'tinyglobby']);
+const loadedAtImport = new Set(['hono', 'stemmer']);
 const bundled = (name) => name === 'zod' || name.startsWith('@ai-sdk/') || loadedAtImport.has(name);
 const external = Object.keys(pkg.dependencies)
   .filter((name) => !bundled(name))

@@ -43,12 +43,19 @@ describe.skipIf(!built)('the bundle `npm run build` makes', () => {
     // zod is bundled (every entry of the package loads its ~60 locales: 100 modules), and so
     // are the AI SDK providers that import it.
     expect(loaded.filter((url) => /node_modules\/(zod|@ai-sdk)\//.test(url))).toEqual([]);
-    // So are hono, stemmer, picomatch and tinyglobby: resolving and linking the packages' modules
-    // one by one (hono's 34) was a sixth of the import. Only cohort's files and Node's built-ins.
+    // So are hono and stemmer, and picomatch and tinyglobby load on first use: resolving and
+    // linking the packages' modules one by one (hono's 34) was a sixth of the import. Only
+    // cohort's files and Node's built-ins load, and none of them carries the glob matchers.
     const others = loaded.filter(
       (url) => url !== '' && url !== pathToFileURL(script).href && !own.includes(url),
     );
     expect(others.filter((url) => !url.startsWith('node:'))).toEqual([]);
+    const globbing = own.filter((url) =>
+      /\/\/ (\S*\/)?node_modules\/(picomatch|tinyglobby|fdir)\//.test(
+        readFileSync(fileURLToPath(url), 'utf8'),
+      ),
+    );
+    expect(globbing).toEqual([]);
     // Node's networking, process and worker modules are required on first use
     // (src/builtins/lazy-builtins.ts): compiling them was a twentieth of the import.
     const lazy = ['http', 'net', 'dns', 'dns/promises', 'child_process', 'worker_threads', 'v8'];
@@ -56,7 +63,7 @@ describe.skipIf(!built)('the bundle `npm run build` makes', () => {
     // The providers load on a model's first call (models/lazy-model.ts): a program with no model,
     // or one that has not called it yet, does not parse them (a quarter of the bundle's code).
     const providers = own.filter((url) =>
-      /\/\/ node_modules\/@ai-sdk\/openai(-compatible)?\/dist\//.test(
+      /\/\/ (\S*\/)?node_modules\/@ai-sdk\/openai(-compatible)?\/dist\//.test(
         readFileSync(fileURLToPath(url), 'utf8'),
       ),
     );

@@ -1,4 +1,3 @@
-import { glob } from 'tinyglobby';
 import { z } from 'zod';
 import { CohortError } from '../errors/index.js';
 import { toolFailure, type CohortTool, type ToolOutcome } from './tool.js';
@@ -86,6 +85,8 @@ export function createGlobTool(workspace: Workspace): CohortTool<GlobInput, Glob
       try {
         assertRelativePattern(pattern);
         const base = workspace.resolve(path ?? '.');
+        // Loaded with the first search, not by `import('cohort')` (with picomatch, its matcher).
+        const { glob } = await import('tinyglobby');
         const found = await glob(pattern, {
           cwd: base,
           ignore: IGNORED_FOLDERS,

@@ -1,5 +1,4 @@
 import { stat } from 'node:fs/promises';
-import { glob } from 'tinyglobby';
 import { z } from 'zod';
 import { CohortError } from '../errors/index.js';
 import { assertRelativePattern, IGNORED_FOLDERS } from './glob-tool.js';
@@ -78,6 +77,8 @@ export function createGrepTool(
         const limit = input.maxMatches ?? GREP_MAX_MATCHES;
         if (input.include) assertRelativePattern(input.include);
         const target = workspace.resolve(input.path ?? '.');
+        // Loaded with the first search, not by `import('cohort')` (with picomatch, its matcher).
+        const { glob } = await import('tinyglobby');
         const files = (await stat(target)).isFile()
           ? [target]
           : (

@@ -1,6 +1,7 @@
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, join, resolve } from 'node:path';
-import picomatch from 'picomatch';
+import type Picomatch from 'picomatch';
 import { ruleCoversTool, type PermissionRule } from './permission-rule.js';
 
 /** A tool call as the rules see it: the cohort tool name and its (validated) input. */
@@ -16,6 +17,14 @@ export interface PermissionContext {
   /** The home folder for `~/` rules. */
   home?: string;
 }
+
+const require = createRequire(import.meta.url);
+/**
+ * picomatch, required with the first path rule matched: `import('cohort')` loads the permission
+ * rules with the coding tools but matches none, and picomatch (a CommonJS package) took Node's
+ * CommonJS loader with it.
+ */
+const picomatch = (): typeof Picomatch => require('picomatch') as typeof Picomatch;
 
 /** Tools whose rule specifier is a path (gitignore-style, as in Claude Code). */
 const PATH_TOOLS = new Set([
@@ -109,8 +118,8 @@ export function pathMatches(specifier: string, path: string, context: Permission
   const target = isAbsolute(path) ? resolve(path) : resolve(context.workspace, path);
   const options = { dot: true };
   return (
-    picomatch(pattern, options)(target) ||
-    picomatch(`${pattern.replace(/\/$/, '')}/**`, options)(target) ||
+    picomatch()(pattern, options)(target) ||
+    picomatch()(`${pattern.replace(/\/$/, '')}/**`, options)(target) ||
     (pattern.includes('/**/') &&
       basename(pattern) === basename(target) &&
       !/[*?[]/.test(basename(pattern)))
