@@ -33,6 +33,18 @@ writeFileSync(join(root, '.env'), 'OPENAI_API_KEY=sk-from-dotenv');
 mkdirSync(join(root, 'api', 'config'), { recursive: true });
 writeFileSync(join(root, 'api', 'config', '.env'), 'STRIPE_KEY=sk-nested-dotenv');
 writeFileSync(join(outside, 'secret.txt'), 'outside secret');
+/**
+ * Waits until a run started in `root` has made its placeholders for the protected names: a fixed
+ * 300 ms was not enough on a loaded CI machine (ENOENT reading `.mcp.json`).
+ */
+async function placeholdersMade(): Promise<void> {
+  const names = ['.mcp.json', 'cohort.config.json', '.cohort', '.claude', 'skills', '.git'];
+  for (let waited = 0; waited < 10_000; waited += 25) {
+    if (names.every((name) => existsSync(join(root, name)))) return;
+    await new Promise((done) => setTimeout(done, 25));
+  }
+  throw new Error('the run made no placeholders in 10 s');
+}
 const parentEnv = {
   PATH: process.env.PATH,
   OPENAI_API_KEY: 'sk-parent-secret',
@@ -333,7 +345,7 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
 
   it('keeps an absent protected name uncreatable while any concurrent run still uses it', async () => {
     const slow = bash('sleep 1; echo x > .mcp.json; echo ended', 10_000);
-    await new Promise((done) => setTimeout(done, 300));
+    await placeholdersMade();
     const quick = await bash('true');
     expect(quick.exitCode).toBe(0);
     // The slow run's placeholder: no settings, should a killed cohort leave it behind.
@@ -346,7 +358,7 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
 
   it('makes the placeholders a killed cohort leaves behind harmless: no settings, empty folders', async () => {
     const slow = bash('sleep 2', 10_000);
-    await new Promise((done) => setTimeout(done, 300));
+    await placeholdersMade();
     // What kill -9 of cohort now would leave: the next cohort uses an empty .cohort as its data
     // folder (a .cohort file stopped every start there: 'The data folder ".cohort" is not a folder').
     for (const name of ['.cohort', '.claude', 'skills', '.git'])

@@ -280,14 +280,13 @@ describe('htmlToText bounds', () => {
   it('reads a page of more elements than it parses up to the last one it parses', () => {
     // Each element costs the parser and the renderer ~10 µs on this machine: the 1.3 million of a
     // 5 MB page of `<p>x` (web_fetch's cap) blocked the process for 14 s, every request of cohort
-    // serve waiting, to give the model at most tools.maxOutputChars of text.
-    const started = Date.now();
+    // serve waiting, to give the model at most tools.maxOutputChars of text. The bound is checked
+    // by what is parsed (no clock: a loaded CI machine took 3.2 s for what takes 0.4 s idle).
     const page = htmlToText(`<head><title>t</title></head>${'<p>x'.repeat(300_000)}<p>end`);
     const paragraphs = page.text.split('\n\n');
     // head and title are two of the elements parsed.
     expect(paragraphs.length).toBe(MAX_HTML_ELEMENTS - 2);
     expect(new Set(paragraphs)).toEqual(new Set(['x']));
     expect(page.title).toBe('t');
-    expect(Date.now() - started).toBeLessThan(2_500);
   });
 });
