@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ChunkRecord, DocumentRecord } from '../schema/index.js';
 import type { Db } from './db.js';
-import { INSERT_BATCH_ROWS, insertRows } from './insert-rows.js';
+import { INSERT_BATCH_ROWS, insertStatements } from './insert-rows.js';
 import { setMetaValue } from './meta-repo.js';
 
 /** One document and its chunks, as an ingestion writes them. */
@@ -56,6 +56,17 @@ export function chunkContentHash(
   chunks: readonly Pick<ChunkRecord, 'id' | 'hash' | 'domain' | 'title'>[],
 ): string {
   return createHash('md5').update(chunks.map(contentLine).join(',')).digest('hex');
+}
+
+/**
+ * Waits for every write of a transaction (each statement sent, each batch heard), then fails with
+ * the first one that failed: the transaction ends (commit or rollback) only once the engine has
+ * answered every statement sent in it, whatever order an engine would otherwise run a rollback
+ * and the statements still queued.
+ */
+async function allWritten(writes: readonly Promise<unknown>[]): Promise<void> {
+  for (const result of await Promise.allSettled(writes))
+    if (result.status === 'rejected') throw result.reason as Error;
 }
 
 /** What re-ingesting one document did. */
@@ -121,7 +132,8 @@ export class ChunkRepo {
    * Applies one ingestion whole, in one transaction: each document of `write` is added, replaced
    * (its old chunks go with it) or left alone when its hash is unchanged, and each source of
    * `remove` is deleted. A crash or an error part-way leaves the store as it was. Rows go in with
-   * multi-row INSERTs ({@link insertRows}); `onWritten` hears each batch of documents written.
+   * multi-row INSERTs ({@link insertStatements}), all sent at once; `onWritten` hears each batch of
+   * documents written.
    * `meta` returns `meta` table values (JSON) to keep in the same transaction, from the sources
    * removed, so what an ingestion records about its documents commits with them.
    *
@@ -167,43 +179,57 @@ export class ChunkRepo {
         );
         removed = deleted.rows.map((row) => row.source).sort();
       }
+      // Asked before anything more is sent: should it throw, no statement is left unanswered.
+      const metaValues = Object.entries(change.meta?.(removed) ?? {});
       // Documents go in groups whose chunks fill about one INSERT batch, so progress moves steadily.
+      // Every group's statements are sent at once, not each after the last one's answer: the
+      // engine runs them in order inside the transaction while this thread does other work
+      // (`cohort ingest` builds the router and the index meanwhile), instead of waiting for this
+      // thread between two batches.
+      const writes: Promise<unknown>[] = [];
       let group: DocumentWrite[] = [];
       let groupChunks = 0;
-      const flush = async () => {
+      const flush = () => {
         if (group.length === 0) return;
-        await insertRows(
-          tx,
-          'documents',
-          ['source', 'title', 'hash', 'domain'],
-          group.map(({ document }) => [
-            document.source,
-            document.title,
-            document.hash,
-            document.domain,
-          ]),
+        const written = group.map((item) => item.document.source);
+        const statements = [
+          ...insertStatements(
+            'documents',
+            ['source', 'title', 'hash', 'domain'],
+            group.map(({ document }) => [
+              document.source,
+              document.title,
+              document.hash,
+              document.domain,
+            ]),
+          ),
+          ...insertStatements(
+            'chunks',
+            CHUNK_COLUMNS,
+            group.flatMap((item) => item.chunks.map(chunkRow)),
+          ),
+        ];
+        const answers = statements.map(({ sql, params }) => tx.query(sql, params));
+        writes.push(
+          ...answers,
+          Promise.all(answers).then(() => change.onWritten?.(written)),
         );
-        await insertRows(
-          tx,
-          'chunks',
-          CHUNK_COLUMNS,
-          group.flatMap((item) => item.chunks.map(chunkRow)),
-        );
-        change.onWritten?.(group.map((item) => item.document.source));
         group = [];
         groupChunks = 0;
       };
       for (const item of changed) {
         group.push(item);
         groupChunks += item.chunks.length;
-        if (groupChunks >= INSERT_BATCH_ROWS) await flush();
+        if (groupChunks >= INSERT_BATCH_ROWS) flush();
       }
-      await flush();
+      flush();
+      // Sent after the rows without waiting for them either, so the transaction can commit as
+      // soon as this thread hears the engine's answers.
       // What was built from the old chunks (saved index, book knowledge) no longer holds.
-      if (changed.length > 0 || removed.length > 0) await tx.query('DELETE FROM build_cache');
-      for (const [key, value] of Object.entries(change.meta?.(removed) ?? {})) {
-        await setMetaValue(tx, key, value);
-      }
+      if (changed.length > 0 || removed.length > 0)
+        writes.push(tx.query('DELETE FROM build_cache'));
+      for (const [key, value] of metaValues) writes.push(setMetaValue(tx, key, value));
+      await allWritten(writes);
       return { outcomes, removed };
     });
   }
