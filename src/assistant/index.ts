@@ -30,3 +30,9 @@ export {
 } from './model-synthesis.js';
 export { routeEverythingToDefault, ROUTING_OFF_REASON } from './routing-switch.js';
 export { knowledgeRouter, prepareKnowledge, type KnowledgeRouter } from './prepare-knowledge.js';
+export {
+  prebuildKnowledge,
+  savePrebuiltKnowledge,
+  type PrebuiltEntry,
+  type PrebuiltKnowledge,
+} from './prebuild-knowledge.js';

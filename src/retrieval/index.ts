@@ -7,6 +7,7 @@ export {
   headingPathOf,
   type IndexedRetriever,
   type RetrieverOptions,
+  type RetrieverStore,
 } from './retrievers/create-retriever.js';
 export {
   ingest,

@@ -129,6 +129,15 @@ export interface KnowledgeRefreshOptions {
 }
 
 /**
+ * What {@link createKnowledgeRefresh} reads and saves: a store's chunks and build cache, or the
+ * chunks a store will hold once an ingestion commits (see `prebuildKnowledge`).
+ */
+export interface KnowledgeSource {
+  chunks: Pick<Store['chunks'], 'all' | 'version' | 'contentHash'>;
+  cache?: Pick<Store['cache'], 'get' | 'put' | 'saves'>;
+}
+
+/**
  * Keeps a router's book knowledge in step with the store: each call checks the store's chunk
  * version (at most once per `checkMs`) and, when chunks were added, replaced or removed since the
  * router last learnt (by this process or another), learns again, or loads what it learnt before
@@ -141,7 +150,7 @@ export interface KnowledgeRefreshOptions {
  */
 export function createKnowledgeRefresh(
   router: LearningRouter,
-  store: Pick<Store, 'chunks'> & Partial<Pick<Store, 'cache'>>,
+  store: KnowledgeSource,
   options: KnowledgeRefreshOptions = {},
 ): () => Promise<void> {
   const checkMs = options.checkMs ?? KNOWLEDGE_CHECK_MS;

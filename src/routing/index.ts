@@ -47,6 +47,7 @@ export {
   KNOWLEDGE_CHECK_MS,
   type KnowledgeChunk,
   type KnowledgeRefreshOptions,
+  type KnowledgeSource,
   type LearningRouter,
 } from './book-knowledge.js';
 export {

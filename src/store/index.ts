@@ -41,6 +41,7 @@ export {
   writeStartCache,
   type StartCache,
 } from './start-cache.js';
+export { chunksAfterIngestion } from './ingested-chunks.js';
 export { startCachedStore, type EngineHooks, type StartCachedStore } from './start-cached-store.js';
 export {
   folderFingerprint,

@@ -74,6 +74,49 @@ describe('cohort ask with the data folder’s start cache', () => {
   }, 120_000);
 });
 
+describe('cohort ingest into a new data folder', () => {
+  it('leaves the router and the index the first ask loads: that ask builds nothing', async () => {
+    // Built from the chunks while the engine wrote them, and saved under the keys an ask computes.
+    const folder = join(root, 'ingested');
+    const folderEnv = { ...env, COHORT_DATA_DIR: folder };
+    const docs = join(root, 'gaits');
+    mkdirSync(docs);
+    writeFileSync(
+      join(docs, 'quadrupeds.md'),
+      '# Quadruped gaits\n\nA trotting quadruped moves its diagonal leg pairs together, which keeps it balanced at walking speed.\n',
+    );
+    writeFileSync(
+      join(docs, 'bipeds.md'),
+      '# Biped gaits\n\nA walking biped keeps one foot on the ground, shifting its weight over it.\n',
+    );
+    const ingested = await runCli(['ingest', docs], folderEnv);
+    expect(ingested.code, ingested.stderr).toBe(0);
+    expect(ingested.stderr).toBe('');
+    const store = await openStore({ dataDir: folder });
+    try {
+      const { rows } = await store.db.query<{ name: string }>(
+        'SELECT name FROM build_cache ORDER BY name',
+      );
+      expect(rows.map((row) => row.name)).toEqual(['lexical-index', 'trained-router']);
+    } finally {
+      await store.close();
+    }
+    // Opening the engine above confirmed the start cache: it is the one the ingestion wrote.
+    const cacheOf = join(folder, START_CACHE_FILE);
+    const written = readFileSync(cacheOf);
+    const { code, stdout, stderr } = await runCli(
+      ['ask', 'How does a trotting quadruped move its legs?', '--json'],
+      folderEnv,
+    );
+    expect(code, stderr).toBe(0);
+    expect(String((JSON.parse(stdout) as { answer: unknown }).answer)).toContain(
+      'diagonal leg pairs',
+    );
+    // Nothing was missing from the start cache: the ask built nothing and wrote no new one.
+    expect(readFileSync(cacheOf).equals(written)).toBe(true);
+  }, 120_000);
+});
+
 describe('cohort ask without a session, from a sealed start cache', () => {
   const folder = join(root, 'sealed');
   const sealedEnv = { ...env, COHORT_DATA_DIR: folder };

@@ -1,11 +1,19 @@
 import { resolve } from 'node:path';
+import type { PrebuiltKnowledge } from '../../assistant/index.js';
 import {
   describeSkipped,
   findIngestEntries,
   ingest,
   renderProgressBar,
+  type IngestOptions,
 } from '../../retrieval/index.js';
-import { openStore, startCachedStore, storeFolder, type Store } from '../../store/index.js';
+import {
+  chunksAfterIngestion,
+  openStore,
+  startCachedStore,
+  storeFolder,
+  type Store,
+} from '../../store/index.js';
 import { toWire } from '../../schema/index.js';
 import type { CliCommand } from '../command.js';
 import { onlyPositional, parseCommandArgs } from '../args.js';
@@ -48,16 +56,37 @@ export const ingestCommand: CliCommand = {
     // Loaded, and the router to train built from the agents' files, while the engine writes the
     // chunks (this thread waits for it then), not after.
     const preparing = import('../../assistant/index.js').then((assistant) => ({
-      prepareKnowledge: assistant.prepareKnowledge,
+      ...assistant,
       router: assistant.knowledgeRouter(config),
     }));
     preparing.catch(() => undefined);
+    // A new data folder's router and index, built from the chunks in hand while the engine writes
+    // and commits them (see `prebuildKnowledge`), not read back and built once it has.
+    let prebuilding: Promise<PrebuiltKnowledge | undefined> | undefined;
+    const prebuild = ({
+      documents,
+      storeWasEmpty,
+    }: Parameters<NonNullable<IngestOptions['onWriting']>>[0]) => {
+      if (!storeWasEmpty) return;
+      prebuilding = preparing.then(({ prebuildKnowledge, router }) =>
+        prebuildKnowledge({
+          config,
+          router,
+          chunks: chunksAfterIngestion(
+            documents.flatMap(({ chunks }) => chunks),
+            [],
+          ),
+        }),
+      );
+      prebuilding.catch(() => undefined);
+    };
     try {
       const summary = await ingest(dir, {
         store: opening,
         entries,
         prune: Boolean(values.prune),
         replace: Boolean(values.replace),
+        ...(folder ? { onWriting: prebuild } : {}),
         onProgress: ({ done, total, file }) => {
           if (!io.isTTY || values.json) return;
           io.control?.('stderr', '\r');
@@ -89,7 +118,13 @@ export const ingestCommand: CliCommand = {
       const store = await opening;
       if (store.cache.saves !== false && (await store.chunks.count()) > 0) {
         await preparing
-          .then(({ prepareKnowledge, router }) => prepareKnowledge({ config, store, router }))
+          .then(async ({ prepareKnowledge, savePrebuiltKnowledge, router }) => {
+            // Built ahead, from chunks the store turned out to hold: saved, nothing built now.
+            // Otherwise (it failed, or the store holds other chunks) built as it always was.
+            const prebuilt = await prebuilding?.catch(() => undefined);
+            if (prebuilt && (await savePrebuiltKnowledge(store, prebuilt))) return;
+            await prepareKnowledge({ config, store, router });
+          })
           .catch((cause: unknown) => {
             // The ingestion is committed: what was not built now is built by the first answer.
             io.stderr(

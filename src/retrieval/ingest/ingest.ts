@@ -5,7 +5,7 @@ import { basename, extname, join, relative, resolve, sep } from 'node:path';
 import { OPEN_WITHOUT_WAITING } from '../../config/index.js';
 import { CohortError, isCohortError } from '../../errors/index.js';
 import type { ChunkRecord, DocumentRecord } from '../../schema/index.js';
-import type { Store } from '../../store/index.js';
+import type { DocumentWrite, Store } from '../../store/index.js';
 import { chunkDocument, sha1 } from './chunker.js';
 import { decodeText } from './decode-text.js';
 import { documentDomain, tagDomain } from './domain-tagger.js';
@@ -66,6 +66,14 @@ export interface IngestOptions {
    * so the user's book is not answered from a mix of it and the sample's other chapters.
    */
   standIn?: boolean;
+  /**
+   * Told, once the engine has written this ingestion's first batch, what it writes: the documents
+   * with their chunks, and whether the store held no document before (then, once the ingestion
+   * commits, these are every chunk it holds). By then every batch is queued with the engine (see
+   * `ChunkRepo.applyIngestion`), so a caller may build from the chunks on this thread without
+   * holding the writes up: `cohort ingest` builds the router and the index meanwhile.
+   */
+  onWriting?: (writing: { documents: readonly DocumentWrite[]; storeWasEmpty: boolean }) => void;
 }
 
 /** A file ingested in part, and what was cut. */
@@ -474,11 +482,16 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
           : {}),
     };
   };
+  let told = false;
   // One transaction: a crash or a kill part-way leaves the store as it was before this ingestion.
   const { outcomes, removed } = await store.chunks.applyIngestion({
     write,
     remove: [...(options.prune ? summary.missing : []), ...standInRemove],
     onWritten: (sources) => {
+      if (!told) {
+        told = true;
+        options.onWriting?.({ documents: write, storeWasEmpty: stored.size === 0 });
+      }
       for (const source of sources) {
         done += 1;
         options.onProgress?.({ done, total: prepared.length, file: source });

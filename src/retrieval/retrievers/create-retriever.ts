@@ -225,6 +225,15 @@ export function createRetrieverFromChunks(
   };
 }
 
+/**
+ * What {@link createRetriever} reads and saves: a store's chunks and build cache, or the chunks a
+ * store will hold once an ingestion commits (see `prebuildKnowledge`).
+ */
+export interface RetrieverStore {
+  chunks: Pick<Store['chunks'], 'all' | 'version'>;
+  cache?: Pick<Store['cache'], 'get' | 'put' | 'saves'>;
+}
+
 /** Name of the saved lexical index in the store's build cache. */
 export const LEXICAL_INDEX_CACHE = 'lexical-index';
 
@@ -234,7 +243,7 @@ export const LEXICAL_INDEX_CACHE = 'lexical-index';
  * and built (then saved) otherwise. Without a cache the index is built.
  */
 async function loadOrBuildRanker(
-  store: Partial<Pick<Store, 'cache'>>,
+  store: Pick<RetrieverStore, 'cache'>,
   chunks: readonly ChunkRecord[],
   options: RankerOptions,
 ): Promise<Ranker> {
@@ -273,7 +282,7 @@ async function loadOrBuildRanker(
  * const passages = await retriever.retrieve('How much does a Jetson cost?', { domain: 'hardware' });
  */
 export function createRetriever(
-  store: Pick<Store, 'chunks'> & Partial<Pick<Store, 'cache'>>,
+  store: RetrieverStore,
   options: RetrieverOptions = {},
 ): IndexedRetriever {
   const defaults = {

@@ -1,0 +1,108 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config/index.js';
+import { ingest } from '../retrieval/index.js';
+import { chunksAfterIngestion, openStore, type DocumentWrite, type Store } from '../store/index.js';
+import { knowledgeRouter, prepareKnowledge } from './prepare-knowledge.js';
+import { prebuildKnowledge, savePrebuiltKnowledge } from './prebuild-knowledge.js';
+
+const root = mkdtempSync(join(tmpdir(), 'cohort-prebuild-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** A small book of two files, so that a store of it opens and builds quickly. */
+function writeBook(): string {
+  const folder = mkdtempSync(join(root, 'book-'));
+  writeFileSync(
+    join(folder, 'topics.md'),
+    '# Topics\n\nA topic is a named bus over which nodes exchange messages.\n\n## Publishers\n\nA publisher sends messages on a topic.\n',
+  );
+  writeFileSync(
+    join(folder, 'services.md'),
+    '# Services\n\nA service answers one request with one response.\n\n## Clients\n\nA client calls a service and waits for its response.\n',
+  );
+  return folder;
+}
+
+const configFor = (dataDir: string) =>
+  loadConfig({
+    env: { COHORT_DATA_DIR: dataDir, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
+    cwd: tmpdir(),
+  });
+
+/** Every value of the store's build cache, by name. */
+async function buildCache(store: Store) {
+  const { rows } = await store.db.query<{ name: string; key: string; data: Uint8Array }>(
+    'SELECT name, key, data FROM build_cache ORDER BY name',
+  );
+  return rows.map(({ name, key, data }) => ({
+    name,
+    key,
+    data: Buffer.from(data).toString('hex'),
+  }));
+}
+
+describe('prebuildKnowledge', () => {
+  const folder = writeBook();
+
+  it('builds from an ingestion’s chunks what prepareKnowledge builds from the store, under the same keys', async () => {
+    // As `cohort ingest` does: built from the chunks written into a new store, saved once committed.
+    const config = configFor(join(root, 'prebuilt'));
+    const store = await openStore(config);
+    try {
+      let writing: { documents: readonly DocumentWrite[]; storeWasEmpty: boolean } | undefined;
+      await ingest(folder, { store, onWriting: (told) => (writing = told) });
+      expect(writing?.storeWasEmpty).toBe(true);
+      const chunks = chunksAfterIngestion(
+        writing!.documents.flatMap((item) => item.chunks),
+        [],
+      );
+      const prebuilt = await prebuildKnowledge({ config, router: knowledgeRouter(config), chunks });
+      expect(prebuilt?.entries.map((entry) => entry.name).sort()).toEqual([
+        'lexical-index',
+        'trained-router',
+      ]);
+      expect(await savePrebuiltKnowledge(store, prebuilt!)).toBe(true);
+
+      // As it was done before: built from the store's chunks once the ingestion committed.
+      const otherConfig = configFor(join(root, 'prepared'));
+      const other = await openStore(otherConfig);
+      try {
+        await ingest(folder, { store: other });
+        await prepareKnowledge({ config: otherConfig, store: other });
+        expect(await buildCache(store)).toEqual(await buildCache(other));
+      } finally {
+        await other.close();
+      }
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+
+  it('saves nothing in a store that holds other chunks than it was built from', async () => {
+    const config = configFor(join(root, 'changed'));
+    const store = await openStore(config);
+    try {
+      let chunks: ReturnType<typeof chunksAfterIngestion> = [];
+      await ingest(folder, {
+        store,
+        onWriting: ({ documents }) => {
+          chunks = chunksAfterIngestion(
+            documents.flatMap((item) => item.chunks),
+            [],
+          );
+        },
+      });
+      const prebuilt = await prebuildKnowledge({ config, router: knowledgeRouter(config), chunks });
+      // Another folder's document arrives before the values are saved.
+      const more = mkdtempSync(join(root, 'more-'));
+      writeFileSync(join(more, 'actions.md'), '# Actions\n\nAn action is a long-running goal.\n');
+      await ingest(more, { store });
+      expect(await savePrebuiltKnowledge(store, prebuilt!)).toBe(false);
+      expect(await buildCache(store)).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+});

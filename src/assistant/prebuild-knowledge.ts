@@ -1,0 +1,101 @@
+import type { CohortConfig } from '../config/index.js';
+import { createRetriever, embeddingFor, type RetrieverStore } from '../retrieval/index.js';
+import { createKnowledgeRefresh, type KnowledgeSource } from '../routing/index.js';
+import type { ChunkRecord } from '../schema/index.js';
+import { chunkContentHash, type Store } from '../store/index.js';
+import type { KnowledgeRouter } from './prepare-knowledge.js';
+
+/** One value {@link prebuildKnowledge} built, as the store's build cache keeps it. */
+export interface PrebuiltEntry {
+  name: string;
+  key: string;
+  data: Uint8Array;
+}
+
+/** What {@link prebuildKnowledge} built, and the content hash of the chunks it built it from. */
+export interface PrebuiltKnowledge {
+  contentHash: string;
+  entries: PrebuiltEntry[];
+}
+
+/**
+ * The chunks' change counter while nothing is stored yet: the router is told it with what it
+ * learnt, which only this process's router sees (the saved value leaves it out).
+ */
+const PREBUILT_VERSION = 'prebuilt';
+
+/**
+ * Lets the event loop run between two long builds: the engine's answers to the ingestion waiting
+ * meanwhile are heard, so its transaction goes on (and commits) while this thread builds.
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Builds what {@link prepareKnowledge} would save for a store holding exactly `chunks` (the trained
+ * router and the lexical index, under the keys a later process computes from that store), before
+ * the store holds them: `cohort ingest` builds them from a new store's chunks while the engine
+ * writes and commits them, then saves them with {@link savePrebuiltKnowledge}. The same code
+ * builds them as for a store (the knowledge refresh and the retriever), over the chunks in hand
+ * and a build cache that holds nothing yet (an ingestion that changes chunks empties it).
+ * Undefined when the configuration embeds the chunks: `prepareKnowledge` does that after the
+ * ingestion, as before.
+ *
+ * @example
+ * const prebuilt = await prebuildKnowledge({ config, router: knowledgeRouter(config), chunks });
+ */
+export async function prebuildKnowledge(options: {
+  config: CohortConfig;
+  router: KnowledgeRouter;
+  /** The chunks in store order, as the engine gives them back (see `chunksAfterIngestion`). */
+  chunks: readonly ChunkRecord[];
+}): Promise<PrebuiltKnowledge | undefined> {
+  const { config, chunks } = options;
+  if (embeddingFor(config) || chunks.length === 0) return undefined;
+  const contentHash = chunkContentHash(chunks);
+  const entries: PrebuiltEntry[] = [];
+  const cache: Pick<Store['cache'], 'get' | 'put' | 'saves'> = {
+    saves: true,
+    get: () => Promise.resolve(undefined),
+    put: (name, key, data) => {
+      entries.push({ name, key, data });
+      return Promise.resolve();
+    },
+  };
+  const pending: KnowledgeSource & RetrieverStore = {
+    chunks: {
+      // Copies, as a store's reads are: a builder owns what it is given.
+      all: () => Promise.resolve(chunks.map((chunk) => ({ ...chunk }))),
+      version: () => Promise.resolve(PREBUILT_VERSION),
+      contentHash: () => Promise.resolve(contentHash),
+    },
+    cache,
+  };
+  await nextTurn();
+  const { router, fingerprint } = options.router;
+  // As `prepareKnowledge` builds them, with the retriever `openKnowledgeBase` makes.
+  await createKnowledgeRefresh(router, pending, { fingerprint })();
+  await nextTurn();
+  await createRetriever(pending, {
+    minScore: config.retrieval.minScore,
+    limit: config.retrieval.limit,
+  }).warm();
+  return { contentHash, entries };
+}
+
+/**
+ * Saves in `store` what {@link prebuildKnowledge} built, when the store holds the chunks it was
+ * built from (its content hash is theirs); false, saving nothing, when it does not. The chunks are
+ * read as `prepareKnowledge` reads them: a data folder's start-cached store takes them from the
+ * ingestion it wrote, and keeps them for its start cache.
+ *
+ * @example
+ * if (!(await savePrebuiltKnowledge(store, prebuilt))) await prepareKnowledge({ config, store });
+ */
+export async function savePrebuiltKnowledge(
+  store: Pick<Store, 'chunks' | 'cache'>,
+  prebuilt: PrebuiltKnowledge,
+): Promise<boolean> {
+  if (chunkContentHash(await store.chunks.all()) !== prebuilt.contentHash) return false;
+  for (const { name, key, data } of prebuilt.entries) await store.cache.put(name, key, data);
+  return true;
+}
