@@ -41,8 +41,21 @@ function asJsonb(value: unknown): unknown {
   );
 }
 
+/**
+ * The stored form of each written chunk made so far, kept while the written chunk is: `cohort
+ * ingest` asks for every chunk after its ingestion twice (to build the router and the index from
+ * while the engine writes, then to save them once it has), and the second costs only the sort.
+ */
+const storedForms = new WeakMap<ChunkRecord, ChunkRecord>();
+
 /** `chunk` as the engine returns it once stored (see `chunkFromRow`), not the object written. */
 function asStored(chunk: ChunkRecord): ChunkRecord {
+  let stored = storedForms.get(chunk);
+  if (!stored) storedForms.set(chunk, (stored = storedForm(chunk)));
+  return stored;
+}
+
+function storedForm(chunk: ChunkRecord): ChunkRecord {
   return {
     id: storedName(chunk.id),
     source: storedName(chunk.source),
