@@ -13,6 +13,22 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE_NAME } from './folder-lock.js';
 import { openPgliteDb } from './pglite-db.js';
 import { defaultSnapshotDir, snapshotPath } from './pglite-snapshot.js';
+import { readSnapshot } from './snapshot-unpack.js';
+
+/** `DBState` of PostgreSQL's control file for a folder shut down cleanly (a running one: 6). */
+const DB_SHUTDOWNED = 1;
+
+/** The `state` field of the snapshot's `global/pg_control` (after the id and two versions). */
+function controlState(tarball: string): number | undefined {
+  let state: number | undefined;
+  readSnapshot(tarball, (member) => {
+    if (member.parts.join('/') !== 'global/pg_control') return;
+    const bytes = Buffer.alloc(20);
+    member.read(bytes, 0, bytes.length);
+    state = bytes.readUInt32LE(16);
+  });
+  return state;
+}
 
 const root = mkdtempSync(join(tmpdir(), 'cohort-snapshot-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -25,6 +41,8 @@ describe('PGlite fresh-folder snapshot', () => {
     const saved = snapshotPath(cache);
     expect(statSync(saved).size).toBeGreaterThan(1_000_000);
     const savedAt = statSync(saved).mtimeMs;
+    // Of an engine shut down cleanly: a store opened from it has no crash to recover from.
+    expect(controlState(saved)).toBe(DB_SHUTDOWNED);
 
     const folder = join(root, 'store');
     const fromSnapshot = await openPgliteDb(folder, { snapshotDir: cache });

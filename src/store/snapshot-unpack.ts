@@ -135,7 +135,7 @@ export function readSnapshot(tarball: string, visit: (member: SnapshotMember) =>
  * at the start's peak for the 40 MB fresh folder), and it takes a fraction of the time.
  *
  * @example
- * unpackSnapshot('~/.cache/cohort/pglite-0.5.14-fresh.tar', '.cohort');
+ * unpackSnapshot('~/.cache/cohort/pglite-0.5.14-shut-down.tar', '.cohort');
  */
 export function unpackSnapshot(tarball: string, dir: string): void {
   mkdirSync(dir, { recursive: true });

@@ -22,7 +22,7 @@ const REDO_OFFSET = 40;
  * the log is left out).
  *
  * @example
- * checkpointRedo('~/.cache/cohort/pglite-0.5.14-fresh.tar'); // 24049952n
+ * checkpointRedo('~/.cache/cohort/pglite-0.5.14-shut-down.tar');
  */
 export function checkpointRedo(tarball: string): bigint | undefined {
   let redo: bigint | undefined;
