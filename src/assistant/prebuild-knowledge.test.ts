@@ -80,6 +80,41 @@ describe('prebuildKnowledge', () => {
     }
   }, 60_000);
 
+  it('puts each value in the store as it is built while the ingestion writes: saved once it commits', async () => {
+    const config = configFor(join(root, 'saved-as-built'));
+    const store = await openStore(config);
+    try {
+      let prebuilding: ReturnType<typeof prebuildKnowledge> | undefined;
+      await ingest(folder, {
+        store,
+        // As `cohort ingest` does: started while the engine writes, not awaited by the ingestion.
+        onWriting: ({ documents }) => {
+          prebuilding = prebuildKnowledge({
+            config,
+            router: knowledgeRouter(config),
+            chunks: chunksAfterIngestion(
+              documents.flatMap((item) => item.chunks),
+              [],
+            ),
+            saveTo: store.cache,
+          });
+        },
+      });
+      const prebuilt = await prebuilding!;
+      expect(await savePrebuiltKnowledge(store, prebuilt!)).toBe(true);
+      // The ingestion's transaction empties the build cache: the values were saved after it.
+      const saved = await buildCache(store);
+      expect(saved.map((entry) => entry.name)).toEqual(['lexical-index', 'trained-router']);
+      expect(saved).toEqual(
+        prebuilt!.entries
+          .map(({ name, key, data }) => ({ name, key, data: Buffer.from(data).toString('hex') }))
+          .sort((a, b) => (a.name < b.name ? -1 : 1)),
+      );
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+
   it('saves nothing in a store that holds other chunks than it was built from', async () => {
     const config = configFor(join(root, 'changed'));
     const store = await openStore(config);

@@ -16,6 +16,8 @@ export interface PrebuiltEntry {
 export interface PrebuiltKnowledge {
   contentHash: string;
   entries: PrebuiltEntry[];
+  /** Settles once the values put in `saveTo` as they were built are saved (or failed to be). */
+  saved?: Promise<void>;
 }
 
 /**
@@ -34,7 +36,8 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * Builds what {@link prepareKnowledge} would save for a store holding exactly `chunks` (the trained
  * router and the lexical index, under the keys a later process computes from that store), before
  * the store holds them: `cohort ingest` builds them from a new store's chunks while the engine
- * writes and commits them, then saves them with {@link savePrebuiltKnowledge}. The same code
+ * writes and commits them, putting each in the store as it is built (`saveTo`), then checks with
+ * {@link savePrebuiltKnowledge} that the store holds those chunks. The same code
  * builds them as for a store (the knowledge refresh and the retriever), over the chunks in hand
  * and a build cache that holds nothing yet (an ingestion that changes chunks empties it).
  * Undefined when the configuration embeds the chunks: `prepareKnowledge` does that after the
@@ -48,16 +51,28 @@ export async function prebuildKnowledge(options: {
   router: KnowledgeRouter;
   /** The chunks in store order, as the engine gives them back (see `chunksAfterIngestion`). */
   chunks: readonly ChunkRecord[];
+  /**
+   * The store's build cache, to put each value in as soon as it is built, without waiting for it:
+   * PGlite runs a statement that arrives during a transaction once the transaction has ended, so
+   * they are saved after the ingestion commits (its transaction empties the build cache), while
+   * this thread builds the next one. Keyed by the chunks' content hash, a value saved for chunks
+   * the store turns out not to hold is never read, and is replaced when `prepareKnowledge` builds
+   * from the store.
+   */
+  saveTo?: Pick<Store['cache'], 'put'>;
 }): Promise<PrebuiltKnowledge | undefined> {
   const { config, chunks } = options;
   if (embeddingFor(config) || chunks.length === 0) return undefined;
   const contentHash = chunkContentHash(chunks);
   const entries: PrebuiltEntry[] = [];
+  const saving: Promise<void>[] = [];
+  const { saveTo } = options;
   const cache: Pick<Store['cache'], 'get' | 'put' | 'saves'> = {
     saves: true,
     get: () => Promise.resolve(undefined),
     put: (name, key, data) => {
       entries.push({ name, key, data });
+      if (saveTo) saving.push(saveTo.put(name, key, data));
       return Promise.resolve();
     },
   };
@@ -72,21 +87,28 @@ export async function prebuildKnowledge(options: {
   };
   await nextTurn();
   const { router, fingerprint } = options.router;
-  // As `prepareKnowledge` builds them, with the retriever `openKnowledgeBase` makes.
-  await createKnowledgeRefresh(router, pending, { fingerprint })();
-  await nextTurn();
+  // As `prepareKnowledge` builds them, with the retriever `openKnowledgeBase` makes. The index
+  // first: the larger value (3.2 MB against the router's 1.8 at the ROS 2 docs) is saved while
+  // the router trains, and only the smaller one once this thread is done.
   await createRetriever(pending, {
     minScore: config.retrieval.minScore,
     limit: config.retrieval.limit,
   }).warm();
-  return { contentHash, entries };
+  await nextTurn();
+  await createKnowledgeRefresh(router, pending, { fingerprint })();
+  if (!saveTo) return { contentHash, entries };
+  const saved = Promise.all(saving).then(() => undefined);
+  // Awaited by `savePrebuiltKnowledge`; the build's own result does not wait for the engine.
+  saved.catch(() => undefined);
+  return { contentHash, entries, saved };
 }
 
 /**
  * Saves in `store` what {@link prebuildKnowledge} built, when the store holds the chunks it was
- * built from (its content hash is theirs); false, saving nothing, when it does not. The chunks are
- * read as `prepareKnowledge` reads them: a data folder's start-cached store takes them from the
- * ingestion it wrote, and keeps them for its start cache.
+ * built from (its content hash is theirs), or waits for it to be saved when it was put there as it
+ * was built (`saveTo`); false when the store holds other chunks (then nothing is saved, or what was
+ * is never read). The chunks are read as `prepareKnowledge` reads them: a data folder's
+ * start-cached store takes them from the ingestion it wrote, and keeps them for its start cache.
  *
  * @example
  * if (!(await savePrebuiltKnowledge(store, prebuilt))) await prepareKnowledge({ config, store });
@@ -96,6 +118,7 @@ export async function savePrebuiltKnowledge(
   prebuilt: PrebuiltKnowledge,
 ): Promise<boolean> {
   if (chunkContentHash(await store.chunks.all()) !== prebuilt.contentHash) return false;
-  for (const { name, key, data } of prebuilt.entries) await store.cache.put(name, key, data);
+  if (prebuilt.saved) await prebuilt.saved;
+  else for (const { name, key, data } of prebuilt.entries) await store.cache.put(name, key, data);
   return true;
 }

@@ -68,15 +68,17 @@ export const ingestCommand: CliCommand = {
       storeWasEmpty,
     }: Parameters<NonNullable<IngestOptions['onWriting']>>[0]) => {
       if (!storeWasEmpty) return;
-      prebuilding = preparing.then(({ prebuildKnowledge, router }) =>
-        prebuildKnowledge({
-          config,
-          router,
-          chunks: chunksAfterIngestion(
-            documents.flatMap(({ chunks }) => chunks),
-            [],
-          ),
-        }),
+      prebuilding = Promise.all([preparing, opening]).then(
+        ([{ prebuildKnowledge, router }, store]) =>
+          prebuildKnowledge({
+            config,
+            router,
+            saveTo: store.cache,
+            chunks: chunksAfterIngestion(
+              documents.flatMap(({ chunks }) => chunks),
+              [],
+            ),
+          }),
       );
       prebuilding.catch(() => undefined);
     };
