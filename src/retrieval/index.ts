@@ -65,6 +65,7 @@ export {
   type VocabularyRepair,
 } from './rank/query-vocabulary.js';
 export { QUERY_STOPWORDS, STOPWORDS, withoutAskingManner } from './rank/stopwords.js';
+export { socialMessage, withoutSocialOpener, type SocialKind } from './rank/social-message.js';
 export { nameRunsWritten, namesWritten } from './rank/names-written.js';
 export { measuresAsked, measureTerms } from './rank/measure-words.js';
 export { asksAboutTheCourse, listsTopicsOnly } from './rank/course-meta.js';

@@ -10,6 +10,7 @@ import {
   measureTerms,
   namesWritten,
   QUERY_STOPWORDS,
+  socialMessage,
   workQuestionTerms,
 } from '../../retrieval/index.js';
 import type { AgentContext, OffTopicSubject, RetrievedChunk } from '../../schema/index.js';
@@ -17,7 +18,6 @@ import { formatCitations, formatSourcesFooter } from '../../citations/index.js';
 import { modelNamesWritten, namesModel } from './model-names.js';
 import { cachedPassageSentences } from './passage-sentences.js';
 import { selectSentences } from './select-sentences.js';
-import { socialMessage } from './social-message.js';
 
 /** An answer with no sources: the retrieval failed or found nothing relevant. */
 function* uncited(

@@ -192,6 +192,35 @@ describe('the manner of the answer', () => {
   });
 });
 
+describe('a greeting or thanks before the question', () => {
+  it('is not ranked: "Thanks! What is odometry?" finds what "What is odometry?" finds', () => {
+    // "Thanks! What is a ROS 2 topic?" over the textbook ranked its acknowledgements' "thank"
+    // and lost the definition of topics from the first five.
+    const ranker = createRanker(
+      chunksOf(
+        [
+          '## Acknowledgements',
+          '',
+          'We thank the reviewers, and thanks to everyone who tested the rover.',
+          '',
+          '## Wheel Sensing',
+          '',
+          'The rover senses its own motion through its wheels.',
+          '',
+          '- **Odometry**: Estimating how far the rover moved from its wheel encoders',
+          '',
+        ].join('\n'),
+      ),
+      { techniques: { wordnet: false } },
+    );
+    const sections = (query: string) =>
+      ranker.rank(query, { limit: 5 }).map((ranked) => ranked.chunk.headingPath.join(' > '));
+    expect(sections('Thanks! What is odometry?')).toEqual(sections('What is odometry?'));
+    // Asked about, the words are ranked.
+    expect(sections('Who does the rover team thank?')[0]).toContain('Acknowledgements');
+  });
+});
+
 describe('the request', () => {
   it('does not rank a passage up for sharing only the verb that asks ("suggest")', () => {
     // A licence page is the only passage with "suggests": the question's subject is elsewhere.

@@ -46,6 +46,7 @@ import {
   type RepairedQuery,
 } from './query-vocabulary.js';
 import { askingMannerOpener, withoutAskingManner } from './stopwords.js';
+import { withoutSocialOpener } from './social-message.js';
 
 /**
  * The ranking techniques layered over plain BM25; each can be switched off to measure it. The
@@ -278,7 +279,7 @@ export function expandQuery(
   wordnetOptions: WordNetExpansionOptions = {},
 ): { terms: Map<string, number>; expansions: Map<string, number> } {
   // "… in plain words?": the manner of the answer is no part of what is asked about.
-  const query = withoutAskingManner(asked);
+  const query = withoutAskingManner(withoutSocialOpener(asked));
   const terms = queryTerms(query, index);
   const expansions = new Map<string, number>();
   if (techniques.acronyms)

@@ -119,3 +119,26 @@ export function socialMessage(text: string): SocialKind | undefined {
   if (rest.split(' ').some((word) => word !== '' && !FILLER.has(word))) return undefined;
   return PHRASES.map(([kind]) => kind).find((kind) => found.has(kind));
 }
+
+// A social opener ends at a sentence's or a clause's mark ("Thanks! …", "Hi, …", "ok thanks, …").
+const OPENER = /^\s*([^.?!,;:]+)[.?!,;:]+\s+/;
+
+/**
+ * `query` without the greeting or thanks it opens with ("Thanks! What is a ROS 2 topic?" → "What
+ * is a ROS 2 topic?"), so the opener's words are not ranked: "thank" drew the book's
+ * acknowledgements and pushed the definition of topics out of the first five. The query itself
+ * when nothing opens it, or when nothing would be left.
+ *
+ * @example
+ * withoutSocialOpener('Hi, what is URDF?'); // 'what is URDF?'
+ */
+export function withoutSocialOpener(query: string): string {
+  let rest = query;
+  for (let match = OPENER.exec(rest); match; match = OPENER.exec(rest)) {
+    if (socialMessage(match[1] ?? '') === undefined) break;
+    const after = rest.slice(match[0].length);
+    if (!/[\p{L}\p{N}]/u.test(after)) break;
+    rest = after;
+  }
+  return rest;
+}

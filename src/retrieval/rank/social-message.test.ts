@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { socialMessage } from './social-message.js';
+import { socialMessage, withoutSocialOpener } from './social-message.js';
 
 describe('socialMessage', () => {
   it.each([
@@ -32,5 +32,18 @@ describe('socialMessage', () => {
     'good balance control',
   ])('asks something of the book: %s', (message) => {
     expect(socialMessage(message)).toBeUndefined();
+  });
+});
+
+describe('withoutSocialOpener', () => {
+  it.each([
+    ['Thanks! What is a ROS 2 topic?', 'What is a ROS 2 topic?'],
+    ['Hi, what is URDF?', 'what is URDF?'],
+    ['ok thanks, and how do I install ROS 2?', 'and how do I install ROS 2?'],
+    ['Who does the book thank?', 'Who does the book thank?'],
+    ['thanks!', 'thanks!'],
+    ['In ROS 2, what is a topic?', 'In ROS 2, what is a topic?'],
+  ])('%s → %s', (query, rest) => {
+    expect(withoutSocialOpener(query)).toBe(rest);
   });
 });
