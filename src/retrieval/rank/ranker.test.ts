@@ -160,6 +160,17 @@ describe('scoring list by list', () => {
   });
 });
 
+/** A rover manual's section on odometry, the subject the next tests ask about. */
+const WHEEL_SENSING = [
+  '## Wheel Sensing',
+  '',
+  'The rover senses its own motion through its wheels.',
+  '',
+  '- **Odometry**: Estimating how far the rover moved from its wheel encoders',
+  '- **Slip detection**: Noticing when a wheel turns without moving the rover',
+  '',
+];
+
 describe('the manner of the answer', () => {
   it('does not let "in plain words" outweigh the subject', () => {
     const ranker = createRanker(
@@ -169,13 +180,7 @@ describe('the manner of the answer', () => {
           '',
           'Status messages use plain words: short words a visitor reads at a glance, with no codes, so anyone near the rover knows what it is doing.',
           '',
-          '## Wheel Sensing',
-          '',
-          'The rover senses its own motion through its wheels.',
-          '',
-          '- **Odometry**: Estimating how far the rover moved from its wheel encoders',
-          '- **Slip detection**: Noticing when a wheel turns without moving the rover',
-          '',
+          ...WHEEL_SENSING,
           '## Charging',
           '',
           'The dock charges the rover overnight, and a full battery lasts a whole day of driving around the yard.',
@@ -203,12 +208,7 @@ describe('a greeting or thanks before the question', () => {
           '',
           'We thank the reviewers, and thanks to everyone who tested the rover.',
           '',
-          '## Wheel Sensing',
-          '',
-          'The rover senses its own motion through its wheels.',
-          '',
-          '- **Odometry**: Estimating how far the rover moved from its wheel encoders',
-          '',
+          ...WHEEL_SENSING,
         ].join('\n'),
       ),
       { techniques: { wordnet: false } },

@@ -79,7 +79,7 @@ const PHRASES: readonly [SocialKind, readonly string[]][] = [
 const FILLER = new Set(
   (
     'a again all and also bot everyone for folks helps helped helpful help it lot much so that ' +
-    'thats the there this very was you your really again guys oh ah well'
+    'thats the there this very was you your really guys oh ah well'
   ).split(' '),
 );
 
