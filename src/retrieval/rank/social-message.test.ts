@@ -46,4 +46,9 @@ describe('withoutSocialOpener', () => {
   ])('%s → %s', (query, rest) => {
     expect(withoutSocialOpener(query)).toBe(rest);
   });
+
+  it('takes off three openers at most', () => {
+    const hostile = `${'thanks, '.repeat(500)}what is a topic?`;
+    expect(withoutSocialOpener(hostile)).toBe(`${'thanks, '.repeat(497)}what is a topic?`);
+  });
 });

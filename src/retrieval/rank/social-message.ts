@@ -120,6 +120,8 @@ export function socialMessage(text: string): SocialKind | undefined {
   return PHRASES.map(([kind]) => kind).find((kind) => found.has(kind));
 }
 
+/** How many social openers {@link withoutSocialOpener} takes off, at most. */
+const MAX_OPENERS = 3;
 // A social opener ends at a sentence's or a clause's mark ("Thanks! …", "Hi, …", "ok thanks, …").
 const OPENER = /^\s*([^.?!,;:]+)[.?!,;:]+\s+/;
 
@@ -134,7 +136,13 @@ const OPENER = /^\s*([^.?!,;:]+)[.?!,;:]+\s+/;
  */
 export function withoutSocialOpener(query: string): string {
   let rest = query;
-  for (let match = OPENER.exec(rest); match; match = OPENER.exec(rest)) {
+  // A few openers at most ("ok, thanks! …"): a question made of hundreds is not read hundreds of
+  // times over.
+  for (
+    let n = 0, match = OPENER.exec(rest);
+    match && n < MAX_OPENERS;
+    n++, match = OPENER.exec(rest)
+  ) {
     if (socialMessage(match[1] ?? '') === undefined) break;
     const after = rest.slice(match[0].length);
     if (!/[\p{L}\p{N}]/u.test(after)) break;
