@@ -61,6 +61,16 @@ describe('offTopicPhase', () => {
       decide("My grandmother's parrot is squawking again. Why do parrots do that?"),
     ).toMatchObject({ primaryAgent: 'book', phase: 'fallback' });
   });
+  it('does not let context about the reader make an ask about the course off-topic', () => {
+    // A new user's question was answered 'The book does not cover "stuck"'.
+    const decide = (text: string) =>
+      decideQuery(testRoutingModels().grounded, text, TEST_PHASE_SETTINGS).result;
+    expect(decide("I'm stuck and frustrated. Is this course hard?").offTopic).toBeUndefined();
+    // A thing the book lacks, asked of the course, is still not the book's.
+    expect(
+      decide('My dog is sick. Does this course cover veterinary care?').offTopic?.uncovered,
+    ).toContain('veterinary');
+  });
   it('judges a setting put before the ask ("In economics, …") as part of it, not as context', () => {
     const decide = (text: string) =>
       decideQuery(testRoutingModels().grounded, text, TEST_PHASE_SETTINGS).result;

@@ -3,6 +3,7 @@ import { pointsBack } from '../clauses.js';
 import { thingWords } from '../english-dictionary.js';
 import { asksAboutBookStructure } from './book-structure.js';
 import { textWords } from '../query-text.js';
+import { namesTheWork } from '../../retrieval/index.js';
 import { isArithmetic, type Grounding } from '../subject-grounding.js';
 import { namesSubject } from './secondary.js';
 import type { AnalyzedQuery } from '../routing-model.js';
@@ -176,7 +177,10 @@ export const offTopicPhase: Phase = (context) => {
   const settingFailed = failed?.what === SETTING;
   if (failed && context.ask !== context.query && !settingFailed) {
     const ask = model.analyze(context.ask);
-    if (ask.grounding?.named && !subjectFailure(context, ask)) failed = undefined;
+    // An ask about the course itself ("I'm stuck on a concept. Where can I get help in this
+    // course?") is the book's whatever the context says of the reader.
+    if ((ask.grounding?.named || namesTheWork(ask.text.words)) && !subjectFailure(context, ask))
+      failed = undefined;
   } else if (
     !failed &&
     context.intent === 'definition' &&
