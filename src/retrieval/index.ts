@@ -80,6 +80,7 @@ export {
   workNamedIn,
   workQuestionTerms,
 } from './rank/front-matter.js';
+export { asksLeaveToUseTheWork, isLicencePage } from './rank/licence-page.js';
 export {
   openKnowledgeBase,
   embeddingFor,

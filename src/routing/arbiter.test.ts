@@ -532,13 +532,19 @@ describe('the fitted arbiter over the sample book', () => {
     ['Are we allowed groups of five on the big end project or is there a cap?', 'capstone'],
   ] as const;
 
-  it.each(cases)('%j → %s, where the rules alone say otherwise', async (query, agent) => {
-    const [withArbiter, rulesOnly] = await routers;
-    expect(rulesOnly.route(query).primaryAgent).not.toBe(agent);
-    const result = withArbiter.route(query);
-    expect(result.primaryAgent).toBe(agent);
-    expect(result.routingReason).toMatch(/^Arbiter: /);
-  });
+  // The first case waits for both routers to be built from the sample book: 40 s on a loaded
+  // machine, past the suite's 30 s default.
+  it.each(cases)(
+    '%j → %s, where the rules alone say otherwise',
+    async (query, agent) => {
+      const [withArbiter, rulesOnly] = await routers;
+      expect(rulesOnly.route(query).primaryAgent).not.toBe(agent);
+      const result = withArbiter.route(query);
+      expect(result.primaryAgent).toBe(agent);
+      expect(result.routingReason).toMatch(/^Arbiter: /);
+    },
+    120_000,
+  );
 
   it('keeps the spec R10 matrix', async () => {
     const [router] = await routers;

@@ -39,6 +39,7 @@ import {
   frontMatterChunks,
   WORK_NEEDS_TERMS,
 } from './front-matter.js';
+import { asksLeaveToUseTheWork, licencePageChunks } from './licence-page.js';
 import { openWordNet, type WordNet } from './wordnet.js';
 import {
   createQueryVocabulary,
@@ -73,7 +74,9 @@ export interface Techniques {
   /**
    * A question about the work itself ("What does this book cover?", "Can I follow along without
    * a robot?") is answered from the corpus's opening page (`intro.md`, `index.rst`, `README.md`):
-   * its sections get a share of the query's best score. See `asksAboutTheWork`.
+   * its sections get a share of the query's best score. See `asksAboutTheWork`. One asking leave
+   * to copy, share or adapt the work is answered from its licence page (`license.md`,
+   * `COPYING`): see `licence-page.ts`.
    */
   frontMatter: boolean;
   /**
@@ -336,6 +339,8 @@ export function createRanker(
   let termsDefinedBy: string[][][] | undefined;
   const frontMatter = techniques.frontMatter ? frontMatterChunks(chunks) : new Int32Array(0);
   const frontMatterWeights = new Float64Array(frontMatter.length).fill(1);
+  const licencePage = techniques.frontMatter ? licencePageChunks(chunks) : new Int32Array(0);
+  const licenceWeights = new Float64Array(licencePage.length).fill(1);
   // The same lists for every question that asks what the work requires: built on the first one.
   let needsLists: ScoredList[] | undefined;
   const metaPrior = techniques.courseMeta ? courseMetaPrior(chunks) : undefined;
@@ -407,6 +412,10 @@ export function createRanker(
       if (asksWhatTheWorkNeeds(query))
         lists.push(...(needsLists ??= frontMatterLists(index, WORK_NEEDS_TERMS, frontMatter)));
     }
+    // "Can I translate a chapter for my blog?": the licence page answers, its own words picking
+    // the section, as the opening page does for a question only about the work.
+    if (licencePage.length > 0 && asksLeaveToUseTheWork(query))
+      lists.push({ docs: licencePage, weights: licenceWeights, factor: maxAttainable, own: true });
     const prior = priorFor(query);
     return topScoring(lists, limit, scratch, mask, prior).map(({ doc, own, total }) => ({
       doc,

@@ -61,6 +61,15 @@ describe('offTopicPhase', () => {
       decide("My grandmother's parrot is squawking again. Why do parrots do that?"),
     ).toMatchObject({ primaryAgent: 'book', phase: 'fallback' });
   });
+  it('reads leave to copy or adapt the work as a question for its licence, not off-topic', () => {
+    // A new user's question was answered 'The book does not cover "blog" or "spanish"'.
+    expect(
+      offTopicPhase(testContext('Can I translate a chapter into Spanish and put it on my blog?')),
+    ).toBeUndefined();
+    expect(
+      offTopicPhase(testContext('Can I translate Spanish poems for my blog?'))?.offTopic,
+    ).toBeDefined();
+  });
   it('does not let context about the reader make an ask about the course off-topic', () => {
     // A new user's question was answered 'The book does not cover "stuck"'.
     const decide = (text: string) =>

@@ -3,7 +3,7 @@ import { pointsBack } from '../clauses.js';
 import { thingWords } from '../english-dictionary.js';
 import { asksAboutBookStructure } from './book-structure.js';
 import { textWords } from '../query-text.js';
-import { namesTheWork } from '../../retrieval/index.js';
+import { asksLeaveToUseTheWork, namesTheWork } from '../../retrieval/index.js';
 import { isArithmetic, type Grounding } from '../subject-grounding.js';
 import { namesSubject } from './secondary.js';
 import type { AnalyzedQuery } from '../routing-model.js';
@@ -174,6 +174,9 @@ export const offTopicPhase: Phase = (context) => {
   // enough: "My bank account was hacked. What is a security key?" is the context's subject (found
   // by an outside review of a rule that let them through).
   // A setting put before the ask ("In economics, what is a policy?") is the ask's own, not context.
+  // Leave to copy, share or adapt the work ("Can I translate a chapter and put it on my blog?")
+  // is asked of its licence, whatever it says of where the copy goes.
+  if (failed && asksLeaveToUseTheWork(context.query)) failed = undefined;
   const settingFailed = failed?.what === SETTING;
   if (failed && context.ask !== context.query && !settingFailed) {
     const ask = model.analyze(context.ask);
