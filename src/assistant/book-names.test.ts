@@ -4,6 +4,7 @@ import { createRetrieverFromChunks, prepareDocument } from '../retrieval/index.j
 import type { RouteResult } from '../schema/index.js';
 import { createStore, openPgliteDb } from '../store/index.js';
 import { testAgent } from '../test/test-agent.js';
+import { createBookRegistry } from '../routing/index.js';
 import { bookNames, inBookNames } from './book-names.js';
 import { createAssistant, createContextSkill } from './index.js';
 
@@ -78,5 +79,20 @@ describe('an answer reads an agent alias the book never writes in the book name'
     expect(reply.citations[0]?.section).toContain('Apiary Plan');
     expect(reply.answer).toContain('four hives');
     await store.close();
+  });
+});
+
+describe("the shipped agents' names", () => {
+  it('read the capstone project, as students call it, as the book\'s "capstone"', async () => {
+    // "Is there a capstone project?" quoted "Projection Methods: Projecting tasks…" (the book never
+    // writes "capstone project", and "project" shares the stem of "projection").
+    const shipped = bookNames(createBookRegistry().all());
+    const never = async () => false;
+    expect((await inBookNames('Is there a capstone project?', shipped, never)).text).toBe(
+      'Is there a capstone?',
+    );
+    expect((await inBookNames('When is our final project due?', shipped, never)).text).toBe(
+      'When is our capstone due?',
+    );
   });
 });
