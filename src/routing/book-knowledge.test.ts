@@ -30,6 +30,17 @@ describe('learnBookKnowledge', () => {
   });
 });
 
+describe('the licence page', () => {
+  it('is noted when a chunk comes from a page named as the licence', () => {
+    const body = chunk('general', 'You may share and adapt the material.');
+    expect(learnBookKnowledge([body]).licencePage).toBeUndefined();
+    expect(
+      learnBookKnowledge([{ ...body, source: 'chapters/one.md' }]).licencePage,
+    ).toBeUndefined();
+    expect(learnBookKnowledge([{ ...body, source: 'license.md' }]).licencePage).toBe(true);
+  });
+});
+
 describe('model names', () => {
   it('learns names written with letters and digits whole, beside their split words', () => {
     const knowledge = learnBookKnowledge([

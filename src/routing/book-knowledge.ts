@@ -3,6 +3,7 @@ import type { BookKnowledge, ChunkRecord } from '../schema/index.js';
 import { chunkContentHash, type Store } from '../store/index.js';
 import type { ConfidenceCalibration } from './confidence-calibration.js';
 import type { ClassifierModel } from './intent-classifier.js';
+import { isLicencePage } from '../retrieval/index.js';
 import { gluedNames, normalizeWords, stemWord } from './query-text.js';
 import {
   decodeTrainedRouter,
@@ -11,7 +12,9 @@ import {
 } from './trained-router-cache.js';
 
 /** The parts of a chunk the router learns from. */
-export type KnowledgeChunk = Pick<ChunkRecord, 'text' | 'title' | 'headingPath' | 'domain'>;
+/** What knowledge reads of a chunk; its `source` names a licence page (see `licencePage`). */
+export type KnowledgeChunk = Pick<ChunkRecord, 'text' | 'title' | 'headingPath' | 'domain'> &
+  Partial<Pick<ChunkRecord, 'source'>>;
 
 /**
  * Stems in more than this share of the chunks are everywhere in the book ("robot" in a robotics
@@ -42,8 +45,11 @@ export function learnBookKnowledge(
   const stems = new Map<string, string>();
   const passages = new Map<string, number[]>();
   let ordinal = -1;
+  let licencePage = false;
   for (const chunk of chunks) {
     ordinal += 1;
+    licencePage ||=
+      chunk.source !== undefined && isLicencePage({ source: chunk.source, title: chunk.title });
     let d = position.get(chunk.domain);
     if (d === undefined) {
       d = domains.length;
@@ -84,6 +90,7 @@ export function learnBookKnowledge(
     terms: Object.fromEntries(terms),
     words: Object.fromEntries(words),
     passages: Object.fromEntries([...passages].filter(([, list]) => list.length <= limit)),
+    ...(licencePage ? { licencePage } : {}),
     ...(version !== undefined ? { version } : {}),
   };
 }

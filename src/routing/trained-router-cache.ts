@@ -82,6 +82,8 @@ function isKnowledge(value: unknown): value is BookKnowledge {
     for (const list of Object.values(passages))
       if (!Array.isArray(list) || !list.every(isCount)) return false;
   }
+  if (knowledge.licencePage !== undefined && typeof knowledge.licencePage !== 'boolean')
+    return false;
   return Object.values(words).every(isCount);
 }
 

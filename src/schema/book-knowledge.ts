@@ -18,6 +18,11 @@ export const BookKnowledge = z.object({
    * `MAX_PASSAGE_SHARE` of the chunks: which words the book uses together, in one passage.
    */
   passages: z.record(z.string(), z.array(z.number().int().min(0))).optional(),
+  /**
+   * True when the book has a licence page (`license.md`, `COPYING`…): a question asking leave to
+   * copy or adapt the work is then the book's, answered there (see `asksLeaveToUseTheWork`).
+   */
+  licencePage: z.boolean().optional(),
   /** The store's chunk version the knowledge was learnt from, when known. */
   version: z.string().optional(),
 });

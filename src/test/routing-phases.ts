@@ -39,10 +39,14 @@ const TEST_BOOK = [
   ['general', 'This book teaches physical AI over thirteen weeks.'],
 ] as const;
 
-let cached: { plain: RoutingModel; grounded: RoutingModel } | undefined;
+type TestModels = { plain: RoutingModel; grounded: RoutingModel; licensed: RoutingModel };
+let cached: TestModels | undefined;
 
-/** Routing models over the shipped agents: `plain` without book knowledge, `grounded` with the test book's. */
-export function testRoutingModels(): { plain: RoutingModel; grounded: RoutingModel } {
+/**
+ * Routing models over the shipped agents: `plain` without book knowledge, `grounded` with the test
+ * book's, `licensed` with the test book's and a licence page.
+ */
+export function testRoutingModels(): TestModels {
   if (cached) return cached;
   const registry = createBookRegistry();
   const agents = registry.all();
@@ -58,11 +62,14 @@ export function testRoutingModels(): { plain: RoutingModel; grounded: RoutingMod
   cached = {
     plain: buildRoutingModel(agents, fallback),
     grounded: buildRoutingModel(agents, fallback, { knowledge }),
+    licensed: buildRoutingModel(agents, fallback, {
+      knowledge: { ...knowledge, licencePage: true },
+    }),
   };
   return cached;
 }
 
 /** The phase context of `query` over the grounded test model (or `plain`), default settings. */
-export function testContext(query: string, model: 'plain' | 'grounded' = 'grounded'): PhaseContext {
+export function testContext(query: string, model: keyof TestModels = 'grounded'): PhaseContext {
   return phaseContext(testRoutingModels()[model], query, TEST_PHASE_SETTINGS);
 }

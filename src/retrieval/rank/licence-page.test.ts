@@ -66,6 +66,8 @@ describe('asksLeaveToUseTheWork', () => {
       'May I adapt the diagrams for my company slides?',
       'Can we print the book and sell copies at our school?',
       'Do I need permission to include the figures in my thesis?',
+      "Can I legally use this book's figures in my lecture slides?",
+      'Would it be okay to put the slides on GitHub?',
     ])
       expect(asksLeaveToUseTheWork(query), query).toBe(true);
   });
@@ -79,6 +81,13 @@ describe('asksLeaveToUseTheWork', () => {
       'Can I use ROS 2 commercially?',
       'Which chapter covers sharing data between nodes?',
       'How do garden clubs share seeds?',
+      // An outside review found these read as leave: the work is not what is copied.
+      'Can I modify the launch file from chapter 5 to add a second robot?',
+      'Can I print the contents of a topic?',
+      'Am I allowed to copy answers during the course exam?',
+      "Can I share the course textbook's recipe for banana bread with my mom?",
+      'Am I allowed to use a Raspberry Pi instead of a Jetson for the course?',
+      'Am I allowed to redistribute the NVIDIA Isaac Sim binaries used in the course?',
     ])
       expect(asksLeaveToUseTheWork(query), query).toBe(false);
   });
@@ -91,6 +100,9 @@ describe('the licence page in ranking', () => {
     expect(sources(query, false)[0]).toBe('chapters/garden/index.md#Translating Seed Packets');
     expect(sources(query)[0]).toMatch(/^LICENSE\.md#/);
     expect(sources('Do I have to give credit if I print the chapters for my club?')[0]).toBe(
+      'LICENSE.md#Attribution',
+    );
+    expect(sources('Can our club print labels for each seed packet?')[0]).toBe(
       'chapters/garden/index.md#Sharing Seeds',
     );
     expect(sources('Am I allowed to print the book and give credit?')[0]).toBe(

@@ -63,18 +63,28 @@ describe('offTopicPhase', () => {
   });
   it('reads leave to copy or adapt the work as a question for its licence, not off-topic', () => {
     // A new user's question was answered 'The book does not cover "blog" or "spanish"'.
-    expect(
-      offTopicPhase(testContext('Can I translate a chapter into Spanish and put it on my blog?')),
-    ).toBeUndefined();
-    expect(
-      offTopicPhase(testContext('Can I translate Spanish poems for my blog?'))?.offTopic,
-    ).toBeDefined();
+    const leave = 'Can I translate a chapter into Spanish and put it on my blog?';
+    expect(offTopicPhase(testContext(leave, 'licensed'))).toBeUndefined();
+    // A book with no licence page cannot answer it: the words it lacks still say so.
+    expect(offTopicPhase(testContext(leave))?.offTopic).toBeDefined();
+    // Copying something else is no leave to use the work (an outside review found these let
+    // through): answers, homework, a possessive's thing.
+    for (const query of [
+      'Can I translate Spanish poems for my blog?',
+      'Am I allowed to copy answers during the course exam?',
+      "Can I share the course textbook's recipe for banana bread with my mom?",
+    ])
+      expect(offTopicPhase(testContext(query, 'licensed'))?.offTopic, query).toBeDefined();
   });
   it('does not let context about the reader make an ask about the course off-topic', () => {
     // A new user's question was answered 'The book does not cover "stuck"'.
     const decide = (text: string) =>
       decideQuery(testRoutingModels().grounded, text, TEST_PHASE_SETTINGS).result;
     expect(decide("I'm stuck and frustrated. Is this course hard?").offTopic).toBeUndefined();
+    // An ask pointing back at the context is the context's subject (an outside review).
+    expect(
+      decide('My parrot keeps squawking. Does the book explain why they do that?').offTopic,
+    ).toBeDefined();
     // A thing the book lacks, asked of the course, is still not the book's.
     expect(
       decide('My dog is sick. Does this course cover veterinary care?').offTopic?.uncovered,

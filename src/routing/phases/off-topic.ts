@@ -3,7 +3,7 @@ import { pointsBack } from '../clauses.js';
 import { thingWords } from '../english-dictionary.js';
 import { asksAboutBookStructure } from './book-structure.js';
 import { textWords } from '../query-text.js';
-import { asksLeaveToUseTheWork, namesTheWork } from '../../retrieval/index.js';
+import { asksLeaveToUseTheWork, namesTheWork, withoutTheWork } from '../../retrieval/index.js';
 import { isArithmetic, type Grounding } from '../subject-grounding.js';
 import { namesSubject } from './secondary.js';
 import type { AnalyzedQuery } from '../routing-model.js';
@@ -175,14 +175,20 @@ export const offTopicPhase: Phase = (context) => {
   // by an outside review of a rule that let them through).
   // A setting put before the ask ("In economics, what is a policy?") is the ask's own, not context.
   // Leave to copy, share or adapt the work ("Can I translate a chapter and put it on my blog?")
-  // is asked of its licence, whatever it says of where the copy goes.
-  if (failed && asksLeaveToUseTheWork(context.query)) failed = undefined;
+  // is asked of its licence, whatever it says of where the copy goes, when the book has one.
+  if (failed && model.knowledge?.knowledge.licencePage && asksLeaveToUseTheWork(context.query))
+    failed = undefined;
   const settingFailed = failed?.what === SETTING;
   if (failed && context.ask !== context.query && !settingFailed) {
     const ask = model.analyze(context.ask);
     // An ask about the course itself ("I'm stuck on a concept. Where can I get help in this
-    // course?") is the book's whatever the context says of the reader.
-    if ((ask.grounding?.named || namesTheWork(ask.text.words)) && !subjectFailure(context, ask))
+    // course?") is the book's whatever the context says of the reader; one that points back at the
+    // context ("Does the book explain why they do that?") is the context's subject.
+    if (
+      (ask.grounding?.named ||
+        (namesTheWork(ask.text.words) && !pointsBack(withoutTheWork(context.ask)))) &&
+      !subjectFailure(context, ask)
+    )
       failed = undefined;
   } else if (
     !failed &&
