@@ -21,7 +21,6 @@ import {
 } from './pglite-snapshot.js';
 import {
   isTemplateDatabaseFile,
-  unpackSnapshot,
   unpackSnapshotInto,
   type EmscriptenFs,
 } from './snapshot-unpack.js';
@@ -182,14 +181,15 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
       if (!inMemory) {
         // A folder's engine runs on its own thread, so its work never blocks the event loop.
         // The thread starts PGlite with fsync on: PGlite's defaults turn it off. A new folder's
-        // snapshot is written out file by file while the thread starts, and the engine then finds
-        // an existing data folder: PGlite's own loader would hold the whole tarball, and copies of
-        // it, in the engine thread's memory (see `unpackSnapshot`).
+        // snapshot is written out file by file by that thread as it starts (this one goes on
+        // meanwhile), and the engine then finds an existing data folder: PGlite's own loader
+        // would hold the whole tarball, and copies of it, in the engine thread's memory (see
+        // `unpackSnapshot`).
         // The folder's real path: PGlite's file system does not follow a symbolic link at its
         // root (a store folder reached through one failed with ErrnoError 44, "no such file").
         return openPgliteWorkerDb(realpathSync(dataDir), {
           ...(options.vector ? { vector: true } : {}),
-          ...(snapshotFile ? { prepareFolder: () => unpackSnapshot(snapshotFile, dataDir) } : {}),
+          ...(snapshotFile ? { snapshot: snapshotFile } : {}),
         });
       }
       // pgvector is loaded only when embeddings are configured: it adds start-up time.

@@ -68,10 +68,12 @@ export async function openPgliteWorkerDb(
   options: {
     vector?: boolean;
     /**
-     * Writes the folder (a new store's snapshot, unpacked) while the thread starts and loads
-     * PGlite, before the engine opens it; if it throws, the thread is stopped and the error thrown.
+     * The fresh-folder snapshot to write a new store's folder from (see `unpackSnapshot`): the
+     * thread unpacks it into `dataDir` as it starts, before the engine opens the folder, while
+     * this thread goes on (an ingestion reads and parses meanwhile). If that fails, the thread is
+     * stopped and a `retrieval_unavailable` error thrown, saying why.
      */
-    prepareFolder?: () => void;
+    snapshot?: string;
   } = {},
 ): Promise<ThreadDb> {
   // Process-wide, so set here for the thread's compilation of PGlite (see pglite-settings.ts).
@@ -91,6 +93,7 @@ export async function openPgliteWorkerDb(
       pglitePath: require.resolve('@electric-sql/pglite'),
       ...(options.vector ? { vectorPath: require.resolve('@electric-sql/pglite-pgvector') } : {}),
       startParams: embeddedStartParams(),
+      ...(options.snapshot ? { snapshot: options.snapshot } : {}),
       idleCollectMs: PGLITE_THREAD_IDLE_COLLECT_MS,
     },
   });
@@ -106,6 +109,8 @@ export async function openPgliteWorkerDb(
   const ready = new Promise<void>((resolve, reject) => {
     pending.set(0, { resolve: () => resolve(), reject });
   });
+  // The thread may fail (unpacking the folder) before this one waits on it: not unhandled.
+  ready.catch(() => undefined);
   worker.on('message', (message: { id: number; result?: unknown; error?: WorkerFailure }) => {
     const waiting = pending.get(message.id);
     if (!waiting) return;
@@ -137,15 +142,14 @@ export async function openPgliteWorkerDb(
   };
 
   try {
-    options.prepareFolder?.();
     // The thread opens the engine once the folder is whole and the module compiled.
     worker.postMessage({ op: 'open', wasmModule: await wasm });
     await ready;
   } catch (error) {
-    // Stopping the thread rejects `ready` when it was not what failed: nobody waits on it now.
-    ready.catch(() => undefined);
     await worker.terminate();
-    throw error;
+    throw (error as { unpacking?: boolean }).unpacking && options.snapshot
+      ? unpackError(dataDir, options.snapshot, error)
+      : error;
   }
   worker.unref();
 
@@ -200,4 +204,22 @@ export async function openPgliteWorkerDb(
     },
   };
   return db;
+}
+
+/**
+ * The error of a new store's folder that could not be written from the fresh-folder snapshot
+ * (a damaged snapshot, a full disk), in the thread's own words. `openPgliteDb` then forgets the
+ * snapshot and makes the folder anew.
+ *
+ * @example
+ * unpackError('.cohort', 'pglite-0.5.14-shut-down.tar', new Error('the tarball is empty'));
+ * // CohortError: Cannot write the new store in .cohort from the saved fresh folder pglite-0.5.14-shut-down.tar: the tarball is empty. …
+ */
+export function unpackError(dataDir: string, snapshot: string, cause: unknown): CohortError {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return new CohortError(
+    'retrieval_unavailable',
+    `Cannot write the new store in ${dataDir} from the saved fresh folder ${snapshot}: ${reason}. Check that the disk has space and the folder can be written; a damaged snapshot is removed, and made again by the next new store.`,
+    { cause },
+  );
 }

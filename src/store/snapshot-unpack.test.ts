@@ -7,14 +7,19 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   copyNonZeroPages,
   isTemplateDatabaseFile,
+  readSnapshotWith,
   unpackSnapshot,
   unpackSnapshotInto,
+  unpackSnapshotWith,
 } from './snapshot-unpack.js';
 
 const root = mkdtempSync(join(tmpdir(), 'cohort-unpack-'));
@@ -86,6 +91,48 @@ describe('unpackSnapshot', () => {
     expect(statSync(join(dir, 'base/5/1259')).mode & 0o777).toBe(0o600);
     expect(readFileSync(join(dir, 'base/5/empty')).length).toBe(0);
     expect(readFileSync(join(dir, 'pg_wal/000000010000000000000001')).equals(wal)).toBe(true);
+  });
+
+  it('writes the same folder from its source alone, as the PGlite thread runs it', () => {
+    // The thread's code includes the two functions' source (pglite-worker-source.ts): evaluated in
+    // a context holding only Buffer, they must need nothing else of this module.
+    const wal = Buffer.alloc(2 * 1024 * 1024 + 7, 0);
+    wal.write('segment', 1024 * 1024 + 3);
+    const { file, dir } = write(
+      tarball([
+        { name: '/PG_VERSION', mode: 0o640, mtime: 1_600_000_000, data: Buffer.from('17\n') },
+        { name: '/cohort.lock', data: Buffer.from('{"pid":1}') },
+        { name: '/base', type: '5', mode: 0o750 },
+        { name: '/base/5', type: '5', mode: 0o750 },
+        { name: '/base/5/1259', data: Buffer.from('pages') },
+        { name: '/pg_wal', type: '5', mode: 0o700 },
+        { name: '000000010000000000000001', prefix: '/pg_wal', data: wal },
+      ]),
+    );
+    const [read, unpack] = runInNewContext(
+      `[(${readSnapshotWith.toString()}), (${unpackSnapshotWith.toString()})]`,
+      { Buffer },
+    ) as [typeof readSnapshotWith, typeof unpackSnapshotWith];
+    const alone = `${dir}-alone`;
+    unpack({ fs, join }, read, file, alone);
+    unpackSnapshot(file, dir);
+    const tree = (folder: string, at = ''): string[] =>
+      fs
+        .readdirSync(join(folder, at), { withFileTypes: true })
+        .flatMap((entry) => {
+          const path = join(at, entry.name);
+          const stat = statSync(join(folder, path));
+          // A folder's modification time is when it was made (the tarball's is not kept).
+          if (entry.isDirectory())
+            return [`${path} ${stat.mode.toString(8)}`, ...tree(folder, path)];
+          const bytes = createHash('sha1')
+            .update(readFileSync(join(folder, path)))
+            .digest('hex');
+          return [`${path} ${stat.mode.toString(8)} ${stat.mtimeMs} ${bytes}`];
+        })
+        .sort();
+    expect(tree(alone)).toEqual(tree(dir));
+    expect(tree(alone)).toHaveLength(6);
   });
 
   it("passes over cohort's own files at the folder's top (a saved folder's lock), not PostgreSQL's", () => {

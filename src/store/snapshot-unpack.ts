@@ -1,56 +1,5 @@
-import { closeSync, mkdirSync, openSync, readSync, utimesSync } from 'node:fs';
+import * as nodeFs from 'node:fs';
 import { join } from 'node:path';
-import { writeFullySync } from './durable-file.js';
-
-/** A tar block: headers and file contents are padded to multiples of it. */
-const BLOCK = 512;
-/** Bytes copied at a time from the tarball to a file: the biggest file is a 16 MB WAL segment. */
-const COPY_BYTES = 1024 * 1024;
-
-/** Reads a NUL-terminated string field of a tar header. */
-function field(header: Buffer, start: number, length: number): string {
-  const bytes = header.subarray(start, start + length);
-  const end = bytes.indexOf(0);
-  return bytes.toString('utf8', 0, end === -1 ? length : end);
-}
-
-/** Reads an octal number field of a tar header (size, mode, modification time). */
-function octal(header: Buffer, start: number, length: number, name: string): number {
-  const text = field(header, start, length).trim();
-  if (!/^[0-7]*$/.test(text)) throw new Error(`a header field of "${name}" is not octal`);
-  return text ? parseInt(text, 8) : 0;
-}
-
-/** The header's own checksum matches its bytes (the checksum field counted as spaces). */
-function checksumMatches(header: Buffer): boolean {
-  let sum = 0;
-  for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 32 : header[i]!;
-  return sum === octal(header, 148, 8, 'header');
-}
-
-/**
- * The path segments a member names inside the data folder, refusing any that would leave it: the
- * tarball's members are written as PGlite's own dump names them (`/base/5/1259`), and nothing
- * else is trusted.
- */
-function partsOf(name: string): string[] {
-  const parts = name.split('/').filter((part) => part !== '' && part !== '.');
-  if (parts.length === 0 || parts.some((part) => part === '..'))
-    throw new Error(`the member "${name}" names no path inside the data folder`);
-  return parts;
-}
-
-/**
- * A member that is one of cohort's own files beside PostgreSQL's at the top of a data folder (the
- * folder lock `cohort.lock`, the start cache, its seal, the trace journal), never PostgreSQL's.
- * PGlite's dump of a folder store takes in every file of the folder, so a snapshot saved from a
- * new folder holds the lock of the process that saved it: unpacked after the new store took its
- * own lock, it replaced that lock with a dead process's, which another process would take over as
- * stale while the store was open, and which the store could not release (not its own) on close.
- */
-function isCohortFile(parts: readonly string[]): boolean {
-  return parts.length === 1 && parts[0]!.startsWith('cohort');
-}
 
 /** One member of a snapshot tarball: a folder or a file of the data folder. */
 export interface SnapshotMember {
@@ -67,25 +16,78 @@ export interface SnapshotMember {
   read(buffer: Uint8Array, position: number, length: number): number;
 }
 
+/** The calls of Node's `fs` a snapshot is read and written with. */
+export type SnapshotFs = Pick<
+  typeof nodeFs,
+  'openSync' | 'readSync' | 'closeSync' | 'mkdirSync' | 'writeSync' | 'utimesSync'
+>;
+
+// `readSnapshotWith` and `unpackSnapshotWith` use nothing but their arguments and JavaScript's
+// and Node's globals (their helpers and constants are their own): the PGlite thread's code (plain
+// JavaScript, see `pglite-worker-source.ts`) includes their source, so that a new store's folder
+// is unpacked on that thread, the same code as here.
+
 /**
- * Walks a tarball of PGlite's (`dumpDataDir('none')`: ustar, regular files and folders) member by
- * member, reading headers only: each file's bytes are read by `visit` when it wants them, so the
- * tarball is never in memory whole. Throws on anything it does not recognise (a damaged or foreign
- * tarball, a path leaving the folder, a link), so the caller can fall back to a new folder.
- * cohort's own files at the folder's top (its lock, start cache) are passed over: a new store has
- * its own.
+ * {@link readSnapshot} with the file system calls passed in (see above).
  *
  * @example
- * readSnapshot(tarball, (member) => console.log(member.parts.join('/'), member.size));
+ * readSnapshotWith(fs, tarball, (member) => console.log(member.parts.join('/')));
  */
-export function readSnapshot(tarball: string, visit: (member: SnapshotMember) => void): void {
-  const fd = openSync(tarball, 'r');
+export function readSnapshotWith(
+  fs: Pick<SnapshotFs, 'openSync' | 'readSync' | 'closeSync'>,
+  tarball: string,
+  visit: (member: SnapshotMember) => void,
+): void {
+  /** A tar block: headers and file contents are padded to multiples of it. */
+  const BLOCK = 512;
+  /** Reads a NUL-terminated string field of a tar header. */
+  const field = (header: Buffer, start: number, length: number): string => {
+    const bytes = header.subarray(start, start + length);
+    const end = bytes.indexOf(0);
+    return bytes.toString('utf8', 0, end === -1 ? length : end);
+  };
+  /** Reads an octal number field of a tar header (size, mode, modification time). */
+  const octal = (header: Buffer, start: number, length: number, name: string): number => {
+    const text = field(header, start, length).trim();
+    if (!/^[0-7]*$/.test(text)) throw new Error(`a header field of "${name}" is not octal`);
+    return text ? parseInt(text, 8) : 0;
+  };
+  /** The header's own checksum matches its bytes (the checksum field counted as spaces). */
+  const checksumMatches = (header: Buffer): boolean => {
+    let sum = 0;
+    for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 32 : header[i]!;
+    return sum === octal(header, 148, 8, 'header');
+  };
+  /**
+   * The path segments a member names inside the data folder, refusing any that would leave it:
+   * the tarball's members are written as PGlite's own dump names them (`/base/5/1259`), and
+   * nothing else is trusted.
+   */
+  const partsOf = (name: string): string[] => {
+    const parts = name.split('/').filter((part) => part !== '' && part !== '.');
+    if (parts.length === 0 || parts.some((part) => part === '..'))
+      throw new Error(`the member "${name}" names no path inside the data folder`);
+    return parts;
+  };
+  /**
+   * A member that is one of cohort's own files beside PostgreSQL's at the top of a data folder
+   * (the folder lock `cohort.lock`, the start cache, its seal, the trace journal), never
+   * PostgreSQL's. PGlite's dump of a folder store takes in every file of the folder, so a
+   * snapshot saved from a new folder holds the lock of the process that saved it: unpacked after
+   * the new store took its own lock, it replaced that lock with a dead process's, which another
+   * process would take over as stale while the store was open, and which the store could not
+   * release (not its own) on close.
+   */
+  const isCohortFile = (parts: readonly string[]): boolean =>
+    parts.length === 1 && parts[0]!.startsWith('cohort');
+
+  const fd = fs.openSync(tarball, 'r');
   const header = Buffer.alloc(BLOCK);
   let offset = 0;
   let members = 0;
   try {
     for (;;) {
-      if (readSync(fd, header, 0, BLOCK, offset) !== BLOCK)
+      if (fs.readSync(fd, header, 0, BLOCK, offset) !== BLOCK)
         throw new Error('the tarball ends before its end-of-archive marker');
       offset += BLOCK;
       // Two zero blocks end the archive; the first is enough to know.
@@ -109,7 +111,7 @@ export function readSnapshot(tarball: string, visit: (member: SnapshotMember) =>
         mtime: octal(header, 136, 12, name),
         size,
         read: (buffer, position, length) => {
-          const count = readSync(
+          const count = fs.readSync(
             fd,
             buffer,
             0,
@@ -122,9 +124,71 @@ export function readSnapshot(tarball: string, visit: (member: SnapshotMember) =>
       });
     }
   } finally {
-    closeSync(fd);
+    fs.closeSync(fd);
   }
   if (members === 0) throw new Error('the tarball is empty');
+}
+
+/**
+ * Walks a tarball of PGlite's (`dumpDataDir('none')`: ustar, regular files and folders) member by
+ * member, reading headers only: each file's bytes are read by `visit` when it wants them, so the
+ * tarball is never in memory whole. Throws on anything it does not recognise (a damaged or foreign
+ * tarball, a path leaving the folder, a link), so the caller can fall back to a new folder.
+ * cohort's own files at the folder's top (its lock, start cache) are passed over: a new store has
+ * its own.
+ *
+ * @example
+ * readSnapshot(tarball, (member) => console.log(member.parts.join('/'), member.size));
+ */
+export function readSnapshot(tarball: string, visit: (member: SnapshotMember) => void): void {
+  readSnapshotWith(nodeFs, tarball, visit);
+}
+
+/**
+ * {@link unpackSnapshot} with the file system calls, the path joiner and the tarball reader
+ * ({@link readSnapshotWith}) passed in (see above).
+ *
+ * @example
+ * unpackSnapshotWith({ fs, join }, readSnapshotWith, tarball, '.cohort');
+ */
+export function unpackSnapshotWith(
+  using: { fs: SnapshotFs; join: (...parts: string[]) => string },
+  read: typeof readSnapshotWith,
+  tarball: string,
+  dir: string,
+): void {
+  const { fs } = using;
+  /** Bytes copied at a time from the tarball to a file: the biggest file is a 16 MB WAL segment. */
+  const COPY_BYTES = 1024 * 1024;
+  fs.mkdirSync(dir, { recursive: true });
+  const buffer = Buffer.alloc(COPY_BYTES);
+  read(fs, tarball, (member) => {
+    const target = using.join(dir, ...member.parts);
+    if (member.kind === 'folder') {
+      fs.mkdirSync(target, { recursive: true, mode: member.mode });
+      return;
+    }
+    const out = fs.openSync(target, 'w', member.mode);
+    try {
+      for (let done = 0; done < member.size;) {
+        const count = member.read(buffer, done, COPY_BYTES);
+        // All of it, or an error: `writeSync` writes what fits on a full disk and returns a short
+        // count without one (as `writeFullySync` does, which this code cannot import).
+        for (let written = 0; written < count;) {
+          const wrote = fs.writeSync(out, buffer, written, count - written);
+          if (wrote === 0)
+            throw Object.assign(new Error('ENOSPC: no space left on device, write'), {
+              code: 'ENOSPC',
+            });
+          written += wrote;
+        }
+        done += count;
+      }
+    } finally {
+      fs.closeSync(out);
+    }
+    fs.utimesSync(target, member.mtime, member.mtime);
+  });
 }
 
 /**
@@ -132,33 +196,19 @@ export function readSnapshot(tarball: string, visit: (member: SnapshotMember) =>
  * (same files and modification times, and the tarball's modes, where PGlite's made every file
  * 0666), copying each file through a small buffer: PGlite's `loadDataDir` reads all of the tarball
  * into the engine thread and copies it again through its virtual file system (≈ 125 MB of buffers
- * at the start's peak for the 40 MB fresh folder), and it takes a fraction of the time.
+ * at the start's peak for the 40 MB fresh folder), and it takes a fraction of the time. A new
+ * store's folder is unpacked on the PGlite thread instead (`openPgliteWorkerDb`'s `snapshot`),
+ * with the same code.
  *
  * @example
  * unpackSnapshot('~/.cache/cohort/pglite-0.5.14-shut-down.tar', '.cohort');
  */
 export function unpackSnapshot(tarball: string, dir: string): void {
-  mkdirSync(dir, { recursive: true });
-  const buffer = Buffer.alloc(COPY_BYTES);
-  readSnapshot(tarball, (member) => {
-    const target = join(dir, ...member.parts);
-    if (member.kind === 'folder') {
-      mkdirSync(target, { recursive: true, mode: member.mode });
-      return;
-    }
-    const out = openSync(target, 'w', member.mode);
-    try {
-      for (let done = 0; done < member.size;) {
-        const read = member.read(buffer, done, COPY_BYTES);
-        writeFullySync(out, buffer, read);
-        done += read;
-      }
-    } finally {
-      closeSync(out);
-    }
-    utimesSync(target, member.mtime, member.mtime);
-  });
+  unpackSnapshotWith({ fs: nodeFs, join }, readSnapshotWith, tarball, dir);
 }
+
+/** Bytes read at a time from the tarball into the in-memory file system's arrays. */
+const MEMORY_COPY_BYTES = 1024 * 1024;
 
 /** Bytes compared at a time for zeros: the system's memory page. */
 const PAGE = 4096;
@@ -206,7 +256,7 @@ export function unpackSnapshotInto(
   } = {},
 ): void {
   fs.mkdirTree(dir);
-  const scratch = Buffer.alloc(COPY_BYTES);
+  const scratch = Buffer.alloc(MEMORY_COPY_BYTES);
   readSnapshot(tarball, (member) => {
     const target = [dir, ...member.parts].join('/');
     if (member.kind === 'folder') {

@@ -26,7 +26,7 @@ export function snapshotCacheEnv(): { XDG_CACHE_HOME: string } {
  *
  * @example
  * const snapshot = await freshFolderSnapshot();
- * const db = await openPgliteWorkerDb(dir, { prepareFolder: () => unpackSnapshot(snapshot, dir) });
+ * const db = await openPgliteWorkerDb(dir, { snapshot });
  */
 export async function freshFolderSnapshot(): Promise<string | undefined> {
   const cache = defaultSnapshotDir();
