@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { ChunkRecord } from '../schema/index.js';
-import { ChunkRepo, type DocumentWrite } from './chunk-repo.js';
+import { ChunkRepo, chunkContentHash, type DocumentWrite } from './chunk-repo.js';
 import type { Db } from './db.js';
 import { INSERT_BATCH_ROWS } from './insert-rows.js';
 
@@ -96,5 +97,20 @@ describe('ChunkRepo.applyIngestion', () => {
     sent[0]!.answer();
     sent[3]!.answer(new Error('current transaction is aborted'));
     await expect(applying).rejects.toThrow('value too long');
+  });
+});
+
+describe('chunkContentHash', () => {
+  it("is the hash of every chunk's line, its title hashed as its own, however many chunks share a title", () => {
+    // Each title is hashed once a call: the lines must be those of each chunk hashing its own.
+    const chunks = [...documents(2, 3).flatMap((write) => write.chunks)];
+    chunks[4] = { ...chunks[4]!, title: 'Another title' };
+    chunks[5] = { ...chunks[5]!, title: '' };
+    const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+    const lines = chunks.map(
+      (chunk) => `${chunk.id}:${chunk.hash}:${chunk.domain}:${md5(chunk.title)}`,
+    );
+    expect(chunkContentHash(chunks)).toBe(md5(lines.join(',')));
+    expect(chunkContentHash([])).toBe(md5(''));
   });
 });

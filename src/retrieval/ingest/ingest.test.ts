@@ -13,6 +13,7 @@ import {
   findIngestEntries,
   ingest,
   MAX_SECTION_CHARS,
+  prepareDocument,
   type IngestProgress,
 } from './ingest.js';
 import { describeSkipped } from './skipped-file.js';
@@ -94,6 +95,18 @@ describe('ingest', () => {
     expect(changed).toMatchObject({ replaced: 1, unchanged: 1 });
     const guide = (await store.chunks.all()).filter((c) => c.source === 'guide.mdx');
     expect(guide.map((c) => c.headingPath)).toEqual([['Guide v2']]);
+  });
+
+  it('prepares the same document from a hash handed in as from its own', () => {
+    // An ingestion hashes each file's text to tell unchanged ones, and hands that hash on.
+    for (const [source, text] of [
+      ['pump.rst', 'Pump\n====\n\nRun the pump.\n'],
+      ['guide.md', '# Guide\n\nA section of body text.\n'],
+    ] as const) {
+      const own = prepareDocument(source, text);
+      expect(own.document.hash).toBe(documentHash(source, text));
+      expect(prepareDocument(source, text, documentHash(source, text))).toEqual(own);
+    }
   });
 
   it('re-reads a file stored by an older parser of its format, though its text is the same', async () => {
