@@ -70,6 +70,28 @@ describe.skipIf(!built)('the bundle `npm run build` makes', () => {
     expect(providers).toEqual([]);
   });
 
+  it('builds none of cohort’s zod schemas at import: each is built on first use (lazySchema)', async () => {
+    // Building the ~1,650 schemas that modules declared at module level (configuration, wire
+    // formats, server bodies, tool inputs) was a fifth of `import('cohort')`. zod calls its
+    // global post-processor (zod's hook for `zod/compile`, read from globalThis by the bundled copy
+    // too) once per schema it builds; the script counts those calls across the import.
+    const script = join(dir, 'count-schemas.mjs');
+    writeFileSync(
+      script,
+      `let built = 0;
+globalThis.__zod_globalConfig = { postProcessor: () => { built++; } };
+const cohort = await import(${JSON.stringify(join(ROOT, 'dist/index.js'))});
+const atImport = built;
+cohort.CohortConfig.parse({});
+console.log(JSON.stringify({ atImport, afterParse: built }));`,
+    );
+    const { stdout } = await promisify(execFile)(process.execPath, [script], { timeout: 60_000 });
+    const counts = JSON.parse(stdout) as { atImport: number; afterParse: number };
+    expect(counts.atImport).toBe(0);
+    // The hook does count: the first parse builds the configuration's schemas.
+    expect(counts.afterParse).toBeGreaterThan(100);
+  });
+
   it('parses the agent files once: a later command reads their frontmatter from the user cache', async () => {
     // Loading the YAML parser and parsing the five built-in agents was a tenth of a cold ask.
     const cache = mkdtempSync(join(dir, 'xdg-'));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CohortConfig } from '../config/index.js';
 import { CohortErrorCode } from '../errors/index.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 /**
  * The messages between `cohort serve` and the child process that prepares a new data folder
@@ -9,42 +10,46 @@ import { CohortErrorCode } from '../errors/index.js';
  */
 
 /** What the parent sends, once: the config to prepare with and who gets the folder's lock. */
-export const PrepareRequest = z.object({
-  type: z.literal('prepare'),
-  config: CohortConfig,
-  /** The parent, as the folder lock names it once the child hands the lock over. */
-  holder: z.object({
-    pid: z.number().int().positive(),
-    host: z.string(),
-    startedAt: z.number(),
-    startTicks: z.number().optional(),
-    command: z.string(),
+export const PrepareRequest = lazySchema(() =>
+  z.object({
+    type: z.literal('prepare'),
+    config: CohortConfig,
+    /** The parent, as the folder lock names it once the child hands the lock over. */
+    holder: z.object({
+      pid: z.number().int().positive(),
+      host: z.string(),
+      startedAt: z.number(),
+      startTicks: z.number().optional(),
+      command: z.string(),
+    }),
   }),
-});
+);
 export type PrepareRequest = z.infer<typeof PrepareRequest>;
 
 /** What the child sends: ingestion progress, then either done (with the ingestion) or failed. */
-export const PrepareReport = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('progress'),
-    done: z.number().int().nonnegative(),
-    total: z.number().int().nonnegative(),
-    file: z.string(),
-  }),
-  z.object({
-    type: z.literal('done'),
-    /** What the first-use ingestion did, when it ran. */
-    ingested: z
-      .object({ files: z.number().int().nonnegative(), chunks: z.number().int().nonnegative() })
-      .optional(),
-  }),
-  z.object({
-    type: z.literal('failed'),
-    /** A code this version does not know is reported as `internal`. */
-    code: CohortErrorCode.catch('internal'),
-    message: z.string(),
-    field: z.string().optional(),
-    file: z.string().optional(),
-  }),
-]);
+export const PrepareReport = lazySchema(() =>
+  z.discriminatedUnion('type', [
+    z.object({
+      type: z.literal('progress'),
+      done: z.number().int().nonnegative(),
+      total: z.number().int().nonnegative(),
+      file: z.string(),
+    }),
+    z.object({
+      type: z.literal('done'),
+      /** What the first-use ingestion did, when it ran. */
+      ingested: z
+        .object({ files: z.number().int().nonnegative(), chunks: z.number().int().nonnegative() })
+        .optional(),
+    }),
+    z.object({
+      type: z.literal('failed'),
+      /** A code this version does not know is reported as `internal`. */
+      code: CohortErrorCode.catch('internal'),
+      message: z.string(),
+      field: z.string().optional(),
+      file: z.string().optional(),
+    }),
+  ]),
+);
 export type PrepareReport = z.infer<typeof PrepareReport>;

@@ -21,6 +21,7 @@ import {
   type PermissionPolicy,
 } from '../tools/index.js';
 import { hiddenFromTools } from './hidden-files.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 /** A tool call waiting for a person: what it is, why it asks, and the rule "always" would add. */
 export interface ApprovalRequest {
@@ -33,7 +34,7 @@ export interface ApprovalRequest {
 }
 
 /** A person's answer to an {@link ApprovalRequest}. */
-export const ApprovalAnswer = z.enum(['yes', 'no', 'always']);
+export const ApprovalAnswer = lazySchema(() => z.enum(['yes', 'no', 'always']));
 export type ApprovalAnswer = z.infer<typeof ApprovalAnswer>;
 
 /** Claude Code's settings files of a project, read for their `permissions` key only. */
@@ -44,14 +45,16 @@ export const CLAUDE_SETTINGS_FILES = ['.claude/settings.json', '.claude/settings
  * equivalent and reads as `default`. Anything else is refused: a typo such as `"yolo"` read as
  * `default` would leave the user believing a mode applies that does not.
  */
-const CLAUDE_PERMISSION_MODES = [...PermissionMode.options, 'plan'] as const;
+const claudePermissionModes = () => [...PermissionMode.options, 'plan'] as const;
 
-const ClaudePermissions = z.object({
-  allow: z.array(z.string()).optional(),
-  ask: z.array(z.string()).optional(),
-  deny: z.array(z.string()).optional(),
-  defaultMode: z.enum(CLAUDE_PERMISSION_MODES).optional(),
-});
+const ClaudePermissions = lazySchema(() =>
+  z.object({
+    allow: z.array(z.string()).optional(),
+    ask: z.array(z.string()).optional(),
+    deny: z.array(z.string()).optional(),
+    defaultMode: z.enum(claudePermissionModes()).optional(),
+  }),
+);
 
 /** Where the user's approvals are read from, and who hears of the settings left out. */
 export interface ProjectSettingsOptions {
@@ -93,7 +96,7 @@ export function readClaudePermissions(
         typeof key !== 'string'
           ? 'permissions must be an object ({ "allow": [...], "deny": [...] })'
           : key === 'defaultMode'
-            ? `permissions.defaultMode must be a mode, one of ${CLAUDE_PERMISSION_MODES.join(', ')}; got ${JSON.stringify((permissions as { defaultMode?: unknown }).defaultMode)}`
+            ? `permissions.defaultMode must be a mode, one of ${claudePermissionModes().join(', ')}; got ${JSON.stringify((permissions as { defaultMode?: unknown }).defaultMode)}`
             : `permissions.${key} must be a list of rules, such as ["Bash(npm test:*)"]`;
       throw new CohortError('invalid_input', `${file}: ${problem}`, {
         file,

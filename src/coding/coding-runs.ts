@@ -11,6 +11,7 @@ import {
   type CodingAgentResult,
   type CodingRunState,
 } from './coding-agent.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 /** `runs.kind` of a coding run (one request; paused runs wait here for an answer). */
 export const CODE_RUN_KIND = 'code';
@@ -19,15 +20,17 @@ export const CODE_SESSION_KIND = 'code-session';
 /** `runs.status` of a run that waits for a person. */
 export const AWAITING_APPROVAL = 'awaiting_approval';
 
-const SessionOutput = z.object({ messages: z.array(z.unknown()) });
-const RunInput = z.object({
-  request: z.string(),
-  skill: z.string().optional(),
-  session: z.string().optional(),
-  /** How many messages of the session the run started from (its turn is what follows them). */
-  historyLength: z.number().int().min(0).optional(),
-});
-const RunOutput = z.object({ state: z.unknown() });
+const SessionOutput = lazySchema(() => z.object({ messages: z.array(z.unknown()) }));
+const RunInput = lazySchema(() =>
+  z.object({
+    request: z.string(),
+    skill: z.string().optional(),
+    session: z.string().optional(),
+    /** How many messages of the session the run started from (its turn is what follows them). */
+    historyLength: z.number().int().min(0).optional(),
+  }),
+);
+const RunOutput = lazySchema(() => z.object({ state: z.unknown() }));
 
 /** The run id a coding conversation is stored under (its owner is recorded against it too). */
 export const codeSessionRunId = (session: string) => `${CODE_SESSION_KIND}:${session}`;

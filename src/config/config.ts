@@ -19,6 +19,7 @@ import {
   withoutSettings,
   type ProjectConfigReview,
 } from './project-config-approvals.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 /** Default data folder of the embedded store. */
 export const DEFAULT_DATA_DIR = '.cohort';
@@ -84,20 +85,22 @@ const httpUrl = (example: string) =>
  * A path or a bare host name would never equal an `Origin` header, so CORS would silently stay
  * shut for that site.
  */
-const corsOrigin = z.string().refine(
-  (text) => {
-    if (text === '*') return true;
-    try {
-      const url = new URL(text);
-      return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === text;
-    } catch {
-      return false;
-    }
-  },
-  {
-    message:
-      'takes "*" or origins such as https://app.example.org (scheme, host and port, no path or trailing slash)',
-  },
+const corsOrigin = lazySchema(() =>
+  z.string().refine(
+    (text) => {
+      if (text === '*') return true;
+      try {
+        const url = new URL(text);
+        return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === text;
+      } catch {
+        return false;
+      }
+    },
+    {
+      message:
+        'takes "*" or origins such as https://app.example.org (scheme, host and port, no path or trailing slash)',
+    },
+  ),
 );
 
 /**
@@ -105,211 +108,215 @@ const corsOrigin = z.string().refine(
  * (any), a host name or an IP address as a `Host` header carries it, without scheme, port or
  * path. Kept in lower case, as host names compare.
  */
-const allowedHost = z
-  .string()
-  .regex(
-    /^(\*|[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*\.?|\[[0-9a-f:.]+\])$/i,
-    'takes "*" or host names as a Host header has them, such as cohort.example.org, 192.168.1.20 or [fe80::1] (no scheme, port or path)',
-  )
-  .transform((text) => text.toLowerCase());
+const allowedHost = lazySchema(() =>
+  z
+    .string()
+    .regex(
+      /^(\*|[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*\.?|\[[0-9a-f:.]+\])$/i,
+      'takes "*" or host names as a Host header has them, such as cohort.example.org, 192.168.1.20 or [fe80::1] (no scheme, port or path)',
+    )
+    .transform((text) => text.toLowerCase()),
+);
 
 /** The whole configuration. Every default is named here once. */
-export const CohortConfig = z.object({
-  /**
-   * Embedded store folder (PGlite), or `memory://` for a store in memory. Ignored when
-   * `databaseUrl` is set. A URL is refused: `--data-dir postgres://…` made a folder `postgres:`.
-   */
-  dataDir: z
-    .string()
-    // ' ' made a folder named ' ', a pasted line break one named 'a\nb': no folder anyone means.
-    .refine((text) => text === '' || text.trim() !== '', {
-      message: 'is blank: name a folder, or leave it unset for .cohort',
-    })
-    // eslint-disable-next-line no-control-regex
-    .refine((text) => !/[\u0000-\u001f\u007f]/.test(text), {
-      message: 'holds a control character (a line break, a tab): name the folder without it',
-    })
-    .refine((text) => text.startsWith('memory://') || !/^[a-z][a-z0-9+.-]*:\/\//i.test(text), {
-      message:
-        'is a folder (or memory:// for a store in memory), not a URL: to use PostgreSQL, set DATABASE_URL (databaseUrl) to its URL instead',
-    })
-    .default(DEFAULT_DATA_DIR),
-  /** PostgreSQL connection string; when set, the PostgreSQL engine is used. */
-  databaseUrl: z
-    .string()
-    .refine((text) => text === '' || hasScheme(text, ['postgres:', 'postgresql:']), {
-      message: 'must be a PostgreSQL URL, such as postgres://user:password@localhost:5432/cohort',
-    })
-    .optional(),
-  /**
-   * How many of the most recent finished runs (answers, research and coding runs, with their spans
-   * and tasks) the store keeps; older ones are deleted in batches as traces are written. Unset: a
-   * `memory://` store keeps {@link DEFAULT_MEMORY_KEEP_RUNS}, a folder or PostgreSQL keeps all.
-   * Coding conversations and runs still waiting or interrupted are never deleted.
-   */
-  keepRuns: z.number().int().positive().optional(),
-  /**
-   * How many of the most recently active sessions (by their last message) the store keeps, each
-   * with its last 100 messages (the model reads the last 10); older sessions and messages are
-   * deleted in batches as turns are saved. Unset: a `memory://` store keeps
-   * {@link DEFAULT_MEMORY_KEEP_SESSIONS}, a folder or PostgreSQL keeps every session whole.
-   */
-  keepSessions: z.number().int().positive().optional(),
-  /** Folders of agent markdown files; the built-in book agents are used when empty. */
-  agentDirs: z.array(z.string()).default([]),
-  /** The book ingested on first use when the store is empty. */
-  sampleBook: z.string().optional(),
-  /**
-   * Where the book is published, as a template: `https://book.example.org/{path}`. Citations, the
-   * Sources footer and the web page then link each passage's page (path without `.md`, `index`
-   * dropped; a document's frontmatter `slug` or `url` overrides); without it they show paths.
-   */
-  sourceUrl: z
-    .string()
-    .trim()
-    .superRefine((value, context) => {
-      const problem = sourceUrlProblem(value);
-      if (problem) context.addIssue({ code: 'custom', message: problem });
-    })
-    .optional(),
-  logLevel: LogLevel.default('warn'),
-  routing: z
-    .object({
-      /**
-       * The rollout switch of book-subagents-research.md R7: when false the router is bypassed and
-       * every question goes to the default (fallback) agent, for gradual roll-out and for comparing
-       * answers with and without routing.
-       */
-      enabled: z.boolean().default(true),
-      threshold: z.number().min(0).max(1).default(DEFAULT_ROUTING_THRESHOLD),
-      /**
-       * Below this share of a question's subject found in the book, the question is about
-       * something the book does not cover and goes to the fallback agent.
-       */
-      minGrounding: z.number().min(0).max(1).default(DEFAULT_MIN_GROUNDING),
-      /**
-       * Whether the routing arbiter (docs/routing.md#the-arbiter), fitted on labelled questions,
-       * reviews each rule decision. It applies only to the book's five agents.
-       */
-      arbiter: z.boolean().default(true),
-      /**
-       * How a multi-domain question's agents run (book-subagents-research.md R5): one after another,
-       * or all at once (the spec's "parallel multi-domain" enhancement: faster, more load at once).
-       */
-      multiDomain: z.enum(['sequential', 'parallel']).default('sequential'),
-    })
-    .prefault({}),
-  retrieval: z
-    .object({
-      limit: z.number().int().min(1).max(50).default(5),
-      /**
-       * Below this normalised score a passage counts as not relevant. 0.1, not 0.2: a paraphrase
-       * in the reader's own words often reaches only 0.1–0.2 of a full match on the section that
-       * answers it (a fifth of the tuning paraphrases), while questions about things the book does
-       * not cover score 0 or above 0.2 (the router, not this floor, turns those away).
-       */
-      minScore: z.number().min(0).max(1).default(0.1),
-      timeoutSeconds: seconds(30),
-    })
-    .prefault({}),
-  model: z
-    .object({
-      apiKey: z.string().optional(),
-      baseUrl: httpUrl('http://localhost:11434/v1').optional(),
-      /** The `full` tier's model id unless `tiers.full` says otherwise. */
-      name: z.string().default(DEFAULT_MODEL),
-      tiers: z.object({ fast: z.string().optional(), full: z.string().optional() }).prefault({}),
-      embeddingModel: z.string().optional(),
-      timeoutSeconds: seconds(120),
-      maxRetries: z.number().int().min(0).max(10).default(2),
-      maxSteps: z.number().int().min(1).max(50).default(6),
-      temperature: z.number().min(0).max(2).optional(),
-    })
-    .prefault({}),
-  server: z
-    .object({
-      port: z.number().int().min(0).max(65535).default(8787),
-      host: z.string().default('127.0.0.1'),
-      apiKey: z.string().optional(),
-      /** Origins allowed by CORS: `*`, or origins as a browser sends them (`https://app.example.org`). */
-      corsOrigins: z.array(corsOrigin).default([]),
-      /**
-       * Names the server may be reached by when it listens on a loopback address, besides
-       * localhost, 127.0.0.1 and [::1]: a request with another `Host` is refused (DNS rebinding).
-       * `*` takes any.
-       */
-      allowedHosts: z.array(allowedHost).default([]),
-      bodyLimitBytes: z
-        .number()
-        .int()
-        .positive()
-        .default(64 * 1024),
-      rateLimitPerMinute: z.number().int().min(0).default(0),
-    })
-    .prefault({}),
-  subagents: z
-    .object({
-      summaryMaxTokens: z.number().int().positive().default(2000),
-      maxDepth: z.number().int().min(0).default(1),
-      maxTurns: z.number().int().positive().default(12),
-      maxTokens: z.number().int().positive().default(200_000),
-      timeoutSeconds: seconds(300),
-    })
-    .prefault({}),
-  tools: z
-    .object({
-      tavilyApiKey: z.string().optional(),
-      tavilyBaseUrl: httpUrl('https://api.tavily.com').default('https://api.tavily.com'),
-      arxivBaseUrl: httpUrl('https://export.arxiv.org/api/query').default(
-        'https://export.arxiv.org/api/query',
-      ),
-      /** research-subagent.md §5: Semantic Scholar runs only when switched on and given a key. */
-      useSemanticScholar: z.boolean().default(false),
-      semanticScholarApiKey: z.string().optional(),
-      semanticScholarBaseUrl: z.string().default('https://api.semanticscholar.org/graph/v1'),
-      allowPrivateNetwork: z.boolean().default(false),
-      bashTimeoutSeconds: seconds(60),
-      /**
-       * Time limit of any one tool call of the coding assistant and its subagents (a backstop
-       * above the tools' own limits: bash's, a subagent's, a web request's, an MCP call's): a call
-       * still running then is stopped (a command is killed with every process it started) and the
-       * model reads why. Approval waits are not counted.
-       */
-      callTimeoutSeconds: seconds(600),
-      /**
-       * Time limit of one coding run (a request to the coding assistant, up to its answer or a
-       * pause for approval): then what is running is stopped and the run ends (finish reason
-       * `budget`, saying so). Without it a model that kept calling slow tools held a run for up
-       * to model.maxSteps times callTimeoutSeconds (hours).
-       */
-      runTimeoutSeconds: seconds(3600),
-      maxOutputChars: z.number().int().positive().default(30_000),
-    })
-    .prefault({}),
-  research: z
-    .object({
-      timeoutRetrieval: seconds(30),
-      timeoutWebSearch: seconds(60),
-      timeoutSubagent: seconds(300),
-      timeoutPythonRepl: seconds(30),
-      timeoutLlmCall: seconds(120),
-      maxRetries: z.number().int().min(0).default(2),
-      concurrency: z.number().int().min(1).default(4),
-      maxTasks: z.number().int().min(1).max(MAX_RESEARCH_TASKS).default(5),
-    })
-    .prefault({}),
-  /** How bash and code runs are confined (bubblewrap). */
-  sandbox: SandboxSettings,
-  /** Which tool calls run, ask first or are refused (Claude Code's rule shape). */
-  permissions: PermissionSettings,
-  /**
-   * MCP servers whose tools cohort's model-backed agents may use (`command`/`args`/`env` or
-   * `url`/`headers`, as in Claude Code's `.mcp.json`, which is read too).
-   */
-  mcpServers: McpServers.default({}),
-  /** OpenTelemetry export (OTLP/HTTP); off unless an endpoint is set. */
-  telemetry: TracingSettings.prefault({}),
-});
+export const CohortConfig = lazySchema(() =>
+  z.object({
+    /**
+     * Embedded store folder (PGlite), or `memory://` for a store in memory. Ignored when
+     * `databaseUrl` is set. A URL is refused: `--data-dir postgres://…` made a folder `postgres:`.
+     */
+    dataDir: z
+      .string()
+      // ' ' made a folder named ' ', a pasted line break one named 'a\nb': no folder anyone means.
+      .refine((text) => text === '' || text.trim() !== '', {
+        message: 'is blank: name a folder, or leave it unset for .cohort',
+      })
+      // eslint-disable-next-line no-control-regex
+      .refine((text) => !/[\u0000-\u001f\u007f]/.test(text), {
+        message: 'holds a control character (a line break, a tab): name the folder without it',
+      })
+      .refine((text) => text.startsWith('memory://') || !/^[a-z][a-z0-9+.-]*:\/\//i.test(text), {
+        message:
+          'is a folder (or memory:// for a store in memory), not a URL: to use PostgreSQL, set DATABASE_URL (databaseUrl) to its URL instead',
+      })
+      .default(DEFAULT_DATA_DIR),
+    /** PostgreSQL connection string; when set, the PostgreSQL engine is used. */
+    databaseUrl: z
+      .string()
+      .refine((text) => text === '' || hasScheme(text, ['postgres:', 'postgresql:']), {
+        message: 'must be a PostgreSQL URL, such as postgres://user:password@localhost:5432/cohort',
+      })
+      .optional(),
+    /**
+     * How many of the most recent finished runs (answers, research and coding runs, with their spans
+     * and tasks) the store keeps; older ones are deleted in batches as traces are written. Unset: a
+     * `memory://` store keeps {@link DEFAULT_MEMORY_KEEP_RUNS}, a folder or PostgreSQL keeps all.
+     * Coding conversations and runs still waiting or interrupted are never deleted.
+     */
+    keepRuns: z.number().int().positive().optional(),
+    /**
+     * How many of the most recently active sessions (by their last message) the store keeps, each
+     * with its last 100 messages (the model reads the last 10); older sessions and messages are
+     * deleted in batches as turns are saved. Unset: a `memory://` store keeps
+     * {@link DEFAULT_MEMORY_KEEP_SESSIONS}, a folder or PostgreSQL keeps every session whole.
+     */
+    keepSessions: z.number().int().positive().optional(),
+    /** Folders of agent markdown files; the built-in book agents are used when empty. */
+    agentDirs: z.array(z.string()).default([]),
+    /** The book ingested on first use when the store is empty. */
+    sampleBook: z.string().optional(),
+    /**
+     * Where the book is published, as a template: `https://book.example.org/{path}`. Citations, the
+     * Sources footer and the web page then link each passage's page (path without `.md`, `index`
+     * dropped; a document's frontmatter `slug` or `url` overrides); without it they show paths.
+     */
+    sourceUrl: z
+      .string()
+      .trim()
+      .superRefine((value, context) => {
+        const problem = sourceUrlProblem(value);
+        if (problem) context.addIssue({ code: 'custom', message: problem });
+      })
+      .optional(),
+    logLevel: LogLevel.default('warn'),
+    routing: z
+      .object({
+        /**
+         * The rollout switch of book-subagents-research.md R7: when false the router is bypassed and
+         * every question goes to the default (fallback) agent, for gradual roll-out and for comparing
+         * answers with and without routing.
+         */
+        enabled: z.boolean().default(true),
+        threshold: z.number().min(0).max(1).default(DEFAULT_ROUTING_THRESHOLD),
+        /**
+         * Below this share of a question's subject found in the book, the question is about
+         * something the book does not cover and goes to the fallback agent.
+         */
+        minGrounding: z.number().min(0).max(1).default(DEFAULT_MIN_GROUNDING),
+        /**
+         * Whether the routing arbiter (docs/routing.md#the-arbiter), fitted on labelled questions,
+         * reviews each rule decision. It applies only to the book's five agents.
+         */
+        arbiter: z.boolean().default(true),
+        /**
+         * How a multi-domain question's agents run (book-subagents-research.md R5): one after another,
+         * or all at once (the spec's "parallel multi-domain" enhancement: faster, more load at once).
+         */
+        multiDomain: z.enum(['sequential', 'parallel']).default('sequential'),
+      })
+      .prefault({}),
+    retrieval: z
+      .object({
+        limit: z.number().int().min(1).max(50).default(5),
+        /**
+         * Below this normalised score a passage counts as not relevant. 0.1, not 0.2: a paraphrase
+         * in the reader's own words often reaches only 0.1–0.2 of a full match on the section that
+         * answers it (a fifth of the tuning paraphrases), while questions about things the book does
+         * not cover score 0 or above 0.2 (the router, not this floor, turns those away).
+         */
+        minScore: z.number().min(0).max(1).default(0.1),
+        timeoutSeconds: seconds(30),
+      })
+      .prefault({}),
+    model: z
+      .object({
+        apiKey: z.string().optional(),
+        baseUrl: httpUrl('http://localhost:11434/v1').optional(),
+        /** The `full` tier's model id unless `tiers.full` says otherwise. */
+        name: z.string().default(DEFAULT_MODEL),
+        tiers: z.object({ fast: z.string().optional(), full: z.string().optional() }).prefault({}),
+        embeddingModel: z.string().optional(),
+        timeoutSeconds: seconds(120),
+        maxRetries: z.number().int().min(0).max(10).default(2),
+        maxSteps: z.number().int().min(1).max(50).default(6),
+        temperature: z.number().min(0).max(2).optional(),
+      })
+      .prefault({}),
+    server: z
+      .object({
+        port: z.number().int().min(0).max(65535).default(8787),
+        host: z.string().default('127.0.0.1'),
+        apiKey: z.string().optional(),
+        /** Origins allowed by CORS: `*`, or origins as a browser sends them (`https://app.example.org`). */
+        corsOrigins: z.array(corsOrigin).default([]),
+        /**
+         * Names the server may be reached by when it listens on a loopback address, besides
+         * localhost, 127.0.0.1 and [::1]: a request with another `Host` is refused (DNS rebinding).
+         * `*` takes any.
+         */
+        allowedHosts: z.array(allowedHost).default([]),
+        bodyLimitBytes: z
+          .number()
+          .int()
+          .positive()
+          .default(64 * 1024),
+        rateLimitPerMinute: z.number().int().min(0).default(0),
+      })
+      .prefault({}),
+    subagents: z
+      .object({
+        summaryMaxTokens: z.number().int().positive().default(2000),
+        maxDepth: z.number().int().min(0).default(1),
+        maxTurns: z.number().int().positive().default(12),
+        maxTokens: z.number().int().positive().default(200_000),
+        timeoutSeconds: seconds(300),
+      })
+      .prefault({}),
+    tools: z
+      .object({
+        tavilyApiKey: z.string().optional(),
+        tavilyBaseUrl: httpUrl('https://api.tavily.com').default('https://api.tavily.com'),
+        arxivBaseUrl: httpUrl('https://export.arxiv.org/api/query').default(
+          'https://export.arxiv.org/api/query',
+        ),
+        /** research-subagent.md §5: Semantic Scholar runs only when switched on and given a key. */
+        useSemanticScholar: z.boolean().default(false),
+        semanticScholarApiKey: z.string().optional(),
+        semanticScholarBaseUrl: z.string().default('https://api.semanticscholar.org/graph/v1'),
+        allowPrivateNetwork: z.boolean().default(false),
+        bashTimeoutSeconds: seconds(60),
+        /**
+         * Time limit of any one tool call of the coding assistant and its subagents (a backstop
+         * above the tools' own limits: bash's, a subagent's, a web request's, an MCP call's): a call
+         * still running then is stopped (a command is killed with every process it started) and the
+         * model reads why. Approval waits are not counted.
+         */
+        callTimeoutSeconds: seconds(600),
+        /**
+         * Time limit of one coding run (a request to the coding assistant, up to its answer or a
+         * pause for approval): then what is running is stopped and the run ends (finish reason
+         * `budget`, saying so). Without it a model that kept calling slow tools held a run for up
+         * to model.maxSteps times callTimeoutSeconds (hours).
+         */
+        runTimeoutSeconds: seconds(3600),
+        maxOutputChars: z.number().int().positive().default(30_000),
+      })
+      .prefault({}),
+    research: z
+      .object({
+        timeoutRetrieval: seconds(30),
+        timeoutWebSearch: seconds(60),
+        timeoutSubagent: seconds(300),
+        timeoutPythonRepl: seconds(30),
+        timeoutLlmCall: seconds(120),
+        maxRetries: z.number().int().min(0).default(2),
+        concurrency: z.number().int().min(1).default(4),
+        maxTasks: z.number().int().min(1).max(MAX_RESEARCH_TASKS).default(5),
+      })
+      .prefault({}),
+    /** How bash and code runs are confined (bubblewrap). */
+    sandbox: SandboxSettings,
+    /** Which tool calls run, ask first or are refused (Claude Code's rule shape). */
+    permissions: PermissionSettings,
+    /**
+     * MCP servers whose tools cohort's model-backed agents may use (`command`/`args`/`env` or
+     * `url`/`headers`, as in Claude Code's `.mcp.json`, which is read too).
+     */
+    mcpServers: McpServers.default({}),
+    /** OpenTelemetry export (OTLP/HTTP); off unless an endpoint is set. */
+    telemetry: TracingSettings.prefault({}),
+  }),
+);
 export type CohortConfig = z.infer<typeof CohortConfig>;
 export type CohortConfigInput = z.input<typeof CohortConfig>;
 

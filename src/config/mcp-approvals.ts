@@ -11,6 +11,7 @@ import {
   withApprovalsLock,
   writeApprovals,
 } from './user-approvals.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -24,13 +25,15 @@ export const TRUST_PROJECT_MCP_ENV = 'COHORT_TRUST_PROJECT_MCP';
 export const MCP_APPROVALS_FILE = join('cohort', 'approved-mcp-servers.json');
 
 /** `{ version: 1, projects: { "<real path>": { "<server>": "sha256:<hex>" } } }` */
-const McpApprovals = z.object({
-  version: z.literal(1),
-  projects: z.record(
-    z.string(),
-    z.record(z.string(), z.string().regex(/^sha256:[0-9a-f]{64}$/, 'a "sha256:<hex>" digest')),
-  ),
-});
+const McpApprovals = lazySchema(() =>
+  z.object({
+    version: z.literal(1),
+    projects: z.record(
+      z.string(),
+      z.record(z.string(), z.string().regex(/^sha256:[0-9a-f]{64}$/, 'a "sha256:<hex>" digest')),
+    ),
+  }),
+);
 type McpApprovals = z.infer<typeof McpApprovals>;
 
 /** Where the approvals of a user live: `$XDG_CONFIG_HOME/cohort/…`, else `~/.config/cohort/…`. */

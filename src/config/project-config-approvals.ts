@@ -17,6 +17,7 @@ import {
   DEFAULT_MAX_MEMORY_MB,
   DEFAULT_MAX_PROCESSES,
 } from './sandbox-settings.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -38,13 +39,15 @@ export const APPROVE_CONFIG_COMMAND = 'cohort config approve';
  * digest of the guarded settings approved in each of its files (`cohort.config.json`,
  * `.claude/settings.json`, `.claude/settings.local.json`).
  */
-const ConfigApprovals = z.object({
-  version: z.literal(1),
-  projects: z.record(
-    z.string(),
-    z.record(z.string(), z.string().regex(/^sha256:[0-9a-f]{64}$/, 'a "sha256:<hex>" digest')),
-  ),
-});
+const ConfigApprovals = lazySchema(() =>
+  z.object({
+    version: z.literal(1),
+    projects: z.record(
+      z.string(),
+      z.record(z.string(), z.string().regex(/^sha256:[0-9a-f]{64}$/, 'a "sha256:<hex>" digest')),
+    ),
+  }),
+);
 type ConfigApprovals = z.infer<typeof ConfigApprovals>;
 
 /** A value of the file and whether it widens what cohort lets run, reach or read. */

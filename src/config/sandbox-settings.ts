@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 /** Paths no sandboxed command may read unless the configuration says otherwise (`~` is the home). */
 export const DEFAULT_DENY_READ = [
@@ -39,30 +40,32 @@ export const DEFAULT_CODE_MEMORY_MB = 1024;
  * The `sandbox` section of the configuration: how bash and code runs are confined.
  * `enabled: false` is the explicit opt-out (bash then runs unconfined, as before the sandbox).
  */
-export const SandboxSettings = z
-  .object({
-    /** Confine bash and code runs with bubblewrap. false runs them unconfined (not recommended). */
-    enabled: z.boolean().default(true),
-    /** bubblewrap's path; found on PATH (and /usr/bin/bwrap) when unset. */
-    bwrapPath: z.string().min(1).optional(),
-    /** Files and folders never readable inside the sandbox: absolute, `~/…` or workspace-relative. */
-    denyRead: z.array(z.string().min(1)).default(DEFAULT_DENY_READ),
-    /** Host names a sandboxed command may reach through the filtering proxy (`*.example.org` for subdomains). Empty: no network. */
-    allowedHosts: z.array(z.string().min(1)).default([]),
-    /**
-     * Let allowed hosts resolve to private or loopback addresses (a registry mirror on the LAN).
-     * Off: the proxy resolves each allowed name and refuses it when any address is private, so a
-     * name rebound to 127.0.0.1 or 10.x (DNS rebinding) reaches nothing.
-     */
-    allowPrivateAddresses: z.boolean().default(false),
-    /** Most processes one call may run at once. */
-    maxProcesses: z.number().int().min(8).max(65536).default(DEFAULT_MAX_PROCESSES),
-    /** Memory of one whole call (every process, and files in its RAM-backed /tmp), in MB; enforced by a memory cgroup where one can be created. */
-    maxMemoryMb: z.number().int().min(64).max(1_048_576).default(DEFAULT_MAX_MEMORY_MB),
-    /** Address-space limit of a code run, in MB. */
-    codeMemoryMb: z.number().int().min(64).default(DEFAULT_CODE_MEMORY_MB),
-    /** Python interpreter for code runs; `python3` on PATH when unset. */
-    python: z.string().min(1).optional(),
-  })
-  .prefault({});
+export const SandboxSettings = lazySchema(() =>
+  z
+    .object({
+      /** Confine bash and code runs with bubblewrap. false runs them unconfined (not recommended). */
+      enabled: z.boolean().default(true),
+      /** bubblewrap's path; found on PATH (and /usr/bin/bwrap) when unset. */
+      bwrapPath: z.string().min(1).optional(),
+      /** Files and folders never readable inside the sandbox: absolute, `~/…` or workspace-relative. */
+      denyRead: z.array(z.string().min(1)).default(DEFAULT_DENY_READ),
+      /** Host names a sandboxed command may reach through the filtering proxy (`*.example.org` for subdomains). Empty: no network. */
+      allowedHosts: z.array(z.string().min(1)).default([]),
+      /**
+       * Let allowed hosts resolve to private or loopback addresses (a registry mirror on the LAN).
+       * Off: the proxy resolves each allowed name and refuses it when any address is private, so a
+       * name rebound to 127.0.0.1 or 10.x (DNS rebinding) reaches nothing.
+       */
+      allowPrivateAddresses: z.boolean().default(false),
+      /** Most processes one call may run at once. */
+      maxProcesses: z.number().int().min(8).max(65536).default(DEFAULT_MAX_PROCESSES),
+      /** Memory of one whole call (every process, and files in its RAM-backed /tmp), in MB; enforced by a memory cgroup where one can be created. */
+      maxMemoryMb: z.number().int().min(64).max(1_048_576).default(DEFAULT_MAX_MEMORY_MB),
+      /** Address-space limit of a code run, in MB. */
+      codeMemoryMb: z.number().int().min(64).default(DEFAULT_CODE_MEMORY_MB),
+      /** Python interpreter for code runs; `python3` on PATH when unset. */
+      python: z.string().min(1).optional(),
+    })
+    .prefault({}),
+);
 export type SandboxSettings = z.infer<typeof SandboxSettings>;

@@ -1,23 +1,26 @@
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 /** Every error cohort reports, by kind. The HTTP layer maps each to a status. */
-export const CohortErrorCode = z.enum([
-  'invalid_input',
-  'not_found',
-  'conflict',
-  'payload_too_large',
-  'unauthorized',
-  'rate_limited',
-  'retrieval_unavailable',
-  'model_unavailable',
-  'model_not_configured',
-  'timeout',
-  'aborted',
-  'budget_exceeded',
-  'forbidden',
-  'isolation_violation',
-  'internal',
-]);
+export const CohortErrorCode = lazySchema(() =>
+  z.enum([
+    'invalid_input',
+    'not_found',
+    'conflict',
+    'payload_too_large',
+    'unauthorized',
+    'rate_limited',
+    'retrieval_unavailable',
+    'model_unavailable',
+    'model_not_configured',
+    'timeout',
+    'aborted',
+    'budget_exceeded',
+    'forbidden',
+    'isolation_violation',
+    'internal',
+  ]),
+);
 export type CohortErrorCode = z.infer<typeof CohortErrorCode>;
 
 /** Options for a {@link CohortError}. */

@@ -2,13 +2,16 @@ import { z } from 'zod';
 import { CohortError } from '../errors/index.js';
 import { readCasesFile } from '../config/index.js';
 import { activateSkill, type Skill } from '../skills/index.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 /** One labelled task: the skill it should activate (`null`: none should), and its split. */
-export const SkillCase = z.object({
-  task: z.string().trim().min(1, 'task must not be empty'),
-  skill: z.string().min(1).nullable(),
-  split: z.enum(['tune', 'heldout']).optional(),
-});
+export const SkillCase = lazySchema(() =>
+  z.object({
+    task: z.string().trim().min(1, 'task must not be empty'),
+    skill: z.string().min(1).nullable(),
+    split: z.enum(['tune', 'heldout']).optional(),
+  }),
+);
 export type SkillCase = z.infer<typeof SkillCase>;
 
 /** The label of "no skill" in the confusion table. */

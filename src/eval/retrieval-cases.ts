@@ -1,17 +1,20 @@
 import { z } from 'zod';
 import { CohortError, parseInput } from '../errors/index.js';
 import { readCasesFile } from '../config/index.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 /** One evaluation question: gold passages are `relative/path.md#Heading`. */
-export const RetrievalCase = z.object({
-  query: z.string().trim().min(1, 'query must not be empty'),
-  gold: z
-    .array(z.string().regex(/^[^#]+#.+$/, 'gold entries look like "path/to/file.md#Heading"'))
-    .min(1, 'gold must list at least one "path#Heading"'),
-  answer_hint: z.string().optional(),
-  /** Which half of a blind set the case belongs to (`tune` or `heldout`), reported apart. */
-  split: z.string().trim().min(1).optional(),
-});
+export const RetrievalCase = lazySchema(() =>
+  z.object({
+    query: z.string().trim().min(1, 'query must not be empty'),
+    gold: z
+      .array(z.string().regex(/^[^#]+#.+$/, 'gold entries look like "path/to/file.md#Heading"'))
+      .min(1, 'gold must list at least one "path#Heading"'),
+    answer_hint: z.string().optional(),
+    /** Which half of a blind set the case belongs to (`tune` or `heldout`), reported apart. */
+    split: z.string().trim().min(1).optional(),
+  }),
+);
 export type RetrievalCase = z.infer<typeof RetrievalCase>;
 
 /** Parses JSONL text into cases; a bad line is an `invalid_input` error naming the line and field. */

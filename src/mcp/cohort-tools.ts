@@ -25,6 +25,7 @@ import {
   type RetrievedChunk,
 } from '../schema/index.js';
 import { wireJsonSchema, type ToolJsonSchema } from './tool-json-schema.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 /** What a tool call may use besides its arguments: the request's signal and a progress reporter. */
 export interface ToolCallContext {
@@ -149,7 +150,9 @@ function passageText(chunks: RetrievedChunk[]): string {
 }
 
 /** Arguments of a per-agent tool: the question and an optional session. */
-const AgentAskRequest = z.object({ query: Query, sessionId: SessionId.optional() });
+const AgentAskRequest = lazySchema(() =>
+  z.object({ query: Query, sessionId: SessionId.optional() }),
+);
 
 /**
  * cohort's MCP tools: `ask`, `route`, `search_book`, `research` (when research parts are given)

@@ -3,28 +3,31 @@ import { z } from 'zod';
 import { MAX_QUERY_LENGTH, type ResearchTask } from '../schema/index.js';
 import { invokeLlmWithRetry } from './invoke-llm-with-retry.js';
 import type { TokenCount } from './research-events.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 /** Words each side of ` and ` or a comma must have for the split to mark two clauses. */
 const MIN_CLAUSE_WORDS = 3;
 
 /** The lead model's structured output: the research tasks. */
-export const ResearchPlan = z.object({
-  tasks: z
-    .array(
-      z.object({
-        description: z
-          .string()
-          .trim()
-          .min(1, 'a task description must not be empty')
-          // A task is a researcher's question: no longer than a question may be.
-          .max(
-            MAX_QUERY_LENGTH,
-            `a task description must be at most ${MAX_QUERY_LENGTH} characters`,
-          ),
-      }),
-    )
-    .min(1, 'give at least one task'),
-});
+export const ResearchPlan = lazySchema(() =>
+  z.object({
+    tasks: z
+      .array(
+        z.object({
+          description: z
+            .string()
+            .trim()
+            .min(1, 'a task description must not be empty')
+            // A task is a researcher's question: no longer than a question may be.
+            .max(
+              MAX_QUERY_LENGTH,
+              `a task description must be at most ${MAX_QUERY_LENGTH} characters`,
+            ),
+        }),
+      )
+      .min(1, 'give at least one task'),
+  }),
+);
 export type ResearchPlan = z.infer<typeof ResearchPlan>;
 
 /** The lead model's instructions. */

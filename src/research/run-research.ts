@@ -20,12 +20,15 @@ import {
   type TraceSpan,
 } from '../telemetry/index.js';
 import { writeReport } from './write-report.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 /** The `kind` of research runs in the store. */
 export const RESEARCH_RUN_KIND = 'research';
 
 /** What a research run stores as its input, so `--resume` can continue it. */
-const StoredRunInput = z.object({ question: z.string(), tasks: z.array(ResearchTask).min(1) });
+const StoredRunInput = lazySchema(() =>
+  z.object({ question: z.string(), tasks: z.array(ResearchTask).min(1) }),
+);
 
 /** Options of {@link runResearch}: the dependencies plus what this run should do. */
 export interface ResearchOptions extends ResearchDependencies {

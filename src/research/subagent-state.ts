@@ -9,6 +9,7 @@ import {
 import type { ResearchDependencies } from './research-dependencies.js';
 import type { ResearchEvent, SubagentNodeName, TokenCount } from './research-events.js';
 import type { VisitedRegistry } from './visited-registry.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 /** What a subagent is allowed to read (spec: `isolate_subgraph_state`): nothing more. */
 export interface SubagentInput {
@@ -32,13 +33,15 @@ export interface SubagentState extends SubagentInput {
  * What a subagent may return (spec: `subagent_findings`, `visited_sources`,
  * `all_extracted_citations`). Strict: any other field is an isolation violation.
  */
-export const SubagentOutput = z
-  .object({
-    subagentFindings: z.array(Finding),
-    visitedSources: z.array(VisitedSource),
-    allExtractedCitations: z.array(ExtractedCitation),
-  })
-  .strict();
+export const SubagentOutput = lazySchema(() =>
+  z
+    .object({
+      subagentFindings: z.array(Finding),
+      visitedSources: z.array(VisitedSource),
+      allExtractedCitations: z.array(ExtractedCitation),
+    })
+    .strict(),
+);
 export type SubagentOutput = z.infer<typeof SubagentOutput>;
 
 /** What the nodes of one subagent share: dependencies, the run's registry, its signal and meters. */

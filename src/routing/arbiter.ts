@@ -5,6 +5,7 @@ import type { ArbiterSlot, CompiledArbiter } from './compiled-arbiter.js';
 import { isArithmeticText, type Grounding } from './subject-grounding.js';
 import { round } from './phases/phase.js';
 import { normalizeWords, stemWord } from './query-text.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 /**
  * The routing arbiter: a multinomial logistic regression fitted offline on labelled questions
@@ -18,19 +19,21 @@ import { normalizeWords, stemWord } from './query-text.js';
  * This is what it is besides its weights, shared by the table it is fitted as
  * ({@link RoutingArbiterModel}) and the packed layout it is saved in (`PackedArbiterFile`).
  */
-export const ArbiterHeader = z.object({
-  /** The agents, in the order of each weight vector; the registry must have exactly these. */
-  agents: z.array(z.string().min(1)).min(2),
-  /** The default (fallback) agent the model was fitted with. */
-  defaultAgent: z.string().min(1),
-  /** Whether character 3- and 4-grams of the words are features (chosen by cross-validation). */
-  charGrams: z.boolean(),
-  /** The L2 penalty chosen by cross-validation, for the record. */
-  ridge: z.number().nonnegative(),
-  /** How many labelled decisions it was fitted on. */
-  fittedOn: z.number().int().nonnegative(),
-  bias: z.array(z.number()),
-});
+export const ArbiterHeader = lazySchema(() =>
+  z.object({
+    /** The agents, in the order of each weight vector; the registry must have exactly these. */
+    agents: z.array(z.string().min(1)).min(2),
+    /** The default (fallback) agent the model was fitted with. */
+    defaultAgent: z.string().min(1),
+    /** Whether character 3- and 4-grams of the words are features (chosen by cross-validation). */
+    charGrams: z.boolean(),
+    /** The L2 penalty chosen by cross-validation, for the record. */
+    ridge: z.number().nonnegative(),
+    /** How many labelled decisions it was fitted on. */
+    fittedOn: z.number().int().nonnegative(),
+    bias: z.array(z.number()),
+  }),
+);
 /** What the arbiter is besides its weights: what it was fitted for and how. */
 export type ArbiterHeader = z.infer<typeof ArbiterHeader>;
 
@@ -38,12 +41,14 @@ export type ArbiterHeader = z.infer<typeof ArbiterHeader>;
  * The arbiter as fitted (`fitArbiter`): its weights in a table of feature name → one weight per
  * agent. A file saves it packed and is validated as such (`PackedArbiterFile`).
  */
-export const RoutingArbiterModel = z.object({
-  version: z.literal(1),
-  ...ArbiterHeader.shape,
-  /** Feature name → one weight per agent. */
-  weights: z.record(z.string(), z.array(z.number())),
-});
+export const RoutingArbiterModel = lazySchema(() =>
+  z.object({
+    version: z.literal(1),
+    ...ArbiterHeader.shape,
+    /** Feature name → one weight per agent. */
+    weights: z.record(z.string(), z.array(z.number())),
+  }),
+);
 export type RoutingArbiterModel = z.infer<typeof RoutingArbiterModel>;
 
 /** Weight of each character n-gram feature: many per word, each weak. */

@@ -2,17 +2,20 @@ import { z } from 'zod';
 import { readCasesFile } from '../config/index.js';
 import { CohortError, parseInput } from '../errors/index.js';
 import type { RouteResult } from '../schema/index.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 /** One line of a routing evaluation set (`{"query","agent","secondary"}` JSONL). */
-export const RoutingCase = z.object({
-  query: z.string().trim().min(1, 'query must not be empty'),
-  agent: z.string().trim().min(1, 'agent must not be empty'),
-  secondary: z.array(z.string().trim().min(1)).default([]),
-  /** Which half of a blind set the case belongs to: tune on `tune`, only report `heldout`. */
-  split: z.string().trim().min(1).optional(),
-  /** The case's main difficulty (offtopic, typo, multipart...), for per-kind figures. */
-  kind: z.string().trim().min(1).optional(),
-});
+export const RoutingCase = lazySchema(() =>
+  z.object({
+    query: z.string().trim().min(1, 'query must not be empty'),
+    agent: z.string().trim().min(1, 'agent must not be empty'),
+    secondary: z.array(z.string().trim().min(1)).default([]),
+    /** Which half of a blind set the case belongs to: tune on `tune`, only report `heldout`. */
+    split: z.string().trim().min(1).optional(),
+    /** The case's main difficulty (offtopic, typo, multipart...), for per-kind figures. */
+    kind: z.string().trim().min(1).optional(),
+  }),
+);
 export type RoutingCase = z.infer<typeof RoutingCase>;
 
 /** Confidence buckets of the calibration table: [lower, upper). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ArbiterHeader, type RoutingArbiterModel } from './arbiter.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 /** Whether `value` is a list of finite numbers, checked in one loop (a model has tens of thousands). */
 function isNumberList(value: unknown): value is number[] {
@@ -25,26 +26,32 @@ function isStringList(value: unknown): value is string[] {
  * (7,000 of them), and compiling it a typed array per feature; reading the model took ~14 MB of
  * resident memory and ~180 ms at start, where these two lists take ~1 MB and ~5 ms.
  */
-export const PackedArbiterFile = z
-  .object({
-    version: z.literal(2),
-    ...ArbiterHeader.shape,
-    /** The feature names, each once. */
-    features: z.custom<string[]>(isStringList, 'must be a list of strings'),
-    /** The weights of `features[i]` are `weights[i * agents.length …][agents.length]`. */
-    weights: z.custom<number[]>(isNumberList, 'must be a list of finite numbers'),
-  })
-  .superRefine((model, context) => {
-    const width = model.agents.length;
-    if (model.bias.length !== width || model.weights.length !== model.features.length * width)
-      context.addIssue({
-        code: 'custom',
-        path: ['weights'],
-        message: `every feature must have one weight per agent (${width})`,
-      });
-    if (new Set(model.features).size !== model.features.length)
-      context.addIssue({ code: 'custom', path: ['features'], message: 'a feature is named twice' });
-  });
+export const PackedArbiterFile = lazySchema(() =>
+  z
+    .object({
+      version: z.literal(2),
+      ...ArbiterHeader.shape,
+      /** The feature names, each once. */
+      features: z.custom<string[]>(isStringList, 'must be a list of strings'),
+      /** The weights of `features[i]` are `weights[i * agents.length …][agents.length]`. */
+      weights: z.custom<number[]>(isNumberList, 'must be a list of finite numbers'),
+    })
+    .superRefine((model, context) => {
+      const width = model.agents.length;
+      if (model.bias.length !== width || model.weights.length !== model.features.length * width)
+        context.addIssue({
+          code: 'custom',
+          path: ['weights'],
+          message: `every feature must have one weight per agent (${width})`,
+        });
+      if (new Set(model.features).size !== model.features.length)
+        context.addIssue({
+          code: 'custom',
+          path: ['features'],
+          message: 'a feature is named twice',
+        });
+    }),
+);
 export type PackedArbiterFile = z.infer<typeof PackedArbiterFile>;
 
 /** A packed arbiter in memory: its weights in one typed array, as {@link PackedArbiterFile} lays them out. */

@@ -1,25 +1,30 @@
 import { z } from 'zod';
 import { AnswerMode, Message } from '../schema/index.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 /** The body of every error response. */
-export const ErrorResponse = z.object({
-  error: z.object({
-    code: z.string(),
-    message: z.string(),
-    /** The wrong field (snake_case), or null when no single field is to blame. */
-    field: z.string().nullable(),
+export const ErrorResponse = lazySchema(() =>
+  z.object({
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      /** The wrong field (snake_case), or null when no single field is to blame. */
+      field: z.string().nullable(),
+    }),
   }),
-});
+);
 export type ErrorResponse = z.infer<typeof ErrorResponse>;
 
 /** Response of `GET /healthz`. */
-export const HealthResponse = z.object({
-  status: z.enum(['ok', 'unavailable']),
-  store: z.object({ engine: z.enum(['pglite', 'postgres']), reachable: z.boolean() }),
-  mode: AnswerMode,
-  modeDescription: z.string(),
-  agents: z.number().int().min(0),
-});
+export const HealthResponse = lazySchema(() =>
+  z.object({
+    status: z.enum(['ok', 'unavailable']),
+    store: z.object({ engine: z.enum(['pglite', 'postgres']), reachable: z.boolean() }),
+    mode: AnswerMode,
+    modeDescription: z.string(),
+    agents: z.number().int().min(0),
+  }),
+);
 export type HealthResponse = z.infer<typeof HealthResponse>;
 
 /** Most messages `GET /sessions/:id/messages` returns at once. */
@@ -52,50 +57,60 @@ function decimalParam(min: number, max: number, message: string) {
 }
 
 /** Query of `GET /sessions/:id/messages`. */
-export const SessionMessagesQuery = z.object({
-  limit: decimalParam(1, MAX_SESSION_MESSAGES, LIMIT_MESSAGE).default(DEFAULT_SESSION_MESSAGES),
-});
+export const SessionMessagesQuery = lazySchema(() =>
+  z.object({
+    limit: decimalParam(1, MAX_SESSION_MESSAGES, LIMIT_MESSAGE).default(DEFAULT_SESSION_MESSAGES),
+  }),
+);
 
 /** Response of `GET /sessions/:id/messages`: the latest messages, oldest first. */
-export const SessionMessagesResponse = z.object({
-  sessionId: z.string(),
-  messages: z.array(Message),
-  total: z.number().int().min(0),
-});
+export const SessionMessagesResponse = lazySchema(() =>
+  z.object({
+    sessionId: z.string(),
+    messages: z.array(Message),
+    total: z.number().int().min(0),
+  }),
+);
 export type SessionMessagesResponse = z.infer<typeof SessionMessagesResponse>;
 
 /** Response of `DELETE /sessions/:id`. */
-export const SessionDeletedResponse = z.object({
-  sessionId: z.string(),
-  deleted: z.number().int().min(0),
-});
+export const SessionDeletedResponse = lazySchema(() =>
+  z.object({
+    sessionId: z.string(),
+    deleted: z.number().int().min(0),
+  }),
+);
 export type SessionDeletedResponse = z.infer<typeof SessionDeletedResponse>;
 
 /** One recorded span of `GET /runs/:id/trace`; its `attributes` keep OpenTelemetry's names. */
-const TraceSpan = z.object({
-  spanId: z.string(),
-  parentId: z.string().nullable(),
-  name: z.string(),
-  /** Milliseconds since the epoch. */
-  startMs: z.number(),
-  durationMs: z.number(),
-  status: z.enum(['ok', 'error']),
-  error: z.string().nullable(),
-  attributes: z.record(z.string(), z.unknown()),
-});
+const TraceSpan = lazySchema(() =>
+  z.object({
+    spanId: z.string(),
+    parentId: z.string().nullable(),
+    name: z.string(),
+    /** Milliseconds since the epoch. */
+    startMs: z.number(),
+    durationMs: z.number(),
+    status: z.enum(['ok', 'error']),
+    error: z.string().nullable(),
+    attributes: z.record(z.string(), z.unknown()),
+  }),
+);
 
 /** Response of `GET /runs/:id/trace`: a run's spans and the totals of the trace view. */
-export const TraceResponse = z.object({
-  runId: z.string(),
-  kind: z.string(),
-  status: z.string(),
-  durationMs: z.number(),
-  inputTokens: z.number().int().min(0),
-  outputTokens: z.number().int().min(0),
-  /** The routing decision of an answer; null for a research or coding run. */
-  routing: z
-    .object({ agent: z.string(), phase: z.string(), confidence: z.number(), reason: z.string() })
-    .nullable(),
-  spans: z.array(TraceSpan),
-});
+export const TraceResponse = lazySchema(() =>
+  z.object({
+    runId: z.string(),
+    kind: z.string(),
+    status: z.string(),
+    durationMs: z.number(),
+    inputTokens: z.number().int().min(0),
+    outputTokens: z.number().int().min(0),
+    /** The routing decision of an answer; null for a research or coding run. */
+    routing: z
+      .object({ agent: z.string(), phase: z.string(), confidence: z.number(), reason: z.string() })
+      .nullable(),
+    spans: z.array(TraceSpan),
+  }),
+);
 export type TraceResponse = z.infer<typeof TraceResponse>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseFrontmatter } from '../config/index.js';
 import { CohortError, formatNumber, parseInput } from '../errors/index.js';
 import { parsePermissionRule, splitToolList } from '../tools/index.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 /** Skill names (Agent Skills format): lowercase letters and digits, single hyphens between. */
 export const SKILL_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -12,17 +13,19 @@ export const SKILL_FILE = 'SKILL.md';
  * `allowed-tools` in the permission-rule grammar (Claude's `Read Grep Bash(git log:*)` or cohort's
  * names), split on spaces and commas outside parentheses; a malformed rule is refused.
  */
-const toolList = z.union([z.string(), z.array(z.string().min(1))]).transform((value, context) => {
-  const items = splitToolList(value);
-  for (const item of items) {
-    try {
-      parsePermissionRule(item);
-    } catch (error) {
-      context.addIssue({ code: 'custom', message: (error as Error).message });
+const toolList = lazySchema(() =>
+  z.union([z.string(), z.array(z.string().min(1))]).transform((value, context) => {
+    const items = splitToolList(value);
+    for (const item of items) {
+      try {
+        parsePermissionRule(item);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+      }
     }
-  }
-  return items;
-});
+    return items;
+  }),
+);
 
 /**
  * Most characters of a skill's description (Agent Skills spec), and of a subagent type's: every
@@ -34,27 +37,34 @@ export const MAX_DESCRIPTION_CHARS = 1024;
  * A SKILL.md frontmatter (Agent Skills format, plus cohort's `model`). Keys outside the format,
  * such as Claude Code's `argument-hint`, are ignored rather than refused.
  */
-export const SkillFrontmatter = z.object({
-  name: z
-    .string({ error: 'name is required' })
-    .min(1, 'name must not be empty')
-    .max(64, 'name must be at most 64 characters')
-    .regex(
-      SKILL_NAME_PATTERN,
-      'name must be lowercase letters, digits and single hyphens, not starting or ending with a hyphen',
-    ),
-  description: z
-    .string({ error: 'description is required' })
-    .trim()
-    .min(1, 'description must not be empty')
-    .max(MAX_DESCRIPTION_CHARS, `description must be at most ${MAX_DESCRIPTION_CHARS} characters`),
-  license: z.string().optional(),
-  compatibility: z.string().max(500, 'compatibility must be at most 500 characters').optional(),
-  metadata: z.record(z.string(), z.string({ error: 'metadata values must be strings' })).optional(),
-  'allowed-tools': toolList.optional(),
-  /** cohort: `fast`, `full` or a model id used while the skill is active. */
-  model: z.string().min(1).optional(),
-});
+export const SkillFrontmatter = lazySchema(() =>
+  z.object({
+    name: z
+      .string({ error: 'name is required' })
+      .min(1, 'name must not be empty')
+      .max(64, 'name must be at most 64 characters')
+      .regex(
+        SKILL_NAME_PATTERN,
+        'name must be lowercase letters, digits and single hyphens, not starting or ending with a hyphen',
+      ),
+    description: z
+      .string({ error: 'description is required' })
+      .trim()
+      .min(1, 'description must not be empty')
+      .max(
+        MAX_DESCRIPTION_CHARS,
+        `description must be at most ${MAX_DESCRIPTION_CHARS} characters`,
+      ),
+    license: z.string().optional(),
+    compatibility: z.string().max(500, 'compatibility must be at most 500 characters').optional(),
+    metadata: z
+      .record(z.string(), z.string({ error: 'metadata values must be strings' }))
+      .optional(),
+    'allowed-tools': toolList.optional(),
+    /** cohort: `fast`, `full` or a model id used while the skill is active. */
+    model: z.string().min(1).optional(),
+  }),
+);
 
 /**
  * Most characters of a skill's body. Activation puts the whole body into the main agent's prompt,
@@ -63,33 +73,30 @@ export const SkillFrontmatter = z.object({
 export const MAX_SKILL_BODY_CHARS = 100_000;
 
 /** Where a skill was found, earliest search path first. */
-export const SkillSource = z.enum([
-  'project',
-  'project-cohort',
-  'project-claude',
-  'user',
-  'user-claude',
-  'builtin',
-]);
+export const SkillSource = lazySchema(() =>
+  z.enum(['project', 'project-cohort', 'project-claude', 'user', 'user-claude', 'builtin']),
+);
 export type SkillSource = z.infer<typeof SkillSource>;
 
 /** A loaded skill: its frontmatter fields, the body as prompt, and where it lives. */
-export const Skill = z.object({
-  name: z.string(),
-  description: z.string(),
-  license: z.string().optional(),
-  compatibility: z.string().optional(),
-  metadata: z.record(z.string(), z.string()),
-  /** Tools the skill may use, as permission rules (`Read`, `Bash(git log:*)`); undefined means every tool. */
-  allowedTools: z.array(z.string()).optional(),
-  model: z.string().optional(),
-  /** The SKILL.md body, injected into the main agent's context when the skill is activated. */
-  prompt: z.string(),
-  /** The skill's folder (for `references/`, `scripts/`, `assets/`). */
-  dir: z.string(),
-  file: z.string(),
-  source: SkillSource,
-});
+export const Skill = lazySchema(() =>
+  z.object({
+    name: z.string(),
+    description: z.string(),
+    license: z.string().optional(),
+    compatibility: z.string().optional(),
+    metadata: z.record(z.string(), z.string()),
+    /** Tools the skill may use, as permission rules (`Read`, `Bash(git log:*)`); undefined means every tool. */
+    allowedTools: z.array(z.string()).optional(),
+    model: z.string().optional(),
+    /** The SKILL.md body, injected into the main agent's context when the skill is activated. */
+    prompt: z.string(),
+    /** The skill's folder (for `references/`, `scripts/`, `assets/`). */
+    dir: z.string(),
+    file: z.string(),
+    source: SkillSource,
+  }),
+);
 export type Skill = z.infer<typeof Skill>;
 
 /**

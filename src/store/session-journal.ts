@@ -10,6 +10,7 @@ import { insertRows } from './insert-rows.js';
 import { setMetaValue } from './meta-repo.js';
 import { newestWithin, storedMessage } from './session-repo.js';
 import { MESSAGE_COLUMNS } from './turn-writer.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 /**
  * The session journal of an embedded store's data folder: the turns of sessions the engine holds
@@ -36,20 +37,22 @@ export const MAX_SESSION_JOURNAL_BYTES = 1024 * 1024;
 const FOLDED_KEY = 'session_journal_folded';
 
 /** One journal line: a turn (a question and its answer) as `SessionRepo.saveTurn` stores it. */
-const JournalTurn = z.object({
-  turn: z.string().min(1),
-  sessionId: z.string().min(1),
-  messages: z
-    .array(
-      z.object({
-        role: z.enum(['user', 'assistant']),
-        content: z.string(),
-        agentName: z.string().optional(),
-        timestamp: z.string(),
-      }),
-    )
-    .min(1),
-});
+const JournalTurn = lazySchema(() =>
+  z.object({
+    turn: z.string().min(1),
+    sessionId: z.string().min(1),
+    messages: z
+      .array(
+        z.object({
+          role: z.enum(['user', 'assistant']),
+          content: z.string(),
+          agentName: z.string().optional(),
+          timestamp: z.string(),
+        }),
+      )
+      .min(1),
+  }),
+);
 type JournalTurn = z.infer<typeof JournalTurn>;
 
 /** A data folder's session journal as one start reads and appends it (see {@link openSessionJournal}). */

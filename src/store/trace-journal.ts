@@ -8,6 +8,7 @@ import {
   removeFilesDurably,
   writeFileDurably,
 } from './durable-file.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 /**
  * The trace journal of an embedded store's data folder: traces recorded by a process that
@@ -20,34 +21,36 @@ import {
 export const TRACE_JOURNAL_FILE = 'cohort-trace-journal.jsonl';
 
 /** One journal line: a finished run's trace, as `RunRepo.recordTrace` takes it. */
-const JournalEntry = z.object({
-  run: z.object({
-    id: z.string().min(1),
-    kind: z.string().min(1),
-    status: z.string().min(1),
-    input: z.unknown(),
-  }),
-  spans: z.array(
-    z.object({
-      spanId: z.string(),
-      parentId: z.string().nullable(),
-      name: z.string(),
-      startMs: z.number(),
-      durationMs: z.number(),
-      attributes: z.record(
-        z.string(),
-        z.union([
-          z.string(),
-          z.number(),
-          z.boolean(),
-          z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])),
-        ]),
-      ),
-      status: z.enum(['ok', 'error']),
-      error: z.string().optional(),
+const JournalEntry = lazySchema(() =>
+  z.object({
+    run: z.object({
+      id: z.string().min(1),
+      kind: z.string().min(1),
+      status: z.string().min(1),
+      input: z.unknown(),
     }),
-  ),
-});
+    spans: z.array(
+      z.object({
+        spanId: z.string(),
+        parentId: z.string().nullable(),
+        name: z.string(),
+        startMs: z.number(),
+        durationMs: z.number(),
+        attributes: z.record(
+          z.string(),
+          z.union([
+            z.string(),
+            z.number(),
+            z.boolean(),
+            z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])),
+          ]),
+        ),
+        status: z.enum(['ok', 'error']),
+        error: z.string().optional(),
+      }),
+    ),
+  }),
+);
 
 /** A trace as the journal keeps it. */
 export interface JournalTrace {

@@ -1,12 +1,13 @@
 import { SubagentType } from './subagent-type.js';
 
-const explorer = SubagentType.parse({
-  name: 'explorer',
-  description:
-    'Finds files and code patterns in the workspace (read-only, fast model). Use for broad searches: "where is X defined", "which files use Y", "how is Z structured". Returns locations and a short summary, not file contents.',
-  tools: ['glob', 'grep', 'read'],
-  model: 'fast',
-  systemPrompt: `You are an explorer: a read-only search agent working inside one workspace.
+const explorer = (): SubagentType =>
+  SubagentType.parse({
+    name: 'explorer',
+    description:
+      'Finds files and code patterns in the workspace (read-only, fast model). Use for broad searches: "where is X defined", "which files use Y", "how is Z structured". Returns locations and a short summary, not file contents.',
+    tools: ['glob', 'grep', 'read'],
+    model: 'fast',
+    systemPrompt: `You are an explorer: a read-only search agent working inside one workspace.
 
 Your job is to answer the task by finding the relevant files and code, then report briefly. The
 main agent will never see what you read, only your report, so make it self-contained.
@@ -18,15 +19,16 @@ How to work:
 
 Report file paths relative to the workspace, with line numbers where they help ("src/auth.ts:42").
 Quote at most a line or two of code; describe the rest.`,
-});
+  });
 
-const researcher = SubagentType.parse({
-  name: 'researcher',
-  description:
-    'Researches a question on the web and in workspace files (full model): searches, reads pages, and returns a synthesis with its sources. Use for library documentation, APIs, error messages and comparisons.',
-  tools: ['web_search', 'web_fetch', 'read'],
-  model: 'full',
-  systemPrompt: `You are a researcher: you answer one question from web sources and workspace files.
+const researcher = (): SubagentType =>
+  SubagentType.parse({
+    name: 'researcher',
+    description:
+      'Researches a question on the web and in workspace files (full model): searches, reads pages, and returns a synthesis with its sources. Use for library documentation, APIs, error messages and comparisons.',
+    tools: ['web_search', 'web_fetch', 'read'],
+    model: 'full',
+    systemPrompt: `You are a researcher: you answer one question from web sources and workspace files.
 
 How to work:
 - Search with web_search using specific queries (library name, version, exact error text).
@@ -37,15 +39,16 @@ How to work:
 
 Your report's summary is a synthesis in your own words, not a list of links. Every source you
 relied on goes in "sources" as its URL. Say clearly what you could not confirm.`,
-});
+  });
 
-const reviewer = SubagentType.parse({
-  name: 'reviewer',
-  description:
-    'Builds, tests and reviews code in the workspace (full model): runs commands, reads the failures and the code involved. Returns a verdict with the errors that matter. Use to run tests or a build, or to review a change.',
-  tools: ['bash', 'read', 'glob', 'grep'],
-  model: 'full',
-  systemPrompt: `You are a reviewer: you build, test and analyse code in one workspace.
+const reviewer = (): SubagentType =>
+  SubagentType.parse({
+    name: 'reviewer',
+    description:
+      'Builds, tests and reviews code in the workspace (full model): runs commands, reads the failures and the code involved. Returns a verdict with the errors that matter. Use to run tests or a build, or to review a change.',
+    tools: ['bash', 'read', 'glob', 'grep'],
+    model: 'full',
+    systemPrompt: `You are a reviewer: you build, test and analyse code in one workspace.
 
 How to work:
 - Find how the project builds and tests (package.json scripts, Makefile, Cargo.toml, pyproject)
@@ -59,7 +62,16 @@ How to work:
 Your summary starts with the verdict ("passed: 132 tests", "failed: 3 errors in src/auth.ts").
 List each distinct problem once in "findings" with file:line and the reason; put the files
 involved in "files". Do not paste full logs.`,
-});
+  });
 
-/** The spec's three subagent types: explorer (fast; glob, grep, read), researcher and reviewer (full). */
-export const BUILTIN_SUBAGENT_TYPES: readonly SubagentType[] = [explorer, researcher, reviewer];
+let builtin: readonly SubagentType[] | undefined;
+
+/**
+ * The spec's three subagent types: explorer (fast; glob, grep, read), researcher and reviewer
+ * (full). Parsed on the first call, not when the module loads: parsing builds the SubagentType
+ * schema, which `import('cohort')` does not need (src/bundle.test.ts).
+ */
+export function builtinSubagentTypes(): readonly SubagentType[] {
+  builtin ??= [explorer(), researcher(), reviewer()];
+  return builtin;
+}

@@ -5,7 +5,7 @@ export {
   SUBAGENT_NAME_PATTERN,
   type SubagentTypeInput,
 } from './subagent-type.js';
-export { BUILTIN_SUBAGENT_TYPES } from './builtin-types.js';
+export { builtinSubagentTypes } from './builtin-types.js';
 export {
   parseSubagentFile,
   loadSubagentTypes,

@@ -10,7 +10,7 @@ import {
 } from '../config/index.js';
 import { CohortError, isCohortError, parseInput } from '../errors/index.js';
 import { parsePermissionRule, splitToolList } from '../tools/index.js';
-import { BUILTIN_SUBAGENT_TYPES } from './builtin-types.js';
+import { builtinSubagentTypes } from './builtin-types.js';
 import { SubagentType } from './subagent-type.js';
 
 /** Frontmatter keys cohort reads; every other key is kept in `extra`. */
@@ -133,7 +133,7 @@ export function loadSubagentTypes(
   workspace: string,
   options: { home?: string } = {},
 ): SubagentCatalog {
-  const types = new Map(BUILTIN_SUBAGENT_TYPES.map((type) => [type.name, type]));
+  const types = new Map(builtinSubagentTypes().map((type) => [type.name, type]));
   const problems: SubagentFileProblem[] = [];
   const overridden: SubagentCatalog['overridden'] = [];
   for (const dir of subagentDirs(workspace, options.home)) {

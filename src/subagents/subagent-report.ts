@@ -1,12 +1,15 @@
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 /** What a subagent hands back to its parent: the only thing that enters the parent's context. */
-export const SubagentReport = z.object({
-  summary: z.string(),
-  findings: z.array(z.string()).default([]),
-  sources: z.array(z.string()).default([]),
-  files: z.array(z.string()).default([]),
-});
+export const SubagentReport = lazySchema(() =>
+  z.object({
+    summary: z.string(),
+    findings: z.array(z.string()).default([]),
+    sources: z.array(z.string()).default([]),
+    files: z.array(z.string()).default([]),
+  }),
+);
 export type SubagentReport = z.infer<typeof SubagentReport>;
 
 /** Appended to every subagent's system prompt so its last message is a parseable report. */

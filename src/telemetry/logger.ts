@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { clipText } from '../errors/index.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 /** Log levels, most verbose first. */
-export const LogLevel = z.enum(['debug', 'info', 'warn', 'error', 'silent']);
+export const LogLevel = lazySchema(() => z.enum(['debug', 'info', 'warn', 'error', 'silent']));
 export type LogLevel = z.infer<typeof LogLevel>;
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 /** The OTLP protocols cohort exports with (the OpenTelemetry spec's default first). */
-export const OtlpProtocol = z.enum(['http/protobuf', 'http/json']);
+export const OtlpProtocol = lazySchema(() => z.enum(['http/protobuf', 'http/json']));
 export type OtlpProtocol = z.infer<typeof OtlpProtocol>;
 
 /** The service name spans carry when `OTEL_SERVICE_NAME` is not set. */
@@ -11,17 +12,19 @@ export const DEFAULT_SERVICE_NAME = 'cohort';
  * Where OpenTelemetry spans go (`telemetry` section of the config). With no endpoint nothing is
  * exported and the OpenTelemetry SDK is not even loaded; the store's trace view works either way.
  */
-export const TracingSettings = z.object({
-  /** OTLP/HTTP base URL (`OTEL_EXPORTER_OTLP_ENDPOINT`); traces go to `<endpoint>/v1/traces`. */
-  otlpEndpoint: z.string().url().optional(),
-  /** Full traces URL (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`), used as is. */
-  otlpTracesEndpoint: z.string().url().optional(),
-  /** `OTEL_EXPORTER_OTLP_PROTOCOL`: `http/protobuf` (default) or `http/json`. */
-  otlpProtocol: OtlpProtocol.default('http/protobuf'),
-  /** Extra headers for the collector (`OTEL_EXPORTER_OTLP_HEADERS`, `key=value,key=value`). */
-  otlpHeaders: z.record(z.string(), z.string()).default({}),
-  serviceName: z.string().min(1).default(DEFAULT_SERVICE_NAME),
-});
+export const TracingSettings = lazySchema(() =>
+  z.object({
+    /** OTLP/HTTP base URL (`OTEL_EXPORTER_OTLP_ENDPOINT`); traces go to `<endpoint>/v1/traces`. */
+    otlpEndpoint: z.string().url().optional(),
+    /** Full traces URL (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`), used as is. */
+    otlpTracesEndpoint: z.string().url().optional(),
+    /** `OTEL_EXPORTER_OTLP_PROTOCOL`: `http/protobuf` (default) or `http/json`. */
+    otlpProtocol: OtlpProtocol.default('http/protobuf'),
+    /** Extra headers for the collector (`OTEL_EXPORTER_OTLP_HEADERS`, `key=value,key=value`). */
+    otlpHeaders: z.record(z.string(), z.string()).default({}),
+    serviceName: z.string().min(1).default(DEFAULT_SERVICE_NAME),
+  }),
+);
 export type TracingSettings = z.infer<typeof TracingSettings>;
 
 /** The traces URL the settings export to, or undefined when tracing export is off. */

@@ -6,6 +6,7 @@ import { createGuardedLookup } from './network-guard.js';
 import { toolFailure, type CohortTool, type ToolOutcome } from './tool.js';
 import { DEFAULT_MAX_OUTPUT_CHARS, truncateText } from './truncate-text.js';
 import type { Workspace } from './workspace.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 /** Default limit on one command's run time. */
 export const DEFAULT_BASH_TIMEOUT_SECONDS = 60;
@@ -17,9 +18,11 @@ export const DEFAULT_BASH_FILE_MB = 1024;
 /** Exit status of a shell whose command was killed by SIGXFSZ (signal 25) at the file-size limit. */
 const FILE_SIZE_EXIT = 128 + 25;
 
-const BashInput = z.object({
-  command: z.string().min(1).describe('Shell command to run in the workspace folder (bash -c).'),
-});
+const BashInput = lazySchema(() =>
+  z.object({
+    command: z.string().min(1).describe('Shell command to run in the workspace folder (bash -c).'),
+  }),
+);
 type BashInput = z.infer<typeof BashInput>;
 /** What `bash` returns: exit code (null when killed), captured output, and whether it timed out. */
 export type BashResult = ToolOutcome<{

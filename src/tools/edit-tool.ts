@@ -3,13 +3,19 @@ import { CohortError } from '../errors/index.js';
 import { readInside, writeInside } from './open-inside.js';
 import { toolFailure, type CohortTool, type ToolOutcome } from './tool.js';
 import type { Workspace } from './workspace.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
-const EditInput = z.object({
-  path: z.string().min(1).describe('File to change, relative to the workspace.'),
-  oldText: z.string().min(1).describe('Exact text to replace; must occur once unless replaceAll.'),
-  newText: z.string().describe('Replacement text.'),
-  replaceAll: z.boolean().optional().describe('Replace every occurrence.'),
-});
+const EditInput = lazySchema(() =>
+  z.object({
+    path: z.string().min(1).describe('File to change, relative to the workspace.'),
+    oldText: z
+      .string()
+      .min(1)
+      .describe('Exact text to replace; must occur once unless replaceAll.'),
+    newText: z.string().describe('Replacement text.'),
+    replaceAll: z.boolean().optional().describe('Replace every occurrence.'),
+  }),
+);
 type EditInput = z.infer<typeof EditInput>;
 /**
  * Largest file `edit` changes, in bytes (32 MB): it holds the file, its text and the changed text

@@ -2,19 +2,22 @@ import { z } from 'zod';
 import { CohortError } from '../errors/index.js';
 import { toolFailure, type CohortTool, type ToolOutcome } from './tool.js';
 import type { Workspace } from './workspace.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 /** Folders no file tool walks into: they are large and never the answer. */
 export const IGNORED_FOLDERS = ['**/node_modules/**', '**/.git/**'];
 /** Most paths one glob call returns. */
 export const GLOB_MAX_RESULTS = 500;
 
-const GlobInput = z.object({
-  pattern: z.string().min(1).describe('Glob pattern, e.g. "src/**/*.ts" or "**/README.md".'),
-  path: z
-    .string()
-    .optional()
-    .describe('Folder to search in, relative to the workspace (default: root).'),
-});
+const GlobInput = lazySchema(() =>
+  z.object({
+    pattern: z.string().min(1).describe('Glob pattern, e.g. "src/**/*.ts" or "**/README.md".'),
+    path: z
+      .string()
+      .optional()
+      .describe('Folder to search in, relative to the workspace (default: root).'),
+  }),
+);
 type GlobInput = z.infer<typeof GlobInput>;
 /** What `glob` returns: matching file paths relative to the workspace, sorted. */
 export type GlobResult = ToolOutcome<{ files: string[]; truncated: boolean }>;

@@ -6,6 +6,7 @@ import { startLineMatcher, type LineMatcher } from './line-matcher.js';
 import { readInside } from './open-inside.js';
 import { toolFailure, type CohortTool, type ToolOutcome } from './tool.js';
 import type { Workspace } from './workspace.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 /** Files larger than this are skipped by grep (generated or data files). */
 export const GREP_MAX_FILE_BYTES = 1024 * 1024;
@@ -13,16 +14,18 @@ export const GREP_MAX_FILE_BYTES = 1024 * 1024;
 export const GREP_MAX_MATCHES = 200;
 const LINE_MAX_CHARS = 300;
 
-const GrepInput = z.object({
-  pattern: z.string().min(1).describe('JavaScript regular expression to search for.'),
-  path: z
-    .string()
-    .optional()
-    .describe('File or folder to search, relative to the workspace (default: root).'),
-  include: z.string().optional().describe('Only files matching this glob, e.g. "**/*.ts".'),
-  ignoreCase: z.boolean().optional(),
-  maxMatches: z.number().int().min(1).max(GREP_MAX_MATCHES).optional(),
-});
+const GrepInput = lazySchema(() =>
+  z.object({
+    pattern: z.string().min(1).describe('JavaScript regular expression to search for.'),
+    path: z
+      .string()
+      .optional()
+      .describe('File or folder to search, relative to the workspace (default: root).'),
+    include: z.string().optional().describe('Only files matching this glob, e.g. "**/*.ts".'),
+    ignoreCase: z.boolean().optional(),
+    maxMatches: z.number().int().min(1).max(GREP_MAX_MATCHES).optional(),
+  }),
+);
 type GrepInput = z.infer<typeof GrepInput>;
 /** One matching line. */
 export interface GrepMatch {

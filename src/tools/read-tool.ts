@@ -5,20 +5,23 @@ import { READ_MAX_BYTES, readLineWindow } from './read-lines.js';
 import { toolFailure, type CohortTool, type ToolOutcome } from './tool.js';
 import { DEFAULT_MAX_OUTPUT_CHARS } from './truncate-text.js';
 import type { Workspace } from './workspace.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 /** Lines one read returns unless the caller asks for fewer. */
 export const READ_DEFAULT_LINES = 2000;
 
-const ReadInput = z.object({
-  path: z.string().min(1).describe('File to read, relative to the workspace.'),
-  offset: z.number().int().min(1).optional().describe('First line to read (1-based).'),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe(`Lines to read (default ${READ_DEFAULT_LINES}).`),
-});
+const ReadInput = lazySchema(() =>
+  z.object({
+    path: z.string().min(1).describe('File to read, relative to the workspace.'),
+    offset: z.number().int().min(1).optional().describe('First line to read (1-based).'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe(`Lines to read (default ${READ_DEFAULT_LINES}).`),
+  }),
+);
 type ReadInput = z.infer<typeof ReadInput>;
 /**
  * What `read` returns: the lines, numbered, and how many the file has (absent when the file is

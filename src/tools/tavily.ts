@@ -3,6 +3,7 @@ import { boundedCall } from '../bounded-call/index.js';
 import { CohortError } from '../errors/index.js';
 import { readCappedBody, type CappedBody } from './read-capped-body.js';
 import { toolFailure, type ToolFailure } from './tool.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 /** Tavily's public endpoint (config `tools.tavilyBaseUrl` overrides it). */
 export const DEFAULT_TAVILY_BASE_URL = 'https://api.tavily.com';
@@ -15,14 +16,16 @@ export const DEFAULT_WEB_SEARCH_TIMEOUT_MS = 30_000;
 export const WEB_SEARCH_MAX_BYTES = 16 * 1024 * 1024;
 
 /** One web search hit. */
-export const WebSearchHit = z.object({
-  title: z.string().default(''),
-  url: z.string(),
-  content: z.string().default(''),
-  score: z.number().optional(),
-  rawContent: z.string().optional(),
-  publishedDate: z.string().optional(),
-});
+export const WebSearchHit = lazySchema(() =>
+  z.object({
+    title: z.string().default(''),
+    url: z.string(),
+    content: z.string().default(''),
+    score: z.number().optional(),
+    rawContent: z.string().optional(),
+    publishedDate: z.string().optional(),
+  }),
+);
 export type WebSearchHit = z.infer<typeof WebSearchHit>;
 
 /** A successful search: the hits, and Tavily's short answer when one was asked for. */
@@ -52,19 +55,21 @@ export interface TavilySearchOptions {
 }
 
 /** The wire format of a Tavily response (snake_case), validated leniently. */
-const TavilyResponse = z.object({
-  answer: z.string().nullish(),
-  results: z.array(
-    z.object({
-      title: z.string().nullish(),
-      url: z.string(),
-      content: z.string().nullish(),
-      score: z.number().nullish(),
-      raw_content: z.string().nullish(),
-      published_date: z.string().nullish(),
-    }),
-  ),
-});
+const TavilyResponse = lazySchema(() =>
+  z.object({
+    answer: z.string().nullish(),
+    results: z.array(
+      z.object({
+        title: z.string().nullish(),
+        url: z.string(),
+        content: z.string().nullish(),
+        score: z.number().nullish(),
+        raw_content: z.string().nullish(),
+        published_date: z.string().nullish(),
+      }),
+    ),
+  }),
+);
 
 const failure = (code: ToolFailure['code'], error: string, status?: number) => ({
   ok: false as const,

@@ -6,6 +6,7 @@ import { readCappedBody } from './read-capped-body.js';
 import { assertPublicUrl, guardedFetch, type HostLookup } from './network-guard.js';
 import { toolFailure, type CohortTool, type ToolOutcome } from './tool.js';
 import { DEFAULT_MAX_OUTPUT_CHARS, truncateText } from './truncate-text.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
 /** Default limit on one page fetch, redirects included. */
 export const DEFAULT_WEB_FETCH_TIMEOUT_MS = 30_000;
@@ -14,9 +15,11 @@ export const WEB_FETCH_MAX_REDIRECTS = 5;
 /** Bytes of a body read at most; the rest is never downloaded. */
 export const WEB_FETCH_MAX_BYTES = 5 * 1024 * 1024;
 
-const WebFetchInput = z.object({
-  url: z.string().url().describe('The http(s) URL of the page to read.'),
-});
+const WebFetchInput = lazySchema(() =>
+  z.object({
+    url: z.string().url().describe('The http(s) URL of the page to read.'),
+  }),
+);
 type WebFetchInput = z.infer<typeof WebFetchInput>;
 /** What `web_fetch` returns: the page as readable text. */
 export type WebFetchResult = ToolOutcome<{

@@ -1,11 +1,20 @@
 import { z } from 'zod';
 import type { CohortTool } from './tool.js';
 import { tavilySearch, type TavilySearchOptions, type WebSearchOutcome } from './tavily.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
-const WebSearchInput = z.object({
-  query: z.string().min(1).describe('What to search the web for.'),
-  maxResults: z.number().int().min(1).max(20).optional().describe('How many results (default 5).'),
-});
+const WebSearchInput = lazySchema(() =>
+  z.object({
+    query: z.string().min(1).describe('What to search the web for.'),
+    maxResults: z
+      .number()
+      .int()
+      .min(1)
+      .max(20)
+      .optional()
+      .describe('How many results (default 5).'),
+  }),
+);
 type WebSearchInput = z.infer<typeof WebSearchInput>;
 
 /**

@@ -3,14 +3,17 @@ import { CohortError } from '../errors/index.js';
 import { writeInside } from './open-inside.js';
 import { toolFailure, type CohortTool, type ToolOutcome } from './tool.js';
 import type { Workspace } from './workspace.js';
+import { lazySchema } from '../schema/lazy-schema.js';
 
-const WriteInput = z.object({
-  path: z
-    .string()
-    .min(1)
-    .describe('File to write, relative to the workspace. Folders are created.'),
-  content: z.string().describe('The whole new content of the file.'),
-});
+const WriteInput = lazySchema(() =>
+  z.object({
+    path: z
+      .string()
+      .min(1)
+      .describe('File to write, relative to the workspace. Folders are created.'),
+    content: z.string().describe('The whole new content of the file.'),
+  }),
+);
 type WriteInput = z.infer<typeof WriteInput>;
 /** What `write` returns. */
 export type WriteResult = ToolOutcome<{ path: string; bytes: number; created: boolean }>;

@@ -28,6 +28,7 @@ import {
 } from '../loop/index.js';
 import { ANSWER_MESSAGES } from '../messages.js';
 import type { AgentEvent, AgentRunner } from './runner.js';
+import { lazySchema } from '../../schema/lazy-schema.js';
 
 /** The book search tool's name (rag-agent-research.md §1). */
 export const SEARCH_TOOL_NAME = 'search_book_content';
@@ -102,10 +103,12 @@ function allowedExtraTools(agent: Agent, tools: readonly LoopTool[]): string[] {
     );
 }
 
-const SearchInput = z.object({
-  query: z.string().trim().min(1, 'query must not be empty'),
-  top_k: z.number().int().min(1).max(50).default(5),
-});
+const SearchInput = lazySchema(() =>
+  z.object({
+    query: z.string().trim().min(1, 'query must not be empty'),
+    top_k: z.number().int().min(1).max(50).default(5),
+  }),
+);
 
 /**
  * The model-backed agent runner: the agent's model drives the tool-calling loop with

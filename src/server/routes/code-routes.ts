@@ -21,47 +21,54 @@ import { readBody } from '../read-body.js';
 import { runIdParam } from '../run-id-param.js';
 import type { ServerEnv } from '../server-env.js';
 import { requireRunAccess } from '../session-access.js';
+import { lazySchema } from '../../schema/lazy-schema.js';
 
 /** `POST /code`: one coding request on the server's workspace. */
-export const CodeBody = z.object({
-  request: z.string().trim().min(1, 'request must not be empty').max(20_000),
-  skill: z.string().min(1).max(64).optional(),
-  /** Continues a coding conversation kept in the store. */
-  sessionId: z
-    .string()
-    .regex(CODE_SESSION_ID, `session_id must be ${CODE_SESSION_ID_RULE}`)
-    .optional(),
-});
+export const CodeBody = lazySchema(() =>
+  z.object({
+    request: z.string().trim().min(1, 'request must not be empty').max(20_000),
+    skill: z.string().min(1).max(64).optional(),
+    /** Continues a coding conversation kept in the store. */
+    sessionId: z
+      .string()
+      .regex(CODE_SESSION_ID, `session_id must be ${CODE_SESSION_ID_RULE}`)
+      .optional(),
+  }),
+);
 export type CodeBody = z.infer<typeof CodeBody>;
 
 /** `POST /code/runs/:id/approval`: yes / no / always, for one pending call or (no id) all of them. */
-export const ApprovalBody = z.object({
-  decision: ApprovalAnswer,
-  toolCallId: z.string().min(1).optional(),
-});
+export const ApprovalBody = lazySchema(() =>
+  z.object({
+    decision: ApprovalAnswer,
+    toolCallId: z.string().min(1).optional(),
+  }),
+);
 
 /** The answer of `/code` and of an approval: the run, its status and the calls waiting on a person. */
-export const CodeRunResponse = z.object({
-  runId: z.string(),
-  status: z.string().describe('completed, awaiting_approval, max_steps, budget…'),
-  answer: z.string(),
-  skill: z.string().nullable(),
-  finishReason: z.string(),
-  pending: z.array(
-    z.object({
-      toolCallId: z.string(),
-      tool: z.string(),
-      input: z.unknown(),
-      reason: z.string(),
-      always: z.string().describe('The allow rule an "always" answer adds for the session.'),
+export const CodeRunResponse = lazySchema(() =>
+  z.object({
+    runId: z.string(),
+    status: z.string().describe('completed, awaiting_approval, max_steps, budget…'),
+    answer: z.string(),
+    skill: z.string().nullable(),
+    finishReason: z.string(),
+    pending: z.array(
+      z.object({
+        toolCallId: z.string(),
+        tool: z.string(),
+        input: z.unknown(),
+        reason: z.string(),
+        always: z.string().describe('The allow rule an "always" answer adds for the session.'),
+      }),
+    ),
+    usage: z.object({
+      promptTokens: z.number(),
+      completionTokens: z.number(),
+      totalTokens: z.number(),
     }),
-  ),
-  usage: z.object({
-    promptTokens: z.number(),
-    completionTokens: z.number(),
-    totalTokens: z.number(),
   }),
-});
+);
 
 /** What the code routes need: the coding assistant, its workspace and the run store. */
 export interface CodeRouteParts {

@@ -5,6 +5,7 @@ import { GEN_AI, type TraceSpan } from '../../telemetry/index.js';
 import { DEFAULT_MAX_OUTPUT_CHARS, truncateText } from '../truncate-text.js';
 import type { McpClientPool, McpRemoteTool } from './mcp-client-pool.js';
 import { mcpToolName } from './mcp-tool-name.js';
+import { lazySchema } from '../../schema/lazy-schema.js';
 
 export { mcpToolName };
 
@@ -15,7 +16,7 @@ export { mcpToolName };
 export type McpToolPermission = (toolName: string, input: unknown) => string | undefined;
 
 /** Anything an MCP server sends is accepted as an object; the server validates its own input. */
-const AnyInput = z.record(z.string(), z.unknown());
+const AnyInput = lazySchema(() => z.record(z.string(), z.unknown()));
 
 /** Keywords whose value is one schema. */
 const SCHEMA_KEYWORDS = new Set([
