@@ -6,6 +6,7 @@
 // stays a chunk of its own, loaded on first use as before.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -60,6 +61,25 @@ const englishOnlyZod = {
   },
 };
 
+// The AI SDK's providers write `import { z as z3 } from "zod/v4"`: a namespace taken as a value,
+// which esbuild keeps whole (all of zod, ~390 KB, compiled by `import('cohort')` in the chunk the
+// providers share with cohort's schemas). Written `import * as z3 from "zod/v4"`, the same
+// bindings, it keeps only the parts cohort and the providers call. cohort's own modules import
+// zod the same way (`import * as z from 'zod'`).
+const zodNamespaceImports = {
+  name: 'zod-namespace-imports',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]@ai-sdk[\\/].*\.m?js$/ }, async (args) => ({
+      contents: (await readFile(args.path, 'utf8')).replace(
+        /import \{ z(?: as (\w+))? \} from "zod\/v4";/g,
+        (_, name) => `import * as ${name ?? 'z'} from "zod/v4";`,
+      ),
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
 await esbuild.build({
   entryPoints: {
     index: path('src/index.ts'),
@@ -76,7 +96,7 @@ await esbuild.build({
   platform: 'node',
   target: 'node20',
   external,
-  plugins: [englishOnlyZod],
+  plugins: [englishOnlyZod, zodNamespaceImports],
   tsconfig: path('tsconfig.build.json'),
   define: { COHORT_BUNDLE_FINGERPRINT: JSON.stringify(fingerprint) },
   allowOverwrite: true,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CohortConfig } from '../config/index.js';
 import { CohortErrorCode } from '../errors/index.js';
 import { lazySchema } from '../schema/lazy-schema.js';

@@ -2,7 +2,7 @@ import type { McpClientPool } from '../tools/mcp/mcp-client-pool.js';
 import { mcpTools } from '../tools/mcp/mcp-tools.js';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelMessage } from 'ai';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   addUsage,
   defineTool,

@@ -1,5 +1,5 @@
 import { isAbsolute, join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { LoopOptions, ToolAuthorization } from '../agents/loop/index.js';
 import {
   parseJsonFile,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ModelMessage } from 'ai';
-import { z } from 'zod';
+import * as z from 'zod';
 import { CohortError } from '../errors/index.js';
 import type { RunRepo } from '../store/index.js';
 import { startTrace, type SpanCollector, type TraceSpan } from '../telemetry/index.js';

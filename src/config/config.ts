@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { jsonKind, McpServers } from '../schema/index.js';
 import { MAX_TIMER_MS } from '../bounded-call/index.js';
 import { CohortError, fromZodError, formatNumber } from '../errors/index.js';

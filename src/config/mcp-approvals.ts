@@ -1,6 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { CohortError } from '../errors/index.js';
 import { readFoundFile } from './found-file.js';
 import { parseJsonFile } from './json-file.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { lazySchema } from '../schema/lazy-schema.js';
 
 /** Paths no sandboxed command may read unless the configuration says otherwise (`~` is the home). */

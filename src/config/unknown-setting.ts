@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The object schema inside defaults, optionals and pipes, or undefined when it is not one. */
 function objectInside(schema: z.ZodType): z.ZodObject | undefined {

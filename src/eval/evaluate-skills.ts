@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CohortError } from '../errors/index.js';
 import { readCasesFile } from '../config/index.js';
 import { activateSkill, type Skill } from '../skills/index.js';

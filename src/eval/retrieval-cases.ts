@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CohortError, parseInput } from '../errors/index.js';
 import { readCasesFile } from '../config/index.js';
 import { lazySchema } from '../schema/lazy-schema.js';

@@ -1,5 +1,5 @@
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { answerFailure, type Assistant } from '../assistant/index.js';
 import { isCohortError } from '../errors/index.js';
 import {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { wireKey } from '../schema/index.js';
 
 /** A JSON Schema for an MCP tool's input or output: always an object. */

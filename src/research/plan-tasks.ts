@@ -1,5 +1,5 @@
 import type { LanguageModel } from 'ai';
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_QUERY_LENGTH, type ResearchTask } from '../schema/index.js';
 import { invokeLlmWithRetry } from './invoke-llm-with-retry.js';
 import type { TokenCount } from './research-events.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { mapWithConcurrency } from '../agents/loop/index.js';
 import { CohortError, isCohortError, parseInput } from '../errors/index.js';
 import { Query, ResearchResult, ResearchTask, type Finding } from '../schema/index.js';

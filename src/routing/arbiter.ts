@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { softmax, softmaxInPlace } from './softmax.js';
 import type { RouteResult } from '../schema/index.js';
 import type { ArbiterSlot, CompiledArbiter } from './compiled-arbiter.js';

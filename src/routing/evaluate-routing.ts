@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { readCasesFile } from '../config/index.js';
 import { CohortError, parseInput } from '../errors/index.js';
 import type { RouteResult } from '../schema/index.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ArbiterHeader, type RoutingArbiterModel } from './arbiter.js';
 import { lazySchema } from '../schema/lazy-schema.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Query, SessionId } from './context.js';
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from './safe-text.js';
 import { lazySchema } from './lazy-schema.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { lazySchema } from './lazy-schema.js';
 
 /** A passage retrieved from the knowledge base; `score` is normalised to 0..1. */

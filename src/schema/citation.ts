@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { lazySchema } from './lazy-schema.js';
 
 /** A numbered source reference: `[index]` in an answer points at this passage. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Message } from './message.js';
 import { jsonKind } from './json-kind.js';
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from './safe-text.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { lazySchema } from './lazy-schema.js';
 
 /** The book assistant's agent domains (data-model spec, "Domain Enumeration"). `book` is the fallback. */

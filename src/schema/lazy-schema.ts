@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * A module-level schema built on first use rather than when its module loads. Why: cohort declares

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { lazySchema } from './lazy-schema.js';
 
 /** A chat message in a session's history; `agentName` records which agent answered. */

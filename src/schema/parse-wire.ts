@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CohortError } from '../errors/index.js';
 import { findJsonProblem, MAX_JSON_DEPTH, unsafeTextMessage } from './safe-text.js';
 import { fromWire, wireKey } from './wire.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { lazySchema } from './lazy-schema.js';
 
 /** Where a research source came from (research spec, VisitedSource.source_type). */

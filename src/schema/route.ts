@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { OffTopicSubject, Query } from './context.js';
 import { lazySchema } from './lazy-schema.js';
 

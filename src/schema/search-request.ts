@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Query } from './context.js';
 import { ContentDomain } from './domain.js';
 import { lazySchema } from './lazy-schema.js';

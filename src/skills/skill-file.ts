@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseFrontmatter } from '../config/index.js';
 import { CohortError, formatNumber, parseInput } from '../errors/index.js';
 import { parsePermissionRule, splitToolList } from '../tools/index.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Message } from '../schema/index.js';
 import { createLogger, type Logger } from '../telemetry/index.js';
 import type { Db } from './db.js';

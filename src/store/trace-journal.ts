@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SpanRecord } from '../telemetry/index.js';
 import type { Db } from './db.js';
 import type { RunRepo, TracedRun } from './run-repo.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { lazySchema } from '../schema/lazy-schema.js';
 
 /** What a subagent hands back to its parent: the only thing that enters the parent's context. */

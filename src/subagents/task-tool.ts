@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool, type LoopTool } from '../agents/loop/index.js';
 import type { SubagentEnvironment } from './spawn-subagent.js';
 import { spawnSubagent } from './spawn-subagent.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { lazySchema } from '../schema/lazy-schema.js';
 
 /** The OTLP protocols cohort exports with (the OpenTelemetry spec's default first). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { protectedEntryOf, SandboxSettings } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 import { createSandbox, type Sandbox } from '../sandbox/index.js';

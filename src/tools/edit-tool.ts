@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CohortError } from '../errors/index.js';
 import { readInside, writeInside } from './open-inside.js';
 import { toolFailure, type CohortTool, type ToolOutcome } from './tool.js';

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { CohortError } from '../errors/index.js';
 import { assertRelativePattern, IGNORED_FOLDERS } from './glob-tool.js';
 import { startLineMatcher, type LineMatcher } from './line-matcher.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CohortError } from '../errors/index.js';
 import { withFileInside } from './open-inside.js';
 import { READ_MAX_BYTES, readLineWindow } from './read-lines.js';

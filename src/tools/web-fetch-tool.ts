@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { boundedCall } from '../bounded-call/index.js';
 import { CohortError } from '../errors/index.js';
 import { htmlToText } from './html-to-text.js';

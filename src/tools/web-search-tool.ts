@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CohortTool } from './tool.js';
 import { tavilySearch, type TavilySearchOptions, type WebSearchOutcome } from './tavily.js';
 import { lazySchema } from '../schema/lazy-schema.js';

@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CohortConfig } from '../../config/index.js';
 import { CohortError, isCohortError } from '../../errors/index.js';
 import { isEmbeddingError, type ModelProvider } from '../../models/index.js';

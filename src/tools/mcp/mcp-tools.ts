@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { CohortError } from '../../errors/index.js';
 import { GEN_AI, type TraceSpan } from '../../telemetry/index.js';
 import { DEFAULT_MAX_OUTPUT_CHARS, truncateText } from '../truncate-text.js';
