@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { asSchema } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -32,6 +33,7 @@ describe('lazySchema', () => {
     expect('_zod' in Named).toBe(true);
     // Spreading reads zod's non-configurable `_zod` descriptor, which a proxy must report faithfully.
     expect({ ...Named }.def).toBe(Named.def);
+    expect(inspect(Named)).toMatch(/^ZodObject \{/);
     const Outer = z.object({ inner: Named, list: z.array(Named).optional() });
     expect(Outer.parse({ inner: { name: 'a' }, list: [{ name: 'b' }] }).list).toEqual([
       { name: 'b' },

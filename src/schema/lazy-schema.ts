@@ -30,6 +30,15 @@ export function lazySchema<T extends z.ZodType>(build: () => T): T {
     }
     return built;
   };
+  // Node's `util.inspect` (console.log) shows a proxy's target, not what its traps forward to.
+  Object.defineProperty(stand, Symbol.for('nodejs.util.inspect.custom'), {
+    value: (
+      _depth: number,
+      options: object,
+      inspect: (value: unknown, options: object) => string,
+    ) => inspect(schema(), options),
+    configurable: true,
+  });
   const proxy: T = new Proxy(stand, {
     get: (_, key) => Reflect.get(schema(), key),
     set: (_, key, value) => Reflect.set(schema(), key, value),
