@@ -81,3 +81,51 @@ describe('question forms', () => {
     ).not.toContain('outcomes');
   });
 });
+
+describe('questions about a course', () => {
+  // A course with a schedule, its learning paths and its outcomes, and a chapter on a topic whose
+  // heading shares the words of "by the end of the course".
+  const course = prepareDocument(
+    'course.md',
+    [
+      '# Gardening Course',
+      '## Week 4: Beds',
+      'This week covers soil testing, compost heaps, mulching, drainage ditches and raised beds for the vegetable garden, with a worksheet and a short quiz.',
+      '## Week 5: Sowing',
+      'This week covers choosing seeds, sowing depths, seed trays, germination and thinning for the vegetable garden, with a worksheet and a short quiz.',
+      '## Flexible Learning Paths',
+      '- Soil focused: Weeks 1-4, 9',
+      '- Seed focused: Weeks 5-8, 9',
+      '## Course Learning Outcomes',
+      'Students who complete it can plan, sow and harvest a vegetable bed.',
+      '## End-to-End Harvest Planning',
+      'Planning a season end to end, from the first sowing to the last harvest of the course.',
+    ].join('\n\n'),
+  ).chunks;
+  const first = (query: string) =>
+    createRanker(course).rank(query, { limit: 1 })[0]?.chunk.headingPath.at(-1);
+
+  it('answers which weeks suit one focus from the learning paths, not one week', () => {
+    // Three blind sets asked "I only care about ROS 2. Which weeks should I follow?" of the
+    // textbook and were answered from a single week's contents.
+    expect(first('I only care about soil. Which weeks should I follow?')).toBe(
+      'Flexible Learning Paths',
+    );
+    expect(first('Can I just do the seeds part of the course? Which weeks?')).toBe(
+      'Flexible Learning Paths',
+    );
+  });
+
+  it('reads "by the end of the course" as asking for outcomes, not about an end', () => {
+    const index = buildLexicalIndex(course);
+    const terms = new Map([
+      ['end', 1],
+      ['cours', 1],
+    ]);
+    expandQuestionForms('What can I do by the end of the course?', index, terms, new Map());
+    expect([...terms.keys()]).toEqual(['cours']);
+    expect(first('What will I be able to do by the end of the course?')).toBe(
+      'Course Learning Outcomes',
+    );
+  });
+});

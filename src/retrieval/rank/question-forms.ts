@@ -12,6 +12,11 @@ export interface QuestionForm {
   pattern: RegExp;
   /** Words of section headings that answer this form (stemmed when used). */
   sectionWords: readonly string[];
+  /**
+   * Query words that belong to the form's phrase, not to its topic ("end" in "by the end of the
+   * course"): taken out of the query's terms when the form is found.
+   */
+  formWords?: readonly string[];
 }
 
 /**
@@ -114,6 +119,19 @@ export const QUESTION_FORMS: readonly QuestionForm[] = [
     sectionWords: ['outcome', 'objective'],
   },
   {
+    name: 'by the end',
+    pattern:
+      /\bby the end of (?:the|this|a|each|our|my) (?:course|class|semester|term|book|module|unit|program|programme)\b/,
+    sectionWords: ['outcome', 'objective'],
+    formWords: ['end'],
+  },
+  {
+    name: 'focus',
+    pattern:
+      /\b(?:(?:only|just|mostly|mainly|primarily|really) (?:care|interested|want|focus\w*)|(?:just|only) (?:do|take|study|follow|learn) (?:the|a)\b|shorter (?:route|path|version)|focus(?:ed|ing)? (?:on|only)|speciali[sz]\w*)\b/,
+    sectionWords: ['path', 'track', 'focus'],
+  },
+  {
     name: 'impact',
     pattern: /\b(?:society|workers?|people|ethic\w*|moral\w*|jobs)\b/,
     sectionWords: ['impact', 'ethical', 'social'],
@@ -143,6 +161,7 @@ export function expandQuestionForms(
   for (const form of forms) {
     if (!form.pattern.test(lower)) continue;
     matched.push(form.name);
+    for (const word of form.formWords ?? []) terms.delete(stem(word));
     for (const word of form.sectionWords) {
       const term = stem(word);
       if (terms.has(term) || index.df(term) === 0) continue;
