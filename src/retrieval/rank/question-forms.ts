@@ -143,7 +143,7 @@ export const QUESTION_FORM_WEIGHT = 0.3;
 
 /**
  * Adds the section words of every question form `query` takes, when the corpus has them and the
- * query does not already.
+ * query does not already, and takes a form's own phrase words (`formWords`) out of `terms`.
  *
  * @example
  * expandQuestionForms('How do I judge whether a rover drives safely?', index, terms, expansions);
