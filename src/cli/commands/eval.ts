@@ -18,7 +18,7 @@ import { createBookRegistry, evaluateRouting } from '../../routing/index.js';
 import { toWire } from '../../schema/index.js';
 import { createLogger } from '../../telemetry/index.js';
 import type { CliCommand, CliIo } from '../command.js';
-import { parseCommandArgs, stringFlag } from '../args.js';
+import { parseCommandArgs, stringFlag, type ParsedArgs } from '../args.js';
 import { configFor, openForCli, routerAsAnswered, STORE_FLAGS } from '../open.js';
 
 const usage = [
@@ -51,6 +51,32 @@ const CORPUS_HINT = 'Give the book folder with --corpus DIR.';
 
 /** What to give instead of the default answer set when it is not there. */
 const SET_HINT = 'Give a set: cohort eval answers FILE.jsonl --corpus DIR.';
+
+/** The corpus folder: `--corpus`, else the default beside the project. */
+function corpusFolder(io: CliIo, values: ParsedArgs['values']): string {
+  const given = stringFlag(values, 'corpus');
+  return existing(
+    io,
+    given ?? EVAL_DEFAULTS.corpus,
+    'Corpus folder',
+    given ? undefined : CORPUS_HINT,
+  );
+}
+
+/**
+ * The corpus folder checked first when the user typed `--corpus` and no set: its error is the one
+ * to act on (`--corpus /no/such/book` was answered with the default set's absence on a clone
+ * without `../shared`). Undefined otherwise, checked after the set as before.
+ */
+function typedCorpusFirst(
+  io: CliIo,
+  values: ParsedArgs['values'],
+  file: string | undefined,
+): string | undefined {
+  return stringFlag(values, 'corpus') !== undefined && file === undefined
+    ? corpusFolder(io, values)
+    : undefined;
+}
 
 /** Evaluations that take no `--split`: they report every split of a set, or have none. */
 const WITHOUT_SPLIT = ['retrieval', 'answers'];
@@ -113,14 +139,9 @@ export const evalCommand: CliCommand = {
       return 0;
     }
     if (target === 'retrieval') {
+      const corpusFirst = typedCorpusFirst(io, values, file);
       const casesFile = existing(io, file ?? EVAL_DEFAULTS.retrieval, 'Retrieval set');
-      const given = stringFlag(values, 'corpus');
-      const corpusDir = existing(
-        io,
-        given ?? EVAL_DEFAULTS.corpus,
-        'Corpus folder',
-        given ? undefined : CORPUS_HINT,
-      );
+      const corpusDir = corpusFirst ?? corpusFolder(io, values);
       const result = await evaluateRetrievalOnCorpus({
         corpusDir,
         casesFile,
@@ -143,6 +164,7 @@ export const evalCommand: CliCommand = {
     }
     if (target === 'answers') {
       const config = configFor(io, values);
+      const corpusFirst = typedCorpusFirst(io, values, file);
       // A missing default is an error, as for `eval retrieval`: a skip that exits 0 would read as
       // a measured run in a script or CI.
       const casesFile = existing(
@@ -151,13 +173,7 @@ export const evalCommand: CliCommand = {
         'Answer set',
         file ? undefined : SET_HINT,
       );
-      const given = stringFlag(values, 'corpus');
-      const corpusDir = existing(
-        io,
-        given ?? EVAL_DEFAULTS.corpus,
-        'Corpus folder',
-        given ? undefined : CORPUS_HINT,
-      );
+      const corpusDir = corpusFirst ?? corpusFolder(io, values);
       const report = await evaluateAnswersOnCorpus({
         corpusDir,
         casesFile,
