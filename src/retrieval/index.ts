@@ -76,11 +76,13 @@ export {
   asksOnlyAboutTheWork,
   isWorkQuestionStem,
   namesTheWork,
+  workNameAt,
   withoutTheWork,
   workNamedIn,
   workQuestionTerms,
 } from './rank/front-matter.js';
 export { asksLeaveToUseTheWork, isLicencePage } from './rank/licence-page.js';
+export { asksWhomTheWorkThanks, isAcknowledgments, THANKS_TERMS } from './rank/acknowledgments.js';
 export {
   openKnowledgeBase,
   embeddingFor,

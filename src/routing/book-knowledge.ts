@@ -3,7 +3,7 @@ import type { BookKnowledge, ChunkRecord } from '../schema/index.js';
 import { chunkContentHash, type Store } from '../store/index.js';
 import type { ConfidenceCalibration } from './confidence-calibration.js';
 import type { ClassifierModel } from './intent-classifier.js';
-import { isLicencePage } from '../retrieval/index.js';
+import { isAcknowledgments, isLicencePage } from '../retrieval/index.js';
 import { gluedNames, normalizeWords, stemWord } from './query-text.js';
 import {
   decodeTrainedRouter,
@@ -46,8 +46,10 @@ export function learnBookKnowledge(
   const passages = new Map<string, number[]>();
   let ordinal = -1;
   let licencePage = false;
+  let acknowledgments = false;
   for (const chunk of chunks) {
     ordinal += 1;
+    acknowledgments ||= isAcknowledgments(chunk);
     licencePage ||=
       chunk.source !== undefined && isLicencePage({ source: chunk.source, title: chunk.title });
     let d = position.get(chunk.domain);
@@ -91,6 +93,7 @@ export function learnBookKnowledge(
     words: Object.fromEntries(words),
     passages: Object.fromEntries([...passages].filter(([, list]) => list.length <= limit)),
     ...(licencePage ? { licencePage } : {}),
+    ...(acknowledgments ? { acknowledgments } : {}),
     ...(version !== undefined ? { version } : {}),
   };
 }

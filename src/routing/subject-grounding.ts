@@ -3,7 +3,7 @@ import { DEFAULT_MIN_GROUNDING } from '../config/index.js';
 import type { BookKnowledge } from '../schema/index.js';
 import type { EnglishDictionary } from './english-dictionary.js';
 import { FORM_WORDS } from './intent-cues.js';
-import { isWorkQuestionStem, namesTheWork } from '../retrieval/index.js';
+import { isWorkQuestionStem, namesTheWork, workNameAt } from '../retrieval/index.js';
 import { analyzeText, isContentWord, textWords, type QueryText } from './query-text.js';
 
 /**
@@ -714,7 +714,12 @@ export function compileKnowledge(
       const stem = stems[i] ?? word;
       // Function and form words are skipped through their facts too (`skip`).
       const known = facts?.[i]?.facts ?? factsOf(word, stem);
-      if (known.skip || (aboutTheWork && isWorkQuestionStem(stem)) || metBefore(stem)) continue;
+      if (
+        known.skip ||
+        (aboutTheWork && (isWorkQuestionStem(stem) || workNameAt(words, i))) ||
+        metBefore(stem)
+      )
+        continue;
       if (known.name) {
         names.push(word);
         continue;

@@ -84,6 +84,8 @@ function isKnowledge(value: unknown): value is BookKnowledge {
   }
   if (knowledge.licencePage !== undefined && typeof knowledge.licencePage !== 'boolean')
     return false;
+  if (knowledge.acknowledgments !== undefined && typeof knowledge.acknowledgments !== 'boolean')
+    return false;
   return Object.values(words).every(isCount);
 }
 

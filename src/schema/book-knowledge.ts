@@ -25,6 +25,11 @@ export const BookKnowledge = lazySchema(() =>
      * copy or adapt the work is then the book's, answered there (see `asksLeaveToUseTheWork`).
      */
     licencePage: z.boolean().optional(),
+    /**
+     * True when the book thanks people under a heading of its own ("Acknowledgments"): a question
+     * asking whom the work thanks is then the book's (see `asksWhomTheWorkThanks`).
+     */
+    acknowledgments: z.boolean().optional(),
     /** The store's chunk version the knowledge was learnt from, when known. */
     version: z.string().optional(),
   }),

@@ -44,7 +44,7 @@ let cached: TestModels | undefined;
 
 /**
  * Routing models over the shipped agents: `plain` without book knowledge, `grounded` with the test
- * book's, `licensed` with the test book's and a licence page.
+ * book's, `licensed` with the test book's, a licence page and acknowledgments.
  */
 export function testRoutingModels(): TestModels {
   if (cached) return cached;
@@ -63,7 +63,7 @@ export function testRoutingModels(): TestModels {
     plain: buildRoutingModel(agents, fallback),
     grounded: buildRoutingModel(agents, fallback, { knowledge }),
     licensed: buildRoutingModel(agents, fallback, {
-      knowledge: { ...knowledge, licencePage: true },
+      knowledge: { ...knowledge, licencePage: true, acknowledgments: true },
     }),
   };
   return cached;

@@ -6,11 +6,13 @@ import { isCohortError } from '../../errors/index.js';
 import {
   analyze,
   askingAboutTheWork,
+  asksWhomTheWorkThanks,
   measuresAsked,
   measureTerms,
   namesWritten,
   QUERY_STOPWORDS,
   socialMessage,
+  THANKS_TERMS,
   workQuestionTerms,
 } from '../../retrieval/index.js';
 import type { AgentContext, OffTopicSubject, RetrievedChunk } from '../../schema/index.js';
@@ -204,6 +206,8 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
                 : analyze(text, QUERY_STOPWORDS)),
               // "How tall is …": the book writes the measure as a noun ("Height: …").
               ...measureTerms(text),
+              // "Who are the authors grateful to?": the book says "We acknowledge …".
+              ...(asksWhomTheWorkThanks(text) ? THANKS_TERMS : []),
             ],
             style: agent.answerStyle,
             max: maxSentences,

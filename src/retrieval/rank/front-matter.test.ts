@@ -69,6 +69,14 @@ describe('askingAboutTheWork', () => {
     );
   });
 
+  it('reads "this class" as the work, and "the class" as a topic', () => {
+    // An outside review: "How long is this class?" was answered from "Class Labeling" lines.
+    expect(askingAboutTheWork('How long is this class?')).toBe('only');
+    expect(askingAboutTheWork('Is this class good for beginners?')).toBe('only');
+    expect(askingAboutTheWork('What does the class do?')).toBeUndefined();
+    expect(askingAboutTheWork('How long does the program take to run?')).toBeUndefined();
+  });
+
   it('reads a phrase about the work beside other topics as that too', () => {
     expect(askingAboutTheWork('Can I follow along without a compost heap?')).toBe('also');
   });

@@ -59,6 +59,12 @@ const WORK_NAMES = [
 const WORK_NAME_SET: ReadonlySet<string> = new Set(WORK_NAMES);
 const WORK = `(?:${WORK_NAMES.join('|')})`;
 const POINTS_AT_THE_WORK = new Set(['this', 'the', 'your']);
+/**
+ * Names of the work only right after "this": "Does this class teach welding?", "How long is this
+ * class?". "The class" is as often a class in code ("What does the class do?"); "program" is no
+ * name of the work at all: a program is also software ("How long does the program take to run?").
+ */
+const WORK_NAMES_AFTER_THIS: ReadonlySet<string> = new Set(['class']);
 const WHOLE = new Set(['whole', 'entire', 'full']);
 
 /**
@@ -66,15 +72,19 @@ const WHOLE = new Set(['whole', 'entire', 'full']);
  * router reads a question: its words about the work are then no subject of it.
  */
 export function namesTheWork(words: readonly string[]): boolean {
-  for (let i = 1; i < words.length; i += 1) {
-    const word = words[i]!;
-    // "the whole textbook": one of these may stand between.
-    const before = WHOLE.has(words[i - 1]!) && i > 1 ? words[i - 2]! : words[i - 1]!;
-    if (!POINTS_AT_THE_WORK.has(before)) continue;
-    if (WORK_NAME_SET.has(word) || (word.endsWith('s') && WORK_NAME_SET.has(word.slice(0, -1))))
-      return true;
-  }
+  for (let i = 1; i < words.length; i += 1) if (workNameAt(words, i)) return true;
   return false;
+}
+
+/** True when `words[i]` is the name of the work, pointed at: "book" in "this book", "class" in "this class". */
+export function workNameAt(words: readonly string[], i: number): boolean {
+  if (i < 1) return false;
+  const word = words[i]!;
+  if (words[i - 1] === 'this' && WORK_NAMES_AFTER_THIS.has(word)) return true;
+  // "the whole textbook": one of these may stand between.
+  const before = WHOLE.has(words[i - 1]!) && i > 1 ? words[i - 2]! : words[i - 1]!;
+  if (!POINTS_AT_THE_WORK.has(before)) return false;
+  return WORK_NAME_SET.has(word) || (word.endsWith('s') && WORK_NAME_SET.has(word.slice(0, -1)));
 }
 
 /** Phrases that ask about the whole work whatever else the question names ("can I follow along?"). */
@@ -96,7 +106,7 @@ const ABOUT_THE_WORK = new RegExp(
 
 /** The work named with a pointer to it: "this book", "the whole course", "your guide". */
 const workNamedBy = (pointers: string) =>
-  String.raw`\b(?:${pointers})\s+(?:(?:whole|entire|full)\s+)?${WORK}s?\b`;
+  String.raw`\b(?:(?:${pointers})\s+(?:(?:whole|entire|full)\s+)?${WORK}s?|this\s+(?:${[...WORK_NAMES_AFTER_THIS].join('|')}))\b`;
 const NAMES_THE_WORK = new RegExp(workNamedBy('this|the|your'));
 // "that guide" too, when the work's names are taken out of a later ask.
 const THE_WORK_NAMED = new RegExp(workNamedBy('this|that|the|your'), 'gi');
@@ -153,7 +163,10 @@ export function asksOnlyAboutTheWork(query: string): boolean {
 
 /** True when every word of lower-case `text` but its asking words is one about the work. */
 function madeOfWorkWords(text: string): boolean {
-  return analyze(text, QUERY_STOPWORDS).every((word) => WORK_QUESTION_WORDS.has(word));
+  // "this class" is the work's name only as a whole: "class" alone is no word about the work.
+  return analyze(withoutTheWork(text), QUERY_STOPWORDS).every((word) =>
+    WORK_QUESTION_WORDS.has(word),
+  );
 }
 
 // "Who is this book for?", "Who is the course aimed at?": the opening page answers with the

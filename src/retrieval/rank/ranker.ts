@@ -39,6 +39,7 @@ import {
   frontMatterChunks,
   WORK_NEEDS_TERMS,
 } from './front-matter.js';
+import { acknowledgmentChunks, asksWhomTheWorkThanks } from './acknowledgments.js';
 import { asksLeaveToUseTheWork, licencePageChunks } from './licence-page.js';
 import { openWordNet, type WordNet } from './wordnet.js';
 import {
@@ -341,6 +342,8 @@ export function createRanker(
   const frontMatterWeights = new Float64Array(frontMatter.length).fill(1);
   const licencePage = techniques.frontMatter ? licencePageChunks(chunks) : new Int32Array(0);
   const licenceWeights = new Float64Array(licencePage.length).fill(1);
+  const acknowledgments = techniques.frontMatter ? acknowledgmentChunks(chunks) : new Int32Array(0);
+  const acknowledgmentWeights = new Float64Array(acknowledgments.length).fill(1);
   // The same lists for every question that asks what the work requires: built on the first one.
   let needsLists: ScoredList[] | undefined;
   const metaPrior = techniques.courseMeta ? courseMetaPrior(chunks) : undefined;
@@ -416,6 +419,14 @@ export function createRanker(
     // the section, as the opening page does for a question only about the work.
     if (licencePage.length > 0 && asksLeaveToUseTheWork(query))
       lists.push({ docs: licencePage, weights: licenceWeights, factor: maxAttainable, own: true });
+    // "Who does the book thank?": its acknowledgments answer, in words the question never uses.
+    if (acknowledgments.length > 0 && asksWhomTheWorkThanks(query))
+      lists.push({
+        docs: acknowledgments,
+        weights: acknowledgmentWeights,
+        factor: maxAttainable,
+        own: true,
+      });
     const prior = priorFor(query);
     return topScoring(lists, limit, scratch, mask, prior).map(({ doc, own, total }) => ({
       doc,

@@ -76,6 +76,12 @@ describe('offTopicPhase', () => {
     ])
       expect(offTopicPhase(testContext(query, 'licensed'))?.offTopic, query).toBeDefined();
   });
+  it('reads whom the work thanks as a question for its acknowledgments, when it has them', () => {
+    // "Who are the authors grateful to?" was refused as not covering "grateful".
+    const thanks = 'Who are the authors grateful to?';
+    expect(offTopicPhase(testContext(thanks, 'licensed'))).toBeUndefined();
+    expect(offTopicPhase(testContext(thanks))?.offTopic?.uncovered).toContain('grateful');
+  });
   it('does not let context about the reader make an ask about the course off-topic', () => {
     // A new user's question was answered 'The book does not cover "stuck"'.
     const decide = (text: string) =>
@@ -167,6 +173,15 @@ describe('offTopicPhase', () => {
     expect(
       offTopicPhase(testContext('What does this textbook say about wanderlust?'))?.primary,
     ).toBe('book');
+  });
+  it('reads "this class" as the work, so only what is asked of it is judged', () => {
+    // An outside review: "Does this class teach welding?" counted "class" as part of its subject,
+    // and the answer quoted the book's "Class Labeling" lines instead of saying it has no welding.
+    expect(offTopicPhase(testContext('Does this class teach wanderlust?'))?.offTopic).toEqual({
+      subject: ['wanderlust'],
+      uncovered: ['wanderlust'],
+    });
+    expect(offTopicPhase(testContext('Who is this class written for?'))).toBeUndefined();
   });
   it('reads a "TL;DR:" opener as how the answer should be put, not as a subject', () => {
     const decide = (text: string) =>

@@ -3,7 +3,12 @@ import { pointsBack } from '../clauses.js';
 import { thingWords } from '../english-dictionary.js';
 import { asksAboutBookStructure } from './book-structure.js';
 import { textWords } from '../query-text.js';
-import { asksLeaveToUseTheWork, namesTheWork, withoutTheWork } from '../../retrieval/index.js';
+import {
+  asksLeaveToUseTheWork,
+  asksWhomTheWorkThanks,
+  namesTheWork,
+  withoutTheWork,
+} from '../../retrieval/index.js';
 import { isArithmetic, type Grounding } from '../subject-grounding.js';
 import { namesSubject } from './secondary.js';
 import type { AnalyzedQuery } from '../routing-model.js';
@@ -177,6 +182,9 @@ export const offTopicPhase: Phase = (context) => {
   // Leave to copy, share or adapt the work ("Can I translate a chapter and put it on my blog?")
   // is asked of its licence, whatever it says of where the copy goes, when the book has one.
   if (failed && model.knowledge?.knowledge.licencePage && asksLeaveToUseTheWork(context.query))
+    failed = undefined;
+  // "Who are the authors grateful to?" is asked of the book's acknowledgments, when it has them.
+  if (failed && model.knowledge?.knowledge.acknowledgments && asksWhomTheWorkThanks(context.query))
     failed = undefined;
   const settingFailed = failed?.what === SETTING;
   if (failed && context.ask !== context.query && !settingFailed) {
