@@ -22,6 +22,9 @@ export const ANSWER_MESSAGES = {
   /** Extractive mode: the question names a model ("the Unitree G1") no quoted passage names. */
   modelNotNamed: (models: readonly string[]) =>
     `The book does not say this about the ${models.join(' or ')}: none of the passages below names it. The closest passages it has:`,
+  /** Extractive mode: asked whether the book covers something no quoted passage names whole. */
+  noPassageOn: (asked: string) =>
+    `The book has no passage on "${asked}" as a whole: the passages below name only part of it. The closest passages it has:`,
   /** Extractive mode: the best quoted passage matches the question only loosely. */
   weakMatch: (relevance: number) =>
     `These passages match the question only loosely (best relevance ${relevance.toFixed(2)}), so the book may not answer it as asked. The closest passages it has:`,

@@ -188,6 +188,19 @@ describe('extractive runner: lists asked for', () => {
     expect(heavy.response).toContain('- Weight: Around 40-45 kg. [1]');
   });
 
+  it('says so first when asked whether the book covers a thing no quoted passage names whole', async () => {
+    // An outside review: "Does the guide cover engine repair?" was answered from "physics engine"
+    // and "plan repair" lines as if the book covered it.
+    const partly = await ask('Does the book cover launch topics?');
+    expect(partly.response.split('\n')[0]).toBe(
+      'The book has no passage on "launch topics" as a whole: the passages below name only part of it. The closest passages it has:',
+    );
+    // A passage names all of it: no such notice.
+    const whole = await ask('Does the book cover launch files?');
+    expect(whole.response).toContain('A launch file starts several nodes at once');
+    expect(whole.response).not.toContain('no passage on');
+  });
+
   it('says so first when no quoted line gives the measure asked', async () => {
     // The G1's list gives no weight: its nearest lines were quoted as if they answered.
     const g1 = await ask('How heavy is the Unitree G1?', ROBOTS);

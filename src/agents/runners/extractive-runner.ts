@@ -17,6 +17,7 @@ import {
 } from '../../retrieval/index.js';
 import type { AgentContext, OffTopicSubject, RetrievedChunk } from '../../schema/index.js';
 import { formatCitations, formatSourcesFooter } from '../../citations/index.js';
+import { coverageAsked } from './coverage-asked.js';
 import { modelNamesWritten, namesModel } from './model-names.js';
 import { cachedPassageSentences } from './passage-sentences.js';
 import { selectSentences } from './select-sentences.js';
@@ -68,6 +69,17 @@ function namesSubject(
   const isName = (word: string) => names.has(word) || names.has(word.replace(/s$/, ''));
   if (offTopic.uncovered.some((word) => isName(word) && !named(word))) return false;
   return offTopic.subject.some(named);
+}
+
+/** True when `chunk` (its headings or text) holds every word of `phrase`, as `terms` reads them. */
+function namesWhole(
+  phrase: string,
+  chunk: RetrievedChunk,
+  terms: (text: string) => string[],
+): boolean {
+  const wanted = terms(phrase);
+  const held = new Set(terms(`${chunk.section ?? ''}\n${chunk.text}`));
+  return wanted.every((term) => held.has(term));
 }
 
 /**
@@ -292,13 +304,20 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
       // relevance this low is shown as such rather than like a confident answer.
       const best = Math.max(0, ...quotedChunks.map((chunk) => chunk.score));
       const weak = best < WEAK_MATCH;
+      // "Does the guide cover engine repair?" answered from "physics engine" and "plan repair":
+      // when no quoted passage names the whole thing asked about, say so first.
+      const coverage = coverageAsked(asked);
+      const partly =
+        coverage !== undefined && !quotedChunks.some((chunk) => namesWhole(coverage, chunk, terms));
       const preface = unnamed
         ? `${ANSWER_MESSAGES.modelNotNamed([...written.values()])}\n\n`
         : unstated.length > 0
           ? `${ANSWER_MESSAGES.measureNotStated(unstated)}\n\n`
-          : weak
-            ? `${ANSWER_MESSAGES.weakMatch(best)}\n\n`
-            : '';
+          : partly
+            ? `${ANSWER_MESSAGES.noPassageOn(coverage)}\n\n`
+            : weak
+              ? `${ANSWER_MESSAGES.weakMatch(best)}\n\n`
+              : '';
       const body = `${preface}${lines.join('\n\n')}`;
       const response = `${body}${formatSourcesFooter(citations)}\n\n${EXTRACTIVE_NOTICE}`;
       yield { type: 'delta', text: response };

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { coverageAsked } from './coverage-asked.js';
+
+describe('coverageAsked', () => {
+  it('is the thing a question asks whether the work covers', () => {
+    expect(coverageAsked('Does the guide cover engine repair?')).toBe('engine repair');
+    expect(coverageAsked('Will this course teach welding at all?')).toBe('welding');
+    expect(coverageAsked('Does the book say anything about motors overheating?')).toBe(
+      'motors overheating',
+    );
+    expect(coverageAsked('Is there anything in the book about walking robots?')).toBe(
+      'walking robots',
+    );
+    expect(coverageAsked('Is there a chapter on sensor cleaning?')).toBe('sensor cleaning');
+  });
+
+  it('stops at another ask or at where to look', () => {
+    expect(coverageAsked('Does the book cover SLAM, and what is a costmap?')).toBe('SLAM');
+    expect(coverageAsked('Does the course discuss gait planning in the book?')).toBe(
+      'gait planning',
+    );
+  });
+
+  it('is undefined for a question that asks nothing of the kind', () => {
+    expect(coverageAsked('What does the book say about topics?')).toBeUndefined();
+    expect(coverageAsked('How do I cover a robot in the rain?')).toBeUndefined();
+    expect(coverageAsked('Who is this book for?')).toBeUndefined();
+  });
+});
