@@ -241,15 +241,26 @@ describe('selectSentences: the answer is about the subject asked', () => {
     expect(picked.map((s) => s.text).join(' ')).not.toMatch(/Gazebo|lighting/);
   });
 
-  it('draws on the next passages too, at most two sentences from one', () => {
-    // Not a list asked for ("Which sensors does a robot carry?" quotes the list whole).
-    const picked = selectSentences(
-      'How does a mobile robot sense its surroundings with sensors?',
-      [SENSORS, DRIFT],
-      options,
+  it('draws on the next passages too, at most two sentences from one of prose', () => {
+    // Not a list asked for ("Which sensors does a robot carry?" quotes the list whole). The best
+    // passage's own list is quoted whole (see "the answering passage's list" below), so the limit
+    // is shown on prose.
+    const sensing = chunk(
+      'Sensing',
+      [
+        'A mobile robot senses its surroundings with several sensors.',
+        'Range sensors on a mobile robot measure distance to its surroundings.',
+        'Motion sensors of a mobile robot measure how it moves.',
+        'Cameras let a mobile robot sense colours of its surroundings.',
+      ].join(' '),
+      0.8,
     );
+    const question = 'How does a mobile robot sense its surroundings with sensors?';
+    const picked = selectSentences(question, [sensing, DRIFT], options);
     expect(new Set(picked.map((s) => s.chunk))).toEqual(new Set([0, 1]));
     expect(picked.filter((s) => s.chunk === 0).length).toBeLessThanOrEqual(2);
+    const listed = selectSentences(question, [SENSORS, DRIFT], options);
+    expect(new Set(listed.map((s) => s.chunk))).toEqual(new Set([0, 1]));
   });
 
   it('accepts an acronym written out, and a list introduced by a sentence naming the subject', () => {
@@ -1051,5 +1062,123 @@ describe('selectSentences: a sentence introducing code that is not quoted', () =
     expect(picked.map((s) => s.text)).not.toContain(
       "The garden pump's speeds are ordered by power:",
     );
+  });
+});
+
+describe("selectSentences: the answering passage's list is quoted whole (outside review, 2026-11-30)", () => {
+  const list = (section: string, items: string[], score: number) =>
+    chunk(section, items.map((item) => `- ${item}`).join('\n'), score);
+  const GRASPING = list(
+    'Manipulation > Grasp Planning',
+    [
+      '**Analytic Grasping**: Computing force closure from the object geometry',
+      '**Learned Grasping**: Predicting stable grasp poses from examples',
+      '**Tactile Feedback**: Adjusting the grip from touch sensing',
+      '**Regrasping**: Recovering from a grasp that slips',
+    ],
+    0.8,
+  );
+  const DETECTION = list(
+    'Perception > Object Detection',
+    [
+      '**Pose Estimation**: Locating objects before a stable grasp',
+      '**Segmentation**: Separating objects in a cluttered scene',
+    ],
+    0.7,
+  );
+  const GRIPPERS = list(
+    'Hardware > Grippers',
+    [
+      '**Parallel Grippers**: Two fingers for a simple stable grasp',
+      '**Suction Cups**: Vacuum for flat surfaces',
+    ],
+    0.65,
+  );
+  const labels = (picked: { text: string; chunk: number }[], chunk: number) =>
+    picked.filter((s) => s.chunk === chunk).map((s) => s.text.split(':')[0]);
+
+  it("quotes the best passage's list whole, and one line of each weaker passage", () => {
+    // Before: one or two items of the grasping list, then single items of the other sections.
+    const picked = selectSentences(
+      'How does a robot plan a stable grasp?',
+      [GRASPING, DETECTION, GRIPPERS],
+      options,
+    );
+    expect(labels(picked, 0)).toEqual([
+      'Analytic Grasping',
+      'Learned Grasping',
+      'Tactile Feedback',
+      'Regrasping',
+    ]);
+    expect(labels(picked, 1)).toHaveLength(1);
+    expect(labels(picked, 2)).toHaveLength(1);
+  });
+
+  it('quotes whole the list under a heading that is the question, though ranked below', () => {
+    const overview = list(
+      'Arm Control > Control Overview',
+      [
+        '**Visual Servoing**: Closing the loop on camera images',
+        '**Impedance Control**: Regulating contact forces',
+      ],
+      0.8,
+    );
+    const servoing = list(
+      'Arm Control > Visual Servoing',
+      [
+        'Image-based servoing: Driving image features to their targets',
+        'Position-based servoing: Estimating the pose, then moving to it',
+        'Hybrid servoing: Combining image and pose errors',
+      ],
+      0.7,
+    );
+    const picked = selectSentences(
+      'How does visual servoing guide a robot arm?',
+      [overview, servoing],
+      options,
+    );
+    expect(labels(picked, 1)).toEqual([
+      'Image-based servoing',
+      'Position-based servoing',
+      'Hybrid servoing',
+    ]);
+  });
+
+  it('quotes a long list up to its first items', () => {
+    const steps = list(
+      'Calibration > Camera Calibration',
+      Array.from({ length: 10 }, (_, i) => `Calibration check ${i + 1} of the camera lens`),
+      0.8,
+    );
+    const picked = selectSentences('How is a camera calibrated?', [steps], options);
+    expect(picked.length).toBeGreaterThan(2);
+    expect(picked.length).toBeLessThanOrEqual(6);
+  });
+
+  it('still leads a definition with the defining line, and every line names the subject', () => {
+    const trees = list(
+      'Decision Making > Behavior Trees',
+      [
+        '**Behavior Tree**: A tree of tasks that decides what a robot does next',
+        '**Sequence Nodes**: Run their children in order',
+        '**Fallback Nodes**: Try their children until one succeeds',
+      ],
+      0.8,
+    );
+    const machines = list(
+      'Decision Making > State Machines',
+      ['**Finite State Machine**: States and transitions, an alternative to a behavior tree'],
+      0.7,
+    );
+    const other = list('Planning > Tasks', ['**Task Queue**: Jobs waiting to run'], 0.6);
+    const picked = selectSentences('What is a behavior tree?', [trees, machines, other], {
+      ...options,
+      style: 'definition',
+    });
+    expect(picked[0]?.text).toBe(
+      'Behavior Tree: A tree of tasks that decides what a robot does next',
+    );
+    expect(labels(picked, 0)).toEqual(['Behavior Tree', 'Sequence Nodes', 'Fallback Nodes']);
+    expect(picked.map((s) => s.text).join(' ')).not.toContain('Task Queue');
   });
 });

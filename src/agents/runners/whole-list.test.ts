@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { analyze, QUERY_STOPWORDS } from '../../retrieval/index.js';
+import { passageSentences } from './passage-sentences.js';
+import { headingIsQuestion, listRun } from './whole-list.js';
+
+const sentencesOf = passageSentences((text) => analyze(text));
+const texts = (run: { text: string }[] | undefined) => run?.map((sentence) => sentence.text);
+
+describe('listRun: the items standing with a quoted one', () => {
+  const passage = sentencesOf(
+    [
+      'Grippers come in several kinds.',
+      '',
+      '- **Parallel**: Two fingers',
+      '- **Suction**: Vacuum cups',
+      '- **Soft**: Compliant fingers',
+      '',
+      'Each needs its own driver.',
+      '',
+      '- **Driver A**: Serial',
+    ].join('\n'),
+  );
+
+  it('is the run of bullet items around it, up to the prose', () => {
+    expect(texts(listRun(passage, 2))).toEqual([
+      'Parallel: Two fingers',
+      'Suction: Vacuum cups',
+      'Soft: Compliant fingers',
+    ]);
+  });
+
+  it('is nothing for prose, a lone item or a table row', () => {
+    expect(listRun(passage, 0)).toBeUndefined();
+    expect(listRun(passage, 5)).toBeUndefined();
+    const table = sentencesOf(
+      '| Model | Price |\n| --- | --- |\n| Go2 | $1,600 |\n| G1 | $16,000 |',
+    );
+    expect(listRun(table, 1)).toBeUndefined();
+  });
+
+  it('leaves out an item that introduces items of its own', () => {
+    const nested = sentencesOf('- Launches a node.\n- Differences:\n  - Renamed attributes.');
+    expect(texts(listRun(nested, 0))).toEqual(['Launches a node.', 'Renamed attributes.']);
+  });
+});
+
+describe("headingIsQuestion: a passage's own heading in the question's words", () => {
+  const asked = (query: string) => new Set(analyze(query, QUERY_STOPWORDS));
+  const terms = (text: string) => analyze(text);
+
+  it('holds for a heading of two or more words, every one asked', () => {
+    const query = asked('How does visual servoing guide a robot arm?');
+    expect(headingIsQuestion('Arm Control > Visual Servoing', terms, query)).toBe(true);
+    expect(headingIsQuestion('Arm Control > Force Servoing', terms, query)).toBe(false);
+    expect(headingIsQuestion('Robots > Arm', terms, query)).toBe(false);
+  });
+});
