@@ -1114,6 +1114,26 @@ describe("selectSentences: the answering passage's list is quoted whole (outside
     expect(labels(picked, 2)).toHaveLength(1);
   });
 
+  it('does not quote whole a best passage whose heading names nothing asked', () => {
+    // "How do I keep cloud costs down?" quoted all of "Price Trends" (hardware costs falling,
+    // competition among providers…), a list about something else, at the head of the answer.
+    const trends = list(
+      'Cloud > Price Trends',
+      [
+        '**Hardware Costs**: Decreasing cost of GPU hardware',
+        '**Competition**: Price competition among providers',
+        '**Economies of Scale**: Cost reductions from scale',
+      ],
+      0.8,
+    );
+    const picked = selectSentences(
+      'How do I keep my cloud costs down?',
+      [trends, DETECTION],
+      options,
+    );
+    expect(labels(picked, 0).length).toBeLessThan(3);
+  });
+
   it('quotes whole the list under a heading that is the question, though ranked below', () => {
     const overview = list(
       'Arm Control > Control Overview',

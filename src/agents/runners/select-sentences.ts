@@ -19,7 +19,12 @@ import {
 import { subjectAsWritten } from './subject-as-written.js';
 import { introducedCode, namesCommand, tabAsked } from './introduced-code.js';
 import { pointsElsewhere } from './pointer-sentences.js';
-import { headingIsQuestion, listRun, WHOLE_LIST_ITEMS } from './whole-list.js';
+import {
+  headingIsQuestion,
+  headingSharesQuestion,
+  listRun,
+  WHOLE_LIST_ITEMS,
+} from './whole-list.js';
 
 /** A sentence chosen for an extractive answer. */
 export interface SelectedSentence {
@@ -393,7 +398,13 @@ function answeringList(
     .filter((c) => c.listItem && c.code === undefined && about(c.chunk))
     .sort((a, b) => a.chunk - b.chunk || b.score - a.score);
   const named = quoted.find((c) => headingIsQuestion(chunks[c.chunk]?.section, terms, queryTerms));
-  const pick = named ?? (quoted[0]?.chunk === 0 ? quoted[0] : undefined);
+  // The best-ranked passage otherwise, when its own heading names something asked: a list under
+  // another heading ("Walking Patterns" for a question on balance sensors) is quoted for one item.
+  const top =
+    quoted[0]?.chunk === 0 && headingSharesQuestion(chunks[0]?.section, terms, queryTerms)
+      ? quoted[0]
+      : undefined;
+  const pick = named ?? top;
   if (!pick) return undefined;
   // "How tall is the Unitree H1?" asks for the item labelled "Height", not the list it is in
   // (under a heading that is the question, "Behavior Trees", the label is the list's subject).

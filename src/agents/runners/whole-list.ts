@@ -33,6 +33,19 @@ export function listRun(
 }
 
 /**
+ * True when a passage's own heading names something the question asks: one of its terms is the
+ * question's. "Xacro" for "What does Xacro add to URDF?"; not "Walking Patterns" for "What sensors
+ * does a humanoid use to keep its balance?", whose items name balance but whose list is gaits.
+ */
+export function headingSharesQuestion(
+  section: string | undefined,
+  terms: (text: string) => string[],
+  queryTerms: ReadonlySet<string>,
+): boolean {
+  return terms((section ?? '').split(' > ').at(-1) ?? '').some((term) => queryTerms.has(term));
+}
+
+/**
  * True when a passage's own heading is the question's words: every term of it (two at least) is
  * one of the question's. "Domain Randomization" for "How does domain randomization help
  * sim-to-real transfer?", "Capture Point Control" for "How does capture point control keep a
