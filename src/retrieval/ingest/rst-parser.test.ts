@@ -244,4 +244,28 @@ describe('parseRst', () => {
     );
     expect(parsed.sections[0]?.text).toBe('1. Dig a hole.\n1. Set the bulb in it,\n   tip up.');
   });
+
+  it("reads white space other than ASCII as indentation, as a regex's \\s does", () => {
+    // A non-breaking or ideographic space leads the directive's content: it is inside the note,
+    // so it loses the note's margin, and a literal block under it is code.
+    const parsed = parseRst(
+      [
+        '.. note::',
+        '',
+        '\u00a0\u00a0Water at dawn::',
+        '',
+        '\u3000\u3000\u3000 sprinkle --on',
+        '',
+      ].join('\n'),
+    );
+    expect(parsed.sections[0]?.text).toBe('Water at dawn:\n\n```\nsprinkle --on\n```');
+  });
+
+  it('leaves a line with no backslash, backquote or bar as it is', () => {
+    expect(rstInlineText('Plain prose: *emphasis*, a_b and <angle> stay.')).toBe(
+      'Plain prose: *emphasis*, a_b and <angle> stay.',
+    );
+    expect(rstInlineText('C:\\dir and a\\ b')).toBe('C:\\dir and ab');
+    expect(rstInlineText('the |version| page')).toBe('the version page');
+  });
 });

@@ -66,7 +66,18 @@ const CODE_DIRECTIVES = new Set([
 /** Directives whose argument is words worth keeping (an admonition's title), not a language or path. */
 const TITLED_DIRECTIVES = new Set(['admonition', 'topic', 'rubric', 'seealso', 'glossary']);
 
-const indentOf = (line: string) => /^\s*/.exec(line)?.[0].length ?? 0;
+/**
+ * The length of `line`'s leading white space (as `\s` reads it). A line starting with a printable
+ * ASCII character, most of a book's, is answered without a regex: the parser asks of every line.
+ */
+const indentOf = (line: string) => {
+  const first = line.charCodeAt(0);
+  if (first > 0x20 && first < 0x7f) return 0;
+  return /^\s*/.exec(line)?.[0].length ?? 0;
+};
+
+/** Characters one of which a line holds if {@link rstInlineText} changes it at all. */
+const INLINE_MARKUP = /[\\`|]/;
 
 /**
  * Strips inline roles and markup to their text: :doc:`Nodes <../Nodes>` → Nodes, ``code`` → code,
@@ -74,6 +85,8 @@ const indentOf = (line: string) => /^\s*/.exec(line)?.[0].length ?? 0;
  * is nothing.
  */
 export function rstInlineText(line: string): string {
+  // Every replacement below needs a backslash, a backquote or a bar; most prose lines have none.
+  if (!INLINE_MARKUP.test(line)) return line;
   return line
     .replace(/\\ /g, '')
     .replace(/:[\w:+.-]{1,64}:`([^`]*)`/g, (_, inner: string) => stripTarget(inner))
@@ -149,31 +162,33 @@ export function parseRst(source: string, fallbackTitle = ''): ParsedDocument {
     const line = lines[i] ?? '';
     const next = lines[i + 1] ?? '';
     const after = lines[i + 2] ?? '';
+    // Asked of each line several times below: worked out once.
+    const blank = line.trim() === '';
+    const indent = indentOf(line);
 
     if (skipIndent !== undefined) {
-      if (line.trim() === '' || indentOf(line) > skipIndent) continue;
+      if (blank || indent > skipIndent) continue;
       skipIndent = undefined;
     }
     if (optionIndent !== undefined) {
-      if (line.trim() !== '' && indentOf(line) > optionIndent && OPTION_LINE.test(line)) continue;
+      if (!blank && indent > optionIndent && OPTION_LINE.test(line)) continue;
       optionIndent = undefined;
     }
-    if (literalAfter !== undefined && line.trim() !== '') {
-      if (indentOf(line) > literalAfter) code = { indent: literalAfter, lines: [] };
+    if (literalAfter !== undefined && !blank) {
+      if (indent > literalAfter) code = { indent: literalAfter, lines: [] };
       literalAfter = undefined;
     }
     if (code) {
-      if (line.trim() === '' || indentOf(line) > code.indent) {
+      if (blank || indent > code.indent) {
         code.lines.push(line.trimEnd());
         continue;
       }
       closeCode();
     }
-    if (line.trim() !== '') {
-      while (containers.length > 0 && indentOf(line) <= (containers.at(-1)?.indent ?? 0))
-        containers.pop();
+    if (!blank) {
+      while (containers.length > 0 && indent <= (containers.at(-1)?.indent ?? 0)) containers.pop();
       const inner = containers.at(-1);
-      if (inner && inner.margin === undefined) inner.margin = indentOf(line);
+      if (inner && inner.margin === undefined) inner.margin = indent;
     }
 
     const title = sectionTitle(line, next, after, lines[i - 1]);
@@ -192,7 +207,7 @@ export function parseRst(source: string, fallbackTitle = ''): ParsedDocument {
     }
     // A lone "::" opens a literal block (it looks like an adornment, but none is two characters).
     if (line.trim() === '::') {
-      literalAfter = indentOf(line);
+      literalAfter = indent;
       continue;
     }
     if (ADORNMENT.test(line)) continue;
@@ -231,10 +246,10 @@ export function parseRst(source: string, fallbackTitle = ''): ParsedDocument {
       skipIndent = markup[1]?.length ?? 0;
       continue;
     }
-    if (/::\s*$/.test(line)) literalAfter = indentOf(line);
+    if (/::\s*$/.test(line)) literalAfter = indent;
     // "Run the command::" reads "Run the command:". Inside a directive the line loses the
     // directive's margin: a tab's or a note's prose reads as the page's.
-    const margin = Math.min(indentOf(line), containers.at(-1)?.margin ?? 0);
+    const margin = Math.min(indent, containers.at(-1)?.margin ?? 0);
     // "#. Start a container" is an auto-numbered list item: written with a number, it reads as
     // a step of a procedure, not as prose starting with "#.".
     const text = line
