@@ -79,6 +79,20 @@ await store.close();`;
     }
   }, 60_000);
 
+  it('asks for the compiled module once the thread is started, and stops the thread if that throws', async () => {
+    const failed = await openPgliteWorkerDb(join(dir, 'no-module'), {
+      ...fromSnapshot(),
+      wasmModule: () => {
+        throw new Error('cannot read pglite.wasm');
+      },
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    // Thrown once the thread is stopped, as a module that fails to compile is.
+    expect((failed as Error).message).toBe('cannot read pglite.wasm');
+  }, 60_000);
+
   it('unpacks a new folder from the snapshot on its own thread, and stops with a typed error if it cannot', async () => {
     const damaged = join(dir, 'damaged.tar');
     writeFileSync(damaged, 'not a tarball');

@@ -74,12 +74,12 @@ export async function openPgliteWorkerDb(
      * stopped and a `retrieval_unavailable` error thrown, saying why.
      */
     snapshot?: string;
+    /** PGlite's compiled module, asked for once the thread is started (tests pass a fake). */
+    wasmModule?: () => Promise<WebAssembly.Module>;
   } = {},
 ): Promise<ThreadDb> {
   // Process-wide, so set here for the thread's compilation of PGlite (see pglite-settings.ts).
   useEmbeddedWasmCompiler();
-  // Compiled here while the thread starts, and posted to it (see pglite-wasm.ts).
-  const wasm = pgliteWasmModule();
   const worker = new (nodeWorkerThreads().Worker)(PGLITE_WORKER_SOURCE, {
     eval: true,
     // None of the process's own options: a worker inherits them by default and refuses V8's
@@ -97,6 +97,16 @@ export async function openPgliteWorkerDb(
       idleCollectMs: PGLITE_THREAD_IDLE_COLLECT_MS,
     },
   });
+  // Compiled here once the thread is started, not before: the thread boots, unpacks the folder
+  // and loads PGlite meanwhile, and is posted the module once it needs it (see pglite-wasm.ts).
+  // Compiling first held the thread's start back by reading and compiling the 9 MB file.
+  let wasm: Promise<WebAssembly.Module>;
+  try {
+    wasm = (options.wasmModule ?? pgliteWasmModule)();
+  } catch (error) {
+    // Reading the file failed: thrown below, once the thread is stopped.
+    wasm = Promise.reject(error as Error);
+  }
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let stopped: Error | undefined;
