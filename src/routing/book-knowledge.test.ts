@@ -28,6 +28,40 @@ describe('learnBookKnowledge', () => {
     // Plain data: it survives JSON and validates against its schema.
     expect(BookKnowledgeSchema.parse(JSON.parse(JSON.stringify(knowledge)))).toEqual(knowledge);
   });
+
+  it('keeps terms, words and passages in the order first met, rows growing as domains appear', () => {
+    const knowledge = learnBookKnowledge([
+      chunk('hardware', 'Jetson boards run Jetson images on an A100.', 'Boards'),
+      chunk('module_info', 'Boards carry topics; topic names carry a100 tags.', 'Topics'),
+      chunk('capstone', 'Topics run.', 'Run'),
+    ]);
+    expect(knowledge.domains).toEqual(['hardware', 'module_info', 'capstone']);
+    // In the order first met (a key that is a number comes first in any object).
+    expect(Object.keys(knowledge.terms)).toEqual([
+      '100',
+      'board',
+      'jetson',
+      'run',
+      'imag',
+      'on',
+      'an',
+      'a',
+      'a100',
+      'topic',
+      'carri',
+      'name',
+      'tag',
+    ]);
+    // A row holds a count for every domain, whenever its stem was first met.
+    expect(knowledge.terms.jetson).toEqual([1, 0, 0]);
+    expect(knowledge.terms.board).toEqual([1, 1, 0]);
+    expect(knowledge.terms.topic).toEqual([0, 1, 1]);
+    expect(knowledge.terms.a100).toEqual([1, 1, 0]);
+    // Words count every use (the title and heading too); a stem counts once per chunk.
+    expect(knowledge.words.boards).toBe(4);
+    expect(knowledge.words.jetson).toBe(2);
+    expect(Object.keys(knowledge.words).slice(1, 4)).toEqual(['boards', 'jetson', 'run']);
+  });
 });
 
 describe('the licence page', () => {

@@ -25,6 +25,16 @@ export const MAX_PASSAGE_SHARE = 0.25;
 /** Words longer than this are not words (hashes, URLs run together) and are not learnt. */
 const MAX_WORD_LENGTH = 30;
 
+/** What {@link learnBookKnowledge} counts of a stem. */
+interface StemTally {
+  /** Chunks holding it, per domain (in `domains` order). */
+  row: number[];
+  /** Ordinals of the chunks holding it. */
+  passages: number[];
+  /** The ordinal of the last chunk it was counted in. */
+  last: number;
+}
+
 /**
  * Learns from chunks which terms the book covers and in which domain's chunks each one lives:
  * every stem of a chunk's text, title and headings counts once per chunk, by the chunk's domain.
@@ -40,10 +50,15 @@ export function learnBookKnowledge(
   const domains: string[] = [];
   const position = new Map<string, number>();
   const counts: number[] = [];
-  const terms = new Map<string, number[]>();
-  const words = new Map<string, number>();
-  const stems = new Map<string, string>();
-  const passages = new Map<string, number[]>();
+  // One record per stem and per word, found with one lookup a word: a stem's chunks per domain and
+  // its passages, and the chunk it was last counted in (it counts once per chunk).
+  const stems = new Map<string, StemTally>();
+  const words = new Map<string, { count: number; stem: StemTally }>();
+  const tallyOf = (stem: string) => {
+    let tally = stems.get(stem);
+    if (!tally) stems.set(stem, (tally = { row: domains.map(() => 0), passages: [], last: -1 }));
+    return tally;
+  };
   let ordinal = -1;
   let licencePage = false;
   let acknowledgments = false;
@@ -58,40 +73,40 @@ export function learnBookKnowledge(
       position.set(chunk.domain, d);
       domains.push(chunk.domain);
       counts.push(0);
-      for (const row of terms.values()) row.push(0);
+      for (const tally of stems.values()) tally.row.push(0);
     }
     counts[d] = (counts[d] ?? 0) + 1;
-    const seen = new Set<string>();
     const text = [chunk.title, ...chunk.headingPath, chunk.text].join('\n');
-    const note = (stem: string) => {
-      if (seen.has(stem)) return;
-      seen.add(stem);
-      let list = passages.get(stem);
-      if (!list) passages.set(stem, (list = []));
-      list.push(ordinal);
-      let row = terms.get(stem);
-      if (!row) terms.set(stem, (row = domains.map(() => 0)));
-      row[d] = (row[d] ?? 0) + 1;
+    const note = (tally: StemTally) => {
+      if (tally.last === ordinal) return;
+      tally.last = ordinal;
+      tally.passages.push(ordinal);
+      tally.row[d] = (tally.row[d] ?? 0) + 1;
     };
     for (const word of normalizeWords(text)) {
       if (word.length > MAX_WORD_LENGTH) continue;
-      words.set(word, (words.get(word) ?? 0) + 1);
-      let stem = stems.get(word);
-      if (stem === undefined) stems.set(word, (stem = stemWord(word)));
-      note(stem);
+      let seen = words.get(word);
+      if (seen === undefined) words.set(word, (seen = { count: 0, stem: tallyOf(stemWord(word)) }));
+      seen.count += 1;
+      note(seen.stem);
     }
     // Model names ("A100", "Go2") are terms as written: no stem has both letters and digits.
     if (/\d/.test(text))
       for (const name of gluedNames(text.toLowerCase()))
-        if (name.length <= MAX_WORD_LENGTH) note(name);
+        if (name.length <= MAX_WORD_LENGTH) note(tallyOf(name));
   }
   const limit = MAX_PASSAGE_SHARE * (ordinal + 1);
+  const tallies = [...stems];
   return {
     domains,
     chunks: counts,
-    terms: Object.fromEntries(terms),
-    words: Object.fromEntries(words),
-    passages: Object.fromEntries([...passages].filter(([, list]) => list.length <= limit)),
+    terms: Object.fromEntries(tallies.map(([stem, { row }]) => [stem, row])),
+    words: Object.fromEntries([...words].map(([word, { count }]) => [word, count])),
+    passages: Object.fromEntries(
+      tallies
+        .filter(([, { passages }]) => passages.length <= limit)
+        .map(([stem, { passages }]) => [stem, passages]),
+    ),
     ...(licencePage ? { licencePage } : {}),
     ...(acknowledgments ? { acknowledgments } : {}),
     ...(version !== undefined ? { version } : {}),
