@@ -83,6 +83,25 @@ describe('ChunkRepo.applyIngestion', () => {
     expect(written).toEqual([['doc-0.md'], ['doc-1.md'], ['doc-2.md']]);
   });
 
+  it('says when every batch is sent, before the engine has answered any', async () => {
+    const { db, sent } = heldEngine();
+    const heard: string[] = [];
+    const applying = new ChunkRepo(db).applyIngestion({
+      write: documents(2, INSERT_BATCH_ROWS),
+      onSent: () => heard.push(`sent ${sent.length}`),
+      onWritten: (sources) => heard.push(`written ${sources.join()}`),
+    });
+    await settle();
+    expect(heard).toEqual(['sent 4']);
+    for (const statement of sent) statement.answer();
+    await applying;
+    expect(heard).toEqual(['sent 4', 'written doc-0.md', 'written doc-1.md']);
+    // Nothing to write: nothing is sent, and nothing told.
+    const quiet: string[] = [];
+    await new ChunkRepo(db).applyIngestion({ write: [], onSent: () => quiet.push('sent') });
+    expect(quiet).toEqual([]);
+  });
+
   it('fails with the first statement that failed, once every statement sent was answered', async () => {
     const { db, sent } = heldEngine();
     const applying = new ChunkRepo(db).applyIngestion({ write: documents(2, INSERT_BATCH_ROWS) });

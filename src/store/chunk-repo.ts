@@ -147,8 +147,9 @@ export class ChunkRepo {
    * Applies one ingestion whole, in one transaction: each document of `write` is added, replaced
    * (its old chunks go with it) or left alone when its hash is unchanged, and each source of
    * `remove` is deleted. A crash or an error part-way leaves the store as it was. Rows go in with
-   * multi-row INSERTs ({@link insertStatements}), all sent at once; `onWritten` hears each batch of
-   * documents written.
+   * multi-row INSERTs ({@link insertStatements}), all sent at once; `onSent` is told once they are
+   * all sent (when any document is written), before the engine has answered them, and `onWritten`
+   * hears each batch of documents written.
    * `meta` returns `meta` table values (JSON) to keep in the same transaction, from the sources
    * removed, so what an ingestion records about its documents commits with them.
    *
@@ -158,6 +159,7 @@ export class ChunkRepo {
   async applyIngestion(change: {
     write: readonly DocumentWrite[];
     remove?: readonly string[];
+    onSent?: () => void;
     onWritten?: (sources: string[]) => void;
     meta?: (removed: readonly string[]) => Record<string, unknown>;
   }): Promise<{ outcomes: Map<string, UpsertOutcome>; removed: string[] }> {
@@ -244,7 +246,13 @@ export class ChunkRepo {
       if (changed.length > 0 || removed.length > 0)
         writes.push(tx.query('DELETE FROM build_cache'));
       for (const [key, value] of metaValues) writes.push(setMetaValue(tx, key, value));
-      await allWritten(writes);
+      const answered = allWritten(writes);
+      try {
+        // The engine works through them from now on: the caller may use this thread meanwhile.
+        if (changed.length > 0) change.onSent?.();
+      } finally {
+        await answered;
+      }
       return { outcomes, removed };
     });
   }

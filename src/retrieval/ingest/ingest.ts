@@ -67,11 +67,12 @@ export interface IngestOptions {
    */
   standIn?: boolean;
   /**
-   * Told, once the engine has written this ingestion's first batch, what it writes: the documents
-   * with their chunks, and whether the store held no document before (then, once the ingestion
-   * commits, these are every chunk it holds). By then every batch is queued with the engine (see
-   * `ChunkRepo.applyIngestion`), so a caller may build from the chunks on this thread without
-   * holding the writes up: `cohort ingest` builds the router and the index meanwhile.
+   * Told, once every batch of this ingestion's writes is sent to the engine (before it has
+   * answered them; see `ChunkRepo.applyIngestion`), what it writes: the documents with their
+   * chunks, and whether the store held no document before (then, once the ingestion commits,
+   * these are every chunk it holds). Not told when no document is written. A caller may build
+   * from the chunks on this thread without holding the writes up: `cohort ingest` builds the
+   * router and the index meanwhile.
    */
   onWriting?: (writing: { documents: readonly DocumentWrite[]; storeWasEmpty: boolean }) => void;
 }
@@ -503,16 +504,14 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
           : {}),
     };
   };
-  let told = false;
   // One transaction: a crash or a kill part-way leaves the store as it was before this ingestion.
   const { outcomes, removed } = await store.chunks.applyIngestion({
     write,
     remove: [...(options.prune ? summary.missing : []), ...standInRemove],
+    // Told as soon as the engine has every batch, not once it has written the first: this thread
+    // would wait for it meanwhile.
+    onSent: () => options.onWriting?.({ documents: write, storeWasEmpty: stored.size === 0 }),
     onWritten: (sources) => {
-      if (!told) {
-        told = true;
-        options.onWriting?.({ documents: write, storeWasEmpty: stored.size === 0 });
-      }
       for (const source of sources) {
         done += 1;
         options.onProgress?.({ done, total: prepared.length, file: source });
