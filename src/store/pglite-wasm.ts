@@ -15,12 +15,12 @@ import { dirname, join } from 'node:path';
  * 6–7 MB each of what they had freed. An array larger than the limit is mapped and unmapped
  * without moving the thresholds; only the pages the file is read into are ever resident.
  */
-const READ_ARRAY_BYTES = 32 * 1024 * 1024 + 64 * 1024;
+export const READ_ARRAY_BYTES = 32 * 1024 * 1024 + 64 * 1024;
 
 let compiled: Promise<WebAssembly.Module> | undefined;
 
 /** The path of the installed PGlite's WebAssembly (PostgreSQL), beside its entry point. */
-function pgliteWasmPath(): string {
+export function pgliteWasmPath(): string {
   const require = createRequire(import.meta.url);
   return join(dirname(require.resolve('@electric-sql/pglite')), 'pglite.wasm');
 }
@@ -33,19 +33,43 @@ function pgliteWasmPath(): string {
  * const bytes = readIntoLargeArray('pglite.wasm'); // bytes.buffer.byteLength > 32 MB
  */
 export function readIntoLargeArray(path: string): Uint8Array<ArrayBuffer> {
-  const fd = openSync(path, 'r');
+  return readIntoLargeArrayWith(
+    { openSync, fstatSync, readSync, closeSync },
+    path,
+    READ_ARRAY_BYTES,
+  );
+}
+
+/**
+ * {@link readIntoLargeArray} with the file system functions and the array's least size given: the
+ * PGlite thread runs its text (see pglite-worker-source.ts), so it names nothing else.
+ *
+ * @example
+ * const bytes = readIntoLargeArrayWith(require('node:fs'), path, READ_ARRAY_BYTES);
+ */
+export function readIntoLargeArrayWith(
+  fs: {
+    openSync: typeof openSync;
+    fstatSync: typeof fstatSync;
+    readSync: typeof readSync;
+    closeSync: typeof closeSync;
+  },
+  path: string,
+  arrayBytes: number,
+): Uint8Array<ArrayBuffer> {
+  const fd = fs.openSync(path, 'r');
   try {
-    const size = fstatSync(fd).size;
-    const array = new Uint8Array(Math.max(size, READ_ARRAY_BYTES));
+    const size = fs.fstatSync(fd).size;
+    const array = new Uint8Array(Math.max(size, arrayBytes));
     let done = 0;
     while (done < size) {
-      const read = readSync(fd, array, done, size - done, done);
+      const read = fs.readSync(fd, array, done, size - done, done);
       if (read === 0) break;
       done += read;
     }
     return array.subarray(0, done);
   } finally {
-    closeSync(fd);
+    fs.closeSync(fd);
   }
 }
 
@@ -65,4 +89,24 @@ export function pgliteWasmModule(): Promise<WebAssembly.Module> {
     throw error;
   });
   return compiled;
+}
+
+/**
+ * The module this process compiled or is compiling (see {@link pgliteWasmModule}), if any: when it
+ * has none, a folder's PGlite thread compiles it as it starts, off this thread, and this process
+ * keeps it ({@link keepPgliteWasmModule}).
+ */
+export function pgliteWasmModuleIfCompiled(): Promise<WebAssembly.Module> | undefined {
+  return compiled;
+}
+
+/**
+ * Keeps `module`, compiled by a PGlite thread, as this process's: later stores are given it, not
+ * compiled again.
+ *
+ * @example
+ * keepPgliteWasmModule(opened.wasmModule);
+ */
+export function keepPgliteWasmModule(module: WebAssembly.Module): void {
+  compiled ??= Promise.resolve(module);
 }

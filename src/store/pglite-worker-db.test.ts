@@ -12,6 +12,8 @@ import { openPgliteWorkerDb, PGLITE_THREAD_IDLE_COLLECT_MS } from './pglite-work
 const dir = mkdtempSync(join(tmpdir(), 'cohort-worker-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const STORE = fileURLToPath(new URL('./index.ts', import.meta.url));
+const WASM = fileURLToPath(new URL('./pglite-wasm.ts', import.meta.url));
+const WORKER_DB = fileURLToPath(new URL('./pglite-worker-db.ts', import.meta.url));
 
 // New folders start from the saved fresh folder, as openPgliteDb starts them: initdb on the
 // thread is seconds of work none of these tests is about.
@@ -47,6 +49,24 @@ await store.close();`;
     // (which names inner functions with a helper of its own): a failed unpack would have
     // discarded the snapshot and made the folder with initdb instead.
     if (snapshot) expect(statSync(snapshot).mtimeMs).toBe(snapshotTime);
+  }, 60_000);
+
+  it("compiles PGlite's module on the thread in a process that has none, and the process keeps it", async () => {
+    // A process of its own: this one has compiled the module already, for the other tests.
+    const script = `const wasm = await import(${JSON.stringify(WASM)});
+const { openPgliteWorkerDb } = await import(${JSON.stringify(WORKER_DB)});
+const before = wasm.pgliteWasmModuleIfCompiled();
+const db = await openPgliteWorkerDb(${JSON.stringify(join(dir, 'thread-compiled'))}, ${JSON.stringify(fromSnapshot())});
+const { rows } = await db.query('SELECT 2 AS two');
+const kept = await wasm.pgliteWasmModuleIfCompiled();
+console.log(JSON.stringify({ before: before === undefined, two: rows[0].two, kept: kept instanceof WebAssembly.Module, same: wasm.pgliteWasmModule() === wasm.pgliteWasmModuleIfCompiled() }));
+await db.close();`;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { timeout: 60_000 },
+    );
+    expect(JSON.parse(stdout)).toEqual({ before: true, two: 2, kept: true, same: true });
   }, 60_000);
 
   it('hands back a result far larger than its small young generation, whole', async () => {

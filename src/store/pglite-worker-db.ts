@@ -2,7 +2,13 @@ import { createRequire } from 'node:module';
 import { CohortError } from '../errors/index.js';
 import type { Db } from './db.js';
 import { embeddedStartParams, useEmbeddedWasmCompiler } from './pglite-settings.js';
-import { pgliteWasmModule } from './pglite-wasm.js';
+import {
+  keepPgliteWasmModule,
+  pgliteWasmModule,
+  pgliteWasmModuleIfCompiled,
+  pgliteWasmPath,
+  READ_ARRAY_BYTES,
+} from './pglite-wasm.js';
 import { PGLITE_WORKER_SOURCE } from './pglite-worker-source.js';
 import { nodeWorkerThreads } from '../builtins/index.js';
 
@@ -80,6 +86,10 @@ export async function openPgliteWorkerDb(
 ): Promise<ThreadDb> {
   // Process-wide, so set here for the thread's compilation of PGlite (see pglite-settings.ts).
   useEmbeddedWasmCompiler();
+  // PGlite's module: this process's when it has one (compiled, or being compiled), posted to the
+  // thread; otherwise the thread compiles it as it starts, off this thread, and hands it back.
+  const loadHere =
+    options.wasmModule ?? (pgliteWasmModuleIfCompiled() ? pgliteWasmModule : undefined);
   const worker = new (nodeWorkerThreads().Worker)(PGLITE_WORKER_SOURCE, {
     eval: true,
     // None of the process's own options: a worker inherits them by default and refuses V8's
@@ -95,14 +105,14 @@ export async function openPgliteWorkerDb(
       startParams: embeddedStartParams(),
       ...(options.snapshot ? { snapshot: options.snapshot } : {}),
       idleCollectMs: PGLITE_THREAD_IDLE_COLLECT_MS,
+      ...(loadHere ? {} : { wasm: { path: pgliteWasmPath(), arrayBytes: READ_ARRAY_BYTES } }),
     },
   });
-  // Compiled here once the thread is started, not before: the thread boots, unpacks the folder
-  // and loads PGlite meanwhile, and is posted the module once it needs it (see pglite-wasm.ts).
-  // Compiling first held the thread's start back by reading and compiling the 9 MB file.
-  let wasm: Promise<WebAssembly.Module>;
+  // Asked for once the thread is started, not before: the thread boots, unpacks the folder and
+  // loads PGlite meanwhile, and is posted the module once it needs it.
+  let wasm: Promise<WebAssembly.Module> | undefined;
   try {
-    wasm = (options.wasmModule ?? pgliteWasmModule)();
+    wasm = loadHere?.();
   } catch (error) {
     // Reading the file failed: thrown below, once the thread is stopped.
     wasm = Promise.reject(error as Error);
@@ -116,8 +126,8 @@ export async function openPgliteWorkerDb(
     for (const { reject } of pending.values()) reject(stopped);
     pending.clear();
   };
-  const ready = new Promise<void>((resolve, reject) => {
-    pending.set(0, { resolve: () => resolve(), reject });
+  const ready = new Promise<unknown>((resolve, reject) => {
+    pending.set(0, { resolve, reject });
   });
   // The thread may fail (unpacking the folder) before this one waits on it: not unhandled.
   ready.catch(() => undefined);
@@ -153,8 +163,9 @@ export async function openPgliteWorkerDb(
 
   try {
     // The thread opens the engine once the folder is whole and the module compiled.
-    worker.postMessage({ op: 'open', wasmModule: await wasm });
-    await ready;
+    if (wasm) worker.postMessage({ op: 'open', wasmModule: await wasm });
+    const opened = await ready;
+    if (!wasm) keepPgliteWasmModule((opened as { wasmModule: WebAssembly.Module }).wasmModule);
   } catch (error) {
     await worker.terminate();
     throw (error as { unpacking?: boolean }).unpacking && options.snapshot

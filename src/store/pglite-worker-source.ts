@@ -1,6 +1,7 @@
 import { describeCause } from '../errors/index.js';
 import { BYTEA_TYPE_ID, parseBytea, serializeBytea } from './pglite-bytea.js';
 import { readSnapshotWith, unpackSnapshotWith } from './snapshot-unpack.js';
+import { readIntoLargeArrayWith } from './pglite-wasm.js';
 
 /**
  * The code of the thread that owns an embedded PGlite store (see `openPgliteWorkerDb`). Kept as
@@ -20,6 +21,7 @@ const serializeBytea = ${serializeBytea.toString()};
 const __name = (target, value) => Object.defineProperty(target, 'name', { value, configurable: true });
 const readSnapshotWith = ${readSnapshotWith.toString()};
 const unpackSnapshotWith = ${unpackSnapshotWith.toString()};
+const readIntoLargeArrayWith = ${readIntoLargeArrayWith.toString()};
 
 // Read as the main thread reads causes: a thrown non-Error (PGlite's file system throws
 // { name: 'ErrnoError', errno }) is described by its fields, not as "[object Object]".
@@ -43,8 +45,22 @@ try {
 }
 
 async function main() {
+  // PGlite's module, when the main thread has none: compiled here (on V8's compiler threads) while
+  // this thread unpacks the folder and loads PGlite, not on the main thread, which reads and parses
+  // meanwhile (an ingestion). Read as the main thread reads it (see pglite-wasm.ts).
+  let compiling;
+  if (workerData.wasm) {
+    try {
+      compiling = WebAssembly.compile(
+        readIntoLargeArrayWith(require('node:fs'), workerData.wasm.path, workerData.wasm.arrayBytes),
+      );
+    } catch (error) {
+      compiling = Promise.reject(error);
+    }
+    compiling.catch(() => undefined);
+  }
   // A new store's folder, unpacked from the fresh-folder snapshot here, on this thread, while
-  // the main thread reads and parses (an ingestion) and compiles PGlite's module: it was ≈ 0.3 s
+  // the main thread reads and parses (an ingestion) and PGlite's module compiles: it was ≈ 0.3 s
   // of the main thread's time (a thousand files, 40 MB) before it could start parsing.
   if (workerData.snapshot) {
     try {
@@ -60,6 +76,7 @@ async function main() {
     }
   }
   let pg;
+  let wasmModule;
   try {
     const { PGlite } = require(workerData.pglitePath);
     // PGlite's defaults pass -F (no fsync): without it, a commit is on disk when it is acknowledged.
@@ -71,17 +88,22 @@ async function main() {
       serializers: { [BYTEA_TYPE_ID]: serializeBytea },
     };
     if (workerData.vectorPath) options.extensions = { vector: require(workerData.vectorPath).vector };
-    // PGlite's module is compiled on the main thread while this one unpacks the folder and loads
-    // PGlite: the engine opens once told, with the compiled module the message carries
-    // (pglite-wasm.ts).
-    const open = await new Promise((resolve) => parentPort.once('message', resolve));
-    options.pgliteWasmModule = open.wasmModule;
+    // Otherwise the module is compiled on the main thread while this one unpacks the folder and
+    // loads PGlite: the engine opens once told, with the compiled module the message carries.
+    if (compiling) {
+      wasmModule = await compiling;
+    } else {
+      const open = await new Promise((resolve) => parentPort.once('message', resolve));
+      wasmModule = open.wasmModule;
+    }
+    options.pgliteWasmModule = wasmModule;
     pg = await PGlite.create(workerData.dataDir, options);
   } catch (error) {
     reply(0, undefined, describe(error));
     return;
   }
-  reply(0, 'ready');
+  // The module compiled here goes back to the main thread, which keeps it for later stores.
+  reply(0, compiling ? { wasmModule } : 'ready');
 
   const transactions = new Map();
   const runTransaction = (begin) => {
