@@ -77,6 +77,7 @@ export {
   isWorkQuestionStem,
   namesTheWork,
   workNameAt,
+  withoutWorkNamedAfterThis,
   withoutTheWork,
   workNamedIn,
   workQuestionTerms,

@@ -19,6 +19,12 @@ describe('coverageAsked', () => {
     expect(coverageAsked('Does the course discuss gait planning in the book?')).toBe(
       'gait planning',
     );
+    // An outside review: "in detail" was read as part of the topic, and a false notice followed.
+    expect(coverageAsked('Does the book cover inverse kinematics in detail?')).toBe(
+      'inverse kinematics',
+    );
+    expect(coverageAsked('Does the guide discuss SLAM in depth?')).toBe('SLAM');
+    expect(coverageAsked('Does the book cover "launch files"?')).toBe('launch files');
   });
 
   it('is undefined for a question that asks nothing of the kind', () => {

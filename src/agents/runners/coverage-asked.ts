@@ -11,7 +11,9 @@ const IS_THERE =
 // Where the thing asked about ends: another ask ("…, and what is a costmap?"), or words about
 // where to look ("in the book", "at all").
 const PHRASE_END =
-  /\s*(?:[,;?!.]|\s+and\s+(?:what|how|why|where|when|which|who|is|are|does|do|can)\b|\s+(?:at\s+all|anywhere|in\s+(?:this|the|your)\s+\w+)\b).*$/i;
+  /\s*(?:[,;?!.]|\s+and\s+(?:what|how|why|where|when|which|who|is|are|does|do|can)\b|\s+(?:at\s+all|anywhere|in\s+(?:this|the|your)\s+\w+|in\s+(?:any\s+)?(?:detail|depth)|at\s+length|(?:very\s+)?(?:well|much|thoroughly|properly|deeply))\b).*$/i;
+// Quotes around what is asked ('Does the book cover "launch files"?') are not part of it.
+const QUOTES = /["“”‘’`]|(?:^|\s)'|'(?=\s|$)/g;
 
 /**
  * The thing a question asks whether the work covers ("Does the guide cover engine repair?" →
@@ -29,6 +31,6 @@ export function coverageAsked(question: string): string | undefined {
       asked = COVERAGE_VERB.exec(text.slice(at + work.length))?.[1];
   }
   asked ??= IS_THERE.exec(text)?.[1];
-  const phrase = asked?.replace(PHRASE_END, '').trim();
+  const phrase = asked?.replace(PHRASE_END, '').replace(QUOTES, ' ').replace(/\s+/g, ' ').trim();
   return phrase ? phrase : undefined;
 }

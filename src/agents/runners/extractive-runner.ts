@@ -13,6 +13,7 @@ import {
   QUERY_STOPWORDS,
   socialMessage,
   THANKS_TERMS,
+  withoutWorkNamedAfterThis,
   workQuestionTerms,
 } from '../../retrieval/index.js';
 import type { AgentContext, OffTopicSubject, RetrievedChunk } from '../../schema/index.js';
@@ -215,7 +216,7 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
             queryTerms: (text) => [
               ...(askingAboutTheWork(text)
                 ? workQuestionTerms(text)
-                : analyze(text, QUERY_STOPWORDS)),
+                : analyze(withoutWorkNamedAfterThis(text), QUERY_STOPWORDS)),
               // "How tall is …": the book writes the measure as a noun ("Height: …").
               ...measureTerms(text),
               // "Who are the authors grateful to?": the book says "We acknowledge …".

@@ -42,6 +42,8 @@ describe('asksWhomTheWorkThanks', () => {
       'Who are the authors grateful to?',
       'Does the textbook acknowledge anyone?',
       'Which people did they thank for help with the guide?',
+      // An outside review: refused as not covering "indebted".
+      'To whom is the book indebted?',
     ])
       expect(asksWhomTheWorkThanks(query), query).toBe(true);
   });

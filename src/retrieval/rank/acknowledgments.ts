@@ -19,7 +19,8 @@ export function acknowledgmentChunks(chunks: readonly ChunkRecord[]): Int32Array
   return Int32Array.from(docs);
 }
 
-const THANKS = /\b(?:thank(?:s|ed|ing)?|grateful|gratitude|acknowledge?(?:s|d|ment|ments)?)\b/;
+const THANKS =
+  /\b(?:thank(?:s|ed|ing)?|grateful|gratitude|indebted|acknowledge?(?:s|d|ment|ments)?)\b/;
 // Who thanks: the work or the people who wrote it ("Who does the book thank?", "Who are the
 // authors grateful to?"), not a reader thanking the assistant ("thanks, that helps").
 const BY_THE_AUTHORS = /\b(?:authors?|writers?|editors?|they|we)\b/;

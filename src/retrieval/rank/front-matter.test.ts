@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { prepareDocument } from '../ingest/ingest.js';
 import {
+  withoutWorkNamedAfterThis,
   askingAboutTheWork,
   frontMatterChunks,
   isFrontMatter,
@@ -77,6 +78,13 @@ describe('askingAboutTheWork', () => {
     expect(askingAboutTheWork('How long does the program take to run?')).toBeUndefined();
   });
 
+  it('takes "this class" out of what is looked for, not "this book"', () => {
+    expect(withoutWorkNamedAfterThis('Does this class need a GPU?')).toBe('Does this need a GPU?');
+    expect(withoutWorkNamedAfterThis('What does this book cover?')).toBe(
+      'What does this book cover?',
+    );
+  });
+
   it('reads a phrase about the work beside other topics as that too', () => {
     expect(askingAboutTheWork('Can I follow along without a compost heap?')).toBe('also');
   });
@@ -119,6 +127,8 @@ describe('workQuestionTerms', () => {
       expect.arrayContaining(['meant', 'student', 'beginn']),
     );
     expect(workQuestionTerms('How long is the course?')).not.toContain('student');
+    // An outside review: "What does this class cover?" also quoted the book's "Class Labeling".
+    expect(workQuestionTerms('What does this class cover?')).toEqual(['cover']);
   });
 });
 

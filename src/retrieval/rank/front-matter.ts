@@ -87,6 +87,21 @@ export function workNameAt(words: readonly string[], i: number): boolean {
   return WORK_NAME_SET.has(word) || (word.endsWith('s') && WORK_NAME_SET.has(word.slice(0, -1)));
 }
 
+const NAMED_AFTER_THIS = new RegExp(
+  String.raw`\bthis\s+(?:${[...WORK_NAMES_AFTER_THIS].join('|')})\b`,
+  'gi',
+);
+
+/**
+ * `text` with the work's names that name it only after "this" taken out ("Does this class need a
+ * GPU?" → "Does this need a GPU?"): "class" there is no word to look for, and the book's "Class
+ * Labeling" lines are not about it. The work's usual names ("this book") are left to the ranking,
+ * as before.
+ */
+export function withoutWorkNamedAfterThis(text: string): string {
+  return text.replace(NAMED_AFTER_THIS, 'this');
+}
+
 /** Phrases that ask about the whole work whatever else the question names ("can I follow along?"). */
 const ABOUT_THE_WORK = new RegExp(
   [
@@ -200,7 +215,8 @@ export function asksWhatTheWorkNeeds(query: string): boolean {
  */
 export function workQuestionTerms(query: string): string[] {
   const lower = query.toLowerCase();
-  const terms = analyze(lower, WORK_NAME_SET);
+  // "this class": the work's name as written, not a word to find ("Class Labeling").
+  const terms = analyze(withoutTheWork(lower), WORK_NAME_SET);
   if (ASKS_WHO_FOR.test(lower)) terms.push(...AUDIENCE_TERMS);
   if (ASKS_WHAT_IT_NEEDS.test(lower)) terms.push(...NEEDS_TERMS);
   return terms;

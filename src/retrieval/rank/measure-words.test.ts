@@ -19,6 +19,11 @@ describe('measureTerms', () => {
 
   it('asks for no measure when the question does not', () => {
     expect(measureTerms('How long is the course?')).toEqual([]);
+    // An outside review: "How long is this class?" opened with "The book does not state the
+    // length asked about here" above the book's "12-13 week period".
+    expect(measureTerms('How long is this class?')).toEqual([]);
+    expect(measureTerms('How long is your textbook?')).toEqual([]);
+    expect(measureTerms('How long is the cable?')).toEqual(['length']);
     expect(measureTerms('What is a costmap?')).toEqual([]);
     expect(measureTerms('How does SLAM work?')).toEqual([]);
   });

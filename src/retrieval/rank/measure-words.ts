@@ -20,7 +20,8 @@ const MEASURES: readonly [asks: RegExp, name: string, nouns: string, value: RegE
     /\d\s*(?:h|hrs?|hours?|minutes?|mins?)\b|\bseveral\s+hours\b/i,
   ],
   [
-    /\bhow\s+long\b(?!\s+(?:does|do|will|can|is\s+the\s+course|is\s+it))/i,
+    // Not "how long is this class?": the work's length is a time, which its opening page gives.
+    /\bhow\s+long\b(?!\s+(?:does|do|will|can|is\s+(?:the|this|your)\s+(?:course|class|book|textbook|guide|curriculum|programme|program|tutorial)|is\s+it))/i,
     'length',
     'length',
     LENGTH_UNIT,

@@ -37,6 +37,7 @@ import {
   askingAboutTheWork,
   asksWhatTheWorkNeeds,
   frontMatterChunks,
+  withoutWorkNamedAfterThis,
   WORK_NEEDS_TERMS,
 } from './front-matter.js';
 import { acknowledgmentChunks, asksWhomTheWorkThanks } from './acknowledgments.js';
@@ -405,7 +406,15 @@ export function createRanker(
 
   function rankQuery(asked: string, limit: number, mask: Uint8Array | undefined): RankedChunk[] {
     const query = vocabulary ? repairedAfterOpener(vocabulary, asked).text : asked;
-    const { terms, expansions } = expandQuery(query, index, techniques, sources);
+    const aboutTheWork = frontMatter.length > 0 ? askingAboutTheWork(query) : undefined;
+    // "Does this class need a GPU?": "class" names the work, no word to find ("Class Labeling").
+    // A question only about the work keeps it: its opening page's match is scaled by its words.
+    const { terms, expansions } = expandQuery(
+      aboutTheWork === 'only' ? query : withoutWorkNamedAfterThis(query),
+      index,
+      techniques,
+      sources,
+    );
     options.extraExpansions?.(query, index, terms, expansions);
     const maxAttainable = maxAttainableScore(terms, index);
     const lists = [...scoredLists(index, terms, true), ...scoredLists(index, expansions, false)];
@@ -416,7 +425,6 @@ export function createRanker(
       const bonus = bonusList(defined.bonuses(terms, index, mask, sides));
       if (bonus) lists.push(bonus);
     }
-    const aboutTheWork = frontMatter.length > 0 ? askingAboutTheWork(query) : undefined;
     if (aboutTheWork) {
       const factor =
         aboutTheWork === 'only'

@@ -12,6 +12,9 @@ describe('socialMessage', () => {
     ['Thanks a lot!!', 'thanks'],
     ['bye', 'farewell'],
     ['ok, see you later', 'farewell'],
+    // An outside review: answered "I couldn't find relevant information about that in the book".
+    ["No thanks, I'm done.", 'thanks'],
+    ["That's all, bye", 'farewell'],
     ['ok', 'acknowledgement'],
     ['got it, makes sense', 'acknowledgement'],
     ['who are you?', 'identity'],

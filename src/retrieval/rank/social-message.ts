@@ -25,6 +25,8 @@ const PHRASES: readonly [SocialKind, readonly string[]][] = [
       'thanks a lot',
       'thanks so much',
       'many thanks',
+      'no thank you',
+      'no thanks',
       'thank you',
       'thanks',
       'thank',
@@ -33,7 +35,23 @@ const PHRASES: readonly [SocialKind, readonly string[]][] = [
       'cheers',
     ],
   ],
-  ['farewell', ['see you later', 'see you', 'good night', 'goodbye', 'bye bye', 'bye', 'cya']],
+  [
+    'farewell',
+    [
+      'see you later',
+      'see you',
+      'good night',
+      'goodbye',
+      'bye bye',
+      'bye',
+      'cya',
+      // "No thanks, I'm done.": the apostrophe is taken out before phrases are read.
+      'i am done',
+      'im done',
+      'thats all',
+      'that is all',
+    ],
+  ],
   [
     'greeting',
     [
