@@ -34,6 +34,22 @@ describe('resolveDenyPaths', () => {
     ]);
   });
 
+  it('masks a workspace reached through a symlink where it is named, as well as where it is', () => {
+    // A clone whose folder is a symlink (/home/me/proj → /data/proj) is mounted at the named path:
+    // the mask on the real .env left `cat .env` printing it there (found by a clone whose
+    // node_modules is a symlink, where the sandbox tests make their workspaces).
+    const named = join(base, 'named-repo');
+    symlinkSync(workspace, named);
+    const paths = resolveDenyPaths(['.env'], { workspace: named, home });
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        join(workspace, '.env'),
+        join(named, '.env'),
+        join(named, 'api', 'config', '.env'),
+      ]),
+    );
+  });
+
   it('resolves ~/ and paths with a slash literally, dropping those that do not exist', () => {
     expect(
       resolveDenyPaths(['~/.ssh', '~/.aws', 'api/config/.env', 'api/.env'], { workspace, home }),

@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, readdirSync, realpathSync, type Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /**
  * Folders the any-depth search does not enter: dependency and VCS trees are large, and walking
@@ -46,6 +46,21 @@ export function resolveDenyPaths(
     add(isAbsolute(expanded) ? expanded : resolve(options.workspace, expanded));
   }
   if (bareNames.size > 0) for (const path of findNames(options.workspace, bareNames)) add(path);
+  // A workspace reached through a symlink ("/home/me/proj" → "/data/proj") is mounted where it was
+  // named: a mask on the real file leaves it readable there, so it is masked there too.
+  const named = resolve(options.workspace);
+  let real = named;
+  try {
+    real = realpathSync(named);
+  } catch {
+    // no workspace: nothing of it to mask
+  }
+  if (real !== named)
+    for (const path of [...found]) {
+      const inside = relative(real, path);
+      if (inside !== '' && !inside.startsWith('..') && !isAbsolute(inside))
+        found.add(join(named, inside));
+    }
   return [...found].sort();
 }
 
