@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ChunkRecord, DocumentRecord } from '../schema/index.js';
 import type { Db } from './db.js';
-import { INSERT_BATCH_ROWS, insertStatements } from './insert-rows.js';
+import { INSERT_BATCH_ROWS, insertStatements, sendRows } from './insert-rows.js';
 import { setMetaValue } from './meta-repo.js';
 
 /** One document and its chunks, as an ingestion writes them. */
@@ -147,7 +147,8 @@ export class ChunkRepo {
    * Applies one ingestion whole, in one transaction: each document of `write` is added, replaced
    * (its old chunks go with it) or left alone when its hash is unchanged, and each source of
    * `remove` is deleted. A crash or an error part-way leaves the store as it was. Rows go in with
-   * multi-row INSERTs ({@link insertStatements}), all sent at once; `onSent` is told once they are
+   * multi-row INSERTs ({@link insertStatements}), the embedded engine's chunks with a COPY
+   * ({@link sendRows}), all sent at once; `onSent` is told once they are
    * all sent (when any document is written), before the engine has answered them, and `onWritten`
    * hears each batch of documents written.
    * `meta` returns `meta` table values (JSON) to keep in the same transaction, from the sources
@@ -209,7 +210,7 @@ export class ChunkRepo {
       const flush = () => {
         if (group.length === 0) return;
         const written = group.map((item) => item.document.source);
-        const statements = [
+        const answers = [
           ...insertStatements(
             'documents',
             ['source', 'title', 'hash', 'domain'],
@@ -219,14 +220,15 @@ export class ChunkRepo {
               document.hash,
               document.domain,
             ]),
-          ),
-          ...insertStatements(
+          ).map(({ sql, params }) => tx.query(sql, params)),
+          // The embedded engine loads them with a COPY (about half the engine's time of INSERTs).
+          ...sendRows(
+            tx,
             'chunks',
             CHUNK_COLUMNS,
             group.flatMap((item) => item.chunks.map(chunkRow)),
           ),
         ];
-        const answers = statements.map(({ sql, params }) => tx.query(sql, params));
         writes.push(
           ...answers,
           Promise.all(answers).then(() => change.onWritten?.(written)),

@@ -60,3 +60,67 @@ export function insertStatements(
   }
   return statements;
 }
+
+/** A character `COPY`'s text format reads as an escape or a separator, written escaped. */
+const COPY_SPECIAL = /[\\\t\n\r]/;
+const COPY_SPECIALS = /[\\\t\n\r]/g;
+const COPY_ESCAPES: Record<string, string> = {
+  '\\': '\\\\',
+  '\t': '\\t',
+  '\n': '\\n',
+  '\r': '\\r',
+};
+
+/** One value in `COPY`'s text format: `\N` for null, else its text with `\`, tab, LF and CR escaped. */
+function copyValue(value: unknown): string {
+  if (value === null || value === undefined) return '\\N';
+  const text = String(value);
+  return COPY_SPECIAL.test(text)
+    ? text.replace(COPY_SPECIALS, (special) => COPY_ESCAPES[special] ?? special)
+    : text;
+}
+
+/**
+ * `rows` in `COPY … FROM`'s text format (PostgreSQL's default): a line per row, its values
+ * separated by tabs, each as the engine would have read it as a query parameter (a string's text,
+ * a number's digits; null as `\N`). No value may hold NUL, which a text column cannot either.
+ *
+ * @example
+ * copyText([['a.md', 'line 1\nline 2'], ['b.md', null]]); // 'a.md\tline 1\\nline 2\nb.md\t\\N\n'
+ */
+export function copyText(rows: readonly (readonly unknown[])[]): string {
+  let text = '';
+  for (const row of rows) text += row.map(copyValue).join('\t') + '\n';
+  return text;
+}
+
+/**
+ * Sends `rows` for `table` without waiting for the engine's answers, returning them: one
+ * `COPY … FROM` when `db` can load rows that way (the embedded engine, see `Db.copyFrom`), else
+ * {@link insertStatements}' multi-row INSERTs, all sent at once. Run it inside a transaction
+ * when the rows must land together.
+ *
+ * @example
+ * await Promise.all(sendRows(tx, 'documents', ['source', 'title'], [['a.md', 'A']]));
+ */
+export function sendRows(
+  db: Pick<Db, 'query' | 'copyFrom'>,
+  table: string,
+  columns: readonly string[],
+  rows: readonly (readonly unknown[])[],
+): Promise<unknown>[] {
+  if (rows.length === 0) return [];
+  if (db.copyFrom) return [db.copyFrom(table, columns, copyText(rows))];
+  return insertStatements(table, columns, rows).map(({ sql, params }) => db.query(sql, params));
+}
+
+/**
+ * The statement PGlite's `Db.copyFrom` runs: `COPY` reading the rows, in text format and UTF-8,
+ * from the file PGlite hands it (`/dev/blob`, the query's `blob` option).
+ *
+ * @example
+ * copySql('chunks', ['id', 'text']); // "COPY chunks (id, text) FROM '/dev/blob' WITH (ENCODING 'UTF8')"
+ */
+export function copySql(table: string, columns: readonly string[]): string {
+  return `COPY ${table} (${columns.join(', ')}) FROM '/dev/blob' WITH (ENCODING 'UTF8')`;
+}

@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import type { MemoryFS, PGlite, Transaction } from '@electric-sql/pglite';
 import { CohortError, describeCause } from '../errors/index.js';
 import type { Db } from './db.js';
+import { copySql } from './insert-rows.js';
 import { errnoWords, freeBytes, lowSpaceAdvice } from './disk-space.js';
 import {
   checkDataFolder,
@@ -43,6 +44,9 @@ function wrap(target: Queryable, root: PGlite | undefined): Db {
     },
     async exec(sql: string) {
       await target.exec(sql);
+    },
+    async copyFrom(table: string, columns: readonly string[], text: string) {
+      await target.query(copySql(table, columns), [], { blob: new Blob([text]) });
     },
     async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
       if (!root) return fn(wrap(target, undefined));
@@ -150,6 +154,7 @@ export async function openPgliteDb(dataDir: string, options: PgliteOptions = {})
     exec: db.exec,
     transaction: db.transaction,
     ...(db.batch ? { batch: db.batch } : {}),
+    ...(db.copyFrom ? { copyFrom: db.copyFrom } : {}),
     async close() {
       try {
         await db.close();

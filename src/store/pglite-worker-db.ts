@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { CohortError } from '../errors/index.js';
 import type { Db } from './db.js';
+import { copySql } from './insert-rows.js';
 import { embeddedStartParams, useEmbeddedWasmCompiler } from './pglite-settings.js';
 import {
   keepPgliteWasmModule,
@@ -183,11 +184,19 @@ export async function openPgliteWorkerDb(
   const execOn = (tx: number | undefined) => async (sql: string) => {
     await call('exec', { sql, ...(tx ? { tx } : {}) });
   };
+  // The rows go to the thread as one string, which it hands PGlite as the file COPY reads.
+  const copyOn =
+    (tx: number | undefined) =>
+    async (table: string, columns: readonly string[], text: string): Promise<void> => {
+      const sql = copySql(table, columns);
+      await call('query', { sql, params: [], copy: text, ...(tx ? { tx } : {}) });
+    };
 
   const db: ThreadDb = {
     engine: 'pglite',
     query: queryOn(undefined),
     exec: execOn(undefined),
+    copyFrom: copyOn(undefined),
     async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
       const tx = ++transactions;
       await call('begin', { tx });
@@ -195,6 +204,7 @@ export async function openPgliteWorkerDb(
         engine: 'pglite',
         query: queryOn(tx),
         exec: execOn(tx),
+        copyFrom: copyOn(tx),
         // Nested transactions run inside the outer one, as they do in the in-thread engine.
         transaction: (nested) => nested(inner),
         close: async () => undefined,

@@ -7,7 +7,8 @@ import { readIntoLargeArrayWith } from './pglite-wasm.js';
  * The code of the thread that owns an embedded PGlite store (see `openPgliteWorkerDb`). Kept as
  * plain JavaScript run with `eval`, so the same code runs from the TypeScript sources (tests) and
  * from `dist` without a loader. It answers `{ id, op, sql, params, tx }` messages with
- * `{ id, result }` or `{ id, error }`; `begin` opens an interactive transaction whose queries carry
+ * `{ id, result }` or `{ id, error }` (a query's `copy` is the text its `COPY … FROM '/dev/blob'`
+ * reads); `begin` opens an interactive transaction whose queries carry
  * its `tx` number, ended by `commit` or `rollback`; `batch` runs `statements` all or none,
  * committed together with the other batches waiting at that moment.
  */
@@ -34,6 +35,9 @@ const describe = (error) => ({
 });
 const reply = (id, result, error) => parentPort.postMessage({ id, result, error });
 const rowsOf = (result) => ({ rows: result.rows });
+// A query's 'copy' text (rows for a COPY … FROM '/dev/blob') is the file PGlite gives it.
+const copyOptions = (message) =>
+  message.copy === undefined ? undefined : { blob: new Blob([message.copy]) };
 
 // V8's collector, exposed at run time (a worker thread takes no --expose-gc), or undefined.
 let collectGarbage;
@@ -128,7 +132,7 @@ async function main() {
             await tx.exec(message.sql);
             reply(message.id, null);
           } else {
-            reply(message.id, rowsOf(await tx.query(message.sql, message.params)));
+            reply(message.id, rowsOf(await tx.query(message.sql, message.params, copyOptions(message))));
           }
         } catch (error) {
           reply(message.id, undefined, describe(error));
@@ -220,7 +224,8 @@ async function main() {
         batches.push(message);
         return runBatches();
       }
-      if (message.op === 'query') return reply(message.id, rowsOf(await pg.query(message.sql, message.params)));
+      if (message.op === 'query')
+        return reply(message.id, rowsOf(await pg.query(message.sql, message.params, copyOptions(message))));
       if (message.op === 'exec') {
         await pg.exec(message.sql);
         return reply(message.id, null);
