@@ -442,6 +442,15 @@ describe('ingest', () => {
                 throw new Error('disk full');
               return tx.query(sql, params);
             },
+            // PGlite loads the chunks with a COPY: it fails there the same way.
+            ...(tx.copyFrom
+              ? {
+                  copyFrom: async (table: string, columns: readonly string[], text: string) => {
+                    if (table === 'chunks' && text.includes('f30.md')) throw new Error('disk full');
+                    return tx.copyFrom?.(table, columns, text);
+                  },
+                }
+              : {}),
           } as typeof db),
         ),
     };
