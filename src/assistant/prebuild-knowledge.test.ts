@@ -115,6 +115,73 @@ describe('prebuildKnowledge', () => {
     }
   }, 60_000);
 
+  it('builds the index from the parsed chunks before the store opens, and trains the router once the writes are sent', async () => {
+    // As `cohort ingest` into a new data folder does: started once the files are parsed, while
+    // the engine starts; the router waits for the ingestion's writes, the values are put after them.
+    const config = configFor(join(root, 'before-open'));
+    let open: (store: Store) => void = () => undefined;
+    const opening = new Promise<Store>((resolve) => (open = resolve));
+    let markSent: () => void = () => undefined;
+    const sent = new Promise<void>((resolve) => (markSent = resolve));
+    const asked: string[] = [];
+    const put: string[] = [];
+    let prebuilding: ReturnType<typeof prebuildKnowledge> | undefined;
+    const ingesting = ingest(folder, {
+      store: opening,
+      onParsed: (documents) => {
+        prebuilding = prebuildKnowledge({
+          config,
+          router: knowledgeRouter(config),
+          chunks: chunksAfterIngestion(
+            documents.flatMap((item) => item.chunks),
+            [],
+          ),
+          saveTo: {
+            put: (name, key, data) => {
+              asked.push(name);
+              return Promise.all([opening, sent]).then(([store]) => {
+                put.push(name);
+                return store.cache.put(name, key, data);
+              });
+            },
+          },
+          afterIndex: sent,
+        });
+      },
+      onWriting: () => markSent(),
+    });
+    // The index is built while the store is not open yet; the router waits for the writes, and
+    // nothing is put in the store before them.
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
+    while (asked.length === 0) await pause();
+    for (let turn = 0; turn < 10; turn++) await pause();
+    expect(asked).toEqual(['lexical-index']);
+    expect(put).toEqual([]);
+    const store = await openStore(config);
+    try {
+      open(store);
+      await ingesting;
+      const prebuilt = await prebuilding!;
+      expect(put).toEqual(['lexical-index', 'trained-router']);
+      expect(await savePrebuiltKnowledge(store, prebuilt!)).toBe(true);
+      const saved = await buildCache(store);
+      expect(saved.map((entry) => entry.name)).toEqual(['lexical-index', 'trained-router']);
+
+      // The same values as built from the store once the ingestion committed.
+      const otherConfig = configFor(join(root, 'before-open-prepared'));
+      const other = await openStore(otherConfig);
+      try {
+        await ingest(folder, { store: other });
+        await prepareKnowledge({ config: otherConfig, store: other });
+        expect(saved).toEqual(await buildCache(other));
+      } finally {
+        await other.close();
+      }
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+
   it('saves nothing in a store that holds other chunks than it was built from', async () => {
     const config = configFor(join(root, 'changed'));
     const store = await openStore(config);

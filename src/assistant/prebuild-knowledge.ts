@@ -60,6 +60,12 @@ export async function prebuildKnowledge(options: {
    * from the store.
    */
   saveTo?: Pick<Store['cache'], 'put'>;
+  /**
+   * Waited for between the index and the router: `cohort ingest`, building before the engine is
+   * open, lets the ingestion send its writes there (this thread does it) before the router's
+   * training holds this thread, so the engine writes while the router trains.
+   */
+  afterIndex?: Promise<unknown>;
 }): Promise<PrebuiltKnowledge | undefined> {
   const { config, chunks } = options;
   if (embeddingFor(config) || chunks.length === 0) return undefined;
@@ -94,7 +100,7 @@ export async function prebuildKnowledge(options: {
     minScore: config.retrieval.minScore,
     limit: config.retrieval.limit,
   }).warm();
-  await nextTurn();
+  await (options.afterIndex ?? nextTurn());
   await createKnowledgeRefresh(router, pending, { fingerprint })();
   if (!saveTo) return { contentHash, entries };
   const saved = Promise.all(saving).then(() => undefined);

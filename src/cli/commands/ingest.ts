@@ -9,9 +9,12 @@ import {
 } from '../../retrieval/index.js';
 import {
   chunksAfterIngestion,
+  isNewDataFolder,
+  LOCK_FILE_NAME,
   openStore,
   startCachedStore,
   storeFolder,
+  type DocumentWrite,
   type Store,
 } from '../../store/index.js';
 import { toWire } from '../../schema/index.js';
@@ -50,6 +53,9 @@ export const ingestCommand: CliCommand = {
     // Handed to the ingestion once the engine is open (`current`), not before: a store it holds
     // already, it asks at once what is stored, and waits for the engine instead of parsing.
     const folder = storeFolder(config);
+    // Asked before the store is opened (which makes the folder): a folder holding no store yet
+    // is written every chunk parsed, so they can be built from before the engine has started.
+    const newFolder = folder !== undefined && isNewDataFolder(folder, LOCK_FILE_NAME);
     const opening: Promise<Store> = folder
       ? openStartCached(folder, (hooks) => openStore(config, hooks))
       : openStore(config);
@@ -60,27 +66,48 @@ export const ingestCommand: CliCommand = {
       router: assistant.knowledgeRouter(config),
     }));
     preparing.catch(() => undefined);
-    // A new data folder's router and index, built from the chunks in hand while the engine writes
-    // and commits them (see `prebuildKnowledge`), not read back and built once it has.
+    // Settles once the ingestion has sent its writes (`onWriting`), or fails when it ends without:
+    // what is built ahead goes to the store's build cache only after them (the ingestion's
+    // transaction empties it), and the router trains only once this thread has sent them.
+    let markSent: () => void = () => undefined;
+    let markUnsent: (reason: unknown) => void = () => undefined;
+    const sent = new Promise<void>((resolve, reject) => {
+      markSent = resolve;
+      markUnsent = reject;
+    });
+    sent.catch(() => undefined);
+    // A new data folder's router and index, built from the chunks in hand while the engine starts,
+    // writes and commits them (see `prebuildKnowledge`), not read back and built once it has:
+    // from the parsed chunks in a new folder (`onParsed`), else from the written ones in a store
+    // that held none (`onWriting`). `savePrebuiltKnowledge` checks that the store holds them.
     let prebuilding: Promise<PrebuiltKnowledge | undefined> | undefined;
-    const prebuild = ({
+    const prebuild = (documents: readonly DocumentWrite[]) => {
+      prebuilding = preparing.then(({ prebuildKnowledge, router }) =>
+        prebuildKnowledge({
+          config,
+          router,
+          saveTo: {
+            put: (name, key, data) =>
+              Promise.all([opening, sent]).then(([store]) => store.cache.put(name, key, data)),
+          },
+          afterIndex: sent,
+          chunks: chunksAfterIngestion(
+            documents.flatMap(({ chunks }) => chunks),
+            [],
+          ),
+        }),
+      );
+      prebuilding.catch(() => undefined);
+    };
+    const onParsed = (documents: readonly DocumentWrite[]) => {
+      if (newFolder && documents.length > 0) prebuild(documents);
+    };
+    const onWriting = ({
       documents,
       storeWasEmpty,
     }: Parameters<NonNullable<IngestOptions['onWriting']>>[0]) => {
-      if (!storeWasEmpty) return;
-      prebuilding = Promise.all([preparing, opening]).then(
-        ([{ prebuildKnowledge, router }, store]) =>
-          prebuildKnowledge({
-            config,
-            router,
-            saveTo: store.cache,
-            chunks: chunksAfterIngestion(
-              documents.flatMap(({ chunks }) => chunks),
-              [],
-            ),
-          }),
-      );
-      prebuilding.catch(() => undefined);
+      markSent();
+      if (storeWasEmpty && !prebuilding) prebuild(documents);
     };
     try {
       const summary = await ingest(dir, {
@@ -88,13 +115,13 @@ export const ingestCommand: CliCommand = {
         entries,
         prune: Boolean(values.prune),
         replace: Boolean(values.replace),
-        ...(folder ? { onWriting: prebuild } : {}),
+        ...(folder ? { onParsed, onWriting } : {}),
         onProgress: ({ done, total, file }) => {
           if (!io.isTTY || values.json) return;
           io.control?.('stderr', '\r');
           io.stderr(`${renderProgressBar(done, total, 24)} ${file.slice(-40).padEnd(40)}`);
         },
-      });
+      }).finally(() => markUnsent(new Error('The ingestion wrote nothing.')));
       if (io.isTTY && !values.json) io.stderr('\n');
       for (const { source, reason } of summary.skipped)
         io.stderr(`Skipped ${source}: ${reason}.\n`);

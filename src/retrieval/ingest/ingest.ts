@@ -75,6 +75,13 @@ export interface IngestOptions {
    * router and the index meanwhile.
    */
   onWriting?: (writing: { documents: readonly DocumentWrite[]; storeWasEmpty: boolean }) => void;
+  /**
+   * Told, once every file is read and parsed and before the store is asked what it holds (a store
+   * still opening may not be open yet), the documents parsed with their chunks: what the
+   * ingestion writes when the store holds none of them. `cohort ingest` into a new data folder
+   * starts building its index from them there, while the engine is still starting.
+   */
+  onParsed?: (documents: readonly DocumentWrite[]) => void;
 }
 
 /** A file ingested in part, and what was cut. */
@@ -431,6 +438,11 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
     // Parsed before the store could say whether it holds this text already: the hash decides later.
     prepared.push({ source, document, chunks, cut, ...(known ? {} : { hash }) });
   }
+  options.onParsed?.(
+    prepared.flatMap((item) =>
+      item.document && item.chunks ? [{ document: item.document, chunks: item.chunks }] : [],
+    ),
+  );
   store ??= await (opening as Promise<IngestStore>);
   known ??= await storedState(store, dir, files, options);
   const { roots, standIn, others, stored } = known;
