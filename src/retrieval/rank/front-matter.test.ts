@@ -159,6 +159,10 @@ describe('what following the work requires', () => {
     expect(askingAboutTheWork('Do I need a spade to follow this guide?')).toBe('also');
     expect(askingAboutTheWork('Do I need a spade for this course?')).toBe('also');
     expect(askingAboutTheWork('Do I need a spade?')).toBeUndefined();
+    // An outside review: the opening page's "rather than requiring hardware" was not quoted.
+    expect(askingAboutTheWork('Does this class require hardware?')).toBe('also');
+    expect(askingAboutTheWork('Does the course really need a spade?')).toBe('also');
+    expect(askingAboutTheWork('Does the spade need oiling?')).toBeUndefined();
   });
 
   it('answers it from where the opening page says what the work requires', () => {

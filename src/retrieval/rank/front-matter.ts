@@ -110,6 +110,8 @@ const ABOUT_THE_WORK = new RegExp(
     String.raw`\bfollow(?:ing)?\s+(?:this|the)\s+${WORK}\b`,
     // "Do I need a GPU for this course?": what it takes to follow the work is asked of it.
     String.raw`\b(?:need|require)\b[^.?!]{0,120}?\b(?:for|to\s+(?:follow|take|do|read|finish|complete|start))\s+(?:this|the)\s+${WORK}\b`,
+    // "Does this class require hardware?": the work itself needs it.
+    String.raw`\b(?:does|do|will|would)\s+(?:this|the|your)\s+(?:${WORK}|class)\s+(?:really\s+|actually\s+)?(?:need|require)s?\b`,
     String.raw`\bget\s+through\s+(?:all\s+(?:of\s+)?)?(?:this|it)\b`,
     String.raw`\bwho\s+(?:is|was|'s)\s+(?:this|the)\s+${WORK}\s+(?:\w+\s+)?for\b`,
     String.raw`\b(?:this|the)\s+(?:whole|entire|full)\s+${WORK}\b`,
