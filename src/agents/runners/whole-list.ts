@@ -42,7 +42,12 @@ export function headingSharesQuestion(
   terms: (text: string) => string[],
   queryTerms: ReadonlySet<string>,
 ): boolean {
-  return terms((section ?? '').split(' > ').at(-1) ?? '').some((term) => queryTerms.has(term));
+  return ownHeadingTerms(section, terms).some((term) => queryTerms.has(term));
+}
+
+/** The terms of a passage's own heading, the last of its section path. */
+function ownHeadingTerms(section: string | undefined, terms: (text: string) => string[]): string[] {
+  return terms((section ?? '').split(' > ').at(-1) ?? '');
 }
 
 /**
@@ -57,6 +62,6 @@ export function headingIsQuestion(
   terms: (text: string) => string[],
   queryTerms: ReadonlySet<string>,
 ): boolean {
-  const own = new Set(terms((section ?? '').split(' > ').at(-1) ?? ''));
+  const own = new Set(ownHeadingTerms(section, terms));
   return own.size >= 2 && [...own].every((term) => queryTerms.has(term));
 }

@@ -1,4 +1,5 @@
 import type { ChunkRecord } from '../../schema/index.js';
+import { chunksWhere } from './chunks-where.js';
 import { namesTheWork } from './front-matter.js';
 import { analyze } from './tokenizer.js';
 
@@ -12,11 +13,7 @@ export function isAcknowledgments(chunk: Pick<ChunkRecord, 'headingPath'>): bool
 
 /** The chunks under an acknowledgments heading of their own, in chunk order (empty when none). */
 export function acknowledgmentChunks(chunks: readonly ChunkRecord[]): Int32Array {
-  const docs: number[] = [];
-  chunks.forEach((chunk, doc) => {
-    if (isAcknowledgments(chunk)) docs.push(doc);
-  });
-  return Int32Array.from(docs);
+  return chunksWhere(chunks, isAcknowledgments);
 }
 
 const THANKS =

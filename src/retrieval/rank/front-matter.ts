@@ -1,4 +1,5 @@
 import type { ChunkRecord } from '../../schema/index.js';
+import { chunksWhere } from './chunks-where.js';
 import { QUERY_STOPWORDS, withoutAskingManner } from './stopwords.js';
 import { analyze } from './tokenizer.js';
 
@@ -30,11 +31,7 @@ export function isFrontMatter(source: string): boolean {
 
 /** The chunks of the corpus's front matter, in chunk order (empty when it has none). */
 export function frontMatterChunks(chunks: readonly ChunkRecord[]): Int32Array {
-  const docs: number[] = [];
-  chunks.forEach((chunk, doc) => {
-    if (isFrontMatter(chunk.source)) docs.push(doc);
-  });
-  return Int32Array.from(docs);
+  return chunksWhere(chunks, (chunk) => isFrontMatter(chunk.source));
 }
 
 /** What a reader calls the work they are reading: "this book", "the course", "your guide". */

@@ -1,4 +1,5 @@
 import type { ChunkRecord } from '../../schema/index.js';
+import { chunksWhere } from './chunks-where.js';
 
 /**
  * File names of the page where a book, a manual or a docs site says how it may be used:
@@ -21,11 +22,7 @@ export function isLicencePage(chunk: Pick<ChunkRecord, 'source' | 'title'>): boo
 
 /** The chunks of the corpus's licence page, in chunk order (empty when it has none). */
 export function licencePageChunks(chunks: readonly ChunkRecord[]): Int32Array {
-  const docs: number[] = [];
-  chunks.forEach((chunk, doc) => {
-    if (isLicencePage(chunk)) docs.push(doc);
-  });
-  return Int32Array.from(docs);
+  return chunksWhere(chunks, isLicencePage);
 }
 
 // Asking leave outright: "am I allowed to", "is that OK", "do I need permission to", "do I have to
