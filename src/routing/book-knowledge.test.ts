@@ -216,3 +216,44 @@ describe('createKnowledgeRefresh over a cache that keeps nothing (memory://)', (
     expect(calls).toEqual(['calibration']);
   });
 });
+
+describe('createKnowledgeRefresh, between learning and training', () => {
+  it('lets the event loop run after learning the book, before the router trains', async () => {
+    const order: string[] = [];
+    const store = {
+      chunks: {
+        version: async () => 'v1',
+        contentHash: async () => 'h',
+        all: async () => [
+          {
+            ...chunk('capstone', 'capstone text'),
+            id: 'x',
+            source: 'a.md',
+            ord: 0,
+            hash: 'h',
+            metadata: {},
+          },
+        ],
+      },
+      cache: { get: async () => undefined, put: async () => undefined },
+    };
+    let learnt: BookKnowledge | undefined;
+    const router = {
+      learn: (next: BookKnowledge) => {
+        learnt = next;
+        // A message that arrives while the book is learnt (an engine's answer, a request).
+        setImmediate(() => order.push('event loop'));
+        order.push('learn');
+      },
+      get knowledge() {
+        return learnt;
+      },
+      get calibration() {
+        order.push('train');
+        return undefined;
+      },
+    };
+    await createKnowledgeRefresh(router, store as never, { fingerprint: 'f' })();
+    expect(order).toEqual(['learn', 'event loop', 'train']);
+  });
+});

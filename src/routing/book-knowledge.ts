@@ -215,6 +215,10 @@ export function createKnowledgeRefresh(
     const knowledge = learnBookKnowledge(chunks, version);
     router.learn(knowledge);
     if (!cache) return;
+    // The event loop runs between the two halves of the build (0.3 s, then 0.5 s at the ROS 2
+    // docs): what waits on it meanwhile (a server's requests, the engine's answers to an ingestion,
+    // which then commits while the router trains) is not held for the whole build.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     // Reading the calibration fits it now, and the classifier trains it (both are needed for the
     // next route anyway).
     const calibration = router.calibration ?? null;

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE_NAME } from './folder-lock.js';
+import { MIGRATIONS } from './migrations.js';
 import { openPgliteDb } from './pglite-db.js';
 import { defaultSnapshotDir, snapshotPath } from './pglite-snapshot.js';
 import { readSnapshot } from './snapshot-unpack.js';
@@ -46,6 +47,11 @@ describe('PGlite fresh-folder snapshot', () => {
 
     const folder = join(root, 'store');
     const fromSnapshot = await openPgliteDb(folder, { snapshotDir: cache });
+    // With cohort's schema already in it: opening a new store runs no migration.
+    const recorded = await fromSnapshot.query<{ id: number }>(
+      'SELECT id FROM schema_migrations ORDER BY id',
+    );
+    expect(recorded.rows.map((row) => row.id)).toEqual(MIGRATIONS.map((migration) => migration.id));
     await fromSnapshot.exec('CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ($$kept$$)');
     await fromSnapshot.close();
     expect(statSync(saved).mtimeMs).toBe(savedAt);
