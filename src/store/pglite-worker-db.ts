@@ -243,8 +243,8 @@ export async function openPgliteWorkerDb(
  * snapshot and makes the folder anew.
  *
  * @example
- * unpackError('.cohort', 'pglite-0.5.14-shut-down.tar', new Error('the tarball is empty'));
- * // CohortError: Cannot write the new store in .cohort from the saved fresh folder pglite-0.5.14-shut-down.tar: the tarball is empty. …
+ * unpackError('.cohort', 'pglite-0.5.14-schema-7008d9f6a17f.tar', new Error('the tarball is empty'));
+ * // CohortError: Cannot write the new store in .cohort from the saved fresh folder pglite-0.5.14-schema-7008d9f6a17f.tar: the tarball is empty. …
  */
 export function unpackError(dataDir: string, snapshot: string, cause: unknown): CohortError {
   const reason = cause instanceof Error ? cause.message : String(cause);

@@ -44,7 +44,7 @@ function header(name: string, mode: number, mtime: number, size: number | undefi
  * `saveSnapshot`).
  *
  * @example
- * packSnapshot('/tmp/fresh-folder', '~/.cache/cohort/pglite-0.5.14-shut-down.tar.partial');
+ * packSnapshot('/tmp/fresh-folder', '~/.cache/cohort/pglite-0.5.14-schema-7008d9f6a17f.tar.partial');
  */
 export function packSnapshot(dir: string, tarball: string): void {
   const out = openSync(tarball, 'w');

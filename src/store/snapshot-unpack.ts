@@ -201,7 +201,7 @@ export function unpackSnapshotWith(
  * with the same code.
  *
  * @example
- * unpackSnapshot('~/.cache/cohort/pglite-0.5.14-shut-down.tar', '.cohort');
+ * unpackSnapshot('~/.cache/cohort/pglite-0.5.14-schema-7008d9f6a17f.tar', '.cohort');
  */
 export function unpackSnapshot(tarball: string, dir: string): void {
   unpackSnapshotWith({ fs: nodeFs, join }, readSnapshotWith, tarball, dir);

@@ -22,7 +22,7 @@ const REDO_OFFSET = 40;
  * the log is left out).
  *
  * @example
- * checkpointRedo('~/.cache/cohort/pglite-0.5.14-shut-down.tar');
+ * checkpointRedo('~/.cache/cohort/pglite-0.5.14-schema-7008d9f6a17f.tar');
  */
 export function checkpointRedo(tarball: string): bigint | undefined {
   let redo: bigint | undefined;
