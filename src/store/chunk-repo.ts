@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash as oneShotHash } from 'node:crypto';
 import type { ChunkRecord, DocumentRecord } from '../schema/index.js';
 import type { Db } from './db.js';
 import { INSERT_BATCH_ROWS, insertStatements, sendRows } from './insert-rows.js';
@@ -63,7 +63,7 @@ export function chunkContentHash(
   const titleHash = (title: string) => {
     let hash = titleHashes.get(title);
     if (hash === undefined) {
-      hash = createHash('md5').update(title).digest('hex');
+      hash = oneShotHash('md5', title, 'hex');
       titleHashes.set(title, hash);
     }
     return hash;
