@@ -250,6 +250,57 @@ describe.skipIf(!findBwrap(undefined))("cohort's own secrets and store", () => {
         rmSync(join(workspace, path), { recursive: true, force: true });
     }
   });
+
+  it('nor are the configuration files cohort was started with, named or found outside the workspace', async () => {
+    // Found by an outside tester: `cohort serve --config prod.json` hid only files named
+    // cohort.config.json, and a POST /code read the model's and the server's API keys out of
+    // prod.json with read (no approval asked) and cat; so did cat of the working folder's
+    // cohort.config.json when the workspace was another folder.
+    const named = join(workspace, 'prod.json');
+    const found = join(base, 'cohort.config.json');
+    writeFileSync(named, '{"model":{"apiKey":"sk-named-config"}}');
+    writeFileSync(found, '{"server":{"apiKey":"srv-found-config"}}');
+    try {
+      const loaded = loadConfig({
+        env: {},
+        cwd: base,
+        file: named,
+        overrides: { model: { maxSteps: 8 }, permissions: { defaultMode: 'bypassPermissions' } },
+      });
+      const fromCwd = loadConfig({
+        env: {},
+        cwd: base,
+        overrides: { model: { maxSteps: 8 }, permissions: { defaultMode: 'bypassPermissions' } },
+      });
+      const outputs: string[] = [];
+      for (const [settings, calls] of [
+        [
+          loaded,
+          [
+            { toolName: 'bash', input: { command: `cat prod.json ${named}` } },
+            { toolName: 'read', input: { path: 'prod.json' } },
+          ],
+        ],
+        [fromCwd, [{ toolName: 'bash', input: { command: `cat ${found}` } }]],
+      ] as const) {
+        const result = await runAgent('look around', oneByOne([...calls]), { config: settings });
+        outputs.push(
+          ...result.messages
+            .filter((message) => message.role === 'tool')
+            .map((message) => JSON.stringify(message.content)),
+        );
+      }
+      expect(outputs).toHaveLength(3);
+      for (const output of outputs) {
+        expect(output).not.toContain('sk-named-config');
+        expect(output).not.toContain('srv-found-config');
+      }
+      expect(outputs[1]).toContain('denied by the rule Read(');
+    } finally {
+      rmSync(named, { force: true });
+      rmSync(found, { force: true });
+    }
+  });
 });
 
 describe('Claude Code agent files', () => {

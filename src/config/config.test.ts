@@ -476,6 +476,33 @@ describe('loadConfig', () => {
     expect(loadConfig({ env: {}, cwd, file }).routing.threshold).toBe(0.5);
   });
 
+  it('hides the files it read from the sandbox: the named file, the found one and .mcp.json', () => {
+    // Found by an outside tester: the coding assistant read the API keys of `--config prod.json`.
+    const cwd = mkdtempSync(join(tmpdir(), 'cohort-config-'));
+    const named = join(cwd, 'prod.json');
+    writeFileSync(named, '{}');
+    writeFileSync(join(cwd, 'cohort.config.json'), '{}');
+    writeFileSync(join(cwd, '.mcp.json'), '{}');
+    const hidden = (options: Parameters<typeof loadConfig>[0]) =>
+      loadConfig({ env: {}, cwd, ...options }).sandbox.denyRead.filter((entry) =>
+        entry.startsWith(cwd),
+      );
+    expect(hidden({ file: named })).toEqual([named, join(cwd, '.mcp.json')]);
+    expect(hidden({ env: { COHORT_CONFIG: 'prod.json' } })).toEqual([
+      named,
+      join(cwd, '.mcp.json'),
+    ]);
+    expect(hidden({})).toEqual([join(cwd, 'cohort.config.json'), join(cwd, '.mcp.json')]);
+    // A pipe has nothing left to read once read: no entry for it.
+    const pipe = join(cwd, 'settings.fifo');
+    const stop = namedPipe(pipe, '{}');
+    try {
+      expect(hidden({ file: pipe })).toEqual([join(cwd, '.mcp.json')]);
+    } finally {
+      stop();
+    }
+  });
+
   it('reads only on and off as switches, not the names of Object.prototype', () => {
     // "constructor" read as a function ("expected boolean, received function"), "__proto__" as
     // no value at all.

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as z from 'zod';
 import { jsonKind, McpServers } from '../schema/index.js';
@@ -512,11 +512,33 @@ export function loadConfig(
   const unapproved = new Set(
     review.servers.filter((server) => !server.approved).map((s) => s.name),
   );
-  if (unapproved.size === 0) return result.data;
+  const data = hidingSourceFiles(result.data, [path, servers.path]);
+  if (unapproved.size === 0) return data;
   const mcpServers = Object.fromEntries(
-    Object.entries(result.data.mcpServers).filter(([name]) => !unapproved.has(name)),
+    Object.entries(data.mcpServers).filter(([name]) => !unapproved.has(name)),
   );
-  return { ...result.data, mcpServers };
+  return { ...data, mcpServers };
+}
+
+/**
+ * `config` with the files it was read from added to `sandbox.denyRead`: they hold the keys it
+ * names (`model.apiKey`, `server.apiKey`, MCP servers' tokens). A bare `cohort.config.json` entry
+ * covers only the workspace, and the sandbox shows the rest of the file system read-only: a file
+ * named with `--config prod.json` or `COHORT_CONFIG`, or the one found in the working folder when
+ * the coding workspace is another, was read by the coding assistant's `read` and `cat`.
+ * Only regular files: a pipe (`--config <(…)`) has nothing left to read.
+ */
+function hidingSourceFiles(config: CohortConfig, paths: readonly string[]): CohortConfig {
+  const files = paths.filter((path) => {
+    try {
+      return statSync(path).isFile();
+    } catch {
+      return false;
+    }
+  });
+  if (files.length === 0) return config;
+  const denyRead = [...new Set([...config.sandbox.denyRead, ...files])];
+  return { ...config, sandbox: { ...config.sandbox, denyRead } };
 }
 
 /** The project file Claude Code reads MCP servers from; cohort reads it too. */
@@ -532,7 +554,7 @@ function projectMcpServers(
   cwd: string,
   configured: unknown,
   env: Env,
-): { merged: unknown; project: Record<string, unknown> } {
+): { merged: unknown; project: Record<string, unknown>; path: string } {
   const path = resolve(cwd, MCP_JSON_FILE);
   let fromProject: unknown = {};
   if (isPresent(path)) {
@@ -547,7 +569,7 @@ function projectMcpServers(
   const project = Object.fromEntries(
     Object.entries(objectOr(fromProject)).filter(([name]) => !Object.hasOwn(fromConfig, name)),
   );
-  return { merged: expandEnv({ ...objectOr(fromProject), ...fromConfig }, env), project };
+  return { merged: expandEnv({ ...objectOr(fromProject), ...fromConfig }, env), project, path };
 }
 
 /**

@@ -48,7 +48,11 @@ describe("a found cohort.config.json's guarded settings need approval", () => {
     expect(review.approved).toBe(false);
     expect(config.sandbox.enabled).toBe(true);
     expect(config.sandbox.bwrapPath).toBeUndefined();
-    expect(config.sandbox.denyRead).toEqual(DEFAULT_DENY_READ);
+    // The file's `denyRead: []` is left out; the file itself is hidden from the sandbox.
+    expect(config.sandbox.denyRead).toEqual([
+      ...DEFAULT_DENY_READ,
+      join(cwd, 'cohort.config.json'),
+    ]);
     expect(config.sandbox.allowedHosts).toEqual([]);
     expect(config.permissions.allow).toEqual([]);
     expect(config.permissions.defaultMode).toBe('default');
