@@ -80,15 +80,15 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
 
 /**
  * Checks that `host:port` can be listened on, by listening and closing at once: `cohort serve`
- * calls it before the first-use ingestion, so a port already in use is reported in a moment, not
- * after a minute of work. Port 0 (any free port) always passes. Another process can still take
+ * calls it before the first-use ingestion, so a port already in use, or a host that is no address
+ * of this machine, is reported in a moment, not after a minute of work that made a data folder.
+ * Port 0 listens on any free port, so only the host is checked. Another process can still take
  * the port between this check and {@link startServer}, which then reports it the same way.
  *
  * @example
  * await assertPortFree('127.0.0.1', 8787); // throws CohortError('conflict') naming the port
  */
 export async function assertPortFree(host: string, port: number): Promise<void> {
-  if (port === 0) return;
   await new Promise<void>((resolve, reject) => {
     const probe = nodeNet().createServer();
     probe.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, host, port)));

@@ -154,4 +154,23 @@ describe('cohort serve', () => {
     expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
     expect(io.err.join('')).not.toContain('Ingested');
   });
+
+  it('refuses a host it cannot listen on before ingesting anything, with --port 0 too', async () => {
+    // Found by an outside tester: `--port 0 --host 10.99.99.99` made and ingested a new data
+    // folder, then said the address is not this machine's.
+    for (const port of ['0', '18799']) {
+      const dir = join(mkdtempSync(join(tmpdir(), 'cohort-serve-host-')), 'data');
+      const book = mkdtempSync(join(tmpdir(), 'cohort-serve-book-'));
+      writeFileSync(join(book, 'topics.md'), '# Topics\n\nA topic is a named bus for messages.\n');
+      const io = captureIo({ COHORT_DATA_DIR: dir, COHORT_SAMPLE_BOOK: book });
+      await expect(
+        serveCommand.run(['--port', port, '--host', 'no such host'], io),
+      ).rejects.toSatisfy(
+        (error: unknown) =>
+          isCohortError(error) && error.message.includes('Cannot listen on host "no such host"'),
+      );
+      expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
+      expect(io.err.join('')).not.toContain('Ingested');
+    }
+  });
 });
