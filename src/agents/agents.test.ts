@@ -32,6 +32,12 @@ describe('defineAgent enforces the BaseAgent rules', () => {
     expect(agent.model).toBe('full');
   });
 
+  it('takes the book search, MCP tools and no tools at all', () => {
+    const tools = ['search_book_content', 'mcp__github', 'mcp__github__search', 'mcp__*'];
+    expect(defineAgent({ ...spec, tools }).tools).toEqual(tools);
+    expect(defineAgent({ ...spec, tools: [] }).tools).toEqual([]);
+  });
+
   it.each([
     [{ name: 'Recipes' }, 'name', 'lowercase letters, digits and underscores'],
     [{ name: 'my-agent' }, 'name', 'lowercase letters, digits and underscores'],
@@ -39,6 +45,10 @@ describe('defineAgent enforces the BaseAgent rules', () => {
     [{ description: ' ' }, 'description', 'must not be empty'],
     [{ domain: '' }, 'domain', 'must not be empty'],
     [{ systemPrompt: 'You are a cheerful chef.' }, 'systemPrompt', 'keep to the book content'],
+    // Found by an outside tester: a misspelt tool was dropped without a word, and the agent
+    // answered with no book search to call.
+    [{ tools: ['search_book'] }, 'tools.0', 'name search_book_content or an MCP tool'],
+    [{ tools: ['search_book_content', 'web_search'] }, 'tools.1', '"web_search" is no tool'],
   ])('%j is refused naming %s', (override, field, reason) => {
     const error = errorOf(() => defineAgent({ ...spec, ...override }));
     expect(error.code).toBe('invalid_input');
@@ -171,5 +181,16 @@ describe('AgentRegistry', () => {
     expect(errorOf(() => new AgentRegistry([])).message).toContain('at least one agent');
     expect(errorOf(() => new AgentRegistry([book]).unregister('book')).code).toBe('conflict');
     expect(errorOf(() => new AgentRegistry([book]).require('chef')).code).toBe('not_found');
+  });
+
+  it('refuses two agents marked fallback, naming them, unless the default is given', () => {
+    // Found by an outside tester: the first file read won, without a word.
+    const other = defineAgent({ ...spec, name: 'other', fallback: true }, { file: '/a/other.md' });
+    const error = errorOf(() => new AgentRegistry([book, recipes, other]));
+    expect(error.code).toBe('invalid_input');
+    expect(error.message).toContain('"book" and "other" (/a/other.md) are both marked');
+    expect(new AgentRegistry([book, other], { defaultAgent: 'other' }).defaultAgent.name).toBe(
+      'other',
+    );
   });
 });

@@ -21,6 +21,17 @@ export class AgentRegistry {
       throw new CohortError('invalid_input', 'An agent registry needs at least one agent.');
     }
     const fallback = [...this.#agents.values()].filter((agent) => agent.fallback);
+    // Two `fallback: true` agents left the first file read to win, without a word.
+    if (options.defaultAgent === undefined && fallback.length > 1) {
+      const named = fallback.map(
+        (agent) => `"${agent.name}"${agent.file ? ` (${agent.file})` : ''}`,
+      );
+      throw new CohortError(
+        'invalid_input',
+        `${named.slice(0, -1).join(', ')} and ${named.at(-1)} are ${fallback.length === 2 ? 'both' : 'all'} marked \`fallback: true\`: mark only the agent that answers what no other covers.`,
+        { field: 'fallback' },
+      );
+    }
     const name =
       options.defaultAgent ?? fallback[0]?.name ?? (this.#agents.has('book') ? 'book' : undefined);
     if (!name) {

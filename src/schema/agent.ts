@@ -7,6 +7,9 @@ export const AGENT_NAME_PATTERN = /^[a-z0-9_]+$/;
 export const GROUNDING_PATTERN =
   /\b(book|textbook|retrieved|sources?|knowledge base|provided (content|context|passages))\b/i;
 
+/** The book search every book agent calls (`search_book_content`). */
+export const BOOK_SEARCH_TOOL = 'search_book_content';
+
 /** How an agent prefers to answer when it quotes passages without a model. */
 export const AnswerStyle = lazySchema(() =>
   z.enum(['definition', 'specs', 'explanation', 'guidance', 'general']),
@@ -35,8 +38,19 @@ export const AgentSpec = lazySchema(() =>
         message:
           'system prompt must tell the agent to keep to the book content (mention the book, its sources or retrieved passages)',
       }),
-    /** Tool names the agent may call. */
-    tools: z.array(z.string()).default(['search_book_content']),
+    /**
+     * Tool names the agent may call: the book search, and MCP tools (`mcp__<server>`,
+     * `mcp__<server>__<tool>`, `mcp__*`). Another name offers nothing: a misspelt
+     * `search_book` left the agent answering with no search to call.
+     */
+    tools: z
+      .array(
+        z.string().refine((name) => name === BOOK_SEARCH_TOOL || /^mcp__\S+$/.test(name), {
+          error: (issue) =>
+            `"${String(issue.input)}" is no tool an agent can call: name ${BOOK_SEARCH_TOOL} or an MCP tool (mcp__<server> or mcp__<server>__<tool>)`,
+        }),
+      )
+      .default([BOOK_SEARCH_TOOL]),
     /** `fast`, `full`, or a model id. */
     model: z.string().default('full'),
     /** Example user questions: training data for the intent classifier. */
