@@ -1,5 +1,12 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -119,6 +126,19 @@ describe('cohort CLI', () => {
       expect(stderr).not.toContain('unexpected error');
       expect(code).toBe(2);
     }
+  });
+
+  it('makes no data folder under a name that came with bytes that are not UTF-8', async () => {
+    // Found by an outside tester: Node reads `--data-dir $'d\xfe'` as 'd\uFFFD', and ingest made
+    // a folder of that name, one the user never gave.
+    const root = mkdtempSync(join(tmpdir(), 'cohort-data-undecoded-'));
+    mkdirSync(join(root, 'docs'));
+    writeFileSync(join(root, 'docs', 'only.md'), '# Only\n\nOne short page.\n');
+    const dataDir = join(root, 'd\uFFFD');
+    const { code, stderr } = await run(['ingest', join(root, 'docs'), '--data-dir', dataDir]);
+    expect(stderr).toContain(`The data folder "${dataDir}" cannot be made: it holds U+FFFD`);
+    expect(code).toBe(2);
+    expect(readdirSync(root)).toEqual(['docs']);
   });
 
   it('reads a configuration given through a pipe once: --config <(…) works', async () => {

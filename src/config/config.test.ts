@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { namedPipe } from '../test/named-pipe.js';
+import { assertDataFolder } from '../store/index.js';
 import { hasModel, loadConfig, MAX_DURATION_SECONDS } from './index.js';
 
 describe('loadConfig', () => {
@@ -501,6 +502,23 @@ describe('loadConfig', () => {
     } finally {
       stop();
     }
+  });
+
+  it('refuses a new data folder or a config file whose name came with bytes that are not UTF-8', () => {
+    // Found by an outside tester: `--data-dir $'d\xfe7'` made a new folder 'd\uFFFD7', a name the
+    // user never gave, and `--config $'c\xff.json'` said only "not found".
+    const cwd = mkdtempSync(join(tmpdir(), 'cohort-config-'));
+    const dataDir = join(cwd, 'd\uFFFD7');
+    expect(() => assertDataFolder(dataDir)).toThrow(
+      /The data folder ".*d\uFFFD7" cannot be made: it holds U\+FFFD .* bytes that are not UTF-8/,
+    );
+    expect(existsSync(dataDir)).toBe(false);
+    // One that exists (made before) is used as it is.
+    mkdirSync(dataDir);
+    expect(() => assertDataFolder(dataDir)).not.toThrow();
+    expect(() => loadConfig({ env: {}, cwd, file: 'c\uFFFD.json' })).toThrow(
+      /Config file not found: .*c\uFFFD\.json: it holds U\+FFFD/,
+    );
   });
 
   it('reads only on and off as switches, not the names of Object.prototype', () => {

@@ -8,6 +8,7 @@ import { MAX_RESEARCH_TASKS } from '../schema/index.js';
 import { LogLevel, TracingSettings } from '../telemetry/index.js';
 import { configFromEnv, envVariableFor } from './env-settings.js';
 import { isPresent, MAX_FOUND_FILE_BYTES, readFoundFile, readNamedFile } from './found-file.js';
+import { undecodedPathProblem } from './folder-entries.js';
 import { parseJsonFile } from './json-file.js';
 import { sourceUrlProblem } from './source-url-template.js';
 import { PermissionSettings } from './permission-settings.js';
@@ -488,7 +489,12 @@ export function loadConfig(
         );
     }
   } else if (named) {
-    throw new CohortError('invalid_input', `Config file not found: ${path}`, { file: path });
+    const undecoded = undecodedPathProblem(path);
+    throw new CohortError(
+      'invalid_input',
+      `Config file not found: ${path}${undecoded ? `: ${undecoded}` : ''}`,
+      { file: path },
+    );
   }
   const servers = projectMcpServers(cwd, fromFile.mcpServers, env);
   const withMcp = { ...fromFile, mcpServers: servers.merged };

@@ -70,3 +70,18 @@ export function readFolderEntries(dir: string): FolderEntry[] {
  */
 export const NOT_UTF8_NAME =
   'its name is not UTF-8 (\\xNN marks each byte that is not; made on a system using another encoding, such as Latin-1), and cohort reads names as UTF-8: rename it using UTF-8 only (for example with convmv -f latin1 -t utf8)';
+
+/**
+ * Why a path given on the command line, in the environment or in a setting names nothing, when it
+ * holds U+FFFD; undefined when it does not. Node decodes arguments and variables as UTF-8 and puts
+ * U+FFFD for every byte that is not: a folder named in Latin-1 (`caf\xE9`) arrives as a name no
+ * file has. `--data-dir` then made a new folder under that other name, and `cohort ingest` said
+ * the folder it was given "is not a readable folder".
+ *
+ * @example
+ * undecodedPathProblem('caf\uFFFD'); // 'it holds U+FFFD (\uFFFD), which stands for bytes …'
+ */
+export function undecodedPathProblem(path: string): string | undefined {
+  if (!path.includes('\uFFFD')) return undefined;
+  return 'it holds U+FFFD (\uFFFD), which stands for bytes that are not UTF-8: cohort receives paths as UTF-8 text, so a name in another encoding (such as Latin-1) cannot be given; rename it using UTF-8 only (for example with convmv -f latin1 -t utf8)';
+}

@@ -8,7 +8,13 @@ export { packageVersion } from './package-version.js';
 export { packagePath, packageRoot } from './package-root.js';
 export { sourceUrlProblem, SOURCE_URL_PLACEHOLDER } from './source-url-template.js';
 export { isPresent, readFoundFile, readUpTo } from './found-file.js';
-export { NOT_UTF8_NAME, readFolderEntries, showName, type FolderEntry } from './folder-entries.js';
+export {
+  NOT_UTF8_NAME,
+  readFolderEntries,
+  showName,
+  undecodedPathProblem,
+  type FolderEntry,
+} from './folder-entries.js';
 export { parseJsonFile } from './json-file.js';
 export {
   PROTECTED_PROJECT_ENTRIES,

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import {
   DEFAULT_MEMORY_KEEP_RUNS,
   DEFAULT_MEMORY_KEEP_SESSIONS,
+  undecodedPathProblem,
   type CohortConfig,
 } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
@@ -176,7 +177,7 @@ export async function openStore(
 /**
  * Refuses a data folder path that names something other than a folder (a file, say) with an
  * `invalid_input` error naming it, instead of the engine's `ENOTDIR` later. A path that does not
- * exist is fine: the store creates it.
+ * exist is fine (the store creates it) unless its name holds U+FFFD (see `undecodedPathProblem`).
  *
  * @example
  * assertDataFolder('notes.md'); // throws: "notes.md" is a file, not a folder
@@ -186,6 +187,18 @@ export function assertDataFolder(dir: string): void {
   try {
     stats = statSync(dir);
   } catch {
+    // A folder that exists is used whatever its name; a new one is not made under a name the
+    // user never gave (`--data-dir $'d\xfe'` made a folder 'd\uFFFD').
+    const undecoded = undecodedPathProblem(dir);
+    if (undecoded)
+      throw new CohortError(
+        'invalid_input',
+        `The data folder "${dir}" cannot be made: ${undecoded}.`,
+        {
+          field: 'data-dir',
+          file: dir,
+        },
+      );
     return;
   }
   if (!stats.isDirectory()) {

@@ -69,4 +69,9 @@ describe('createWorkspace', () => {
   it('refuses a root that does not exist', () => {
     expect(code(() => createWorkspace(join(base, 'nope')))).toBe('invalid_input');
   });
+
+  it('says a root holding U+FFFD came with bytes that are not UTF-8', () => {
+    // Node reads `--workspace caf\xE9` (Latin-1) as 'caf\uFFFD': "does not exist" hid why.
+    expect(() => createWorkspace(join(base, 'caf\uFFFD'))).toThrow(/bytes that are not UTF-8/);
+  });
 });

@@ -1,5 +1,6 @@
 import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { undecodedPathProblem } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 
 /** A folder the file tools are confined to. */
@@ -53,7 +54,9 @@ export function createWorkspace(root: string, options: WorkspaceOptions = {}): W
   if (!existsSync(given) || !statSync(given).isDirectory()) {
     throw new CohortError(
       'invalid_input',
-      `Workspace ${given} does not exist or is not a folder: pass an existing folder with --workspace.`,
+      undecodedPathProblem(given)
+        ? `Workspace ${given} names no folder: ${undecodedPathProblem(given)}.`
+        : `Workspace ${given} does not exist or is not a folder: pass an existing folder with --workspace.`,
       { field: 'workspace' },
     );
   }

@@ -334,6 +334,13 @@ describe('ingest', () => {
     },
   );
 
+  it('says a folder holding U+FFFD came with bytes that are not UTF-8, not that it is unreadable', async () => {
+    // Found by an outside tester: `cohort ingest $'book\xff'` said the folder "is not a readable folder".
+    await expect(findIngestEntries(join(tmpdir(), 'book\uFFFD'))).rejects.toThrow(
+      /Cannot ingest ".*book\uFFFD": it holds U\+FFFD .* bytes that are not UTF-8/,
+    );
+  });
+
   it.skipIf(process.platform === 'win32')(
     'skips a file replaced by a FIFO after the folder was listed, without waiting on it',
     async () => {

@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import type { Dirent } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, extname, join, relative, resolve, sep } from 'node:path';
-import { OPEN_WITHOUT_WAITING } from '../../config/index.js';
+import { OPEN_WITHOUT_WAITING, undecodedPathProblem } from '../../config/index.js';
 import { CohortError, isCohortError } from '../../errors/index.js';
 import type { ChunkRecord, DocumentRecord } from '../../schema/index.js';
 import type { DocumentWrite, Store } from '../../store/index.js';
@@ -289,7 +289,8 @@ export async function findIngestEntries(dir: string): Promise<IngestEntries> {
   try {
     if (!(await stat(dir)).isDirectory()) throw new Error('not a folder');
   } catch (cause) {
-    throw new CohortError('invalid_input', `Cannot ingest "${dir}": it is not a readable folder.`, {
+    const why = undecodedPathProblem(dir) ?? 'it is not a readable folder';
+    throw new CohortError('invalid_input', `Cannot ingest "${dir}": ${why}.`, {
       file: dir,
       cause,
     });
