@@ -32,6 +32,7 @@ import {
   releasePagesNamed,
   type ReleaseNotes,
 } from './release-notes.js';
+import { chunksHeadingNamed, HEADING_NAMED_SHARE, headingKeys } from './heading-named.js';
 import { analyze } from './tokenizer.js';
 import {
   askingAboutTheWork,
@@ -106,6 +107,12 @@ export interface Techniques {
    * `code-share.ts`.
    */
   codeShare: boolean;
+  /**
+   * A section whose own heading is the whole question ("QoS policies" for "What are the QoS
+   * policies?") gets {@link HEADING_NAMED_SHARE} of the best attainable score. See
+   * `heading-named.ts`.
+   */
+  headingNamed: boolean;
 }
 
 /**
@@ -122,7 +129,9 @@ export interface Techniques {
  * section, none fewer; dev and paraphrase sets the same (`scripts/answer-stage-gaps.ts`).
  * Release pages (`releaseNotes`): over the textbook and the ROS 2 docs together, the first
  * citation of 19 of the outside review's 35 combined-store probes is in the gold file, 17 before;
- * the textbook has none, so its figures are the same.
+ * the textbook has none, so its figures are the same. Sections headed by the question
+ * (`headingNamed`): the tune answer sets' and the ROS 2 docs set's figures the same (no question of
+ * theirs is a heading's words), "What are the QoS policies?" over the ROS 2 docs given its section.
  */
 export const DEFAULT_TECHNIQUES: Techniques = {
   fields: true,
@@ -136,6 +145,7 @@ export const DEFAULT_TECHNIQUES: Techniques = {
   releaseNotes: true,
   comparedSides: true,
   codeShare: true,
+  headingNamed: true,
 };
 /** Every technique on: the same set as {@link DEFAULT_TECHNIQUES}. */
 export const ALL_TECHNIQUES: Techniques = DEFAULT_TECHNIQUES;
@@ -152,6 +162,7 @@ export const BM25_ONLY: Techniques = {
   releaseNotes: false,
   comparedSides: false,
   codeShare: false,
+  headingNamed: false,
 };
 
 /** Options of {@link createRanker}. */
@@ -360,6 +371,7 @@ export function createRanker(
   const metaPrior = techniques.courseMeta ? courseMetaPrior(chunks) : undefined;
   const releases = techniques.releaseNotes ? releaseNotes(chunks) : undefined;
   const priorForForm = priorsOf(metaPrior, releases);
+  const headings = techniques.headingNamed ? headingKeys(chunks) : undefined;
   let shares = built?.codeShares;
   const sharesOfCode = () => (shares ??= codeShares(chunks));
   // Read on the first question that does not ask for code.
@@ -446,6 +458,13 @@ export function createRanker(
         factor: maxAttainable,
         own: true,
       });
+    // "What are the QoS policies?": the section headed "QoS policies" is what is asked about.
+    const named = headings ? chunksHeadingNamed(headings, terms.keys()) : [];
+    if (named.length > 0) {
+      const docs = Int32Array.from(named);
+      const weights = new Float64Array(docs.length).fill(1);
+      lists.push({ docs, weights, factor: HEADING_NAMED_SHARE * maxAttainable, own: false });
+    }
     const prior = priorFor(query);
     return topScoring(lists, limit, scratch, mask, prior).map(({ doc, own, total }) => ({
       doc,
