@@ -32,6 +32,18 @@ describe('siblingSections: a list the book writes as sections of their own', () 
     expect(found?.chunks).toEqual([2, 0, 1, 3]);
   });
 
+  it('are not the parts of one long section', () => {
+    // The ROS 2 docs' "QoS policies", cut in two where it outgrew a chunk: one section, its list
+    // quoted as a list, not each part's opening as a section of its own.
+    const parts = [
+      section(['Quality of Service settings', 'QoS policies'], 2),
+      section(['Quality of Service settings', 'QoS policies'], 3),
+    ];
+    expect(siblingSections('policies', parts, terms, asked('What are the QoS policies?'))).toBe(
+      undefined,
+    );
+  });
+
   it('takes sections whose own headings all name the noun when their parent does not', () => {
     const plain = [
       section(['Course', 'Plan', 'Phase 1: Basics'], 1),

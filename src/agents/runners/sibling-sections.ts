@@ -36,7 +36,10 @@ export function siblingSections(
     const own = new Set(terms(heading));
     return nounTerms.every((term) => own.has(term));
   };
-  const groups = new Map<string, { members: number[]; parentNames: boolean; allOwn: boolean }>();
+  const groups = new Map<
+    string,
+    { members: number[]; parentNames: boolean; allOwn: boolean; headings: Set<string> }
+  >();
   chunks.forEach((chunk, chunkIndex) => {
     if (!kept(chunkIndex)) return;
     const path = headingPathOf(chunk);
@@ -47,8 +50,10 @@ export function siblingSections(
       members: [],
       parentNames: names(parent.at(-1)),
       allOwn: true,
+      headings: new Set<string>(),
     };
     group.members.push(chunkIndex);
+    group.headings.add(path.at(-1) ?? '');
     group.allOwn &&= names(path.at(-1));
     groups.set(key, group);
   });
@@ -66,7 +71,9 @@ export function siblingSections(
   };
   let best: number[] | undefined;
   for (const group of groups.values()) {
-    if (group.members.length < 2 || !(group.parentNames || group.allOwn)) continue;
+    // The parts of one long section, cut where it outgrew a chunk, are one section, not siblings:
+    // over the ROS 2 docs the two parts of "QoS policies" were quoted as two sections' openings.
+    if (group.headings.size < 2 || !(group.parentNames || group.allOwn)) continue;
     if (singlesOneOut(group.members)) continue;
     if (best === undefined || (group.members[0] ?? 0) < (best[0] ?? 0)) best = group.members;
   }
