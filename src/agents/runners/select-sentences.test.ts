@@ -1202,3 +1202,65 @@ describe("selectSentences: the answering passage's list is quoted whole (outside
     expect(picked.map((s) => s.text).join(' ')).not.toContain('Task Queue');
   });
 });
+
+describe('selectSentences: lists over the ROS 2 docs (outside review, 2026-11-30)', () => {
+  const POLICIES = chunk(
+    'QoS policies',
+    [
+      'The base QoS profile currently includes settings for the following policies:',
+      '',
+      '* History',
+      '',
+      '  * *Keep last*: only store up to N samples, configurable via the queue depth option.',
+      '  * *Keep all*: store all samples, subject to the configured resource limits.',
+      '',
+      '* Depth',
+      '',
+      '  * *Queue size*: only honored if the "history" policy was set to "keep last".',
+      '',
+      '* Reliability',
+      '',
+      '  * *Best effort*: attempt to deliver samples, but may lose them if the network is not robust.',
+      '  * *Reliable*: guarantee that samples are delivered, may retry multiple times.',
+      '',
+      '* Durability',
+      '',
+      '  * *Volatile*: no attempt is made to persist samples.',
+    ].join('\n'),
+    0.9,
+  );
+  const DEFAULTS = chunk(
+    'QoS policies',
+    'For each of the policies that is a duration, there also exists a "default" option that means the duration is unspecified.',
+    0.95,
+  );
+
+  it('quotes the outer items of a nested list asked for, not its first settings', () => {
+    // Before: History, Keep last, Keep all, Depth, Queue size, Reliability, Best effort, Reliable.
+    const picked = selectSentences('What are the QoS policies?', [POLICIES], options);
+    expect(picked.filter((s) => s.listItem).map((s) => s.text)).toEqual([
+      'History',
+      'Depth',
+      'Reliability',
+      'Durability',
+    ]);
+  });
+
+  it('quotes the settings of the one policy asked about, and no other item of the list', () => {
+    // Before: the first eight items flat, "Keep last: … queue depth option" first.
+    const picked = selectSentences('What are the QoS reliability options?', [POLICIES], options);
+    expect(picked.filter((s) => s.listItem).map((s) => s.text.split(':')[0])).toEqual([
+      'Best effort',
+      'Reliable',
+    ]);
+  });
+
+  it('leads with the list headed as asked, also in a definition', () => {
+    // Before: the definition's best-scored sentence (the other part's defaults) came first.
+    const picked = selectSentences('What are the QoS policies?', [DEFAULTS, POLICIES], {
+      ...options,
+      style: 'definition',
+    });
+    expect(picked[0]?.chunk).toBe(1);
+  });
+});

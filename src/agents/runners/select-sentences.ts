@@ -22,6 +22,7 @@ import { pointsElsewhere } from './pointer-sentences.js';
 import {
   headingIsQuestion,
   headingSharesQuestion,
+  itemsAsked,
   listRun,
   WHOLE_LIST_ITEMS,
 } from './whole-list.js';
@@ -751,19 +752,25 @@ export function selectSentences(
     const [picked] = candidates.splice(best, 1);
     if (picked) chosen.push(picked);
   }
-  // Quotes `count` list items of a chosen passage (after `position`, or from its start), each once.
-  const quoteItems = (chunkIndex: number, after: number, count: number, stopAtProse: boolean) => {
-    const chunk = chunks[chunkIndex];
-    if (!chunk) return;
-    let added = 0;
-    for (const sentence of sentencesOf(chunk.text)) {
+  // The list items of a passage after `position` (or from its start), up to the prose after them
+  // when `stopAtProse`.
+  const listItemsAfter = (chunkIndex: number, after: number, stopAtProse: boolean) => {
+    const items: PassageSentence[] = [];
+    for (const sentence of sentencesOf(chunks[chunkIndex]?.text ?? '')) {
       if (sentence.position <= after) continue;
       if (!sentence.listItem) {
         if (stopAtProse) break;
         continue;
       }
-      if (added >= count) break;
-      added += 1;
+      items.push(sentence);
+    }
+    return items;
+  };
+  // Quotes `count` of a chosen passage's list `items`, each once: a nested list's items are
+  // details of the item above them, unless that item is what the question asks about (see
+  // itemsAsked).
+  const quoteItems = (chunkIndex: number, items: readonly PassageSentence[], count: number) => {
+    for (const sentence of itemsAsked(items, queryTerms, options.terms).slice(0, count)) {
       if (chosen.some((c) => c.chunk === chunkIndex && c.position === sentence.position)) continue;
       chosen.push({
         text: sentence.text,
@@ -837,7 +844,7 @@ export function selectSentences(
     // One that introduces code brings it instead (see introducedCode).
     if (intro.listItem || !intro.text.endsWith(':') || intro.code !== undefined) continue;
     const before = chosen.length;
-    quoteItems(intro.chunk, intro.position, LIST_ITEMS_WHOLE, true);
+    quoteItems(intro.chunk, listItemsAfter(intro.chunk, intro.position, true), LIST_ITEMS_WHOLE);
     // "… students will be able to:" with its items in the sections after it: quoted alone it
     // introduces nothing.
     const introduces =
@@ -851,7 +858,7 @@ export function selectSentences(
   let listQuoted = false;
   if (subject.form === 'other' && subject.phrase !== undefined && test !== undefined) {
     const list = chosen.find((c) => c.listItem && listsAboutSubject.has(c.chunk));
-    if (list) quoteItems(list.chunk, -1, LIST_ITEMS_ASKED, false);
+    if (list) quoteItems(list.chunk, listItemsAfter(list.chunk, -1, false), LIST_ITEMS_ASKED);
     listQuoted = list !== undefined;
   }
   // "What is the difference between static and dynamic balance?": an answer quoting one side
@@ -864,6 +871,8 @@ export function selectSentences(
   // introducing sentence names what is listed ("Lifecycle States", "defined by four key
   // components:"), else the first quoted, is quoted whole rather than its first item or two.
   const listed = listAsked(query);
+  // The list named as asked leads (below), before a definition's best sentence.
+  let listLeads = false;
   // "What are the phases of the capstone project?" where the book gives each phase a section of
   // its own ("Development Phases" > "Phase 1: Foundation" …): the sections are the list, each led
   // by its heading, in the book's order, and lines of other passages go (they were chosen for the
@@ -888,10 +897,27 @@ export function selectSentences(
     for (const chunkIndex of siblings.chunks) quoteOpening(chunkIndex, each);
   } else if (listed !== undefined) {
     const list = askedList(listed, chosen, chunks, options.terms, sentencesOf, queryTerms);
-    if (list) quoteItems(list.chunk, list.after, LIST_ITEMS_WHOLE, list.after >= 0);
+    if (list) {
+      const items = listItemsAfter(list.chunk, list.after, list.after >= 0);
+      quoteItems(list.chunk, items, LIST_ITEMS_WHOLE);
+      // The list's items the question does not ask for are left out (see itemsAsked): one chosen
+      // for its words ("Keep last: … queue depth option" for "What are the QoS reliability
+      // options?") would stand alone among the items asked.
+      const wanted = new Set(
+        itemsAsked(items, queryTerms, options.terms).map((item) => item.position),
+      );
+      const unasked = new Set(
+        items.filter((item) => !wanted.has(item.position)).map((item) => item.position),
+      );
+      const kept = chosen.filter(
+        (line) => line.chunk !== list.chunk || !unasked.has(line.position),
+      );
+      chosen.splice(0, chosen.length, ...kept);
+    }
     // The list named as asked leads: "What joint types does URDF support?" is answered by the
     // list under "Joints", not after what "What is URDF?" says URDF describes.
     if (list?.named) place.set(list.chunk, -2);
+    listLeads = list?.named === true;
     listQuoted ||= list !== undefined;
   }
   // "How does domain randomization help sim-to-real transfer?" answered by a section that is a
@@ -962,8 +988,10 @@ export function selectSentences(
       ...(code !== undefined ? { code } : {}),
       ...(codeLabel !== undefined ? { codeLabel } : {}),
     }));
-  // A definition reads best when the defining sentence comes first, whatever its position.
-  if (style === 'definition' && ordered.length > 1) {
+  // A definition reads best when the defining sentence comes first, whatever its position; "What
+  // are the QoS policies?" reads as a definition, but its answer is the list headed "QoS policies"
+  // (a sentence of the section's second part on policies' defaults came first).
+  if (style === 'definition' && ordered.length > 1 && !listLeads) {
     const lead = ordered.reduce((best, s) => (s.score > best.score ? s : best));
     const rest = ordered.filter((s) => s !== lead);
     return [lead, ...rest];

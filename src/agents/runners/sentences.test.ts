@@ -21,6 +21,25 @@ describe('splitSentences: hard-wrapped paragraphs', () => {
     ]);
   });
 
+  it("keeps a nested item's indent, so a list's outer items can be told from their details", () => {
+    const text = ['* Drip', '', '  * *Slow*: one litre an hour', '', '* Spray'].join('\n');
+    expect(splitSentences(text).map((s) => [s.text, s.indent])).toEqual([
+      ['Drip', undefined],
+      ['Slow: one litre an hour', 2],
+      ['Spray', undefined],
+    ]);
+  });
+
+  it("reads a list-table row's first cell without its two bullets", () => {
+    const text = ['* - Product name', '  - License', '* - Drip Valve', '  - MIT'].join('\n');
+    expect(splitSentences(text).map((s) => s.text)).toEqual([
+      'Product name',
+      'License',
+      'Drip Valve',
+      'MIT',
+    ]);
+  });
+
   it('joins a list item with its indented continuation', () => {
     const text = [
       '* Spray valves water a whole bed at once, which',

@@ -10,6 +10,12 @@ export interface Sentence {
   /** True for a numbered list item: a step of a procedure. */
   step: boolean;
   /**
+   * A list item's bullet column: an item indented under another ("* History" then "  * *Keep
+   * last*: …") is a detail of that one, not an item of the list a question asks for. Unset at
+   * the margin.
+   */
+  indent?: number;
+  /**
    * The code block right after this sentence, if one follows it before any other sentence
    * ("To record a topic use the command syntax:" then "ros2 bag record <topic_name>"): what the
    * sentence may introduce. Code is never a sentence of its own.
@@ -79,7 +85,8 @@ function joinWrappedLines(lines: readonly string[]): string[] {
 function clean(line: string): string {
   // A role first: its target is in backticks, which the inline markup reads as code.
   const unroled = line
-    .replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '')
+    // A reStructuredText list-table's row opens with two bullets ("* - Product name").
+    .replace(/^\s*(?:(?:[-*+]|\d+[.)])\s+)+/, '')
     .replace(/:[a-z]+:`([^`<]+?)(?:\s*<[^>]*>)?`/g, '$1');
   return plainInline(unroled).replace(/\s+/g, ' ').trim();
 }
@@ -138,6 +145,7 @@ export function splitSentences(text: string): Sentence[] {
     if (/^\s*\|?\s*:?-{3,}/.test(raw)) continue;
     const listItem = LIST_ITEM.test(raw) || /^\s*\|/.test(raw);
     const step = /^\s*\d+[.)]\s+/.test(raw);
+    const indent = LIST_ITEM.test(raw) ? (/^\s*/.exec(raw)?.[0].length ?? 0) : 0;
     const line = clean(
       raw
         .replace(DRAWING, ' ')
@@ -175,7 +183,13 @@ export function splitSentences(text: string): Sentence[] {
     for (const part of parts) {
       const sentence = part.trim();
       if (sentence.length < 3) continue;
-      introducer = { text: sentence, position: out.length, listItem, step };
+      introducer = {
+        text: sentence,
+        position: out.length,
+        listItem,
+        step,
+        ...(indent > 0 ? { indent } : {}),
+      };
       out.push(introducer);
     }
   }

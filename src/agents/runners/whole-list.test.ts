@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyze, QUERY_STOPWORDS } from '../../retrieval/index.js';
 import { passageSentences } from './passage-sentences.js';
-import { headingIsQuestion, listRun } from './whole-list.js';
+import { headingIsQuestion, itemsAsked, listRun, outerItems } from './whole-list.js';
 
 const sentencesOf = passageSentences((text) => analyze(text));
 const texts = (run: { text: string }[] | undefined) => run?.map((sentence) => sentence.text);
@@ -53,5 +53,71 @@ describe("headingIsQuestion: a passage's own heading in the question's words", (
     expect(headingIsQuestion('Arm Control > Visual Servoing', terms, query)).toBe(true);
     expect(headingIsQuestion('Arm Control > Force Servoing', terms, query)).toBe(false);
     expect(headingIsQuestion('Robots > Arm', terms, query)).toBe(false);
+  });
+});
+
+describe('outerItems: a nested list as the items it lists', () => {
+  it("keeps the outer items, not the details indented under them (ROS 2 docs' QoS policies)", () => {
+    const policies = sentencesOf(
+      [
+        '* History',
+        '',
+        '  * *Keep last*: only store up to N samples.',
+        '  * *Keep all*: store all samples.',
+        '',
+        '* Depth',
+        '',
+        '  * *Queue size*: only honored if the history policy was set to keep last.',
+        '',
+        '* Reliability',
+      ].join('\n'),
+    );
+    expect(texts(outerItems(policies))).toEqual(['History', 'Depth', 'Reliability']);
+    // Quoted from a nested item, the list is still its outer items.
+    expect(texts(listRun(policies, 1))).toEqual(['History', 'Depth', 'Reliability']);
+  });
+
+  it('keeps the items an outer item introduces', () => {
+    const nested = sentencesOf('- Launches a node.\n- Differences:\n  - Renamed attributes.');
+    expect(texts(outerItems(nested))).toEqual([
+      'Launches a node.',
+      'Differences:',
+      'Renamed attributes.',
+    ]);
+  });
+});
+
+describe('itemsAsked: the items of a list a question asks for', () => {
+  const policies = sentencesOf(
+    [
+      '* History',
+      '',
+      '  * *Keep last*: only store up to N samples.',
+      '  * *Keep all*: store all samples.',
+      '',
+      '* Reliability',
+      '',
+      '  * *Best effort*: may lose samples.',
+      '  * *Reliable*: guarantee that samples are delivered.',
+      '',
+      '* Deadline',
+    ].join('\n'),
+  );
+  const terms = (text: string) => analyze(text);
+  const ask = (query: string) =>
+    texts(itemsAsked(policies, new Set(analyze(query, QUERY_STOPWORDS)), terms));
+
+  it('are the items nested under the one outer item the question names', () => {
+    // Before: the list's first items, History's settings among them.
+    expect(ask('What are the QoS reliability options?')).toEqual([
+      'Best effort: may lose samples.',
+      'Reliable: guarantee that samples are delivered.',
+    ]);
+  });
+
+  it('are the outer items otherwise, or when the named item has none', () => {
+    expect(ask('What are the QoS policies?')).toEqual(['History', 'Reliability', 'Deadline']);
+    expect(ask('What are the deadline options?')).toEqual(['History', 'Reliability', 'Deadline']);
+    expect(ask('Compare history and reliability')).toEqual(['History', 'Reliability', 'Deadline']);
   });
 });

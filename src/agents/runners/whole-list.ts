@@ -28,8 +28,64 @@ export function listRun(
   let end = index;
   while (isItem(sentences[end + 1])) end += 1;
   // An item introducing items of its own ("Differences from ROS 1:") says nothing quoted alone.
-  const run = sentences.slice(start, end + 1).filter((sentence) => !sentence.text.endsWith(':'));
+  const run = outerItems(sentences.slice(start, end + 1)).filter(
+    (sentence) => !sentence.text.endsWith(':'),
+  );
   return run.length > 1 ? run : undefined;
+}
+
+/**
+ * The items of a list at its outermost level: a nested list's items are details of the item above
+ * them. The ROS 2 docs' "QoS policies" lists History, Depth, Reliability … each with its settings
+ * indented under it ("Keep last", "Keep all"); quoted flat, eight lines named three policies. An
+ * outer item that introduces its nested ones ("Differences:") says nothing itself: they stand in
+ * its place.
+ *
+ * @example
+ * outerItems(sentencesOf('* History\n\n  * Keep last: …\n\n* Depth')); // History, Depth
+ */
+export function outerItems<T extends Pick<PassageSentence, 'indent' | 'text'>>(
+  items: readonly T[],
+): T[] {
+  const outer = Math.min(...items.map((item) => item.indent ?? 0));
+  let parent: T | undefined;
+  return items.filter((item) => {
+    if ((item.indent ?? 0) <= outer) {
+      parent = item;
+      return true;
+    }
+    return parent === undefined || parent.text.endsWith(':');
+  });
+}
+
+/**
+ * The items a question asks for of a list: the items nested under the one outer item the question
+ * names, when it names one that has some ("What are the QoS reliability options?": Best effort and
+ * Reliable, under Reliability), else the outer items ({@link outerItems}). `items` are the list's
+ * items in order; an outer item is named when every term of its label (before a colon) is asked.
+ *
+ * @example
+ * itemsAsked(items, new Set(['qos', 'reliabl', 'option']), analyze); // Best effort, Reliable
+ */
+export function itemsAsked<T extends Pick<PassageSentence, 'indent' | 'text'>>(
+  items: readonly T[],
+  asked: ReadonlySet<string>,
+  terms: (text: string) => string[],
+): T[] {
+  const outer = outerItems(items);
+  const named = outer.filter((item) => {
+    const label = terms(item.text.split(':')[0] ?? '');
+    return label.length > 0 && label.every((term) => asked.has(term));
+  });
+  const [parent] = named;
+  if (named.length !== 1 || parent === undefined) return outer;
+  const depth = parent.indent ?? 0;
+  const nested: T[] = [];
+  for (const item of items.slice(items.indexOf(parent) + 1)) {
+    if ((item.indent ?? 0) <= depth) break;
+    nested.push(item);
+  }
+  return nested.length > 0 ? nested : outer;
 }
 
 /**
