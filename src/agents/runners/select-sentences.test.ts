@@ -1263,4 +1263,26 @@ describe('selectSentences: lists over the ROS 2 docs (outside review, 2026-11-30
     });
     expect(picked[0]?.chunk).toBe(1);
   });
+
+  it("does not quote a changelog's list as the list asked for, unless releases are asked", () => {
+    const changelog: RetrievedChunk = {
+      ...chunk(
+        'rcl_lifecycle',
+        [
+          '* updating quality declaration links (#909)',
+          '* make rcl_lifecycle_com_interface optional in lifecycle nodes (#882)',
+          '* Make sure to always check lifecycle return values (#840)',
+          '* Add lifecycle node state transition instrumentation (#804)',
+        ].join('\n'),
+        0.8,
+      ),
+      source: 'Releases/Galactic-Geochelone-Complete-Changelog.rst',
+      title: 'Galactic Geochelone changelog',
+    };
+    const items = (query: string) =>
+      selectSentences(query, [changelog], options).filter((s) => s.listItem).length;
+    // Before: all four commit titles, as the states.
+    expect(items('What are the lifecycle node states?')).toBeLessThanOrEqual(1);
+    expect(items('Which lifecycle node changes does the changelog list?')).toBe(4);
+  });
 });

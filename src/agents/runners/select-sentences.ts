@@ -1,8 +1,10 @@
 import {
+  asksAboutReleases,
   asksAboutTheCourse,
   asksHowTo,
   comparedSides,
   headingPathOf,
+  isReleaseNotes,
   listsTopicsOnly,
 } from '../../retrieval/index.js';
 import type { AnswerStyle, RetrievedChunk } from '../../schema/index.js';
@@ -347,10 +349,13 @@ function askedList(
   terms: (text: string) => string[],
   sentencesOf: PassageSentences,
   asked: ReadonlySet<string>,
+  listsChanges: (chunk: number) => boolean,
 ): { chunk: number; after: number; named: boolean } | undefined {
   const nounTerms = terms(noun);
   if (nounTerms.length === 0) return undefined;
-  const quoted = [...new Set(chosen.map((c) => c.chunk))].sort((a, b) => a - b);
+  const quoted = [...new Set(chosen.map((c) => c.chunk))]
+    .filter((chunkIndex) => !listsChanges(chunkIndex))
+    .sort((a, b) => a - b);
   for (const chunkIndex of quoted) {
     const chunk = chunks[chunkIndex];
     if (!chunk) continue;
@@ -376,7 +381,7 @@ function askedList(
     if (intro) return { chunk: chunkIndex, after: intro.position, named: false };
   }
   const first = chosen
-    .filter((c) => c.listItem)
+    .filter((c) => c.listItem && !listsChanges(c.chunk))
     .reduce<SelectedSentence | undefined>((a, c) => (a && a.chunk <= c.chunk ? a : c), undefined);
   return first ? { chunk: first.chunk, after: -1, named: false } : undefined;
 }
@@ -871,6 +876,15 @@ export function selectSentences(
   // introducing sentence names what is listed ("Lifecycle States", "defined by four key
   // components:"), else the first quoted, is quoted whole rather than its first item or two.
   const listed = listAsked(query);
+  // A release page's lists are of changes ("Add lifecycle node state transition instrumentation
+  // (#804)" under "rcl_lifecycle"): the list a question asks for only when it asks about a
+  // release or a change. "What are the lifecycle node states?" over the ROS 2 docs quoted nine
+  // commit titles of a changelog as the states.
+  const releasesAsked = asksAboutReleases(query);
+  const listsChanges = (chunkIndex: number) => {
+    const chunk = chunks[chunkIndex];
+    return !releasesAsked && chunk !== undefined && isReleaseNotes(chunk);
+  };
   // The list named as asked leads (below), before a definition's best sentence.
   let listLeads = false;
   // "What are the phases of the capstone project?" where the book gives each phase a section of
@@ -896,7 +910,15 @@ export function selectSentences(
     const each = Math.max(1, Math.floor(LIST_ITEMS_WHOLE / siblings.chunks.length));
     for (const chunkIndex of siblings.chunks) quoteOpening(chunkIndex, each);
   } else if (listed !== undefined) {
-    const list = askedList(listed, chosen, chunks, options.terms, sentencesOf, queryTerms);
+    const list = askedList(
+      listed,
+      chosen,
+      chunks,
+      options.terms,
+      sentencesOf,
+      queryTerms,
+      listsChanges,
+    );
     if (list) {
       const items = listItemsAfter(list.chunk, list.after, list.after >= 0);
       quoteItems(list.chunk, items, LIST_ITEMS_WHOLE);
@@ -926,7 +948,8 @@ export function selectSentences(
   // item before single items of four other sections (an outside review, 2026-11-30).
   if (!siblings && !listQuoted && !sides) {
     // A subject the answer must name is named by a list only under a heading naming it.
-    const about = (chunkIndex: number) => !required || listsAboutSubject.has(chunkIndex);
+    const about = (chunkIndex: number) =>
+      (!required || listsAboutSubject.has(chunkIndex)) && !listsChanges(chunkIndex);
     const lead = answeringList(chosen, chunks, sentencesOf, options.terms, queryTerms, about);
     if (lead) {
       for (const item of lead.items.slice(0, WHOLE_LIST_ITEMS)) {
