@@ -1285,4 +1285,37 @@ describe('selectSentences: lists over the ROS 2 docs (outside review, 2026-11-30
     expect(items('What are the lifecycle node states?')).toBeLessThanOrEqual(1);
     expect(items('Which lifecycle node changes does the changelog list?')).toBe(4);
   });
+
+  it('quotes no second list beside the list headed as asked', () => {
+    const tradeOffs = chunk(
+      'Humanoid-Specific Considerations > Anthropomorphic Design > Design Trade-offs',
+      [
+        '- **Dexterity vs. Stability**: Balancing manipulation capability with balance',
+        '- **Complexity vs. Reliability**: Managing system complexity',
+        '- **Cost vs. Capability**: Balancing cost with performance',
+        '- **Safety vs. Performance**: Ensuring safe operation',
+      ].join('\n'),
+      0.8,
+    );
+    const fidelity = chunk(
+      'Challenges and Limitations > Fidelity vs. Performance Trade-offs',
+      [
+        'Higher fidelity simulations require:',
+        '- **More Computational Resources**: Increased processing requirements',
+        '- **Longer Simulation Times**: Slower iteration cycles',
+        '- **Complex Modeling**: More detailed system representations',
+        '- **Calibration Effort**: More precise model tuning',
+      ].join('\n'),
+      0.64,
+    );
+    // Before: "Higher fidelity simulations require:" and its four costs, read as more trade-offs.
+    const picked = selectSentences(
+      'What are the humanoid design trade-offs?',
+      [tradeOffs, fidelity],
+      options,
+    );
+    expect(picked.filter((s) => s.chunk === 0)).toHaveLength(4);
+    expect(picked.filter((s) => s.chunk === 1)).toHaveLength(1);
+    expect(picked.some((s) => s.text.endsWith('require:'))).toBe(false);
+  });
 });

@@ -440,6 +440,23 @@ function oneLineEach<T extends SelectedSentence>(chosen: readonly T[], lead: num
   });
 }
 
+/**
+ * `chosen` with the list named as asked (in passage `lead`) the only list: each other passage
+ * keeps its best line that says something alone (chosen for the question, not ending in a colon),
+ * or nothing. "What are the humanoid design trade-offs?" quoted the list under "Design Trade-offs"
+ * and then "Higher fidelity simulations require:" with its four costs, which read as four more
+ * trade-offs of humanoid design.
+ */
+function noOtherList<T extends SelectedSentence>(chosen: readonly T[], lead: number): T[] {
+  const best = new Map<number, T>();
+  for (const line of chosen) {
+    if (line.chunk === lead || line.score <= 0 || line.text.endsWith(':')) continue;
+    const held = best.get(line.chunk);
+    if (!held || line.score > held.score) best.set(line.chunk, line);
+  }
+  return chosen.filter((line) => line.chunk === lead || best.get(line.chunk) === line);
+}
+
 /** A short "Label: value" line, a page's field rather than a sentence ("Time: 20 minutes"). */
 const FIELD_LINE = /^[^:]{1,30}:\s+\S+(?:\s+\S+){0,2}$/;
 /** A sentence whose subject is the one before it: "It provides …", "This allows …", "They …". */
@@ -938,7 +955,11 @@ export function selectSentences(
     }
     // The list named as asked leads: "What joint types does URDF support?" is answered by the
     // list under "Joints", not after what "What is URDF?" says URDF describes.
-    if (list?.named) place.set(list.chunk, -2);
+    if (list?.named) {
+      place.set(list.chunk, -2);
+      const kept = noOtherList(chosen, list.chunk);
+      chosen.splice(0, chosen.length, ...kept);
+    }
     listLeads = list?.named === true;
     listQuoted ||= list !== undefined;
   }
