@@ -76,13 +76,17 @@ export {
   askingAboutTheWork,
   asksOnlyAboutTheWork,
   isWorkQuestionStem,
+  workQuestionTerms,
+} from './rank/front-matter.js';
+export {
   namesTheWork,
+  WORK_NAMES,
   workNameAt,
+  workNamePattern,
   withoutWorkNamedAfterThis,
   withoutTheWork,
   workNamedIn,
-  workQuestionTerms,
-} from './rank/front-matter.js';
+} from './rank/work-names.js';
 export { asksLeaveToUseTheWork, isLicencePage } from './rank/licence-page.js';
 export { asksWhomTheWorkThanks, isAcknowledgments, THANKS_TERMS } from './rank/acknowledgments.js';
 export {

@@ -1,6 +1,6 @@
 import type { ChunkRecord } from '../../schema/index.js';
 import { chunksWhere } from './chunks-where.js';
-import { namesTheWork } from './front-matter.js';
+import { namesTheWork } from './work-names.js';
 import { analyze } from './tokenizer.js';
 
 /** A heading under which a book thanks people: "Acknowledgments", "Acknowledgements", "Thanks". */

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { prepareDocument } from '../ingest/ingest.js';
 import {
-  withoutWorkNamedAfterThis,
   askingAboutTheWork,
   frontMatterChunks,
   isFrontMatter,
@@ -78,11 +77,13 @@ describe('askingAboutTheWork', () => {
     expect(askingAboutTheWork('How long does the program take to run?')).toBeUndefined();
   });
 
-  it('takes "this class" out of what is looked for, not "this book"', () => {
-    expect(withoutWorkNamedAfterThis('Does this class need a GPU?')).toBe('Does this need a GPU?');
-    expect(withoutWorkNamedAfterThis('What does this book cover?')).toBe(
-      'What does this book cover?',
-    );
+  it("reads the work's names in its phrases as it reads them alone (work-names.ts)", () => {
+    // "for this course" was the work's and "for this class" was not; "the class" needed a GPU as
+    // the work while "What does the class do?" was code's.
+    expect(askingAboutTheWork('Do I need a GPU for this class?')).toBe('also');
+    expect(askingAboutTheWork('Who is this class for?')).toBe('only');
+    expect(askingAboutTheWork('Does the class require a compiler?')).toBeUndefined();
+    expect(askingAboutTheWork('Does this class require a compost heap?')).toBe('also');
   });
 
   it('reads a phrase about the work beside other topics as that too', () => {

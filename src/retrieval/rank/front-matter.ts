@@ -2,6 +2,7 @@ import type { ChunkRecord } from '../../schema/index.js';
 import { chunksWhere } from './chunks-where.js';
 import { QUERY_STOPWORDS, withoutAskingManner } from './stopwords.js';
 import { analyze } from './tokenizer.js';
+import { WORK_NAME_SET, WORK_NAMES, withoutTheWork, workNamePattern } from './work-names.js';
 
 /**
  * Names of the page a book, a manual or a docs site opens with, where it says what it covers, who
@@ -34,113 +35,28 @@ export function frontMatterChunks(chunks: readonly ChunkRecord[]): Int32Array {
   return chunksWhere(chunks, (chunk) => isFrontMatter(chunk.source));
 }
 
-/** What a reader calls the work they are reading: "this book", "the course", "your guide". */
-const WORK_NAMES = [
-  'book',
-  'textbook',
-  'guide',
-  'course',
-  'text',
-  'tutorial',
-  'curriculum',
-  'syllabus',
-  'programme',
-  'material',
-  'documentation',
-  'docs',
-  'manual',
-  'handbook',
-  'site',
-];
-/** {@link WORK_NAMES} as a set of words, to leave out of a question's terms. */
-const WORK_NAME_SET: ReadonlySet<string> = new Set(WORK_NAMES);
 const WORK = `(?:${WORK_NAMES.join('|')})`;
-const POINTS_AT_THE_WORK = new Set(['this', 'the', 'your']);
-/**
- * Names of the work only right after "this": "Does this class teach welding?", "How long is this
- * class?". "The class" is as often a class in code ("What does the class do?"); "program" is no
- * name of the work at all: a program is also software ("How long does the program take to run?").
- */
-const WORK_NAMES_AFTER_THIS: ReadonlySet<string> = new Set(['class']);
-const WHOLE = new Set(['whole', 'entire', 'full']);
-
-/**
- * True when lower-case `words` name the work ("this book", "the courses", "your guide"), as the
- * router reads a question: its words about the work are then no subject of it.
- */
-export function namesTheWork(words: readonly string[]): boolean {
-  for (let i = 1; i < words.length; i += 1) if (workNameAt(words, i)) return true;
-  return false;
-}
-
-/** True when `words[i]` is the name of the work, pointed at: "book" in "this book", "class" in "this class". */
-export function workNameAt(words: readonly string[], i: number): boolean {
-  if (i < 1) return false;
-  const word = words[i]!;
-  if (words[i - 1] === 'this' && WORK_NAMES_AFTER_THIS.has(word)) return true;
-  // "the whole textbook": one of these may stand between.
-  const before = WHOLE.has(words[i - 1]!) && i > 1 ? words[i - 2]! : words[i - 1]!;
-  if (!POINTS_AT_THE_WORK.has(before)) return false;
-  return WORK_NAME_SET.has(word) || (word.endsWith('s') && WORK_NAME_SET.has(word.slice(0, -1)));
-}
-
-const NAMED_AFTER_THIS = new RegExp(
-  String.raw`\bthis\s+(?:${[...WORK_NAMES_AFTER_THIS].join('|')})\b`,
-  'gi',
-);
-
-/**
- * `text` with the work's names that name it only after "this" taken out ("Does this class need a
- * GPU?" → "Does this need a GPU?"): "class" there is no word to look for, and the book's "Class
- * Labeling" lines are not about it. The work's usual names ("this book") are left to the ranking,
- * as before.
- */
-export function withoutWorkNamedAfterThis(text: string): string {
-  return text.replace(NAMED_AFTER_THIS, 'this');
-}
 
 /** Phrases that ask about the whole work whatever else the question names ("can I follow along?"). */
 const ABOUT_THE_WORK = new RegExp(
   [
     String.raw`\bfollow(?:ing)?\s+along\b`,
     // "Do I need a robot to follow this book?": to follow the work is to read it through.
-    String.raw`\bfollow(?:ing)?\s+(?:this|the)\s+${WORK}\b`,
+    String.raw`\bfollow(?:ing)?\s+${workNamePattern('this|the')}`,
     // "Do I need a GPU for this course?": what it takes to follow the work is asked of it.
-    String.raw`\b(?:need|require)\b[^.?!]{0,120}?\b(?:for|to\s+(?:follow|take|do|read|finish|complete|start))\s+(?:this|the)\s+${WORK}\b`,
-    // "Does this class require hardware?": the work itself needs it.
-    String.raw`\b(?:does|do|will|would)\s+(?:this|the|your)\s+(?:${WORK}|class)\s+(?:really\s+|actually\s+)?(?:need|require)s?\b`,
+    String.raw`\b(?:need|require)\b[^.?!]{0,120}?\b(?:for|to\s+(?:follow|take|do|read|finish|complete|start))\s+${workNamePattern('this|the')}`,
+    // "Does this class require hardware?": the work itself needs it ("the class" is code's).
+    String.raw`\b(?:does|do|will|would)\s+${workNamePattern('this|the|your')}\s+(?:really\s+|actually\s+)?(?:need|require)s?\b`,
     String.raw`\bget\s+through\s+(?:all\s+(?:of\s+)?)?(?:this|it)\b`,
-    String.raw`\bwho\s+(?:is|was|'s)\s+(?:this|the)\s+${WORK}\s+(?:\w+\s+)?for\b`,
+    String.raw`\bwho\s+(?:is|was|'s)\s+${workNamePattern('this|the')}\s+(?:\w+\s+)?for\b`,
     String.raw`\b(?:this|the)\s+(?:whole|entire|full)\s+${WORK}\b`,
-    String.raw`\bwhat\s+(?:is|'s)\s+(?:this|the)\s+${WORK}\s+about\b`,
+    String.raw`\bwhat\s+(?:is|'s)\s+${workNamePattern('this|the')}\s+about\b`,
     // "What will it teach me?", not "What will this course teach me about ROS 2 topics?".
-    String.raw`\bwhat\s+(?:will|would|does|is)\s+(?:it|this|this\s+${WORK})\s+(?:going\s+to\s+)?teach(?:\s+(?:me|us|you))?\s*[?.!]*$`,
+    String.raw`\bwhat\s+(?:will|would|does|is)\s+(?:it|${workNamePattern('this')}|this)\s+(?:going\s+to\s+)?teach(?:\s+(?:me|us|you))?\s*[?.!]*$`,
   ].join('|'),
 );
 
-/** The work named with a pointer to it: "this book", "the whole course", "your guide". */
-const workNamedBy = (pointers: string) =>
-  String.raw`\b(?:(?:${pointers})\s+(?:(?:whole|entire|full)\s+)?${WORK}s?|this\s+(?:${[...WORK_NAMES_AFTER_THIS].join('|')}))\b`;
-const NAMES_THE_WORK = new RegExp(workNamedBy('this|the|your'));
-// "that guide" too, when the work's names are taken out of a later ask.
-const THE_WORK_NAMED = new RegExp(workNamedBy('this|that|the|your'), 'gi');
-
-/** The work as `text` names it ("this book", "the whole course"), if it does. */
-export function workNamedIn(text: string): string | undefined {
-  return NAMES_THE_WORK_CASED.exec(text)?.[0];
-}
-const NAMES_THE_WORK_CASED = new RegExp(workNamedBy('this|the|your'), 'i');
-
-/**
- * `text` without the names of the work ("this guide", "the whole course"): "this" there points at
- * the work, not back at what was asked before.
- *
- * @example
- * withoutTheWork('and what does this guide cover'); // 'and what does   cover'
- */
-export function withoutTheWork(text: string): string {
-  return text.replace(THE_WORK_NAMED, ' ');
-}
+const NAMES_THE_WORK = new RegExp(workNamePattern());
 
 /**
  * Words a question about the work itself is made of besides the work's name: what it covers, for

@@ -24,6 +24,12 @@ describe('measureTerms', () => {
     expect(measureTerms('How long is this class?')).toEqual([]);
     expect(measureTerms('How long is your textbook?')).toEqual([]);
     expect(measureTerms('How long is the cable?')).toEqual(['length']);
+    // The work's names as every reader reads them (work-names.ts): "the docs", "the whole guide"
+    // are the work; "the program" and "the class" are code's, as everywhere else.
+    expect(measureTerms('How long is the documentation?')).toEqual([]);
+    expect(measureTerms('How long is the whole guide?')).toEqual([]);
+    expect(measureTerms('How long is the program?')).toEqual(['length']);
+    expect(measureTerms('How long is the class?')).toEqual(['length']);
     expect(measureTerms('What is a costmap?')).toEqual([]);
     expect(measureTerms('How does SLAM work?')).toEqual([]);
   });

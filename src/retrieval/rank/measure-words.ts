@@ -1,4 +1,5 @@
 import { analyze } from './tokenizer.js';
+import { workNamePattern } from './work-names.js';
 
 /**
  * "How tall…", "how heavy…", "how long does … last": the question asks for a measure the book
@@ -21,7 +22,11 @@ const MEASURES: readonly [asks: RegExp, name: string, nouns: string, value: RegE
   ],
   [
     // Not "how long is this class?": the work's length is a time, which its opening page gives.
-    /\bhow\s+long\b(?!\s+(?:does|do|will|can|is\s+(?:the|this|your)\s+(?:course|class|book|textbook|guide|curriculum|programme|program|tutorial)|is\s+it))/i,
+    // The work as every reader names it (work-names.ts): "the class", "the program" are code's.
+    new RegExp(
+      String.raw`\bhow\s+long\b(?!\s+(?:does|do|will|can|is\s+${workNamePattern()}|is\s+it))`,
+      'i',
+    ),
     'length',
     'length',
     LENGTH_UNIT,

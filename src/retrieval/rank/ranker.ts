@@ -38,9 +38,9 @@ import {
   askingAboutTheWork,
   asksWhatTheWorkNeeds,
   frontMatterChunks,
-  withoutWorkNamedAfterThis,
   WORK_NEEDS_TERMS,
 } from './front-matter.js';
+import { withoutWorkNamedAfterThis } from './work-names.js';
 import { acknowledgmentChunks, asksWhomTheWorkThanks } from './acknowledgments.js';
 import { asksLeaveToUseTheWork, licencePageChunks } from './licence-page.js';
 import { openWordNet, type WordNet } from './wordnet.js';

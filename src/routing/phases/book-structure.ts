@@ -1,3 +1,4 @@
+import { workNamePattern } from '../../retrieval/index.js';
 import { textWords } from '../query-text.js';
 import { probabilityOf, type Phase } from './phase.js';
 
@@ -13,7 +14,9 @@ const ABOUT_THE_BOOK = new RegExp(
     String.raw`(?:is|are) there (?:a |an |any |some )?(?:chapter|chapters|section|sections|part|parts|week|weeks|lesson|lessons|unit|units) (?:on|about|that|covering|for|where|which|with)\b|` +
     String.raw`(?:which|what) (?:chapter|chapters|section|sections|part|week|weeks|lesson|unit)s? (?:should|do|does|is|are|covers?|explains?|discuss(?:es)?|talks?|introduces?|teach(?:es)?|has|have)\b|` +
     String.raw`(?:in )?which (?:chapter|section|week|part) (?:is|are|do|does)\b|` +
-    String.raw`(?:does|do|will|did) (?:the|this) (?:book|course|class|textbook) (?:teach|cover|explain|assume|include|expect|require|discuss|go into|get into)\b)`,
+    // The work as every reader names it (work-names.ts): "the guide", "the docs", "this class";
+    // "the class" is code's ("Does the class include a destructor?").
+    String.raw`(?:does|do|will|did) ${workNamePattern('the|this')} (?:teach|cover|explain|assume|include|expect|require|discuss|go into|get into)\b)`,
 );
 
 /** True when `joined` (a question's words joined by spaces) asks about the book's structure. */

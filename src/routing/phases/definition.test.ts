@@ -18,6 +18,8 @@ describe('definitionPhase (R3)', () => {
     for (const query of [
       "whats a costmap in this book's sense",
       'define a topic as the book uses it',
+      // The work's other names (work-names.ts): "the syllabus" is also a name of the book.
+      'whats a costmap as used in the syllabus',
     ])
       expect(definitionPhase(testContext(query))?.primary, query).toBe('glossary');
   });

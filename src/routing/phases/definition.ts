@@ -1,10 +1,15 @@
+import { WORK_NAMES, workNamePattern } from '../../retrieval/index.js';
 import { probabilityOf, type Phase } from './phase.js';
 
-const BOOK_AS_SOURCE =
-  /\s+(?:in|as|by|according to|as used in|as defined in|the way)\s+(?:(?:this|the|our|your|my)\s+)?(?:book|books|book['’]s|textbook|textbooks|textbook['’]s|course|course['’]s)\b.*$|\s+as (?:the|this) (?:book|textbook|course) (?:uses|means|defines) it\b.*$/i;
-// Every match names the book or the course: most asks do not, and are not searched with the
-// expression above at every space.
-const BOOK_OR_COURSE = /book|course/i;
+// The work as every reader names it (work-names.ts: "in the guide", "as this class uses it"), or
+// a book or course named with no pointer ("in textbooks").
+const BOOK_AS_SOURCE = new RegExp(
+  String.raw`\s+(?:in|as|by|according to|as used in|as defined in|the way)\s+(?:${workNamePattern('this|the|our|your|my')}|(?:book|textbook|course)s?(?:['’]s)?\b).*$|\s+as ${workNamePattern('the|this')} (?:uses|means|defines) it\b.*$`,
+  'i',
+);
+// Every match names the work: most asks do not, and are not searched with the expression above
+// at every space.
+const BOOK_OR_COURSE = new RegExp([...WORK_NAMES, 'class'].join('|'), 'i');
 
 /**
  * The definition phase (R3): "What is X?" goes to the agent that defines terms, for a term of any

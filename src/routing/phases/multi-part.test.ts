@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TEST_PHASE_SETTINGS, testRoutingModels } from '../../test/routing-phases.js';
-import { decideQuery } from './multi-part.js';
+import { asSourceless, decideQuery } from './multi-part.js';
 
 const decide = (query: string) =>
   decideQuery(testRoutingModels().grounded, query, TEST_PHASE_SETTINGS);
@@ -103,5 +103,14 @@ describe('decideQuery', () => {
     ).toBe('hardware');
     // Opening with it, the question is whether the book covers something.
     expect(decide('Does the book mention Gazebo?').result.primaryAgent).toBe('book');
+    // The work's other names (work-names.ts) name it as the source too; "the class" is code's.
+    expect(asSourceless('Which IMU does the guide suggest?')).toBe('Which IMU is suggested?');
+    expect(asSourceless('Which robot does this class recommend?')).toBe(
+      'Which robot is recommended?',
+    );
+    expect(asSourceless('Which IMU does the author pick?')).toBe('Which IMU is picked?');
+    expect(asSourceless('Which method does the class use?')).toBe(
+      'Which method does the class use?',
+    );
   });
 });

@@ -3,6 +3,8 @@ import {
   namesWritten,
   withoutAskingManner,
   withoutTheWork,
+  WORK_NAMES,
+  workNamePattern,
 } from '../../retrieval/index.js';
 import type { OffTopicSubject } from '../../schema/index.js';
 import { pointsBack, splitClauses, type Clause } from '../clauses.js';
@@ -137,12 +139,20 @@ export function decideQuery(
 // "Which IMU does the book suggest?": the book named as the source of a recommendation, inside
 // an ask about something else, is not a question about the book ("Does the book mention
 // Gazebo?", which opens with it, is). Read as "Which IMU is suggested?".
-const BOOK_AS_SOURCE =
-  /(?<=\w[\s,]+)\b(?:does|do|did|would) (?:the|this|our|your) (?:book|textbook|course|author|authors) (suggest|recommend|advise|use|pick|mention|propose|prefer)\b/gi;
+// The work as every reader names it (work-names.ts: "the guide", "the docs", "this class"), or
+// its authors.
+const BOOK_AS_SOURCE = new RegExp(
+  String.raw`(?<=\w[\s,]+)\b(?:does|do|did|would) (?:${workNamePattern('the|this|our|your')}|(?:the|this|our|your) (?:author|authors)) (suggest|recommend|advise|use|pick|mention|propose|prefer)\b`,
+  'gi',
+);
 // Every match names one of these words: most questions have none, and then the expression
 // above, whose look-behind is tried at every word, is not run.
-const BOOK_WORDS = /book|course|author/i;
-const asSourceless = (query: string): string =>
+const BOOK_WORDS = new RegExp([...WORK_NAMES, 'class', 'author'].join('|'), 'i');
+/**
+ * `query` with the work named as the source of what it asks read away ("Which IMU does the guide
+ * suggest?" → "Which IMU is suggested?").
+ */
+export const asSourceless = (query: string): string =>
   BOOK_WORDS.test(query)
     ? query.replace(BOOK_AS_SOURCE, (_, verb: string) =>
         /e$/.test(verb) ? `is ${verb.toLowerCase()}d` : `is ${verb.toLowerCase()}ed`,

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import {
+  namesTheWork,
+  withoutTheWork,
+  withoutWorkNamedAfterThis,
+  workNameAt,
+  workNamedIn,
+  workNamePattern,
+} from './work-names.js';
+
+const words = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^a-z']+/)
+    .filter(Boolean);
+
+describe('the work named in a question', () => {
+  it('reads "this class" as the work, and "the class" and "program" as code', () => {
+    expect(namesTheWork(words('How long is this class?'))).toBe(true);
+    expect(namesTheWork(words('What does the class do?'))).toBe(false);
+    expect(namesTheWork(words('How long does the program take to run?'))).toBe(false);
+    expect(workNamedIn('What does the class do?')).toBeUndefined();
+    expect(workNamedIn('Does This Class teach welding?')).toBe('This Class');
+  });
+
+  it('reads the usual names with a pointer, "whole" between and a plural', () => {
+    expect(workNamedIn('Give me a summary of the whole textbook.')).toBe('the whole textbook');
+    expect(workNamedIn('What do the docs cover?')).toBe('the docs');
+    expect(namesTheWork(words('Who are your guides for?'))).toBe(true);
+    expect(workNameAt(words('the entire course'), 2)).toBe(true);
+    expect(workNameAt(words('a book'), 1)).toBe(false);
+  });
+
+  it('is one pattern for every reader', () => {
+    const covers = new RegExp(String.raw`\bdoes\s+${workNamePattern('the|this')}\s+cover\b`, 'i');
+    expect(covers.test('Does the guide cover Nav2?')).toBe(true);
+    expect(covers.test('Does this class cover cooking?')).toBe(true);
+    expect(covers.test('Does the class cover cooking?')).toBe(false);
+  });
+
+  it('takes "this class" out of what is looked for, not "this book"', () => {
+    expect(withoutWorkNamedAfterThis('Does this class need a GPU?')).toBe('Does this need a GPU?');
+    expect(withoutWorkNamedAfterThis('What does this book cover?')).toBe(
+      'What does this book cover?',
+    );
+    expect(withoutTheWork('and what does that guide cover')).toBe('and what does   cover');
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * Which words of a question name the work itself ("this book", "the course", "your guide", "this
+ * class"), and what the work calls itself. Every reader of a question that asks whether it names
+ * the work reads it here, so "the class" cannot be the work in one place and code in another.
+ */
+
+/** What a reader calls the work they are reading: "this book", "the course", "your guide". */
+export const WORK_NAMES: readonly string[] = [
+  'book',
+  'textbook',
+  'guide',
+  'course',
+  'text',
+  'tutorial',
+  'curriculum',
+  'syllabus',
+  'programme',
+  'material',
+  'documentation',
+  'docs',
+  'manual',
+  'handbook',
+  'site',
+];
+/** {@link WORK_NAMES} as a set of words, to leave out of a question's terms. */
+export const WORK_NAME_SET: ReadonlySet<string> = new Set(WORK_NAMES);
+const POINTS_AT_THE_WORK = new Set(['this', 'the', 'your']);
+/**
+ * Names of the work only right after "this": "Does this class teach welding?", "How long is this
+ * class?". "The class" is as often a class in code ("What does the class do?"); "program" is no
+ * name of the work at all: a program is also software ("How long does the program take to run?").
+ */
+const WORK_NAMES_AFTER_THIS: readonly string[] = ['class'];
+const WHOLE = new Set(['whole', 'entire', 'full']);
+
+/**
+ * A regular expression's source for the work named with one of `pointers` ("this|the|your"):
+ * "this book", "the whole course", "your guides", and "this class" (only after "this"). No flags
+ * and no groups that capture, so callers put it inside expressions of their own.
+ *
+ * @example
+ * new RegExp(String.raw`\bdoes\s+${workNamePattern('the|this')}\s+cover\b`, 'i').test('Does the guide cover Nav2?'); // true
+ */
+export function workNamePattern(pointers = 'this|the|your'): string {
+  return String.raw`\b(?:(?:${pointers})\s+(?:(?:whole|entire|full)\s+)?(?:${WORK_NAMES.join('|')})s?|this\s+(?:${WORK_NAMES_AFTER_THIS.join('|')}))\b`;
+}
+
+/** True when `words[i]` is the name of the work, pointed at: "book" in "this book", "class" in "this class". */
+export function workNameAt(words: readonly string[], i: number): boolean {
+  if (i < 1) return false;
+  const word = words[i]!;
+  if (words[i - 1] === 'this' && WORK_NAMES_AFTER_THIS.includes(word)) return true;
+  // "the whole textbook": one of these may stand between.
+  const before = WHOLE.has(words[i - 1]!) && i > 1 ? words[i - 2]! : words[i - 1]!;
+  if (!POINTS_AT_THE_WORK.has(before)) return false;
+  return WORK_NAME_SET.has(word) || (word.endsWith('s') && WORK_NAME_SET.has(word.slice(0, -1)));
+}
+
+/**
+ * True when lower-case `words` name the work ("this book", "the courses", "your guide"), as the
+ * router reads a question: its words about the work are then no subject of it.
+ */
+export function namesTheWork(words: readonly string[]): boolean {
+  for (let i = 1; i < words.length; i += 1) if (workNameAt(words, i)) return true;
+  return false;
+}
+
+const NAMED_AFTER_THIS = new RegExp(
+  String.raw`\bthis\s+(?:${WORK_NAMES_AFTER_THIS.join('|')})\b`,
+  'gi',
+);
+
+/**
+ * `text` with the work's names that name it only after "this" taken out ("Does this class need a
+ * GPU?" → "Does this need a GPU?"): "class" there is no word to look for, and the book's "Class
+ * Labeling" lines are not about it. The work's usual names ("this book") are left to the ranking,
+ * as before.
+ */
+export function withoutWorkNamedAfterThis(text: string): string {
+  return text.replace(NAMED_AFTER_THIS, 'this');
+}
+
+const NAMES_THE_WORK_CASED = new RegExp(workNamePattern(), 'i');
+// "that guide" too, when the work's names are taken out of a later ask.
+const THE_WORK_NAMED = new RegExp(workNamePattern('this|that|the|your'), 'gi');
+
+/** The work as `text` names it ("this book", "the whole course"), if it does. */
+export function workNamedIn(text: string): string | undefined {
+  return NAMES_THE_WORK_CASED.exec(text)?.[0];
+}
+
+/**
+ * `text` without the names of the work ("this guide", "the whole course"): "this" there points at
+ * the work, not back at what was asked before.
+ *
+ * @example
+ * withoutTheWork('and what does this guide cover'); // 'and what does   cover'
+ */
+export function withoutTheWork(text: string): string {
+  return text.replace(THE_WORK_NAMED, ' ');
+}
