@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ANSWER_MESSAGES, quotedList } from './messages.js';
+import { ANSWER_MESSAGES, answerMessages, quotedList, socialReplies } from './messages.js';
 
 describe('the not-covered message', () => {
   it('joins the uncovered words as a sentence reads them', () => {
@@ -8,6 +8,21 @@ describe('the not-covered message', () => {
     expect(quotedList(['a', 'b', 'c'], 'and')).toBe('"a", "b" and "c"');
     expect(ANSWER_MESSAGES.notCovered(['gold', 'today'])).toBe(
       'The book does not cover "gold" or "today", so I can\'t answer that from it.',
+    );
+  });
+});
+
+describe('the notices name the work as it names itself', () => {
+  it('says "The documentation" over a docs corpus, "The book" by default', () => {
+    expect(answerMessages('documentation').notCovered(['pasta'])).toBe(
+      'The documentation does not cover "pasta", so I can\'t answer that from it.',
+    );
+    expect(answerMessages('guide').nothingRelevant).toBe(
+      "I couldn't find relevant information about that in the guide.",
+    );
+    expect(answerMessages(undefined).noPassageOn('x')).toBe(ANSWER_MESSAGES.noPassageOn('x'));
+    expect(socialReplies('documentation').thanks).toBe(
+      "You're welcome! Ask me anything else about the documentation.",
     );
   });
 });

@@ -21,6 +21,8 @@ export interface RagSkill {
   readQuery?(query: string): Promise<RepairedQuery>;
   /** The same reading without waiting (see `Retriever.readQueryNow`), for routing alone. */
   readQueryNow?(query: string): RepairedQuery;
+  /** What the corpus calls itself (see `Retriever.workName`), for the answers' notices. */
+  workName?(): string | undefined;
 }
 
 /** Options of {@link createRagSkill}. */
@@ -62,9 +64,11 @@ export function createRagSkill(retriever: Retriever, options: RagSkillOptions = 
   const template = options.sourceUrl;
   const readQuery = retriever.readQuery?.bind(retriever);
   const readQueryNow = retriever.readQueryNow?.bind(retriever);
+  const workName = retriever.workName?.bind(retriever);
   return {
     ...(readQuery ? { readQuery } : {}),
     ...(readQueryNow ? { readQueryNow } : {}),
+    ...(workName ? { workName } : {}),
     name: 'rag',
     description: 'Retrieves passages from the book, filtered to a domain when asked.',
     retrieve: (query, retrieveOptions = {}) => {

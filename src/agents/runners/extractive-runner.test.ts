@@ -201,6 +201,29 @@ describe('extractive runner: lists asked for', () => {
     expect(whole.response).not.toContain('no passage on');
   });
 
+  it('names the work in its notices as its opening page names itself', async () => {
+    // Over the ROS 2 docs, 'The book has no passage on "engine repair"' named a book there is none of.
+    const docs = [
+      {
+        ...passage('index', 'ROS 2 Documentation', 'ROS is a set of libraries.', 'general'),
+        title: 'ROS 2 Documentation',
+      },
+      ...BOOK,
+    ];
+    const partly = await ask('Do the docs cover launch topics?', docs);
+    expect(partly.response.split('\n')[0]).toBe(
+      'The documentation has no passage on "launch topics" as a whole: the passages below name only part of it. The closest passages it has:',
+    );
+    const peru = await ask('What is the capital of Peru?', docs, {
+      offTopic: { uncovered: ['peru', 'capital'], subject: ['capital', 'peru'], certain: true },
+    });
+    expect(peru.response).toMatch(/^The documentation does not cover "peru" or "capital"/);
+    // An opening page that names itself none of the work's names: the book, as before.
+    expect((await ask('Does the book cover launch topics?')).response).toMatch(
+      /^The book has no passage/,
+    );
+  });
+
   it('says so first when no quoted line gives the measure asked', async () => {
     // The G1's list gives no weight: its nearest lines were quoted as if they answered.
     const g1 = await ask('How heavy is the Unitree G1?', ROBOTS);

@@ -1,6 +1,6 @@
 import type { Agent } from '../define-agent.js';
 import type { AgentDependencies } from '../dependencies.js';
-import { ANSWER_MESSAGES, EXTRACTIVE_NOTICE, SOCIAL_REPLIES } from '../messages.js';
+import { answerMessages, EXTRACTIVE_NOTICE, socialReplies } from '../messages.js';
 import type { AgentEvent, AgentRunner } from './runner.js';
 import { isCohortError } from '../../errors/index.js';
 import {
@@ -43,8 +43,13 @@ function* uncited(
 }
 
 /** The answer to a question whose subject the router found outside the book. */
-function notCovered(agent: Agent, uncovered: string[], retrieved: number): Generator<AgentEvent> {
-  return uncited(agent, `${ANSWER_MESSAGES.notCovered(uncovered)}\n\n${EXTRACTIVE_NOTICE}`, {
+function notCovered(
+  agent: Agent,
+  messages: ReturnType<typeof answerMessages>,
+  uncovered: string[],
+  retrieved: number,
+): Generator<AgentEvent> {
+  return uncited(agent, `${messages.notCovered(uncovered)}\n\n${EXTRACTIVE_NOTICE}`, {
     retrieved,
     uncovered,
   });
@@ -174,9 +179,12 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
       deps: AgentDependencies,
     ): AsyncIterable<AgentEvent> {
       // "hello", "thanks!", "who are you?": nothing to look up, and no quote answers them.
+      // The work as it names itself ("The documentation does not cover …"), once an index was
+      // built; "book" before.
+      const work = () => deps.rag.workName?.();
       const social = socialMessage(context.query);
       if (social !== undefined) {
-        yield* uncited(agent, SOCIAL_REPLIES[social], { social });
+        yield* uncited(agent, socialReplies(work())[social], { social });
         return;
       }
       const domain = context.domainFilter ?? agent.retrievalDomain;
@@ -194,16 +202,17 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
       } catch (error) {
         if (!isCohortError(error, 'retrieval_unavailable')) throw error;
         deps.logger.error('retrieval_unavailable', { agent: agent.name, cause: error.message });
-        yield* uncited(agent, ANSWER_MESSAGES.retrievalUnavailable, {
+        yield* uncited(agent, answerMessages(work()).retrievalUnavailable, {
           error: 'retrieval_unavailable',
         });
         return;
       }
       yield { type: 'retrieval', query, chunks };
+      const messages = answerMessages(work());
       // The router is certain (a market, sports, names no dictionary knows): no passage answers,
       // whatever words it shares ("the football world cup in 1998" and the book's 1998 reference).
       if (context.offTopic?.certain) {
-        yield* notCovered(agent, context.offTopic.uncovered, chunks.length);
+        yield* notCovered(agent, messages, context.offTopic.uncovered, chunks.length);
         return;
       }
       const relevant = chunks.filter((chunk) => chunk.score >= deps.minScore);
@@ -229,11 +238,11 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
         : [];
       // Nothing names the subject the router found outside the book: say which words.
       if (picked.length === 0 && context.offTopic) {
-        yield* notCovered(agent, context.offTopic.uncovered, chunks.length);
+        yield* notCovered(agent, messages, context.offTopic.uncovered, chunks.length);
         return;
       }
       if (picked.length === 0) {
-        yield* uncited(agent, `${ANSWER_MESSAGES.nothingRelevant}\n\n${EXTRACTIVE_NOTICE}`, {
+        yield* uncited(agent, `${messages.nothingRelevant}\n\n${EXTRACTIVE_NOTICE}`, {
           retrieved: chunks.length,
         });
         return;
@@ -241,7 +250,7 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
       // Off-topic: passages that share only the question's form ("price" in "the price of gold")
       // are not an answer unless a quoted sentence names a word of the question's subject.
       if (context.offTopic && !namesSubject(context.offTopic, asked, picked, terms)) {
-        yield* notCovered(agent, context.offTopic.uncovered, chunks.length);
+        yield* notCovered(agent, messages, context.offTopic.uncovered, chunks.length);
         return;
       }
       // Cite only the chunks actually quoted, numbered in order of first use.
@@ -311,13 +320,13 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
       const partly =
         coverage !== undefined && !quotedChunks.some((chunk) => namesWhole(coverage, chunk, terms));
       const preface = unnamed
-        ? `${ANSWER_MESSAGES.modelNotNamed([...written.values()])}\n\n`
+        ? `${messages.modelNotNamed([...written.values()])}\n\n`
         : unstated.length > 0
-          ? `${ANSWER_MESSAGES.measureNotStated(unstated)}\n\n`
+          ? `${messages.measureNotStated(unstated)}\n\n`
           : partly
-            ? `${ANSWER_MESSAGES.noPassageOn(coverage)}\n\n`
+            ? `${messages.noPassageOn(coverage)}\n\n`
             : weak
-              ? `${ANSWER_MESSAGES.weakMatch(best)}\n\n`
+              ? `${messages.weakMatch(best)}\n\n`
               : '';
       const body = `${preface}${lines.join('\n\n')}`;
       const response = `${body}${formatSourcesFooter(citations)}\n\n${EXTRACTIVE_NOTICE}`;

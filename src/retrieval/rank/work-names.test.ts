@@ -6,6 +6,7 @@ import {
   workNameAt,
   workNamedIn,
   workNamePattern,
+  workNameOf,
 } from './work-names.js';
 
 const words = (text: string) =>
@@ -44,5 +45,24 @@ describe('the work named in a question', () => {
       'What does this book cover?',
     );
     expect(withoutTheWork('and what does that guide cover')).toBe('and what does   cover');
+  });
+});
+
+describe('workNameOf', () => {
+  const page = (title: string, text: string) => ({ title, headingPath: [title], text });
+  it("is the first of the work's names on its opening page", () => {
+    expect(workNameOf([page('ROS 2 Documentation', 'The Robot Operating System (ROS) is …')])).toBe(
+      'documentation',
+    );
+    expect(
+      workNameOf([
+        page('Introduction', 'Welcome to the Physical AI book. This comprehensive guide covers …'),
+      ]),
+    ).toBe('book');
+    expect(workNameOf([page('Start here', 'These docs explain the API.')])).toBe('documentation');
+  });
+  it('is undefined when the page names itself none of them, or there is no page', () => {
+    expect(workNameOf([page('Welcome', 'Plants need water and some text.')])).toBeUndefined();
+    expect(workNameOf([])).toBeUndefined();
   });
 });

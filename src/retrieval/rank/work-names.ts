@@ -99,3 +99,40 @@ export function workNamedIn(text: string): string | undefined {
 export function withoutTheWork(text: string): string {
   return text.replace(THE_WORK_NAMED, ' ');
 }
+
+/**
+ * The work's names a notice can call it by ("The documentation does not cover …"), each as the
+ * notice writes it: "docs" reads as "documentation" (the notice's verbs are singular); "text" and
+ * "material" say nothing of what the work is.
+ */
+const NOTICE_NAMES: ReadonlyMap<string, string> = new Map([
+  ...WORK_NAMES.filter((name) => name !== 'text' && name !== 'material').map(
+    (name) => [name, name] as const,
+  ),
+  ['docs', 'documentation'],
+]);
+const NOTICE_NAME = new RegExp(String.raw`\b(?:${[...NOTICE_NAMES.keys()].join('|')})\b`, 'i');
+/** How much of the opening page's first passage is read for its name: its first lines. */
+const OPENING_CHARS = 400;
+
+/**
+ * What the work calls itself on its opening page (`openingChunks`, the corpus's front matter in
+ * chunk order): the first of its names in the page's title or its first lines ("ROS 2
+ * Documentation" → "documentation", "Welcome to the Physical AI & Humanoid Robotics book." →
+ * "book"), or undefined when it names itself none of them. The assistant's notices then say "The
+ * documentation does not cover …" over the ROS 2 docs rather than "The book …".
+ *
+ * @example
+ * workNameOf([{ title: 'ROS 2 Documentation', headingPath: [], text: 'ROS is …' }]); // 'documentation'
+ */
+export function workNameOf(
+  openingChunks: ReadonlyArray<{ title: string; headingPath: readonly string[]; text: string }>,
+): string | undefined {
+  const first = openingChunks[0];
+  if (!first) return undefined;
+  const opening = [first.title, ...first.headingPath, first.text.slice(0, OPENING_CHARS)].join(
+    '\n',
+  );
+  const found = NOTICE_NAME.exec(opening)?.[0].toLowerCase();
+  return found === undefined ? undefined : NOTICE_NAMES.get(found);
+}

@@ -10,6 +10,8 @@ import {
   type Ranker,
   type RankerOptions,
 } from '../rank/ranker.js';
+import { frontMatterChunks } from '../rank/front-matter.js';
+import { workNameOf } from '../rank/work-names.js';
 import type { RetrieveOptions, Retriever } from './retriever.js';
 import type { RepairedQuery } from '../rank/query-vocabulary.js';
 
@@ -57,6 +59,8 @@ export interface IndexedRetriever extends Retriever {
   warm(): Promise<number>;
   /** Forgets the cached store version, so the next query checks for new chunks. */
   invalidate(): void;
+  /** What the corpus calls itself (see `Retriever.workName`); undefined until the index is built. */
+  workName(): string | undefined;
 }
 
 const SECTION_SEPARATOR = ' > ';
@@ -119,6 +123,19 @@ const toRetrieved = (hit: RankedChunk, fallback: boolean) =>
 // Per ranker, so a rebuilt index (new chunks) gets new masks and the old ones are collected with it.
 const domainMasks = new WeakMap<Ranker, Map<string, Uint8Array>>();
 const MAX_CACHED_DOMAINS = 32;
+
+// Per ranker, as the masks: new chunks may open with another name.
+const workNames = new WeakMap<Ranker, { name: string | undefined }>();
+
+/** What the ranker's corpus calls itself on its opening page (see `workNameOf`), read once. */
+function rankerWorkName(ranker: Ranker): string | undefined {
+  let known = workNames.get(ranker);
+  if (!known) {
+    const opening = Array.from(frontMatterChunks(ranker.chunks), (i) => ranker.chunks[i]!);
+    workNames.set(ranker, (known = { name: workNameOf(opening) }));
+  }
+  return known.name;
+}
 
 /** Which of the ranker's chunks are in `domain` (1) or not (0), built once per ranker and domain. */
 function domainMask(ranker: Ranker, domain: string): Uint8Array {
@@ -216,6 +233,7 @@ export function createRetrieverFromChunks(
       return readWith(get(), query);
     },
     readQueryNow: (query) => readWith(get(), query),
+    workName: () => rankerWorkName(get()),
     async warm() {
       return get().chunks.length;
     },
@@ -354,6 +372,8 @@ export function createRetriever(
       return readWith(await current(), query);
     },
     readQueryNow: (query) => (built ? readWith(built.ranker, query) : { text: query, repairs: [] }),
+    // Known once the index is built: an answer asks after its retrieval has built it.
+    workName: () => (built ? rankerWorkName(built.ranker) : undefined),
     async warm() {
       return (await current()).chunks.length;
     },

@@ -34,9 +34,11 @@ export function createHybridRetriever(options: {
   // The vector side reads the question as typed; the keyword side repairs it as it ranks.
   const readQuery = options.lexical.readQuery?.bind(options.lexical);
   const readQueryNow = options.lexical.readQueryNow?.bind(options.lexical);
+  const workName = options.lexical.workName?.bind(options.lexical);
   return {
     ...(readQuery ? { readQuery } : {}),
     ...(readQueryNow ? { readQueryNow } : {}),
+    ...(workName ? { workName } : {}),
     async retrieve(
       query: string,
       retrieveOptions: RetrieveOptions = {},

@@ -28,4 +28,9 @@ export interface Retriever {
    * on `POST /route`'s hot path): the query as typed until the first retrieval or warm-up builds it.
    */
   readQueryNow?(query: string): RepairedQuery;
+  /**
+   * What the corpus calls itself on its opening page ("book", "documentation"), for the answers'
+   * notices to name it; undefined before the index is built or when the page names itself none.
+   */
+  workName?(): string | undefined;
 }
