@@ -88,7 +88,12 @@ export {
   workNamedIn,
 } from './rank/work-names.js';
 export { asksLeaveToUseTheWork, isLicencePage } from './rank/licence-page.js';
-export { asksWhomTheWorkThanks, isAcknowledgments, THANKS_TERMS } from './rank/acknowledgments.js';
+export {
+  asksWhomTheWorkThanks,
+  creditReadAsThanks,
+  isAcknowledgments,
+  THANKS_TERMS,
+} from './rank/acknowledgments.js';
 export {
   openKnowledgeBase,
   embeddingFor,

@@ -224,6 +224,32 @@ describe('extractive runner: lists asked for', () => {
     );
   });
 
+  it('answers whom the work credits from its thanks, not the licence', async () => {
+    const heading = (id: string, path: string[], text: string) => ({
+      ...passage(id, path[0]!, text, 'general'),
+      headingPath: path,
+    });
+    const book = [
+      ...BOOK,
+      heading(
+        'license',
+        ['License', 'Terms'],
+        'Attribution: you must give appropriate credit and link to the license.',
+      ),
+      heading(
+        'thanks',
+        ['Notes', 'Acknowledgments'],
+        'We acknowledge the contributions of the volunteers who tested every example.',
+      ),
+    ];
+    const credit = await ask('Who does the book credit?', book);
+    expect(credit.response).toContain('We acknowledge the contributions of the volunteers');
+    expect(credit.response).not.toContain('appropriate credit');
+    // How a reader credits the work is the licence's.
+    const reuse = await ask('How do I credit the book if I reuse an example?', book);
+    expect(reuse.response).toContain('appropriate credit');
+  });
+
   it('says so first when no quoted line gives the measure asked', async () => {
     // The G1's list gives no weight: its nearest lines were quoted as if they answered.
     const g1 = await ask('How heavy is the Unitree G1?', ROBOTS);

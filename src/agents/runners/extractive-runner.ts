@@ -7,6 +7,9 @@ import {
   analyze,
   askingAboutTheWork,
   asksWhomTheWorkThanks,
+  creditReadAsThanks,
+  headingPathOf,
+  isAcknowledgments,
   measuresAsked,
   measureTerms,
   namesWritten,
@@ -216,21 +219,30 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
         return;
       }
       const relevant = chunks.filter((chunk) => chunk.score >= deps.minScore);
+      // "Which people does the book credit?" asks the thanks, not the licence's "credit", when
+      // the work has thanks to quote; the ROS 2 docs' "Credit is given to the authors of …" is
+      // theirs.
+      const thanks = relevant.some((chunk) =>
+        isAcknowledgments({ headingPath: headingPathOf(chunk) }),
+      );
       const picked = relevant.length
         ? selectSentences(asked, relevant, {
             terms,
             sentences,
             // A question about the work asks in the words its opening page answers in ("What
             // does this book cover?": "This guide covers…"), which other questions only ask with.
-            queryTerms: (text) => [
-              ...(askingAboutTheWork(text)
-                ? workQuestionTerms(text)
-                : analyze(withoutWorkNamedAfterThis(text), QUERY_STOPWORDS)),
-              // "How tall is …": the book writes the measure as a noun ("Height: …").
-              ...measureTerms(text),
-              // "Who are the authors grateful to?": the book says "We acknowledge …".
-              ...(asksWhomTheWorkThanks(text) ? THANKS_TERMS : []),
-            ],
+            queryTerms: (asked) => {
+              const text = thanks ? creditReadAsThanks(asked) : asked;
+              return [
+                ...(askingAboutTheWork(text)
+                  ? workQuestionTerms(text)
+                  : analyze(withoutWorkNamedAfterThis(text), QUERY_STOPWORDS)),
+                // "How tall is …": the book writes the measure as a noun ("Height: …").
+                ...measureTerms(text),
+                // "Who are the authors grateful to?": the book says "We acknowledge …".
+                ...(asksWhomTheWorkThanks(text) ? THANKS_TERMS : []),
+              ];
+            },
             style: agent.answerStyle,
             max: maxSentences,
             requireSubject: context.offTopic !== undefined,

@@ -48,6 +48,25 @@ describe('asksWhomTheWorkThanks', () => {
       expect(asksWhomTheWorkThanks(query), query).toBe(true);
   });
 
+  it('reads "credit" as thanks only asked as who or which people the work credits', () => {
+    // An outside review: "Which people does the book credit?" quoted the licence's "give
+    // appropriate credit", which is also a reading of "credit": how a reader credits the work.
+    for (const query of [
+      'Which people does the book credit?',
+      'Who does the book credit?',
+      'Who is credited in this book?',
+      'Which people are credited by the authors?',
+    ])
+      expect(asksWhomTheWorkThanks(query), query).toBe(true);
+    for (const query of [
+      'How do I credit the book if I reuse a figure?',
+      'Do I have to give credit when I share the slides?',
+      'Who should I credit when I copy a figure from the book?',
+      'Does the book give credit for its figures?',
+    ])
+      expect(asksWhomTheWorkThanks(query), query).toBe(false);
+  });
+
   it('is not a reader thanking the assistant, nor thanks in a topic', () => {
     for (const query of [
       'Thanks, that helps!',
@@ -66,6 +85,7 @@ describe('acknowledgments in ranking', () => {
     // "authors" and "book" are the catalogue section's words, not the acknowledgments'.
     expect(first('Who are the authors of this book grateful to?')).toBe('Acknowledgments 1.00');
     expect(first('Who does the book thank?')).toBe('Acknowledgments 1.00');
+    expect(first('Which people does the book credit?')).toBe('Acknowledgments 1.00');
     // Off with the front matter technique, as the licence page is.
     expect(first('Who are the authors of this book grateful to?', false)).toMatch(
       /^Reading Seed Catalogues /,

@@ -27,15 +27,39 @@ export const THANKS_TERMS: readonly string[] = analyze(
   'acknowledge acknowledges acknowledgment acknowledgement thank thanks grateful gratitude',
 );
 
+// "Credit" is also the licence's word ("give appropriate credit"): it asks whom the work thanks
+// only asked as "who …" or "which people …" ("Which people does the book credit?"), and not of
+// what a reader must do ("Who should I credit if I reuse a figure?").
+const CREDIT = /\bcredit(?:s|ed|ing)?\b/;
+const ASKS_WHICH_PEOPLE =
+  /\b(?:who|whom|which\s+(?:people|persons|individuals|contributors|researchers|organi[sz]ations|institutions|groups))\b/;
+const READER_CREDITS = /\b(?:i|me|my|you|your|should|must|need\s+to|have\s+to|has\s+to)\b/;
+
 /**
  * True when `query` asks whom the work or its authors thank ("Who does the book thank?", "Who are
- * the authors grateful to?", "Does the textbook acknowledge anyone?"): the book answers under an
- * "Acknowledgments" heading, in words ("acknowledge the contributions of") the question rarely
- * uses. "Thank you, that helps" thanks the assistant and asks nothing.
+ * the authors grateful to?", "Does the textbook acknowledge anyone?", "Which people does the book
+ * credit?"): the book answers under an "Acknowledgments" heading, in words ("acknowledge the
+ * contributions of") the question rarely uses. "Thank you, that helps" thanks the assistant and
+ * asks nothing; "How do I credit the book?" asks what the licence requires.
  */
 export function asksWhomTheWorkThanks(query: string): boolean {
   const lower = query.toLowerCase();
-  if (!THANKS.test(lower)) return false;
+  const thanks = THANKS.test(lower);
+  if (!thanks && !asksWhomTheWorkCredits(lower)) return false;
   const words = lower.split(/[^a-z']+/).filter(Boolean);
-  return namesTheWork(words) || BY_THE_AUTHORS.test(lower.replace(THANKS, ' '));
+  return namesTheWork(words) || BY_THE_AUTHORS.test(lower.replace(thanks ? THANKS : CREDIT, ' '));
+}
+
+/** True when lower-case `lower` asks who is credited, not how a reader credits. */
+function asksWhomTheWorkCredits(lower: string): boolean {
+  return CREDIT.test(lower) && ASKS_WHICH_PEOPLE.test(lower) && !READER_CREDITS.test(lower);
+}
+
+/**
+ * `query` with "credit" read as the thanks it asks about when it asks whom the work thanks ("Who
+ * does the book credit?" → "Who does the book thank?"): the licence's "give appropriate credit"
+ * shares the word, not the answer.
+ */
+export function creditReadAsThanks(query: string): string {
+  return asksWhomTheWorkThanks(query) ? query.replace(/\bcredit(?:s|ed|ing)?\b/gi, 'thank') : query;
 }

@@ -41,7 +41,11 @@ import {
   WORK_NEEDS_TERMS,
 } from './front-matter.js';
 import { withoutWorkNamedAfterThis } from './work-names.js';
-import { acknowledgmentChunks, asksWhomTheWorkThanks } from './acknowledgments.js';
+import {
+  acknowledgmentChunks,
+  asksWhomTheWorkThanks,
+  creditReadAsThanks,
+} from './acknowledgments.js';
 import { asksLeaveToUseTheWork, licencePageChunks } from './licence-page.js';
 import { openWordNet, type WordNet } from './wordnet.js';
 import {
@@ -421,8 +425,10 @@ export function createRanker(
     const aboutTheWork = frontMatter.length > 0 ? askingAboutTheWork(query) : undefined;
     // "Does this class need a GPU?": "class" names the work, no word to find ("Class Labeling").
     // A question only about the work keeps it: its opening page's match is scaled by its words.
+    // "Which people does the book credit?": the thanks are looked for, not the licence's "credit".
+    const sought = acknowledgments.length > 0 ? creditReadAsThanks(query) : query;
     const { terms, expansions } = expandQuery(
-      aboutTheWork === 'only' ? query : withoutWorkNamedAfterThis(query),
+      aboutTheWork === 'only' ? sought : withoutWorkNamedAfterThis(sought),
       index,
       techniques,
       sources,
