@@ -37,6 +37,9 @@ export function answerMessages(work: string = DEFAULT_WORK_NAME) {
     /** Extractive mode: asked whether the book covers something no quoted passage names whole. */
     noPassageOn: (asked: string) =>
       `${The} has no passage on "${asked}" as a whole: the passages below name only part of it. The closest passages it has:`,
+    /** Extractive mode: asked whether the book covers something it names only in passing. */
+    onlyInPassing: (asked: string) =>
+      `${The} mentions "${asked}" only in passing, in the lines below; it has no section on it.`,
     /** Extractive mode: the best quoted passage matches the question only loosely. */
     weakMatch: (relevance: number) =>
       `These passages match the question only loosely (best relevance ${relevance.toFixed(2)}), so ${the} may not answer it as asked. The closest passages it has:`,

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { coverageAsked } from './coverage-asked.js';
+import { analyze } from '../../retrieval/index.js';
+import { coverageAsked, mentionedInPassing } from './coverage-asked.js';
+import { passageSentences } from './passage-sentences.js';
 
 describe('coverageAsked', () => {
   it('is the thing a question asks whether the work covers', () => {
@@ -31,5 +33,38 @@ describe('coverageAsked', () => {
     expect(coverageAsked('What does the book say about topics?')).toBeUndefined();
     expect(coverageAsked('How do I cover a robot in the rain?')).toBeUndefined();
     expect(coverageAsked('Who is this book for?')).toBeUndefined();
+  });
+});
+
+describe('mentionedInPassing', () => {
+  const terms = (text: string) => analyze(text);
+  const sentencesOf = passageSentences(terms);
+  const uses = {
+    title: 'Locomotion',
+    section: 'Applications > Service Robotics',
+    text: '- **Assistive Robotics**: Helping elderly people\n- **Domestic Tasks**: Cleaning, cooking, and household chores',
+  };
+  const kinematics = {
+    title: 'Kinematics',
+    section: 'Inverse Kinematics > Concept',
+    text: 'Inverse kinematics solves for joint angles. It is crucial for reaching.',
+  };
+
+  it('is a thing named in one or two sentences and no heading', () => {
+    // An outside review: "Does this class cover cooking?" quoted that one bullet with no notice.
+    expect(mentionedInPassing('cooking', [uses, kinematics], terms, sentencesOf)).toBe(true);
+    expect(mentionedInPassing('household chores', [uses], terms, sentencesOf)).toBe(true);
+  });
+
+  it('is not a thing a heading names, one named throughout, or one not named at all', () => {
+    expect(mentionedInPassing('inverse kinematics', [uses, kinematics], terms, sentencesOf)).toBe(
+      false,
+    );
+    const often = {
+      title: 'Kitchens',
+      text: 'Robots help with cooking. Cooking needs care. Cooking robots stir. Cooking is hard.',
+    };
+    expect(mentionedInPassing('cooking', [often], terms, sentencesOf)).toBe(false);
+    expect(mentionedInPassing('welding', [uses], terms, sentencesOf)).toBe(false);
   });
 });

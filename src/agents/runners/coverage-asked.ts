@@ -34,3 +34,46 @@ export function coverageAsked(question: string): string | undefined {
   const phrase = asked?.replace(PHRASE_END, '').replace(QUOTES, ' ').replace(/\s+/g, ' ').trim();
   return phrase ? phrase : undefined;
 }
+
+/**
+ * Most sentences of the retrieved passages that may name a thing the work only mentions in
+ * passing: "cooking" is one bullet of the textbook ("Domestic Tasks: Cleaning, cooking, and
+ * household chores"), "household chores" two (one in each of two chapters' lists of uses).
+ */
+export const PASSING_MENTIONS = 2;
+
+/** A retrieved passage as {@link mentionedInPassing} reads it. */
+export interface PassageRead {
+  title: string;
+  section?: string | undefined;
+  text: string;
+}
+
+/**
+ * True when `passages` (those retrieved for the question) name `asked` only in passing: no
+ * heading of theirs names it whole, and at most {@link PASSING_MENTIONS} of their sentences do.
+ * "Does this class cover cooking?" answered with the one bullet that names cooking, and no word
+ * that the book has nothing more on it, read as if the course taught cooking. A subject the work
+ * covers has passages headed with it ("Inverse Kinematics", "What is ROS 2?") or names it
+ * throughout them.
+ *
+ * @example
+ * mentionedInPassing('cooking', passages, terms, sentencesOf); // true
+ */
+export function mentionedInPassing(
+  asked: string,
+  passages: readonly PassageRead[],
+  terms: (text: string) => string[],
+  sentencesOf: (text: string) => ReadonlyArray<{ terms: ReadonlySet<string> }>,
+): boolean {
+  const wanted = terms(asked);
+  if (wanted.length === 0) return false;
+  const holds = (held: ReadonlySet<string>) => wanted.every((term) => held.has(term));
+  let mentions = 0;
+  for (const passage of passages) {
+    if (holds(new Set(terms(`${passage.title}\n${passage.section ?? ''}`)))) return false;
+    for (const sentence of sentencesOf(passage.text))
+      if (holds(sentence.terms) && (mentions += 1) > PASSING_MENTIONS) return false;
+  }
+  return mentions > 0;
+}

@@ -201,6 +201,26 @@ describe('extractive runner: lists asked for', () => {
     expect(whole.response).not.toContain('no passage on');
   });
 
+  it('says the work only mentions a thing it names in passing', async () => {
+    // An outside review: "Does this class cover cooking?" quoted the one bullet that names
+    // cooking, as if the course taught it.
+    const book = [
+      ...BOOK,
+      passage(
+        'uses',
+        'Service robots',
+        'Service robots help at home with cleaning, cooking, and household chores.',
+      ),
+    ];
+    const cooking = await ask('Does this class cover cooking?', book);
+    expect(cooking.response.split('\n')[0]).toBe(
+      'The book mentions "cooking" only in passing, in the lines below; it has no section on it.',
+    );
+    // A heading names it: the book has a section on it.
+    const launch = await ask('Does the book cover launch files?', book);
+    expect(launch.response).not.toContain('only in passing');
+  });
+
   it('names the work in its notices as its opening page names itself', async () => {
     // Over the ROS 2 docs, 'The book has no passage on "engine repair"' named a book there is none of.
     const docs = [

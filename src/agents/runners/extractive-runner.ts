@@ -21,7 +21,7 @@ import {
 } from '../../retrieval/index.js';
 import type { AgentContext, OffTopicSubject, RetrievedChunk } from '../../schema/index.js';
 import { formatCitations, formatSourcesFooter } from '../../citations/index.js';
-import { coverageAsked } from './coverage-asked.js';
+import { coverageAsked, mentionedInPassing } from './coverage-asked.js';
 import { modelNamesWritten, namesModel } from './model-names.js';
 import { cachedPassageSentences } from './passage-sentences.js';
 import { selectSentences } from './select-sentences.js';
@@ -331,15 +331,23 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
       const coverage = coverageAsked(asked);
       const partly =
         coverage !== undefined && !quotedChunks.some((chunk) => namesWhole(coverage, chunk, terms));
+      // "Does this class cover cooking?" answered from the one bullet that names cooking: say that
+      // the work only mentions it, rather than let the bullet pass for a lesson on it.
+      const passing =
+        coverage !== undefined &&
+        !partly &&
+        mentionedInPassing(coverage, relevant, terms, sentences);
       const preface = unnamed
         ? `${messages.modelNotNamed([...written.values()])}\n\n`
         : unstated.length > 0
           ? `${messages.measureNotStated(unstated)}\n\n`
           : partly
             ? `${messages.noPassageOn(coverage)}\n\n`
-            : weak
-              ? `${messages.weakMatch(best)}\n\n`
-              : '';
+            : passing
+              ? `${messages.onlyInPassing(coverage)}\n\n`
+              : weak
+                ? `${messages.weakMatch(best)}\n\n`
+                : '';
       const body = `${preface}${lines.join('\n\n')}`;
       const response = `${body}${formatSourcesFooter(citations)}\n\n${EXTRACTIVE_NOTICE}`;
       yield { type: 'delta', text: response };
