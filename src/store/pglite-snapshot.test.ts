@@ -52,6 +52,11 @@ describe('PGlite fresh-folder snapshot', () => {
       'SELECT id FROM schema_migrations ORDER BY id',
     );
     expect(recorded.rows.map((row) => row.id)).toEqual(MIGRATIONS.map((migration) => migration.id));
+    // And one database: initdb's templates are not written out for every new store.
+    const databases = await fromSnapshot.query<{ datname: string }>(
+      'SELECT datname FROM pg_database',
+    );
+    expect(databases.rows).toEqual([{ datname: 'postgres' }]);
     await fromSnapshot.exec('CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ($$kept$$)');
     await fromSnapshot.close();
     expect(statSync(saved).mtimeMs).toBe(savedAt);
