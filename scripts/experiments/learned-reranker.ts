@@ -12,6 +12,7 @@ import {
   relevance,
   scoredLists,
   type Ranker,
+  type Techniques,
 } from '../../src/retrieval/rank/ranker.js';
 import {
   createScoreScratch,
@@ -56,7 +57,9 @@ export function createLearnedRanker(
   chunks: readonly ChunkRecord[],
   options: { model?: RerankModel; wordnet?: WordNet } = {},
 ): LearnedRanker {
-  const techniques = DEFAULT_TECHNIQUES;
+  // The runtime's techniques when the reranker was fitted (README, "Learned reranker"): the
+  // section headed by the question's words (`headingNamed`, later) is not in this first stage.
+  const techniques: Techniques = { ...DEFAULT_TECHNIQUES, headingNamed: false };
   const index = buildLexicalIndex(chunks, { fields: DEFAULT_FIELD_WEIGHTS });
   const defined = definedTermIndex(chunks);
   let wordnet = options.wordnet;
