@@ -69,7 +69,7 @@ export { socialMessage, withoutSocialOpener, type SocialKind } from './rank/soci
 export { nameRunsWritten, namesWritten } from './rank/names-written.js';
 export { measuresAsked, measureTerms } from './rank/measure-words.js';
 export { asksAboutTheCourse, listsTopicsOnly } from './rank/course-meta.js';
-export { asksAboutReleases, isReleaseNotes } from './rank/release-notes.js';
+export { asksAboutReleases, isReleaseNotes, namesReleasePage } from './rank/release-notes.js';
 export { comparedSides } from './rank/compared-sides.js';
 export { asksHowTo } from './rank/code-share.js';
 export {

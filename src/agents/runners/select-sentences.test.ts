@@ -1286,6 +1286,64 @@ describe('selectSentences: lists over the ROS 2 docs (outside review, 2026-11-30
     expect(items('Which lifecycle node changes does the changelog list?')).toBe(4);
   });
 
+  it("quotes a release page's lists when the question names that release", () => {
+    // An outside review: "Which platforms does Humble Hawksbill support?" got one of the six
+    // platforms once release pages' lists were read as lists of changes.
+    const release: RetrievedChunk = {
+      ...chunk(
+        'Supported Platforms',
+        [
+          'Humble Hawksbill is primarily supported on the following platforms:',
+          '',
+          'Tier 1 platforms:',
+          '',
+          '* Ubuntu 22.04 (Jammy): amd64 and arm64',
+          '* Windows 10 (Visual Studio 2019): amd64',
+          '',
+          'Tier 2 platforms:',
+          '',
+          '* RHEL 8: amd64',
+          '',
+          'Tier 3 platforms:',
+          '',
+          '* Ubuntu 20.04 (Focal): amd64',
+          '* macOS: amd64',
+          '* Debian Bullseye: amd64',
+        ].join('\n'),
+        0.914,
+      ),
+      source: 'Releases/Release-Humble-Hawksbill.rst',
+      title: 'Humble Hawksbill (humble)',
+    };
+    const changelog: RetrievedChunk = {
+      ...chunk(
+        'ament_cmake_pytest',
+        [
+          '* Update forthcoming version in changelog',
+          '* Support commands with executable targets (#352)',
+        ].join('\n'),
+        0.746,
+      ),
+      source: 'Releases/Galactic-Geochelone-Complete-Changelog.rst',
+      title: 'Galactic Geochelone changelog',
+    };
+    const windows: RetrievedChunk = {
+      ...chunk(
+        'Windows Tips and Tricks',
+        'ROS 2 supports Windows 10 as a Tier 1 platform, which means that all code that goes into the ROS 2 core must support Windows.',
+        0.66,
+      ),
+      source: 'The-ROS2-Project/Contributing/Windows-Tips-and-Tricks.rst',
+      title: 'Windows Tips and Tricks',
+    };
+    const platforms = selectSentences(
+      'Which platforms does Humble Hawksbill support?',
+      [release, changelog, windows],
+      options,
+    ).filter((s) => s.listItem && s.chunk === 0);
+    expect(platforms.length).toBe(6);
+  });
+
   it('quotes no second list beside the list headed as asked', () => {
     const tradeOffs = chunk(
       'Humanoid-Specific Considerations > Anthropomorphic Design > Design Trade-offs',

@@ -5,6 +5,7 @@ import {
   comparedSides,
   headingPathOf,
   isReleaseNotes,
+  namesReleasePage,
   listsTopicsOnly,
 } from '../../retrieval/index.js';
 import type { AnswerStyle, RetrievedChunk } from '../../schema/index.js';
@@ -897,10 +898,17 @@ export function selectSentences(
   // (#804)" under "rcl_lifecycle"): the list a question asks for only when it asks about a
   // release or a change. "What are the lifecycle node states?" over the ROS 2 docs quoted nine
   // commit titles of a changelog as the states.
+  // A release page the question names is what it asks about ("Which platforms does Humble
+  // Hawksbill support?" wants that release page's list of platforms).
   const releasesAsked = asksAboutReleases(query);
   const listsChanges = (chunkIndex: number) => {
     const chunk = chunks[chunkIndex];
-    return !releasesAsked && chunk !== undefined && isReleaseNotes(chunk);
+    return (
+      !releasesAsked &&
+      chunk !== undefined &&
+      isReleaseNotes(chunk) &&
+      !namesReleasePage(chunk, query)
+    );
   };
   // The list named as asked leads (below), before a definition's best sentence.
   let listLeads = false;

@@ -87,3 +87,16 @@ export function releasePagesNamed(
     for (const doc of notes.byTitleWord.get(stem) ?? []) named.add(doc);
   return [...named];
 }
+
+/**
+ * True when `query` names the release page `chunk` belongs to by a word of its title that names
+ * a release ("Which platforms does Humble Hawksbill support?" names "Humble Hawksbill (humble)"):
+ * the page is then what the question asks about, lists included.
+ *
+ * @example
+ * namesReleasePage({ title: 'Humble Hawksbill (humble)' }, 'Which platforms does Humble support?'); // true
+ */
+export function namesReleasePage(chunk: Pick<ChunkRecord, 'title'>, query: string): boolean {
+  const asked = new Set(analyze(query));
+  return analyze(chunk.title).some((word) => !GENERIC_TITLE_WORDS.has(word) && asked.has(word));
+}
