@@ -120,4 +120,31 @@ describe('itemsAsked: the items of a list a question asks for', () => {
     expect(ask('What are the deadline options?')).toEqual(['History', 'Reliability', 'Deadline']);
     expect(ask('Compare history and reliability')).toEqual(['History', 'Reliability', 'Deadline']);
   });
+
+  it('are the outer items when the named item has one line under it, its description', () => {
+    // An outside review: only the line under "ament_cmake" was quoted, no package named.
+    const packages = sentencesOf(
+      [
+        '* ament_cmake',
+        '',
+        '  * aggregates all other packages in this repository, users need only to depend on this.',
+        '',
+        '* ament_cmake_auto',
+        '',
+        '  * provides convenience CMake functions which automatically handle a lot of the tedious parts of writing a package.',
+        '',
+        '* ament_cmake_core',
+        '',
+        '  * provides the core functionality of the CMake build system for ament packages.',
+      ].join('\n'),
+    );
+    const asked = new Set(
+      analyze('What packages are in the ament_cmake repository?', QUERY_STOPWORDS),
+    );
+    expect(texts(itemsAsked(packages, asked, terms))).toEqual([
+      'ament_cmake',
+      'ament_cmake_auto',
+      'ament_cmake_core',
+    ]);
+  });
 });

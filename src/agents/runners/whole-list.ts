@@ -60,8 +60,8 @@ export function outerItems<T extends Pick<PassageSentence, 'indent' | 'text'>>(
 
 /**
  * The items a question asks for of a list: the items nested under the one outer item the question
- * names, when it names one that has some ("What are the QoS reliability options?": Best effort and
- * Reliable, under Reliability), else the outer items ({@link outerItems}). `items` are the list's
+ * names, when it names one that has two or more ("What are the QoS reliability options?": Best
+ * effort and Reliable, under Reliability), else the outer items ({@link outerItems}). `items` are the list's
  * items in order; an outer item is named when every term of its label (before a colon) is asked.
  *
  * @example
@@ -85,7 +85,10 @@ export function itemsAsked<T extends Pick<PassageSentence, 'indent' | 'text'>>(
     if ((item.indent ?? 0) <= depth) break;
     nested.push(item);
   }
-  return nested.length > 0 ? nested : outer;
+  // One nested line describes its item; it is no list of options: "What packages are in the
+  // ament_cmake repository?" quoted only "aggregates all other packages in this repository…",
+  // the line under "ament_cmake", with no package named (an outside review).
+  return nested.length > 1 ? nested : outer;
 }
 
 /**
