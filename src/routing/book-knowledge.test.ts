@@ -10,6 +10,16 @@ const chunk = (domain: string, text: string, title = 'Chapter') => ({
   headingPath: [title],
 });
 
+/** A chunk as a store gives it back (`chunks.all()`). */
+const storedChunk = (domain: string, text: string) => ({
+  ...chunk(domain, text),
+  id: 'x',
+  source: 'a.md',
+  ord: 0,
+  hash: 'h',
+  metadata: {},
+});
+
 describe('learnBookKnowledge', () => {
   it('counts each term once per chunk, by the chunk domain, in plain data', () => {
     const knowledge = learnBookKnowledge([
@@ -172,16 +182,7 @@ describe('createKnowledgeRefresh over a cache that keeps nothing (memory://)', (
           calls.push('contentHash');
           return 'h';
         },
-        all: async () => [
-          {
-            ...chunk('capstone', 'capstone text'),
-            id: 'x',
-            source: 'a.md',
-            ord: 0,
-            hash: 'h',
-            metadata: {},
-          },
-        ],
+        all: async () => [storedChunk('capstone', 'capstone text')],
       },
       cache: {
         saves: false,
@@ -224,16 +225,7 @@ describe('createKnowledgeRefresh, between learning and training', () => {
       chunks: {
         version: async () => 'v1',
         contentHash: async () => 'h',
-        all: async () => [
-          {
-            ...chunk('capstone', 'capstone text'),
-            id: 'x',
-            source: 'a.md',
-            ord: 0,
-            hash: 'h',
-            metadata: {},
-          },
-        ],
+        all: async () => [storedChunk('capstone', 'capstone text')],
       },
       cache: { get: async () => undefined, put: async () => undefined },
     };
