@@ -792,8 +792,10 @@ export function selectSentences(
   // Quotes `count` of a chosen passage's list `items`, each once: a nested list's items are
   // details of the item above them, unless that item is what the question asks about (see
   // itemsAsked).
+  // Returns the items asked (see itemsAsked), of which it quoted the first `count`.
   const quoteItems = (chunkIndex: number, items: readonly PassageSentence[], count: number) => {
-    for (const sentence of itemsAsked(items, queryTerms, options.terms).slice(0, count)) {
+    const asked = itemsAsked(items, queryTerms, options.terms);
+    for (const sentence of asked.slice(0, count)) {
       if (chosen.some((c) => c.chunk === chunkIndex && c.position === sentence.position)) continue;
       chosen.push({
         text: sentence.text,
@@ -806,6 +808,7 @@ export function selectSentences(
         terms: sentence.terms,
       });
     }
+    return asked;
   };
   // The first `count` lines of a passage, items or prose, each once: a section that is one entry
   // of a list the question asks for.
@@ -946,12 +949,11 @@ export function selectSentences(
     );
     if (list) {
       const items = listItemsAfter(list.chunk, list.after, list.after >= 0);
-      quoteItems(list.chunk, items, LIST_ITEMS_WHOLE);
       // The list's items the question does not ask for are left out (see itemsAsked): one chosen
       // for its words ("Keep last: … queue depth option" for "What are the QoS reliability
       // options?") would stand alone among the items asked.
       const wanted = new Set(
-        itemsAsked(items, queryTerms, options.terms).map((item) => item.position),
+        quoteItems(list.chunk, items, LIST_ITEMS_WHOLE).map((item) => item.position),
       );
       const unasked = new Set(
         items.filter((item) => !wanted.has(item.position)).map((item) => item.position),
