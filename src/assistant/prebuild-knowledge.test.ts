@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/index.js';
 import { ingest } from '../retrieval/index.js';
+import { prepareDocument } from '../retrieval/ingest/ingest.js';
 import { chunksAfterIngestion, openStore, type DocumentWrite, type Store } from '../store/index.js';
 import { knowledgeRouter, prepareKnowledge } from './prepare-knowledge.js';
 import { prebuildKnowledge, savePrebuiltKnowledge } from './prebuild-knowledge.js';
@@ -181,6 +182,44 @@ describe('prebuildKnowledge', () => {
       await store.close();
     }
   }, 60_000);
+
+  it('fails alone when the store never opens: the values put meanwhile leave no unhandled rejection', async () => {
+    // A second `cohort ingest` into a folder another process holds: the store failed to open, the
+    // writes were never sent, and the index's put (waiting on both) was left unhandled: the
+    // process printed its clear error, then crashed with the error's stack.
+    const config = configFor(join(root, 'never-opens'));
+    const held = new Error('The data folder is in use by another process.');
+    const opening: Promise<Store> = Promise.reject(held);
+    opening.catch(() => undefined);
+    const sent = Promise.reject(held);
+    sent.catch(() => undefined);
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const { chunks } = prepareDocument(
+        'ros2.md',
+        '# ROS 2\n\n## Topics\n\nTopics carry messages between nodes.\n',
+      );
+      await expect(
+        prebuildKnowledge({
+          config,
+          router: knowledgeRouter(config),
+          chunks: chunksAfterIngestion(chunks, []),
+          saveTo: {
+            put: (name, key, data) =>
+              Promise.all([opening, sent]).then(([store]) => store.cache.put(name, key, data)),
+          },
+          afterIndex: sent,
+        }),
+      ).rejects.toBe(held);
+      // A turn for Node to report what was left unhandled.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
 
   it('saves nothing in a store that holds other chunks than it was built from', async () => {
     const config = configFor(join(root, 'changed'));

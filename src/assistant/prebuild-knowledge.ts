@@ -78,7 +78,13 @@ export async function prebuildKnowledge(options: {
     get: () => Promise.resolve(undefined),
     put: (name, key, data) => {
       entries.push({ name, key, data });
-      if (saveTo) saving.push(saveTo.put(name, key, data));
+      if (saveTo) {
+        const saved = saveTo.put(name, key, data);
+        // Awaited below; handled now, as the build may fail first (the writes never sent, in a
+        // store that never opened) and never reach that await.
+        saved.catch(() => undefined);
+        saving.push(saved);
+      }
       return Promise.resolve();
     },
   };
