@@ -167,6 +167,18 @@ describe('createModelRunner (scripted model)', () => {
     expect(first.tools?.map((tool) => tool.name)).toEqual(['search_book_content']);
   });
 
+  it("searches the context's domain filter (AgentContext.domain_filter) over the agent's domain", async () => {
+    // The extractive runner honoured `domainFilter`; the model runner searched the agent's domain.
+    const model = scriptedModel([search('Jetson power'), say('The Orin draws 15 to 60 W [1].')]);
+    const { rag, calls } = fakeRag([[chunk(1)]]);
+    await run(providerOf(model), config(), { domainFilter: 'capstone' }, deps(rag));
+
+    expect(calls).toEqual([{ query: 'Jetson power', domain: 'capstone', limit: 5 }]);
+    const first = model.calls[0] as LanguageModelV3CallOptions;
+    const tool = first.tools?.[0];
+    expect(tool?.type === 'function' ? tool.description : '').toContain('the capstone part');
+  });
+
   it('strips a fabricated citation of any length ([1000], [999999999999]) split across deltas', async () => {
     const model = scriptedModel([
       search('Jetson'),

@@ -164,7 +164,9 @@ async function* runModelAgent(
     return;
   }
 
-  const search = createSearchTool(agent, deps);
+  // The context's domain filter (data-model spec, AgentContext) restricts the search as it does
+  // for the extractive runner; without one the agent's own retrieval domain applies.
+  const search = createSearchTool(deps, context.domainFilter ?? agent.retrievalDomain);
   const guard = createCitationGuard((n) => n >= 1 && n <= search.chunks.length);
   let result: LoopResult | undefined;
   let shown = '';
@@ -304,7 +306,7 @@ interface SearchTool {
   drain(): Generator<AgentEvent>;
 }
 
-function createSearchTool(agent: Agent, deps: AgentDependencies): SearchTool {
+function createSearchTool(deps: AgentDependencies, domain: string | undefined): SearchTool {
   const chunks: RetrievedChunk[] = [];
   const numbers = new Map<string, number>();
   const pending: AgentEvent[] = [];
@@ -317,7 +319,7 @@ function createSearchTool(agent: Agent, deps: AgentDependencies): SearchTool {
     },
     tool: defineTool({
       name: SEARCH_TOOL_NAME,
-      description: `Search the book for passages relevant to a query${agent.retrievalDomain ? ` (searches the ${agent.retrievalDomain} part of the book first)` : ''}. Returns numbered passages with similarity scores from 0 to 1; cite a passage as [index].`,
+      description: `Search the book for passages relevant to a query${domain ? ` (searches the ${domain} part of the book first)` : ''}. Returns numbered passages with similarity scores from 0 to 1; cite a passage as [index].`,
       inputSchema: SearchInput,
       execute: async ({ query, top_k }, { signal, span }): Promise<SearchToolResult> => {
         state.searches++;
@@ -327,7 +329,7 @@ function createSearchTool(agent: Agent, deps: AgentDependencies): SearchTool {
             limit: top_k,
             signal,
             span,
-            ...(agent.retrievalDomain ? { domain: agent.retrievalDomain } : {}),
+            ...(domain ? { domain } : {}),
           });
         } catch (error) {
           if (signal.aborted) throw error;
