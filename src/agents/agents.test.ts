@@ -72,6 +72,13 @@ describe('agentTitle', () => {
 });
 
 describe('agent markdown files', () => {
+  it("no bundled agent's prompt asks the model for a Sources list (the grounding prompt's rule 5)", () => {
+    // The prompts said "end with a Sources list" under a grounding prompt that says cohort
+    // appends one: a model that obeyed the agent answered with two Sources lists.
+    for (const agent of loadAgentDir(packagePath('agents')))
+      expect(agent.systemPrompt, agent.name).not.toMatch(/\b(end|ending) with a Sources list/i);
+  });
+
   it('reads frontmatter fields and the body as the system prompt', () => {
     const agent = parseAgentFile(
       '---\nname: recipes\ndescription: Recipes\ntitle: Recipes and baking\ndomain: cooking\nkeywords: [recipe, bake, oven]\ntools: search_book_content\nmodel: fast\nanswer_style: definition\nexamples:\n  - how long do I bake bread\n---\nAnswer only from the book.\n',
