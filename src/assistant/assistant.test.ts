@@ -293,6 +293,25 @@ describe('assistant (extractive mode)', () => {
     expect(reply.secondaryAgents).toEqual(['capstone']);
   });
 
+  it("keeps a multi-domain answer under a registered agent's name, the agent_used", async () => {
+    // The saved message's agent_name was "hardware+capstone", which no agent is.
+    routes['capstone hardware'] = {
+      primaryAgent: 'hardware',
+      secondaryAgents: ['capstone'],
+      confidence: 0.8,
+      routingReason: 'two domains',
+      isMultiDomain: true,
+      phase: 'keyword',
+      scores: {},
+    };
+    const sessionId = randomUUID();
+    const reply = await assistant.ask({ query: 'capstone hardware', sessionId });
+    const history = await store.sessions.history(sessionId, 10);
+    expect(history[1]?.agentName).toBe(reply.agentUsed);
+    expect(registry.get(history[1]?.agentName ?? '')).toBeDefined();
+    expect(reply.metadata.agents).toEqual(['hardware', 'capstone']);
+  });
+
   it('runs multi-domain agents in parallel when asked, with the same merged answer', async () => {
     const parallel = createAssistant({
       registry,

@@ -117,7 +117,9 @@ export function mergeResponses(
   return {
     response: `${body}${formatSourcesFooter(citations)}${notice}`,
     sources: citations,
-    agentName: options.agentName ?? kept.map((part) => part.agentName).join('+'),
+    // A registered agent's name (data-model spec, AgentResponse): the first part's, the route's
+    // primary agent, as `agent_used` says; every agent run is in `metadata.agents`.
+    agentName: options.agentName ?? first?.agentName ?? '',
     confidence: Math.max(0, ...confidences),
     metadata: {
       body,

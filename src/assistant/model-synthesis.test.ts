@@ -99,7 +99,9 @@ describe('createModelSynthesiser', () => {
       completionTokens: 25,
       totalTokens: 235,
     });
-    expect(response.agentName).toBe('hardware+capstone');
+    // A registered agent's name, the primary's (it was "hardware+capstone", which no agent is).
+    expect(response.agentName).toBe('hardware');
+    expect(response.metadata.agents).toEqual(['hardware', 'capstone']);
   });
 
   it('passes a single usable answer through without a model call', async () => {

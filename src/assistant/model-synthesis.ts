@@ -120,11 +120,12 @@ export function createModelSynthesiser(options: ModelSynthesiserOptions): Synthe
         .map((n, i) => ({ ...(citations[n - 1] as Citation), index: i + 1 }));
       const footer = formatSourcesFooter(sources);
       if (footer) yield { type: 'delta', text: footer };
-      const agents = answered.map((part) => part.agentName);
       const response: AgentResponse = {
         response: body + footer,
         sources,
-        agentName: agents.join('+'),
+        // A registered agent's name (data-model spec, AgentResponse), the route's primary agent as
+        // `agent_used` says, not "hardware+capstone"; every agent run is in `metadata.agents`.
+        agentName: (parts[0] as AgentResponse).agentName,
         confidence: Math.max(...answered.map((part) => part.confidence ?? 0)),
         metadata: {
           mode: 'model',
