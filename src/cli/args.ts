@@ -26,11 +26,22 @@ export function parseCommandArgs(args: string[], options: Options, usage: string
   }
 }
 
-/** The one positional a command needs, or an `invalid_input` error naming it. */
-export function requirePositional(positionals: string[], name: string, usage: string): string {
+/**
+ * The one positional a command needs, or an `invalid_input` error: `missing` when it is given
+ * (the spec's own words for an empty question), else one naming it.
+ *
+ * @example
+ * const question = requirePositional(positionals, 'question', usage, EMPTY_QUERY_MESSAGE);
+ */
+export function requirePositional(
+  positionals: string[],
+  name: string,
+  usage: string,
+  missing = `Missing ${name}.`,
+): string {
   const value = positionals.join(' ').trim();
   if (!value)
-    throw new CohortError('invalid_input', `Missing ${name}.\nUsage: ${usage}`, { field: name });
+    throw new CohortError('invalid_input', `${missing}\nUsage: ${usage}`, { field: name });
   return value;
 }
 

@@ -257,12 +257,13 @@ describe('cohort CLI', () => {
 
   describe('bad input: a clear message and a non-zero exit', () => {
     it.each([
-      [['ask', '   '], 'Missing question'],
+      // The spec's words for an empty question (rag-agent-research.md §4), as over HTTP.
+      [['ask', '   '], 'cohort ask: Please provide a question to ask about the book.'],
       [['ask', 'long '.repeat(401)], '2000 characters'],
       [['ask', 'hi', '--session', 'nope'], '--session: session_id must be a UUID or "anonymous"'],
       [['ask', 'hi', '--agent', 'chef'], 'Unknown agent "chef"'],
       [['ask', 'hi', '--frobnicate'], "Unknown option '--frobnicate'"],
-      [['route', ''], 'Missing question'],
+      [['route', ''], 'cohort route: Please provide a question to ask about the book.'],
       [['eval', 'vibes'], 'Unknown evaluation "vibes"'],
       [['eval', 'routing', 'no-such-file.jsonl'], 'Routing set not found'],
       // Found by an outside try: the default corpus missing (a clone without ../shared) said only

@@ -1,7 +1,7 @@
 import { answerFailure } from '../../assistant/answer-failure.js';
 import type { Assistant } from '../../assistant/index.js';
 import { parseInput } from '../../errors/index.js';
-import { ChatRequest, toWire } from '../../schema/index.js';
+import { EMPTY_QUERY_MESSAGE, ChatRequest, toWire } from '../../schema/index.js';
 import type { CliCommand } from '../command.js';
 import { parseCommandArgs, requirePositional, stringFlag } from '../args.js';
 import { configFor, openForCli, StaleStartCache, STORE_FLAGS } from '../open.js';
@@ -36,7 +36,7 @@ export const askCommand: CliCommand = {
     const input = parseInput(
       ChatRequest,
       {
-        query: requirePositional(positionals, 'question', usage),
+        query: requirePositional(positionals, 'question', usage, EMPTY_QUERY_MESSAGE),
         sessionId: stringFlag(values, 'session'),
         agent: stringFlag(values, 'agent'),
         multiDomain: stringFlag(values, 'multi-domain'),

@@ -1,4 +1,4 @@
-import { RouteRequest, routeResponse, toWire } from '../../schema/index.js';
+import { EMPTY_QUERY_MESSAGE, RouteRequest, routeResponse, toWire } from '../../schema/index.js';
 import { parseInput } from '../../errors/index.js';
 import type { CliCommand } from '../command.js';
 import { parseCommandArgs, requirePositional } from '../args.js';
@@ -21,7 +21,7 @@ export const routeCommand: CliCommand = {
       usage,
     );
     const { query } = parseInput(RouteRequest, {
-      query: requirePositional(positionals, 'question', usage),
+      query: requirePositional(positionals, 'question', usage, EMPTY_QUERY_MESSAGE),
     });
     const opened = await openForCli(io, values);
     let route;
