@@ -303,6 +303,18 @@ export const CohortConfig = lazySchema(() =>
         maxRetries: z.number().int().min(0).default(2),
         concurrency: z.number().int().min(1).default(4),
         maxTasks: z.number().int().min(1).max(MAX_RESEARCH_TASKS).default(5),
+        /**
+         * How long a web or paper search's results are reused for the same query, in seconds
+         * (research-subagent.md, "Caching Layer"); 0 searches every time.
+         */
+        searchCacheSeconds: z
+          .number()
+          .min(0)
+          .max(
+            MAX_DURATION_SECONDS,
+            `must be at most ${formatNumber(MAX_DURATION_SECONDS)} seconds`,
+          )
+          .default(600),
       })
       .prefault({}),
     /** How bash and code runs are confined (bubblewrap). */

@@ -7,6 +7,7 @@ import { arxivSearch } from '../tools/arxiv.js';
 import { fetchReadable, tavilySearch, unwrapOutcome } from '../tools/index.js';
 import { runCode } from '../sandbox/index.js';
 import { semanticScholarSearch } from '../tools/semantic-scholar.js';
+import { cachedSearch } from './search-cache.js';
 import type {
   PaperSearch,
   ResearchDependencies,
@@ -32,6 +33,7 @@ const clamp = (score: number | undefined) =>
  * model provider's fast tier for analysis and full tier for the lead, Tavily (when
  * `TAVILY_API_KEY` is set) with the top page read through `web_fetch`, arXiv, Semantic Scholar
  * (when `USE_SEMANTIC_SCHOLAR=true` and `SEMANTIC_SCHOLAR_API_KEY` are set) and Python in the bubblewrap sandbox.
+ * Web and paper searches reuse their results for the same query for `research.searchCacheSeconds`.
  *
  * @example
  * const store = await openStore(config);
@@ -113,12 +115,15 @@ export function createResearchDependencies(
         ).papers,
     });
   }
+  // A question asked again (in one server, or a resumed run) reuses its searches' results.
+  const ttlMs = config.research.searchCacheSeconds * 1000;
+  const cached = (search: SourceSearch) => (ttlMs > 0 ? cachedSearch(search, { ttlMs }) : search);
   const provider = hasModel(config) ? createModelProvider(config, fetchOption) : undefined;
   return {
     settings: config.research,
     ...(retriever ? { retriever } : {}),
-    ...(webSearch ? { webSearch } : {}),
-    paperSearches,
+    ...(webSearch ? { webSearch: cached(webSearch) } : {}),
+    paperSearches: paperSearches.map((paper) => ({ ...paper, search: cached(paper.search) })),
     scrapePage,
     ...(provider
       ? { model: provider.languageModel('fast'), leadModel: provider.languageModel('full') }
