@@ -165,6 +165,15 @@ describe('createModelRunner (scripted model)', () => {
       content: `${GROUNDING_SYSTEM_PROMPT}\n\n${agent.systemPrompt}`,
     });
     expect(first.tools?.map((tool) => tool.name)).toEqual(['search_book_content']);
+    // The parameters as rag-agent-research.md §1 describes them to the model.
+    const tool = first.tools?.[0];
+    expect(tool?.type === 'function' ? tool.inputSchema : undefined).toMatchObject({
+      properties: {
+        query: { type: 'string', description: 'The search query' },
+        top_k: { type: 'integer', description: 'Number of results', default: 5 },
+      },
+      required: ['query'],
+    });
   });
 
   it("searches the context's domain filter (AgentContext.domain_filter) over the agent's domain", async () => {

@@ -105,8 +105,9 @@ function allowedExtraTools(agent: Agent, tools: readonly LoopTool[]): string[] {
 
 const SearchInput = lazySchema(() =>
   z.object({
-    query: z.string().trim().min(1, 'query must not be empty'),
-    top_k: z.number().int().min(1).max(50).default(5),
+    // The descriptions of rag-agent-research.md §1's tool schema, which the model reads.
+    query: z.string().trim().min(1, 'query must not be empty').describe('The search query'),
+    top_k: z.number().int().min(1).max(50).default(5).describe('Number of results'),
   }),
 );
 
