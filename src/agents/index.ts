@@ -3,7 +3,7 @@ export { parseAgentFile, loadAgentFile, loadAgentDir } from './agent-file.js';
 export { AgentRegistry } from './registry.js';
 export type { AgentDependencies } from './dependencies.js';
 export { createRagSkill, type RagSkill } from './rag-skill.js';
-export { finalResponse, type AgentEvent, type AgentRunner } from './runners/runner.js';
+export { finalResponse, runAgent, type AgentEvent, type AgentRunner } from './runners/runner.js';
 export { ANSWER_MESSAGES, EXTRACTIVE_NOTICE } from './messages.js';
 export {
   createModelRunner,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentRegistry, EXTRACTIVE_NOTICE, ANSWER_MESSAGES } from '../agents/index.js';
+import type { AgentRunOverride } from '../agents/define-agent.js';
 import { testAgent } from '../test/test-agent.js';
 import { ChatResponse, type RetrievedChunk, type RouteResult } from '../schema/index.js';
 import { createExtractiveRunner, createRagSkill } from '../agents/index.js';
@@ -500,5 +501,63 @@ describe('multi-part questions', () => {
     });
     expect(reply.answer).toContain('thirteen weeks');
     expect(reply.answer).toContain('grid of traversal costs');
+  });
+});
+
+describe("an agent's own run (defineAgent({ run }), the spec's BaseAgent.run)", () => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await createStore(await openPgliteDb('memory://'));
+  });
+  afterAll(() => store.close());
+  const route: RouteResult = {
+    primaryAgent: 'weather',
+    secondaryAgents: [],
+    confidence: 0.9,
+    routingReason: 'keyword',
+    isMultiDomain: false,
+    phase: 'keyword',
+    scores: {},
+  };
+  const assistantWith = (run: AgentRunOverride) =>
+    createAssistant({
+      registry: new AgentRegistry([
+        testAgent('book', { fallback: true }),
+        testAgent('weather', { run }),
+      ]),
+      router: { route: () => route },
+      rag: createRagSkill({ retrieve: async () => [] }),
+      context: createContextSkill(store.sessions),
+      runner: createExtractiveRunner(),
+    });
+
+  it('answers with the override instead of the runner', async () => {
+    // The override was accepted and kept on the agent, and never called.
+    const reply = await assistantWith(async (context) => ({
+      response: `Sunny, as asked: ${context.query}`,
+      sources: [],
+      agentName: 'weather',
+      metadata: {},
+    })).ask({ query: 'weather today?' });
+    expect(reply.answer).toBe('Sunny, as asked: weather today?');
+    expect(reply.agentUsed).toBe('weather');
+  });
+
+  it.each([
+    [
+      { response: ' ', sources: [], agentName: 'weather', metadata: {} },
+      'response must not be empty',
+    ],
+    [
+      { response: 'Hi', sources: [], agentName: 'weather', confidence: 2, metadata: {} },
+      'confidence',
+    ],
+    [
+      { response: 'Hi', sources: [], agentName: 'glossary', metadata: {} },
+      'answered as "glossary"',
+    ],
+  ])('refuses an answer the spec refuses (%j)', async (answer, message) => {
+    const assistant = assistantWith(async () => answer as never);
+    await expect(assistant.ask({ query: 'weather today?' })).rejects.toThrow(message);
   });
 });

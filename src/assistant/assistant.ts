@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentDependencies, AgentEvent, AgentRegistry, AgentRunner } from '../agents/index.js';
-import { agentTitle, EXTRACTIVE_NOTICE, finalResponse } from '../agents/index.js';
+import { agentTitle, EXTRACTIVE_NOTICE, finalResponse, runAgent } from '../agents/index.js';
 import { CohortError, parseInput } from '../errors/index.js';
 import {
   AgentContext,
@@ -359,7 +359,7 @@ export function createAssistant(options: AssistantOptions): Assistant {
       const agent = options.registry.require(route.primaryAgent);
       const run = agentDeps(deps, root, agent.name);
       try {
-        for await (const event of options.runner.run(agent, context, run.deps)) {
+        for await (const event of runAgent(options.runner, agent, context, run.deps)) {
           if (event.type === 'delta') yield { type: 'delta', text: event.text };
           if (event.type === 'response') response = event.response;
         }
@@ -388,7 +388,9 @@ export function createAssistant(options: AssistantOptions): Assistant {
         const traced = agentDeps(deps, root, agent.name);
         let part: AgentResponse | undefined;
         try {
-          part = await finalResponse(options.runner.run(agent, contextOf(agent.name), traced.deps));
+          part = await finalResponse(
+            runAgent(options.runner, agent, contextOf(agent.name), traced.deps),
+          );
           return part;
         } catch (error) {
           traced.span.fail(error);
