@@ -70,3 +70,20 @@ describe('source layout', () => {
     expect(offenders.map(({ file }) => file)).toEqual([]);
   });
 });
+
+describe('library examples in the docs', () => {
+  it("import from 'cohort', the package a reader installs, in each doc's Library section", () => {
+    // research.md imported from './research/index.js' and coding-assistant.md from
+    // './src/coding/index.js': paths inside cohort's source that a reader's project has not.
+    const docs = fileURLToPath(new URL('../docs/', import.meta.url));
+    const wrong = readdirSync(docs)
+      .filter((name) => name.endsWith('.md'))
+      .flatMap((name) => {
+        const text = readFileSync(join(docs, name), 'utf8');
+        const library = text.split(/^## /m).find((section) => section.startsWith('Library\n'));
+        const imports = library?.match(/from '[^']+'/g) ?? [];
+        return imports.filter((from) => from !== "from 'cohort'").map((from) => `${name}: ${from}`);
+      });
+    expect(wrong).toEqual([]);
+  });
+});
