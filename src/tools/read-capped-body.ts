@@ -1,3 +1,5 @@
+import { decodeBody } from './body-charset.js';
+
 /** What {@link readCappedBody} read: the text of at most `maxBytes`, and whether more was sent. */
 export interface CappedBody {
   text: string;
@@ -7,7 +9,8 @@ export interface CappedBody {
 
 /**
  * Reads a response body up to `maxBytes` and cancels the rest, so an endpoint that sends without
- * end (hostile or broken) costs bounded memory. Callers decide what a cut body means: `web_fetch`
+ * end (hostile or broken) costs bounded memory. The text is decoded in the body's own character
+ * set ({@link decodeBody}). Callers decide what a cut body means: `web_fetch`
  * shows the start of a page, a JSON or XML API fails, since half a document does not parse.
  *
  * @example
@@ -28,7 +31,10 @@ export async function readCappedBody(response: Response, maxBytes: number): Prom
   }
   await reader.cancel().catch(() => undefined);
   return {
-    text: Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8'),
+    text: decodeBody(
+      Buffer.concat(chunks).subarray(0, maxBytes),
+      response.headers.get('content-type') ?? '',
+    ),
     exceeded: size > maxBytes,
   };
 }

@@ -242,6 +242,42 @@ describe('fetchReadable', () => {
     expect(comments).toMatchObject({ ok: true, text: 'Kept' });
   });
 
+  it('reads a page in the character set it declares, not always as UTF-8', async () => {
+    // A Latin-1 page read as UTF-8 gave "Caf\uFFFD na\uFFFDve", a UTF-16 one a NUL after every
+    // letter and its tags as text.
+    routes.set('/latin1', (_request, _body, response) =>
+      response
+        .writeHead(200, { 'content-type': 'text/html; charset=ISO-8859-1' })
+        .end(Buffer.from('<p>Café naïve £5</p>', 'latin1')),
+    );
+    routes.set('/meta-charset', (_request, _body, response) =>
+      response
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(
+          Buffer.from(
+            '<html><head><meta http-equiv="Content-Type" content="text/html; charset=windows-1252"><title>Résumé</title></head><body><p>Déjà vu</p></body></html>',
+            'latin1',
+          ),
+        ),
+    );
+    routes.set('/utf16', (_request, _body, response) =>
+      response
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-16le' })
+        .end(Buffer.from('\ufeff<p>hello UTF-16</p>', 'utf16le')),
+    );
+    routes.set('/unknown-charset', (_request, _body, response) =>
+      response.writeHead(200, { 'content-type': 'text/plain; charset=x-no-such-set' }).end('naïve'),
+    );
+    const fetched = async (path: string) => {
+      const page = await fetchReadable(`${base}${path}`, { allowPrivateNetwork: true });
+      return page.ok ? { title: page.title, text: page.text } : page;
+    };
+    expect(await fetched('/latin1')).toEqual({ title: '', text: 'Café naïve £5' });
+    expect(await fetched('/meta-charset')).toEqual({ title: 'Résumé', text: 'Déjà vu' });
+    expect(await fetched('/utf16')).toEqual({ title: '', text: 'hello UTF-16' });
+    expect(await fetched('/unknown-charset')).toEqual({ title: '', text: 'naïve' });
+  });
+
   it('reports HTTP errors and binary content as values', async () => {
     expect(await fetchReadable(`${base}/nothing`, { allowPrivateNetwork: true })).toMatchObject({
       ok: false,
