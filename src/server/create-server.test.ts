@@ -449,6 +449,45 @@ describe('the OpenAI-compatible endpoint', () => {
       expect((await ask(choice ? { tool_choice: choice } : {})).status).toBe(200);
   });
 
+  it('refuses a JSON response_format and logprobs, which it cannot give, and sends usage when a stream asks', async () => {
+    // Both were accepted and ignored: a client asking for JSON got prose, one asking for log
+    // probabilities none; and stream_options.include_usage sent no usage chunk.
+    const ask = (extra: Record<string, unknown>) =>
+      post('/v1/chat/completions', {
+        model: 'cohort',
+        messages: [{ role: 'user', content: 'What is a ROS 2 topic?' }],
+        ...extra,
+      });
+    for (const [field, value, named] of [
+      ['response_format', { type: 'json_object' }, 'response_format.type'],
+      [
+        'response_format',
+        { type: 'json_schema', json_schema: { name: 'x', schema: {} } },
+        'response_format.type',
+      ],
+      ['logprobs', true, 'logprobs'],
+    ] as const)
+      expect(await errorOf(await ask({ [field]: value }))).toMatchObject({
+        status: 422,
+        field: named,
+        message: expect.stringMatching(/cohort/),
+      });
+    const fine = await ask({ response_format: { type: 'text' }, logprobs: false });
+    expect(fine.status).toBe(200);
+    const events = await readSse(
+      await ask({ stream: true, stream_options: { include_usage: true } }),
+    );
+    expect(events.at(-1)?.data).toBe('[DONE]');
+    const last = JSON.parse(events.at(-2)?.data ?? '{}') as Record<string, unknown>;
+    expect(last).toMatchObject({
+      object: 'chat.completion.chunk',
+      choices: [],
+      usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    });
+    const plain = await readSse(await ask({ stream: true }));
+    expect(plain.some((event) => event.data.includes('"usage"'))).toBe(false);
+  });
+
   it('rejects an unknown model (404), no user message (422) and bad shapes (422)', async () => {
     expect(
       await errorOf(

@@ -99,7 +99,6 @@ export function toCompletion(
   model: string,
   created: number,
 ): ChatCompletion {
-  const usage = TokenUsage.safeParse(response.metadata.usage);
   return {
     id: `chatcmpl-${response.queryId}`,
     object: 'chat.completion',
@@ -115,14 +114,20 @@ export function toCompletion(
         finish_reason: 'stop',
       },
     ],
-    usage: usage.success
-      ? {
-          prompt_tokens: usage.data.promptTokens,
-          completion_tokens: usage.data.completionTokens,
-          total_tokens: usage.data.totalTokens,
-        }
-      : { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    usage: completionUsage(response),
     citations: response.citations,
     cohort: cohortInfo(response),
   };
+}
+
+/** An answer's token usage in OpenAI's shape: the model's, or zeros for an extractive answer. */
+export function completionUsage(response: ChatResponse): ChatCompletion['usage'] {
+  const usage = TokenUsage.safeParse(response.metadata.usage);
+  return usage.success
+    ? {
+        prompt_tokens: usage.data.promptTokens,
+        completion_tokens: usage.data.completionTokens,
+        total_tokens: usage.data.totalTokens,
+      }
+    : { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
 }

@@ -22,7 +22,10 @@ export type OpenAiMessage = z.infer<typeof OpenAiMessage>;
  * still checked against OpenAI's ranges, so a wrong one is a 422 naming it rather than silence,
  * and `n` must be 1: cohort gives one answer, and a client asking for more would get fewer. A
  * client's `tools` are ignored, so a `tool_choice` that needs a call ('required', a function) is
- * a 422 too: the client would wait for a tool call that never comes.
+ * a 422 too: the client would wait for a tool call that never comes. So are a `response_format`
+ * asking for JSON and `logprobs`: the answer is prose with citations and carries no log
+ * probabilities, and a client that asked for them would read an answer it cannot use.
+ * `stream_options.include_usage` is met: a last chunk carries the usage, as OpenAI sends it.
  */
 export const ChatCompletionRequest = lazySchema(() =>
   z.looseObject({
@@ -39,6 +42,25 @@ export const ChatCompletionRequest = lazySchema(() =>
         error:
           'tool_choice must be "auto" or "none": cohort answers with text and never calls the tools a client sends',
       })
+      .nullable()
+      .optional(),
+    response_format: z
+      .looseObject({
+        type: z.literal('text', {
+          error:
+            'response_format must be {"type": "text"}: cohort answers in prose with citations and cannot promise JSON',
+        }),
+      })
+      .nullable()
+      .optional(),
+    logprobs: z
+      .literal(false, {
+        error: 'logprobs must be false: cohort does not return log probabilities',
+      })
+      .nullable()
+      .optional(),
+    stream_options: z
+      .looseObject({ include_usage: z.boolean().nullable().optional() })
       .nullable()
       .optional(),
     model: z.string({ error: 'model is required: use "cohort" or an agent name' }).min(1),
@@ -109,6 +131,8 @@ export const ChatCompletionChunk = lazySchema(() =>
         finish_reason: z.literal('stop').nullable(),
       }),
     ),
+    /** Only on the last chunk of a stream that asked `stream_options.include_usage` (no choices). */
+    usage: CompletionUsage.optional(),
     citations: z.array(Citation).optional(),
     cohort: CohortCompletionInfo.optional(),
   }),

@@ -12,6 +12,7 @@ import { describeFailure } from '../error-handler.js';
 import {
   answerWithSources,
   cohortInfo,
+  completionUsage,
   completionTurn,
   ROUTED_MODEL,
   toCompletion,
@@ -145,6 +146,9 @@ export function openAiRoutes(parts: {
               citations: event.response.citations,
               cohort: cohortInfo(event.response),
             });
+            // OpenAI's last chunk when asked: no choices, the whole answer's usage.
+            if (request.stream_options?.include_usage)
+              await send({ ...chunk({}), choices: [], usage: completionUsage(event.response) });
           }
         }
         await stream.writeSSE({ data: '[DONE]' });
