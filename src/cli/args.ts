@@ -17,13 +17,24 @@ export interface ParsedArgs {
  * const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } }, usage);
  */
 export function parseCommandArgs(args: string[], options: Options, usage: string): ParsedArgs {
+  let parsed;
   try {
-    const parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
-    return { values: parsed.values as ParsedArgs['values'], positionals: parsed.positionals };
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause);
     throw new CohortError('invalid_input', `${reason}\nUsage: ${usage}`, { cause });
   }
+  // An empty value is refused, not read as the flag left out: `--resume "$RUN"` with RUN unset
+  // started a new research run, and `--data-dir ""` made a data folder the user never named.
+  for (const [name, value] of Object.entries(parsed.values)) {
+    if (value === '' || (Array.isArray(value) && value.includes('')))
+      throw new CohortError(
+        'invalid_input',
+        `--${name} was given an empty value: give it one, or leave the flag out.\nUsage: ${usage}`,
+        { field: name },
+      );
+  }
+  return { values: parsed.values as ParsedArgs['values'], positionals: parsed.positionals };
 }
 
 /**

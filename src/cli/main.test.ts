@@ -63,6 +63,27 @@ describe('cohort CLI', () => {
     }
   });
 
+  it('refuses a flag given an empty value, naming it, rather than reading it as not given', async () => {
+    // A script's `--resume "$RUN"` with RUN unset started a new research run; `--data-dir ""`
+    // made and ingested a data folder in the working folder; `--host ""`, `--config ""` and
+    // `--agent ""` each ran as if the flag were not there.
+    const cwd = mkdtempSync(join(tmpdir(), 'cohort-empty-flag-'));
+    for (const argv of [
+      ['research', 'What is a topic?', '--resume', ''],
+      ['ask', 'What is a topic?', '--data-dir', ''],
+      ['ask', 'What is a topic?', '--config='],
+      ['ask', 'What is a topic?', '--agent', ''],
+      ['serve', '--host', '', '--port', '0'],
+      ['code', 'list the files', '--workspace', ''],
+    ]) {
+      const flag = (argv.find((arg) => arg.startsWith('--')) ?? '').replace(/=$/, '');
+      const { code, stdout, stderr } = await run(argv, {}, undefined, { cwd });
+      expect(code, `${argv.join(' ')}: ${stdout}`).toBe(2);
+      expect(stderr).toContain(`cohort ${argv[0]}: ${flag} was given an empty value`);
+    }
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
   it('reads --help after -- as an argument, not as the help flag', async () => {
     const help = await run(['ingest', '--help']);
     expect(help.code).toBe(0);

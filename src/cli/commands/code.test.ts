@@ -118,7 +118,9 @@ describe('cohort code', () => {
         message = isCohortError(error, 'invalid_input') ? error.message : String(error);
       }
       expect(message, session).toContain(
-        `--session must be 1-100 letters, digits, dots, dashes or underscores, got "${session}"`,
+        session === ''
+          ? '--session was given an empty value'
+          : `--session must be 1-100 letters, digits, dots, dashes or underscores, got "${session}"`,
       );
     }
     expect(calls).toBe(0);
