@@ -26,3 +26,23 @@ function picture(character: string): string {
 export function terminalText(text: string): string {
   return text.replace(/\r\n/g, '\n').replace(CONTROL, picture);
 }
+
+/**
+ * The Unicode controls that reorder how text is shown (the embeddings, overrides and isolates
+ * U+202A-U+202E and U+2066-U+2069, and the marks U+200E, U+200F, U+061C): "Trojan Source".
+ */
+const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+
+/**
+ * Text whose characters must be seen in the order they run, such as a command shown for
+ * approval: each bidirectional control shown as its code point (`<U+202E>`) instead of applied. A
+ * terminal that lays out right-to-left text would otherwise show a model's
+ * `ls #<U+202E> ~ fr- mr` or an isolate-moved `; rm -rf ~` in another order than the shell runs
+ * it. Answers keep these controls (right-to-left prose needs them); approvals do not.
+ *
+ * @example
+ * bidiControlsShown('echo hi \u202e'); // 'echo hi <U+202E>'
+ */
+export function bidiControlsShown(text: string): string {
+  return text.replace(BIDI_CONTROL, picture);
+}

@@ -141,6 +141,21 @@ describe('cohort code: approvals in the terminal', () => {
       return { text: `done after ${index}` };
     }, RECORDED);
 
+  it('shows a command for approval in the order it runs, its bidirectional controls as code points', async () => {
+    // A terminal that lays out right-to-left text showed the command reordered by the model's
+    // U+202E / U+2066…U+2069, so the user could approve another command than the one run.
+    const command = 'ls #\u2066 safe \u2069\u202e ; rm -rf ~ \u202c';
+    const main = bashModel([command]);
+    const t = terminal(['n']);
+    await createCodeCommand({ model: () => main }).run(['list', '--workspace', workspace], t.io);
+    expect(t.out()).toContain(
+      '? bash wants to run: ls #<U+2066> safe <U+2069><U+202E> ; rm -rf ~ <U+202C>',
+    );
+    expect(t.out()).toContain('(adds Bash(ls #<U+2066> safe <U+2069><U+202E> ; rm -rf ~ <U+202C>)');
+    expect(t.out()).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    expect(promptText(main.calls[1])).toContain('The user declined this bash call');
+  });
+
   it('shows the call and waits: yes runs it', async () => {
     const main = writeModel();
     const t = terminal(['y', 'n']);

@@ -31,6 +31,7 @@ import {
   configFor,
   STORE_FLAGS,
 } from '../open.js';
+import { bidiControlsShown } from '../terminal-text.js';
 import { tellUnapproved, unapprovedWorkspaceSettings } from '../workspace-notices.js';
 import { countOf } from '../../telemetry/index.js';
 
@@ -75,8 +76,16 @@ function createTreeView(io: CliIo, clock: () => number) {
   };
 }
 
-/** One line of a tool call, as the approval prompt shows it. */
+/**
+ * One line of a tool call, as the approval prompt shows it: with its bidirectional controls shown
+ * (see {@link bidiControlsShown}), so what is approved reads in the order it runs.
+ */
 function describeCall(request: ApprovalRequest): string {
+  return bidiControlsShown(callLine(request));
+}
+
+/** A tool call in words: the command, path or URL it acts on. */
+function callLine(request: ApprovalRequest): string {
   const input = (request.input ?? {}) as Record<string, unknown>;
   if (request.tool === 'bash') return `bash wants to run: ${String(input.command)}`;
   if (typeof input.path === 'string') return `${request.tool} wants to change ${input.path}`;
@@ -114,7 +123,9 @@ function terminalApprover(io: CliIo, lines: ReturnType<typeof lineReader>) {
   return async (request: ApprovalRequest): Promise<ApprovalAnswer> => {
     io.stdout(`\n? ${describeCall(request)}\n  (${request.reason})\n`);
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      io.stdout(`  Allow? [y]es / [n]o / [a]lways (adds ${request.always} for this session): `);
+      io.stdout(
+        `  Allow? [y]es / [n]o / [a]lways (adds ${bidiControlsShown(request.always)} for this session): `,
+      );
       const line = await lines.next();
       if (line === undefined) break;
       const answer = ANSWERS[line.trim().toLowerCase()];
