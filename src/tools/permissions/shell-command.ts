@@ -1,14 +1,30 @@
 /**
+ * Text from which bash can run code its words do not show, wherever it stands (quoted, escaped):
+ * a substitution (`$(`, a backtick), old arithmetic (`$[`), ANSI-C quoting (`$'\x24('` is `$(`),
+ * or a braced expansion other than a plain `${NAME}` (`${x@P}` expands a prompt string, which
+ * runs the `$(…)` a `${x:=\$(…)}` beside it put in x; `${a[x]}` and `${!x}` evaluate a subscript
+ * held in x, `$(…)` included). Builtins such as `test -v` and `printf -v` evaluate a subscript
+ * given in quotes (`test -v 'a[$(…)]'`, or `$'a[\x24(…)]'`). With none of these, the words of
+ * each simple command are what it runs.
+ */
+const HIDDEN_CODE = /\$\(|`|\$\[|\$'|\$\{(?![A-Za-z_]\w*\}|\d+\}|[@*#?$!-]\})/;
+
+/**
  * Splits a shell command into the simple commands it runs, at `&&`, `||`, `;`, `|`, `&` and
  * newlines outside quotes. Returns undefined when the command holds a substitution (`$(…)`,
- * backticks, `<(…)`, `>(…)`) or an unterminated quote: what it runs cannot be read from its text,
- * so no command-specific allow rule may match it.
+ * backticks, `<(…)`, `>(…)`), a parenthesis outside quotes (a subshell, a function's body), an
+ * expansion that can run one (see {@link HIDDEN_CODE}: `ls
+ * ${x:=\$(rm -rf ~)} ${x@P}` ran `rm` under `Bash(ls:*)`, past a `Bash(rm:*)` deny rule) or an
+ * unterminated quote: what it runs cannot be read from its text, so no command-specific allow
+ * rule may match it.
  *
  * @example
  * splitShellCommand('npm test && git push'); // ['npm test', 'git push']
  * splitShellCommand('echo $(cat ~/.ssh/id_rsa)'); // undefined
+ * splitShellCommand('ls ${x:=\\$(id)} ${x@P}'); // undefined
  */
 export function splitShellCommand(command: string): string[] | undefined {
+  if (HIDDEN_CODE.test(command)) return undefined;
   const parts: string[] = [];
   let current = '';
   let quote: '"' | "'" | undefined;
@@ -36,12 +52,10 @@ export function splitShellCommand(command: string): string[] | undefined {
       current += char;
       continue;
     }
-    if (
-      char === '`' ||
-      (char === '$' && next === '(') ||
-      ((char === '<' || char === '>') && next === '(')
-    )
-      return undefined;
+    // A parenthesis outside quotes opens a substitution (`$(`, `<(`, `>(`), a subshell, or the
+    // body of a function: `ls () ( rm -rf ~ ); ls` defines `ls` and runs it, each part starting
+    // with `ls`.
+    if (char === '`' || char === '(') return undefined;
     if (char === ';' || char === '\n' || char === '|' || char === '&') {
       // `2>&1` and `&>` are redirections, not separators.
       if (char === '&' && (command[index - 1] === '>' || next === '>')) {
