@@ -34,13 +34,35 @@ const toolList = lazySchema(() =>
 export const MAX_DESCRIPTION_CHARS = 1024;
 
 /**
+ * The message for a frontmatter field that must be text: missing, or YAML read the value as
+ * something else (`name: 123` is a number, `description: true` a flag), which was reported as
+ * missing with the value right there.
+ */
+const textRequired =
+  (field: string) =>
+  (issue: { input: unknown }): string =>
+    issue.input === undefined || issue.input === null
+      ? `${field} is required`
+      : `${field} must be text, not ${kindOf(issue.input)} (${String(issue.input)}): put it in quotes`;
+
+/** What YAML made of a value that is not text, as a message names it. */
+const kindOf = (value: unknown): string =>
+  typeof value === 'number'
+    ? 'a number'
+    : typeof value === 'boolean'
+      ? 'a boolean'
+      : Array.isArray(value)
+        ? 'a list'
+        : `a ${typeof value}`;
+
+/**
  * A SKILL.md frontmatter (Agent Skills format, plus cohort's `model`). Keys outside the format,
  * such as Claude Code's `argument-hint`, are ignored rather than refused.
  */
 export const SkillFrontmatter = lazySchema(() =>
   z.object({
     name: z
-      .string({ error: 'name is required' })
+      .string({ error: textRequired('name') })
       .min(1, 'name must not be empty')
       .max(64, 'name must be at most 64 characters')
       .regex(
@@ -48,7 +70,7 @@ export const SkillFrontmatter = lazySchema(() =>
         'name must be lowercase letters, digits and single hyphens, not starting or ending with a hyphen',
       ),
     description: z
-      .string({ error: 'description is required' })
+      .string({ error: textRequired('description') })
       .trim()
       .min(1, 'description must not be empty')
       .max(

@@ -209,6 +209,16 @@ describe('parseSkillFile', () => {
       expect(parse(`name: ${name}\ndescription: d`), name).toThrow(/name/);
     }
   });
+  it('says a name or description YAML read as a number or a flag is not text, not that it is missing', () => {
+    // `name: 123` was reported as "name is required", with the name right there.
+    expect(parse('name: 123\ndescription: d')).toThrow(
+      /name must be text, not a number \(123\): put it in quotes/,
+    );
+    expect(parse('name: ok-name\ndescription: true')).toThrow(
+      /description must be text, not a boolean \(true\): put it in quotes/,
+    );
+    expect(parse('description: d')).toThrow(/name is required/);
+  });
   it('enforces the description length', () => {
     expect(parse(`name: ok-name\ndescription: ${'d'.repeat(1025)}`)).toThrow(/1024/);
     expect(parse('name: ok-name\ndescription: "  "')).toThrow(/description/);
