@@ -208,6 +208,26 @@ describe('write, edit and write_doc', () => {
     expect(readFileSync(join(base, 'outside', 'secret.ts'), 'utf8')).toContain('secret');
   });
 
+  it('write says what is wrong with a path the file system refuses, as invalid input', async () => {
+    // A name over 255 bytes, a path through a file and one too long were answered as `internal`
+    // errors with Node's text ("ENAMETOOLONG: name too long, mkdir '/…'").
+    const write = createWriteTool(workspace);
+    writeFileSync(join(root, 'plain.txt'), 'x');
+    for (const [path, reason] of [
+      ['n'.repeat(300), /too long/],
+      [`deep/${'d/'.repeat(2100)}f`, /too long/],
+      [
+        'plain.txt/inner.txt',
+        /"plain\.txt\/inner\.txt": a part of the path is a file, not a folder/,
+      ],
+    ] as const) {
+      const result = await write.execute({ path, content: 'x' }, {});
+      expect(result, path.slice(0, 40)).toMatchObject({ ok: false, code: 'invalid_input' });
+      expect(result.ok ? '' : result.error).toMatch(reason);
+      expect(result.ok ? '' : result.error).not.toMatch(/ENAMETOOLONG|ENOTDIR/);
+    }
+  });
+
   it('edits one exact occurrence, and explains ambiguity or absence', async () => {
     const edit = createEditTool(workspace);
     writeFileSync(join(root, 'src', 'edit.ts'), 'let a = 1;\nlet b = 1;\n');

@@ -177,6 +177,29 @@ export async function readInside(
   });
 }
 
+/**
+ * What is wrong with a path the file system refused for its shape, as a user reads it: a name or
+ * a path too long, or a part of it that is a file where a folder must be. Undefined for any other
+ * failure. These were `internal` errors with Node's own text ("ENAMETOOLONG: name too long,
+ * mkdir '/…'").
+ */
+function pathProblem(error: NodeJS.ErrnoException, path: string): CohortError | undefined {
+  const shown = path.length > 120 ? `${path.slice(0, 120)}…` : path;
+  if (error.code === 'ENAMETOOLONG')
+    return new CohortError(
+      'invalid_input',
+      `"${shown}" is too long for the file system: each name at most 255 bytes, the whole path at most 4,096.`,
+      { field: 'path', cause: error },
+    );
+  if (error.code === 'ENOTDIR' || (error.code === 'EEXIST' && error.syscall === 'mkdir'))
+    return new CohortError(
+      'invalid_input',
+      `"${shown}": a part of the path is a file, not a folder.`,
+      { field: 'path', cause: error },
+    );
+  return undefined;
+}
+
 /** A size in bytes as a person reads it: whole megabytes, or bytes below one. */
 function megabytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${bytes} bytes`;
@@ -211,7 +234,9 @@ export async function writeInside(
 ): Promise<{ real: string; created: boolean }> {
   const real = workspace.resolve(path, { mustExist: false });
   refuseProtected(workspace, real, path);
-  await mkdir(dirname(real), { recursive: true });
+  await mkdir(dirname(real), { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+    throw pathProblem(error, path) ?? error;
+  });
   // Resolved again: the folders now exist, and one of them may have been swapped meanwhile.
   const again = workspace.resolve(path, { mustExist: false });
   refuseProtected(workspace, again, path);
@@ -440,6 +465,8 @@ async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
 }
 
 function openError(error: NodeJS.ErrnoException, path: string): CohortError {
+  const problem = pathProblem(error, path);
+  if (problem) return problem;
   if (error.code === 'ELOOP')
     return new CohortError(
       'forbidden',
