@@ -17,16 +17,19 @@ export const DENY_SEARCH_MAX_ENTRIES = 50_000;
  * name with no `/` (`.env`) matches at any depth of the workspace, as the file tools' `Read(.env)`
  * rule does, so `config/.env` is hidden from bash too (outside `node_modules` and `.git`).
  * Entries that do not exist are dropped: there is nothing to hide, and bubblewrap cannot mount
- * over them.
+ * over them. The bounded search ({@link DENY_SEARCH_MAX_ENTRIES}) answers for most trees; when
+ * it stops there, every folder is read (names only, asynchronously), as the sweep of protected
+ * entries does: a tree larger than the bound (a large repository, or a command that made 50,000
+ * files first) left a `.env` past it readable by bash.
  *
  * @example
- * resolveDenyPaths(['~/.ssh', '.env'], { workspace: '/repo', home: '/home/me' });
+ * await resolveDenyPaths(['~/.ssh', '.env'], { workspace: '/repo', home: '/home/me' });
  * // ['/home/me/.ssh', '/repo/.env', '/repo/api/.env'] (those that exist)
  */
-export function resolveDenyPaths(
+export async function resolveDenyPaths(
   entries: readonly string[],
   options: { workspace: string; home?: string },
-): string[] {
+): Promise<string[]> {
   const home = options.home ?? homedir();
   const found = new Set<string>();
   const add = (absolute: string) => {
@@ -45,7 +48,11 @@ export function resolveDenyPaths(
       bareNames.add(expanded);
     add(isAbsolute(expanded) ? expanded : resolve(options.workspace, expanded));
   }
-  if (bareNames.size > 0) for (const path of findNames(options.workspace, bareNames)) add(path);
+  if (bareNames.size > 0) {
+    const bounded = searchNames(options.workspace, bareNames);
+    const search = bounded.complete ? bounded : await searchAllNames(options.workspace, bareNames);
+    for (const path of search.matches) add(path);
+  }
   // A workspace reached through a symlink ("/home/me/proj" → "/data/proj") is mounted where it was
   // named: a mask on the real file leaves it readable there, so it is masked there too.
   const named = resolve(options.workspace);

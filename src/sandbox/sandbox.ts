@@ -159,7 +159,7 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
     processLimit: limitKinds.processes,
     memoryLimit: limitKinds.memory,
     async run(command) {
-      const denyRead = resolveDenyPaths(settings.denyRead, { workspace: root, home });
+      const denyRead = await resolveDenyPaths(settings.denyRead, { workspace: root, home });
       const guarded =
         options.guardProjectEntries === false
           ? { readOnly: [], pinned: [], release: () => undefined, quarantine: async () => [] }
