@@ -1,7 +1,7 @@
 import type { PermissionMode, PermissionSettings } from '../../config/index.js';
 import { ruleMatches, type PermissionCall, type PermissionContext } from './match-rule.js';
 import { parsePermissionRule, type PermissionRule } from './permission-rule.js';
-import { splitShellCommand, writesFiles } from './shell-command.js';
+import { plainCommand, splitShellCommand, writesFiles } from './shell-command.js';
 
 /** What the rules say about one call. */
 export interface PermissionDecision {
@@ -74,12 +74,15 @@ export function checkPermission(
 ): PermissionDecision {
   const commandText = bashCommand(call);
   const parts = commandText === undefined ? undefined : splitShellCommand(commandText);
-  // For deny and ask, any part (or the whole text, or a command inside a substitution) is enough.
+  // For deny and ask, any part (or the whole text, or a command inside a substitution) is enough,
+  // as written or as the program it runs reads it (`\rm`, `/bin/rm`, `command rm` are rm).
   const anyMatch = (rule: PermissionRule) =>
     commandText === undefined
       ? ruleMatches(rule, call, context)
-      : [commandText, ...(parts ?? looseParts(commandText))].some((part) =>
-          ruleMatches(rule, call, context, part),
+      : [commandText, ...(parts ?? looseParts(commandText))].some(
+          (part) =>
+            ruleMatches(rule, call, context, part) ||
+            ruleMatches(rule, call, context, plainCommand(part)),
         );
   const denied = policy.deny.find(anyMatch);
   if (denied)

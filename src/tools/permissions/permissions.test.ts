@@ -105,6 +105,40 @@ describe('permission rules (Claude Code grammar)', () => {
     expect(decide(rules, bash('ls ${PWD} && echo $HOME'))).toMatchObject({ behavior: 'allow' });
   });
 
+  it('denies and asks about a command however its name is spelled or wrapped', () => {
+    // Bash(rm:*) denied `rm -rf x` but not `\rm -rf x`, `r''m -rf x`, `/bin/rm -rf x` or
+    // `command rm -rf x`: each runs rm, and in bypassPermissions mode each ran.
+    const rules = [
+      {
+        deny: ['Bash(rm:*)'],
+        ask: ['Bash(git push:*)'],
+        defaultMode: 'bypassPermissions' as const,
+      },
+    ];
+    for (const command of [
+      '\\rm -rf x',
+      "r''m -rf x",
+      '"rm" -rf x',
+      '/bin/rm -rf x',
+      'command rm -rf x',
+      'env FOO=1 rm -rf x',
+      'FOO=1 rm -rf x',
+      'sudo -n rm -rf x',
+      'nohup nice -n 5 rm -rf x',
+      'timeout 5 rm -rf x',
+      'exec rm -rf x',
+      'ls && builtin command /usr/bin/rm x',
+    ])
+      expect(decide(rules, bash(command)), command).toMatchObject({ behavior: 'deny' });
+    expect(decide(rules, bash("g'i't push origin"))).toMatchObject({ behavior: 'ask' });
+    expect(decide(rules, bash('env git push'))).toMatchObject({ behavior: 'ask' });
+    // Allow rules still need the command as written.
+    expect(decide([{ allow: ['Bash(ls:*)'] }], bash('command ls'))).toMatchObject({
+      behavior: 'ask',
+    });
+    expect(decide(rules, bash('echo rm -rf x'))).toMatchObject({ behavior: 'allow' });
+  });
+
   it('deny wins over ask, ask over allow, whatever their order or specificity', () => {
     const rules = [
       {

@@ -117,3 +117,51 @@ export function writesFiles(command: string): boolean {
   const words = command.trim().split(/\s+/);
   return words[0] === 'git' && words.some((word) => /^--output(=|$)/.test(word));
 }
+
+/**
+ * Words before a command that run the command after them: `command rm`, `env FOO=1 rm`,
+ * `sudo -n rm`, `nohup nice -n 5 rm`, `timeout 5 rm`.
+ */
+const COMMAND_WRAPPERS = new Set([
+  'builtin',
+  'command',
+  'doas',
+  'env',
+  'exec',
+  'nice',
+  'nohup',
+  'stdbuf',
+  'sudo',
+  'time',
+  'timeout',
+]);
+
+/**
+ * One simple command as the program it runs reads it, for deny and ask rules: quotes and
+ * backslashes dropped (`\rm`, `r''m`, `"rm"` are all rm), variable assignments and wrappers
+ * before it dropped with their options and numbers (`env FOO=1`, `sudo -n`, `timeout 5`), and a
+ * path command named by its last part (`/bin/rm` is rm). A `Bash(rm:*)` deny rule read only the
+ * text as written, so each of those ran rm past it (in `bypassPermissions` mode, without asking).
+ * Allow rules still need the command as written.
+ *
+ * @example
+ * plainCommand("sudo -n /bin/r''m -rf x"); // 'rm -rf x'
+ */
+export function plainCommand(part: string): string {
+  const words = part
+    .replace(/["'\\]/g, '')
+    .trim()
+    .split(/\s+/);
+  let start = 0;
+  for (;;) {
+    const word = words[start] ?? '';
+    const name = word.slice(word.lastIndexOf('/') + 1);
+    if (/^[A-Za-z_]\w*=/.test(word)) start += 1;
+    else if (COMMAND_WRAPPERS.has(name)) {
+      start += 1;
+      while (/^(-|\d)/.test(words[start] ?? '')) start += 1;
+    } else break;
+  }
+  const [command = '', ...rest] = words.slice(start);
+  return [command.slice(command.lastIndexOf('/') + 1), ...rest].join(' ');
+}
