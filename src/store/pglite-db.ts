@@ -20,11 +20,7 @@ import {
   findSnapshot,
   saveSnapshot,
 } from './pglite-snapshot.js';
-import {
-  isTemplateDatabaseFile,
-  unpackSnapshotInto,
-  type EmscriptenFs,
-} from './snapshot-unpack.js';
+import { unpackSnapshotInto, type EmscriptenFs } from './snapshot-unpack.js';
 import { checkpointRedo, walNeverRead } from './wal-before-checkpoint.js';
 import { BYTEA_TYPE_ID, parseBytea, serializeBytea } from './pglite-bytea.js';
 import {
@@ -74,10 +70,10 @@ function snapshotMemoryFs(Base: typeof MemoryFS, snapshotFile: string): MemoryFS
             ...preRun,
             (module: { FS: EmscriptenFs }) => {
               // Every file written here is JavaScript memory for as long as the process runs:
-              // what PostgreSQL never reads is left out (the template databases, initdb's log).
+              // the log PostgreSQL never reads again is left as zeros, not copied. (The snapshot
+              // holds no template databases: `saveSnapshot` drops them.)
               const redo = checkpointRedo(snapshotFile);
               unpackSnapshotInto(snapshotFile, module.FS, PGDATA, {
-                leaveOut: isTemplateDatabaseFile,
                 ...(redo !== undefined
                   ? { zeros: (parts, size) => walNeverRead(parts, size, redo) }
                   : {}),

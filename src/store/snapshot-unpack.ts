@@ -249,8 +249,6 @@ export function unpackSnapshotInto(
   fs: EmscriptenFs,
   dir: string,
   options: {
-    /** Files not to write (their folders are still made); see {@link isTemplateDatabaseFile}. */
-    leaveOut?: (parts: readonly string[]) => boolean;
     /** Bytes of a file left as zeros, not copied (see `walNeverRead`). */
     zeros?: (parts: readonly string[], size: number) => { start: number; end: number } | undefined;
   } = {},
@@ -263,7 +261,6 @@ export function unpackSnapshotInto(
       fs.mkdirTree(target, member.mode);
       return;
     }
-    if (options.leaveOut?.(member.parts)) return;
     // An array of its own (not a slice of Node's shared pool), handed to the file system whole.
     // A new array is zeros the system has not handed out yet (a large one is mapped on first
     // write), so only the pages that are not all zeros are copied in: the fresh WAL segment is
@@ -287,30 +284,4 @@ export function unpackSnapshotInto(
     fs.chmod(target, member.mode);
     fs.utime(target, member.mtime * 1000, member.mtime * 1000);
   });
-}
-
-/**
- * The databases `initdb` makes besides `postgres` (the one PGlite opens and cohort's tables live
- * in): `template1` (folder `base/1`) and `template0` (`base/4`), whose folders hold a copy of the
- * system catalogues each, 7 MB apiece. They are read only by `CREATE DATABASE`, which cohort never
- * runs, and by connections to them, which PGlite never makes.
- */
-const TEMPLATE_DATABASE_FOLDERS = new Set(['1', '4']);
-
-/**
- * True for a file of a template database's folder, but for its `PG_VERSION` (kept, so the folder
- * still reads as a database's): what `memory://` leaves out of the fresh data folder, since every
- * file it holds is JavaScript memory for as long as the process runs.
- *
- * @example
- * isTemplateDatabaseFile(['base', '1', '1259']); // true
- * isTemplateDatabaseFile(['base', '5', '1259']); // false: the `postgres` database
- */
-export function isTemplateDatabaseFile(parts: readonly string[]): boolean {
-  return (
-    parts.length === 3 &&
-    parts[0] === 'base' &&
-    TEMPLATE_DATABASE_FOLDERS.has(parts[1]!) &&
-    parts[2] !== 'PG_VERSION'
-  );
 }
