@@ -1,4 +1,5 @@
 import type { CohortConfig } from '../config/index.js';
+import { nextTurn } from '../event-loop/index.js';
 import { createRetriever, embeddingFor, type RetrieverStore } from '../retrieval/index.js';
 import { createKnowledgeRefresh, type KnowledgeSource } from '../routing/index.js';
 import type { ChunkRecord } from '../schema/index.js';
@@ -25,12 +26,6 @@ export interface PrebuiltKnowledge {
  * learnt, which only this process's router sees (the saved value leaves it out).
  */
 const PREBUILT_VERSION = 'prebuilt';
-
-/**
- * Lets the event loop run between two long builds: the engine's answers to the ingestion waiting
- * meanwhile are heard, so its transaction goes on (and commits) while this thread builds.
- */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Builds what {@link prepareKnowledge} would save for a store holding exactly `chunks` (the trained

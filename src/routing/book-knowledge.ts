@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { BookKnowledge, ChunkRecord } from '../schema/index.js';
 import { chunkContentHash, type Store } from '../store/index.js';
+import { nextTurn } from '../event-loop/index.js';
 import type { ConfidenceCalibration } from './confidence-calibration.js';
 import type { ClassifierModel } from './intent-classifier.js';
 import { isAcknowledgments, isLicencePage } from '../retrieval/index.js';
@@ -218,7 +219,7 @@ export function createKnowledgeRefresh(
     // The event loop runs between the two halves of the build (0.3 s, then 0.5 s at the ROS 2
     // docs): what waits on it meanwhile (a server's requests, the engine's answers to an ingestion,
     // which then commits while the router trains) is not held for the whole build.
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
     // Reading the calibration fits it now, and the classifier trains it (both are needed for the
     // next route anyway).
     const calibration = router.calibration ?? null;

@@ -2,6 +2,7 @@ import { existsSync, lstatSync, readdirSync, realpathSync, type Dirent } from 'n
 import { readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { nextTurn } from '../event-loop/index.js';
 
 /**
  * Folders the any-depth search does not enter: dependency and VCS trees are large, and walking
@@ -186,7 +187,7 @@ export async function packageGitEntries(nodeModules: string): Promise<string[]> 
   const found: string[] = [];
   let looked = 0;
   const look = async (pkg: string) => {
-    if (++looked % PACKAGES_PER_TURN === 0) await new Promise((turn) => setImmediate(turn));
+    if (++looked % PACKAGES_PER_TURN === 0) await nextTurn();
     const path = join(pkg, '.git');
     try {
       lstatSync(path);

@@ -1,0 +1,1 @@
+export { nextTurn } from './next-turn.js';
