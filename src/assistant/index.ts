@@ -33,6 +33,7 @@ export { knowledgeRouter, prepareKnowledge, type KnowledgeRouter } from './prepa
 export {
   prebuildKnowledge,
   savePrebuiltKnowledge,
+  startSavingPrebuiltKnowledge,
   type PrebuiltEntry,
   type PrebuiltKnowledge,
 } from './prebuild-knowledge.js';

@@ -11,14 +11,14 @@ export interface PrebuiltEntry {
   name: string;
   key: string;
   data: Uint8Array;
+  /** Settles once it is saved (or failed to be), when it was put in `saveTo` as it was built. */
+  put?: Promise<void>;
 }
 
 /** What {@link prebuildKnowledge} built, and the content hash of the chunks it built it from. */
 export interface PrebuiltKnowledge {
   contentHash: string;
   entries: PrebuiltEntry[];
-  /** Settles once the values put in `saveTo` as they were built are saved (or failed to be). */
-  saved?: Promise<void>;
 }
 
 /**
@@ -47,12 +47,14 @@ export async function prebuildKnowledge(options: {
   /** The chunks in store order, as the engine gives them back (see `chunksAfterIngestion`). */
   chunks: readonly ChunkRecord[];
   /**
-   * The store's build cache, to put each value in as soon as it is built, without waiting for it:
-   * PGlite runs a statement that arrives during a transaction once the transaction has ended, so
-   * they are saved after the ingestion commits (its transaction empties the build cache), while
-   * this thread builds the next one. Keyed by the chunks' content hash, a value saved for chunks
-   * the store turns out not to hold is never read, and is replaced when `prepareKnowledge` builds
-   * from the store.
+   * The store's build cache, to put each value built before `afterIndex` in as soon as it is
+   * built, without waiting for it: PGlite runs a statement that arrives during a transaction once
+   * the transaction has ended, so it is saved after the ingestion commits (its transaction empties
+   * the build cache), while this thread builds the router. Keyed by the chunks' content hash, a
+   * value saved for chunks the store turns out not to hold is never read, and is replaced when
+   * `prepareKnowledge` builds from the store. The router, built last, is not put here: its write
+   * (0.16 s of the engine at the ROS 2 docs) would hold up the reads that check the store, which
+   * {@link startSavingPrebuiltKnowledge} makes first, and puts it after them.
    */
   saveTo?: Pick<Store['cache'], 'put'>;
   /**
@@ -66,20 +68,17 @@ export async function prebuildKnowledge(options: {
   if (embeddingFor(config) || chunks.length === 0) return undefined;
   const contentHash = chunkContentHash(chunks);
   const entries: PrebuiltEntry[] = [];
-  const saving: Promise<void>[] = [];
-  const { saveTo } = options;
+  // Off once the writes are sent (`afterIndex`): what is built then is put after the check.
+  let saveTo = options.saveTo;
   const cache: Pick<Store['cache'], 'get' | 'put' | 'saves'> = {
     saves: true,
     get: () => Promise.resolve(undefined),
     put: (name, key, data) => {
-      entries.push({ name, key, data });
-      if (saveTo) {
-        const saved = saveTo.put(name, key, data);
-        // Awaited below; handled now, as the build may fail first (the writes never sent, in a
-        // store that never opened) and never reach that await.
-        saved.catch(() => undefined);
-        saving.push(saved);
-      }
+      const put = saveTo?.put(name, key, data);
+      // Awaited when it is saved; handled now, as the build may fail first (the writes never
+      // sent, in a store that never opened) and never reach that await.
+      put?.catch(() => undefined);
+      entries.push({ name, key, data, ...(put ? { put } : {}) });
       return Promise.resolve();
     },
   };
@@ -102,20 +101,41 @@ export async function prebuildKnowledge(options: {
     limit: config.retrieval.limit,
   }).warm();
   await (options.afterIndex ?? nextTurn());
+  saveTo = undefined;
   await createKnowledgeRefresh(router, pending, { fingerprint })();
-  if (!saveTo) return { contentHash, entries };
-  const saved = Promise.all(saving).then(() => undefined);
-  // Awaited by `savePrebuiltKnowledge`; the build's own result does not wait for the engine.
+  return { contentHash, entries };
+}
+
+/**
+ * Checks that `store` holds the chunks {@link prebuildKnowledge} built from (their content hash
+ * is theirs) and, when it does, puts in it what was not put as it was built: resolves once the
+ * store is checked and those writes are sent, with `saved`, which settles once every value is
+ * saved (or one failed to be); undefined when the store holds other chunks (then nothing is
+ * saved, or what was is never read). The chunks are read as `prepareKnowledge` reads them: a data
+ * folder's start-cached store takes them from the ingestion it wrote, and keeps them for its
+ * start cache, which its `close` can write while the engine saves the values.
+ *
+ * @example
+ * const saving = await startSavingPrebuiltKnowledge(store, prebuilt);
+ * if (saving) await saving.saved;
+ */
+export async function startSavingPrebuiltKnowledge(
+  store: Pick<Store, 'chunks' | 'cache'>,
+  prebuilt: PrebuiltKnowledge,
+): Promise<{ saved: Promise<void> } | undefined> {
+  if (chunkContentHash(await store.chunks.all()) !== prebuilt.contentHash) return undefined;
+  const saved = Promise.all(
+    prebuilt.entries.map(({ name, key, data, put }) => put ?? store.cache.put(name, key, data)),
+  ).then(() => undefined);
+  // Awaited by the caller, maybe only once it has closed the store.
   saved.catch(() => undefined);
-  return { contentHash, entries, saved };
+  return { saved };
 }
 
 /**
  * Saves in `store` what {@link prebuildKnowledge} built, when the store holds the chunks it was
- * built from (its content hash is theirs), or waits for it to be saved when it was put there as it
- * was built (`saveTo`); false when the store holds other chunks (then nothing is saved, or what was
- * is never read). The chunks are read as `prepareKnowledge` reads them: a data folder's
- * start-cached store takes them from the ingestion it wrote, and keeps them for its start cache.
+ * built from, and waits until it is saved (see {@link startSavingPrebuiltKnowledge}); false when
+ * the store holds other chunks.
  *
  * @example
  * if (!(await savePrebuiltKnowledge(store, prebuilt))) await prepareKnowledge({ config, store });
@@ -124,8 +144,8 @@ export async function savePrebuiltKnowledge(
   store: Pick<Store, 'chunks' | 'cache'>,
   prebuilt: PrebuiltKnowledge,
 ): Promise<boolean> {
-  if (chunkContentHash(await store.chunks.all()) !== prebuilt.contentHash) return false;
-  if (prebuilt.saved) await prebuilt.saved;
-  else for (const { name, key, data } of prebuilt.entries) await store.cache.put(name, key, data);
+  const saving = await startSavingPrebuiltKnowledge(store, prebuilt);
+  if (!saving) return false;
+  await saving.saved;
   return true;
 }

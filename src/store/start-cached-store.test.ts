@@ -308,6 +308,61 @@ describe('startCachedStore on a PGlite folder', () => {
     expect(readStartCache(dataDir)?.chunks.map((c) => c.id)).toEqual(stored.map((c) => c.id));
   }, 60_000);
 
+  it('after its own ingestion, writes the start cache on close while the engine still writes a value put before', async () => {
+    // As `cohort ingest` closes: the trained router's write is under way in the engine, which
+    // answers the close's reads (version, hash) only after it; the file is written meanwhile.
+    const dataDir = seeded({ cache: false });
+    const real = await openStore({ dataDir });
+    const engineBusy = deferred<void>();
+    const behindTheWrite = <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+      (async (...args: A) => {
+        await engineBusy.promise;
+        return call(...args);
+      }) as (...args: A) => Promise<R>;
+    const cached = startCachedStore(dataDir, Promise.resolve(real), { fresh: true });
+    await cached.store.chunks.applyIngestion({
+      write: [{ document: document('b.md', 'v1'), chunks: [chunk('b.md', 'b1', 'beta')] }],
+    });
+    const chunks = await cached.store.chunks.all();
+    real.cache.put = behindTheWrite(real.cache.put.bind(real.cache));
+    real.chunks.version = behindTheWrite(real.chunks.version.bind(real.chunks));
+    real.chunks.contentHash = behindTheWrite(real.chunks.contentHash.bind(real.chunks));
+    const putting = cached.store.cache.put('index', 'k3', new Uint8Array([7]));
+    const closing = cached.store.close();
+    const file = join(dataDir, START_CACHE_FILE);
+    for (let turn = 0; turn < 100 && !existsSync(file); turn++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(existsSync(file)).toBe(true);
+    engineBusy.resolve();
+    await putting;
+    await closing;
+    const written = readStartCache(dataDir);
+    expect(written?.chunks.map((c) => c.text)).toEqual(chunks.map((c) => c.text));
+    expect(written?.contentHash).toBe(chunkContentHash(chunks));
+    expect(written?.entries.get('index')).toEqual({ key: 'k3', data: new Uint8Array([7]) });
+    // The engine gives the same version and hash: the file is the store's.
+    const again = await openStore({ dataDir });
+    try {
+      expect(written?.version).toBe(await again.chunks.version());
+      expect(written?.contentHash).toBe(await again.chunks.contentHash());
+    } finally {
+      await again.close();
+    }
+  }, 60_000);
+
+  it('after its own ingestion, keeps no start cache when another handle changed the chunks before close', async () => {
+    const dataDir = seeded({ cache: false });
+    const real = await openStore({ dataDir });
+    const cached = startCachedStore(dataDir, Promise.resolve(real), { fresh: true });
+    await cached.store.chunks.applyIngestion({
+      write: [{ document: document('b.md', 'v1'), chunks: [chunk('b.md', 'b1', 'beta')] }],
+    });
+    await cached.store.chunks.all();
+    await real.chunks.upsertDocument(document('c.md', 'v1'), [chunk('c.md', 'c1', 'gamma')]);
+    await cached.store.close();
+    expect(existsSync(join(dataDir, START_CACHE_FILE))).toBe(false);
+  }, 60_000);
+
   it('a fresh start reads no start cache, and writes one on close', async () => {
     const dataDir = seeded();
     const cached = startCachedStore(dataDir, openStore({ dataDir }), { fresh: true });

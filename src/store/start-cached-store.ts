@@ -49,6 +49,15 @@ export interface EngineHooks {
 
 type Method = (...args: unknown[]) => unknown;
 
+/**
+ * Every chunk as read from the engine and, when read after this store's own ingestion, the
+ * engine's version and content hash at that moment (its `stamp`).
+ */
+interface ChunksRead {
+  chunks: ChunkRecord[];
+  stamp?: { version: string; contentHash: string };
+}
+
 /** `value` seen as an object of methods by name (the store's repositories). */
 const methodsOf = (value: unknown) => value as Record<PropertyKey, Method>;
 
@@ -181,10 +190,11 @@ export function startCachedStore(
   // Settled here too: a caller that never waits on `current` sees the failure in its calls.
   confirmed$.catch(() => undefined);
 
-  // What this process read from the engine, to write the next start cache from.
-  let read: { chunks: ChunkRecord[] } | undefined;
+  // What this process read from the engine, to write the next start cache from: the chunks, and
+  // (read after this store's own ingestion) the version and content hash the engine gave with them.
+  let read: ChunksRead | undefined;
   // The engine's read of every chunk while it is under way or done, shared by every caller.
-  let reading: Promise<ChunkRecord[]> | undefined;
+  let reading: Promise<ChunksRead> | undefined;
   // The chunks the last ingestion through this store wrote (added or replaced documents): the
   // next read of every chunk takes them as they are and reads only the others from the engine.
   let ingested: ChunkRecord[] | undefined;
@@ -264,17 +274,19 @@ export function startCachedStore(
         const started =
           (pending =
           reading =
-            ready().then((real) => (handed ? afterIngestion(real, handed) : real.chunks.all())));
+            ready().then(async (real) =>
+              handed ? afterIngestion(real, handed) : { chunks: await real.chunks.all() },
+            ));
         started.then(
-          (all) => {
-            if (reading === started) read ??= { chunks: all };
+          (done) => {
+            if (reading === started) read ??= done;
           },
           () => {
             if (reading === started) reading = undefined;
           },
         );
       }
-      return (await pending).map((chunk) => ({ ...chunk }));
+      return (await pending).chunks.map((chunk) => ({ ...chunk }));
     },
     count: fromCache(
       (cache) => cache.chunks.length,
@@ -296,12 +308,23 @@ export function startCachedStore(
    * Every chunk of `real` after an ingestion that wrote `written`: only the other documents' are
    * read (none for a new folder). At the ROS 2 docs reading every chunk back took 0.3 s of the
    * engine's thread. Should the content hash differ from the engine's (an order this module does
-   * not know), every chunk is read after all.
+   * not know), every chunk is read after all. With them, the version and content hash the engine
+   * gave, asked in the same breath (answered one after the other, no round trip between them):
+   * `close` writes the start cache from them (see `stamp`).
    */
-  const afterIngestion = async (real: Store, written: readonly ChunkRecord[]) => {
+  const afterIngestion = async (
+    real: Store,
+    written: readonly ChunkRecord[],
+  ): Promise<ChunksRead> => {
     const sources = [...new Set(written.map((chunk) => chunk.source))];
-    const all = chunksAfterIngestion(written, await real.chunks.allExcept(sources));
-    return chunkContentHash(all) === (await real.chunks.contentHash()) ? all : real.chunks.all();
+    const [others, contentHash, version] = await Promise.all([
+      real.chunks.allExcept(sources),
+      real.chunks.contentHash(),
+      real.chunks.version(),
+    ]);
+    const all = chunksAfterIngestion(written, others);
+    if (chunkContentHash(all) !== contentHash) return { chunks: await real.chunks.all() };
+    return { chunks: all, stamp: { version, contentHash } };
   };
 
   const cache = repository('cache', {
@@ -321,9 +344,12 @@ export function startCachedStore(
       return data;
     },
     put: async (name: unknown, key: unknown, data: unknown) => {
-      await (await ready()).cache.put(String(name), String(key), data as Uint8Array);
+      // Kept for the start cache as it is put, not once the engine has it: `close` may write the
+      // file while the engine still writes the value. A value is keyed by what it was built from,
+      // so it is right for those chunks even should the engine fail to keep it.
       missing = true;
       entries.set(String(name), { key: String(key), data: data as Uint8Array });
+      await (await ready()).cache.put(String(name), String(key), data as Uint8Array);
     },
   });
 
@@ -388,28 +414,44 @@ export function startCachedStore(
       if (!real) return;
       let closing: Promise<void> | undefined;
       try {
-        // Which sessions the engine holds, for the seal (see start-cache-seal.ts).
-        if (live)
-          heldSessions = await real.sessions.ids(MAX_SEALED_SESSIONS + 1).catch(() => undefined);
+        // Which sessions the engine holds, for the seal (see start-cache-seal.ts), asked with the
+        // version and hash below: answered one after the other, no round trip between them.
+        const sessions = live
+          ? real.sessions.ids(MAX_SEALED_SESSIONS + 1).catch(() => undefined)
+          : undefined;
         // The chunks read from the engine, or the cache's once the engine confirmed them.
         const saved = read?.chunks ?? (confirmed ? cached?.chunks : undefined);
         if (live && missing && saved) {
           // The engine's version and hash are asked first, and the chunks hashed here meanwhile.
           const asked = Promise.all([real.chunks.version(), real.chunks.contentHash()]);
           asked.catch(() => undefined);
-          const contentHash = chunkContentHash(saved);
-          const [version, stored] = await asked;
-          // Chunks that changed since they were read (through another handle) are not saved:
-          // the next start reads the engine and writes the cache then.
-          if (contentHash === stored) {
-            // Nothing reads the engine after this check: it closes (on its own thread) while
-            // this one writes the file. The seal (`beforeUnlock`) runs once it has closed, by
-            // when the file is written and `wroteCache` set.
-            closing = real.close();
-            writeStartCache(dataDir, { version, contentHash, chunks: saved, entries });
-            wroteCache = !stale;
+          const stamp = read?.stamp;
+          if (stamp) {
+            // Read after this store's own ingestion, with the engine's version and hash: the file
+            // is written now, while the engine finishes what it was sent before (`cohort ingest`:
+            // the trained router's write, 0.16 s, as long as the file's), and kept only if the
+            // engine still gives them (no other handle changed the chunks since).
+            writeStartCache(dataDir, { ...stamp, chunks: saved, entries });
+            const [version, stored] = (await asked.catch(() => undefined)) ?? [];
+            if (version === stamp.version && stored === stamp.contentHash) wroteCache = !stale;
+            else invalidateStartCache(dataDir);
+            heldSessions = await sessions;
+          } else {
+            const contentHash = chunkContentHash(saved);
+            const [version, stored] = await asked;
+            heldSessions = await sessions;
+            // Chunks that changed since they were read (through another handle) are not saved:
+            // the next start reads the engine and writes the cache then.
+            if (contentHash === stored) {
+              // Nothing reads the engine after this check: it closes (on its own thread) while
+              // this one writes the file. The seal (`beforeUnlock`) runs once it has closed, by
+              // when the file is written and `wroteCache` set.
+              closing = real.close();
+              writeStartCache(dataDir, { version, contentHash, chunks: saved, entries });
+              wroteCache = !stale;
+            }
           }
-        }
+        } else heldSessions = await sessions;
       } catch {
         // The start cache only saves time: the next start reads the engine instead.
       } finally {

@@ -109,6 +109,12 @@ export const ingestCommand: CliCommand = {
       markSent();
       if (storeWasEmpty && !prebuilding) prebuild(documents);
     };
+    // The ingestion is committed: what was not built now is built by the first answer.
+    const notPrepared = (cause: unknown) =>
+      io.stderr(
+        `The router and the index were not prepared (${describeCause(cause)}): the first answer builds them.\n`,
+      );
+    let savingPrebuilt: Promise<void> | undefined;
     try {
       const summary = await ingest(dir, {
         store: opening,
@@ -145,21 +151,23 @@ export const ingestCommand: CliCommand = {
       // start cache): at ten copies of the ROS 2 docs the first `cohort ask` after an ingestion
       // took 30 s and 1.1 GB doing it.
       const store = await opening;
-      if (store.cache.saves !== false && (await store.chunks.count()) > 0) {
+      if (store.cache.saves !== false) {
         await preparing
-          .then(async ({ prepareKnowledge, savePrebuiltKnowledge, router }) => {
+          .then(async ({ prepareKnowledge, startSavingPrebuiltKnowledge, router }) => {
             // Built ahead, from chunks the store turned out to hold: saved, nothing built now.
-            // Otherwise (it failed, or the store holds other chunks) built as it always was.
+            // The store is closed while the engine saves them: its start cache is written
+            // meanwhile (see `startCachedStore`), and what failed is reported once it is closed.
             const prebuilt = await prebuilding?.catch(() => undefined);
-            if (prebuilt && (await savePrebuiltKnowledge(store, prebuilt))) return;
-            await prepareKnowledge({ config, store, router });
+            const saving = prebuilt && (await startSavingPrebuiltKnowledge(store, prebuilt));
+            if (saving) {
+              savingPrebuilt = saving.saved;
+              return;
+            }
+            // Otherwise (it failed, or the store holds other chunks) built as it always was, when
+            // the store holds any chunk.
+            if ((await store.chunks.count()) > 0) await prepareKnowledge({ config, store, router });
           })
-          .catch((cause: unknown) => {
-            // The ingestion is committed: what was not built now is built by the first answer.
-            io.stderr(
-              `The router and the index were not prepared (${describeCause(cause)}): the first answer builds them.\n`,
-            );
-          });
+          .catch(notPrepared);
       }
       return 0;
     } finally {
@@ -168,6 +176,7 @@ export const ingestCommand: CliCommand = {
         (store) => store.close(),
         () => undefined,
       );
+      await savingPrebuilt?.catch(notPrepared);
     }
   },
 };
