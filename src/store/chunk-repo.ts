@@ -252,6 +252,10 @@ export class ChunkRepo {
       try {
         // The engine works through them from now on: the caller may use this thread meanwhile.
         if (changed.length > 0) change.onSent?.();
+        // Nothing more is sent, and nothing here can fail now but a statement (which the engine
+        // then rolls back for it): it commits as soon as it has run them, even while the caller
+        // keeps this thread busy.
+        tx.commitWhenAnswered?.();
       } finally {
         await answered;
       }

@@ -24,6 +24,17 @@ export interface Db {
    * (`sendRows` in insert-rows.ts). Table and column names are the caller's constants, never user input.
    */
   copyFrom?(table: string, columns: readonly string[], text: string): Promise<void>;
+  /**
+   * Inside a transaction: tells the engine to end it on its own once it has run every statement
+   * sent in it so far, committing it when none failed and rolling it back when one did, instead of
+   * waiting for this thread to hear their answers and send the commit. For a caller that sends
+   * its last statement, then keeps this thread busy (`cohort ingest` trains the router while the
+   * engine writes the chunks: the commit waited for the training, and the saved index's write,
+   * queued behind the transaction, with it). Nothing may be sent in the transaction after it; the
+   * transaction's own end then only hears the outcome. Engines without it end the transaction as
+   * usual, once the caller's function returns.
+   */
+  commitWhenAnswered?(): void;
   close(): Promise<void>;
   /** `pglite` or `postgres`, for messages and health checks. */
   readonly engine: 'pglite' | 'postgres';

@@ -69,6 +69,49 @@ await db.close();`;
     expect(JSON.parse(stdout)).toEqual({ before: true, two: 2, kept: true, same: true });
   }, 60_000);
 
+  it('ends a transaction told to commit when answered on its own thread, before this one sends the commit', async () => {
+    const db = await openPgliteWorkerDb(join(dir, 'commit-early'), fromSnapshot());
+    try {
+      await db.exec('CREATE TABLE t (x int PRIMARY KEY)');
+      const count = async () =>
+        (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM t')).rows[0]?.n;
+      // This thread stays busy (the function has not returned) after the last statement is sent.
+      let finish: () => void = () => undefined;
+      const busy = new Promise<void>((resolve) => (finish = resolve));
+      const committing = db.transaction(async (tx) => {
+        const written = tx.query('INSERT INTO t VALUES (1), (2)');
+        tx.commitWhenAnswered?.();
+        await busy;
+        await written;
+      });
+      // Run once the transaction has ended: it did not wait for the function, nor for a commit.
+      expect(await count()).toBe(2);
+      finish();
+      await committing;
+
+      // A statement that fails rolls it back, and the transaction fails with that statement.
+      let finishFailing: () => void = () => undefined;
+      const busyFailing = new Promise<void>((resolve) => (finishFailing = resolve));
+      const failing = db.transaction(async (tx) => {
+        const first = tx.query('INSERT INTO t VALUES (3)');
+        const clash = tx.query('INSERT INTO t VALUES (1)');
+        // Awaited below, once this thread is done; it fails before that.
+        clash.catch(() => undefined);
+        tx.commitWhenAnswered?.();
+        await busyFailing;
+        await first;
+        await clash;
+      });
+      failing.catch(() => undefined);
+      expect(await count()).toBe(2);
+      finishFailing();
+      await expect(failing).rejects.toThrow(/duplicate key/);
+      expect(await count()).toBe(2);
+    } finally {
+      await db.close();
+    }
+  }, 60_000);
+
   it('hands back a result far larger than its small young generation, whole', async () => {
     const db = await openPgliteWorkerDb(join(dir, 'large'), fromSnapshot());
     try {

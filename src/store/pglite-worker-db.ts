@@ -205,6 +205,10 @@ export async function openPgliteWorkerDb(
         query: queryOn(tx),
         exec: execOn(tx),
         copyFrom: copyOn(tx),
+        // No answer of its own: the commit (or rollback) sent once `fn` ends hears the outcome.
+        commitWhenAnswered: () => {
+          if (!stopped) worker.postMessage({ op: 'commitWhenAnswered', tx });
+        },
         // Nested transactions run inside the outer one, as they do in the in-thread engine.
         transaction: (nested) => nested(inner),
         close: async () => undefined,

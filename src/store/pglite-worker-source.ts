@@ -9,7 +9,9 @@ import { readIntoLargeArrayWith } from './pglite-wasm.js';
  * from `dist` without a loader. It answers `{ id, op, sql, params, tx }` messages with
  * `{ id, result }` or `{ id, error }` (a query's `copy` is the text its `COPY … FROM '/dev/blob'`
  * reads); `begin` opens an interactive transaction whose queries carry
- * its `tx` number, ended by `commit` or `rollback`; `batch` runs `statements` all or none,
+ * its `tx` number, ended by `commit` or `rollback` (or, before either, by `commitWhenAnswered`, which
+ * commits it once its statements have run unless one failed; the `commit` or `rollback` that
+ * follows is answered with that outcome); `batch` runs `statements` all or none,
  * committed together with the other batches waiting at that moment.
  */
 export const PGLITE_WORKER_SOURCE = String.raw`
@@ -111,16 +113,26 @@ async function main() {
 
   const transactions = new Map();
   const runTransaction = (begin) => {
-    const inbox = { queue: [], wake: undefined, end: undefined };
+    const inbox = { queue: [], wake: undefined, end: undefined, early: undefined, ending: false };
     transactions.set(begin.tx, inbox);
     const next = async () => {
       while (inbox.queue.length === 0) await new Promise((resolve) => (inbox.wake = resolve));
       return inbox.queue.shift();
     };
+    // Whether a statement of it failed: PostgreSQL would take a COMMIT then as a ROLLBACK.
+    let failed = false;
+    let settle;
+    inbox.early = new Promise((resolve) => (settle = resolve));
     pg.transaction(async (tx) => {
       reply(begin.id, null);
       for (;;) {
         const message = await next();
+        if (message.op === 'commitWhenAnswered') {
+          // Every statement sent in it has run: ended here, without the main thread's commit.
+          inbox.end = message;
+          if (failed) throw Object.assign(new Error('rolled back'), { rolledBack: true });
+          return;
+        }
         if (message.op === 'commit' || message.op === 'rollback') {
           inbox.end = message;
           // Throwing makes PGlite roll back; returning commits.
@@ -135,15 +147,19 @@ async function main() {
             reply(message.id, rowsOf(await tx.query(message.sql, message.params, copyOptions(message))));
           }
         } catch (error) {
+          failed = true;
           reply(message.id, undefined, describe(error));
         }
       }
     }).then(
       () => {
+        if (inbox.end.op === 'commitWhenAnswered') return settle({ committed: true });
         transactions.delete(begin.tx);
         reply(inbox.end.id, null);
       },
       (error) => {
+        if (inbox.end && inbox.end.op === 'commitWhenAnswered')
+          return settle(error && error.rolledBack ? { committed: false } : { error: describe(error) });
         transactions.delete(begin.tx);
         if (!inbox.end) reply(begin.id, undefined, describe(error));
         else if (error && error.rolledBack) reply(inbox.end.id, null);
@@ -151,6 +167,21 @@ async function main() {
       },
     );
   };
+
+  // The main thread's commit or rollback of a transaction that ended on its own
+  // (commitWhenAnswered): answered with how it ended, once it has.
+  const endedEarly = (inbox, message) =>
+    inbox.early.then((outcome) => {
+      transactions.delete(message.tx);
+      if (outcome.error) return reply(message.id, undefined, outcome.error);
+      if (message.op === 'commit')
+        return outcome.committed
+          ? reply(message.id, null)
+          : reply(message.id, undefined, { message: 'The transaction was rolled back: a statement in it failed.' });
+      return outcome.committed
+        ? reply(message.id, undefined, { message: 'The transaction was committed already.' })
+        : reply(message.id, null);
+    });
 
   // Batches (a turn, a trace: statements that need no answer in between) are committed in groups:
   // every batch that arrived while the previous group ran goes into the next transaction, so many
@@ -210,6 +241,12 @@ async function main() {
     if (message.tx !== undefined && message.op !== 'begin') {
       const inbox = transactions.get(message.tx);
       if (!inbox) return reply(message.id, undefined, { message: 'The transaction has ended.' });
+      // Told to end on its own already: what follows hears how it ended, or that it has.
+      if (inbox.ending) {
+        if (message.op === 'commit' || message.op === 'rollback') return endedEarly(inbox, message);
+        return reply(message.id, undefined, { message: 'The transaction has ended.' });
+      }
+      if (message.op === 'commitWhenAnswered') inbox.ending = true;
       inbox.queue.push(message);
       if (inbox.wake) {
         const wake = inbox.wake;
