@@ -4,10 +4,16 @@ export { AgentRegistry } from './registry.js';
 export type { AgentDependencies } from './dependencies.js';
 export { createRagSkill, type RagSkill } from './rag-skill.js';
 export { finalResponse, runAgent, type AgentEvent, type AgentRunner } from './runners/runner.js';
-export { ANSWER_MESSAGES, EXTRACTIVE_NOTICE } from './messages.js';
+export {
+  ANSWER_MESSAGES,
+  EXTRACTIVE_NOTICE,
+  EXTRACTIVE_NOTICE_PATTERN,
+  extractiveNotice,
+} from './messages.js';
 export {
   createModelRunner,
   GROUNDING_SYSTEM_PROMPT,
+  groundingSystemPrompt,
   SEARCH_TOOL_NAME,
   NO_RESULTS_MESSAGE,
   RETRIEVAL_UNAVAILABLE_MESSAGE,

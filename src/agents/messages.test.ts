@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ANSWER_MESSAGES, answerMessages, quotedList, socialReplies } from './messages.js';
+import {
+  ANSWER_MESSAGES,
+  answerMessages,
+  EXTRACTIVE_NOTICE_PATTERN,
+  extractiveNotice,
+  quotedList,
+  socialReplies,
+} from './messages.js';
 
 describe('the not-covered message', () => {
   it('joins the uncovered words as a sentence reads them', () => {
@@ -24,5 +31,21 @@ describe('the notices name the work as it names itself', () => {
     expect(socialReplies('documentation').thanks).toBe(
       "You're welcome! Ask me anything else about the documentation.",
     );
+  });
+});
+
+describe('the extractive line and the identity reply name the work', () => {
+  it('says the answer quotes the documentation over docs, and offers no course', () => {
+    // Over the ROS 2 docs: "this answer quotes the book directly", and "who are you?" offered
+    // "what hardware it needs, or how the course is organised".
+    expect(extractiveNotice('documentation')).toMatch(/quotes the documentation directly\./);
+    expect(answerMessages('documentation').extractiveNotice).toBe(
+      extractiveNotice('documentation'),
+    );
+    expect(EXTRACTIVE_NOTICE_PATTERN.test(extractiveNotice('documentation'))).toBe(true);
+    const identity = socialReplies('documentation', false).identity;
+    expect(identity).toMatch(/^I answer questions about the documentation/);
+    expect(identity).not.toMatch(/course|hardware/);
+    expect(socialReplies('book', true).identity).toMatch(/how the course is organised/);
   });
 });

@@ -49,6 +49,8 @@ export function answerMessages(work: string = DEFAULT_WORK_NAME) {
     retrievalUnavailable: `I'm unable to search ${the} right now. The retrieval service is unavailable.`,
     /** Spec §4: the model or embedding service failed. */
     modelFailure: "I'm unable to process your question right now. Please try again.",
+    /** Appended to every extractive answer (see {@link extractiveNotice}). */
+    extractiveNotice: extractiveNotice(work),
   } as const;
 }
 
@@ -58,13 +60,18 @@ export const ANSWER_MESSAGES = answerMessages();
 /**
  * Extractive mode's replies to a message that asks nothing of the book (see `socialMessage`): the
  * fallback agent's description promises greetings, and "I couldn't find relevant information"
- * answered "hello", while "thank you, that helps" quoted the book's lines on help-seeking.
+ * answered "hello", while "thank you, that helps" quoted the book's lines on help-seeking. Only a
+ * work taught as a course (`course`, see `taughtAsCourse`) is offered what it needs and how it is
+ * organised: over the ROS 2 docs "who are you?" offered "how the course is organised".
  */
-export function socialReplies(work: string = DEFAULT_WORK_NAME) {
+export function socialReplies(work: string = DEFAULT_WORK_NAME, course = true) {
   const the = `the ${work}`;
+  const asks = course
+    ? 'Ask what a term means, how something works, what hardware it needs, or how the course is organised.'
+    : 'Ask what a term means, how something works, or how to do something.';
   return {
     greeting: `Hello! Ask me a question about ${the} and I will answer it from ${the}, citing the passages I quote.`,
-    identity: `I answer questions about ${the} from ${the} itself: each answer quotes the passages that hold it and cites them. Ask what a term means, how something works, what hardware it needs, or how the course is organised.`,
+    identity: `I answer questions about ${the} from ${the} itself: each answer quotes the passages that hold it and cites them. ${asks}`,
     thanks: `You're welcome! Ask me anything else about ${the}.`,
     farewell: `Goodbye! Come back with any question about ${the}.`,
     acknowledgement: `Is there anything else you would like to know from ${the}?`,
@@ -74,6 +81,17 @@ export function socialReplies(work: string = DEFAULT_WORK_NAME) {
 /** {@link socialReplies} for a book. */
 export const SOCIAL_REPLIES = socialReplies();
 
-/** Appended to every extractive answer so a reader knows no model wrote it. */
-export const EXTRACTIVE_NOTICE =
-  '_Extractive mode: no language model is configured, so this answer quotes the book directly. Set OPENAI_API_KEY or OPENAI_BASE_URL for generated answers._';
+/**
+ * Appended to every extractive answer so a reader knows no model wrote it, naming the work as it
+ * names itself ("… quotes the documentation directly" over the ROS 2 docs).
+ */
+export function extractiveNotice(work: string = DEFAULT_WORK_NAME): string {
+  return `_Extractive mode: no language model is configured, so this answer quotes the ${work} directly. Set OPENAI_API_KEY or OPENAI_BASE_URL for generated answers._`;
+}
+
+/** {@link extractiveNotice} for a book. */
+export const EXTRACTIVE_NOTICE = extractiveNotice();
+
+/** The extractive notice whatever work it names: a merged answer keeps one of its parts' notices. */
+export const EXTRACTIVE_NOTICE_PATTERN =
+  /_Extractive mode: no language model is configured, so this answer quotes the [\w ]+ directly\. Set OPENAI_API_KEY or OPENAI_BASE_URL for generated answers\._/;

@@ -23,6 +23,8 @@ export interface RagSkill {
   readQueryNow?(query: string): RepairedQuery;
   /** What the corpus calls itself (see `Retriever.workName`), for the answers' notices. */
   workName?(): string | undefined;
+  /** Whether the work is taught as a course (see `Retriever.workIsCourse`). */
+  workIsCourse?(): boolean | undefined;
 }
 
 /** Options of {@link createRagSkill}. */
@@ -65,10 +67,12 @@ export function createRagSkill(retriever: Retriever, options: RagSkillOptions = 
   const readQuery = retriever.readQuery?.bind(retriever);
   const readQueryNow = retriever.readQueryNow?.bind(retriever);
   const workName = retriever.workName?.bind(retriever);
+  const workIsCourse = retriever.workIsCourse?.bind(retriever);
   return {
     ...(readQuery ? { readQuery } : {}),
     ...(readQueryNow ? { readQueryNow } : {}),
     ...(workName ? { workName } : {}),
+    ...(workIsCourse ? { workIsCourse } : {}),
     name: 'rag',
     description: 'Retrieves passages from the book, filtered to a domain when asked.',
     retrieve: (query, retrieveOptions = {}) => {

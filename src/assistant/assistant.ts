@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentDependencies, AgentEvent, AgentRegistry, AgentRunner } from '../agents/index.js';
-import { agentTitle, EXTRACTIVE_NOTICE, finalResponse, runAgent } from '../agents/index.js';
+import { agentTitle, extractiveNotice, finalResponse, runAgent } from '../agents/index.js';
 import { CohortError, parseInput } from '../errors/index.js';
 import {
   AgentContext,
@@ -140,8 +140,9 @@ function responseAttributes(response: AgentResponse | undefined) {
 }
 
 const extractiveSynthesiser: Synthesiser = {
-  async *synthesise(_query, parts, _dependencies, titleOf = titleFromName) {
-    const response = mergeResponses(parts, { notice: EXTRACTIVE_NOTICE, titleOf });
+  async *synthesise(_query, parts, dependencies, titleOf = titleFromName) {
+    const notice = extractiveNotice(dependencies.rag.workName?.());
+    const response = mergeResponses(parts, { notice, titleOf });
     yield { type: 'delta', text: response.response };
     yield { type: 'response', response };
   },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentResponse, Citation } from '../schema/index.js';
-import { mergeResponses } from './merge-responses.js';
+import { extractiveNotice } from '../agents/index.js';
+import { answerBody, mergeResponses } from './merge-responses.js';
 
 const cite = (index: number, source: string, section: string): Citation => ({
   index,
@@ -103,5 +104,17 @@ describe('mergeResponses (extractive multi-domain answers)', () => {
       part('capstone', 'A box. [1]', [cite(1, 'a.md', 'A')]),
     ]);
     expect(answered.metadata.error).toBeUndefined();
+  });
+});
+
+describe('answerBody', () => {
+  it('takes off the extractive line whatever work it names', () => {
+    const response: AgentResponse = {
+      response: `Topics carry messages. [1]\n\n${extractiveNotice('documentation')}`,
+      sources: [],
+      agentName: 'book',
+      metadata: {},
+    };
+    expect(answerBody(response).trim()).toBe('Topics carry messages. [1]');
   });
 });

@@ -1,4 +1,4 @@
-import { agentTitle, EXTRACTIVE_NOTICE } from '../agents/index.js';
+import { agentTitle, EXTRACTIVE_NOTICE_PATTERN } from '../agents/index.js';
 import type { AgentResponse } from '../schema/index.js';
 import { answerFailure } from './answer-failure.js';
 import {
@@ -58,7 +58,7 @@ function withoutRepeats(body: string, seen: Set<string>): string {
 export function answerBody(response: AgentResponse): string {
   const body = response.metadata.body;
   if (typeof body === 'string') return body;
-  return splitSourcesFooter(response.response.replace(EXTRACTIVE_NOTICE, '')).body;
+  return splitSourcesFooter(response.response.replace(EXTRACTIVE_NOTICE_PATTERN, '')).body;
 }
 
 /**

@@ -86,6 +86,9 @@ export {
   withoutWorkNamedAfterThis,
   withoutTheWork,
   workNamedIn,
+  taughtAsCourse,
+  theClassAsTheWork,
+  withoutCoverageAsk,
 } from './rank/work-names.js';
 export { asksLeaveToUseTheWork, isLicencePage } from './rank/licence-page.js';
 export {

@@ -61,6 +61,22 @@ const BOOK_WITH_INTRO = [
   ...BOOK,
 ];
 
+// The same passages under a docs site's opening page, with a contributing guide that names
+// "documentation" and "discuss" in earnest.
+const DOCS = [
+  opening(
+    'Robot Docs',
+    'Robot Docs Documentation. This site contains the documentation for the robot framework.',
+  ),
+  passage(
+    'contributing',
+    'Contributing',
+    'Improving the documentation is a good first contribution; discuss larger changes on the forum.',
+  ),
+  passage('windows', 'Installing', 'On Windows, install the binary packages with the installer.'),
+  ...BOOK,
+];
+
 async function ask(
   query: string,
   book: readonly ChunkRecord[] = BOOK,
@@ -460,5 +476,23 @@ describe('extractive runner: commands are quoted as code', () => {
     );
     expect(endSentence('Nodes exchange messages')).toBe('Nodes exchange messages.');
     expect(endSentence('Use the command syntax:')).toBe('Use the command syntax:');
+  });
+});
+
+describe('extractive runner over a work that is no book', () => {
+  it('says the answer quotes the documentation, and offers no course when asked who it is', async () => {
+    const answer = await ask('What does a launch file start?', DOCS);
+    expect(answer.response).toMatch(/this answer quotes the documentation directly\./);
+    const identity = (await ask('Who are you?', DOCS)).response;
+    expect(identity).toMatch(/^I answer questions about the documentation/);
+    expect(identity).not.toMatch(/course/);
+  });
+
+  it('searches what the documentation is asked to discuss, not "documentation"', async () => {
+    // "Does the documentation discuss Windows?" quoted the contributing guide's "improves
+    // documentation" and "start a discussion".
+    const answer = await ask('Does the documentation discuss Windows?', DOCS);
+    expect(answer.sources[0]?.source).toBe('windows.md');
+    expect(answer.sources.map((source) => source.source)).not.toContain('contributing.md');
   });
 });

@@ -1,6 +1,6 @@
 import type { Agent } from '../define-agent.js';
 import type { AgentDependencies } from '../dependencies.js';
-import { answerMessages, EXTRACTIVE_NOTICE, socialReplies } from '../messages.js';
+import { answerMessages, socialReplies } from '../messages.js';
 import type { AgentEvent, AgentRunner } from './runner.js';
 import { isCohortError } from '../../errors/index.js';
 import {
@@ -16,6 +16,7 @@ import {
   QUERY_STOPWORDS,
   socialMessage,
   THANKS_TERMS,
+  withoutCoverageAsk,
   withoutWorkNamedAfterThis,
   workQuestionTerms,
 } from '../../retrieval/index.js';
@@ -52,7 +53,7 @@ function notCovered(
   uncovered: string[],
   retrieved: number,
 ): Generator<AgentEvent> {
-  return uncited(agent, `${messages.notCovered(uncovered)}\n\n${EXTRACTIVE_NOTICE}`, {
+  return uncited(agent, `${messages.notCovered(uncovered)}\n\n${messages.extractiveNotice}`, {
     retrieved,
     uncovered,
   });
@@ -187,7 +188,8 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
       const work = () => deps.rag.workName?.();
       const social = socialMessage(context.query);
       if (social !== undefined) {
-        yield* uncited(agent, socialReplies(work())[social], { social });
+        const course = deps.rag.workIsCourse?.() ?? true;
+        yield* uncited(agent, socialReplies(work(), course)[social], { social });
         return;
       }
       const domain = context.domainFilter ?? agent.retrievalDomain;
@@ -236,7 +238,7 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
               return [
                 ...(askingAboutTheWork(text)
                   ? workQuestionTerms(text)
-                  : analyze(withoutWorkNamedAfterThis(text), QUERY_STOPWORDS)),
+                  : analyze(withoutCoverageAsk(withoutWorkNamedAfterThis(text)), QUERY_STOPWORDS)),
                 // "How tall is …": the book writes the measure as a noun ("Height: …").
                 ...measureTerms(text),
                 // "Who are the authors grateful to?": the book says "We acknowledge …".
@@ -254,7 +256,7 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
         return;
       }
       if (picked.length === 0) {
-        yield* uncited(agent, `${messages.nothingRelevant}\n\n${EXTRACTIVE_NOTICE}`, {
+        yield* uncited(agent, `${messages.nothingRelevant}\n\n${messages.extractiveNotice}`, {
           retrieved: chunks.length,
         });
         return;
@@ -349,7 +351,7 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
                 ? `${messages.weakMatch(best)}\n\n`
                 : '';
       const body = `${preface}${lines.join('\n\n')}`;
-      const response = `${body}${formatSourcesFooter(citations)}\n\n${EXTRACTIVE_NOTICE}`;
+      const response = `${body}${formatSourcesFooter(citations)}\n\n${messages.extractiveNotice}`;
       yield { type: 'delta', text: response };
       const top = relevant[0]?.score ?? 0;
       yield {

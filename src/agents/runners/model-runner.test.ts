@@ -18,6 +18,7 @@ import {
   createModelRunner,
   EMPTY_QUERY_MESSAGE,
   GROUNDING_SYSTEM_PROMPT,
+  groundingSystemPrompt,
   MODEL_FAILURE_MESSAGE,
   NO_RESULTS_MESSAGE,
   RETRIEVAL_UNAVAILABLE_MESSAGE,
@@ -230,6 +231,29 @@ describe('createModelRunner (scripted model)', () => {
     expect(response.response).toBe(RETRIEVAL_UNAVAILABLE_MESSAGE);
     expect(response.metadata.error).toBe('retrieval_unavailable');
     expect(model.calls).toHaveLength(1);
+  });
+
+  it('names the work as it names itself: the prompt, the tool and the messages', async () => {
+    // Over the ROS 2 docs the prompt said "answers questions about the book" and a failed search
+    // "I'm unable to search the book right now".
+    const model = scriptedModel([search('Jetson'), say('should not be asked')]);
+    const { rag } = fakeRag([new CohortError('retrieval_unavailable', 'database is down')]);
+    const docs = { ...rag, workName: () => 'documentation' };
+    const { response } = await run(providerOf(model), config(), {}, deps(docs));
+    expect(response.response).toBe(
+      "I'm unable to search the documentation right now. The retrieval service is unavailable.",
+    );
+    const first = model.calls[0] as LanguageModelV3CallOptions;
+    expect(first.prompt[0]).toEqual({
+      role: 'system',
+      content: `${groundingSystemPrompt('documentation')}\n\n${agent.systemPrompt}`,
+    });
+    expect(groundingSystemPrompt('documentation')).toContain(
+      'answers questions about the documentation',
+    );
+    expect((first.tools?.[0] as { description?: string } | undefined)?.description).toMatch(
+      /^Search the documentation for passages/,
+    );
   });
 
   it('reports the step cap as a failure naming how to raise it, not as an answer', async () => {

@@ -26,7 +26,7 @@ import {
   type LoopResult,
   type LoopTool,
 } from '../loop/index.js';
-import { ANSWER_MESSAGES } from '../messages.js';
+import { ANSWER_MESSAGES, answerMessages, DEFAULT_WORK_NAME } from '../messages.js';
 import type { AgentEvent, AgentRunner } from './runner.js';
 import { lazySchema } from '../../schema/lazy-schema.js';
 
@@ -41,24 +41,30 @@ export const MODEL_FAILURE_MESSAGE = ANSWER_MESSAGES.modelFailure;
 export { EMPTY_QUERY_MESSAGE };
 
 /**
- * The strict grounding prompt of rag-agent-research.md §6. Two changes from the spec's text: the
- * no-results sentence is the one cohort enforces (§4), and the model is told not to list sources
- * itself because cohort appends a checked Sources footer.
+ * The strict grounding prompt of rag-agent-research.md §6, naming the work as it names itself
+ * ("the documentation" over the ROS 2 docs; see `workNameOf`). Two changes from the spec's text:
+ * the no-results sentence is the one cohort enforces (§4), and the model is told not to list
+ * sources itself because cohort appends a checked Sources footer.
  */
-export const GROUNDING_SYSTEM_PROMPT = `You are a helpful assistant that answers questions about the book.
+export function groundingSystemPrompt(work: string = DEFAULT_WORK_NAME): string {
+  return `You are a helpful assistant that answers questions about the ${work}.
 
 IMPORTANT RULES:
 1. ONLY use information from the ${SEARCH_TOOL_NAME} tool to answer questions.
-2. If the tool returns no results or irrelevant content, say "${NO_RESULTS_MESSAGE}"
+2. If the tool returns no results or irrelevant content, say "${answerMessages(work).noResults}"
 3. NEVER make up information. If unsure, acknowledge the limitation.
 4. Always cite your sources using [1], [2], etc. notation, where the number is the passage's "index" in the tool results.
 5. Do not write a list of sources yourself: a Sources section with the cited passages is appended to your answer automatically.
 
 When the user asks a question:
-1. First, search the book content using the provided tool
+1. First, search the ${work} content using the provided tool
 2. Review the retrieved chunks for relevance (each has a similarity score from 0 to 1)
 3. Formulate your answer based ONLY on the retrieved content
 4. Include citations`;
+}
+
+/** {@link groundingSystemPrompt} for a book, as the spec words it. */
+export const GROUNDING_SYSTEM_PROMPT = groundingSystemPrompt();
 
 /** What the search tool tells the model (spec §4). */
 export interface SearchToolResult {
@@ -165,9 +171,12 @@ async function* runModelAgent(
     return;
   }
 
+  // The work as it names itself, once the index is built (reading the question built it).
+  const work = deps.rag.workName?.() ?? DEFAULT_WORK_NAME;
+  const messages = answerMessages(work);
   // The context's domain filter (data-model spec, AgentContext) restricts the search as it does
   // for the extractive runner; without one the agent's own retrieval domain applies.
-  const search = createSearchTool(deps, context.domainFilter ?? agent.retrievalDomain);
+  const search = createSearchTool(deps, context.domainFilter ?? agent.retrievalDomain, work);
   const guard = createCitationGuard((n) => n >= 1 && n <= search.chunks.length);
   let result: LoopResult | undefined;
   let shown = '';
@@ -175,8 +184,8 @@ async function* runModelAgent(
   try {
     const events = runLoopStream({
       model: provider.languageModel(agent.model),
-      system: `${GROUNDING_SYSTEM_PROMPT}\n\n${agent.systemPrompt}`,
-      messages: toMessages(context),
+      system: `${groundingSystemPrompt(work)}\n\n${agent.systemPrompt}`,
+      messages: toMessages(context, work),
       tools: [search.tool, ...extraTools],
       allowedTools: [...agent.tools, ...allowedExtraTools(agent, extraTools)],
       maxSteps: config.model.maxSteps,
@@ -226,7 +235,7 @@ async function* runModelAgent(
       message: error instanceof Error ? error.message : String(error),
       cause: describeCause(error),
     });
-    yield respond(MODEL_FAILURE_MESSAGE, { error: code, ...searchMetadata(search) });
+    yield respond(messages.modelFailure, { error: code, ...searchMetadata(search) });
     return;
   }
   if (!result) throw new CohortError('internal', 'The model run ended without a result.');
@@ -254,7 +263,7 @@ async function* runModelAgent(
       message: search.failure.message,
       cause: describeCause(search.failure),
     });
-    yield respond(MODEL_FAILURE_MESSAGE, { ...metadata, error: 'model_unavailable' });
+    yield respond(messages.modelFailure, { ...metadata, error: 'model_unavailable' });
     return;
   }
   if (search.failure) {
@@ -263,7 +272,7 @@ async function* runModelAgent(
       message: search.failure.message,
       cause: describeCause(search.failure),
     });
-    yield respond(RETRIEVAL_UNAVAILABLE_MESSAGE, { ...metadata, error: 'retrieval_unavailable' });
+    yield respond(messages.retrievalUnavailable, { ...metadata, error: 'retrieval_unavailable' });
     return;
   }
   if (result.finishReason === 'max_steps') {
@@ -278,11 +287,11 @@ async function* runModelAgent(
   const cited = guard.cited();
   if (cited.length === 0 && search.searches > 0 && search.chunks.length === 0) {
     // Spec §4: every search came back empty and the answer cites nothing, so it cannot be grounded.
-    yield respond(NO_RESULTS_MESSAGE, { ...metadata, error: 'no_results' });
+    yield respond(messages.noResults, { ...metadata, error: 'no_results' });
     return;
   }
   let answer = shown.trim();
-  if (!answer) answer = result.stopMessage ?? NO_RESULTS_MESSAGE;
+  if (!answer) answer = result.stopMessage ?? messages.noResults;
   const all = formatCitations(search.chunks);
   const sources = cited.map((n, i) => ({ ...(all[n - 1] as Citation), index: i + 1 }));
   const footer = formatSourcesFooter(sources);
@@ -307,7 +316,11 @@ interface SearchTool {
   drain(): Generator<AgentEvent>;
 }
 
-function createSearchTool(deps: AgentDependencies, domain: string | undefined): SearchTool {
+function createSearchTool(
+  deps: AgentDependencies,
+  domain: string | undefined,
+  work: string,
+): SearchTool {
   const chunks: RetrievedChunk[] = [];
   const numbers = new Map<string, number>();
   const pending: AgentEvent[] = [];
@@ -320,7 +333,7 @@ function createSearchTool(deps: AgentDependencies, domain: string | undefined): 
     },
     tool: defineTool({
       name: SEARCH_TOOL_NAME,
-      description: `Search the book for passages relevant to a query${domain ? ` (searches the ${domain} part of the book first)` : ''}. Returns numbered passages with similarity scores from 0 to 1; cite a passage as [index].`,
+      description: `Search the ${work} for passages relevant to a query${domain ? ` (searches the ${domain} part of the ${work} first)` : ''}. Returns numbered passages with similarity scores from 0 to 1; cite a passage as [index].`,
       inputSchema: SearchInput,
       execute: async ({ query, top_k }, { signal, span }): Promise<SearchToolResult> => {
         state.searches++;
@@ -343,8 +356,8 @@ function createSearchTool(deps: AgentDependencies, domain: string | undefined): 
             status: 'error',
             content: [],
             message: isEmbeddingError(error)
-              ? MODEL_FAILURE_MESSAGE
-              : RETRIEVAL_UNAVAILABLE_MESSAGE,
+              ? answerMessages(work).modelFailure
+              : answerMessages(work).retrievalUnavailable,
           };
         }
         pending.push({ type: 'retrieval', query, chunks: found });
@@ -381,14 +394,14 @@ function createSearchTool(deps: AgentDependencies, domain: string | undefined): 
   return state;
 }
 
-function toMessages(context: AgentContext): ModelMessage[] {
+function toMessages(context: AgentContext, work: string): ModelMessage[] {
   const history: ModelMessage[] = context.chatHistory.map((message) =>
     message.role === 'user'
       ? { role: 'user', content: message.content }
       : { role: 'assistant', content: message.content },
   );
   const question = context.selectedText
-    ? `${context.query}\n\nThe reader selected this text in the book:\n"""\n${context.selectedText}\n"""`
+    ? `${context.query}\n\nThe reader selected this text in the ${work}:\n"""\n${context.selectedText}\n"""`
     : context.query;
   return [...history, { role: 'user', content: question }];
 }

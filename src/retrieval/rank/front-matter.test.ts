@@ -175,3 +175,30 @@ describe('what following the work requires', () => {
     );
   });
 });
+
+describe('"the class" over a course and over docs', () => {
+  const corpus = (opening: string) => [
+    ...prepareDocument('intro.md', `# Welcome\n\n${opening}`).chunks,
+    ...prepareDocument(
+      'chapters/seeds.md',
+      '# Seeds\n\n## Seed Classes\n\nClass labeling: each packet names the class of its seed, and the class decides the sowing depth.',
+    ).chunks,
+  ];
+  const first = (opening: string, query: string) =>
+    createRanker(corpus(opening)).rank(query, { limit: 1 })[0]?.chunk.source;
+
+  it('is the work over a course: its opening page answers what the class needs', () => {
+    const course =
+      'Welcome to Growing Vegetables, an eight-week course. All lessons are conceptual, requiring no hardware or tools.';
+    expect(first(course, 'Does the class need a spade?')).toBe('intro.md');
+    expect(createRanker(corpus(course)).readQuery?.('Does the class need a spade?').text).toBe(
+      'Does this class need a spade?',
+    );
+  });
+
+  it('is a class over docs that are no course', () => {
+    const docs =
+      'Welcome to the Seed API documentation. All of its tools are conceptual, requiring no hardware.';
+    expect(first(docs, 'Does the class need a spade?')).toBe('chapters/seeds.md');
+  });
+});

@@ -40,7 +40,12 @@ import {
   frontMatterChunks,
   WORK_NEEDS_TERMS,
 } from './front-matter.js';
-import { withoutWorkNamedAfterThis } from './work-names.js';
+import {
+  taughtAsCourse,
+  theClassAsTheWork,
+  withoutCoverageAsk,
+  withoutWorkNamedAfterThis,
+} from './work-names.js';
 import {
   acknowledgmentChunks,
   asksWhomTheWorkThanks,
@@ -366,6 +371,16 @@ export function createRanker(
   let termsDefinedBy: string[][][] | undefined;
   const frontMatter = techniques.frontMatter ? frontMatterChunks(chunks) : new Int32Array(0);
   const frontMatterWeights = new Float64Array(frontMatter.length).fill(1);
+  // "Does the class need a GPU?" over a work its opening page says is a course: "the class" is
+  // the work, as "this class" is (over the ROS 2 docs it is a class in code).
+  const course = taughtAsCourse(Array.from(frontMatter, (i) => chunks[i]!));
+  const readAsked = (query: string): RepairedQuery => {
+    const read = vocabulary ? repairedAfterOpener(vocabulary, query) : unrepaired(query);
+    const text = course ? theClassAsTheWork(read.text) : read.text;
+    return text === read.text
+      ? read
+      : { text, repairs: [...read.repairs, ['the class', 'this class'] as const] };
+  };
   const licencePage = techniques.frontMatter ? licencePageChunks(chunks) : new Int32Array(0);
   const licenceWeights = new Float64Array(licencePage.length).fill(1);
   const acknowledgments = techniques.frontMatter ? acknowledgmentChunks(chunks) : new Int32Array(0);
@@ -405,7 +420,7 @@ export function createRanker(
       definitions: definedTerms(),
       codeShares: sharesOfCode(),
     }),
-    readQuery: (query) => (vocabulary ? repairedAfterOpener(vocabulary, query) : unrepaired(query)),
+    readQuery: readAsked,
     rank(asked, { limit = 5, mask } = {}) {
       if (!techniques.comparedSides) return rankQuery(asked, limit, mask);
       return withComparedSides(
@@ -421,14 +436,15 @@ export function createRanker(
   };
 
   function rankQuery(asked: string, limit: number, mask: Uint8Array | undefined): RankedChunk[] {
-    const query = vocabulary ? repairedAfterOpener(vocabulary, asked).text : asked;
+    const query = readAsked(asked).text;
     const aboutTheWork = frontMatter.length > 0 ? askingAboutTheWork(query) : undefined;
     // "Does this class need a GPU?": "class" names the work, no word to find ("Class Labeling").
     // A question only about the work keeps it: its opening page's match is scaled by its words.
     // "Which people does the book credit?": the thanks are looked for, not the licence's "credit".
+    // "Does the documentation discuss Windows?": Windows is looked for (see withoutCoverageAsk).
     const sought = acknowledgments.length > 0 ? creditReadAsThanks(query) : query;
     const { terms, expansions } = expandQuery(
-      aboutTheWork === 'only' ? sought : withoutWorkNamedAfterThis(sought),
+      aboutTheWork === 'only' ? sought : withoutCoverageAsk(withoutWorkNamedAfterThis(sought)),
       index,
       techniques,
       sources,

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   namesTheWork,
+  taughtAsCourse,
+  theClassAsTheWork,
+  withoutCoverageAsk,
   withoutTheWork,
   withoutWorkNamedAfterThis,
   workNameAt,
@@ -64,5 +67,64 @@ describe('workNameOf', () => {
   it('is undefined when the page names itself none of them, or there is no page', () => {
     expect(workNameOf([page('Welcome', 'Plants need water and some text.')])).toBeUndefined();
     expect(workNameOf([])).toBeUndefined();
+  });
+});
+
+const opening = (text: string) => [{ title: 'Introduction', headingPath: [], text }];
+
+describe('"the class" as the work, for a work taught as a course', () => {
+  it('reads from the opening page whether the work is a course', () => {
+    // The textbook's introduction: a course by its weekly plan, though it calls itself a book.
+    expect(
+      taughtAsCourse(
+        opening(
+          'The book includes weekly learning modules designed to be completed over a 12-13 week period.',
+        ),
+      ),
+    ).toBe(true);
+    expect(taughtAsCourse(opening('An eight-week course for allotment beginners.'))).toBe(true);
+    // The ROS 2 docs' index.rst, and "of course".
+    expect(
+      taughtAsCourse(
+        opening(
+          'The Robot Operating System (ROS) is a set of software libraries and tools for building robot applications. This site contains the documentation for ROS 2.',
+        ),
+      ),
+    ).toBe(false);
+    expect(taughtAsCourse(opening('You can, of course, build from source.'))).toBe(false);
+  });
+
+  it('reads "the class" as "this class" where it stands for the work, not before a noun', () => {
+    expect(theClassAsTheWork('Does the class need a GPU?')).toBe('Does this class need a GPU?');
+    expect(theClassAsTheWork('Does the class require a robot?')).toBe(
+      'Does this class require a robot?',
+    );
+    expect(theClassAsTheWork('Do I need a GPU for the class?')).toBe(
+      'Do I need a GPU for this class?',
+    );
+    expect(theClassAsTheWork('Who is the class for?')).toBe('Who is this class for?');
+    expect(theClassAsTheWork('What does the class labeling step output?')).toBe(
+      'What does the class labeling step output?',
+    );
+  });
+});
+
+describe('the coverage asked of the work', () => {
+  it('takes out the work and its verb before what it is asked to cover', () => {
+    expect(withoutCoverageAsk('Does the documentation discuss Windows?')).toBe('Does   Windows?');
+    expect(withoutCoverageAsk('Do the docs mention Zenoh?').replace(/\s+/g, ' ')).toBe('Do Zenoh?');
+    expect(
+      withoutCoverageAsk('Is there anything in the documentation about lifecycle nodes?').replace(
+        /\s+/g,
+        ' ',
+      ),
+    ).toBe('Is there anything about lifecycle nodes?');
+  });
+
+  it('leaves a question about what the work covers, and the work named as a subject', () => {
+    expect(withoutCoverageAsk('What does the book cover?')).toBe('What does the book cover?');
+    expect(withoutCoverageAsk('How do I build the documentation?')).toBe(
+      'How do I build the documentation?',
+    );
   });
 });

@@ -80,6 +80,77 @@ export function withoutWorkNamedAfterThis(text: string): string {
   return text.replace(NAMED_AFTER_THIS, 'this');
 }
 
+/**
+ * How an opening page says its work is taught as a course: a course, semester, syllabus or
+ * curriculum, lectures, or a weekly plan ("weekly learning modules … over a 12-13 week period",
+ * the textbook's introduction). "Of course" is no course. The ROS 2 docs' `index.rst` says none
+ * of it: there "the class" is a class in code.
+ */
+const TAUGHT_AS_A_COURSE =
+  /\b(?:(?<!\bof\s)courses?|semesters?|syllabus|curriculum|lectures?|weekly|(?:\d+(?:\s*[-–]\s*\d+)?|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen)[-\s]weeks?)\b/i;
+
+/**
+ * True when the corpus's opening page (`openingChunks`, its front matter in chunk order) says the
+ * work is taught as a course ({@link TAUGHT_AS_A_COURSE}): then "the class" names the work, as
+ * "this class" always does ("Does the class need a GPU?").
+ *
+ * @example
+ * taughtAsCourse([{ title: 'Intro', headingPath: [], text: 'Weekly modules over a 12-13 week period.' }]); // true
+ */
+export function taughtAsCourse(
+  openingChunks: ReadonlyArray<{ title: string; headingPath: readonly string[]; text: string }>,
+): boolean {
+  return openingChunks.some((chunk) =>
+    TAUGHT_AS_A_COURSE.test([chunk.title, ...chunk.headingPath, chunk.text].join('\n')),
+  );
+}
+
+/**
+ * "the class" where it stands for the work: at the end of the question or a clause, or before
+ * what a course does or is asked about ("Does the class need a GPU?", "Who is the class for?",
+ * "How long is the class?"); not before a noun it qualifies ("the class labeling step").
+ */
+const THE_CLASS =
+  /\bthe(\s+)class\b(?=\s*(?:[?.!,;:)]|$)|\s+(?:need|needs|require|requires|teach|teaches|cover|covers|take|takes|last|lasts|use|uses|assume|assumes|include|includes|expect|expects|involve|involves|go|goes|get|gets|start|starts|begin|begins|end|ends|run|runs|have|has|is|was|will|would|should|can|could|does|did|do|really|actually|also|for|about|at|on|in|and|or|but|so|if|without|with|mention|mentions|discuss|discusses|say|says|want|wants|ask|asks|let|lets|allow|allows|provide|provides|offer|offers|give|gives|hard|difficult|easy|long|short|free|online|worth|good|suitable)\b)/gi;
+
+/**
+ * `text` with "the class" read as "this class" where it stands for the work (see
+ * {@link THE_CLASS}), for a corpus {@link taughtAsCourse}: "Does the class need a GPU?" over the
+ * textbook asks what following it needs, not about the perception chapter's "Class Labeling".
+ *
+ * @example
+ * theClassAsTheWork('Does the class need a GPU?'); // 'Does this class need a GPU?'
+ */
+export function theClassAsTheWork(text: string): string {
+  return text.replace(THE_CLASS, 'this$1class');
+}
+
+/**
+ * The work's name and the verb asking whether it covers something, before what it is asked to
+ * cover: "the documentation discusses" in "Does the documentation discuss Windows?", "this course
+ * teach" in "Will this course teach ROS 2?". Not at the end of the question ("What does the book
+ * cover?" asks what the work covers, and its opening page answers).
+ */
+const ASKS_IF_IT_COVERS = new RegExp(
+  String.raw`${workNamePattern('this|the|your')}\s+(?:(?:ever|really|actually|also)\s+)?(?:cover|covers|discuss|discusses|mention|mentions|talk\s+about|talks\s+about|teach|teaches|include|includes|go\s+into|goes\s+into|deal\s+with|deals\s+with|touch\s+on|touches\s+on|explain|explains|(?:say|says|have|has)\s+anything\s+(?:about|on))\b(?=\s+[\w"'“‘])|\b(?:in|of)\s+${workNamePattern('this|the|your')}(?=\s+(?:about|on)\b)`,
+  'gi',
+);
+
+/**
+ * `text` without the work's name and the verb asking whether it covers what follows ("Does the
+ * documentation discuss Windows?" → "Does Windows?"): the thing asked about is what to search
+ * for; so is "in the documentation" before "about" ("Is there anything in the documentation about
+ * lifecycle nodes?"). Over the ROS 2 docs "documentation" and "discuss" were searched as the subject and the
+ * answer quoted the contributing guide's "improves documentation" and "start a discussion"; "book"
+ * and "cover" were already no words to search (`QUERY_STOPWORDS`).
+ *
+ * @example
+ * withoutCoverageAsk('Does the documentation discuss Windows?'); // 'Does   Windows?'
+ */
+export function withoutCoverageAsk(text: string): string {
+  return text.replace(ASKS_IF_IT_COVERS, ' ');
+}
+
 const NAMES_THE_WORK_CASED = new RegExp(workNamePattern(), 'i');
 // "that guide" too, when the work's names are taken out of a later ask.
 const THE_WORK_NAMED = new RegExp(workNamePattern('this|that|the|your'), 'gi');

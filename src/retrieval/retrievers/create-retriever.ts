@@ -11,7 +11,7 @@ import {
   type RankerOptions,
 } from '../rank/ranker.js';
 import { frontMatterChunks } from '../rank/front-matter.js';
-import { workNameOf } from '../rank/work-names.js';
+import { taughtAsCourse, workNameOf } from '../rank/work-names.js';
 import type { RetrieveOptions, Retriever } from './retriever.js';
 import type { RepairedQuery } from '../rank/query-vocabulary.js';
 
@@ -61,6 +61,11 @@ export interface IndexedRetriever extends Retriever {
   invalidate(): void;
   /** What the corpus calls itself (see `Retriever.workName`); undefined until the index is built. */
   workName(): string | undefined;
+  /**
+   * Whether the work is taught as a course (see `Retriever.workIsCourse`), once the index is built;
+   * undefined when the corpus has no opening page.
+   */
+  workIsCourse(): boolean | undefined;
 }
 
 const SECTION_SEPARATOR = ' > ';
@@ -125,16 +130,21 @@ const domainMasks = new WeakMap<Ranker, Map<string, Uint8Array>>();
 const MAX_CACHED_DOMAINS = 32;
 
 // Per ranker, as the masks: new chunks may open with another name.
-const workNames = new WeakMap<Ranker, { name: string | undefined }>();
+const workNames = new WeakMap<Ranker, { name: string | undefined; course: boolean | undefined }>();
 
-/** What the ranker's corpus calls itself on its opening page (see `workNameOf`), read once. */
-function rankerWorkName(ranker: Ranker): string | undefined {
+/**
+ * What the ranker's corpus calls itself on its opening page (see `workNameOf`), and whether that
+ * page says it is taught as a course (see `taughtAsCourse`), read once.
+ */
+function rankerWork(ranker: Ranker): { name: string | undefined; course: boolean | undefined } {
   let known = workNames.get(ranker);
   if (!known) {
     const opening = Array.from(frontMatterChunks(ranker.chunks), (i) => ranker.chunks[i]!);
-    workNames.set(ranker, (known = { name: workNameOf(opening) }));
+    // No opening page: nothing says what the work is.
+    const course = opening.length > 0 ? taughtAsCourse(opening) : undefined;
+    workNames.set(ranker, (known = { name: workNameOf(opening), course }));
   }
-  return known.name;
+  return known;
 }
 
 /** Which of the ranker's chunks are in `domain` (1) or not (0), built once per ranker and domain. */
@@ -233,7 +243,8 @@ export function createRetrieverFromChunks(
       return readWith(get(), query);
     },
     readQueryNow: (query) => readWith(get(), query),
-    workName: () => rankerWorkName(get()),
+    workName: () => rankerWork(get()).name,
+    workIsCourse: () => rankerWork(get()).course,
     async warm() {
       return get().chunks.length;
     },
@@ -373,7 +384,8 @@ export function createRetriever(
     },
     readQueryNow: (query) => (built ? readWith(built.ranker, query) : { text: query, repairs: [] }),
     // Known once the index is built: an answer asks after its retrieval has built it.
-    workName: () => (built ? rankerWorkName(built.ranker) : undefined),
+    workName: () => (built ? rankerWork(built.ranker).name : undefined),
+    workIsCourse: () => (built ? rankerWork(built.ranker).course : undefined),
     async warm() {
       return (await current()).chunks.length;
     },

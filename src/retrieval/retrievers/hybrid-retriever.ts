@@ -35,10 +35,12 @@ export function createHybridRetriever(options: {
   const readQuery = options.lexical.readQuery?.bind(options.lexical);
   const readQueryNow = options.lexical.readQueryNow?.bind(options.lexical);
   const workName = options.lexical.workName?.bind(options.lexical);
+  const workIsCourse = options.lexical.workIsCourse?.bind(options.lexical);
   return {
     ...(readQuery ? { readQuery } : {}),
     ...(readQueryNow ? { readQueryNow } : {}),
     ...(workName ? { workName } : {}),
+    ...(workIsCourse ? { workIsCourse } : {}),
     async retrieve(
       query: string,
       retrieveOptions: RetrieveOptions = {},

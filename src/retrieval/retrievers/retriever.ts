@@ -33,4 +33,9 @@ export interface Retriever {
    * notices to name it; undefined before the index is built or when the page names itself none.
    */
   workName?(): string | undefined;
+  /**
+   * True when the corpus's opening page says the work is taught as a course (see
+   * `taughtAsCourse`): the assistant then offers to say how the course is organised.
+   */
+  workIsCourse?(): boolean | undefined;
 }
