@@ -40,6 +40,11 @@ describe('splitSentences: hard-wrapped paragraphs', () => {
     ]);
   });
 
+  it("does not quote a table's header row: it names columns, it is no row", () => {
+    const text = ['| Product name | License |', '| --- | --- |', '| Drip Valve | MIT |'].join('\n');
+    expect(splitSentences(text).map((s) => s.text)).toEqual(['Drip Valve | MIT']);
+  });
+
   it('joins a list item with its indented continuation', () => {
     const text = [
       '* Spray valves water a whole bed at once, which',

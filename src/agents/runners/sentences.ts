@@ -50,6 +50,9 @@ const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s/;
 const HEADING = /^\s*#{1,6}\s/;
 const RULE = /^\s*[=\-~^"*+#]{3,}\s*$/;
 
+/** The rule under a table's header row ("| --- | :---: |"). */
+const TABLE_RULE = /^\s*\|?\s*:?-{3,}/;
+
 /** A line that is no prose: a list item, table row, heading, rule, quote or fence. */
 const NOT_PROSE = /^\s*(?:[-*+]\s|\d+[.)]\s|\||#{1,6}\s|>|```|~~~|$)|^\s*[=\-~^"*+#]{3,}\s*$/;
 /** A line that stops mid-sentence: it ends in a word, a comma or a closing bracket or quote. */
@@ -142,7 +145,10 @@ export function splitSentences(text: string): Sentence[] {
       tabSet = undefined;
       continue;
     }
-    if (/^\s*\|?\s*:?-{3,}/.test(raw)) continue;
+    if (TABLE_RULE.test(raw)) continue;
+    // A table's header row ("Product name | License | …") names its columns, it is no row of
+    // the table: quoted, it read as one more item.
+    if (/^\s*\|/.test(raw) && TABLE_RULE.test(lines[index + 1] ?? '')) continue;
     const listItem = LIST_ITEM.test(raw) || /^\s*\|/.test(raw);
     const step = /^\s*\d+[.)]\s+/.test(raw);
     const indent = LIST_ITEM.test(raw) ? (/^\s*/.exec(raw)?.[0].length ?? 0) : 0;

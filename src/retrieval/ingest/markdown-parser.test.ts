@@ -57,3 +57,27 @@ describe('parseMarkdown', () => {
     }
   });
 });
+
+describe('a MyST list-table', () => {
+  it('is read as a table, as a reStructuredText one is', () => {
+    const page = [
+      '# Valves',
+      '',
+      '```{list-table} Supported valves',
+      ':header-rows: 1',
+      '',
+      '* - Product name',
+      '  - Status',
+      '* - Drip valve',
+      '  - Full support',
+      '```',
+    ].join('\n');
+    expect(parseMarkdown(page).sections[0]?.text.split('\n')).toEqual([
+      'Supported valves',
+      '',
+      '| Product name | Status |',
+      '| --- | --- |',
+      '| Drip valve | Full support |',
+    ]);
+  });
+});

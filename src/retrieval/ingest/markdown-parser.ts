@@ -1,5 +1,6 @@
 import { parseFrontmatter } from '../../config/index.js';
 import type { ParsedDocument, Section } from './parsed-document.js';
+import { listTableRows } from './rst-parser.js';
 
 /** Deepest heading level that starts a section; `#####` and below stay body text. */
 const MAX_SECTION_LEVEL = 4;
@@ -7,6 +8,8 @@ const MAX_SECTION_LEVEL = 4;
 /** An ATX heading's marker and the rest of the line; the closing `#`s are cut by {@link headingBody}. */
 const HEADING = /^(#{1,6})[ \t]+(.*)$/;
 const FENCE = /^[ \t]*(`{3,}|~{3,})/;
+/** A MyST `list-table` directive's opening fence, and its title. */
+const MYST_LIST_TABLE = /^[ \t]*(`{3,}|~{3,})\s*\{list-table\}(.*)$/;
 const MDX_IMPORT_EXPORT = /^(import|export)\s/;
 /** A line made only of tags (`<Tabs>`, `</TabItem>`, `<Image src="x" />`) or an MDX comment. */
 const JSX_ONLY = /^\s*(?:(?:<\/?[A-Za-z][^<>]*>|\{\/\*(?:[^*]|\*(?!\/\}))*\*\/\})\s*)+$/;
@@ -73,8 +76,30 @@ export function parseMarkdown(source: string, file?: string, fallbackTitle = '')
   let fence: string | undefined;
   let firstH1: string | undefined;
 
+  // A MyST list-table being read (its fence and body), written out as a table when it closes.
+  let table: { fence: string; body: string[] } | undefined;
+
   lines.forEach((line, index) => {
     const fenceMatch = FENCE.exec(line);
+    if (table !== undefined) {
+      const closes =
+        fenceMatch !== null &&
+        fenceMatch[1]?.[0] === table.fence[0] &&
+        (fenceMatch[1]?.length ?? 0) >= table.fence.length &&
+        line.trim() === fenceMatch[1];
+      if (closes) {
+        current.lines.push('', ...listTableRows(table.body), '');
+        table = undefined;
+      } else table.body.push(line);
+      return;
+    }
+    // "```{list-table} Title": MyST's list-table is a table, as reStructuredText's is.
+    const myst = MYST_LIST_TABLE.exec(line);
+    if (fence === undefined && myst) {
+      table = { fence: myst[1] ?? '```', body: [] };
+      if (myst[2]?.trim()) current.lines.push(inlineText(myst[2].trim()));
+      return;
+    }
     if (fence !== undefined) {
       current.lines.push(line);
       if (

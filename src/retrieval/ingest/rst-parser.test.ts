@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseRst, rstInlineText } from './rst-parser.js';
+import { listTableRows, parseRst, rstInlineText } from './rst-parser.js';
 
 const topics = readFileSync(new URL('./fixtures/book/nested/topics.rst', import.meta.url), 'utf8');
 
@@ -267,5 +267,50 @@ describe('parseRst', () => {
     );
     expect(rstInlineText('C:\\dir and a\\ b')).toBe('C:\\dir and ab');
     expect(rstInlineText('the |version| page')).toBe('the version page');
+  });
+});
+
+describe('a list-table', () => {
+  it('is read as a table: its header row above a rule, each row one line of its cells', () => {
+    // The ROS 2 docs' "Supported RMW implementations" and release process are list-tables: read
+    // as lists, "Product name" was quoted as an implementation and the steps lost their notes.
+    const page = [
+      'Valves',
+      '======',
+      '',
+      '.. list-table::',
+      '   :header-rows: 1',
+      '   :widths: 30 70',
+      '',
+      '   * - Product name',
+      '     - Notes',
+      '   * - *Drip* valve',
+      '     - Waters one plant.',
+      '       Slowly, by the drop.',
+      '   * - Spray valve',
+      '     - Waters a bed | at once.',
+      '',
+      'After the table.',
+    ].join('\n');
+    expect(parseRst(page).sections[0]?.text.split('\n')).toEqual([
+      '| Product name | Notes |',
+      '| --- | --- |',
+      '| *Drip* valve | Waters one plant. Slowly, by the drop. |',
+      '| Spray valve | Waters a bed / at once. |',
+      '',
+      'After the table.',
+    ]);
+  });
+
+  it("has no rule without header rows, and a cell's list is one line", () => {
+    expect(
+      listTableRows([
+        '   * - Step',
+        '     - * first',
+        '       * second',
+        '   * - Next',
+        '     - Done',
+      ]),
+    ).toEqual(['| Step | first second |', '| Next | Done |']);
   });
 });

@@ -220,8 +220,19 @@ export function parseRst(source: string, fallbackTitle = ''): ParsedDocument {
         skipIndent = indent;
         continue;
       }
-      optionIndent = indent;
       const argument = (directive[3] ?? '').trim();
+      // A list-table is a table: written as one, its header row is no item and a row's cells
+      // stay together ("Find the ROS Boss | The "ROS Boss" is the person in charge …").
+      if (name === 'list-table') {
+        let end = i + 1;
+        while (end < lines.length && (lines[end]?.trim() === '' || indentOf(lines[end]!) > indent))
+          end += 1;
+        if (argument) current.lines.push('', rstInlineText(argument));
+        current.lines.push('', ...listTableRows(lines.slice(i + 1, end)), '');
+        i = end - 1;
+        continue;
+      }
+      optionIndent = indent;
       if (CODE_DIRECTIVES.has(name)) {
         const label = name === 'code-tab' ? codeTabLabel(argument) : '';
         if (label) current.lines.push('', `${label}:`);
@@ -267,6 +278,51 @@ export function parseRst(source: string, fallbackTitle = ''): ParsedDocument {
   );
   return { title, sections: withTitle };
 }
+
+/**
+ * A `list-table`'s body (its options and its rows, `* - cell` then `  - cell`) as a Markdown
+ * table: the `:header-rows:` rows above a `| --- |` rule, each row one line with its cells in
+ * order. A cell's lines, and the items of a list inside it, are joined into one.
+ *
+ * @example
+ * listTableRows(['   :header-rows: 1', '', '   * - Name', '     - Status', '   * - Fast DDS', '     - Full support']);
+ * // ['| Name | Status |', '| --- | --- |', '| Fast DDS | Full support |']
+ */
+export function listTableRows(body: readonly string[]): string[] {
+  let headerRows = 0;
+  const rows: string[][] = [];
+  let cellIndent: number | undefined;
+  for (const line of body) {
+    if (line.trim() === '') continue;
+    const header = /^\s*:header-rows:\s*(\d+)/.exec(line);
+    if (header) {
+      headerRows = Number(header[1]);
+      continue;
+    }
+    if (rows.length === 0 && OPTION_LINE.test(line)) continue;
+    const row = /^(\s*)\*\s+-(?:\s+(.*))?$/.exec(line);
+    if (row) {
+      rows.push([unbulleted(row[2] ?? '')]);
+      cellIndent = (row[1]?.length ?? 0) + 2;
+      continue;
+    }
+    const cell = /^(\s*)-(?:\s+(.*))?$/.exec(line);
+    const last = rows.at(-1);
+    if (!last) continue;
+    if (cell && (cell[1]?.length ?? 0) === cellIndent) last.push(unbulleted(cell[2] ?? ''));
+    else last[last.length - 1] = `${last.at(-1)} ${unbulleted(line.trim())}`;
+  }
+  const written = (cells: readonly string[]) =>
+    `| ${cells.map((cell) => rstInlineText(cell.trim()).replace(/\|/g, '/')).join(' | ')} |`;
+  const width = Math.max(0, ...rows.map((cells) => cells.length));
+  const out = rows.map(written);
+  if (headerRows > 0 && headerRows <= rows.length)
+    out.splice(headerRows, 0, `| ${Array.from({ length: width }, () => '---').join(' | ')} |`);
+  return out;
+}
+
+/** A cell's line without the bullet or number of a list inside the cell. */
+const unbulleted = (line: string) => line.replace(/^(?:[-*+]|#\.|\d+\.)\s+/, '');
 
 /** The label of a `code-tab`: the words after its language, else the language's usual name. */
 function codeTabLabel(argument: string): string {
