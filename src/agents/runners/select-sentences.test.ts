@@ -1377,3 +1377,31 @@ describe('selectSentences: lists over the ROS 2 docs (outside review, 2026-11-30
     expect(picked.some((s) => s.text.endsWith('require:'))).toBe(false);
   });
 });
+
+describe('selectSentences: a bare label with the line under it', () => {
+  const VENDORS = chunk(
+    'Multiple RMW implementations',
+    [
+      'Here is a list of inter-vendor communication configurations that are not supported:',
+      '',
+      '- Fast DDS <-> Connext',
+      "   - WString published by Fast DDS can't be received correctly by Connext on macOS",
+      '- Connext <-> Cyclone DDS',
+      '   - does not support pub/sub communication for WString',
+    ].join('\n'),
+    0.9,
+  );
+
+  it('quotes each pair of vendors with what does not work between them, once', () => {
+    // Before: "Fast DDS <-> Connext." alone, as if the two could not talk at all.
+    const picked = selectSentences(
+      'Which inter-vendor communication configurations are not supported?',
+      [VENDORS],
+      options,
+    );
+    expect(picked.filter((s) => s.listItem).map((s) => s.text)).toEqual([
+      "Fast DDS <-> Connext — WString published by Fast DDS can't be received correctly by Connext on macOS",
+      'Connext <-> Cyclone DDS — does not support pub/sub communication for WString',
+    ]);
+  });
+});

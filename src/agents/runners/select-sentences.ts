@@ -789,25 +789,49 @@ export function selectSentences(
     }
     return items;
   };
+  // A bare label quoted with the first line under it ("Fast DDS <-> Connext — WString …", see
+  // withFirstDetail): that line is not quoted again on its own, and a label already chosen alone
+  // takes the line. True when `item` was already chosen.
+  const quoteItem = (
+    chunkIndex: number,
+    items: readonly PassageSentence[],
+    item: PassageSentence,
+  ) => {
+    const at = items.findIndex((original) => original.position === item.position);
+    const original = items[at];
+    // The line it stands for takes its place, score and all (a definition's best line leads).
+    let score = 0;
+    if (original !== undefined && original.text !== item.text) {
+      const detail = items[at + 1];
+      const repeated = chosen.findIndex(
+        (c) => c.chunk === chunkIndex && c.position === detail?.position,
+      );
+      if (repeated >= 0) score = chosen.splice(repeated, 1)[0]?.score ?? 0;
+    }
+    const already = chosen.find((c) => c.chunk === chunkIndex && c.position === item.position);
+    if (already) {
+      already.text = item.text;
+      already.score = Math.max(already.score, score);
+      return;
+    }
+    chosen.push({
+      text: item.text,
+      chunk: chunkIndex,
+      position: item.position,
+      score,
+      listItem: true,
+      step: item.step,
+      whole: false,
+      terms: item.terms,
+    });
+  };
   // Quotes `count` of a chosen passage's list `items`, each once: a nested list's items are
   // details of the item above them, unless that item is what the question asks about (see
   // itemsAsked).
   // Returns the items asked (see itemsAsked), of which it quoted the first `count`.
   const quoteItems = (chunkIndex: number, items: readonly PassageSentence[], count: number) => {
     const asked = itemsAsked(items, queryTerms, options.terms);
-    for (const sentence of asked.slice(0, count)) {
-      if (chosen.some((c) => c.chunk === chunkIndex && c.position === sentence.position)) continue;
-      chosen.push({
-        text: sentence.text,
-        chunk: chunkIndex,
-        position: sentence.position,
-        score: 0,
-        listItem: true,
-        step: sentence.step,
-        whole: false,
-        terms: sentence.terms,
-      });
-    }
+    for (const sentence of asked.slice(0, count)) quoteItem(chunkIndex, items, sentence);
     return asked;
   };
   // The first `count` lines of a passage, items or prose, each once: a section that is one entry
@@ -983,19 +1007,8 @@ export function selectSentences(
       (!required || listsAboutSubject.has(chunkIndex)) && !listsChanges(chunkIndex);
     const lead = answeringList(chosen, chunks, sentencesOf, options.terms, queryTerms, about);
     if (lead) {
-      for (const item of lead.items.slice(0, WHOLE_LIST_ITEMS)) {
-        if (chosen.some((c) => c.chunk === lead.chunk && c.position === item.position)) continue;
-        chosen.push({
-          text: item.text,
-          chunk: lead.chunk,
-          position: item.position,
-          score: 0,
-          listItem: true,
-          step: item.step,
-          whole: false,
-          terms: item.terms,
-        });
-      }
+      const all = listItemsAfter(lead.chunk, -1, false);
+      for (const item of lead.items.slice(0, WHOLE_LIST_ITEMS)) quoteItem(lead.chunk, all, item);
       // The weaker passages give their best line each, not a second: the list is the answer.
       const kept = oneLineEach(chosen, lead.chunk);
       chosen.splice(0, chosen.length, ...kept);

@@ -6,6 +6,24 @@ import { headingIsQuestion, itemsAsked, listRun, outerItems } from './whole-list
 const sentencesOf = passageSentences((text) => analyze(text));
 const texts = (run: { text: string }[] | undefined) => run?.map((sentence) => sentence.text);
 
+describe("listRun: a table's rows", () => {
+  it('are a run as a list is, apart from the bullet items beside them', () => {
+    const passage = sentencesOf(
+      [
+        '| Product name | Status |',
+        '| --- | --- |',
+        '| Drip Valve | Full support |',
+        '| Spray Valve | Community support |',
+        '- **Hose**: not in the table',
+      ].join('\n'),
+    );
+    expect(texts(listRun(passage, 0))).toEqual([
+      'Drip Valve | Full support',
+      'Spray Valve | Community support',
+    ]);
+  });
+});
+
 describe('listRun: the items standing with a quoted one', () => {
   const passage = sentencesOf(
     [
@@ -29,13 +47,9 @@ describe('listRun: the items standing with a quoted one', () => {
     ]);
   });
 
-  it('is nothing for prose, a lone item or a table row', () => {
+  it('is nothing for prose or a lone item', () => {
     expect(listRun(passage, 0)).toBeUndefined();
     expect(listRun(passage, 5)).toBeUndefined();
-    const table = sentencesOf(
-      '| Model | Price |\n| --- | --- |\n| Go2 | $1,600 |\n| G1 | $16,000 |',
-    );
-    expect(listRun(table, 1)).toBeUndefined();
   });
 
   it('leaves out an item that introduces items of its own', () => {
@@ -141,10 +155,33 @@ describe('itemsAsked: the items of a list a question asks for', () => {
     const asked = new Set(
       analyze('What packages are in the ament_cmake repository?', QUERY_STOPWORDS),
     );
+    // Each package with its line: a bare name says nothing of what the package does.
     expect(texts(itemsAsked(packages, asked, terms))).toEqual([
-      'ament_cmake',
-      'ament_cmake_auto',
-      'ament_cmake_core',
+      'ament_cmake — aggregates all other packages in this repository, users need only to depend on this.',
+      'ament_cmake_auto — provides convenience CMake functions which automatically handle a lot of the tedious parts of writing a package.',
+      'ament_cmake_core — provides the core functionality of the CMake build system for ament packages.',
     ]);
+  });
+
+  it('gives a bare label the first sentence under it, not a labelled option', () => {
+    // "Fast DDS <-> Connext." quoted alone read as no communication at all between them.
+    const vendors = sentencesOf(
+      [
+        '- Fast DDS <-> Connext',
+        "   - WString published by Fast DDS can't be received correctly by Connext on macOS. More below.",
+        '- Connext <-> Cyclone DDS',
+        '   - does not support pub/sub communication for WString',
+        '- Zenoh',
+      ].join('\n'),
+    );
+    expect(texts(itemsAsked(vendors, new Set(['vendor']), terms))).toEqual([
+      "Fast DDS <-> Connext — WString published by Fast DDS can't be received correctly by Connext on macOS.",
+      'Connext <-> Cyclone DDS — does not support pub/sub communication for WString',
+      'Zenoh',
+    ]);
+    const policies = sentencesOf(
+      ['* History', '', '  * *Keep last*: only store up to N samples', '', '* Depth'].join('\n'),
+    );
+    expect(texts(itemsAsked(policies, new Set(['polici']), terms))).toEqual(['History', 'Depth']);
   });
 });

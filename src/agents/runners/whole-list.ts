@@ -9,7 +9,8 @@ export const WHOLE_LIST_ITEMS = 6;
 /**
  * The list items standing together with the one at `position` in a passage's sentences: the run
  * of bullet items around it, up to the prose (or the end) on either side; `undefined` when the
- * line is no bullet item or stands alone. A table's rows (" | ") are not a list of statements.
+ * line is no bullet item or stands alone. A table's rows (" | ") stand together too: the ROS 2
+ * docs' "Supported RMW implementations" is a list-table, one implementation a row.
  *
  * @example
  * listRun(sentencesOf('- **Macros**: Reusable components\n- **Properties**: Parameters'), 1);
@@ -20,18 +21,65 @@ export function listRun(
   position: number,
 ): PassageSentence[] | undefined {
   const index = sentences.findIndex((sentence) => sentence.position === position);
+  // A table's rows stand together, as a list's items do, but neither with the other.
+  const isRow = (sentence: PassageSentence) => sentence.text.includes(' | ');
+  const table = sentences[index] !== undefined && isRow(sentences[index]);
   const isItem = (sentence: PassageSentence | undefined) =>
-    sentence !== undefined && sentence.listItem && !sentence.text.includes(' | ');
+    sentence !== undefined && sentence.listItem && isRow(sentence) === table;
   if (!isItem(sentences[index])) return undefined;
   let start = index;
   while (isItem(sentences[start - 1])) start -= 1;
   let end = index;
   while (isItem(sentences[end + 1])) end += 1;
   // An item introducing items of its own ("Differences from ROS 1:") says nothing quoted alone.
-  const run = outerItems(sentences.slice(start, end + 1)).filter(
-    (sentence) => !sentence.text.endsWith(':'),
+  const items = sentences.slice(start, end + 1);
+  const run = withFirstDetail(
+    outerItems(items).filter((sentence) => !sentence.text.endsWith(':')),
+    items,
   );
   return run.length > 1 ? run : undefined;
+}
+
+/** An item that is a label and what it is ("Keep last: only store up to N samples"). */
+const LABELLED_OPTION = /^[^:.!?]{1,40}:\s/;
+
+/** Most words of an outer item that is a bare label ("Fast DDS <-> Connext", "IDL format"). */
+const BARE_LABEL_WORDS = 6;
+
+/**
+ * True for an outer item that is only a label: a few words, no sentence and no "label: what it
+ * is", so its meaning is in the items nested under it.
+ */
+function isBareLabel(text: string): boolean {
+  return (
+    !/[:.!?;]/.test(text) && !text.includes(' | ') && text.split(/\s+/).length <= BARE_LABEL_WORDS
+  );
+}
+
+/**
+ * `outer` items with each bare label ({@link isBareLabel}) followed by the first sentence of its
+ * first nested item (in `items`, the whole list): "Fast DDS <-> Connext — WString published by
+ * Fast DDS can't be received correctly by Connext on macOS". Quoted alone, the ROS 2 docs' list of
+ * inter-vendor configurations that are not supported read as if the two vendors could not talk at
+ * all.
+ *
+ * @example
+ * withFirstDetail(outerItems(items), items); // [{ text: 'Fast DDS <-> Connext — WString …', … }]
+ */
+export function withFirstDetail<T extends Pick<PassageSentence, 'indent' | 'text'>>(
+  outer: readonly T[],
+  items: readonly T[],
+): T[] {
+  return outer.map((item) => {
+    if (!isBareLabel(item.text)) return item;
+    const next = items[items.indexOf(item) + 1];
+    if (next === undefined || (next.indent ?? 0) <= (item.indent ?? 0)) return item;
+    // Nested options of their own ("Keep last: only store up to N samples" under the QoS policy
+    // "History") are choices, not what the label means: the first alone would misstate it.
+    if (LABELLED_OPTION.test(next.text)) return item;
+    const detail = next.text.split(/(?<=[.!?])\s+(?=["'(A-Z0-9])/)[0] ?? next.text;
+    return { ...item, text: `${item.text} — ${detail}` };
+  });
 }
 
 /**
@@ -78,7 +126,7 @@ export function itemsAsked<T extends Pick<PassageSentence, 'indent' | 'text'>>(
     return label.length > 0 && label.every((term) => asked.has(term));
   });
   const [parent] = named;
-  if (named.length !== 1 || parent === undefined) return outer;
+  if (named.length !== 1 || parent === undefined) return withFirstDetail(outer, items);
   const depth = parent.indent ?? 0;
   const nested: T[] = [];
   for (const item of items.slice(items.indexOf(parent) + 1)) {
@@ -88,7 +136,7 @@ export function itemsAsked<T extends Pick<PassageSentence, 'indent' | 'text'>>(
   // One nested line describes its item; it is no list of options: "What packages are in the
   // ament_cmake repository?" quoted only "aggregates all other packages in this repository…",
   // the line under "ament_cmake", with no package named (an outside review).
-  return nested.length > 1 ? nested : outer;
+  return nested.length > 1 ? nested : withFirstDetail(outer, items);
 }
 
 /**
