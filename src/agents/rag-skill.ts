@@ -25,6 +25,8 @@ export interface RagSkill {
   workName?(): string | undefined;
   /** Whether the work is taught as a course (see `Retriever.workIsCourse`). */
   workIsCourse?(): boolean | undefined;
+  /** The next part of a passage's section (see `Retriever.nextPart`). */
+  nextPart?(chunk: RetrievedChunk): RetrievedChunk | undefined;
 }
 
 /** Options of {@link createRagSkill}. */
@@ -68,11 +70,17 @@ export function createRagSkill(retriever: Retriever, options: RagSkillOptions = 
   const readQueryNow = retriever.readQueryNow?.bind(retriever);
   const workName = retriever.workName?.bind(retriever);
   const workIsCourse = retriever.workIsCourse?.bind(retriever);
+  const nextPart = retriever.nextPart?.bind(retriever);
+  const nextWithUrl = (chunk: RetrievedChunk) => {
+    const next = nextPart?.(chunk);
+    return next && template ? withUrl(next, template) : next;
+  };
   return {
     ...(readQuery ? { readQuery } : {}),
     ...(readQueryNow ? { readQueryNow } : {}),
     ...(workName ? { workName } : {}),
     ...(workIsCourse ? { workIsCourse } : {}),
+    ...(nextPart ? { nextPart: nextWithUrl } : {}),
     name: 'rag',
     description: 'Retrieves passages from the book, filtered to a domain when asked.',
     retrieve: (query, retrieveOptions = {}) => {

@@ -227,8 +227,23 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
       const thanks = relevant.some((chunk) =>
         isAcknowledgments({ headingPath: headingPathOf(chunk) }),
       );
+      // A long section's next part, for a list that runs on into it (see `continuations`).
+      const passages = [...relevant];
+      const continuations = new Map<number, number>();
+      relevant.forEach((chunk, i) => {
+        const next = deps.rag.nextPart?.(chunk);
+        if (!next) return;
+        const held = passages.findIndex((passage) => passage.id === next.id);
+        if (held >= 0) continuations.set(i, held);
+        // Not retrieved itself: it gives no sentence of its own (see `continuations`).
+        else
+          continuations.set(
+            i,
+            passages.push({ ...next, metadata: { ...next.metadata, nextPartOnly: true } }) - 1,
+          );
+      });
       const picked = relevant.length
-        ? selectSentences(asked, relevant, {
+        ? selectSentences(asked, passages, {
             terms,
             sentences,
             // A question about the work asks in the words its opening page answers in ("What
@@ -248,6 +263,7 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
             style: agent.answerStyle,
             max: maxSentences,
             requireSubject: context.offTopic !== undefined,
+            continuations,
           })
         : [];
       // Nothing names the subject the router found outside the book: say which words.
@@ -270,7 +286,7 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
       // Cite only the chunks actually quoted, numbered in order of first use.
       const used = [...new Set(picked.map((s) => s.chunk))];
       const number = new Map(used.map((chunk, i) => [chunk, i + 1]));
-      const citations = formatCitations(used.map((i) => relevant[i] as RetrievedChunk));
+      const citations = formatCitations(used.map((i) => passages[i] as RetrievedChunk));
       // Prose sentences of one chunk form a paragraph; list items stay list lines.
       const blocks: string[] = [];
       let previous: (typeof picked)[number] | undefined;
@@ -280,13 +296,18 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
         const continues =
           previous?.code === undefined &&
           previous !== undefined &&
-          previous.chunk === sentence.chunk &&
+          (previous.chunk === sentence.chunk ||
+            continuations.get(previous.chunk) === sentence.chunk) &&
           previous.listItem === sentence.listItem;
         if (sentence.listItem) {
           // Items quoted without the sentence that introduces them say under which heading they
           // stand: "- Weight: Around 40-45 kg" alone does not say which robot weighs that.
-          const introduced = previous !== undefined && previous.chunk === sentence.chunk;
-          const label = introduced ? undefined : listLabel(relevant[sentence.chunk]);
+          // Items of a section's next part go on with its list.
+          const introduced =
+            previous !== undefined &&
+            (previous.chunk === sentence.chunk ||
+              continuations.get(previous.chunk) === sentence.chunk);
+          const label = introduced ? undefined : listLabel(passages[sentence.chunk]);
           blocks.push(`${continues ? '' : '\n'}${label ? `${label}\n` : ''}- ${cited}`);
         } else if (continues) blocks[blocks.length - 1] += ` ${cited}`;
         else blocks.push(`\n${cited}`);
@@ -316,7 +337,7 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
       // Not the document's title: "Robot Lab Options (Unitree Go2/G1/H1 comparison)" names all.
       const written = modelNamesWritten(asked);
       const models = [...written.keys()];
-      const quotedChunks = used.map((i) => relevant[i] as RetrievedChunk);
+      const quotedChunks = used.map((i) => passages[i] as RetrievedChunk);
       const unnamed =
         models.length > 0 &&
         !quotedChunks.some((chunk) =>

@@ -1405,3 +1405,48 @@ describe('selectSentences: a bare label with the line under it', () => {
     ]);
   });
 });
+
+describe('selectSentences: a list cut across two chunks of one section', () => {
+  const FIRST = chunk(
+    'QoS policies',
+    [
+      'The base QoS profile currently includes settings for the following policies:',
+      '',
+      '* History',
+      '',
+      '  * *Keep last*: only store up to N samples.',
+      '',
+      '* Liveliness',
+    ].join('\n'),
+    0.9,
+  );
+  const NEXT = {
+    ...chunk(
+      'QoS policies',
+      [
+        '  * *Automatic*: all of the node’s publishers are alive for another lease duration.',
+        '',
+        '* Lease Duration',
+        '',
+        '  * *Duration*: the maximum period of time a publisher has to indicate that it is alive.',
+        '',
+        'For each of the policies that is not a duration, there is also the option of "system default".',
+      ].join('\n'),
+      0.9,
+    ),
+    metadata: { nextPartOnly: true },
+  };
+
+  it("quotes the list's items in the section's next part, not the details cut from the last one", () => {
+    // Before: History … Liveliness, and never Lease Duration, which is in the second chunk.
+    const picked = selectSentences('What are the QoS policies?', [FIRST, NEXT], {
+      ...options,
+      continuations: new Map([[0, 1]]),
+    });
+    expect(picked.filter((s) => s.listItem).map((s) => [s.text, s.chunk])).toEqual([
+      ['History', 0],
+      ['Liveliness', 0],
+      ['Lease Duration', 1],
+    ]);
+  });
+});

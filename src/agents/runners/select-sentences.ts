@@ -28,6 +28,7 @@ import {
   itemsAsked,
   listRun,
   WHOLE_LIST_ITEMS,
+  withFirstDetail,
 } from './whole-list.js';
 
 /** A sentence chosen for an extractive answer. */
@@ -85,6 +86,13 @@ export interface SelectOptions {
    * is (the router found the question off-topic: a quote must show the book covers it).
    */
   requireSubject?: boolean;
+  /**
+   * The next part of a passage's section, where a long section was cut into chunks: the index in
+   * `chunks` of each passage's next part. It continues a list asked for that runs to the end of its
+   * passage ("Lease Duration", the last QoS policy, is in the section's second chunk); one that was
+   * not retrieved itself (`metadata.nextPartOnly`) gives no sentence of its own.
+   */
+  continuations?: ReadonlyMap<number, number>;
 }
 
 /**
@@ -629,7 +637,7 @@ export function selectSentences(
     : (chunk: RetrievedChunk) => listsTopicsOnly(headingPathOf(chunk));
   const onlyCourseMeta = chunks.every((chunk, i) => !kept(i) || courseMeta(chunk));
   chunks.forEach((chunk, chunkIndex) => {
-    if (!kept(chunkIndex)) return;
+    if (!kept(chunkIndex) || chunk.metadata.nextPartOnly === true) return;
     if (!onlyCourseMeta && courseMeta(chunk)) return;
     // "How heavy is the Unitree G1?": a section under "Unitree H1 Humanoid Robot" describes
     // another model, however well its "Weight" item matches.
@@ -939,6 +947,8 @@ export function selectSentences(
   };
   // The list named as asked leads (below), before a definition's best sentence.
   let listLeads = false;
+  // The passage whose list was quoted as the list asked for, which may run on into its next part.
+  let listAskedIn: number | undefined;
   // "What are the phases of the capstone project?" where the book gives each phase a section of
   // its own ("Development Phases" > "Phase 1: Foundation" …): the sections are the list, each led
   // by its heading, in the book's order, and lines of other passages go (they were chosen for the
@@ -973,6 +983,7 @@ export function selectSentences(
     );
     if (list) {
       const items = listItemsAfter(list.chunk, list.after, list.after >= 0);
+      listAskedIn = list.chunk;
       // The list's items the question does not ask for are left out (see itemsAsked): one chosen
       // for its words ("Keep last: … queue depth option" for "What are the QoS reliability
       // options?") would stand alone among the items asked.
@@ -1042,6 +1053,41 @@ export function selectSentences(
       whole: false,
       terms: before.terms,
     });
+  }
+  // "What are the QoS policies?": the list asked for runs to the end of its passage and on into
+  // the section's next part ("Lease Duration"): its items there are quoted after it.
+  const next = listAskedIn === undefined ? undefined : options.continuations?.get(listAskedIn);
+  if (listAskedIn !== undefined && next !== undefined) {
+    const first = listAskedIn;
+    const own = sentencesOf(chunks[first]?.text ?? '');
+    const quoted = chosen.filter((c) => c.chunk === first && c.listItem).length;
+    const lead: PassageSentence[] = [];
+    for (const sentence of sentencesOf(chunks[next]?.text ?? '')) {
+      if (!sentence.listItem) break;
+      lead.push(sentence);
+    }
+    if (own.at(-1)?.listItem === true && lead.length > 0 && quoted < LIST_ITEMS_WHOLE) {
+      // Items nested deeper than the list's own ("Automatic" under "Liveliness", cut from it)
+      // are details of the last item before the cut.
+      const depth = Math.min(...own.filter((s) => s.listItem).map((s) => s.indent ?? 0));
+      const outer = lead.filter((item) => (item.indent ?? 0) <= depth);
+      const items = withFirstDetail(outer, lead).slice(0, LIST_ITEMS_WHOLE - quoted);
+      for (const item of items) {
+        // The next part was retrieved too, and this item chosen from it already.
+        if (chosen.some((c) => c.chunk === next && c.position === item.position)) continue;
+        chosen.push({
+          text: item.text,
+          chunk: next,
+          position: item.position,
+          score: 0,
+          listItem: true,
+          step: item.step,
+          whole: false,
+          terms: item.terms,
+        });
+      }
+      if (items.length > 0) place.set(next, (place.get(first) ?? first) + 0.5);
+    }
   }
   const at = (chunk: number) => place.get(chunk) ?? chunk;
   const ordered = chosen

@@ -41,3 +41,17 @@ describe('chunkDocument', () => {
     expect(splitText('x'.repeat(3000), 1000)).toHaveLength(3);
   });
 });
+
+describe('splitText keeps a nested item nested', () => {
+  it('keeps the indent of the line a piece starts with', () => {
+    const items = Array.from(
+      { length: 30 },
+      (_, i) => `* Policy ${i}\n  * detail ${i} ${'x'.repeat(30)}`,
+    );
+    const pieces = splitText(items.join('\n'), 300);
+    expect(pieces.length).toBeGreaterThan(1);
+    // A piece cut after "* Policy n" starts with its nested "  * detail n".
+    expect(pieces.slice(1).some((piece) => piece.startsWith('  * detail'))).toBe(true);
+    expect(pieces.every((piece) => !piece.startsWith('\n'))).toBe(true);
+  });
+});

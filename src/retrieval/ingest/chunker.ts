@@ -53,7 +53,11 @@ export function splitText(text: string, max = MAX_CHUNK_CHARS): string[] {
     }
   }
   if (buffer) pieces.push(buffer);
-  return pieces.map((piece) => piece.trim()).filter(Boolean);
+  // A piece keeps its first line's indent: a nested item cut from its list ("  * Automatic" under
+  // the QoS policy "Liveliness") is still nested in the next piece.
+  return pieces
+    .map((piece) => piece.replace(/^(?:[ \t]*\n)+/, '').trimEnd())
+    .filter((piece) => piece.trim() !== '');
 }
 
 /** Folds tiny sections into a neighbour: forward into their first subsection, else back into their parent. */

@@ -222,9 +222,10 @@ export function parseFile(source: string, text: string): ParsedDocument {
  * a stored document is unchanged only if its text and its parser's version are the same, so a
  * `cohort ingest` after an upgrade re-reads the files the new parser reads differently
  * (reStructuredText: 2 keeps tabs, admonitions' and figures' content; 3 numbers "#." items; 4
- * drops escaped spaces; 5 reads a list-table as a table).
+ * drops escaped spaces; 5 reads a list-table as a table; 6 chunks keep the indent of a line they
+ * start with, a nested item cut from its list).
  */
-const PARSER_VERSIONS: Record<string, number> = { '.rst': 5 };
+const PARSER_VERSIONS: Record<string, number> = { '.rst': 6 };
 
 /** A document's hash: its text's, and its parser's version when that changed since version 1. */
 export function documentHash(source: string, text: string): string {

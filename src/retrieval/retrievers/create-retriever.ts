@@ -66,6 +66,8 @@ export interface IndexedRetriever extends Retriever {
    * undefined when the corpus has no opening page.
    */
   workIsCourse(): boolean | undefined;
+  /** The next part of a passage's section (see `Retriever.nextPart`), once the index is built. */
+  nextPart(chunk: RetrievedChunk): RetrievedChunk | undefined;
 }
 
 const SECTION_SEPARATOR = ' > ';
@@ -145,6 +147,28 @@ function rankerWork(ranker: Ranker): { name: string | undefined; course: boolean
     workNames.set(ranker, (known = { name: workNameOf(opening), course }));
   }
   return known;
+}
+
+// Per ranker: each chunk's place by its document and order, read on the first ask.
+const chunkPlaces = new WeakMap<Ranker, Map<string, number>>();
+
+/**
+ * The chunk after `chunk` in its document when it is the next part of the same section (see
+ * `Retriever.nextPart`), scored as `chunk` is.
+ */
+function rankerNextPart(ranker: Ranker, chunk: RetrievedChunk): RetrievedChunk | undefined {
+  const { part, parts, ord } = chunk.metadata;
+  if (typeof part !== 'number' || typeof parts !== 'number' || part >= parts) return undefined;
+  if (typeof ord !== 'number') return undefined;
+  let places = chunkPlaces.get(ranker);
+  if (!places) {
+    places = new Map(ranker.chunks.map((c, i) => [`${c.source}\u0000${c.ord}`, i]));
+    chunkPlaces.set(ranker, places);
+  }
+  const next = ranker.chunks[places.get(`${chunk.source}\u0000${ord + 1}`) ?? -1];
+  if (!next || next.headingPath.join('\u0001') !== headingPathOf(chunk).join('\u0001'))
+    return undefined;
+  return toRetrievedChunk(next, chunk.score, chunk.metadata.domainFallback === true);
 }
 
 /** Which of the ranker's chunks are in `domain` (1) or not (0), built once per ranker and domain. */
@@ -245,6 +269,7 @@ export function createRetrieverFromChunks(
     readQueryNow: (query) => readWith(get(), query),
     workName: () => rankerWork(get()).name,
     workIsCourse: () => rankerWork(get()).course,
+    nextPart: (chunk) => rankerNextPart(get(), chunk),
     async warm() {
       return get().chunks.length;
     },
@@ -386,6 +411,7 @@ export function createRetriever(
     // Known once the index is built: an answer asks after its retrieval has built it.
     workName: () => (built ? rankerWork(built.ranker).name : undefined),
     workIsCourse: () => (built ? rankerWork(built.ranker).course : undefined),
+    nextPart: (chunk) => (built ? rankerNextPart(built.ranker, chunk) : undefined),
     async warm() {
       return (await current()).chunks.length;
     },

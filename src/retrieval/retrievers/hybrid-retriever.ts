@@ -36,11 +36,13 @@ export function createHybridRetriever(options: {
   const readQueryNow = options.lexical.readQueryNow?.bind(options.lexical);
   const workName = options.lexical.workName?.bind(options.lexical);
   const workIsCourse = options.lexical.workIsCourse?.bind(options.lexical);
+  const nextPart = options.lexical.nextPart?.bind(options.lexical);
   return {
     ...(readQuery ? { readQuery } : {}),
     ...(readQueryNow ? { readQueryNow } : {}),
     ...(workName ? { workName } : {}),
     ...(workIsCourse ? { workIsCourse } : {}),
+    ...(nextPart ? { nextPart } : {}),
     async retrieve(
       query: string,
       retrieveOptions: RetrieveOptions = {},

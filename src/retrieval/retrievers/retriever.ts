@@ -38,4 +38,9 @@ export interface Retriever {
    * `taughtAsCourse`): the assistant then offers to say how the course is organised.
    */
   workIsCourse?(): boolean | undefined;
+  /**
+   * The next part of a passage's section (`metadata.part` of `parts`), the chunk cut from it where
+   * it outgrew a chunk, scored as the passage is; undefined for a last part or a whole section.
+   */
+  nextPart?(chunk: RetrievedChunk): RetrievedChunk | undefined;
 }
