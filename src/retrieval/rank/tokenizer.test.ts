@@ -22,20 +22,6 @@ describe('text analysis', () => {
     expect(tokenize('ROS2 and ROS 2')).toEqual(['ros2', 'and', 'ros2']);
   });
 
-  it('reads a share written with the sign as the word for it', () => {
-    expect(tokenize('Proficient: 80% or higher; 60-79 %')).toEqual([
-      'proficient',
-      '80',
-      'percent',
-      'or',
-      'higher',
-      '60',
-      '79',
-      'percent',
-    ]);
-    expect(analyze('What percentage do I need?')).toEqual(['percent', 'need']);
-  });
-
   it('reads a unit as one word however it is written', () => {
     expect(tokenize('32GB, or 16 gigs')).toEqual([
       '32gb',

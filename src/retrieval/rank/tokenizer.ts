@@ -1,12 +1,9 @@
 import { stemmer } from 'stemmer';
 import { STOPWORDS } from './stopwords.js';
-import { PERCENT, figureWithUnit, unitWord } from './units.js';
+import { figureWithUnit, unitWord } from './units.js';
 
-/**
- * Word characters joined by `.` or `_` stay one token (`g5.2xlarge`, `rqt_graph`, `3.10`). A `%`
- * right after a figure is matched too, so it can be read as the unit it is ("80%" → `percent`).
- */
-const TOKEN = /[a-z0-9]+(?:[._][a-z0-9]+)*(?:\s?%)?/g;
+/** Word characters joined by `.` or `_` stay one token (`g5.2xlarge`, `rqt_graph`, `3.10`). */
+const TOKEN = /[a-z0-9]+(?:[._][a-z0-9]+)*/g;
 /** "ROS 2", "NAV 2": an upper-case name followed by a lone digit is one name, as in "ROS2". */
 const SPACED_VERSION = /\b([A-Z]{2,})\s+(\d)\b(?![.\d])/g;
 
@@ -18,7 +15,6 @@ const SPACED_VERSION = /\b([A-Z]{2,})\s+(\d)\b(?![.\d])/g;
  * @example
  * tokenize('Run rqt_graph on ROS 2'); // ['run', 'rqt_graph', 'rqt', 'graph', 'on', 'ros2']
  * tokenize('32GB, or 16 gigs'); // ['32gb', '32', 'gigabyte', 'or', '16', 'gigabyte']
- * tokenize('80% or higher'); // ['80', 'percent', 'or', 'higher']
  */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
@@ -27,13 +23,7 @@ export function tokenize(text: string): string[] {
     .toLowerCase()
     .replace(/['’]s\b/g, '');
   for (const match of normalised.matchAll(TOKEN)) {
-    let token = match[0];
-    if (token.endsWith('%')) {
-      token = token.slice(0, -1).trimEnd();
-      out.push(token);
-      if (/^\d/.test(token)) out.push(PERCENT);
-      continue;
-    }
+    const token = match[0];
     const unit = unitWord(token);
     if (unit) {
       out.push(unit);

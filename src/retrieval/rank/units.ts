@@ -21,15 +21,11 @@ const UNIT_WORDS: ReadonlyMap<string, string> = new Map(
     metre: ['metres', 'meter', 'meters'],
     millisecond: ['ms', 'msec', 'milliseconds'],
     volt: ['volts'],
-    percent: ['percents', 'percentage', 'percentages', 'pct'],
   }).flatMap(([unit, spellings]) => [
     [unit, unit] as const,
     ...spellings.map((s) => [s, unit] as const),
   ]),
 );
-
-/** A share written with the sign ("80%"), one token with the words for it ("percentage"). */
-export const PERCENT = 'percent';
 
 /**
  * Units written only right after a figure ("10W", "1.5m", "12V"): alone, "w", "m" or "v" is a
