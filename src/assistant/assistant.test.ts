@@ -198,6 +198,16 @@ describe('assistant (extractive mode)', () => {
     agent('book', { fallback: true }),
   ]);
   const routes: Record<string, RouteResult> = {};
+  // A multi-domain route: hardware answers first, capstone second.
+  const HARDWARE_THEN_CAPSTONE: RouteResult = {
+    primaryAgent: 'hardware',
+    secondaryAgents: ['capstone'],
+    confidence: 0.8,
+    routingReason: 'two domains',
+    isMultiDomain: true,
+    phase: 'keyword',
+    scores: {},
+  };
   const router: Pick<Router, 'route'> = {
     route: (query, options) => {
       const name = options?.agent ?? routes[query]?.primaryAgent ?? 'book';
@@ -270,15 +280,7 @@ describe('assistant (extractive mode)', () => {
   });
 
   it('merges multi-domain answers with renumbered, de-duplicated citations', async () => {
-    routes['capstone hardware'] = {
-      primaryAgent: 'hardware',
-      secondaryAgents: ['capstone'],
-      confidence: 0.8,
-      routingReason: 'two domains',
-      isMultiDomain: true,
-      phase: 'keyword',
-      scores: {},
-    };
+    routes['capstone hardware'] = HARDWARE_THEN_CAPSTONE;
     const reply = await assistant.ask({ query: 'capstone hardware' });
     const sources = reply.citations.map((c) => c.source);
     expect(new Set(sources).size).toBe(sources.length);
@@ -296,15 +298,7 @@ describe('assistant (extractive mode)', () => {
 
   it("keeps a multi-domain answer under a registered agent's name, the agent_used", async () => {
     // The saved message's agent_name was "hardware+capstone", which no agent is.
-    routes['capstone hardware'] = {
-      primaryAgent: 'hardware',
-      secondaryAgents: ['capstone'],
-      confidence: 0.8,
-      routingReason: 'two domains',
-      isMultiDomain: true,
-      phase: 'keyword',
-      scores: {},
-    };
+    routes['capstone hardware'] = HARDWARE_THEN_CAPSTONE;
     const sessionId = randomUUID();
     const reply = await assistant.ask({ query: 'capstone hardware', sessionId });
     const history = await store.sessions.history(sessionId, 10);
