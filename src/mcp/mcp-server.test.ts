@@ -318,7 +318,7 @@ interface StdioReply {
 }
 
 /** `cohort mcp` over stdio on the sample book, and the replies it has written, one per line. */
-async function stdioServer() {
+async function stdioServer(options: { searchDelayMs?: number; graceMs?: number } = {}) {
   const opened = await openAssistant({
     config: loadConfig({ env: { COHORT_DATA_DIR: 'memory://' }, cwd: process.cwd() }),
   });
@@ -326,9 +326,23 @@ async function stdioServer() {
   const stdout = new PassThrough();
   let output = '';
   stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const { retriever } = opened;
+  // search_book waits first when asked to: a call still running when stdin closes.
+  const slowRetriever: typeof retriever = {
+    ...retriever,
+    retrieve: async (...args) => {
+      await new Promise((resolve) => setTimeout(resolve, options.searchDelayMs ?? 0));
+      return retriever.retrieve(...args);
+    },
+  };
   const served = serveMcpStdio(
-    { assistant: opened.assistant, retriever: opened.retriever, store: opened.store },
-    { stdin, stdout, stderr: new PassThrough() },
+    { assistant: opened.assistant, retriever: slowRetriever, store: opened.store },
+    {
+      stdin,
+      stdout,
+      stderr: new PassThrough(),
+      ...(options.graceMs === undefined ? {} : { graceMs: options.graceMs }),
+    },
   );
   const lines = () => output.split('\n').filter(Boolean);
   return {
@@ -387,5 +401,34 @@ describe('cohort mcp over stdio, malformed lines', () => {
     } finally {
       await close();
     }
+  }, 60_000);
+});
+
+describe('cohort mcp over stdio, stdin closing', () => {
+  it('answers the calls in flight when stdin closes, then resolves', async () => {
+    // Found by outside testing: the client wrote its calls and closed stdin; the server closed the
+    // connection at once, aborting the calls, which were never answered.
+    const { stdin, replies, close } = await stdioServer({ searchDelayMs: 1_000 });
+    const call = (id: number, name: string, args: object) =>
+      `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } })}\n`;
+    stdin.write(call(1, 'ask', { query: 'What is a ROS 2 node?' }));
+    stdin.write(call(2, 'search_book', { query: 'URDF joints' }));
+    stdin.write(call(3, 'search_book', { query: 'Isaac Sim' }));
+    await close();
+    const answered = await replies(3);
+    expect(answered.map((reply) => reply.id).sort()).toEqual([1, 2, 3]);
+    for (const reply of answered) expect(reply.result).toBeDefined();
+  }, 60_000);
+  it('answers a call still running after the grace time with an error, and nothing after it', async () => {
+    const { stdin, replies, close } = await stdioServer({ searchDelayMs: 3_000, graceMs: 200 });
+    stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'search_book', arguments: { query: 'URDF' } } })}\n`,
+    );
+    await close();
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    const answered = await replies(1);
+    expect(answered).toHaveLength(1);
+    expect(answered[0]).toMatchObject({ id: 9, error: { code: -32001 } });
+    expect(answered[0]?.error?.message).toContain('stdin closed');
   }, 60_000);
 });

@@ -3,6 +3,13 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { duplicateKeyMessage, findDuplicateKey } from '../schema/index.js';
 import { createMcpServer, type McpServerParts } from './create-mcp-server.js';
+import { DrainingTransport } from './draining-transport.js';
+
+/**
+ * How long `cohort mcp` goes on with the calls in flight once stdin has closed (2 minutes): each
+ * is answered when it finishes, and one still running then is answered with a JSON-RPC error.
+ */
+export const STDIN_CLOSED_GRACE_MS = 120_000;
 
 /**
  * The JSON-RPC error for a line of stdin that is not a message: -32700 when it is not JSON,
@@ -111,19 +118,22 @@ function withoutDuplicateKeys(stdin: Readable, stdout: Writable): Readable {
 /**
  * Serves cohort's MCP server over stdio (what Claude Desktop and Claude Code start) and resolves
  * when the client closes the connection. stdout carries only protocol messages; logs go to stderr.
- * A line that is not a JSON-RPC message gets a JSON-RPC error, and the server goes on.
+ * A line that is not a JSON-RPC message gets a JSON-RPC error, and the server goes on. When stdin
+ * closes, the calls in flight are still answered (for at most `graceMs`, default
+ * {@link STDIN_CLOSED_GRACE_MS}; one running past it gets a JSON-RPC error) before it resolves.
  *
  * @example
  * await serveMcpStdio({ assistant, retriever, store });
  */
 export async function serveMcpStdio(
   parts: McpServerParts,
-  streams: { stdin?: Readable; stdout?: Writable; stderr?: Writable } = {},
+  streams: { stdin?: Readable; stdout?: Writable; stderr?: Writable; graceMs?: number } = {},
 ): Promise<void> {
   const server = createMcpServer(parts);
   const stdout = streams.stdout ?? process.stdout;
   const stdin = streams.stdin ?? process.stdin;
-  const transport = new StdioServerTransport(withoutDuplicateKeys(stdin, stdout), stdout);
+  const lines = withoutDuplicateKeys(stdin, stdout);
+  const transport = new DrainingTransport(new StdioServerTransport(lines, stdout));
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
   });
@@ -133,7 +143,21 @@ export async function serveMcpStdio(
     else (streams.stderr ?? process.stderr).write(`cohort mcp: ${error.message}\n`);
   };
   await server.connect(transport);
-  // stdin ending is the client hanging up.
-  stdin.once('end', () => void server.close());
+  // stdin ending (or failing) is the client hanging up; the lines' end comes after the last line
+  // has reached the server, so every request sent is counted as in flight.
+  let hungUp = false;
+  const hangUp = async () => {
+    if (hungUp) return;
+    hungUp = true;
+    const graceMs = streams.graceMs ?? STDIN_CLOSED_GRACE_MS;
+    const unanswered = await transport.drain(graceMs);
+    await transport.refuse(
+      unanswered,
+      `cohort mcp: stdin closed and this call did not finish within ${graceMs / 1000} s; it was stopped.`,
+    );
+    await server.close();
+  };
+  lines.once('end', () => void hangUp());
+  lines.once('error', () => void hangUp());
   await closed;
 }
