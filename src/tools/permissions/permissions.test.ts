@@ -67,6 +67,26 @@ describe('permission rules (Claude Code grammar)', () => {
     expect(splitShellCommand('echo `id`')).toBeUndefined();
   });
 
+  it('reads comments as bash does: a quote in one opens nothing, and the next line runs', () => {
+    // Found by outside testing: `npm test #"` opened a quote for the splitter that bash never
+    // opens (it is a comment), so the lines after it were one part starting with `npm test`,
+    // allowed by Bash(npm test:*) and past Bash(rm:*), while bash ran them.
+    const policy = createPermissionPolicy([{ allow: ['Bash(npm test:*)'], deny: ['Bash(rm:*)'] }]);
+    for (const command of [
+      'npm test #"\nrm -rf x\n#"',
+      "npm test #'\nrm -rf x\n#'",
+      'npm test \\\n#"\nrm -rf x\n#"',
+      'npm test|#"\nrm -rf x\n#"',
+      'npm test \\ #;rm -rf x',
+    ])
+      expect(checkPermission(policy, bash(command), context).behavior, command).toBe('deny');
+    expect(splitShellCommand('npm test # a comment; rm')).toEqual(['npm test']);
+    expect(splitShellCommand('npm test #"\nrm -rf x\n#"')).toEqual(['npm test', 'rm -rf x']);
+    // `#` inside a word is no comment; a backslash-newline joins the word.
+    expect(splitShellCommand('echo a#b; ls')).toEqual(['echo a#b', 'ls']);
+    expect(splitShellCommand('npm test a\\\nb')).toEqual(['npm test ab']);
+  });
+
   it('gives up on expansions that run code the words do not show, so no rule allows them', () => {
     // Each ran its hidden command under the allow rule of its first word, past deny rules:
     // ${x@P} expands x as a prompt (running the $(…) ${x:=\$(…)} put there), ${a[x]} evaluates
@@ -257,6 +277,24 @@ describe('writesFiles', () => {
     expect(writesFiles('npm test > /dev/null 2>&1')).toBe(false);
     expect(writesFiles('echo "a > b"')).toBe(false);
     expect(writesFiles('npm run build -- --output=dist')).toBe(false);
+    expect(writesFiles('npm test 2>& 1')).toBe(false);
+    expect(writesFiles('npm test >&2 2>&-')).toBe(false);
+  });
+
+  it('sees `>& file`, with or without a space, as a write to that file (bash writes it)', () => {
+    // Found by outside testing: `>& out.txt` was read as a descriptor copy, so a rule for a
+    // command that reads (Bash(git log:*)) let it overwrite any workspace file.
+    for (const command of [
+      'git log >& README.md',
+      'git log >&README.md',
+      'git log 1>& out.txt',
+      'git log >& "out file"',
+      'git log >&1>out.txt',
+      'git log >& $OUT',
+    ])
+      expect(writesFiles(command), command).toBe(true);
+    const policy = createPermissionPolicy([{ allow: ['Bash(git log:*)'] }], 'dontAsk');
+    expect(checkPermission(policy, bash('git log >& README.md'), context).behavior).toBe('deny');
   });
 
   it('a rule that names the redirection still allows it', () => {

@@ -28,9 +28,14 @@ export function splitShellCommand(command: string): string[] | undefined {
   const parts: string[] = [];
   let current = '';
   let quote: '"' | "'" | undefined;
+  // Whether the next character starts a word: at the start, after an unquoted, unescaped blank or
+  // an operator. Only there does `#` start a comment (`a#b` and `\ #` are words).
+  let wordStart = true;
   for (let index = 0; index < command.length; index += 1) {
     const char = command[index] ?? '';
     const next = command[index + 1] ?? '';
+    const startsWord: boolean = wordStart;
+    wordStart = false;
     if (quote) {
       if (char === '\\' && quote === '"') {
         current += char + next;
@@ -40,6 +45,13 @@ export function splitShellCommand(command: string): string[] | undefined {
       if (quote === '"' && (char === '`' || (char === '$' && next === '('))) return undefined;
       if (char === quote) quote = undefined;
       current += char;
+      continue;
+    }
+    // A backslash before a newline joins the lines (bash removes both): what follows goes on the
+    // word before, so `npm test \` + newline + `#"` starts a comment as `npm test #"` does.
+    if (char === '\\' && next === '\n') {
+      index += 1;
+      wordStart = startsWord;
       continue;
     }
     if (char === '\\') {
@@ -52,6 +64,15 @@ export function splitShellCommand(command: string): string[] | undefined {
       current += char;
       continue;
     }
+    // A comment runs to the end of its line and runs nothing; a quote in it opens nothing, so
+    // `npm test #"` + newline + `rm -rf ~` + newline + `"` runs rm, where reading the quote made it
+    // one part starting with `npm test`.
+    if (char === '#' && startsWord) {
+      while (index + 1 < command.length && command[index + 1] !== '\n') index += 1;
+      wordStart = true;
+      continue;
+    }
+    if (char === ' ' || char === '\t' || char === '<' || char === '>') wordStart = true;
     // A parenthesis outside quotes opens a substitution (`$(`, `<(`, `>(`), a subshell, or the
     // body of a function: `ls () ( rm -rf ~ ); ls` defines `ls` and runs it, each part starting
     // with `ls`.
@@ -65,6 +86,7 @@ export function splitShellCommand(command: string): string[] | undefined {
       if ((char === '&' || char === '|') && next === char) index += 1;
       if (current.trim()) parts.push(current.trim());
       current = '';
+      wordStart = true;
       continue;
     }
     current += char;
@@ -108,8 +130,10 @@ export function writesFiles(command: string): boolean {
     let rest = command.slice(index + 1);
     if (rest.startsWith('>') || rest.startsWith('|')) rest = rest.slice(1);
     rest = rest.trimStart();
-    // `>&2`, `2>&1`: a copy of a descriptor, not a file.
-    if (/^&\d*-?(\s|$)/.test(rest)) continue;
+    // `>&2`, `2>&1`, `2>& 1`, `>&-`: a copy of a descriptor (or its closing), not a file. Any other
+    // word after `>&` is a file bash writes stdout and stderr to: `>& out.txt`, with its space,
+    // was read as a copy and let `Bash(npm test:*)` write any file.
+    if (/^&\s*(?:\d+-?|-)(?=\s|$|[<>])/.test(rest)) continue;
     const target = /^(?:"([^"]*)"|'([^']*)'|(\S+))/.exec(rest);
     const name = target?.[1] ?? target?.[2] ?? target?.[3] ?? '';
     if (!HARMLESS_TARGETS.has(name)) return true;
