@@ -17,3 +17,4 @@ export * from './safe-text.js';
 export * from './mcp-server.js';
 export * from './json-kind.js';
 export * from './duplicate-keys.js';
+export * from './file-text.js';

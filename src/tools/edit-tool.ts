@@ -4,15 +4,15 @@ import { readInside, writeInside } from './open-inside.js';
 import { toolFailure, type CohortTool, type ToolOutcome } from './tool.js';
 import type { Workspace } from './workspace.js';
 import { lazySchema } from '../schema/lazy-schema.js';
+import { fileText } from '../schema/file-text.js';
 
 const EditInput = lazySchema(() =>
   z.object({
-    path: z.string().min(1).describe('File to change, relative to the workspace.'),
-    oldText: z
-      .string()
+    path: fileText('path').min(1).describe('File to change, relative to the workspace.'),
+    oldText: fileText('oldText')
       .min(1)
       .describe('Exact text to replace; must occur once unless replaceAll.'),
-    newText: z.string().describe('Replacement text.'),
+    newText: fileText('newText').describe('Replacement text.'),
     replaceAll: z.boolean().optional().describe('Replace every occurrence.'),
   }),
 );

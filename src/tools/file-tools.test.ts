@@ -208,6 +208,44 @@ describe('write, edit and write_doc', () => {
     expect(readFileSync(join(base, 'outside', 'secret.ts'), 'utf8')).toContain('secret');
   });
 
+  it('write, edit and read refuse a NUL or a lone surrogate in any text, naming the field and place', () => {
+    // A lone surrogate has no UTF-8 form: the file got U+FFFD in its place without a word.
+    const cases: [ReturnType<typeof createWriteTool | typeof createEditTool>, object, string][] = [
+      [
+        createWriteTool(workspace),
+        { path: 'a.txt', content: 'ok \ud800' },
+        'content holds an unpaired UTF-16 surrogate (U+D800) at position 4',
+      ],
+      [
+        createWriteTool(workspace),
+        { path: 'a.txt', content: 'x\u0000' },
+        'content holds a NUL character at position 2',
+      ],
+      [createWriteTool(workspace), { path: 'a\udc00.txt', content: 'x' }, 'path holds an unpaired'],
+      [
+        createEditTool(workspace),
+        { path: 'a.txt', oldText: 'a', newText: '\u0000' },
+        'newText holds a NUL',
+      ],
+      [
+        createEditTool(workspace),
+        { path: 'a.txt', oldText: '\ud800', newText: 'b' },
+        'oldText holds an unpaired',
+      ],
+    ];
+    for (const [tool, input, message] of cases) {
+      const parsed = tool.inputSchema.safeParse(input);
+      expect(parsed.success, message).toBe(false);
+      expect(parsed.error?.issues[0]?.message).toContain(message);
+    }
+    expect(createReadTool(workspace).inputSchema.safeParse({ path: 'a\u0000' }).success).toBe(
+      false,
+    );
+    expect(
+      createWriteTool(workspace).inputSchema.safeParse({ path: 'a.txt', content: '😀\n' }).success,
+    ).toBe(true);
+  });
+
   it('write says what is wrong with a path the file system refuses, as invalid input', async () => {
     // A name over 255 bytes, a path through a file and one too long were answered as `internal`
     // errors with Node's text ("ENAMETOOLONG: name too long, mkdir '/…'").

@@ -6,13 +6,14 @@ import { toolFailure, type CohortTool, type ToolOutcome } from './tool.js';
 import { DEFAULT_MAX_OUTPUT_CHARS } from './truncate-text.js';
 import type { Workspace } from './workspace.js';
 import { lazySchema } from '../schema/lazy-schema.js';
+import { fileText } from '../schema/file-text.js';
 
 /** Lines one read returns unless the caller asks for fewer. */
 export const READ_DEFAULT_LINES = 2000;
 
 const ReadInput = lazySchema(() =>
   z.object({
-    path: z.string().min(1).describe('File to read, relative to the workspace.'),
+    path: fileText('path').min(1).describe('File to read, relative to the workspace.'),
     offset: z.number().int().min(1).optional().describe('First line to read (1-based).'),
     limit: z
       .number()

@@ -4,14 +4,14 @@ import { writeInside } from './open-inside.js';
 import { toolFailure, type CohortTool, type ToolOutcome } from './tool.js';
 import type { Workspace } from './workspace.js';
 import { lazySchema } from '../schema/lazy-schema.js';
+import { fileText } from '../schema/file-text.js';
 
 const WriteInput = lazySchema(() =>
   z.object({
-    path: z
-      .string()
+    path: fileText('path')
       .min(1)
       .describe('File to write, relative to the workspace. Folders are created.'),
-    content: z.string().describe('The whole new content of the file.'),
+    content: fileText('content').describe('The whole new content of the file.'),
   }),
 );
 type WriteInput = z.infer<typeof WriteInput>;
