@@ -24,7 +24,7 @@ export {
   type AgentRunner,
   type AgentEvent,
 } from './agents/index.js';
-export { createRouter, createBookRegistry, evaluateRouting } from './routing/index.js';
+export { canHandle, createRouter, createBookRegistry, evaluateRouting } from './routing/index.js';
 export {
   ingest,
   createRetriever,
@@ -52,6 +52,7 @@ export {
   runResearch,
   streamResearch,
   createResearchDependencies,
+  routeSourceNecessity,
 } from './research/index.js';
 export {
   createServer,

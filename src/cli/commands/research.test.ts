@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isCohortError } from '../../errors/index.js';
+import { EMPTY_QUERY_MESSAGE } from '../../schema/index.js';
 import { startFixtureServer, type FixtureServer } from '../../test/fixture-server.js';
 import type { CliIo } from '../command.js';
 import { researchCommand } from './research.js';
@@ -65,6 +66,10 @@ describe('cohort research', () => {
     expect(isCohortError(bad, 'invalid_input')).toBe(true);
     const missing = await researchCommand.run([], io([], [])).catch((e: unknown) => e);
     expect(isCohortError(missing, 'invalid_input')).toBe(true);
+    // The empty question gets the message ask, route and POST /research give ("Missing
+    // question." before), as docs/specs.md says.
+    const blank = await researchCommand.run(['  '], io([], [])).catch((e: unknown) => e);
+    expect(String((blank as Error).message)).toContain(EMPTY_QUERY_MESSAGE);
   });
 
   it('refuses a question it cannot take before it opens the store: no data folder is made', async () => {

@@ -1,6 +1,6 @@
 import { CohortError, parseInput } from '../../errors/index.js';
 import { openResearch } from '../../research/index.js';
-import { MAX_RESEARCH_TASKS, Query, toWire } from '../../schema/index.js';
+import { EMPTY_QUERY_MESSAGE, MAX_RESEARCH_TASKS, Query, toWire } from '../../schema/index.js';
 import type { CliCommand } from '../command.js';
 import { integerFlag, parseCommandArgs, requirePositional, stringFlag } from '../args.js';
 import { configFor, openWithProgress, STORE_FLAGS } from '../open.js';
@@ -34,7 +34,7 @@ export const researchCommand: CliCommand = {
     // Resuming needs no question; a new run does.
     const question = resume
       ? positionals.join(' ').trim()
-      : requirePositional(positionals, 'question', usage);
+      : requirePositional(positionals, 'question', usage, EMPTY_QUERY_MESSAGE);
     const maxTasks = integerFlag(values, 'tasks', { min: 1, max: MAX_RESEARCH_TASKS }, usage);
     // Checked before the store opens, as ask and route do: a question the run refuses (over 2,000
     // characters, a NUL) made a new data folder and ingested the book first.
