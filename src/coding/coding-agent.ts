@@ -46,6 +46,7 @@ import {
   reviewProjectSkill,
   createCodingAuthorizer,
   readDeniedBy,
+  writeRefusedBy,
   type ApprovalAnswer,
   type ApprovalRequest,
 } from './coding-permissions.js';
@@ -277,12 +278,14 @@ async function runWithTools(
       ...(options.home ? { home: options.home } : {}),
     },
   });
-  // The file tools check deny rules on the file they actually open, not only on the path named.
+  // The file tools check the rules on the file they actually open, not only on the path named.
+  const ruleContext = {
+    workspace: workspace.root,
+    ...(options.home ? { home: options.home } : {}),
+  };
   const guarded = createWorkspace(workspace.root, {
-    readDenied: readDeniedBy(policy, {
-      workspace: workspace.root,
-      ...(options.home ? { home: options.home } : {}),
-    }),
+    readDenied: readDeniedBy(policy, ruleContext),
+    writeRefused: writeRefusedBy(policy, ruleContext),
   });
   const projectSettings = {
     ...(options.env ? { env: options.env } : {}),

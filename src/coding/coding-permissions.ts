@@ -1,4 +1,4 @@
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import * as z from 'zod';
 import type { LoopOptions, ToolAuthorization } from '../agents/loop/index.js';
 import {
@@ -238,6 +238,39 @@ export function readDeniedBy(
   return (real) => {
     const decision = checkPermission(denyOnly, { tool: 'read', input: { path: real } }, context);
     return decision.behavior === 'deny' ? decision.rule : undefined;
+  };
+}
+
+/** How strict a decision is: a write reached through a symlink may not be stricter than its name. */
+const STRICTNESS = { allow: 0, ask: 1, deny: 2 } as const;
+
+/**
+ * Why the file tools may not write a real path the call named `path`: the rules decide on both,
+ * and when the real file (reached through a symlink) gets a stricter answer than the name did, the
+ * write is refused, naming the real path. An `Edit(secret/**)` deny or ask rule, or the scope of
+ * an allow rule such as `Edit(docs/**)` in `dontAsk` mode, was dodged by writing `link/x` after
+ * bash made `link` → `secret`. Given to the workspace, so it holds for a symlink made between the
+ * check of the call and the write.
+ *
+ * @example
+ * createWorkspace(root, { writeRefused: writeRefusedBy(policy, { workspace: root }) });
+ */
+export function writeRefusedBy(
+  policy: PermissionPolicy,
+  context: { workspace: string; home?: string },
+): (real: string, path: string) => string | undefined {
+  const decide = (path: string) =>
+    checkPermission(policy, { tool: 'write', input: { path } }, context);
+  return (real, path) => {
+    const named = decide(path);
+    const reached = decide(real);
+    if (STRICTNESS[reached.behavior] <= STRICTNESS[named.behavior]) return undefined;
+    // Named as the call gave it when the lexical path is the real one (no symlink on the way).
+    if (resolve(context.workspace, path) === real) return undefined;
+    const shown = relative(context.workspace, real) || '.';
+    return reached.behavior === 'deny'
+      ? `Permission denied: "${path}" leads to ${shown} through a symbolic link, and ${reached.reason}. Do not retry it; find another way or ask the user.`
+      : `"${path}" leads to ${shown} through a symbolic link, where ${reached.reason}: write it by its own name, ${shown}, so the call is checked (and asked about) as itself.`;
   };
 }
 

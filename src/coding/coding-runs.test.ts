@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,5 +47,57 @@ describe('a file call holding text no file can carry', () => {
     expect(result.pending).toBeUndefined();
     expect(existsSync(join(workspace, 'a.bin'))).toBe(false);
     expect(seen.at(-1)).toContain('content holds a NUL character at position 2');
+  });
+});
+
+describe('a file tool writing through a symlink', () => {
+  it('is checked by the rules where it lands: a deny rule, an ask rule, the scope of an allow rule', async () => {
+    // Found by outside testing: with Edit(secret/**) denied, `write link/x` wrote secret/x once
+    // bash had made link -> secret; the rules only read the path the call named.
+    const root = join(base, 'links');
+    mkdirSync(join(root, 'secret'), { recursive: true });
+    mkdirSync(join(root, 'docs'), { recursive: true });
+    mkdirSync(join(root, 'src'), { recursive: true });
+    symlinkSync('secret', join(root, 'link'));
+    symlinkSync('../src', join(root, 'docs', 'code'));
+    const attempt = async (permissions: object, path: string) => {
+      const outputs: string[] = [];
+      const model = createScriptedModel((call, options) => {
+        outputs.push(JSON.stringify(options.prompt));
+        return call === 0
+          ? { toolCalls: [{ toolName: 'write', input: { path, content: 'written' } }] }
+          : { text: 'Done.' };
+      });
+      const { result } = await startCodeRun(store.runs, {
+        request: 'Write it.',
+        workspace: root,
+        home,
+        config: loadConfig({ env: {}, cwd: base, overrides: { permissions } }),
+        model: () => model,
+      });
+      return { result, said: outputs.at(-1) ?? '' };
+    };
+    const denied = await attempt(
+      { deny: ['Edit(secret/**)'], defaultMode: 'acceptEdits' },
+      'link/x.txt',
+    );
+    expect(existsSync(join(root, 'secret', 'x.txt'))).toBe(false);
+    expect(denied.said).toContain('leads to secret/x.txt through a symbolic link');
+    const asked = await attempt(
+      { ask: ['Edit(secret/**)'], defaultMode: 'acceptEdits' },
+      'link/y.txt',
+    );
+    expect(asked.result.pending).toBeUndefined();
+    expect(existsSync(join(root, 'secret', 'y.txt'))).toBe(false);
+    expect(asked.said).toContain('write it by its own name, secret/y.txt');
+    const scoped = await attempt(
+      { allow: ['Edit(docs/**)'], defaultMode: 'dontAsk' },
+      'docs/code/z.ts',
+    );
+    expect(existsSync(join(root, 'src', 'z.ts'))).toBe(false);
+    // A write the rules let through by name and by where it lands still happens.
+    await attempt({ allow: ['Edit(docs/**)'], defaultMode: 'dontAsk' }, 'docs/notes.md');
+    expect(readFileSync(join(root, 'docs', 'notes.md'), 'utf8')).toBe('written');
+    expect(scoped.said).toContain('Permission denied');
   });
 });

@@ -46,6 +46,18 @@ function refuseProtected(workspace: Workspace, real: string, path: string): void
 }
 
 /**
+ * Refuses to write the file at real path `real` (named `path` by the call) when the permission
+ * rules would refuse a call naming it ({@link Workspace.writeRefused}: an `Edit(secret/**)` deny
+ * rule reached through a symlink `link` → `secret`), or when it is a protected entry
+ * ({@link refuseProtected}).
+ */
+function refuseWriting(workspace: Workspace, real: string, path: string): void {
+  const refused = workspace.writeRefused(real, path);
+  if (refused) throw new CohortError('forbidden', refused, { field: 'path' });
+  refuseProtected(workspace, real, path);
+}
+
+/**
  * Checks an open file: the path the kernel has for the descriptor must be inside the workspace
  * (a folder swapped for a symlink between the check and the open is caught here, after the open,
  * where it can no longer change), and a regular file must have exactly one link (a hard link made
@@ -233,20 +245,20 @@ export async function writeInside(
   steps: WriteSteps = {},
 ): Promise<{ real: string; created: boolean }> {
   const real = workspace.resolve(path, { mustExist: false });
-  refuseProtected(workspace, real, path);
+  refuseWriting(workspace, real, path);
   await mkdir(dirname(real), { recursive: true }).catch((error: NodeJS.ErrnoException) => {
     throw pathProblem(error, path) ?? error;
   });
   // Resolved again: the folders now exist, and one of them may have been swapped meanwhile.
   const again = workspace.resolve(path, { mustExist: false });
-  refuseProtected(workspace, again, path);
+  refuseWriting(workspace, again, path);
   if (again === workspace.root)
     throw new CohortError('invalid_input', `"${path}" is a folder, not a file.`, { field: 'path' });
   const folder = await openFolderInside(workspace, dirname(again), path);
   try {
     const name = basename(again);
     // The kernel's path of the folder actually opened: one swapped for a symlink meanwhile.
-    if (folder.real !== undefined) refuseProtected(workspace, join(folder.real, name), path);
+    if (folder.real !== undefined) refuseWriting(workspace, join(folder.real, name), path);
     const existing = await checkTarget(workspace, join(folder.path, name), path);
     await replaceWhole(folder, name, Buffer.from(content, 'utf8'), existing, path, steps);
     return { real: again, created: existing === undefined };
@@ -328,7 +340,7 @@ async function checkTarget(
   }
   try {
     const { real, info } = await verifyOpen(handle, workspace, path);
-    if (real !== undefined) refuseProtected(workspace, real, path);
+    if (real !== undefined) refuseWriting(workspace, real, path);
     return info;
   } finally {
     await handle.close();

@@ -21,12 +21,20 @@ export interface Workspace {
    * pattern that leads to a denied file (`link` → `.env`, `**\/.env`) is refused like its name.
    */
   readDenied(real: string): string | undefined;
+  /**
+   * Why the file at real path `real`, named `path` by the call, may not be written, or undefined:
+   * the file tools ask with the path the kernel has for the folder they write in, so a symlink
+   * (`link` → `secret/`) cannot take a write where the rules would not let the call go by name.
+   */
+  writeRefused(real: string, path: string): string | undefined;
 }
 
 /** Options of {@link createWorkspace}. */
 export interface WorkspaceOptions {
   /** Why a real path may not be read (e.g. `sandbox.denyRead` as Read deny rules), or undefined. */
   readDenied?: (real: string) => string | undefined;
+  /** Why a real path named `path` may not be written (the permission rules), or undefined. */
+  writeRefused?: (real: string, path: string) => string | undefined;
 }
 
 const inside = (root: string, path: string) => path === root || path.startsWith(root + sep);
@@ -112,5 +120,6 @@ export function createWorkspace(root: string, options: WorkspaceOptions = {}): W
     resolve: resolvePath,
     relative: (absolute) => relative(real, absolute).split(sep).join('/') || '.',
     readDenied: (path) => options.readDenied?.(path),
+    writeRefused: (path, named) => options.writeRefused?.(path, named),
   };
 }

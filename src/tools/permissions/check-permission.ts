@@ -76,9 +76,10 @@ export function checkPermission(
   const parts = commandText === undefined ? undefined : splitShellCommand(commandText);
   // For deny and ask, any part (or the whole text, or a command inside a substitution) is enough,
   // as written or as the program it runs reads it (`\rm`, `/bin/rm`, `command rm` are rm).
+  const folded = { ...context, foldNames: true };
   const anyMatch = (rule: PermissionRule) =>
     commandText === undefined
-      ? ruleMatches(rule, call, context)
+      ? ruleMatches(rule, call, folded)
       : [commandText, ...(parts ?? looseParts(commandText))].some(
           (part) =>
             ruleMatches(rule, call, context, part) ||

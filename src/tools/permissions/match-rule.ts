@@ -16,6 +16,11 @@ export interface PermissionContext {
   workspace: string;
   /** The home folder for `~/` rules. */
   home?: string;
+  /**
+   * Whether path rules match regardless of letter case and Unicode normalisation (NFC): deny and
+   * ask rules do (see {@link pathMatches}); allow rules match names as written.
+   */
+  foldNames?: boolean;
 }
 
 const require = createRequire(import.meta.url);
@@ -114,8 +119,13 @@ function absolutePattern(specifier: string, context: PermissionContext): string 
  * pathMatches('src/**', 'src/a/b.ts', { workspace: '/repo' }); // true
  */
 export function pathMatches(specifier: string, path: string, context: PermissionContext): boolean {
-  const pattern = absolutePattern(specifier, context);
-  const target = isAbsolute(path) ? resolve(path) : resolve(context.workspace, path);
+  // Folded for deny and ask rules: on a file system that ignores letter case or normalisation
+  // (macOS, Windows, a case-folding ext4 folder), `SECRET/x` and `secret/x` (or `é` as one code
+  // point and as e + U+0301) open one file, so `Read(secret/**)` must refuse both. On a
+  // case-sensitive one they are two files, and refusing the other too is the safe mistake.
+  const fold = (text: string) => (context.foldNames ? text.normalize('NFC').toLowerCase() : text);
+  const pattern = fold(absolutePattern(specifier, context));
+  const target = fold(isAbsolute(path) ? resolve(path) : resolve(context.workspace, path));
   const options = { dot: true };
   return (
     picomatch()(pattern, options)(target) ||

@@ -207,6 +207,32 @@ describe('permission rules (Claude Code grammar)', () => {
     });
   });
 
+  it('deny and ask rules hold for every spelling of a path; allow rules only for the one written', () => {
+    // Found by outside testing: `SECRET/x` and `cafe\u0301/x` (é decomposed) dodged
+    // Read(secret/**) and Read(café/**), and they open the same file where names fold (macOS,
+    // Windows, a case-folding folder). `..`, `//`, `/.` and absolute spellings already held.
+    const read = (path: string): PermissionCall => ({ tool: 'read', input: { path } });
+    const rules = [{ deny: ['Read(secret/**)', 'Read(caf\u00e9/**)'], ask: ['Read(Notes.md)'] }];
+    for (const path of [
+      'SECRET/x',
+      'Secret/a/b',
+      'cafe\u0301/menu.txt',
+      'CAF\u00c9/menu.txt',
+      'a/../secret/x',
+      'secret//x',
+      'secret/.',
+      '/repo/./secret/x',
+      '//repo/secret/x',
+    ])
+      expect(decide(rules, read(path)), path).toMatchObject({ behavior: 'deny' });
+    expect(decide(rules, read('notes.MD'))).toMatchObject({ behavior: 'ask' });
+    expect(decide(rules, read('secrets/x'))).toMatchObject({ behavior: 'allow' });
+    const allowOnly = [{ allow: ['Edit(docs/**)'], defaultMode: 'dontAsk' as const }];
+    const write = (path: string): PermissionCall => ({ tool: 'write', input: { path } });
+    expect(decide(allowOnly, write('docs/a.md'))).toMatchObject({ behavior: 'allow' });
+    expect(decide(allowOnly, write('DOCS/a.md'))).toMatchObject({ behavior: 'deny' });
+  });
+
   it('matches WebFetch domains and MCP tools', () => {
     const fetchCall = (url: string): PermissionCall => ({ tool: 'web_fetch', input: { url } });
     const rules = [
