@@ -80,11 +80,14 @@ export function checkPermission(
   const anyMatch = (rule: PermissionRule) =>
     commandText === undefined
       ? ruleMatches(rule, call, folded)
-      : [commandText, ...(parts ?? looseParts(commandText))].some(
-          (part) =>
-            ruleMatches(rule, call, context, part) ||
-            ruleMatches(rule, call, context, plainCommand(part)),
-        );
+      : [commandText, ...(parts ?? looseParts(commandText))].some((part) => {
+          const plain = plainCommand(part);
+          // What the words run once unquoted: `eval "ls; rm -rf ~"` and `sh -c 'cd /; rm -rf ~'`
+          // run rm as a command of their own.
+          return [part, plain, ...looseParts(plain).map(plainCommand)].some((candidate) =>
+            ruleMatches(rule, call, context, candidate),
+          );
+        });
   const denied = policy.deny.find(anyMatch);
   if (denied)
     return { behavior: 'deny', rule: denied.text, reason: `denied by the rule ${denied.text}` };

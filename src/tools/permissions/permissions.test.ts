@@ -148,8 +148,25 @@ describe('permission rules (Claude Code grammar)', () => {
       'timeout 5 rm -rf x',
       'exec rm -rf x',
       'ls && builtin command /usr/bin/rm x',
+      // Found by outside testing: each ran rm past the rule. Reserved words before a command,
+      // a `case` pattern, a here-document body holding a quote, eval, xargs and `sh -c`.
+      'if true; then rm -rf x; fi',
+      'for f in a; do rm -rf $f; done',
+      'while rm -rf x; do :; done',
+      '! rm -rf x',
+      '{ rm -rf x; }',
+      'coproc rm -rf x',
+      'case a in *) rm -rf x;; esac',
+      'cat <<EOF\n"\nEOF\nrm -rf x\n"',
+      'eval "ls; rm -rf x"',
+      'echo x | xargs rm -rf',
+      "sh -c 'cd /; rm -rf x'",
+      'bash -ec "rm -rf x"',
     ])
       expect(decide(rules, bash(command)), command).toMatchObject({ behavior: 'deny' });
+    // A here-document's body is text, not commands; the command after it is one.
+    expect(splitShellCommand("cat <<'EOF' > f\n$x \"\nEOF\nls")).toEqual(["cat <<'EOF' > f", 'ls']);
+    expect(splitShellCommand('cat <<-E\n\tbody; rm x\n\tE\nls')).toEqual(['cat <<-E', 'ls']);
     expect(decide(rules, bash("g'i't push origin"))).toMatchObject({ behavior: 'ask' });
     expect(decide(rules, bash('env git push'))).toMatchObject({ behavior: 'ask' });
     // Allow rules still need the command as written.

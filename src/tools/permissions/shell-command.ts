@@ -26,6 +26,8 @@ const HIDDEN_CODE = /\$\(|`|\$\[|\$'|\$\{(?![A-Za-z_]\w*\}|\d+\}|[@*#?$!-]\})/;
 export function splitShellCommand(command: string): string[] | undefined {
   if (HIDDEN_CODE.test(command)) return undefined;
   const parts: string[] = [];
+  // Here-documents opened on the current line (`cat <<EOF`), whose bodies follow its newline.
+  const heredocs: Heredoc[] = [];
   let current = '';
   let quote: '"' | "'" | undefined;
   // Whether the next character starts a word: at the start, after an unquoted, unescaped blank or
@@ -76,7 +78,31 @@ export function splitShellCommand(command: string): string[] | undefined {
     // A parenthesis outside quotes opens a substitution (`$(`, `<(`, `>(`), a subshell, or the
     // body of a function: `ls () ( rm -rf ~ ); ls` defines `ls` and runs it, each part starting
     // with `ls`.
-    if (char === '`' || char === '(') return undefined;
+    // A `)` outside quotes closes a `case` pattern (`case x in *) rm -rf ~;; esac`): the command
+    // after it is no part's first word.
+    if (char === '`' || char === '(' || char === ')') return undefined;
+    if (char === '<' && next === '<' && command[index + 2] !== '<') {
+      const heredoc = readHeredocOperator(command, index);
+      if (!heredoc) return undefined;
+      heredocs.push(heredoc);
+      current += command.slice(index, heredoc.end);
+      index = heredoc.end - 1;
+      continue;
+    }
+    if (char === '\n' && heredocs.length > 0) {
+      // The lines after the command are the bodies of its here-documents: text, not commands.
+      let line = index + 1;
+      for (const heredoc of heredocs.splice(0)) {
+        const after = skipHeredocBody(command, line, heredoc);
+        if (after === undefined) return undefined;
+        line = after;
+      }
+      if (current.trim()) parts.push(current.trim());
+      current = '';
+      wordStart = true;
+      index = line - 1;
+      continue;
+    }
     if (char === ';' || char === '\n' || char === '|' || char === '&') {
       // `2>&1` and `&>` are redirections, not separators.
       if (char === '&' && (command[index - 1] === '>' || next === '>')) {
@@ -94,6 +120,69 @@ export function splitShellCommand(command: string): string[] | undefined {
   if (quote) return undefined;
   if (current.trim()) parts.push(current.trim());
   return parts;
+}
+
+/** A here-document operator read from a command: its delimiter and where the operator ends. */
+interface Heredoc {
+  delimiter: string;
+  /** `<<-`: leading tabs are removed from each body line (and the delimiter line). */
+  stripTabs: boolean;
+  /** Whether any part of the word was quoted (then the body is taken as it is). */
+  quoted: boolean;
+  end: number;
+}
+
+/**
+ * Reads the here-document operator at `start` (`<<EOF`, `<<-EOF`, `<< 'EOF'`, `<<"E"OF`): the
+ * delimiter is the word after it with its quotes removed, as bash takes it. Undefined when there is
+ * no word (bash refuses the command) or a quote in it is not closed.
+ */
+function readHeredocOperator(command: string, start: number): Heredoc | undefined {
+  let index = start + 2;
+  const stripTabs = command[index] === '-';
+  if (stripTabs) index += 1;
+  while (command[index] === ' ' || command[index] === '\t') index += 1;
+  let delimiter = '';
+  let quoted = false;
+  while (index < command.length && !/[\s;&|<>()]/.test(command[index] ?? '')) {
+    const char = command[index] ?? '';
+    if (char === "'" || char === '"') {
+      const close = command.indexOf(char, index + 1);
+      if (close < 0) return undefined;
+      delimiter += command
+        .slice(index + 1, close)
+        .replace(char === '"' ? /\\(["\\$`])/g : /$^/, '$1');
+      quoted = true;
+      index = close + 1;
+    } else if (char === '\\') {
+      delimiter += command[index + 1] ?? '';
+      quoted = true;
+      index += 2;
+    } else {
+      delimiter += char;
+      index += 1;
+    }
+  }
+  return delimiter ? { delimiter, stripTabs, quoted, end: index } : undefined;
+}
+
+/**
+ * Where the command goes on after the body of `heredoc` starting at `start`: past its delimiter
+ * line, or at the end when there is none (bash then takes the rest as the body). Undefined when a
+ * line of an unquoted body ends in a backslash, which bash joins to the next line before it looks
+ * for the delimiter: reading it differently could take a command for body text.
+ */
+function skipHeredocBody(command: string, start: number, heredoc: Heredoc): number | undefined {
+  let line = start;
+  while (line < command.length) {
+    const newline = command.indexOf('\n', line);
+    const end = newline < 0 ? command.length : newline;
+    const text = command.slice(line, end);
+    if ((heredoc.stripTabs ? text.replace(/^\t+/, '') : text) === heredoc.delimiter) return end + 1;
+    if (!heredoc.quoted && text.endsWith('\\')) return undefined;
+    line = end + 1;
+  }
+  return command.length;
 }
 
 /** Targets an output redirection may name without writing a file. */
@@ -151,6 +240,7 @@ const COMMAND_WRAPPERS = new Set([
   'command',
   'doas',
   'env',
+  'eval',
   'exec',
   'nice',
   'nohup',
@@ -158,6 +248,24 @@ const COMMAND_WRAPPERS = new Set([
   'sudo',
   'time',
   'timeout',
+  'xargs',
+  // Reserved words before a command (`then rm`, `do rm`, `! rm`, `{ rm`): the command runs.
+  '!',
+  '{',
+  'coproc',
+  'do',
+  'elif',
+  'else',
+  'if',
+  'then',
+  'until',
+  'while',
+  // A shell given `-c` runs its next word as a script (`sh -c 'rm -rf ~'`), read here as words.
+  'bash',
+  'dash',
+  'ksh',
+  'sh',
+  'zsh',
 ]);
 
 /**
