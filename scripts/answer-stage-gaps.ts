@@ -19,8 +19,10 @@
  * those the agents were given is counted: 0 means sentence choice quoted another passage first. Held-out lines (`"split": "heldout"`) and the held-out files are refused: their misses
  * are never printed.
  *
- * Usage: npx tsx scripts/answer-stage-gaps.ts [--misses] [--router-off] [--one-session] FILE.jsonl…
- * (needs ../shared/corpus/physical-ai-book).
+ * Usage: npx tsx scripts/answer-stage-gaps.ts [--misses] [--router-off] [--one-session]
+ * [--corpus=DIR] FILE.jsonl… (the corpus defaults to ../shared/corpus/physical-ai-book; a set
+ * written over another corpus, such as `eval/answers-ros2-second.jsonl`, names it with
+ * `--corpus=../shared/corpus/ros2-docs`).
  */
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -41,7 +43,8 @@ const HELD_OUT_FILES = [
   'answers-fresh.jsonl',
   'retrieval-paraphrase-fresh.jsonl',
 ];
-const corpusDir = '../shared/corpus/physical-ai-book';
+const corpusFlag = process.argv.slice(2).find((a) => a.startsWith('--corpus='));
+const corpusDir = corpusFlag?.slice('--corpus='.length) ?? '../shared/corpus/physical-ai-book';
 const flags = new Set(process.argv.slice(2).filter((a) => a.startsWith('--')));
 const files = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 if (!existsSync(corpusDir)) {

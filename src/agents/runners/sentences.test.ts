@@ -40,9 +40,32 @@ describe('splitSentences: hard-wrapped paragraphs', () => {
     ]);
   });
 
-  it("does not quote a table's header row: it names columns, it is no row", () => {
+  it("does not quote a table's header row: its names label each row's cells", () => {
     const text = ['| Product name | License |', '| --- | --- |', '| Drip Valve | MIT |'].join('\n');
-    expect(splitSentences(text).map((s) => s.text)).toEqual(['Drip Valve | MIT']);
+    expect(splitSentences(text).map((s) => s.text)).toEqual([
+      'Product name: Drip Valve · License: MIT',
+    ]);
+  });
+
+  it('quotes a table row with its column names, as a reader of the table sees it', () => {
+    const text = [
+      'Below is a list of distributions.',
+      '',
+      '| Distro | Release date | Logo | EOL date |',
+      '| --- | --- | --- | --- |',
+      '| Humble Hawksbill | May 23rd, 2022 |  | May 2027 |',
+      '| `Iron` | May 23rd, 2023 | | November 2024 |',
+      '',
+      '| a | b |',
+    ].join('\n');
+    const rows = splitSentences(text).filter((s) => s.tableRow);
+    expect(rows.map((s) => s.text)).toEqual([
+      // An empty cell is left out with its column's name.
+      'Distro: Humble Hawksbill · Release date: May 23rd, 2022 · EOL date: May 2027',
+      'Distro: Iron · Release date: May 23rd, 2023 · EOL date: November 2024',
+      // A table with no header row keeps its cells bare.
+      'a | b',
+    ]);
   });
 
   it('joins a list item with its indented continuation', () => {

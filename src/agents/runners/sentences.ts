@@ -9,6 +9,8 @@ export interface Sentence {
   listItem: boolean;
   /** True for a numbered list item: a step of a procedure. */
   step: boolean;
+  /** True for a table's row: rows stand together as a list's items do, but not with them. */
+  tableRow?: boolean;
   /**
    * A list item's bullet column: an item indented under another ("* History" then "  * *Keep
    * last*: …") is a detail of that one, not an item of the list a question asks for. Unset at
@@ -94,6 +96,24 @@ function clean(line: string): string {
   return plainInline(unroled).replace(/\s+/g, ' ').trim();
 }
 
+/** A Markdown table row's cells, each read as quoted text. */
+const cellsOf = (row: string) =>
+  row.replace(DRAWING, ' ').trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map(clean);
+
+/**
+ * A table row as quoted: each cell under its column's name ("Distro: Humble Hawksbill · Release
+ * date: May 23rd, 2022 · EOL date: May 2027"), empty cells left out, so a reader can tell what each
+ * cell is; "cell | cell" when the table has no header row or the row has other columns.
+ */
+function rowText(cells: readonly string[], columns: readonly string[] | undefined): string {
+  if (columns === undefined || columns.length !== cells.length)
+    return cells.filter((cell) => cell !== '').join(' | ');
+  return cells
+    .map((cell, i) => (cell === '' ? '' : columns[i] ? `${columns[i]}: ${cell}` : cell))
+    .filter((cell) => cell !== '')
+    .join(' · ');
+}
+
 /**
  * Splits a passage into quotable sentences: prose split at sentence ends, list items and table
  * rows kept whole, headings and code blocks dropped.
@@ -114,6 +134,8 @@ export function splitSentences(text: string): Sentence[] {
   // of the tab being read.
   let tabSet: Sentence | undefined;
   let tabLabel: string | undefined;
+  // The column names of the table being read (its header row), if it has one.
+  let columns: string[] | undefined;
   const lines = joinWrappedLines(text.split('\n'));
   for (const [index, raw] of lines.entries()) {
     if (FENCE.test(raw)) {
@@ -146,19 +168,18 @@ export function splitSentences(text: string): Sentence[] {
       continue;
     }
     if (TABLE_RULE.test(raw)) continue;
+    const tableRow = /^\s*\|/.test(raw);
+    if (!tableRow) columns = undefined;
     // A table's header row ("Product name | License | …") names its columns, it is no row of
-    // the table: quoted, it read as one more item.
-    if (/^\s*\|/.test(raw) && TABLE_RULE.test(lines[index + 1] ?? '')) continue;
-    const listItem = LIST_ITEM.test(raw) || /^\s*\|/.test(raw);
+    // the table: quoted, it read as one more item. Its names label the cells of the rows below.
+    if (tableRow && TABLE_RULE.test(lines[index + 1] ?? '')) {
+      columns = cellsOf(raw);
+      continue;
+    }
+    const listItem = LIST_ITEM.test(raw) || tableRow;
     const step = /^\s*\d+[.)]\s+/.test(raw);
     const indent = LIST_ITEM.test(raw) ? (/^\s*/.exec(raw)?.[0].length ?? 0) : 0;
-    const line = clean(
-      raw
-        .replace(DRAWING, ' ')
-        .replace(/^\s*\|/, '')
-        .replace(/\|\s*$/, '')
-        .replace(/\s*\|\s*/g, ' | '),
-    );
+    const line = tableRow ? rowText(cellsOf(raw), columns) : clean(raw.replace(DRAWING, ' '));
     if (line.length < 3) continue;
     // A label says nothing alone: "Linux:" before a command labels it, under the sentence that
     // introduces the command ("Source the setup files:" then the tabs "Linux:", "macOS:"), and
@@ -195,6 +216,7 @@ export function splitSentences(text: string): Sentence[] {
         listItem,
         step,
         ...(indent > 0 ? { indent } : {}),
+        ...(tableRow ? { tableRow } : {}),
       };
       out.push(introducer);
     }

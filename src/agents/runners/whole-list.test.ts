@@ -18,8 +18,8 @@ describe("listRun: a table's rows", () => {
       ].join('\n'),
     );
     expect(texts(listRun(passage, 0))).toEqual([
-      'Drip Valve | Full support',
-      'Spray Valve | Community support',
+      'Product name: Drip Valve · Status: Full support',
+      'Product name: Spray Valve · Status: Community support',
     ]);
   });
 });

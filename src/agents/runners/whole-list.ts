@@ -22,7 +22,7 @@ export function listRun(
 ): PassageSentence[] | undefined {
   const index = sentences.findIndex((sentence) => sentence.position === position);
   // A table's rows stand together, as a list's items do, but neither with the other.
-  const isRow = (sentence: PassageSentence) => sentence.text.includes(' | ');
+  const isRow = (sentence: PassageSentence) => sentence.tableRow === true;
   const table = sentences[index] !== undefined && isRow(sentences[index]);
   const isItem = (sentence: PassageSentence | undefined) =>
     sentence !== undefined && sentence.listItem && isRow(sentence) === table;

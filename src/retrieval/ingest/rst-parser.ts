@@ -1,4 +1,13 @@
 import type { ParsedDocument, Section } from './parsed-document.js';
+import {
+  GRID_BORDER,
+  SIMPLE_BORDER,
+  gridTable,
+  gridTableEnd,
+  simpleTable,
+  simpleTableEnd,
+  type TableCells,
+} from './rst-tables.js';
 
 /** A line made of one repeated punctuation character: a section adornment (or a transition). */
 const ADORNMENT = /^([!-/:-@[-`{-~])\1+[ \t]*$/;
@@ -205,6 +214,20 @@ export function parseRst(source: string, fallbackTitle = ''): ParsedDocument {
       i += title.consumed - 1;
       continue;
     }
+    // A drawn table (grid or simple) is written as a Markdown table, as a list-table is: its
+    // header row above a rule, each row one line, so an answer can name a cell's column.
+    const drawn = GRID_BORDER.test(line) ? 'grid' : SIMPLE_BORDER.test(line) ? 'simple' : undefined;
+    if (drawn) {
+      const end = drawn === 'grid' ? gridTableEnd(lines, i) : simpleTableEnd(lines, i);
+      const table = lines.slice(i, end);
+      current.lines.push(
+        '',
+        ...markdownTable(drawn === 'grid' ? gridTable(table) : simpleTable(table)),
+        '',
+      );
+      i = end - 1;
+      continue;
+    }
     // A lone "::" opens a literal block (it looks like an adornment, but none is two characters).
     if (line.trim() === '::') {
       literalAfter = indent;
@@ -312,6 +335,14 @@ export function listTableRows(body: readonly string[]): string[] {
     if (cell && (cell[1]?.length ?? 0) === cellIndent) last.push(unbulleted(cell[2] ?? ''));
     else last[last.length - 1] = `${last.at(-1)} ${unbulleted(line.trim())}`;
   }
+  return markdownTable({ rows, headerRows });
+}
+
+/**
+ * A table's rows as Markdown table lines, its inline markup read: the header rows above a
+ * `| --- |` rule, each row one line with its cells in order.
+ */
+function markdownTable({ rows, headerRows }: TableCells): string[] {
   const written = (cells: readonly string[]) =>
     `| ${cells.map((cell) => rstInlineText(cell.trim()).replace(/\|/g, '/')).join(' | ')} |`;
   const width = Math.max(0, ...rows.map((cells) => cells.length));
