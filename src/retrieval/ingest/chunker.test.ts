@@ -55,3 +55,24 @@ describe('splitText keeps a nested item nested', () => {
     expect(pieces.every((piece) => !piece.startsWith('\n'))).toBe(true);
   });
 });
+
+describe('splitText cuts a table with its header', () => {
+  it('opens each piece a table goes on in with its header row and rule', () => {
+    const rows = Array.from(
+      { length: 20 },
+      (_, i) => `| Distro ${i} | May 23rd, 20${10 + i} | May 20${15 + i} |`,
+    );
+    const table = ['| Distro | Release date | EOL date |', '| --- | --- | --- |', ...rows].join(
+      '\n',
+    );
+    const pieces = splitText(`Below is a list of distributions.\n\n${table}`, 300);
+    expect(pieces.length).toBeGreaterThan(2);
+    for (const piece of pieces.slice(1))
+      expect(piece.split('\n').slice(0, 2)).toEqual([
+        '| Distro | Release date | EOL date |',
+        '| --- | --- | --- |',
+      ]);
+    // Every row is in exactly one piece.
+    for (const row of rows) expect(pieces.filter((piece) => piece.includes(row))).toHaveLength(1);
+  });
+});

@@ -30,6 +30,9 @@ export function sha1(text: string): string {
 const isPrefix = (prefix: string[], path: string[]) =>
   prefix.length < path.length && prefix.every((heading, i) => path[i] === heading);
 
+/** The rule under a Markdown table's header row ("| --- | --- |"). */
+const TABLE_RULE = /^\s*\|\s*:?-{3,}:?\s*\|/;
+
 /** Splits a long body on paragraph boundaries (then lines, then hard cuts) into pieces ≤ `max`. */
 export function splitText(text: string, max = MAX_CHUNK_CHARS): string[] {
   if (text.length <= max) return [text];
@@ -47,10 +50,22 @@ export function splitText(text: string, max = MAX_CHUNK_CHARS): string[] {
       push(paragraph, '\n\n');
       continue;
     }
-    for (const line of paragraph.split('\n')) {
-      if (line.length <= max) push(line, '\n');
-      else for (let i = 0; i < line.length; i += max) push(line.slice(i, i + max), '');
-    }
+    const lines = paragraph.split('\n');
+    // A table cut across pieces: each piece it goes on in opens with its header row and rule, or
+    // its rows there could not be read (which column is a release date, which an end of life).
+    const rule = lines.findIndex((line, i) => i > 0 && TABLE_RULE.test(line));
+    const header =
+      rule > 0 && /^\s*\|/.test(lines[rule - 1] ?? '') ? lines.slice(rule - 1, rule + 1) : [];
+    lines.forEach((line, at) => {
+      if (line.length > max) {
+        for (let i = 0; i < line.length; i += max) push(line.slice(i, i + max), '');
+        return;
+      }
+      const cut = buffer !== '' && buffer.length + 1 + line.length > max;
+      push(line, '\n');
+      if (cut && header.length > 0 && at > rule && /^\s*\|/.test(line))
+        buffer = [...header, buffer].join('\n');
+    });
   }
   if (buffer) pieces.push(buffer);
   // A piece keeps its first line's indent: a nested item cut from its list ("  * Automatic" under
