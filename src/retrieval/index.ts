@@ -75,6 +75,7 @@ export { asksHowTo } from './rank/code-share.js';
 export {
   askingAboutTheWork,
   asksOnlyAboutTheWork,
+  isFrontMatter,
   isWorkQuestionStem,
   workQuestionTerms,
 } from './rank/front-matter.js';

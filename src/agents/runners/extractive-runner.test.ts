@@ -159,6 +159,28 @@ describe('extractive runner: paraphrased questions are answered from the section
     const covers = await ask('What does this book cover?', BOOK_WITH_INTRO);
     expect(covers.response.split('\n')[0]).toContain('This guide covers nodes, topics');
   });
+
+  it('answers a question only about the work from its opening page alone', async () => {
+    // Over the textbook, "How long is the class?" quoted "Class Prediction: Assigning semantic
+    // labels to pixels" 4th and 5th, under the opening page: found for the word "class".
+    const course = [
+      opening('Welcome', 'Welcome to ROS 2 in practice, a course in weekly modules.'),
+      opening('Learning Path', 'The modules are completed over a 12-13 week period.'),
+      passage(
+        'segmentation',
+        'Pixel-Level Understanding',
+        '- Class Prediction: Assigning labels to pixels.',
+      ),
+      passage('autonomy', 'Phase 3', '- Long-term autonomy capabilities for the class of robots.'),
+      ...BOOK,
+    ];
+    const length = await ask('How long is the class?', course);
+    expect(new Set(length.sources.map((source) => source.source))).toEqual(new Set(['intro.md']));
+    expect(length.response).toContain('12-13 week period');
+    // A question about a topic in the work is answered from the topic's passages, as before.
+    const labels = await ask('What does class prediction assign?', course);
+    expect(labels.sources.map((source) => source.source)).toContain('segmentation.md');
+  });
 });
 
 describe('extractive runner: lists asked for', () => {

@@ -10,12 +10,14 @@ import {
   creditReadAsThanks,
   headingPathOf,
   isAcknowledgments,
+  isFrontMatter,
   measuresAsked,
   measureTerms,
   namesWritten,
   QUERY_STOPWORDS,
   socialMessage,
   THANKS_TERMS,
+  theClassAsTheWork,
   withoutCoverageAsk,
   withoutWorkNamedAfterThis,
   workQuestionTerms,
@@ -220,7 +222,16 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
         yield* notCovered(agent, messages, context.offTopic.uncovered, chunks.length);
         return;
       }
-      const relevant = chunks.filter((chunk) => chunk.score >= deps.minScore);
+      const found = chunks.filter((chunk) => chunk.score >= deps.minScore);
+      // A question only about the work ("How long is the class?", "What does this book cover?")
+      // is answered by its opening page when that was found: the passages after it were found
+      // for its other words ("Class Prediction: …", "Long-term autonomy capabilities").
+      // Over a course, "the class" is the work, as the ranker reads it.
+      const opening = found.filter((chunk) => isFrontMatter(chunk.source));
+      const aboutTheWork = askingAboutTheWork(
+        deps.rag.workIsCourse?.() === true ? theClassAsTheWork(asked) : asked,
+      );
+      const relevant = opening.length > 0 && aboutTheWork === 'only' ? opening : found;
       // "Which people does the book credit?" asks the thanks, not the licence's "credit", when
       // the work has thanks to quote; the ROS 2 docs' "Credit is given to the authors of …" is
       // theirs.
