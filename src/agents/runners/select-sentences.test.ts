@@ -1450,3 +1450,43 @@ describe('selectSentences: a list cut across two chunks of one section', () => {
     ]);
   });
 });
+
+describe('selectSentences: a table cut across two chunks of one section', () => {
+  const header = ['| Name | Description |', '| --- | --- |'];
+  const FIRST = chunk(
+    'Built-in Display Types',
+    [
+      'RViz displays these kinds of data:',
+      '',
+      ...header,
+      '| Axes | Displays a set of axes |',
+      '| Camera | Displays a camera image |',
+    ].join('\n'),
+    0.9,
+  );
+  const NEXT = {
+    ...chunk(
+      'Built-in Display Types',
+      [...header, '| Laser Scan | Displays a laser scan |', '| Wrench | Displays a wrench |'].join(
+        '\n',
+      ),
+      0.9,
+    ),
+    metadata: { nextPartOnly: true },
+  };
+
+  it('quotes the rows in the next part of a table that answers the question', () => {
+    // Before: only a list asked for ("What are the …?") went on into the next part; the table
+    // answering "How does RViz show data?" stopped at Camera.
+    const picked = selectSentences('How do built-in displays show data in RViz?', [FIRST, NEXT], {
+      ...options,
+      continuations: new Map([[0, 1]]),
+    });
+    expect(picked.filter((s) => s.listItem).map((s) => [s.text, s.chunk])).toEqual([
+      ['Name: Axes · Description: Displays a set of axes', 0],
+      ['Name: Camera · Description: Displays a camera image', 0],
+      ['Name: Laser Scan · Description: Displays a laser scan', 1],
+      ['Name: Wrench · Description: Displays a wrench', 1],
+    ]);
+  });
+});

@@ -947,8 +947,9 @@ export function selectSentences(
   };
   // The list named as asked leads (below), before a definition's best sentence.
   let listLeads = false;
-  // The passage whose list was quoted as the list asked for, which may run on into its next part.
-  let listAskedIn: number | undefined;
+  // The passage whose list was quoted whole (the list asked for, or the list answering the
+  // question), which may run on into its next part, and how many of its items may be quoted.
+  let listGoesOn: { chunk: number; most: number } | undefined;
   // "What are the phases of the capstone project?" where the book gives each phase a section of
   // its own ("Development Phases" > "Phase 1: Foundation" …): the sections are the list, each led
   // by its heading, in the book's order, and lines of other passages go (they were chosen for the
@@ -983,7 +984,7 @@ export function selectSentences(
     );
     if (list) {
       const items = listItemsAfter(list.chunk, list.after, list.after >= 0);
-      listAskedIn = list.chunk;
+      listGoesOn = { chunk: list.chunk, most: LIST_ITEMS_WHOLE };
       // The list's items the question does not ask for are left out (see itemsAsked): one chosen
       // for its words ("Keep last: … queue depth option" for "What are the QoS reliability
       // options?") would stand alone among the items asked.
@@ -1020,6 +1021,10 @@ export function selectSentences(
     if (lead) {
       const all = listItemsAfter(lead.chunk, -1, false);
       for (const item of lead.items.slice(0, WHOLE_LIST_ITEMS)) quoteItem(lead.chunk, all, item);
+      // A list that runs to the end of its passage may go on in the next part, as the list asked
+      // for does: "What are the built-in display types in RViz?" is a table cut in three.
+      if (lead.items.some((item) => item.position === all.at(-1)?.position))
+        listGoesOn = { chunk: lead.chunk, most: WHOLE_LIST_ITEMS };
       // The weaker passages give their best line each, not a second: the list is the answer.
       const kept = oneLineEach(chosen, lead.chunk);
       chosen.splice(0, chosen.length, ...kept);
@@ -1056,9 +1061,10 @@ export function selectSentences(
   }
   // "What are the QoS policies?": the list asked for runs to the end of its passage and on into
   // the section's next part ("Lease Duration"): its items there are quoted after it.
-  const next = listAskedIn === undefined ? undefined : options.continuations?.get(listAskedIn);
-  if (listAskedIn !== undefined && next !== undefined) {
-    const first = listAskedIn;
+  const next = listGoesOn === undefined ? undefined : options.continuations?.get(listGoesOn.chunk);
+  if (listGoesOn !== undefined && next !== undefined) {
+    const first = listGoesOn.chunk;
+    const most = listGoesOn.most;
     const own = sentencesOf(chunks[first]?.text ?? '');
     const quoted = chosen.filter((c) => c.chunk === first && c.listItem).length;
     const lead: PassageSentence[] = [];
@@ -1066,12 +1072,12 @@ export function selectSentences(
       if (!sentence.listItem) break;
       lead.push(sentence);
     }
-    if (own.at(-1)?.listItem === true && lead.length > 0 && quoted < LIST_ITEMS_WHOLE) {
+    if (own.at(-1)?.listItem === true && lead.length > 0 && quoted < most) {
       // Items nested deeper than the list's own ("Automatic" under "Liveliness", cut from it)
       // are details of the last item before the cut.
       const depth = Math.min(...own.filter((s) => s.listItem).map((s) => s.indent ?? 0));
       const outer = lead.filter((item) => (item.indent ?? 0) <= depth);
-      const items = withFirstDetail(outer, lead).slice(0, LIST_ITEMS_WHOLE - quoted);
+      const items = withFirstDetail(outer, lead).slice(0, most - quoted);
       for (const item of items) {
         // The next part was retrieved too, and this item chosen from it already.
         if (chosen.some((c) => c.chunk === next && c.position === item.position)) continue;
