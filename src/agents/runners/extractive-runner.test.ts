@@ -518,3 +518,23 @@ describe('extractive runner over a work that is no book', () => {
     expect(answer.sources.map((source) => source.source)).not.toContain('contributing.md');
   });
 });
+
+describe('extractive runner: a block quote a sentence introduces', () => {
+  it('quotes it as a paragraph of its own after the sentence', async () => {
+    // The licence's attribution line is a block quote: it was dropped with the sentence
+    // introducing it, and quoted inline after it once that sentence was kept.
+    const book = [
+      passage(
+        'citing',
+        'Citing this guide',
+        'To cite this guide in a report, copy the line below:\n\n> "ROS 2 in practice" by the robotics club, under CC BY 4.0.',
+        'general',
+      ),
+      ...BOOK,
+    ];
+    const response = await ask('How do I cite this guide in a report?', book);
+    expect(response.response).toContain(
+      'To cite this guide in a report, copy the line below: [1]\n\n> "ROS 2 in practice" by the robotics club, under CC BY 4.0. [1]',
+    );
+  });
+});

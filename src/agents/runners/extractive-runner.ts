@@ -310,6 +310,7 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
           (previous.chunk === sentence.chunk ||
             continuations.get(previous.chunk) === sentence.chunk) &&
           previous.listItem === sentence.listItem;
+        // A block quote ("> \"Physical AI …\" by …") opens a paragraph of its own.
         if (sentence.listItem) {
           // Items quoted without the sentence that introduces them say under which heading they
           // stand: "- Weight: Around 40-45 kg" alone does not say which robot weighs that.
@@ -320,7 +321,8 @@ export function createExtractiveRunner(options: ExtractiveRunnerOptions = {}): A
               continuations.get(previous.chunk) === sentence.chunk);
           const label = introduced ? undefined : listLabel(passages[sentence.chunk]);
           blocks.push(`${continues ? '' : '\n'}${label ? `${label}\n` : ''}- ${cited}`);
-        } else if (continues) blocks[blocks.length - 1] += ` ${cited}`;
+        } else if (continues && !sentence.text.startsWith('>'))
+          blocks[blocks.length - 1] += ` ${cited}`;
         else blocks.push(`\n${cited}`);
         // The command or snippet the sentence introduces, as code: copied, it runs as written.
         if (sentence.code !== undefined) {

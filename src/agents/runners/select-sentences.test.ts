@@ -1490,3 +1490,42 @@ describe('selectSentences: a table cut across two chunks of one section', () => 
     ]);
   });
 });
+
+describe('selectSentences: a sentence introducing a block quote', () => {
+  // A colon sentence with no list after it introduced nothing and was dropped, so the licence's
+  // "How to Attribute" (its attribution line is a block quote) went uncited.
+  const citing = chunk(
+    'Citing this guide',
+    [
+      'If you quote this guide in a report, cite it with the line below:',
+      '',
+      '> "Field Robotics Notes" by the lab, shared under CC BY 4.0. See the lab page.',
+    ].join('\n'),
+    0.8,
+  );
+  const terms = chunk(
+    'Terms',
+    'You must give appropriate credit and say whether you changed anything.',
+    0.8,
+  );
+
+  it('quotes the block quote after it, each of its sentences', () => {
+    const picked = selectSentences('how should I cite the guide in my report?', [terms, citing], {
+      ...options,
+      max: 5,
+    });
+    const texts = picked.map((s) => s.text);
+    expect(texts).toContain('If you quote this guide in a report, cite it with the line below:');
+    const intro = texts.indexOf(
+      'If you quote this guide in a report, cite it with the line below:',
+    );
+    expect(texts[intro + 1]).toBe('> "Field Robotics Notes" by the lab, shared under CC BY 4.0.');
+    expect(texts[intro + 2]).toBe('See the lab page.');
+  });
+
+  it('leaves a colon sentence with neither list nor quote after it unquoted', () => {
+    const bare = chunk('Citing', 'Cite the guide with the line below:\n\nThanks for reading.', 0.8);
+    const picked = selectSentences('how should I cite the guide?', [bare], options);
+    expect(picked.map((s) => s.text)).not.toContain('Cite the guide with the line below:');
+  });
+});

@@ -896,6 +896,34 @@ export function selectSentences(
       terms: next.terms,
     });
   }
+  // "When using or adapting this work, please use the following attribution:" introduces the
+  // block quote under it, not a list: the quotation is quoted after it, each of its sentences once.
+  // Before, the sentence introduced nothing and was dropped, and the licence's "How to Attribute"
+  // went uncited for "How do I credit the book?".
+  const quoteBlockAfter = (intro: (typeof chosen)[number]): boolean => {
+    const text = chunks[intro.chunk]?.text ?? '';
+    const sentences = sentencesOf(text);
+    const at = sentences.findIndex((sentence) => sentence.position > intro.position);
+    if (at < 0 || !sentences[at]!.text.startsWith('>')) return false;
+    const block = blockQuoteAfter(text, sentences[at]!.text);
+    let last = intro.position;
+    for (const sentence of sentences.slice(at)) {
+      if (!block.includes(sentence.text.replace(/^>\s*/, ''))) break;
+      if (!chosen.some((c) => c.chunk === intro.chunk && c.position === sentence.position))
+        chosen.push({
+          text: sentence.text,
+          chunk: intro.chunk,
+          position: sentence.position,
+          score: 0,
+          listItem: false,
+          step: false,
+          whole: false,
+          terms: sentence.terms,
+        });
+      last = sentence.position;
+    }
+    return last > intro.position;
+  };
   // A sentence that introduces a list ("Nav2 is the navigation framework for ROS 2, providing:")
   // is quoted with the first items of its list, not alone before other passages' lines.
   for (const intro of [...chosen]) {
@@ -907,7 +935,8 @@ export function selectSentences(
     // introduces nothing.
     const introduces =
       chosen.length > before ||
-      chosen.some((c) => c.chunk === intro.chunk && c.listItem && c.position > intro.position);
+      chosen.some((c) => c.chunk === intro.chunk && c.listItem && c.position > intro.position) ||
+      quoteBlockAfter(intro);
     if (!introduces) chosen.splice(chosen.indexOf(intro), 1);
   }
   // "What are the specs of the Unitree H1?" asks for a list about its subject: the first list
@@ -1116,4 +1145,20 @@ export function selectSentences(
     return [lead, ...rest];
   }
   return ordered;
+}
+
+/**
+ * The Markdown block quote of `text` that starts with the line holding `first` (a sentence that
+ * opens with "> "), its lines joined without their quote marks; empty when there is none.
+ */
+export function blockQuoteAfter(text: string, first: string): string {
+  const lines = text.split('\n');
+  const start = lines.findIndex((line) => line.trimStart().startsWith('>') && line.includes(first));
+  if (start < 0) return '';
+  const block: string[] = [];
+  for (const line of lines.slice(start)) {
+    if (!line.trimStart().startsWith('>')) break;
+    block.push(line.trimStart().replace(/^>\s?/, ''));
+  }
+  return block.join(' ');
 }
