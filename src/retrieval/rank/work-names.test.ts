@@ -121,8 +121,24 @@ describe('the coverage asked of the work', () => {
     ).toBe('Is there anything about lifecycle nodes?');
   });
 
+  it('drops the work and its verb ending a question about which things it names', () => {
+    // "What humanoid robots does the book discuss?" ranked sections that say "discuss" (a word
+    // the book uses three times) above the humanoid platforms; "recommend" put the lab options'
+    // "Recommendation:" lines above the cloud providers.
+    const squeezed = (text: string) => withoutCoverageAsk(text).replace(/\s+/g, ' ');
+    expect(squeezed('Which grippers does the guide describe?')).toBe('Which grippers ?');
+    expect(squeezed('what simulators does this book really recommend?')).toBe('what simulators ?');
+    expect(squeezed('Which sensors do the docs list.')).toBe('Which sensors .');
+  });
+
   it('leaves a question about what the work covers, and the work named as a subject', () => {
     expect(withoutCoverageAsk('What does the book cover?')).toBe('What does the book cover?');
+    expect(withoutCoverageAsk('How long does the course take?')).toBe(
+      'How long does the course take?',
+    );
+    expect(withoutCoverageAsk('What sensors does the robot in the book use?')).toBe(
+      'What sensors does the robot in the book use?',
+    );
     expect(withoutCoverageAsk('How do I build the documentation?')).toBe(
       'How do I build the documentation?',
     );

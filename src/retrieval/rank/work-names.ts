@@ -137,6 +137,17 @@ const ASKS_IF_IT_COVERS = new RegExp(
 );
 
 /**
+ * The work and what it does, ending a question that asks which things it does it to: "does the
+ * book discuss" in "What humanoid robots does the book discuss?", "does the book recommend" in
+ * "Which cloud providers does the book recommend?". The things asked about come before; the verb
+ * is the book's act, whatever it is.
+ */
+const ASKS_WHAT_IT_VERBS = new RegExp(
+  String.raw`(?<=^\s*(?:what|which)\s+(?!(?:do|does|did|will|would)\b)[\w-]+.*?)\b(?:do|does|did|will|would)\s+${workNamePattern('this|the|your')}\s+(?:\w+ly\s+)?[a-z]+\s*(?=[?.!]*\s*$)`,
+  'i',
+);
+
+/**
  * `text` without the work's name and the verb asking whether it covers what follows ("Does the
  * documentation discuss Windows?" → "Does Windows?"): the thing asked about is what to search
  * for; so is "in the documentation" before "about" ("Is there anything in the documentation about
@@ -148,7 +159,7 @@ const ASKS_IF_IT_COVERS = new RegExp(
  * withoutCoverageAsk('Does the documentation discuss Windows?'); // 'Does   Windows?'
  */
 export function withoutCoverageAsk(text: string): string {
-  return text.replace(ASKS_IF_IT_COVERS, ' ');
+  return text.replace(ASKS_IF_IT_COVERS, ' ').replace(ASKS_WHAT_IT_VERBS, ' ');
 }
 
 const NAMES_THE_WORK_CASED = new RegExp(workNamePattern(), 'i');
