@@ -68,6 +68,11 @@ describe('asksLeaveToUseTheWork', () => {
       'Do I need permission to include the figures in my thesis?',
       "Can I legally use this book's figures in my lecture slides?",
       'Would it be okay to put the slides on GitHub?',
+      // A reader's looser words for a piece of the work: "stuff" read as a subject the book
+      // does not cover sent this to the fallback's "The book does not cover …".
+      'can I use stuff from the book in my workshop slides?',
+      'Am I allowed to share bits of the textbook with my study group?',
+      'could we reuse some pictures from this guide in our classroom?',
     ])
       expect(asksLeaveToUseTheWork(query), query).toBe(true);
   });
@@ -88,6 +93,7 @@ describe('asksLeaveToUseTheWork', () => {
       "Can I share the course textbook's recipe for banana bread with my mom?",
       'Am I allowed to use a Raspberry Pi instead of a Jetson for the course?',
       'Am I allowed to redistribute the NVIDIA Isaac Sim binaries used in the course?',
+      'Can I use pictures from my camera in my slides?',
     ])
       expect(asksLeaveToUseTheWork(query), query).toBe(false);
   });

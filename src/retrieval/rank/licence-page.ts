@@ -43,8 +43,9 @@ const USE_VERB = String.raw`(?:use|using|reuse|re-use|teach|teaching)`;
 // what is asked about).
 const WORK_PART = String.raw`(?:book|textbook|course|material|materials|chapter|chapters|diagrams?|figures?|illustrations?|slides|lessons?|guide|manual|docs|documentation)`;
 const WORK = String.raw`(?:(?:this|the|your|a|an|its|these|those|some|any|each|every|all|whole)\s+(?:(?:whole|entire|full|course|printed|few|online)\s+)?${WORK_PART}|(?:this|the|your)\s+(?:book|textbook|course|guide)['’]s\s+(?:\w+\s+)?(?:${WORK_PART}|content|text|code)|(?:chapter|week|module|figure|fig\.?)\s+\d+(?:\.\d+)?)(?![\w'’])(?!\s+\w+['’]s\b)`;
-// A piece of the work: "copies of the textbook", "a paragraph from the book", "the PDF of this guide".
-const PIECE = String.raw`(?:(?:a|an|the|some|any|few|printed|modified|translated|paper|digital)\s+)*(?:copies|versions?|parts?|paragraphs?|pages?|excerpts?|sections?|passages?|figures?|diagrams?|illustrations?|pdf|content|contents|text)\s+(?:of|from|in)\s+`;
+// A piece of the work: "copies of the textbook", "a paragraph from the book", "the PDF of this guide",
+// and in a reader's looser words "stuff from the book", "bits of the course", "pictures from it".
+const PIECE = String.raw`(?:(?:a|an|the|some|any|few|printed|modified|translated|paper|digital)\s+)*(?:copies|versions?|parts?|paragraphs?|pages?|excerpts?|sections?|passages?|figures?|diagrams?|illustrations?|pictures?|images?|examples?|pdf|content|contents|text|stuff|things|bits|pieces|material|materials)\s+(?:of|from|in)\s+`;
 const COPIES_THE_WORK = new RegExp(String.raw`\b${COPY_VERB}\s+(?:${PIECE})?${WORK}`);
 const USES_THE_WORK = new RegExp(String.raw`\b${USE_VERB}\s+(?:${PIECE})?${WORK}`);
 // Where a used copy goes: "… in my slides", "… for our workshop", "… commercially".
