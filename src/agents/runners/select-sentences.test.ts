@@ -1523,6 +1523,25 @@ describe('selectSentences: a sentence introducing a block quote', () => {
     expect(texts[intro + 2]).toBe('See the lab page.');
   });
 
+  it('quotes at most eight sentences of a long quotation', () => {
+    const long = chunk(
+      'Oath',
+      [
+        'Every club member reads the oath below aloud:',
+        '',
+        `> ${Array.from({ length: 12 }, (_, i) => `I keep rule ${i + 1} of the club.`).join(' ')}`,
+      ].join('\n'),
+      0.8,
+    );
+    const picked = selectSentences('what oath does a club member read?', [long], {
+      ...options,
+      max: 5,
+    });
+    const quoted = picked.filter((s) => /^(?:> )?I keep rule/.test(s.text));
+    expect(quoted).toHaveLength(8);
+    expect(quoted.at(-1)?.text).toBe('I keep rule 8 of the club.');
+  });
+
   it('leaves a colon sentence with neither list nor quote after it unquoted', () => {
     const bare = chunk('Citing', 'Cite the guide with the line below:\n\nThanks for reading.', 0.8);
     const picked = selectSentences('how should I cite the guide?', [bare], options);

@@ -907,7 +907,8 @@ export function selectSentences(
     if (at < 0 || !sentences[at]!.text.startsWith('>')) return false;
     const block = blockQuoteAfter(text, sentences[at]!.text);
     let last = intro.position;
-    for (const sentence of sentences.slice(at)) {
+    // A long quotation is cut as a list is: its opening lines are the answer, the rest is cited.
+    for (const sentence of sentences.slice(at, at + LIST_ITEMS_WHOLE)) {
       if (!block.includes(sentence.text.replace(/^>\s*/, ''))) break;
       if (!chosen.some((c) => c.chunk === intro.chunk && c.position === sentence.position))
         chosen.push({
