@@ -29,6 +29,16 @@ export const EMBEDDED_POSTGRES_SETTINGS: Readonly<Record<string, string>> = {
   // Connections kept for superusers must be fewer than `max_connections` (a check of the
   // multi-user server, which single-user mode skips): none, so the pair stays valid anywhere.
   superuser_reserved_connections: '0',
+  // A new WAL file (16 MB, made whenever the log runs past the last one) is created at its size
+  // without being written full of zeros first. PostgreSQL zero-fills it to have the disk space
+  // taken before it writes there; off, that space is taken as the log is written (PostgreSQL's
+  // own setting, for file systems where filling first gains nothing; the log's writes, `fsync`s
+  // and contents are the same). Filling it was a 16 MB write in the middle of whichever
+  // statement crossed into it: `cohort ingest` of the ROS 2 docs into a new folder crosses once,
+  // in the router's save at the end, which then took 267–342 ms of the engine's thread instead
+  // of 94–158 (four alternating pairs; twelve interleaved pairs end to end: mean 4.37 → 4.24 s,
+  // faster in 7, as fast in 2; docs/measured.md, sixth round).
+  wal_init_zero: 'off',
 };
 
 /**
