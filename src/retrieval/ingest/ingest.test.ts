@@ -131,6 +131,12 @@ describe('ingest', () => {
     }
   });
 
+  it('re-reads a file stored by parser 6, before drawn tables were read as tables', async () => {
+    const text =
+      'Keys\n====\n\n+------+-----+\n| Dir  | Key |\n+======+=====+\n| priv | yes |\n+------+-----+\n';
+    expect(documentHash('keys.rst', text)).not.toBe(sha1(`${text}\u0000parser 6`));
+  });
+
   it('reports files that disappeared and removes them only when pruning', async () => {
     await rm(join(dir, 'nested'), { recursive: true });
     const kept = await ingest(dir, { store });

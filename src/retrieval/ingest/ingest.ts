@@ -223,9 +223,11 @@ export function parseFile(source: string, text: string): ParsedDocument {
  * `cohort ingest` after an upgrade re-reads the files the new parser reads differently
  * (reStructuredText: 2 keeps tabs, admonitions' and figures' content; 3 numbers "#." items; 4
  * drops escaped spaces; 5 reads a list-table as a table; 6 chunks keep the indent of a line they
- * start with, a nested item cut from its list).
+ * start with, a nested item cut from its list; 7 reads grid and simple tables as tables, leaves a
+ * list-table cell that is only an image empty, and repeats a table's header in each chunk it is
+ * cut into).
  */
-const PARSER_VERSIONS: Record<string, number> = { '.rst': 6 };
+const PARSER_VERSIONS: Record<string, number> = { '.rst': 7 };
 
 /** A document's hash: its text's, and its parser's version when that changed since version 1. */
 export function documentHash(source: string, text: string): string {

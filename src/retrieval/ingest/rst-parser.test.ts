@@ -313,4 +313,30 @@ describe('a list-table', () => {
       ]),
     ).toEqual(['| Step | first second |', '| Next | Done |']);
   });
+
+  it('leaves a cell that is only an image empty', () => {
+    // The ROS 2 docs' list of distributions has a logo column: each row was quoted "Logo: jazzy".
+    const page = [
+      'Distributions',
+      '=============',
+      '',
+      '.. |jazzy| image:: jazzy-small.png',
+      '   :alt: Jazzy logo',
+      '',
+      '.. list-table::',
+      '   :header-rows: 1',
+      '',
+      '   * - Distro',
+      '     - Logo',
+      '     - EOL date',
+      '   * - Jazzy Jalisco',
+      '     - |jazzy|',
+      '     - May 2029',
+    ].join('\n');
+    expect(parseRst(page).sections[0]?.text.split('\n')).toEqual([
+      '| Distro | Logo | EOL date |',
+      '| --- | --- | --- |',
+      '| Jazzy Jalisco |  | May 2029 |',
+    ]);
+  });
 });

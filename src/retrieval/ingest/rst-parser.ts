@@ -131,6 +131,7 @@ function stripTarget(inner: string): string {
  */
 export function parseRst(source: string, fallbackTitle = ''): ParsedDocument {
   const lines = source.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const images = imageSubstitutions(lines);
   const styles: string[] = [];
   const stack: string[] = [];
   const sections: Section[] = [];
@@ -251,7 +252,7 @@ export function parseRst(source: string, fallbackTitle = ''): ParsedDocument {
         while (end < lines.length && (lines[end]?.trim() === '' || indentOf(lines[end]!) > indent))
           end += 1;
         if (argument) current.lines.push('', rstInlineText(argument));
-        current.lines.push('', ...listTableRows(lines.slice(i + 1, end)), '');
+        current.lines.push('', ...listTableRows(lines.slice(i + 1, end), images), '');
         i = end - 1;
         continue;
       }
@@ -311,7 +312,10 @@ export function parseRst(source: string, fallbackTitle = ''): ParsedDocument {
  * listTableRows(['   :header-rows: 1', '', '   * - Name', '     - Status', '   * - Fast DDS', '     - Full support']);
  * // ['| Name | Status |', '| --- | --- |', '| Fast DDS | Full support |']
  */
-export function listTableRows(body: readonly string[]): string[] {
+export function listTableRows(
+  body: readonly string[],
+  images: ReadonlySet<string> = new Set(),
+): string[] {
   let headerRows = 0;
   const rows: string[][] = [];
   let cellIndent: number | undefined;
@@ -323,16 +327,21 @@ export function listTableRows(body: readonly string[]): string[] {
       continue;
     }
     if (rows.length === 0 && OPTION_LINE.test(line)) continue;
+    // A cell that is only an image ("|jazzy|", a logo) has no words: quoted, it read "Logo: jazzy".
+    const pictureless = (cell: string) => {
+      const image = /^\|([^|]+)\|$/.exec(cell.trim());
+      return image && images.has(image[1] ?? '') ? '' : unbulleted(cell);
+    };
     const row = /^(\s*)\*\s+-(?:\s+(.*))?$/.exec(line);
     if (row) {
-      rows.push([unbulleted(row[2] ?? '')]);
+      rows.push([pictureless(row[2] ?? '')]);
       cellIndent = (row[1]?.length ?? 0) + 2;
       continue;
     }
     const cell = /^(\s*)-(?:\s+(.*))?$/.exec(line);
     const last = rows.at(-1);
     if (!last) continue;
-    if (cell && (cell[1]?.length ?? 0) === cellIndent) last.push(unbulleted(cell[2] ?? ''));
+    if (cell && (cell[1]?.length ?? 0) === cellIndent) last.push(pictureless(cell[2] ?? ''));
     else last[last.length - 1] = `${last.at(-1)} ${unbulleted(line.trim())}`;
   }
   return markdownTable({ rows, headerRows });
@@ -350,6 +359,17 @@ function markdownTable({ rows, headerRows }: TableCells): string[] {
   if (headerRows > 0 && headerRows <= rows.length)
     out.splice(headerRows, 0, `| ${Array.from({ length: width }, () => '---').join(' | ')} |`);
   return out;
+}
+
+/** The names of a file's image substitutions (`.. |jazzy| image:: jazzy-small.png`). */
+function imageSubstitutions(lines: readonly string[]): Set<string> {
+  const names = new Set<string>();
+  for (const line of lines) {
+    if (!line.includes('image::')) continue;
+    const definition = /^\s*\.\.\s+\|([^|]+)\|\s+image::/.exec(line);
+    if (definition?.[1]) names.add(definition[1]);
+  }
+  return names;
 }
 
 /** A cell's line without the bullet or number of a list inside the cell. */
