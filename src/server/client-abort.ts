@@ -10,16 +10,29 @@ import type { ServerEnv } from './server-env.js';
  * from `stream.onAbort`, its own notice of the client gone. A server shutting down that stops
  * waiting for open requests aborts it too (`ServerEnv.stopping`).
  *
+ * The server's `stopping` signal lives as long as the server: the listener put on it is removed
+ * when the response is done (its connection's `close`) or the run aborted. Left there, every
+ * streamed request added one for good (Node warned of a leak after 11), each keeping its run's
+ * controller and what listens to it.
+ *
  * @example
  * const abort = clientAbort(c);
  * const started = await startEvents(assistant.askStream(input, { signal: abort.signal }));
  */
 export function clientAbort(c: Context<ServerEnv>): AbortController {
   const abort = new AbortController();
-  for (const signal of [c.req.raw.signal, c.get('stopping')]) {
-    if (!signal) continue;
-    if (signal.aborted) abort.abort(signal.reason);
-    else signal.addEventListener('abort', () => abort.abort(signal.reason), { once: true });
+  const request = c.req.raw.signal;
+  if (request.aborted) abort.abort(request.reason);
+  else request.addEventListener('abort', () => abort.abort(request.reason), { once: true });
+  const stopping = c.get('stopping');
+  if (stopping?.aborted) abort.abort(stopping.reason);
+  else if (stopping) {
+    const onStop = () => abort.abort(stopping.reason);
+    stopping.addEventListener('abort', onStop, { once: true });
+    const release = () => stopping.removeEventListener('abort', onStop);
+    abort.signal.addEventListener('abort', release, { once: true });
+    // The response written whole (or its connection gone): nothing is left to stop.
+    c.env?.outgoing?.once('close', release);
   }
   return abort;
 }
