@@ -80,7 +80,13 @@ export function checkPermission(
   const anyMatch = (rule: PermissionRule) =>
     commandText === undefined
       ? ruleMatches(rule, call, folded)
-      : [commandText, ...(parts ?? looseParts(commandText))].some((part) => {
+      : [
+          commandText,
+          ...(parts ?? []),
+          // Without parts, or with a here-document, whose body may be a script piped to a shell
+          // (`cat <<EOF | sh`): every line and piece of the text, quotes ignored.
+          ...(!parts || commandText.includes('<<') ? looseParts(commandText) : []),
+        ].some((part) => {
           const plain = plainCommand(part);
           // What the words run once unquoted: `eval "ls; rm -rf ~"` and `sh -c 'cd /; rm -rf ~'`
           // run rm as a command of their own.

@@ -162,6 +162,8 @@ describe('permission rules (Claude Code grammar)', () => {
       'echo x | xargs rm -rf',
       "sh -c 'cd /; rm -rf x'",
       'bash -ec "rm -rf x"',
+      // A here-document's body written to a script and run: its lines are read for deny rules.
+      'cat <<EOF > s.sh; sh s.sh\nrm -rf x\nEOF',
     ])
       expect(decide(rules, bash(command)), command).toMatchObject({ behavior: 'deny' });
     // A here-document's body is text, not commands; the command after it is one.
