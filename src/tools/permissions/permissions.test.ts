@@ -178,6 +178,33 @@ describe('permission rules (Claude Code grammar)', () => {
     expect(decide(rules, bash('echo rm -rf x'))).toMatchObject({ behavior: 'allow' });
   });
 
+  it('denies a command after a wrapper option that takes a word of its own', () => {
+    // Found by review: `sudo -n rm` was denied, but `sudo -u root rm` ran rm past Bash(rm:*) in
+    // bypassPermissions mode: the option's word (`root`) was read as the command.
+    const rules = [{ deny: ['Bash(rm:*)'], defaultMode: 'bypassPermissions' as const }];
+    for (const command of [
+      'sudo -u root rm -rf x',
+      'sudo --user root rm -rf x',
+      'doas -u root rm -rf x',
+      'env -u FOO rm -rf x',
+      'env -C /tmp rm -rf x',
+      'timeout -s KILL 5 rm -rf x',
+      'timeout -k 1 5 rm -rf x',
+      'exec -a name rm -rf x',
+      "echo x | xargs -d '\\n' rm -rf",
+      'echo x | xargs -I {} rm -rf {}',
+      'stdbuf -o L rm -rf x',
+      'time -f %e rm -rf x',
+      "bash -o pipefail -c 'rm -rf x'",
+      // The option's word may itself be the command: `env -S` (split string) runs it.
+      "env -S 'rm -rf x'",
+    ])
+      expect(decide(rules, bash(command)), command).toMatchObject({ behavior: 'deny' });
+    // An option without a word still leaves the command after it.
+    expect(decide(rules, bash('sudo -n rm -rf x'))).toMatchObject({ behavior: 'deny' });
+    expect(decide(rules, bash('sudo -u rm ls'))).toMatchObject({ behavior: 'allow' });
+  });
+
   it('deny wins over ask, ask over allow, whatever their order or specificity', () => {
     const rules = [
       {

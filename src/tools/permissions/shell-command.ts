@@ -269,6 +269,26 @@ const COMMAND_WRAPPERS = new Set([
 ]);
 
 /**
+ * A wrapper's options that take the next word as their value (`sudo -u root rm`, `timeout -s KILL
+ * 5 rm`): that word is not the command. Only these: an option read here wrongly as taking a word
+ * would hide the command after it (`sudo -n rm`). `env -S` is left out on purpose: its word is a
+ * command line, read here as the command.
+ */
+const OPTIONS_WITH_WORD: Readonly<Record<string, ReadonlySet<string>>> = {
+  sudo: new Set(['-u', '--user', '-g', '--group', '-h', '--host', '-p', '--prompt', '-C']),
+  doas: new Set(['-u', '-C']),
+  env: new Set(['-u', '--unset', '-C', '--chdir']),
+  exec: new Set(['-a']),
+  nice: new Set(['-n', '--adjustment']),
+  stdbuf: new Set(['-i', '--input', '-o', '--output', '-e', '--error']),
+  time: new Set(['-f', '--format', '-o', '--output']),
+  timeout: new Set(['-s', '--signal', '-k', '--kill-after']),
+  xargs: new Set(['-a', '--arg-file', '-d', '--delimiter', '-E', '-I', '-L', '-n', '-P', '-s']),
+  bash: new Set(['-o', '-O', '+o', '+O', '--rcfile', '--init-file']),
+  sh: new Set(['-o', '+o']),
+};
+
+/**
  * One simple command as the program it runs reads it, for deny and ask rules: quotes and
  * backslashes dropped (`\rm`, `r''m`, `"rm"` are all rm), variable assignments and wrappers
  * before it dropped with their options and numbers (`env FOO=1`, `sudo -n`, `timeout 5`), and a
@@ -290,8 +310,11 @@ export function plainCommand(part: string): string {
     const name = word.slice(word.lastIndexOf('/') + 1);
     if (/^[A-Za-z_]\w*=/.test(word)) start += 1;
     else if (COMMAND_WRAPPERS.has(name)) {
+      const takesWord = OPTIONS_WITH_WORD[name];
       start += 1;
-      while (/^(-|\d)/.test(words[start] ?? '')) start += 1;
+      while (/^(-|\+[oO]$|\d)/.test(words[start] ?? '')) {
+        start += takesWord?.has(words[start] ?? '') ? 2 : 1;
+      }
     } else break;
   }
   const [command = '', ...rest] = words.slice(start);
