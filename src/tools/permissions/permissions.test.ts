@@ -205,6 +205,20 @@ describe('permission rules (Claude Code grammar)', () => {
     expect(decide(rules, bash('sudo -u rm ls'))).toMatchObject({ behavior: 'allow' });
   });
 
+  it('denies a command named across a quoted line continuation, in $"…" or in a function body', () => {
+    // Found by review: bash drops a backslash-newline inside double quotes (`"r\<newline>m"` is
+    // rm), reads `$"rm"` as "rm", and runs a `function f { …; }` body when f is called; each ran
+    // rm past Bash(rm:*) in bypassPermissions mode.
+    const rules = [{ deny: ['Bash(rm:*)'], defaultMode: 'bypassPermissions' as const }];
+    for (const command of [
+      '"r\\\nm" -rf x',
+      '$"rm" -rf x',
+      'function f { rm -rf x; }; f',
+      'function f() { rm -rf x; }; f',
+    ])
+      expect(decide(rules, bash(command)), command).toMatchObject({ behavior: 'deny' });
+  });
+
   it('deny wins over ask, ask over allow, whatever their order or specificity', () => {
     const rules = [
       {

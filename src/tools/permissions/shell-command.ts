@@ -301,6 +301,11 @@ const OPTIONS_WITH_WORD: Readonly<Record<string, ReadonlySet<string>>> = {
  */
 export function plainCommand(part: string): string {
   const words = part
+    // Bash drops a backslash-newline inside double quotes too (`"r\<newline>m"` is rm), and reads
+    // `$"rm"` (a translated string) as "rm". Dropped in single quotes as well, where it is text:
+    // reading a command there that does not run is the safe mistake for deny and ask rules.
+    .replace(/\\\n/g, '')
+    .replace(/\$"/g, '"')
     .replace(/["'\\]/g, '')
     .trim()
     .split(/\s+/);
@@ -309,6 +314,8 @@ export function plainCommand(part: string): string {
     const word = words[start] ?? '';
     const name = word.slice(word.lastIndexOf('/') + 1);
     if (/^[A-Za-z_]\w*=/.test(word)) start += 1;
+    // `function f { rm …; }`: the body runs when f is called; its first command follows `{`.
+    else if (word === 'function') start += 2;
     else if (COMMAND_WRAPPERS.has(name)) {
       const takesWord = OPTIONS_WITH_WORD[name];
       start += 1;
