@@ -217,9 +217,15 @@ export function parseRst(source: string, fallbackTitle = ''): ParsedDocument {
     }
     // A drawn table (grid or simple) is written as a Markdown table, as a list-table is: its
     // header row above a rule, each row one line, so an answer can name a cell's column.
+    // A simple border no border closes is read as prose (see simpleTableEnd).
     const drawn = GRID_BORDER.test(line) ? 'grid' : SIMPLE_BORDER.test(line) ? 'simple' : undefined;
-    if (drawn) {
-      const end = drawn === 'grid' ? gridTableEnd(lines, i) : simpleTableEnd(lines, i);
+    const end =
+      drawn === 'grid'
+        ? gridTableEnd(lines, i)
+        : drawn === 'simple'
+          ? simpleTableEnd(lines, i)
+          : undefined;
+    if (drawn && end !== undefined) {
       const table = lines.slice(i, end);
       current.lines.push(
         '',

@@ -106,3 +106,26 @@ describe('parseRst: drawn tables', () => {
     );
   });
 });
+
+describe('parseRst: a simple table with no closing border', () => {
+  it('is read as prose, not as a table running to the end of the file', () => {
+    // Found by review: with no border followed by a blank line, simpleTableEnd returned the end
+    // of the file, so every later line (section titles included) became rows of one table.
+    const doc = parseRst(
+      [
+        'First',
+        '=====',
+        '',
+        '=====  ======',
+        'Value  Means',
+        '',
+        'Second',
+        '======',
+        '',
+        'Later prose.',
+      ].join('\n'),
+    );
+    expect(doc.sections.map((section) => section.headingPath.at(-1))).toEqual(['First', 'Second']);
+    expect(doc.sections[1]?.text).toBe('Later prose.');
+  });
+});

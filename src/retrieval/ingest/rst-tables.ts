@@ -75,17 +75,19 @@ export function gridTable(lines: readonly string[]): TableCells {
 
 /**
  * Where the simple table whose top border is `lines[start]` ends: the index after the border that
- * closes it (a border followed by a blank line or the end of the text).
+ * closes it (a border followed by a blank line or the end of the text). Undefined when none does:
+ * docutils refuses such a table, and taking the rest of the file as its rows made every later
+ * section title a row.
  *
  * @example
  * simpleTableEnd(['==  ==', 'a   b', '==  ==', '', 'After.'], 0); // 3
  */
-export function simpleTableEnd(lines: readonly string[], start: number): number {
+export function simpleTableEnd(lines: readonly string[], start: number): number | undefined {
   for (let at = start + 1; at < lines.length; at++) {
     if (!SIMPLE_BORDER.test(lines[at] ?? '')) continue;
     if ((lines[at + 1] ?? '').trim() === '') return at + 1;
   }
-  return lines.length;
+  return undefined;
 }
 
 /**
