@@ -129,3 +129,31 @@ describe('parseRst: a simple table with no closing border', () => {
     expect(doc.sections[1]?.text).toBe('Later prose.');
   });
 });
+
+describe('gridTable: spanned cells', () => {
+  it('keeps a cell spanning columns whole, and a rule under part of a row out of its cells', () => {
+    // Found by review: the columns were cut at the top border's `+` whatever the row drew, so a
+    // cell spanning two columns was cut mid-word ("Works on" | "all platforms" from one cell),
+    // and a rule drawn under one cell of a row spanning rows ("|  +-----+") was read as text.
+    expect(
+      gridTable([
+        '+-----------+-----------+',
+        '| Name      | Support   |',
+        '+===========+===========+',
+        '| Works on all platforms|',
+        '+-----------+-----------+',
+        '| Fast DDS  | full      |',
+        '|           +-----------+',
+        '|           | tier 1    |',
+        '+-----------+-----------+',
+      ]),
+    ).toEqual({
+      rows: [
+        ['Name', 'Support'],
+        ['Works on all platforms', ''],
+        ['Fast DDS', 'full tier 1'],
+      ],
+      headerRows: 1,
+    });
+  });
+});

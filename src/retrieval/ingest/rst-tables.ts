@@ -49,17 +49,26 @@ export function gridTable(lines: readonly string[]): TableCells {
   let block: string[] = [];
   const closeRow = () => {
     if (block.length === 0) return;
-    const cells = edges.slice(0, -1).map((edge, column) =>
-      block
-        .map((line) =>
-          line
-            .slice(edge + 1, edges[column + 1])
-            .replace(/\|/g, ' ')
-            .trim(),
-        )
-        .filter((part) => part !== '')
-        .join(' '),
-    );
+    // A column edge no line of the row draws (`|`, or `+` of a rule under part of it) is inside a
+    // cell spanning columns: its text goes whole in the first of them, the others left empty.
+    const drawn = (edge: number) => block.every((line) => /[|+]/.test(line[edge] ?? ''));
+    const cells = edges.slice(0, -1).map((edge, column) => {
+      if (column > 0 && !drawn(edge)) return '';
+      let end = column + 1;
+      while (end < edges.length - 1 && !drawn(edges[end] ?? 0)) end += 1;
+      return (
+        block
+          .map((line) =>
+            line
+              .slice(edge + 1, edges[end])
+              .replace(/\|/g, ' ')
+              .trim(),
+          )
+          // A rule drawn under one cell of a row whose other cell spans rows is no text.
+          .filter((part) => part !== '' && !/^[-=]{3,}$/.test(part))
+          .join(' ')
+      );
+    });
     if (cells.some((cell) => cell !== '')) rows.push(cells);
     block = [];
   };
