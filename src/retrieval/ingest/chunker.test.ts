@@ -76,3 +76,16 @@ describe('splitText cuts a table with its header', () => {
     for (const row of rows) expect(pieces.filter((piece) => piece.includes(row))).toHaveLength(1);
   });
 });
+
+describe('splitText with a table of long rows', () => {
+  it('keeps each piece within the limit: the header goes on only where it fits', () => {
+    // Found by review: the header was put before a piece's first row whatever their length, so a
+    // piece ran past `max` by up to the header's length.
+    const header = `| ${'Column name '.repeat(8)}| Other |`;
+    const rows = Array.from({ length: 6 }, (_, i) => `| row ${i} ${'x'.repeat(200)} | y |`);
+    const table = [header, '| --- | --- |', ...rows].join('\n');
+    const pieces = splitText(table, 250);
+    expect(Math.max(...pieces.map((piece) => piece.length))).toBeLessThanOrEqual(250);
+    for (const row of rows) expect(pieces.filter((piece) => piece.includes(row))).toHaveLength(1);
+  });
+});

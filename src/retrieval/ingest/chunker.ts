@@ -63,8 +63,10 @@ export function splitText(text: string, max = MAX_CHUNK_CHARS): string[] {
       }
       const cut = buffer !== '' && buffer.length + 1 + line.length > max;
       push(line, '\n');
-      if (cut && header.length > 0 && at > rule && /^\s*\|/.test(line))
-        buffer = [...header, buffer].join('\n');
+      // Only where it fits: a piece stays within `max` (a long header over long rows does not).
+      const labelled = [...header, buffer].join('\n');
+      if (cut && header.length > 0 && at > rule && /^\s*\|/.test(line) && labelled.length <= max)
+        buffer = labelled;
     });
   }
   if (buffer) pieces.push(buffer);
