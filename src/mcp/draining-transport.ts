@@ -57,6 +57,8 @@ export class DrainingTransport implements Transport {
     const response = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
     const id = response ? message.id : undefined;
     if (id !== undefined && this.refused.has(id)) return;
+    // No longer waiting from here: refuse, running meanwhile, must not answer it a second time.
+    if (id !== undefined) this.waiting.delete(id);
     await this.inner.send(message, options);
     if (id !== undefined) this.answered(id);
   }
@@ -81,15 +83,21 @@ export class DrainingTransport implements Transport {
     return [...this.waiting];
   }
 
-  /** Answers each request of `ids` with a JSON-RPC error saying `why`; their handlers' answers are dropped. */
+  /**
+   * Answers each request of `ids` still waiting with a JSON-RPC error saying `why`; their
+   * handlers' answers are dropped. One answered meanwhile (while an earlier error was written) is
+   * left alone, and each is marked refused before its error is written: a request gets one answer.
+   */
   async refuse(ids: readonly RequestId[], why: string): Promise<void> {
     for (const id of ids) {
-      await this.send({
+      if (!this.waiting.has(id)) continue;
+      this.refused.add(id);
+      this.answered(id);
+      await this.inner.send({
         jsonrpc: '2.0',
         id,
         error: { code: ErrorCode.RequestTimeout, message: why },
       });
-      this.refused.add(id);
     }
   }
 
