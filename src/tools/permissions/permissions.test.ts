@@ -219,6 +219,18 @@ describe('permission rules (Claude Code grammar)', () => {
       expect(decide(rules, bash(command)), command).toMatchObject({ behavior: 'deny' });
   });
 
+  it('reads `&` after an escaped or quoted `>` as the separator bash reads', () => {
+    // Found by review: `echo \>& rm -rf x` runs `echo >` in the background, then rm; the `&`
+    // after the escaped `>` was read as `>&` (a redirection), so the whole line was one echo
+    // command and Bash(echo:*) allowed it without asking.
+    expect(splitShellCommand('echo \\>& rm -rf x')).toEqual(['echo \\>', 'rm -rf x']);
+    expect(decide([{ allow: ['Bash(echo:*)'] }], bash('echo \\>& rm -rf x'))).toMatchObject({
+      behavior: 'ask',
+    });
+    // An unescaped `>&` is still a redirection.
+    expect(splitShellCommand('echo x >&2')).toEqual(['echo x >&2']);
+  });
+
   it('deny wins over ask, ask over allow, whatever their order or specificity', () => {
     const rules = [
       {

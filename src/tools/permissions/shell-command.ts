@@ -33,6 +33,9 @@ export function splitShellCommand(command: string): string[] | undefined {
   // Whether the next character starts a word: at the start, after an unquoted, unescaped blank or
   // an operator. Only there does `#` start a comment (`a#b` and `\ #` are words).
   let wordStart = true;
+  // Where the last `>` bash reads as an operator stands: one escaped or quoted (`\>`, `'>'`) is
+  // text, so an `&` after it separates commands (`echo \>& rm -rf ~` runs rm).
+  let redirectAt = -1;
   for (let index = 0; index < command.length; index += 1) {
     const char = command[index] ?? '';
     const next = command[index + 1] ?? '';
@@ -75,6 +78,7 @@ export function splitShellCommand(command: string): string[] | undefined {
       continue;
     }
     if (char === ' ' || char === '\t' || char === '<' || char === '>') wordStart = true;
+    if (char === '>') redirectAt = index;
     // A parenthesis outside quotes opens a substitution (`$(`, `<(`, `>(`), a subshell, or the
     // body of a function: `ls () ( rm -rf ~ ); ls` defines `ls` and runs it, each part starting
     // with `ls`.
@@ -105,7 +109,7 @@ export function splitShellCommand(command: string): string[] | undefined {
     }
     if (char === ';' || char === '\n' || char === '|' || char === '&') {
       // `2>&1` and `&>` are redirections, not separators.
-      if (char === '&' && (command[index - 1] === '>' || next === '>')) {
+      if (char === '&' && (redirectAt === index - 1 || next === '>')) {
         current += char;
         continue;
       }
