@@ -231,6 +231,18 @@ describe('permission rules (Claude Code grammar)', () => {
     expect(splitShellCommand('echo x >&2')).toEqual(['echo x >&2']);
   });
 
+  it('reads a here-string (`<<<`) as no here-document: the lines after it are commands', () => {
+    // Found by review: the second and third `<` of `<<<` were read as a here-document operator
+    // whose delimiter was the here-string's word, so `cat <<< x`, `rm -rf y`, `x` was one cat
+    // command with a body: Bash(cat:*) allowed it, and Bash(rm:*) did not deny it.
+    const command = 'cat <<< x\nrm -rf y\nx';
+    expect(splitShellCommand(command)).toEqual(['cat <<< x', 'rm -rf y', 'x']);
+    expect(decide([{ allow: ['Bash(cat:*)'] }], bash(command))).toMatchObject({ behavior: 'ask' });
+    expect(
+      decide([{ deny: ['Bash(rm:*)'], defaultMode: 'bypassPermissions' }], bash(command)),
+    ).toMatchObject({ behavior: 'deny' });
+  });
+
   it('deny wins over ask, ask over allow, whatever their order or specificity', () => {
     const rules = [
       {

@@ -85,7 +85,15 @@ export function splitShellCommand(command: string): string[] | undefined {
     // A `)` outside quotes closes a `case` pattern (`case x in *) rm -rf ~;; esac`): the command
     // after it is no part's first word.
     if (char === '`' || char === '(' || char === ')') return undefined;
-    if (char === '<' && next === '<' && command[index + 2] !== '<') {
+    // A here-string (`<<< word`) is taken whole: its last two `<` read as a here-document's
+    // operator made the lines after it a body, where bash runs them as commands.
+    if (char === '<' && next === '<' && command[index + 2] === '<') {
+      current += '<<<';
+      index += 2;
+      wordStart = true;
+      continue;
+    }
+    if (char === '<' && next === '<') {
       const heredoc = readHeredocOperator(command, index);
       if (!heredoc) return undefined;
       heredocs.push(heredoc);
