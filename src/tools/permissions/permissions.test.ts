@@ -243,6 +243,18 @@ describe('permission rules (Claude Code grammar)', () => {
     ).toMatchObject({ behavior: 'deny' });
   });
 
+  it("ends a here-document's delimiter where bash does: a carriage return is part of it", () => {
+    // Found by review: with CRLF line ends the delimiter is `EOF\r` for bash (a carriage return
+    // is no blank to it), and the line `EOF\r` closes the body; read as `EOF`, no line closed it
+    // and the commands after it were taken for body text: `rm -f victim` ran under Bash(cat:*)
+    // and past Bash(rm:*).
+    const command = 'cat <<EOF\r\nbody\r\nEOF\r\nrm -f victim \r\n';
+    expect(decide([{ allow: ['Bash(cat:*)'] }], bash(command))).toMatchObject({ behavior: 'ask' });
+    expect(
+      decide([{ deny: ['Bash(rm:*)'], defaultMode: 'bypassPermissions' }], bash(command)),
+    ).toMatchObject({ behavior: 'deny' });
+  });
+
   it('deny wins over ask, ask over allow, whatever their order or specificity', () => {
     const rules = [
       {

@@ -156,7 +156,9 @@ function readHeredocOperator(command: string, start: number): Heredoc | undefine
   while (command[index] === ' ' || command[index] === '\t') index += 1;
   let delimiter = '';
   let quoted = false;
-  while (index < command.length && !/[\s;&|<>()]/.test(command[index] ?? '')) {
+  // Bash's blanks are a space, a tab and a newline: a carriage return (CRLF text) is part of the
+  // word, so the delimiter of `<<EOF\r` is `EOF\r`, and the line `EOF\r` closes its body.
+  while (index < command.length && !/[ \t\n;&|<>()]/.test(command[index] ?? '')) {
     const char = command[index] ?? '';
     if (char === "'" || char === '"') {
       const close = command.indexOf(char, index + 1);
