@@ -255,6 +255,22 @@ describe('permission rules (Claude Code grammar)', () => {
     ).toMatchObject({ behavior: 'deny' });
   });
 
+  it('reads a here-document\'s delimiter as bash does: $"EOF" and a line continuation in it', () => {
+    // Found by review: bash takes `<<$"EOF"` and `<<E\<newline>OF` as the delimiter EOF; read as
+    // `$EOF` and `E<newline>OF`, no line closed the body, and the commands after it were taken for
+    // text: each ran rm under Bash(cat:*) and past Bash(rm:*).
+    for (const command of [
+      'cat <<$"EOF"\nbody\nEOF\nrm -rf y',
+      'cat <<E\\\nOF\nbody\nEOF\nrm -rf y',
+    ]) {
+      expect(splitShellCommand(command), command).toContain('rm -rf y');
+      expect(
+        decide([{ deny: ['Bash(rm:*)'], defaultMode: 'bypassPermissions' }], bash(command)),
+        command,
+      ).toMatchObject({ behavior: 'deny' });
+    }
+  });
+
   it('deny wins over ask, ask over allow, whatever their order or specificity', () => {
     const rules = [
       {

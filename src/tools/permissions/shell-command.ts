@@ -160,6 +160,16 @@ function readHeredocOperator(command: string, start: number): Heredoc | undefine
   // word, so the delimiter of `<<EOF\r` is `EOF\r`, and the line `EOF\r` closes its body.
   while (index < command.length && !/[ \t\n;&|<>()]/.test(command[index] ?? '')) {
     const char = command[index] ?? '';
+    // Bash drops a backslash-newline before it reads the word (`<<E\` newline `OF` is EOF), and
+    // `$"EOF"` is the delimiter EOF: read as `E` newline `OF` or `$EOF`, no line closed the body.
+    if (char === '\\' && command[index + 1] === '\n') {
+      index += 2;
+      continue;
+    }
+    if (char === '$' && command[index + 1] === '"') {
+      index += 1;
+      continue;
+    }
     if (char === "'" || char === '"') {
       const close = command.indexOf(char, index + 1);
       if (close < 0) return undefined;
