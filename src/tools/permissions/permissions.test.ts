@@ -271,6 +271,23 @@ describe('permission rules (Claude Code grammar)', () => {
     }
   });
 
+  it('denies a command in a here-document a shell runs as its script', () => {
+    // Found by review: `sh -c 'rm -rf x'` was denied, but `bash <<EOF` + `rm -rf x` + `EOF` (and
+    // `cat <<EOF | sh`) ran rm past Bash(rm:*): the body was read as text only.
+    const rules = [{ deny: ['Bash(rm:*)'], defaultMode: 'bypassPermissions' as const }];
+    for (const command of [
+      'bash <<EOF\ncd build\nrm -rf x\nEOF',
+      "cat <<'EOF' | sh\nrm -rf x\nEOF",
+      'sudo -u root bash -s <<EOF\nrm -rf x\nEOF',
+    ])
+      expect(decide(rules, bash(command)), command).toMatchObject({ behavior: 'deny' });
+    // A body written to a file is read by deny rules too: it may be the script run next
+    // (`cat <<EOF > s.sh; sh s.sh`), so a line of it that names rm is denied.
+    expect(decide(rules, bash("cat <<'EOF' > notes.md\nrm is dangerous\nEOF"))).toMatchObject({
+      behavior: 'deny',
+    });
+  });
+
   it('deny wins over ask, ask over allow, whatever their order or specificity', () => {
     const rules = [
       {
