@@ -17,7 +17,11 @@ export function fileText(field: string): z.ZodString {
     if (found)
       context.addIssue({
         code: 'custom',
-        message: `${field} holds ${found}: the file tools read and write UTF-8 text only, which cannot carry it; write binary bytes with bash instead (printf '\\000', base64 -d).`,
+        // A path is named again without it; text to write can go through bash as bytes.
+        message:
+          field === 'path'
+            ? `path holds ${found}: a file name cannot hold it; name the file without it.`
+            : `${field} holds ${found}: the file tools read and write UTF-8 text only, which cannot carry it; write binary bytes with bash instead (printf '\\000', base64 -d).`,
       });
   });
 }
