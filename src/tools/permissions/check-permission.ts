@@ -90,9 +90,14 @@ export function checkPermission(
           const plain = plainCommand(part);
           // What the words run once unquoted: `eval "ls; rm -rf ~"` and `sh -c 'cd /; rm -rf ~'`
           // run rm as a command of their own.
-          return [part, plain, ...looseParts(plain).map(plainCommand)].some((candidate) =>
-            ruleMatches(rule, call, context, candidate),
-          );
+          // `find … -exec rm {} ;` runs rm on each file found, as `xargs rm` does.
+          const found = plain.split(/\s-(?:exec|execdir|ok|okdir)\s+/).slice(1);
+          return [
+            part,
+            plain,
+            ...looseParts(plain).map(plainCommand),
+            ...found.map(plainCommand),
+          ].some((candidate) => ruleMatches(rule, call, context, candidate));
         });
   const denied = policy.deny.find(anyMatch);
   if (denied)

@@ -288,6 +288,19 @@ describe('permission rules (Claude Code grammar)', () => {
     });
   });
 
+  it('denies a command find runs with -exec, -execdir or -ok', () => {
+    // Found by review: `find . -name '*.tmp' -exec rm -f {} \;` ran rm past Bash(rm:*) in
+    // bypassPermissions mode, where `xargs rm` was denied.
+    const rules = [{ deny: ['Bash(rm:*)'], defaultMode: 'bypassPermissions' as const }];
+    for (const command of [
+      "find . -name '*.tmp' -exec rm -f {} \\;",
+      'find . -type f -execdir /bin/rm {} +',
+      'find . -ok rm {} \\;',
+    ])
+      expect(decide(rules, bash(command)), command).toMatchObject({ behavior: 'deny' });
+    expect(decide(rules, bash("find . -name '*.rm' -print"))).toMatchObject({ behavior: 'allow' });
+  });
+
   it('deny wins over ask, ask over allow, whatever their order or specificity', () => {
     const rules = [
       {
