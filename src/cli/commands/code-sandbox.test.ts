@@ -151,7 +151,9 @@ describe('cohort code: approvals in the terminal', () => {
     expect(t.out()).toContain(
       '? bash wants to run: ls #<U+2066> safe <U+2069><U+202E> ; rm -rf ~ <U+202C>',
     );
-    expect(t.out()).toContain('(adds Bash(ls #<U+2066> safe <U+2069><U+202E> ; rm -rf ~ <U+202C>)');
+    // Bash reads everything after `#` as a comment, so the command run is `ls`: the rule an
+    // "always" adds is `ls`'s own.
+    expect(t.out()).toContain('(adds Bash(ls:*) for this session)');
     expect(t.out()).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
     expect(promptText(main.calls[1])).toContain('The user declined this bash call');
   });
