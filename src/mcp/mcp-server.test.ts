@@ -405,6 +405,41 @@ describe('cohort mcp over stdio, malformed lines', () => {
 });
 
 describe('cohort mcp over stdio, stdin closing', () => {
+  it('resolves when the client has stopped reading stdout, though its answers cannot be written', async () => {
+    // Found by review: the refusals were written to a pipe nobody drained, so the write waited
+    // for ever and `cohort mcp` never exited.
+    const opened = await openAssistant({
+      config: loadConfig({ env: { COHORT_DATA_DIR: 'memory://' }, cwd: process.cwd() }),
+    });
+    const stdin = new PassThrough();
+    const stdout = new PassThrough({ highWaterMark: 1 }); // never read: every write waits
+    const { retriever } = opened;
+    const slowRetriever: typeof retriever = {
+      ...retriever,
+      retrieve: async (...args) => {
+        await new Promise((resolve) => setTimeout(resolve, 3_000));
+        return retriever.retrieve(...args);
+      },
+    };
+    try {
+      const served = serveMcpStdio(
+        { assistant: opened.assistant, retriever: slowRetriever, store: opened.store },
+        { stdin, stdout, stderr: new PassThrough(), graceMs: 200, refusalWriteMs: 300 },
+      );
+      stdin.write('x'.repeat(64) + '\n'); // a malformed line: its error fills stdout's buffer
+      stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'search_book', arguments: { query: 'URDF' } } })}\n`,
+      );
+      stdin.end();
+      const outcome = await Promise.race([
+        served.then(() => 'resolved'),
+        new Promise((resolve) => setTimeout(() => resolve('still waiting'), 8_000)),
+      ]);
+      expect(outcome).toBe('resolved');
+    } finally {
+      await opened.close();
+    }
+  }, 60_000);
   it('answers the calls in flight when stdin closes, then resolves', async () => {
     // Found by outside testing: the client wrote its calls and closed stdin; the server closed the
     // connection at once, aborting the calls, which were never answered.

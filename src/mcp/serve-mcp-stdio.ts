@@ -11,6 +11,9 @@ import { DrainingTransport } from './draining-transport.js';
  */
 export const STDIN_CLOSED_GRACE_MS = 120_000;
 
+/** How long the answers to calls still running at stdin's close may wait to be written. */
+const REFUSAL_WRITE_MS = 5_000;
+
 /**
  * The JSON-RPC error for a line of stdin that is not a message: -32700 when it is not JSON,
  * -32600 when it is JSON but not a JSON-RPC 2.0 message; undefined for any other error. The SDK's
@@ -127,7 +130,13 @@ function withoutDuplicateKeys(stdin: Readable, stdout: Writable): Readable {
  */
 export async function serveMcpStdio(
   parts: McpServerParts,
-  streams: { stdin?: Readable; stdout?: Writable; stderr?: Writable; graceMs?: number } = {},
+  streams: {
+    stdin?: Readable;
+    stdout?: Writable;
+    stderr?: Writable;
+    graceMs?: number;
+    refusalWriteMs?: number;
+  } = {},
 ): Promise<void> {
   const server = createMcpServer(parts);
   const stdout = streams.stdout ?? process.stdout;
@@ -151,10 +160,19 @@ export async function serveMcpStdio(
     hungUp = true;
     const graceMs = streams.graceMs ?? STDIN_CLOSED_GRACE_MS;
     const unanswered = await transport.drain(graceMs);
-    await transport.refuse(
-      unanswered,
-      `cohort mcp: stdin closed and this call did not finish within ${graceMs / 1000} s; it was stopped.`,
-    );
+    // A client that has stopped reading stdout never takes these answers: the write would wait
+    // for the pipe to drain for ever and the process would never exit, so it waits a while only.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      transport.refuse(
+        unanswered,
+        `cohort mcp: stdin closed and this call did not finish within ${graceMs / 1000} s; it was stopped.`,
+      ),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, streams.refusalWriteMs ?? REFUSAL_WRITE_MS);
+      }),
+    ]);
+    clearTimeout(timer);
     await server.close();
   };
   lines.once('end', () => void hangUp());
