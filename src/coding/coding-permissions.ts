@@ -246,8 +246,8 @@ const STRICTNESS = { allow: 0, ask: 1, deny: 2 } as const;
 
 /**
  * Why the file tools may not write a real path the call named `path`: the rules decide on both,
- * and when the real file (reached through a symlink) gets a stricter answer than the name did, the
- * write is refused, naming the real path. An `Edit(secret/**)` deny or ask rule, or the scope of
+ * and when the real file (reached through a symlink) gets a stricter answer than the name did, or
+ * is asked about by a rule the name was not, the write is refused, naming the real path. An `Edit(secret/**)` deny or ask rule, or the scope of
  * an allow rule such as `Edit(docs/**)` in `dontAsk` mode, was dodged by writing `link/x` after
  * bash made `link` → `secret`. Given to the workspace, so it holds for a symlink made between the
  * check of the call and the write.
@@ -264,7 +264,11 @@ export function writeRefusedBy(
   return (real, path) => {
     const named = decide(path);
     const reached = decide(real);
-    if (STRICTNESS[reached.behavior] <= STRICTNESS[named.behavior]) return undefined;
+    // Asked about by a rule of its own (`Ask(Edit(secret/**))`) while the name was asked about
+    // only as any write is: the person approved the name, not the file it lands in.
+    const askedApart =
+      reached.behavior === 'ask' && reached.rule !== undefined && reached.rule !== named.rule;
+    if (STRICTNESS[reached.behavior] <= STRICTNESS[named.behavior] && !askedApart) return undefined;
     // Named as the call gave it when the lexical path is the real one (no symlink on the way).
     if (resolve(context.workspace, path) === real) return undefined;
     const shown = relative(context.workspace, real) || '.';

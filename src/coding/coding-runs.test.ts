@@ -100,4 +100,45 @@ describe('a file tool writing through a symlink', () => {
     expect(readFileSync(join(root, 'docs', 'notes.md'), 'utf8')).toBe('written');
     expect(scoped.said).toContain('Permission denied');
   });
+
+  it('in the default mode, asks about where it lands when a rule asks about that file', async () => {
+    // Found by review: with Ask(Edit(secret/**)) and every write asked about, the person approved
+    // `link/w.txt` as named, without being told it landed in secret/, and the write went ahead.
+    const root = join(base, 'links-default');
+    mkdirSync(join(root, 'secret'), { recursive: true });
+    mkdirSync(join(root, 'notes'), { recursive: true });
+    symlinkSync('secret', join(root, 'link'));
+    symlinkSync('notes', join(root, 'plain'));
+    const attempt = async (path: string) => {
+      const outputs: string[] = [];
+      const model = createScriptedModel((call, options) => {
+        outputs.push(JSON.stringify(options.prompt));
+        return call === 0
+          ? { toolCalls: [{ toolName: 'write', input: { path, content: 'written' } }] }
+          : { text: 'Done.' };
+      });
+      const options = {
+        workspace: root,
+        home,
+        config: loadConfig({
+          env: {},
+          cwd: base,
+          overrides: { permissions: { ask: ['Edit(secret/**)'], defaultMode: 'default' } },
+        }),
+        model: () => model,
+      };
+      const { runId, result } = await startCodeRun(store.runs, {
+        ...options,
+        request: 'Write it.',
+      });
+      if (result.pending) await answerCodeRun(store.runs, runId, { '*': 'yes' }, options);
+      return outputs.at(-1) ?? '';
+    };
+    const said = await attempt('link/w.txt');
+    expect(existsSync(join(root, 'secret', 'w.txt'))).toBe(false);
+    expect(said).toContain('write it by its own name, secret/w.txt');
+    // A link to a file no rule singles out is written once the name is approved, as before.
+    await attempt('plain/v.txt');
+    expect(readFileSync(join(root, 'notes', 'v.txt'), 'utf8')).toBe('written');
+  });
 });
