@@ -46,6 +46,7 @@ import {
   reviewProjectSkill,
   createCodingAuthorizer,
   readDeniedBy,
+  readRefusedBy,
   writeRefusedBy,
   type ApprovalAnswer,
   type ApprovalRequest,
@@ -285,6 +286,7 @@ async function runWithTools(
   };
   const guarded = createWorkspace(workspace.root, {
     readDenied: readDeniedBy(policy, ruleContext),
+    readRefused: readRefusedBy(policy, ruleContext),
     writeRefused: writeRefusedBy(policy, ruleContext),
   });
   const projectSettings = {

@@ -241,6 +241,34 @@ export function readDeniedBy(
   };
 }
 
+/**
+ * Why the file tools may not read a real path the call named `path` though no rule denies it: the
+ * real file (reached through a symlink) is asked about by a rule the name was not
+ * (`Ask(Read(secret/**))` while reads go unasked), so the person would never see the question.
+ * Deny rules are {@link readDeniedBy}'s.
+ *
+ * @example
+ * createWorkspace(root, { readRefused: readRefusedBy(policy, { workspace: root }) });
+ */
+export function readRefusedBy(
+  policy: PermissionPolicy,
+  context: { workspace: string; home?: string },
+): (real: string, path: string) => string | undefined {
+  const decide = (path: string) =>
+    checkPermission(policy, { tool: 'read', input: { path } }, context);
+  return (real, path) => {
+    // Named as the call gave it when the lexical path is the real one (no symlink on the way).
+    if (resolve(context.workspace, path) === real) return undefined;
+    const reached = decide(real);
+    if (reached.behavior !== 'ask') return undefined;
+    const named = decide(path);
+    if (named.behavior === 'ask' && (reached.rule === undefined || reached.rule === named.rule))
+      return undefined;
+    const shown = relative(context.workspace, real) || '.';
+    return `"${path}" leads to ${shown} through a symbolic link, where ${reached.reason}: read it by its own name, ${shown}, so the call is checked (and asked about) as itself.`;
+  };
+}
+
 /** How strict a decision is: a write reached through a symlink may not be stricter than its name. */
 const STRICTNESS = { allow: 0, ask: 1, deny: 2 } as const;
 

@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -140,5 +148,42 @@ describe('a file tool writing through a symlink', () => {
     // A link to a file no rule singles out is written once the name is approved, as before.
     await attempt('plain/v.txt');
     expect(readFileSync(join(root, 'notes', 'v.txt'), 'utf8')).toBe('written');
+  });
+
+  it('reading through a symlink asks as the file it reaches would: no read past an ask rule', async () => {
+    // Found by review: with Ask(Read(secret/**)), `read link/s.txt` (link -> secret) read the file
+    // without asking; only deny rules were checked on the file opened.
+    const root = join(base, 'links-read');
+    mkdirSync(join(root, 'secret'), { recursive: true });
+    mkdirSync(join(root, 'notes'), { recursive: true });
+    writeFileSync(join(root, 'secret', 's.txt'), 'SECRET-TOKEN');
+    writeFileSync(join(root, 'notes', 'n.txt'), 'plain note');
+    symlinkSync('secret', join(root, 'link'));
+    symlinkSync('notes', join(root, 'plain'));
+    const attempt = async (path: string) => {
+      const outputs: string[] = [];
+      const model = createScriptedModel((call, options) => {
+        outputs.push(JSON.stringify(options.prompt));
+        return call === 0
+          ? { toolCalls: [{ toolName: 'read', input: { path } }] }
+          : { text: 'Done.' };
+      });
+      await startCodeRun(store.runs, {
+        request: 'Read it.',
+        workspace: root,
+        home,
+        config: loadConfig({
+          env: {},
+          cwd: base,
+          overrides: { permissions: { ask: ['Read(secret/**)'], defaultMode: 'acceptEdits' } },
+        }),
+        model: () => model,
+      });
+      return outputs.at(-1) ?? '';
+    };
+    const said = await attempt('link/s.txt');
+    expect(said).not.toContain('SECRET-TOKEN');
+    expect(said).toContain('read it by its own name, secret/s.txt');
+    expect(await attempt('plain/n.txt')).toContain('plain note');
   });
 });

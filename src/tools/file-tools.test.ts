@@ -595,6 +595,7 @@ describe('escapes through the file tools (each closed)', () => {
       root: workspace.root,
       relative: (absolute) => workspace.relative(absolute),
       readDenied: () => undefined,
+      readRefused: () => undefined,
       writeRefused: () => undefined,
       resolve(path, options) {
         const checked = workspace.resolve(path, options);

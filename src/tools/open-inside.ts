@@ -146,6 +146,8 @@ export async function withFileInside<T>(
         `Permission denied: "${path}" is ${workspace.relative(opened)}, denied by the rule ${rule}.`,
         { field: 'path' },
       );
+    const refused = workspace.readRefused(opened, path);
+    if (refused) throw new CohortError('forbidden', refused, { field: 'path' });
     return await use({ real, handle, isDirectory: info.isDirectory() });
   } finally {
     await handle.close();

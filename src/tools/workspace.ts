@@ -22,6 +22,12 @@ export interface Workspace {
    */
   readDenied(real: string): string | undefined;
   /**
+   * Why the file at real path `real`, named `path` by the call, may not be read though no rule
+   * denies it, or undefined: a symlink (`link` → `secret/`) cannot take a read past the question an
+   * ask rule on the file it reaches would put to the person.
+   */
+  readRefused(real: string, path: string): string | undefined;
+  /**
    * Why the file at real path `real`, named `path` by the call, may not be written, or undefined:
    * the file tools ask with the path the kernel has for the folder they write in, so a symlink
    * (`link` → `secret/`) cannot take a write where the rules would not let the call go by name.
@@ -33,6 +39,8 @@ export interface Workspace {
 export interface WorkspaceOptions {
   /** Why a real path may not be read (e.g. `sandbox.denyRead` as Read deny rules), or undefined. */
   readDenied?: (real: string) => string | undefined;
+  /** Why a real path named `path` may not be read though no rule denies it, or undefined. */
+  readRefused?: (real: string, path: string) => string | undefined;
   /** Why a real path named `path` may not be written (the permission rules), or undefined. */
   writeRefused?: (real: string, path: string) => string | undefined;
 }
@@ -120,6 +128,7 @@ export function createWorkspace(root: string, options: WorkspaceOptions = {}): W
     resolve: resolvePath,
     relative: (absolute) => relative(real, absolute).split(sep).join('/') || '.',
     readDenied: (path) => options.readDenied?.(path),
+    readRefused: (path, named) => options.readRefused?.(path, named),
     writeRefused: (path, named) => options.writeRefused?.(path, named),
   };
 }
