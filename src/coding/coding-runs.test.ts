@@ -58,6 +58,31 @@ describe('a file call holding text no file can carry', () => {
   });
 });
 
+/**
+ * One coding run over `root` whose model makes `call` first, answered "yes" if it pauses for
+ * approval: its first result and the prompt the model read last (what the call gave back).
+ */
+async function runOneCall(
+  root: string,
+  permissions: object,
+  call: { toolName: string; input: unknown },
+) {
+  const outputs: string[] = [];
+  const model = createScriptedModel((index, options) => {
+    outputs.push(JSON.stringify(options.prompt));
+    return index === 0 ? { toolCalls: [call] } : { text: 'Done.' };
+  });
+  const options = {
+    workspace: root,
+    home,
+    config: loadConfig({ env: {}, cwd: base, overrides: { permissions } }),
+    model: () => model,
+  };
+  const { runId, result } = await startCodeRun(store.runs, { ...options, request: 'Do it.' });
+  if (result.pending) await answerCodeRun(store.runs, runId, { '*': 'yes' }, options);
+  return { result, said: outputs.at(-1) ?? '' };
+}
+
 describe('a file tool writing through a symlink', () => {
   it('is checked by the rules where it lands: a deny rule, an ask rule, the scope of an allow rule', async () => {
     // Found by outside testing: with Edit(secret/**) denied, `write link/x` wrote secret/x once
@@ -68,23 +93,8 @@ describe('a file tool writing through a symlink', () => {
     mkdirSync(join(root, 'src'), { recursive: true });
     symlinkSync('secret', join(root, 'link'));
     symlinkSync('../src', join(root, 'docs', 'code'));
-    const attempt = async (permissions: object, path: string) => {
-      const outputs: string[] = [];
-      const model = createScriptedModel((call, options) => {
-        outputs.push(JSON.stringify(options.prompt));
-        return call === 0
-          ? { toolCalls: [{ toolName: 'write', input: { path, content: 'written' } }] }
-          : { text: 'Done.' };
-      });
-      const { result } = await startCodeRun(store.runs, {
-        request: 'Write it.',
-        workspace: root,
-        home,
-        config: loadConfig({ env: {}, cwd: base, overrides: { permissions } }),
-        model: () => model,
-      });
-      return { result, said: outputs.at(-1) ?? '' };
-    };
+    const attempt = (permissions: object, path: string) =>
+      runOneCall(root, permissions, { toolName: 'write', input: { path, content: 'written' } });
     const denied = await attempt(
       { deny: ['Edit(secret/**)'], defaultMode: 'acceptEdits' },
       'link/x.txt',
@@ -117,31 +127,14 @@ describe('a file tool writing through a symlink', () => {
     mkdirSync(join(root, 'notes'), { recursive: true });
     symlinkSync('secret', join(root, 'link'));
     symlinkSync('notes', join(root, 'plain'));
-    const attempt = async (path: string) => {
-      const outputs: string[] = [];
-      const model = createScriptedModel((call, options) => {
-        outputs.push(JSON.stringify(options.prompt));
-        return call === 0
-          ? { toolCalls: [{ toolName: 'write', input: { path, content: 'written' } }] }
-          : { text: 'Done.' };
-      });
-      const options = {
-        workspace: root,
-        home,
-        config: loadConfig({
-          env: {},
-          cwd: base,
-          overrides: { permissions: { ask: ['Edit(secret/**)'], defaultMode: 'default' } },
-        }),
-        model: () => model,
-      };
-      const { runId, result } = await startCodeRun(store.runs, {
-        ...options,
-        request: 'Write it.',
-      });
-      if (result.pending) await answerCodeRun(store.runs, runId, { '*': 'yes' }, options);
-      return outputs.at(-1) ?? '';
-    };
+    const attempt = async (path: string) =>
+      (
+        await runOneCall(
+          root,
+          { ask: ['Edit(secret/**)'], defaultMode: 'default' },
+          { toolName: 'write', input: { path, content: 'written' } },
+        )
+      ).said;
     const said = await attempt('link/w.txt');
     expect(existsSync(join(root, 'secret', 'w.txt'))).toBe(false);
     expect(said).toContain('write it by its own name, secret/w.txt');
@@ -160,27 +153,14 @@ describe('a file tool writing through a symlink', () => {
     writeFileSync(join(root, 'notes', 'n.txt'), 'plain note');
     symlinkSync('secret', join(root, 'link'));
     symlinkSync('notes', join(root, 'plain'));
-    const attempt = async (path: string) => {
-      const outputs: string[] = [];
-      const model = createScriptedModel((call, options) => {
-        outputs.push(JSON.stringify(options.prompt));
-        return call === 0
-          ? { toolCalls: [{ toolName: 'read', input: { path } }] }
-          : { text: 'Done.' };
-      });
-      await startCodeRun(store.runs, {
-        request: 'Read it.',
-        workspace: root,
-        home,
-        config: loadConfig({
-          env: {},
-          cwd: base,
-          overrides: { permissions: { ask: ['Read(secret/**)'], defaultMode: 'acceptEdits' } },
-        }),
-        model: () => model,
-      });
-      return outputs.at(-1) ?? '';
-    };
+    const attempt = async (path: string) =>
+      (
+        await runOneCall(
+          root,
+          { ask: ['Read(secret/**)'], defaultMode: 'acceptEdits' },
+          { toolName: 'read', input: { path } },
+        )
+      ).said;
     const said = await attempt('link/s.txt');
     expect(said).not.toContain('SECRET-TOKEN');
     expect(said).toContain('read it by its own name, secret/s.txt');
