@@ -74,31 +74,13 @@ export function checkPermission(
 ): PermissionDecision {
   const commandText = bashCommand(call);
   const parts = commandText === undefined ? undefined : splitShellCommand(commandText);
-  // For deny and ask, any part (or the whole text, or a command inside a substitution) is enough,
-  // as written or as the program it runs reads it (`\rm`, `/bin/rm`, `command rm` are rm).
+  // Deny and ask rules read every piece the command may run, worked out once for all rules.
+  const candidates = commandText === undefined ? undefined : commandsRun(commandText, parts);
   const folded = { ...context, foldNames: true };
   const anyMatch = (rule: PermissionRule) =>
-    commandText === undefined
+    candidates === undefined
       ? ruleMatches(rule, call, folded)
-      : [
-          commandText,
-          ...(parts ?? []),
-          // Without parts, or with a here-document, whose body may be a script piped to a shell
-          // (`cat <<EOF | sh`): every line and piece of the text, quotes ignored.
-          ...(!parts || commandText.includes('<<') ? looseParts(commandText) : []),
-        ].some((part) => {
-          const plain = plainCommand(part);
-          // What the words run once unquoted: `eval "ls; rm -rf ~"` and `sh -c 'cd /; rm -rf ~'`
-          // run rm as a command of their own.
-          // `find … -exec rm {} ;` runs rm on each file found, as `xargs rm` does.
-          const found = plain.split(/\s-(?:exec|execdir|ok|okdir)\s+/).slice(1);
-          return [
-            part,
-            plain,
-            ...looseParts(plain).map(plainCommand),
-            ...found.map(plainCommand),
-          ].some((candidate) => ruleMatches(rule, call, context, candidate));
-        });
+      : candidates.some((candidate) => ruleMatches(rule, call, context, candidate));
   const denied = policy.deny.find(anyMatch);
   if (denied)
     return { behavior: 'deny', rule: denied.text, reason: `denied by the rule ${denied.text}` };
@@ -132,6 +114,33 @@ export function rulesAllow(
     commandText === undefined ? undefined : splitShellCommand(commandText),
     identity,
   );
+}
+
+/**
+ * What deny and ask rules match a command against: the whole text and each part (or, without
+ * parts or with a here-document, every loose piece), each as written and as the program it runs
+ * reads it (`\rm`, `/bin/rm`, `command rm` are rm), with the commands those words run in turn.
+ */
+function commandsRun(commandText: string, parts: readonly string[] | undefined): string[] {
+  const pieces = [
+    commandText,
+    ...(parts ?? []),
+    // Without parts, or with a here-document, whose body may be a script piped to a shell
+    // (`cat <<EOF | sh`): every line and piece of the text, quotes ignored.
+    ...(!parts || commandText.includes('<<') ? looseParts(commandText) : []),
+  ];
+  const candidates = new Set<string>();
+  for (const part of pieces) {
+    const plain = plainCommand(part);
+    candidates.add(part).add(plain);
+    // What the words run once unquoted: `eval "ls; rm -rf ~"` and `sh -c 'cd /; rm -rf ~'` run rm
+    // as a command of their own.
+    for (const inner of looseParts(plain)) candidates.add(plainCommand(inner));
+    // `find … -exec rm {} ;` runs rm on each file found, as `xargs rm` does.
+    for (const found of plain.split(/\s-(?:exec|execdir|ok|okdir)\s+/).slice(1))
+      candidates.add(plainCommand(found));
+  }
+  return [...candidates];
 }
 
 /** Every command-like piece of a command, substitutions opened up: for deny and ask checks only. */
