@@ -241,11 +241,43 @@ export function readDeniedBy(
   };
 }
 
+/** How strict a decision is: a file reached through a symlink may not be stricter than its name. */
+const STRICTNESS = { allow: 0, ask: 1, deny: 2 } as const;
+
 /**
- * Why the file tools may not read a real path the call named `path` though no rule denies it: the
- * real file (reached through a symlink) is asked about by a rule the name was not
- * (`Ask(Read(secret/**))` while reads go unasked), so the person would never see the question.
- * Deny rules are {@link readDeniedBy}'s.
+ * Why the file tools may not `verb` a real path the call named `path`: the rules decide on both,
+ * and when the real file (reached through a symlink) gets a stricter answer than the name did, or
+ * is asked about by a rule the name was not (the person approved the name, not the file it leads
+ * to), the call is refused, naming the real path. Only a path with a symlink on the way is
+ * decided twice.
+ */
+function refusedThroughLink(
+  policy: PermissionPolicy,
+  context: { workspace: string; home?: string },
+  verb: 'read' | 'write',
+): (real: string, path: string) => string | undefined {
+  const decide = (path: string) =>
+    checkPermission(policy, { tool: verb, input: { path } }, context);
+  return (real, path) => {
+    // Named as the call gave it when the lexical path is the real one (no symlink on the way).
+    if (resolve(context.workspace, path) === real) return undefined;
+    const named = decide(path);
+    const reached = decide(real);
+    const askedApart =
+      reached.behavior === 'ask' && reached.rule !== undefined && reached.rule !== named.rule;
+    if (STRICTNESS[reached.behavior] <= STRICTNESS[named.behavior] && !askedApart) return undefined;
+    const shown = relative(context.workspace, real) || '.';
+    return reached.behavior === 'deny'
+      ? `Permission denied: "${path}" leads to ${shown} through a symbolic link, and ${reached.reason}. Do not retry it; find another way or ask the user.`
+      : `"${path}" leads to ${shown} through a symbolic link, where ${reached.reason}: ${verb} it by its own name, ${shown}, so the call is checked (and asked about) as itself.`;
+  };
+}
+
+/**
+ * Why the file tools may not read a real path the call named `path` though no deny rule covers it
+ * ({@link readDeniedBy} is checked first): the file reached through a symlink is asked about by a
+ * rule the name was not (`Ask(Read(secret/**))` while reads go unasked), so the person would never
+ * see the question. See {@link refusedThroughLink}.
  *
  * @example
  * createWorkspace(root, { readRefused: readRefusedBy(policy, { workspace: root }) });
@@ -254,31 +286,15 @@ export function readRefusedBy(
   policy: PermissionPolicy,
   context: { workspace: string; home?: string },
 ): (real: string, path: string) => string | undefined {
-  const decide = (path: string) =>
-    checkPermission(policy, { tool: 'read', input: { path } }, context);
-  return (real, path) => {
-    // Named as the call gave it when the lexical path is the real one (no symlink on the way).
-    if (resolve(context.workspace, path) === real) return undefined;
-    const reached = decide(real);
-    if (reached.behavior !== 'ask') return undefined;
-    const named = decide(path);
-    if (named.behavior === 'ask' && (reached.rule === undefined || reached.rule === named.rule))
-      return undefined;
-    const shown = relative(context.workspace, real) || '.';
-    return `"${path}" leads to ${shown} through a symbolic link, where ${reached.reason}: read it by its own name, ${shown}, so the call is checked (and asked about) as itself.`;
-  };
+  return refusedThroughLink(policy, context, 'read');
 }
 
-/** How strict a decision is: a write reached through a symlink may not be stricter than its name. */
-const STRICTNESS = { allow: 0, ask: 1, deny: 2 } as const;
-
 /**
- * Why the file tools may not write a real path the call named `path`: the rules decide on both,
- * and when the real file (reached through a symlink) gets a stricter answer than the name did, or
- * is asked about by a rule the name was not, the write is refused, naming the real path. An `Edit(secret/**)` deny or ask rule, or the scope of
- * an allow rule such as `Edit(docs/**)` in `dontAsk` mode, was dodged by writing `link/x` after
- * bash made `link` → `secret`. Given to the workspace, so it holds for a symlink made between the
- * check of the call and the write.
+ * Why the file tools may not write a real path the call named `path` (see
+ * {@link refusedThroughLink}). An `Edit(secret/**)` deny or ask rule, or the scope of an allow
+ * rule such as `Edit(docs/**)` in `dontAsk` mode, was dodged by writing `link/x` after bash made
+ * `link` → `secret`. Given to the workspace, so it holds for a symlink made between the check of
+ * the call and the write.
  *
  * @example
  * createWorkspace(root, { writeRefused: writeRefusedBy(policy, { workspace: root }) });
@@ -287,23 +303,7 @@ export function writeRefusedBy(
   policy: PermissionPolicy,
   context: { workspace: string; home?: string },
 ): (real: string, path: string) => string | undefined {
-  const decide = (path: string) =>
-    checkPermission(policy, { tool: 'write', input: { path } }, context);
-  return (real, path) => {
-    const named = decide(path);
-    const reached = decide(real);
-    // Asked about by a rule of its own (`Ask(Edit(secret/**))`) while the name was asked about
-    // only as any write is: the person approved the name, not the file it lands in.
-    const askedApart =
-      reached.behavior === 'ask' && reached.rule !== undefined && reached.rule !== named.rule;
-    if (STRICTNESS[reached.behavior] <= STRICTNESS[named.behavior] && !askedApart) return undefined;
-    // Named as the call gave it when the lexical path is the real one (no symlink on the way).
-    if (resolve(context.workspace, path) === real) return undefined;
-    const shown = relative(context.workspace, real) || '.';
-    return reached.behavior === 'deny'
-      ? `Permission denied: "${path}" leads to ${shown} through a symbolic link, and ${reached.reason}. Do not retry it; find another way or ask the user.`
-      : `"${path}" leads to ${shown} through a symbolic link, where ${reached.reason}: write it by its own name, ${shown}, so the call is checked (and asked about) as itself.`;
-  };
+  return refusedThroughLink(policy, context, 'write');
 }
 
 /** Options of {@link createCodingAuthorizer}. */
