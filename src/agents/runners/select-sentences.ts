@@ -744,6 +744,24 @@ export function selectSentences(
   }
 
   const chosen: typeof candidates = [];
+  // A line quoted for the line it goes with (a list's item, the line introducing it, a quotation),
+  // not for a score of its own.
+  const quotedWith = (
+    chunk: number,
+    line: PassageSentence,
+    listItem: boolean,
+    score = 0,
+    step = line.step,
+  ): (typeof candidates)[number] => ({
+    text: line.text,
+    chunk,
+    position: line.position,
+    score,
+    listItem,
+    step,
+    whole: false,
+    terms: line.terms,
+  });
   const perChunk = options.maxPerChunk ?? 2;
   const fromChunk = (chunk: number) => chosen.filter((c) => c.chunk === chunk).length;
   const redundancyOf = (candidate: (typeof candidates)[number]) =>
@@ -822,16 +840,7 @@ export function selectSentences(
       already.score = Math.max(already.score, score);
       return;
     }
-    chosen.push({
-      text: item.text,
-      chunk: chunkIndex,
-      position: item.position,
-      score,
-      listItem: true,
-      step: item.step,
-      whole: false,
-      terms: item.terms,
-    });
+    chosen.push(quotedWith(chunkIndex, item, true, score));
   };
   // Quotes `count` of a chosen passage's list `items`, each once: a nested list's items are
   // details of the item above them, unless that item is what the question asks about (see
@@ -885,16 +894,7 @@ export function selectSentences(
       chosen.some((c) => c.chunk === quoted.chunk && c.position === next.position)
     )
       continue;
-    chosen.push({
-      text: next.text,
-      chunk: quoted.chunk,
-      position: next.position,
-      score: 0,
-      listItem: false,
-      step: next.step,
-      whole: false,
-      terms: next.terms,
-    });
+    chosen.push(quotedWith(quoted.chunk, next, false));
   }
   // "When using or adapting this work, please use the following attribution:" introduces the
   // block quote under it, not a list: the quotation is quoted after it, each of its sentences once.
@@ -911,16 +911,7 @@ export function selectSentences(
     for (const sentence of sentences.slice(at, at + LIST_ITEMS_WHOLE)) {
       if (!block.includes(sentence.text.replace(/^>\s*/, ''))) break;
       if (!chosen.some((c) => c.chunk === intro.chunk && c.position === sentence.position))
-        chosen.push({
-          text: sentence.text,
-          chunk: intro.chunk,
-          position: sentence.position,
-          score: 0,
-          listItem: false,
-          step: false,
-          whole: false,
-          terms: sentence.terms,
-        });
+        chosen.push(quotedWith(intro.chunk, sentence, false, 0, false));
       last = sentence.position;
     }
     return last > intro.position;
@@ -1078,16 +1069,7 @@ export function selectSentences(
     // A page's field line ("Time: 20 minutes", "Tutorial level: Beginner") names nothing "This"
     // could stand for.
     if (!before || before.listItem || FIELD_LINE.test(before.text)) continue;
-    chosen.push({
-      text: before.text,
-      chunk: sentence.chunk,
-      position: before.position,
-      score: 0,
-      listItem: false,
-      step: before.step,
-      whole: false,
-      terms: before.terms,
-    });
+    chosen.push(quotedWith(sentence.chunk, before, false));
   }
   // "What are the QoS policies?": the list asked for runs to the end of its passage and on into
   // the section's next part ("Lease Duration"): its items there are quoted after it.
@@ -1111,16 +1093,7 @@ export function selectSentences(
       for (const item of items) {
         // The next part was retrieved too, and this item chosen from it already.
         if (chosen.some((c) => c.chunk === next && c.position === item.position)) continue;
-        chosen.push({
-          text: item.text,
-          chunk: next,
-          position: item.position,
-          score: 0,
-          listItem: true,
-          step: item.step,
-          whole: false,
-          terms: item.terms,
-        });
+        chosen.push(quotedWith(next, item, true));
       }
       if (items.length > 0) place.set(next, (place.get(first) ?? first) + 0.5);
     }
