@@ -32,6 +32,7 @@ export { parseMarkdown } from './ingest/markdown-parser.js';
 export { parseRst } from './ingest/rst-parser.js';
 export type { ParsedDocument, Section } from './ingest/parsed-document.js';
 export { chunkDocument, MAX_CHUNK_CHARS, type DraftChunk } from './ingest/chunker.js';
+export { isTableRule } from './ingest/markdown-table.js';
 export { tagDomain, documentDomain, DOMAIN_RULES } from './ingest/domain-tagger.js';
 export {
   createRanker,

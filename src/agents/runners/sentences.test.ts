@@ -47,6 +47,18 @@ describe('splitSentences: hard-wrapped paragraphs', () => {
     ]);
   });
 
+  it('reads a short delimiter row ("|-|-|") as the rule, and keeps prose that opens with dashes', () => {
+    // Before, the rule had to have three dashes: "|-|-|" was quoted as a row and the header with
+    // it; and any line opening with three dashes ("--- see the note below") was dropped as a rule.
+    const text = ['| Distro | EOL date |', '|-|-|', '| Humble | May 2027 |'].join('\n');
+    expect(splitSentences(text).map((s) => s.text)).toEqual([
+      'Distro: Humble · EOL date: May 2027',
+    ]);
+    expect(
+      splitSentences('--- see the note below for the details.').map((s) => s.text),
+    ).toHaveLength(1);
+  });
+
   it('quotes a table row with its column names, as a reader of the table sees it', () => {
     const text = [
       'Below is a list of distributions.',

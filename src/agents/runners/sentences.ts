@@ -1,3 +1,4 @@
+import { isTableRule } from '../../retrieval/index.js';
 import { plainInline } from './inline-markup.js';
 
 /** A sentence of a passage, with where it came from so a selection can be put back in order. */
@@ -51,9 +52,6 @@ const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s/;
 /** A Markdown heading, or a heading's underline (reStructuredText) or a rule. */
 const HEADING = /^\s*#{1,6}\s/;
 const RULE = /^\s*[=\-~^"*+#]{3,}\s*$/;
-
-/** The rule under a table's header row ("| --- | :---: |"). */
-const TABLE_RULE = /^\s*\|?\s*:?-{3,}/;
 
 /** A line that is no prose: a list item, table row, heading, rule, quote or fence. */
 const NOT_PROSE = /^\s*(?:[-*+]\s|\d+[.)]\s|\||#{1,6}\s|>|```|~~~|$)|^\s*[=\-~^"*+#]{3,}\s*$/;
@@ -167,12 +165,12 @@ export function splitSentences(text: string): Sentence[] {
       tabSet = undefined;
       continue;
     }
-    if (TABLE_RULE.test(raw)) continue;
+    if (isTableRule(raw)) continue;
     const tableRow = /^\s*\|/.test(raw);
     if (!tableRow) columns = undefined;
     // A table's header row ("Product name | License | …") names its columns, it is no row of
     // the table: quoted, it read as one more item. Its names label the cells of the rows below.
-    if (tableRow && TABLE_RULE.test(lines[index + 1] ?? '')) {
+    if (tableRow && isTableRule(lines[index + 1] ?? '')) {
       columns = cellsOf(raw);
       continue;
     }

@@ -77,6 +77,18 @@ describe('splitText cuts a table with its header', () => {
   });
 });
 
+describe('splitText cuts a table with a short delimiter row', () => {
+  it('repeats the header of a table whose rule is "|-|:-:|"', () => {
+    // Before, only rules of three dashes or more were seen: this table's pieces had no header.
+    const rows = Array.from({ length: 20 }, (_, i) => `| Distro ${i} | May 20${15 + i} |`);
+    const table = ['| Distro | EOL date |', '|-|:-:|', ...rows].join('\n');
+    const pieces = splitText(table, 200);
+    expect(pieces.length).toBeGreaterThan(2);
+    for (const piece of pieces.slice(1))
+      expect(piece.split('\n').slice(0, 2)).toEqual(['| Distro | EOL date |', '|-|:-:|']);
+  });
+});
+
 describe('splitText with a table of long rows', () => {
   it('keeps each piece within the limit: the header goes on only where it fits', () => {
     // Found by review: the header was put before a piece's first row whatever their length, so a

@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { isTableRule } from './markdown-table.js';
 import type { ParsedDocument, Section } from './parsed-document.js';
 
 /** Longest chunk body, in characters, before a section is split on paragraph boundaries. */
@@ -30,9 +31,6 @@ export function sha1(text: string): string {
 const isPrefix = (prefix: string[], path: string[]) =>
   prefix.length < path.length && prefix.every((heading, i) => path[i] === heading);
 
-/** The rule under a Markdown table's header row ("| --- | --- |"). */
-const TABLE_RULE = /^\s*\|\s*:?-{3,}:?\s*\|/;
-
 /** Splits a long body on paragraph boundaries (then lines, then hard cuts) into pieces ≤ `max`. */
 export function splitText(text: string, max = MAX_CHUNK_CHARS): string[] {
   if (text.length <= max) return [text];
@@ -53,7 +51,7 @@ export function splitText(text: string, max = MAX_CHUNK_CHARS): string[] {
     const lines = paragraph.split('\n');
     // A table cut across pieces: each piece it goes on in opens with its header row and rule, or
     // its rows there could not be read (which column is a release date, which an end of life).
-    const rule = lines.findIndex((line, i) => i > 0 && TABLE_RULE.test(line));
+    const rule = lines.findIndex((line, i) => i > 0 && isTableRule(line));
     const header =
       rule > 0 && /^\s*\|/.test(lines[rule - 1] ?? '') ? lines.slice(rule - 1, rule + 1) : [];
     lines.forEach((line, at) => {
