@@ -4,6 +4,7 @@ import { ingest, type IngestSummary } from '../retrieval/index.js';
 import { createStore, openPgliteDb } from '../store/index.js';
 import type { Logger } from '../telemetry/index.js';
 import { evaluateAnswers, type AnswerReport } from './evaluate-answers.js';
+import { goldNotFound } from './gold-not-found.js';
 import { loadRetrievalCases } from './retrieval-cases.js';
 
 /** Answer reports with the router on and off (the R7 rollout switch), over one ingestion. */
@@ -13,6 +14,8 @@ export interface CorpusAnswerReport {
   /** The same assistant with `routing.enabled = false`: every question to the default agent. */
   unrouted: AnswerReport;
   ingest: IngestSummary;
+  /** Gold labels that name no section of the corpus (see `goldNotFound`): no answer can cite them. */
+  unknownGold: string[];
 }
 
 /**
@@ -41,6 +44,7 @@ export async function evaluateAnswersOnCorpus(input: {
   const store = await createStore(await openPgliteDb('memory://'));
   try {
     const summary = await ingest(input.corpusDir, { store, signal: input.signal });
+    const unknownGold = goldNotFound(cases, await store.chunks.all());
     const run = async (enabled: boolean) => {
       const config: CohortConfig = {
         ...input.config,
@@ -60,7 +64,7 @@ export async function evaluateAnswersOnCorpus(input: {
     };
     const routed = await run(true);
     const unrouted = await run(false);
-    return { routed, unrouted, ingest: summary };
+    return { routed, unrouted, ingest: summary, unknownGold };
   } finally {
     await store.close();
   }

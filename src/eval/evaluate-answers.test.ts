@@ -92,7 +92,8 @@ describe('evaluateAnswersOnCorpus (the sample book, end to end)', () => {
       // A gold that no answer about GPUs cites: the figures must count it as a miss.
       {
         query: 'Which GPU does the course workstation need?',
-        gold: ['license.md#License'],
+        // The second label is misspelt: no answer could cite it, and the report says so.
+        gold: ['license.md#License', 'license.md#Licence'],
         split: 'heldout',
       },
       { query: 'qwxz vbnm plokij', gold: ['intro.md#Course Overview'], split: 'heldout' },
@@ -113,6 +114,8 @@ describe('evaluateAnswersOnCorpus (the sample book, end to end)', () => {
     expect(routed.perSplit.heldout).toMatchObject({ cases: 2, citesGold: 0, notInBook: 0.5 });
     expect(routed.perAgent.hardware).toMatchObject({ cases: 1, citesGold: 0 });
     expect(Object.keys(unrouted.perAgent)).toEqual(['book']);
+    // Before, a label naming no section counted as a miss without a word.
+    expect(report.unknownGold).toEqual(['license.md#Licence']);
   }, 60_000);
 });
 
@@ -120,13 +123,20 @@ describe('cohort eval answers', () => {
   let server: FakeOpenAI | undefined;
   afterEach(() => server?.close());
 
-  it('prints both passes in extractive mode', async () => {
-    const file = casesFile([{ query: 'What is a costmap?', gold: ['glossary.md#Costmap'] }]);
+  it('prints both passes in extractive mode, and warns of gold labels the corpus lacks', async () => {
+    const file = casesFile([
+      { query: 'What is a costmap?', gold: ['glossary.md#Costmap'] },
+      { query: 'Who wrote this book?', gold: ['licence.md#Who wrote this book'] },
+    ]);
     const { code, stdout } = await runCli(['eval', 'answers', file, '--corpus', SAMPLE_BOOK_DIR]);
     expect(code).toBe(0);
-    expect(stdout).toContain('(extractive mode), 1 question over');
-    expect(stdout).toMatch(/router on\s+1\s+100\.0%\s+100\.0%\s+0\.0%/);
-    expect(stdout).toMatch(/router off\s+1\s+/);
+    expect(stdout).toContain('(extractive mode), 2 questions over');
+    expect(stdout).toMatch(/router on\s+2\s+50\.0%\s+50\.0%\s+0\.0%/);
+    expect(stdout).toMatch(/router off\s+2\s+/);
+    expect(stdout).toContain(
+      'Warning: 1 gold label names no section of the corpus, so no answer can cite them',
+    );
+    expect(stdout).toContain('\n  licence.md#Who wrote this book\n');
   }, 60_000);
 
   it('runs the model runner over HTTP when a model is configured', async () => {
@@ -170,4 +180,17 @@ describe('cohort eval answers', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('Answer set not found');
   });
+});
+
+describe('cohort eval retrieval', () => {
+  it('warns of gold labels the corpus lacks, in text and as unknown_gold in --json', async () => {
+    const file = casesFile([
+      { query: 'What is a costmap?', gold: ['glossary.md#Costmap', 'glossary.md#Cost map'] },
+    ]);
+    const text = await runCli(['eval', 'retrieval', file, '--corpus', SAMPLE_BOOK_DIR]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('Warning: 1 gold label names no section of the corpus');
+    const json = await runCli(['eval', 'retrieval', file, '--corpus', SAMPLE_BOOK_DIR, '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ unknown_gold: ['glossary.md#Cost map'] });
+  }, 60_000);
 });

@@ -11,11 +11,14 @@ import {
   type RankerOptions,
 } from '../retrieval/index.js';
 import { evaluateRetrieval, type RetrievalReport } from './evaluate-retrieval.js';
+import { goldNotFound } from './gold-not-found.js';
 import { loadRetrievalCases } from './retrieval-cases.js';
 
 /** A retrieval report with the ingestion it ran on. */
 export interface CorpusRetrievalReport extends RetrievalReport {
   ingest: IngestSummary;
+  /** Gold labels that name no section of the corpus (see `goldNotFound`): no ranking finds them. */
+  unknownGold: string[];
 }
 
 /**
@@ -54,7 +57,11 @@ export async function evaluateRetrievalOnCorpus(input: {
     const summary = await ingest(input.corpusDir, { store, signal: input.signal });
     const retriever = createRetriever(store, { techniques: input.techniques });
     const report = await evaluateRetrieval({ cases, retriever, signal: input.signal });
-    return { ...report, ingest: summary };
+    return {
+      ...report,
+      ingest: summary,
+      unknownGold: goldNotFound(cases, await store.chunks.all()),
+    };
   } finally {
     await store.close();
     if (temporary) await rm(temporary, { recursive: true, force: true });

@@ -2,6 +2,7 @@ import type { CorpusAnswerReport } from './evaluate-answers-on-corpus.js';
 import type { AnswerFigures } from './evaluate-answers.js';
 import { alignTable, percent } from './text-table.js';
 import { countOf } from '../telemetry/index.js';
+import { unknownGoldLines } from './unknown-gold-lines.js';
 
 const HEADER = ['', 'cases', 'cites gold', 'first gold', 'not in book'];
 const row = (name: string, f: AnswerFigures) => [
@@ -45,6 +46,7 @@ export function formatAnswerReport(report: CorpusAnswerReport): string {
       ]),
     ),
   ];
+  lines.push(...unknownGoldLines(report.unknownGold));
   const misses = routed.perQuery.filter((result) => !result.citesGold);
   if (misses.length > 0) {
     lines.push('', `No gold section cited, router on (${misses.length}):`);

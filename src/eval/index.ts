@@ -18,6 +18,8 @@ export {
 } from './evaluate-answers.js';
 export { evaluateAnswersOnCorpus, type CorpusAnswerReport } from './evaluate-answers-on-corpus.js';
 export { formatAnswerReport } from './format-answer-report.js';
+export { goldNotFound } from './gold-not-found.js';
+export { unknownGoldLines } from './unknown-gold-lines.js';
 export { formatRoutingReport } from './format-routing-report.js';
 export {
   evaluateSkills,

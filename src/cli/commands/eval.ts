@@ -12,6 +12,7 @@ import {
   loadRoutingSet,
   loadSkillCases,
   parseSplit,
+  unknownGoldLines,
 } from '../../eval/index.js';
 import { loadSkills } from '../../skills/index.js';
 import { createBookRegistry, evaluateRouting } from '../../routing/index.js';
@@ -158,6 +159,7 @@ export const evalCommand: CliCommand = {
           `recall@5:  ${result.recallAt5.toFixed(3)}`,
           `recall@10: ${result.recallAt10.toFixed(3)}`,
           `MRR:       ${result.mrr.toFixed(3)}`,
+          ...unknownGoldLines(result.unknownGold),
         ].join('\n') + '\n',
       );
       return 0;
