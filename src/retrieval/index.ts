@@ -72,7 +72,7 @@ export { measuresAsked, measureTerms } from './rank/measure-words.js';
 export { asksAboutTheCourse, listsTopicsOnly } from './rank/course-meta.js';
 export { asksAboutReleases, isReleaseNotes, namesReleasePage } from './rank/release-notes.js';
 export { comparedSides } from './rank/compared-sides.js';
-export { asksHowTo } from './rank/code-share.js';
+export { asksForCode, asksHowTo } from './rank/code-share.js';
 export {
   askingAboutTheWork,
   asksOnlyAboutTheWork,

@@ -864,6 +864,17 @@ describe('selectSentences: a how-to question gets the command', () => {
     ]);
   });
 
+  it('quotes the command for a question that asks for one without "how do I"', () => {
+    // "Is there a command that lists every topic of a given type?" quoted prose around the
+    // `ros2 topic find` section and left the command out: only "How do I …" let code in.
+    const picked = selectSentences(
+      'Is there a command that saves a topic to a bag file?',
+      [RECORD],
+      options,
+    );
+    expect(picked.map((sentence) => sentence.code)).toContain('ros2 bag record <topic_name>');
+  });
+
   it('leaves the code out of an answer about something else', () => {
     // A re-run of the review's probes: any question quoting code brought terminal output, YAML
     // schemas and graphviz blocks into answers about concepts.
@@ -884,7 +895,6 @@ describe('selectSentences: a how-to question gets the command', () => {
       [listing],
       options,
     );
-    console.log(picked.map((s) => s.text));
     expect(picked.length).toBeGreaterThan(0);
     expect(picked.every((sentence) => sentence.code === undefined)).toBe(true);
   });

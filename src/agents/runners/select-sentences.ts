@@ -1,6 +1,7 @@
 import {
   asksAboutReleases,
   asksAboutTheCourse,
+  asksForCode,
   asksHowTo,
   comparedSides,
   headingPathOf,
@@ -615,6 +616,7 @@ export function selectSentences(
     whole: boolean;
   })[] = [];
   const howTo = asksHowTo(query);
+  const wantsCode = asksForCode(query);
   const topChunk = Math.max(0, ...chunks.map((chunk) => chunk.score));
   // The ranking orders passages by their whole score (synonyms and expansions included), the
   // cutoff reads their relevance to the question's own words: a passage ranked above one the
@@ -701,7 +703,7 @@ export function selectSentences(
       const asked = tabAsked(query, sentence);
       const introduced = introducedCode(asked);
       const code =
-        introduced !== undefined && (howTo || namesCommand(query, introduced))
+        introduced !== undefined && (wantsCode || namesCommand(query, introduced))
           ? introduced
           : undefined;
       // "ROS 2's logger levels are ordered by severity:" with its code left out introduces
