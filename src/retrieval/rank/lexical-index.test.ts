@@ -130,6 +130,65 @@ describe('lexical index', () => {
     expect(index.termVector(chunks.length).terms).toEqual([]);
   });
 
+  it.each(variants)(
+    '%s: its arrays are laid out in the order terms are first seen',
+    (_, options) => {
+      // What is saved in a store's build cache: the same bytes for the same chunks, whatever way the
+      // build counts. Written plainly: a map per chunk, each term's counts per field.
+      const fields = options.fields ? 3 : 1;
+      const width = fields + (options.expansion ? 1 : 0);
+      const terms: string[] = [];
+      const ids = new Map<string, number>();
+      const idOf = (term: string) => {
+        if (!ids.has(term)) ids.set(term, terms.push(term) - 1);
+        return ids.get(term) as number;
+      };
+      const entries: { doc: number; id: number; counts: number[] }[] = [];
+      const vectorTerms: number[] = [];
+      const vectorCounts: number[] = [];
+      const vectorStarts = [0];
+      chunks.forEach((chunk, doc) => {
+        const top = chunk.headingPath[0];
+        const title = top && top !== chunk.title ? `${chunk.title}\n${top}` : chunk.title;
+        const texts = [title, chunk.headingPath.slice(1).join('\n'), chunk.text];
+        const tokens = options.fields ? texts.map((t) => analyze(t)) : [analyze(texts.join('\n'))];
+        const counts = new Map<number, number[]>();
+        const vector = new Map<number, number>();
+        const count = (term: string, field: number, amount: number) => {
+          const id = idOf(term);
+          const row = counts.get(id) ?? new Array<number>(width).fill(0);
+          counts.set(id, row);
+          row[field] = (row[field] as number) + amount;
+        };
+        tokens.forEach((list, field) => {
+          for (const term of list) count(term, field, 1);
+          if (options.bigrams) list.slice(1).forEach((t, i) => count(`${list[i]} ${t}`, field, 1));
+          if (field > 0 || !options.fields)
+            for (const term of list) vector.set(idOf(term), (vector.get(idOf(term)) ?? 0) + 1);
+        });
+        for (const [term, weight] of options.expansion?.[doc] ?? []) count(term, fields, weight);
+        for (const [id, row] of counts) entries.push({ doc, id, counts: row });
+        for (const [id, n] of vector) {
+          vectorTerms.push(id);
+          vectorCounts.push(n);
+        }
+        vectorStarts.push(vectorTerms.length);
+      });
+      const data = buildLexicalIndexData(chunks, options);
+      expect(data.terms).toEqual(terms);
+      expect([...data.vectorStarts]).toEqual(vectorStarts);
+      expect([...data.vectorTerms]).toEqual(vectorTerms);
+      expect([...data.vectorCounts]).toEqual(vectorCounts);
+      // Each term's postings hold its chunks in chunk order.
+      const byTerm = terms.map((_, id) => entries.filter((entry) => entry.id === id));
+      expect([...data.postingStarts]).toEqual(
+        byTerm.reduce((starts, list) => [...starts, (starts.at(-1) as number) + list.length], [0]),
+      );
+      expect([...data.postingDocs]).toEqual(byTerm.flatMap((list) => list.map(({ doc }) => doc)));
+      expect(data.postingWeights.length).toBe(entries.length);
+    },
+  );
+
   it('an index from a copy of its arrays answers exactly as the built one', () => {
     const options = { fields: DEFAULT_FIELD_WEIGHTS, bigrams: true, expansion };
     const built = buildLexicalIndex(chunks, options);

@@ -115,16 +115,69 @@ class GrowingArray<T extends Int32Array | Float64Array> {
     private readonly make: (size: number) => T,
   ) {}
   push(value: number): void {
-    if (this.length === this.items.length) {
-      const grown = this.make(Math.max(16, this.items.length * 2));
-      grown.set(this.items);
-      this.items = grown;
-    }
+    if (this.length === this.items.length) this.grow(this.length + 1);
     this.items[this.length++] = value;
+  }
+  /** Makes room for at least `size` items, keeping those there. */
+  grow(size: number): void {
+    if (size <= this.items.length) return;
+    const grown = this.make(Math.max(16, this.items.length * 2, size));
+    grown.set(this.items);
+    this.items = grown;
   }
 }
 const growingInts = () => new GrowingArray(new Int32Array(1024), (n) => new Int32Array(n));
 const growingFloats = () => new GrowingArray(new Float64Array(1024), (n) => new Float64Array(n));
+
+/**
+ * One chunk's counts per term, in the order the chunk first holds each term, with a row of
+ * `width` counts per term. Kept in flat arrays reused chunk after chunk, and each term's place
+ * found through arrays indexed by term id, where a map and a row array per (chunk, term) made
+ * half a million short-lived objects at the ROS 2 docs.
+ */
+class ChunkCounts {
+  /** Term ids, in first-sight order; `size` of them are this chunk's. */
+  readonly ids = growingInts();
+  /** `width` counts per term, row for row with `ids`. */
+  readonly counts = growingFloats();
+  size = 0;
+  // For each term id: the chunk (plus one) it was last counted in, and its row there.
+  private chunkOf = new Int32Array(1024);
+  private rowOf = new Int32Array(1024);
+  private chunk = 0;
+  constructor(private readonly width: number) {}
+  /** Starts the next chunk's counts. */
+  next(): void {
+    this.chunk += 1;
+    this.size = 0;
+  }
+  /** Adds `amount` to term `id`'s count in column `column`. */
+  add(id: number, column: number, amount: number): void {
+    if (id >= this.chunkOf.length) this.makeRoom(id);
+    let row: number;
+    if (this.chunkOf[id] === this.chunk) row = this.rowOf[id] as number;
+    else {
+      row = this.size++;
+      this.chunkOf[id] = this.chunk;
+      this.rowOf[id] = row;
+      this.ids.grow(this.size);
+      this.ids.items[row] = id;
+      this.counts.grow(this.size * this.width);
+      this.counts.items.fill(0, row * this.width, this.size * this.width);
+    }
+    const at = row * this.width + column;
+    this.counts.items[at] = (this.counts.items[at] as number) + amount;
+  }
+  private makeRoom(id: number): void {
+    const size = Math.max(id + 1, this.chunkOf.length * 2);
+    const chunkOf = new Int32Array(size);
+    chunkOf.set(this.chunkOf);
+    this.chunkOf = chunkOf;
+    const rowOf = new Int32Array(size);
+    rowOf.set(this.rowOf);
+    this.rowOf = rowOf;
+  }
+}
 
 /**
  * Computes the index's arrays. Every build-time list lives in this function's scope only, so none
@@ -163,61 +216,61 @@ export function buildLexicalIndexData(
     }
     return id;
   };
+  // The current chunk's per-field counts of each term, and its unigram counts (one column).
+  const counts = new ChunkCounts(fieldCount);
+  const unigram = new ChunkCounts(1);
 
-  chunks.forEach((chunk, doc) => {
+  for (let doc = 0; doc < size; doc++) {
+    const chunk = chunks[doc] as ChunkRecord;
     const texts = [titleText(chunk), chunk.headingPath.slice(1).join('\n'), chunk.text];
     const fieldTokens = options.fields
       ? texts.map((text) => analyze(text))
       : [analyze(texts.join('\n'))];
-    const counts = new Map<number, Float64Array>();
-    /** This chunk's per-field counts of one term. */
-    const countsRow = (id: number): Float64Array => {
-      let row = counts.get(id);
-      if (!row) counts.set(id, (row = new Float64Array(fieldCount)));
-      return row;
-    };
-    const unigram = new Map<number, number>();
-    fieldTokens.forEach((tokens, field) => {
-      const fieldTerms = options.bigrams ? [...tokens, ...pairs(tokens)] : tokens;
+    counts.next();
+    unigram.next();
+    for (let field = 0; field < fieldTokens.length; field++) {
+      const tokens = fieldTokens[field] as string[];
       lengths[doc * fieldCount + field] = tokens.length;
       totals[field] = (totals[field] as number) + tokens.length;
-      for (const term of fieldTerms) {
-        const row = countsRow(termId(term));
-        row[field] = (row[field] as number) + 1;
-      }
       // The title is shared by every chunk of a file, so feedback reads headings and body only.
-      if (field > 0 || !options.fields) {
-        for (const term of tokens) {
-          const id = vocabulary.get(term) as number;
-          unigram.set(id, (unigram.get(id) ?? 0) + 1);
-        }
+      const inVector = field > 0 || !options.fields;
+      for (const term of tokens) {
+        const id = termId(term);
+        counts.add(id, field, 1);
+        if (inVector) unigram.add(id, 0, 1);
       }
-    });
+      if (options.bigrams) for (const pair of pairs(tokens)) counts.add(termId(pair), field, 1);
+    }
     const extra = options.expansion?.[doc];
     if (extra) {
       let length = 0;
       for (const [term, weight] of extra) {
-        const row = countsRow(termId(term));
-        row[expansionField] = (row[expansionField] as number) + weight;
+        counts.add(termId(term), expansionField, weight);
         length += weight;
       }
       lengths[doc * fieldCount + expansionField] = length;
       totals[expansionField] = (totals[expansionField] as number) + length;
     }
-    for (const [id, row] of counts) {
-      entryTerms.push(id);
-      for (let field = 0; field < fieldCount; field++) entryCounts.push(row[field] as number);
-    }
+    entryTerms.grow(entryTerms.length + counts.size);
+    entryTerms.items.set(counts.ids.items.subarray(0, counts.size), entryTerms.length);
+    entryTerms.length += counts.size;
+    entryCounts.grow(entryCounts.length + counts.size * fieldCount);
+    entryCounts.items.set(
+      counts.counts.items.subarray(0, counts.size * fieldCount),
+      entryCounts.length,
+    );
+    entryCounts.length += counts.size * fieldCount;
     entryStarts[doc + 1] = entryTerms.length;
     let length = 0;
-    for (const [id, count] of unigram) {
-      vectorTerms.push(id);
+    for (let row = 0; row < unigram.size; row++) {
+      const count = unigram.counts.items[row] as number;
+      vectorTerms.push(unigram.ids.items[row] as number);
       vectorCounts.push(count);
       length += count;
     }
     vectorStarts[doc + 1] = vectorTerms.length;
     vectorLengths[doc] = length;
-  });
+  }
 
   const averages = Array.from(totals, (total) => Math.max(1, total / Math.max(1, size)));
   const postingStarts = new Int32Array(terms.length + 1);
