@@ -1,7 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { stemmer } from 'stemmer';
 import { describe, expect, it } from 'vitest';
 import { mineAcronyms } from './acronyms.js';
 import { renderProgressBar } from '../ingest/progress-bar.js';
+import { STOPWORDS } from './stopwords.js';
 import { analyze, tokenize } from './tokenizer.js';
+import { figureWithUnit, unitWord } from './units.js';
 import { openWordNet } from './wordnet.js';
 
 describe('text analysis', () => {
@@ -48,6 +52,47 @@ describe('text analysis', () => {
 
   it('drops stopwords and stems', () => {
     expect(analyze('How are the nodes communicating?')).toEqual(['node', 'commun']);
+  });
+
+  it('reads the tokens the expression reads, and analyses each as the index always has', () => {
+    // The tokenizer as it was written with the expression: the scan of the characters, and the
+    // one lookup per word of letters, give the same tokens and terms.
+    const referenceTokens = (text: string) =>
+      [
+        ...text
+          .replace(/\b([A-Z]{2,})\s+(\d)\b(?![.\d])/g, '$1$2')
+          .toLowerCase()
+          .replace(/['’]s\b/g, '')
+          .matchAll(/[a-z0-9]+(?:[._][a-z0-9]+)*/g),
+      ].flatMap(([token]) => {
+        const unit = unitWord(token);
+        if (unit) return [unit];
+        const figure = figureWithUnit(token);
+        if (figure) return [token, ...figure];
+        const compound = token.includes('_') || (token.includes('.') && /[a-z]/.test(token));
+        return [token, ...(compound ? token.split(/[._]/).filter(Boolean) : [])];
+      });
+    const referenceTerms = (text: string, extra?: ReadonlySet<string>) =>
+      referenceTokens(text)
+        .filter((t) => !STOPWORDS.has(t) && !extra?.has(t) && (t.length > 1 || /\d/.test(t)))
+        .map((t) => (/^[a-z]+$/.test(t) ? stemmer(t) : t));
+    const texts = [
+      'Run rqt_graph on ROS 2 with a g5.2xlarge, Python 3.10 and NAV 2.',
+      'a._b x. _y a__b a.b.c 1.2.3 ..x.. x_.y end_ .start 3d 5G h1 w m v',
+      "32GB, 16 gigs, 10W-30W, 2.4GHz, 47 kilos and 1.5m; the robot's arm's joints’s",
+      'İstanbul ǅ ﬁle, the Kelvin sign K, naïve café: Übung macht den Meister',
+      'I a 1 x 9 the is of: single letters and digits',
+      readFileSync(new URL('../ingest/fixtures/book/nested/topics.rst', import.meta.url), 'utf8'),
+      readFileSync(new URL('../ingest/fixtures/book/guide.mdx', import.meta.url), 'utf8'),
+    ];
+    const extra = new Set(['topic', 'node', 'ros2', 'gigabyte']);
+    for (const text of texts) {
+      expect(tokenize(text)).toEqual(referenceTokens(text));
+      // Twice: the second time the words of letters are answered from what the first learnt.
+      expect(analyze(text)).toEqual(referenceTerms(text));
+      expect(analyze(text)).toEqual(referenceTerms(text));
+      expect(analyze(text, extra)).toEqual(referenceTerms(text, extra));
+    }
   });
 
   it('mines acronyms from long forms in parentheses', () => {

@@ -2,10 +2,72 @@ import { stemmer } from 'stemmer';
 import { STOPWORDS } from './stopwords.js';
 import { figureWithUnit, unitWord } from './units.js';
 
-/** Word characters joined by `.` or `_` stay one token (`g5.2xlarge`, `rqt_graph`, `3.10`). */
-const TOKEN = /[a-z0-9]+(?:[._][a-z0-9]+)*/g;
 /** "ROS 2", "NAV 2": an upper-case name followed by a lone digit is one name, as in "ROS2". */
 const SPACED_VERSION = /\b([A-Z]{2,})\s+(\d)\b(?![.\d])/g;
+
+/** The text as tokens are read from it: "ROS 2" closed up, lower-cased, possessive "'s" dropped. */
+function normalised(text: string): string {
+  return text
+    .replace(SPACED_VERSION, '$1$2')
+    .toLowerCase()
+    .replace(/['’]s\b/g, '');
+}
+
+const isWordCode = (code: number) =>
+  (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39);
+
+/**
+ * Calls `visit` with each token of `text` (lower-cased), in order, and whether it is letters only:
+ * a run of `a-z0-9`, word characters joined by `.` or `_` staying one token (`g5.2xlarge`,
+ * `rqt_graph`, `3.10`), as the expression `[a-z0-9]+(?:[._][a-z0-9]+)*` matches them. A scan of the characters
+ * instead of the expression's match objects: every passage of a book is read this way when its
+ * index is built.
+ */
+function eachToken(text: string, visit: (token: string, lettersOnly: boolean) => void): void {
+  const end = text.length;
+  let i = 0;
+  while (i < end) {
+    if (!isWordCode(text.charCodeAt(i))) {
+      i += 1;
+      continue;
+    }
+    const start = i;
+    let lettersOnly = true;
+    for (;;) {
+      let code = text.charCodeAt(i);
+      while (i < end && isWordCode(code)) {
+        if (code < 0x61) lettersOnly = false;
+        code = text.charCodeAt(++i);
+      }
+      // A joiner continues the token only when a word character follows it.
+      if ((code === 0x2e || code === 0x5f) && i + 1 < end && isWordCode(text.charCodeAt(i + 1))) {
+        lettersOnly = false;
+        i += 1;
+        continue;
+      }
+      break;
+    }
+    visit(text.slice(start, i), lettersOnly);
+  }
+}
+
+/** Appends what one token of the text stands for: itself, or its unit, figure and parts. */
+function pushToken(token: string, out: string[]): void {
+  const unit = unitWord(token);
+  if (unit) {
+    out.push(unit);
+    return;
+  }
+  out.push(token);
+  const figure = figureWithUnit(token);
+  if (figure) {
+    out.push(...figure);
+    return;
+  }
+  if (token.includes('_') || (token.includes('.') && /[a-z]/.test(token))) {
+    for (const part of token.split(/[._]/)) if (part) out.push(part);
+  }
+}
 
 /**
  * Splits text into lower-case tokens. Compound tokens (`rqt_graph`, `g5.2xlarge`) are kept whole and
@@ -18,27 +80,7 @@ const SPACED_VERSION = /\b([A-Z]{2,})\s+(\d)\b(?![.\d])/g;
  */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  const normalised = text
-    .replace(SPACED_VERSION, '$1$2')
-    .toLowerCase()
-    .replace(/['’]s\b/g, '');
-  for (const match of normalised.matchAll(TOKEN)) {
-    const token = match[0];
-    const unit = unitWord(token);
-    if (unit) {
-      out.push(unit);
-      continue;
-    }
-    out.push(token);
-    const figure = figureWithUnit(token);
-    if (figure) {
-      out.push(...figure);
-      continue;
-    }
-    if (token.includes('_') || (token.includes('.') && /[a-z]/.test(token))) {
-      for (const part of token.split(/[._]/)) if (part) out.push(part);
-    }
-  }
+  eachToken(normalised(text), (token) => pushToken(token, out));
   return out;
 }
 
@@ -54,6 +96,17 @@ export function stem(token: string): string {
   return stemmed;
 }
 
+/** A token as the index keeps it (stemmed), or undefined when it is dropped. */
+function indexedTerm(token: string, extraStopwords?: ReadonlySet<string>): string | undefined {
+  if (STOPWORDS.has(token) || extraStopwords?.has(token)) return undefined;
+  if (token.length === 1 && !/\d/.test(token)) return undefined;
+  return stem(token);
+}
+
+// What a word of letters alone analyses to ('' when dropped): such a word is one token (itself or
+// its unit), so one lookup stands for the unit's, the stopword's and the stem's.
+const analysedWords = new Map<string, string>();
+
 /**
  * Tokens as the index sees them: tokenized, stopwords dropped, Porter-stemmed.
  *
@@ -62,10 +115,23 @@ export function stem(token: string): string {
  */
 export function analyze(text: string, extraStopwords?: ReadonlySet<string>): string[] {
   const out: string[] = [];
-  for (const token of tokenize(text)) {
-    if (STOPWORDS.has(token) || extraStopwords?.has(token)) continue;
-    if (token.length === 1 && !/\d/.test(token)) continue;
-    out.push(stem(token));
-  }
+  const parts: string[] = [];
+  eachToken(normalised(text), (token, lettersOnly) => {
+    if (lettersOnly && !extraStopwords) {
+      let term = analysedWords.get(token);
+      if (term === undefined) {
+        term = indexedTerm(unitWord(token) ?? token) ?? '';
+        if (analysedWords.size < 200_000) analysedWords.set(token, term);
+      }
+      if (term !== '') out.push(term);
+      return;
+    }
+    parts.length = 0;
+    pushToken(token, parts);
+    for (const part of parts) {
+      const term = indexedTerm(part, extraStopwords);
+      if (term !== undefined) out.push(term);
+    }
+  });
   return out;
 }
