@@ -261,6 +261,80 @@ describe('parseRst', () => {
     expect(parsed.sections[0]?.text).toBe('Water at dawn:\n\n```\nsprinkle --on\n```');
   });
 
+  it('finds titles, tables, directives, literal marks and numbered items where their expressions do', () => {
+    // The parser asks a line's first characters before running an expression on it: these are
+    // the lines where those characters sit after white space, or only look like an adornment.
+    const page = [
+      '==',
+      'Hi',
+      '==',
+      '',
+      '=-=- not an adornment',
+      '',
+      'Go',
+      '--',
+      '',
+      '\u00a0.. note:: Watch the valves',
+      '',
+      '   #. Open the tap::\t ',
+      '',
+      '      tap --open',
+      '',
+      '\t.. _hidden-target:',
+      '',
+      'Text ending in a colon pair::x',
+      '',
+      ' +----+----+',
+      ' | a  | b  |',
+      ' +====+====+',
+      ' | 1  | 2  |',
+      ' +----+----+',
+      '',
+      '\t=====  =====',
+      '\tname   value',
+      '\t=====  =====',
+      '\tgain   2',
+      '\t=====  =====',
+      '',
+      'Then #. stays as written.',
+      '',
+    ];
+    const expected = {
+      title: 'Hi',
+      sections: [
+        { headingPath: ['Hi'], text: '=-=- not an adornment', line: 1 },
+        {
+          headingPath: ['Hi', 'Go'],
+          text: [
+            'Watch the valves',
+            '',
+            '1. Open the tap:',
+            '',
+            '```',
+            'tap --open',
+            '```',
+            '',
+            'Text ending in a colon pair::x',
+            '',
+            '| a | b |',
+            '| --- | --- |',
+            '| 1 | 2 |',
+            '',
+            '| name | value |',
+            '| --- | --- |',
+            '| gain | 2 |',
+            '',
+            'Then #. stays as written.',
+          ].join('\n'),
+          line: 7,
+        },
+      ],
+    };
+    expect(parseRst(page.join('\n'))).toEqual(expected);
+    // Lines ending in "\r\n" are the same lines.
+    expect(parseRst(page.join('\r\n'))).toEqual(expected);
+  });
+
   it('leaves a line with no backslash, backquote or bar as it is', () => {
     expect(rstInlineText('Plain prose: *emphasis*, a_b and <angle> stay.')).toBe(
       'Plain prose: *emphasis*, a_b and <angle> stay.',

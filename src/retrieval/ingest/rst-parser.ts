@@ -11,6 +11,10 @@ import {
 
 /** A line made of one repeated punctuation character: a section adornment (or a transition). */
 const ADORNMENT = /^([!-/:-@[-`{-~])\1+[ \t]*$/;
+/** A paragraph ending in "::", which an indented literal block follows. */
+const LITERAL_MARK = /::\s*$/;
+/** An auto-numbered list item ("#. Start a container"). */
+const AUTO_NUMBERED = /^(\s*)#\.(\s)/;
 const DIRECTIVE = /^(\s*)\.\.\s+([\w:-]+)::(.*)$/;
 const EXPLICIT_MARKUP = /^(\s*)\.\.(\s|$)/;
 const OPTION_LINE = /^\s*:[\w -]+:(\s.*)?$/;
@@ -85,6 +89,25 @@ const indentOf = (line: string) => {
   return /^\s*/.exec(line)?.[0].length ?? 0;
 };
 
+/** Whether `code` is an ASCII punctuation character, as ADORNMENT's first character must be. */
+const isPunctuation = (code: number) =>
+  (code >= 0x21 && code <= 0x2f) ||
+  (code >= 0x3a && code <= 0x40) ||
+  (code >= 0x5b && code <= 0x60) ||
+  (code >= 0x7b && code <= 0x7e);
+
+/**
+ * The character `line` is an adornment of (see ADORNMENT), if it is one. Every line is asked,
+ * some of them several times: the expression runs only on a line that opens with two of the same
+ * punctuation character, which it needs.
+ */
+function adornmentOf(line: string): string | undefined {
+  const first = line.charCodeAt(0);
+  if (line.charCodeAt(1) !== first || !isPunctuation(first) || !ADORNMENT.test(line))
+    return undefined;
+  return line[0];
+}
+
 /** Characters one of which a line holds if {@link rstInlineText} changes it at all. */
 const INLINE_MARKUP = /[\\`|]/;
 
@@ -130,7 +153,9 @@ function stripTarget(inner: string): string {
  * // doc.title → 'Topics'; doc.sections[0].headingPath → ['Topics']
  */
 export function parseRst(source: string, fallbackTitle = ''): ParsedDocument {
-  const lines = source.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const unmarked = source.replace(/^\uFEFF/, '');
+  // Split by a string, not an expression, when no line ends in "\r\n" (the same lines).
+  const lines = unmarked.includes('\r') ? unmarked.split(/\r?\n/) : unmarked.split('\n');
   const images = imageSubstitutions(lines);
   const styles: string[] = [];
   const stack: string[] = [];
@@ -175,6 +200,9 @@ export function parseRst(source: string, fallbackTitle = ''): ParsedDocument {
     // Asked of each line several times below: worked out once.
     const blank = line.trim() === '';
     const indent = indentOf(line);
+    // The line's first character after its indent: each expression below that opens with white
+    // space then a given character runs only on a line where that character is there.
+    const first = line.charCodeAt(indent);
 
     if (skipIndent !== undefined) {
       if (blank || indent > skipIndent) continue;
@@ -218,7 +246,12 @@ export function parseRst(source: string, fallbackTitle = ''): ParsedDocument {
     // A drawn table (grid or simple) is written as a Markdown table, as a list-table is: its
     // header row above a rule, each row one line, so an answer can name a cell's column.
     // A simple border no border closes is read as prose (see simpleTableEnd).
-    const drawn = GRID_BORDER.test(line) ? 'grid' : SIMPLE_BORDER.test(line) ? 'simple' : undefined;
+    const drawn =
+      first === 0x2b && GRID_BORDER.test(line)
+        ? 'grid'
+        : first === 0x3d && SIMPLE_BORDER.test(line)
+          ? 'simple'
+          : undefined;
     const end =
       drawn === 'grid'
         ? gridTableEnd(lines, i)
@@ -240,9 +273,11 @@ export function parseRst(source: string, fallbackTitle = ''): ParsedDocument {
       literalAfter = indent;
       continue;
     }
-    if (ADORNMENT.test(line)) continue;
+    if (adornmentOf(line) !== undefined) continue;
 
-    const directive = DIRECTIVE.exec(line);
+    // A directive and explicit markup both open with ".." after the indent.
+    const dots = first === 0x2e && line.charCodeAt(indent + 1) === 0x2e;
+    const directive = dots ? DIRECTIVE.exec(line) : null;
     if (directive) {
       const indent = directive[1]?.length ?? 0;
       const name = (directive[2] ?? '').toLowerCase().replace(/^\w+:/, '');
@@ -281,23 +316,23 @@ export function parseRst(source: string, fallbackTitle = ''): ParsedDocument {
       }
       continue;
     }
-    const markup = EXPLICIT_MARKUP.exec(line);
+    const markup = dots ? EXPLICIT_MARKUP.exec(line) : null;
     if (markup) {
       // A comment, a link target (`.. _label:`) or a substitution: none of it is prose.
       skipIndent = markup[1]?.length ?? 0;
       continue;
     }
-    if (/::\s*$/.test(line)) literalAfter = indent;
+    const literalMark = line.includes('::') && LITERAL_MARK.test(line);
+    if (literalMark) literalAfter = indent;
     // "Run the command::" reads "Run the command:". Inside a directive the line loses the
     // directive's margin: a tab's or a note's prose reads as the page's.
     const margin = Math.min(indent, containers.at(-1)?.margin ?? 0);
     // "#. Start a container" is an auto-numbered list item: written with a number, it reads as
     // a step of a procedure, not as prose starting with "#.".
-    const text = line
-      .slice(margin)
-      .replace(/::\s*$/, ':')
-      .replace(/^(\s*)#\.(\s)/, '$11.$2');
-    current.lines.push(rstInlineText(text).trimEnd());
+    let prose = line.slice(margin);
+    if (literalMark) prose = prose.replace(LITERAL_MARK, ':');
+    if (prose.includes('#.')) prose = prose.replace(AUTO_NUMBERED, '$11.$2');
+    current.lines.push(rstInlineText(prose).trimEnd());
   }
   closeCode();
   flush();
@@ -395,18 +430,18 @@ function sectionTitle(
   after: string,
   previous: string | undefined,
 ): { text: string; style: string; consumed: number } | undefined {
-  const over = ADORNMENT.exec(line);
-  if (over && next.trim() !== '' && !ADORNMENT.test(next)) {
-    const under = ADORNMENT.exec(after);
+  const over = adornmentOf(line);
+  if (over !== undefined && next.trim() !== '' && adornmentOf(next) === undefined) {
+    const under = adornmentOf(after);
     const text = next.trim();
-    if (under && under[1] === over[1] && after.trim().length >= text.length) {
-      return { text: rstInlineText(text), style: `${over[1]}o`, consumed: 3 };
+    if (under === over && after.trim().length >= text.length) {
+      return { text: rstInlineText(text), style: `${over}o`, consumed: 3 };
     }
   }
-  if (line.trim() === '' || /^\s/.test(line) || ADORNMENT.test(line)) return undefined;
-  if (previous !== undefined && previous.trim() !== '' && !ADORNMENT.test(previous))
+  if (line.trim() === '' || /^\s/.test(line) || over !== undefined) return undefined;
+  if (previous !== undefined && previous.trim() !== '' && adornmentOf(previous) === undefined)
     return undefined;
-  const under = ADORNMENT.exec(next);
-  if (!under || next.trim().length < line.trim().length) return undefined;
-  return { text: rstInlineText(line.trim()), style: `${under[1]}u`, consumed: 2 };
+  const under = adornmentOf(next);
+  if (under === undefined || next.trim().length < line.trim().length) return undefined;
+  return { text: rstInlineText(line.trim()), style: `${under}u`, consumed: 2 };
 }
