@@ -17,4 +17,15 @@ describe('createFuzzyLexicon', () => {
     expect(lexicon.correct('bee')).toBeUndefined();
     expect(lexicon.correct('pollen')).toBeUndefined();
   });
+
+  it('reads a typo the same when known words were asked first, the likelier word winning', () => {
+    // Known words are answered without the deletion index, which the first typo builds.
+    const fresh = createFuzzyLexicon(['hikes', 'hives', 'hives']);
+    expect(fresh.correct('hives')).toBe('hives');
+    expect(fresh.has('hikes')).toBe(true);
+    expect(fresh.correct('hices')).toBe('hives');
+    expect(createFuzzyLexicon(['hives', 'hikes']).correct('hices')).toBe('hikes');
+    expect(fresh.correct('hive')).toBe('hives');
+    expect(fresh.correct('hivess')).toBe('hives');
+  });
 });

@@ -38,15 +38,23 @@ export function createFuzzyLexicon(
   const frequency = new Map<string, number>();
   for (const word of words) frequency.set(word, (frequency.get(word) ?? 0) + 1);
   for (const [word, count] of counted) frequency.set(word, (frequency.get(word) ?? 0) + count);
-  const byDeletion = new Map<string, string[]>();
-  for (const word of frequency.keys()) {
-    if (word.length < MIN_FUZZY_LENGTH || !/^[a-z]+$/.test(word)) continue;
-    for (const variant of new Set(deletions(word))) {
-      const list = byDeletion.get(variant);
-      if (list) list.push(word);
-      else byDeletion.set(variant, [word]);
+  // Built on the first word that is not known exactly: a router's speller over a book's words
+  // (12,000 at the ROS 2 docs, 80,000 deletions) is built with the router, and most processes
+  // that train or load it never meet a word to correct.
+  let deletionIndex: Map<string, string[]> | undefined;
+  const byDeletion = (): Map<string, string[]> => {
+    if (deletionIndex) return deletionIndex;
+    deletionIndex = new Map<string, string[]>();
+    for (const word of frequency.keys()) {
+      if (word.length < MIN_FUZZY_LENGTH || !/^[a-z]+$/.test(word)) continue;
+      for (const variant of new Set(deletions(word))) {
+        const list = deletionIndex.get(variant);
+        if (list) list.push(word);
+        else deletionIndex.set(variant, [word]);
+      }
     }
-  }
+    return deletionIndex;
+  };
   const cache = new Map<string, string | null>();
 
   const best = (candidates: Iterable<string>): string | undefined => {
@@ -69,14 +77,15 @@ export function createFuzzyLexicon(
     if (frequency.has(word)) return word;
     if (word.length < MIN_FUZZY_LENGTH - 1 || !/^[a-z]+$/.test(word)) return undefined;
     const candidates = new Set<string>();
+    const index = byDeletion();
     // The query lost a letter ("capston" → "capstone").
-    for (const known of byDeletion.get(word) ?? []) candidates.add(known);
+    for (const known of index.get(word) ?? []) candidates.add(known);
     for (const variant of deletions(word)) {
       // The query gained a letter ("gazeboo" → "gazebo"), also on a known word of four letters
       // ("urrdf" → "urdf", "nodde" → "node"): the typed word has five, long enough to place.
       if (variant.length >= MIN_FUZZY_LENGTH - 1 && frequency.has(variant)) candidates.add(variant);
       // A letter was replaced or two were swapped: both sides share a deletion.
-      for (const known of byDeletion.get(variant) ?? []) {
+      for (const known of index.get(variant) ?? []) {
         if (known.length === word.length) candidates.add(known);
       }
     }
