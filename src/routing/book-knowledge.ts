@@ -5,7 +5,7 @@ import { nextTurn } from '../event-loop/index.js';
 import type { ConfidenceCalibration } from './confidence-calibration.js';
 import type { ClassifierModel } from './intent-classifier.js';
 import { isAcknowledgments, isLicencePage } from '../retrieval/index.js';
-import { gluedNames, normalizeWords, stemWord } from './query-text.js';
+import { gluedNames, stemWord, textWords } from './query-text.js';
 import {
   decodeTrainedRouter,
   encodeTrainedRouter,
@@ -84,7 +84,8 @@ export function learnBookKnowledge(
       tally.passages.push(ordinal);
       tally.row[d] = (tally.row[d] ?? 0) + 1;
     };
-    for (const word of normalizeWords(text)) {
+    // Read, not kept: the words as `normalizeWords` gives them, without its copy of the list.
+    for (const word of textWords(text).words) {
       if (word.length > MAX_WORD_LENGTH) continue;
       let seen = words.get(word);
       if (seen === undefined) words.set(word, (seen = { count: 0, stem: tallyOf(stemWord(word)) }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeWords, textWords } from './query-text.js';
+import { gluedNames, normalizeWords, textWords } from './query-text.js';
 
 // The regular-expression normaliser the ASCII fast path replaced: both must give the same words.
 function reference(text: string): string[] {
@@ -131,5 +131,20 @@ describe('textWords', () => {
           const text = `${before}${core}${after}`;
           expect(textWords(text).words, JSON.stringify(text)).toEqual(reference(text));
         }
+  });
+});
+
+describe('gluedNames', () => {
+  it('finds the names the look-behind expression finds, in order', () => {
+    const reference = (lower: string) =>
+      lower.match(/(?<![a-z0-9])[a-z]+\d[a-z0-9]*(?![a-z0-9])/g) ?? [];
+    for (const text of [
+      'the a100 and the g5.2xlarge',
+      'go2, tx2 and 3d5 on ros2_control; abc1def2 x9 9x 99 a b1c.d2 ',
+      'jetson agx orin 64gb (a100-80gb) rtx4090ti/3080; ñ1 é9 ﬁ2 k1',
+      '4a4 a4a4 _a1 a_1 1a a1',
+      '',
+    ])
+      expect(gluedNames(text)).toEqual(reference(text));
   });
 });

@@ -196,19 +196,38 @@ function asciiWords(text: string): { words: string[]; joined: string | undefined
   return { words, joined: plain && kind !== 0 ? lower : undefined };
 }
 
-// Letters then digits written together, standing alone: "A100", "Go2", "g5" (of "g5.2xlarge").
-const GLUED = /(?<![a-z0-9])[a-z]+\d[a-z0-9]*(?![a-z0-9])/g;
-
 /**
  * The names a lowercased text writes as letters and digits together ("a100", "go2", "tx2"): the
  * word split ({@link normalizeWords}) cuts them apart, so a book's model and product names are
- * learnt, and looked up, whole.
+ * learnt, and looked up, whole. A name is a run of `a-z0-9` that opens with a letter and holds a
+ * digit, as `(?<![a-z0-9])[a-z]+\d[a-z0-9]*(?![a-z0-9])` matches them: found in one pass over the
+ * characters, where the expression's look-behind was tried at every one (a book's every passage
+ * with a digit is read this way when the router learns it).
  *
  * @example
  * gluedNames('the a100 and the g5.2xlarge'); // ['a100', 'g5']
  */
 export function gluedNames(lower: string): string[] {
-  return lower.match(GLUED) ?? [];
+  const names: string[] = [];
+  const end = lower.length;
+  let i = 0;
+  while (i < end) {
+    let code = lower.charCodeAt(i);
+    const letter = code >= 0x61 && code <= 0x7a;
+    if (!letter && !(code >= 0x30 && code <= 0x39)) {
+      i += 1;
+      continue;
+    }
+    const start = i;
+    let digit = false;
+    for (; i < end; i += 1) {
+      code = lower.charCodeAt(i);
+      if (code >= 0x30 && code <= 0x39) digit = true;
+      else if (!(code >= 0x61 && code <= 0x7a)) break;
+    }
+    if (letter && digit) names.push(lower.slice(start, i));
+  }
+  return names;
 }
 
 /**
