@@ -286,8 +286,8 @@ async function runWithTools(
   };
   const guarded = createWorkspace(workspace.root, {
     readDenied: readDeniedBy(policy, ruleContext),
-    readRefused: readRefusedBy(policy, ruleContext),
-    writeRefused: writeRefusedBy(policy, ruleContext),
+    readRefused: readRefusedBy(policy, ruleContext, activation.skill),
+    writeRefused: writeRefusedBy(policy, ruleContext, activation.skill),
   });
   const projectSettings = {
     ...(options.env ? { env: options.env } : {}),

@@ -18,6 +18,9 @@ import {
   checkPermission,
   createPermissionPolicy,
   parsePermissionRule,
+  reachedPath,
+  toolRestriction,
+  type PermissionCall,
   type PermissionPolicy,
 } from '../tools/index.js';
 import { hiddenFromTools } from './hidden-files.js';
@@ -241,6 +244,29 @@ export function readDeniedBy(
   };
 }
 
+/**
+ * The path a file call names and where it leads, when the skill's `allowed-tools` permit the name
+ * but not the place a symlink on the way leads to ({@link reachedPath}); undefined otherwise.
+ */
+function linkedOutOfScope(
+  skill: Skill | undefined,
+  call: PermissionCall,
+  context: { workspace: string; home?: string },
+): { path: string; shown: string } | undefined {
+  if (!skill?.allowedTools) return undefined;
+  if (!toolRestriction(skill.allowedTools).permitsAsNamed(call, context)) return undefined;
+  const reached = reachedPath(call, context);
+  if (reached === undefined) return undefined;
+  const path = String((call.input as { path?: unknown } | null)?.path ?? '.');
+  return { path, shown: relative(context.workspace, reached) || '.' };
+}
+
+/** The tools that read a path (a skill's `Read` rules cover all three), and those that write one. */
+const VERB_TOOLS = {
+  read: ['read', 'grep', 'glob'],
+  write: ['write', 'edit', 'write_doc'],
+} as const;
+
 /** How strict a decision is: a file reached through a symlink may not be stricter than its name. */
 const STRICTNESS = { allow: 0, ask: 1, deny: 2 } as const;
 
@@ -255,18 +281,30 @@ function refusedThroughLink(
   policy: PermissionPolicy,
   context: { workspace: string; home?: string },
   verb: 'read' | 'write',
+  skill?: Skill,
 ): (real: string, path: string) => string | undefined {
   const decide = (path: string) =>
     checkPermission(policy, { tool: verb, input: { path } }, context);
+  const scope = skill?.allowedTools ? toolRestriction(skill.allowedTools) : undefined;
   return (real, path) => {
     // Named as the call gave it when the lexical path is the real one (no symlink on the way).
     if (resolve(context.workspace, path) === real) return undefined;
+    const shownReal = relative(context.workspace, real) || '.';
+    // The active skill's scope holds where the link leads, checked again on the file opened (a
+    // link swapped after the call was authorized).
+    const leaves = VERB_TOOLS[verb].some(
+      (tool) =>
+        scope?.permitsAsNamed({ tool, input: { path } }, context) !== undefined &&
+        scope.permitsAsNamed({ tool, input: { path: real } }, context) === undefined,
+    );
+    if (leaves)
+      return `Permission denied: "${path}" leads to ${shownReal} through a symbolic link, and the active skill "${skill?.name}" allows only ${skill?.allowedTools?.join(', ')}, which does not cover ${shownReal}. Do not retry it through another name.`;
     const named = decide(path);
     const reached = decide(real);
     const askedApart =
       reached.behavior === 'ask' && reached.rule !== undefined && reached.rule !== named.rule;
     if (STRICTNESS[reached.behavior] <= STRICTNESS[named.behavior] && !askedApart) return undefined;
-    const shown = relative(context.workspace, real) || '.';
+    const shown = shownReal;
     return reached.behavior === 'deny'
       ? `Permission denied: "${path}" leads to ${shown} through a symbolic link, and ${reached.reason}. Do not retry it; find another way or ask the user.`
       : `"${path}" leads to ${shown} through a symbolic link, where ${reached.reason}: ${verb} it by its own name, ${shown}, so the call is checked (and asked about) as itself.`;
@@ -285,8 +323,9 @@ function refusedThroughLink(
 export function readRefusedBy(
   policy: PermissionPolicy,
   context: { workspace: string; home?: string },
+  skill?: Skill,
 ): (real: string, path: string) => string | undefined {
-  return refusedThroughLink(policy, context, 'read');
+  return refusedThroughLink(policy, context, 'read', skill);
 }
 
 /**
@@ -302,8 +341,9 @@ export function readRefusedBy(
 export function writeRefusedBy(
   policy: PermissionPolicy,
   context: { workspace: string; home?: string },
+  skill?: Skill,
 ): (real: string, path: string) => string | undefined {
-  return refusedThroughLink(policy, context, 'write');
+  return refusedThroughLink(policy, context, 'write', skill);
 }
 
 /** Options of {@link createCodingAuthorizer}. */
@@ -340,9 +380,13 @@ export function createCodingAuthorizer(
   return async (call): Promise<ToolAuthorization> => {
     const permissionCall = { tool: call.toolName, input: call.input };
     if (!skillPermits(options.skill, permissionCall, context)) {
+      const allowed = `the active skill "${options.skill?.name}" allows only ${options.skill?.allowedTools?.join(', ')}`;
+      const reached = linkedOutOfScope(options.skill, permissionCall, context);
       return {
         behavior: 'deny',
-        message: `Permission denied: the active skill "${options.skill?.name}" allows only ${options.skill?.allowedTools?.join(', ')}; this ${call.toolName} call is not one of them.`,
+        message: reached
+          ? `Permission denied: "${reached.path}" leads to ${reached.shown} through a symbolic link, and ${allowed}, which does not cover ${reached.shown}. Do not retry it through another name.`
+          : `Permission denied: ${allowed}; this ${call.toolName} call is not one of them.`,
       };
     }
     // A skill's allowed-tools also run without asking (Claude Code's meaning); deny still wins.

@@ -3,6 +3,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  realpathSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -14,6 +15,8 @@ import { loadConfig } from '../config/index.js';
 import { createStore, openPgliteDb, type Store } from '../store/index.js';
 import { createScriptedModel } from '../test/scripted-model.js';
 import { answerCodeRun, startCodeRun } from './coding-runs.js';
+import { codingPermissionPolicy, readRefusedBy, writeRefusedBy } from './coding-permissions.js';
+import { loadSkills } from '../skills/index.js';
 
 const base = mkdtempSync(join(tmpdir(), 'cohort-code-runs-'));
 const workspace = join(base, 'ws');
@@ -165,5 +168,98 @@ describe('a file tool writing through a symlink', () => {
     expect(said).not.toContain('SECRET-TOKEN');
     expect(said).toContain('read it by its own name, secret/s.txt');
     expect(await attempt('plain/n.txt')).toContain('plain note');
+  });
+});
+
+describe("an active skill's allowed-tools scope", () => {
+  /** A workspace whose own skill `docs-only` may read and edit docs/ only, with a link docs/code -> ../src. */
+  function scopedWorkspace(name: string) {
+    const root = join(base, name);
+    mkdirSync(join(root, 'skills', 'docs-only'), { recursive: true });
+    writeFileSync(
+      join(root, 'skills', 'docs-only', 'SKILL.md'),
+      '---\nname: docs-only\ndescription: Edit the documentation only.\nallowed-tools: Read(docs/**) Grep(docs/**) Write(docs/**)\n---\nWork on docs/ only.\n',
+    );
+    mkdirSync(join(root, 'docs'), { recursive: true });
+    mkdirSync(join(root, 'src'), { recursive: true });
+    writeFileSync(join(root, 'src', 'secret.ts'), 'export const token = "SRC-ONLY-TOKEN";\n');
+    writeFileSync(join(root, 'docs', 'guide.md'), 'the guide\n');
+    symlinkSync('../src', join(root, 'docs', 'code'));
+    return root;
+  }
+
+  async function runWithSkill(root: string, call: { toolName: string; input: unknown }) {
+    const outputs: string[] = [];
+    const model = createScriptedModel((index, options) => {
+      outputs.push(JSON.stringify(options.prompt));
+      return index === 0 ? { toolCalls: [call] } : { text: 'Done.' };
+    });
+    const options = {
+      workspace: root,
+      home,
+      env: { COHORT_TRUST_PROJECT_CONFIG: '1' },
+      config: loadConfig({
+        env: {},
+        cwd: base,
+        overrides: { permissions: { defaultMode: 'acceptEdits' } },
+      }),
+      model: () => model,
+    };
+    const { runId, result } = await startCodeRun(store.runs, {
+      ...options,
+      request: 'Do it.',
+      skill: 'docs-only',
+    });
+    if (result.pending) await answerCodeRun(store.runs, runId, { '*': 'yes' }, options);
+    return outputs.at(-1) ?? '';
+  }
+
+  it('is checked where a symlink leads: docs/code -> src is outside Read(docs/**) Grep(docs/**) Write(docs/**)', async () => {
+    // Found by outside testing: the skill's rules were matched against the path the call named
+    // only, so `read docs/code/secret.ts` read src/secret.ts and `write docs/code/x.ts` wrote src/x.ts.
+    const root = scopedWorkspace('skill-scope-links');
+    const read = await runWithSkill(root, {
+      toolName: 'read',
+      input: { path: 'docs/code/secret.ts' },
+    });
+    expect(read).not.toContain('SRC-ONLY-TOKEN');
+    expect(read).toContain('src/secret.ts');
+    const written = await runWithSkill(root, {
+      toolName: 'write',
+      input: { path: 'docs/code/x.ts', content: 'written' },
+    });
+    expect(existsSync(join(root, 'src', 'x.ts'))).toBe(false);
+    expect(written).toContain('src/x.ts');
+    const grep = await runWithSkill(root, {
+      toolName: 'grep',
+      input: { pattern: 'TOKEN', path: 'docs/code' },
+    });
+    expect(grep).not.toContain('SRC-ONLY-TOKEN');
+    expect(grep).toContain('leads to src through a symbolic link');
+    // What the scope covers by name and by place still works.
+    expect(
+      await runWithSkill(root, { toolName: 'read', input: { path: 'docs/guide.md' } }),
+    ).toContain('the guide');
+  });
+
+  it('is checked again on the file the tools open, for a link made after the call was allowed', () => {
+    // The call is authorized by the path it names; a link swapped in before the open is caught by
+    // the check on the kernel's path of the opened file.
+    const root = realpathSync(scopedWorkspace('skill-scope-open'));
+    const skill = loadSkills({ workspace: root, home }).skills.find((s) => s.name === 'docs-only');
+    const policy = codingPermissionPolicy({
+      workspace: root,
+      config: loadConfig({ env: {}, cwd: base }),
+    });
+    const context = { workspace: root, home };
+    expect(
+      writeRefusedBy(policy, context, skill)(join(root, 'src', 'x.ts'), 'docs/code/x.ts'),
+    ).toContain('leads to src/x.ts through a symbolic link');
+    expect(
+      readRefusedBy(policy, context, skill)(join(root, 'src', 'secret.ts'), 'docs/code/secret.ts'),
+    ).toContain('does not cover src/secret.ts');
+    expect(
+      readRefusedBy(policy, context)(join(root, 'src', 'secret.ts'), 'docs/code/secret.ts'),
+    ).toBeUndefined();
   });
 });

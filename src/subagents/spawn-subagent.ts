@@ -1,4 +1,5 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { relative } from 'node:path';
 import type { CohortConfig } from '../config/index.js';
 import { attemptSignal } from '../bounded-call/index.js';
 import { isCohortError } from '../errors/index.js';
@@ -10,7 +11,7 @@ import {
   type LoopResult,
   type LoopTool,
 } from '../agents/loop/index.js';
-import { toolRestriction } from '../tools/index.js';
+import { reachedPath, toolRestriction } from '../tools/index.js';
 import type { Skill } from '../skills/index.js';
 import type { TokenUsage } from '../schema/index.js';
 import { GEN_AI, type TraceSpan } from '../telemetry/index.js';
@@ -119,12 +120,20 @@ function subagentAuthorize(env: SubagentEnvironment, type: SubagentType): LoopOp
   const context = { workspace: env.workspace ?? process.cwd() };
   return async (call) => {
     const permissionCall = { tool: call.toolName, input: call.input };
-    if (allowed && !allowed.permits(permissionCall, context))
+    if (allowed && !allowed.permits(permissionCall, context)) {
+      const tools = `the ${type.name} subagent's tools (${type.tools?.join(', ')})`;
+      // Permitted by name, not where a symlink on the way leads (docs/code -> ../src).
+      const reached = allowed.permitsAsNamed(permissionCall, context)
+        ? reachedPath(permissionCall, context)
+        : undefined;
       return {
         behavior: 'deny',
-        message: `Permission denied: the ${type.name} subagent's tools (${type.tools?.join(', ')}) do not allow this ${call.toolName} call.`,
+        message: reached
+          ? `Permission denied: "${String((call.input as { path?: unknown }).path ?? '.')}" leads to ${relative(context.workspace, reached) || '.'} through a symbolic link, which ${tools} do not allow.`
+          : `Permission denied: ${tools} do not allow this ${call.toolName} call.`,
       };
-    const refusedBy = disallowed.permits(permissionCall, context);
+    }
+    const refusedBy = disallowed.covers(permissionCall, context);
     if (refusedBy)
       return {
         behavior: 'deny',

@@ -23,3 +23,4 @@ export {
   type PermissionPolicy,
 } from './check-permission.js';
 export { toolRestriction, type ToolRestriction } from './tool-restriction.js';
+export { reachedPath } from './reached-path.js';

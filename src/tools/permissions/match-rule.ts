@@ -32,7 +32,7 @@ const require = createRequire(import.meta.url);
 const picomatch = (): typeof Picomatch => require('picomatch') as typeof Picomatch;
 
 /** Tools whose rule specifier is a path (gitignore-style, as in Claude Code). */
-const PATH_TOOLS = new Set([
+export const PATH_TOOLS: ReadonlySet<string> = new Set([
   'read',
   'grep',
   'glob',

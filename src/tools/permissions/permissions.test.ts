@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   alwaysRule,
@@ -497,6 +500,32 @@ describe('toolRestriction (skills allowed-tools, agent files tools)', () => {
     expect(only.permits(bash("git log --grep='a > b'"), context)).toBe('Bash(git log:*)');
     expect(only.permits({ tool: 'read', input: { path: 'a.ts' } }, context)).toBe('Read');
     expect(only.permits({ tool: 'write', input: { path: 'a.ts' } }, context)).toBeUndefined();
+  });
+
+  it('holds a path scope where symlinks lead, for the allowed list and for a disallowed one', () => {
+    // Found by outside testing: `Read(docs/**)` permitted docs/code/x.ts with docs/code -> ../src,
+    // and a subagent's `disallowedTools: Read(secret/**)` did not cover link/x with link -> secret.
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'cohort-scope-')));
+    mkdirSync(join(root, 'docs'));
+    mkdirSync(join(root, 'src'));
+    mkdirSync(join(root, 'secret'));
+    writeFileSync(join(root, 'src', 'x.ts'), 'x');
+    symlinkSync('../src', join(root, 'docs', 'code'));
+    symlinkSync('secret', join(root, 'link'));
+    const at = { workspace: root };
+    const docs = toolRestriction('Read(docs/**) Write(docs/**)');
+    const read = (path: string): PermissionCall => ({ tool: 'read', input: { path } });
+    expect(docs.permits(read('docs/code/x.ts'), at)).toBeUndefined();
+    expect(docs.permitsAsNamed(read('docs/code/x.ts'), at)).toBe('Read(docs/**)');
+    // A file about to be written under the link is where the link leads, too.
+    expect(
+      docs.permits({ tool: 'write', input: { path: 'docs/code/new.ts' } }, at),
+    ).toBeUndefined();
+    expect(docs.permits(read('docs/plain.md'), at)).toBe('Read(docs/**)');
+    const secret = toolRestriction('Read(secret/**)');
+    expect(secret.covers(read('link/y.txt'), at)).toBe('Read(secret/**)');
+    expect(secret.covers(read('docs/plain.md'), at)).toBeUndefined();
+    rmSync(root, { recursive: true, force: true });
   });
 
   it('reads cohort names too', () => {
