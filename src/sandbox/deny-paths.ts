@@ -3,6 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { nextTurn } from '../event-loop/index.js';
+import { hardLinksOf } from './deny-hard-links.js';
 
 /**
  * Folders the any-depth search does not enter: dependency and VCS trees are large, and walking
@@ -21,7 +22,8 @@ export const DENY_SEARCH_MAX_ENTRIES = 50_000;
  * over them. The bounded search ({@link DENY_SEARCH_MAX_ENTRIES}) answers for most trees; when
  * it stops there, every folder is read (names only, asynchronously), as the sweep of protected
  * entries does: a tree larger than the bound (a large repository, or a command that made 50,000
- * files first) left a `.env` past it readable by bash.
+ * files first) left a `.env` past it readable by bash. Hard links in the workspace to a denied
+ * file are denied too ({@link hardLinksOf}).
  *
  * @example
  * await resolveDenyPaths(['~/.ssh', '.env'], { workspace: '/repo', home: '/home/me' });
@@ -54,6 +56,8 @@ export async function resolveDenyPaths(
     const search = bounded.complete ? bounded : await searchAllNames(options.workspace, bareNames);
     for (const path of search.matches) add(path);
   }
+  // Other names of a denied file (hard links) in the workspace read it as well as its own name.
+  for (const path of await hardLinksOf([...found], options.workspace)) add(path);
   // A workspace reached through a symlink ("/home/me/proj" → "/data/proj") is mounted where it was
   // named: a mask on the real file leaves it readable there, so it is masked there too.
   const named = resolve(options.workspace);

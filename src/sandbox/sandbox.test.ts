@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import {
   existsSync,
+  linkSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -99,6 +100,25 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
     const run = await bash(`ls -A ${home}/.ssh; cat .env; ls -A ${home}; echo end`);
     expect(run.stdout).toBe('.ssh\nend\n');
     expect(run.stdout + run.stderr).not.toMatch(/PRIVATE KEY|sk-from-dotenv/);
+  });
+
+  it('hides the other names (hard links) of a denied file in the workspace', async () => {
+    // Found by outside testing: `.env` and ~/.ssh/id_ed25519 were masked by name only, so a hard
+    // link to either in the workspace (notes.txt, deep/key.txt) printed the secret with `cat`.
+    const links = join(root, 'hard-links', 'deep');
+    mkdirSync(links, { recursive: true });
+    linkSync(join(root, '.env'), join(root, 'hard-links', 'notes.txt'));
+    linkSync(join(home, '.ssh', 'id_ed25519'), join(links, 'key.txt'));
+    writeFileSync(join(root, 'hard-links', 'plain.txt'), 'plain text');
+    try {
+      const run = await bash(
+        'cat hard-links/notes.txt hard-links/deep/key.txt hard-links/plain.txt; echo end',
+      );
+      expect(run.stdout + run.stderr).not.toMatch(/PRIVATE KEY|sk-from-dotenv/);
+      expect(run.stdout).toBe('plain textend\n');
+    } finally {
+      rmSync(join(root, 'hard-links'), { recursive: true, force: true });
+    }
   });
 
   it('hides /etc/shadow by default, even when cohort runs as root', async () => {
