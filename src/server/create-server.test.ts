@@ -89,6 +89,40 @@ describe('POST /chat', () => {
     expect(await errorOf(response)).toMatchObject({ status: 415, code: 'unsupported_media_type' });
   });
 
+  it('is 415 for a media type that only begins like JSON, and reads application/json and x+json', async () => {
+    // Found by outside testing: `application/json-seq` (RFC 7464 record sequences),
+    // `application/json/x` and a list `application/json, text/plain` were read as JSON (200).
+    const body = JSON.stringify({ query: 'What is a topic?' });
+    for (const type of [
+      'application/json-seq',
+      'application/json/x',
+      'application/json, text/plain',
+      'application/jsonp',
+    ]) {
+      const response = await app.request('/chat', {
+        method: 'POST',
+        body,
+        headers: { 'content-type': type },
+      });
+      expect(await errorOf(response), type).toMatchObject({
+        status: 415,
+        code: 'unsupported_media_type',
+      });
+    }
+    for (const type of [
+      'application/json',
+      'APPLICATION/JSON ; charset=utf-8',
+      'application/vnd.api+json',
+    ]) {
+      const response = await app.request('/chat', {
+        method: 'POST',
+        body,
+        headers: { 'content-type': type },
+      });
+      expect(response.status, type).toBe(200);
+    }
+  });
+
   it('is 415 naming the charset or the content encoding it cannot read, not 400 or a 200', async () => {
     // A UTF-16 body was read as UTF-8 ("not valid JSON"), a Latin-1 one read wrong, a gzipped
     // one read as text.

@@ -10,8 +10,12 @@ import {
 } from '../schema/index.js';
 import { apiError, HttpError } from './api-error.js';
 
-/** The content types a JSON body may be declared with (`application/json`, `application/x+json`…). */
-export const JSON_CONTENT_TYPE = /^application\/([\w.+-]+\+)?json\b/i;
+/**
+ * The content types a JSON body may be declared with (`application/json`, `application/x+json`…),
+ * with parameters after a `;`. The type ends at `json`: `application/json-seq` (a sequence of
+ * records), `application/json/x` or a list `application/json, text/plain` is not a JSON body.
+ */
+export const JSON_CONTENT_TYPE = /^\s*application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
 /** A `charset` parameter of a content type, lower case, or undefined when there is none. */
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
