@@ -178,4 +178,18 @@ describe("a found cohort.config.json's guarded settings need approval", () => {
     expect(after.stderr).not.toContain('cohort ignored');
     expect(load(cwd, env).config.sandbox.enabled).toBe(false);
   });
+
+  it('refuses a --workspace that names no folder, approving nothing', async () => {
+    // Found by outside testing: `cohort config approve --workspace /nonexistent` (a typo) said
+    // "nothing to approve" and exited 0, so the user believed the workspace's settings were seen.
+    const { cwd, env } = hostileFolder({ sandbox: { enabled: false } });
+    const missing = join(cwd, 'no-such-folder');
+    const run = await runCli(['config', 'approve', '--workspace', missing], env, undefined, {
+      cwd,
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`Workspace ${missing} does not exist or is not a folder`);
+    expect(run.stdout).toBe('');
+    expect(load(cwd, env).config.sandbox.enabled).toBe(true);
+  });
 });

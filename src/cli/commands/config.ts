@@ -8,6 +8,7 @@ import {
 import { resolve } from 'node:path';
 import { CLAUDE_SETTINGS_FILES, reviewWorkspaceSettings } from '../../coding/index.js';
 import { CohortError } from '../../errors/index.js';
+import { createWorkspace } from '../../tools/index.js';
 import { parseCommandArgs, stringFlag } from '../args.js';
 import type { CliCommand } from '../command.js';
 import { configFor } from '../open.js';
@@ -39,9 +40,11 @@ export const configCommand: CliCommand = {
         'invalid_input',
         `Unknown config command "${positionals.join(' ')}".\nUsage: ${usage}`,
       );
+    // A --workspace that names no folder (a typo) is an error before anything is approved: its
+    // settings would otherwise read as "nothing to approve".
+    const workspace = createWorkspace(resolve(io.cwd, stringFlag(values, 'workspace') ?? '.')).root;
     const reviews: ProjectConfigReview[] = [];
     configFor(io, values, { onProjectConfigReview: (found) => void reviews.push(found) });
-    const workspace = resolve(io.cwd, stringFlag(values, 'workspace') ?? '.');
     reviews.push(
       ...reviewWorkspaceSettings(workspace, {
         env: io.env,
