@@ -117,7 +117,7 @@ describe('cohort CLI', () => {
     });
     expect(stderr).toContain('Skipped link.md: a symbolic link, not followed');
     expect(stdout).toMatch(
-      /^1 file: 1 added, 0 replaced, 0 unchanged, 1 skipped \(1 symbolic link\) · 1 chunk/m,
+      /^2 files: 1 added, 0 replaced, 0 unchanged, 1 skipped \(1 symbolic link\) · 1 chunk/m,
     );
     expect(code).toBe(0);
   });

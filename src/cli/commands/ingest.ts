@@ -139,7 +139,9 @@ export const ingestCommand: CliCommand = {
       if (values.json) io.stdout(JSON.stringify(toWire(summary), null, 2) + '\n');
       else
         io.stdout(
-          `${countOf(summary.files, 'file')}: ${summary.added} added, ${summary.replaced} replaced, ${summary.unchanged} unchanged${summary.skipped.length ? `, ${describeSkipped(summary.skipped)}` : ''} · ${countOf(summary.chunks, 'chunk')} · ${summary.elapsedMs} ms\n`,
+          // Every file named, links and FIFOs too, so the parts add up to the whole (it counted
+          // regular files alone: "10 files: 6 added, …, 7 skipped (2 symbolic links, …)").
+          `${countOf(summary.added + summary.replaced + summary.unchanged + summary.skipped.length, 'file')}: ${summary.added} added, ${summary.replaced} replaced, ${summary.unchanged} unchanged${summary.skipped.length ? `, ${describeSkipped(summary.skipped)}` : ''} · ${countOf(summary.chunks, 'chunk')} · ${summary.elapsedMs} ms\n`,
         );
       if (summary.files > 0 && summary.added + summary.replaced + summary.unchanged === 0) {
         // A script's `cohort ingest docs && cohort serve` must not go on with nothing ingested.
