@@ -1,5 +1,17 @@
 /** Words an acronym may skip or take one letter from ("Localization and Mapping" → "LAM" or "LM"). */
-const SMALL_WORDS = new Set(['and', 'of', 'the', 'for', 'in', 'on', 'to', 'a', 'an', 'with', '&']);
+export const SMALL_WORDS: ReadonlySet<string> = new Set([
+  'and',
+  'of',
+  'the',
+  'for',
+  'in',
+  'on',
+  'to',
+  'a',
+  'an',
+  'with',
+  '&',
+]);
 const DEFINITION = /((?:[A-Za-z][\w'-]*\s+){1,8}?)\(([A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*s?)\)/;
 /** The end of a {@link DEFINITION}: the acronym in brackets, found first, since it is rare. */
 const BRACKETED = /\(([A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*s?)\)/g;

@@ -1,5 +1,6 @@
 import type { AcronymMap } from './acronyms.js';
 import type { LexicalIndex } from './lexical-index.js';
+import type { SpelledAcronym } from './spelled-acronyms.js';
 import { QUERY_STOPWORDS, STOPWORDS } from './stopwords.js';
 import { analyze, stem, tokenize } from './tokenizer.js';
 import type { WordNet } from './wordnet.js';
@@ -71,6 +72,24 @@ export function expandAcronyms(
         if (last) concepts?.set(stem(acronym), last);
       }
     }
+  }
+}
+
+/**
+ * Adds the acronyms a question spells out that the corpus writes only short ("end of life" → EOL,
+ * see `createSpelledAcronyms`), as an acronym the corpus defines is added for its long form.
+ */
+export function expandSpelledAcronyms(
+  spelled: readonly SpelledAcronym[],
+  terms: Map<string, number>,
+  expansions: Map<string, number>,
+  concepts?: ConceptMap,
+) {
+  for (const { acronym, last } of spelled) {
+    const term = stem(acronym);
+    if (terms.has(term)) continue;
+    add(expansions, term, ACRONYM_WEIGHT);
+    concepts?.set(term, stem(last));
   }
 }
 

@@ -18,6 +18,7 @@ import {
 import { createScoreScratch, topScoring, type ScoredList } from './score-lists.js';
 import {
   expandAcronyms,
+  expandSpelledAcronyms,
   expandWithWordNet,
   queryTerms,
   type WordNetExpansionOptions,
@@ -53,6 +54,7 @@ import {
 } from './acknowledgments.js';
 import { asksLeaveToUseTheWork, licencePageChunks } from './licence-page.js';
 import { openWordNet, type WordNet } from './wordnet.js';
+import { createSpelledAcronyms, type SpelledAcronym } from './spelled-acronyms.js';
 import {
   createQueryVocabulary,
   type QueryVocabulary,
@@ -69,7 +71,10 @@ import { withoutSocialOpener } from './social-message.js';
 export interface Techniques {
   /** BM25F: title and headings weighted above body text. */
   fields: boolean;
-  /** Acronym ↔ long form expansion mined from the corpus. */
+  /**
+   * Acronym ↔ long form expansion mined from the corpus, and the acronyms a question spells out
+   * that the corpus writes only short ("end of life" → EOL, `createSpelledAcronyms`).
+   */
   acronyms: boolean;
   /** WordNet synonyms, derivations, attributes and definition words, at low weight. */
   wordnet: boolean;
@@ -310,15 +315,28 @@ export function expandQuery(
   asked: string,
   index: LexicalIndex,
   techniques: Techniques,
-  sources: { acronyms: AcronymMap; wordnet: () => WordNet },
+  sources: {
+    acronyms: AcronymMap;
+    wordnet: () => WordNet;
+    /** The acronyms a question spells out (`createSpelledAcronyms`); none when unset. */
+    spelledAcronyms?: (query: string) => SpelledAcronym[];
+  },
   wordnetOptions: WordNetExpansionOptions = {},
 ): { terms: Map<string, number>; expansions: Map<string, number> } {
   // "… in plain words?": the manner of the answer is no part of what is asked about.
   const query = withoutAskingManner(withoutSocialOpener(asked));
   const terms = queryTerms(query, index);
   const expansions = new Map<string, number>();
-  if (techniques.acronyms)
+  if (techniques.acronyms) {
     expandAcronyms(query, sources.acronyms, terms, expansions, wordnetOptions.concepts);
+    if (sources.spelledAcronyms)
+      expandSpelledAcronyms(
+        sources.spelledAcronyms(query),
+        terms,
+        expansions,
+        wordnetOptions.concepts,
+      );
+  }
   if (techniques.wordnet)
     expandWithWordNet(query, sources.wordnet(), index, terms, expansions, wordnetOptions);
   if (techniques.questionForms) expandQuestionForms(query, index, terms, expansions);
@@ -356,14 +374,29 @@ export function createRanker(
     ? definedTermIndex({ definitions: definedTerms() })
     : undefined;
   const acronyms: AcronymMap = techniques.acronyms ? minedAcronyms() : new Map();
-  const sources = { acronyms, wordnet: () => (wordnet ??= openWordNet()) };
+  const openedWordNet = () => (wordnet ??= openWordNet());
+  // WordNet's synonyms of a word, or undefined when English (WordNet) does not know it.
+  const english = (word: string) => {
+    const { synonyms, definitions } = openedWordNet().relations(word);
+    return synonyms.length + definitions.length > 0 ? synonyms : undefined;
+  };
+  const sources = {
+    acronyms,
+    wordnet: openedWordNet,
+    ...(techniques.acronyms
+      ? {
+          spelledAcronyms: createSpelledAcronyms(chunks, {
+            chunksWith: (term) => index.postings(term)?.docs ?? [],
+            english,
+            defined: acronyms,
+          }),
+        }
+      : {}),
+  };
   const vocabulary = techniques.vocabulary
     ? createQueryVocabulary(chunks, {
         indexed: (term) => index.df(term) > 0,
-        synonyms(word) {
-          const { synonyms, definitions } = sources.wordnet().relations(word);
-          return synonyms.length + definitions.length > 0 ? synonyms : undefined;
-        },
+        synonyms: english,
       })
     : undefined;
   const scratch = createScoreScratch(chunks.length);
