@@ -34,6 +34,35 @@ function smallBook(): string {
 
 const extractive = { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
 
+/**
+ * One first start prepared in the child on a new folder, made once per file: the first test checks
+ * it against the serving process's own preparation, and the kill -9 test uses what it left as the
+ * store of a start that was never interrupted (each child start of the sources costs seconds).
+ */
+let cleanStart:
+  | Promise<{
+      book: string;
+      config: CohortConfig;
+      ingested: Awaited<ReturnType<typeof prepareNewFolderInChild>>;
+      lockHolder: number | undefined;
+      contents: Awaited<ReturnType<typeof storeContents>>;
+    }>
+  | undefined;
+function preparedCleanStart() {
+  cleanStart ??= (async () => {
+    const book = smallBook();
+    const config = configFor(
+      join(mkdtempSync(join(tmpdir(), 'cohort-first-start-')), 'child'),
+      book,
+    );
+    const ingested = await prepareNewFolderInChild(config, io());
+    // Read before anything opens the folder: who holds the lock right after the child is done.
+    const lockHolder = lockPid(config.dataDir);
+    return { book, config, ingested, lockHolder, contents: await storeContents(config) };
+  })();
+  return cleanStart;
+}
+
 function configFor(dataDir: string, book: string): CohortConfig {
   return loadConfig({
     env: { COHORT_DATA_DIR: dataDir, COHORT_SAMPLE_BOOK: book, ...extractive },
@@ -99,14 +128,12 @@ function lockPid(dir: string): number | undefined {
 
 describe("cohort serve's first start in a child process", () => {
   it('leaves the same store as preparing in the serving process did, and hands the lock over', async () => {
-    const book = smallBook();
+    const { book, config: inChild, ingested, lockHolder, contents } = await preparedCleanStart();
     const root = mkdtempSync(join(tmpdir(), 'cohort-first-start-'));
-    const inChild = configFor(join(root, 'child'), book);
     const inProcess = configFor(join(root, 'in-process'), book);
 
-    const ingested = await prepareNewFolderInChild(inChild, io());
-    // The lock now names this process, which takes it over when it opens the folder.
-    expect(lockPid(inChild.dataDir)).toBe(process.pid);
+    // The lock then named this process, which takes it over when it opens the folder.
+    expect(lockHolder).toBe(process.pid);
 
     // What a first start did in the serving process before: open the assistant, build the index.
     const opened = await openAssistant({ config: inProcess });
@@ -115,7 +142,7 @@ describe("cohort serve's first start in a child process", () => {
     await opened.close();
 
     expect(ingested).toEqual({ files: expected?.files, chunks: expected?.chunks });
-    const [child, reference] = [await storeContents(inChild), await storeContents(inProcess)];
+    const [child, reference] = [contents, await storeContents(inProcess)];
     expect(child.chunks.length).toBeGreaterThan(0);
     expect(child.cache.map((entry) => entry.name).sort()).toEqual(
       reference.cache.map((entry) => entry.name).sort(),
@@ -185,7 +212,7 @@ describe("cohort serve's first start in a child process", () => {
   }, 60_000);
 
   it('keeps the folder locked during the first start, and a kill -9 leaves one the next start recovers', async () => {
-    const book = smallBook();
+    const { book, contents: reference } = await preparedCleanStart();
     const cwd = mkdtempSync(join(tmpdir(), 'cohort-first-start-kill-'));
     const dir = join(cwd, 'data');
     const env = { COHORT_DATA_DIR: dir, COHORT_SAMPLE_BOOK: book, ...extractive };
@@ -227,9 +254,6 @@ describe("cohort serve's first start in a child process", () => {
     }
     // The whole book is there, as a start that was never interrupted leaves it.
     const recovered = await storeContents(configFor(dir, book));
-    const clean = mkdtempSync(join(tmpdir(), 'cohort-first-start-clean-'));
-    await prepareNewFolderInChild(configFor(join(clean, 'data'), book), io());
-    const reference = await storeContents(configFor(join(clean, 'data'), book));
     expect(recovered.chunks).toEqual(reference.chunks);
   }, 240_000);
 
