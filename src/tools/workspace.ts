@@ -1,7 +1,8 @@
-import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { undecodedPathProblem } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
+import { existingPart } from './existing-part.js';
 
 /** A folder the file tools are confined to. */
 export interface Workspace {
@@ -47,16 +48,6 @@ export interface WorkspaceOptions {
 
 const inside = (root: string, path: string) => path === root || path.startsWith(root + sep);
 
-/** True when something (a dangling symlink included) sits at `path`. */
-const present = (path: string) => {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /**
  * Opens `root` as a workspace. A missing root, or one that is not a folder, is `invalid_input`.
  *
@@ -96,12 +87,7 @@ export function createWorkspace(root: string, options: WorkspaceOptions = {}): W
     // The caller may name the workspace by its unresolved path (e.g. through a symlinked /tmp).
     if (given !== real && inside(given, absolute)) absolute = join(real, relative(given, absolute));
     if (!inside(real, absolute)) throw refuse(path, 'is outside the workspace');
-    let existing = absolute;
-    while (!present(existing)) {
-      const parent = resolve(existing, '..');
-      if (parent === existing) break;
-      existing = parent;
-    }
+    const existing = existingPart(absolute);
     if (existing !== absolute && mustExist) {
       throw new CohortError(
         'not_found',

@@ -1,16 +1,7 @@
-import { lstatSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { existingPart } from '../existing-part.js';
 import { PATH_TOOLS, type PermissionCall, type PermissionContext } from './match-rule.js';
-
-/** True when something (a dangling symlink included) sits at `path`. */
-const present = (path: string) => {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /**
  * Where the path a file tool's call names leads once symlinks are followed: the real path of its
@@ -28,8 +19,7 @@ export function reachedPath(call: PermissionCall, context: PermissionContext): s
   const input = call.input as { path?: unknown } | null;
   const path = typeof input?.path === 'string' ? input.path : '.';
   const named = isAbsolute(path) ? resolve(path) : resolve(context.workspace, path);
-  let existing = named;
-  while (!present(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  const existing = existingPart(named);
   let real: string;
   try {
     real = join(realpathSync(existing), relative(existing, named));
