@@ -18,7 +18,6 @@ import {
 import { createScoreScratch, topScoring, type ScoredList } from './score-lists.js';
 import {
   expandAcronyms,
-  expandFullNames,
   expandSpelledAcronyms,
   expandWithWordNet,
   queryTerms,
@@ -56,7 +55,6 @@ import {
 import { asksLeaveToUseTheWork, licencePageChunks } from './licence-page.js';
 import { openWordNet, type WordNet } from './wordnet.js';
 import { createSpelledAcronyms, type SpelledAcronym } from './spelled-acronyms.js';
-import { createFullNames } from './full-names.js';
 import {
   createQueryVocabulary,
   type QueryVocabulary,
@@ -88,8 +86,6 @@ export interface Techniques {
    * Query words the book never uses read in the book's spelling: closed-up or hyphenated
    * compounds ("midterm" ↔ "Mid-term", "work station" ↔ "workstation"), typos and spelling
    * variants one edit from a book word ("continous", "optimisation"). See `createQueryVocabulary`.
-   * A word the book writes mostly inside a name is looked for as the name too ("Mac" → macOS, see
-   * `createFullNames`).
    */
   vocabulary: boolean;
   /**
@@ -324,8 +320,6 @@ export function expandQuery(
     wordnet: () => WordNet;
     /** The acronyms a question spells out (`createSpelledAcronyms`); none when unset. */
     spelledAcronyms?: (query: string) => SpelledAcronym[];
-    /** The corpus's full name for a word written alone ("mac" → "macos", `createFullNames`). */
-    fullNames?: (word: string) => string | undefined;
   },
   wordnetOptions: WordNetExpansionOptions = {},
 ): { terms: Map<string, number>; expansions: Map<string, number> } {
@@ -343,8 +337,6 @@ export function expandQuery(
         wordnetOptions.concepts,
       );
   }
-  if (techniques.vocabulary && sources.fullNames)
-    expandFullNames(query, sources.fullNames, terms, expansions, wordnetOptions.concepts);
   if (techniques.wordnet)
     expandWithWordNet(query, sources.wordnet(), index, terms, expansions, wordnetOptions);
   if (techniques.questionForms) expandQuestionForms(query, index, terms, expansions);
@@ -399,9 +391,6 @@ export function createRanker(
             defined: acronyms,
           }),
         }
-      : {}),
-    ...(techniques.vocabulary
-      ? { fullNames: createFullNames(chunks, { df: (term) => index.df(term) }) }
       : {}),
   };
   const vocabulary = techniques.vocabulary
