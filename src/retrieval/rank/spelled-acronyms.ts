@@ -152,6 +152,9 @@ export function createSpelledAcronyms(
         const defined =
           sources.defined.get(acronym) ?? sources.defined.get(acronym.replace(/s$/, ''));
         if (defined !== undefined) continue;
+        // Most initialisms of a question's phrases are no word of the corpus: one postings lookup
+        // rules them out before WordNet is asked or any chunk is read.
+        if (sources.chunksWith(stem(acronym)).length === 0) continue;
         const english = sources.english(acronym);
         if (english !== undefined && !english.includes(phrase)) continue;
         if (!writtenAsAcronym(acronym) || !writesPhrase(phrase)) continue;
