@@ -1,17 +1,14 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import * as z from 'zod';
-import { CohortError } from '../errors/index.js';
-import { readFoundFile } from './found-file.js';
-import { parseJsonFile } from './json-file.js';
 import {
   approvalDigest,
+  readApprovals,
   trustedByEnv,
   userApprovalsPath,
   withApprovalsLock,
   writeApprovals,
+  type ApprovalsKind,
 } from './user-approvals.js';
-import { lazySchema } from '../schema/lazy-schema.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -24,17 +21,11 @@ export const TRUST_PROJECT_MCP_ENV = 'COHORT_TRUST_PROJECT_MCP';
 /** The file, under the user's configuration folder, that records approved project MCP servers. */
 export const MCP_APPROVALS_FILE = join('cohort', 'approved-mcp-servers.json');
 
-/** `{ version: 1, projects: { "<real path>": { "<server>": "sha256:<hex>" } } }` */
-const McpApprovals = lazySchema(() =>
-  z.object({
-    version: z.literal(1),
-    projects: z.record(
-      z.string(),
-      z.record(z.string(), z.string().regex(/^sha256:[0-9a-f]{64}$/, 'a "sha256:<hex>" digest')),
-    ),
-  }),
-);
-type McpApprovals = z.infer<typeof McpApprovals>;
+const KIND: ApprovalsKind = {
+  what: 'approved MCP servers',
+  key: 'server',
+  command: 'cohort mcp approve',
+};
 
 /** Where the approvals of a user live: `$XDG_CONFIG_HOME/cohort/…`, else `~/.config/cohort/…`. */
 export function mcpApprovalsPath(options: { env?: Env; home?: string } = {}): string {
@@ -88,23 +79,6 @@ export function mcpServerCommandLine(definition: unknown): string {
   return [...env, quote(String(entry.command ?? '')), ...args].join(' ') + cwd;
 }
 
-/** Reads the approvals file; absent is no approvals, malformed an `invalid_input` naming it. */
-function readApprovals(file: string): McpApprovals {
-  if (!existsSync(file)) return { version: 1, projects: {} };
-  const text = readFoundFile(file, 'file of approved MCP servers');
-  const result = McpApprovals.safeParse(parseJsonFile(file, text));
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const where = issue?.path.length ? ` at "${issue.path.join('.')}"` : '';
-    throw new CohortError(
-      'invalid_input',
-      `${file}: not a record of approved MCP servers${where} (${issue?.message ?? 'invalid'}): expected { "version": 1, "projects": { "<folder>": { "<server>": "sha256:…" } } }. Fix it or delete it and approve the servers again with \`cohort mcp approve\`.`,
-      { file },
-    );
-  }
-  return result.data;
-}
-
 /** One server of the project's `.mcp.json` and whether the user approved this definition of it. */
 export interface ProjectMcpServer {
   name: string;
@@ -146,7 +120,7 @@ export function reviewProjectMcpServers(options: {
   const file = mcpApprovalsPath({ env, ...(options.home ? { home: options.home } : {}) });
   const trusted = trustsProjectMcp(env);
   const approved =
-    names.length === 0 || trusted ? {} : (readApprovals(file).projects[project] ?? {});
+    names.length === 0 || trusted ? {} : (readApprovals(file, KIND).projects[project] ?? {});
   return {
     project,
     file,
@@ -169,7 +143,7 @@ export function reviewProjectMcpServers(options: {
  */
 export function approveProjectMcpServers(review: ProjectMcpReview, names: string[]): void {
   withApprovalsLock(review.file, () => {
-    const approvals = readApprovals(review.file);
+    const approvals = readApprovals(review.file, KIND);
     const project = { ...(approvals.projects[review.project] ?? {}) };
     for (const name of names) {
       const server = review.servers.find((candidate) => candidate.name === name);

@@ -1,12 +1,13 @@
-import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../test/run-cli.js';
 import { loadConfig } from './config.js';
 import { DEFAULT_DENY_READ } from './sandbox-settings.js';
 import {
   approveProjectConfig,
+  configApprovalsPath,
   guardedSettings,
   unapprovedConfigMessage,
   type ProjectConfigReview,
@@ -191,5 +192,23 @@ describe("a found cohort.config.json's guarded settings need approval", () => {
     expect(run.stderr).toContain(`Workspace ${missing} does not exist or is not a folder`);
     expect(run.stdout).toBe('');
     expect(load(cwd, env).config.sandbox.enabled).toBe(true);
+  });
+
+  it('names where a malformed approvals file is wrong and how to approve again', () => {
+    const { cwd, env } = hostileFolder({ sandbox: { enabled: false } });
+    const file = configApprovalsPath({ env });
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(
+      file,
+      JSON.stringify({ version: 1, projects: { [cwd]: { 'cohort.config.json': 'md5:1' } } }),
+    );
+    expect(() => load(cwd, env)).toThrow(
+      expect.objectContaining({
+        code: 'invalid_input',
+        message: expect.stringMatching(
+          /not a record of approved project configurations at "projects\..*cohort\.config\.json" \(a "sha256:<hex>" digest\).*`cohort config approve`/,
+        ),
+      }),
+    );
   });
 });

@@ -1,15 +1,13 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import * as z from 'zod';
-import { CohortError } from '../errors/index.js';
-import { readFoundFile } from './found-file.js';
-import { parseJsonFile } from './json-file.js';
 import {
   approvalDigest,
+  readApprovals,
   trustedByEnv,
   userApprovalsPath,
   withApprovalsLock,
   writeApprovals,
+  type ApprovalsKind,
 } from './user-approvals.js';
 import {
   DEFAULT_CODE_MEMORY_MB,
@@ -17,7 +15,6 @@ import {
   DEFAULT_MAX_MEMORY_MB,
   DEFAULT_MAX_PROCESSES,
 } from './sandbox-settings.js';
-import { lazySchema } from '../schema/lazy-schema.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -35,20 +32,14 @@ export const CONFIG_APPROVALS_FILE = join('cohort', 'approved-project-configs.js
 export const APPROVE_CONFIG_COMMAND = 'cohort config approve';
 
 /**
- * `{ version: 1, projects: { "<real path>": { "<file>": "sha256:<hex>" } } }`: per folder, the
- * digest of the guarded settings approved in each of its files (`cohort.config.json`,
- * `.claude/settings.json`, `.claude/settings.local.json`).
+ * The approvals file keeps, per folder, the digest of the guarded settings approved in each of its
+ * files (`cohort.config.json`, `.claude/settings.json`, `.claude/settings.local.json`).
  */
-const ConfigApprovals = lazySchema(() =>
-  z.object({
-    version: z.literal(1),
-    projects: z.record(
-      z.string(),
-      z.record(z.string(), z.string().regex(/^sha256:[0-9a-f]{64}$/, 'a "sha256:<hex>" digest')),
-    ),
-  }),
-);
-type ConfigApprovals = z.infer<typeof ConfigApprovals>;
+const KIND: ApprovalsKind = {
+  what: 'approved project configurations',
+  key: 'file',
+  command: APPROVE_CONFIG_COMMAND,
+};
 
 /** A value of the file and whether it widens what cohort lets run, reach or read. */
 type Widens = (value: unknown, folder: string) => boolean;
@@ -256,19 +247,6 @@ export function trustsProjectConfig(env: Env): boolean {
   return trustedByEnv(env, TRUST_PROJECT_CONFIG_ENV);
 }
 
-function readApprovals(file: string): ConfigApprovals {
-  if (!existsSync(file)) return { version: 1, projects: {} };
-  const text = readFoundFile(file, 'file of approved project configurations');
-  const result = ConfigApprovals.safeParse(parseJsonFile(file, text));
-  if (!result.success)
-    throw new CohortError(
-      'invalid_input',
-      `${file}: not a record of approved project configurations (expected { "version": 1, "projects": { "<folder>": { "<file>": "sha256:…" } } }). Fix it or delete it and approve again with \`${APPROVE_CONFIG_COMMAND}\`.`,
-      { file },
-    );
-  return result.data;
-}
-
 /**
  * A settings file found in a project folder (`cohort.config.json`, `.claude/settings.json`)
  * checked against the user's approval of its guarded settings.
@@ -316,7 +294,7 @@ export function reviewProjectConfig(options: {
   const digest = guardedSettingsDigest(guarded);
   const key = relative(resolve(options.cwd), resolve(options.configFile)).split(sep).join('/');
   const approvedHere = () => {
-    const folder = readApprovals(file).projects[project] ?? {};
+    const folder = readApprovals(file, KIND).projects[project] ?? {};
     return Object.hasOwn(folder, key) && folder[key] === digest;
   };
   const approved = guarded.length === 0 || trusted || approvedHere();
@@ -332,7 +310,7 @@ export function reviewProjectConfig(options: {
  */
 export function approveProjectConfig(review: ProjectConfigReview): void {
   withApprovalsLock(review.file, () => {
-    const approvals = readApprovals(review.file);
+    const approvals = readApprovals(review.file, KIND);
     approvals.projects[review.project] = {
       ...(approvals.projects[review.project] ?? {}),
       [review.key]: review.digest,

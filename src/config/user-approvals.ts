@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   closeSync,
+  existsSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -12,7 +13,11 @@ import {
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import * as z from 'zod';
 import { CohortError } from '../errors/index.js';
+import { lazySchema } from '../schema/lazy-schema.js';
+import { readFoundFile } from './found-file.js';
+import { parseJsonFile } from './json-file.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -37,6 +42,54 @@ export function userApprovalsPath(
 export function trustedByEnv(env: Env, name: string): boolean {
   const value = env[name]?.trim().toLowerCase();
   return value === '1' || value === 'true' || value === 'yes';
+}
+
+/**
+ * `{ version: 1, projects: { "<real path>": { "<name>": "sha256:<hex>" } } }`: per folder, the
+ * digest of each approved thing (an MCP server by its name, a settings file by its path).
+ */
+const Approvals = lazySchema(() =>
+  z.object({
+    version: z.literal(1),
+    projects: z.record(
+      z.string(),
+      z.record(z.string(), z.string().regex(/^sha256:[0-9a-f]{64}$/, 'a "sha256:<hex>" digest')),
+    ),
+  }),
+);
+export type Approvals = z.infer<typeof Approvals>;
+
+/** What an approvals file records, for the message that names a malformed one. */
+export interface ApprovalsKind {
+  /** `approved MCP servers`. */
+  what: string;
+  /** What each folder's entries are keyed by: `server`, `file`. */
+  key: string;
+  /** The command that approves them again: `cohort mcp approve`. */
+  command: string;
+}
+
+/**
+ * Reads an approvals file: absent is no approvals; malformed is an `invalid_input` naming the
+ * file, where it is wrong, the shape expected and the command that approves again.
+ *
+ * @example
+ * readApprovals(file, { what: 'approved MCP servers', key: 'server', command: 'cohort mcp approve' });
+ */
+export function readApprovals(file: string, kind: ApprovalsKind): Approvals {
+  if (!existsSync(file)) return { version: 1, projects: {} };
+  const text = readFoundFile(file, `file of ${kind.what}`);
+  const result = Approvals.safeParse(parseJsonFile(file, text));
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const where = issue?.path.length ? ` at "${issue.path.join('.')}"` : '';
+    throw new CohortError(
+      'invalid_input',
+      `${file}: not a record of ${kind.what}${where} (${issue?.message ?? 'invalid'}): expected { "version": 1, "projects": { "<folder>": { "<${kind.key}>": "sha256:…" } } }. Fix it or delete it and approve again with \`${kind.command}\`.`,
+      { file },
+    );
+  }
+  return result.data;
 }
 
 /** Sorts object keys at every level, so a digest does not depend on how a file orders them. */
