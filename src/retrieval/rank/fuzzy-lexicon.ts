@@ -38,6 +38,11 @@ export function createFuzzyLexicon(
   const frequency = new Map<string, number>();
   for (const word of words) frequency.set(word, (frequency.get(word) ?? 0) + 1);
   for (const [word, count] of counted) frequency.set(word, (frequency.get(word) ?? 0) + count);
+  // A word within one edit of a known word is at most one letter longer than the longest: a
+  // longer one (a 10,000-letter selected_text) is not looked up, whose one-letter deletions cost
+  // the square of its length (100 MB of copies, 0.4 s), nor kept in the cache.
+  let longest = 0;
+  for (const word of frequency.keys()) longest = Math.max(longest, word.length);
   // Built on the first word that is not known exactly: a router's speller over a book's words
   // (12,000 at the ROS 2 docs, 80,000 deletions) is built with the router, and most processes
   // that train or load it never meet a word to correct.
@@ -75,7 +80,8 @@ export function createFuzzyLexicon(
 
   const lookup = (word: string): string | undefined => {
     if (frequency.has(word)) return word;
-    if (word.length < MIN_FUZZY_LENGTH - 1 || !/^[a-z]+$/.test(word)) return undefined;
+    if (word.length < MIN_FUZZY_LENGTH - 1 || word.length > longest + 1) return undefined;
+    if (!/^[a-z]+$/.test(word)) return undefined;
     const candidates = new Set<string>();
     const index = byDeletion();
     // The query lost a letter ("capston" → "capstone").
@@ -98,7 +104,7 @@ export function createFuzzyLexicon(
       const cached = cache.get(word);
       if (cached !== undefined) return cached ?? undefined;
       const found = lookup(word);
-      if (cache.size < 20_000) cache.set(word, found ?? null);
+      if (cache.size < 20_000 && word.length <= longest + 1) cache.set(word, found ?? null);
       return found;
     },
     get size() {
