@@ -14,6 +14,7 @@ import { apiKeys, bearerAuth } from './bearer-auth.js';
 import { bodySizeLimit } from './body-size-limit.js';
 import { errorHandler } from './error-handler.js';
 import { pathOf, withFastProbe, type AppFetch } from './fast-probe.js';
+import { refuseUnknownQueryParameters } from './query-parameters.js';
 import { withFastRoute, type NodeListener } from './fast-route.js';
 import { requestGuard, type RequestSource } from './host-guard.js';
 import { storeHealth } from './store-health.js';
@@ -192,6 +193,9 @@ export function buildServer(
     }),
   );
 
+  const allowed = allowedMethods(app);
+  app.use(refuseUnknownQueryParameters((path, method) => allowed(path).includes(method)));
+
   app.route('/', webRoutes(options.webAssets ?? (() => loadWebAssets())));
   app.route(
     '/',
@@ -267,7 +271,6 @@ export function buildServer(
     })),
   );
 
-  const allowed = allowedMethods(app);
   app.notFound((c) => {
     const methods = allowed(c.req.path);
     if (methods.length > 0) {

@@ -56,7 +56,10 @@ export function withFastProbe(fetch: AppFetch, options: FastProbeOptions): AppFe
       return fetch(request, env, executionContext);
     }
     const path = pathOf(request.url);
-    if (path !== HEALTH_PATH) return fetch(request, env, executionContext);
+    // A query string goes to the app, which refuses the parameters it does not read.
+    if (path !== HEALTH_PATH || request.url.includes('?')) {
+      return fetch(request, env, executionContext);
+    }
     const started = now();
     const answer = options.answer();
     if (!answer) return fetch(request, env, executionContext);

@@ -114,16 +114,20 @@ describe('POST /route on the fast path', () => {
     );
     expect(notUtf8.status).toBe(400);
     expect(JSON.parse(notUtf8.body)).toMatchObject({ error: { code: 'malformed_json' } });
-    // Without a content type, and with a query string on the path.
+    // Without a content type, and with a query string on the path (the app names the parameter).
     const bare = { method: 'POST', body: '{"query":"What is a topic?"}' };
     expect(await seen(await fetch(`${url}/route`, bare))).toMatchObject({ status: 415 });
-    const plain = await seen(
-      await fetch(`${url}/route?x=1`, {
-        method: 'POST',
-        headers: { 'content-type': json },
-        body: '{"query":"What is a topic?"}',
-      }),
-    );
+    const withQuery = {
+      method: 'POST',
+      headers: { 'content-type': json },
+      body: '{"query":"What is a topic?"}',
+    };
+    const named = { ...withQuery, headers: { ...withQuery.headers, 'x-request-id': 'route-q' } };
+    const queried = await seen(await fetch(`${url}/route?x=1`, named));
+    expect(queried).toEqual(await seen(await app.request('/route?x=1', named)));
+    expect(queried.status).toBe(400);
+    expect(JSON.parse(queried.body)).toMatchObject({ error: { code: 'bad_request', field: 'x' } });
+    const plain = await seen(await fetch(`${url}/route`, withQuery));
     expect(plain.status).toBe(200);
     expect(plain.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(JSON.parse(plain.body)).toEqual(toWire(routeResponse(router.route('What is a topic?'))));

@@ -81,17 +81,13 @@ type ReadIncoming = IncomingMessage & { rawBody?: Buffer };
 
 /**
  * True when a request's line and headers are those of a plain `POST /route`: the path itself
- * (a query string aside), a JSON content type without a charset other than UTF-8 or a content
+ * (no query string), a JSON content type without a charset other than UTF-8 or a content
  * encoding, a declared length within `maxBodyBytes`, no chunked body, and a `Host` header.
  */
 function isPlainRoutePost(incoming: IncomingMessage, maxBodyBytes: number): boolean {
   if (incoming.method !== 'POST') return false;
-  const url = incoming.url ?? '';
-  if (
-    !url.startsWith(ROUTE_PATH) ||
-    (url.length > ROUTE_PATH.length && url[ROUTE_PATH.length] !== '?')
-  )
-    return false;
+  // The path alone: a query string goes to the app, which refuses the parameters it does not read.
+  if (incoming.url !== ROUTE_PATH) return false;
   const headers = incoming.headers;
   const type = headers['content-type'];
   const length = headers['content-length'];
