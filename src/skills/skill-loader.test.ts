@@ -1,5 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -255,6 +263,18 @@ describe('skill resources', () => {
     expect(() => readSkillResource(pdf, 'references/../../../secret.txt')).toThrow(/\.\./);
     expect(() => readSkillResource(pdf, join(base, 'secret.txt'))).toThrow(/outside/);
     expect(() => readSkillResource(pdf, 'references/leak.md')).toThrow(/symlink/);
+  });
+  it('refuses a resource that is a hard link, whose other name may be outside the skill', () => {
+    // The path was checked inside the skill, and the file opened by it was another name of a file
+    // outside: a hard link references/notes.md to a secret was read whole (outside tester).
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-skill-hard-'));
+    mkdirSync(join(dir, 'skill', 'references'), { recursive: true });
+    writeFileSync(join(dir, 'secret.txt'), 'the secret');
+    linkSync(join(dir, 'secret.txt'), join(dir, 'skill', 'references', 'notes.md'));
+    writeFileSync(join(dir, 'skill', 'references', 'own.md'), 'its own');
+    const linked = { name: 'linked', dir: join(dir, 'skill') };
+    expect(() => readSkillResource(linked, 'references/notes.md')).toThrow(/2 hard links/);
+    expect(readSkillResource(linked, 'references/own.md')).toBe('its own');
   });
   it('reads a large resource only up to the output bound, and names a binary one', () => {
     // Found by an outside tester: a 5 MB reference went into the model's prompt whole, and a

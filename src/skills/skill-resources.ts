@@ -1,4 +1,13 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  type Stats,
+} from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import {
   OPEN_WITHOUT_WAITING,
@@ -108,6 +117,7 @@ export function readSkillResource(
   let read = 0;
   try {
     const info = fstatSync(handle);
+    refuseOpenedElsewhere(handle, info, folder.root, skill.name, path);
     if (!info.isFile()) {
       const kind = info.isDirectory() ? 'a folder' : (specialFileType(info) ?? 'not a file');
       throw new CohortError(
@@ -131,11 +141,53 @@ export function readSkillResource(
     : text;
 }
 
+/**
+ * Refuses a resource whose open descriptor is not the file the path was checked as: the kernel's
+ * path for it is outside the skill's resource folders (a folder on the way swapped for a symlink
+ * after the path was resolved), or it is a file with more than one name (a hard link: its other
+ * name may be outside the skill, `references/notes.md` linked to `~/.ssh/id_ed25519` was read
+ * whole). As the workspace's file tools check what they open.
+ */
+function refuseOpenedElsewhere(
+  handle: number,
+  info: Stats,
+  root: string,
+  skill: string,
+  path: string,
+): void {
+  if (info.isFile() && info.nlink > 1)
+    throw new CohortError(
+      'forbidden',
+      `"${path}" has ${info.nlink} hard links; skill "${skill}" resources are read only from files with one link, since another name of the same file may be outside the skill.`,
+      { field: 'path' },
+    );
+  let opened: string;
+  try {
+    opened = readlinkSync(`/proc/self/fd/${handle}`);
+  } catch {
+    return; // no /proc (macOS): the path was resolved inside just before
+  }
+  const top = relative(root, opened).split(sep)[0] ?? '';
+  if (!(SKILL_RESOURCE_FOLDERS as readonly string[]).includes(top))
+    throw new CohortError(
+      'forbidden',
+      `"${path}" changed while it was opened and led out of skill "${skill}"'s resource folders; nothing was read.`,
+      { field: 'path' },
+    );
+}
+
 /** Opens a resource without waiting; a socket (which cannot be opened) is named, not `ENXIO`. */
 function openResource(real: string, path: string): number {
   try {
-    return openSync(real, constants.O_RDONLY | OPEN_WITHOUT_WAITING);
+    // Not through a final symlink: `real` is resolved, so one there now was put there since.
+    return openSync(real, constants.O_RDONLY | constants.O_NOFOLLOW | OPEN_WITHOUT_WAITING);
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new CohortError(
+        'forbidden',
+        `"${path}" became a symlink while it was opened; nothing was read.`,
+        { field: 'path', cause: error },
+      );
     if ((error as NodeJS.ErrnoException).code !== 'ENXIO') throw error;
     throw new CohortError(
       'invalid_input',
