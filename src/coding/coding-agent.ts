@@ -36,6 +36,7 @@ import {
   createTaskTool,
   loadSubagentTypes,
   type SubagentCatalog,
+  type PathRefusals,
   type SubagentEnvironment,
   type SubagentEvent,
   type SubagentResult,
@@ -284,11 +285,16 @@ async function runWithTools(
     workspace: workspace.root,
     ...(options.home ? { home: options.home } : {}),
   };
-  const guarded = createWorkspace(workspace.root, {
-    readDenied: readDeniedBy(policy, ruleContext),
-    readRefused: readRefusedBy(policy, ruleContext, activation.skill),
-    writeRefused: writeRefusedBy(policy, ruleContext, activation.skill),
-  });
+  const readRefused = readRefusedBy(policy, ruleContext, activation.skill);
+  const writeRefused = writeRefusedBy(policy, ruleContext, activation.skill);
+  // A subagent's type adds its own refusals on the file opened (see SubagentEnvironment).
+  const workspaceRefusing = (extra?: PathRefusals) =>
+    createWorkspace(workspace.root, {
+      readDenied: readDeniedBy(policy, ruleContext),
+      readRefused: (real, path) => readRefused(real, path) ?? extra?.read(real, path),
+      writeRefused: (real, path) => writeRefused(real, path) ?? extra?.write(real, path),
+    });
+  const guarded = workspaceRefusing();
   const projectSettings = {
     ...(options.env ? { env: options.env } : {}),
     ...(options.home ? { home: options.home } : {}),
@@ -309,11 +315,10 @@ async function runWithTools(
   const skill = activation.skill;
   const model = skill?.model ?? 'full';
 
-  let baseTools =
-    options.tools ??
-    Object.values(
+  const toolsOn = (on: ReturnType<typeof createWorkspace>): LoopTool[] => {
+    const built = Object.values(
       createCodingTools({
-        workspace: guarded,
+        workspace: on,
         config,
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.lookup ? { lookup: options.lookup } : {}),
@@ -321,13 +326,25 @@ async function runWithTools(
         ...(options.home ? { home: options.home } : {}),
       }),
     ).map((tool) => defineTool(tool));
-  if (mcp)
-    baseTools = [
-      ...baseTools,
-      ...mcpTools(mcp, { maxOutputChars: config.tools.maxOutputChars }).map((tool) =>
-        defineTool(tool),
-      ),
-    ];
+    return mcp
+      ? [
+          ...built,
+          ...mcpTools(mcp, { maxOutputChars: config.tools.maxOutputChars }).map((tool) =>
+            defineTool(tool),
+          ),
+        ]
+      : built;
+  };
+  const baseTools = options.tools
+    ? [
+        ...options.tools,
+        ...(mcp
+          ? mcpTools(mcp, { maxOutputChars: config.tools.maxOutputChars }).map((tool) =>
+              defineTool(tool),
+            )
+          : []),
+      ]
+    : toolsOn(guarded);
   const tracker = createSubagentTracker();
   const env: SubagentEnvironment = {
     model: options.model,
@@ -339,6 +356,7 @@ async function runWithTools(
     depth: 0,
     authorize,
     workspace: workspace.root,
+    ...(options.tools ? {} : { toolsRefusing: (refused) => toolsOn(workspaceRefusing(refused)) }),
     onEvent(event) {
       tracker.handle(event);
       options.onEvent?.(event);

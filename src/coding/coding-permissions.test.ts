@@ -4,6 +4,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  renameSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -332,6 +333,51 @@ describe('Claude Code agent files', () => {
       "helper subagent's tools (Read, Bash(npm test:*)) do not allow",
     );
     expect(result.finishReason).toBe('stop');
+  });
+});
+
+describe("a subagent type's path rules on the file its tools open", () => {
+  it('refuses a read through a folder swapped for a link after the call was authorized', async () => {
+    // The type's Read(docs/**) was checked when the call was authorized, where docs/code was a
+    // folder; a link docs/code -> ../src made before the read opened the file took it to
+    // src/x.ts (outside tester). The swap is made while the person is asked about the call.
+    mkdirSync(join(workspace, 'docs', 'code'), { recursive: true });
+    mkdirSync(join(workspace, 'src'), { recursive: true });
+    writeFileSync(join(workspace, 'docs', 'code', 'x.ts'), 'docs copy\n');
+    writeFileSync(join(workspace, 'src', 'x.ts'), 'SOURCE-OUTSIDE-SCOPE\n');
+    const agentFile = join(workspace, '.claude', 'agents', 'docs-reader.md');
+    writeFileSync(
+      agentFile,
+      '---\nname: docs-reader\ndescription: Reads the docs.\ntools: Read(docs/**)\n---\nRead docs.\n',
+    );
+    try {
+      const main = oneByOne([
+        { toolName: 'task', input: { type: 'docs-reader', prompt: 'read the code docs' } },
+      ]);
+      const reader = oneByOne([{ toolName: 'read', input: { path: 'docs/code/x.ts' } }]);
+      const result = await runCodingAgent({
+        request: 'use the docs reader',
+        workspace,
+        home,
+        config: config({ permissions: { ask: ['Read(docs/**)'], allow: ['Task'] } }),
+        model: (ref) => (ref === 'full' && main.calls.length === 0 ? main : reader),
+        approve: async () => {
+          renameSync(join(workspace, 'docs', 'code'), join(workspace, 'docs', 'code-was'));
+          symlinkSync('../src', join(workspace, 'docs', 'code'));
+          return 'yes';
+        },
+      });
+      const seen = promptText(reader.calls[1]);
+      expect(seen).not.toContain('SOURCE-OUTSIDE-SCOPE');
+      expect(seen).toContain(
+        'Permission denied: \\"docs/code/x.ts\\" leads to src/x.ts through a symbolic link, which the docs-reader subagent\'s tools (Read(docs/**)) do not allow.',
+      );
+      expect(result.finishReason).toBe('stop');
+    } finally {
+      rmSync(agentFile, { force: true });
+      rmSync(join(workspace, 'docs'), { recursive: true, force: true });
+      rmSync(join(workspace, 'src'), { recursive: true, force: true });
+    }
   });
 });
 

@@ -19,6 +19,7 @@ import {
   createPermissionPolicy,
   parsePermissionRule,
   reachedPath,
+  leavesScope,
   toolRestriction,
   type PermissionCall,
   type PermissionPolicy,
@@ -261,12 +262,6 @@ function linkedOutOfScope(
   return { path, shown: relative(context.workspace, reached) || '.' };
 }
 
-/** The tools that read a path (a skill's `Read` rules cover all three), and those that write one. */
-const VERB_TOOLS = {
-  read: ['read', 'grep', 'glob'],
-  write: ['write', 'edit', 'write_doc'],
-} as const;
-
 /** How strict a decision is: a file reached through a symlink may not be stricter than its name. */
 const STRICTNESS = { allow: 0, ask: 1, deny: 2 } as const;
 
@@ -292,11 +287,7 @@ function refusedThroughLink(
     const shownReal = relative(context.workspace, real) || '.';
     // The active skill's scope holds where the link leads, checked again on the file opened (a
     // link swapped after the call was authorized).
-    const leaves = VERB_TOOLS[verb].some(
-      (tool) =>
-        scope?.permitsAsNamed({ tool, input: { path } }, context) !== undefined &&
-        scope.permitsAsNamed({ tool, input: { path: real } }, context) === undefined,
-    );
+    const leaves = scope !== undefined && leavesScope(scope, verb, path, real, context);
     if (leaves)
       return `Permission denied: "${path}" leads to ${shownReal} through a symbolic link, and the active skill "${skill?.name}" allows only ${skill?.allowedTools?.join(', ')}, which does not cover ${shownReal}. Do not retry it through another name.`;
     const named = decide(path);

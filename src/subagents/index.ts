@@ -21,7 +21,7 @@ export {
   estimateTokens,
 } from './subagent-report.js';
 export type { SubagentEvent, SubagentResult, SubagentStatus } from './subagent-events.js';
-export { spawnSubagent, type SubagentEnvironment } from './spawn-subagent.js';
+export { spawnSubagent, type PathRefusals, type SubagentEnvironment } from './spawn-subagent.js';
 export { createTaskTool, taskToolOutput, TASK_TOOL_NAME } from './task-tool.js';
 export {
   createSubagentTracker,

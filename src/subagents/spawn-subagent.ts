@@ -1,5 +1,5 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { relative } from 'node:path';
+import { relative, resolve } from 'node:path';
 import type { CohortConfig } from '../config/index.js';
 import { attemptSignal } from '../bounded-call/index.js';
 import { isCohortError } from '../errors/index.js';
@@ -11,7 +11,7 @@ import {
   type LoopResult,
   type LoopTool,
 } from '../agents/loop/index.js';
-import { reachedPath, toolRestriction } from '../tools/index.js';
+import { coversReal, leavesScope, reachedPath, toolRestriction } from '../tools/index.js';
 import type { Skill } from '../skills/index.js';
 import type { TokenUsage } from '../schema/index.js';
 import { GEN_AI, type TraceSpan } from '../telemetry/index.js';
@@ -50,6 +50,45 @@ export interface SubagentEnvironment {
   authorize?: LoopOptions['authorize'];
   /** The workspace the type's path rules (`Read(src/**)`) are relative to (default: cwd). */
   workspace?: string;
+  /**
+   * The parent's tools, built again so that their file tools also refuse what `refused` says of
+   * the file they actually open (its real path, named `path` by the call): a type's path rules
+   * then hold on the file opened, not only when the call was authorized. Without it a type's
+   * tools are `tools`, checked at authorization only.
+   */
+  toolsRefusing?: (refused: PathRefusals) => readonly LoopTool[];
+}
+
+/** Why a file tool may not read or write the real path `real` its call named `path`, if so. */
+export interface PathRefusals {
+  read(real: string, path: string): string | undefined;
+  write(real: string, path: string): string | undefined;
+}
+
+/**
+ * What a type's `tools` and `disallowedTools` refuse of the file a tool opens: a file reached
+ * through a symlink outside the path rules it was named under (`Read(docs/**)`, `docs/code` →
+ * `../src` made after the call was authorized), or one a `disallowedTools` rule covers. A path
+ * with no symlink on the way was decided when the call was authorized.
+ */
+function typeRefusals(type: SubagentType, workspace: string): PathRefusals {
+  const allowed = type.tools ? toolRestriction(type.tools) : undefined;
+  const disallowed = toolRestriction(type.disallowedTools);
+  const context = { workspace };
+  const tools = `the ${type.name} subagent's tools (${type.tools?.join(', ')})`;
+  const refusal =
+    (verb: 'read' | 'write') =>
+    (real: string, path: string): string | undefined => {
+      if (resolve(workspace, path) === real) return undefined;
+      const shown = relative(workspace, real) || '.';
+      if (allowed && leavesScope(allowed, verb, path, real, context))
+        return `Permission denied: "${path}" leads to ${shown} through a symbolic link, which ${tools} do not allow.`;
+      const rule = coversReal(disallowed, verb, real, context);
+      return rule
+        ? `Permission denied: "${path}" leads to ${shown} through a symbolic link, and ${rule} is in the ${type.name} subagent's disallowedTools.`
+        : undefined;
+    };
+  return { read: refusal('read'), write: refusal('write') };
 }
 
 /**
@@ -237,7 +276,13 @@ export async function spawnSubagent(
     parentId: id,
     parentModel: model,
   };
-  const tools = subagentTools(env, type, childEnv);
+  // Its path rules hold on the file each tool opens, as the active skill's do.
+  const restrictsPaths = type.tools !== undefined || type.disallowedTools.length > 0;
+  const scoped =
+    restrictsPaths && env.toolsRefusing
+      ? { ...env, tools: env.toolsRefusing(typeRefusals(type, env.workspace ?? process.cwd())) }
+      : env;
+  const tools = subagentTools(scoped, type, childEnv);
   const preloaded = (env.skills ?? [])
     .filter((skill) => type.skills.includes(skill.name))
     .map((skill) => `<skill name="${skill.name}">\n${skill.prompt}\n</skill>`);

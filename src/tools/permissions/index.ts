@@ -22,5 +22,11 @@ export {
   type PermissionDecision,
   type PermissionPolicy,
 } from './check-permission.js';
-export { toolRestriction, type ToolRestriction } from './tool-restriction.js';
+export {
+  coversReal,
+  leavesScope,
+  PATH_VERB_TOOLS,
+  toolRestriction,
+  type ToolRestriction,
+} from './tool-restriction.js';
 export { reachedPath } from './reached-path.js';

@@ -60,3 +60,49 @@ export function toolRestriction(list: string | readonly string[]): ToolRestricti
     },
   };
 }
+
+/** The tools that read a path (`Read` rules cover all three), and those that write one. */
+export const PATH_VERB_TOOLS = {
+  read: ['read', 'grep', 'glob'],
+  write: ['write', 'edit', 'write_doc'],
+} as const;
+
+/**
+ * True when a file tool that `verb`s the real path `real`, named `path` by its call, leaves
+ * `restriction` there: the name is within it and the file reached through a symlink is not (a
+ * scope of `Read(docs/**)`, `docs/code` → `../src`). Asked on the file actually opened, so a link
+ * swapped in after the call was authorized is caught.
+ *
+ * @example
+ * leavesScope(toolRestriction('Read(docs/**)'), 'read', 'docs/code/x.ts', '/repo/src/x.ts', { workspace: '/repo' }); // true
+ */
+export function leavesScope(
+  restriction: ToolRestriction,
+  verb: keyof typeof PATH_VERB_TOOLS,
+  path: string,
+  real: string,
+  context: PermissionContext,
+): boolean {
+  return PATH_VERB_TOOLS[verb].some(
+    (tool) =>
+      restriction.permitsAsNamed({ tool, input: { path } }, context) !== undefined &&
+      restriction.permitsAsNamed({ tool, input: { path: real } }, context) === undefined,
+  );
+}
+
+/**
+ * The rule of `restriction` (a `disallowedTools` list) that covers a file tool `verb`ing the real
+ * path `real`, or undefined: `Read(secret/**)` covers the file opened through `link` → `secret`.
+ */
+export function coversReal(
+  restriction: ToolRestriction,
+  verb: keyof typeof PATH_VERB_TOOLS,
+  real: string,
+  context: PermissionContext,
+): string | undefined {
+  for (const tool of PATH_VERB_TOOLS[verb]) {
+    const rule = restriction.permitsAsNamed({ tool, input: { path: real } }, context);
+    if (rule !== undefined) return rule;
+  }
+  return undefined;
+}
