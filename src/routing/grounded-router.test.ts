@@ -165,6 +165,30 @@ describe('a purpose with no keyword or book term of its own needs half of it cov
   });
 });
 
+describe("a term to define written as jargon no lexicon knows is the glossary's (R3)", () => {
+  // The glossary defines a term of any domain: an acronym or a technical name the book does not
+  // use ("gRPC" on the sample book) was a subject "the book never names" and went to the fallback.
+  it.each(['What is gRPC?', 'define CANopen', 'What does SCARA stand for?', 'EtherCAT = ?'])(
+    '%j',
+    (query) => {
+      const result = router.route(query);
+      expect(result.primaryAgent).toBe('glossary');
+      expect(result.offTopic).toBeUndefined();
+    },
+  );
+  it.each([
+    // English knows the acronym: an everyday thing, judged by the book's coverage.
+    'What does NASA stand for?',
+    // Written as an ordinary name, not as jargon.
+    'What is Solana?',
+    'what is bitcoin',
+    // Not a definition.
+    'How much does gRPC cost?',
+  ])('not %j', (query) => {
+    expect(router.route(query).primaryAgent).toBe('book');
+  });
+});
+
 describe('markets, sports and the news go to the fallback even when they name a company the book knows', () => {
   it.each([
     ["What's the share price of NVIDIA this morning?", 'share price'],

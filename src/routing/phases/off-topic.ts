@@ -153,6 +153,26 @@ function subjectFailure(
   return failure;
 }
 
+// A word written as technical jargon: capitals throughout ("DQN", "MQTT", "CPGs"), a capital
+// inside it after a small letter or before a run of them ("EtherCAT", "gRPC", "CANopen"), or
+// letters and digits together ("A2C", "VL53L1X").
+const JARGON =
+  /^(?:[A-Z]{2,}s?|[A-Z]{2,}[a-z]+|[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*|[A-Za-z0-9]*(?:[A-Za-z]\d|\d[A-Za-z])[A-Za-z0-9]*)$/;
+
+/**
+ * True when the subject is only names no lexicon knows (`namesOnly`) and each is written in `ask`
+ * as technical jargon (see {@link JARGON}). The word split cuts letters from digits ("VL53L1X" is
+ * judged as "vl", "l", "x"), so each run of letters of a jargon token counts.
+ */
+function definesJargon(grounding: Grounding | undefined, ask: string): boolean {
+  if (!grounding?.namesOnly || grounding.uncovered.length === 0) return false;
+  const jargon = new Set<string>();
+  for (const [token] of ask.matchAll(/[A-Za-z0-9]+/g))
+    if (JARGON.test(token))
+      for (const [run] of token.toLowerCase().matchAll(/[a-z]+/g)) jargon.add(run);
+  return grounding.uncovered.every((word) => jargon.has(word));
+}
+
 /**
  * The subject phase: arithmetic, and questions whose subject the book does not cover (judged from
  * the book knowledge), go to the default agent with a reason naming the uncovered words. A subject
@@ -215,6 +235,12 @@ export const offTopicPhase: Phase = (context) => {
       askOutside = failed !== undefined;
     }
   }
+  // R3: the glossary defines a term of any domain. A term to define that no lexicon knows and
+  // that is written as technical jargon ("What does DQN stand for?", "define EtherCAT", "A2C = ?")
+  // names something the book may not cover, but no everyday thing either (those English knows:
+  // "NASA", "GDP"), so it is the glossary's, not a subject the book never names.
+  if (failed && context.intent === 'definition' && definesJargon(grounding, context.ask))
+    failed = undefined;
   const primary = model.defaultAgent;
   const knowledge = model.knowledge;
   // Markets, sports and news: no company or product the book names makes them its subject.
