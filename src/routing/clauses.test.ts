@@ -56,6 +56,17 @@ describe('splitClauses', () => {
       ['what does URDF abbreviate', true],
     ]);
   });
+  it('starts a new ask at ", also" before a question word or a request, not before a thing', () => {
+    expect(asks('how do I descale a kettle, also what is a costmap')).toEqual([
+      ['how do I descale a kettle', true],
+      ['what is a costmap', true],
+    ]);
+    expect(asks('Summarize the capstone rubric, also explain how SLAM works.')).toHaveLength(2);
+    expect(asks('I have a Jetson, also a depth camera. Which driver do I need?')).toEqual([
+      ['I have a Jetson, also a depth camera', false],
+      ['Which driver do I need', true],
+    ]);
+  });
   it('still reads "When is…" and "Where do…" as questions', () => {
     expect(asks('When is the capstone report due?')).toEqual([
       ['When is the capstone report due', true],

@@ -15,10 +15,12 @@ export const MIN_CLAUSE_WORDS = 3;
 // leading `\s*`: the spaces before a break are trimmed off the clause anyway, and without it a
 // match is looked for from a break's first character only (a fifth less time per question; the
 // same clauses on every eval question and on random text). "… and who wrote this book?" asks
-// again; "… cant agree who does perception and who does control" names two jobs inside one ask,
+// again; ", also" starts one only before a question word or a request ("…, also what is a
+// costmap?"), not before a thing ("I have a Jetson, also a camera"); "… cant agree who does
+// perception and who does control" names two jobs inside one ask,
 // and ", who is …," after a noun is a relative clause ("My advisor, who is a roboticist, says…").
 const CLAUSE_BREAK =
-  /(?:[;?!]+|\.\s+|,\s*(?:and|but|or|then|plus)\s+|,\s+(?=(?:why|how|what|which|where|should|could|can|does|do|is|are)\b)|\s+(?:and|but|or)\s+(?=(?:why|how|what|which|where|when|who (?:is|are|was|were|wrote|made|created|published|maintains|teaches)|should|could|can|does|do|is|are|explain|define|describe|tell|list|show|give|compare|upgrade|buy|get|whats)\b))\s*/gi;
+  /(?:[;?!]+|\.\s+|,\s*(?:and|but|or|then|plus)\s+|,\s*also\s+(?=(?:why|how|what|whats|which|where|when|who|should|could|can|does|do|is|are|explain|define|describe|tell|list|show|give|compare)\b)|,\s+(?=(?:why|how|what|which|where|should|could|can|does|do|is|are)\b)|\s+(?:and|but|or)\s+(?=(?:why|how|what|which|where|when|who (?:is|are|was|were|wrote|made|created|published|maintains|teaches)|should|could|can|does|do|is|are|explain|define|describe|tell|list|show|give|compare|upgrade|buy|get|whats)\b))\s*/gi;
 
 // A clause that opens like a question or a request asks something, whatever its punctuation.
 // "When"/"where" ask only before a verb ("When is it due?"); "When I run the launch file, …" sets
