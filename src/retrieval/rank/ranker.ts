@@ -34,6 +34,7 @@ import {
   type ReleaseNotes,
 } from './release-notes.js';
 import { chunksHeadingNamed, HEADING_NAMED_SHARE, headingKeys } from './heading-named.js';
+import { chunksNumbered, NUMBERED_HEADING_SHARE, numberedHeadings } from './numbered-headings.js';
 import { analyze } from './tokenizer.js';
 import {
   askingAboutTheWork,
@@ -127,6 +128,12 @@ export interface Techniques {
    * `heading-named.ts`.
    */
   headingNamed: boolean;
+  /**
+   * A section a question names by its number in one of the corpus's numbered series ("Week 10",
+   * "the third phase", "the very last week") gets {@link NUMBERED_HEADING_SHARE} of the best
+   * attainable score. See `numbered-headings.ts`.
+   */
+  numberedHeadings: boolean;
 }
 
 /**
@@ -146,6 +153,8 @@ export interface Techniques {
  * the textbook has none, so its figures are the same. Sections headed by the question
  * (`headingNamed`): the tune answer sets' and the ROS 2 docs set's figures the same (no question of
  * theirs is a heading's words), "What are the QoS policies?" over the ROS 2 docs given its section.
+ * Numbered sections (`numberedHeadings`): first citation gold on the textbook's tune answer sets
+ * 459 → 464 of 741 ("Week 10", "the third stage" of the roadmap), nothing else moved.
  */
 export const DEFAULT_TECHNIQUES: Techniques = {
   fields: true,
@@ -160,6 +169,7 @@ export const DEFAULT_TECHNIQUES: Techniques = {
   comparedSides: true,
   codeShare: true,
   headingNamed: true,
+  numberedHeadings: true,
 };
 /** Every technique on: the same set as {@link DEFAULT_TECHNIQUES}. */
 export const ALL_TECHNIQUES: Techniques = DEFAULT_TECHNIQUES;
@@ -177,6 +187,7 @@ export const BM25_ONLY: Techniques = {
   comparedSides: false,
   codeShare: false,
   headingNamed: false,
+  numberedHeadings: false,
 };
 
 /** Options of {@link createRanker}. */
@@ -424,6 +435,7 @@ export function createRanker(
   const releases = techniques.releaseNotes ? releaseNotes(chunks) : undefined;
   const priorForForm = priorsOf(metaPrior, releases);
   const headings = techniques.headingNamed ? headingKeys(chunks) : undefined;
+  const numbered = techniques.numberedHeadings ? numberedHeadings(chunks) : undefined;
   let shares = built?.codeShares;
   const sharesOfCode = () => (shares ??= codeShares(chunks));
   // Read on the first question that does not ask for code.
@@ -519,6 +531,13 @@ export function createRanker(
       const docs = Int32Array.from(named);
       const weights = new Float64Array(docs.length).fill(1);
       lists.push({ docs, weights, factor: HEADING_NAMED_SHARE * maxAttainable, own: false });
+    }
+    // "What topics are covered in Week 10?": the section numbered 10 of the weeks is asked about.
+    const byNumber = numbered ? chunksNumbered(numbered, query, english) : [];
+    if (byNumber.length > 0) {
+      const docs = Int32Array.from(byNumber).sort();
+      const weights = new Float64Array(docs.length).fill(1);
+      lists.push({ docs, weights, factor: NUMBERED_HEADING_SHARE * maxAttainable, own: false });
     }
     const prior = priorFor(query);
     return topScoring(lists, limit, scratch, mask, prior).map(({ doc, own, total }) => ({
