@@ -2,7 +2,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../test/seeded-random.js';
-import { findAcronymDefinitions, initialismsOf, mineInitialisms } from './acronyms.js';
+import {
+  findAcronymDefinitions,
+  initialismsOf,
+  mineAcronyms,
+  mineInitialisms,
+} from './acronyms.js';
 
 /** How definitions were found before: the pattern tried at every position of the text. */
 const byScanning = (text: string) =>
@@ -51,6 +56,17 @@ const PIECES = [
   '(RoS2)',
   '(A1B)',
 ];
+
+describe('mineAcronyms', () => {
+  it('keys an acronym by its letters: a plural "s" dropped, a capital S kept', () => {
+    const mined = mineAcronyms([
+      'Hives sit on a Bee Feeding System (BFS) and a Quality of Syrup (QoS) check.',
+      'Mark queens with Queen Marking Pens (QMPs).',
+    ]);
+    expect([...mined.keys()]).toEqual(['bfs', 'qos', 'qmp']);
+    expect(mined.get('qos')).toEqual(new Set(['quality of syrup']));
+  });
+});
 
 describe('findAcronymDefinitions', () => {
   it('finds what scanning the definition pattern over the whole text found, in order', () => {

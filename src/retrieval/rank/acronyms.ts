@@ -92,7 +92,8 @@ function longFormFor(acronym: string, before: string): string | undefined {
 
 /**
  * Mines "Long Form Words (LFW)" definitions from a corpus, e.g. "Zero Moment Point (ZMP)" gives
- * zmp ↔ "zero moment point", so a question may use either form.
+ * zmp ↔ "zero moment point", so a question may use either form. An acronym is keyed lower case,
+ * without a plural's small "s" ("LLMs" → `llm`); a capital S is its own letter ("QoS" → `qos`).
  *
  * @example
  * mineAcronyms(['Visual Simultaneous Localization and Mapping (VSLAM) builds maps.']);
@@ -105,7 +106,8 @@ export function mineAcronyms(texts: Iterable<string>): AcronymMap {
     for (const [words, acronym] of findAcronymDefinitions(text)) {
       const longForm = longFormFor(acronym, words);
       if (!longForm) continue;
-      const key = acronym.toLowerCase().replace(/s$/, '');
+      // "LLMs" is the plural of LLM; "DDS" and "QoS" end in their own S (keyed `dds`, `qos`).
+      const key = acronym.replace(/s$/, '').toLowerCase();
       let forms = found.get(key);
       if (!forms) found.set(key, (forms = new Set()));
       forms.add(longForm);

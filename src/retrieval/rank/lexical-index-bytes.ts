@@ -10,8 +10,9 @@ import type { SavedRanker } from './ranker.js';
  *    library…"), and "Many of the X tutorials are…" defines nothing.
  * 5: a page's opening section also holds its short title ("Discovery").
  * 6: each chunk's share of code (the `codeShare` technique) is saved with the index.
+ * 7: a mined acronym ending in a capital S keeps it in its key ("DDS" is `dds`, was `dd`).
  */
-const MAGIC = 'CLX6';
+const MAGIC = 'CLX7';
 
 type ArrayName = Exclude<keyof LexicalIndexData, 'terms' | 'bigrams'>;
 
@@ -43,9 +44,9 @@ interface Header {
 const align8 = (offset: number) => Math.ceil(offset / 8) * 8;
 
 /**
- * Writes a built index as bytes: `CLX6`, the header's byte length (u32), a JSON header (terms,
- * flags, array lengths, acronyms, definitions, code shares), then each typed array at an 8-byte boundary, in
- * platform byte order.
+ * Writes a built index as bytes: `CLX7`, the header's byte length (u32), a JSON header (terms,
+ * flags, array lengths, acronyms, definitions, code shares), then each typed array at an 8-byte
+ * boundary, in platform byte order.
  *
  * @example
  * await store.cache.put('lexical-index', key, encodeLexicalIndex(ranker.toSave()));
