@@ -4,13 +4,15 @@ import { prepareDocument } from '../ingest/ingest.js';
 import { mineAcronyms } from './acronyms.js';
 import { codeShares } from './code-share.js';
 import { findDefinedTerms } from './defined-terms.js';
+import { findFullNames } from './full-names.js';
+import { buildLexicalIndex } from './lexical-index.js';
 import { decodeLexicalIndex, encodeLexicalIndex } from './lexical-index-bytes.js';
 import { buildLexicalIndexData, DEFAULT_FIELD_WEIGHTS } from './lexical-index.js';
 import { createRanker, type SavedRanker } from './ranker.js';
 
 const { chunks } = prepareDocument(
   'course.md',
-  `# Course\n\n## Jetson Boards\n\nThe Jetson Orin Nano runs neural networks at the edge.\n\n## Topics\n\nTopics carry messages from publishers to subscribers.\n\n- **Topic**: a named bus between nodes.\n\nList them:\n\n\`\`\`\nros2 topic list\n\`\`\`\n\n## Balance\n\nA Zero Moment Point (ZMP) keeps a walking robot upright; so does Model Predictive Control (MPC).\n`,
+  `# Course\n\n## Jetson Boards\n\nThe Jetson Orin Nano runs neural networks at the edge on boardOS.\n\n## Topics\n\nTopics carry messages from publishers to subscribers; boardOS logs them.\n\n- **Topic**: a named bus between nodes.\n\nList them:\n\n\`\`\`\nros2 topic list\n\`\`\`\n\n## Balance\n\nA Zero Moment Point (ZMP) keeps a walking robot upright; so does Model Predictive Control (MPC), on boardOS.\n\n## Batteries\n\nEach pack lists its EOL month; a pack past EOL is recycled. Battery end-of-life rules vary; boardOS warns.\n`,
 );
 
 const savedOf = (options: { bigrams?: boolean } = {}): SavedRanker => ({
@@ -18,7 +20,9 @@ const savedOf = (options: { bigrams?: boolean } = {}): SavedRanker => ({
   acronyms: mineAcronyms(chunks.map((chunk) => chunk.text)),
   definitions: findDefinedTerms(chunks),
   codeShares: codeShares(chunks),
+  fullNames: findFullNames(chunks, { df: (term) => index.df(term) }),
 });
+const index = buildLexicalIndex(chunks);
 
 /** The chunks with a text that may not be read: a ranker loaded from saved bytes must not. */
 const withUnreadText = (list: readonly ChunkRecord[]): ChunkRecord[] =>
@@ -40,6 +44,7 @@ describe('encodeLexicalIndex / decodeLexicalIndex', () => {
       // The bold lead "Topic", and the page's short title "Course" over its first section.
       expect(saved.definitions.length).toBe(2);
       expect(saved.codeShares.map(([doc]) => doc)).toEqual([1]);
+      expect(saved.fullNames).toEqual([['board', 'boardos']]);
       const decoded = decodeLexicalIndex(encodeLexicalIndex(saved), chunks.length);
       expect(decoded).toEqual(saved);
       // In the same order, which the query expansion iterates.
@@ -55,7 +60,9 @@ describe('encodeLexicalIndex / decodeLexicalIndex', () => {
       {},
       decodeLexicalIndex(bytes, chunks.length),
     );
-    for (const query of ['What is ZMP?', 'zero moment point', 'What is a topic?', 'Jetson']) {
+    // "board" is the corpus's boardOS (`findFullNames`).
+    const queries = ['What is ZMP?', 'zero moment point', 'What is a topic?', 'Jetson'];
+    for (const query of [...queries, 'What runs on a board?']) {
       const strip = (hits: ReturnType<typeof built.rank>) =>
         hits.map(({ doc, raw, score }) => ({ doc, raw, score }));
       expect(strip(loaded.rank(query, { limit: 5 }))).toEqual(
@@ -83,7 +90,7 @@ describe('encodeLexicalIndex / decodeLexicalIndex', () => {
     expect(decodeLexicalIndex(bytes.subarray(0, bytes.length - 16), chunks.length)).toBeUndefined();
     expect(decodeLexicalIndex(new Uint8Array([1, 2, 3]), chunks.length)).toBeUndefined();
     const otherFormat = bytes.slice();
-    otherFormat[3] = '9'.charCodeAt(0);
+    otherFormat[3] = '1'.charCodeAt(0);
     expect(decodeLexicalIndex(otherFormat, chunks.length)).toBeUndefined();
   });
 

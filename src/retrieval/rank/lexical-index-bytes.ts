@@ -11,8 +11,9 @@ import type { SavedRanker } from './ranker.js';
  * 5: a page's opening section also holds its short title ("Discovery").
  * 6: each chunk's share of code (the `codeShare` technique) is saved with the index.
  * 7: a mined acronym ending in a capital S keeps it in its key ("DDS" is `dds`, was `dd`).
+ * 8: the corpus's full names for words written alone (`findFullNames`) are saved with the index.
  */
-const MAGIC = 'CLX7';
+const MAGIC = 'CLX8';
 
 type ArrayName = Exclude<keyof LexicalIndexData, 'terms' | 'bigrams'>;
 
@@ -39,14 +40,16 @@ interface Header {
   definitions: [number, string[]][];
   /** The chunks with code, as [chunk number, share of code] pairs, in chunk order. */
   codeShares: [number, number][];
+  /** The full names as [word, name] pairs, by word. */
+  fullNames: [string, string][];
 }
 
 const align8 = (offset: number) => Math.ceil(offset / 8) * 8;
 
 /**
- * Writes a built index as bytes: `CLX7`, the header's byte length (u32), a JSON header (terms,
- * flags, array lengths, acronyms, definitions, code shares), then each typed array at an 8-byte
- * boundary, in platform byte order.
+ * Writes a built index as bytes: `CLX8`, the header's byte length (u32), a JSON header (terms,
+ * flags, array lengths, acronyms, definitions, code shares, full names), then each typed array at
+ * an 8-byte boundary, in platform byte order.
  *
  * @example
  * await store.cache.put('lexical-index', key, encodeLexicalIndex(ranker.toSave()));
@@ -60,6 +63,7 @@ export function encodeLexicalIndex(saved: SavedRanker): Uint8Array {
     acronyms: [...saved.acronyms].map(([acronym, forms]) => [acronym, [...forms]]),
     definitions: saved.definitions.map(({ doc, stems }) => [doc, stems]),
     codeShares: saved.codeShares.map(([doc, share]) => [doc, share]),
+    fullNames: saved.fullNames.map(([word, name]) => [word, name]),
   };
   const headerBytes = new TextEncoder().encode(JSON.stringify(header));
   let size = align8(8 + headerBytes.length);
@@ -107,7 +111,9 @@ const isHeader = (value: unknown, chunkCount: number): value is Header => {
       header.codeShares,
       chunkCount,
       (share): share is number => typeof share === 'number' && share >= 0 && share <= 1,
-    )
+    ) &&
+    Array.isArray(header.fullNames) &&
+    header.fullNames.every((pair) => isStrings(pair) && pair.length === 2)
   );
 };
 
@@ -171,6 +177,7 @@ export function decodeLexicalIndex(bytes: Uint8Array, chunkCount: number): Saved
       acronyms: new Map(header.acronyms.map(([acronym, forms]) => [acronym, new Set(forms)])),
       definitions: header.definitions.map(([doc, stems]) => ({ doc, stems })),
       codeShares: header.codeShares,
+      fullNames: header.fullNames,
     };
   } catch {
     return undefined;

@@ -93,6 +93,31 @@ export function expandSpelledAcronyms(
   }
 }
 
+/** Weight of the corpus's full name for a word the question writes alone ("Mac" → macOS). */
+export const FULL_NAME_WEIGHT = 0.8;
+
+/**
+ * Adds the corpus's full name of each word the question writes alone that the corpus writes
+ * mostly as the start of a name ("Mac" → macOS; see `createFullNames`).
+ */
+export function expandFullNames(
+  query: string,
+  fullName: (word: string) => string | undefined,
+  terms: Map<string, number>,
+  expansions: Map<string, number>,
+  concepts?: ConceptMap,
+) {
+  for (const word of new Set(tokenize(query))) {
+    if (!/^[a-z]{3,}$/.test(word)) continue;
+    const name = fullName(word);
+    if (name === undefined) continue;
+    const term = stem(name);
+    if (terms.has(term)) continue;
+    add(expansions, term, FULL_NAME_WEIGHT);
+    concepts?.set(term, stem(word));
+  }
+}
+
 /** Adds WordNet relatives of the query's words that occur in the corpus. */
 export function expandWithWordNet(
   query: string,

@@ -18,6 +18,7 @@ import {
 import { createScoreScratch, topScoring, type ScoredList } from './score-lists.js';
 import {
   expandAcronyms,
+  expandFullNames,
   expandSpelledAcronyms,
   expandWithWordNet,
   queryTerms,
@@ -56,6 +57,7 @@ import {
 import { asksLeaveToUseTheWork, licencePageChunks } from './licence-page.js';
 import { openWordNet, type WordNet } from './wordnet.js';
 import { createSpelledAcronyms, type SpelledAcronym } from './spelled-acronyms.js';
+import { findFullNames, fullNameOf, type FullNames } from './full-names.js';
 import {
   createQueryVocabulary,
   type QueryVocabulary,
@@ -87,6 +89,8 @@ export interface Techniques {
    * Query words the book never uses read in the book's spelling: closed-up or hyphenated
    * compounds ("midterm" ↔ "Mid-term", "work station" ↔ "workstation"), typos and spelling
    * variants one edit from a book word ("continous", "optimisation"). See `createQueryVocabulary`.
+   * A word the book writes mostly inside a name is looked for as the name too ("Mac" → macOS, see
+   * `findFullNames`).
    */
   vocabulary: boolean;
   /**
@@ -242,6 +246,8 @@ export interface SavedRanker {
   definitions: readonly DefinedTerm[];
   /** Each chunk with code and its share of code (`codeShares`), in chunk order. */
   codeShares: readonly (readonly [number, number])[];
+  /** The corpus's full names for words a question may write alone (`findFullNames`). */
+  fullNames: FullNames;
 }
 
 /** A ranker over a fixed set of chunks. */
@@ -331,6 +337,8 @@ export function expandQuery(
     wordnet: () => WordNet;
     /** The acronyms a question spells out (`createSpelledAcronyms`); none when unset. */
     spelledAcronyms?: (query: string) => SpelledAcronym[];
+    /** The corpus's full name for a word written alone ("mac" → "macos", `findFullNames`). */
+    fullNames?: (word: string) => string | undefined;
   },
   wordnetOptions: WordNetExpansionOptions = {},
 ): { terms: Map<string, number>; expansions: Map<string, number> } {
@@ -348,6 +356,8 @@ export function expandQuery(
         wordnetOptions.concepts,
       );
   }
+  if (techniques.vocabulary && sources.fullNames)
+    expandFullNames(query, sources.fullNames, terms, expansions, wordnetOptions.concepts);
   if (techniques.wordnet)
     expandWithWordNet(query, sources.wordnet(), index, terms, expansions, wordnetOptions);
   if (techniques.questionForms) expandQuestionForms(query, index, terms, expansions);
@@ -385,6 +395,9 @@ export function createRanker(
     ? definedTermIndex({ definitions: definedTerms() })
     : undefined;
   const acronyms: AcronymMap = techniques.acronyms ? minedAcronyms() : new Map();
+  let fullNames = built?.fullNames;
+  // Read from the text on the first question, or when saved.
+  const namesInFull = () => (fullNames ??= findFullNames(chunks, { df: (term) => index.df(term) }));
   const openedWordNet = () => (wordnet ??= openWordNet());
   // WordNet's synonyms of a word, or undefined when English (WordNet) does not know it.
   const english = (word: string) => {
@@ -403,6 +416,7 @@ export function createRanker(
           }),
         }
       : {}),
+    ...(techniques.vocabulary ? { fullNames: fullNameOf(namesInFull) } : {}),
   };
   const vocabulary = techniques.vocabulary
     ? createQueryVocabulary(chunks, {
@@ -464,6 +478,7 @@ export function createRanker(
       acronyms: minedAcronyms(),
       definitions: definedTerms(),
       codeShares: sharesOfCode(),
+      fullNames: namesInFull(),
     }),
     readQuery: readAsked,
     rank(asked, { limit = 5, mask } = {}) {
