@@ -11,12 +11,15 @@ import { defineConfig } from 'vitest/config';
 const MAX_TEST_FILES_AT_ONCE = Math.max(2, availableParallelism() - 1);
 
 export default defineConfig({
+  // `cohort serve`'s first start in a test process forks the run's bundled first-start child
+  // (src/test/cli-bundle.ts, which sets the variable) instead of the sources through tsx.
+  define: { COHORT_FIRST_START_CHILD: 'process.env.COHORT_TEST_FIRST_START_CHILD' },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'scripts/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    globalSetup: ['src/test/temp-root.ts'],
+    globalSetup: ['src/test/temp-root.ts', 'src/test/cli-bundle.ts'],
     maxWorkers: MAX_TEST_FILES_AT_ONCE,
   },
 });

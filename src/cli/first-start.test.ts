@@ -1,9 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openAssistant } from '../assistant/index.js';
 import { loadConfig, type CohortConfig } from '../config/index.js';
@@ -11,10 +9,8 @@ import { isCohortError } from '../errors/index.js';
 import { LOCK_FILE_NAME, openStore, UNFINISHED_FOLDER_FILE, type Store } from '../store/index.js';
 import { startServeProcess } from '../test/serve-process.js';
 import { snapshotCacheEnv } from '../test/fresh-folder-snapshot.js';
+import { testCli } from '../test/test-cli.js';
 import { prepareNewFolderInChild } from './first-start.js';
-
-const CLI = fileURLToPath(new URL('../test/cohort-cli.ts', import.meta.url));
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -216,7 +212,7 @@ describe("cohort serve's first start in a child process", () => {
     const cwd = mkdtempSync(join(tmpdir(), 'cohort-first-start-kill-'));
     const dir = join(cwd, 'data');
     const env = { COHORT_DATA_DIR: dir, COHORT_SAMPLE_BOOK: book, ...extractive };
-    const serve = spawn(process.execPath, ['--import', TSX, CLI, 'serve', '--port', '0'], {
+    const serve = spawn(process.execPath, [testCli(), 'serve', '--port', '0'], {
       cwd,
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, ...snapshotCacheEnv(), ...env },
       stdio: 'ignore',

@@ -14,8 +14,17 @@ export type FirstStartIngested = { files: number; chunks: number };
 /** Running from the TypeScript sources (tests, `tsx`): the child runs them too, through tsx. */
 const FROM_SOURCES = import.meta.url.endsWith('.ts');
 
+/**
+ * Set only in tests (src/test/cli-bundle.ts, vitest.config.ts): the child as built into the run's
+ * bundle of the sources, which a test process and that bundle's processes start instead of the
+ * source through tsx (seconds of CPU each start).
+ */
+declare const COHORT_FIRST_START_CHILD: string | undefined;
+
 /** Node's arguments and the script of the child: the bundle's entry, or the source through tsx. */
 function childCommand(): { script: string; execArgv: string[] } {
+  if (typeof COHORT_FIRST_START_CHILD === 'string')
+    return { script: COHORT_FIRST_START_CHILD, execArgv: [] };
   if (!FROM_SOURCES)
     return { script: packagePath('dist', 'cli', 'first-start-child.js'), execArgv: [] };
   // An absolute loader URL: `tsx` alone resolves from the child's working folder, not from here.

@@ -2,11 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { testCli } from '../test/test-cli.js';
 import { terminalText } from './terminal-text.js';
 
-const CLI = fileURLToPath(new URL('../test/cohort-cli.ts', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'cohort-terminal-text-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -32,7 +31,7 @@ describe('cohort on a terminal', () => {
     );
     const env = { ...process.env, COHORT_DATA_DIR: join(root, 'data') };
     const run = (args: string[]) =>
-      spawnSync(process.execPath, ['--import', 'tsx', CLI, ...args], { env, encoding: 'utf8' });
+      spawnSync(process.execPath, [testCli(), ...args], { env, encoding: 'utf8' });
     expect(run(['ingest', docs]).status).toBe(0);
     const { status, stdout } = run(['ask', 'What is zorblax?']);
     expect(status).toBe(0);

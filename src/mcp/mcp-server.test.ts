@@ -1,5 +1,4 @@
 import { PassThrough } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -10,6 +9,7 @@ import { loadConfig } from '../config/index.js';
 import { createResearchDependencies } from '../research/index.js';
 import { EMPTY_QUERY_MESSAGE } from '../schema/index.js';
 import { startServer, type RunningServer } from '../server/index.js';
+import { testCli } from '../test/test-cli.js';
 import { serveMcpStdio } from './serve-mcp-stdio.js';
 
 // cohort's MCP server driven by the official SDK's own client: over streamable HTTP (the real
@@ -286,12 +286,11 @@ describe('cohort MCP server over streamable HTTP', () => {
 
 describe('cohort mcp over stdio', () => {
   it('lists the tools and answers `ask` with citations', async () => {
-    const fixture = fileURLToPath(new URL('../test/cohort-mcp-stdio.ts', import.meta.url));
     const client = new Client({ name: 'cohort-test', version: '1.0.0' });
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: ['--import', 'tsx', fixture],
+        args: [testCli(), 'mcp'],
         env: { ...(process.env as Record<string, string>), COHORT_DATA_DIR: 'memory://' },
         stderr: 'pipe',
       }),

@@ -1,11 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { snapshotCacheEnv } from './fresh-folder-snapshot.js';
-
-const CLI = fileURLToPath(new URL('./cohort-cli.ts', import.meta.url));
-// An absolute loader: the process runs in the test's workspace, where `tsx` alone would not resolve.
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+import { testCli } from './test-cli.js';
 
 /** A `cohort serve` running as its own OS process. */
 export interface ServeProcess {
@@ -22,7 +17,8 @@ export interface ServeProcess {
 }
 
 /**
- * Starts `cohort serve --port 0` from the sources (no build needed) in `cwd` with only `env` (and
+ * Starts `cohort serve --port 0` from the sources (the run's bundle of them, see test-cli.ts; no
+ * build needed) in `cwd` with only `env` (and
  * PATH, and the shared snapshot cache), and resolves once it prints its URL. Rejects with its stderr if it exits first.
  *
  * @example
@@ -35,7 +31,7 @@ export function startServeProcess(
   cwd: string,
   timeoutMs = 60_000,
 ): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ['--import', TSX, CLI, 'serve', '--port', '0'], {
+  const child = spawn(process.execPath, [testCli(), 'serve', '--port', '0'], {
     cwd,
     // The saved fresh folder is shared (see snapshotCacheEnv); `env` may still name another cache.
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, ...snapshotCacheEnv(), ...env },

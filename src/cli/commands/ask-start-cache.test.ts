@@ -2,7 +2,6 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   createStore,
@@ -18,6 +17,7 @@ import {
   TRACE_JOURNAL_FILE,
 } from '../../store/index.js';
 import { runCli } from '../../test/run-cli.js';
+import { testCli } from '../../test/test-cli.js';
 
 const root = mkdtempSync(join(tmpdir(), 'cohort-ask-cache-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -231,19 +231,16 @@ describe('cohort ask without a session, from a sealed start cache', () => {
 
 describe('cohort ask from several processes on one data folder', () => {
   const folder = join(root, 'shared');
-  const main = fileURLToPath(new URL('../main.ts', import.meta.url));
   /**
-   * `cohort ask` in a process of its own (the sources, through tsx); `killAfterMs`: SIGKILL then,
-   * or as soon as the answer is on stdout (`'answered'`).
+   * `cohort ask` in a process of its own (the run's bundle of the sources, see test-cli.ts);
+   * `killAfterMs`: SIGKILL then, or as soon as the answer is on stdout (`'answered'`).
    */
   const askProcess = (...argv: string[]) => askKilled(undefined, ...argv);
   const askKilled = (killAfterMs: number | 'answered' | undefined, ...argv: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      const script = `const { main } = await import(${JSON.stringify(main)});
-process.exitCode = await main(${JSON.stringify(['ask', ...argv, '--json'])});`;
       const child = execFile(
         process.execPath,
-        ['--import', 'tsx', '--input-type=module', '-e', script],
+        [testCli(), 'ask', ...argv, '--json'],
         { env: { ...process.env, ...env, COHORT_DATA_DIR: folder }, timeout: 120_000 },
         (error, stdout, stderr) =>
           resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
