@@ -1,25 +1,24 @@
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sourceScript } from '../test/source-script.js';
 import { withApprovalsLock, writeApprovals } from './user-approvals.js';
 
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const APPROVALS = pathToFileURL(
   fileURLToPath(new URL('./project-config-approvals.ts', import.meta.url)),
 ).href;
 
 /** A process that approves `count` folders' configurations, one after the other, as fast as it can. */
-function approver(file: string, name: string, count: number): Promise<number | null> {
+async function approver(file: string, name: string, count: number): Promise<number | null> {
   const script = `
     const { approveProjectConfig } = await import(${JSON.stringify(APPROVALS)});
     for (let i = 0; i < ${count}; i++)
       approveProjectConfig({ file: ${JSON.stringify(file)}, project: '/p/${name}-' + i, key: 'cohort.config.json', digest: 'sha256:' + String(i).padStart(64, '0') });
   `;
-  const child = spawn(process.execPath, ['--import', TSX, '--input-type=module', '-e', script], {
+  const child = spawn(process.execPath, [await sourceScript(script)], {
     stdio: 'inherit',
   });
   return new Promise((resolve) => child.once('exit', resolve));

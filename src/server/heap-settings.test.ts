@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { sourceScript } from '../test/source-script.js';
 import { SERVER_HEAP_V8_FLAGS, useServerHeapSettings } from './heap-settings.js';
 
 const SETTINGS = fileURLToPath(new URL('./heap-settings.ts', import.meta.url));
@@ -26,11 +27,7 @@ for (let round = 0; round < 3000; round++) {
   most = Math.max(most, process.memoryUsage().heapUsed);
 }
 console.log(live.length > 0 ? most / 1048576 : 0);`;
-  const { stdout } = await run(
-    process.execPath,
-    ['--import', 'tsx', '--input-type=module', '-e', script],
-    { timeout: 60_000 },
-  );
+  const { stdout } = await run(process.execPath, [await sourceScript(script)], { timeout: 60_000 });
   return Number(stdout.trim());
 }
 

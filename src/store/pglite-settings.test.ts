@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sourceScript } from '../test/source-script.js';
 import { openPgliteDb } from './pglite-db.js';
 import { embeddedStartParams, EMBEDDED_POSTGRES_SETTINGS } from './pglite-settings.js';
 
@@ -71,11 +72,9 @@ for (let i = 0; i < 20; i++)
   await store.db.query('SELECT count(*) FROM generate_series(1, 20000) AS g WHERE g % 7 = 3');
 await store.close();
 console.log(getHeapStatistics().peak_malloced_memory / 1048576);`;
-      const { stdout } = await promisify(execFile)(
-        process.execPath,
-        ['--import', 'tsx', '--input-type=module', '-e', script],
-        { timeout: 90_000 },
-      );
+      const { stdout } = await promisify(execFile)(process.execPath, [await sourceScript(script)], {
+        timeout: 90_000,
+      });
       return Number(stdout.trim());
     };
     expect(await peakCompilerMb('memory://')).toBeLessThan(40);

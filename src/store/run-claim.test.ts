@@ -2,11 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sourceScript } from '../test/source-script.js';
 import type { Db } from './db.js';
 import { openPgliteDb } from './pglite-db.js';
 import { openPostgresDb } from './postgres-db.js';
@@ -133,9 +133,8 @@ describe('run claims: two stores over one database', () => {
   });
 });
 
-/** The store's modules, for a child process (run with tsx). */
+/** The store's modules, for a child process (see sourceScript). */
 const STORE_TS = pathToFileURL(fileURLToPath(new URL('./store.ts', import.meta.url))).href;
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 /**
  * Another OS process that opens the store at `target` (a data folder, or a PostgreSQL URL), starts
@@ -156,7 +155,7 @@ async function holderProcess(
     process.stdout.write('taken\\n');
     setInterval(() => undefined, 1000);
   `;
-  const child = spawn(process.execPath, ['--import', TSX, '--input-type=module', '-e', script], {
+  const child = spawn(process.execPath, [await sourceScript(script)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {

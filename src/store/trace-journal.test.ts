@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SpanRecord } from '../telemetry/index.js';
+import { sourceScript } from '../test/source-script.js';
 import { runOnTinyDisk } from '../test/tiny-disk.js';
 import { acquireFolderLock } from './folder-lock.js';
 import { openPgliteDb } from './pglite-db.js';
@@ -174,13 +175,9 @@ describe('the trace journal', () => {
         appendTraceJournal(${JSON.stringify(dir)}, [{ run: { id: 'run-' + i, kind: 'answer', status: 'done', input: { big } }, spans: [] }]);
         process.stdout.write('ack run-' + i + '\\n');
       }`;
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', '--input-type=module', '-e', script],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
+    const child = spawn(process.execPath, [await sourceScript(script)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const acknowledged: string[] = [];
     await new Promise<void>((resolve) => {
       let text = '';

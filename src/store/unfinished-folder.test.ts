@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isCohortError } from '../errors/index.js';
+import { sourceScript } from '../test/source-script.js';
 import { isNewDataFolder } from './data-folder.js';
 import { LOCK_FILE_NAME } from './folder-lock.js';
 import { openPgliteDb } from './pglite-db.js';
@@ -117,13 +118,9 @@ describe('a new store folder whose making was interrupted', () => {
       const { openPgliteDb } = await import(${JSON.stringify(module)});
       await openPgliteDb(${JSON.stringify(dir)}, { snapshotDir: ${JSON.stringify(cache)} });
       setInterval(() => {}, 1000);`;
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', '--input-type=module', '-e', script],
-      {
-        stdio: 'ignore',
-      },
-    );
+    const child = spawn(process.execPath, [await sourceScript(script)], {
+      stdio: 'ignore',
+    });
     // Killed as soon as PostgreSQL's first file appears: part-way through the snapshot.
     const watcher = watch(dir, (_event, name) => {
       if (name === 'PG_VERSION') child.kill('SIGKILL');
