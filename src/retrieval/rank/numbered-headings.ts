@@ -1,4 +1,5 @@
 import type { ChunkRecord } from '../../schema/index.js';
+import { CARDINAL_NUMBERS, ORDINAL_NUMBERS } from './number-words.js';
 
 /**
  * Share of the query's best attainable score a section gets when its own heading is the numbered
@@ -18,18 +19,6 @@ const MIN_SERIES = 3;
 const NUMBERED_HEADING =
   /(?:^|\()([A-Za-z][A-Za-z-]*) ?(\d{1,2})(?:\s*[-–]\s*(\d{1,2}))?(?![\d.]*\d)(?![A-Za-z_])/;
 
-const CARDINALS =
-  'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen ' +
-  'sixteen seventeen eighteen nineteen twenty';
-const ORDINALS =
-  'first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth ' +
-  'fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth';
-const CARDINAL: ReadonlyMap<string, number> = new Map(
-  CARDINALS.split(' ').map((word, i) => [word, i + 1] as const),
-);
-const ORDINAL: ReadonlyMap<string, number> = new Map(
-  ORDINALS.split(' ').map((word, i) => [word, i + 1] as const),
-);
 /** Stands for the series' highest number: "the last week", "the final phase". */
 const LAST = new Set(['last', 'final']);
 
@@ -107,14 +96,14 @@ export function chunksNumbered(
   words.forEach((word, i) => {
     const next = words[i + 1];
     // "Week 10", "week ten".
-    const number = /^\d+$/.test(next ?? '') ? Number(next) : CARDINAL.get(next ?? '');
+    const number = /^\d+$/.test(next ?? '') ? Number(next) : CARDINAL_NUMBERS.get(next ?? '');
     if (number !== undefined) {
       const series = seriesOf(word);
       if (series) add(series, number);
       return;
     }
     // "the third week", "the very last week".
-    const ordinal = ORDINAL.get(word) ?? (LAST.has(word) ? ('last' as const) : undefined);
+    const ordinal = ORDINAL_NUMBERS.get(word) ?? (LAST.has(word) ? ('last' as const) : undefined);
     if (ordinal === undefined) return;
     const before = words[i - 1] === 'very' ? words[i - 2] : words[i - 1];
     if (before !== 'the') return;

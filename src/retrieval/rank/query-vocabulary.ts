@@ -3,6 +3,7 @@ import { mineInitialisms, type InitialismMap } from './acronyms.js';
 import { createFuzzyLexicon, type FuzzyLexicon } from './fuzzy-lexicon.js';
 import { QUERY_STOPWORDS, STOPWORDS } from './stopwords.js';
 import { stem, tokenize } from './tokenizer.js';
+import { CARDINAL_NUMBERS, ORDINAL_NUMBERS } from './number-words.js';
 
 /** One query word read as the book writes it: `from` (as typed, lower case) → `to`. */
 export type VocabularyRepair = readonly [from: string, to: string];
@@ -176,18 +177,12 @@ function initialismAt(
   return longForm;
 }
 
-const CARDINALS =
-  'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen ' +
-  'sixteen seventeen eighteen nineteen twenty';
-const ORDINALS =
-  'first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth ' +
-  'fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth';
 /** A word the book numbers: "Week 7", "Phase 3:". */
 const NUMBERED = /\b([a-z]{3,}) \d{1,2}\b/g;
 /** "seven" and "seventh" → "7": how a book numbers its weeks, phases and parts. */
 const NUMBERS: ReadonlyMap<string, string> = new Map(
-  [CARDINALS, ORDINALS].flatMap((list) =>
-    list.split(' ').map((word, i) => [word, String(i + 1)] as const),
+  [...CARDINAL_NUMBERS, ...ORDINAL_NUMBERS].map(
+    ([word, number]) => [word, String(number)] as const,
   ),
 );
 /** A hyphenated compound of the book ("Mid-term", "real-time", "Sim-to-Real"). */
