@@ -4,7 +4,6 @@ import {
   fstatSync,
   lstatSync,
   openSync,
-  readlinkSync,
   readSync,
   type Stats,
 } from 'node:fs';
@@ -16,7 +15,13 @@ import {
   type FolderEntry,
 } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
-import { createWorkspace, DEFAULT_MAX_OUTPUT_CHARS, truncateText } from '../tools/index.js';
+import {
+  createWorkspace,
+  DEFAULT_MAX_OUTPUT_CHARS,
+  kernelPathOfSync,
+  refuseHardLinked,
+  truncateText,
+} from '../tools/index.js';
 import type { Skill } from './skill-file.js';
 
 /** The folders of a skill read only on demand (Agent Skills format). */
@@ -155,18 +160,9 @@ function refuseOpenedElsewhere(
   skill: string,
   path: string,
 ): void {
-  if (info.isFile() && info.nlink > 1)
-    throw new CohortError(
-      'forbidden',
-      `"${path}" has ${info.nlink} hard links; skill "${skill}" resources are read only from files with one link, since another name of the same file may be outside the skill.`,
-      { field: 'path' },
-    );
-  let opened: string;
-  try {
-    opened = readlinkSync(`/proc/self/fd/${handle}`);
-  } catch {
-    return; // no /proc (macOS): the path was resolved inside just before
-  }
+  refuseHardLinked(info, path, `skill "${skill}" resources are read only from files`, 'the skill');
+  const opened = kernelPathOfSync(handle);
+  if (opened === undefined) return; // no /proc (macOS): the path was resolved inside just before
   const top = relative(root, opened).split(sep)[0] ?? '';
   if (!(SKILL_RESOURCE_FOLDERS as readonly string[]).includes(top))
     throw new CohortError(

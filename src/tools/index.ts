@@ -8,6 +8,7 @@ export {
 } from './tool.js';
 export { createWorkspace, type Workspace } from './workspace.js';
 export { truncateText, DEFAULT_MAX_OUTPUT_CHARS } from './truncate-text.js';
+export { kernelPathOfSync, refuseHardLinked } from './opened-file.js';
 export { createGlobTool, type GlobResult } from './glob-tool.js';
 export { createGrepTool, type GrepMatch, type GrepResult } from './grep-tool.js';
 export { createReadTool, type ReadResult } from './read-tool.js';

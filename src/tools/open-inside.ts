@@ -5,7 +5,6 @@ import {
   mkdir,
   open,
   readdir,
-  readlink,
   rename,
   stat,
   unlink,
@@ -20,6 +19,7 @@ import {
 } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 import type { Workspace } from './workspace.js';
+import { kernelPathOf, refuseHardLinked } from './opened-file.js';
 
 const inside = (root: string, path: string) => path === root || path.startsWith(root + sep);
 
@@ -80,12 +80,8 @@ async function verifyOpen(
       { field: 'path' },
     );
   }
-  let real: string | undefined;
-  try {
-    real = await readlink(`/proc/self/fd/${handle.fd}`);
-  } catch {
-    real = undefined; // no /proc (macOS): fall back to comparing the file's identity below
-  }
+  // Without /proc (macOS), the file's identity is compared below instead.
+  const real = await kernelPathOf(handle.fd);
   if (real !== undefined && !inside(workspace.root, real)) {
     throw new CohortError(
       'forbidden',
@@ -103,13 +99,7 @@ async function verifyOpen(
       });
     }
   }
-  if (info.isFile() && info.nlink > 1) {
-    throw new CohortError(
-      'forbidden',
-      `"${path}" has ${info.nlink} hard links; the file tools only open files with one link, since another name of the same file may be outside the workspace.`,
-      { field: 'path' },
-    );
-  }
+  refuseHardLinked(info, path, 'the file tools only open files', 'the workspace');
   return { real, info };
 }
 
@@ -299,7 +289,7 @@ async function openFolderInside(
       : openError(error, path);
   });
   try {
-    const real = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+    const real = await kernelPathOf(handle.fd);
     if (real !== undefined) {
       if (!inside(workspace.root, real))
         throw new CohortError(
