@@ -5,6 +5,7 @@ import { shutdownTracing } from '../telemetry/index.js';
 import type { CliCommand, CliIo } from './command.js';
 import { processIo } from './io.js';
 import { useCliRegexpSettings } from './regexp-settings.js';
+import { useCliTieringSettings } from './tiering-settings.js';
 
 /**
  * Every `cohort` subcommand, in help order, each loaded only when it runs: `cohort ask` must not
@@ -92,6 +93,8 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   }
   // Before the command's modules run any expression (see regexp-settings.ts).
   useCliRegexpSettings();
+  // Before the command's modules run, so that they count under it too (see tiering-settings.ts).
+  useCliTieringSettings(name);
   const command = await load();
   // After `--` every word is an argument: `cohort ask -- "--help"` asks about "--help".
   const end = args.indexOf('--');
