@@ -7,6 +7,8 @@ import { processIo } from './io.js';
 import { useCliRegexpSettings } from './regexp-settings.js';
 import { useCliTieringSettings } from './tiering-settings.js';
 
+export { endProcess } from './process-end.js';
+
 /**
  * Every `cohort` subcommand, in help order, each loaded only when it runs: `cohort ask` must not
  * pay for the server, the research graph or the coding assistant (see lazy-commands.test.ts).
