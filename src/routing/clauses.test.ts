@@ -67,6 +67,38 @@ describe('splitClauses', () => {
       ['Which driver do I need', true],
     ]);
   });
+  it('reads a terse ask added to an ask after it by "; and", ", then" or "+" as an ask (R10)', () => {
+    // Before, the first was context, so the ask after it decided the primary agent alone.
+    expect(asks("Jetson Orin Nano memory size; and what's a TPU?")).toEqual([
+      ['Jetson Orin Nano memory size', true],
+      ["and what's a TPU", true],
+    ]);
+    expect(asks('Unitree G1 battery life, then define inverse kinematics')).toEqual([
+      ['Unitree G1 battery life', true],
+      ['define inverse kinematics', true],
+    ]);
+    // Both sides of "+" ask, whether or not either opens like a question.
+    expect(asks('capstone grading rubric + spot instance prices for the sim')).toEqual([
+      ['capstone grading rubric', true],
+      ['spot instance prices for the sim', true],
+    ]);
+    expect(asks('weekly lab schedule + which simulator do we start with')).toEqual([
+      ['weekly lab schedule', true],
+      ['which simulator do we start with', true],
+    ]);
+  });
+  it.each([
+    // about the asker or what was said: context
+    ['My laptop has 8 GB of RAM, and can it run Gazebo?'],
+    ['Sorry for the basic question, but what is a joint?'],
+    ['hmm right, and what does that cost?'],
+    // a request opened by a verb: a sentence of its own
+    ['Rename the helper functions in utils.py, and what is a lambda?'],
+    // an added thing, not an ask: too short to name one
+    ['Jetson kit, and what does it cost?'],
+  ])('leaves context and requests before an added ask as they were: %j', (query) => {
+    expect(splitClauses(query)[0]?.ask).toBe(false);
+  });
   it('still reads "When is…" and "Where do…" as questions', () => {
     expect(asks('When is the capstone report due?')).toEqual([
       ['When is the capstone report due', true],

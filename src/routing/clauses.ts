@@ -20,7 +20,7 @@ export const MIN_CLAUSE_WORDS = 3;
 // perception and who does control" names two jobs inside one ask,
 // and ", who is …," after a noun is a relative clause ("My advisor, who is a roboticist, says…").
 const CLAUSE_BREAK =
-  /(?:[;?!]+|\.\s+|,\s*(?:and|but|or|then|plus)\s+|,\s*also\s+(?=(?:why|how|what|whats|which|where|when|who|should|could|can|does|do|is|are|explain|define|describe|tell|list|show|give|compare)\b)|,\s+(?=(?:why|how|what|which|where|should|could|can|does|do|is|are)\b)|\s+(?:and|but|or)\s+(?=(?:why|how|what|which|where|when|who (?:is|are|was|were|wrote|made|created|published|maintains|teaches)|should|could|can|does|do|is|are|explain|define|describe|tell|list|show|give|compare|upgrade|buy|get|whats)\b))\s*/gi;
+  /(?:[;?!]+|\.\s+|,\s*(?:and|but|or|then|plus)\s+|,\s*also\s+(?=(?:why|how|what|whats|which|where|when|who|should|could|can|does|do|is|are|explain|define|describe|tell|list|show|give|compare)\b)|,\s+(?=(?:why|how|what|which|where|should|could|can|does|do|is|are)\b)|\s+(?:\+\s+|(?:and|but|or)\s+(?=(?:why|how|what|which|where|when|who (?:is|are|was|were|wrote|made|created|published|maintains|teaches)|should|could|can|does|do|is|are|explain|define|describe|tell|list|show|give|compare|upgrade|buy|get|whats)\b)))\s*/gi;
 
 // A clause that opens like a question or a request asks something, whatever its punctuation.
 // "When"/"where" ask only before a verb ("When is it due?"); "When I run the launch file, …" sets
@@ -87,6 +87,78 @@ const LEAD_INS = new Set([
 const onlyLeadsIn = (words: TextWords): boolean =>
   words.words.length > 0 && words.words.every((word) => LEAD_INS.has(word));
 
+// A break that adds one ask to another ("…; and what's an A10G?", "…, then define DOF", "… + which
+// GPU…"), not one that qualifies it ("Sorry if this is basic, but…") or sets the scene (". ").
+const ADDING_BREAK = /^(?:\s*;\s*(?:and|also|plus|then)\b|,\s*(?:and|then|plus|also)\b|\s+\+\s)/i;
+
+// Openings of a sentence about the asker or what was just said ("My PC has…", "It crashes…",
+// "hm", "right"), which state context rather than name what is asked.
+const STATEMENT_OPENING = new Set([
+  'i',
+  'im',
+  'ive',
+  'id',
+  'my',
+  'me',
+  'we',
+  'were',
+  'our',
+  'us',
+  'you',
+  'your',
+  'it',
+  'its',
+  'this',
+  'that',
+  'they',
+  'their',
+  'he',
+  'she',
+  'his',
+  'her',
+  'there',
+  'here',
+  'sorry',
+  'right',
+  'fine',
+  'ok',
+  'okay',
+  'so',
+  'well',
+  'yes',
+  'no',
+  'thanks',
+]);
+
+/**
+ * True when a clause that does not open like a question is still a terse ask (R10's "Isaac
+ * hardware requirements", "Capstone milestones"): it is added to an ask after it ("Price of a
+ * g5.xlarge per hour; and what's an A10G?", "G1 vs H1 payload, then define degrees of freedom"),
+ * or to another terse ask by "+" ("capstone team roles + cloud GPU cost"). Read as context, its
+ * subject was lost to the ask after it, which then decided the primary agent alone.
+ */
+function isTerseAsk(clause: Clause, breakAfter: string, next: Clause): boolean {
+  if (clause.ask || !ADDING_BREAK.test(`${breakAfter}${next.text}`)) return false;
+  if (!isTerse(clause)) return false;
+  return next.ask || (/\+/.test(breakAfter) && isTerse(next));
+}
+
+/**
+ * A clause opened by a word English uses mostly as a verb ("Split utils.py into modules", "Convert
+ * the callbacks") is a request in a sentence of its own, not a terse ask naming a thing ("Price
+ * of…", "Typical power draw of…", "Cost of reserved instances…").
+ */
+const MIN_NAMING_NOUN_SHARE = 0.4;
+
+/** True when a clause names what it asks in a few words, not as a statement ("capstone team roles"). */
+function isTerse(clause: Clause): boolean {
+  if (CONTEXT_OPENING.test(clause.text)) return false;
+  const words = textWords(clause.text).words;
+  if (words.length < MIN_CLAUSE_WORDS || STATEMENT_OPENING.has(words[0]!)) return false;
+  const first = englishDictionary().lookup(words[0]!);
+  return first.lemma === undefined || first.nounShare >= MIN_NAMING_NOUN_SHARE;
+}
+
 /** How much of a word's English use must be as a noun for "What's X?" to ask for a term. */
 const MIN_TERM_NOUN_SHARE = 0.75;
 
@@ -100,6 +172,8 @@ const MIN_TERM_NOUN_SHARE = 0.75;
  */
 export function splitClauses(query: string): Clause[] {
   const clauses: Clause[] = [];
+  // The break after each clause, by position in `clauses` (read by `isTerseAsk`).
+  const breaks: string[] = [];
   let start = 0;
   let leadIn = '';
   const push = (end: number, separator: string) => {
@@ -118,9 +192,11 @@ export function splitClauses(query: string): Clause[] {
     if (words.words.length < MIN_CLAUSE_WORDS && previous && !asksForATerm(asks, words, previous)) {
       previous.text = `${previous.text} ${text}`;
       previous.ask ||= asks;
+      breaks[clauses.length - 1] = separator;
       return;
     }
     clauses.push({ text, ask: asks });
+    breaks.push(separator);
   };
   // `exec` on the one global expression rather than `matchAll`, which makes a copy of the
   // expression and an iterator for every question: the same matches, in the same order.
@@ -132,6 +208,12 @@ export function splitClauses(query: string): Clause[] {
     if (match[0] === '') CLAUSE_BREAK.lastIndex += 1;
   }
   push(query.length, '');
+  for (let i = clauses.length - 2; i >= 0; i -= 1)
+    if (isTerseAsk(clauses[i]!, breaks[i]!, clauses[i + 1]!)) {
+      // Both sides of "+" ask: "capstone success metrics + cloud GPU hourly cost".
+      if (/\+/.test(breaks[i]!)) clauses[i + 1]!.ask = true;
+      clauses[i]!.ask = true;
+    }
   return clauses;
 }
 

@@ -15,6 +15,16 @@ describe('decideQuery', () => {
     // Each secondary agent is given its own ask to answer.
     expect(result.secondaryAsks).toEqual({ glossary: 'what does revolute mean' });
   });
+  it('takes the primary agent from a terse first ask added to a later one (R10)', () => {
+    // Before, "Unitree G1 battery life" was context and the definition decided alone: glossary.
+    expect(decide('Unitree G1 battery life, then define inverse kinematics').result).toMatchObject({
+      primaryAgent: 'hardware',
+      secondaryAgents: ['glossary'],
+    });
+    expect(
+      decide('capstone grading rubric + which GPU should we rent for training').result,
+    ).toMatchObject({ primaryAgent: 'capstone', secondaryAgents: ['hardware'] });
+  });
   it('gives a later ask about the work itself to the default agent as a secondary', () => {
     // Before, the default agent was never a secondary: "how long is the course" went unanswered.
     expect(decide('What does revolute mean, and how long is the course?').result).toMatchObject({
