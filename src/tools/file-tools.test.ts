@@ -78,7 +78,8 @@ describe('glob and grep patterns that would backtrack for hours', () => {
     try {
       const globbed = await createGlobTool(bomb).execute({ pattern: '**/*a*a*a*a*a*b' }, {});
       expect(globbed).toMatchObject({ ok: false, code: 'invalid_input' });
-      expect(!globbed.ok && globbed.error).toContain('more than 2 "*" in "*a*a*a*a*a*b"');
+      expect(!globbed.ok && globbed.error).toContain('more than 2 wildcards');
+      expect(!globbed.ok && globbed.error).toContain('in "*a*a*a*a*a*b"');
       const grepped = await createGrepTool(bomb).execute(
         { pattern: 'x', include: '*a*a*a*a*a*b' },
         {},
@@ -87,6 +88,39 @@ describe('glob and grep patterns that would backtrack for hours', () => {
       // ** and two * per part still work.
       const fine = await createGlobTool(bomb).execute({ pattern: '**/*a*' }, {});
       expect(fine.ok && fine.files).toEqual(['a'.repeat(250)]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it('counts every wildcard picomatch repeats: ** inside a part, extglobs, braces, and ** parts', async () => {
+    // Each ran on the event loop for seconds to hours where five * were refused: four `a**` took
+    // 1.2 s on a 200-character name, four +(a) 2.2 s, 22 {a,a} 1.2 s on 23 characters (twice
+    // that per brace), and four ** parts 11 s against a path 400 folders deep.
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-glob-bomb-'));
+    writeFileSync(join(dir, 'a'), 'x');
+    const bomb = createWorkspace(dir);
+    try {
+      for (const pattern of [
+        'a**a**a**a**b',
+        '+(a)+(a)+(a)+(a)b',
+        `${'{a,a}'.repeat(22)}b`,
+        '**/a/**/a/**/a/**/b',
+      ]) {
+        const globbed = await createGlobTool(bomb).execute({ pattern }, {});
+        expect(globbed, pattern).toMatchObject({ ok: false, code: 'invalid_input' });
+        const grepped = await createGrepTool(bomb).execute({ pattern: 'x', include: pattern }, {});
+        expect(grepped, pattern).toMatchObject({ ok: false, code: 'invalid_input' });
+      }
+      const globbed = await createGlobTool(bomb).execute({ pattern: '**/a/**/a/**/a/**/b' }, {});
+      expect(!globbed.ok && globbed.error).toContain('4 "**" parts, over 2');
+      // Two of each still work, as do braces and ** parts within the bound.
+      for (const pattern of ['**/{a,b}', '**/*a*', 'x/**/y/**/*.ts', '+(a)', '*.{ts,tsx}', '(g)/*'])
+        expect(await createGlobTool(bomb).execute({ pattern }, {}), pattern).toMatchObject({
+          ok: true,
+        });
+      expect(await createGlobTool(bomb).execute({ pattern: '**/{a,b}' }, {})).toMatchObject({
+        files: ['a'],
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { CohortError } from '../errors/index.js';
+import { globCostProblem } from './glob-pattern-cost.js';
 import { toolFailure, type CohortTool, type ToolOutcome } from './tool.js';
 import type { Workspace } from './workspace.js';
 import { lazySchema } from '../schema/lazy-schema.js';
@@ -23,26 +24,18 @@ type GlobInput = z.infer<typeof GlobInput>;
 export type GlobResult = ToolOutcome<{ files: string[]; truncated: boolean }>;
 
 /**
- * Most single `*` wildcards one part of a pattern may hold. Each compiles to `.*`-like code that
- * backtracks: with k of them, matching a file name of n characters takes about n^k steps, and the
- * model writes both the pattern and (through bash or write) the file names. Five of them against
- * one 250-character name ran for hours on the event loop; two cost at most ~65,000 steps.
- */
-export const MAX_WILDCARDS_PER_PART = 2;
-
-/**
  * Refuses patterns that would reach outside the search folder, and patterns whose matching could
- * run for hours (more than {@link MAX_WILDCARDS_PER_PART} `*` in one path part).
+ * run for hours (see {@link globCostProblem}).
  */
 export function assertRelativePattern(pattern: string): void {
-  const crowded = pattern
-    .split(/[\\/]+/)
-    .find((part) => part.replaceAll('**', '').split('*').length - 1 > MAX_WILDCARDS_PER_PART);
-  if (crowded !== undefined) {
+  const costly = globCostProblem(pattern);
+  if (costly !== undefined) {
     throw new CohortError(
       'invalid_input',
-      `Pattern "${pattern}" has more than ${MAX_WILDCARDS_PER_PART} "*" in "${crowded}": matching it could take hours on long file names. Use at most ${MAX_WILDCARDS_PER_PART} per path part (e.g. "**/*test*"), or grep for the text.`,
-      { field: 'pattern' },
+      `Pattern "${pattern}" has ${costly}, or grep for the text.`,
+      {
+        field: 'pattern',
+      },
     );
   }
   if (
