@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import type Picomatch from 'picomatch';
-import { ruleCoversTool, type PermissionRule } from './permission-rule.js';
+import { PATH_TOOLS, ruleCoversTool, type PermissionRule } from './permission-rule.js';
 
 /** A tool call as the rules see it: the cohort tool name and its (validated) input. */
 export interface PermissionCall {
@@ -30,17 +30,6 @@ const require = createRequire(import.meta.url);
  * CommonJS loader with it.
  */
 const picomatch = (): typeof Picomatch => require('picomatch') as typeof Picomatch;
-
-/** Tools whose rule specifier is a path (gitignore-style, as in Claude Code). */
-export const PATH_TOOLS: ReadonlySet<string> = new Set([
-  'read',
-  'grep',
-  'glob',
-  'edit',
-  'write',
-  'write_doc',
-  'read_skill_resource',
-]);
 
 const field = (input: unknown, name: string): string | undefined => {
   if (input === null || typeof input !== 'object') return undefined;

@@ -1,4 +1,5 @@
 import { CohortError } from '../../errors/index.js';
+import { globCostProblem } from '../glob-pattern-cost.js';
 
 /**
  * Claude Code's tool names and the cohort tools each covers. Claude documents that `Edit` rules
@@ -31,6 +32,17 @@ export const CLAUDE_TOOL_IDENTITY: Readonly<Record<string, readonly string[]>> =
   Edit: ['edit'],
 };
 
+/** Tools whose rule specifier is a path (gitignore-style, as in Claude Code). */
+export const PATH_TOOLS: ReadonlySet<string> = new Set([
+  'read',
+  'grep',
+  'glob',
+  'edit',
+  'write',
+  'write_doc',
+  'read_skill_resource',
+]);
+
 /** One permission rule: `Tool` or `Tool(specifier)`, e.g. `Bash(npm test:*)`, `Read(src/**)`. */
 export interface PermissionRule {
   /** The rule as written. */
@@ -61,6 +73,18 @@ export function parsePermissionRule(text: string): PermissionRule {
     );
   }
   const specifier = match[2]?.trim();
+  // A path rule is matched by picomatch against every path a model names: a rule that backtracks
+  // (`Read(a*a*a*a*a*a*a*a*b)` took 0.85 s on a 40-character path and did not end on 80) would
+  // hold the process, `cohort serve` with it; a repository's .claude/settings.json can hold one.
+  const costly =
+    specifier && toolsOfRule(match[1]).some((tool) => PATH_TOOLS.has(tool))
+      ? globCostProblem(specifier)
+      : undefined;
+  if (costly !== undefined) {
+    throw new CohortError('invalid_input', `Permission rule "${text}" has ${costly}.`, {
+      field: 'permissions',
+    });
+  }
   return {
     text: trimmed,
     tool: match[1],

@@ -36,6 +36,30 @@ describe('permission rules (Claude Code grammar)', () => {
     ]);
   });
 
+  it('refuses a path rule whose matching would backtrack for hours, naming it; Bash rules keep any *', () => {
+    // Matched by picomatch against every path a model names: Read(a*a*a*a*a*a*a*a*b) took 0.85 s
+    // on a 40-character path and did not end on 80, holding the process (and cohort serve).
+    for (const rule of [
+      'Read(a*a*a*a*a*a*a*a*b)',
+      'Edit(src/*x*y*z)',
+      'Write(**/a/**/b/**/c)',
+      `Read(${'{a,b}'.repeat(6)})`,
+      'read(+(a)+(a)+(a)b)',
+    ])
+      expect(() => parsePermissionRule(rule), rule).toThrow(/Permission rule ".*" has /);
+    expect(() => parsePermissionRule('Read(a*a*a*b)')).toThrow(
+      'Permission rule "Read(a*a*a*b)" has more than 2 wildcards ("*", "+") in "a*a*a*b"',
+    );
+    for (const rule of [
+      'Bash(a*b*c*d*e)',
+      'WebFetch(*a*b*c*)',
+      'Read(**/*.{pem,key})',
+      'Edit(src/**/test/**)',
+      'Read(app/(auth)/**)',
+    ])
+      expect(parsePermissionRule(rule).text).toBe(rule);
+  });
+
   it('matches Bash prefixes on a word boundary, wildcards and exact commands', () => {
     expect(commandMatches('npm test:*', 'npm test')).toBe(true);
     expect(commandMatches('npm test:*', 'npm test -- --watch')).toBe(true);

@@ -1,7 +1,8 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { existingPart } from '../existing-part.js';
-import { PATH_TOOLS, type PermissionCall, type PermissionContext } from './match-rule.js';
+import { type PermissionCall, type PermissionContext } from './match-rule.js';
+import { PATH_TOOLS } from './permission-rule.js';
 
 /**
  * Where the path a file tool's call names leads once symlinks are followed: the real path of its
