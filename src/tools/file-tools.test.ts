@@ -282,6 +282,29 @@ describe('write, edit and write_doc', () => {
     ).toBe(true);
   });
 
+  it('every file tool refuses a path no file system can hold, before a permission rule matches it', () => {
+    // picomatch matched a rule such as Read(*a*a*) against one 4,000-character name for 19 s on
+    // the event loop; no file has such a name (255 bytes) or such a path (4,096).
+    const tools = [
+      createReadTool(workspace),
+      createWriteTool(workspace),
+      createEditTool(workspace),
+      createGrepTool(workspace),
+      createGlobTool(workspace),
+    ];
+    const inputs = { content: 'x', oldText: 'a', newText: 'b', pattern: 'x' };
+    for (const tool of tools) {
+      const long = tool.inputSchema.safeParse({ ...inputs, path: `src/${'a'.repeat(4000)}` });
+      expect(long.success, tool.name).toBe(false);
+      expect(long.error?.issues[0]?.message).toContain('longer than a file name can be (255)');
+      const deep = tool.inputSchema.safeParse({ ...inputs, path: 'a/'.repeat(2100) });
+      expect(deep.error?.issues[0]?.message).toContain('longer than a path can be (4096)');
+      const é = tool.inputSchema.safeParse({ ...inputs, path: `${'é'.repeat(128)}.md` });
+      expect(é.error?.issues[0]?.message).toContain('a name of 259 bytes');
+      expect(tool.inputSchema.safeParse({ ...inputs, path: 'a'.repeat(255) }).success).toBe(true);
+    }
+  });
+
   it('write says what is wrong with a path the file system refuses, as invalid input', async () => {
     // A name over 255 bytes, a path through a file and one too long were answered as `internal`
     // errors with Node's text ("ENAMETOOLONG: name too long, mkdir '/…'").

@@ -3,6 +3,7 @@ import { CohortError } from '../errors/index.js';
 import { globCostProblem } from './glob-pattern-cost.js';
 import { toolFailure, type CohortTool, type ToolOutcome } from './tool.js';
 import type { Workspace } from './workspace.js';
+import { fileText } from '../schema/file-text.js';
 import { lazySchema } from '../schema/lazy-schema.js';
 
 /** Folders no file tool walks into: they are large and never the answer. */
@@ -13,8 +14,7 @@ export const GLOB_MAX_RESULTS = 500;
 const GlobInput = lazySchema(() =>
   z.object({
     pattern: z.string().min(1).describe('Glob pattern, e.g. "src/**/*.ts" or "**/README.md".'),
-    path: z
-      .string()
+    path: fileText('path')
       .optional()
       .describe('Folder to search in, relative to the workspace (default: root).'),
   }),

@@ -6,6 +6,7 @@ import { startLineMatcher, type LineMatcher } from './line-matcher.js';
 import { readInside } from './open-inside.js';
 import { toolFailure, type CohortTool, type ToolOutcome } from './tool.js';
 import type { Workspace } from './workspace.js';
+import { fileText } from '../schema/file-text.js';
 import { lazySchema } from '../schema/lazy-schema.js';
 
 /** Files larger than this are skipped by grep (generated or data files). */
@@ -17,8 +18,7 @@ const LINE_MAX_CHARS = 300;
 const GrepInput = lazySchema(() =>
   z.object({
     pattern: z.string().min(1).describe('JavaScript regular expression to search for.'),
-    path: z
-      .string()
+    path: fileText('path')
       .optional()
       .describe('File or folder to search, relative to the workspace (default: root).'),
     include: z.string().optional().describe('Only files matching this glob, e.g. "**/*.ts".'),
