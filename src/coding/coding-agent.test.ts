@@ -357,6 +357,29 @@ describe('runCodingAgent with skills', () => {
     expect(offeredTools(fast.calls[0])).toContain('read_skill_resource');
   });
 
+  it('refuses a skill resource path no file system could hold before any rule matches it', async () => {
+    // A long name against a Read rule with wildcards cost seconds of picomatch on the event loop.
+    const longName = `references/${'a'.repeat(4000)}`;
+    const fast = createScriptedModel(
+      (call) =>
+        call === 0
+          ? { toolCalls: [{ toolName: 'read_skill_resource', input: { path: longName } }] }
+          : { text: 'done' },
+      RECORDED,
+    );
+    const result = await runCodingAgent({
+      request: 'please rename and extract the helpers to remove duplication',
+      workspace,
+      home,
+      config: config({ permissions: { deny: ['Read(*a*b)'] } }),
+      model: () => fast,
+    });
+    expect(result.activation).toMatchObject({ how: 'auto', skill: { name: 'refactor' } });
+    expect(promptText(fast.calls[1])).toContain(
+      'path holds a name of 4000 bytes (\\"aaaaaaaaaaaaaaaaaaaa…\\"), longer than a file name can be (255)',
+    );
+  });
+
   /** A run allowed bash (far-off limit of its own) with the given time limits. */
   const runLongJob = (
     limits: { callTimeoutSeconds?: number; runTimeoutSeconds?: number },

@@ -17,6 +17,7 @@ import {
 import type { CohortConfig, PermissionSettings } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 import type { TokenUsage } from '../schema/index.js';
+import { fileText } from '../schema/file-text.js';
 import { GEN_AI, startTrace, type TraceSpan } from '../telemetry/index.js';
 import {
   activateSkill,
@@ -167,7 +168,9 @@ function skillResourceTool(skill: Skill, maxChars: number): LoopTool {
     name: SKILL_RESOURCE_TOOL_NAME,
     description: `Read a file from the active skill "${skill.name}" (under references/, scripts/ or assets/).`,
     inputSchema: z.object({
-      path: z.string().min(1).describe('Path inside the skill folder, e.g. references/guide.md.'),
+      path: fileText('path')
+        .min(1)
+        .describe('Path inside the skill folder, e.g. references/guide.md.'),
     }),
     execute: async ({ path }) => {
       try {
