@@ -1,12 +1,10 @@
-import { lstatSync, readdirSync, type Dirent, type Stats } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
+import { lstatSync, readdirSync, type Stats } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { nextTurn } from '../event-loop/index.js';
+import { walkFolders } from './walk-folders.js';
 
 /** At most this many entries of the denied folders are looked at for files with other names. */
 export const DENIED_FILES_MAX_ENTRIES = 10_000;
-/** Entries looked at between two turns of the event loop while the workspace is searched. */
-const ENTRIES_PER_TURN = 2000;
 
 const identity = (info: Stats) => `${info.dev}:${info.ino}`;
 
@@ -46,8 +44,8 @@ function linkedDenied(denied: readonly string[]): Set<string> {
  * `notes.txt` to the same file (made before the command, by anyone: a command in the sandbox
  * cannot make one, the mask being another mount) read the secret through `cat notes.txt`. Only
  * files with more than one link are looked for, so a tree holding none costs one `lstat` per
- * denied entry; otherwise every entry of `root` is looked at (`node_modules` and `.git`
- * included, giving the event loop a turn every {@link ENTRIES_PER_TURN}). Names outside `root`
+ * denied entry; otherwise every entry of `root` is looked at ({@link walkFolders}, `node_modules`
+ * and `.git` included, symlinked folders not followed). Names outside `root`
  * (the rest of the file system is visible read-only) are not searched: a hard link there is what
  * a copy of the file would be.
  *
@@ -58,28 +56,14 @@ export async function hardLinksOf(denied: readonly string[], root: string): Prom
   const wanted = linkedDenied(denied);
   if (wanted.size === 0) return [];
   const found: string[] = [];
-  const pending = [root];
-  let looked = 0;
-  while (pending.length > 0) {
-    const dir = pending.pop() as string;
-    let children: Dirent[];
+  await walkFolders(root, async (path, entry) => {
+    if (!entry.isFile()) return true;
     try {
-      children = await readdir(dir, { withFileTypes: true });
+      if (wanted.has(identity(await lstat(path)))) found.push(path);
     } catch {
-      continue;
+      // gone meanwhile: nothing to hide
     }
-    for (const child of children) {
-      if (++looked % ENTRIES_PER_TURN === 0) await nextTurn();
-      const path = join(dir, child.name);
-      if (child.isDirectory()) pending.push(path);
-      else if (child.isFile()) {
-        try {
-          if (wanted.has(identity(await lstat(path)))) found.push(path);
-        } catch {
-          // gone meanwhile: nothing to hide
-        }
-      }
-    }
-  }
+    return false;
+  });
   return found;
 }

@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { nextTurn } from '../event-loop/index.js';
 import { hardLinksOf } from './deny-hard-links.js';
+import { walkFolders } from './walk-folders.js';
 
 /**
  * Folders the any-depth search does not enter: dependency and VCS trees are large, and walking
@@ -121,15 +122,18 @@ export function searchNames(
       continue; // unreadable or gone: nothing to hide there
     }
     read += children.length;
-    sortChildren(dir, children, names, options.ignoreCase, found, pending);
+    for (const child of children) {
+      const path = join(dir, child.name);
+      if (sortChild(path, child, names, options.ignoreCase, found)) pending.push(path);
+    }
   }
   return found;
 }
 
 /**
  * {@link searchNames} with no bound on the entries read: every folder of the tree is read (names
- * and types only, no file is looked at), asynchronously, so a tree of millions of entries a
- * command made holds up that command's end, not the process.
+ * and types only, no file is looked at) by {@link walkFolders}, so a tree of millions of entries
+ * a command made holds up that command's end, not the process.
  */
 export async function searchAllNames(
   root: string,
@@ -137,36 +141,28 @@ export async function searchAllNames(
   options: { ignoreCase?: boolean } = {},
 ): Promise<NameSearch> {
   const found: NameSearch = { matches: [], nodeModules: [], complete: true };
-  const pending = [root];
-  while (pending.length > 0) {
-    const dir = pending.pop() as string;
-    let children: Dirent[];
-    try {
-      children = await readdir(dir, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    sortChildren(dir, children, names, options.ignoreCase, found, pending);
-  }
+  await walkFolders(root, (path, entry) =>
+    sortChild(path, entry, names, options.ignoreCase, found),
+  );
   return found;
 }
 
-/** Files `dir`'s children as a match, a skipped `node_modules`, or a folder still to read. */
-function sortChildren(
-  dir: string,
-  children: readonly Dirent[],
+/**
+ * Files one entry of a searched folder as a match or a skipped `node_modules`; true when it is a
+ * folder still to read.
+ */
+function sortChild(
+  path: string,
+  entry: Dirent,
   names: ReadonlySet<string>,
   ignoreCase: boolean | undefined,
   found: NameSearch,
-  pending: string[],
-): void {
-  for (const child of children) {
-    const path = join(dir, child.name);
-    if (names.has(ignoreCase ? child.name.toLowerCase() : child.name)) found.matches.push(path);
-    else if (!child.isDirectory()) continue;
-    else if (!DENY_SEARCH_SKIPS.has(child.name)) pending.push(path);
-    else if (child.name === 'node_modules') found.nodeModules.push(path);
-  }
+): boolean {
+  if (names.has(ignoreCase ? entry.name.toLowerCase() : entry.name)) found.matches.push(path);
+  else if (!entry.isDirectory()) return false;
+  else if (!DENY_SEARCH_SKIPS.has(entry.name)) return true;
+  else if (entry.name === 'node_modules') found.nodeModules.push(path);
+  return false;
 }
 
 /** Packages whose `.git` is looked for between two turns of the event loop. */
