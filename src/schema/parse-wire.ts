@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { CohortError } from '../errors/index.js';
 import { findJsonProblem, MAX_JSON_DEPTH, unsafeTextMessage } from './safe-text.js';
+import { issueMessage } from './issue-message.js';
 import { fromWire, wireKey } from './wire.js';
 
 /**
@@ -11,7 +12,8 @@ import { fromWire, wireKey } from './wire.js';
  * nested deeper than {@link MAX_JSON_DEPTH}, or with a NUL character or an unpaired surrogate in
  * any string, is refused first; then a top-level key the schema does not know (a plain
  * `z.object`; a `z.looseObject` takes any), so a misspelt field (`message` for `query`,
- * `sesion_id`) is named instead of being dropped or reported as a missing one.
+ * `sesion_id`) is named instead of being dropped or reported as a missing one. A check with no
+ * message of its own (a size limit, a type) is told by {@link issueMessage}, naming the field.
  *
  * @example
  * parseWireInput(ChatRequest, { query: '', session_id: 'x' }); // throws "Please provide a question…"
@@ -47,10 +49,12 @@ export function parseWireInput<S extends z.ZodType>(
       { field: unknown.key },
     );
   }
-  const result = schema.safeParse(options.keys === 'as-is' ? value : fromWire(value));
+  const result = schema.safeParse(options.keys === 'as-is' ? value : fromWire(value), {
+    error: (issue) => issueMessage(issue, fieldName(issue.path ?? [])),
+  });
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const field = issue && issue.path.length > 0 ? wireKey(issue.path.join('.')) : undefined;
+  const field = issue && issue.path.length > 0 ? fieldName(issue.path) : undefined;
   const reason = issue?.message ?? 'invalid input';
   const message = field && !reason.includes(field) ? `${field}: ${reason}` : reason;
   throw new CohortError('invalid_input', message, {
@@ -58,6 +62,9 @@ export function parseWireInput<S extends z.ZodType>(
     cause: result.error,
   });
 }
+
+/** A field's path as the client wrote it: `selectedText` → `selected_text`, `messages.0.role`. */
+const fieldName = (path: readonly PropertyKey[]) => wireKey(path.map(String).join('.'));
 
 /** The keys a plain object schema takes (through a pipe), or undefined when it takes any. */
 function knownKeys(schema: z.ZodType): string[] | undefined {

@@ -167,4 +167,67 @@ describe('hostile request bodies', () => {
       200,
     );
   });
+
+  it("tells an over-limit or wrongly typed field in cohort's words, naming it and its limit", async () => {
+    // POST /chat with a 20,000-character selected_text said "Too big: expected string to have
+    // <=10000 characters": neither the field nor what was sent.
+    const message = (...body: unknown[]) => JSON.stringify(Object.assign({}, ...body));
+    const turn = { model: 'cohort', messages: [{ role: 'user', content: 'hi' }] };
+    const cases: [string, string, string, string][] = [
+      [
+        '/chat',
+        message({ query: 'topic', selected_text: 'x'.repeat(20_000) }),
+        'selected_text',
+        'selected_text is 20000 characters; the limit is 10000',
+      ],
+      ['/chat/stream', message({ query: 'topic', agent: 5 }), 'agent', 'agent must be text, not 5'],
+      [
+        '/chat',
+        message({ query: 'topic', multi_domain: 'both' }),
+        'multi_domain',
+        'multi_domain must be one of "sequential", "parallel", not "both"',
+      ],
+      [
+        '/code',
+        message({ request: 'x'.repeat(20_001) }),
+        'request',
+        'request is 20001 characters; the limit is 20000',
+      ],
+      ['/code', message({ request: 'fix it', skill: '' }), 'skill', 'skill must not be empty'],
+      [
+        '/v1/chat/completions',
+        message(turn, { temperature: 5 }),
+        'temperature',
+        'temperature is 5; the limit is 2',
+      ],
+      [
+        '/v1/chat/completions',
+        message(turn, { max_tokens: 1.5 }),
+        'max_tokens',
+        'max_tokens must be a whole number, not 1.5',
+      ],
+      [
+        '/v1/chat/completions',
+        message(turn, { user: 'u'.repeat(300) }),
+        'user',
+        'user is 300 characters; the limit is 256',
+      ],
+      [
+        '/v1/chat/completions',
+        message({ model: 'cohort', messages: [{ role: 'robot', content: 'hi' }] }),
+        'messages.0.role',
+        'messages.0.role must be one of "system", "developer", "user", "assistant", "tool", "function", not "robot"',
+      ],
+    ];
+    for (const [path, body, field, text] of cases) {
+      const res = await postRaw(path, body);
+      expect(res.status, `${path} ${field}`).toBe(422);
+      expect(await res.json()).toEqual({ error: { code: 'invalid_input', message: text, field } });
+    }
+    // A field's own message stands: the question's limit is told as the book assistant tells it.
+    const long = await postRaw('/chat', message({ query: 'x'.repeat(3000) }));
+    expect(((await long.json()) as { error: { message: string } }).error.message).toBe(
+      'query: The question is too long: keep it to 2000 characters.',
+    );
+  });
 });

@@ -1,0 +1,95 @@
+import type * as z from 'zod';
+import { jsonKind } from './json-kind.js';
+
+/** A check's issue as zod hands it to an error map: the input is there, the message not yet. */
+type RawIssue = z.core.$ZodRawIssue;
+
+/** What a value of each type zod expects is called in a message. */
+const EXPECTED: Readonly<Record<string, string>> = {
+  string: 'text',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'an object',
+  null: 'null',
+};
+
+/** `is 20000 characters`, `has 300 items`, `is 99`: what was sent, for a size or bound check. */
+function sent(origin: string, input: unknown): string | undefined {
+  if (origin === 'string' && typeof input === 'string')
+    return `is ${input.length} character${input.length === 1 ? '' : 's'}`;
+  if (origin === 'array' && Array.isArray(input))
+    return `has ${input.length} item${input.length === 1 ? '' : 's'}`;
+  if (typeof input === 'number' || typeof input === 'bigint') return `is ${input}`;
+  return undefined;
+}
+
+/** `the limit is 10000`, `the least allowed is 1`: the bound a size or number check holds to. */
+function bound(issue: RawIssue & { code: 'too_big' | 'too_small' }): string {
+  const inclusive = issue.inclusive !== false;
+  if (issue.code === 'too_big')
+    return inclusive ? `the limit is ${issue.maximum}` : `it must be under ${issue.maximum}`;
+  return inclusive ? `the least allowed is ${issue.minimum}` : `it must be over ${issue.minimum}`;
+}
+
+/** What a client sent, in a message: a number or true/false as it is, anything else by its kind. */
+const described = (input: unknown) =>
+  typeof input === 'number' || typeof input === 'boolean' ? String(input) : jsonKind(input);
+
+/**
+ * The message of a failed check of a request's field, in cohort's words and naming the field as
+ * the client sent it (`field`): zod's defaults ("Too big: expected string to have <=10000
+ * characters") name neither the field nor what was sent. Over- and under-limit values say what
+ * came and what is allowed; a value of the wrong type says what it should be and what it was; an
+ * option not in a list names the options. Undefined for other checks, and for a failure of the
+ * whole body (no field): zod's own message stands. Messages a schema gives itself (`Query`'s "The
+ * question is too long…") are not replaced: zod asks an error map only for checks that have none.
+ *
+ * @example
+ * schema.safeParse(body, { error: (issue) => issueMessage(issue, 'selected_text') });
+ * // 'selected_text is 20000 characters; the limit is 10000'
+ */
+export function issueMessage(issue: RawIssue, field: string): string | undefined {
+  if (field === '') return undefined;
+  switch (issue.code) {
+    case 'too_big':
+    case 'too_small': {
+      if (issue.origin === 'string' && issue.input === '') return `${field} must not be empty`;
+      const what = sent(issue.origin, issue.input);
+      return what === undefined ? undefined : `${field} ${what}; ${bound(issue)}`;
+    }
+    case 'invalid_type': {
+      if (issue.input === undefined) return `${field} is required`;
+      const expected = EXPECTED[issue.expected] ?? issue.expected;
+      return `${field} must be ${expected}, not ${described(issue.input)}`;
+    }
+    case 'invalid_value': {
+      const options = issue.values.map((value) => JSON.stringify(value));
+      const wanted = options.length === 1 ? options[0] : `one of ${options.join(', ')}`;
+      const given =
+        typeof issue.input === 'string' && issue.input.length <= 60
+          ? JSON.stringify(issue.input)
+          : described(issue.input);
+      return `${field} must be ${wanted}, not ${given}`;
+    }
+    case 'invalid_union': {
+      // `text, a list or null` when every alternative refused the value's type itself.
+      const expected = issue.errors.map((branch) => {
+        const only = branch.length === 1 ? branch[0] : undefined;
+        return only?.code === 'invalid_type' && only.path.length === 0
+          ? (EXPECTED[only.expected] ?? only.expected)
+          : undefined;
+      });
+      if (expected.length === 0 || expected.includes(undefined) || issue.input === undefined)
+        return undefined;
+      const last = expected.pop() as string;
+      const wanted = expected.length > 0 ? `${expected.join(', ')} or ${last}` : last;
+      return `${field} must be ${wanted}, not ${described(issue.input)}`;
+    }
+    case 'unrecognized_keys':
+      return `${field} has ${issue.keys.length === 1 ? 'a field' : 'fields'} it does not take: ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
+    default:
+      return undefined;
+  }
+}
