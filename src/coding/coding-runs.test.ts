@@ -64,11 +64,13 @@ describe('a file call holding text no file can carry', () => {
 /**
  * One coding run over `root` whose model makes `call` first, answered "yes" if it pauses for
  * approval: its first result and the prompt the model read last (what the call gave back).
+ * `skill` runs it under that skill, `env` is the run's environment.
  */
 async function runOneCall(
   root: string,
   permissions: object,
   call: { toolName: string; input: unknown },
+  run: { skill?: string; env?: Record<string, string> } = {},
 ) {
   const outputs: string[] = [];
   const model = createScriptedModel((index, options) => {
@@ -80,8 +82,13 @@ async function runOneCall(
     home,
     config: loadConfig({ env: {}, cwd: base, overrides: { permissions } }),
     model: () => model,
+    ...(run.env ? { env: run.env } : {}),
   };
-  const { runId, result } = await startCodeRun(store.runs, { ...options, request: 'Do it.' });
+  const { runId, result } = await startCodeRun(store.runs, {
+    ...options,
+    request: 'Do it.',
+    ...(run.skill ? { skill: run.skill } : {}),
+  });
   if (result.pending) await answerCodeRun(store.runs, runId, { '*': 'yes' }, options);
   return { result, said: outputs.at(-1) ?? '' };
 }
@@ -188,31 +195,13 @@ describe("an active skill's allowed-tools scope", () => {
     return root;
   }
 
-  async function runWithSkill(root: string, call: { toolName: string; input: unknown }) {
-    const outputs: string[] = [];
-    const model = createScriptedModel((index, options) => {
-      outputs.push(JSON.stringify(options.prompt));
-      return index === 0 ? { toolCalls: [call] } : { text: 'Done.' };
-    });
-    const options = {
-      workspace: root,
-      home,
-      env: { COHORT_TRUST_PROJECT_CONFIG: '1' },
-      config: loadConfig({
-        env: {},
-        cwd: base,
-        overrides: { permissions: { defaultMode: 'acceptEdits' } },
-      }),
-      model: () => model,
-    };
-    const { runId, result } = await startCodeRun(store.runs, {
-      ...options,
-      request: 'Do it.',
-      skill: 'docs-only',
-    });
-    if (result.pending) await answerCodeRun(store.runs, runId, { '*': 'yes' }, options);
-    return outputs.at(-1) ?? '';
-  }
+  const runWithSkill = async (root: string, call: { toolName: string; input: unknown }) =>
+    (
+      await runOneCall(root, { defaultMode: 'acceptEdits' }, call, {
+        skill: 'docs-only',
+        env: { COHORT_TRUST_PROJECT_CONFIG: '1' },
+      })
+    ).said;
 
   it('is checked where a symlink leads: docs/code -> src is outside Read(docs/**) Grep(docs/**) Write(docs/**)', async () => {
     // Found by outside testing: the skill's rules were matched against the path the call named

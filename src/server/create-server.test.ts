@@ -1,28 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore, openPgliteDb, type Db, type Store } from '../store/index.js';
-import { createServer } from './create-server.js';
-import {
-  createTestAssistant,
-  readSse,
-  switchableDb,
-  testWebAssets,
-} from '../test/test-assistant.js';
+import { readSse, switchableDb } from '../test/test-assistant.js';
 import { errorOf } from '../test/api-error-of.js';
+import { testServer } from '../test/test-server.js';
+
+/** The test router's decision for "What is a topic?", as /route and the stream's first event give it. */
+const TOPIC_ROUTE = {
+  primary_agent: 'glossary',
+  secondary_agents: [],
+  confidence: 0.9,
+  reason: 'keyword "topic"',
+  is_multi_domain: false,
+  phase: 'keyword',
+};
 
 const SESSION = '0b9e4c8a-7d1f-4a53-9a47-2f6c1d2e3f40';
 const OTHER_SESSION = '1c9e4c8a-7d1f-4a53-9a47-2f6c1d2e3f41';
 
 let store: Store;
 let db: Db & { down: boolean };
-let app: ReturnType<typeof createServer>;
+let app: ReturnType<typeof testServer>;
 
 beforeAll(async () => {
   db = switchableDb(await openPgliteDb('memory://'));
   store = await createStore(db);
-  app = createServer(
-    { assistant: createTestAssistant(store), store, modeDescription: 'extractive (test)' },
-    { webAssets: testWebAssets },
-  );
+  app = testServer(store);
 });
 afterAll(() => store.close());
 
@@ -92,19 +94,19 @@ describe('POST /chat', () => {
   it('is 415 for a media type that only begins like JSON, and reads application/json and x+json', async () => {
     // Found by outside testing: `application/json-seq` (RFC 7464 record sequences),
     // `application/json/x` and a list `application/json, text/plain` were read as JSON (200).
-    const body = JSON.stringify({ query: 'What is a topic?' });
+    const send = (type: string) =>
+      app.request('/chat', {
+        method: 'POST',
+        body: JSON.stringify({ query: 'What is a topic?' }),
+        headers: { 'content-type': type },
+      });
     for (const type of [
       'application/json-seq',
       'application/json/x',
       'application/json, text/plain',
       'application/jsonp',
     ]) {
-      const response = await app.request('/chat', {
-        method: 'POST',
-        body,
-        headers: { 'content-type': type },
-      });
-      expect(await errorOf(response), type).toMatchObject({
+      expect(await errorOf(await send(type)), type).toMatchObject({
         status: 415,
         code: 'unsupported_media_type',
       });
@@ -113,14 +115,8 @@ describe('POST /chat', () => {
       'application/json',
       'APPLICATION/JSON ; charset=utf-8',
       'application/vnd.api+json',
-    ]) {
-      const response = await app.request('/chat', {
-        method: 'POST',
-        body,
-        headers: { 'content-type': type },
-      });
-      expect(response.status, type).toBe(200);
-    }
+    ])
+      expect((await send(type)).status, type).toBe(200);
   });
 
   it('is 415 naming the charset or the content encoding it cannot read, not 400 or a 200', async () => {
@@ -209,14 +205,7 @@ describe('POST /chat/stream', () => {
       'citations',
       'done',
     ]);
-    expect(JSON.parse(events[0]!.data)).toEqual({
-      primary_agent: 'glossary',
-      secondary_agents: [],
-      confidence: 0.9,
-      reason: 'keyword "topic"',
-      is_multi_domain: false,
-      phase: 'keyword',
-    });
+    expect(JSON.parse(events[0]!.data)).toEqual(TOPIC_ROUTE);
     const text = events
       .filter((e) => e.event === 'delta')
       .map((e) => (JSON.parse(e.data) as { text: string }).text)
@@ -257,14 +246,7 @@ describe('GET /agents and POST /route', () => {
 
   it('routes without running an agent', async () => {
     const response = await post('/route', { query: 'What is a topic?' });
-    expect(await response.json()).toEqual({
-      primary_agent: 'glossary',
-      secondary_agents: [],
-      confidence: 0.9,
-      reason: 'keyword "topic"',
-      is_multi_domain: false,
-      phase: 'keyword',
-    });
+    expect(await response.json()).toEqual(TOPIC_ROUTE);
     expect(await errorOf(await post('/route', { query: '' }))).toMatchObject({
       status: 422,
       field: 'query',
@@ -703,10 +685,7 @@ describe('health, OpenAPI, the page and unknown routes', () => {
   it('answers /healthz from memory while the store is known good, and flips on the first failed request', async () => {
     let pings = 0;
     const counted = { ...store, ping: () => (pings++, store.ping()) };
-    const served = createServer(
-      { assistant: createTestAssistant(counted), store: counted, modeDescription: 'test' },
-      { webAssets: testWebAssets, now: () => 0 },
-    );
+    const served = testServer(counted, { now: () => 0 });
     expect((await served.request('/healthz')).status).toBe(200);
     expect((await served.request('/healthz')).status).toBe(200);
     expect(pings).toBe(1);

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createModelRunner, MODEL_FAILURE_MESSAGE } from '../agents/index.js';
 import { CohortConfig } from '../config/index.js';
 import type { ModelProvider } from '../models/index.js';
 import { createScriptedModel } from '../test/scripted-model.js';
-import { createStore, openPgliteDb, type Store } from '../store/index.js';
 import { createServer } from './create-server.js';
 import { createTestAssistant, readSse, testWebAssets } from '../test/test-assistant.js';
+import { suiteStore } from '../test/test-server.js';
 
 // A model server that refuses every call, through the real model runner: the answer must be a
 // 503 `model_unavailable` carrying the spec's message, and the failed turn must not be kept.
@@ -19,16 +19,12 @@ const provider: ModelProvider = {
   describe: () => 'refusing model',
 } as unknown as ModelProvider;
 
-let store: Store;
-beforeAll(async () => {
-  store = await createStore(await openPgliteDb('memory://'));
-});
-afterAll(() => store.close());
+const store = suiteStore();
 
 const app = () =>
   createServer(
     {
-      assistant: createTestAssistant(store, {
+      assistant: createTestAssistant(store(), {
         runner: createModelRunner({
           provider,
           config: CohortConfig.parse({
@@ -37,7 +33,7 @@ const app = () =>
           retryDelayMs: 1,
         }),
       }),
-      store,
+      store: store(),
       modeDescription: 'model (test)',
     },
     { webAssets: testWebAssets },
@@ -58,7 +54,7 @@ describe('a model that is down', () => {
     expect(await res.json()).toEqual({
       error: { code: 'model_unavailable', message: MODEL_FAILURE_MESSAGE, field: null },
     });
-    expect(await store.sessions.history(sessionId, 10)).toEqual([]);
+    expect(await store().sessions.history(sessionId, 10)).toEqual([]);
     expect((await app().request(`/sessions/${sessionId}/messages`)).status).toBe(404);
   });
 

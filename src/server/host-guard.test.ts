@@ -1,28 +1,19 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStore, openPgliteDb, type Store } from '../store/index.js';
 import { createTestAssistant, testWebAssets } from '../test/test-assistant.js';
-import { createServer, type ServerOptions } from './create-server.js';
+import type { ServerOptions } from './create-server.js';
 import { isLoopbackHost, requestGuard } from './host-guard.js';
 import { startServer, type RunningServer } from './start-server.js';
 import { errorOf } from '../test/api-error-of.js';
+import { suiteStore, testServer } from '../test/test-server.js';
 
 // DNS rebinding: a web page at http://evil.example:8787 whose name then resolves to 127.0.0.1
 // sends its requests to the local server with `Host: evil.example:8787` (and its own Origin).
 // A server on a loopback address answers only to loopback names; a page of another origin may
 // not change anything, nor speak MCP.
 
-let store: Store;
-beforeAll(async () => {
-  store = await createStore(await openPgliteDb('memory://'));
-});
-afterAll(() => store.close());
-
-const serve = (options: ServerOptions = {}) =>
-  createServer(
-    { assistant: createTestAssistant(store), store, modeDescription: 'extractive (test)' },
-    { webAssets: testWebAssets, ...options },
-  );
+const store = suiteStore();
+const serve = (options: ServerOptions = {}) => testServer(store(), options);
 
 const MCP_CALL = JSON.stringify({
   jsonrpc: '2.0',
@@ -168,7 +159,11 @@ describe('the guard on a listening server, fast paths included', () => {
   let running: RunningServer;
   beforeAll(async () => {
     running = await startServer(
-      { assistant: createTestAssistant(store), store, modeDescription: 'extractive (test)' },
+      {
+        assistant: createTestAssistant(store()),
+        store: store(),
+        modeDescription: 'extractive (test)',
+      },
       { server: { port: 0, host: '127.0.0.1' }, webAssets: testWebAssets, handleSignals: false },
     );
   });

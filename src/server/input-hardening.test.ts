@@ -1,19 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStore, openPgliteDb, type Store } from '../store/index.js';
-import { createServer } from './create-server.js';
-import { createTestAssistant, testWebAssets } from '../test/test-assistant.js';
+import { describe, expect, it } from 'vitest';
+import { suiteStore, testServer } from '../test/test-server.js';
 
-let store: Store;
-beforeAll(async () => {
-  store = await createStore(await openPgliteDb('memory://'));
-});
-afterAll(() => store.close());
-
-const app = () =>
-  createServer(
-    { assistant: createTestAssistant(store), store, modeDescription: 'extractive (test)' },
-    { webAssets: testWebAssets },
-  );
+const store = suiteStore();
+const app = () => testServer(store());
 
 const postRaw = (path: string, body: string) =>
   app().request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });

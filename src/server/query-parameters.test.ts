@@ -1,26 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStore, openPgliteDb, type Store } from '../store/index.js';
-import { createServer } from './create-server.js';
+import { describe, expect, it } from 'vitest';
 import { unknownQueryParameter } from './query-parameters.js';
-import { createTestAssistant, testWebAssets } from '../test/test-assistant.js';
+import { errorOf } from '../test/api-error-of.js';
+import { suiteStore, testServer } from '../test/test-server.js';
 
-let store: Store;
-beforeAll(async () => {
-  store = await createStore(await openPgliteDb('memory://'));
-});
-afterAll(() => store.close());
-
-const app = () =>
-  createServer(
-    { assistant: createTestAssistant(store), store, modeDescription: 'extractive (test)' },
-    { webAssets: testWebAssets },
-  );
-
-const errorOf = async (res: Response) => ({
-  status: res.status,
-  ...((await res.json()) as { error: { code: string; message: string; field: string | null } })
-    .error,
-});
+const store = suiteStore();
+const app = () => testServer(store());
 
 const SESSION = '7f0c2b1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
 

@@ -1,20 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStore, openPgliteDb, type Store } from '../store/index.js';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../telemetry/index.js';
-import { createServer } from './create-server.js';
-import { createTestAssistant, testWebAssets } from '../test/test-assistant.js';
+import { suiteStore, testServer } from '../test/test-server.js';
 
-let store: Store;
-beforeAll(async () => {
-  store = await createStore(await openPgliteDb('memory://'));
-});
-afterAll(() => store.close());
-
-const serve = (server: Parameters<typeof createServer>[1]) =>
-  createServer(
-    { assistant: createTestAssistant(store), store, modeDescription: 'extractive (test)' },
-    { webAssets: testWebAssets, ...server },
-  );
+const store = suiteStore();
+const serve = (server: Parameters<typeof testServer>[1]) => testServer(store(), server);
 
 const post = (app: ReturnType<typeof serve>, path: string, headers: Record<string, string> = {}) =>
   app.request(path, {

@@ -1,21 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createStore, openPgliteDb, type Store } from '../store/index.js';
-import { createServer } from './create-server.js';
-import { createTestAssistant, testWebAssets } from '../test/test-assistant.js';
+import { suiteStore, testServer } from '../test/test-server.js';
 import { mcpToolCall } from '../test/mcp-http-call.js';
 
-let store: Store;
-beforeAll(async () => {
-  store = await createStore(await openPgliteDb('memory://'));
-});
-afterAll(() => store.close());
-
-const serve = (apiKey?: string, on: Store = store) =>
-  createServer(
-    { assistant: createTestAssistant(on), store: on, modeDescription: 'extractive (test)' },
-    { webAssets: testWebAssets, ...(apiKey ? { server: { apiKey } } : {}) },
-  );
+const store = suiteStore();
+const serve = (apiKey?: string, on: Store = store()) =>
+  testServer(on, apiKey ? { server: { apiKey } } : {});
 
 const as = (key: string | undefined, init: RequestInit = {}): RequestInit => ({
   ...init,

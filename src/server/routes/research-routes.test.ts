@@ -3,8 +3,8 @@ import { CohortConfig } from '../../config/index.js';
 import type { ResearchDependencies } from '../../research/index.js';
 import type { RetrievedChunk, SourceDocument } from '../../schema/index.js';
 import { createStore, openPgliteDb, type Store } from '../../store/index.js';
-import { createServer } from '../create-server.js';
-import { createTestAssistant, readSse, testWebAssets } from '../../test/test-assistant.js';
+import { readSse } from '../../test/test-assistant.js';
+import { testServer } from '../../test/test-server.js';
 import { errorOf } from '../../test/api-error-of.js';
 
 // The research endpoints over scripted parts: a fake knowledge base that knows about topics, fake
@@ -75,10 +75,7 @@ function scripted(extra: Partial<ResearchDependencies> = {}) {
 }
 
 function serverWith(dependencies: ResearchDependencies) {
-  return createServer(
-    { assistant: createTestAssistant(store), store, modeDescription: 'extractive (test)' },
-    { webAssets: testWebAssets, research: dependencies },
-  );
+  return testServer(store, { research: dependencies });
 }
 
 const post = (app: ReturnType<typeof serverWith>, path: string, body: unknown) =>
@@ -189,10 +186,7 @@ describe('POST /research', () => {
   });
 
   it('builds its parts from the served store by default, so stored runs can be resumed', async () => {
-    const app = createServer(
-      { assistant: createTestAssistant(store), store, modeDescription: 'extractive (test)' },
-      { webAssets: testWebAssets },
-    );
+    const app = testServer(store);
     // Not "needs the store" (422): the default parts read runs from the served store.
     expect(await errorOf(await post(app, '/research', { resume: 'no-such-run' }))).toMatchObject({
       status: 404,
