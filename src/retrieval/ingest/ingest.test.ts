@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, link, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -426,6 +426,49 @@ describe('ingest', () => {
       await fresh.close();
       await rm(book, { recursive: true, force: true });
       await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('reads a hard-linked file as the file it is: a snapshot tree (cp -al) ingests whole', async () => {
+    // Kept on purpose (docs/book-assistant.md, "What ingest reads"): a hard link is the file
+    // itself, in the folder, not a path that leads out of it; snapshot trees (cp -al, rsync
+    // --link-dest) are all hard links. A symbolic link beside them is still named, not read.
+    const base = await mkdtemp(join(tmpdir(), 'cohort-hard-links-'));
+    const book = join(base, 'book');
+    const snapshot = join(base, 'snapshot');
+    const outside = join(base, 'outside');
+    for (const folder of [join(book, 'part'), join(snapshot, 'part'), outside])
+      await mkdir(folder, { recursive: true });
+    await writeFile(join(book, 'a.md'), '# Alpha\n\nA section about alpha with enough words.\n');
+    await writeFile(
+      join(book, 'part', 'b.md'),
+      '# Beta\n\nA section about beta with enough words.\n',
+    );
+    await writeFile(
+      join(outside, 'notes.md'),
+      '# Notes\n\nKept outside, linked into the snapshot.\n',
+    );
+    await link(join(book, 'a.md'), join(snapshot, 'a.md'));
+    await link(join(book, 'part', 'b.md'), join(snapshot, 'part', 'b.md'));
+    await link(join(outside, 'notes.md'), join(snapshot, 'notes.md'));
+    // Two names of one file in the folder: two documents, as two copies would be.
+    await link(join(book, 'a.md'), join(snapshot, 'part', 'a-again.md'));
+    await symlink(join(outside, 'notes.md'), join(snapshot, 'linked.md'));
+    // The folder named may itself be reached through a symbolic link: it is the one you chose.
+    await symlink(snapshot, join(base, 'named'));
+    const fresh = await createStore(await openPgliteDb('memory://'));
+    try {
+      const summary = await ingest(join(base, 'named'), { store: fresh });
+      expect(summary).toMatchObject({ files: 4, added: 4 });
+      expect(summary.skipped.map((s) => [s.source, s.kind])).toEqual([
+        ['linked.md', 'symbolic_link'],
+      ]);
+      expect(new Set((await fresh.chunks.all()).map((c) => c.source))).toEqual(
+        new Set(['a.md', 'notes.md', 'part/a-again.md', 'part/b.md']),
+      );
+    } finally {
+      await fresh.close();
+      await rm(base, { recursive: true, force: true });
     }
   });
 
