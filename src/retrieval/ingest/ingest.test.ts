@@ -14,6 +14,7 @@ import {
   ingest,
   MAX_SECTION_CHARS,
   prepareDocument,
+  readCapped,
   type IngestProgress,
 } from './ingest.js';
 import { describeSkipped } from './skipped-file.js';
@@ -426,6 +427,25 @@ describe('ingest', () => {
       await fresh.close();
       await rm(book, { recursive: true, force: true });
       await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('does not follow a file swapped for a symbolic link after the folder was listed', async () => {
+    // The listing skips links; this is the read of a name that became one since.
+    const base = await mkdtemp(join(tmpdir(), 'cohort-swapped-link-'));
+    try {
+      await writeFile(join(base, 'secret.md'), '# Secret\n\nOutside the book.\n');
+      await symlink(join(base, 'secret.md'), join(base, 'a.md'));
+      expect(await readCapped(join(base, 'a.md'), 1024)).toEqual({
+        ok: false,
+        kind: 'symbolic_link',
+        reason:
+          'a symbolic link, not followed: ingest the folder it points to, or copy the file in',
+      });
+      const read = await readCapped(join(base, 'secret.md'), 1024);
+      expect(read.ok).toBe(true);
+    } finally {
+      await rm(base, { recursive: true, force: true });
     }
   });
 

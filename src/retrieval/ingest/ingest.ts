@@ -662,16 +662,22 @@ function refuseClashes(
 
 /**
  * Reads a regular file up to `maxBytes`; a larger, unreadable or not regular file (a FIFO, socket
- * or device put in its place since the folder was listed) is reported, not thrown.
+ * or device put in its place since the folder was listed) is reported, not thrown, and so is a
+ * symbolic link put in its place: the listing skips links, and a file swapped for one between the
+ * listing and the read would otherwise be followed out of the folder.
+ *
+ * @example
+ * const read = await readCapped('/book/a.md', DEFAULT_MAX_FILE_BYTES);
+ * if (read.ok) decodeText(read.bytes);
  */
-async function readCapped(
+export async function readCapped(
   file: string,
   maxBytes: number,
 ): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; reason: string; kind: SkipKind }> {
   let handle;
   try {
     // Without waiting: a file replaced by a FIFO after the folder was listed.
-    handle = await open(file, constants.O_RDONLY | OPEN_WITHOUT_WAITING);
+    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | OPEN_WITHOUT_WAITING);
     const stats = await handle.stat();
     const type = stats.isFile() ? undefined : (specialFileType(stats) ?? 'a folder');
     if (type) return { ok: false, reason: notRegularFileReason(type), kind: 'not_regular_file' };
@@ -686,6 +692,8 @@ async function readCapped(
     return { ok: true, bytes: await handle.readFile() };
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
+    // O_NOFOLLOW's answer when the name is now a symbolic link.
+    if (code === 'ELOOP') return { ok: false, reason: LINK_REASON, kind: 'symbolic_link' };
     // A socket (or a device with no driver) cannot be opened at all: not a regular file either.
     if (code === 'ENXIO') {
       const reason = notRegularFileReason('a socket or device');
