@@ -875,6 +875,22 @@ describe('selectSentences: a how-to question gets the command', () => {
     expect(picked.map((sentence) => sentence.code)).toContain('ros2 bag record <topic_name>');
   });
 
+  it('quotes the command when the question asks how only after saying its situation', () => {
+    // "I installed ROS 2 with apt and now want to switch to a source build. How do I remove the
+    // packages …?" was read as no how-to: the sentence introducing the command was no candidate.
+    const picked = selectSentences(
+      'I ran a test drive yesterday and want to keep it. How do I save the topic to a bag file?',
+      [RECORD],
+      { ...options, max: 1 },
+    );
+    expect(picked).toEqual([
+      expect.objectContaining({
+        text: 'To record the data published to a topic use the command syntax:',
+        code: 'ros2 bag record <topic_name>',
+      }),
+    ]);
+  });
+
   it('leaves the code out of an answer about something else', () => {
     // A re-run of the review's probes: any question quoting code brought terminal output, YAML
     // schemas and graphviz blocks into answers about concepts.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { prepareDocument } from '../ingest/ingest.js';
-import { asksForCode, codeShare } from './code-share.js';
+import { asksForCode, asksHowTo, codeShare } from './code-share.js';
 import { createRanker } from './ranker.js';
 
 describe('codeShare', () => {
@@ -20,6 +20,24 @@ describe('asksForCode', () => {
     expect(asksForCode('Which command starts the pump?')).toBe(true);
     expect(asksForCode('What does pump_ctl --dry-run do?')).toBe(true);
     expect(asksForCode('What is a pump?')).toBe(false);
+  });
+});
+
+describe('asksHowTo', () => {
+  it('reads the ask where the question puts it, after its situation', () => {
+    expect(asksHowTo('How do I start the pump?')).toBe(true);
+    expect(asksHowTo('  how to drain the tank')).toBe(true);
+    expect(asksHowTo('I filled the tank with the wrong mix. How do I drain it?')).toBe(true);
+    expect(asksHowTo('The pump hums but nothing flows; how can we check the valve?')).toBe(true);
+    expect(asksHowTo('My pump stalls, and how should I restart it?')).toBe(true);
+    expect(asksHowTo('I never learnt how to prime a pump')).toBe(true);
+  });
+
+  it('leaves questions that ask how something works or whether it can be done', () => {
+    expect(asksHowTo('How does the pump work?')).toBe(false);
+    expect(asksHowTo('The tank is full. How long does it last?')).toBe(false);
+    expect(asksHowTo('Can I run the pump dry?')).toBe(false);
+    expect(asksHowTo('Somehow do I need a valve?')).toBe(false);
   });
 });
 

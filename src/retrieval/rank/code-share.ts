@@ -71,18 +71,27 @@ export function codeSharePrior(
 }
 
 /**
+ * A how-to ask: "How do I …", "How can we …" opening the question or one of its sentences or
+ * clauses, or "how to" anywhere. A question often states its situation first and asks last ("I
+ * installed ROS 2 with apt and now want a source build. How do I remove the packages?", "…, and
+ * how can I check it?").
+ */
+const HOW_TO =
+  /(?:^\s*|[.?!;:,]\s+|\b(?:and|but|so)\s+)how\s+(?:do|can|could|should|would|will|shall)\s+(?:i|you|we|one)\b|\bhow\s+to\b/i;
+
+/**
  * True when the question asks how to do something ("How do I record a topic?", "How can we
- * remap a node's name?", "How to source the setup file?"): its answer is a command or code, and a
- * sentence that introduces one answers it better than one that talks about it.
+ * remap a node's name?", "How to source the setup file?", "My listener fails. How can I see the
+ * delay?"): its answer is a command or code, and a sentence that introduces one answers it better
+ * than one that talks about it.
  *
  * @example
  * asksHowTo('How do I record a topic to a bag file?'); // true
+ * asksHowTo('I switched to a source build. How do I remove the packages?'); // true
  * asksHowTo('How does a topic work?'); // false
  */
 export function asksHowTo(query: string): boolean {
-  return /^\s*how\s+(?:(?:do|can|could|should|would|will|shall)\s+(?:i|you|we|one)\b|to\b)/i.test(
-    query,
-  );
+  return HOW_TO.test(query);
 }
 
 /**
