@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkDocument, MAX_CHUNK_CHARS, splitText } from './chunker.js';
+import { chunkDocument, MAX_CHUNK_CHARS, MIN_LAST_PIECE_CHARS, splitText } from './chunker.js';
 import { parseMarkdown } from './markdown-parser.js';
 
 const para = (n: number, word: string) => Array.from({ length: n }, () => word).join(' ');
@@ -39,6 +39,29 @@ describe('chunkDocument', () => {
 
   it('cuts a single over-long line', () => {
     expect(splitText('x'.repeat(3000), 1000)).toHaveLength(3);
+  });
+});
+
+describe('splitText leaves no lone closing line', () => {
+  it('moves paragraphs from the piece before into a short last piece', () => {
+    // Filled greedily, the steps fill the first piece and the closing line stands alone.
+    const steps = Array.from(
+      { length: 4 },
+      (_, i) => `Step ${i}: ${'open the valve '.repeat(19).trim()}`,
+    );
+    const closing = 'You will then find the water in the tank.';
+    const pieces = splitText([...steps, closing].join('\n\n'), 1200);
+    expect(pieces).toHaveLength(2);
+    expect(pieces[1]?.length).toBeGreaterThanOrEqual(MIN_LAST_PIECE_CHARS);
+    expect(pieces[1]?.endsWith(closing)).toBe(true);
+    expect(pieces.every((piece) => piece.length <= 1200)).toBe(true);
+    expect(pieces.join('\n\n')).toBe([...steps, closing].join('\n\n'));
+  });
+
+  it('keeps a short last piece when no paragraph fits beside it', () => {
+    const long = 'p'.repeat(1195);
+    const pieces = splitText(`${long}\n\n${long}\n\nThe end.`, 1200);
+    expect(pieces).toEqual([long, long, 'The end.']);
   });
 });
 

@@ -6,6 +6,11 @@ import type { ParsedDocument, Section } from './parsed-document.js';
 export const MAX_CHUNK_CHARS = 1200;
 /** A section body shorter than this is folded into a neighbour instead of standing alone. */
 export const MIN_SECTION_CHARS = 80;
+/**
+ * The last piece of a split section shorter than this takes paragraphs from the piece before it
+ * (see {@link splitText}): a lone closing line is no passage of its own.
+ */
+export const MIN_LAST_PIECE_CHARS = 300;
 
 /** A chunk before domain tagging: everything a `ChunkRecord` holds except its domain. */
 export interface DraftChunk {
@@ -68,11 +73,33 @@ export function splitText(text: string, max = MAX_CHUNK_CHARS): string[] {
     });
   }
   if (buffer) pieces.push(buffer);
+  balanceLastPiece(pieces, max);
   // A piece keeps its first line's indent: a nested item cut from its list ("  * Automatic" under
   // the QoS policy "Liveliness") is still nested in the next piece.
   return pieces
     .map((piece) => piece.replace(/^(?:[ \t]*\n)+/, '').trimEnd())
     .filter((piece) => piece.trim() !== '');
+}
+
+/**
+ * Moves whole paragraphs from the end of the second-last piece to the start of the last while the
+ * last is shorter than {@link MIN_LAST_PIECE_CHARS} and stays within `max`. Filled greedily, a
+ * section cut at 1,200 characters left closing lines alone: "You will then find the logs under
+ * ~/my_ros_home/log/.", "As you drive your turtle around you will see the transform change …",
+ * which matched questions on their own few words and said nothing without the paragraphs before
+ * them. A table's rows cut across pieces (the last opens with its header row) are left as cut.
+ */
+function balanceLastPiece(pieces: string[], max: number): void {
+  while (pieces.length > 1) {
+    const last = pieces[pieces.length - 1] as string;
+    if (last.length >= MIN_LAST_PIECE_CHARS || /^\s*\|/.test(last)) return;
+    const paragraphs = (pieces[pieces.length - 2] as string).split('\n\n');
+    const moved = paragraphs.pop();
+    if (moved === undefined || paragraphs.length === 0) return;
+    if (moved.length + 2 + last.length > max) return;
+    pieces[pieces.length - 2] = paragraphs.join('\n\n');
+    pieces[pieces.length - 1] = `${moved}\n\n${last}`;
+  }
 }
 
 /** Folds tiny sections into a neighbour: forward into their first subsection, else back into their parent. */

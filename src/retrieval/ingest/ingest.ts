@@ -225,9 +225,10 @@ export function parseFile(source: string, text: string): ParsedDocument {
  * drops escaped spaces; 5 reads a list-table as a table; 6 chunks keep the indent of a line they
  * start with, a nested item cut from its list; 7 reads grid and simple tables as tables, leaves a
  * list-table cell that is only an image empty, and repeats a table's header in each chunk it is
- * cut into).
+ * cut into; 8, and Markdown's 2: a split section's last chunk is no lone closing line, see
+ * `MIN_LAST_PIECE_CHARS`).
  */
-const PARSER_VERSIONS: Record<string, number> = { '.rst': 7 };
+const PARSER_VERSIONS: Record<string, number> = { '.rst': 8, '.md': 2, '.mdx': 2 };
 
 /** A document's hash: its text's, and its parser's version when that changed since version 1. */
 export function documentHash(source: string, text: string): string {
