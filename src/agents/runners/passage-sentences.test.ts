@@ -78,4 +78,54 @@ describe('splitSentences', () => {
       'Sensor drivers',
     ]);
   });
+
+  it('reads a fenced diagram of stacked boxes as its words, a bracketed line with its box', () => {
+    // A section cut in two had a diagram of layers as its first part, in a code block: nothing of
+    // it could be quoted, so "which layer handles grasp planning?" cited other sections.
+    const drawn = [
+      '```',
+      '┌──────────────────────────────┐',
+      '│      Reasoning Layer         │',
+      '│  (Goal selection, scheduling)│',
+      '└──────────────┬───────────────┘',
+      '               │',
+      '┌──────────────▼───────────────┐',
+      '│      Manipulation Layer      │',
+      '│  • Grasp planning            │',
+      '└──────────────────────────────┘',
+      '```',
+      'Each layer hands work to the one below.',
+    ].join('\n');
+    expect(splitSentences(drawn).map((sentence) => sentence.text)).toEqual([
+      'Reasoning Layer (Goal selection, scheduling)',
+      'Manipulation Layer',
+      'Grasp planning',
+      'Each layer hands work to the one below.',
+    ]);
+  });
+
+  it('keeps boxes drawn side by side and file trees as code', () => {
+    // Side by side, a line holds the words of two boxes ("Camera Lidar"); a tree is a listing.
+    const sideBySide = [
+      'The sensors feed the fusion stage:',
+      '```',
+      '┌────────┐   ┌────────┐',
+      '│ Camera │──►│ Fusion │',
+      '└────────┘   └────────┘',
+      '```',
+    ].join('\n');
+    const tree = [
+      'The workspace looks like this:',
+      '```',
+      'ws/',
+      '├── src',
+      '└── build',
+      '```',
+    ].join('\n');
+    for (const text of [sideBySide, tree]) {
+      const sentences = splitSentences(text);
+      expect(sentences).toHaveLength(1);
+      expect(sentences[0]?.code).toBeDefined();
+    }
+  });
 });

@@ -40,6 +40,51 @@ const FENCE = /^\s*(```|~~~)/;
 /** The lines and bullets of a drawn diagram (box drawing): its words are quoted without them. */
 const DRAWING = /[\u2500-\u257f\u2580-\u259f\u2022\u25b2-\u25bc\u2190-\u21ff]+/g;
 
+/** A box's top corners: a code block that draws boxes is a diagram, not code. */
+const BOX_LEFT = /[\u250c\u250d\u250e\u250f\u2552\u2553\u2554\u256d]/;
+const BOX_LEFT_ALL = new RegExp(BOX_LEFT.source, 'g');
+const BOX_RIGHT = /[\u2510\u2511\u2512\u2513\u2555\u2556\u2557\u256e]/;
+
+/**
+ * The lines of `lines` with each fenced diagram (a block that draws boxes: "┌──┐ │ Motion Planning
+ * Layer │ └──┘") read as the book's words rather than code: its fences dropped, so its lines are
+ * quoted by their words as a diagram outside a block is, and a box's line in brackets ("(Trajectory
+ * generation, obstacle avoidance, …)") goes on the line above it, the box's name. Before, such a
+ * block was code no sentence introduced, and a passage that is only a diagram (a long section
+ * cut in parts) had nothing to quote: "which layer takes care of trajectories?" cited four other
+ * sections. A file tree ("├── src") draws no box and stays code.
+ */
+function unfenceDiagrams(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (!FENCE.test(line)) {
+      out.push(line);
+      continue;
+    }
+    let end = i + 1;
+    while (end < lines.length && !FENCE.test(lines[end] ?? '')) end += 1;
+    const block = lines.slice(i + 1, end);
+    const drawn = block.join('\n');
+    // Boxes side by side ("│ Sensors │ │ Processing │") would mix their words line by line.
+    const sideBySide = block.some((row) => (row.match(BOX_LEFT_ALL) ?? []).length > 1);
+    if (end >= lines.length || !BOX_LEFT.test(drawn) || !BOX_RIGHT.test(drawn) || sideBySide) {
+      out.push(...lines.slice(i, end + 1));
+      i = end;
+      continue;
+    }
+    let named = -1;
+    for (const row of block) {
+      const words = row.replace(DRAWING, ' ').trim();
+      if (words === '') continue;
+      if (words.startsWith('(') && named >= 0) out[named] = `${out[named]} ${row}`;
+      else named = out.push(row) - 1;
+    }
+    i = end;
+  }
+  return out;
+}
+
 /**
  * A label line: up to three words and a colon, no sentence ("Linux:", "Python API:", "Output:"),
  * as a tab set's tabs lead their content.
@@ -134,7 +179,7 @@ export function splitSentences(text: string): Sentence[] {
   let tabLabel: string | undefined;
   // The column names of the table being read (its header row), if it has one.
   let columns: string[] | undefined;
-  const lines = joinWrappedLines(text.split('\n'));
+  const lines = joinWrappedLines(unfenceDiagrams(text.split('\n')));
   for (const [index, raw] of lines.entries()) {
     if (FENCE.test(raw)) {
       inFence = !inFence;
