@@ -200,6 +200,34 @@ describe('selectSentences: the answer is about the subject asked', () => {
     expect(texts).toEqual(['Nav2 plans paths and avoids obstacles.']);
   });
 
+  it('quotes the next sentence of a passage whose best one introduces a list it does not hold', () => {
+    // "Course Learning Outcomes: … students will be able to:" was its passage's pick, then dropped
+    // as introducing nothing, and the passage (the answer) was left out: the other passages had
+    // taken every place.
+    const outcome = chunk(
+      'LO4: Navigation',
+      [
+        'Course Learning Outcomes: Upon completion of this course, students will be able to:',
+        '',
+        'Students will demonstrate understanding of navigation by:',
+        '- Explaining how a planner finds a path',
+        '- Tuning a costmap for a robot',
+      ].join('\n'),
+      0.9,
+    );
+    const week = chunk('Week 8', 'Students explore robot navigation with Nav2 this week.', 0.8);
+    const texts = selectSentences(
+      'By the end of this course, what will students be able to do in navigation?',
+      [outcome, week],
+      { ...options, max: 2 },
+    ).map((s) => s.text);
+    expect(texts).toContain('Students will demonstrate understanding of navigation by:');
+    expect(texts).toContain('Explaining how a planner finds a path');
+    expect(texts).not.toContain(
+      'Course Learning Outcomes: Upon completion of this course, students will be able to:',
+    );
+  });
+
   it('matches a subject written as one word or two', () => {
     const grid = chunk('Planning', 'A costmap is a grid of traversal costs around the robot.', 0.7);
     expect(selectSentences('What is a cost map?', [grid], options)[0]?.text).toContain('costmap');

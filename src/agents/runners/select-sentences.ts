@@ -572,6 +572,15 @@ function saysNothingMore(terms: ReadonlySet<string>, queryTerms: ReadonlySet<str
   return true;
 }
 
+/**
+ * True when the sentence at `at` of a passage's `sentences` has something right below it to
+ * introduce: a list item or a block quote (see `quoteBlockAfter`).
+ */
+function introducesBelow(sentences: readonly PassageSentence[], at: number): boolean {
+  const next = sentences[at + 1];
+  return next !== undefined && (next.listItem || next.text.startsWith('>'));
+}
+
 /** True when a passage's headings name models, none of them one the question asks about. */
 function aboutOtherModels(chunk: RetrievedChunk, asked: ReadonlySet<string>): boolean {
   const named = modelNames(chunk.section ?? '');
@@ -661,7 +670,8 @@ export function selectSentences(
     if (headingNames) listsAboutSubject.add(chunkIndex);
     // So is a list introduced by a sentence that names it ("This book is structured as follows:").
     let intro: ReadonlySet<string> | undefined;
-    for (const sentence of sentencesOf(chunk.text)) {
+    const own = sentencesOf(chunk.text);
+    for (const [at, sentence] of own.entries()) {
       const terms = sentence.terms;
       if (terms.size === 0) continue;
       const ownNames = test ? test.names(sentence.text, terms) : true;
@@ -710,6 +720,17 @@ export function selectSentences(
       // nothing: it would be dropped once chosen, and its passage's place with it, so the passage's
       // next sentence ("The default level is Info.") is its candidate instead.
       if (sentence.code !== undefined && code === undefined && sentence.text.endsWith(':'))
+        continue;
+      // "Upon successful completion of this course, students will be able to:" with the outcomes in
+      // the sections after it, not in its passage, introduces nothing either: chosen, it was
+      // dropped and its passage lost its place, where the passage's next sentence ("Students will
+      // demonstrate understanding of …") says what was asked.
+      if (
+        !sentence.listItem &&
+        sentence.code === undefined &&
+        sentence.text.endsWith(':') &&
+        !introducesBelow(own, at)
+      )
         continue;
       const score =
         WEIGHTS.coverage * coverage +
