@@ -35,6 +35,17 @@ describe('questionSubject', () => {
     ["What's a costmap good for?", 'explanation', 'costmap', 'costmap'],
     // "for" before the end starts the subject's context, as before.
     ['What is QoS for sensor data?', 'definition', 'QoS', 'QoS'],
+    // A comparison word ends the subject as "vs" does: "How is Dijkstra different from A* when
+    // planning a path?" asked about "Dijkstra different" (head "different"), and its answer
+    // quoted "Multi-Layer Maps: Combining different map types".
+    [
+      'How is Dijkstra different from A* when planning a path?',
+      'explanation',
+      'Dijkstra',
+      'Dijkstra',
+    ],
+    ['How are lidars distinct from radars?', 'other', undefined, undefined],
+    ['What is a differential drive?', 'definition', 'differential drive', 'drive'],
     [
       'What is the principle of least privilege?',
       'definition',

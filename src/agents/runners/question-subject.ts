@@ -43,7 +43,7 @@ const EXPLANATION_FORMS: readonly RegExp[] = [
 
 // Where the subject stops and its context begins: "a node in ROS 2", "QoS for sensor data".
 const CONTEXT_BREAK =
-  /\s+(?:in|inside|within|for|when|while|used|exactly|actually|really|again|under|on|at|as|from|and|or|vs\.?|versus|compared|with|that|which|who|according|by|to)\b.*$/i;
+  /\s+(?:in|inside|within|for|when|while|used|exactly|actually|really|again|under|on|at|as|from|and|or|vs\.?|versus|compared|different|differs?|distinct|with|that|which|who|according|by|to)\b.*$/i;
 const TAIL_WORDS =
   /\s+(?:exactly|actually|really|again|about|mean|means|in (?:the )?book|here|there|anyway|works?|is|are|does|do|functions?|operates?|please|thanks|thank you)$/i;
 
