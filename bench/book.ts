@@ -151,26 +151,39 @@ export async function benchRetrieval(): Promise<Record<string, number | string>>
   };
 }
 
-/** `cohort ingest` of the ROS 2 docs into a folder that does not exist yet, as a user runs it. */
+/** Runs of {@link ingestIntoNewFolder}: one run's wall time swung 2.4–3.0 s on an idle machine. */
+const INGEST_RUNS = 3;
+
+/**
+ * `cohort ingest` of the ROS 2 docs into a folder that does not exist yet, as a user runs it:
+ * the median of {@link INGEST_RUNS} runs, each into a new folder, with the slowest beside it.
+ */
 async function ingestIntoNewFolder(
   env: NodeJS.ProcessEnv,
 ): Promise<Record<string, number | string>> {
   if (!existsSync(ROS)) return { 'ingest ros2 into a new folder': `skipped: ${ROS} not found` };
-  const dataDir = join(mkdtempSync(join(tmpdir(), 'cohort-bench-ingest-')), 'store');
-  try {
-    const ms = await timeMs(() =>
-      execFileSync(process.execPath, [join(ROOT, 'bin/cohort.js'), 'ingest', ROS], {
-        env: { ...env, COHORT_DATA_DIR: dataDir },
-        stdio: 'pipe',
-      }),
-    );
-    return {
-      '`cohort ingest` ros2 into a new folder ms': Math.round(ms),
-      'target ingest ≤ 3000 ms': ms <= 3000 ? 'met' : 'missed',
-    };
-  } finally {
-    rmSync(dirname(dataDir), { recursive: true, force: true });
+  const samples: number[] = [];
+  for (let run = 0; run < INGEST_RUNS; run += 1) {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'cohort-bench-ingest-')), 'store');
+    try {
+      samples.push(
+        await timeMs(() =>
+          execFileSync(process.execPath, [join(ROOT, 'bin/cohort.js'), 'ingest', ROS], {
+            env: { ...env, COHORT_DATA_DIR: dataDir },
+            stdio: 'pipe',
+          }),
+        ),
+      );
+    } finally {
+      rmSync(dirname(dataDir), { recursive: true, force: true });
+    }
   }
+  const p50 = percentile(samples, 50);
+  return {
+    [`\`cohort ingest\` ros2 into a new folder, median of ${INGEST_RUNS} ms`]: Math.round(p50),
+    '`cohort ingest` ros2 into a new folder, slowest ms': Math.round(Math.max(...samples)),
+    'target ingest ≤ 3000 ms': p50 <= 3000 ? 'met' : 'missed',
+  };
 }
 
 /** Copies of the ROS 2 docs the ten-times rows ingest (4,236 sections each). */
