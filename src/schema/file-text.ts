@@ -6,13 +6,15 @@ export const MAX_NAME_BYTES = 255;
 /** Longest path, in bytes (Linux's PATH_MAX). */
 export const MAX_PATH_BYTES = 4096;
 
+const UTF8 = new TextEncoder();
+const byteLength = (text: string) => UTF8.encode(text).length;
+
 /**
  * Why `path` names no file the system could hold (a name over {@link MAX_NAME_BYTES} bytes, or the
  * whole over {@link MAX_PATH_BYTES}), or undefined. Refused before the permission rules match it:
  * picomatch matched `Read(*a*a*)` against one 4,000-character name in 19 s on the event loop.
  */
 function pathTooLong(path: string): string | undefined {
-  const byteLength = (text: string) => new TextEncoder().encode(text).length;
   const bytes = byteLength(path);
   if (bytes > MAX_PATH_BYTES)
     return `path is ${bytes} bytes, longer than a path can be (${MAX_PATH_BYTES}); name a file that exists or can.`;

@@ -33,9 +33,7 @@ export function assertRelativePattern(pattern: string): void {
     throw new CohortError(
       'invalid_input',
       `Pattern "${pattern}" has ${costly}, or grep for the text.`,
-      {
-        field: 'pattern',
-      },
+      { field: 'pattern' },
     );
   }
   if (
