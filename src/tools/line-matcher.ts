@@ -6,8 +6,14 @@ import { nodeWorkerThreads } from '../builtins/index.js';
  * model writes (hostile input) can backtrack for hours on a line made for it (`(a+)+$` against
  * `aaaa…!`); JavaScript cannot interrupt a running `RegExp`, so it runs on a worker thread that is
  * terminated when this runs out, and the event loop (a whole `cohort serve`) never waits on it.
+ * What counts is the time the worker spends matching, as it measures it: the round trip of each
+ * file's text to the worker and back counted too once, so a grep of a plain word over a workspace
+ * of 100,000 files failed after 5 s of messages, saying the pattern backtracked.
  */
 export const GREP_REGEX_BUDGET_MS = 5_000;
+
+/** Wall time a call may take beyond what is left of the budget: its message's round trip. */
+const ROUND_TRIP_GRACE_MS = 1_000;
 
 // CommonJS, evaluated in the worker: the pattern is compiled once, then each message is one
 // file's text, answered with the indexes of its matching lines (at most `limit`).
@@ -15,12 +21,13 @@ const MATCHER_SOURCE = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
 const regex = new RegExp(workerData.pattern, workerData.flags);
 parentPort.on('message', ({ id, text, limit }) => {
+  const started = performance.now();
   const lines = text.split(/\r?\n/);
   const hits = [];
   for (let index = 0; index < lines.length && hits.length < limit; index += 1) {
     if (regex.test(lines[index])) hits.push(index);
   }
-  parentPort.postMessage({ id, hits });
+  parentPort.postMessage({ id, hits, spentMs: performance.now() - started });
 });
 `;
 
@@ -34,7 +41,9 @@ export interface LineMatcher {
 
 /**
  * Starts a worker thread that tests lines against `pattern` (which must compile; check it first
- * for a readable error). All `match` calls together may take `budgetMs`; past it, or when
+ * for a readable error). All `match` calls together may match for `budgetMs` (the worker's time
+ * matching, not the messages' round trips; a call the worker does not answer within what is left
+ * is stopped all the same); past it, or when
  * `signal` aborts, the worker is terminated and the pending call fails with a `timeout` (or
  * `aborted`) {@link CohortError} that says why.
  *
@@ -58,9 +67,14 @@ export function startLineMatcher(
   let nextId = 1;
   let closed = false;
   let pending: { reject(error: Error): void } | undefined;
+  // Settles once the worker runs (or failed first): its start is no time spent matching.
+  let markStarted: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => (markStarted = resolve));
+  worker.once('online', () => markStarted());
   const close = async () => {
     if (closed) return;
     closed = true;
+    markStarted();
     await worker.terminate();
   };
   const fail = (error: Error) => {
@@ -73,11 +87,13 @@ export function startLineMatcher(
   options.signal?.addEventListener('abort', onAbort, { once: true });
 
   return {
-    match(text, limit) {
-      if (closed) return Promise.reject(new CohortError('aborted', 'grep was cancelled.'));
+    async match(text, limit) {
+      await started;
+      if (closed) throw new CohortError('aborted', 'grep was cancelled.');
       const id = nextId++;
-      const started = performance.now();
       return new Promise<number[]>((resolve, reject) => {
+        // The backstop for a call the worker does not answer (a pattern backtracking): what is
+        // left of the budget, and the message's round trip on a loaded machine.
         const timer = setTimeout(
           () =>
             fail(
@@ -87,7 +103,7 @@ export function startLineMatcher(
                 { field: 'pattern' },
               ),
             ),
-          Math.max(0, budgetMs - spentMs),
+          Math.max(0, budgetMs - spentMs) + ROUND_TRIP_GRACE_MS,
         );
         pending = {
           reject: (error) => {
@@ -95,11 +111,11 @@ export function startLineMatcher(
             reject(error);
           },
         };
-        const onMessage = (message: { id: number; hits: number[] }) => {
+        const onMessage = (message: { id: number; hits: number[]; spentMs: number }) => {
           if (message.id !== id) return;
           worker.off('message', onMessage);
           clearTimeout(timer);
-          spentMs += performance.now() - started;
+          spentMs += message.spentMs;
           pending = undefined;
           resolve(message.hits);
         };
