@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEditTool, EDIT_MAX_BYTES } from './edit-tool.js';
-import { createGlobTool } from './glob-tool.js';
+import { createGlobTool, GLOB_MAX_RESULTS } from './glob-tool.js';
 import { createGrepTool } from './grep-tool.js';
 import { createReadTool } from './read-tool.js';
 import { createWorkspace, type Workspace } from './workspace.js';
@@ -44,6 +44,34 @@ const workspace = createWorkspace(root);
 
 describe('glob', () => {
   const glob = createGlobTool(workspace);
+  it('resolves the links of the paths it returns, not of every match', async () => {
+    // Each check is a realpath on the event loop: over 100,000 files, 12 s for 500 paths returned.
+    const many = mkdtempSync(join(tmpdir(), 'cohort-glob-many-'));
+    try {
+      const count = GLOB_MAX_RESULTS + 300;
+      for (let index = 0; index < count; index += 1)
+        writeFileSync(join(many, `f${String(index).padStart(4, '0')}.txt`), 'x');
+      const real = createWorkspace(many);
+      let resolved = 0;
+      const counting: Workspace = {
+        ...real,
+        resolve: (path, options) => {
+          resolved += 1;
+          return real.resolve(path, options);
+        },
+      };
+      const result = await createGlobTool(counting).execute({ pattern: '**/*.txt' }, {});
+      expect(result).toMatchObject({ ok: true, truncated: true });
+      if (!result.ok) return;
+      expect(result.files).toHaveLength(GLOB_MAX_RESULTS);
+      expect(result.files[0]).toBe('f0000.txt');
+      expect(result.files.at(-1)).toBe(`f${String(GLOB_MAX_RESULTS - 1).padStart(4, '0')}.txt`);
+      // The search folder, then the paths up to one past the cap.
+      expect(resolved).toBeLessThanOrEqual(GLOB_MAX_RESULTS + 2);
+    } finally {
+      rmSync(many, { recursive: true, force: true });
+    }
+  });
   it('lists matching files relative to the workspace, skipping node_modules', async () => {
     const result = await glob.execute({ pattern: '**/*.ts' }, {});
     expect(result).toMatchObject({ ok: true });
