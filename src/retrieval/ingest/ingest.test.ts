@@ -450,6 +450,22 @@ describe('ingest', () => {
     }
   });
 
+  it('says a file removed after the folder was listed is gone, not that it cannot be read', async () => {
+    // Deleting a folder's files during an ingestion of 20,000 of them named each 'cannot be read
+    // (ENOENT)', a reason a user could not act on.
+    const base = await mkdtemp(join(tmpdir(), 'cohort-vanished-'));
+    try {
+      expect(await readCapped(join(base, 'gone.md'), 1024)).toEqual({
+        ok: false,
+        kind: 'unreadable',
+        reason:
+          'removed or renamed after the folder was listed (ENOENT); ingest again once the folder stops changing',
+      });
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
+  });
+
   it('reads a hard-linked file as the file it is: a snapshot tree (cp -al) ingests whole', async () => {
     // Kept on purpose (docs/book-assistant.md, "What ingest reads"): a hard link is the file
     // itself, in the folder, not a path that leads out of it; snapshot trees (cp -al, rsync

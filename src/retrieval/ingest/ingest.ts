@@ -705,6 +705,12 @@ export async function readCapped(
       const reason = 'cannot be read: its name is not valid UTF-8 (shown with �); rename the file';
       return { ok: false, reason, kind: 'unreadable' };
     }
+    // Listed a moment ago: deleted or renamed since (the folder changes while it is read).
+    if (code === 'ENOENT') {
+      const reason =
+        'removed or renamed after the folder was listed (ENOENT); ingest again once the folder stops changing';
+      return { ok: false, reason, kind: 'unreadable' };
+    }
     return { ok: false, reason: `cannot be read (${code ?? String(cause)})`, kind: 'unreadable' };
   } finally {
     await handle?.close();
