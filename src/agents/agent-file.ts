@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
+  camelKey,
   camelKeys,
   createYamlCache,
   NOT_UTF8_NAME,
@@ -62,11 +63,11 @@ export function parseAgentFile(text: string, file: string): Agent {
     }
   }
   if (typeof fields.tools === 'string') fields.tools = fields.tools.split(/[\s,]+/).filter(Boolean);
+  // An error names a field as the file spells it (`answer_style`), not as the spec does.
+  const names = Object.fromEntries(Object.keys(data).map((key) => [camelKey(key), key]));
   return defineAgent(
     { ...fields, systemPrompt: body.trim() } as Parameters<typeof defineAgent>[0],
-    {
-      file,
-    },
+    { file, names },
   );
 }
 

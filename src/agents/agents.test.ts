@@ -112,6 +112,22 @@ describe('agent markdown files', () => {
     expect(error.message).toContain(reason);
   });
 
+  it("words a refused field in cohort's terms, named as the file spells it", () => {
+    // `answer_style: poem` said "answerStyle: Invalid option: expected one of …", a key the file
+    // does not have, and `model: 5` "Invalid input: expected string, received number".
+    const file = (fields: string) =>
+      `---\nname: recipes\ndescription: R\ndomain: c\nkeywords: [a, b, c]\n${fields}\n---\nFrom the book.`;
+    expect(errorOf(() => parseAgentFile(file('answer_style: poem'), 'a.md')).message).toBe(
+      'a.md: answer_style must be one of "definition", "specs", "explanation", "guidance", "general", not "poem"',
+    );
+    expect(errorOf(() => parseAgentFile(file('model: 5'), 'a.md')).message).toBe(
+      'a.md: model must be text, not 5',
+    );
+    expect(errorOf(() => parseAgentFile(file('fallback: maybe'), 'a.md')).message).toBe(
+      'a.md: fallback must be true or false, not "maybe"',
+    );
+  });
+
   it('loads a folder of agent files, adding an agent by adding a file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cohort-agent-dir-'));
     writeFileSync(

@@ -31,11 +31,16 @@ export type Agent = AgentSpec & { readonly run?: AgentRunOverride; readonly file
  */
 export function defineAgent(
   spec: AgentSpecInput & { run?: AgentRunOverride },
-  options: { file?: string } = {},
+  options: {
+    file?: string;
+    /** The keys the file wrote (`answer_style`) by the spec's (`answerStyle`), for its errors. */
+    names?: Readonly<Record<string, string>>;
+  } = {},
 ): Agent {
   const { run, ...declared } = spec;
   const parsed: AgentSpec = parseInput(AgentSpec, declared, {
     file: options.file,
+    ...(options.names ? { names: options.names } : {}),
     prefix: options.file ? undefined : `Invalid agent "${String(declared.name ?? '?')}": `,
   });
   return { ...parsed, ...(run ? { run } : {}), ...(options.file ? { file: options.file } : {}) };

@@ -302,7 +302,7 @@ describe('cohort CLI', () => {
       [['research', 'q', '--tasks', '9'], '--tasks must be'],
       [
         ['ask', 'hi', '--multi-domain', 'both'],
-        '--multi-domain: Invalid option: expected one of "sequential"|"parallel"',
+        '--multi-domain must be one of "sequential", "parallel", not "both"',
       ],
     ])('%j', async (argv, message) => {
       const { code, stderr } = await run(argv);

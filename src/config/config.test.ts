@@ -117,7 +117,7 @@ describe('loadConfig', () => {
     expect(loadConfig({ env: { PORT: '', COHORT_PORT: '9000' }, cwd }).server.port).toBe(9000);
     expect(loadConfig({ env: { COHORT_MODEL: '', OPENAI_MODEL: 'm' }, cwd }).model.name).toBe('m');
     expect(() => loadConfig({ env: { PORT: '', COHORT_PORT: '99999' }, cwd })).toThrow(
-      /: COHORT_PORT \(server\.port\): Too big/,
+      /: COHORT_PORT \(server\.port\) is 99999; the limit is 65535$/,
     );
     // An empty variable alone is read as it always was (an empty DATABASE_URL is the empty text).
     expect(loadConfig({ env: { PORT: '' }, cwd }).server.port).toBe(8787);
@@ -390,6 +390,46 @@ describe('loadConfig', () => {
     });
   });
 
+  it("words a refused setting in cohort's terms: the setting, what it was given, what it takes", () => {
+    // zod's defaults ("Invalid input: expected number, received string", "Too big: expected
+    // number to be <=1") said neither what was given nor, for a type, what the setting takes.
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-config-words-'));
+    const file = join(dir, 'cohort.config.json');
+    const refusal = (settings: unknown, env: Record<string, string> = {}) => {
+      writeFileSync(file, JSON.stringify(settings));
+      try {
+        loadConfig({ env, cwd: dir, file });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(refusal({ routing: { threshold: 'high' } })).toBe(
+      'Invalid configuration: routing.threshold must be a number, not "high"',
+    );
+    expect(refusal({ routing: { threshold: 5 } })).toBe(
+      'Invalid configuration: routing.threshold is 5; the limit is 1',
+    );
+    expect(refusal({ keepRuns: 1.5 })).toBe(
+      'Invalid configuration: keepRuns must be a whole number, not 1.5',
+    );
+    expect(refusal({ routing: { enabled: 'maybe' } })).toBe(
+      'Invalid configuration: routing.enabled must be true or false, not "maybe"',
+    );
+    expect(refusal({ routing: { multiDomain: 'both' } })).toBe(
+      'Invalid configuration: routing.multiDomain must be one of "sequential", "parallel", not "both"',
+    );
+    expect(refusal({ routing: 'on' })).toBe(
+      'Invalid configuration: routing must be an object, not "on"',
+    );
+    expect(refusal({}, { COHORT_KEEP_RUNS: '-1' })).toBe(
+      'Invalid configuration: COHORT_KEEP_RUNS (keepRuns) is -1; it must be over 0',
+    );
+    expect(refusal({}, { COHORT_LOG_LEVEL: 'loud' })).toBe(
+      'Invalid configuration: COHORT_LOG_LEVEL (logLevel) must be one of "debug", "info", "warn", "error", "silent", not "loud"',
+    );
+  });
+
   it('names the environment variable that gave a refused value, not only the setting', () => {
     // COHORT_KEEP_RUNS=-1 said "keepRuns: Too small", a name the user who set the variable never
     // wrote; COHORT_PORT=abc was called PORT.
@@ -402,28 +442,32 @@ describe('loadConfig', () => {
       return 'accepted';
     };
     expect(refusal({ COHORT_KEEP_RUNS: '-1' })).toBe(
-      'Invalid configuration: COHORT_KEEP_RUNS (keepRuns): Too small: expected number to be >0',
+      'Invalid configuration: COHORT_KEEP_RUNS (keepRuns) is -1; it must be over 0',
     );
     expect(refusal({ COHORT_KEEP_SESSIONS: '2.5' })).toMatch(/^[^:]+: COHORT_KEEP_SESSIONS \(/);
     expect(refusal({ COHORT_PORT: 'abc' })).toBe('COHORT_PORT must be a number, got "abc"');
     expect(refusal({ PORT: '99999', COHORT_PORT: '1' })).toMatch(
-      /: PORT \(server\.port\): Too big/,
+      /: PORT \(server\.port\) is 99999; the limit is 65535$/,
     );
-    expect(refusal({ COHORT_PORT: '99999' })).toMatch(/: COHORT_PORT \(server\.port\): Too big/);
-    expect(refusal({ COHORT_LOG_LEVEL: 'loud' })).toMatch(/: COHORT_LOG_LEVEL \(logLevel\): /);
+    expect(refusal({ COHORT_PORT: '99999' })).toMatch(
+      /: COHORT_PORT \(server\.port\) is 99999; the limit is 65535$/,
+    );
+    expect(refusal({ COHORT_LOG_LEVEL: 'loud' })).toMatch(/: COHORT_LOG_LEVEL \(logLevel\)[: ]/);
     expect(refusal({ COHORT_MULTI_DOMAIN: 'x' })).toMatch(/COHORT_MULTI_DOMAIN \(routing\./);
     expect(refusal({ COHORT_ROUTING_THRESHOLD: '5' })).toMatch(/COHORT_ROUTING_THRESHOLD \(/);
     expect(refusal({ COHORT_MAX_STEPS: '0' })).toMatch(/COHORT_MAX_STEPS \(model\.maxSteps\)/);
     expect(refusal({ OPENAI_MODEL: '' })).toBe('accepted');
     expect(refusal({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toMatch(
-      /: OTEL_EXPORTER_OTLP_PROTOCOL \(telemetry\.otlpProtocol\): /,
+      /: OTEL_EXPORTER_OTLP_PROTOCOL \(telemetry\.otlpProtocol\)[: ]/,
     );
     expect(refusal({ OTEL_EXPORTER_OTLP_ENDPOINT: 'notaurl' })).toMatch(
-      /: OTEL_EXPORTER_OTLP_ENDPOINT \(telemetry\.otlpEndpoint\): /,
+      /: OTEL_EXPORTER_OTLP_ENDPOINT \(telemetry\.otlpEndpoint\)[: ]/,
     );
     expect(refusal({ OTEL_SERVICE_NAME: '' })).toMatch(/: OTEL_SERVICE_NAME \(/);
     // A flag that overrides the variable is named as the setting, as is a value from the file.
-    expect(refusal({ COHORT_KEEP_RUNS: '5' }, { keepRuns: -1 })).toMatch(/: keepRuns: Too small/);
+    expect(refusal({ COHORT_KEEP_RUNS: '5' }, { keepRuns: -1 })).toMatch(
+      /: keepRuns is -1; it must be over 0$/,
+    );
     // A flag that sets another setting of the same object leaves the variable's value its own.
     expect(refusal({ COHORT_MAX_STEPS: '0' }, { model: { name: 'm' } })).toMatch(
       /COHORT_MAX_STEPS \(model\.maxSteps\)/,

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import * as z from 'zod';
 import { jsonKind, McpServers } from '../schema/index.js';
 import { MAX_TIMER_MS } from '../bounded-call/index.js';
-import { CohortError, fromZodError, formatNumber } from '../errors/index.js';
+import { CohortError, fromZodError, formatNumber, issueWording } from '../errors/index.js';
 import { MAX_RESEARCH_TASKS } from '../schema/index.js';
 import { LogLevel, TracingSettings } from '../telemetry/index.js';
 import { configFromEnv, envVariableFor } from './env-settings.js';
@@ -336,30 +336,26 @@ export type CohortConfigInput = z.input<typeof CohortConfig>;
 type Env = Record<string, string | undefined>;
 
 /**
- * The names a configuration error gives its field: a value the environment gave is named by its
+ * The name a configuration error gives a field: a value the environment gave is named by its
  * variable (`COHORT_KEEP_RUNS (keepRuns)`), since that is what the user set and would change; one
  * the file or `overrides` (a command-line flag) gave keeps the setting's path.
  */
-function variableNames(
-  error: z.ZodError,
+function variableName(
+  path: readonly PropertyKey[],
   env: Env,
   overrides: Record<string, unknown>,
-): Record<string, string> {
-  const names: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const field = issue.path.join('.');
-    // An override gives the value when it sets this field, or a value (not an object, which is
-    // merged key by key) at a path that holds it: `{ model: { name } }` leaves model.maxSteps be.
-    const overridden = issue.path.some((_, index) => {
-      const given = valueAt(overrides, issue.path.slice(0, index + 1));
-      if (given === undefined) return false;
-      const merged = given !== null && typeof given === 'object' && !Array.isArray(given);
-      return !merged || index === issue.path.length - 1;
-    });
-    const variable = overridden ? undefined : envVariableFor(field, env);
-    if (variable) names[field] = `${variable} (${field})`;
-  }
-  return names;
+): string | undefined {
+  const field = path.map(String).join('.');
+  // An override gives the value when it sets this field, or a value (not an object, which is
+  // merged key by key) at a path that holds it: `{ model: { name } }` leaves model.maxSteps be.
+  const overridden = path.some((_, index) => {
+    const given = valueAt(overrides, path.slice(0, index + 1));
+    if (given === undefined) return false;
+    const merged = given !== null && typeof given === 'object' && !Array.isArray(given);
+    return !merged || index === path.length - 1;
+  });
+  const variable = overridden ? undefined : envVariableFor(field, env);
+  return variable ? `${variable} (${field})` : undefined;
 }
 
 /** The value at `path` in nested plain objects, or undefined. */
@@ -512,13 +508,10 @@ export function loadConfig(
   const withMcp = { ...fromFile, mcpServers: servers.merged };
   const overrides = (prune(options.overrides ?? {}) as Record<string, unknown>) ?? {};
   const merged = merge(merge(withMcp, configFromEnv(env)), overrides);
-  const result = CohortConfig.safeParse(merged);
-  if (!result.success) {
-    throw fromZodError(result.error, {
-      prefix: 'Invalid configuration: ',
-      names: variableNames(result.error, env, overrides),
-    });
-  }
+  const names = (path: readonly PropertyKey[]) => variableName(path, env, overrides);
+  const result = CohortConfig.safeParse(merged, { error: issueWording({ names }) });
+  if (!result.success)
+    throw fromZodError(result.error, { prefix: 'Invalid configuration: ', names });
   // Checked once every entry is valid, so a malformed one is named even before approval.
   const review = reviewProjectMcpServers({
     cwd,

@@ -97,11 +97,13 @@ export function parseFrontmatter(
   return { data: data as Record<string, unknown>, body: source.slice(match[0].length) };
 }
 
+/** A `snake_case` or `kebab-case` frontmatter key in camelCase, as the spec names the field. */
+export const camelKey = (key: string): string =>
+  key.replace(/[-_]([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
 /** Converts `snake_case` and `kebab-case` keys to camelCase (frontmatter keys to spec fields). */
 export function camelKeys(data: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(data)) {
-    out[key.replace(/[-_]([a-z0-9])/g, (_, c: string) => c.toUpperCase())] = value;
-  }
+  for (const [key, value] of Object.entries(data)) out[camelKey(key)] = value;
   return out;
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { issueMessage, withField } from '../schema/issue-message.js';
 import { lazySchema } from '../schema/lazy-schema.js';
 
 /** Every error cohort reports, by kind. The HTTP layer maps each to a status. */
@@ -74,12 +75,42 @@ export function carriedCohortError(error: unknown): CohortError | undefined {
   return undefined;
 }
 
+/** A field path → the name the user gave it, or undefined to keep the schema's. */
+export type FieldNames =
+  Readonly<Record<string, string>> | ((path: readonly PropertyKey[]) => string | undefined);
+
 /** How a validation error is told: the file it is in, a prefix, and the user's names of fields. */
 export interface ZodErrorOptions {
   file?: string;
   prefix?: string;
-  /** A field path → the name the user gave it (`{ sessionId: '--session' }` for a CLI flag). */
-  names?: Readonly<Record<string, string>>;
+  /**
+   * The names the user gave fields: `{ sessionId: '--session' }` for a CLI flag, `answer_style`
+   * for a frontmatter's `answerStyle`, or a function of the path (the environment variable that
+   * set a setting).
+   */
+  names?: FieldNames;
+}
+
+/** A field as the user named it: its name in `names`, else its dotted path. */
+function userName(path: readonly PropertyKey[], names: FieldNames | undefined): string {
+  const field = path.map(String).join('.');
+  return (typeof names === 'function' ? names(path) : names?.[field]) ?? field;
+}
+
+/**
+ * The error map of a boundary that is not a request (a config file, an environment variable, a
+ * CLI flag, a frontmatter): a check with no message of its own is told in cohort's words by
+ * {@link issueMessage}, naming the field as the user gave it, where zod's default ("Invalid input:
+ * expected number, received string") named neither what was given nor what is allowed.
+ *
+ * @example
+ * CohortConfig.safeParse(merged, { error: issueWording({ names }) });
+ */
+export function issueWording(options: Pick<ZodErrorOptions, 'names'> = {}) {
+  return (issue: z.core.$ZodRawIssue): string | undefined => {
+    const path = issue.path ?? [];
+    return path.length === 0 ? undefined : issueMessage(issue, userName(path, options.names));
+  };
 }
 
 /**
@@ -91,20 +122,24 @@ function keyIssueMessage(issue: z.core.$ZodIssue): string | undefined {
   return issue.issues[0]?.message;
 }
 
-/** Turns a zod failure into an `invalid_input` error naming the first wrong field. */
+/**
+ * Turns a zod failure into an `invalid_input` error naming the first wrong field (once: a message
+ * of {@link issueWording} names it itself).
+ */
 export function fromZodError(error: z.ZodError, options: ZodErrorOptions = {}) {
   const issue = error.issues[0];
   const field = issue && issue.path.length > 0 ? issue.path.join('.') : undefined;
   // The message names the field as the user gave it ("--session"), the error keeps the schema's.
-  const named = field !== undefined ? (options.names?.[field] ?? field) : undefined;
-  const where = [options.file, named].filter(Boolean).join(': ');
+  const named = issue && field !== undefined ? userName(issue.path, options.names) : undefined;
   const reason = (issue && keyIssueMessage(issue)) ?? issue?.message ?? 'invalid input';
-  const message = `${options.prefix ?? ''}${where ? `${where}: ` : ''}${reason}`;
+  const told = [options.file, withField(named, reason)].filter(Boolean).join(': ');
+  const message = `${options.prefix ?? ''}${told}`;
   return new CohortError('invalid_input', message, { field, file: options.file, cause: error });
 }
 
 /**
- * Parses `input` with `schema`, throwing an `invalid_input` {@link CohortError} on failure.
+ * Parses `input` with `schema`, throwing an `invalid_input` {@link CohortError} on failure, its
+ * message in cohort's words ({@link issueWording}).
  *
  * @example
  * const context = parseInput(AgentContext, { query: 'What is a topic?' });
@@ -114,7 +149,21 @@ export function parseInput<S extends z.ZodType>(
   input: unknown,
   options: ZodErrorOptions = {},
 ): z.infer<S> {
-  const result = schema.safeParse(input);
+  const result = schema.safeParse(input, { error: issueWording(options) });
   if (!result.success) throw fromZodError(result.error, options);
   return result.data;
+}
+
+/**
+ * What was wrong in a file, without the file's name the message starts with: a loader that lists
+ * the malformed files it skipped (skills, subagent types) names the file itself.
+ *
+ * @example
+ * reasonInFile(new CohortError('invalid_input', 'a.md: model must be text, not 5', { file: 'a.md' })); // 'model must be text, not 5'
+ */
+export function reasonInFile(error: CohortError): string {
+  const prefix = error.file ? `${error.file}: ` : '';
+  return prefix && error.message.startsWith(prefix)
+    ? error.message.slice(prefix.length)
+    : error.message;
 }

@@ -59,7 +59,7 @@ describe('cohort eval skills', () => {
   it('names the line of a bad case', () => {
     const file = join(base, 'bad.jsonl');
     writeFileSync(file, '{"task": "ok", "skill": null}\n{"task": "", "skill": "x"}\n');
-    expect(() => loadSkillCases(file)).toThrow(/bad.jsonl:2: task: task must not be empty/);
+    expect(() => loadSkillCases(file)).toThrow(/bad.jsonl:2: task must not be empty/);
   });
 
   it('names a set that is a folder or never ends, instead of failing unexpectedly', () => {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { CohortError } from '../errors/index.js';
+import { CohortError, parseInput } from '../errors/index.js';
 import { readCasesFile } from '../config/index.js';
 import { activateSkill, type Skill } from '../skills/index.js';
 import { lazySchema } from '../schema/lazy-schema.js';
@@ -57,16 +57,7 @@ export function loadSkillCases(file: string): SkillCase[] {
     } catch {
       throw new CohortError('invalid_input', `${file}:${index + 1}: not valid JSON`, { file });
     }
-    const parsed = SkillCase.safeParse(data);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new CohortError(
-        'invalid_input',
-        `${file}:${index + 1}: ${issue?.path.join('.') || 'line'}: ${issue?.message ?? 'invalid'}`,
-        { file, field: issue?.path.join('.') },
-      );
-    }
-    cases.push(parsed.data);
+    cases.push(parseInput(SkillCase, data, { file: `${file}:${index + 1}` }));
   });
   if (cases.length === 0) throw new CohortError('invalid_input', `${file}: no cases`, { file });
   return cases;

@@ -27,7 +27,7 @@ describe('parseRoutingCases', () => {
   it('names the line and field of a bad case', () => {
     expect(() =>
       parseRoutingCases('{"query":"hi","agent":"book"}\n{"query":"","agent":"x"}', 'dev.jsonl'),
-    ).toThrow(/dev\.jsonl:2: query: query must not be empty/);
+    ).toThrow(/dev\.jsonl:2: query must not be empty/);
     expect(() => parseRoutingCases('{"query":"hi"}', 'dev.jsonl')).toThrow(/dev\.jsonl:1: agent/);
     expect(() => parseRoutingCases('not json', 'dev.jsonl')).toThrow(
       /dev\.jsonl:1: not valid JSON/,

@@ -49,13 +49,11 @@ describe('the messages of request fields that fail a check', () => {
   it('say what type a field takes and what came instead, or that it is missing', () => {
     const ok = { question: 'x' };
     expect(refusal(Body, { ...ok, selected_text: 5 })).toBe('selected_text must be text, not 5');
-    expect(refusal(Body, { ...ok, stream: 'yes' })).toBe(
-      'stream must be true or false, not a string',
-    );
+    expect(refusal(Body, { ...ok, stream: 'yes' })).toBe('stream must be true or false, not "yes"');
     expect(refusal(Body, { ...ok, max_tokens: 1.5 })).toBe(
       'max_tokens must be a whole number, not 1.5',
     );
-    expect(refusal(Body, { ...ok, tags: 'a' })).toBe('tags must be a list, not a string');
+    expect(refusal(Body, { ...ok, tags: 'a' })).toBe('tags must be a list, not "a"');
     expect(refusal(Body, { ...ok, content: 5 })).toBe(
       'content must be text, a list or null, not 5',
     );

@@ -33,13 +33,19 @@ function bound(issue: RawIssue & { code: 'too_big' | 'too_small' }): string {
   return inclusive ? `the least allowed is ${issue.minimum}` : `it must be over ${issue.minimum}`;
 }
 
-/** What a client sent, in a message: a number or true/false as it is, anything else by its kind. */
-const described = (input: unknown) =>
-  typeof input === 'number' || typeof input === 'boolean' ? String(input) : jsonKind(input);
+/**
+ * What a client sent, in a message: a number, true/false or a short text as it is (`"high"`, so a
+ * quoted `"10"` shows its quotes), anything else by its kind.
+ */
+const described = (input: unknown) => {
+  if (typeof input === 'number' || typeof input === 'boolean') return String(input);
+  return typeof input === 'string' && input.length <= 60 ? JSON.stringify(input) : jsonKind(input);
+};
 
 /**
- * The message of a failed check of a request's field, in cohort's words and naming the field as
- * the client sent it (`field`): zod's defaults ("Too big: expected string to have <=10000
+ * The message of a failed check of a field, in cohort's words and naming the field as the user
+ * gave it (`field`: a request's `selected_text`, a `--session` flag, `COHORT_KEEP_RUNS
+ * (keepRuns)`, a config file's `routing.threshold`, a frontmatter's `answer_style`): zod's defaults ("Too big: expected string to have <=10000
  * characters") name neither the field nor what was sent. Over- and under-limit values say what
  * came and what is allowed; a value of the wrong type says what it should be and what it was; an
  * option not in a list names the options. Undefined for other checks, and for a failure of the
@@ -67,11 +73,7 @@ export function issueMessage(issue: RawIssue, field: string): string | undefined
     case 'invalid_value': {
       const options = issue.values.map((value) => JSON.stringify(value));
       const wanted = options.length === 1 ? options[0] : `one of ${options.join(', ')}`;
-      const given =
-        typeof issue.input === 'string' && issue.input.length <= 60
-          ? JSON.stringify(issue.input)
-          : described(issue.input);
-      return `${field} must be ${wanted}, not ${given}`;
+      return `${field} must be ${wanted}, not ${described(issue.input)}`;
     }
     case 'invalid_union': {
       // `text, a list or null` when every alternative refused the value's type itself.
@@ -92,4 +94,16 @@ export function issueMessage(issue: RawIssue, field: string): string | undefined
     default:
       return undefined;
   }
+}
+
+/**
+ * `field: reason`, or the reason alone when it names the field already ({@link issueMessage}'s
+ * do, as do a schema's own "session_id must be a UUID"): the field is not said twice.
+ *
+ * @example
+ * withField('routing.threshold', 'routing.threshold is 5; the limit is 1'); // the reason alone
+ * withField('model.baseUrl', 'must be an http or https URL'); // 'model.baseUrl: must be …'
+ */
+export function withField(field: string | undefined, reason: string): string {
+  return field && !reason.includes(field) ? `${field}: ${reason}` : reason;
 }

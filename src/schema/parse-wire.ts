@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { CohortError } from '../errors/index.js';
 import { findJsonProblem, MAX_JSON_DEPTH, unsafeTextMessage } from './safe-text.js';
-import { issueMessage } from './issue-message.js';
+import { issueMessage, withField } from './issue-message.js';
 import { fromWire, wireKey } from './wire.js';
 
 /**
@@ -55,8 +55,7 @@ export function parseWireInput<S extends z.ZodType>(
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = issue && issue.path.length > 0 ? fieldName(issue.path) : undefined;
-  const reason = issue?.message ?? 'invalid input';
-  const message = field && !reason.includes(field) ? `${field}: ${reason}` : reason;
+  const message = withField(field, issue?.message ?? 'invalid input');
   throw new CohortError('invalid_input', message, {
     ...(field ? { field } : {}),
     cause: result.error,

@@ -226,6 +226,10 @@ describe('parseSkillFile', () => {
       /description must be text, not a boolean \(true\): put it in quotes/,
     );
     expect(parse('description: d')).toThrow(/name is required/);
+    // The field was named twice: "description: description must be text, …".
+    expect(parse('name: ok-name\ndescription: 5')).toThrow(
+      /^x\/SKILL\.md: description must be text, not a number \(5\): put it in quotes$/,
+    );
   });
   it('enforces the description length', () => {
     expect(parse(`name: ok-name\ndescription: ${'d'.repeat(1025)}`)).toThrow(/1024/);

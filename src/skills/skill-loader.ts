@@ -2,7 +2,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { NOT_UTF8_NAME, packagePath, readFolderEntries, readFoundFile } from '../config/index.js';
-import { isCohortError } from '../errors/index.js';
+import { isCohortError, reasonInFile } from '../errors/index.js';
 import { parseSkillFile, SKILL_FILE, type Skill, type SkillSource } from './skill-file.js';
 
 /** One folder searched for skills. */
@@ -79,13 +79,8 @@ function loadOne(folder: string, name: string, source: SkillSource): Skill | Ski
     });
   } catch (error) {
     if (!isCohortError(error)) return { file, reason: (error as Error).message };
-    // The message starts with "file: field: "; the problem carries those separately.
-    const prefix = [error.file, error.field].filter(Boolean).join(': ');
-    const reason =
-      prefix && error.message.startsWith(prefix)
-        ? error.message.slice(prefix.length + 2)
-        : error.message;
-    return { file, ...(error.field ? { field: error.field } : {}), reason };
+    // The message starts with the file, which the problem carries separately.
+    return { file, ...(error.field ? { field: error.field } : {}), reason: reasonInFile(error) };
   }
 }
 

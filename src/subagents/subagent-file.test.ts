@@ -47,6 +47,24 @@ describe('loadSubagentTypes on hostile folders', () => {
     expect(catalog.problems).toEqual([{ file: join(dir, 'caf\\xE9.md'), reason: NOT_UTF8_NAME }]);
   });
 
+  it("words a refused field in cohort's terms: what it was given and what it takes", () => {
+    // `maxTurns: many` said "maxTurns: Invalid input: expected number, received string".
+    const workspace = join(base, 'ws-words');
+    const dir = join(workspace, '.cohort', 'agents');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'turns.md'),
+      '---\nname: turns\ndescription: d\nmaxTurns: many\n---\nB\n',
+    );
+    const catalog = loadSubagentTypes(workspace, { home: join(base, 'home') });
+    expect(catalog.problems).toEqual([
+      expect.objectContaining({
+        file: join(dir, 'turns.md'),
+        reason: 'maxTurns must be a number, not "many"',
+      }),
+    ]);
+  });
+
   it("refuses a description longer than a skill's, which every model call would carry", () => {
     // The descriptions are listed in the task tool's own description, sent with each request.
     const workspace = join(base, 'ws-long');

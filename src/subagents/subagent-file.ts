@@ -8,7 +8,7 @@ import {
   readFolderEntries,
   readFoundFile,
 } from '../config/index.js';
-import { CohortError, isCohortError, parseInput } from '../errors/index.js';
+import { CohortError, isCohortError, parseInput, reasonInFile } from '../errors/index.js';
 import { parsePermissionRule, splitToolList } from '../tools/index.js';
 import { builtinSubagentTypes } from './builtin-types.js';
 import { SubagentType } from './subagent-type.js';
@@ -154,12 +154,14 @@ export function loadSubagentTypes(
         types.set(type.name, type);
       } catch (error) {
         const field = isCohortError(error) ? error.field : undefined;
-        const message = error instanceof Error ? error.message : String(error);
-        const prefix = [file, field].filter(Boolean).join(': ');
         problems.push({
           file,
           ...(field ? { field } : {}),
-          reason: message.startsWith(prefix) ? message.slice(prefix.length + 2) : message,
+          reason: isCohortError(error)
+            ? reasonInFile(error)
+            : error instanceof Error
+              ? error.message
+              : String(error),
         });
       }
     }

@@ -60,7 +60,7 @@ describe('cohort skills', () => {
       `from project: ${join(workspace, 'skills', 'developer', 'SKILL.md')}`,
     );
     expect(t.out()).toContain(`is hidden by ${join(workspace, 'skills', 'developer', 'SKILL.md')}`);
-    expect(t.out()).toMatch(/Broken\/SKILL\.md: name: name must be lowercase/);
+    expect(t.out()).toMatch(/Broken\/SKILL\.md: name must be lowercase/);
     expect(t.out()).toContain('explorer [fast; glob, grep, read] from builtin');
   });
   it('refuses a missing workspace and unknown flags', async () => {

@@ -86,10 +86,7 @@ export const skillsCommand: CliCommand = {
     }
     if (catalog.problems.length > 0) {
       lines.push('', `Malformed skills, skipped (${catalog.problems.length}):`);
-      for (const problem of catalog.problems)
-        lines.push(
-          `  ${problem.file}${problem.field ? `: ${problem.field}` : ''}: ${problem.reason}`,
-        );
+      for (const problem of catalog.problems) lines.push(`  ${problem.file}: ${problem.reason}`);
     }
     lines.push('', `Subagent types (${agents.types.size}):`);
     for (const type of agents.types.values()) {
@@ -99,10 +96,7 @@ export const skillsCommand: CliCommand = {
     }
     if (agents.problems.length > 0) {
       lines.push('', `Malformed subagent files, skipped (${agents.problems.length}):`);
-      for (const problem of agents.problems)
-        lines.push(
-          `  ${problem.file}${problem.field ? `: ${problem.field}` : ''}: ${problem.reason}`,
-        );
+      for (const problem of agents.problems) lines.push(`  ${problem.file}: ${problem.reason}`);
     }
     io.stdout(lines.join('\n') + '\n');
     return 0;
