@@ -33,9 +33,20 @@ describe('parseFrontmatter', () => {
     );
   });
 
+  it("names the file's line and column of YAML that is not valid, not the frontmatter's", () => {
+    // The parser counts from the frontmatter's first line: "at line 2, column 6:" was the third
+    // line of the file, past the opening `---`.
+    const text = '---\nname: rev4\nfoo: : :\n  bar\n---\nbody\n';
+    expect(() => parseFrontmatter(text, 'agents/rev4.md')).toThrow(
+      /^agents\/rev4\.md:3:6: invalid YAML frontmatter \(Nested mappings are not allowed in compact mappings\)$/,
+    );
+    // A byte-order mark is no line.
+    expect(() => parseFrontmatter(`\uFEFF${text}`, 'agents/rev4.md')).toThrow(/rev4\.md:3:6: /);
+  });
+
   it('still refuses YAML that is not valid, naming the file', () => {
     expect(() => parseFrontmatter('---\ntitle: [unclosed\n---\n', 'a.md')).toThrow(
-      /a\.md: invalid YAML frontmatter/,
+      /a\.md:2:\d+: invalid YAML frontmatter/,
     );
   });
 });

@@ -30,6 +30,18 @@ const FENCE = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 export const MAX_FRONTMATTER_CHARS = 64 * 1024;
 
 /**
+ * `:3:6`, where in the file the YAML parser stopped: it counts lines from the frontmatter's first,
+ * one after the opening `---`. Empty when the parser gave no place.
+ */
+function fileLine(cause: unknown): string {
+  const at = (cause as { linePos?: ReadonlyArray<{ line?: unknown; col?: unknown }> } | null)
+    ?.linePos?.[0];
+  return typeof at?.line === 'number' && typeof at.col === 'number'
+    ? `:${at.line + 1}:${at.col}`
+    : '';
+}
+
+/**
  * Splits `text` into YAML frontmatter (between `---` fences at the top) and body. A file with no
  * frontmatter has empty `data`. Malformed YAML is an `invalid_input` error naming `file` (a
  * `yamlCache` keeps only what parsed, so the error is the parser's every time).
@@ -61,15 +73,15 @@ export function parseFrontmatter(
   } catch (cause) {
     // The parser recurses per level: a frontmatter nested thousands deep overflows the stack,
     // which is no message for a user ("Maximum call stack size exceeded at line 1, column …").
-    const reason =
-      cause instanceof RangeError || /call stack/i.test(String(cause))
-        ? 'nested too deeply: a frontmatter holds a few flat settings'
-        : cause instanceof Error
-          ? cause.message.split('\n')[0]
-          : String(cause);
+    const overflow = cause instanceof RangeError || /call stack/i.test(String(cause));
+    const reason = overflow
+      ? 'nested too deeply: a frontmatter holds a few flat settings'
+      : cause instanceof Error
+        ? (cause.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')
+        : String(cause);
     throw new CohortError(
       'invalid_input',
-      `${file ?? 'frontmatter'}: invalid YAML frontmatter (${reason})`,
+      `${file ?? 'frontmatter'}${overflow ? '' : fileLine(cause)}: invalid YAML frontmatter (${reason})`,
       {
         file,
         cause,

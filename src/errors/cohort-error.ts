@@ -156,14 +156,17 @@ export function parseInput<S extends z.ZodType>(
 
 /**
  * What was wrong in a file, without the file's name the message starts with: a loader that lists
- * the malformed files it skipped (skills, subagent types) names the file itself.
+ * the malformed files it skipped (skills, subagent types) names the file itself. A place after the
+ * name (`a.md:3:6: …`, a syntax error's) is kept in words.
  *
  * @example
  * reasonInFile(new CohortError('invalid_input', 'a.md: model must be text, not 5', { file: 'a.md' })); // 'model must be text, not 5'
+ * reasonInFile(new CohortError('invalid_input', 'a.md:3:6: invalid YAML …', { file: 'a.md' })); // 'line 3, column 6: invalid YAML …'
  */
 export function reasonInFile(error: CohortError): string {
-  const prefix = error.file ? `${error.file}: ` : '';
-  return prefix && error.message.startsWith(prefix)
-    ? error.message.slice(prefix.length)
-    : error.message;
+  if (!error.file || !error.message.startsWith(error.file)) return error.message;
+  const rest = error.message.slice(error.file.length);
+  const place = /^:(\d+):(\d+): /.exec(rest);
+  if (place) return `line ${place[1]}, column ${place[2]}: ${rest.slice(place[0].length)}`;
+  return rest.startsWith(': ') ? rest.slice(2) : error.message;
 }

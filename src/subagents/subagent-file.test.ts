@@ -52,6 +52,7 @@ describe('loadSubagentTypes on hostile folders', () => {
     const workspace = join(base, 'ws-words');
     const dir = join(workspace, '.cohort', 'agents');
     mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'yaml.md'), '---\nname: yaml\nfoo: : :\n  bar\n---\nB\n');
     writeFileSync(
       join(dir, 'turns.md'),
       '---\nname: turns\ndescription: d\nmaxTurns: many\n---\nB\n',
@@ -61,6 +62,12 @@ describe('loadSubagentTypes on hostile folders', () => {
       expect.objectContaining({
         file: join(dir, 'turns.md'),
         reason: 'maxTurns must be a number, not "many"',
+      }),
+      // The YAML parser's place, in the file's lines (past the opening `---`).
+      expect.objectContaining({
+        file: join(dir, 'yaml.md'),
+        reason:
+          'line 3, column 6: invalid YAML frontmatter (Nested mappings are not allowed in compact mappings)',
       }),
     ]);
   });
