@@ -56,6 +56,14 @@ describe('loadConfig', () => {
       /COHORT_DATA_DIR \(dataDir\): is blank/,
     );
     expect(loadConfig({ env: {}, cwd, overrides: { dataDir: 'my data' } }).dataDir).toBe('my data');
+    // `"dataDir": ""` in the file passed, and the store said "Cannot write in the data folder ""
+    // (ENOENT). Pass --data-dir …", a flag the user never gave.
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-config-empty-'));
+    writeFileSync(join(dir, 'cohort.config.json'), '{"dataDir": ""}');
+    expect(() => loadConfig({ env: {}, cwd: dir, file: 'cohort.config.json' })).toThrow(
+      'Invalid configuration: dataDir: is empty: name a folder, or leave it unset for .cohort',
+    );
+    expect(existsSync(join(dir, '.cohort'))).toBe(false);
   });
 
   it('has named defaults: extractive mode, 0.7 routing threshold, gpt-4o-mini', () => {

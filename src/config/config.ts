@@ -128,6 +128,11 @@ export const CohortConfig = lazySchema(() =>
      */
     dataDir: z
       .string()
+      // An empty variable is unset (env-settings.ts) and `--data-dir ""` is refused with the flag:
+      // '' comes from a file, where the store then blamed a --data-dir the user never gave.
+      .refine((text) => text !== '', {
+        message: 'is empty: name a folder, or leave it unset for .cohort',
+      })
       // ' ' made a folder named ' ', a pasted line break one named 'a\nb': no folder anyone means.
       .refine((text) => text === '' || text.trim() !== '', {
         message: 'is blank: name a folder, or leave it unset for .cohort',
