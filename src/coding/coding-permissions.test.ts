@@ -190,6 +190,29 @@ describe.skipIf(!findBwrap(undefined))('denied paths reached another way', () =>
   });
 });
 
+describe.skipIf(!findBwrap(undefined))(
+  'a deny rule on a command the model spells another way',
+  () => {
+    it('refuses rm named through an expansion or a glob, in bypassPermissions mode', async () => {
+      // Found by the outside tester: `r${X}m`, `/bin/r[m]` and `{r,x}m` are rm once bash expands
+      // them, and each deleted the file past Bash(rm:*).
+      const commands = ['r${X}m -f victim.txt', '/bin/r[m] -f victim.txt', '{r,x}m -f victim.txt'];
+      writeFileSync(join(workspace, 'victim.txt'), 'keep me\n');
+      const main = oneByOne(commands.map((command) => ({ toolName: 'bash', input: { command } })));
+      const result = await runAgent('tidy up', main, {
+        config: config({ permissions: { deny: ['Bash(rm:*)'], defaultMode: 'bypassPermissions' } }),
+      });
+      const outputs = result.messages
+        .filter((message) => message.role === 'tool')
+        .map((message) => JSON.stringify(message.content));
+      expect(outputs).toHaveLength(commands.length);
+      for (const output of outputs) expect(output).toContain('denied by the rule Bash(rm:*)');
+      expect(readFileSync(join(workspace, 'victim.txt'), 'utf8')).toBe('keep me\n');
+      rmSync(join(workspace, 'victim.txt'));
+    });
+  },
+);
+
 describe.skipIf(!findBwrap(undefined))("cohort's own secrets and store", () => {
   it('are read by neither bash nor the file tools; the rest of the data folder is', async () => {
     // Found by an outside tester: read and cat gave the model the API key of the workspace's

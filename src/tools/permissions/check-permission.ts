@@ -1,6 +1,7 @@
 import type { PermissionMode, PermissionSettings } from '../../config/index.js';
+import { commandMayMatch } from './command-may-match.js';
 import { ruleMatches, type PermissionCall, type PermissionContext } from './match-rule.js';
-import { parsePermissionRule, type PermissionRule } from './permission-rule.js';
+import { parsePermissionRule, ruleCoversTool, type PermissionRule } from './permission-rule.js';
 import { plainCommand, splitShellCommand, writesFiles } from './shell-command.js';
 
 /** What the rules say about one call. */
@@ -77,10 +78,13 @@ export function checkPermission(
   // Deny and ask rules read every piece the command may run, worked out once for all rules.
   const candidates = commandText === undefined ? undefined : commandsRun(commandText, parts);
   const folded = { ...context, foldNames: true };
+  // A command's words are read as bash may expand them: `r${X}m` and `/bin/r[m]` run rm.
   const anyMatch = (rule: PermissionRule) =>
     candidates === undefined
       ? ruleMatches(rule, call, folded)
-      : candidates.some((candidate) => ruleMatches(rule, call, context, candidate));
+      : ruleCoversTool(rule, call.tool) &&
+        (rule.specifier === undefined ||
+          candidates.some((candidate) => commandMayMatch(rule.specifier ?? '', candidate)));
   const denied = policy.deny.find(anyMatch);
   if (denied)
     return { behavior: 'deny', rule: denied.text, reason: `denied by the rule ${denied.text}` };

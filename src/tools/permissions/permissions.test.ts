@@ -232,6 +232,34 @@ describe('permission rules (Claude Code grammar)', () => {
     expect(decide(rules, bash('sudo -u rm ls'))).toMatchObject({ behavior: 'allow' });
   });
 
+  it('denies a command whose name or words bash makes from an expansion or a glob', () => {
+    // Found by the outside tester: the words were matched as written, so `r${X}m` (X unset),
+    // `$X` after `X=rm`, `/bin/r[m]`, `{r,x}m` and `$(echo rm)` each ran rm past Bash(rm:*) in
+    // bypassPermissions mode. Such a word could be any text, so it matches what a deny rule names.
+    const rules = [
+      { deny: ['Bash(rm:*)', 'Bash(git push:*)'], defaultMode: 'bypassPermissions' as const },
+    ];
+    for (const command of [
+      'r${X}m -rf x',
+      'X=rm; $X -rf x',
+      '"$X" -rf x',
+      '/bin/r[m] -rf x',
+      '/bin/r? -rf x',
+      '{r,x}m -rf x',
+      '$(echo rm) -rf x',
+      '`echo rm` -rf x',
+      '${X:-/bin/rm} -rf x',
+      'git pu$Y origin main',
+      'git pus[h] origin main',
+      'sudo -n $X -rf x',
+      'sudo ${X:-/bin/rm} -rf x',
+    ])
+      expect(decide(rules, bash(command)), command).toMatchObject({ behavior: 'deny' });
+    // An expansion elsewhere leaves the command's name to decide.
+    for (const command of ['ls $HOME', 'echo r${X}m', 'cat src/*.ts', 'git log pu$Y', 'git st*'])
+      expect(decide(rules, bash(command)), command).toMatchObject({ behavior: 'allow' });
+  });
+
   it('denies a command named across a quoted line continuation, in $"…" or in a function body', () => {
     // Found by review: bash drops a backslash-newline inside double quotes (`"r\<newline>m"` is
     // rm), reads `$"rm"` as "rm", and runs a `function f { …; }` body when f is called; each ran

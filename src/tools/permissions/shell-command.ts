@@ -349,5 +349,7 @@ export function plainCommand(part: string): string {
     } else break;
   }
   const [command = '', ...rest] = words.slice(start);
-  return [command.slice(command.lastIndexOf('/') + 1), ...rest].join(' ');
+  // A name bash expands is kept whole: the last part of `${X:-/bin/rm}` is `rm}`, not the program.
+  const name = /[$`]/.test(command) ? command : command.slice(command.lastIndexOf('/') + 1);
+  return [name, ...rest].join(' ');
 }
