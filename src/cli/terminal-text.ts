@@ -46,3 +46,20 @@ const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
 export function bidiControlsShown(text: string): string {
   return text.replace(BIDI_CONTROL, picture);
 }
+
+/**
+ * Text shown on one line, such as a command asked about: each line break as `␤`, a run of them
+ * as `␤×60`, and a run of eight blanks or more as ` ␠×4000 `. A model's `rm -rf ~/x`, sixty line
+ * breaks and `npm test` left `npm test` above the approval prompt and the `rm` scrolled away.
+ *
+ * @example
+ * oneLineShown('rm x\n\n\nnpm test'); // 'rm x␤×3npm test'
+ */
+export function oneLineShown(text: string): string {
+  return text
+    .replace(/\r?\n(?:[ \t]*\r?\n)*/g, (breaks) => {
+      const count = breaks.split('\n').length - 1;
+      return count === 1 ? '\u2424' : `\u2424×${count}`;
+    })
+    .replace(/[ \t]{8,}/g, (blanks) => ` \u2420×${blanks.length} `);
+}

@@ -158,6 +158,20 @@ describe('cohort code: approvals in the terminal', () => {
     expect(promptText(main.calls[1])).toContain('The user declined this bash call');
   });
 
+  it('shows a command for approval on one line, so blank lines cannot scroll a part of it away', async () => {
+    // Found by the outside tester: a command of `rm …`, sixty newlines and `npm test` showed, on
+    // the screen the user answers from, `npm test` and the prompt only; bash runs both.
+    const command = `rm -f victim.txt${'\n'.repeat(60)}npm test`;
+    const spaced = `rm -f victim.txt;${' '.repeat(4000)}npm test`;
+    const main = bashModel([command, spaced]);
+    const t = terminal(['n', 'n']);
+    await createCodeCommand({ model: () => main }).run(['tidy', '--workspace', workspace], t.io);
+    expect(t.out()).toContain('? bash wants to run: rm -f victim.txt␤×60npm test\n');
+    expect(t.out()).toContain('? bash wants to run: rm -f victim.txt; ␠×4000 npm test\n');
+    expect(t.out()).toContain('(adds Bash(rm -f victim.txt␤×60npm test) for this session)');
+    expect(t.out()).not.toContain('\n\n\n');
+  });
+
   it('shows the call and waits: yes runs it', async () => {
     const main = writeModel();
     const t = terminal(['y', 'n']);

@@ -31,7 +31,7 @@ import {
   configFor,
   STORE_FLAGS,
 } from '../open.js';
-import { bidiControlsShown } from '../terminal-text.js';
+import { bidiControlsShown, oneLineShown } from '../terminal-text.js';
 import { tellUnapproved, unapprovedWorkspaceSettings } from '../workspace-notices.js';
 import { countOf } from '../../telemetry/index.js';
 
@@ -78,10 +78,11 @@ function createTreeView(io: CliIo, clock: () => number) {
 
 /**
  * One line of a tool call, as the approval prompt shows it: with its bidirectional controls shown
- * (see {@link bidiControlsShown}), so what is approved reads in the order it runs.
+ * (see {@link bidiControlsShown}), so what is approved reads in the order it runs, and on one line
+ * (see {@link oneLineShown}), so no part of it scrolls away above the prompt.
  */
 function describeCall(request: ApprovalRequest): string {
-  return bidiControlsShown(callLine(request));
+  return bidiControlsShown(oneLineShown(callLine(request)));
 }
 
 /** A tool call in words: the command, path or URL it acts on. */
@@ -124,7 +125,7 @@ function terminalApprover(io: CliIo, lines: ReturnType<typeof lineReader>) {
     io.stdout(`\n? ${describeCall(request)}\n  (${request.reason})\n`);
     for (let attempt = 0; attempt < 3; attempt += 1) {
       io.stdout(
-        `  Allow? [y]es / [n]o / [a]lways (adds ${bidiControlsShown(request.always)} for this session): `,
+        `  Allow? [y]es / [n]o / [a]lways (adds ${bidiControlsShown(oneLineShown(request.always))} for this session): `,
       );
       const line = await lines.next();
       if (line === undefined) break;
