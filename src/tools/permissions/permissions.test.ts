@@ -504,6 +504,15 @@ describe('writesFiles', () => {
     expect(writesFiles('npm test >&2 2>&-')).toBe(false);
   });
 
+  it('reads a target that is partly quoted as the one word bash writes to', () => {
+    // Found by the outside tester: the quoted part alone was read, so `>"/dev/null"x` (bash
+    // writes /dev/nullx) passed as the harmless /dev/null under Bash(ls:*).
+    for (const command of ['ls >"/dev/null"x', "ls >'/dev/stdout'.log", 'ls >"/dev/"\'null\'2'])
+      expect(writesFiles(command), command).toBe(true);
+    expect(writesFiles('ls >"/dev/null" 2>&1')).toBe(false);
+    expect(writesFiles("ls >'/dev/null'")).toBe(false);
+  });
+
   it('sees `>& file`, with or without a space, as a write to that file (bash writes it)', () => {
     // Found by outside testing: `>& out.txt` was read as a descriptor copy, so a rule for a
     // command that reads (Bash(git log:*)) let it overwrite any workspace file.

@@ -247,8 +247,10 @@ export function writesFiles(command: string): boolean {
     // word after `>&` is a file bash writes stdout and stderr to: `>& out.txt`, with its space,
     // was read as a copy and let `Bash(npm test:*)` write any file.
     if (/^&\s*(?:\d+-?|-)(?=\s|$|[<>])/.test(rest)) continue;
-    const target = /^(?:"([^"]*)"|'([^']*)'|(\S+))/.exec(rest);
-    const name = target?.[1] ?? target?.[2] ?? target?.[3] ?? '';
+    // The whole word, its quoted and bare pieces joined as bash joins them: `"/dev/null"x` is
+    // /dev/nullx, not /dev/null.
+    const word = /^(?:"[^"]*"|'[^']*'|[^\s"'<>|;&])*/.exec(rest)?.[0] ?? '';
+    const name = word.replace(/["']/g, '');
     if (!HARMLESS_TARGETS.has(name)) return true;
   }
   const words = command.trim().split(/\s+/);
