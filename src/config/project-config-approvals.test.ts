@@ -152,6 +152,13 @@ describe("a found cohort.config.json's guarded settings need approval", () => {
         (setting) => setting.path,
       ),
     ).toEqual(['sandbox.maxProcesses', 'dataDir']);
+    // The disk bounds of a call are limits too: a folder's file may lower them, not raise them.
+    expect(
+      guardedSettings({ sandbox: { maxDiskMb: 1_000_000, maxFiles: 10 ** 8 } }, folder).map(
+        (setting) => setting.path,
+      ),
+    ).toEqual(['sandbox.maxDiskMb', 'sandbox.maxFiles']);
+    expect(guardedSettings({ sandbox: { maxDiskMb: 1024, maxFiles: 1000 } }, folder)).toEqual([]);
     // A link inside the folder that leads out is outside too.
     const { cwd } = hostileFolder({});
     symlinkSync(tmpdir(), join(cwd, 'data'));

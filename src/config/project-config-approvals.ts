@@ -13,6 +13,8 @@ import {
   DEFAULT_CODE_MEMORY_MB,
   DEFAULT_DENY_READ,
   DEFAULT_MAX_MEMORY_MB,
+  DEFAULT_MAX_DISK_MB,
+  DEFAULT_MAX_FILES,
   DEFAULT_MAX_PROCESSES,
 } from './sandbox-settings.js';
 
@@ -118,6 +120,8 @@ const GUARDED: ReadonlyArray<{ path: string; widens: Widens; why: string }> = [
   { path: 'sandbox.allowPrivateAddresses', widens: notFalse, why: 'reaches private addresses' },
   { path: 'sandbox.maxProcesses', widens: above(DEFAULT_MAX_PROCESSES), why: 'raises a limit' },
   { path: 'sandbox.maxMemoryMb', widens: above(DEFAULT_MAX_MEMORY_MB), why: 'raises a limit' },
+  { path: 'sandbox.maxDiskMb', widens: above(DEFAULT_MAX_DISK_MB), why: 'raises a limit' },
+  { path: 'sandbox.maxFiles', widens: above(DEFAULT_MAX_FILES), why: 'raises a limit' },
   { path: 'sandbox.codeMemoryMb', widens: above(DEFAULT_CODE_MEMORY_MB), why: 'raises a limit' },
   { path: 'permissions.allow', widens: nonEmpty, why: 'lets tool calls run without asking' },
   {

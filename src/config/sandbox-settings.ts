@@ -33,6 +33,13 @@ export const DEFAULT_DENY_READ = [
 export const DEFAULT_MAX_PROCESSES = 256;
 /** Memory one sandboxed call may use in all (its processes and the files it writes to /tmp), in MB. */
 export const DEFAULT_MAX_MEMORY_MB = 4096;
+/**
+ * Most one sandboxed call may grow its workspace's disk by, in MB (every file it writes there,
+ * whatever their sizes): a build's artefacts fit, a loop of 1 GB files does not fill the disk.
+ */
+export const DEFAULT_MAX_DISK_MB = 8192;
+/** Most files (inodes) one sandboxed call may make on its workspace's disk: `npm ci` fits. */
+export const DEFAULT_MAX_FILES = 500_000;
 /** Address-space limit of code runs (research analysis code), in MB. */
 export const DEFAULT_CODE_MEMORY_MB = 1024;
 
@@ -61,6 +68,10 @@ export const SandboxSettings = lazySchema(() =>
       maxProcesses: z.number().int().min(8).max(65536).default(DEFAULT_MAX_PROCESSES),
       /** Memory of one whole call (every process, and files in its RAM-backed /tmp), in MB; enforced by a memory cgroup where one can be created. */
       maxMemoryMb: z.number().int().min(64).max(1_048_576).default(DEFAULT_MAX_MEMORY_MB),
+      /** How much one call may grow its workspace's disk, in MB (checked every 0.1 s; the call is killed past it). */
+      maxDiskMb: z.number().int().min(16).max(1_048_576).default(DEFAULT_MAX_DISK_MB),
+      /** How many files (inodes) one call may make on its workspace's disk (the call is killed past it). */
+      maxFiles: z.number().int().min(1000).max(1_000_000_000).default(DEFAULT_MAX_FILES),
       /** Address-space limit of a code run, in MB. */
       codeMemoryMb: z.number().int().min(64).default(DEFAULT_CODE_MEMORY_MB),
       /** Python interpreter for code runs; `python3` on PATH when unset. */

@@ -76,6 +76,22 @@ describe.skipIf(!findBwrap(undefined) || !findPython(undefined))(
       );
     });
 
+    it('stops code that writes more than sandbox.maxDiskMb to its scratch folder, and says why', async () => {
+      // Each file stays under the 64 MB file limit; together they went to the host's disk.
+      const capped = SandboxSettings.parse({ codeMemoryMb: 256, maxDiskMb: 64 });
+      const code = [
+        'for i in range(8):',
+        "    with open(f'fill{i}', 'wb') as f: f.write(b'x' * 32_000_000)",
+        "print('all written')",
+      ].join('\n');
+      const result = await runCode(code, { settings: capped, timeoutMs: 30_000, parentEnv });
+      expect(result.stdout).not.toContain('all written');
+      expect(result.status).toBe('error');
+      expect(result.error).toBe(
+        '[killed: the code wrote more than sandbox.maxDiskMb (64 MB) to the disk]',
+      );
+    });
+
     it('has a scratch folder as its only writable place, and no network', async () => {
       const result = await run(
         [

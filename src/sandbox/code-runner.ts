@@ -6,6 +6,7 @@ import { isCohortError } from '../errors/index.js';
 import { isInsideAny } from './deny-paths.js';
 import { findExecutable } from './find-executable.js';
 import { createSandbox } from './sandbox.js';
+import { diskLimitMessage, diskLimits } from './disk-quota.js';
 
 /** Default time limit of one code run (research spec, TIMEOUT_PYTHON_REPL). */
 export const DEFAULT_PYTHON_TIMEOUT_MS = 30_000;
@@ -201,6 +202,10 @@ export async function runCode(
     const base = { stdout: run.stdout, stderr: run.stderr + memoryNote, durationMs: elapsed() };
     if (run.spawnError) return failed(`The sandbox could not start: ${run.spawnError}`);
     if (run.aborted) return { ...base, status: 'aborted', error: 'cancelled' };
+    if (run.diskExceeded) {
+      const error = diskLimitMessage(run.diskExceeded, 'the code', diskLimits(options.settings));
+      return { ...base, status: 'error', error };
+    }
     if (run.timedOut) {
       return {
         ...base,

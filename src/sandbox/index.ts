@@ -26,3 +26,11 @@ export {
   type CodeRunOptions,
   type CodeSandbox,
 } from './code-runner.js';
+export {
+  diskLimitMessage,
+  diskLimits,
+  watchDisk,
+  DISK_RESERVE,
+  type DiskLimitHit,
+  type DiskLimits,
+} from './disk-quota.js';

@@ -428,6 +428,39 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
     expect(small.memoryExceeded).toBe(false);
   });
 
+  it('stops a call that writes more than sandbox.maxDiskMb to the disk, whatever the file sizes', async () => {
+    // RLIMIT_FSIZE bounds one file only: many files under it filled the host's disk (an outside
+    // tester wrote 3 GB in three 1000 MB files in one call, 75 GB free before).
+    const run = await bash(
+      'mkdir -p fill && for i in 1 2 3 4 5 6 7 8; do head -c 32000000 /dev/zero > fill/$i; done; echo all written',
+      30_000,
+      { maxDiskMb: 64 },
+    );
+    const written = readdirSync(join(root, 'fill')).length;
+    rmSync(join(root, 'fill'), { recursive: true, force: true });
+    expect(run.stdout).not.toContain('all written');
+    expect(run.diskExceeded).toBe('bytes');
+    expect(run.timedOut).toBe(false);
+    expect(run.aborted).toBe(false);
+    expect(written).toBeLessThan(8);
+    const small = await bash('head -c 1000000 /dev/zero > small; rm small; echo done', 10_000, {
+      maxDiskMb: 64,
+    });
+    expect(small.stdout).toBe('done\n');
+    expect(small.diskExceeded).toBeUndefined();
+  });
+
+  it('stops a call that makes more than sandbox.maxFiles files (inodes of the host disk)', async () => {
+    const run = await bash(
+      'mkdir -p many && cd many && seq 1 20000 | xargs touch; echo all made',
+      30_000,
+      { maxFiles: 2000 },
+    );
+    rmSync(join(root, 'many'), { recursive: true, force: true });
+    expect(run.stdout).not.toContain('all made');
+    expect(run.diskExceeded).toBe('files');
+  });
+
   it('cannot reach a server on 127.0.0.1 of the host', async () => {
     const run = await bash(
       `exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3`,

@@ -7,6 +7,7 @@ import { resolveDenyPaths } from './deny-paths.js';
 import { BWRAP_INSTALL_HINT, bwrapDisablesUserNamespaces, findBwrap } from './find-bwrap.js';
 import { startAllowListProxy, PROXY_BRIDGE_SOURCE, SANDBOX_PROXY_PORT } from './network-proxy.js';
 import { createProcessLimit } from './process-limit.js';
+import { diskLimits, watchDisk, type DiskLimitHit } from './disk-quota.js';
 import { neutralGitEnv } from './neutral-git.js';
 import { guardProtectedEntries, type Quarantined } from './protected-entries.js';
 import { runBounded, type BoundedRun } from './run-bounded.js';
@@ -56,6 +57,12 @@ export interface Sandbox {
 export interface SandboxRun extends BoundedRun {
   /** The call reached `sandbox.maxMemoryMb` (the kernel killed a process of it). */
   memoryExceeded: boolean;
+  /**
+   * The call was killed at a disk bound of its workspace's file system: `bytes` past
+   * `sandbox.maxDiskMb`, `files` past `sandbox.maxFiles`, `reserve` when it left the disk almost
+   * full (see `watchDisk`); absent when none.
+   */
+  diskExceeded?: DiskLimitHit;
   /**
    * Protected entries the command created in subfolders (`pkg/.git`, `a/.mcp.json`), each moved
    * aside to a name nothing trusts (see `GuardedEntries.quarantine`); absent when none.
@@ -203,6 +210,10 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
           joins.length > 0
             ? ['/bin/sh', ['-c', `${joins.join('; ')}; exec "$@"`, 'launcher', bwrap, ...args]]
             : [bwrap, args];
+        // RLIMIT_FSIZE bounds one file; the call's whole growth of the disk is watched here and
+        // the call killed past it, as a cancellation kills it.
+        const diskStop = new AbortController();
+        const disk = watchDisk(root, diskLimits(settings), () => diskStop.abort());
         const run = await runBounded(file, launcherArgs, {
           // bwrap's own environment shows as /proc/1/environ inside: it gets the scrubbed one.
           env,
@@ -210,13 +221,18 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
           timeoutMs: command.timeoutMs,
           keepChars: command.keepChars,
           ...(command.input === undefined ? {} : { input: command.input }),
-          ...(command.signal ? { signal: command.signal } : {}),
-        });
+          signal: command.signal
+            ? AbortSignal.any([command.signal, diskStop.signal])
+            : diskStop.signal,
+        }).finally(() => disk.stop());
+        const diskExceeded = command.signal?.aborted ? undefined : disk.hit();
         killed = run.timedOut || run.aborted;
         const quarantined = await guarded.quarantine();
         return {
           ...run,
+          aborted: run.aborted && diskExceeded === undefined,
           memoryExceeded: limit.memoryExceeded(),
+          ...(diskExceeded ? { diskExceeded } : {}),
           ...(quarantined.length > 0 ? { quarantined } : {}),
         };
       } finally {

@@ -72,6 +72,25 @@ describe('bash', () => {
     );
   });
 
+  it('tells the model when a command was killed at sandbox.maxDiskMb (many files, each under the file limit)', async (context) => {
+    if (!findBwrap(undefined)) context.skip();
+    const settings = SandboxSettings.parse({ maxDiskMb: 64 });
+    const bash = createBashTool(workspace, { sandbox: settings, timeoutSeconds: 30 });
+    const result = await bash.execute(
+      {
+        command:
+          'for i in 1 2 3 4 5 6 7 8; do head -c 32000000 /dev/zero > fill$i.bin; done; echo done',
+      },
+      {},
+    );
+    for (let i = 1; i <= 8; i++) rmSync(join(root, `fill${i}.bin`), { force: true });
+    expect(result).toMatchObject({ ok: true, exitCode: null, timedOut: false });
+    expect(result.ok && result.stdout).not.toContain('done');
+    expect(result.ok && result.stderr).toContain(
+      '[killed: the command wrote more than sandbox.maxDiskMb (64 MB) to the disk]',
+    );
+  });
+
   it('stops a command writing a file past the file-size limit', async (context) => {
     if (!findBwrap(undefined)) context.skip();
     const bash = createBashTool(workspace, { maxFileMb: 1, timeoutSeconds: 20 });
