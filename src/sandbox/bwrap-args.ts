@@ -26,7 +26,16 @@ export interface SandboxPlan {
    * capabilities dropped otherwise keep shut. Set only where bubblewrap supports it.
    */
   disableUserNamespaces?: boolean;
+  /**
+   * The size of the private `/tmp`, in MB (and of `/dev/shm`, at most {@link SHM_MB}); unsized
+   * when absent (a bubblewrap without `--size`). An unsized tmpfs holds up to half the host's RAM,
+   * and without a memory cgroup nothing else bounds what a command writes there.
+   */
+  tmpSizeMb?: number;
 }
+
+/** The size of the sandbox's `/dev/shm`, in MB: Docker's default (`--shm-size` 64m). */
+export const SHM_MB = 64;
 
 /**
  * The parts of the sandbox's own `/proc` that are the host kernel's, not the sandbox's: sysctls
@@ -73,11 +82,16 @@ function hostView(visible: readonly string[] | undefined): string[] {
   return args;
 }
 
+/** `--size` for the next `--tmpfs`, in bytes, when `mb` is given. */
+const sized = (mb: number | undefined): string[] =>
+  mb ? ['--size', String(mb * 1024 * 1024)] : [];
+
 /**
  * bubblewrap's arguments for `plan`: every namespace unshared (no network, own PID namespace so
  * `/proc` shows only the sandbox, own IPC and UTS; the host kernel's settings in it read-only,
  * {@link HOST_KERNEL_PROC}), every capability dropped, the host file system
- * read-only (or only `plan.visible`), a private `/tmp`, `/run` emptied (host sockets unreachable), `writable` bound
+ * read-only (or only `plan.visible`), a private `/tmp` and `/dev/shm` (sized by `plan.tmpSizeMb`), `/dev` and
+ * `/run` read-only (`/run` emptied: host sockets unreachable), `writable` bound
  * read-write, `denyRead` masked, and the sandbox killed with its parent. `command` follows `--`.
  *
  * @example
@@ -92,16 +106,26 @@ export function bwrapArgs(plan: SandboxPlan, command: readonly string[]): string
     '--cap-drop',
     'ALL',
     ...hostView(plan.visible),
+    // /dev is a tmpfs of bubblewrap's: read-only, so the only RAM-backed places a command writes
+    // are /tmp and /dev/shm, both sized (device nodes are written on a read-only mount too).
     '--dev',
+    '/dev',
+    ...sized(plan.tmpSizeMb && Math.min(plan.tmpSizeMb, SHM_MB)),
+    '--tmpfs',
+    '/dev/shm',
+    '--remount-ro',
     '/dev',
     '--proc',
     '/proc',
     // `-try`: a kernel without one of them (no ACPI) has nothing to protect there.
     ...HOST_KERNEL_PROC.flatMap((path) => ['--ro-bind-try', path, path]),
+    ...sized(plan.tmpSizeMb),
     '--tmpfs',
     '/tmp',
   ];
-  for (const folder of SOCKET_FOLDERS) if (isRealFolder(folder)) args.push('--tmpfs', folder);
+  // Emptied to hide the host's sockets, and read-only: nothing a command writes belongs there.
+  for (const folder of SOCKET_FOLDERS)
+    if (isRealFolder(folder)) args.push('--tmpfs', folder, '--remount-ro', folder);
   for (const path of plan.writable) args.push('--bind', path, path);
   for (const path of plan.readOnly ?? []) args.push('--ro-bind', path, path);
   for (const path of plan.denyRead) {

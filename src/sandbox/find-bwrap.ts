@@ -24,7 +24,22 @@ export function findBwrap(
   return findExecutable('bwrap', { configured, env, last: ['/usr/bin', '/usr/local/bin'] });
 }
 
-const userNamespaceSupport = new Map<string, boolean>();
+const probes = new Map<string, boolean>();
+
+/** Whether `bwrap args -- true` succeeds here, found by running it once; remembered per path and args. */
+function bwrapAccepts(bwrap: string, args: readonly string[]): boolean {
+  const key = [bwrap, ...args].join('\0');
+  let supported = probes.get(key);
+  if (supported === undefined) {
+    const probe = nodeChildProcess().spawnSync(bwrap, [...args, '--', 'true'], {
+      stdio: 'ignore',
+      timeout: 10_000,
+    });
+    supported = probe.status === 0;
+    probes.set(key, supported);
+  }
+  return supported;
+}
 
 /**
  * True when the bubblewrap at `bwrap` can run a sandbox in a user namespace of its own with
@@ -35,15 +50,32 @@ const userNamespaceSupport = new Map<string, boolean>();
  * bwrapDisablesUserNamespaces('/usr/bin/bwrap'); // true on bubblewrap 0.8 or later
  */
 export function bwrapDisablesUserNamespaces(bwrap: string): boolean {
-  let supported = userNamespaceSupport.get(bwrap);
-  if (supported === undefined) {
-    const probe = nodeChildProcess().spawnSync(
-      bwrap,
-      ['--unshare-all', '--unshare-user', '--disable-userns', '--ro-bind', '/', '/', '--', 'true'],
-      { stdio: 'ignore', timeout: 10_000 },
-    );
-    supported = probe.status === 0;
-    userNamespaceSupport.set(bwrap, supported);
-  }
-  return supported;
+  return bwrapAccepts(bwrap, [
+    '--unshare-all',
+    '--unshare-user',
+    '--disable-userns',
+    '--ro-bind',
+    '/',
+    '/',
+  ]);
+}
+
+/**
+ * True when the bubblewrap at `bwrap` can give a tmpfs a size (`--size`, bubblewrap 0.10, and
+ * some distributions' 0.8 builds), found by running it once; remembered per path.
+ *
+ * @example
+ * bwrapSizesTmpfs('/usr/bin/bwrap'); // true when `bwrap --help` lists --size
+ */
+export function bwrapSizesTmpfs(bwrap: string): boolean {
+  return bwrapAccepts(bwrap, [
+    '--unshare-all',
+    '--ro-bind',
+    '/',
+    '/',
+    '--size',
+    '1048576',
+    '--tmpfs',
+    '/tmp',
+  ]);
 }

@@ -461,6 +461,32 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
     expect(run.diskExceeded).toBe('files');
   });
 
+  it('bounds its RAM-backed folders by size, with or without a memory cgroup', async () => {
+    // Without a memory cgroup (memoryLimit 'none') each tmpfs held up to half the host's RAM:
+    // /tmp, /dev/shm, /dev itself and /run were 12 GB each on a 24 GB machine.
+    const run = await bash(
+      [
+        'for d in /tmp /dev/shm; do echo "$d $(stat -f -c "%b %S" $d)"; done',
+        'echo x > /dev/planted && echo dev-written',
+        'echo x > /run/planted && echo run-written',
+        'echo ok > /dev/null && echo y > /dev/shm/a && echo null-and-shm-ok',
+      ].join('; '),
+      5000,
+      { maxMemoryMb: 128 },
+    );
+    const sizes = Object.fromEntries(
+      [...run.stdout.matchAll(/^(\S+) (\d+) (\d+)$/gm)].map((m) => [
+        m[1],
+        Number(m[2]) * Number(m[3]),
+      ]),
+    );
+    expect(sizes['/tmp']).toBeLessThanOrEqual(128 * 1024 * 1024);
+    expect(sizes['/dev/shm']).toBeLessThanOrEqual(64 * 1024 * 1024);
+    expect(run.stdout).not.toContain('dev-written');
+    expect(run.stdout).not.toContain('run-written');
+    expect(run.stdout).toContain('null-and-shm-ok');
+  });
+
   it('cannot reach a server on 127.0.0.1 of the host', async () => {
     const run = await bash(
       `exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3`,

@@ -4,7 +4,12 @@ import type { SandboxSettings } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
 import { bwrapArgs, type SandboxPlan } from './bwrap-args.js';
 import { resolveDenyPaths } from './deny-paths.js';
-import { BWRAP_INSTALL_HINT, bwrapDisablesUserNamespaces, findBwrap } from './find-bwrap.js';
+import {
+  BWRAP_INSTALL_HINT,
+  bwrapDisablesUserNamespaces,
+  bwrapSizesTmpfs,
+  findBwrap,
+} from './find-bwrap.js';
 import { startAllowListProxy, PROXY_BRIDGE_SOURCE, SANDBOX_PROXY_PORT } from './network-proxy.js';
 import { createProcessLimit } from './process-limit.js';
 import { diskLimits, watchDisk, type DiskLimitHit } from './disk-quota.js';
@@ -201,6 +206,8 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
           readOnly: [...(proxy ? [proxy.socketDir] : []), ...guarded.readOnly],
           ...(options.visible ? { visible: options.visible } : {}),
           disableUserNamespaces: bwrapDisablesUserNamespaces(bwrap),
+          // /tmp holds at most what the call may use in all (its files are memory).
+          ...(bwrapSizesTmpfs(bwrap) ? { tmpSizeMb: settings.maxMemoryMb } : {}),
         };
         const inner = limitsPrelude(command.limits, limit.nproc, proxy?.socketPath);
         const args = bwrapArgs(plan, ['/bin/sh', '-c', inner, 'sandbox', ...command.argv]);
