@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
 import { timerDelay } from '../bounded-call/index.js';
 import { stdioWithoutInherited } from './inherited-fds.js';
 import { nodeChildProcess } from '../builtins/index.js';
@@ -67,8 +68,13 @@ export function runBounded(
       close();
     }
     const out = { stdout: '', stderr: '', extra: '' };
-    const collect = (key: keyof typeof out) => (chunk: Buffer) => {
-      if (out[key].length < options.keepChars) out[key] += chunk.toString('utf8');
+    // One decoder per stream: a read may end inside a multi-byte character, which decoding each
+    // chunk alone turned into two U+FFFD.
+    const collect = (key: keyof typeof out) => {
+      const decoder = new StringDecoder('utf8');
+      return (chunk: Buffer) => {
+        if (out[key].length < options.keepChars) out[key] += decoder.write(chunk);
+      };
     };
     child.stdout?.on('data', collect('stdout'));
     child.stderr?.on('data', collect('stderr'));
