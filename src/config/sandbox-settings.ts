@@ -24,6 +24,19 @@ export const DEFAULT_DENY_READ = [
   '~/.terraform.d/credentials.tfrc.json',
   '~/.vault-token',
   '~/.claude/.credentials.json',
+  // Histories keep what was typed (`export OPENAI_API_KEY=…`, a psql password); browser profiles
+  // keep cookies and saved logins (Chromium's key is a constant without a keyring); keyrings.
+  '~/.bash_history',
+  '~/.zsh_history',
+  '~/.python_history',
+  '~/.node_repl_history',
+  '~/.psql_history',
+  '~/.mysql_history',
+  '~/.config/chromium',
+  '~/.config/google-chrome',
+  '~/.config/BraveSoftware',
+  '~/.mozilla',
+  '~/.local/share/keyrings',
   '.env',
   // Unreadable to a normal user already; cohort run as root (containers, CI) must not show them.
   '/etc/shadow',

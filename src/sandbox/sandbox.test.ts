@@ -152,6 +152,33 @@ describe.skipIf(!bwrap)('the bubblewrap sandbox (escapes that no longer work)', 
     expect(run.stdout + run.stderr).not.toMatch(/ghp_gitstore|gho_ghcli|pypi-token|cio-token/);
   });
 
+  it('hides shell and REPL histories and browser profiles by default (tokens typed, cookies kept)', async () => {
+    // An outside tester listed /root from bash: ~/.config/chromium (cookies, saved logins) and the
+    // shell history (`export OPENAI_API_KEY=…` typed once) were readable by any command.
+    const stores = {
+      '.bash_history': 'export OPENAI_API_KEY=sk-bash-history',
+      '.zsh_history': ': 1700000000:0;export TOKEN=zsh-history-token',
+      '.python_history': 'openai.api_key = "sk-python-history"',
+      '.psql_history': "ALTER USER app PASSWORD 'psql-history-pass';",
+      '.config/chromium/Default/Cookies': 'chromium-cookie-jar',
+      '.config/google-chrome/Default/Login Data': 'chrome-saved-login',
+      '.mozilla/firefox/x.default/logins.json': 'firefox-saved-login',
+      '.local/share/keyrings/login.keyring': 'gnome-keyring-file',
+    };
+    for (const [path, text] of Object.entries(stores)) {
+      mkdirSync(join(home, path, '..'), { recursive: true });
+      writeFileSync(join(home, path), text);
+    }
+    const quoted = Object.keys(stores).map((path) => `'${path}'`);
+    const run = await sandboxWithDefaults().run({
+      argv: ['/bin/sh', '-c', `cd ${home}; cat ${quoted.join(' ')} 2>/dev/null; echo end`],
+      timeoutMs: 5000,
+      keepChars: 20_000,
+    });
+    expect(run.stdout).toContain('end');
+    expect(run.stdout).not.toMatch(/history|cookie|saved-login|keyring/);
+  });
+
   it('cannot make a user namespace of its own (where it would hold every capability again)', async () => {
     // unshare(CLONE_NEWUSER) succeeded inside the sandbox: the kernel interfaces a user namespace
     // opens (mounts, netfilter) were one syscall away, with every capability dropped.
