@@ -206,6 +206,13 @@ describe('isArithmetic', () => {
     ['Which depth camera gives 640 x 480 at 90 fps for the robot?', false],
     ['What is a 3 x 3 rotation matrix in a URDF?', false],
     ['How do I set a 10 × 10 m map in Nav2?', false],
+    // A share of a bare amount is arithmetic; a share of a quantity the book may measure is not.
+    ['what is 15% of 480?', true],
+    ['Work out 7.5 percent of €1,250.', true],
+    ['A 20% discount on a jacket of 89.99, what do I pay?', true],
+    ['Can the Jetson run at 80% of 15 W for an hour?', false],
+    ['Is 90% of 8 GB of VRAM enough for Isaac Sim?', false],
+    ['Why does the policy succeed 95% of the time?', false],
   ])('%j: %s', (query, arithmetic) => {
     expect(isArithmetic(analyzeText(query))).toBe(arithmetic);
   });

@@ -796,8 +796,11 @@ export function compileKnowledge(
 // Two numbers joined by an operator: "17 times 23", "45 + 12", "what is 3 squared" (not "-" or
 // "/", which join ranges and versions: "weeks 1-3"). "x" and "×" also write sizes ("640 x 480 at
 // 90 fps", "a 3 x 3 rotation matrix", "a 10 × 10 m map"): with them the product must end the ask.
+// A share of a bare amount ("15% of 480", "a 20% discount on a jacket of 89.99,") is a sum too; the
+// amount must end the ask or a clause, so a share of a quantity ("80% of 15 W", "90% of 8 GB",
+// "95% of the time") is no arithmetic.
 const ARITHMETIC =
-  /\b\d+(?:\.\d+)?(?:\s*[+*\u00f7^=]\s*| (?:plus|minus|times|multiplied by|divided by) )\d|\b\d+(?:\.\d+)?(?:\s*\u00d7\s*| x )\d+(?:\.\d+)?\s*(?:[?!.=]|$)|\b\d+(?:\.\d+)? (?:squared|cubed)\b|\b(?:square root|sqrt) of \d/;
+  /\b\d+(?:\.\d+)?(?:\s*[+*\u00f7^=]\s*| (?:plus|minus|times|multiplied by|divided by) )\d|\b\d+(?:\.\d+)?(?:\s*\u00d7\s*| x )\d+(?:\.\d+)?\s*(?:[?!.=]|$)|\b\d+(?:\.\d+)? (?:squared|cubed)\b|\b(?:square root|sqrt) of \d|\b\d+(?:\.\d+)?\s*(?:%|percent|per cent)(?: [a-z]+)? (?:of|on|off)(?: (?:a|an|the) [a-z]+(?: [a-z]+)? (?:of|at|for))? [$\u20ac\u00a3]?\d[\d,]*(?:\.\d+)?\s*(?:[?!.,;]|$)/;
 
 /**
  * True when the query is arithmetic ("What is 17 times 23?"): its subject is numbers, which no
