@@ -226,6 +226,17 @@ describe('POST /route on the fast path', () => {
         expect.objectContaining({ event: 'request', request_id: 'gone-1', path: '/route' }),
       ),
     );
+    // A client that went away is not a crash of the server: logged as the app logs it for every
+    // other route (info), not as an internal error with a stack ("Body is unusable").
+    expect(logged).toContainEqual(
+      expect.objectContaining({
+        event: 'client_disconnected',
+        request_id: 'gone-1',
+        method: 'POST',
+        path: '/route',
+      }),
+    );
+    expect(logged.filter((line) => line.level === 'error')).toEqual([]);
     const after = await fetch(`${url}/route`, {
       method: 'POST',
       headers: { 'content-type': json },

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { findDuplicateKey, plainQuery, type RouteResult } from '../schema/index.js';
 import type { Logger } from '../telemetry/index.js';
 import type { RequestSource } from './host-guard.js';
+import { apiError } from './api-error.js';
 import { bodyEncodingProblem, JSON_CONTENT_TYPE, utf8Text } from './read-body.js';
 import { logRequestWithId, REQUEST_ID_HEADER, requestIdFor } from './request-context.js';
 
@@ -202,10 +203,21 @@ export function withFastRoute(listener: NodeListener, options: FastRouteOptions)
     incoming.on('end', () =>
       answer(incoming, outgoing, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), started),
     );
-    // The client went away mid-body: the app meets the same unreadable body and says so (its
-    // answer goes nowhere, its log line is written).
+    // The client went away mid-body. Handed to the app, the adapter found the stream already
+    // read and threw "Body is unusable", logged as an internal error with its stack for every
+    // client that hung up; nobody reads an answer, so the lines the app writes for a client gone
+    // are written here (its `aborted` status).
     incoming.on('close', () => {
-      if (!incoming.complete) listener(incoming, outgoing);
+      if (incoming.complete) return;
+      const incomingId = incoming.headers[REQUEST_ID_HEADER];
+      const requestId = requestIdFor(typeof incomingId === 'string' ? incomingId : undefined);
+      const line = { request_id: requestId, method: 'POST', path: ROUTE_PATH };
+      options.logger.info('client_disconnected', line);
+      logRequestWithId(options.logger, {
+        ...line,
+        status: apiError('aborted', '').status,
+        ms: Math.round(now() - started),
+      });
     });
   };
 }
