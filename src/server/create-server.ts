@@ -12,6 +12,7 @@ import { allowedMethods } from './allowed-methods.js';
 import { apiError, errorBody, HttpError } from './api-error.js';
 import { apiKeys, bearerAuth } from './bearer-auth.js';
 import { bodySizeLimit } from './body-size-limit.js';
+import { serverStopping } from './client-abort.js';
 import { errorHandler } from './error-handler.js';
 import { pathOf, withFastProbe, type AppFetch } from './fast-probe.js';
 import { refuseUnknownQueryParameters } from './query-parameters.js';
@@ -128,7 +129,7 @@ export function buildServer(
   const ping = health.ping;
 
   app.use(requestContext(logger));
-  const stopping = new AbortController();
+  const stopping = serverStopping();
   app.use((c, next) => {
     c.set('stopping', stopping.signal);
     return next();
