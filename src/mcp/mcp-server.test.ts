@@ -403,6 +403,29 @@ describe('cohort mcp over stdio, malformed lines', () => {
   }, 60_000);
 });
 
+describe('cohort mcp over stdio, characters split between reads', () => {
+  it('reads a character whose UTF-8 bytes arrive in two chunks whole', async () => {
+    // Found from outside: each chunk of stdin was decoded on its own, so a character cut by a
+    // chunk boundary (a pipe delivers 64 KiB at a time) became two U+FFFD in the message.
+    const { stdin, replies, close } = await stdioServer();
+    try {
+      const line = Buffer.from(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'nopé', arguments: {} } })}\n`,
+      );
+      const cut = line.indexOf(Buffer.from('é')) + 1;
+      stdin.write(line.subarray(0, cut));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      stdin.write(line.subarray(cut));
+      const [reply] = await replies(1);
+      expect(reply).toMatchObject({ id: 1 });
+      expect(JSON.stringify(reply)).toContain('nopé');
+      expect(JSON.stringify(reply)).not.toContain('\ufffd');
+    } finally {
+      await close();
+    }
+  }, 60_000);
+});
+
 describe('cohort mcp over stdio, stdin closing', () => {
   it('resolves when the client has stopped reading stdout, though its answers cannot be written', async () => {
     // Found by review: the refusals were written to a pipe nobody drained, so the write waited

@@ -1,4 +1,5 @@
 import { Transform, type Readable, type Writable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { duplicateKeyMessage, findDuplicateKey } from '../schema/index.js';
@@ -85,9 +86,12 @@ const tooLongReply = {
 function withoutDuplicateKeys(stdin: Readable, stdout: Writable): Readable {
   let pending = '';
   let dropping = false;
+  // A chunk may end inside a character (a pipe hands over 64 KiB at a time): the decoder keeps its
+  // first bytes for the next chunk, where `chunk.toString()` made each half a U+FFFD.
+  const decoder = new StringDecoder('utf8');
   const lines = new Transform({
     transform(chunk: Buffer | string, _encoding, done) {
-      pending += chunk.toString();
+      pending += typeof chunk === 'string' ? chunk : decoder.write(chunk);
       const end = pending.lastIndexOf('\n');
       if (end < 0) {
         if (Buffer.byteLength(pending) > MAX_STDIO_LINE_BYTES) {
@@ -111,7 +115,7 @@ function withoutDuplicateKeys(stdin: Readable, stdout: Writable): Readable {
       done();
     },
     flush(done) {
-      done(null, pending);
+      done(null, pending + decoder.end());
     },
   });
   stdin.on('error', (error) => lines.destroy(error));
