@@ -403,6 +403,30 @@ describe('cohort mcp over stdio, malformed lines', () => {
   }, 60_000);
 });
 
+describe('cohort mcp over stdio, lines in many chunks', () => {
+  it('reads a line arriving in 64 KiB chunks in time linear in its length', async () => {
+    // Found from outside: every chunk re-measured and re-searched the whole line held so far, so
+    // a line over 10 MiB cost about half a second of CPU per MB (40 MB in 64 KiB writes: 21 s of
+    // CPU, the event loop blocked), and a 9 MB message about 4 s.
+    const { stdin, replies, close } = await stdioServer();
+    try {
+      await replies(0);
+      const chunk = 'a'.repeat(64 * 1024);
+      const cpu = process.cpuUsage();
+      for (let i = 0; i < 24 * 16; i += 1) stdin.write(chunk);
+      stdin.write(`\n${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n`);
+      const [tooLong, ping] = await replies(2);
+      const used = process.cpuUsage(cpu);
+      expect(tooLong).toMatchObject({ id: null, error: { code: -32600 } });
+      expect(ping).toMatchObject({ id: 1, result: {} });
+      // 24 MB: about 12 s of CPU before, well under a second after.
+      expect((used.user + used.system) / 1000).toBeLessThan(3_000);
+    } finally {
+      await close();
+    }
+  }, 120_000);
+});
+
 describe('cohort mcp over stdio, characters split between reads', () => {
   it('reads a character whose UTF-8 bytes arrive in two chunks whole', async () => {
     // Found from outside: each chunk of stdin was decoded on its own, so a character cut by a

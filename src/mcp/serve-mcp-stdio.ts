@@ -84,27 +84,29 @@ const tooLongReply = {
  * passed together (three 4 MB messages in one write) were all lost, with any line after them.
  */
 function withoutDuplicateKeys(stdin: Readable, stdout: Writable): Readable {
-  let pending = '';
+  // The start of the line not ended yet, in the pieces it came in, and its size: each chunk is
+  // searched and measured alone. Searching and measuring the whole line held so far at every
+  // chunk cost about half a second of CPU per MB of a long line (the event loop blocked).
+  let pending: string[] = [];
+  let pendingBytes = 0;
+  // The line under way passed MAX_STDIO_LINE_BYTES: the rest of it is dropped as it arrives.
   let dropping = false;
   // A chunk may end inside a character (a pipe hands over 64 KiB at a time): the decoder keeps its
   // first bytes for the next chunk, where `chunk.toString()` made each half a U+FFFD.
   const decoder = new StringDecoder('utf8');
   const lines = new Transform({
     transform(chunk: Buffer | string, _encoding, done) {
-      pending += typeof chunk === 'string' ? chunk : decoder.write(chunk);
-      const end = pending.lastIndexOf('\n');
-      if (end < 0) {
-        if (Buffer.byteLength(pending) > MAX_STDIO_LINE_BYTES) {
-          dropping = true;
-          pending = '';
-        }
-        return done();
-      }
-      const complete = pending.slice(0, end + 1);
-      pending = pending.slice(end + 1);
-      for (const line of complete.split('\n').slice(0, -1)) {
-        if (dropping || Buffer.byteLength(line) > MAX_STDIO_LINE_BYTES) {
-          dropping = false;
+      const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
+      let start = 0;
+      for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
+        const piece = text.slice(start, end);
+        start = end + 1;
+        const line = pending.length > 0 ? pending.join('') + piece : piece;
+        const tooLong = dropping || pendingBytes + Buffer.byteLength(piece) > MAX_STDIO_LINE_BYTES;
+        pending = [];
+        pendingBytes = 0;
+        dropping = false;
+        if (tooLong) {
           stdout.write(`${JSON.stringify(tooLongReply)}\n`);
           continue;
         }
@@ -112,10 +114,20 @@ function withoutDuplicateKeys(stdin: Readable, stdout: Writable): Readable {
         if (reply) stdout.write(`${JSON.stringify(reply)}\n`);
         else this.push(`${line}\n`);
       }
+      const rest = start === 0 ? text : text.slice(start);
+      if (!dropping && rest !== '') {
+        pending.push(rest);
+        pendingBytes += Buffer.byteLength(rest);
+        if (pendingBytes > MAX_STDIO_LINE_BYTES) {
+          dropping = true;
+          pending = [];
+          pendingBytes = 0;
+        }
+      }
       done();
     },
     flush(done) {
-      done(null, pending + decoder.end());
+      done(null, dropping ? decoder.end() : pending.join('') + decoder.end());
     },
   });
   stdin.on('error', (error) => lines.destroy(error));
