@@ -22,7 +22,7 @@ export interface OpenedCoding {
 /**
  * Builds the coding assistant (main agent, skills, subagents, workspace tools) from the
  * configuration: the model tiers come from the configured provider. It needs a model; with none
- * configured it throws a `model_unavailable` error that says how to configure one. `model`
+ * configured it throws a `model_not_configured` error that says how to configure one. `model`
  * replaces the provider (tests pass scripted models).
  *
  * @example
@@ -36,7 +36,7 @@ export function openCoding(options: {
   const { config } = options;
   let model = options.model;
   if (!model) {
-    if (!hasModel(config)) throw new CohortError('model_unavailable', CODING_NEEDS_MODEL);
+    if (!hasModel(config)) throw new CohortError('model_not_configured', CODING_NEEDS_MODEL);
     const provider = createModelProvider(config);
     model = (ref) => provider.languageModel(ref);
   }

@@ -228,7 +228,7 @@ export function createCodeCommand(
         coding = openCoding({ config, ...(options.model ? { model: options.model } : {}) });
       } catch (error) {
         // No model: say how to configure one, without the usual `cohort code:` error prefix.
-        if (!isCohortError(error, 'model_unavailable')) throw error;
+        if (!isCohortError(error, 'model_not_configured')) throw error;
         io.stderr(`${error.message}\n`);
         return 1;
       }

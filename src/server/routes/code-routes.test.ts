@@ -52,6 +52,36 @@ type CodeJson = {
   pending: Array<{ tool_call_id: string; tool: string; reason: string; always: string }>;
 };
 
+describe('POST /code without a model configured', async () => {
+  const store = await createStore(await openPgliteDb('memory://'));
+  afterAll(() => store.close());
+
+  it('answers 503 model_not_configured, not model_unavailable (a model server down)', async () => {
+    // Found from outside: a client told `model_unavailable` retries a server that will never
+    // answer; the error table's `model_not_configured` says what is really wrong.
+    const app = createServer(
+      {
+        assistant: createTestAssistant(store),
+        store,
+        modeDescription: 'test',
+        config: CohortConfig.parse({}),
+      },
+      { webAssets: testWebAssets, coding: { workspace } },
+    );
+    for (const path of ['/code', '/code/stream']) {
+      const response = await app.request(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ request: 'list the files' }),
+      });
+      expect(response.status).toBe(503);
+      const body = (await response.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('model_not_configured');
+      expect(body.error.message).toContain('needs a model');
+    }
+  });
+});
+
 describe('POST /code (PGlite)', async () => {
   const store = await createStore(await openPgliteDb('memory://'));
   afterAll(() => store.close());
