@@ -43,6 +43,18 @@ export function answerMessages(work: string = DEFAULT_WORK_NAME) {
     /** Extractive mode: the best quoted passage matches the question only loosely. */
     weakMatch: (relevance: number) =>
       `These passages match the question only loosely (best relevance ${relevance.toFixed(2)}), so ${the} may not answer it as asked. The closest passages it has:`,
+    /**
+     * With a model: its answer cited only numbers that name no passage it was given (`[7]` of two
+     * found). The markers are taken out as the answer streams, so without this line the reader
+     * would see an answer with no citations and no word that nothing backs it.
+     */
+    uncitedAnswer: (numbers: readonly number[]) =>
+      `Note: this answer is not backed by ${the}: it cited ${numbers
+        .slice(0, 5)
+        .map((n) => `[${n}]`)
+        .join(
+          ', ',
+        )}${numbers.length > 5 ? ', …' : ''}, and no passage it was given has ${numbers.length === 1 ? 'that number' : 'those numbers'}.`,
     /** Spec §4: the search tool returned no results. */
     noResults: `I couldn't find relevant information about that topic in ${the}.`,
     /** Spec §4: the retrieval store is unavailable. */

@@ -130,6 +130,19 @@ describe('createModelSynthesiser', () => {
     expect(response.response).not.toContain('**capstone**');
   });
 
+  it('merges without a model when the synthesis cites only passages it was not given', async () => {
+    // Found from outside: a hostile model's "[7][42]" were taken out as they streamed, and the
+    // merged answer went out with no citation and no word that nothing backed it.
+    const model = createScriptedModel([{ text: ['Both draw power from the wall [7][42].'] }]);
+    const synthesiser = createModelSynthesiser({ provider: providerOf(model), config });
+    const { response } = await collect(
+      synthesiser.synthesise('q', [hardware, capstone], deps, titleOf),
+    );
+    expect(response.metadata.synthesis).toBe('fallback');
+    expect(response.sources.map((s) => s.chunkId)).toEqual(['A', 'B', 'C']);
+    expect(response.response).toContain('The Orin draws 60 W [1] and runs ROS 2 [2].');
+  });
+
   it("names each answer by its agent's title in the synthesis prompt", async () => {
     const model = createScriptedModel([{ text: ['Both use ROS 2 [2].'] }], { record: true });
     const synthesiser = createModelSynthesiser({ provider: providerOf(model), config });

@@ -115,6 +115,12 @@ export function createModelSynthesiser(options: ModelSynthesiserOptions): Synthe
         yield* fallback(answered, titleOf);
         return;
       }
+      if (guard.cited().length === 0 && guard.ungrounded().length > 0) {
+        // Every marker named a passage it was not given: the agents' own answers are grounded.
+        logger.warn('synthesis_uncited', { model: modelId, ungrounded: guard.ungrounded() });
+        yield* fallback(answered, titleOf);
+        return;
+      }
       const sources = guard
         .cited()
         .map((n, i) => ({ ...(citations[n - 1] as Citation), index: i + 1 }));

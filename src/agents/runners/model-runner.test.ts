@@ -214,6 +214,29 @@ describe('createModelRunner (scripted model)', () => {
     expect(response.response).not.toContain('page-1.md');
   });
 
+  it('says under an answer whose every citation names no passage that nothing backs it', async () => {
+    // Found from outside: "A topic is a channel [7][42] and see [0]" was shown as "A topic is a
+    // channel and see." with no sources and no word that the model cited passages it never had.
+    const model = scriptedModel([search('topic'), say('A topic is a channel [7][42].')]);
+    const { rag } = fakeRag([[chunk(1), chunk(2)]]);
+    const { events, response } = await run(providerOf(model), config(), {}, deps(rag));
+    const streamed = events.flatMap((e) => (e.type === 'delta' ? [e.text] : [])).join('');
+
+    expect(response.sources).toEqual([]);
+    expect(response.metadata.ungrounded_citations).toEqual([7, 42]);
+    expect(response.response).toBe(
+      'A topic is a channel.\n\nNote: this answer is not backed by the book: it cited [7], [42], and no passage it was given has those numbers.',
+    );
+    expect(streamed).toBe(response.response);
+  });
+
+  it('adds no note when one citation of the answer names a passage', async () => {
+    const model = scriptedModel([search('topic'), say('A topic is a channel [7] [2].')]);
+    const { rag } = fakeRag([[chunk(1), chunk(2)]]);
+    const { response } = await run(providerOf(model), config(), {}, deps(rag));
+    expect(response.response).not.toContain('not backed');
+  });
+
   it('numbers chunks across searches in order received, reusing the number of a repeated chunk', async () => {
     const model = scriptedModel([search('a'), search('b', 'call_2'), say('See [3] and [1].')]);
     const { rag } = fakeRag([
@@ -421,7 +444,10 @@ describe('createModelRunner (fake OpenAI-compatible server)', () => {
     const { rag } = fakeRag([]);
     const { response } = await run(createModelProvider(cfg), cfg, {}, deps(rag));
     expect(server.requests).toHaveLength(2);
-    expect(response.response).toBe('Hello from the book.');
+    // It searched nothing, so its [1] names no passage, and the answer says so.
+    expect(response.response).toBe(
+      'Hello from the book.\n\nNote: this answer is not backed by the book: it cited [1], and no passage it was given has that number.',
+    );
     expect(response.metadata).toMatchObject({
       calls: [{ attempts: 2 }],
       ungrounded_citations: [1],

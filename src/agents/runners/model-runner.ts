@@ -292,6 +292,13 @@ async function* runModelAgent(
   }
   let answer = shown.trim();
   if (!answer) answer = result.stopMessage ?? messages.noResults;
+  const ungrounded = guard.ungrounded();
+  if (cited.length === 0 && ungrounded.length > 0) {
+    // Every marker named a passage the model was not given: say so under the text already shown.
+    const note = `\n\n${messages.uncitedAnswer(ungrounded)}`;
+    yield { type: 'delta', text: note };
+    answer += note;
+  }
   const all = formatCitations(search.chunks);
   const sources = cited.map((n, i) => ({ ...(all[n - 1] as Citation), index: i + 1 }));
   const footer = formatSourcesFooter(sources);
