@@ -36,9 +36,10 @@ export function toServiceError(
   if (context.cancelled)
     return new CohortError('aborted', `The ${context.what} was cancelled.`, { cause: error });
   if (context.timedOut) {
+    // "did not answer" misled for a slow model still streaming tokens when the limit came.
     return new CohortError(
       'timeout',
-      `The ${context.what} did not answer within ${formatDuration(context.timeoutMs)}; raise model.timeoutSeconds (COHORT_MODEL_TIMEOUT) or check the server.`,
+      `The ${context.what} did not finish within ${formatDuration(context.timeoutMs)} (model.timeoutSeconds bounds the whole call, an answer still being written included); raise it (COHORT_MODEL_TIMEOUT) or check the server.`,
       { cause: error },
     );
   }
