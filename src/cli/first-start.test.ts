@@ -10,7 +10,8 @@ import { LOCK_FILE_NAME, openStore, UNFINISHED_FOLDER_FILE, type Store } from '.
 import { startServeProcess } from '../test/serve-process.js';
 import { snapshotCacheEnv } from '../test/fresh-folder-snapshot.js';
 import { testCli } from '../test/test-cli.js';
-import { prepareNewFolderInChild } from './first-start.js';
+import { PassThrough } from 'node:stream';
+import { prepareNewFolderInChild, relayText } from './first-start.js';
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -280,4 +281,19 @@ describe("cohort serve's first start in a child process", () => {
     await again.stop();
     expect((await storeContents(config)).chunks.length).toBeGreaterThan(0);
   }, 240_000);
+});
+
+describe('relayText', () => {
+  it('passes on a character whose bytes arrive in two reads whole', async () => {
+    // Found from outside: the child's output was decoded chunk by chunk, so progress text cut
+    // inside an "é" showed two U+FFFD.
+    const stream = new PassThrough();
+    let relayed = '';
+    relayText(stream, (text) => (relayed += text));
+    const bytes = Buffer.from('Physique é', 'utf8');
+    stream.write(bytes.subarray(0, bytes.length - 1));
+    stream.end(bytes.subarray(bytes.length - 1));
+    await new Promise((resolve) => stream.once('end', resolve));
+    expect(relayed).toBe('Physique é');
+  });
 });

@@ -1,5 +1,6 @@
 import { fork } from 'node:child_process';
 import { createRequire } from 'node:module';
+import type { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { packagePath, type CohortConfig } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
@@ -30,6 +31,18 @@ function childCommand(): { script: string; execArgv: string[] } {
   // An absolute loader URL: `tsx` alone resolves from the child's working folder, not from here.
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   return { script: packagePath('src', 'cli', 'first-start-child.ts'), execArgv: ['--import', tsx] };
+}
+
+/**
+ * Passes a child's output on as text. A pipe hands it over 64 KiB at a time, and a read may end
+ * inside a character: decoded chunk by chunk, an "é" cut in two showed as two U+FFFD.
+ *
+ * @example
+ * relayText(child.stderr, io.stderr);
+ */
+export function relayText(stream: Readable, write: (text: string) => void): void {
+  stream.setEncoding('utf8');
+  stream.on('data', (text: string) => write(text));
 }
 
 /**
@@ -68,8 +81,8 @@ export async function prepareNewFolderInChild(
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   // The child's log lines (JSON, at the configured level) go where this process's go.
-  child.stdout?.on('data', (chunk: Buffer) => io.stderr(chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => io.stderr(chunk.toString()));
+  if (child.stdout) relayText(child.stdout, io.stderr);
+  if (child.stderr) relayText(child.stderr, io.stderr);
   let outcome: PrepareReport | undefined;
   let malformed = false;
   child.on('message', (message: unknown) => {
