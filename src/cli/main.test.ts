@@ -122,6 +122,18 @@ describe('cohort CLI', () => {
     expect(code).toBe(0);
   });
 
+  it('ingest names a file with nothing to search in it', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'cohort-outline-'));
+    writeFileSync(join(root, 'outline.md'), '# Part one\n\n## Chapter 1\n');
+    writeFileSync(join(root, 'page.md'), '# Page\n\nA page with a sentence to find.\n');
+    const { code, stderr } = await run(['ingest', root], { COHORT_DATA_DIR: 'memory://' });
+    expect(stderr).toContain(
+      'Nothing to search in outline.md: it holds no text outside its headings.',
+    );
+    expect(stderr).not.toContain('page.md');
+    expect(code).toBe(0);
+  });
+
   it('ingest says "1 file" and "1 chunk", not "1 files"', async () => {
     const root = mkdtempSync(join(tmpdir(), 'cohort-one-file-'));
     mkdirSync(join(root, 'docs'));

@@ -132,6 +132,8 @@ export const ingestCommand: CliCommand = {
       for (const { source, reason } of summary.skipped)
         io.stderr(`Skipped ${source}: ${reason}.\n`);
       for (const { source, reason } of summary.truncated) io.stderr(`Cut ${source}: ${reason}.\n`);
+      for (const source of summary.empty)
+        io.stderr(`Nothing to search in ${source}: it holds no text outside its headings.\n`);
       if (summary.standInRemoved.length > 0)
         io.stderr(
           `Removed the sample book ingested on first use (${countOf(summary.standInRemoved.length, 'document')}): this folder takes its place.\n`,

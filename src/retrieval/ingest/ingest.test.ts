@@ -211,7 +211,8 @@ describe('ingest', () => {
       expect(summary.skipped).toEqual([
         {
           source: 'b.md',
-          reason: expect.stringMatching(/^invalid YAML frontmatter/),
+          // The place in words, and the file named once (by the skip), not "b.md: b.md:2:17: …".
+          reason: expect.stringMatching(/^line 2, column 17: invalid YAML frontmatter/),
           kind: 'invalid_document',
         },
       ]);
@@ -557,6 +558,26 @@ describe('ingest', () => {
     } finally {
       await fresh.close();
       await rm(many, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('ingest: a file with nothing to search', () => {
+  it('names a file that holds headings only, and not again when it is unchanged', async () => {
+    // Found at ten times the size: a file of 100,000 headings was reported "1 added · 0 chunks"
+    // with no word that nothing in it can be found.
+    const store = await createStore(await openPgliteDb('memory://'));
+    const dir = await mkdtemp(join(tmpdir(), 'cohort-empty-'));
+    try {
+      await writeFile(join(dir, 'outline.md'), '# Part one\n\n## Chapter 1\n\n## Chapter 2\n');
+      await writeFile(join(dir, 'page.md'), '# Page\n\nA page with a sentence to find.\n');
+      const first = await ingest(dir, { store });
+      expect(first).toMatchObject({ added: 2, empty: ['outline.md'] });
+      const again = await ingest(dir, { store });
+      expect(again).toMatchObject({ unchanged: 2, empty: [] });
+    } finally {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

@@ -3,7 +3,7 @@ import type { Dirent } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, extname, join, relative, resolve, sep } from 'node:path';
 import { OPEN_WITHOUT_WAITING, undecodedPathProblem } from '../../config/index.js';
-import { CohortError, isCohortError } from '../../errors/index.js';
+import { CohortError, isCohortError, reasonInFile } from '../../errors/index.js';
 import type { ChunkRecord, DocumentRecord } from '../../schema/index.js';
 import type { DocumentWrite, Store } from '../../store/index.js';
 import { chunkDocument, sha1 } from './chunker.js';
@@ -111,6 +111,12 @@ export interface IngestSummary {
   skipped: SkippedFile[];
   /** Files ingested in part: a section over {@link MAX_SECTION_CHARS} was cut (`reason` says which). */
   truncated: TruncatedFile[];
+  /**
+   * Files written by this run that hold no text to search (headings only, or nothing under them),
+   * by source: counted as added, they can answer nothing, and a reader wondering why a file is
+   * never cited is told so.
+   */
+  empty: string[];
   /** Documents of the first-use sample book this ingestion removed (see `standIn`), by source. */
   standInRemoved: string[];
   elapsedMs: number;
@@ -433,9 +439,12 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
       // A file cohort cannot read as a document (invalid frontmatter) is skipped and named, as a
       // file that is not text is: one bad file does not stop the folder's ingestion.
       if (!isCohortError(error, 'invalid_input')) throw error;
-      const reason = error.message.startsWith(`${source}: `)
-        ? error.message.slice(source.length + 2)
-        : error.message;
+      // The file is named by the skip; a place in it ("b.md:2:17: …") is kept in words.
+      const reason = reasonInFile(
+        error.file === undefined
+          ? new CohortError(error.code, error.message, { file: source })
+          : error,
+      );
       skipped.push({ source, reason: reason.replace(/\.$/, ''), kind: 'invalid_document' });
       continue;
     }
@@ -452,6 +461,7 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
   known ??= await storedState(store, dir, files, options);
   const { roots, standIn, others, stored } = known;
   const truncated: TruncatedFile[] = [];
+  const empty: string[] = [];
   for (const item of prepared) {
     if (item.hash !== undefined && stored.get(item.source) === item.hash) {
       delete item.document;
@@ -459,6 +469,7 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
       continue;
     }
     for (const reason of item.cut ?? []) truncated.push({ source: item.source, reason });
+    if (item.chunks?.length === 0) empty.push(item.source);
   }
 
   const summary: IngestSummary = {
@@ -471,6 +482,7 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
     removed: [],
     skipped,
     truncated,
+    empty,
     standInRemoved: [],
     elapsedMs: 0,
   };
