@@ -6,7 +6,7 @@ import { isCohortError } from '../errors/index.js';
 import { isInsideAny } from './deny-paths.js';
 import { findExecutable } from './find-executable.js';
 import { createSandbox } from './sandbox.js';
-import { diskLimitMessage, diskLimits } from './disk-quota.js';
+import { diskLimitMessage } from './disk-quota.js';
 
 /** Default time limit of one code run (research spec, TIMEOUT_PYTHON_REPL). */
 export const DEFAULT_PYTHON_TIMEOUT_MS = 30_000;
@@ -203,7 +203,7 @@ export async function runCode(
     if (run.spawnError) return failed(`The sandbox could not start: ${run.spawnError}`);
     if (run.aborted) return { ...base, status: 'aborted', error: 'cancelled' };
     if (run.diskExceeded) {
-      const error = diskLimitMessage(run.diskExceeded, 'the code', diskLimits(options.settings));
+      const error = diskLimitMessage(run.diskExceeded, 'the code', options.settings);
       return { ...base, status: 'error', error };
     }
     if (run.timedOut) {

@@ -12,7 +12,7 @@ const usage = (freeMb: number, freeFiles: number) => ({
   files: 10_000_000,
   ffree: freeFiles,
 });
-const limits = { maxMb: 100, maxFiles: 1000 };
+const limits = { maxDiskMb: 100, maxFiles: 1000 };
 
 describe('diskLimitHit', () => {
   it('passes a call that stays within its growth limits', () => {
@@ -27,7 +27,7 @@ describe('diskLimitHit', () => {
   });
 
   it('stops a call that takes the disk under its reserve, unless it started under it', () => {
-    const wide = { maxMb: 1_000_000, maxFiles: 1e9 };
+    const wide = { maxDiskMb: 1_000_000, maxFiles: 1e9 };
     expect(diskLimitHit(usage(1100, 5e6), usage(DISK_RESERVE.mb - 1, 5e6), wide)).toBe('reserve');
     expect(diskLimitHit(usage(50_000, 200_000), usage(50_000, 99_999), wide)).toBe('reserve');
     // Already nearly full at the start: the growth limits alone apply, a small write still works.

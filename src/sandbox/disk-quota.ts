@@ -1,21 +1,15 @@
 import { statfs, statfsSync, type StatsFs } from 'node:fs';
+import type { SandboxSettings } from '../config/index.js';
 
 /** Which disk bound a call reached: bytes written, files made, or the disk's last free reserve. */
 export type DiskLimitHit = 'bytes' | 'files' | 'reserve';
 
-/** The bounds one sandboxed call's writes to the workspace's file system are held to. */
-export interface DiskLimits {
-  /** Most the file system's used space may grow during the call, in MB. */
-  maxMb: number;
-  /** Most the file system's used inodes (files, folders, links) may grow during the call. */
-  maxFiles: number;
-}
-
-/** The disk limits of `settings` (`sandbox.maxDiskMb`, `sandbox.maxFiles`). */
-export const diskLimits = (settings: { maxDiskMb: number; maxFiles: number }): DiskLimits => ({
-  maxMb: settings.maxDiskMb,
-  maxFiles: settings.maxFiles,
-});
+/**
+ * The bounds one sandboxed call's writes to the workspace's file system are held to: the
+ * settings' own `sandbox.maxDiskMb` (most the used space may grow during the call, in MB) and
+ * `sandbox.maxFiles` (most the used inodes may grow), so sandbox settings are limits as they are.
+ */
+export type DiskLimits = Pick<SandboxSettings, 'maxDiskMb' | 'maxFiles'>;
 
 /**
  * What stays free whatever the limits: a call is stopped when it takes the file system's space
@@ -38,7 +32,7 @@ const MB = 1024 * 1024;
  * the size of a folder tree is a walk as long as the tree.
  *
  * @example
- * diskLimitHit(before, after, { maxMb: 8192, maxFiles: 500_000 }); // 'bytes'
+ * diskLimitHit(before, after, { maxDiskMb: 8192, maxFiles: 500_000 }); // 'bytes'
  */
 export function diskLimitHit(
   start: Usage,
@@ -46,7 +40,7 @@ export function diskLimitHit(
   limits: DiskLimits,
 ): DiskLimitHit | undefined {
   const grownBytes = (start.bfree - now.bfree) * now.bsize;
-  if (grownBytes > limits.maxMb * MB) return 'bytes';
+  if (grownBytes > limits.maxDiskMb * MB) return 'bytes';
   if (start.ffree - now.ffree > limits.maxFiles) return 'files';
   const reserveBytes = DISK_RESERVE.mb * MB;
   if (start.bavail * start.bsize > reserveBytes && now.bavail * now.bsize < reserveBytes)
@@ -70,7 +64,7 @@ export interface DiskWatch {
  * `statfs` cannot read is not watched (`hit()` stays undefined).
  *
  * @example
- * const watch = watchDisk('/repo', { maxMb: 8192, maxFiles: 500_000 }, () => stop.abort());
+ * const watch = watchDisk('/repo', { maxDiskMb: 8192, maxFiles: 500_000 }, () => stop.abort());
  * // ...run the command...
  * watch.stop();
  */
@@ -112,12 +106,12 @@ export function watchDisk(
  * What the model reads when `who` (`the command`, `the code`) was killed at a disk bound.
  *
  * @example
- * diskLimitMessage('bytes', 'the command', { maxMb: 64, maxFiles: 1000 });
+ * diskLimitMessage('bytes', 'the command', { maxDiskMb: 64, maxFiles: 1000 });
  * // '[killed: the command wrote more than sandbox.maxDiskMb (64 MB) to the disk]'
  */
 export function diskLimitMessage(hit: DiskLimitHit, who: string, limits: DiskLimits): string {
   if (hit === 'bytes')
-    return `[killed: ${who} wrote more than sandbox.maxDiskMb (${limits.maxMb} MB) to the disk]`;
+    return `[killed: ${who} wrote more than sandbox.maxDiskMb (${limits.maxDiskMb} MB) to the disk]`;
   if (hit === 'files')
     return `[killed: ${who} made more than sandbox.maxFiles (${limits.maxFiles}) files on the disk]`;
   return `[killed: ${who} left the disk almost full (under ${DISK_RESERVE.mb} MB or ${DISK_RESERVE.files} files free)]`;

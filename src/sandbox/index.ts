@@ -28,7 +28,6 @@ export {
 } from './code-runner.js';
 export {
   diskLimitMessage,
-  diskLimits,
   watchDisk,
   DISK_RESERVE,
   type DiskLimitHit,

@@ -12,7 +12,7 @@ import {
 } from './find-bwrap.js';
 import { startAllowListProxy, PROXY_BRIDGE_SOURCE, SANDBOX_PROXY_PORT } from './network-proxy.js';
 import { createProcessLimit } from './process-limit.js';
-import { diskLimits, watchDisk, type DiskLimitHit } from './disk-quota.js';
+import { watchDisk, type DiskLimitHit } from './disk-quota.js';
 import { neutralGitEnv } from './neutral-git.js';
 import { guardProtectedEntries, type Quarantined } from './protected-entries.js';
 import { runBounded, type BoundedRun } from './run-bounded.js';
@@ -220,7 +220,7 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
         // RLIMIT_FSIZE bounds one file; the call's whole growth of the disk is watched here and
         // the call killed past it, as a cancellation kills it.
         const diskStop = new AbortController();
-        const disk = watchDisk(root, diskLimits(settings), () => diskStop.abort());
+        const disk = watchDisk(root, settings, () => diskStop.abort());
         const run = await runBounded(file, launcherArgs, {
           // bwrap's own environment shows as /proc/1/environ inside: it gets the scrubbed one.
           env,

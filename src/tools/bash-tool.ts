@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { protectedEntryOf, SandboxSettings } from '../config/index.js';
 import { CohortError } from '../errors/index.js';
-import { createSandbox, diskLimitMessage, diskLimits, type Sandbox } from '../sandbox/index.js';
+import { createSandbox, diskLimitMessage, type Sandbox } from '../sandbox/index.js';
 import { createGuardedLookup } from './network-guard.js';
 import { toolFailure, type CohortTool, type ToolOutcome } from './tool.js';
 import { DEFAULT_MAX_OUTPUT_CHARS, truncateText } from './truncate-text.js';
@@ -100,7 +100,7 @@ export function createBashTool(
           stderr: run.timedOut
             ? `${err}\n[killed: the command ran longer than ${timeoutMs / 1000}s]`
             : run.diskExceeded
-              ? `${err}\n${diskLimitMessage(run.diskExceeded, 'the command', diskLimits(settings))}`
+              ? `${err}\n${diskLimitMessage(run.diskExceeded, 'the command', settings)}`
               : run.memoryExceeded
                 ? `${err}\n[killed: the command used more than sandbox.maxMemoryMb (${settings.maxMemoryMb} MB) of memory]`
                 : run.exitCode === FILE_SIZE_EXIT && sandbox.kind === 'bwrap'
