@@ -1,5 +1,4 @@
 import type { ChildProcess } from 'node:child_process';
-import { StringDecoder } from 'node:string_decoder';
 import { timerDelay } from '../bounded-call/index.js';
 import { stdioWithoutInherited } from './inherited-fds.js';
 import { nodeChildProcess } from '../builtins/index.js';
@@ -68,18 +67,19 @@ export function runBounded(
       close();
     }
     const out = { stdout: '', stderr: '', extra: '' };
-    // One decoder per stream: a read may end inside a multi-byte character, which decoding each
-    // chunk alone turned into two U+FFFD.
-    const collect = (key: keyof typeof out) => {
-      const decoder = new StringDecoder('utf8');
-      return (chunk: Buffer) => {
-        if (out[key].length < options.keepChars) out[key] += decoder.write(chunk);
-      };
+    // Decoded as a stream (Node's own decoder, as a first start relays its child's output): a
+    // read may end inside a multi-byte character, which decoding each chunk alone turned into two
+    // U+FFFD.
+    const collect = (stream: NodeJS.ReadableStream | null | undefined, key: keyof typeof out) => {
+      stream?.setEncoding('utf8');
+      stream?.on('data', (text: string) => {
+        if (out[key].length < options.keepChars) out[key] += text;
+      });
     };
-    child.stdout?.on('data', collect('stdout'));
-    child.stderr?.on('data', collect('stderr'));
+    collect(child.stdout, 'stdout');
+    collect(child.stderr, 'stderr');
     const fd3 = child.stdio[3] as NodeJS.ReadableStream | null;
-    fd3?.on('data', collect('extra'));
+    collect(fd3, 'extra');
     fd3?.on('error', () => undefined);
     if (options.input !== undefined && child.stdin) {
       child.stdin.on('error', () => undefined);
