@@ -61,7 +61,7 @@ describe('loadConfig', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cohort-config-empty-'));
     writeFileSync(join(dir, 'cohort.config.json'), '{"dataDir": ""}');
     expect(() => loadConfig({ env: {}, cwd: dir, file: 'cohort.config.json' })).toThrow(
-      'Invalid configuration: dataDir: is empty: name a folder, or leave it unset for .cohort',
+      'Invalid configuration: dataDir in cohort.config.json: is empty: name a folder, or leave it unset for .cohort',
     );
     expect(existsSync(join(dir, '.cohort'))).toBe(false);
   });
@@ -197,7 +197,7 @@ describe('loadConfig', () => {
       expect.objectContaining({
         code: 'invalid_input',
         message: expect.stringContaining(
-          'tools.bashTimeoutSeconds: must be at most 2,147,483 seconds (about 24.8 days',
+          'tools.bashTimeoutSeconds in ./cohort.config.json: must be at most 2,147,483 seconds (about 24.8 days',
         ),
       }),
     );
@@ -287,7 +287,7 @@ describe('loadConfig', () => {
       );
       const trusted = { COHORT_TRUST_PROJECT_CONFIG: '1' };
       expect(() => loadConfig({ env: trusted, cwd: dir }), name).toThrow(
-        `mcpServers.${name}: an MCP server name must not hold "__" nor end with "_"`,
+        `mcpServers.${name} in ./cohort.config.json: an MCP server name must not hold "__" nor end with "_"`,
       );
     }
     // A record key's own message, where zod said only 'Invalid key in record'.
@@ -297,7 +297,7 @@ describe('loadConfig', () => {
       JSON.stringify({ mcpServers: { 'a b': { command: 'x' } } }),
     );
     expect(() => loadConfig({ env: {}, cwd: dir })).toThrow(
-      'mcpServers.a b: an MCP server name is 1 to 64 letters, digits, "_" or "-"',
+      'mcpServers.a b in ./.mcp.json: an MCP server name is 1 to 64 letters, digits, "_" or "-"',
     );
     rmSync(join(dir, '.mcp.json'));
     for (const name of ['docs', 'my_docs', '_docs', 'docs-2']) {
@@ -320,7 +320,7 @@ describe('loadConfig', () => {
       `{"mcpServers": ${'{"a": '.repeat(depth)}1${'}'.repeat(depth)}}`,
     );
     expect(() => loadConfig({ env: {}, cwd: dir })).toThrow(
-      'mcpServers.a: an MCP server needs "command" (stdio) or "url" (streamable HTTP)',
+      'mcpServers.a in ./.mcp.json: an MCP server needs "command" (stdio) or "url" (streamable HTTP)',
     );
     writeFileSync(
       join(dir, '.mcp.json'),
@@ -413,28 +413,64 @@ describe('loadConfig', () => {
       return 'accepted';
     };
     expect(refusal({ routing: { threshold: 'high' } })).toBe(
-      'Invalid configuration: routing.threshold must be a number, not "high"',
+      `Invalid configuration: routing.threshold in ${file} must be a number, not "high"`,
     );
     expect(refusal({ routing: { threshold: 5 } })).toBe(
-      'Invalid configuration: routing.threshold is 5; the limit is 1',
+      `Invalid configuration: routing.threshold in ${file} is 5; the limit is 1`,
     );
     expect(refusal({ keepRuns: 1.5 })).toBe(
-      'Invalid configuration: keepRuns must be a whole number, not 1.5',
+      `Invalid configuration: keepRuns in ${file} must be a whole number, not 1.5`,
     );
     expect(refusal({ routing: { enabled: 'maybe' } })).toBe(
-      'Invalid configuration: routing.enabled must be true or false, not "maybe"',
+      `Invalid configuration: routing.enabled in ${file} must be true or false, not "maybe"`,
     );
     expect(refusal({ routing: { multiDomain: 'both' } })).toBe(
-      'Invalid configuration: routing.multiDomain must be one of "sequential", "parallel", not "both"',
+      `Invalid configuration: routing.multiDomain in ${file} must be one of "sequential", "parallel", not "both"`,
     );
     expect(refusal({ routing: 'on' })).toBe(
-      'Invalid configuration: routing must be an object, not "on"',
+      `Invalid configuration: routing in ${file} must be an object, not "on"`,
     );
     expect(refusal({}, { COHORT_KEEP_RUNS: '-1' })).toBe(
       'Invalid configuration: COHORT_KEEP_RUNS (keepRuns) is -1; it must be over 0',
     );
     expect(refusal({}, { COHORT_LOG_LEVEL: 'loud' })).toBe(
       'Invalid configuration: COHORT_LOG_LEVEL (logLevel) must be one of "debug", "info", "warn", "error", "silent", not "loud"',
+    );
+  });
+
+  it('names the file a refused value came from: the one found, the one named, .mcp.json', () => {
+    // "routing.threshold must be a number" left the user to find which of cohort.config.json,
+    // a --config file or the environment had said so.
+    const dir = mkdtempSync(join(tmpdir(), 'cohort-config-source-'));
+    const refusal = (options: Parameters<typeof loadConfig>[0]) => {
+      try {
+        loadConfig({ env: {}, cwd: dir, ...options });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'accepted';
+    };
+    writeFileSync(join(dir, 'cohort.config.json'), '{"routing": {"threshold": "high"}}');
+    expect(refusal({})).toBe(
+      'Invalid configuration: routing.threshold in ./cohort.config.json must be a number, not "high"',
+    );
+    // The environment's value is the one checked: it is named, not the file.
+    expect(refusal({ env: { COHORT_ROUTING_THRESHOLD: '5' } })).toBe(
+      'Invalid configuration: COHORT_ROUTING_THRESHOLD (routing.threshold) is 5; the limit is 1',
+    );
+    // An override (a command-line flag) keeps the setting's name alone.
+    expect(refusal({ overrides: { routing: { threshold: 7 } } })).toBe(
+      'Invalid configuration: routing.threshold is 7; the limit is 1',
+    );
+    writeFileSync(join(dir, 'prod.json'), '{"keepRuns": -2}');
+    expect(refusal({ file: 'prod.json' })).toBe(
+      'Invalid configuration: keepRuns in prod.json is -2; it must be over 0',
+    );
+    expect(refusal({ env: { COHORT_CONFIG: 'prod.json' } })).toMatch(/: keepRuns in prod\.json is/);
+    rmSync(join(dir, 'cohort.config.json'));
+    writeFileSync(join(dir, '.mcp.json'), '{"mcpServers": {"docs": {"command": 5}}}');
+    expect(refusal({})).toMatch(
+      /^Invalid configuration: mcpServers\.docs in \.\/\.mcp\.json: an MCP server needs /,
     );
   });
 
@@ -484,7 +520,7 @@ describe('loadConfig', () => {
     writeFileSync(join(dir, 'cohort.config.json'), '{"model": {"baseUrl": "notaurl"}}');
     const file = join(dir, 'cohort.config.json');
     expect(() => loadConfig({ env: {}, cwd: dir, file })).toThrow(
-      'Invalid configuration: model.baseUrl: must be an http or https URL',
+      `Invalid configuration: model.baseUrl in ${file}: must be an http or https URL`,
     );
   });
 

@@ -340,27 +340,47 @@ export type CohortConfigInput = z.input<typeof CohortConfig>;
 
 type Env = Record<string, string | undefined>;
 
+/** Where the settings of a configuration came from besides the defaults. */
+interface SettingSources {
+  env: Env;
+  overrides: Record<string, unknown>;
+  /** The configuration file's settings, and the file as the user knows it. */
+  file: { settings: Record<string, unknown>; shown: string };
+  /** The project `.mcp.json`'s servers that the file does not name, and that file as shown. */
+  mcp: { servers: Record<string, unknown>; shown: string };
+  /** Every source merged: what was checked. */
+  merged: Record<string, unknown>;
+}
+
 /**
- * The name a configuration error gives a field: a value the environment gave is named by its
- * variable (`COHORT_KEEP_RUNS (keepRuns)`), since that is what the user set and would change; one
- * the file or `overrides` (a command-line flag) gave keeps the setting's path.
+ * The name a configuration error gives a field, saying where its value came from: a value the
+ * environment gave is named by its variable (`COHORT_KEEP_RUNS (keepRuns)`), since that is what
+ * the user set and would change; one a file gave is named with the file
+ * (`routing.threshold in ./cohort.config.json`), which "routing.threshold" alone left the user to
+ * find; one `overrides` (a command-line flag) gave keeps the setting's path.
  */
-function variableName(
-  path: readonly PropertyKey[],
-  env: Env,
-  overrides: Record<string, unknown>,
-): string | undefined {
+function settingName(path: readonly PropertyKey[], sources: SettingSources): string {
   const field = path.map(String).join('.');
   // An override gives the value when it sets this field, or a value (not an object, which is
   // merged key by key) at a path that holds it: `{ model: { name } }` leaves model.maxSteps be.
   const overridden = path.some((_, index) => {
-    const given = valueAt(overrides, path.slice(0, index + 1));
+    const given = valueAt(sources.overrides, path.slice(0, index + 1));
     if (given === undefined) return false;
     const merged = given !== null && typeof given === 'object' && !Array.isArray(given);
     return !merged || index === path.length - 1;
   });
-  const variable = overridden ? undefined : envVariableFor(field, env);
-  return variable ? `${variable} (${field})` : undefined;
+  if (overridden) return field;
+  const variable = envVariableFor(field, sources.env);
+  if (variable) return `${variable} (${field})`;
+  // A required field that is missing is in the object the file gave around it.
+  const givenBy = (settings: Record<string, unknown>) =>
+    valueAt(settings, path) !== undefined ||
+    (path.length > 1 &&
+      valueAt(sources.merged, path) === undefined &&
+      valueAt(settings, path.slice(0, -1)) !== undefined);
+  if (givenBy(sources.file.settings)) return `${field} in ${sources.file.shown}`;
+  if (givenBy({ mcpServers: sources.mcp.servers })) return `${field} in ${sources.mcp.shown}`;
+  return field;
 }
 
 /** The value at `path` in nested plain objects, or undefined. */
@@ -513,7 +533,15 @@ export function loadConfig(
   const withMcp = { ...fromFile, mcpServers: servers.merged };
   const overrides = (prune(options.overrides ?? {}) as Record<string, unknown>) ?? {};
   const merged = merge(merge(withMcp, configFromEnv(env)), overrides);
-  const names = (path: readonly PropertyKey[]) => variableName(path, env, overrides);
+  const sources: SettingSources = {
+    env,
+    overrides,
+    // As the user named it (`--config prod.json`), or as found in the working folder.
+    file: { settings: fromFile, shown: named ?? `./${CONFIG_FILE}` },
+    mcp: { servers: servers.project, shown: `./${MCP_JSON_FILE}` },
+    merged,
+  };
+  const names = (path: readonly PropertyKey[]) => settingName(path, sources);
   const result = CohortConfig.safeParse(merged, { error: issueWording({ names }) });
   if (!result.success)
     throw fromZodError(result.error, { prefix: 'Invalid configuration: ', names });
