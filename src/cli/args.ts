@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { CohortError } from '../errors/index.js';
+import { CohortError, refusedValue } from '../errors/index.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -105,7 +105,7 @@ export function integerFlag(
   if (!Number.isInteger(number) || number < range.min || number > range.max) {
     throw new CohortError(
       'invalid_input',
-      `--${name} must be a whole number from ${range.min} to ${range.max}, got "${value}".\nUsage: ${usage}`,
+      `${refusedValue(`--${name}`, `a whole number from ${range.min} to ${range.max}`, value)}.\nUsage: ${usage}`,
       { field: name },
     );
   }

@@ -586,7 +586,7 @@ describe("a workspace's Claude settings files", () => {
         // An unknown mode was read as "default" without a word (outside report).
         [
           '{"defaultMode":"yolo"}',
-          'permissions.defaultMode must be a mode, one of default, acceptEdits, bypassPermissions, dontAsk, plan; got "yolo"',
+          'permissions.defaultMode must be a mode, one of "default", "acceptEdits", "bypassPermissions", "dontAsk", "plan", not "yolo"',
         ],
         ['"all"', 'permissions must be an object'],
         ['{"deny":"Bash"}', 'permissions.deny must be a list of rules'],

@@ -11,7 +11,7 @@ import {
   type PermissionSettings,
   type ProjectConfigReview,
 } from '../config/index.js';
-import { CohortError } from '../errors/index.js';
+import { CohortError, oneOf, refusedValue } from '../errors/index.js';
 import { loadSkills, skillPermits, type Skill } from '../skills/index.js';
 import {
   alwaysRule,
@@ -100,7 +100,11 @@ export function readClaudePermissions(
         typeof key !== 'string'
           ? 'permissions must be an object ({ "allow": [...], "deny": [...] })'
           : key === 'defaultMode'
-            ? `permissions.defaultMode must be a mode, one of ${claudePermissionModes().join(', ')}; got ${JSON.stringify((permissions as { defaultMode?: unknown }).defaultMode)}`
+            ? refusedValue(
+                'permissions.defaultMode',
+                `a mode, ${oneOf(claudePermissionModes())}`,
+                (permissions as { defaultMode?: unknown }).defaultMode,
+              )
             : `permissions.${key} must be a list of rules, such as ["Bash(npm test:*)"]`;
       throw new CohortError('invalid_input', `${file}: ${problem}`, {
         file,

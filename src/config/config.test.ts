@@ -136,7 +136,7 @@ describe('loadConfig', () => {
     // a random port) and '0x1f90' as 8080, both without a word.
     for (const value of [' ', '\t', '0x1f90', '0b1', '0o17', '1_000'])
       expect(() => loadConfig({ env: { PORT: value }, cwd }), JSON.stringify(value)).toThrow(
-        `PORT must be a number, got "${value}"`,
+        `PORT must be a number, not ${JSON.stringify(value)}`,
       );
     for (const [value, port] of [
       ['8080', 8080],
@@ -163,7 +163,7 @@ describe('loadConfig', () => {
     expect(loadConfig({ env: { COHORT_KEEP_SESSIONS: '20' }, cwd }).keepSessions).toBe(20);
     expect(() => loadConfig({ env: { COHORT_KEEP_SESSIONS: '0' }, cwd })).toThrow(/keepSessions/);
     expect(() => loadConfig({ env: { COHORT_ROUTING: 'sometimes' }, cwd })).toThrow(
-      'COHORT_ROUTING must be on or off, got "sometimes"',
+      'COHORT_ROUTING must be on or off, not "sometimes"',
     );
     expect(() => loadConfig({ env: { COHORT_CONFIG: 'missing.json' }, cwd })).toThrow(
       'Config file not found',
@@ -213,7 +213,7 @@ describe('loadConfig', () => {
       90,
     );
     expect(() => loadConfig({ env: { COHORT_TOOL_TIMEOUT: 'soon' }, cwd })).toThrow(
-      'COHORT_TOOL_TIMEOUT must be a number, got "soon"',
+      'COHORT_TOOL_TIMEOUT must be a number, not "soon"',
     );
     expect(() => loadConfig({ env: { COHORT_TOOL_TIMEOUT: '0' }, cwd })).toThrow(
       /tools\.callTimeoutSeconds/,
@@ -489,7 +489,7 @@ describe('loadConfig', () => {
       'Invalid configuration: COHORT_KEEP_RUNS (keepRuns) is -1; it must be over 0',
     );
     expect(refusal({ COHORT_KEEP_SESSIONS: '2.5' })).toMatch(/^[^:]+: COHORT_KEEP_SESSIONS \(/);
-    expect(refusal({ COHORT_PORT: 'abc' })).toBe('COHORT_PORT must be a number, got "abc"');
+    expect(refusal({ COHORT_PORT: 'abc' })).toBe('COHORT_PORT must be a number, not "abc"');
     expect(refusal({ PORT: '99999', COHORT_PORT: '1' })).toMatch(
       /: PORT \(server\.port\) is 99999; the limit is 65535$/,
     );
@@ -614,7 +614,7 @@ describe('loadConfig', () => {
     // no value at all.
     for (const value of ['constructor', '__proto__', 'toString']) {
       expect(() => loadConfig({ env: { COHORT_ROUTING: value }, cwd })).toThrow(
-        `COHORT_ROUTING must be on or off, got "${value}"`,
+        `COHORT_ROUTING must be on or off, not ${JSON.stringify(value)}`,
       );
     }
   });

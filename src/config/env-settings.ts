@@ -1,4 +1,4 @@
-import { CohortError } from '../errors/index.js';
+import { CohortError, refusedValue } from '../errors/index.js';
 import { parseOtlpHeaders } from '../telemetry/index.js';
 
 type Env = Record<string, string | undefined>;
@@ -31,7 +31,7 @@ const number: ReadValue = (value, name) => {
   if (value === '') return undefined;
   const parsed = DECIMAL.test(value) ? Number(value) : NaN;
   if (!Number.isFinite(parsed)) {
-    throw new CohortError('invalid_input', `${name} must be a number, got "${value}"`, {
+    throw new CohortError('invalid_input', refusedValue(name, 'a number', value), {
       field: name,
     });
   }
@@ -53,7 +53,7 @@ const flag: ReadValue = (value, name) => {
   // Own keys only: `COHORT_ROUTING=constructor` found Object's constructor function.
   const parsed = Object.hasOwn(FLAG_VALUES, word) ? FLAG_VALUES[word] : undefined;
   if (parsed === undefined) {
-    throw new CohortError('invalid_input', `${name} must be on or off, got "${value}"`, {
+    throw new CohortError('invalid_input', refusedValue(name, 'on or off', value), {
       field: name,
     });
   }
@@ -73,7 +73,7 @@ const sandboxSwitch: ReadValue = (value, name) => {
   if (value === '') return undefined;
   if (/^(off|0|false|no)$/i.test(value)) return false;
   if (/^(on|1|true|yes)$/i.test(value)) return true;
-  throw new CohortError('invalid_input', `${name} must be on or off, got "${value}"`, {
+  throw new CohortError('invalid_input', refusedValue(name, 'on or off', value), {
     field: name,
   });
 };

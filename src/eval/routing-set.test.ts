@@ -72,7 +72,7 @@ describe('parseSplit', () => {
     for (const value of ['test', '', 'Tune', 'held-out'])
       expect(thrown(() => parseSplit(value))).toMatchObject({
         code: 'invalid_input',
-        message: `--split must be tune or heldout, got "${value}".`,
+        message: `--split must be one of "tune", "heldout", not ${JSON.stringify(value)}.`,
       });
   });
 });

@@ -1,4 +1,4 @@
-import { CohortError } from '../errors/index.js';
+import { CohortError, oneOf, refusedValue } from '../errors/index.js';
 
 /** The halves of a blind set: tune on `tune`, only report `heldout`. */
 export const SPLITS = ['tune', 'heldout'] as const;
@@ -15,15 +15,13 @@ export const isSplit = (value: string): value is Split =>
  *
  * @example
  * parseSplit('heldout'); // 'heldout'
- * parseSplit('test'); // throws: --split must be tune or heldout, got "test".
+ * parseSplit('test'); // throws: --split must be one of "tune", "heldout", not "test".
  */
 export function parseSplit(value: string | undefined): Split | undefined {
   if (value === undefined || isSplit(value)) return value;
-  throw new CohortError(
-    'invalid_input',
-    `--split must be ${SPLITS.join(' or ')}, got "${value}".`,
-    { field: 'split' },
-  );
+  throw new CohortError('invalid_input', `${refusedValue('--split', oneOf(SPLITS), value)}.`, {
+    field: 'split',
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
+import { oneOf, refusedValue } from './issue-message.js';
 import { parseWireInput } from './parse-wire.js';
 
 /** The message parseWireInput throws for `value`, or undefined when it parses. */
@@ -67,7 +68,7 @@ describe('the messages of request fields that fail a check', () => {
     );
     expect(refusal(Body, { ...ok, role: 'robot' })).toBe('role must be "user", not "robot"');
     expect(refusal(Body, { ...ok, mode: 'x'.repeat(100) })).toBe(
-      'mode must be one of "sequential", "parallel", not a string',
+      'mode must be one of "sequential", "parallel", not text of 100 characters',
     );
     expect(refusal(Body, { ...ok, options: { depth: 1, width: 2 } })).toBe(
       'options has a field it does not take: "width"',
@@ -85,5 +86,25 @@ describe('the messages of request fields that fail a check', () => {
     expect(refusal(z.string().max(1), 'ab')).toBe(
       'Too big: expected string to have <=1 characters',
     );
+  });
+});
+
+describe('refusedValue', () => {
+  it('words a value refused outside a schema as a schema refusal is worded: "must be …, not …"', () => {
+    // Variables and flags said `COHORT_PORT must be a number, got "abc"` while settings and
+    // requests said `… must be a number, not "abc"`: two wordings of one refusal.
+    expect(refusedValue('COHORT_PORT', 'a number', 'abc')).toBe(
+      'COHORT_PORT must be a number, not "abc"',
+    );
+    expect(refusedValue('--split', oneOf(['tune', 'heldout']), 'test')).toBe(
+      '--split must be one of "tune", "heldout", not "test"',
+    );
+    expect(refusedValue('maxSteps', 'a whole number of at least 1', 0)).toBe(
+      'maxSteps must be a whole number of at least 1, not 0',
+    );
+    expect(refusedValue('--session', 'an id', 'a'.repeat(101))).toBe(
+      '--session must be an id, not text of 101 characters',
+    );
+    expect(oneOf(['user'])).toBe('"user"');
   });
 });

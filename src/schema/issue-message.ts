@@ -35,12 +35,38 @@ function bound(issue: RawIssue & { code: 'too_big' | 'too_small' }): string {
 
 /**
  * What a client sent, in a message: a number, true/false or a short text as it is (`"high"`, so a
- * quoted `"10"` shows its quotes), anything else by its kind.
+ * quoted `"10"` shows its quotes), a long text by its length (not echoed back whole), anything else
+ * by its kind. "a string" was said of a 101-character `--session`, which is one.
  */
 const described = (input: unknown) => {
   if (typeof input === 'number' || typeof input === 'boolean') return String(input);
-  return typeof input === 'string' && input.length <= 60 ? JSON.stringify(input) : jsonKind(input);
+  if (typeof input !== 'string') return jsonKind(input);
+  return input.length <= 60 ? JSON.stringify(input) : `text of ${input.length} characters`;
 };
+
+/**
+ * `FIELD must be WANTED, not GIVEN`: the one wording of a refused value, wherever it was given (a
+ * request field, a config setting, an environment variable, a command-line flag, an option), so a
+ * user reads every refusal alike. `given` is shown as {@link described} shows it (`"high"`, `5`,
+ * `an object`).
+ *
+ * @example
+ * refusedValue('COHORT_PORT', 'a number', 'abc'); // 'COHORT_PORT must be a number, not "abc"'
+ */
+export function refusedValue(field: string, wanted: string, given: unknown): string {
+  return `${field} must be ${wanted}, not ${described(given)}`;
+}
+
+/**
+ * The allowed values of a setting, quoted as JSON writes them: `"a"`, or `one of "a", "b"`.
+ *
+ * @example
+ * oneOf(['tune', 'heldout']); // 'one of "tune", "heldout"'
+ */
+export function oneOf(values: readonly unknown[]): string {
+  const options = values.map((value) => JSON.stringify(value));
+  return options.length === 1 ? (options[0] as string) : `one of ${options.join(', ')}`;
+}
 
 /**
  * The message of a failed check of a field, in cohort's words and naming the field as the user
@@ -67,14 +93,10 @@ export function issueMessage(issue: RawIssue, field: string): string | undefined
     }
     case 'invalid_type': {
       if (issue.input === undefined) return `${field} is required`;
-      const expected = EXPECTED[issue.expected] ?? issue.expected;
-      return `${field} must be ${expected}, not ${described(issue.input)}`;
+      return refusedValue(field, EXPECTED[issue.expected] ?? issue.expected, issue.input);
     }
-    case 'invalid_value': {
-      const options = issue.values.map((value) => JSON.stringify(value));
-      const wanted = options.length === 1 ? options[0] : `one of ${options.join(', ')}`;
-      return `${field} must be ${wanted}, not ${described(issue.input)}`;
-    }
+    case 'invalid_value':
+      return refusedValue(field, oneOf(issue.values), issue.input);
     case 'invalid_union': {
       // `text, a list or null` when every alternative refused the value's type itself.
       const expected = issue.errors.map((branch) => {
@@ -87,7 +109,7 @@ export function issueMessage(issue: RawIssue, field: string): string | undefined
         return undefined;
       const last = expected.pop() as string;
       const wanted = expected.length > 0 ? `${expected.join(', ')} or ${last}` : last;
-      return `${field} must be ${wanted}, not ${described(issue.input)}`;
+      return refusedValue(field, wanted, issue.input);
     }
     case 'unrecognized_keys':
       return `${field} has ${issue.keys.length === 1 ? 'a field' : 'fields'} it does not take: ${issue.keys.map((key) => `"${key}"`).join(', ')}`;

@@ -5,7 +5,7 @@ import type {
   LanguageModelV3ToolResultPart,
 } from '@ai-sdk/provider';
 import type { AssistantContent, ModelMessage } from 'ai';
-import { CohortError, isCohortError } from '../../errors/index.js';
+import { CohortError, isCohortError, refusedValue } from '../../errors/index.js';
 import { budgetMessage, stepCapMessage, timeLimitMessage } from './errors.js';
 import {
   executeToolCalls,
@@ -48,7 +48,7 @@ export async function* runLoopStream(options: LoopOptions): AsyncGenerator<LoopE
   if (!Number.isInteger(maxSteps) || maxSteps < 1) {
     throw new CohortError(
       'invalid_input',
-      `maxSteps must be a whole number of at least 1, got ${maxSteps}.`,
+      `${refusedValue('maxSteps', 'a whole number of at least 1', maxSteps)}.`,
       {
         field: 'maxSteps',
       },

@@ -120,7 +120,7 @@ describe('cohort code', () => {
       expect(message, session).toContain(
         session === ''
           ? '--session was given an empty value'
-          : `--session must be 1-100 letters, digits, dots, dashes or underscores, got "${session}"`,
+          : `--session must be 1-100 letters, digits, dots, dashes or underscores, not ${session.length > 60 ? `text of ${session.length} characters` : JSON.stringify(session)}`,
       );
     }
     expect(calls).toBe(0);

@@ -2,7 +2,13 @@ import { resolve } from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelMessage } from 'ai';
 import { PermissionMode, type PermissionSettings } from '../../config/index.js';
-import { CohortError, isCohortError, formatNumber } from '../../errors/index.js';
+import {
+  CohortError,
+  formatNumber,
+  isCohortError,
+  oneOf,
+  refusedValue,
+} from '../../errors/index.js';
 import {
   createSubagentTracker,
   describeSubagent,
@@ -150,7 +156,7 @@ function ruleFlags(values: Record<string, unknown>): Partial<PermissionSettings>
     if (!parsed.success)
       throw new CohortError(
         'invalid_input',
-        `--permission-mode must be one of ${PermissionMode.options.join(', ')}, got "${mode}".\nUsage: ${usage}`,
+        `${refusedValue('--permission-mode', oneOf(PermissionMode.options), mode)}.\nUsage: ${usage}`,
         { field: 'permission-mode' },
       );
     defaultMode = parsed.data;
@@ -198,7 +204,7 @@ export function createCodeCommand(
       if (session !== undefined && !CODE_SESSION_ID.test(session))
         throw new CohortError(
           'invalid_input',
-          `--session must be ${CODE_SESSION_ID_RULE}, got "${session}".`,
+          `${refusedValue('--session', CODE_SESSION_ID_RULE, session)}.`,
           { field: 'session' },
         );
       const task = positionals.join(' ').trim();

@@ -34,7 +34,7 @@ describe('cohort eval: a set or a --split it cannot use is refused before anythi
   ])('eval %s refuses a --split other than tune or heldout', async (target, name) => {
     const { code, stderr } = await runCli(['eval', target, join(root, name), '--split', 'test']);
     expect(code).toBe(2);
-    expect(stderr).toContain('--split must be tune or heldout, got "test".');
+    expect(stderr).toContain('--split must be one of "tune", "heldout", not "test".');
   });
 
   it.each(['answers', 'retrieval'])(

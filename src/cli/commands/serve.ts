@@ -1,5 +1,5 @@
 import { hasModel } from '../../config/index.js';
-import { CohortError } from '../../errors/index.js';
+import { CohortError, oneOf, refusedValue } from '../../errors/index.js';
 import { assertPortFree, startServer, useServerHeapSettings } from '../../server/index.js';
 import { createLogger, LogLevel } from '../../telemetry/index.js';
 import { integerFlag, parseCommandArgs, stringFlag } from '../args.js';
@@ -18,7 +18,7 @@ function levelOf(value: string | undefined): LogLevel | undefined {
   if (!level.success) {
     throw new CohortError(
       'invalid_input',
-      `--log-level must be one of ${LogLevel.options.join(', ')}, got "${value}".`,
+      `${refusedValue('--log-level', oneOf(LogLevel.options), value)}.`,
       { field: 'log-level' },
     );
   }
