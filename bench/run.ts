@@ -6,10 +6,13 @@
  * Usage: npm run bench [-- --quick] [-- section…]
  */
 import { benchSections } from './sections.js';
+import { scriptArgs } from '../scripts/script-args.js';
 
-const args = process.argv.slice(2);
-const options = { quick: args.includes('--quick') };
-const only = args.filter((arg) => !arg.startsWith('--'));
+const { values, positionals: only } = scriptArgs(
+  { options: { quick: { type: 'boolean', default: false } }, allowPositionals: true },
+  `npm run bench [-- --quick] [-- section…] (sections: ${benchSections.map((s) => s.name).join(', ')})`,
+);
+const options = { quick: values.quick };
 const started = performance.now();
 for (const section of benchSections) {
   if (only.length && !only.includes(section.name)) continue;

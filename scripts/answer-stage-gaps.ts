@@ -37,16 +37,27 @@ import {
 import { ingest } from '../src/retrieval/index.js';
 import type { RetrievedChunk } from '../src/schema/index.js';
 import { createStore, openPgliteDb } from '../src/store/index.js';
+import { scriptArgs } from './script-args.js';
 
 const HELD_OUT_FILES = [
   'answers-third.jsonl',
   'answers-fresh.jsonl',
   'retrieval-paraphrase-fresh.jsonl',
 ];
-const corpusFlag = process.argv.slice(2).find((a) => a.startsWith('--corpus='));
-const corpusDir = corpusFlag?.slice('--corpus='.length) ?? '../shared/corpus/physical-ai-book';
-const flags = new Set(process.argv.slice(2).filter((a) => a.startsWith('--')));
-const files = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+// A misspelt flag (`--miss`) was taken for no flag at all, and `--corpus DIR` for a file.
+const { values, positionals: files } = scriptArgs(
+  {
+    options: {
+      misses: { type: 'boolean', default: false },
+      'router-off': { type: 'boolean', default: false },
+      'one-session': { type: 'boolean', default: false },
+      corpus: { type: 'string', default: '../shared/corpus/physical-ai-book' },
+    },
+    allowPositionals: true,
+  },
+  'npx tsx scripts/answer-stage-gaps.ts [--misses] [--router-off] [--one-session] [--corpus=DIR] FILE.jsonl…',
+);
+const corpusDir = values.corpus;
 if (!existsSync(corpusDir)) {
   console.error(`Needs ${corpusDir} (the shared corpus beside the repository).`);
   process.exit(1);
@@ -73,7 +84,7 @@ type Stage = 'not in book' | 'retrieval' | 'ranking 6-10' | 'domain filter' | 's
 const store = await createStore(await openPgliteDb('memory://'));
 await ingest(corpusDir, { store });
 const base = loadConfig({ env: {} });
-const config = flags.has('--router-off')
+const config = values['router-off']
   ? { ...base, routing: { ...base.routing, enabled: false } }
   : base;
 const opened = await openAssistant({ config, store });
@@ -93,7 +104,7 @@ for (const file of files) {
     // --one-session: every question in one conversation, as a user asking them in a row would.
     const response = await assistant.ask({
       query: item.query,
-      ...(flags.has('--one-session') ? { sessionId: '7d0c6a52-1b7e-4a53-9f4e-2f7c1a9b3e10' } : {}),
+      ...(values['one-session'] ? { sessionId: '7d0c6a52-1b7e-4a53-9f4e-2f7c1a9b3e10' } : {}),
     });
     const agents = (response.metadata.agentsRun as string[] | undefined) ?? [
       response.agentUsed ?? '',
@@ -134,7 +145,7 @@ for (const file of files) {
       // quoted another passage first although gold was ranked first.
       bump(firstGivenRank, inGiven);
     }
-    if (flags.has('--misses') && !cites) {
+    if (values.misses && !cites) {
       console.log(`[${stage}] ${agents.join('+')}: ${item.query}`);
       console.log(`    gold  ${item.gold.join(' | ')}`);
       console.log(

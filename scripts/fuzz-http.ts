@@ -18,22 +18,25 @@ import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { startFakeOpenAI, type FakeOpenAI } from '../src/test/fake-openai-server.js';
 import { hostileChatReply } from '../src/test/hostile-model.js';
 import { fuzzCases, fuzzProblem, type FuzzCase } from '../src/test/http-fuzz.js';
 import { seededRandom } from '../src/test/seeded-random.js';
 import { startServeProcess, type ServeProcess } from '../src/test/serve-process.js';
+import { scriptArgs } from './script-args.js';
 
-const { values } = parseArgs({
-  options: {
-    extra: { type: 'string', default: '3000' },
-    seed: { type: 'string', default: '1' },
-    concurrency: { type: 'string', default: '8' },
-    url: { type: 'string' },
-    'hostile-model': { type: 'boolean', default: false },
+const { values } = scriptArgs(
+  {
+    options: {
+      extra: { type: 'string', default: '3000' },
+      seed: { type: 'string', default: '1' },
+      concurrency: { type: 'string', default: '8' },
+      url: { type: 'string' },
+      'hostile-model': { type: 'boolean', default: false },
+    },
   },
-});
+  'npx tsx scripts/fuzz-http.ts [--extra 3000] [--seed 1] [--concurrency 8] [--url http://…] [--hostile-model]',
+);
 const PER_REQUEST_MS = 90_000;
 
 /** One answer, read whole (a stream to its end), or the transport error. */

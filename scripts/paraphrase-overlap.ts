@@ -14,9 +14,13 @@ import { QUERY_STOPWORDS } from '../src/retrieval/rank/stopwords.js';
 import { parseGold, parseRetrievalCases } from '../src/eval/index.js';
 import { prepareDocument } from '../src/retrieval/index.js';
 import type { ChunkRecord } from '../src/schema/index.js';
+import { scriptArgs } from './script-args.js';
 
-const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-const each = process.argv.includes('--each');
+const { values, positionals: args } = scriptArgs(
+  { options: { each: { type: 'boolean', default: false } }, allowPositionals: true },
+  'npx tsx scripts/paraphrase-overlap.ts [cases.jsonl] [corpusDir] [--each]',
+);
+const each = values.each;
 const casesFile = args[0] ?? 'eval/retrieval-paraphrase-hard.jsonl';
 const corpusDir = args[1] ?? '../shared/corpus/physical-ai-book';
 if (!existsSync(corpusDir) || !existsSync(casesFile)) {

@@ -13,6 +13,7 @@ import {
   type RankerOptions,
 } from '../src/retrieval/index.js';
 import { parseRetrievalCases } from '../src/eval/index.js';
+import { scriptArgs } from './script-args.js';
 
 const corpora = ['../shared/corpus/physical-ai-book', '../shared/corpus/ros2-docs'];
 const questionFiles = [
@@ -25,7 +26,15 @@ if (!corpora.every((dir) => existsSync(dir)) || questionFiles.length === 0) {
   console.error('Need ../shared/corpus/{physical-ai-book,ros2-docs} and the eval sets.');
   process.exit(1);
 }
-const techniques = JSON.parse(process.argv[2] ?? 'null') as RankerOptions['techniques'] | null;
+const usage = `npx tsx scripts/retrieval-timings.ts ['"bm25"' | '{"wordnet":false}']`;
+const [given] = scriptArgs({ options: {}, allowPositionals: true }, usage).positionals;
+let techniques: RankerOptions['techniques'] | null = null;
+try {
+  techniques = JSON.parse(given ?? 'null') as RankerOptions['techniques'] | null;
+} catch {
+  console.error(`The techniques must be JSON, not ${given}.\nusage: ${usage}`);
+  process.exit(2);
+}
 const queries = questionFiles.flatMap((file) =>
   parseRetrievalCases(readFileSync(file, 'utf8'), file).map((c) => c.query),
 );
