@@ -109,6 +109,40 @@ describe('a request Node refuses before the app sees it', () => {
     expect(JSON.parse(reply.body)).toMatchObject({ error: { field: 'host' } });
   });
 
+  it('answers a request with two Content-Type headers with a JSON 400 naming it, on every path', async () => {
+    // Node's headers kept the first and the adapter joined them: POST /route with JSON first was
+    // answered 200 on the fast path, POST /chat with the same lines 415, even with both JSON.
+    const body = '{"query":"What is a ROS 2 topic?"}';
+    const twice = (path: string, first: string, second: string) =>
+      sendRaw(
+        `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${first}\r\nContent-Type: ${second}\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      );
+    for (const reply of [
+      await twice('/route', 'application/json', 'text/plain'),
+      await twice('/route', 'text/plain', 'application/json'),
+      await twice('/chat', 'application/json', 'application/json'),
+    ]) {
+      expectApiError(reply, 400, 'bad_request', /more than one Content-Type header/);
+      expect(JSON.parse(reply.body)).toMatchObject({ error: { field: 'content-type' } });
+    }
+  });
+
+  it('checks the host an absolute-form target names, as RFC 9112 has it used instead of Host', async () => {
+    // The guard read Host alone: `GET http://other.host/healthz` with `Host: 127.0.0.1` was
+    // answered, though the adapter's URL (and the app's) named other.host.
+    const other = await sendRaw(
+      'GET http://other.host/healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+    );
+    expect(other.status).toBe(403);
+    expect(JSON.parse(other.body)).toMatchObject({
+      error: { code: 'host_not_allowed', message: expect.stringContaining('"other.host"') },
+    });
+    const own = await sendRaw(
+      `GET http://127.0.0.1:${running.port}/healthz HTTP/1.1\r\nHost: 127.0.0.1:${running.port}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(own.status).toBe(200);
+  });
+
   it('answers a chunk size that is not hexadecimal with a JSON 400', async () => {
     const reply = await sendRaw(`${post}Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`);
     expectApiError(reply, 400, 'bad_request', /chunk size/);

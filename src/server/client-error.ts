@@ -230,22 +230,27 @@ function endClosing(response: ServerResponse, error: ApiError, requestId: string
   response.end(body);
 }
 
-/** How many Host headers a request carries (its raw headers alternate names and values). */
-function hostHeaderCount(rawHeaders: readonly string[]): number {
+/** How many lines of the header `name` (lower case) a request carries; raw headers alternate names and values. */
+function headerLines(rawHeaders: readonly string[], name: string): number {
   let count = 0;
   for (let index = 0; index < rawHeaders.length; index += 2) {
-    const name = rawHeaders[index] ?? '';
-    if (name.length === 4 && name.toLowerCase() === 'host') count += 1;
+    const raw = rawHeaders[index] ?? '';
+    if (raw.length === name.length && raw.toLowerCase() === name) count += 1;
   }
   return count;
 }
 
 /**
  * Wraps a Node request listener so that an HTTP/1.1 request without a `Host` header (which
- * RFC 9112 requires), or any request with more than one (RFC 9112 § 3.2), is answered 400 in the
- * API's JSON shape with `Connection: close`. Node's own
+ * RFC 9112 requires), or any request with more than one `Host` (RFC 9112 § 3.2) or more than one
+ * `Content-Type`, is answered 400 in the API's JSON shape with `Connection: close`. Node's own
  * check (`requireHostHeader`) answers with no body, so the server turns it off and checks here;
  * HTTP/1.0 may leave `Host` out, as in Node.
+ *
+ * Why `Content-Type` too: it is one value (RFC 9110 § 8.3), and readers of two disagree. Node's
+ * `headers` keeps the first and @hono/node-server joins them ("application/json, text/plain"), so
+ * `POST /route` with JSON first was answered on the fast path while `POST /chat` with the same
+ * headers was 415, even with both lines `application/json`; the Fetch standard takes the last.
  *
  * @example
  * createServer({ requireHostHeader: false }, requireHost(listener));
@@ -255,11 +260,20 @@ export function requireHost(
 ): (request: IncomingMessage, response: ServerResponse) => void {
   return (request, response) => {
     // Node keeps the first of several Host headers; which one a check reads is then a guess.
-    if (hostHeaderCount(request.rawHeaders) > 1) {
+    if (headerLines(request.rawHeaders, 'host') > 1) {
       const error = apiError(
         'bad_request',
         'The request has more than one Host header, which HTTP/1.1 forbids: send one "Host: <host>:<port>".',
         'host',
+      );
+      endClosing(response, error, requestIdFor(undefined));
+      return;
+    }
+    if (headerLines(request.rawHeaders, 'content-type') > 1) {
+      const error = apiError(
+        'bad_request',
+        'The request has more than one Content-Type header, and which one holds would be a guess: send one, "Content-Type: application/json" for a JSON body.',
+        'content-type',
       );
       endClosing(response, error, requestIdFor(undefined));
       return;

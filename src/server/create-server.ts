@@ -17,7 +17,7 @@ import { errorHandler } from './error-handler.js';
 import { pathOf, withFastProbe, type AppFetch } from './fast-probe.js';
 import { refuseUnknownQueryParameters } from './query-parameters.js';
 import { withFastRoute, type NodeListener } from './fast-route.js';
-import { requestGuard, type RequestSource } from './host-guard.js';
+import { requestedHost, requestGuard, type RequestSource } from './host-guard.js';
 import { storeHealth } from './store-health.js';
 import { rateLimit } from './rate-limit.js';
 import { askedBy, requireRunAccess, requireSessionAccess } from './session-access.js';
@@ -144,7 +144,7 @@ export function buildServer(
     const refusal = guard({
       method: c.req.method,
       path: c.req.path,
-      host: c.req.header('host') ?? new URL(c.req.url).host,
+      host: requestedHost(c.env?.incoming?.url, c.req.header('host'), c.req.url),
       origin: c.req.header('origin'),
     });
     if (refusal) throw new HttpError(refusal);
@@ -340,7 +340,7 @@ export function buildServer(
     const source: RequestSource = {
       method: request.method,
       path: pathOf(request.url),
-      host: incoming.headers.host ?? new URL(request.url).host,
+      host: requestedHost(incoming.url, incoming.headers.host, request.url),
       origin: incoming.headers.origin,
     };
     return guard(source)

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAssistant, testWebAssets } from '../test/test-assistant.js';
 import type { ServerOptions } from './create-server.js';
-import { isLoopbackHost, requestGuard } from './host-guard.js';
+import { isLoopbackHost, requestedHost, requestGuard } from './host-guard.js';
 import { startServer, type RunningServer } from './start-server.js';
 import { errorOf } from '../test/api-error-of.js';
 import { suiteStore, testServer } from '../test/test-server.js';
@@ -98,6 +98,22 @@ describe('the Host check of a server on a loopback address', () => {
       expect(isLoopbackHost(host), host).toBe(true);
     for (const host of ['0.0.0.0', '::', '192.168.1.2', 'example.org', '128.0.0.1'])
       expect(isLoopbackHost(host), host).toBe(false);
+  });
+});
+
+describe('requestedHost', () => {
+  it('takes the host of an absolute-form target over Host, and Host otherwise (RFC 9112 § 3.2.2)', () => {
+    const url = 'http://other.host/healthz';
+    expect(requestedHost(url, 'localhost', url)).toBe('other.host');
+    expect(requestedHost('https://Other.Host:8443/x', 'localhost', url)).toBe('other.host:8443');
+    expect(requestedHost('/healthz', 'localhost:8787', 'http://localhost:8787/healthz')).toBe(
+      'localhost:8787',
+    );
+    // HTTP/1.0 without Host: the URL the adapter built.
+    expect(requestedHost('/healthz', undefined, 'http://127.0.0.1:8787/healthz')).toBe(
+      '127.0.0.1:8787',
+    );
+    expect(requestedHost(undefined, 'localhost', 'http://localhost/')).toBe('localhost');
   });
 });
 

@@ -45,6 +45,28 @@ export function isLoopbackHost(host: string): boolean {
   );
 }
 
+/**
+ * The host a request is for. A request whose target is in absolute form (`GET
+ * http://other.host/healthz HTTP/1.1`, the form clients send to proxies) names its host there, and
+ * RFC 9112 § 3.2.2 has an origin server use that host and ignore `Host`; @hono/node-server builds
+ * the request's URL from it too. The guard read `Host` alone, so such a request was checked for one
+ * host and routed as another's. Otherwise: the `Host` header, or without one the URL's host.
+ *
+ * @example
+ * requestedHost('http://other.host/healthz', 'localhost', 'http://other.host/healthz'); // 'other.host'
+ * requestedHost('/healthz', 'localhost:8787', 'http://localhost:8787/healthz'); // 'localhost:8787'
+ */
+export function requestedHost(
+  target: string | undefined,
+  host: string | undefined,
+  url: string,
+): string {
+  // As the adapter tells the forms apart: a target that starts with the scheme.
+  if (target !== undefined && (target.startsWith('http://') || target.startsWith('https://')))
+    return new URL(target).host;
+  return host ?? new URL(url).host;
+}
+
 /** A `Host` value split into its name (lower case, without a final dot) and port, if any. */
 function splitHost(host: string): { name: string; port: string | undefined } | undefined {
   const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/i.exec(host.trim());
