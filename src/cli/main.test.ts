@@ -36,12 +36,17 @@ describe('cohort CLI', () => {
     };
     const alone = await run(['ask', 'What is a costmap?'], env);
     expect(alone.code, alone.stderr).toBe(0);
+    // The first start in a folder says what it is doing before its seconds of work, once.
+    expect(alone.stderr).toMatch(
+      /^Preparing the data folder \S+data \(first use only: setting up the database, ingesting the sample book\)…\n/,
+    );
     const offered =
       /Not kept in a session · .*cohort ask --session ([0-9a-f-]{36}) "<question>"/.exec(
         alone.stdout,
       )?.[1];
     expect(offered, alone.stdout).toBeDefined();
     const first = await run(['ask', 'What is a costmap?', '--session', offered!], env);
+    expect(first.stderr).not.toContain('Preparing the data folder');
     expect(first.stdout.trimEnd().split('\n').at(-1)).toBe(
       `Session ${offered} · ask a follow-up with: cohort ask --session ${offered} "<question>"`,
     );

@@ -15,6 +15,8 @@ import { knowledgeStoreOptions } from '../retrieval/store-options.js';
 import type { IngestProgress, IngestSummary } from '../retrieval/index.js';
 import {
   assertDataFolder,
+  isNewDataFolder,
+  LOCK_FILE_NAME,
   openStore,
   startCachedStore,
   storeFolder,
@@ -196,6 +198,22 @@ const cliLogger = (io: CliIo, config: CohortConfig): Logger =>
   createLogger({ level: config.logLevel, write: (line) => io.stderr(line + '\n') });
 
 /**
+ * Says on stderr, before a command makes a new data folder, that it is doing so: the first start
+ * in a folder sets up the embedded database, ingests the sample book, trains the router and builds
+ * the index, seconds of silence before (on a terminal) the ingestion's progress bar. On a machine
+ * where no store was made yet, setting up the database is most of a first `cohort ask` (tens of
+ * seconds on a busy machine; later folders start from a saved copy). Nothing for `memory://`,
+ * PostgreSQL or a folder that holds a store.
+ */
+export function announceNewFolder(io: Pick<CliIo, 'stderr'>, config: CohortConfig): void {
+  const folder = storeFolder(config);
+  if (folder === undefined || !isNewDataFolder(folder, LOCK_FILE_NAME)) return;
+  io.stderr(
+    `Preparing the data folder ${folder} (first use only: setting up the database, ingesting the sample book)…\n`,
+  );
+}
+
+/**
  * How a command shows a first-use ingestion on stderr: `onIngestProgress` draws the progress bar
  * on a terminal, and `finish` ends the bar and says in one line what was ingested, when it was.
  */
@@ -244,6 +262,7 @@ export async function openWithProgress<T>(
   ingestedOf: (opened: T) => IngestSummary | undefined,
   config: CohortConfig = configFor(io, values),
 ): Promise<T> {
+  announceNewFolder(io, config);
   const report = ingestionReport(io, config);
   const opened = await open({
     config,
@@ -311,6 +330,7 @@ export async function openForCli(
   let stale = () => false;
   let detached = () => false;
   const folder = storeFolder(config);
+  announceNewFolder(io, config);
   if (options.startCache && folder) {
     const cached = startCachedStore(
       folder,

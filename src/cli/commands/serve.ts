@@ -5,7 +5,7 @@ import { createLogger, LogLevel } from '../../telemetry/index.js';
 import { integerFlag, parseCommandArgs, stringFlag } from '../args.js';
 import type { CliCommand } from '../command.js';
 import { prepareNewFolderInChild } from '../first-start.js';
-import { configFor, ingestionReport, openForCli, STORE_FLAGS } from '../open.js';
+import { announceNewFolder, configFor, ingestionReport, openForCli, STORE_FLAGS } from '../open.js';
 import { tellUnapproved, unapprovedWorkspaceSettings } from '../workspace-notices.js';
 
 const usage =
@@ -65,6 +65,7 @@ export const serveCommand: CliCommand = {
     // A new data folder is ingested and its router and index built in a child process, which
     // returns the memory that work leaves behind when it exits; this process then opens the
     // folder as every later start does, loading what the child saved.
+    announceNewFolder(io, config);
     const report = ingestionReport(io, config);
     report.finish(await prepareNewFolderInChild(config, io, report.onIngestProgress));
     const opened = await openForCli(io, values, { config });
