@@ -33,6 +33,19 @@ describe('invokeLlmWithRetry', () => {
     });
   });
 
+  it('counts a negative token count the server reports as none', async () => {
+    // The count went into the run's totals as sent: -1,000,000 tokens took that off them.
+    const model = createScriptedModel([
+      {
+        text: '{"tasks":["What is a ROS 2 topic"]}',
+        usage: { inputTokens: -1_000_000, outputTokens: 7 },
+      },
+    ]);
+    const counted: unknown[] = [];
+    await invokeLlmWithRetry({ ...options(model), onUsage: (tokens) => counted.push(tokens) });
+    expect(counted).toEqual([{ input: 0, output: 7, total: 7 }]);
+  });
+
   it('reads a tool call with arguments nested 5,000 deep as an answer without an object', async () => {
     // The AI SDK deep-clones a call's parsed arguments with its step: the stack overflowed, and
     // the analysis failed with "Maximum call stack size exceeded".

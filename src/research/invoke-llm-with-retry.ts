@@ -1,6 +1,7 @@
 import type { LanguageModelV3Middleware } from '@ai-sdk/provider';
 import type { LanguageModel, ModelMessage } from 'ai';
 import type { z } from 'zod';
+import { tokenCount } from '../agents/loop/index.js';
 import { settleBounded } from '../bounded-call/index.js';
 import { carriedCohortError } from '../errors/index.js';
 import { findJsonProblem, MAX_JSON_DEPTH } from '../schema/index.js';
@@ -29,12 +30,11 @@ export type InvokeLlmResult<T> =
   | { ok: true; value: T; attempts: number; messages: ModelMessage[]; text: string }
   | { ok: false; error: string; attempts: number };
 
-const tokensOf = (
-  usage: { inputTokens?: number; outputTokens?: number; totalTokens?: number } | undefined,
-) => {
-  const input = usage?.inputTokens ?? 0;
-  const output = usage?.outputTokens ?? 0;
-  return { input, output, total: usage?.totalTokens ?? input + output };
+const tokensOf = (usage: { inputTokens?: number; outputTokens?: number } | undefined) => {
+  const input = tokenCount(usage?.inputTokens);
+  const output = tokenCount(usage?.outputTokens);
+  // The AI SDK's total is the sum of the counts as sent, which may be negative.
+  return { input, output, total: input + output };
 };
 
 /** What stands for an answer nested too deep to be read (see {@link READABLE_ANSWERS}). */

@@ -2,7 +2,7 @@ export { runLoop, runLoopStream } from './run-loop.js';
 export { toolResultPart } from './tool-execution.js';
 export { defineTool } from './define-tool.js';
 export { mapWithConcurrency } from './map-with-concurrency.js';
-export { emptyUsage, addUsage, toTokenUsage } from './usage.js';
+export { emptyUsage, addUsage, toTokenUsage, tokenCount } from './usage.js';
 export { stepCapMessage, budgetMessage, refusedToolMessage } from './errors.js';
 export type {
   LoopTool,

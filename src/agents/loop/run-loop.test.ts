@@ -324,6 +324,24 @@ describe('runLoop', () => {
     expect(turns.steps).toBe(1);
   });
 
+  it('counts a negative or fractional token count the server reports as none or whole', async () => {
+    // A server reporting -1,000,000 input tokens took that off the total: the budget never ran out.
+    const model = createScriptedModel(() => ({
+      toolCalls: [{ toolName: 'add', input: { a: 1, b: 1 }, toolCallId: 'call_1' }],
+      usage: { inputTokens: -1_000_000, outputTokens: 29.6 },
+    }));
+    const result = await runLoop({
+      ...base,
+      model,
+      messages: ask,
+      tools: [addTool([])],
+      budget: { maxTokens: 40 },
+    });
+    expect(result.finishReason).toBe('budget');
+    expect(result.steps).toBe(2);
+    expect(result.usage).toEqual({ promptTokens: 0, completionTokens: 60, totalTokens: 60 });
+  });
+
   it('halts when stopWhen gives a reason', async () => {
     const model = scripted([toolCallStep('add', { a: 1, b: 1 }), textStep('never')]);
     const result = await runLoop({
