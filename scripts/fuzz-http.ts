@@ -18,6 +18,7 @@ import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ensureTestCli } from '../src/test/cli-bundle.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../src/test/fake-openai-server.js';
 import { hostileChatReply } from '../src/test/hostile-model.js';
 import { fuzzCases, fuzzProblem, type FuzzCase } from '../src/test/http-fuzz.js';
@@ -144,6 +145,7 @@ async function main(): Promise<number> {
     const modelEnv: Record<string, string> = model
       ? { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: 'fuzz', COHORT_MODEL_TIMEOUT: '10' }
       : {};
+    await ensureTestCli(dir);
     process.stdout.write('Starting cohort serve (first start ingests the sample book)…\n');
     server = await startServeProcess(
       { COHORT_DATA_DIR: join(dir, 'data'), COHORT_LOG_LEVEL: 'warn', ...modelEnv },

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { openStore } from '../src/store/index.js';
+import { ensureTestCli } from '../src/test/cli-bundle.js';
 import { startServeProcess } from '../src/test/serve-process.js';
 import { startThrowawayPostgres, throwawayPostgresSkip } from '../src/test/throwaway-postgres.js';
 
@@ -28,6 +29,8 @@ const env = (extra: Record<string, string>) => {
 const soakRoot = mkdtempSync(join(tmpdir(), 'cohort-soak-'));
 process.once('exit', () => rmSync(soakRoot, { recursive: true, force: true }));
 const folder = () => mkdtempSync(join(soakRoot, 'run-'));
+// The restart drill starts cohort from the sources' bundle, as the tests do.
+await ensureTestCli(soakRoot);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function serve(extra: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {

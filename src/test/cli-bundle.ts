@@ -21,7 +21,26 @@ import * as esbuild from 'esbuild';
 export default async function setup(): Promise<void> {
   const tempRoot = process.env.COHORT_TEST_TEMP_ROOT;
   if (!tempRoot) throw new Error('cli-bundle.ts runs after temp-root.ts in globalSetup');
-  const outdir = join(tempRoot, 'cohort-cli');
+  await bundleCli(tempRoot);
+}
+
+/**
+ * For a script run outside vitest (`scripts/fuzz-http.ts`, `scripts/soak.ts`), which starts cohort
+ * processes through `testCli()`: bundles the CLI into `root` as a test run's global setup does,
+ * unless this process already has a bundle (`COHORT_TEST_CLI`). Without it those scripts stopped
+ * at their first `cohort serve` with "COHORT_TEST_CLI is unset".
+ *
+ * @example
+ * await ensureTestCli(mkdtempSync(join(tmpdir(), 'cohort-fuzz-')));
+ * await startServeProcess({ COHORT_DATA_DIR: dataDir }, workspace);
+ */
+export async function ensureTestCli(root: string): Promise<void> {
+  if (!process.env.COHORT_TEST_CLI) await bundleCli(root);
+}
+
+/** Bundles the CLI into `root/cohort-cli` and names it in `COHORT_TEST_CLI` (see `setup`). */
+async function bundleCli(root: string): Promise<void> {
+  const outdir = join(root, 'cohort-cli');
   mkdirSync(outdir);
   // Packages stay external and resolve from the bundle's folder: through this link, the project's.
   symlinkSync(
