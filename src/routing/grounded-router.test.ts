@@ -414,6 +414,8 @@ describe('a definition placed in a setting', () => {
     'What does ROS mean on a bank statement?',
     'What does APR mean on a credit card?',
     'What is a bond in chemistry?',
+    // The setting names the term again: its "costmap" says nothing of the field ("js").
+    'What is a costmap in Costmap.js?',
   ])('goes to the fallback when the book does not cover the setting: %j', (query) => {
     const result = router.route(query);
     expect(result.primaryAgent).toBe('book');
@@ -421,6 +423,7 @@ describe('a definition placed in a setting', () => {
   });
   it.each([
     'What is a node in ROS 2?',
+    'What is a costmap in Nav2?',
     'What is a policy in reinforcement learning?',
     'What is SLAM in simple terms?',
     "What does 'affordance' mean in chapter 1?",

@@ -146,6 +146,16 @@ describe('subject grounding', () => {
     expect(ground('What should the robot do at the end of the demo?').purpose).toBeUndefined();
     expect(ground('Can two nodes publish at the same time?').purpose).toBeUndefined();
   });
+  it("grounds a definition's setting without the term's own words", () => {
+    const define = (query: string) => compiled.ground(analyzeText(query), undefined, true);
+    // "a planner in Planner.io": the setting's "planner" is the term again, not its field.
+    const named = define('What is a planner in Planner.io?').purpose;
+    expect(named?.subject).not.toContain('planner');
+    expect(named?.score).toBe(0);
+    // Another word of the term's stem is the setting's own.
+    expect(define('What is a robot in robotics?').purpose?.subject).toContain('robotics');
+    expect(define('What is a planner on the robot?').purpose?.score).toBeGreaterThan(0.9);
+  });
   it('reads "for her …" followed by a noun as a purpose, "for her" alone as a person', () => {
     expect(ground('Which laptop should I buy for her wedding photos?').purpose?.uncovered).toEqual(
       expect.arrayContaining(['wedding']),

@@ -34,6 +34,15 @@ export const UNKNOWN_NAME_WEIGHT = 1;
  */
 export const COMPOUND_KEYWORD_WEIGHT = 1;
 
+/**
+ * True when `word` is written, as it is, among the first `end` of `words`: "node" in "What's a node
+ * in Node.js?" (not "market" for "marketing", another word of one stem).
+ */
+function writtenBefore(words: readonly string[], word: string, end: number): boolean {
+  for (let i = 0; i < end; i += 1) if (words[i] === word) return true;
+  return false;
+}
+
 /** True when `text` has an ASCII digit: `/\d/.test(text)`, without a call into the engine. */
 function hasDigit(text: string): boolean {
   for (let i = 0; i < text.length; i += 1) {
@@ -569,8 +578,10 @@ export function compileKnowledge(
       }
       return whole;
     }
-    // Its own words only (from `at` on, read in place rather than copied).
-    const purpose = groundText(text, facts, true, at);
+    // Its own words only (from `at` on, read in place rather than copied). A definition's setting
+    // is judged without the term's own words: "a node in Node.js" names the term again, and its
+    // "node" says nothing about the field ("js") the term is asked in.
+    const purpose = groundText(text, facts, true, at, false, at !== purposeAt);
     // After "need to", one bare verb is what the subject must do, not what it is for: "What does
     // the demo need to show?" (a purpose names a thing: "need to play Elden Ring").
     const named = at !== purposeAt || text.words[at - 1] === 'for' || purpose.subject.length >= 2;
@@ -666,6 +677,7 @@ export function compileKnowledge(
     purposeOnly = false,
     from = 0,
     aboutTheWork = false,
+    withoutWordsBefore = false,
   ): Grounding => {
     judgedCount = 0;
     // A loop, not `fill` (a call into the engine for a handful of domains).
@@ -717,6 +729,7 @@ export function compileKnowledge(
       if (
         known.skip ||
         (aboutTheWork && (isWorkQuestionStem(stem) || workNameAt(words, i))) ||
+        (withoutWordsBefore && writtenBefore(words, word, from)) ||
         metBefore(stem)
       )
         continue;
