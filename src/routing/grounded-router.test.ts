@@ -409,6 +409,19 @@ describe('asking how to choose one', () => {
   });
 });
 
+describe("the asker's own place", () => {
+  it('is where the thing asked about is used, not its subject', () => {
+    expect(
+      router.route('Which Jetson should I buy to try the examples at home?').primaryAgent,
+    ).toBe('hardware');
+    // A subject elsewhere stays elsewhere, and "home" naming a kind of thing is judged.
+    expect(router.route('How do I fix the leaking tap in my kitchen at home?').primaryAgent).toBe(
+      'book',
+    );
+    expect(router.route('How do I set up my home router?').primaryAgent).toBe('book');
+  });
+});
+
 describe('a definition placed in a setting', () => {
   it.each([
     'What does ROS mean on a bank statement?',

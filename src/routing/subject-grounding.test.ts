@@ -156,6 +156,17 @@ describe('subject grounding', () => {
     expect(define('What is a robot in robotics?').purpose?.subject).toContain('robotics');
     expect(define('What is a planner on the robot?').purpose?.score).toBeGreaterThan(0.9);
   });
+  it("judges no word of the asker's own place ('at home', 'under my desk')", () => {
+    const home = ground('Which Jetson should I buy to run the costmap at home?');
+    expect(home.purpose?.subject).not.toContain('home');
+    expect(home.purpose?.score).toBeGreaterThan(0.9);
+    expect(ground('Can a workstation sit under my desk?').subject).not.toContain('desk');
+    expect(ground('Does the Jetson fit in our tiny flat?').subject).not.toContain('flat');
+    // Not a place the asker is in: a thing they own, or a place that names a kind of thing.
+    expect(ground('How do I tidy my desk?').subject).toContain('desk');
+    expect(ground('Does the Jetson work with my home router?').subject).toContain('home');
+    expect(ground('Does the Jetson work on my home router?').subject).toContain('home');
+  });
   it('reads "for her …" followed by a noun as a purpose, "for her" alone as a person', () => {
     expect(ground('Which laptop should I buy for her wedding photos?').purpose?.uncovered).toEqual(
       expect.arrayContaining(['wedding']),

@@ -43,6 +43,34 @@ function writtenBefore(words: readonly string[], word: string, end: number): boo
   return false;
 }
 
+// Where the asker is, not what they ask about: "at home", "under my desk", "in our garage".
+const OWN_PLACES: ReadonlySet<string> = new Set(
+  'home house flat apartment room bedroom dorm garage basement desk office workshop shed studio place'.split(
+    ' ',
+  ),
+);
+const PLACE_PREPOSITIONS: ReadonlySet<string> = new Set(
+  'at in on under beside near around inside by'.split(' '),
+);
+const OWNERS: ReadonlySet<string> = new Set(['my', 'our']);
+
+/**
+ * True when the word at `at` names the asker's own place ("Which box should I buy to run all this
+ * at home?", "What machine should sit under my desk?", "… in our tiny flat"): where they will use
+ * what they ask about, not its subject, which the book never names. A place after "my" or "our"
+ * (one word may come between) led by a preposition of place, or "home" after "at", ending its
+ * phrase.
+ */
+function namesOwnPlace(words: readonly string[], at: number): boolean {
+  const word = words[at]!;
+  // It ends the phrase: in "on my home router" the place names the router's kind.
+  if (!OWN_PLACES.has(word) || isContentWord(words[at + 1] ?? '')) return false;
+  if (word === 'home' && words[at - 1] === 'at') return true;
+  for (let owner = at - 1; owner >= Math.max(1, at - 2); owner -= 1)
+    if (OWNERS.has(words[owner]!)) return PLACE_PREPOSITIONS.has(words[owner - 1]!);
+  return false;
+}
+
 /** True when `text` has an ASCII digit: `/\d/.test(text)`, without a call into the engine. */
 function hasDigit(text: string): boolean {
   for (let i = 0; i < text.length; i += 1) {
@@ -730,6 +758,7 @@ export function compileKnowledge(
         known.skip ||
         (aboutTheWork && (isWorkQuestionStem(stem) || workNameAt(words, i))) ||
         (withoutWordsBefore && writtenBefore(words, word, from)) ||
+        namesOwnPlace(words, i) ||
         metBefore(stem)
       )
         continue;
