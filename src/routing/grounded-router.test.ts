@@ -446,6 +446,11 @@ describe('a definition placed in a setting', () => {
 });
 
 describe('the question as the router read it', () => {
+  it('reads the verb of a definition typed with a slip, and defines the term', () => {
+    const result = router.route('wat does IMU maen');
+    expect(result.primaryAgent).toBe('glossary');
+    expect(result.readAs).toEqual(expect.arrayContaining([['maen', 'mean']]));
+  });
   // Found by an outside try: "topci" was routed as "topic" but the answer searched for "topci".
   it('names each word it read as another, for the agent to answer that reading', () => {
     const result = router.route('What is a ROS 2 topci?');

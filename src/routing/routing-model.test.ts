@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testRoutingModels } from '../test/routing-phases.js';
-import { mistypedFunctionWord } from './routing-model.js';
+import { mistypedDefinitionVerb, mistypedFunctionWord } from './routing-model.js';
 
 describe('mistypedFunctionWord', () => {
   it('reads a short question or function word typed with a letter swapped, added or left out', () => {
@@ -29,6 +29,24 @@ describe('mistypedFunctionWord', () => {
     // Portuguese "tem" "them", French "des" and Spanish "dos" "does": each is a word as typed.
     for (const word of ['ist', 'ont', 'wer', 'als', 'wen', 'een', 'wat', 'tem', 'des', 'dos'])
       expect(mistypedFunctionWord(word)).toBeUndefined();
+  });
+});
+
+describe('mistypedDefinitionVerb', () => {
+  it('reads the verb of a definition typed with one slip, also a letter replaced', () => {
+    expect(mistypedDefinitionVerb('maen')).toBe('mean');
+    expect(mistypedDefinitionVerb('meen')).toBe('mean');
+    expect(mistypedDefinitionVerb('mwans')).toBe('means');
+    expect(mistypedDefinitionVerb('stnad')).toBe('stand');
+    expect(mistypedDefinitionVerb('defien')).toBe('define');
+  });
+  it('leaves alone a verb as it is, two slips, an ambiguous word and another language', () => {
+    expect(mistypedDefinitionVerb('mean')).toBeUndefined();
+    expect(mistypedDefinitionVerb('moon')).toBeUndefined();
+    // "stans" is "stand" with a letter replaced or "stands" missing one.
+    expect(mistypedDefinitionVerb('stans')).toBeUndefined();
+    // German "mein" is "mean" with a letter replaced, but a word as typed.
+    expect(mistypedDefinitionVerb('mein')).toBeUndefined();
   });
 });
 

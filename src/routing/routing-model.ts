@@ -180,6 +180,49 @@ export function mistypedFunctionWord(word: string): string | undefined {
   return found;
 }
 
+// The verbs a definition is asked with ("what does X mean", "what does X stand for", "define X").
+const DEFINITION_VERBS = ['mean', 'means', 'meaning', 'stand', 'stands', 'define'];
+
+/**
+ * The verb of a definition a word no lexicon knows was meant to be, one slip away: a letter
+ * replaced ("meen", "maen" → "mean"), two neighbouring letters swapped, one added or left out
+ * ("defne" → "define"); undefined unless exactly one verb fits. They carry the form of a
+ * definition ("wat does ZMP meen"), which the classifier would otherwise guess from the term.
+ *
+ * @example
+ * mistypedDefinitionVerb('meen'); // 'mean'
+ */
+export function mistypedDefinitionVerb(word: string): string | undefined {
+  if (
+    word.length < 4 ||
+    word.length > 8 ||
+    DEFINITION_VERBS.includes(word) ||
+    OTHER_LANGUAGE_WORDS.has(word)
+  )
+    return undefined;
+  const fits = DEFINITION_VERBS.filter((verb) => oneSlipApart(word, verb));
+  return fits.length === 1 ? fits[0] : undefined;
+}
+
+/** True when `a` and `b` differ by one letter replaced, added or left out, or two swapped. */
+function oneSlipApart(a: string, b: string): boolean {
+  if (a === b) return false;
+  if (a.length === b.length) {
+    let first = -1;
+    let differences = 0;
+    for (let i = 0; i < a.length; i += 1)
+      if (a[i] !== b[i]) {
+        if (first < 0) first = i;
+        differences += 1;
+      }
+    if (differences === 1) return true;
+    return differences === 2 && a[first] === b[first + 1] && a[first + 1] === b[first];
+  }
+  if (a.length === b.length + 1) return oneLetterLeftOut(b, a);
+  if (b.length === a.length + 1) return oneLetterLeftOut(a, b);
+  return false;
+}
+
 /** True when `longer` is `word` with one letter added somewhere. */
 function oneLetterLeftOut(word: string, longer: string): boolean {
   let i = 0;
@@ -287,7 +330,10 @@ export function buildRoutingModel(
     let meant = functionWords.get(query, from, to);
     if (meant === undefined) {
       const word = query.slice(from, to).toLowerCase();
-      meant = lexicon.has(word) || isWord(word) ? false : (mistypedFunctionWord(word) ?? null);
+      meant =
+        lexicon.has(word) || isWord(word)
+          ? false
+          : (mistypedFunctionWord(word) ?? mistypedDefinitionVerb(word) ?? null);
       functionWords.set(word, meant);
     }
     return meant;
