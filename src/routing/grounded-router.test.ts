@@ -451,6 +451,15 @@ describe('the question as the router read it', () => {
     expect(result.primaryAgent).toBe('glossary');
     expect(result.readAs).toEqual(expect.arrayContaining([['maen', 'mean']]));
   });
+  // English lists "wats" (temples), so it was taken as a subject the book does not cover.
+  it.each(['wats a quaternion', 'wats a gazebo plugin'])(
+    'reads the chat spelling "wats" as "whats", and defines the term: %j',
+    (query) => {
+      const result = router.route(query);
+      expect(result.primaryAgent).toBe('glossary');
+      expect(result.readAs).toEqual(expect.arrayContaining([['wats', 'whats']]));
+    },
+  );
   // Found by an outside try: "topci" was routed as "topic" but the answer searched for "topci".
   it('names each word it read as another, for the agent to answer that reading', () => {
     const result = router.route('What is a ROS 2 topci?');

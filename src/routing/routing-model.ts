@@ -140,6 +140,16 @@ export interface KeywordEvidence {
 }
 
 /**
+ * Chat spellings of "what" that English also lists as words of their own ("wat" is a temple,
+ * "wats" its plural), so neither speller would read them as meant: "wats a quaternion" asks what
+ * a quaternion is, and its "wats" is no subject the book must cover.
+ */
+const CHAT_SPELLINGS: ReadonlyMap<string, string> = new Map([
+  ['wats', 'whats'],
+  ['wuts', 'whats'],
+]);
+
+/**
  * The question or function word a short unknown word was meant to be, one slip away: two
  * neighbouring letters swapped ("waht" → "what", "teh" → "the"), a letter doubled or added
  * ("whhat" → "what") or a letter left out ("wht" → "what", "whch" → "which"). Short words are
@@ -313,11 +323,12 @@ export function buildRoutingModel(
     let corrected = readAs.get(word);
     if (corrected !== undefined) return corrected;
     corrected =
-      lexicon.has(word) || isWord(word)
+      CHAT_SPELLINGS.get(word) ??
+      (lexicon.has(word) || isWord(word)
         ? word
         : word.length < MIN_FUZZY_LENGTH - 1
           ? (mistypedFunctionWord(word) ?? word)
-          : (mistypedFunctionWord(word) ?? lexicon.correct(word) ?? word);
+          : (mistypedFunctionWord(word) ?? lexicon.correct(word) ?? word));
     if (readAs.size < CORRECTION_CACHE_LIMIT) readAs.set(word, corrected);
     return corrected;
   };
@@ -331,9 +342,10 @@ export function buildRoutingModel(
     if (meant === undefined) {
       const word = query.slice(from, to).toLowerCase();
       meant =
-        lexicon.has(word) || isWord(word)
+        CHAT_SPELLINGS.get(word) ??
+        (lexicon.has(word) || isWord(word)
           ? false
-          : (mistypedFunctionWord(word) ?? mistypedDefinitionVerb(word) ?? null);
+          : (mistypedFunctionWord(word) ?? mistypedDefinitionVerb(word) ?? null));
       functionWords.set(word, meant);
     }
     return meant;
