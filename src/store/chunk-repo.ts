@@ -1,6 +1,7 @@
 import { createHash, hash as oneShotHash } from 'node:crypto';
 import type { ChunkRecord, DocumentRecord } from '../schema/index.js';
 import type { Db } from './db.js';
+import { readFileStats, recordFileStats, type FileStatRecord } from './file-stat-repo.js';
 import { INSERT_BATCH_ROWS, insertStatements, sendRows } from './insert-rows.js';
 import { setMetaValue } from './meta-repo.js';
 
@@ -135,6 +136,22 @@ export class ChunkRepo {
       'SELECT source, hash FROM documents',
     );
     return new Map(rows.map((row) => [row.source, row.hash]));
+  }
+
+  /** What ingestions recorded of each stored document's file (see file-stat-repo.ts), by source. */
+  fileStats(): Promise<Map<string, FileStatRecord>> {
+    return readFileStats(this.db);
+  }
+
+  /**
+   * Records files' stats (see file-stat-repo.ts). Not an ingestion: no chunk changes, so neither
+   * `beforeWrite` runs nor the build cache is emptied.
+   */
+  recordFileStats(change: {
+    write: readonly FileStatRecord[];
+    forget: readonly string[];
+  }): Promise<void> {
+    return recordFileStats(this.db, change);
   }
 
   /** Stores `document` with `chunks`, replacing an older version; a same-hash document is left alone. */

@@ -6,6 +6,7 @@ export {
   type UpsertOutcome,
 } from './chunk-repo.js';
 export { BuildCacheRepo } from './build-cache-repo.js';
+export type { FileStatRecord } from './file-stat-repo.js';
 export { insertRows, INSERT_BATCH_ROWS } from './insert-rows.js';
 export {
   acquireFolderLock,

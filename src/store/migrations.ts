@@ -145,6 +145,21 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
       ALTER TABLE runs ADD COLUMN IF NOT EXISTS claimed_until TIMESTAMPTZ;
     `,
   },
+  {
+    id: 8,
+    name: 'file stats (an unchanged file is not read again)',
+    // Additive: a store without rows here hashes every file, as before (file-stat-repo.ts). A row
+    // goes with its document (a replaced or removed document's row is deleted with it), and is
+    // trusted only while its hash is the document's.
+    sql: `
+      CREATE TABLE IF NOT EXISTS file_stats (
+        source TEXT PRIMARY KEY REFERENCES documents(source) ON DELETE CASCADE,
+        stat TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        seen_ns BIGINT NOT NULL
+      );
+    `,
+  },
 ];
 
 /** PostgreSQL's SQLSTATE for a table that does not exist. */

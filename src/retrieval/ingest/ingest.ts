@@ -5,10 +5,11 @@ import { basename, extname, join, relative, resolve, sep } from 'node:path';
 import { OPEN_WITHOUT_WAITING, undecodedPathProblem } from '../../config/index.js';
 import { CohortError, isCohortError, reasonInFile } from '../../errors/index.js';
 import type { ChunkRecord, DocumentRecord } from '../../schema/index.js';
-import type { DocumentWrite, Store } from '../../store/index.js';
+import type { DocumentWrite, FileStatRecord, Store, UpsertOutcome } from '../../store/index.js';
 import { chunkDocument, sha1 } from './chunker.js';
 import { decodeText } from './decode-text.js';
 import { documentDomain, tagDomain } from './domain-tagger.js';
+import { fileStatOf, isRacy, statKey, statVouches, wallClockNs } from './file-stat.js';
 import { parseMarkdown } from './markdown-parser.js';
 import type { ParsedDocument } from './parsed-document.js';
 import { parseRst } from './rst-parser.js';
@@ -82,6 +83,14 @@ export interface IngestOptions {
    * starts building its index from them there, while the engine is still starting.
    */
   onParsed?: (documents: readonly DocumentWrite[]) => void;
+  /**
+   * Read and hash every file, even those whose size, times, inode and device are what the store
+   * recorded when it last read them (default false: those are counted unchanged unread; see
+   * file-stat.ts). For a file changed by a program that put its times back.
+   */
+  rehash?: boolean;
+  /** The wall clock, in nanoseconds since the epoch (tests set it; default {@link wallClockNs}). */
+  now?: () => bigint;
 }
 
 /** A file ingested in part, and what was cut. */
@@ -242,6 +251,10 @@ export function documentHash(source: string, text: string): string {
   return version === undefined ? sha1(text) : sha1(`${text}\u0000parser ${version}`);
 }
 
+/** What a document's hash depends on besides its text (see `statKey`): its parser's version. */
+const hashScheme = (source: string) =>
+  `parser ${PARSER_VERSIONS[extname(source).toLowerCase()] ?? 1}`;
+
 /** Files read ahead of the one an ingestion parses (see `ingest`). */
 const READ_AHEAD = 4;
 
@@ -356,6 +369,7 @@ export async function findIngestEntries(dir: string): Promise<IngestEntries> {
  */
 export async function ingest(dir: string, options: IngestOptions): Promise<IngestSummary> {
   const started = performance.now();
+  const startedNs = (options.now ?? wallClockNs)();
   const { signal } = options;
   // A store still opening (a new folder's engine starting on its own thread): the files are read
   // and parsed on this one meanwhile, instead of one after the other.
@@ -401,9 +415,20 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
   // (an open, a stat, a read and a close each) while this thread parses, instead of this thread
   // waiting on each read in turn.
   const reads = new Map<string, ReturnType<typeof readCapped>>();
+  // Each file's stats, taken before it is read: a change after them shows in the next ones.
+  const stats = files.map(fileStatOf);
+  // Whether the store's record of the file's stats says it holds this file's text already.
+  const vouched = (index: number, source: string) =>
+    known !== undefined &&
+    !options.rehash &&
+    known.stored.has(source) &&
+    (stats[index]?.size ?? Infinity) <= maxBytes &&
+    statVouches(known.fileStats.get(source), stats[index], hashScheme(source), startedNs);
+  // Hashed files whose store record this ingestion writes, once their documents are stored.
+  const hashed = new Map<string, { index: number; stat: string; hash: string }>();
   const readAhead = (from: number) => {
-    for (const ahead of files.slice(from, from + READ_AHEAD)) {
-      if (reads.has(ahead)) continue;
+    for (const [offset, ahead] of files.slice(from, from + READ_AHEAD).entries()) {
+      if (reads.has(ahead) || vouched(from + offset, sourceOf(ahead))) continue;
       const reading = readCapped(ahead, maxBytes);
       // Not awaited when the ingestion stops first (cancelled, a file that stops it).
       reading.catch(() => undefined);
@@ -414,6 +439,10 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
     throwIfAborted(signal);
     if (!known && store) known = await storedState(store, dir, files, options);
     const source = sourceOf(file);
+    if (vouched(index, source)) {
+      prepared.push({ source });
+      continue;
+    }
     readAhead(index);
     const read = await (reads.get(file) ?? readCapped(file, maxBytes));
     reads.delete(file);
@@ -428,6 +457,10 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
     }
     const text = decoded.text;
     const hash = documentHash(source, text);
+    const seen = stats[index];
+    // A file changed too close to this ingestion's start gets no record: it is read next time.
+    if (seen?.isFile() && !isRacy(seen, startedNs))
+      hashed.set(source, { index, stat: statKey(seen, hashScheme(source)), hash });
     if (known && known.stored.get(source) === hash) {
       prepared.push({ source });
       continue;
@@ -533,20 +566,45 @@ export async function ingest(dir: string, options: IngestOptions): Promise<Inges
           : {}),
     };
   };
+  const remove = [...(options.prune ? summary.missing : []), ...standInRemove];
+  // Nothing to write, remove or record: no transaction, so the store's start cache and build
+  // cache stay as they are (an ingestion's transaction deletes the first before it begins).
+  const unchangedStore =
+    write.length === 0 &&
+    remove.length === 0 &&
+    standIn.size === 0 &&
+    !options.standIn &&
+    (!store.meta || sameRoots(recordRoots([])[INGEST_ROOTS_KEY], roots));
   // One transaction: a crash or a kill part-way leaves the store as it was before this ingestion.
-  const { outcomes, removed } = await store.chunks.applyIngestion({
-    write,
-    remove: [...(options.prune ? summary.missing : []), ...standInRemove],
-    // Told as soon as the engine has every batch, not once it has written the first: this thread
-    // would wait for it meanwhile.
-    onSent: () => options.onWriting?.({ documents: write, storeWasEmpty: stored.size === 0 }),
-    onWritten: (sources) => {
-      for (const source of sources) {
-        done += 1;
-        options.onProgress?.({ done, total: prepared.length, file: source });
-      }
-    },
-    ...(store.meta ? { meta: recordRoots } : {}),
+  const { outcomes, removed } = unchangedStore
+    ? { outcomes: new Map<string, UpsertOutcome>(), removed: [] }
+    : await store.chunks.applyIngestion({
+        write,
+        remove,
+        // Told as soon as the engine has every batch, not once it has written the first: this thread
+        // would wait for it meanwhile.
+        onSent: () => options.onWriting?.({ documents: write, storeWasEmpty: stored.size === 0 }),
+        onWritten: (sources) => {
+          for (const source of sources) {
+            done += 1;
+            options.onProgress?.({ done, total: prepared.length, file: source });
+          }
+        },
+        ...(store.meta ? { meta: recordRoots } : {}),
+      });
+  // What was read of each file is recorded once its document is stored, and forgotten for a file
+  // skipped this time (its record, if any, vouches for a document it no longer holds).
+  const records = known.fileStats;
+  await store.chunks.recordFileStats({
+    // A record that vouches for the file as it is now is left as it was (`--rehash` writes none).
+    write: [...hashed]
+      .filter(([source, { index, hash }]) => {
+        const record = records.get(source);
+        const scheme = hashScheme(source);
+        return !(record?.hash === hash && statVouches(record, stats[index], scheme, startedNs));
+      })
+      .map(([source, { stat, hash }]) => ({ source, stat, hash, seenNs: startedNs })),
+    forget: skipped.map((item) => item.source).filter((source) => records.has(source)),
   });
   for (const [source, outcome] of outcomes) {
     summary[outcome] += 1;
@@ -578,6 +636,8 @@ interface StoredState {
   others: Map<string, string>;
   /** The hash of each stored document's text. */
   stored: Map<string, string>;
+  /** What was recorded of each stored document's file when it was last read. */
+  fileStats: Map<string, FileStatRecord>;
 }
 
 /**
@@ -600,7 +660,10 @@ async function storedState(
       : new Set<string>();
   if (standIn.size > 0 && typeof standInRoot === 'string') delete roots[standInRoot];
   const others = otherRoots(roots, root);
-  const stored = await store.chunks.documentHashes();
+  const [stored, fileStats] = await Promise.all([
+    store.chunks.documentHashes(),
+    store.chunks.fileStats(),
+  ]);
   const clashes = files
     .map((file) => relative(dir, file).split(sep).join('/'))
     .filter((source) => others.has(source));
@@ -608,7 +671,17 @@ async function storedState(
     // This folder takes the clashing documents over: they are its own from now on.
     for (const source of clashes) others.delete(source);
   } else refuseClashes(clashes, dir, root, others);
-  return { roots, standIn, others, stored };
+  return { roots, standIn, others, stored, fileStats };
+}
+
+/** Whether `next` records the same folders with the same sources, in order, as `stored`. */
+function sameRoots(next: unknown, stored: Record<string, string[]>): boolean {
+  const folders = Object.entries(next as Record<string, string[]>);
+  if (folders.length !== Object.keys(stored).length) return false;
+  return folders.every(([folder, sources]) => {
+    const old = stored[folder];
+    return old?.length === sources.length && sources.every((source, i) => old[i] === source);
+  });
 }
 
 /** Whether the store option is a promise of a store (still opening). */
