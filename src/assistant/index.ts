@@ -29,7 +29,12 @@ export {
   type ModelSynthesiserOptions,
 } from './model-synthesis.js';
 export { routeEverythingToDefault, ROUTING_OFF_REASON } from './routing-switch.js';
-export { knowledgeRouter, prepareKnowledge, type KnowledgeRouter } from './prepare-knowledge.js';
+export {
+  knowledgeIsPrepared,
+  knowledgeRouter,
+  prepareKnowledge,
+  type KnowledgeRouter,
+} from './prepare-knowledge.js';
 export {
   prebuildKnowledge,
   savePrebuiltKnowledge,

@@ -5,6 +5,8 @@ export {
   DEFAULT_MIN_SCORE,
   DEFAULT_VERSION_CHECK_MS,
   headingPathOf,
+  LEXICAL_INDEX_CACHE,
+  lexicalIndexKey,
   type IndexedRetriever,
   type RetrieverOptions,
   type RetrieverStore,
@@ -102,6 +104,7 @@ export {
 export {
   openKnowledgeBase,
   embeddingFor,
+  knowledgeBaseRetrieverOptions,
   SAMPLE_BOOK_DIR,
   type KnowledgeBase,
   type OpenKnowledgeBaseOptions,

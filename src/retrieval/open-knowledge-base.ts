@@ -5,7 +5,7 @@ import { createLogger, type Logger } from '../telemetry/index.js';
 import { embedChunks, type EmbedFunction } from './ingest/embed-chunks.js';
 import { ingest, type IngestProgress, type IngestSummary } from './ingest/ingest.js';
 import { knowledgeStoreOptions } from './store-options.js';
-import { createRetriever } from './retrievers/create-retriever.js';
+import { createRetriever, type RetrieverOptions } from './retrievers/create-retriever.js';
 import { createHybridRetriever } from './retrievers/hybrid-retriever.js';
 import type { Retriever } from './retrievers/retriever.js';
 
@@ -64,6 +64,14 @@ export function embeddingFor(
 }
 
 /**
+ * The options of a knowledge base's lexical retriever, from the config: what its saved index is
+ * keyed by (see `lexicalIndexKey`).
+ */
+export function knowledgeBaseRetrieverOptions(config: CohortConfig): RetrieverOptions {
+  return { minScore: config.retrieval.minScore, limit: config.retrieval.limit };
+}
+
+/**
  * Opens the configured store (PGlite folder or `DATABASE_URL`), ingests the sample book (or
  * `COHORT_SAMPLE_BOOK`) when the store is empty, embeds new chunks when an embedding model is
  * configured, and builds the retriever from the `retrieval` settings.
@@ -87,10 +95,7 @@ export async function openKnowledgeBase(options: OpenKnowledgeBaseOptions): Prom
         ...(options.onIngestProgress ? { onProgress: options.onIngestProgress } : {}),
       });
     }
-    const lexical = createRetriever(store, {
-      minScore: config.retrieval.minScore,
-      limit: config.retrieval.limit,
-    });
+    const lexical = createRetriever(store, knowledgeBaseRetrieverOptions(config));
     let retriever: Retriever = lexical;
     if (embedding) {
       const embedded = await embedChunks({ store, model: embedding.model, embed: embedding.embed });

@@ -165,6 +165,17 @@ export interface KnowledgeSource {
 }
 
 /**
+ * The build-cache key of the router trained on chunks with `contentHash` (a chunk content hash)
+ * by a router of `fingerprint` (`trainedRouterFingerprint`).
+ *
+ * @example
+ * const key = trainedRouterKey(await store.chunks.contentHash(), fingerprint);
+ */
+export function trainedRouterKey(contentHash: string, fingerprint: string): string {
+  return createHash('sha1').update(contentHash).update(fingerprint).digest('hex');
+}
+
+/**
  * Keeps a router's book knowledge in step with the store: each call checks the store's chunk
  * version (at most once per `checkMs`) and, when chunks were added, replaced or removed since the
  * router last learnt (by this process or another), learns again, or loads what it learnt before
@@ -184,11 +195,7 @@ export function createKnowledgeRefresh(
   const now = options.now ?? Date.now;
   const { fingerprint } = options;
   const cache = fingerprint !== undefined ? store.cache : undefined;
-  const keyOf = (contentHash: string) =>
-    createHash('sha1')
-      .update(contentHash)
-      .update(fingerprint ?? '')
-      .digest('hex');
+  const keyOf = (contentHash: string) => trainedRouterKey(contentHash, fingerprint ?? '');
   let checkedAt = Number.NEGATIVE_INFINITY;
   let pending: Promise<void> | undefined;
   // The cache only saves work: when it cannot be read or written, the router learns as before.

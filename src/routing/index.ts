@@ -45,6 +45,7 @@ export {
   learnBookKnowledge,
   loadBookKnowledge,
   KNOWLEDGE_CHECK_MS,
+  trainedRouterKey,
   type KnowledgeChunk,
   type KnowledgeRefreshOptions,
   type KnowledgeSource,

@@ -44,6 +44,19 @@ export class BuildCacheRepo {
     return new Uint8Array(data);
   }
 
+  /**
+   * Whether a value is saved under `name` built from `key`, without reading it out (false for a
+   * cache that keeps nothing).
+   */
+  async has(name: string, key: string): Promise<boolean> {
+    if (this.options.discard) return false;
+    const { rows } = await this.db.query('SELECT 1 FROM build_cache WHERE name = $1 AND key = $2', [
+      name,
+      key,
+    ]);
+    return rows.length > 0;
+  }
+
   /** Saves `data` under `name`, built from `key`, replacing what was saved under that name. */
   async put(name: string, key: string, data: Uint8Array): Promise<void> {
     if (this.options.discard) return;

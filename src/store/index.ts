@@ -39,6 +39,7 @@ export {
   START_CACHE_FILE,
   invalidateStartCache,
   readStartCache,
+  readStartCacheStamp,
   writeStartCache,
   type StartCache,
 } from './start-cache.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChunkRecord } from '../schema/index.js';
 import { removeFilesDurably, writeFileDurably } from './durable-file.js';
@@ -173,6 +173,34 @@ export function readStartCache(dataDir: string): StartCache | undefined {
     return { version: header.version, contentHash: header.contentHash, chunks, entries };
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * The version and content hash the start cache of `dataDir` says it holds the chunks of, read from
+ * its header alone (not the chunks, nor their check: a start that reads them checks them); undefined
+ * when there is none or its header is not one of this layout.
+ *
+ * @example
+ * const stamp = readStartCacheStamp('.cohort'); // { version, contentHash } | undefined
+ */
+export function readStartCacheStamp(
+  dataDir: string,
+): { version: string; contentHash: string } | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(join(dataDir, START_CACHE_FILE), 'r');
+    const start = Buffer.alloc(8);
+    if (readSync(fd, start, 0, 8, 0) < 8 || start.toString('latin1', 0, 4) !== MAGIC) return;
+    const header = Buffer.alloc(start.readUInt32LE(4));
+    if (readSync(fd, header, 0, header.length, 8) < header.length) return;
+    const parsed = JSON.parse(header.toString('utf8')) as Partial<Header> | null;
+    if (typeof parsed?.version !== 'string' || typeof parsed.contentHash !== 'string') return;
+    return { version: parsed.version, contentHash: parsed.contentHash };
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

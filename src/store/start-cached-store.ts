@@ -15,6 +15,7 @@ import {
 import {
   invalidateStartCache,
   readStartCache,
+  readStartCacheStamp,
   writeStartCache,
   type StartCache,
 } from './start-cache.js';
@@ -118,6 +119,8 @@ export function startCachedStore(
   let stale = false;
   let live: Store | undefined;
   let wroteCache = false;
+  // A fresh start that changed no chunk found, on close, the cache on disk to be the engine's.
+  let foundCurrent = false;
   // Traces recorded while detached: journaled on close unless the engine opened meanwhile.
   const journal: { run: TracedRun; spans: readonly SpanRecord[] }[] = [];
   let chunksWritten = false;
@@ -126,7 +129,7 @@ export function startCachedStore(
   const beforeUnlock = () => {
     // Current: written at close from chunks that hash to the engine's, or confirmed and not
     // changed since.
-    if (stale || !(wroteCache || (confirmed && !chunksWritten))) return;
+    if (stale || !(wroteCache || foundCurrent || (confirmed && !chunksWritten))) return;
     try {
       sealStartCache(dataDir, heldSessions);
     } catch {
@@ -451,6 +454,16 @@ export function startCachedStore(
               wroteCache = !stale;
             }
           }
+        } else if (live && options.fresh && !chunksWritten && !stale) {
+          // `cohort ingest` of a folder where nothing changed wrote no chunk and read none: the
+          // cache it left is sealed again (opening the engine changed its files, which the seal
+          // fingerprints) when it is still the engine's, so the next ask need not open it.
+          const stamp = readStartCacheStamp(dataDir);
+          const [version, stored] = stamp
+            ? await Promise.all([real.chunks.version(), real.chunks.contentHash()])
+            : [];
+          foundCurrent = stamp?.version === version && stamp?.contentHash === stored;
+          heldSessions = await sessions;
         } else heldSessions = await sessions;
       } catch {
         // The start cache only saves time: the next start reads the engine instead.

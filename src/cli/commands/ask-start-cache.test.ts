@@ -1,5 +1,13 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -114,6 +122,47 @@ describe('cohort ingest into a new data folder', () => {
     );
     // Nothing was missing from the start cache: the ask built nothing and wrote no new one.
     expect(readFileSync(cacheOf).equals(written)).toBe(true);
+  }, 120_000);
+});
+
+describe('cohort ingest of a folder where nothing changed', () => {
+  it('says so, and neither builds, loads nor rewrites anything: the start cache stands', async () => {
+    const folder = join(root, 'unchanged');
+    const folderEnv = { ...env, COHORT_DATA_DIR: folder };
+    const docs = join(root, 'unchanged-docs');
+    mkdirSync(docs);
+    writeFileSync(
+      join(docs, 'wheels.md'),
+      '# Wheeled robots\n\nA differential drive steers by turning its two wheels at different speeds.\n',
+    );
+    expect((await runCli(['ingest', docs], folderEnv)).code).toBe(0);
+    const cacheOf = join(folder, START_CACHE_FILE);
+    const before = statSync(cacheOf, { bigint: true });
+    const sealed = isStartCacheSealed(folder);
+    for (const _ of [1, 2]) {
+      const again = await runCli(['ingest', docs], folderEnv);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).toMatch(/^Nothing changed in 1 file · \d+ ms$/m);
+      const after = statSync(cacheOf, { bigint: true });
+      expect([after.ino, after.mtimeNs]).toEqual([before.ino, before.mtimeNs]);
+      expect([sealed, isStartCacheSealed(folder)]).toEqual([true, true]);
+    }
+    // --rehash reads the file, and finds it unchanged all the same.
+    const rehashed = await runCli(['ingest', docs, '--rehash'], folderEnv);
+    expect(rehashed.stdout).toMatch(/^Nothing changed in 1 file/m);
+    // A changed file is ingested, and the router, the index and the start cache follow it.
+    writeFileSync(
+      join(docs, 'wheels.md'),
+      '# Wheeled robots\n\nA skid-steer robot turns by skidding.\n',
+    );
+    const changed = await runCli(['ingest', docs], folderEnv);
+    expect(changed.stdout).toMatch(/^1 file: 0 added, 1 replaced, 0 unchanged/m);
+    expect(statSync(cacheOf, { bigint: true }).mtimeNs).not.toBe(before.mtimeNs);
+    const { stdout } = await runCli(
+      ['ask', 'How does a skid-steer robot turn?', '--json'],
+      folderEnv,
+    );
+    expect(String((JSON.parse(stdout) as { answer: unknown }).answer)).toContain('skidding');
   }, 120_000);
 });
 

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { PrebuiltKnowledge } from '../../assistant/index.js';
+import type { KnowledgeRouter, PrebuiltKnowledge } from '../../assistant/index.js';
 import {
   describeSkipped,
   findIngestEntries,
@@ -24,7 +24,7 @@ import { configFor, STORE_FLAGS } from '../open.js';
 import { countOf } from '../../telemetry/index.js';
 import { describeCause } from '../../errors/index.js';
 
-const usage = 'cohort ingest <dir> [--prune] [--replace] [--json] [--data-dir DIR]';
+const usage = 'cohort ingest <dir> [--prune] [--replace] [--rehash] [--json] [--data-dir DIR]';
 
 /** `cohort ingest`: add a folder of Markdown/MDX/reStructuredText to the knowledge base. */
 export const ingestCommand: CliCommand = {
@@ -38,6 +38,7 @@ export const ingestCommand: CliCommand = {
         json: { type: 'boolean' },
         prune: { type: 'boolean' },
         replace: { type: 'boolean' },
+        rehash: { type: 'boolean' },
         ...STORE_FLAGS,
       },
       usage,
@@ -59,12 +60,16 @@ export const ingestCommand: CliCommand = {
     const opening: Promise<Store> = folder
       ? openStartCached(folder, (hooks) => openStore(config, hooks))
       : openStore(config);
-    // Loaded, and the router to train built from the agents' files, while the engine writes the
-    // chunks (this thread waits for it then), not after.
-    const preparing = import('../../assistant/index.js').then((assistant) => ({
-      ...assistant,
-      router: assistant.knowledgeRouter(config),
-    }));
+    // Loaded, and into a new folder the router to train built from the agents' files, while the
+    // engine writes the chunks (this thread waits for it then), not after. Into a folder that
+    // holds a store it is built only when the ingestion changed something: a re-ingestion of an
+    // unchanged folder neither trains nor loads it.
+    const preparing = import('../../assistant/index.js').then((assistant) => {
+      let router: KnowledgeRouter | undefined;
+      const routerOnce = () => (router ??= assistant.knowledgeRouter(config));
+      if (newFolder) routerOnce();
+      return { ...assistant, routerOnce };
+    });
     preparing.catch(() => undefined);
     // Settles once the ingestion has sent its writes (`onWriting`), or fails when it ends without:
     // what is built ahead goes to the store's build cache only after them (the ingestion's
@@ -82,10 +87,10 @@ export const ingestCommand: CliCommand = {
     // that held none (`onWriting`). `savePrebuiltKnowledge` checks that the store holds them.
     let prebuilding: Promise<PrebuiltKnowledge | undefined> | undefined;
     const prebuild = (documents: readonly DocumentWrite[]) => {
-      prebuilding = preparing.then(({ prebuildKnowledge, router }) =>
+      prebuilding = preparing.then(({ prebuildKnowledge, routerOnce }) =>
         prebuildKnowledge({
           config,
-          router,
+          router: routerOnce(),
           saveTo: {
             put: (name, key, data) =>
               Promise.all([opening, sent]).then(([store]) => store.cache.put(name, key, data)),
@@ -117,10 +122,14 @@ export const ingestCommand: CliCommand = {
     let savingPrebuilt: Promise<void> | undefined;
     try {
       const summary = await ingest(dir, {
-        store: opening,
+        // Into a folder that holds a store, the files are read once it is open: it tells which
+        // are unchanged without reading them (their recorded stats), where reading and parsing
+        // every file while it opened was wasted on a folder where little changed.
+        store: newFolder ? opening : await opening,
         entries,
         prune: Boolean(values.prune),
         replace: Boolean(values.replace),
+        rehash: Boolean(values.rehash),
         ...(folder ? { onParsed, onWriting } : {}),
         onProgress: ({ done, total, file }) => {
           if (!io.isTTY || values.json) return;
@@ -138,12 +147,21 @@ export const ingestCommand: CliCommand = {
         io.stderr(
           `Removed the sample book ingested on first use (${countOf(summary.standInRemoved.length, 'document')}): this folder takes its place.\n`,
         );
+      const files = summary.added + summary.replaced + summary.unchanged + summary.skipped.length;
+      const nothingChanged =
+        summary.added + summary.replaced === 0 &&
+        summary.removed.length === 0 &&
+        summary.standInRemoved.length === 0;
       if (values.json) io.stdout(JSON.stringify(toWire(summary), null, 2) + '\n');
+      else if (nothingChanged && summary.unchanged > 0)
+        io.stdout(
+          `Nothing changed in ${countOf(files, 'file')}${summary.skipped.length ? ` (${describeSkipped(summary.skipped)})` : ''} · ${summary.elapsedMs} ms\n`,
+        );
       else
         io.stdout(
           // Every file named, links and FIFOs too, so the parts add up to the whole (it counted
           // regular files alone: "10 files: 6 added, …, 7 skipped (2 symbolic links, …)").
-          `${countOf(summary.added + summary.replaced + summary.unchanged + summary.skipped.length, 'file')}: ${summary.added} added, ${summary.replaced} replaced, ${summary.unchanged} unchanged${summary.skipped.length ? `, ${describeSkipped(summary.skipped)}` : ''} · ${countOf(summary.chunks, 'chunk')} · ${summary.elapsedMs} ms\n`,
+          `${countOf(files, 'file')}: ${summary.added} added, ${summary.replaced} replaced, ${summary.unchanged} unchanged${summary.skipped.length ? `, ${describeSkipped(summary.skipped)}` : ''} · ${countOf(summary.chunks, 'chunk')} · ${summary.elapsedMs} ms\n`,
         );
       if (summary.files > 0 && summary.added + summary.replaced + summary.unchanged === 0) {
         // A script's `cohort ingest docs && cohort serve` must not go on with nothing ingested.
@@ -157,7 +175,11 @@ export const ingestCommand: CliCommand = {
       const store = await opening;
       if (store.cache.saves !== false) {
         await preparing
-          .then(async ({ prepareKnowledge, startSavingPrebuiltKnowledge, router }) => {
+          .then(async (assistant) => {
+            const { prepareKnowledge, startSavingPrebuiltKnowledge, routerOnce } = assistant;
+            // Nothing changed, and what the first answer needs is saved for these chunks: nothing
+            // is built or loaded (the ingestion wrote nothing, so the start cache stands too).
+            if (nothingChanged && (await assistant.knowledgeIsPrepared(config, store))) return;
             // Built ahead, from chunks the store turned out to hold: saved, nothing built now.
             // The store is closed while the engine saves them: its start cache is written
             // meanwhile (see `startCachedStore`), and what failed is reported once it is closed.
@@ -169,7 +191,8 @@ export const ingestCommand: CliCommand = {
             }
             // Otherwise (it failed, or the store holds other chunks) built as it always was, when
             // the store holds any chunk.
-            if ((await store.chunks.count()) > 0) await prepareKnowledge({ config, store, router });
+            if ((await store.chunks.count()) > 0)
+              await prepareKnowledge({ config, store, router: routerOnce() });
           })
           .catch(notPrepared);
       }

@@ -292,6 +292,21 @@ export interface RetrieverStore {
 export const LEXICAL_INDEX_CACHE = 'lexical-index';
 
 /**
+ * The build-cache key of the lexical index over chunks with `contentHash` (a chunk content hash),
+ * built with `options`' index settings by this version of the ranking code.
+ *
+ * @example
+ * const key = lexicalIndexKey(await store.chunks.contentHash(), { minScore: 0.2 });
+ */
+export function lexicalIndexKey(contentHash: string, options: RankerOptions): string {
+  return createHash('sha1')
+    .update(contentHash)
+    .update(JSON.stringify(lexicalIndexSettings(options)))
+    .update(sourceFingerprint(new URL('../rank/', import.meta.url)))
+    .digest('hex');
+}
+
+/**
  * The ranker over `chunks` (read from `store` just now), with its lexical index loaded from the
  * store's build cache when one was saved from the same chunks, index settings and ranking code,
  * and built (then saved) otherwise. Without a cache the index is built.
@@ -301,16 +316,11 @@ async function loadOrBuildRanker(
   chunks: readonly ChunkRecord[],
   options: RankerOptions,
 ): Promise<Ranker> {
-  const settings = lexicalIndexSettings(options);
   // A cache that keeps nothing (`memory://`) is not asked: nothing to load, and encoding the
   // index to save it is work and memory for nothing.
   if (!store.cache || store.cache.saves === false || chunks.length === 0)
     return createRanker(chunks, options);
-  const key = createHash('sha1')
-    .update(chunkContentHash(chunks))
-    .update(JSON.stringify(settings))
-    .update(sourceFingerprint(new URL('../rank/', import.meta.url)))
-    .digest('hex');
+  const key = lexicalIndexKey(chunkContentHash(chunks), options);
   // The cache only saves work: when it cannot be read or written, the index is built as before.
   const saved = await store.cache.get(LEXICAL_INDEX_CACHE, key).catch(() => undefined);
   const data = saved && decodeLexicalIndex(saved, chunks.length);
