@@ -8,6 +8,7 @@ import { storableJson } from '../../store/storable-text.js';
 import { createScriptedModel, type ScriptedStep } from '../../test/scripted-model.js';
 import { defineTool, runLoop, runLoopStream, type LoopEvent } from './index.js';
 import { MAX_PARALLEL_TOOL_CALLS, MAX_TOOL_CALLS_PER_STEP } from './tool-execution.js';
+import { MAX_TOOL_CALLS_PER_REPLY } from './turn.js';
 
 const usage = (input: number, output: number) => ({
   inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
@@ -283,6 +284,35 @@ describe('runLoop', () => {
       isError: true,
       output: expect.stringMatching(/100 tool calls.*at most 32/),
     });
+  });
+
+  it('fails a reply asking for more tool calls than one reply may hold, without a retry', async () => {
+    // 20,000 calls in one reply: each went back with the conversation at every later step (29 MB
+    // requests by the sixth), and one POST /chat took 75 s and 300 MB.
+    const calls = Array.from(
+      { length: MAX_TOOL_CALLS_PER_REPLY + 1 },
+      (_, i): LanguageModelV3StreamPart => ({
+        type: 'tool-call',
+        toolCallId: `c${i}`,
+        toolName: 'add',
+        input: '{"a":1,"b":2}',
+      }),
+    );
+    const executed: Array<{ a: number; b: number }> = [];
+    const model = scripted([stream(calls), textStep('Three.')]);
+    const failed = await runLoop({
+      ...base,
+      model,
+      messages: ask,
+      tools: [addTool(executed)],
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(isCohortError(failed, 'model_unavailable')).toBe(true);
+    expect(String((failed as Error).message)).toMatch(/more than 1,000 tool calls/);
+    expect(model.calls).toHaveLength(1);
+    expect(executed).toHaveLength(0);
   });
 
   it('ends a runaway loop at the step cap with a clear message', async () => {

@@ -12,9 +12,19 @@ import {
   toServiceError,
 } from '../../models/index.js';
 import type { TokenUsage } from '../../schema/index.js';
-import type { PendingToolCall } from './tool-execution.js';
+import { MAX_TOOL_CALLS_PER_STEP, type PendingToolCall } from './tool-execution.js';
 import type { LoopEvent } from './types.js';
 import { toTokenUsage } from './usage.js';
+
+/**
+ * Most tool calls one model reply may hold; a reply with more fails, unread past them, and is not
+ * retried. Only {@link MAX_TOOL_CALLS_PER_STEP} run, and the rest are answered with a refusal the
+ * model reads, but every call and its refusal go back with the conversation at each later step:
+ * a hostile model's reply of 20,000 calls made the next requests 6 to 29 MB (100,000 messages),
+ * the AI SDK's streams spent 2 to 7 s of CPU reading each such reply (28 s for 40,000: their
+ * queues shift arrays), and one `POST /chat` took 75 s and 300 MB.
+ */
+export const MAX_TOOL_CALLS_PER_REPLY = 1_000;
 
 /** One model call of a run. */
 export interface TurnRequest {
@@ -67,6 +77,12 @@ export async function* runTurn(request: TurnRequest): AsyncGenerator<LoopEvent, 
         produced += chars;
         if (produced > maxChars) throw outputTooLong(maxChars);
       };
+      // Counted as each call starts: the AI SDK gives a reply's complete calls only at its end.
+      const callIds = new Set<string>();
+      const countCall = (id: string) => {
+        callIds.add(id);
+        if (callIds.size > MAX_TOOL_CALLS_PER_REPLY) throw tooManyToolCalls();
+      };
       for (;;) {
         const { done, value: part } = await reader.read();
         if (done) break;
@@ -80,10 +96,13 @@ export async function* runTurn(request: TurnRequest): AsyncGenerator<LoopEvent, 
           yield { type: 'text-delta', step: request.step, text: part.delta };
         } else if (part.type === 'reasoning-delta') {
           count(part.delta.length);
+        } else if (part.type === 'tool-input-start') {
+          countCall(part.id);
         } else if (part.type === 'tool-input-delta') {
           streamedInputs.add(part.id);
           count(part.delta.length);
         } else if (part.type === 'tool-call') {
+          countCall(part.toolCallId);
           // Arguments that arrive whole (no deltas) count here, once.
           if (!streamedInputs.has(part.toolCallId)) count(part.input.length);
           if (!part.providerExecuted) {
@@ -137,6 +156,13 @@ export async function* runTurn(request: TurnRequest): AsyncGenerator<LoopEvent, 
     };
     await sleep(delayMs, request.signal);
   }
+}
+
+function tooManyToolCalls(): CohortError {
+  return new CohortError(
+    'model_unavailable',
+    `The model's reply asked for more than ${formatNumber(MAX_TOOL_CALLS_PER_REPLY)} tool calls (at most ${MAX_TOOL_CALLS_PER_STEP} run per reply); cohort stopped reading it. Check the model server (OPENAI_BASE_URL).`,
+  );
 }
 
 function outputTooLong(maxChars: number): CohortError {
