@@ -296,6 +296,34 @@ export function requireHost(
 }
 
 /**
+ * Wraps a Node request listener so that a request whose body is sent with a transfer coding other
+ * than `chunked` alone (`Transfer-Encoding: gzip, chunked`, or `gzip` and `chunked` on two lines,
+ * which Node joins) is answered 400 in the API's JSON shape with `Connection: close`. Node's
+ * parser undoes only the chunking: the app read the still-compressed bytes as the JSON body (and
+ * answered plain JSON sent so as if it were not compressed), while `Transfer-Encoding: gzip` alone
+ * and `Content-Encoding: gzip` were refused.
+ *
+ * @example
+ * createServer(options, requireHost(refuseTransferCodings(listener)));
+ */
+export function refuseTransferCodings(
+  listener: (request: IncomingMessage, response: ServerResponse) => void,
+): (request: IncomingMessage, response: ServerResponse) => void {
+  return (request, response) => {
+    const coding = request.headers['transfer-encoding'];
+    if (coding === undefined || coding.trim().toLowerCase() === 'chunked') {
+      listener(request, response);
+      return;
+    }
+    const error = apiError(
+      'bad_request',
+      `The body is sent with Transfer-Encoding "${coding.slice(0, 100)}": the server reads only "chunked" (or a Content-Length); send the body uncompressed.`,
+    );
+    endClosing(response, error, requestIdFor(undefined));
+  };
+}
+
+/**
  * The answer to what @hono/node-server throws before the app sees a request (its
  * `errorHandler`): a `RequestError` (a path with a backslash, a Host header that is not a host, a
  * URL it cannot build) is 400 `bad_request` with the adapter's reason; anything else, thrown by

@@ -7,6 +7,7 @@ import {
   answerClientError,
   refuseConnect,
   refuseExpectation,
+  refuseTransferCodings,
   requireHost,
 } from './client-error.js';
 import {
@@ -140,7 +141,7 @@ export async function startServer(
         // Checked by `requireHost`, which answers in JSON; Node's own check answers with no body.
         requireHostHeader: false,
       },
-      requireHost(listener),
+      requireHost(refuseTransferCodings(listener)),
     );
     created.on('clientError', answerClientError({ requestTimeoutMs: requestTimeout, logger }));
     created.on('connect', refuseConnect(logger));
