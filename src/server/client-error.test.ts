@@ -2,6 +2,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore, openPgliteDb, type Store } from '../store/index.js';
 import { createTestAssistant, testWebAssets } from '../test/test-assistant.js';
+import { clientErrorAnswer } from './client-error.js';
 import { startServer, type RunningServer } from './start-server.js';
 
 // Requests Node's HTTP parser (or the adapter, before the app) refuses, sent on raw sockets as a
@@ -190,6 +191,18 @@ describe('a request Node refuses before the app sees it', () => {
     expect(JSON.parse(reply.body)).toMatchObject({
       error: { code: 'bad_request', message: expect.stringMatching(/cannot be read/) },
     });
+  });
+
+  it('names both bounds in a 408 when the headers are due sooner than the whole request', () => {
+    // Node reports both as ERR_HTTP_REQUEST_TIMEOUT: a client that sent nothing was cut at 20 s
+    // and told "within 30 s".
+    const timeout = { name: 'Error', message: 'Request timeout', code: 'ERR_HTTP_REQUEST_TIMEOUT' };
+    expect(
+      clientErrorAnswer(timeout, { requestTimeoutMs: 30_000, headersTimeoutMs: 20_000 }).message,
+    ).toMatch(/headers are due within 20 s, the whole request within 30 s/);
+    expect(
+      clientErrorAnswer(timeout, { requestTimeoutMs: 1_000, headersTimeoutMs: 1_000 }).message,
+    ).toMatch(/^The whole request did not arrive within 1 s/);
   });
 
   it('answers a body shorter than its Content-Length with a JSON 408 after the timeout', async () => {

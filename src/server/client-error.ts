@@ -39,6 +39,21 @@ const BOTH_FRAMINGS = /can't be present with/;
 const BOTH_FRAMINGS_PROBLEM =
   'The request carries both Content-Length and Transfer-Encoding: send one of them.';
 
+/** The server's bounds on receiving a request: its headers, and the whole of it. */
+export interface RequestTimeouts {
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+}
+
+// Node reports both bounds as one ERR_HTTP_REQUEST_TIMEOUT, so a 408 names both when they differ:
+// a client that sent nothing was cut at the headers' bound, and "within 30 s" misled it.
+function timeoutWording({ requestTimeoutMs, headersTimeoutMs }: RequestTimeouts): string {
+  const whole = requestTimeoutMs / 1000;
+  if (headersTimeoutMs >= requestTimeoutMs)
+    return `The whole request did not arrive within ${whole} s`;
+  return `The request did not arrive in time (its headers are due within ${headersTimeoutMs / 1000} s, the whole request within ${whole} s)`;
+}
+
 /**
  * The API error for a request Node's HTTP parser refused, in the API's own terms: 431 when the
  * request line and headers pass Node's limit, 408 when the request did not arrive within
@@ -46,10 +61,13 @@ const BOTH_FRAMINGS_PROBLEM =
  * parser's code says it.
  *
  * @example
- * clientErrorAnswer({ name: 'Error', message: 'Parse Error', code: 'HPE_INVALID_CHUNK_SIZE' }, 30_000);
+ * clientErrorAnswer({ name: 'Error', message: 'Parse Error', code: 'HPE_INVALID_CHUNK_SIZE' }, {
+ *   requestTimeoutMs: 30_000,
+ *   headersTimeoutMs: 20_000,
+ * });
  * // { status: 400, code: 'bad_request', message: 'A chunk size of the chunked body is not valid: …' }
  */
-export function clientErrorAnswer(error: ClientError, requestTimeoutMs: number): ApiError {
+export function clientErrorAnswer(error: ClientError, timeouts: RequestTimeouts): ApiError {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
       return apiError(
@@ -59,7 +77,7 @@ export function clientErrorAnswer(error: ClientError, requestTimeoutMs: number):
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return apiError(
         'request_timeout',
-        `The whole request did not arrive within ${requestTimeoutMs / 1000} s: send the headers and all the bytes the Content-Length announces at once.`,
+        `${timeoutWording(timeouts)}: send the headers and all the bytes the Content-Length announces at once.`,
       );
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
       return apiError(
@@ -118,12 +136,11 @@ interface HttpSocket extends Duplex {
  * response to this connection has already begun (a byte more would corrupt it), as Node does.
  *
  * @example
- * server.on('clientError', answerClientError({ requestTimeoutMs: 30_000, logger }));
+ * server.on('clientError', answerClientError({ requestTimeoutMs: 30_000, headersTimeoutMs: 20_000, logger }));
  */
-export function answerClientError(options: {
-  requestTimeoutMs: number;
-  logger: Logger;
-}): (error: ClientError, socket: Duplex) => void {
+export function answerClientError(
+  options: RequestTimeouts & { logger: Logger },
+): (error: ClientError, socket: Duplex) => void {
   const answerOn = (error: ClientError, socket: Duplex) => {
     const pending = (socket as HttpSocket)._httpMessage;
     if (error.code === 'ECONNRESET' || !socket.writable || pending?.headersSent === true) {
@@ -143,7 +160,7 @@ export function answerClientError(options: {
       });
       return;
     }
-    const answer = clientErrorAnswer(error, options.requestTimeoutMs);
+    const answer = clientErrorAnswer(error, options);
     const requestId = requestIdFor(undefined);
     options.logger.child({ request_id: requestId }).info('client_error', {
       status: answer.status,

@@ -143,7 +143,14 @@ export async function startServer(
       },
       requireHost(refuseTransferCodings(listener)),
     );
-    created.on('clientError', answerClientError({ requestTimeoutMs: requestTimeout, logger }));
+    created.on(
+      'clientError',
+      answerClientError({
+        requestTimeoutMs: requestTimeout,
+        headersTimeoutMs: headersTimeout,
+        logger,
+      }),
+    );
     created.on('connect', refuseConnect(logger));
     created.on('checkExpectation', refuseExpectation(logger));
     created.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, host, port)));
